@@ -1,0 +1,82 @@
+/**
+ * The contract every function family implements (ARCHITECTURE.md "engine/functions is the
+ * registry of scalar, aggregate and window functions, each declaring its signatures, result
+ * type and implementation").
+ *
+ * Binding happens once per query: the binder hands a function the types of its arguments
+ * (and the values of constant ones); the function answers with its result type, the types it
+ * wants its arguments converted to (the binder inserts the casts), and an evaluator. A bind
+ * that does not match returns a string: the reason, which the binder turns into an error at
+ * the call's position.
+ */
+import type { ColumnType } from "../base/types.ts";
+import type { Value } from "../base/values.ts";
+
+export interface BoundArg {
+  type: ColumnType;
+  /** True when the argument is a constant expression; `value` then holds it (scalar form). */
+  constant: boolean;
+  value?: Value;
+  /** Offset of the argument in the SQL text, for errors. */
+  pos: number;
+}
+
+/** Per-query context functions may read: the query clock, the random source, settings. */
+export interface EvalContext {
+  /** now(): fixed for the whole query, microseconds since epoch. */
+  nowMicros: bigint;
+  /** A seeded PRNG for rnd_* functions (long_sequence(n, s0, s1) reseeds it). */
+  random: RandomSource;
+  /** Session time zone (pgwire SET TIME ZONE), IANA name or offset; "UTC" by default. */
+  timeZone: string;
+  /** The authenticated principal's name, for current_user(). */
+  user: string;
+}
+
+export interface RandomSource {
+  /** Uniform in [0, 1). */
+  nextDouble(): number;
+  /** Uniform 64-bit signed. */
+  nextLong(): bigint;
+  /** Uniform int in [0, bound). */
+  nextInt(bound: number): number;
+  reseed(s0: bigint, s1: bigint): void;
+}
+
+export interface ScalarBinding {
+  returns: ColumnType;
+  /** Types the binder converts each argument to before calling `eval` (omit = as given). */
+  argTypes?: ColumnType[];
+  /** Evaluates one row. Receives arguments in scalar form (null = NULL). */
+  eval(args: Value[], ctx: EvalContext): Value;
+  /**
+   * False for functions whose value changes per call with the same arguments (rnd_*,
+   * systimestamp): the planner then never folds them into constants.
+   */
+  deterministic?: boolean;
+}
+
+export interface ScalarFunction {
+  /** Lower-case name; aliases are registered as separate entries sharing the bind. */
+  name: string;
+  bind(args: BoundArg[]): ScalarBinding | string;
+}
+
+/** One group's running state of an aggregate. */
+export interface Accumulator {
+  /** Adds one input row (arguments in scalar form, in the order of the call). */
+  add(args: Value[]): void;
+  result(): Value;
+}
+
+export interface AggregateBinding {
+  returns: ColumnType;
+  argTypes?: ColumnType[];
+  /** Creates the state for a new group. Constant arguments (delimiters, percentiles) are bound here. */
+  create(): Accumulator;
+}
+
+export interface AggregateFunction {
+  name: string;
+  bind(args: BoundArg[], options: { distinct: boolean; star: boolean }): AggregateBinding | string;
+}

@@ -1,0 +1,31 @@
+/**
+ * What a statement runs as: the principal, its settings and its cancellation.
+ * Created by a listener per connection or request and passed to `Engine.execute`.
+ */
+
+export interface Principal {
+  /** User name (or the external identity's `sub`/name for OIDC). */
+  name: string;
+  /** Groups the principal belongs to (resolved by server/auth). */
+  groups: string[];
+  /**
+   * Permission check; undefined means access control is off and everything is allowed.
+   * Called by the engine with a permission name (security.md §2), and the table/column
+   * it applies to when there is one.
+   */
+  can?(permission: string, table?: string, column?: string): boolean;
+}
+
+export interface Session {
+  principal: Principal;
+  /** IANA name or offset; "UTC" by default. */
+  timeZone: string;
+  /** Aborts the running statement: it stops within one batch with a "cancelled" error. */
+  signal?: AbortSignal;
+  /** Values for `$n` / `?` / `:name` placeholders, already in scalar form. */
+  params?: unknown[];
+}
+
+export function adminSession(signal?: AbortSignal): Session {
+  return { principal: { name: "admin", groups: [] }, timeZone: "UTC", signal };
+}

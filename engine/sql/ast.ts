@@ -1,0 +1,638 @@
+/**
+ * The abstract syntax tree of the dialect (spec/sql.md), produced by `parser.ts`.
+ *
+ * Every node is a discriminated union member on `kind` and carries `pos`, the 0-based UTF-16
+ * offset of the text it came from in the whole submitted SQL, so that binder and planner
+ * errors can point at it. Names keep the case they were written in; lookups are
+ * case-insensitive later. Quoted identifiers arrive unquoted.
+ */
+
+// ---------------------------------------------------------------- expressions
+
+export type Expr =
+  | Literal
+  | ColumnRef
+  | Star
+  | Param
+  | FunctionCall
+  | BinaryExpr
+  | UnaryExpr
+  | CastExpr
+  | CaseExpr
+  | InExpr
+  | BetweenExpr
+  | LikeExpr
+  | IsNullExpr
+  | ScalarSubquery
+  | ExistsExpr
+  | ArrayLiteral
+  | IndexExpr;
+
+export type LiteralType =
+  | "int" // fits in 32 bits, no suffix
+  | "long" // L suffix or beyond INT range
+  | "double"
+  | "float" // f suffix
+  | "decimal" // m suffix
+  | "string"
+  | "char" // a quoted literal of exactly one character
+  | "boolean"
+  | "null" // NULL and the NaN keyword
+  | "geohash" // #u33d8, #u33d/18, ##0101
+  | "long256"; // 0x...
+
+export interface Literal {
+  kind: "literal";
+  pos: number;
+  type: LiteralType;
+  /**
+   * int/double/float: number; long: bigint; decimal: the digits as written (string);
+   * string/char: the unescaped text; boolean: boolean; null: null;
+   * geohash: { bits, value: bigint }; long256: bigint.
+   */
+  value: unknown;
+  /** The literal exactly as written in the SQL text (used for result column names). */
+  text: string;
+}
+
+export interface ColumnRef {
+  kind: "column";
+  pos: number;
+  /** Table name or alias before the dot, if any. */
+  qualifier?: string;
+  name: string;
+}
+
+/** `*` or `t.*` in a select list; `count(*)` is a FunctionCall with `star: true` instead. */
+export interface Star {
+  kind: "star";
+  pos: number;
+  qualifier?: string;
+}
+
+/** A bind variable: `$1` (index 1), `?` (index = order of appearance, 1-based), `:name`. */
+export interface Param {
+  kind: "param";
+  pos: number;
+  index: number;
+  name?: string;
+}
+
+export interface FunctionCall {
+  kind: "call";
+  pos: number;
+  /** As written, possibly qualified (`pg_catalog.version`). */
+  name: string;
+  args: Expr[];
+  /** `count(DISTINCT x)`. */
+  distinct: boolean;
+  /** `count(*)`. */
+  star: boolean;
+  /** `IGNORE NULLS` / `RESPECT NULLS` before OVER. */
+  nulls?: "ignore" | "respect";
+  /** Aggregate `FILTER (WHERE ...)`. */
+  filter?: Expr;
+  /** Window function: an inline spec or a reference to a named window. */
+  over?: WindowSpec;
+}
+
+export type BinaryOp =
+  | "+"
+  | "-"
+  | "*"
+  | "/"
+  | "%"
+  | "||"
+  | "&"
+  | "|"
+  | "^"
+  | "="
+  | "!="
+  | "<>"
+  | "<"
+  | "<="
+  | ">"
+  | ">="
+  | "~" // regex find
+  | "!~"
+  | "<<" // IPv4 strictly contained
+  | "<<="
+  | ">>"
+  | ">>="
+  | "and"
+  | "or"
+  | "within";
+
+export interface BinaryExpr {
+  kind: "binary";
+  /** Offset of the operator token. */
+  pos: number;
+  op: BinaryOp;
+  left: Expr;
+  right: Expr;
+}
+
+export interface UnaryExpr {
+  kind: "unary";
+  pos: number;
+  op: "-" | "+" | "~" | "not";
+  operand: Expr;
+}
+
+/** A type as written in CAST, `::`, a prefix literal (`TIMESTAMP '...'`) or a column definition. */
+export interface TypeSpec {
+  pos: number;
+  /** Canonical upper-case base name: INT, LONG, SYMBOL, VARCHAR, GEOHASH, DECIMAL, ... */
+  name: string;
+  /** As written, for result column names (`qty::DOUBLE` keeps the case). */
+  text: string;
+  /** GEOHASH precision in bits (`GEOHASH(8c)` = 40). */
+  geoBits?: number;
+  /** DECIMAL(p, s). */
+  precision?: number;
+  scale?: number;
+  /** `DOUBLE[][]` = 2. */
+  arrayDims?: number;
+}
+
+export interface CastExpr {
+  kind: "cast";
+  pos: number;
+  expr: Expr;
+  type: TypeSpec;
+  /** `cast(x as t)`, `x::t`, or a typed literal such as `TIMESTAMP '2024-01-01'`. */
+  syntax: "cast" | "colon" | "prefix";
+}
+
+export interface CaseExpr {
+  kind: "case";
+  pos: number;
+  /** The simple form `CASE x WHEN ...`. */
+  operand?: Expr;
+  whens: { when: Expr; then: Expr }[];
+  else?: Expr;
+}
+
+export interface InExpr {
+  kind: "in";
+  pos: number;
+  expr: Expr;
+  /** A value list, or a subquery. `ts IN '2024-01'` arrives as a one-element list. */
+  list: Expr[] | Query;
+  not: boolean;
+}
+
+export interface BetweenExpr {
+  kind: "between";
+  pos: number;
+  expr: Expr;
+  lo: Expr;
+  hi: Expr;
+  not: boolean;
+}
+
+export interface LikeExpr {
+  kind: "like";
+  pos: number;
+  expr: Expr;
+  pattern: Expr;
+  not: boolean;
+  caseInsensitive: boolean;
+}
+
+export interface IsNullExpr {
+  kind: "isNull";
+  pos: number;
+  expr: Expr;
+  not: boolean;
+}
+
+export interface ScalarSubquery {
+  kind: "subquery";
+  pos: number;
+  query: Query;
+}
+
+export interface ExistsExpr {
+  kind: "exists";
+  pos: number;
+  query: Query;
+}
+
+export interface ArrayLiteral {
+  kind: "array";
+  pos: number;
+  elements: Expr[];
+}
+
+export interface IndexExpr {
+  kind: "index";
+  pos: number;
+  expr: Expr;
+  indexes: Expr[];
+}
+
+// ---------------------------------------------------------------- windows
+
+export interface WindowSpec {
+  pos: number;
+  /** `OVER w` or `OVER (w ORDER BY ...)`: the named window this one builds on. */
+  baseName?: string;
+  partitionBy: Expr[];
+  orderBy: OrderItem[];
+  frame?: WindowFrame;
+}
+
+export interface WindowFrame {
+  pos: number;
+  /** CUMULATIVE arrives as rows / unboundedPreceding / currentRow. */
+  unit: "rows" | "range" | "groups";
+  start: FrameBound;
+  end: FrameBound;
+  exclude?: "currentRow" | "noOthers" | "group" | "ties";
+}
+
+export interface FrameBound {
+  kind: "unboundedPreceding" | "preceding" | "currentRow" | "following" | "unboundedFollowing";
+  /** For preceding/following: a row count, or for RANGE an amount with `timeUnit`. */
+  offset?: Expr;
+  /** RANGE offsets: `'5' MINUTE`, `1 minute` → "minute" (singular, lower case). */
+  timeUnit?: string;
+}
+
+export interface NamedWindow {
+  name: string;
+  pos: number;
+  spec: WindowSpec;
+}
+
+// ---------------------------------------------------------------- queries
+
+export interface OrderItem {
+  expr: Expr;
+  desc: boolean;
+  /** NULLS FIRST/LAST if given (accepted, P2). */
+  nulls?: "first" | "last";
+}
+
+/**
+ * LIMIT forms (spec/sql.md §7.8): `LIMIT n` has only `lo`; `LIMIT a, b` both; `LIMIT , n`
+ * and `LIMIT n,` leave the missing side undefined. `OFFSET m` (Postgres form) is `offset`.
+ */
+export interface Limit {
+  pos: number;
+  lo?: Expr;
+  hi?: Expr;
+  comma: boolean;
+  offset?: Expr;
+}
+
+export interface Cte {
+  name: string;
+  pos: number;
+  query: Query;
+}
+
+/** A full query: optional WITH, a body, and trailing ORDER BY / LIMIT over the whole body. */
+export interface Query {
+  kind: "query";
+  pos: number;
+  with: Cte[];
+  body: QueryBody;
+  orderBy: OrderItem[];
+  limit?: Limit;
+}
+
+export type QueryBody = SelectCore | SetOperation | Query;
+
+export interface SetOperation {
+  kind: "setop";
+  pos: number;
+  op: "union" | "except" | "intersect";
+  all: boolean;
+  left: QueryBody;
+  right: QueryBody;
+}
+
+export interface SelectItem {
+  expr: Expr;
+  alias?: string;
+  aliasPos?: number;
+}
+
+/**
+ * One SELECT block. `items` is undefined for the forms without SELECT (`trades WHERE ...`,
+ * `(query) WHERE ...`), which mean `SELECT *`. `from` is undefined for `SELECT 1`.
+ */
+export interface SelectCore {
+  kind: "select";
+  pos: number;
+  distinct: boolean;
+  /** `DISTINCT ON (a, b)` (issue 10). */
+  distinctOn?: Expr[];
+  items?: SelectItem[];
+  from?: FromClause;
+  where?: Expr;
+  latestOn?: LatestOn;
+  sampleBy?: SampleBy;
+  groupBy?: Expr[];
+  /** HAVING (issue 10; QuestDB rejects it). */
+  having?: Expr;
+  windows: NamedWindow[];
+}
+
+export interface FromClause {
+  first: Source;
+  joins: Join[];
+}
+
+export type Source = TableSource | SubquerySource | FunctionSource | ShowSource;
+
+export interface TableSource {
+  kind: "table";
+  pos: number;
+  /** Possibly schema-qualified as written: `pg_catalog.pg_class` stays one name. */
+  name: string;
+  alias?: string;
+}
+
+export interface SubquerySource {
+  kind: "subquerySource";
+  pos: number;
+  query: Query;
+  alias?: string;
+  /** `(query) TIMESTAMP(col)`: declares the designated timestamp of the result. */
+  timestamp?: ColumnRef;
+}
+
+export interface FunctionSource {
+  kind: "functionSource";
+  pos: number;
+  call: FunctionCall;
+  alias?: string;
+}
+
+/** `(SHOW ...)` used as a source, and SHOW statements themselves. */
+export interface ShowSource {
+  kind: "showSource";
+  pos: number;
+  show: ShowStmt;
+  alias?: string;
+}
+
+export type JoinKind = "inner" | "left" | "right" | "full" | "cross" | "asof" | "lt" | "splice";
+
+export interface Join {
+  kind: JoinKind;
+  pos: number;
+  source: Source;
+  /** Join condition; for the `ON (a, b)` shorthand see `using`. */
+  on?: Expr;
+  /** `ON (col, col)` shorthand: equality on same-named columns. */
+  using?: { name: string; pos: number }[];
+  /** ASOF/LT TOLERANCE: amount and unit letter. */
+  tolerance?: { amount: number; unit: string; pos: number };
+  /** `FROM a, b` */
+  implicit?: boolean;
+}
+
+export interface LatestOn {
+  pos: number;
+  /** LATEST BY (legacy) has no `ts`. */
+  ts?: ColumnRef;
+  partitionBy: Expr[];
+}
+
+export type FillOption =
+  | { kind: "none"; pos: number }
+  | { kind: "null"; pos: number }
+  | { kind: "prev"; pos: number; of?: string }
+  | { kind: "linear"; pos: number }
+  | { kind: "value"; pos: number; value: Expr };
+
+export interface SampleBy {
+  pos: number;
+  /** `SAMPLE BY 15m` → 15, "m". `SAMPLE BY $1`-style expressions are not supported. */
+  stride: number;
+  unit: string;
+  stridePos: number;
+  from?: Expr;
+  to?: Expr;
+  fill: FillOption[];
+  align: { kind: "calendar"; timeZone?: Expr; offset?: Expr } | { kind: "firstObservation" };
+}
+
+// ---------------------------------------------------------------- statements
+
+export type Statement =
+  | Query
+  | CreateTableStmt
+  | DropTableStmt
+  | TruncateTableStmt
+  | RenameTableStmt
+  | AlterTableStmt
+  | InsertStmt
+  | UpdateStmt
+  | DeleteStmt
+  | ShowStmt
+  | ExplainStmt
+  | DeclareStmt
+  | NoopStmt
+  | CopyStmt
+  | AclStmt;
+
+export interface ColumnDef {
+  name: string;
+  pos: number;
+  type: TypeSpec;
+  symbolCapacity?: number;
+  symbolCache?: boolean;
+  indexed?: boolean;
+  indexCapacity?: number;
+}
+
+export type PartitionUnit = "NONE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | "YEAR";
+
+export interface CreateTableStmt {
+  kind: "createTable";
+  pos: number;
+  name: string;
+  namePos: number;
+  ifNotExists: boolean;
+  /** Empty for CREATE TABLE AS SELECT and LIKE. */
+  columns: ColumnDef[];
+  asSelect?: Query;
+  like?: { name: string; pos: number };
+  /** CTAS `, CAST(col AS type)` clauses. */
+  casts: { column: string; pos: number; type: TypeSpec }[];
+  /** `, INDEX(col CAPACITY n)` clauses. */
+  indexes: { column: string; pos: number; capacity?: number }[];
+  timestamp?: { name: string; pos: number };
+  partitionBy?: { unit: PartitionUnit; pos: number };
+  ttl?: { amount: number; unit: string; pos: number };
+  /** true = WAL, false = BYPASS WAL, undefined = default. */
+  wal?: boolean;
+  dedupKeys?: { name: string; pos: number }[];
+  withParams: { name: string; value: Expr; pos: number }[];
+  volume?: string;
+  ownedBy?: string;
+}
+
+export interface DropTableStmt {
+  kind: "dropTable";
+  pos: number;
+  /** Empty with `all` (DROP ALL TABLES). */
+  names: { name: string; pos: number }[];
+  ifExists: boolean;
+  all: boolean;
+}
+
+export interface TruncateTableStmt {
+  kind: "truncateTable";
+  pos: number;
+  names: { name: string; pos: number }[];
+  ifExists: boolean;
+}
+
+export interface RenameTableStmt {
+  kind: "renameTable";
+  pos: number;
+  from: { name: string; pos: number };
+  to: { name: string; pos: number };
+}
+
+export type AlterAction =
+  | { kind: "addColumn"; pos: number; columns: ColumnDef[]; ifNotExists: boolean }
+  | { kind: "dropColumn"; pos: number; names: { name: string; pos: number }[] }
+  | { kind: "renameColumn"; pos: number; from: { name: string; pos: number }; to: { name: string; pos: number } }
+  | { kind: "alterColumnType"; pos: number; column: { name: string; pos: number }; def: ColumnDef }
+  | { kind: "addIndex"; pos: number; column: { name: string; pos: number }; capacity?: number }
+  | { kind: "dropIndex"; pos: number; column: { name: string; pos: number } }
+  | { kind: "symbolCache"; pos: number; column: { name: string; pos: number }; cache: boolean }
+  | { kind: "dropPartition"; pos: number; list?: { name: string; pos: number }[]; where?: Expr }
+  | { kind: "detachPartition" | "attachPartition"; pos: number; list: { name: string; pos: number }[] }
+  | { kind: "dedupEnable"; pos: number; keys: { name: string; pos: number }[] }
+  | { kind: "dedupDisable"; pos: number }
+  | { kind: "setParam"; pos: number; params: { name: string; value: Expr; pos: number }[] }
+  | { kind: "setTtl"; pos: number; amount: number; unit: string }
+  | { kind: "setType"; pos: number; wal: boolean }
+  | { kind: "noop"; pos: number; what: string };
+
+export interface AlterTableStmt {
+  kind: "alterTable";
+  pos: number;
+  table: { name: string; pos: number };
+  action: AlterAction;
+}
+
+export interface InsertStmt {
+  kind: "insert";
+  pos: number;
+  with: Cte[];
+  table: { name: string; pos: number };
+  columns?: { name: string; pos: number }[];
+  /** VALUES rows, or a query. */
+  values?: Expr[][];
+  query?: Query;
+  /** issue 10 */
+  onConflict?: {
+    pos: number;
+    target: { name: string; pos: number }[];
+    action: "nothing" | "update";
+    set: { column: string; pos: number; expr: Expr }[];
+  };
+  returning?: SelectItem[];
+}
+
+export interface UpdateStmt {
+  kind: "update";
+  pos: number;
+  with: Cte[];
+  table: { name: string; pos: number };
+  alias?: string;
+  set: { column: string; pos: number; expr: Expr }[];
+  from?: FromClause;
+  where?: Expr;
+}
+
+export interface DeleteStmt {
+  kind: "delete";
+  pos: number;
+  table: { name: string; pos: number };
+  alias?: string;
+  where?: Expr;
+}
+
+export type ShowWhat =
+  | "tables"
+  | "columns"
+  | "createTable"
+  | "partitions"
+  | "serverVersion"
+  | "parameters"
+  | "timeZone"
+  | "transactionIsolation"
+  | "maxIdentifierLength"
+  | "standardConformingStrings"
+  | "searchPath"
+  | "dateStyle"
+  | "users"
+  | "groups"
+  | "user"
+  | "group"
+  | "permissions"
+  | "serviceAccounts"
+  | "serviceAccount"
+  | "other";
+
+export interface ShowStmt {
+  kind: "show";
+  pos: number;
+  what: ShowWhat;
+  /** Table for columns/createTable/partitions; entity for user/group/permissions. */
+  target?: { name: string; pos: number };
+  /** For `other`: the words after SHOW as written (`SHOW transaction_read_only`). */
+  text?: string;
+}
+
+export interface ExplainStmt {
+  kind: "explain";
+  pos: number;
+  statement: Statement;
+}
+
+export interface DeclareStmt {
+  kind: "declare";
+  pos: number;
+  vars: { name: string; pos: number; value: Expr }[];
+  statement: Statement;
+}
+
+/** Statements accepted and ignored: SET, BEGIN, COMMIT, ROLLBACK, DISCARD, DEALLOCATE, ... */
+export interface NoopStmt {
+  kind: "noop";
+  pos: number;
+  what: "set" | "begin" | "commit" | "rollback" | "discard" | "deallocate" | "reset" | "close" | "other";
+  /** SET name = value (pgwire reads `SET TIME ZONE` etc.). */
+  name?: string;
+  value?: string;
+}
+
+export interface CopyStmt {
+  kind: "copy";
+  pos: number;
+  table?: { name: string; pos: number };
+  query?: Query;
+  columns?: { name: string; pos: number }[];
+  direction: "from" | "to";
+  target: "stdin" | "stdout" | { file: string };
+  options: { name: string; value?: string }[];
+}
+
+/** Access-control statements (issue 6); the parser fills `words` for the binder to read. */
+export interface AclStmt {
+  kind: "acl";
+  pos: number;
+  verb: string;
+  words: { text: string; pos: number; quoted: boolean }[];
+}

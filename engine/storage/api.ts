@@ -1,0 +1,138 @@
+/**
+ * The contract between the executor and storage: tables, snapshots for reading, and
+ * atomic, durable writes. Implemented by `engine/storage/mod.ts` (`openStorage`).
+ *
+ * Reads see a snapshot: the committed state at the moment `snapshot()` was called; writes
+ * committed later are invisible to it. A snapshot pins the column memory it hands out until
+ * `release()`.
+ */
+import type { ColumnType } from "../base/types.ts";
+import type { SymbolDict, Value, Vector, VectorData } from "../base/values.ts";
+import type { PartitionUnit } from "../sql/ast.ts";
+
+export interface StoredColumn {
+  /** Stable id: files are named by it, so RENAME COLUMN touches metadata only. */
+  id: number;
+  name: string;
+  type: ColumnType;
+  symbolCapacity: number;
+  symbolCache: boolean;
+  indexed: boolean;
+  indexCapacity: number;
+}
+
+export interface TableMeta {
+  /** Positive, increasing in creation order (tables().id). */
+  id: number;
+  name: string;
+  /** Folder name under the root (stable across RENAME TABLE). */
+  dirName: string;
+  columns: StoredColumn[];
+  /** Index into `columns` of the designated timestamp, or -1. */
+  timestampIndex: number;
+  partitionBy: PartitionUnit;
+  wal: boolean;
+  /** Column names of DEDUP UPSERT KEYS (includes the designated timestamp), empty when off. */
+  dedupKeys: string[];
+  maxUncommittedRows: number;
+  o3MaxLagMicros: bigint;
+  ttl?: { amount: number; unit: string };
+}
+
+/** The definition CREATE TABLE hands to storage (validated by the engine before). */
+export interface TableDefinition {
+  name: string;
+  columns: Omit<StoredColumn, "id">[];
+  timestampIndex: number;
+  partitionBy: PartitionUnit;
+  wal: boolean;
+  dedupKeys: string[];
+  maxUncommittedRows?: number;
+  o3MaxLagMicros?: bigint;
+  ttl?: { amount: number; unit: string };
+}
+
+export interface PartitionInfo {
+  /** `2024-01-15` for DAY, `default` for NONE (ARCHITECTURE.md "Storage"). */
+  name: string;
+  rowCount: number;
+  /** Designated timestamp range of the rows (µs or ns per the column type); 0n when none. */
+  minTs: bigint;
+  maxTs: bigint;
+  /** Partition range [lo, hi) by the partition unit; NONE: the whole time line. */
+  lo: bigint;
+  hi: bigint;
+}
+
+/**
+ * Rows to append: one entry per table column, in table column order. Each is `null`
+ * (the column's NULL for every row) or vector data of `rowCount` rows in the vector layout
+ * of `engine/base/values.ts`, except SYMBOL columns, which take `Value[]` of strings (storage
+ * interns them). Rows need not be sorted; storage sorts them by the designated timestamp,
+ * merges out-of-order rows, and applies DEDUP UPSERT KEYS.
+ */
+export interface RowsToWrite {
+  rowCount: number;
+  columns: (VectorData | null)[];
+}
+
+/** New values for some rows of one column of one partition (UPDATE). */
+export interface ColumnUpdate {
+  partition: string;
+  column: number;
+  /** Row indexes inside the partition, ascending. */
+  rows: Int32Array;
+  /** Values in vector layout (SYMBOL: Value[] strings), one per entry of `rows`. */
+  values: VectorData;
+}
+
+export interface TableSnapshot {
+  readonly meta: TableMeta;
+  readonly partitions: readonly PartitionInfo[];
+  readonly rowCount: number;
+  /**
+   * Rows [from, to) of column `column` in partition `partition` (indexes into `partitions`
+   * and `meta.columns`) as a vector. Fixed-width data is a zero-copy view of cached memory,
+   * valid until `release()`; var-size data is decoded. A column added after the partition
+   * was written reads as NULL.
+   */
+  read(partition: number, column: number, from: number, to: number): Promise<Vector>;
+  /**
+   * The whole fixed-width column of a partition as a region of WASM memory, for kernels:
+   * byte offset into the WASM memory and row count. Undefined for var-size columns and
+   * columns the partition does not have.
+   */
+  region(partition: number, column: number): Promise<{ ptr: number; rowCount: number } | undefined>;
+  symbols(column: number): SymbolDict;
+  release(): void;
+}
+
+export interface Table {
+  readonly meta: TableMeta;
+  snapshot(): TableSnapshot;
+  /** Appends rows in one atomic, durable commit. Returns rows written after dedup. */
+  append(rows: RowsToWrite): Promise<number>;
+  /** Applies column updates in one atomic, durable commit. */
+  update(changes: ColumnUpdate[]): Promise<void>;
+  truncate(): Promise<void>;
+  addColumn(column: Omit<StoredColumn, "id">): Promise<void>;
+  dropColumn(name: string): Promise<void>;
+  renameColumn(from: string, to: string): Promise<void>;
+  /** Replaces a column's type, rewriting its data with the converted values (ALTER COLUMN TYPE). */
+  convertColumn(name: string, column: Omit<StoredColumn, "id">, convert: (v: Value) => Value): Promise<void>;
+  dropPartitions(names: string[]): Promise<void>;
+  /** Metadata-only changes: index flags, symbol cache, dedup keys, params, TTL, WAL flag. */
+  alterMeta(change: (meta: TableMeta) => void): Promise<void>;
+}
+
+export interface Storage {
+  readonly root: string;
+  /** Tables in creation order. */
+  tables(): TableMeta[];
+  /** Case-insensitive lookup; undefined when absent. */
+  table(name: string): Table | undefined;
+  createTable(def: TableDefinition): Promise<Table>;
+  dropTable(name: string): Promise<void>;
+  renameTable(from: string, to: string): Promise<void>;
+  close(): Promise<void>;
+}
