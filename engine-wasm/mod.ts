@@ -7,14 +7,50 @@
  * The memory is created once at its full size (the column cache budget) and never grows, so
  * views handed out stay valid for the life of the process. Imported by engine/storage and
  * engine/exec only.
+ *
+ * Entry points: `wasmMemory()` (regions, views, scratch space through `alloc`/`free`) and
+ * `kernels()` (the hot path, interface and layouts in `kernels.ts`). This file alone loads
+ * the module and knows its exports and its result block; `reference.ts` is the TypeScript
+ * twin used by tests.
  */
 import { Heap } from "./heap.ts";
+import { Checker } from "./_check.ts";
+import { floatRange, intRange, longRange, type Range } from "./_ranges.ts";
+import {
+  type BoundArgs,
+  type BoundsArgs,
+  type ColumnArgs,
+  type CompareOp,
+  type FilterArgs,
+  type FloatKind,
+  type FloatStats,
+  type GatherArgs,
+  type IntKind,
+  type IntStats,
+  KIND_BYTES,
+  type Kernels,
+  type KeyedArgs,
+  type KeyedCountArgs,
+  type KeyedExtremeArgs,
+  type KeyedSumArgs,
+  type KeyFilterArgs,
+  type KeySetFilterArgs,
+  type MeasureKind,
+  type NumericKind,
+  type ReverseArgs,
+  type SegmentArgs,
+  type SequenceArgs,
+} from "./kernels.ts";
+
+export * from "./kernels.ts";
 
 const PAGE_BYTES = 65_536;
 /** Default memory size: the column cache budget and kernel scratch space together. */
 export const DEFAULT_MEMORY_BYTES = 2 * 1024 * 1024 * 1024;
 /** wasm32 addresses at most 4 GiB; keep one page free so that `ptr + len` never wraps. */
 const MEMORY_BYTES_MAX = 4 * 1024 * 1024 * 1024 - PAGE_BYTES;
+/** Low memory left to the kernels' static data (build.ts lays it out from 1 KiB; it must end below this). */
+const RESERVED_LOW_BYTES = 1024 * 1024;
 
 export class WasmMemory {
   readonly memory: WebAssembly.Memory;
@@ -72,7 +108,318 @@ let shared: WasmMemory | undefined;
  * DEFAULT_MEMORY_BYTES); later calls return the same instance.
  */
 export function wasmMemory(bytes = DEFAULT_MEMORY_BYTES): WasmMemory {
-  // The low 1 MiB is left to the kernels' static data and stack.
-  shared ??= new WasmMemory(bytes, 1024 * 1024);
+  shared ??= new WasmMemory(bytes, RESERVED_LOW_BYTES);
   return shared;
+}
+
+/** A checker of kernel arguments against the heap of `memory` (shared with reference.ts). */
+export function argumentChecker(memory: WasmMemory): Checker {
+  return new Checker(memory.heap.base, memory.heap.limit);
+}
+
+// ---------------------------------------------------------------------------------------
+// The module
+
+const MODULE_URL = new URL("./build/kernels.wasm", import.meta.url);
+
+type Export = (...args: (number | bigint)[]) => unknown;
+type Exports = Record<string, Export>;
+
+const OPS: readonly CompareOp[] = ["eq", "ne", "lt", "le", "gt", "ge", "between"];
+const NUMERIC_KINDS: readonly NumericKind[] = ["f64", "f32", "i64", "i32", "i16", "i8"];
+const MEASURE_KINDS: readonly MeasureKind[] = ["f64", "f32", "i64", "i32"];
+const ROW_WIDTHS = [1, 2, 4, 8, 16, 32] as const;
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
+function loadModule(): WebAssembly.Module {
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = Deno.readFileSync(MODULE_URL);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) {
+      throw new Error("engine-wasm: build/kernels.wasm is missing; run `deno task build`", { cause: e });
+    }
+    throw e;
+  }
+  // Synchronous compilation: the module is small (tens of KiB) and loaded once.
+  return new WebAssembly.Module(bytes);
+}
+
+function isFloat(kind: NumericKind): kind is FloatKind {
+  return kind === "f64" || kind === "f32";
+}
+
+/** The WebAssembly implementation of `Kernels`. */
+class WasmKernels implements Kernels {
+  readonly #x: Exports;
+  readonly #check: Checker;
+  /** The module's result block (assembly/common.ts): count, sum, min, max, 8 bytes each. */
+  readonly #resultF: Float64Array;
+  readonly #resultI: BigInt64Array;
+
+  constructor(memory: WasmMemory) {
+    const instance = new WebAssembly.Instance(loadModule(), { env: { memory: memory.memory } });
+    this.#x = instance.exports as unknown as Exports;
+    const staticEnd = this.#x.static_end() as number;
+    if (staticEnd > RESERVED_LOW_BYTES || staticEnd > memory.heap.base) {
+      throw new Error(`engine-wasm: kernel static data ends at ${staticEnd}, past the reserved low memory`);
+    }
+    const block = this.#x.result_block() as number;
+    this.#resultF = new Float64Array(memory.buffer, block, 4);
+    this.#resultI = new BigInt64Array(memory.buffer, block, 4);
+    this.#check = argumentChecker(memory);
+  }
+
+  #fn(name: string): Export {
+    const fn = this.#x[name];
+    if (typeof fn !== "function") throw new Error(`engine-wasm: the module lacks export ${name}; rebuild it`);
+    return fn;
+  }
+
+  filter(kind: "i64", args: FilterArgs<bigint | null>): number;
+  filter(kind: "f64" | "f32" | "i32" | "i16" | "i8", args: FilterArgs<number | null>): number;
+  filter(kind: NumericKind, args: FilterArgs<number | bigint | null>): number {
+    const check = this.#check;
+    check.oneOf(kind, NUMERIC_KINDS, "kind");
+    check.oneOf(args.op, OPS, "op");
+    const { visits, sel } = check.rows(args, KIND_BYTES[kind]);
+    const out = args.out === undefined ? 0 : check.region(args.out, visits * 4, 4, "out");
+    const range = rangeOf(kind, args);
+    if (visits === 0 || range === null) return 0;
+    return this.#scan(`${kind}`, args.data, sel, visits, range, out);
+  }
+
+  filterKey(args: KeyFilterArgs): number {
+    const check = this.#check;
+    check.oneOf(args.op, ["eq", "ne"], "op");
+    if (!Number.isInteger(args.key) || args.key < -1 || args.key > INT32_MAX) check.oneOf(args.key, [], "key");
+    const { visits, sel } = check.rows(args, 4);
+    const out = args.out === undefined ? 0 : check.region(args.out, visits * 4, 4, "out");
+    if (visits === 0) return 0;
+    return this.#scan("i32", args.data, sel, visits, { lo: args.key, hi: args.key, negate: args.op === "ne" }, out);
+  }
+
+  /** Runs filter_/count_[sel_]<suffix> with a range. */
+  #scan(suffix: string, data: number, sel: number, visits: number, r: Range<number | bigint>, out: number) {
+    const negate = r.negate ? 1 : 0;
+    const name = `${out ? "filter" : "count"}_${sel ? "sel_" : ""}${suffix}`;
+    const fn = this.#fn(name);
+    const head = sel ? [data, sel, visits] : [data, visits];
+    return (out ? fn(...head, r.lo, r.hi, negate, out) : fn(...head, r.lo, r.hi, negate)) as number;
+  }
+
+  filterKeySet(args: KeySetFilterArgs): number {
+    const check = this.#check;
+    const setSize = check.count(args.setSize, "setSize");
+    check.region(args.set, setSize + 1, 1, "set");
+    const { visits, sel } = check.rows(args, 4);
+    const out = args.out === undefined ? 0 : check.region(args.out, visits * 4, 4, "out");
+    if (visits === 0) return 0;
+    const name = `${out ? "filter" : "count"}_${sel ? "sel_" : ""}in_set`;
+    const head = sel ? [args.data, sel, visits] : [args.data, visits];
+    return this.#fn(name)(...head, args.set, setSize, ...(out ? [out] : [])) as number;
+  }
+
+  stats(kind: FloatKind, args: ColumnArgs): FloatStats;
+  stats(kind: IntKind, args: ColumnArgs): IntStats;
+  stats(kind: NumericKind, args: ColumnArgs): FloatStats | IntStats {
+    this.#check.oneOf(kind, NUMERIC_KINDS, "kind");
+    const { visits, sel } = this.#check.rows(args, KIND_BYTES[kind]);
+    if (sel) this.#fn(`stats_sel_${kind}`)(args.data, sel, visits);
+    else this.#fn(`stats_${kind}`)(args.data, visits);
+    const count = Number(this.#resultI[0]);
+    if (isFloat(kind)) {
+      const r = this.#resultF;
+      return { count, sum: r[1], min: r[2], max: r[3] };
+    }
+    const r = this.#resultI;
+    return { count, sum: r[1], min: r[2], max: r[3] };
+  }
+
+  /** Checks the key column, selection and key count of a keyed call. */
+  #keyed(args: KeyedArgs): { visits: number; sel: number; slots: number } {
+    const check = this.#check;
+    const rowCount = check.count(args.rowCount, "rowCount");
+    check.region(args.keys, rowCount * 4, 4, "keys");
+    const keyCount = check.count(args.keyCount, "keyCount");
+    if (keyCount === 0x7fff_ffff) check.count(keyCount + 1, "keyCount");
+    return { ...check.selection(args), slots: keyCount + 1 };
+  }
+
+  keyedCount(args: KeyedCountArgs): void {
+    const { visits, sel, slots } = this.#keyed(args);
+    this.#check.region(args.counts, slots * 8, 8, "counts");
+    if (sel) this.#fn("keyed_count_sel")(args.keys, sel, visits, args.keyCount, args.counts);
+    else this.#fn("keyed_count")(args.keys, visits, args.keyCount, args.counts);
+  }
+
+  keyedSum(kind: MeasureKind, args: KeyedSumArgs): void {
+    const check = this.#check;
+    check.oneOf(kind, MEASURE_KINDS, "kind");
+    const { visits, sel, slots } = this.#keyed(args);
+    check.region(args.data, args.rowCount * KIND_BYTES[kind], KIND_BYTES[kind], "data");
+    check.region(args.counts, slots * 8, 8, "counts");
+    check.region(args.sums, slots * 8, 8, "sums");
+    const tail = [args.keyCount, args.counts, args.sums];
+    if (sel) this.#fn(`keyed_sum_sel_${kind}`)(args.keys, args.data, sel, visits, ...tail);
+    else this.#fn(`keyed_sum_${kind}`)(args.keys, args.data, visits, ...tail);
+  }
+
+  keyedMin(kind: MeasureKind, args: KeyedExtremeArgs): void {
+    this.#extreme("min", kind, args);
+  }
+
+  keyedMax(kind: MeasureKind, args: KeyedExtremeArgs): void {
+    this.#extreme("max", kind, args);
+  }
+
+  #extreme(which: "min" | "max", kind: MeasureKind, args: KeyedExtremeArgs): void {
+    const check = this.#check;
+    check.oneOf(kind, MEASURE_KINDS, "kind");
+    const width = KIND_BYTES[kind];
+    const { visits, sel, slots } = this.#keyed(args);
+    check.region(args.data, args.rowCount * width, width, "data");
+    check.region(args.out, slots * width, width, "out");
+    if (sel) this.#fn(`keyed_${which}_sel_${kind}`)(args.keys, args.data, sel, visits, args.keyCount, args.out);
+    else this.#fn(`keyed_${which}_${kind}`)(args.keys, args.data, visits, args.keyCount, args.out);
+  }
+
+  segments(kind: MeasureKind, args: SegmentArgs): void {
+    const check = this.#check;
+    check.oneOf(kind, MEASURE_KINDS, "kind");
+    const width = KIND_BYTES[kind];
+    const { visits, sel } = check.rows(args, width);
+    const from = check.count(args.from, "from");
+    if (from > visits) check.oneOf(from, [], "from");
+    const segCount = check.count(args.segCount, "segCount");
+    check.region(args.ends, segCount * 4, 4, "ends");
+    const opt = (ptr: number | undefined, w: number, name: string) =>
+      ptr === undefined ? 0 : check.region(ptr, segCount * w, w, name);
+    const outs = [
+      opt(args.counts, 8, "counts"),
+      opt(args.sums, 8, "sums"),
+      opt(args.mins, width, "mins"),
+      opt(args.maxs, width, "maxs"),
+      opt(args.firsts, width, "firsts"),
+      opt(args.lasts, width, "lasts"),
+    ];
+    if (segCount === 0) return;
+    this.#fn(`segments_${kind}`)(args.data, sel, visits, from, args.ends, segCount, ...outs);
+  }
+
+  /** Checks a search range; returns [from, to]. */
+  #bounds(args: BoundArgs | BoundsArgs): [number, number] {
+    const check = this.#check;
+    const rowCount = check.count(args.rowCount, "rowCount");
+    check.region(args.data, rowCount * 8, 8, "data");
+    const from = check.count(args.from ?? 0, "from");
+    const to = check.count(args.to ?? rowCount, "to");
+    if (from > to || to > rowCount) check.oneOf(`[${from}, ${to})`, [], "range");
+    return [from, to];
+  }
+
+  lowerBound(args: BoundArgs): number {
+    const [from, to] = this.#bounds(args);
+    return this.#fn("lower_bound_i64")(args.data, from, to, bigintArg(args.value, "value")) as number;
+  }
+
+  upperBound(args: BoundArgs): number {
+    const [from, to] = this.#bounds(args);
+    return this.#fn("upper_bound_i64")(args.data, from, to, bigintArg(args.value, "value")) as number;
+  }
+
+  lowerBounds(args: BoundsArgs): void {
+    const [from, to] = this.#bounds(args);
+    const count = this.#check.count(args.count, "count");
+    this.#check.region(args.values, count * 8, 8, "values");
+    this.#check.region(args.out, count * 4, 4, "out");
+    this.#fn("lower_bounds_i64")(args.data, from, to, args.values, count, args.out);
+  }
+
+  gather(args: GatherArgs): void {
+    const check = this.#check;
+    const width = check.oneOf(args.width, ROW_WIDTHS, "width");
+    const rowCount = check.count(args.rowCount, "rowCount");
+    check.region(args.data, rowCount * width, Math.min(width, 8), "data");
+    const { visits } = check.selection(args);
+    check.region(args.out, visits * width, Math.min(width, 8), "out");
+    disjoint(args.data, rowCount * width, args.out, visits * width);
+    this.#fn("gather")(width, args.data, args.sel, visits, args.out);
+  }
+
+  reverse(args: ReverseArgs): void {
+    const check = this.#check;
+    const width = check.oneOf(args.width, ROW_WIDTHS, "width");
+    const rowCount = check.count(args.rowCount, "rowCount");
+    check.region(args.data, rowCount * width, Math.min(width, 8), "data");
+    check.region(args.out, rowCount * width, Math.min(width, 8), "out");
+    disjoint(args.data, rowCount * width, args.out, rowCount * width);
+    this.#fn("reverse")(width, args.data, rowCount, args.out);
+  }
+
+  sequence(args: SequenceArgs): void {
+    const count = this.#check.count(args.count, "count");
+    this.#check.region(args.out, count * 4, 4, "out");
+    sequenceFits(args.first, args.step, count);
+    this.#fn("sequence")(args.out, args.first, count, args.step);
+  }
+}
+
+/** The kernel range of a filter, or null when no row can match. */
+function rangeOf(kind: NumericKind, args: FilterArgs<number | bigint | null>): Range<number | bigint> | null {
+  const { op, value, value2 } = args;
+  if (kind === "i64") {
+    return longRange(op, bigintOrNull(value, "value"), value2 === undefined ? undefined : bigintOrNull(value2, "value2"));
+  }
+  const a = numberOrNull(value, "value");
+  const b = value2 === undefined ? undefined : numberOrNull(value2, "value2");
+  if (isFloat(kind)) return floatRange(op, a, b, kind === "f32");
+  return intRange(kind, op, a, b);
+}
+
+function bigintOrNull(v: unknown, name: string): bigint | null {
+  if (v === null) return null;
+  return bigintArg(v, name);
+}
+
+function bigintArg(v: unknown, name: string): bigint {
+  if (typeof v !== "bigint" || BigInt.asIntN(64, v) !== v) {
+    throw new RangeError(`engine-wasm: expected a 64-bit bigint [${name}=${String(v)}]`);
+  }
+  return v;
+}
+
+function numberOrNull(v: unknown, name: string): number | null {
+  if (v === null) return null;
+  if (typeof v !== "number") throw new RangeError(`engine-wasm: expected a number [${name}=${String(v)}]`);
+  return v;
+}
+
+/** Throws when [a, a + aBytes) and [b, b + bBytes) overlap. */
+export function disjoint(a: number, aBytes: number, b: number, bBytes: number): void {
+  if (aBytes > 0 && bBytes > 0 && a < b + bBytes && b < a + aBytes) {
+    throw new RangeError(`engine-wasm: source and target overlap [data=${a}, out=${b}]`);
+  }
+}
+
+/** Throws unless every term of the sequence is an Int32. */
+export function sequenceFits(first: number, step: number, count: number): void {
+  const last = first + Math.max(count - 1, 0) * step;
+  for (const [name, v] of [["first", first], ["step", step], ["last", last]] as const) {
+    if (!Number.isInteger(v) || v < INT32_MIN || v > INT32_MAX) {
+      throw new RangeError(`engine-wasm: sequence term out of Int32 range [${name}=${v}]`);
+    }
+  }
+}
+
+let instance: WasmKernels | undefined;
+
+/**
+ * The WebAssembly kernels over `wasmMemory()`, instantiated on first use (synchronously).
+ * Throws when `build/kernels.wasm` is missing or does not fit the memory layout.
+ */
+export function kernels(): Kernels {
+  instance ??= new WasmKernels(wasmMemory());
+  return instance;
 }

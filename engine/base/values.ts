@@ -66,7 +66,8 @@ export function int64(x: bigint): bigint | null {
  * - INT: Int32Array (INT_MIN = null); IPV4: Int32Array (bit pattern, 0 = null)
  * - FLOAT: Float32Array; DOUBLE: Float64Array (NaN = null)
  * - LONG, DATE, TIMESTAMP, TIMESTAMP_NS: BigInt64Array (LONG_MIN = null)
- * - SYMBOL: Int32Array of dictionary keys (-1 = null) plus `dict`
+ * - SYMBOL: Int32Array of dictionary keys (-1 = null) plus `dict`; a SYMBOL computed by an
+ *   expression (no dictionary) is Value[] of strings instead
  * - STRING, VARCHAR, UUID, LONG256, GEOHASH, BINARY, INTERVAL, NULL: Value[] in scalar form
  */
 export type VectorData =
@@ -134,8 +135,10 @@ export function readValue(v: Vector, i: number): Value {
       return x === LONG_NULL ? null : x;
     }
     case "SYMBOL": {
+      // A symbol computed by an expression has no dictionary and carries its strings.
+      if (!v.dict) return (d as Value[])[i] ?? null;
       const k = (d as Int32Array)[i];
-      return k < 0 ? null : v.dict!.valueOf(k);
+      return k < 0 ? null : v.dict.valueOf(k);
     }
     default:
       return (d as Value[])[i] ?? null;
@@ -156,8 +159,6 @@ export function allocVectorData(t: ColumnType, n: number): VectorData {
       return new Int32Array(n).fill(INT_NULL);
     case "IPV4":
       return new Int32Array(n);
-    case "SYMBOL":
-      return new Int32Array(n).fill(SYMBOL_NULL_KEY);
     case "FLOAT":
       return new Float32Array(n).fill(NaN);
     case "DOUBLE":
@@ -175,7 +176,7 @@ export function allocVectorData(t: ColumnType, n: number): VectorData {
 /**
  * Writes a scalar value into row `i`. The value must already be of the vector's type
  * (conversion happens before, in the function or cast layer). SYMBOL vectors built this way
- * are not supported: build string vectors and let storage intern them.
+ * hold strings (no dictionary).
  */
 export function writeValue(t: ColumnType, d: VectorData, i: number, x: Value): void {
   switch (t.tag) {
@@ -205,8 +206,6 @@ export function writeValue(t: ColumnType, d: VectorData, i: number, x: Value): v
     case "TIMESTAMP_NS":
       (d as BigInt64Array)[i] = x === null ? LONG_NULL : (x as bigint);
       return;
-    case "SYMBOL":
-      throw new Error("writeValue: SYMBOL vectors are built by storage");
     default:
       (d as Value[])[i] = x;
   }

@@ -130,6 +130,11 @@ export interface BinaryExpr {
   op: BinaryOp;
   left: Expr;
   right: Expr;
+  /**
+   * WITHIN only: every geohash of `x WITHIN (#a, #b, ...)`; `right` is the first of them.
+   * (Added by the parser helper: WITHIN takes a list, which `right` alone cannot hold.)
+   */
+  list?: Expr[];
 }
 
 export interface UnaryExpr {

@@ -37,6 +37,11 @@ export interface TableMeta {
   maxUncommittedRows: number;
   o3MaxLagMicros: bigint;
   ttl?: { amount: number; unit: string };
+  /**
+   * Metadata version: increases with every schema or parameter change (ALTER, RENAME), so a
+   * prepared plan can tell that the table changed under it. Set by storage.
+   */
+  version?: number;
 }
 
 /** The definition CREATE TABLE hands to storage (validated by the engine before). */

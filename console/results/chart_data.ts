@@ -1,0 +1,64 @@
+/**
+ * Turns a fetched result into uPlot's column arrays: the x axis is the designated (or first)
+ * timestamp column as epoch milliseconds when there is one, else a numeric column, else the
+ * row's category label; series are numeric columns. Kept pure so it can be reasoned about
+ * apart from the drawing.
+ */
+import type { Column, Row } from "../api/types.ts";
+import { isNumericType, isTemporalType } from "../ui/format.ts";
+
+export type ChartType = "line" | "area" | "bar" | "scatter";
+export const CHART_TYPES: ChartType[] = ["line", "area", "bar", "scatter"];
+export const SERIES_DEFAULT_MAX = 10;
+
+export interface ChartConfig {
+  type: ChartType;
+  x: number;
+  series: number[];
+}
+
+export interface ChartData {
+  xs: Float64Array;
+  ys: (number | null)[][];
+  /** Category labels when x is not numeric or temporal. */
+  labels: string[] | null;
+  temporal: boolean;
+}
+
+/** Epoch ms of `2024-01-01T00:00:00.000000Z` without Date.parse's slow path. */
+export function parseIsoMs(s: string): number {
+  if (s.length >= 20 && s[4] === "-" && s[10] === "T") {
+    const ms = Date.UTC(+s.slice(0, 4), +s.slice(5, 7) - 1, +s.slice(8, 10), +s.slice(11, 13), +s.slice(14, 16), +s.slice(17, 19));
+    const frac = s[19] === "." ? s.slice(20, s.length - 1) : "";
+    return frac ? ms + Number(frac) / 10 ** (frac.length - 3) : ms;
+  }
+  return Date.parse(s);
+}
+
+export function defaultConfig(columns: Column[], timestampIndex: number): ChartConfig {
+  const temporal = columns.findIndex((c) => isTemporalType(c.type));
+  const x = timestampIndex >= 0 ? timestampIndex : temporal >= 0 ? temporal : 0;
+  const numeric = columns.map((c, i) => (i !== x && isNumericType(c.type) ? i : -1)).filter((i) => i >= 0);
+  const xIsCategory = !isTemporalType(columns[x]?.type ?? "") && !isNumericType(columns[x]?.type ?? "");
+  return { type: xIsCategory ? "bar" : "line", x, series: numeric.slice(0, SERIES_DEFAULT_MAX) };
+}
+
+function toNumber(v: unknown): number | null {
+  if (v === null || v === undefined) return null;
+  const n = typeof v === "number" ? v : typeof v === "boolean" ? Number(v) : Number(v);
+  return Number.isFinite(n) ? n : null;
+}
+
+export function chartData(columns: Column[], rows: Row[], config: ChartConfig): ChartData {
+  const xType = columns[config.x]?.type ?? "";
+  const temporal = isTemporalType(xType);
+  const numericX = isNumericType(xType);
+  const xs = new Float64Array(rows.length);
+  const labels = temporal || numericX ? null : rows.map((r) => String(r[config.x] ?? "null"));
+  for (let i = 0; i < rows.length; i++) {
+    const v = rows[i][config.x];
+    xs[i] = temporal ? (typeof v === "string" ? parseIsoMs(v) : NaN) : numericX ? (toNumber(v) ?? NaN) : i;
+  }
+  const ys = config.series.map((c) => rows.map((r) => toNumber(r[c])));
+  return { xs, ys, labels, temporal };
+}

@@ -1,0 +1,128 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
+/**
+ * The chart view of the current result, drawn with uPlot (canvas, fast with 100k points):
+ * line, area, bar and scatter, time on the x axis when the result has a timestamp column, and
+ * the user picks the x column and the series. The data is a separate fetch of the same SQL
+ * capped at CHART_ROWS_MAX rows, with a truncation notice (spec/console.md §2.7).
+ */
+import uPlot from "uplot";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { exec } from "../api/exec_client.ts";
+import type { Column, Row } from "../api/types.ts";
+import { formatCount, isNumericType } from "../ui/format.ts";
+import { CHART_TYPES, chartData, type ChartConfig, type ChartType, defaultConfig } from "./chart_data.ts";
+
+export const CHART_ROWS_MAX = 100_000;
+const PALETTE = ["#50fa7b", "#8be9fd", "#ff79c6", "#ffb86c", "#bd93f9", "#f1fa8c", "#ff5555", "#6272a4", "#a4ffff", "#ffd6a5"];
+
+interface Fetched {
+  status: "loading" | "ready" | "error";
+  columns: Column[];
+  rows: Row[];
+  count: number;
+  error?: string;
+}
+
+function seriesPaths(type: ChartType): Partial<uPlot.Series> {
+  if (type === "bar") return { paths: uPlot.paths.bars!({ size: [0.7, 60] }), points: { show: false } };
+  if (type === "scatter") return { paths: () => null, points: { show: true, size: 4, space: 0 } };
+  return { points: { show: false } };
+}
+
+function buildOptions(columns: Column[], config: ChartConfig, temporal: boolean, labels: string[] | null, width: number, height: number): uPlot.Options {
+  const axis = { stroke: "#a6accd", grid: { stroke: "rgba(255,255,255,0.07)" }, ticks: { stroke: "rgba(255,255,255,0.12)" } };
+  return {
+    width,
+    height,
+    ms: 1,
+    legend: { show: true, live: true },
+    cursor: { drag: { x: true, y: false } },
+    scales: { x: { time: temporal } },
+    axes: [
+      { ...axis, values: labels ? (_u: uPlot, ticks: number[]) => ticks.map((t) => labels[Math.round(t)] ?? "") : undefined },
+      { ...axis, size: 60 },
+    ],
+    series: [
+      { label: columns[config.x]?.name ?? "x" },
+      ...config.series.map((c, k) => {
+        const color = PALETTE[k % PALETTE.length];
+        return { label: columns[c].name, stroke: color, width: 1.5, fill: config.type === "area" || config.type === "bar" ? color + "55" : undefined, ...seriesPaths(config.type) };
+      }),
+    ],
+  };
+}
+
+function useFetched(query: string): Fetched {
+  const [state, setState] = useState<Fetched>({ status: "loading", columns: [], rows: [], count: 0 });
+  useEffect(() => {
+    const abort = new AbortController();
+    setState({ status: "loading", columns: [], rows: [], count: 0 });
+    exec(query, { limit: `0,${CHART_ROWS_MAX}`, count: true, src: "vis", signal: abort.signal }).then((out) => {
+      if (out.kind === "rows") setState({ status: "ready", columns: out.columns, rows: out.rows, count: out.count });
+      else if (out.kind === "error") setState({ status: "error", columns: [], rows: [], count: 0, error: out.error });
+    });
+    return () => abort.abort();
+  }, [query]);
+  return state;
+}
+
+export function ChartView(props: { query: string; columns: Column[]; timestampIndex: number }) {
+  const fetched = useFetched(props.query);
+  const [config, setConfig] = useState<ChartConfig>(() => defaultConfig(props.columns, props.timestampIndex));
+  const host = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const data = useMemo(() => (fetched.status === "ready" ? chartData(fetched.columns, fetched.rows, config) : null), [fetched, config]);
+  useEffect(() => setConfig(defaultConfig(props.columns, props.timestampIndex)), [props.query]);
+
+  useEffect(() => {
+    const el = host.current;
+    if (!el || !data) return;
+    const opts = buildOptions(fetched.columns, config, data.temporal, data.labels, el.clientWidth, Math.max(160, el.clientHeight - 34));
+    plot.current = new uPlot(opts, [data.xs as unknown as number[], ...data.ys] as uPlot.AlignedData, el);
+    const ro = new ResizeObserver(() => plot.current?.setSize({ width: el.clientWidth, height: Math.max(160, el.clientHeight - 34) }));
+    ro.observe(el);
+    return () => {
+      ro.disconnect();
+      plot.current?.destroy();
+      plot.current = null;
+    };
+  }, [data]);
+
+  const numericCols = props.columns.map((c, i) => ({ c, i })).filter(({ c, i }) => i !== config.x && isNumericType(c.type));
+  const truncated = fetched.count > fetched.rows.length;
+  const toggleSeries = (i: number) =>
+    setConfig({ ...config, series: config.series.includes(i) ? config.series.filter((s) => s !== i) : [...config.series, i].sort((a, b) => a - b) });
+
+  return (
+    <div class="chart-panel" data-testid="chart-panel" data-status={fetched.status} data-chart-type={config.type}
+      data-x={props.columns[config.x]?.name ?? ""} data-series-count={config.series.length} data-point-count={data?.xs.length ?? 0}
+      data-truncated={truncated ? "true" : "false"}>
+      <div class="chart-controls">
+        <label>Type <select data-testid="chart-type-select" value={config.type}
+          onChange={(e) => setConfig({ ...config, type: (e.currentTarget as HTMLSelectElement).value as ChartType })}>
+          {CHART_TYPES.map((t) => <option value={t}>{t}</option>)}
+        </select></label>
+        <label>X <select data-testid="chart-x-select" value={String(config.x)}
+          onChange={(e) => {
+            const x = Number((e.currentTarget as HTMLSelectElement).value);
+            setConfig({ ...config, x, series: config.series.filter((s) => s !== x) });
+          }}>
+          {props.columns.map((c, i) => <option value={String(i)}>{c.name}</option>)}
+        </select></label>
+        <div class="chart-series" data-testid="chart-series-select" role="group" aria-label="Series">
+          {numericCols.map(({ c, i }) => (
+            <label class="chart-series-item" data-series={c.name}>
+              <input type="checkbox" checked={config.series.includes(i)} onChange={() => toggleSeries(i)} /> {c.name}
+            </label>
+          ))}
+          {numericCols.length === 0 && <span class="dim">no numeric columns to plot</span>}
+        </div>
+        {truncated && <span class="chart-note" data-testid="chart-truncated">First {formatCount(fetched.rows.length)} of {formatCount(fetched.count)} rows shown</span>}
+      </div>
+      {fetched.status === "loading" && <div class="chart-message">Loading chart data…</div>}
+      {fetched.status === "error" && <div class="chart-message error">{fetched.error}</div>}
+      <div class="chart-canvas" ref={host} />
+    </div>
+  );
+}

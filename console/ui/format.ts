@@ -1,0 +1,46 @@
+/** Text formatting shared by the grid, the log and the charts. */
+import type { Cell } from "../api/types.ts";
+
+/** A duration in nanoseconds as QuestDB's console shows it: ns, µs, ms or s. */
+export function formatNs(ns: number | undefined): string {
+  if (ns === undefined || !Number.isFinite(ns)) return "–";
+  if (ns < 1_000) return `${Math.round(ns)}ns`;
+  if (ns < 1_000_000) return `${(ns / 1_000).toFixed(ns < 10_000 ? 1 : 0)}µs`;
+  if (ns < 1_000_000_000) return `${(ns / 1_000_000).toFixed(ns < 10_000_000 ? 2 : ns < 100_000_000 ? 1 : 0)}ms`;
+  return `${(ns / 1_000_000_000).toFixed(2)}s`;
+}
+
+export function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** A cell as text: the server's exact text for strings (64-bit integers arrive quoted). */
+export function cellText(v: Cell | undefined): string {
+  if (v === null || v === undefined) return "null";
+  if (typeof v === "string") return v;
+  if (typeof v === "object") return JSON.stringify(v);
+  return String(v);
+}
+
+const NUMERIC = new Set(["BYTE", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE", "LONG256", "DECIMAL"]);
+
+export function isNumericType(type: string): boolean {
+  return NUMERIC.has(type.toUpperCase().replace(/\(.*$/, ""));
+}
+
+export function isTemporalType(type: string): boolean {
+  return /^(TIMESTAMP|TIMESTAMP_NS|DATE)$/i.test(type);
+}
+
+/** Rows as tab-separated text, the format spreadsheets paste best. */
+export function toTsv(header: string[] | null, rows: (Cell | undefined)[][]): string {
+  const clean = (s: string) => s.replace(/[\t\r\n]+/g, " ");
+  const lines = rows.map((r) => r.map((c) => clean(cellText(c))).join("\t"));
+  return (header ? [header.join("\t"), ...lines] : lines).join("\n");
+}
+
+export function toMarkdown(header: string[], rows: (Cell | undefined)[][]): string {
+  const esc = (s: string) => s.replaceAll("|", "\\|").replace(/[\r\n]+/g, " ");
+  const line = (cells: string[]) => `| ${cells.map(esc).join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map((r) => line(r.map(cellText)))].join("\n");
+}

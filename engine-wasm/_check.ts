@@ -1,0 +1,62 @@
+/**
+ * Argument checks shared by both kernel implementations, so that a bad call fails the same
+ * way whichever one runs. A failure is our own bug (STYLE.md §4): it throws a RangeError
+ * before any memory is touched.
+ */
+import type { ColumnArgs, Rows } from "./kernels.ts";
+
+/** Largest count a kernel takes: its counts are signed 32-bit. */
+export const COUNT_MAX = 0x7fff_ffff;
+
+function fail(message: string, name: string, value: unknown): never {
+  throw new RangeError(`engine-wasm: ${message} [${name}=${String(value)}]`);
+}
+
+/** Validates offsets and counts against the heap range [base, limit) of one memory. */
+export class Checker {
+  constructor(readonly base: number, readonly limit: number) {}
+
+  /** An integer in 0..COUNT_MAX. */
+  count(value: number, name: string): number {
+    if (!Number.isInteger(value) || value < 0 || value > COUNT_MAX) fail("count out of range", name, value);
+    return value;
+  }
+
+  /** `bytes` bytes at `ptr`, aligned to `align`, inside the heap; an empty region is only checked for alignment. */
+  region(ptr: number | undefined, bytes: number, align: number, name: string): number {
+    if (ptr === undefined || !Number.isInteger(ptr)) return fail("offset is not an integer", name, ptr);
+    if (ptr % align !== 0) fail(`offset is not ${align}-byte aligned`, name, ptr);
+    if (bytes > 0 && (ptr < this.base || ptr + bytes > this.limit)) {
+      fail(`region outside the heap [${this.base}, ${this.limit}) bytes=${bytes}`, name, ptr);
+    }
+    return ptr;
+  }
+
+  /**
+   * The visited rows of a column of `width`-byte elements: checks the column and the
+   * selection, and returns how many rows a kernel visits and the selection offset (0: none).
+   */
+  rows(args: ColumnArgs, width: number, dataName = "data"): { visits: number; sel: number } {
+    const rowCount = this.count(args.rowCount, "rowCount");
+    this.region(args.data, rowCount * width, Math.min(width, 8), dataName);
+    return this.selection(args);
+  }
+
+  /** The selection of `args`, if any. */
+  selection(args: Rows): { visits: number; sel: number } {
+    if (args.sel === undefined) {
+      if (args.selCount !== undefined) fail("selCount without sel", "selCount", args.selCount);
+      return { visits: args.rowCount, sel: 0 };
+    }
+    const selCount = this.count(args.selCount ?? NaN, "selCount");
+    this.region(args.sel, selCount * 4, 4, "sel");
+    if (selCount > 0 && args.sel === 0) fail("selection at offset 0", "sel", 0);
+    return { visits: selCount, sel: args.sel };
+  }
+
+  /** One of the allowed values. */
+  oneOf<T>(value: T, allowed: readonly T[], name: string): T {
+    if (!allowed.includes(value)) fail("unsupported value", name, value);
+    return value;
+  }
+}

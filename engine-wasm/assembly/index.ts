@@ -1,0 +1,42 @@
+// Entry point of the kernel module: the exports below are the whole interface that mod.ts
+// calls. Every kernel takes byte offsets into the imported memory and row counts.
+
+import { RESULT } from "./common";
+
+export {
+  count_f32, count_f64, count_i16, count_i32, count_i64, count_i8, count_in_set,
+  count_sel_f32, count_sel_f64, count_sel_i16, count_sel_i32, count_sel_i64, count_sel_i8, count_sel_in_set,
+  filter_f32, filter_f64, filter_i16, filter_i32, filter_i64, filter_i8, filter_in_set,
+  filter_sel_f32, filter_sel_f64, filter_sel_i16, filter_sel_i32, filter_sel_i64, filter_sel_i8, filter_sel_in_set,
+} from "./filter";
+export {
+  stats_f32, stats_f64, stats_i16, stats_i32, stats_i64, stats_i8,
+  stats_sel_f32, stats_sel_f64, stats_sel_i16, stats_sel_i32, stats_sel_i64, stats_sel_i8,
+} from "./aggregate";
+export {
+  keyed_count, keyed_count_sel,
+  keyed_max_f32, keyed_max_f64, keyed_max_i32, keyed_max_i64,
+  keyed_max_sel_f32, keyed_max_sel_f64, keyed_max_sel_i32, keyed_max_sel_i64,
+  keyed_min_f32, keyed_min_f64, keyed_min_i32, keyed_min_i64,
+  keyed_min_sel_f32, keyed_min_sel_f64, keyed_min_sel_i32, keyed_min_sel_i64,
+  keyed_sum_f32, keyed_sum_f64, keyed_sum_i32, keyed_sum_i64,
+  keyed_sum_sel_f32, keyed_sum_sel_f64, keyed_sum_sel_i32, keyed_sum_sel_i64,
+} from "./keyed";
+export { segments_f32, segments_f64, segments_i32, segments_i64 } from "./segments";
+export { lower_bound_i64, lower_bounds_i64, upper_bound_i64 } from "./search";
+export { gather, reverse, sequence } from "./gather";
+
+/** End of the compiler's static data; mod.ts checks it lies below the reserved 1 MiB. */
+export function static_end(): usize {
+  return __heap_base;
+}
+
+/** Address of the 32-byte result block of the unkeyed aggregates (layout in common.ts). */
+export function result_block(): usize {
+  return RESULT;
+}
+
+/** Any failed check inside the module traps: mod.ts validates arguments before calling. */
+function trap(message: usize, fileName: usize, line: u32, column: u32): void {
+  unreachable();
+}

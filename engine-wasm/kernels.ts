@@ -1,0 +1,259 @@
+/**
+ * The kernel interface: what the executor can ask of the hot path, implemented twice, by the
+ * WebAssembly module (`mod.ts`, `kernels()`) and by plain TypeScript (`reference.ts`,
+ * `referenceKernels()`), and tested by one shared suite.
+ *
+ * Every argument that names memory is a byte offset into the process-wide `wasmMemory()`;
+ * counts are rows. Columns use the vector layout of `engine/base/values.ts` with QuestDB's
+ * NULL sentinels (spec/sql.md §2.1): DOUBLE and FLOAT NULL is NaN or ±Infinity, INT NULL is
+ * INT_MIN, LONG/TIMESTAMP NULL is LONG_MIN, SYMBOL NULL is key -1; SHORT and BYTE have no
+ * NULL. A selection vector is Int32 row indexes into a column.
+ *
+ * Each call checks its arguments (integral offsets inside the heap, natural alignment,
+ * counts from 0 to 2^31 - 1, regions that fit) and throws a RangeError on a bad one. Entries
+ * of a selection vector and of a key column are not checked row by row: a selection entry
+ * must be below the column's rowCount, and a key outside -1..keyCount-1 is counted as NULL.
+ */
+
+/** Element kinds of numeric columns: DOUBLE, FLOAT, LONG (and TIMESTAMP, DATE), INT, SHORT, BYTE. */
+export type NumericKind = "f64" | "f32" | "i64" | "i32" | "i16" | "i8";
+export type FloatKind = "f64" | "f32";
+export type IntKind = "i64" | "i32" | "i16" | "i8";
+/** Kinds with keyed and segmented aggregates. */
+export type MeasureKind = "f64" | "f32" | "i64" | "i32";
+
+/** Comparison with a constant; "between" is `value <= x <= value2`, bounds as given. */
+export type CompareOp = "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "between";
+
+/** Row widths `gather` and `reverse` move: fixed-width types up to UUID (16) and LONG256 (32). */
+export type RowWidth = 1 | 2 | 4 | 8 | 16 | 32;
+
+/** Bytes per element of each numeric kind. */
+export const KIND_BYTES: Readonly<Record<NumericKind, number>> = {
+  f64: 8,
+  f32: 4,
+  i64: 8,
+  i32: 4,
+  i16: 2,
+  i8: 1,
+};
+
+/** Which rows of a column to visit: all `rowCount` of them, or the `selCount` rows of `sel`. */
+export interface Rows {
+  /** Rows in the column; its extent in memory is checked, and the output row numbers are 0-based within it. */
+  rowCount: number;
+  /** Offset of a selection vector (Int32 row indexes, each below rowCount). */
+  sel?: number;
+  /** Entries in `sel`; required with it. */
+  selCount?: number;
+}
+
+/** A comparison of every visited row of a numeric column with constants. */
+export interface FilterArgs<V> extends Rows {
+  /** Offset of row 0 of the column. */
+  data: number;
+  op: CompareOp;
+  /** The constant (the lower bound for "between"); `null`, NaN/±Infinity for floats, or the type's sentinel is NULL. */
+  value: V;
+  /** The upper bound for "between". */
+  value2?: V;
+  /**
+   * Where to write the selected row indexes (Int32). Needs room for rowCount entries when
+   * scanning the whole column, selCount entries when refining; may equal `sel`. Entries
+   * past the returned count may be overwritten. Omit to count only.
+   */
+  out?: number;
+}
+
+/** Symbol key equality: `op` "eq" selects rows whose key is `key` (-1: the NULL key), "ne" the others. */
+export interface KeyFilterArgs extends Rows {
+  data: number;
+  op: "eq" | "ne";
+  key: number;
+  out?: number;
+}
+
+/**
+ * Symbol key membership (IN): `set` is a byte table of setSize + 1 entries; byte k is
+ * nonzero when key k is in the set, byte setSize when the NULL key is. Keys at or past
+ * setSize are never members. NOT IN is the complement table.
+ */
+export interface KeySetFilterArgs extends Rows {
+  data: number;
+  set: number;
+  setSize: number;
+  out?: number;
+}
+
+/** A numeric column, visited whole or through a selection. */
+export interface ColumnArgs extends Rows {
+  data: number;
+}
+
+/**
+ * Unkeyed aggregate of a DOUBLE or FLOAT column. NULLs are skipped; `count` is the number
+ * of non-NULL values. With count 0, sum is 0 and min/max are NaN (the SQL result is NULL).
+ * Sums are f64 over several SIMD lanes: equal to a sequential sum up to rounding.
+ */
+export interface FloatStats {
+  count: number;
+  sum: number;
+  min: number;
+  max: number;
+}
+
+/**
+ * Unkeyed aggregate of an integer column; the sum is 64-bit and wraps like QuestDB's. With
+ * count 0, sum is 0n and min/max are LONG_NULL (-2^63).
+ */
+export interface IntStats {
+  count: number;
+  sum: bigint;
+  min: bigint;
+  max: bigint;
+}
+
+/**
+ * Keyed aggregation by a dense key column (Int32, SYMBOL keys 0..keyCount-1, -1 = NULL).
+ * Output arrays have keyCount + 1 slots: slot k for key k, slot keyCount for the NULL key.
+ * The kernels add into them, so one set of arrays serves batch after batch.
+ */
+export interface KeyedArgs extends Rows {
+  /** Offset of the key column. */
+  keys: number;
+  keyCount: number;
+}
+
+export interface KeyedCountArgs extends KeyedArgs {
+  /** Int64 row counts per slot (count(*)). */
+  counts: number;
+}
+
+export interface KeyedSumArgs extends KeyedArgs {
+  data: number;
+  /** Int64 counts of non-NULL values per slot. */
+  counts: number;
+  /** Sums per slot: Float64 for f64/f32 columns, Int64 (wrapping) for i64/i32. Start at 0. */
+  sums: number;
+}
+
+export interface KeyedExtremeArgs extends KeyedArgs {
+  data: number;
+  /**
+   * Minimum or maximum per slot, in the column's own type. Start the array at the type's
+   * NULL (NaN, LONG_MIN, INT_MIN); a slot that never sees a value stays NULL.
+   */
+  out: number;
+}
+
+/**
+ * SAMPLE BY's segmented reduce. Segment s covers positions [ends[s-1], ends[s]) with
+ * ends[-1] = `from`; a position is a row, or with `sel` an index into the selection. Ends
+ * are clamped to [previous end, rowCount or selCount]. Each output present gets one entry
+ * per segment (overwritten, not added): counts Int64 (non-NULL values), sums Float64 (f64,
+ * f32) or Int64 (i64, i32), mins/maxs/firsts/lasts in the column's type. min/max of a
+ * segment without values and first/last of an empty segment are NULL; first/last are the
+ * segment's first and last rows' values, NULL or not.
+ */
+export interface SegmentArgs extends ColumnArgs {
+  from: number;
+  /** Offset of segCount Int32 end positions (exclusive, non-decreasing). */
+  ends: number;
+  segCount: number;
+  counts?: number;
+  sums?: number;
+  mins?: number;
+  maxs?: number;
+  firsts?: number;
+  lasts?: number;
+}
+
+/** A search in rows [from, to) (default: the whole column) of a sorted LONG/TIMESTAMP column. */
+export interface BoundArgs {
+  data: number;
+  rowCount: number;
+  from?: number;
+  to?: number;
+  value: bigint;
+}
+
+/** Many lower bounds at once: `values` holds `count` ascending Int64 values, `out` gets Int32 rows. */
+export interface BoundsArgs {
+  data: number;
+  rowCount: number;
+  from?: number;
+  to?: number;
+  values: number;
+  count: number;
+  out: number;
+}
+
+/** Copies the rows a selection names, in selection order, to `out` (which must not overlap). */
+export interface GatherArgs {
+  width: RowWidth;
+  data: number;
+  rowCount: number;
+  sel: number;
+  selCount: number;
+  out: number;
+}
+
+/** Copies rows [0, rowCount) to `out` in reverse order (no overlap). */
+export interface ReverseArgs {
+  width: RowWidth;
+  data: number;
+  rowCount: number;
+  out: number;
+}
+
+/** Writes the Int32 sequence first, first + step, ... (count entries) to `out`. */
+export interface SequenceArgs {
+  out: number;
+  first: number;
+  count: number;
+  step: number;
+}
+
+/** The hot-path operations; see the argument types for layouts and NULL rules. */
+export interface Kernels {
+  /**
+   * Compares every visited row with constants following spec/sql.md §4: `=`/`!=` treat
+   * NULL as a value (NULL = NULL, and `x != c` holds for a NULL x); `<`/`>` are false when
+   * either side is NULL; `<=`/`>=` hold when both are NULL; BETWEEN with a NULL bound is
+   * false. Fractional or out-of-range constants compare exactly (`int_col < 2.5`). FLOAT
+   * rows are compared as their exact double values. Writes the matching row indexes to
+   * `out` in ascending visit order, or only counts them; returns the number of matches.
+   */
+  filter(kind: "i64", args: FilterArgs<bigint | null>): number;
+  filter(kind: "f64" | "f32" | "i32" | "i16" | "i8", args: FilterArgs<number | null>): number;
+  /** Symbol key equality (`sym = 'a'`, `sym IS NULL` with key -1, and their negations). */
+  filterKey(args: KeyFilterArgs): number;
+  /** Symbol key membership through a byte table (`sym IN ('a', 'b')`). */
+  filterKeySet(args: KeySetFilterArgs): number;
+  /** count (non-NULL), sum, min and max of a DOUBLE or FLOAT column. */
+  stats(kind: FloatKind, args: ColumnArgs): FloatStats;
+  /** count (non-NULL), sum, min and max of an integer column. */
+  stats(kind: IntKind, args: ColumnArgs): IntStats;
+  /** Adds the number of visited rows per key to `counts`. */
+  keyedCount(args: KeyedCountArgs): void;
+  /** Adds non-NULL counts and sums per key. */
+  keyedSum(kind: MeasureKind, args: KeyedSumArgs): void;
+  /** Lowers each key's minimum by the visited non-NULL values. */
+  keyedMin(kind: MeasureKind, args: KeyedExtremeArgs): void;
+  /** Raises each key's maximum by the visited non-NULL values. */
+  keyedMax(kind: MeasureKind, args: KeyedExtremeArgs): void;
+  /** Per-segment count, sum, min, max, first and last. */
+  segments(kind: MeasureKind, args: SegmentArgs): void;
+  /** The first row in [from, to) whose value is >= `value`, or `to`. */
+  lowerBound(args: BoundArgs): number;
+  /** The first row in [from, to) whose value is > `value`, or `to`. */
+  upperBound(args: BoundArgs): number;
+  /** `lowerBound` of each of `count` ascending values, written to `out`. */
+  lowerBounds(args: BoundsArgs): void;
+  /** out[j] = row sel[j]. */
+  gather(args: GatherArgs): void;
+  /** out[j] = row rowCount - 1 - j. */
+  reverse(args: ReverseArgs): void;
+  /** out[j] = first + j * step. */
+  sequence(args: SequenceArgs): void;
+}

@@ -1,0 +1,413 @@
+/**
+ * The plain TypeScript twin of every kernel (STYLE.md §5 "One suite per interface"): the
+ * same `Kernels` interface over the same memory, written for obviousness, not speed. Tests
+ * run the shared suite against both and compare them on random data; it also documents what
+ * the SIMD code is meant to do, comparison by comparison.
+ *
+ * It applies spec/sql.md §4 directly (no ranges, no sentinel tricks), so a mistake in the
+ * range mapping of `_ranges.ts` or in a kernel shows up as a difference.
+ */
+import { argumentChecker, disjoint, sequenceFits, wasmMemory } from "./mod.ts";
+import type { Checker } from "./_check.ts";
+import {
+  type BoundArgs,
+  type BoundsArgs,
+  type ColumnArgs,
+  type CompareOp,
+  type FilterArgs,
+  type FloatKind,
+  type FloatStats,
+  type GatherArgs,
+  type IntKind,
+  type IntStats,
+  KIND_BYTES,
+  type Kernels,
+  type KeyedArgs,
+  type KeyedCountArgs,
+  type KeyedExtremeArgs,
+  type KeyedSumArgs,
+  type KeyFilterArgs,
+  type KeySetFilterArgs,
+  type MeasureKind,
+  type NumericKind,
+  type ReverseArgs,
+  type SegmentArgs,
+  type SequenceArgs,
+} from "./kernels.ts";
+
+const LONG_NULL = -(2n ** 63n);
+const INT_NULL = -2147483648;
+const OPS: readonly CompareOp[] = ["eq", "ne", "lt", "le", "gt", "ge", "between"];
+const NUMERIC_KINDS: readonly NumericKind[] = ["f64", "f32", "i64", "i32", "i16", "i8"];
+const MEASURE_KINDS: readonly MeasureKind[] = ["f64", "f32", "i64", "i32"];
+const ROW_WIDTHS = [1, 2, 4, 8, 16, 32] as const;
+
+type Scalar = number | bigint;
+type View = { [i: number]: Scalar };
+
+/** Whether a stored value is its type's NULL (§2.1). */
+function isNullValue(kind: NumericKind, x: Scalar): boolean {
+  switch (kind) {
+    case "f64":
+    case "f32":
+      return !Number.isFinite(x as number);
+    case "i64":
+      return x === LONG_NULL;
+    case "i32":
+      return x === INT_NULL;
+    default:
+      return false; // SHORT and BYTE have no NULL
+  }
+}
+
+/** Whether a constant is NULL when compared with a column of `kind`. */
+function isNullConstant(kind: NumericKind, c: Scalar | null | undefined): boolean {
+  if (c === null || c === undefined) return true;
+  if (typeof c === "bigint") return c === LONG_NULL;
+  return !Number.isFinite(c) || (kind === "i32" && c === INT_NULL);
+}
+
+/** `x op a [and b]` under QuestDB's NULL rules (§4.1, §4.2). */
+function compare(op: CompareOp, x: Scalar, xNull: boolean, a: Scalar, aNull: boolean, b: Scalar, bNull: boolean) {
+  switch (op) {
+    case "eq":
+      return aNull ? xNull : !xNull && x == a;
+    case "ne":
+      return !(aNull ? xNull : !xNull && x == a);
+    case "lt":
+      return !aNull && !xNull && x < a;
+    case "le":
+      return aNull ? xNull : !xNull && x <= a;
+    case "gt":
+      return !aNull && !xNull && x > a;
+    case "ge":
+      return aNull ? xNull : !xNull && x >= a;
+    case "between":
+      return !aNull && !bNull && !xNull && a <= x && x <= b;
+  }
+}
+
+class ReferenceKernels implements Kernels {
+  readonly #check: Checker;
+  readonly #views: Record<NumericKind, View>;
+  readonly #u8: Uint8Array;
+  readonly #i32: Int32Array;
+  readonly #f64: Float64Array;
+  readonly #i64: BigInt64Array;
+
+  constructor() {
+    const memory = wasmMemory();
+    const buffer = memory.buffer;
+    this.#check = argumentChecker(memory);
+    this.#u8 = new Uint8Array(buffer);
+    this.#i32 = new Int32Array(buffer);
+    this.#f64 = new Float64Array(buffer);
+    this.#i64 = new BigInt64Array(buffer);
+    this.#views = {
+      f64: this.#f64,
+      f32: new Float32Array(buffer),
+      i64: this.#i64,
+      i32: this.#i32,
+      i16: new Int16Array(buffer),
+      i8: new Int8Array(buffer),
+    };
+  }
+
+  /** Element `index` of the array of `kind` at byte offset `ptr`. */
+  #get(kind: NumericKind, ptr: number, index: number): Scalar {
+    return this.#views[kind][ptr / KIND_BYTES[kind] + index];
+  }
+
+  #set(kind: NumericKind, ptr: number, index: number, value: Scalar): void {
+    this.#views[kind][ptr / KIND_BYTES[kind] + index] = value;
+  }
+
+  /** The visited rows: 0..visits-1, or the selection's entries. */
+  #rowsOf(visits: number, sel: number): number[] {
+    const rows: number[] = [];
+    for (let j = 0; j < visits; j++) rows.push(sel ? this.#i32[sel / 4 + j] : j);
+    return rows;
+  }
+
+  /** Writes the matching rows to `out` (if any) and returns how many matched. */
+  #select(rows: number[], out: number, test: (row: number) => boolean): number {
+    let n = 0;
+    for (const row of rows) {
+      if (!test(row)) continue;
+      if (out) this.#i32[out / 4 + n] = row;
+      n++;
+    }
+    return n;
+  }
+
+  filter(kind: "i64", args: FilterArgs<bigint | null>): number;
+  filter(kind: "f64" | "f32" | "i32" | "i16" | "i8", args: FilterArgs<number | null>): number;
+  filter(kind: NumericKind, args: FilterArgs<number | bigint | null>): number {
+    const check = this.#check;
+    check.oneOf(kind, NUMERIC_KINDS, "kind");
+    check.oneOf(args.op, OPS, "op");
+    const { visits, sel } = check.rows(args, KIND_BYTES[kind]);
+    const out = args.out === undefined ? 0 : check.region(args.out, visits * 4, 4, "out");
+    checkConstant(kind, args.value, "value");
+    if (args.value2 !== undefined) checkConstant(kind, args.value2, "value2");
+    const a = args.value ?? 0, b = args.value2 ?? 0;
+    const aNull = isNullConstant(kind, args.value), bNull = isNullConstant(kind, args.value2);
+    return this.#select(this.#rowsOf(visits, sel), out, (row) => {
+      const x = this.#get(kind, args.data, row);
+      return compare(args.op, x, isNullValue(kind, x), a, aNull, b, bNull);
+    });
+  }
+
+  filterKey(args: KeyFilterArgs): number {
+    const check = this.#check;
+    check.oneOf(args.op, ["eq", "ne"], "op");
+    if (!Number.isInteger(args.key) || args.key < -1 || args.key > 0x7fff_ffff) check.oneOf(args.key, [], "key");
+    const { visits, sel } = check.rows(args, 4);
+    const out = args.out === undefined ? 0 : check.region(args.out, visits * 4, 4, "out");
+    const want = args.op === "eq";
+    return this.#select(this.#rowsOf(visits, sel), out, (row) => (this.#i32[args.data / 4 + row] === args.key) === want);
+  }
+
+  filterKeySet(args: KeySetFilterArgs): number {
+    const check = this.#check;
+    const setSize = check.count(args.setSize, "setSize");
+    check.region(args.set, setSize + 1, 1, "set");
+    const { visits, sel } = check.rows(args, 4);
+    const out = args.out === undefined ? 0 : check.region(args.out, visits * 4, 4, "out");
+    return this.#select(this.#rowsOf(visits, sel), out, (row) => {
+      const key = this.#i32[args.data / 4 + row];
+      if (key >= 0 && key < setSize) return this.#u8[args.set + key] !== 0;
+      return key === -1 && this.#u8[args.set + setSize] !== 0;
+    });
+  }
+
+  stats(kind: FloatKind, args: ColumnArgs): FloatStats;
+  stats(kind: IntKind, args: ColumnArgs): IntStats;
+  stats(kind: NumericKind, args: ColumnArgs): FloatStats | IntStats {
+    this.#check.oneOf(kind, NUMERIC_KINDS, "kind");
+    const { visits, sel } = this.#check.rows(args, KIND_BYTES[kind]);
+    return this.#fold(kind, args.data, this.#rowsOf(visits, sel));
+  }
+
+  /** count/sum/min/max of the given rows, NULLs skipped. */
+  #fold(kind: NumericKind, data: number, rows: number[]): FloatStats | IntStats {
+    if (kind === "f64" || kind === "f32") {
+      let count = 0, sum = 0, min = Infinity, max = -Infinity;
+      for (const row of rows) {
+        const x = this.#get(kind, data, row) as number;
+        if (isNullValue(kind, x)) continue;
+        count++;
+        sum += x;
+        if (x < min) min = x;
+        if (x > max) max = x;
+      }
+      return count ? { count, sum, min, max } : { count, sum: 0, min: NaN, max: NaN };
+    }
+    let count = 0, sum = 0n, min = 0n, max = 0n;
+    for (const row of rows) {
+      const x = this.#get(kind, data, row);
+      if (isNullValue(kind, x)) continue;
+      const v = BigInt(x);
+      if (count === 0 || v < min) min = v;
+      if (count === 0 || v > max) max = v;
+      sum = BigInt.asIntN(64, sum + v);
+      count++;
+    }
+    return count ? { count, sum, min, max } : { count, sum: 0n, min: LONG_NULL, max: LONG_NULL };
+  }
+
+  /** Checks a keyed call; returns the visited rows and a key → slot function. */
+  #keyed(args: KeyedArgs): { rows: number[]; slots: number; slotOf: (row: number) => number } {
+    const check = this.#check;
+    const rowCount = check.count(args.rowCount, "rowCount");
+    check.region(args.keys, rowCount * 4, 4, "keys");
+    const keyCount = check.count(args.keyCount, "keyCount");
+    if (keyCount === 0x7fff_ffff) check.count(keyCount + 1, "keyCount");
+    const { visits, sel } = check.selection(args);
+    const slotOf = (row: number) => {
+      const key = this.#i32[args.keys / 4 + row];
+      return key >= 0 && key < keyCount ? key : keyCount; // NULL key and strays share the last slot
+    };
+    return { rows: this.#rowsOf(visits, sel), slots: keyCount + 1, slotOf };
+  }
+
+  keyedCount(args: KeyedCountArgs): void {
+    const { rows, slots, slotOf } = this.#keyed(args);
+    this.#check.region(args.counts, slots * 8, 8, "counts");
+    for (const row of rows) this.#i64[args.counts / 8 + slotOf(row)] += 1n;
+  }
+
+  keyedSum(kind: MeasureKind, args: KeyedSumArgs): void {
+    const check = this.#check;
+    check.oneOf(kind, MEASURE_KINDS, "kind");
+    const { rows, slots, slotOf } = this.#keyed(args);
+    check.region(args.data, args.rowCount * KIND_BYTES[kind], KIND_BYTES[kind], "data");
+    check.region(args.counts, slots * 8, 8, "counts");
+    check.region(args.sums, slots * 8, 8, "sums");
+    for (const row of rows) {
+      const x = this.#get(kind, args.data, row);
+      if (isNullValue(kind, x)) continue;
+      const s = slotOf(row);
+      this.#i64[args.counts / 8 + s] += 1n;
+      if (kind === "f64" || kind === "f32") this.#f64[args.sums / 8 + s] += x as number;
+      else this.#i64[args.sums / 8 + s] = BigInt.asIntN(64, this.#i64[args.sums / 8 + s] + BigInt(x));
+    }
+  }
+
+  keyedMin(kind: MeasureKind, args: KeyedExtremeArgs): void {
+    this.#extreme(kind, args, (x, cur) => x < cur);
+  }
+
+  keyedMax(kind: MeasureKind, args: KeyedExtremeArgs): void {
+    this.#extreme(kind, args, (x, cur) => x > cur);
+  }
+
+  #extreme(kind: MeasureKind, args: KeyedExtremeArgs, better: (x: Scalar, cur: Scalar) => boolean): void {
+    const check = this.#check;
+    check.oneOf(kind, MEASURE_KINDS, "kind");
+    const width = KIND_BYTES[kind];
+    const { rows, slots, slotOf } = this.#keyed(args);
+    check.region(args.data, args.rowCount * width, width, "data");
+    check.region(args.out, slots * width, width, "out");
+    for (const row of rows) {
+      const x = this.#get(kind, args.data, row);
+      if (isNullValue(kind, x)) continue;
+      const s = slotOf(row);
+      const cur = this.#get(kind, args.out, s);
+      if (isNullValue(kind, cur) || better(x, cur)) this.#set(kind, args.out, s, x);
+    }
+  }
+
+  segments(kind: MeasureKind, args: SegmentArgs): void {
+    const check = this.#check;
+    check.oneOf(kind, MEASURE_KINDS, "kind");
+    const width = KIND_BYTES[kind];
+    const { visits, sel } = check.rows(args, width);
+    const from = check.count(args.from, "from");
+    if (from > visits) check.oneOf(from, [], "from");
+    const segCount = check.count(args.segCount, "segCount");
+    check.region(args.ends, segCount * 4, 4, "ends");
+    const opt = (ptr: number | undefined, w: number, name: string) =>
+      ptr === undefined ? 0 : check.region(ptr, segCount * w, w, name);
+    const [counts, sums, mins, maxs, firsts, lasts] = [
+      opt(args.counts, 8, "counts"),
+      opt(args.sums, 8, "sums"),
+      opt(args.mins, width, "mins"),
+      opt(args.maxs, width, "maxs"),
+      opt(args.firsts, width, "firsts"),
+      opt(args.lasts, width, "lasts"),
+    ];
+    const all = this.#rowsOf(visits, sel);
+    const nul: Scalar = kind === "i64" ? LONG_NULL : kind === "i32" ? INT_NULL : NaN;
+    let start = from;
+    for (let s = 0; s < segCount; s++) {
+      const end = Math.min(Math.max(this.#i32[args.ends / 4 + s], start), visits);
+      const rows = all.slice(start, end);
+      const r = this.#fold(kind, args.data, rows);
+      if (counts) this.#i64[counts / 8 + s] = BigInt(r.count);
+      if (sums) {
+        if (typeof r.sum === "number") this.#f64[sums / 8 + s] = r.sum;
+        else this.#i64[sums / 8 + s] = r.sum;
+      }
+      const narrow = (v: Scalar) => (r.count === 0 ? nul : kind === "i32" ? Number(v) : v);
+      if (mins) this.#set(kind, mins, s, narrow(r.min));
+      if (maxs) this.#set(kind, maxs, s, narrow(r.max));
+      if (firsts) this.#set(kind, firsts, s, rows.length ? this.#get(kind, args.data, rows[0]) : nul);
+      if (lasts) this.#set(kind, lasts, s, rows.length ? this.#get(kind, args.data, rows[rows.length - 1]) : nul);
+      start = end;
+    }
+  }
+
+  #range(args: BoundArgs | BoundsArgs): [number, number] {
+    const check = this.#check;
+    const rowCount = check.count(args.rowCount, "rowCount");
+    check.region(args.data, rowCount * 8, 8, "data");
+    const from = check.count(args.from ?? 0, "from");
+    const to = check.count(args.to ?? rowCount, "to");
+    if (from > to || to > rowCount) check.oneOf(`[${from}, ${to})`, [], "range");
+    return [from, to];
+  }
+
+  /** The first row in [from, to) whose value passes `beyond`, scanning linearly. */
+  #firstRow(data: number, from: number, to: number, beyond: (x: bigint) => boolean): number {
+    for (let row = from; row < to; row++) if (beyond(this.#i64[data / 8 + row])) return row;
+    return to;
+  }
+
+  lowerBound(args: BoundArgs): number {
+    const [from, to] = this.#range(args);
+    const value = checkBigint(args.value);
+    return this.#firstRow(args.data, from, to, (x) => x >= value);
+  }
+
+  upperBound(args: BoundArgs): number {
+    const [from, to] = this.#range(args);
+    const value = checkBigint(args.value);
+    return this.#firstRow(args.data, from, to, (x) => x > value);
+  }
+
+  lowerBounds(args: BoundsArgs): void {
+    const [from, to] = this.#range(args);
+    const count = this.#check.count(args.count, "count");
+    this.#check.region(args.values, count * 8, 8, "values");
+    this.#check.region(args.out, count * 4, 4, "out");
+    for (let i = 0; i < count; i++) {
+      const value = this.#i64[args.values / 8 + i];
+      this.#i32[args.out / 4 + i] = this.#firstRow(args.data, from, to, (x) => x >= value);
+    }
+  }
+
+  gather(args: GatherArgs): void {
+    const check = this.#check;
+    const width = check.oneOf(args.width, ROW_WIDTHS, "width");
+    const rowCount = check.count(args.rowCount, "rowCount");
+    check.region(args.data, rowCount * width, Math.min(width, 8), "data");
+    const { visits } = check.selection(args);
+    check.region(args.out, visits * width, Math.min(width, 8), "out");
+    disjoint(args.data, rowCount * width, args.out, visits * width);
+    for (let j = 0; j < visits; j++) {
+      const row = this.#i32[args.sel / 4 + j];
+      this.#u8.copyWithin(args.out + j * width, args.data + row * width, args.data + (row + 1) * width);
+    }
+  }
+
+  reverse(args: ReverseArgs): void {
+    const check = this.#check;
+    const width = check.oneOf(args.width, ROW_WIDTHS, "width");
+    const rowCount = check.count(args.rowCount, "rowCount");
+    check.region(args.data, rowCount * width, Math.min(width, 8), "data");
+    check.region(args.out, rowCount * width, Math.min(width, 8), "out");
+    disjoint(args.data, rowCount * width, args.out, rowCount * width);
+    for (let j = 0; j < rowCount; j++) {
+      const row = rowCount - 1 - j;
+      this.#u8.copyWithin(args.out + j * width, args.data + row * width, args.data + (row + 1) * width);
+    }
+  }
+
+  sequence(args: SequenceArgs): void {
+    const count = this.#check.count(args.count, "count");
+    this.#check.region(args.out, count * 4, 4, "out");
+    sequenceFits(args.first, args.step, count);
+    for (let j = 0; j < count; j++) this.#i32[args.out / 4 + j] = args.first + j * args.step;
+  }
+}
+
+function checkConstant(kind: NumericKind, v: unknown, name: string): void {
+  if (v === null) return;
+  if (kind === "i64" ? typeof v === "bigint" && BigInt.asIntN(64, v) === v : typeof v === "number") return;
+  throw new RangeError(`engine-wasm: expected a ${kind === "i64" ? "64-bit bigint" : "number"} [${name}=${String(v)}]`);
+}
+
+function checkBigint(v: unknown): bigint {
+  checkConstant("i64", v, "value");
+  if (v === null) checkConstant("i64", undefined, "value");
+  return v as bigint;
+}
+
+let instance: ReferenceKernels | undefined;
+
+/** The TypeScript kernels over `wasmMemory()`. */
+export function referenceKernels(): Kernels {
+  instance ??= new ReferenceKernels();
+  return instance;
+}

@@ -1,0 +1,212 @@
+/**
+ * Meta functions and SHOW results over the catalog (spec/sql.md §17): tables(),
+ * table_columns(), table_partitions(), SHOW TABLES, SHOW CREATE TABLE. Column lists are
+ * known at plan time; rows are read from storage when the query runs.
+ */
+import { type ColumnType, T, typeName } from "../base/types.ts";
+import type { Value } from "../base/values.ts";
+import type { Storage, TableMeta } from "../storage/api.ts";
+
+type Col = { name: string; type: ColumnType };
+const c = (name: string, type: ColumnType): Col => ({ name, type });
+
+const TABLES: Col[] = [
+  c("id", T.INT),
+  c("table_name", T.STRING),
+  c("designatedTimestamp", T.STRING),
+  c("partitionBy", T.STRING),
+  c("walEnabled", T.BOOLEAN),
+  c("dedup", T.BOOLEAN),
+  c("ttlValue", T.INT),
+  c("ttlUnit", T.STRING),
+  c("matView", T.BOOLEAN),
+  c("directoryName", T.STRING),
+  c("maxUncommittedRows", T.INT),
+  c("o3MaxLag", T.LONG),
+  c("table_suspended", T.BOOLEAN),
+  c("table_type", T.CHAR),
+  c("table_row_count", T.LONG),
+  c("table_min_timestamp", T.TIMESTAMP),
+  c("table_max_timestamp", T.TIMESTAMP),
+];
+
+const TABLE_COLUMNS: Col[] = [
+  c("column", T.STRING),
+  c("type", T.STRING),
+  c("indexed", T.BOOLEAN),
+  c("indexBlockCapacity", T.INT),
+  c("symbolCached", T.BOOLEAN),
+  c("symbolCapacity", T.INT),
+  c("symbolTableSize", T.INT),
+  c("designated", T.BOOLEAN),
+  c("upsertKey", T.BOOLEAN),
+  c("indexType", T.STRING),
+  c("indexInclude", T.STRING),
+];
+
+const PARTITIONS: Col[] = [
+  c("index", T.INT),
+  c("partitionBy", T.STRING),
+  c("name", T.STRING),
+  c("minTimestamp", T.TIMESTAMP),
+  c("maxTimestamp", T.TIMESTAMP),
+  c("numRows", T.LONG),
+  c("diskSize", T.LONG),
+  c("diskSizeHuman", T.STRING),
+  c("readOnly", T.BOOLEAN),
+  c("active", T.BOOLEAN),
+  c("attached", T.BOOLEAN),
+  c("detached", T.BOOLEAN),
+  c("attachable", T.BOOLEAN),
+];
+
+const DEFINITIONS: Record<string, Col[]> = {
+  "tables": TABLES,
+  "all_tables": [c("table_name", T.STRING)],
+  "show tables": [c("table_name", T.STRING)],
+  "table_columns": TABLE_COLUMNS,
+  "table_partitions": PARTITIONS,
+  "show create table": [c("ddl", T.STRING)],
+  "show parameters": [
+    c("property_path", T.STRING),
+    c("env_var_name", T.STRING),
+    c("value", T.STRING),
+    c("value_source", T.STRING),
+    c("sensitive", T.BOOLEAN),
+    c("reloadable", T.BOOLEAN),
+  ],
+};
+
+/** Extra generators registered by other layers (pg_catalog for the wire protocol, ...). */
+const extra = new Map<string, { columns: Col[]; rows: (storage: Storage, args: Value[]) => Value[][] }>();
+
+export function registerMetaTable(name: string, columns: Col[], rows: (storage: Storage, args: Value[]) => Value[][]): void {
+  extra.set(name.toLowerCase(), { columns, rows });
+}
+
+export function metaColumns(name: string): Col[] | undefined {
+  return DEFINITIONS[name] ?? extra.get(name)?.columns;
+}
+
+function tableRow(m: TableMeta, storage: Storage): Value[] {
+  const snap = storage.table(m.name)!.snapshot();
+  try {
+    const parts = snap.partitions.filter((p) => p.rowCount > 0);
+    const ts = m.timestampIndex >= 0;
+    return [
+      m.id,
+      m.name,
+      ts ? m.columns[m.timestampIndex].name : null,
+      m.partitionBy,
+      m.wal,
+      m.dedupKeys.length > 0,
+      m.ttl?.amount ?? 0,
+      m.ttl?.unit ?? "HOUR",
+      false,
+      m.dirName,
+      m.maxUncommittedRows,
+      m.o3MaxLagMicros,
+      false,
+      "T",
+      BigInt(snap.rowCount),
+      ts && parts.length ? parts[0].minTs : null,
+      ts && parts.length ? parts[parts.length - 1].maxTs : null,
+    ];
+  } finally {
+    snap.release();
+  }
+}
+
+function columnRows(m: TableMeta, storage: Storage): Value[][] {
+  const snap = storage.table(m.name)!.snapshot();
+  try {
+    const dedup = new Set(m.dedupKeys.map((k) => k.toLowerCase()));
+    return m.columns.map((col, i) => {
+      const sym = col.type.tag === "SYMBOL";
+      return [
+        col.name,
+        typeName(col.type),
+        col.indexed,
+        col.indexed ? col.indexCapacity : 0,
+        sym ? col.symbolCache : false,
+        sym ? col.symbolCapacity : 0,
+        sym ? snap.symbols(i).size : 0,
+        i === m.timestampIndex,
+        dedup.has(col.name.toLowerCase()),
+        col.indexed ? "BITMAP" : "",
+        "",
+      ];
+    });
+  } finally {
+    snap.release();
+  }
+}
+
+/** SHOW CREATE TABLE text (spec/sql.md §17.3). */
+export function createTableText(m: TableMeta): string {
+  const cols = m.columns.map((col) => {
+    let t = typeName(col.type);
+    if (col.type.tag === "SYMBOL") {
+      t += ` CAPACITY ${col.symbolCapacity} ${col.symbolCache ? "CACHE" : "NOCACHE"}`;
+      if (col.indexed) t += ` INDEX CAPACITY ${col.indexCapacity}`;
+    }
+    return `\t${col.name} ${t}`;
+  });
+  let s = `CREATE TABLE '${m.name}' ( \n${cols.join(",\n")}\n)`;
+  if (m.timestampIndex >= 0) s += ` timestamp(${m.columns[m.timestampIndex].name})`;
+  s += ` PARTITION BY ${m.partitionBy}`;
+  if (m.partitionBy !== "NONE") s += m.wal ? " WAL" : " BYPASS WAL";
+  if (m.ttl) s += `\nTTL ${m.ttl.amount} ${m.ttl.unit}${m.ttl.amount === 1 ? "" : "S"}`;
+  s += `\nWITH maxUncommittedRows=${m.maxUncommittedRows}, o3MaxLag=${m.o3MaxLagMicros}us`;
+  if (m.dedupKeys.length) s += `\nDEDUP UPSERT KEYS(${m.dedupKeys.join(",")})`;
+  return s + ";";
+}
+
+export function metaRows(storage: Storage, name: string, args: Value[], settings: () => Value[][]): Value[][] {
+  const tables = storage.tables();
+  switch (name) {
+    case "tables":
+      return tables.map((m) => tableRow(m, storage));
+    case "all_tables":
+    case "show tables":
+      return tables.map((m) => [m.name]);
+    case "table_columns": {
+      const t = storage.table(String(args[0]));
+      return t ? columnRows(t.meta, storage) : [];
+    }
+    case "show create table": {
+      const t = storage.table(String(args[0]));
+      return t ? [[createTableText(t.meta)]] : [];
+    }
+    case "table_partitions": {
+      const t = storage.table(String(args[0]));
+      if (!t) return [];
+      const snap = t.snapshot();
+      try {
+        return snap.partitions.map((p, i) => [
+          i,
+          t.meta.partitionBy,
+          p.name,
+          t.meta.timestampIndex >= 0 ? p.minTs : null,
+          t.meta.timestampIndex >= 0 ? p.maxTs : null,
+          BigInt(p.rowCount),
+          0n,
+          "0.0 B",
+          false,
+          i === snap.partitions.length - 1,
+          true,
+          false,
+          false,
+        ]);
+      } finally {
+        snap.release();
+      }
+    }
+    case "show parameters":
+      return settings();
+    default: {
+      const e = extra.get(name);
+      return e ? e.rows(storage, args) : [];
+    }
+  }
+}

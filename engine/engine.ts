@@ -1,0 +1,259 @@
+/**
+ * The traffic cop: parses a statement, binds and plans it, and runs it against storage,
+ * returning an Outcome (rows as an async stream of batches, or a DDL/DML result). The only
+ * place that catches errors per statement (STYLE.md §4 "Catch in few places").
+ */
+import { asSqlError, SqlError } from "./base/errors.ts";
+import { type ColumnType, T } from "./base/types.ts";
+import type { Batch, Value } from "./base/values.ts";
+import type * as A from "./sql/ast.ts";
+import { parseStatement, parseStatements } from "./sql/parser.ts";
+import { createRandom } from "./functions/random.ts";
+import { isAggregateName } from "./functions/registry.ts";
+import type { EvalContext } from "./functions/registry_types.ts";
+import { metaColumns, metaRows } from "./catalog/meta_tables.ts";
+import { setAggregateNamePredicate } from "./plan/bind_expr.ts";
+import type { PlanContext } from "./plan/plan_context.ts";
+import type { OutputColumn, PlanNode } from "./plan/plan_node.ts";
+import { planQuery } from "./plan/plan_query.ts";
+import { pruneColumns } from "./plan/prune_columns.ts";
+import { bindContext } from "./plan/plan_select.ts";
+import { planShow } from "./plan/plan_show.ts";
+import { explainPlan } from "./plan/explain.ts";
+import type { Storage } from "./storage/api.ts";
+import { openStorage } from "./storage/mod.ts";
+import type { Session } from "./session.ts";
+import { alterTable, createTable, dropTable, renameTable, truncateTable } from "./exec/ddl.ts";
+import { insertSelect, insertValues, update } from "./exec/dml.ts";
+import { type ExecContext, releaseAll } from "./exec/exec_context.ts";
+import { runPlan } from "./exec/run_plan.ts";
+import { prepareSubqueries } from "./exec/subqueries.ts";
+import { dropPartitionsWhere } from "./exec/drop_partitions_where.ts";
+
+setAggregateNamePredicate(isAggregateName);
+
+export interface ColumnMeta {
+  name: string;
+  type: ColumnType;
+}
+
+export type Outcome =
+  | { kind: "rows"; columns: ColumnMeta[]; timestampIndex: number; batches: AsyncIterable<Batch> }
+  | { kind: "ddl" }
+  | { kind: "dml"; updated: number }
+  | { kind: "insert"; inserted: number };
+
+export interface EngineOptions {
+  root: string;
+  /** Bytes of WASM memory the column cache may hold. */
+  cacheBytes?: number;
+  /** cairo.sql.column.alias.expression.enabled=false: QuestDB's legacy result column names. */
+  legacyColumnNames?: boolean;
+  /** cairo.wal.enabled.default */
+  walDefault?: boolean;
+  /** Rows of SHOW PARAMETERS. */
+  parameters?: () => Value[][];
+}
+
+export class Engine {
+  readonly storage: Storage;
+  readonly #options: EngineOptions;
+
+  private constructor(storage: Storage, options: EngineOptions) {
+    this.storage = storage;
+    this.#options = options;
+  }
+
+  static async open(options: EngineOptions): Promise<Engine> {
+    const storage = await openStorage(options.root, { cacheBytes: options.cacheBytes });
+    return new Engine(storage, options);
+  }
+
+  /** Splits SQL text into its statements' texts (pgwire simple query). */
+  split(sql: string): string[] {
+    try {
+      return parseStatements(sql).map((s) => sql.slice(s.pos));
+    } catch (err) {
+      throw asSqlError(err);
+    }
+  }
+
+  /** Result columns of a query without running it (pgwire Describe); empty for other statements. */
+  describe(sql: string, session: Session): ColumnMeta[] {
+    try {
+      const stmt = parseStatement(sql);
+      if (stmt.kind !== "query") return [];
+      const plan = planQuery(stmt, this.#planContext(session, this.#evalContext(session)));
+      return plan.columns.map(visible);
+    } catch (err) {
+      throw asSqlError(err);
+    }
+  }
+
+  async execute(sql: string, session: Session): Promise<Outcome> {
+    try {
+      if (sql.trim() === "") throw new SqlError("empty query", 0);
+      return await this.#run(parseStatement(sql), session);
+    } catch (err) {
+      throw asSqlError(err);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.storage.close();
+  }
+
+  #evalContext(session: Session): EvalContext {
+    return {
+      nowMicros: BigInt(Date.now()) * 1000n,
+      random: createRandom(),
+      timeZone: session.timeZone,
+      user: session.principal.name,
+    };
+  }
+
+  #planContext(session: Session, evalContext: EvalContext): PlanContext {
+    return {
+      storage: this.storage,
+      evalContext,
+      ctes: new Map(),
+      legacyNames: this.#options.legacyColumnNames ?? false,
+      paramTypes: session.params?.map(paramType),
+      meta: { columnsOf: (n) => metaColumns(n) },
+      depth: 0,
+    };
+  }
+
+  #execContext(session: Session, evalContext: EvalContext): ExecContext {
+    const storage = this.storage;
+    const parameters = this.#options.parameters ?? (() => []);
+    return {
+      storage,
+      evalContext,
+      params: (session.params ?? []) as Value[],
+      subqueries: new Map(),
+      signal: session.signal,
+      snapshots: [],
+      meta: { rowsOf: (name, args) => metaRows(storage, name, args, parameters) },
+    };
+  }
+
+  async #run(stmt: A.Statement, session: Session): Promise<Outcome> {
+    const ec = this.#evalContext(session);
+    const pc = this.#planContext(session, ec);
+    const xc = this.#execContext(session, ec);
+    const runQuery = (plan: PlanNode) => streamPlan(pruneColumns(plan), xc);
+    try {
+      switch (stmt.kind) {
+        case "query":
+          return await this.#rows(planQuery(stmt, pc), xc);
+        case "show":
+          return await this.#rows(planShow(stmt, pc), xc);
+        case "explain": {
+          const inner = stmt.statement;
+          if (inner.kind !== "query") throw new SqlError("EXPLAIN supports queries only", stmt.pos);
+          const lines = explainPlan(planQuery(inner, pc));
+          const plan: PlanNode = {
+            kind: "rows",
+            columns: [{ name: "QUERY PLAN", type: T.STRING }],
+            timestampIndex: -1,
+            rows: lines.map((l) => [l]),
+          };
+          return await this.#rows(plan, xc);
+        }
+        case "createTable":
+          await createTable(stmt, this.storage, {
+            walDefault: this.#options.walDefault ?? true,
+            planQuery: (q) => planQuery(q, pc),
+            runQuery,
+          });
+          return { kind: "ddl" };
+        case "dropTable":
+          await dropTable(stmt, this.storage);
+          return { kind: "ddl" };
+        case "truncateTable":
+          await truncateTable(stmt, this.storage);
+          return { kind: "ddl" };
+        case "renameTable":
+          await renameTable(stmt, this.storage);
+          return { kind: "ddl" };
+        case "alterTable":
+          await alterTable(stmt, this.storage, {
+            dropPartitionsWhere: (t, where) => dropPartitionsWhere(t, where, (scope) => bindContext(scope, pc), xc),
+          });
+          return { kind: "ddl" };
+        case "insert": {
+          const ipc = stmt.with.length ? { ...pc, ctes: cteMap(stmt.with) } : pc;
+          if (stmt.query) {
+            const plan = planQuery(stmt.query, ipc);
+            return { kind: "insert", inserted: await insertSelect(stmt, this.storage, plan, runQuery) };
+          }
+          return { kind: "insert", inserted: await insertValues(stmt, this.storage, (scope) => bindContext(scope, ipc), xc) };
+        }
+        case "update": {
+          const upc = stmt.with.length ? { ...pc, ctes: cteMap(stmt.with) } : pc;
+          return { kind: "dml", updated: await update(stmt, this.storage, (scope) => bindContext(scope, upc), xc) };
+        }
+        case "noop":
+          return { kind: "ddl" };
+        case "delete":
+          throw new SqlError("DELETE is not supported", stmt.pos, "syntax");
+        case "declare":
+          throw new SqlError("DECLARE is not supported yet", stmt.pos);
+        case "copy":
+          throw new SqlError("COPY is not supported", stmt.pos);
+        case "acl":
+          throw new SqlError("access control statements require acl.enabled=true", stmt.pos);
+      }
+      throw new SqlError("unsupported statement", 0);
+    } finally {
+      if (stmt.kind !== "query" && stmt.kind !== "show" && stmt.kind !== "explain") releaseAll(xc);
+    }
+  }
+
+  async #rows(unpruned: PlanNode, xc: ExecContext): Promise<Outcome> {
+    const plan = pruneColumns(unpruned);
+    try {
+      await prepareSubqueries(plan, xc, runPlan);
+    } catch (err) {
+      releaseAll(xc);
+      throw err;
+    }
+    return {
+      kind: "rows",
+      columns: plan.columns.map(visible),
+      timestampIndex: plan.timestampIndex,
+      batches: streamPlan(plan, xc),
+    };
+  }
+}
+
+/** The type of a bind variable's value (pgwire sends typed values; others are text). */
+function paramType(v: unknown): ColumnType {
+  if (typeof v === "bigint") return T.LONG;
+  if (typeof v === "number") return Number.isInteger(v) && Math.abs(v) < 2 ** 31 ? T.INT : T.DOUBLE;
+  if (typeof v === "boolean") return T.BOOLEAN;
+  if (v === null || v === undefined) return T.NULL;
+  return T.STRING;
+}
+
+function visible(c: OutputColumn): ColumnMeta {
+  return { name: c.name, type: c.type.tag === "NULL" ? T.STRING : c.type };
+}
+
+function cteMap(ctes: A.Cte[]) {
+  const map: PlanContext["ctes"] = new Map();
+  for (const c of ctes) map.set(c.name.toLowerCase(), { cte: c, visible: new Map(map) });
+  return map;
+}
+
+/** Runs a plan, converting errors to SqlError and releasing snapshots when the stream ends. */
+async function* streamPlan(plan: PlanNode, xc: ExecContext): AsyncGenerator<Batch> {
+  try {
+    for await (const b of runPlan(plan, xc)) yield b;
+  } catch (err) {
+    throw asSqlError(err);
+  } finally {
+    releaseAll(xc);
+  }
+}

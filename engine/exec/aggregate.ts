@@ -1,0 +1,52 @@
+/**
+ * Hash aggregation (GROUP BY and implicit grouping): groups in first-appearance order
+ * (spec/sql.md §7.3 recommendation). Without keys it always yields exactly one row (§4.6).
+ */
+import type { Batch, Value } from "../base/values.ts";
+import type { Accumulator } from "../functions/registry_types.ts";
+import type { PlanNode } from "../plan/plan_node.ts";
+import { valueKey } from "../plan/bound.ts";
+import { rowsToBatches } from "./batch_util.ts";
+import { compileExpr, compilePredicate } from "./compile_expr.ts";
+import { checkCancelled, type ExecContext } from "./exec_context.ts";
+
+type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
+
+interface Group {
+  keys: Value[];
+  accs: Accumulator[];
+}
+
+export async function* runAggregate(n: AggregateNode, input: AsyncIterable<Batch>, ctx: ExecContext): AsyncGenerator<Batch> {
+  const keyEvals = n.keys.map((k) => compileExpr(k, ctx));
+  const argEvals = n.aggs.map((a) => a.args.map((x) => compileExpr(x, ctx)));
+  const filters = n.aggs.map((a) => (a.filter ? compilePredicate(a.filter, ctx) : undefined));
+  const groups = new Map<unknown, Group>();
+  const newGroup = (keys: Value[]): Group => ({ keys, accs: n.aggs.map((a) => a.binding.create()) });
+  const single = keyEvals.length === 0 ? newGroup([]) : undefined;
+  for await (const b of input) {
+    checkCancelled(ctx);
+    for (let i = 0; i < b.rowCount; i++) {
+      let g = single;
+      if (!g) {
+        const keys = keyEvals.map((k) => k(b, i));
+        const hk = keys.length === 1 ? valueKey(keys[0]) : keys.map((k) => String(valueKey(k))).join("\u0001");
+        g = groups.get(hk);
+        if (!g) {
+          g = newGroup(keys);
+          groups.set(hk, g);
+        }
+      }
+      for (let a = 0; a < argEvals.length; a++) {
+        const f = filters[a];
+        if (f && !f(b, i)) continue;
+        const ev = argEvals[a];
+        g.accs[a].add(ev.length === 0 ? [] : ev.map((x) => x(b, i)));
+      }
+    }
+  }
+  const types = n.columns.map((c) => c.type);
+  const all = single ? [single] : [...groups.values()];
+  const rows = all.map((g) => [...g.keys, ...g.accs.map((a) => a.result())]);
+  yield* rowsToBatches(types, rows);
+}

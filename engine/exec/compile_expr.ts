@@ -1,0 +1,129 @@
+/**
+ * Turns a bound expression into a closure evaluating it for one row of a batch. Closures are
+ * built per execution (they capture subquery results and parameters) and are monomorphic per
+ * node, which V8 runs well; hot filters and aggregates take the WASM kernels instead.
+ */
+import { SqlError } from "../base/errors.ts";
+import type { Batch, Value } from "../base/values.ts";
+import { readValue } from "../base/values.ts";
+import { castValue } from "../functions/cast.ts";
+import { type BoundExpr, valueKey } from "../plan/bound.ts";
+import { normKey } from "../plan/bind_expr.ts";
+import type { ExecContext } from "./exec_context.ts";
+
+export type Evaluator = (b: Batch, row: number) => Value;
+
+export function compileExpr(e: BoundExpr, ctx: ExecContext): Evaluator {
+  switch (e.kind) {
+    case "const": {
+      const v = e.value;
+      return () => v;
+    }
+    case "column": {
+      const index = e.index;
+      return (b, i) => readValue(b.columns[index], i);
+    }
+    case "param": {
+      const v = ctx.params[e.index - 1];
+      if (v === undefined) throw new SqlError(`no value for bind variable $${e.index}`, e.pos);
+      return () => v;
+    }
+    case "call": {
+      const fn = e.binding.eval;
+      const ec = ctx.evalContext;
+      const args = e.args.map((a) => compileExpr(a, ctx));
+      if (args.length === 1) {
+        const [a] = args;
+        return (b, i) => fn([a(b, i)], ec);
+      }
+      if (args.length === 2) {
+        const [a, c] = args;
+        return (b, i) => fn([a(b, i), c(b, i)], ec);
+      }
+      return (b, i) => fn(args.map((a) => a(b, i)), ec);
+    }
+    case "cast": {
+      const arg = compileExpr(e.arg, ctx);
+      const from = e.from, to = e.type;
+      return (b, i) => castValue(arg(b, i), from, to, { constant: false, pos: e.pos });
+    }
+    case "case": {
+      const whens = e.whens.map((w) => ({ cond: compileExpr(w.cond, ctx), then: compileExpr(w.then, ctx) }));
+      const otherwise = compileExpr(e.otherwise, ctx);
+      return (b, i) => {
+        for (const w of whens) if (w.cond(b, i) === true) return w.then(b, i);
+        return otherwise(b, i);
+      };
+    }
+    case "and": {
+      const args = e.args.map((a) => compileExpr(a, ctx));
+      return (b, i) => {
+        for (const a of args) if (a(b, i) !== true) return false;
+        return true;
+      };
+    }
+    case "or": {
+      const args = e.args.map((a) => compileExpr(a, ctx));
+      return (b, i) => {
+        for (const a of args) if (a(b, i) === true) return true;
+        return false;
+      };
+    }
+    case "not": {
+      const a = compileExpr(e.arg, ctx);
+      return (b, i) => a(b, i) !== true;
+    }
+    case "isNull": {
+      const a = compileExpr(e.arg, ctx);
+      const not = e.not;
+      return (b, i) => (a(b, i) === null) !== not;
+    }
+    case "inSet": {
+      const a = compileExpr(e.arg, ctx);
+      const { keys, hasNull, not } = e;
+      return (b, i) => {
+        const v = a(b, i);
+        return (v === null ? hasNull : keys.has(normKey(v))) !== not;
+      };
+    }
+    case "inIntervals": {
+      const a = compileExpr(e.arg, ctx);
+      const { intervals, not } = e;
+      return (b, i) => {
+        const v = a(b, i) as bigint | null;
+        if (v === null) return not;
+        let lo = 0, hi = intervals.length - 1;
+        while (lo <= hi) {
+          const mid = (lo + hi) >> 1;
+          const iv = intervals[mid];
+          if (v < iv.lo) hi = mid - 1;
+          else if (v > iv.hi) lo = mid + 1;
+          else return !not;
+        }
+        return not;
+      };
+    }
+    case "subquery": {
+      const v = ctx.subqueries.get(e.plan) as Value;
+      return () => v ?? null;
+    }
+    case "inSubquery": {
+      const a = compileExpr(e.arg, ctx);
+      const set = ctx.subqueries.get(e.plan) as Set<unknown>;
+      const not = e.not;
+      return (b, i) => set.has(normKey(a(b, i))) !== not;
+    }
+    case "exists": {
+      const v = ctx.subqueries.get(e.plan) as boolean;
+      return () => v;
+    }
+  }
+}
+
+/** Compiles a predicate: true only for `true` (BOOLEAN has no NULL, §4). */
+export function compilePredicate(e: BoundExpr, ctx: ExecContext): (b: Batch, row: number) => boolean {
+  const f = compileExpr(e, ctx);
+  return (b, i) => f(b, i) === true;
+}
+
+export { valueKey };

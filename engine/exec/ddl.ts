@@ -1,0 +1,347 @@
+/**
+ * DDL statements (spec/sql.md §5): CREATE TABLE (plain, AS SELECT, LIKE), DROP, TRUNCATE,
+ * RENAME and ALTER TABLE. Validation happens before storage is touched, so a rejected
+ * statement changes nothing.
+ */
+import { SqlError } from "../base/errors.ts";
+import { TABLE_COLUMNS_MAX } from "../base/limits.ts";
+import { type ColumnType, isTimestamp, T } from "../base/types.ts";
+import type { Batch, Value } from "../base/values.ts";
+import type * as A from "../sql/ast.ts";
+import { castValue } from "../functions/cast.ts";
+import { typeFromSpec } from "../plan/bind_expr.ts";
+import type { PlanNode } from "../plan/plan_node.ts";
+import type { Storage, StoredColumn, Table, TableDefinition } from "../storage/api.ts";
+import { checkColumnName, checkTableName } from "./names.ts";
+import { batchesToRows } from "./rows_to_write.ts";
+
+export function storedColumn(def: A.ColumnDef, type?: ColumnType): Omit<StoredColumn, "id"> {
+  const t = type ?? typeFromSpec(def.type);
+  checkColumnName(def.name, def.pos);
+  if (def.indexed && t.tag !== "SYMBOL") throw new SqlError("indexes are supported only for SYMBOL columns", def.pos);
+  return {
+    name: def.name,
+    type: t,
+    symbolCapacity: def.symbolCapacity ?? 256,
+    symbolCache: def.symbolCache ?? true,
+    indexed: def.indexed ?? false,
+    indexCapacity: def.indexCapacity ?? (def.indexed ? 256 : 0),
+  };
+}
+
+function checkUnique(cols: { name: string }[], positions: number[]): void {
+  const seen = new Set<string>();
+  cols.forEach((c, i) => {
+    const k = c.name.toLowerCase();
+    if (seen.has(k)) throw new SqlError(`Duplicate column [name=${c.name}]`, positions[i]);
+    seen.add(k);
+  });
+}
+
+/** Builds and validates a definition; `columns` are the final columns (from the list, a query or LIKE). */
+export function tableDefinition(s: A.CreateTableStmt, columns: Omit<StoredColumn, "id">[], positions: number[], walDefault: boolean): TableDefinition {
+  checkTableName(s.name, s.namePos);
+  if (columns.length > TABLE_COLUMNS_MAX) throw new SqlError("too many columns", s.pos, "limit");
+  checkUnique(columns, positions);
+  for (const ix of s.indexes) {
+    const c = columns.find((x) => x.name.toLowerCase() === ix.column.toLowerCase());
+    if (!c) throw new SqlError(`Invalid column: ${ix.column}`, ix.pos);
+    if (c.type.tag !== "SYMBOL") throw new SqlError("indexes are supported only for SYMBOL columns", ix.pos);
+    c.indexed = true;
+    c.indexCapacity = ix.capacity ?? 256;
+  }
+  let timestampIndex = -1;
+  if (s.timestamp) {
+    timestampIndex = columns.findIndex((c) => c.name.toLowerCase() === s.timestamp!.name.toLowerCase());
+    if (timestampIndex < 0) throw new SqlError(`Invalid column: ${s.timestamp.name}`, s.timestamp.pos);
+    if (!isTimestamp(columns[timestampIndex].type)) {
+      throw new SqlError(`TIMESTAMP column expected [actual=${columns[timestampIndex].type.tag}]`, s.timestamp.pos);
+    }
+  }
+  const partitionBy = s.partitionBy?.unit ?? "NONE";
+  if (partitionBy !== "NONE" && timestampIndex < 0) {
+    throw new SqlError("partitioning is possible only on tables with designated timestamps", s.partitionBy!.pos);
+  }
+  if (s.wal === true && partitionBy === "NONE") throw new SqlError("WAL Write Mode can only be used on partitioned tables", s.pos);
+  const wal = partitionBy !== "NONE" && (s.wal ?? walDefault);
+  const dedupKeys: string[] = [];
+  if (s.dedupKeys) {
+    if (!wal) throw new SqlError("deduplication is possible only on WAL tables", s.dedupKeys[0]?.pos ?? s.pos);
+    for (const k of s.dedupKeys) {
+      const c = columns.find((x) => x.name.toLowerCase() === k.name.toLowerCase());
+      if (!c) throw new SqlError(`deduplicate key column not found [column=${k.name}]`, k.pos);
+      dedupKeys.push(c.name);
+    }
+    if (!dedupKeys.some((k) => k.toLowerCase() === columns[timestampIndex].name.toLowerCase())) {
+      throw new SqlError("deduplicate key list must include dedicated timestamp column", s.dedupKeys[0]?.pos ?? s.pos);
+    }
+  }
+  if (s.ttl) {
+    const unit = s.ttl.unit.toUpperCase().replace(/S$/, "");
+    const partitionHours: Record<string, number> = { HOUR: 1, DAY: 24, WEEK: 168, MONTH: 720, YEAR: 8760 };
+    const ttlHours = (partitionHours[unit] ?? 0) * s.ttl.amount;
+    if (partitionBy === "NONE") throw new SqlError("TTL is possible only on partitioned tables", s.ttl.pos);
+    if (ttlHours % partitionHours[partitionBy] !== 0 && !(partitionBy === "MONTH" && unit === "YEAR")) {
+      throw new SqlError(`TTL value must be an integer multiple of partition size`, s.ttl.pos);
+    }
+  }
+  let maxUncommittedRows: number | undefined;
+  let o3MaxLagMicros: bigint | undefined;
+  for (const p of s.withParams) {
+    const v = p.value.kind === "literal" ? p.value.value : undefined;
+    if (p.name.toLowerCase() === "maxuncommittedrows") maxUncommittedRows = Number(v);
+    if (p.name.toLowerCase() === "o3maxlag") o3MaxLagMicros = parseDurationMicros(String(v ?? ""));
+  }
+  return {
+    name: s.name,
+    columns,
+    timestampIndex,
+    partitionBy,
+    wal,
+    dedupKeys,
+    maxUncommittedRows,
+    o3MaxLagMicros,
+    ttl: s.ttl ? { amount: s.ttl.amount, unit: s.ttl.unit.toUpperCase().replace(/S$/, "") } : undefined,
+  };
+}
+
+/** `600s`, `10m`, `500ms`, `100us` → microseconds (WITH o3MaxLag). */
+export function parseDurationMicros(text: string): bigint | undefined {
+  const m = /^(\d+)\s*(us|ms|s|m|h|d)?$/i.exec(text.trim());
+  if (!m) return undefined;
+  const n = BigInt(m[1]);
+  const unit: Record<string, bigint> = { us: 1n, ms: 1000n, s: 1_000_000n, m: 60_000_000n, h: 3_600_000_000n, d: 86_400_000_000n };
+  return n * unit[(m[2] ?? "us").toLowerCase()];
+}
+
+export async function createTable(
+  s: A.CreateTableStmt,
+  storage: Storage,
+  opts: { walDefault: boolean; planQuery: (q: A.Query) => PlanNode; runQuery: (p: PlanNode) => AsyncIterable<Batch> },
+): Promise<void> {
+  if (storage.table(s.name)) {
+    if (s.ifNotExists) return;
+    throw new SqlError(`table already exists [table=${s.name}]`, s.namePos);
+  }
+  if (s.like) {
+    const src = storage.table(s.like.name);
+    if (!src) throw new SqlError(`table does not exist [table=${s.like.name}]`, s.like.pos);
+    const m = src.meta;
+    await storage.createTable({
+      name: s.name,
+      columns: m.columns.map(({ id: _id, ...rest }) => ({ ...rest })),
+      timestampIndex: m.timestampIndex,
+      partitionBy: m.partitionBy,
+      wal: m.wal,
+      dedupKeys: [...m.dedupKeys],
+      maxUncommittedRows: m.maxUncommittedRows,
+      o3MaxLagMicros: m.o3MaxLagMicros,
+      ttl: m.ttl,
+    });
+    return;
+  }
+  if (!s.asSelect) {
+    const columns = s.columns.map((c) => storedColumn(c));
+    await storage.createTable(tableDefinition(s, columns, s.columns.map((c) => c.pos), opts.walDefault));
+    return;
+  }
+  const plan = opts.planQuery(s.asSelect);
+  const columns = plan.columns.map((c) => ({
+    name: c.name,
+    type: c.type.tag === "NULL" ? T.STRING : c.type,
+    symbolCapacity: 256,
+    symbolCache: true,
+    indexed: false,
+    indexCapacity: 0,
+  }));
+  for (const cast of s.casts) {
+    const c = columns.find((x) => x.name.toLowerCase() === cast.column.toLowerCase());
+    if (!c) throw new SqlError(`Invalid column: ${cast.column}`, cast.pos);
+    c.type = typeFromSpec(cast.type);
+  }
+  const def = tableDefinition(s, columns, columns.map(() => s.asSelect!.pos), opts.walDefault);
+  // Run the query before creating the table, so a failing query leaves nothing behind.
+  const batches: Batch[] = [];
+  for await (const b of opts.runQuery(plan)) batches.push(b);
+  const table = await storage.createTable(def);
+  try {
+    const rows = batchesToRows(batches, table.meta.columns, columns.map((_, i) => i));
+    if (rows.rowCount > 0) await table.append(rows);
+  } catch (err) {
+    await storage.dropTable(def.name);
+    throw err;
+  }
+}
+
+export async function dropTable(s: A.DropTableStmt, storage: Storage): Promise<void> {
+  if (s.all) {
+    for (const m of storage.tables()) await storage.dropTable(m.name);
+    return;
+  }
+  for (const n of s.names) {
+    if (!storage.table(n.name)) {
+      if (s.ifExists) continue;
+      throw new SqlError(`table does not exist [table=${n.name}]`, n.pos);
+    }
+    await storage.dropTable(n.name);
+  }
+}
+
+export async function truncateTable(s: A.TruncateTableStmt, storage: Storage): Promise<void> {
+  for (const n of s.names) {
+    const t = storage.table(n.name);
+    if (!t) {
+      if (s.ifExists) continue;
+      throw new SqlError(`table does not exist [table=${n.name}]`, n.pos);
+    }
+    await t.truncate();
+  }
+}
+
+export async function renameTable(s: A.RenameTableStmt, storage: Storage): Promise<void> {
+  if (!storage.table(s.from.name)) throw new SqlError(`table does not exist [table=${s.from.name}]`, s.from.pos);
+  checkTableName(s.to.name, s.to.pos);
+  if (storage.table(s.to.name) && s.to.name.toLowerCase() !== s.from.name.toLowerCase()) {
+    throw new SqlError(`table already exists [table=${s.to.name}]`, s.to.pos);
+  }
+  await storage.renameTable(s.from.name, s.to.name);
+}
+
+export function requireTable(storage: Storage, name: string, pos: number): Table {
+  const t = storage.table(name);
+  if (!t) throw new SqlError(`table does not exist [table=${name}]`, pos);
+  return t;
+}
+
+export function columnIndex(t: Table, name: string, pos: number): number {
+  const i = t.meta.columns.findIndex((c) => c.name.toLowerCase() === name.toLowerCase());
+  if (i < 0) throw new SqlError(`Invalid column: ${name}`, pos);
+  return i;
+}
+
+export async function alterTable(
+  s: A.AlterTableStmt,
+  storage: Storage,
+  opts: { dropPartitionsWhere: (t: Table, where: A.Expr) => Promise<string[]> },
+): Promise<void> {
+  const t = requireTable(storage, s.table.name, s.table.pos);
+  const a = s.action;
+  switch (a.kind) {
+    case "addColumn": {
+      const existing = new Set(t.meta.columns.map((c) => c.name.toLowerCase()));
+      const defs = a.columns.map((c) => storedColumn(c));
+      defs.forEach((d, i) => {
+        if (existing.has(d.name.toLowerCase()) && !a.ifNotExists) {
+          throw new SqlError(`Duplicate column [name=${d.name}]`, a.columns[i].pos);
+        }
+      });
+      for (const d of defs) {
+        if (existing.has(d.name.toLowerCase())) continue;
+        await t.addColumn(d);
+        existing.add(d.name.toLowerCase());
+      }
+      return;
+    }
+    case "dropColumn":
+      for (const n of a.names) {
+        const i = columnIndex(t, n.name, n.pos);
+        if (i === t.meta.timestampIndex) throw new SqlError("cannot drop designated timestamp column", n.pos);
+      }
+      for (const n of a.names) await t.dropColumn(n.name);
+      return;
+    case "renameColumn": {
+      columnIndex(t, a.from.name, a.from.pos);
+      checkColumnName(a.to.name, a.to.pos);
+      if (t.meta.columns.some((c) => c.name.toLowerCase() === a.to.name.toLowerCase()) && a.to.name.toLowerCase() !== a.from.name.toLowerCase()) {
+        throw new SqlError(`Duplicate column [name=${a.to.name}]`, a.to.pos);
+      }
+      await t.renameColumn(a.from.name, a.to.name);
+      return;
+    }
+    case "alterColumnType": {
+      const i = columnIndex(t, a.column.name, a.column.pos);
+      if (i === t.meta.timestampIndex) throw new SqlError("cannot change type of designated timestamp column", a.column.pos);
+      const from = t.meta.columns[i].type;
+      const def = storedColumn({ ...a.def, name: t.meta.columns[i].name });
+      if (def.type.tag === from.tag && def.type.geoBits === from.geoBits) {
+        throw new SqlError(`column '${a.column.name}' type is already '${from.tag}'`, a.def.type.pos);
+      }
+      await t.convertColumn(t.meta.columns[i].name, def, (v: Value) => castValue(v, from, def.type, { constant: false, pos: -1 }));
+      return;
+    }
+    case "addIndex":
+    case "dropIndex":
+    case "symbolCache": {
+      const i = columnIndex(t, a.column.name, a.column.pos);
+      if (t.meta.columns[i].type.tag !== "SYMBOL") throw new SqlError("indexes are supported only for SYMBOL columns", a.column.pos);
+      await t.alterMeta((m) => {
+        const c = m.columns[i];
+        if (a.kind === "addIndex") {
+          c.indexed = true;
+          c.indexCapacity = a.capacity ?? 256;
+        } else if (a.kind === "dropIndex") {
+          c.indexed = false;
+          c.indexCapacity = 0;
+        } else c.symbolCache = a.cache;
+      });
+      return;
+    }
+    case "dropPartition": {
+      if (t.meta.partitionBy === "NONE") throw new SqlError("table is not partitioned", a.pos);
+      if (a.list) {
+        const snap = t.snapshot();
+        const names = new Set(snap.partitions.map((p) => p.name));
+        snap.release();
+        for (const n of a.list) {
+          if (!names.has(n.name)) throw new SqlError(`could not remove partition [table=${t.meta.name}, partition=${n.name}]`, n.pos);
+        }
+        await t.dropPartitions(a.list.map((n) => n.name));
+      } else if (a.where) {
+        const names = await opts.dropPartitionsWhere(t, a.where);
+        if (names.length) await t.dropPartitions(names);
+      }
+      return;
+    }
+    case "dedupEnable": {
+      if (!t.meta.wal) throw new SqlError("deduplication is possible only on WAL tables", a.pos);
+      const keys = a.keys.map((k) => t.meta.columns[columnIndex(t, k.name, k.pos)].name);
+      const ts = t.meta.columns[t.meta.timestampIndex]?.name;
+      if (!keys.some((k) => k.toLowerCase() === ts?.toLowerCase())) {
+        throw new SqlError("deduplicate key list must include dedicated timestamp column", a.pos);
+      }
+      await t.alterMeta((m) => {
+        m.dedupKeys = keys;
+      });
+      return;
+    }
+    case "dedupDisable":
+      await t.alterMeta((m) => {
+        m.dedupKeys = [];
+      });
+      return;
+    case "setParam":
+      await t.alterMeta((m) => {
+        for (const p of a.params) {
+          const v = p.value.kind === "literal" ? p.value.value : undefined;
+          if (p.name.toLowerCase() === "maxuncommittedrows") m.maxUncommittedRows = Number(v);
+          if (p.name.toLowerCase() === "o3maxlag") m.o3MaxLagMicros = parseDurationMicros(String(v)) ?? m.o3MaxLagMicros;
+        }
+      });
+      return;
+    case "setTtl":
+      await t.alterMeta((m) => {
+        m.ttl = { amount: a.amount, unit: a.unit.toUpperCase().replace(/S$/, "") };
+      });
+      return;
+    case "setType":
+      await t.alterMeta((m) => {
+        m.wal = a.wal && m.partitionBy !== "NONE";
+      });
+      return;
+    case "detachPartition":
+    case "attachPartition":
+      throw new SqlError(`${a.kind === "detachPartition" ? "DETACH" : "ATTACH"} PARTITION is not supported`, a.pos);
+    case "noop":
+      return;
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * INSERT (VALUES and SELECT) and UPDATE (spec/sql.md §6). Values are converted to the column
+ * types with the assignment rules of §3.4 before anything is written; each statement is one
+ * atomic commit.
+ */
+import { SqlError } from "../base/errors.ts";
+import { INSERT_VALUES_ROWS_MAX } from "../base/limits.ts";
+import { allocVectorData, type Batch, readValue, type Value, type VectorData, writeValue } from "../base/values.ts";
+import type * as A from "../sql/ast.ts";
+import { assignable, convertForAssign } from "../functions/cast.ts";
+import { typeName } from "../base/types.ts";
+import type { BindContext } from "../plan/bind_expr.ts";
+import { bindExpr } from "../plan/bind_expr.ts";
+import type { BoundExpr } from "../plan/bound.ts";
+import type { PlanNode } from "../plan/plan_node.ts";
+import { Scope } from "../plan/scope.ts";
+import type { ColumnUpdate, RowsToWrite, Storage, Table } from "../storage/api.ts";
+import { compileExpr, compilePredicate } from "./compile_expr.ts";
+import { columnIndex, requireTable } from "./ddl.ts";
+import type { ExecContext } from "./exec_context.ts";
+import { batchesToRows } from "./rows_to_write.ts";
+
+function targetColumns(t: Table, s: A.InsertStmt): number[] {
+  if (!s.columns) return t.meta.columns.map((_, i) => i);
+  const seen = new Set<number>();
+  return s.columns.map((c) => {
+    const i = columnIndex(t, c.name, c.pos);
+    if (seen.has(i)) throw new SqlError(`Duplicate column [name=${c.name}]`, c.pos);
+    seen.add(i);
+    return i;
+  });
+}
+
+function checkTimestampGiven(t: Table, targets: number[], pos: number): void {
+  const ts = t.meta.timestampIndex;
+  if (ts >= 0 && !targets.includes(ts)) {
+    throw new SqlError("designated timestamp column must be supplied [column=" + t.meta.columns[ts].name + "]", pos);
+  }
+}
+
+export async function insertValues(
+  s: A.InsertStmt,
+  storage: Storage,
+  bind: (scope: Scope) => BindContext,
+  ctx: ExecContext,
+): Promise<number> {
+  const t = requireTable(storage, s.table.name, s.table.pos);
+  const targets = targetColumns(t, s);
+  checkTimestampGiven(t, targets, s.table.pos);
+  const rows = s.values!;
+  if (rows.length > INSERT_VALUES_ROWS_MAX) throw new SqlError("too many rows in VALUES", s.pos, "limit");
+  const cols = t.meta.columns;
+  const data: (VectorData | null)[] = cols.map(() => null);
+  for (const i of targets) data[i] = cols[i].type.tag === "SYMBOL" ? new Array<Value>(rows.length).fill(null) : allocVectorData(cols[i].type, rows.length);
+  const empty: Batch = { rowCount: 1, columns: [] };
+  const scope = new Scope([]);
+  rows.forEach((row, r) => {
+    if (row.length !== targets.length) {
+      throw new SqlError(`row value count does not match column count [expected=${targets.length}, actual=${row.length}]`, row[0]?.pos ?? s.pos);
+    }
+    row.forEach((ast, j) => {
+      const col = cols[targets[j]];
+      const e = bindExpr(ast, bind(scope));
+      const v = compileExpr(e, ctx)(empty, 0);
+      const x = convertForAssign(v, e.type, col.type, ast.pos);
+      if (targets[j] === t.meta.timestampIndex && x === null) {
+        throw new SqlError("designated timestamp column cannot be NULL", ast.pos);
+      }
+      if (col.type.tag === "SYMBOL") (data[targets[j]] as Value[])[r] = x;
+      else writeValue(col.type, data[targets[j]]!, r, x);
+    });
+  });
+  const write: RowsToWrite = { rowCount: rows.length, columns: data };
+  await t.append(write);
+  return rows.length;
+}
+
+export async function insertSelect(
+  s: A.InsertStmt,
+  storage: Storage,
+  plan: PlanNode,
+  run: (p: PlanNode) => AsyncIterable<Batch>,
+): Promise<number> {
+  const t = requireTable(storage, s.table.name, s.table.pos);
+  const targets = targetColumns(t, s);
+  checkTimestampGiven(t, targets, s.table.pos);
+  if (plan.columns.length !== targets.length) {
+    throw new SqlError(`select clause must provide ${targets.length} columns, not ${plan.columns.length}`, s.query!.pos);
+  }
+  plan.columns.forEach((c, j) => {
+    const to = t.meta.columns[targets[j]].type;
+    if (!assignable(c.type, to)) {
+      throw new SqlError(`inconvertible types: ${typeName(c.type)} -> ${typeName(to)} [from=${c.name}, to=${t.meta.columns[targets[j]].name}]`, s.query!.pos);
+    }
+  });
+  let total = 0;
+  let pending: Batch[] = [];
+  let pendingRows = 0;
+  const flush = async () => {
+    if (pendingRows === 0) return;
+    const rows = batchesToRows(pending, t.meta.columns, targets);
+    const ts = t.meta.timestampIndex;
+    if (ts >= 0 && rows.columns[ts]) {
+      const tsData = rows.columns[ts] as BigInt64Array;
+      for (let i = 0; i < tsData.length; i++) {
+        if (tsData[i] === -9223372036854775808n) throw new SqlError("designated timestamp column cannot be NULL", s.pos);
+      }
+    }
+    await t.append(rows);
+    total += pendingRows;
+    pending = [];
+    pendingRows = 0;
+  };
+  for await (const b of run(plan)) {
+    pending.push(b);
+    pendingRows += b.rowCount;
+    if (pendingRows >= 1_000_000) await flush();
+  }
+  await flush();
+  return total;
+}
+
+export async function update(
+  s: A.UpdateStmt,
+  storage: Storage,
+  bind: (scope: Scope) => BindContext,
+  ctx: ExecContext,
+): Promise<number> {
+  const t = requireTable(storage, s.table.name, s.table.pos);
+  if (s.from) throw new SqlError("UPDATE ... FROM is not supported yet", s.pos);
+  const cols = t.meta.columns;
+  const qualifiers = s.alias ? [s.alias, t.meta.name] : [t.meta.name];
+  const scope = new Scope(cols.map((c) => ({ name: c.name, type: c.type, qualifiers })), t.meta.timestampIndex);
+  const seen = new Set<number>();
+  const sets = s.set.map((a) => {
+    const i = columnIndex(t, a.column, a.pos);
+    if (i === t.meta.timestampIndex) throw new SqlError("Designated timestamp column cannot be updated", a.pos);
+    if (seen.has(i)) throw new SqlError(`Duplicate column [name=${a.column}] in SET clause`, a.pos);
+    seen.add(i);
+    const e = bindExpr(a.expr, bind(scope));
+    if (!assignable(e.type, cols[i].type, e.kind === "const" ? e.value : undefined)) {
+      throw new SqlError(`inconvertible types: ${typeName(e.type)} -> ${typeName(cols[i].type)} [from=${exprLabel(a.expr)}, to=${cols[i].name}]`, a.expr.pos);
+    }
+    return { index: i, expr: e, pos: a.expr.pos };
+  });
+  const where: BoundExpr | undefined = s.where ? bindExpr(s.where, { ...bind(scope), clause: "WHERE" }) : undefined;
+  const pred = where ? compilePredicate(where, ctx) : undefined;
+  const evals = sets.map((x) => compileExpr(x.expr, ctx));
+  const snap = t.snapshot();
+  const changes: ColumnUpdate[] = [];
+  let updated = 0;
+  try {
+    for (let p = 0; p < snap.partitions.length; p++) {
+      const info = snap.partitions[p];
+      if (info.rowCount === 0) continue;
+      const columns = await Promise.all(cols.map((_, c) => snap.read(p, c, 0, info.rowCount)));
+      const batch: Batch = { rowCount: info.rowCount, columns };
+      const rows: number[] = [];
+      for (let i = 0; i < info.rowCount; i++) if (!pred || pred(batch, i)) rows.push(i);
+      if (!rows.length) continue;
+      updated += rows.length;
+      sets.forEach((set, k) => {
+        const col = cols[set.index];
+        const values = col.type.tag === "SYMBOL" ? new Array<Value>(rows.length) : allocVectorData(col.type, rows.length);
+        rows.forEach((r, j) => {
+          const v = convertForAssign(evals[k](batch, r), set.expr.type, col.type, set.pos);
+          if (col.type.tag === "SYMBOL") (values as Value[])[j] = v;
+          else writeValue(col.type, values, j, v);
+        });
+        changes.push({ partition: info.name, column: set.index, rows: Int32Array.from(rows), values });
+      });
+    }
+  } finally {
+    snap.release();
+  }
+  if (changes.length) await t.update(changes);
+  return updated;
+}
+
+function exprLabel(e: A.Expr): string {
+  return e.kind === "column" ? e.name : "expression";
+}
+
+export { readValue };

@@ -1,0 +1,76 @@
+/**
+ * INNER, LEFT, RIGHT, FULL and CROSS joins: a hash join on the equality keys (NULL matches
+ * NULL, spec/sql.md §11.2), a nested loop otherwise. Output keeps left-input order, and for
+ * each left row the right rows in their order; unmatched right rows (RIGHT/FULL) come last.
+ */
+import type { Batch, Value } from "../base/values.ts";
+import { nullValueOf } from "../base/values.ts";
+import type { PlanNode } from "../plan/plan_node.ts";
+import { normKey } from "../plan/bind_expr.ts";
+import { batchToRows, RowBuffer, rowsToBatch } from "./batch_util.ts";
+import { compilePredicate } from "./compile_expr.ts";
+import { checkCancelled, type ExecContext } from "./exec_context.ts";
+
+type JoinNode = Extract<PlanNode, { kind: "join" }>;
+
+function keyOf(row: Value[], cols: number[]): unknown {
+  if (cols.length === 1) return normKey(row[cols[0]]);
+  return cols.map((c) => String(normKey(row[c]))).join("\u0001");
+}
+
+export async function* runJoin(
+  n: JoinNode,
+  left: AsyncIterable<Batch>,
+  right: AsyncIterable<Batch>,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
+  const rightRows: Value[][] = [];
+  for await (const b of right) {
+    checkCancelled(ctx);
+    for (const r of batchToRows(b)) rightRows.push(r);
+  }
+  const leftWidth = n.left.columns.length;
+  const types = n.columns.map((c) => c.type);
+  const leftNulls = n.left.columns.map((c) => nullValueOf(c.type));
+  const rightNulls = n.right.columns.map((c) => nullValueOf(c.type));
+  const leftKeys = n.equi.map((k) => k[0]);
+  const rightKeyCols = n.equi.map((k) => k[1] - leftWidth);
+  let index: Map<unknown, number[]> | undefined;
+  if (n.equi.length > 0) {
+    index = new Map();
+    rightRows.forEach((r, i) => {
+      const k = keyOf(r, rightKeyCols);
+      const list = index!.get(k);
+      if (list) list.push(i);
+      else index!.set(k, [i]);
+    });
+  }
+  const all = rightRows.map((_, i) => i);
+  const cond = n.condition ? compilePredicate(n.condition, ctx) : undefined;
+  const matchedRight = new Uint8Array(rightRows.length);
+  const out = new RowBuffer(types);
+  const keepLeft = n.type === "left" || n.type === "full";
+  for await (const b of left) {
+    checkCancelled(ctx);
+    for (const lrow of batchToRows(b)) {
+      const candidates = index ? index.get(keyOf(lrow, leftKeys)) ?? [] : all;
+      let pairs = candidates.map((ri) => ({ ri, row: [...lrow, ...rightRows[ri]] }));
+      if (cond && pairs.length) {
+        const pb = rowsToBatch(types, pairs.map((p) => p.row));
+        pairs = pairs.filter((_, i) => cond(pb, i));
+      }
+      for (const p of pairs) {
+        matchedRight[p.ri] = 1;
+        out.push(p.row);
+      }
+      if (pairs.length === 0 && keepLeft) out.push([...lrow, ...rightNulls]);
+      if (out.full) yield out.take();
+    }
+  }
+  if (n.type === "right" || n.type === "full") {
+    rightRows.forEach((r, i) => {
+      if (!matchedRight[i]) out.push([...leftNulls, ...r]);
+    });
+  }
+  if (out.rows.length) yield out.take();
+}

@@ -1,0 +1,75 @@
+/**
+ * Runs a plan tree as a pull pipeline: each node is an async generator of batches pulling
+ * from its inputs. Batches handed downstream must not be mutated.
+ */
+import { SqlError } from "../base/errors.ts";
+import type { Batch } from "../base/values.ts";
+import type { PlanNode } from "../plan/plan_node.ts";
+import { runAggregate } from "./aggregate.ts";
+import { runDistinct } from "./distinct.ts";
+import type { ExecContext } from "./exec_context.ts";
+import { runFilter } from "./filter.ts";
+import { runJoin } from "./join.ts";
+import { runLimit } from "./limit.ts";
+import { runProject } from "./project.ts";
+import { runScan } from "./scan.ts";
+import { runSetOp } from "./setop.ts";
+import { runSort } from "./sort.ts";
+import { runGenerator, runLongSequence, runRows, runValues } from "./sources.ts";
+
+type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
+const extensions = new Map<string, (n: PlanNode, ctx: ExecContext, run: Runner) => AsyncGenerator<Batch>>();
+
+/** Lets later operators (SAMPLE BY, LATEST ON, ASOF, window) plug in without touching this file. */
+export function registerOperator(kind: string, run: (n: PlanNode, ctx: ExecContext, run: Runner) => AsyncGenerator<Batch>): void {
+  extensions.set(kind, run);
+}
+
+export async function* runPlan(n: PlanNode, ctx: ExecContext): AsyncGenerator<Batch> {
+  switch (n.kind) {
+    case "scan":
+      yield* runScan(n, ctx);
+      return;
+    case "values":
+      yield* runValues(n, ctx);
+      return;
+    case "rows":
+      yield* runRows(n);
+      return;
+    case "longSequence":
+      yield* runLongSequence(n, ctx);
+      return;
+    case "generator":
+      yield* runGenerator(n, ctx);
+      return;
+    case "filter":
+      yield* runFilter(n, runPlan(n.input, ctx), ctx);
+      return;
+    case "project":
+      yield* runProject(n, runPlan(n.input, ctx), ctx);
+      return;
+    case "aggregate":
+      yield* runAggregate(n, runPlan(n.input, ctx), ctx);
+      return;
+    case "sort":
+      yield* runSort(n, runPlan(n.input, ctx), ctx);
+      return;
+    case "limit":
+      yield* runLimit(n, runPlan(n.input, ctx), ctx);
+      return;
+    case "distinct":
+      yield* runDistinct(n, runPlan(n.input, ctx), ctx);
+      return;
+    case "setop":
+      yield* runSetOp(n, runPlan(n.left, ctx), runPlan(n.right, ctx), ctx);
+      return;
+    case "join":
+      yield* runJoin(n, runPlan(n.left, ctx), runPlan(n.right, ctx), ctx);
+      return;
+    default: {
+      const ext = extensions.get(n.kind);
+      if (!ext) throw new SqlError(`operator not supported yet: ${n.kind}`, -1);
+      yield* ext(n, ctx, runPlan);
+    }
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Table scan: reads the partitions of a snapshot batch by batch, only the columns the plan
+ * needs. With designated-timestamp intervals it skips partitions outside them and finds the
+ * row range inside a partition by binary search (ARCHITECTURE.md "Partition pruning").
+ */
+import { BATCH_ROWS_MAX } from "../base/limits.ts";
+import type { Batch, Interval } from "../base/values.ts";
+import type { TableSnapshot } from "../storage/api.ts";
+import type { PlanNode } from "../plan/plan_node.ts";
+import { checkCancelled, type ExecContext, snapshotOf } from "./exec_context.ts";
+
+type ScanNode = Extract<PlanNode, { kind: "scan" }>;
+
+/** First index in [from, to) whose value is >= v (ts ascending). */
+export function lowerBound(ts: BigInt64Array, v: bigint, from = 0, to = ts.length): number {
+  let lo = from, hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ts[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** First index in [from, to) whose value is > v. */
+export function upperBound(ts: BigInt64Array, v: bigint, from = 0, to = ts.length): number {
+  let lo = from, hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ts[mid] <= v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Row ranges [from, to) of partition `p` that fall inside the intervals. */
+export async function partitionRanges(
+  snap: TableSnapshot,
+  p: number,
+  intervals: Interval[] | undefined,
+): Promise<[number, number][]> {
+  const info = snap.partitions[p];
+  if (info.rowCount === 0) return [];
+  if (!intervals) return [[0, info.rowCount]];
+  const overlapping = intervals.filter((iv) => iv.hi >= info.minTs && iv.lo <= info.maxTs);
+  if (overlapping.length === 0) return [];
+  if (overlapping.length === 1 && overlapping[0].lo <= info.minTs && overlapping[0].hi >= info.maxTs) {
+    return [[0, info.rowCount]];
+  }
+  const tsv = await snap.read(p, snap.meta.timestampIndex, 0, info.rowCount);
+  const ts = tsv.data as BigInt64Array;
+  const ranges: [number, number][] = [];
+  for (const iv of overlapping) {
+    const from = lowerBound(ts, iv.lo);
+    const to = upperBound(ts, iv.hi, from);
+    if (to > from) ranges.push([from, to]);
+  }
+  return ranges;
+}
+
+export async function* runScan(n: ScanNode, ctx: ExecContext): AsyncGenerator<Batch> {
+  const snap = snapshotOf(ctx, n.table);
+  const order = snap.partitions.map((_, i) => i);
+  if (n.reverse) order.reverse();
+  for (const p of order) {
+    const ranges = await partitionRanges(snap, p, n.intervals);
+    if (n.reverse) ranges.reverse();
+    for (const [from, to] of ranges) {
+      const steps: [number, number][] = [];
+      for (let at = from; at < to; at += BATCH_ROWS_MAX) steps.push([at, Math.min(to, at + BATCH_ROWS_MAX)]);
+      if (n.reverse) steps.reverse();
+      for (const [a, b] of steps) {
+        checkCancelled(ctx);
+        const columns = await Promise.all(n.columnIndexes.map((c) => snap.read(p, c, a, b)));
+        const batch: Batch = { rowCount: b - a, columns };
+        yield n.reverse ? reverseBatch(batch) : batch;
+      }
+    }
+  }
+}
+
+function reverseBatch(b: Batch): Batch {
+  return {
+    rowCount: b.rowCount,
+    columns: b.columns.map((v) => {
+      const d = v.data;
+      // deno-lint-ignore no-explicit-any
+      const out = Array.isArray(d) ? d.slice().reverse() : (d as any).slice().reverse();
+      return { type: v.type, data: out, dict: v.dict };
+    }),
+  };
+}

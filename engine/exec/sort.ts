@@ -1,0 +1,25 @@
+/** Sort: materialises its input and orders it by key columns (NULLs first ascending, §4.5). Stable. */
+import type { Batch, Value } from "../base/values.ts";
+import { compareValues } from "../functions/operators.ts";
+import type { PlanNode } from "../plan/plan_node.ts";
+import { batchToRows, rowsToBatches } from "./batch_util.ts";
+import { checkCancelled, type ExecContext } from "./exec_context.ts";
+
+type SortNode = Extract<PlanNode, { kind: "sort" }>;
+
+export async function* runSort(n: SortNode, input: AsyncIterable<Batch>, ctx: ExecContext): AsyncGenerator<Batch> {
+  const rows: Value[][] = [];
+  for await (const b of input) {
+    checkCancelled(ctx);
+    for (const r of batchToRows(b)) rows.push(r);
+  }
+  const keys = n.keys.map((k) => ({ ...k, type: n.columns[k.index].type }));
+  rows.sort((a, b) => {
+    for (const k of keys) {
+      const c = compareValues(a[k.index], b[k.index], k.type);
+      if (c !== 0) return k.desc ? -c : c;
+    }
+    return 0;
+  });
+  yield* rowsToBatches(n.columns.map((c) => c.type), rows);
+}

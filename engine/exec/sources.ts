@@ -1,0 +1,45 @@
+/** Leaf operators that are not tables: SELECT without FROM, constant rows, long_sequence(), meta functions. */
+import { SqlError } from "../base/errors.ts";
+import { BATCH_ROWS_MAX } from "../base/limits.ts";
+import type { Batch, Value } from "../base/values.ts";
+import { T } from "../base/types.ts";
+import type { PlanNode } from "../plan/plan_node.ts";
+import { rowsToBatch, rowsToBatches } from "./batch_util.ts";
+import { compileExpr } from "./compile_expr.ts";
+import { checkCancelled, type ExecContext } from "./exec_context.ts";
+
+const EMPTY: Batch = { rowCount: 1, columns: [] };
+
+function evalConst(e: Parameters<typeof compileExpr>[0], ctx: ExecContext): Value {
+  return compileExpr(e, ctx)(EMPTY, 0);
+}
+
+export function* runValues(n: Extract<PlanNode, { kind: "values" }>, ctx: ExecContext): Generator<Batch> {
+  const rows = n.rows.map((r) => r.map((e) => evalConst(e, ctx)));
+  yield rowsToBatch(n.columns.map((c) => c.type), rows);
+}
+
+export function* runRows(n: Extract<PlanNode, { kind: "rows" }>): Generator<Batch> {
+  yield* rowsToBatches(n.columns.map((c) => c.type), n.rows);
+}
+
+export async function* runLongSequence(n: Extract<PlanNode, { kind: "longSequence" }>, ctx: ExecContext): AsyncGenerator<Batch> {
+  const raw = evalConst(n.count, ctx);
+  const count = raw === null ? 0 : Number(raw);
+  if (!Number.isFinite(count) || count < 0) throw new SqlError("long_sequence: count must be a non-negative number", -1);
+  if (n.seed) {
+    const s0 = evalConst(n.seed[0], ctx), s1 = evalConst(n.seed[1], ctx);
+    ctx.evalContext.random.reseed(BigInt(s0 as bigint ?? 0), BigInt(s1 as bigint ?? 0));
+  }
+  for (let at = 0; at < count; at += BATCH_ROWS_MAX) {
+    checkCancelled(ctx);
+    const len = Math.min(BATCH_ROWS_MAX, count - at);
+    const data = new BigInt64Array(len);
+    for (let i = 0; i < len; i++) data[i] = BigInt(at + i + 1);
+    yield { rowCount: len, columns: [{ type: T.LONG, data }] };
+  }
+}
+
+export function* runGenerator(n: Extract<PlanNode, { kind: "generator" }>, ctx: ExecContext): Generator<Batch> {
+  yield* rowsToBatches(n.columns.map((c) => c.type), ctx.meta.rowsOf(n.name, n.args));
+}

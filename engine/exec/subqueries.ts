@@ -1,0 +1,104 @@
+/** Runs the uncorrelated subqueries of a plan once, before the plan itself runs. */
+import { SqlError } from "../base/errors.ts";
+import type { Value } from "../base/values.ts";
+import { readValue } from "../base/values.ts";
+import { type BoundExpr, walkBound } from "../plan/bound.ts";
+import { normKey } from "../plan/bind_expr.ts";
+import type { PlanNode } from "../plan/plan_node.ts";
+import type { ExecContext } from "./exec_context.ts";
+
+type Runner = (node: PlanNode, ctx: ExecContext) => AsyncGenerator<import("../base/values.ts").Batch>;
+
+/** Every bound expression held by a node (not its inputs). */
+export function nodeExprs(n: PlanNode): BoundExpr[] {
+  switch (n.kind) {
+    case "filter":
+      return [n.predicate];
+    case "project":
+      return n.exprs;
+    case "aggregate":
+      return [...n.keys, ...n.aggs.flatMap((a) => (a.filter ? [...a.args, a.filter] : a.args))];
+    case "values":
+      return n.rows.flat();
+    case "join":
+      return n.condition ? [n.condition] : [];
+    case "longSequence":
+      return n.seed ? [n.count, ...n.seed] : [n.count];
+    case "limit":
+      return [n.limit.lo, n.limit.hi, n.limit.offset].filter((x): x is BoundExpr => x !== null);
+    case "window":
+      return n.windows.flatMap((w) => [...w.args, ...w.partitionBy, ...w.orderBy.map((o) => o.expr)]);
+    case "sampleBy":
+      return [...n.spec.keys, ...n.spec.aggs.flatMap((a) => a.args)];
+    default:
+      return [];
+  }
+}
+
+export function nodeInputs(n: PlanNode): PlanNode[] {
+  switch (n.kind) {
+    case "setop":
+    case "join":
+    case "asof":
+      return [n.left, n.right];
+    case "filter":
+    case "project":
+    case "aggregate":
+    case "sort":
+    case "limit":
+    case "distinct":
+    case "latestBy":
+    case "window":
+    case "sampleBy":
+      return [n.input];
+    default:
+      return [];
+  }
+}
+
+export async function prepareSubqueries(root: PlanNode, ctx: ExecContext, run: Runner): Promise<void> {
+  const pending: { kind: string; plan: PlanNode; pos: number }[] = [];
+  const visit = (n: PlanNode) => {
+    for (const e of nodeExprs(n)) {
+      walkBound(e, (x) => {
+        if (x.kind === "subquery") pending.push({ kind: "scalar", plan: x.plan, pos: x.pos });
+        else if (x.kind === "inSubquery") pending.push({ kind: "in", plan: x.plan, pos: -1 });
+        else if (x.kind === "exists") pending.push({ kind: "exists", plan: x.plan, pos: -1 });
+      });
+    }
+    nodeInputs(n).forEach(visit);
+  };
+  visit(root);
+  for (const p of pending) {
+    if (ctx.subqueries.has(p.plan)) continue;
+    await prepareSubqueries(p.plan, ctx, run);
+    if (p.kind === "scalar") {
+      let value: Value = null;
+      let seen = 0;
+      for await (const b of run(p.plan, ctx)) {
+        if (b.rowCount > 0 && seen === 0) value = readValue(b.columns[0], 0);
+        seen += b.rowCount;
+      }
+      if (seen > 1) throw new SqlError("scalar subquery returned more than one row", p.pos);
+      ctx.subqueries.set(p.plan, value);
+    } else if (p.kind === "in") {
+      const set = new Set<unknown>();
+      for await (const b of run(p.plan, ctx)) {
+        for (let i = 0; i < b.rowCount; i++) {
+          const v = readValue(b.columns[0], i);
+          if (v !== null) set.add(normKey(v));
+        }
+      }
+      ctx.subqueries.set(p.plan, set);
+    } else {
+      let any = false;
+      for await (const b of run(p.plan, ctx)) {
+        if (b.rowCount > 0) {
+          any = true;
+          break;
+        }
+      }
+      ctx.subqueries.set(p.plan, any);
+    }
+  }
+}

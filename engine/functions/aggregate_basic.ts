@@ -1,0 +1,200 @@
+/**
+ * The core aggregates of spec/sql.md §13.1: count, count_distinct, sum, avg, min, max, first,
+ * last, first_not_null, last_not_null.
+ *
+ * NULL inputs are skipped except by count(*), first and last (§4.6); over no rows (or only
+ * NULLs) count is 0 and the others NULL. BYTE, SHORT and BOOLEAN results cannot be NULL and
+ * give their NULL stand-in (0 / false) instead (§2.1).
+ */
+import { type ColumnType, isIntegral, isNumeric, T } from "../base/types.ts";
+import { int64, nullValueOf, type Value } from "../base/values.ts";
+import { aggregate, noMatch } from "./_util.ts";
+import type { Accumulator, AggregateBinding, AggregateFunction, BoundArg } from "./registry_types.ts";
+import { compareValues, keyPart } from "./value_compare.ts";
+
+/** count(), count(*), count(x) (non-NULL x), count(DISTINCT x): LONG. */
+function bindCount(
+  args: BoundArg[],
+  options: { distinct: boolean; star: boolean },
+): AggregateBinding | string {
+  if (options.star || args.length === 0) {
+    return { returns: T.LONG, create: () => counter((_a) => true) };
+  }
+  if (args.length !== 1) return noMatch("count", args);
+  return { returns: T.LONG, create: () => counter((a) => a[0] !== null) };
+}
+
+function counter(counts: (args: Value[]) => boolean): Accumulator {
+  let n = 0;
+  return {
+    add: (a) => {
+      if (counts(a)) n++;
+    },
+    result: () => BigInt(n),
+  };
+}
+
+/** count_distinct(x): distinct non-NULL values (§13.1); count(DISTINCT x) reaches the same via aggregates.ts. */
+function bindCountDistinct(args: BoundArg[]): AggregateBinding | string {
+  if (args.length !== 1) return noMatch("count_distinct", args);
+  return {
+    returns: T.LONG,
+    create: () => {
+      const seen = new Set<string>();
+      return {
+        add: ([v]) => {
+          if (v !== null) seen.add(keyPart(v));
+        },
+        result: () => BigInt(seen.size),
+      };
+    },
+  };
+}
+
+/** Integer sums: a JS number while exact, spilled into a bigint before it could lose digits. */
+function integerSum(): Accumulator {
+  let small = 0, big = 0n, n = 0;
+  return {
+    add: ([v]) => {
+      if (v === null) return;
+      n++;
+      if (typeof v === "bigint") big += v;
+      else {
+        small += v as number;
+        if (small > 2 ** 52 || small < -(2 ** 52)) {
+          big += BigInt(small);
+          small = 0;
+        }
+      }
+    },
+    // Wrapping once at the end equals wrapping at every step (§4.3: sum() does not check overflow).
+    result: () => (n === 0 ? null : int64(big + BigInt(small))),
+  };
+}
+
+function doubleSum(float: boolean): Accumulator {
+  let sum = 0, n = 0;
+  return {
+    add: ([v]) => {
+      if (v === null) return;
+      n++;
+      sum += v as number;
+    },
+    result: () => (n === 0 || !Number.isFinite(sum) ? null : float ? Math.fround(sum) : sum),
+  };
+}
+
+/** sum(x): BYTE/SHORT/INT/LONG → LONG (wrapping), FLOAT → FLOAT, DOUBLE → DOUBLE. */
+function bindSum(args: BoundArg[]): AggregateBinding | string {
+  if (args.length !== 1) return noMatch("sum", args);
+  const t = args[0].type;
+  if (isIntegral(t)) return { returns: T.LONG, create: integerSum };
+  if (t.tag === "FLOAT") return { returns: T.FLOAT, create: () => doubleSum(true) };
+  if (t.tag === "DOUBLE" || t.tag === "NULL") return { returns: T.DOUBLE, create: () => doubleSum(false) };
+  return noMatch("sum", args);
+}
+
+/** avg(x): DOUBLE mean of the non-NULL values. */
+function bindAvg(args: BoundArg[]): AggregateBinding | string {
+  if (args.length !== 1 || !(isNumeric(args[0].type) || args[0].type.tag === "NULL")) {
+    return noMatch("avg", args);
+  }
+  return {
+    returns: T.DOUBLE,
+    create: () => {
+      let sum = 0, n = 0;
+      return {
+        add: ([v]) => {
+          if (v === null) return;
+          n++;
+          sum += Number(v);
+        },
+        result: () => (n === 0 || !Number.isFinite(sum / n) ? null : sum / n),
+      };
+    },
+  };
+}
+
+const ORDERED = new Set([
+  "BYTE",
+  "SHORT",
+  "INT",
+  "LONG",
+  "FLOAT",
+  "DOUBLE",
+  "DATE",
+  "TIMESTAMP",
+  "TIMESTAMP_NS",
+  "CHAR",
+  "STRING",
+  "VARCHAR",
+  "SYMBOL",
+  "IPV4",
+  "UUID",
+  "BOOLEAN",
+  "LONG256",
+  "NULL",
+]);
+
+/** min(x) / max(x): the extreme non-NULL value, in the type of x (SYMBOL stays SYMBOL). */
+function bindExtreme(name: string, sign: 1 | -1) {
+  return (args: BoundArg[]): AggregateBinding | string => {
+    if (args.length !== 1 || !ORDERED.has(args[0].type.tag)) return noMatch(name, args);
+    const returns = resultType(args[0].type);
+    const empty = nullValueOf(returns);
+    return {
+      returns,
+      create: () => {
+        let best: Value = null;
+        return {
+          add: ([v]) => {
+            if (v !== null && (best === null || sign * compareValues(v, best) > 0)) best = v;
+          },
+          result: () => best ?? empty,
+        };
+      },
+    };
+  };
+}
+
+/** An untyped NULL argument aggregates as DOUBLE. */
+function resultType(t: ColumnType): ColumnType {
+  return t.tag === "NULL" ? T.DOUBLE : t;
+}
+
+/** first/last (NULL values count) and first_not_null/last_not_null, all in the type of x. */
+function bindPick(name: string, last: boolean, skipNull: boolean) {
+  return (args: BoundArg[]): AggregateBinding | string => {
+    if (args.length !== 1 || args[0].type.tag === "CURSOR") return noMatch(name, args);
+    const returns = resultType(args[0].type);
+    const empty = nullValueOf(returns);
+    return {
+      returns,
+      create: () => {
+        let seen = false, value: Value = null;
+        return {
+          add: ([v]) => {
+            if (skipNull && v === null) return;
+            if (!seen || last) value = v;
+            seen = true;
+          },
+          result: () => value ?? empty,
+        };
+      },
+    };
+  };
+}
+
+/** The aggregates of this file. */
+export const BASIC_AGGREGATES: AggregateFunction[] = [
+  aggregate("count", bindCount),
+  aggregate("count_distinct", bindCountDistinct),
+  aggregate("sum", bindSum),
+  aggregate("avg", bindAvg),
+  aggregate("min", bindExtreme("min", -1)),
+  aggregate("max", bindExtreme("max", 1)),
+  aggregate("first", bindPick("first", false, false)),
+  aggregate("last", bindPick("last", true, false)),
+  aggregate("first_not_null", bindPick("first_not_null", false, true)),
+  aggregate("last_not_null", bindPick("last_not_null", true, true)),
+];

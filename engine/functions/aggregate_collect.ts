@@ -1,0 +1,223 @@
+/**
+ * Aggregates that collect or select values rather than compute a number (spec/sql.md §13.1,
+ * §13.2): string_agg, string_distinct_agg, approx_percentile, approx_median, arg_min,
+ * arg_max, bool_and, bool_or, bit_and, bit_or, bit_xor, mode, approx_count_distinct.
+ */
+import { SqlError } from "../base/errors.ts";
+import { type ColumnType, isIntegral, isNumeric, T } from "../base/types.ts";
+import { int32, int64, nullValueOf, type Value } from "../base/values.ts";
+import { aggregate, isText, noMatch, textOf } from "./_util.ts";
+import type { Accumulator, AggregateBinding, AggregateFunction, BoundArg } from "./registry_types.ts";
+import { compareValues, keyPart } from "./value_compare.ts";
+
+/** The constant delimiter of string_agg-like calls; undefined when not a constant string. */
+function constDelimiter(a: BoundArg | undefined): string | undefined {
+  if (!a || !a.constant || !(isText(a.type) || a.type.tag === "NULL")) return undefined;
+  return (a.value ?? "") as string;
+}
+
+/** string_agg(x, delim) / string_distinct_agg(x, delim): VARCHAR, NULLs skipped, no values → NULL. */
+function bindStringAgg(name: string, distinct: boolean) {
+  return (args: BoundArg[]): AggregateBinding | string => {
+    const delim = constDelimiter(args[1]);
+    if (args.length !== 2 || delim === undefined) return noMatch(name, args);
+    const type = args[0].type;
+    return {
+      returns: T.VARCHAR,
+      create: () => {
+        const parts: string[] = [];
+        const seen = distinct ? new Set<string>() : undefined;
+        return {
+          add: ([v]) => {
+            const s = textOf(v, type);
+            if (s === null || seen?.has(s)) return;
+            seen?.add(s);
+            parts.push(s);
+          },
+          result: () => (parts.length === 0 ? null : parts.join(delim)),
+        };
+      },
+    };
+  };
+}
+
+/**
+ * approx_percentile(x, p [, precision]) / approx_median(x [, precision]): DOUBLE. QuestDB
+ * uses an HdrHistogram; we keep the values and answer the exact nearest-rank percentile,
+ * which lies within any precision the histogram would give (§13.1 allows this).
+ */
+function bindPercentile(name: string, median: boolean) {
+  return (args: BoundArg[]): AggregateBinding | string => {
+    const pArg = median ? undefined : args[1];
+    const maxArgs = median ? 2 : 3;
+    if (
+      args.length < maxArgs - 1 || args.length > maxArgs ||
+      !(isNumeric(args[0].type) || args[0].type.tag === "NULL")
+    ) {
+      return noMatch(name, args);
+    }
+    let p = 0.5;
+    if (pArg) {
+      if (!pArg.constant || !isNumeric(pArg.type)) return `percentile must be a constant [function=${name}]`;
+      p = Number(pArg.value);
+      if (!(p >= 0 && p <= 1)) return `percentile must be between 0.0 and 1.0 [value=${pArg.value}]`;
+    }
+    return {
+      returns: T.DOUBLE,
+      create: () => {
+        const values: number[] = [];
+        return {
+          add: ([v]) => {
+            if (v === null) return;
+            const x = Number(v);
+            if (x < 0) throw new SqlError(`${name}: negative values are not supported [value=${x}]`);
+            values.push(x);
+          },
+          result: () => {
+            if (values.length === 0) return null;
+            values.sort((a, b) => a - b);
+            const rank = Math.max(1, Math.ceil(p * values.length));
+            return values[Math.min(rank, values.length) - 1];
+          },
+        };
+      },
+    };
+  };
+}
+
+/** arg_min(value, key) / arg_max(value, key): value at the extreme non-NULL key; ties keep the first. */
+function bindArgExtreme(name: string, sign: 1 | -1) {
+  return (args: BoundArg[]): AggregateBinding | string => {
+    if (args.length !== 2) return noMatch(name, args);
+    const returns = args[0].type.tag === "NULL" ? T.DOUBLE : args[0].type;
+    return {
+      returns,
+      create: () => {
+        let bestKey: Value = null, value: Value = null;
+        return {
+          add: ([v, k]) => {
+            if (k === null) return;
+            if (bestKey === null || sign * compareValues(k, bestKey) > 0) [bestKey, value] = [k, v];
+          },
+          result: () => value ?? nullValueOf(returns),
+        };
+      },
+    };
+  };
+}
+
+/** bool_and / bool_or over BOOLEAN; an empty group is false, as in QuestDB (BOOLEAN has no NULL). */
+function bindBool(name: string, and: boolean) {
+  return (args: BoundArg[]): AggregateBinding | string => {
+    if (args.length !== 1 || args[0].type.tag !== "BOOLEAN") return noMatch(name, args);
+    return {
+      returns: T.BOOLEAN,
+      create: () => {
+        let acc = and, n = 0;
+        return {
+          add: ([v]) => {
+            n++;
+            acc = and ? acc && v === true : acc || v === true;
+          },
+          result: () => n > 0 && acc,
+        };
+      },
+    };
+  };
+}
+
+type BitOp = "and" | "or" | "xor";
+
+/** bit_and / bit_or / bit_xor: a bitwise fold of non-NULL integers in the type of x. */
+function bindBits(name: string, op: BitOp) {
+  return (args: BoundArg[]): AggregateBinding | string => {
+    if (args.length !== 1 || !isIntegral(args[0].type)) return noMatch(name, args);
+    const returns = args[0].type;
+    const long = returns.tag === "LONG";
+    const fold = (a: bigint, b: bigint) => (op === "and" ? a & b : op === "or" ? a | b : a ^ b);
+    return {
+      returns,
+      create: () => {
+        let acc: bigint | null = null;
+        return {
+          add: ([v]) => {
+            if (v === null) return;
+            const x = BigInt(v as number | bigint);
+            acc = acc === null ? x : fold(acc, x);
+          },
+          result: () => {
+            if (acc === null) return nullValueOf(returns);
+            if (long) return int64(acc);
+            const n = Number(BigInt.asIntN(32, acc));
+            return returns.tag === "INT" ? int32(n) : n;
+          },
+        };
+      },
+    };
+  };
+}
+
+/** mode(x): the most frequent non-NULL value; ties go to the first seen, for BOOLEAN to true. */
+function bindMode(args: BoundArg[]): AggregateBinding | string {
+  if (args.length !== 1 || args[0].type.tag === "BINARY") return noMatch("mode", args);
+  const returns: ColumnType = args[0].type.tag === "NULL" ? T.DOUBLE : args[0].type;
+  const isBool = returns.tag === "BOOLEAN";
+  return {
+    returns,
+    create: () => {
+      const counts = new Map<string, { value: Value; count: number }>();
+      return {
+        add: ([v]) => {
+          if (v === null) return;
+          const k = keyPart(v);
+          const e = counts.get(k);
+          if (e) e.count++;
+          else counts.set(k, { value: v, count: 1 });
+        },
+        result: () => {
+          let best: { value: Value; count: number } | undefined;
+          for (const e of counts.values()) {
+            const better = !best || e.count > best.count ||
+              (isBool && e.count === best.count && e.value === true);
+            if (better) best = e;
+          }
+          return best ? best.value : nullValueOf(returns);
+        },
+      };
+    },
+  };
+}
+
+/** approx_count_distinct(x [, precision]): an exact count, which §13.2 accepts. */
+function bindApproxCountDistinct(args: BoundArg[]): AggregateBinding | string {
+  if (args.length < 1 || args.length > 2) return noMatch("approx_count_distinct", args);
+  return {
+    returns: T.LONG,
+    create: (): Accumulator => {
+      const seen = new Set<string>();
+      return {
+        add: ([v]) => {
+          if (v !== null) seen.add(keyPart(v));
+        },
+        result: () => BigInt(seen.size),
+      };
+    },
+  };
+}
+
+/** The aggregates of this file. */
+export const COLLECT_AGGREGATES: AggregateFunction[] = [
+  aggregate("string_agg", bindStringAgg("string_agg", false)),
+  aggregate("string_distinct_agg", bindStringAgg("string_distinct_agg", true)),
+  aggregate("approx_percentile", bindPercentile("approx_percentile", false)),
+  aggregate("approx_median", bindPercentile("approx_median", true)),
+  aggregate("arg_min", bindArgExtreme("arg_min", -1)),
+  aggregate("arg_max", bindArgExtreme("arg_max", 1)),
+  aggregate("bool_and", bindBool("bool_and", true)),
+  aggregate("bool_or", bindBool("bool_or", false)),
+  aggregate("bit_and", bindBits("bit_and", "and")),
+  aggregate("bit_or", bindBits("bit_or", "or")),
+  aggregate("bit_xor", bindBits("bit_xor", "xor")),
+  aggregate("mode", bindMode),
+  aggregate("approx_count_distinct", bindApproxCountDistinct),
+];

@@ -1,0 +1,139 @@
+/**
+ * Decides how two operands of a comparison meet (spec/sql.md §4.4): which common domain their
+ * values are converted to, and how. Mixed numerics compare by value, text inter-compares by
+ * code unit, a string meeting a timestamp is parsed as a point in time (§3.5), a string meeting
+ * a number is parsed as that number, a CHAR meeting a number is digit-parsed.
+ *
+ * Constant operands are converted once here, so unparseable constant text is a bind error
+ * (`inconvertible value: ...`, §20); non-constant text that does not parse reads as NULL
+ * (§3.2, recommended behaviour).
+ */
+import { type ColumnType, isIntegral } from "../base/types.ts";
+import type { Value } from "../base/values.ts";
+import { parseIPv4 } from "./_ipv4.ts";
+import { inconvertible, isNullType, isNumber, isText, noMatchOp } from "./_util.ts";
+import type { BoundArg } from "./registry_types.ts";
+import { parseTimestamp } from "./timestamp_parse.ts";
+
+/** Converts one operand's value into the comparison domain; undefined = does not convert. */
+type Parse = (v: Value) => Value | undefined;
+
+/** An operand converter: domain value, or null for NULL (and for unparseable row text). */
+export type Conv = (v: Value) => Value;
+
+export interface ComparePlan {
+  left: Conv;
+  right: Conv;
+  /**
+   * True when NULL is a sentinel value of the domain (numbers, times, booleans): then
+   * `<=`/`>=` hold for two NULLs (§4.2). Text-like domains answer false to every ordering
+   * comparison with a NULL operand, as QuestDB's string comparisons do.
+   */
+  sentinelNull: boolean;
+}
+
+const ID: Conv = (v) => v;
+
+function isTime(t: ColumnType): boolean {
+  return t.tag === "DATE" || t.tag === "TIMESTAMP" || t.tag === "TIMESTAMP_NS";
+}
+
+/** Ticks of each time type per tick of the domain unit: DATE is scaled up to µs, µs to ns. */
+function timeScale(t: ColumnType, ns: boolean): bigint {
+  if (t.tag === "DATE") return ns ? 1_000_000n : 1_000n;
+  if (t.tag === "TIMESTAMP") return ns ? 1_000n : 1n;
+  return 1n;
+}
+
+const INTEGER_TEXT = /^[+-]?\d+$/;
+const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const HEX_TEXT = /^0x[0-9a-f]{1,64}$/i;
+
+/** How text (or a CHAR) becomes a value of `target`'s domain. */
+function textParser(from: ColumnType, target: ColumnType, ns: boolean): Parse | undefined {
+  if (isTime(target)) {
+    return (v) => parseTimestamp(v as string, ns ? "ns" : "us");
+  }
+  if (isNumber(target)) {
+    if (from.tag === "CHAR") {
+      // §4.4: a CHAR meeting a number is digit-parsed ('7' = 7; 'a' > 2 is an error).
+      return (
+        v,
+      ) => ((v as string) >= "0" && (v as string) <= "9" ? (v as string).charCodeAt(0) - 48 : undefined);
+    }
+    if (isIntegral(target)) return (v) => (INTEGER_TEXT.test(v as string) ? BigInt(v as string) : undefined);
+    return (v) => (DECIMAL_TEXT.test((v as string).trim()) ? Number(v) : undefined);
+  }
+  switch (target.tag) {
+    case "BOOLEAN":
+      return (v) => {
+        const s = (v as string).toLowerCase();
+        return s === "true" ? true : s === "false" ? false : undefined;
+      };
+    case "UUID":
+      return (v) => (UUID_TEXT.test(v as string) ? (v as string).toLowerCase() : undefined);
+    case "IPV4":
+      return (v) => parseIPv4(v as string);
+    case "LONG256":
+      return (v) => (HEX_TEXT.test(v as string) ? BigInt(v as string) : undefined);
+    default:
+      return undefined;
+  }
+}
+
+/** Builds the converter of one operand; a constant is converted now (error string if it fails). */
+function converter(arg: BoundArg, parse: Parse | undefined, target: ColumnType): Conv | string {
+  if (!parse) return ID;
+  if (arg.constant) {
+    const v = arg.value ?? null;
+    if (v === null) return () => null;
+    const c = parse(v);
+    if (c === undefined) return inconvertible(String(v), arg.type, target);
+    return () => c;
+  }
+  return (v) => (v === null ? null : parse(v) ?? null);
+}
+
+function scaled(t: ColumnType, ns: boolean): Parse | undefined {
+  const k = timeScale(t, ns);
+  return k === 1n ? undefined : (v) => (v as bigint) * k;
+}
+
+/** Plans the comparison of `args[0]` with `args[1]` for operator `op` (used in messages). */
+export function planComparison(op: string, args: BoundArg[]): ComparePlan | string {
+  const [a, b] = [args[0].type, args[1].type];
+  let pa: Parse | undefined, pb: Parse | undefined;
+  let target: ColumnType = a;
+  let sentinelNull = true;
+  if (isNullType(a) || isNullType(b) || (isNumber(a) && isNumber(b))) {
+    sentinelNull = !isText(isNullType(a) ? b : a);
+  } else if (isText(a) && isText(b)) {
+    sentinelNull = false;
+  } else if (isTime(a) && isTime(b)) {
+    const ns = a.tag === "TIMESTAMP_NS" || b.tag === "TIMESTAMP_NS";
+    pa = scaled(a, ns);
+    pb = scaled(b, ns);
+  } else if ((isTime(a) && isNumber(b)) || (isNumber(a) && isTime(b))) {
+    // A timestamp against a number compares raw ticks: `ts > 0` is after the epoch.
+  } else if (isText(a) !== isText(b)) {
+    const [textType, other] = isText(a) ? [a, b] : [b, a];
+    if (textType.tag === "SYMBOL" && isNumber(other)) return noMatchOp(op, args); // §2.1
+    const ns = other.tag === "TIMESTAMP_NS";
+    const parse = textParser(textType, other, ns);
+    if (!parse) return noMatchOp(op, args);
+    const otherScale = isTime(other) ? scaled(other, ns) : undefined;
+    if (isText(a)) [pa, pb, target] = [parse, otherScale, b];
+    else [pa, pb, target] = [otherScale, parse, a];
+    sentinelNull = !(other.tag === "UUID" || other.tag === "IPV4" || other.tag === "LONG256");
+  } else if (a.tag === b.tag && a.geoBits === b.geoBits) {
+    sentinelNull = a.tag === "BOOLEAN";
+  } else {
+    return noMatchOp(op, args);
+  }
+  const left = converter(args[0], pa, target);
+  if (typeof left === "string") return left;
+  const right = converter(args[1], pb, target);
+  if (typeof right === "string") return right;
+  return { left, right, sentinelNull };
+}

@@ -1,0 +1,150 @@
+/**
+ * Date arithmetic and truncation (spec/sql.md §14.2): dateadd, datediff, date_trunc,
+ * timestamp_floor, timestamp_ceil. Unit arguments that are constants are checked once at bind
+ * time; non-constant units are read per row and give NULL when unknown.
+ */
+import { SqlError } from "../base/errors.ts";
+import { T } from "../base/types.ts";
+import type { Value } from "../base/values.ts";
+import { constText, finerTimeArg, fn, intOf, isIntArg, isTextArg, noMatch, timeArg } from "./datetime_args.ts";
+import type { TimeUnit } from "./datetime_calendar.ts";
+import {
+  addUnits,
+  ceilUnit,
+  floorStride,
+  floorStrideFrom,
+  isUnitLetter,
+  parseStride,
+  type Stride,
+  truncate,
+  truncUnit,
+  unitsBetween,
+} from "./datetime_units.ts";
+import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
+import { localToUtcTicks, requireTimeZone, utcToLocalTicks } from "./timezone.ts";
+
+function invalidUnit(text: string, pos: number): SqlError {
+  return new SqlError(`invalid unit '${text}'`, pos);
+}
+
+/** Checks a constant unit letter at bind time; undefined when the unit is not constant. */
+function constLetter(arg: BoundArg): string | null | undefined {
+  const u = constText(arg);
+  if (typeof u === "string" && !isUnitLetter(u)) throw invalidUnit(u, arg.pos);
+  return u;
+}
+
+/** dateadd(unit, n, ts [, tz]) (§14.2): with tz the addition happens on local wall-clock time. */
+function bindDateAdd(args: BoundArg[]): ScalarBinding | string {
+  if (args.length < 3 || args.length > 4 || !isTextArg(args[0]) || !isIntArg(args[1])) return noMatch("dateadd", args);
+  const ta = timeArg(args[2]);
+  if (!ta || (args.length === 4 && !isTextArg(args[3]))) return noMatch("dateadd", args);
+  constLetter(args[0]);
+  const tzText = args.length === 4 ? constText(args[3]) : undefined;
+  const zone = typeof tzText === "string" ? requireTimeZone(tzText, args[3].pos) : undefined;
+  const unit = ta.unit;
+  return {
+    returns: ta.type,
+    argTypes: args.length === 4 ? [args[0].type, args[1].type, ta.type, args[3].type] : [args[0].type, args[1].type, ta.type],
+    eval: ([u, n, t, tz]) => {
+      const count = intOf(n);
+      if (u === null || count === null || t === null || !isUnitLetter(u as string)) return null;
+      if (args.length === 3) return addUnits(t as bigint, u as string, count, unit);
+      if (tz === null) return null;
+      const rules = zone ?? requireTimeZone(tz as string);
+      const local = addUnits(utcToLocalTicks(rules, t as bigint, unit), u as string, count, unit);
+      return localToUtcTicks(rules, local, unit);
+    },
+  };
+}
+
+/** datediff(unit, a, b) (§14.2): absolute whole units, both values in the finer unit. */
+function bindDateDiff(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 3 || !isTextArg(args[0])) return noMatch("datediff", args);
+  const a = timeArg(args[1]);
+  const b = timeArg(args[2]);
+  if (!a || !b) return noMatch("datediff", args);
+  constLetter(args[0]);
+  const both = finerTimeArg(a, b);
+  return {
+    returns: T.LONG,
+    argTypes: [args[0].type, both.type, both.type],
+    eval: ([u, x, y]) => {
+      if (u === null || x === null || y === null || !isUnitLetter(u as string)) return null;
+      return unitsBetween(x as bigint, y as bigint, u as string, both.unit);
+    },
+  };
+}
+
+/** date_trunc(unit, ts) (§14.2). */
+function bindDateTrunc(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 2 || !isTextArg(args[0])) return noMatch("date_trunc", args);
+  const ta = timeArg(args[1]);
+  if (!ta) return noMatch("date_trunc", args);
+  const u = constText(args[0]);
+  if (typeof u === "string" && truncUnit(u) === undefined) throw invalidUnit(u, args[0].pos);
+  return {
+    returns: ta.type,
+    argTypes: [args[0].type, ta.type],
+    eval: ([w, t]) => {
+      const word = w === null ? undefined : truncUnit(w as string);
+      return word === undefined || t === null ? null : truncate(t as bigint, word, ta.unit);
+    },
+  };
+}
+
+/** A stride argument: parsed once when constant, per row (NULL when invalid) otherwise. */
+function strideOf(arg: BoundArg): ((v: Value) => Stride | undefined) {
+  const text = constText(arg);
+  if (typeof text === "string") {
+    const stride = parseStride(text);
+    if (!stride) throw invalidUnit(text, arg.pos);
+    return () => stride;
+  }
+  return (v) => (v === null ? undefined : parseStride(v as string));
+}
+
+/** timestamp_floor(stride, ts [, origin]) (§14.2). */
+function bindTimestampFloor(args: BoundArg[]): ScalarBinding | string {
+  if (args.length < 2 || args.length > 3 || !isTextArg(args[0])) return noMatch("timestamp_floor", args);
+  const ta = timeArg(args[1]);
+  if (!ta || (args.length === 3 && !timeArg(args[2]))) return noMatch("timestamp_floor", args);
+  const stride = strideOf(args[0]);
+  const unit: TimeUnit = ta.unit;
+  return {
+    returns: ta.type,
+    argTypes: args.length === 3 ? [args[0].type, ta.type, ta.type] : [args[0].type, ta.type],
+    eval: ([s, t, origin]) => {
+      const st = stride(s);
+      if (!st || t === null) return null;
+      if (args.length === 2) return floorStride(t as bigint, st, unit);
+      return origin === null ? null : floorStrideFrom(t as bigint, st, origin as bigint, unit);
+    },
+  };
+}
+
+/** timestamp_ceil(unit, ts) (§14.2): single units only. */
+function bindTimestampCeil(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 2 || !isTextArg(args[0])) return noMatch("timestamp_ceil", args);
+  const ta = timeArg(args[1]);
+  if (!ta) return noMatch("timestamp_ceil", args);
+  const u = constText(args[0]);
+  if (typeof u === "string" && (u.length !== 1 || !isUnitLetter(u))) throw invalidUnit(u, args[0].pos);
+  return {
+    returns: ta.type,
+    argTypes: [args[0].type, ta.type],
+    eval: ([l, t]) => {
+      if (l === null || t === null || (l as string).length !== 1 || !isUnitLetter(l as string)) return null;
+      return ceilUnit(t as bigint, l as string, ta.unit);
+    },
+  };
+}
+
+/** §14.2 arithmetic and truncation functions. */
+export const ARITH_FUNCTIONS: ScalarFunction[] = [
+  fn("dateadd", bindDateAdd),
+  fn("datediff", bindDateDiff),
+  fn("date_trunc", bindDateTrunc),
+  fn("timestamp_floor", bindTimestampFloor),
+  fn("timestamp_ceil", bindTimestampCeil),
+];

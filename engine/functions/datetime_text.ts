@@ -1,0 +1,98 @@
+/**
+ * Parsing, formatting and time-zone conversion (spec/sql.md §14.4): to_timestamp,
+ * to_timestamp_ns, to_date, to_str, to_timezone, to_utc. Constant patterns and zones are
+ * compiled once at bind time; per-row ones go through a small cache.
+ */
+import { type ColumnType, T } from "../base/types.ts";
+import type { Value } from "../base/values.ts";
+import { constText, fn, isTextArg, memo, noMatch, timeArg, timeArgKeepingDate } from "./datetime_args.ts";
+import type { TimeUnit } from "./datetime_calendar.ts";
+import { compilePattern, type CompiledPattern, formatWithPattern, parseWithPattern } from "./datetime_format.ts";
+import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
+import { parseTimestamp } from "./timestamp_parse.ts";
+import { localToUtcTicks, requireTimeZone, resolveTimeZone, utcToLocalTicks, type ZoneRules } from "./timezone.ts";
+
+const compileCached = memo(compilePattern);
+
+/** A pattern argument: compiled now when constant, per distinct value otherwise. */
+function patternOf(arg: BoundArg): (v: Value) => CompiledPattern | undefined {
+  const text = constText(arg);
+  if (typeof text === "string") {
+    const compiled = compilePattern(text);
+    return () => compiled;
+  }
+  return (v) => (v === null ? undefined : compileCached(v as string));
+}
+
+/**
+ * to_timestamp(str, fmt), to_timestamp_ns, to_date (§14.4): a mismatch is NULL. The one-argument
+ * form parses the §3.5 ISO grammar.
+ */
+function parser(name: string, returns: ColumnType, unit: TimeUnit): ScalarFunction {
+  return fn(name, (args): ScalarBinding | string => {
+    if (args.length < 1 || args.length > 2 || !args.every(isTextArg)) return noMatch(name, args);
+    if (args.length === 1) {
+      return { returns, eval: ([s]) => (s === null ? null : parseTimestamp(s as string, unit) ?? null) };
+    }
+    const pattern = patternOf(args[1]);
+    return {
+      returns,
+      eval: ([s, f]) => {
+        const p = pattern(f);
+        return s === null || !p ? null : parseWithPattern(p, s as string, { unit }) ?? null;
+      },
+    };
+  });
+}
+
+/** to_str(ts, fmt) (§14.4): DATE values print in their own unit, unknown letters are literal. */
+function bindToStr(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 2 || !isTextArg(args[1])) return noMatch("to_str", args);
+  const ta = timeArgKeepingDate(args[0]);
+  if (!ta) return noMatch("to_str", args);
+  const pattern = patternOf(args[1]);
+  return {
+    returns: T.STRING,
+    argTypes: [ta.type, args[1].type],
+    eval: ([t, f]) => {
+      const p = pattern(f);
+      return t === null || !p ? null : formatWithPattern(p, t as bigint, { unit: ta.unit });
+    },
+  };
+}
+
+/**
+ * to_timezone(ts, tz) and to_utc(ts, tz) (§14.4). A constant zone must be valid (error at bind);
+ * a per-row zone that is unknown leaves the value unchanged, as QuestDB's variable-zone
+ * functions do.
+ */
+function zoneShift(name: string, toLocal: boolean): ScalarFunction {
+  return fn(name, (args): ScalarBinding | string => {
+    if (args.length !== 2 || !isTextArg(args[1])) return noMatch(name, args);
+    const ta = timeArg(args[0]);
+    if (!ta) return noMatch(name, args);
+    const tz = constText(args[1]);
+    const zone = typeof tz === "string" ? requireTimeZone(tz, args[1].pos) : undefined;
+    const shift = (rules: ZoneRules, t: bigint) =>
+      toLocal ? utcToLocalTicks(rules, t, ta.unit) : localToUtcTicks(rules, t, ta.unit);
+    return {
+      returns: ta.type,
+      argTypes: [ta.type, args[1].type],
+      eval: ([t, z]) => {
+        if (t === null || z === null) return null;
+        const rules = zone ?? resolveTimeZone(z as string);
+        return rules ? shift(rules, t as bigint) : t;
+      },
+    };
+  });
+}
+
+/** §14.4 parse/format/zone functions. */
+export const PARSE_FORMAT_FUNCTIONS: ScalarFunction[] = [
+  parser("to_timestamp", T.TIMESTAMP, "us"),
+  parser("to_timestamp_ns", T.TIMESTAMP_NS, "ns"),
+  parser("to_date", T.DATE, "ms"),
+  fn("to_str", bindToStr),
+  zoneShift("to_timezone", true),
+  zoneShift("to_utc", false),
+];

@@ -1,0 +1,80 @@
+/**
+ * Java's `Double.toString` and `Float.toString` text for DOUBLE and FLOAT values: what REST, CSV
+ * and CAST(... AS STRING) print (spec/sql.md §18.3).
+ *
+ * Digits are the shortest that read back to the same value (JavaScript's own shortest digits for
+ * doubles, a search over float32 for floats); the layout is Java's: plain notation with at least
+ * one fraction digit for 10^-3 <= |x| < 10^7, otherwise `d.dddE±n`.
+ */
+
+/**
+ * Formats a double as Java `Double.toString` does: `15.0`, `0.1`, `1.0E7`, `1.0E-4`, `-0.0`.
+ * Non-finite values print as Java does (`NaN`, `Infinity`), though callers normally map them to
+ * NULL first.
+ */
+export function formatDouble(x: number): string {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity";
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const [digits, exp] = shortestDoubleDigits(Math.abs(x));
+  return (x < 0 ? "-" : "") + layout(digits, exp);
+}
+
+/**
+ * Formats a float32 value as Java `Float.toString` does: the shortest digits that round-trip
+ * through float32 (`0.1` for `Math.fround(0.1)`, not `0.10000000149011612`).
+ */
+export function formatFloat(x: number): string {
+  const f = Math.fround(x);
+  if (!Number.isFinite(f)) return Number.isNaN(f) ? "NaN" : f > 0 ? "Infinity" : "-Infinity";
+  if (f === 0) return Object.is(f, -0) ? "-0.0" : "0.0";
+  const [digits, exp] = shortestFloatDigits(Math.abs(f));
+  return (f < 0 ? "-" : "") + layout(digits, exp);
+}
+
+/** Significant digits (no dot) and decimal exponent of the first digit: 0.015 → ["15", -2]. */
+function splitExponential(s: string): [string, number] {
+  const e = s.indexOf("e");
+  const mantissa = s.slice(0, e).replace(".", "");
+  return [mantissa.replace(/0+$/, "") || "0", Number(s.slice(e + 1))];
+}
+
+function shortestDoubleDigits(x: number): [string, number] {
+  const [digits, exp] = splitExponential(x.toExponential());
+  if (digits.length === 1) {
+    // Java (JDK 19+) picks the closest of the one- and two-digit decimals that round to x, which
+    // only differs for subnormals: Double.MIN_VALUE is 4.9E-324, not 5e-324.
+    const two = x.toExponential(1);
+    if (Number(two) === x) return splitExponential(two);
+  }
+  return [digits, exp];
+}
+
+function shortestFloatDigits(f: number): [string, number] {
+  for (let p = 1; p <= 9; p++) {
+    const s = f.toExponential(p - 1);
+    if (Math.fround(Number(s)) === f) {
+      // Java's one-or-two-digit rule again (Float.MIN_VALUE is 1.4E-45).
+      const two = p === 1 ? f.toExponential(1) : s;
+      return splitExponential(Math.fround(Number(two)) === f ? two : s);
+    }
+    // The nearest p-digit decimal can fall outside the float's rounding interval while a
+    // neighbour does not (the interval is lopsided at powers of two); try both neighbours.
+    const [mant, exp] = [s.slice(0, s.indexOf("e")).replace(".", ""), Number(s.slice(s.indexOf("e") + 1))];
+    for (const delta of [-1, 1]) {
+      const m = Number(mant) + delta;
+      const c = `${m}e${exp - (p - 1)}`;
+      if (m > 0 && Math.fround(Number(c)) === f) return splitExponential(Number(c).toExponential());
+    }
+  }
+  return splitExponential(f.toExponential());
+}
+
+function layout(digits: string, exp: number): string {
+  if (exp >= -3 && exp < 7) {
+    if (exp < 0) return "0." + "0".repeat(-exp - 1) + digits;
+    const intLen = exp + 1;
+    if (digits.length <= intLen) return digits + "0".repeat(intLen - digits.length) + ".0";
+    return digits.slice(0, intLen) + "." + digits.slice(intLen);
+  }
+  return digits[0] + "." + (digits.length > 1 ? digits.slice(1) : "0") + "E" + exp;
+}

@@ -1,0 +1,131 @@
+/**
+ * The text of a value (spec/sql.md §18.3): what CAST(x AS STRING) produces and what the REST
+ * endpoint renders inside its quotes. Listeners add their own quoting and escaping.
+ */
+import type { ColumnType } from "../base/types.ts";
+import type { Interval, Value } from "../base/values.ts";
+import { formatDouble, formatFloat } from "./double_format.ts";
+import { splitDay, civilFromDays, TICKS_PER_SECOND_NUM, type TimeUnit } from "./datetime_calendar.ts";
+
+/** Fraction digits printed per unit: DATE 3, TIMESTAMP 6, TIMESTAMP_NS 9 (§18.3). */
+const FRACTION_DIGITS: Readonly<Record<TimeUnit, number>> = { ms: 3, us: 6, ns: 9 };
+
+/** The geohash base-32 alphabet (no a, i, l, o). */
+export const GEOHASH_ALPHABET = "0123456789bcdefghjkmnpqrstuvwxyz";
+
+/** `2024-01-01T00:00:00.000000Z` for a TIMESTAMP value (microseconds). */
+export function formatTimestampMicros(us: bigint): string {
+  return formatTicks(us, "us");
+}
+
+/** `2024-01-01T00:00:00.000Z` for a DATE value (milliseconds). */
+export function formatDateMillis(ms: bigint): string {
+  return formatTicks(ms, "ms");
+}
+
+/** `2024-01-01T00:00:00.000000000Z` for a TIMESTAMP_NS value (nanoseconds). */
+export function formatTimestampNanos(ns: bigint): string {
+  return formatTicks(ns, "ns");
+}
+
+/**
+ * ISO-8601 UTC text of a tick value with the unit's fixed number of fraction digits. Years are
+ * four digits, zero padded (`0005-03-01…`); years before 0 get a leading minus (`-0001-…`) and
+ * years past 9999 print all their digits.
+ */
+export function formatTicks(t: bigint, unit: TimeUnit): string {
+  const [days, tod] = splitDay(t, unit);
+  const [year, month, day] = civilFromDays(days);
+  const tps = TICKS_PER_SECOND_NUM[unit];
+  const secs = Math.floor(tod / tps);
+  const sub = tod - secs * tps;
+  return (
+    formatYear(year) + "-" + pad2(month) + "-" + pad2(day) + "T" + pad2(Math.floor(secs / 3600)) + ":" +
+    pad2(Math.floor(secs / 60) % 60) + ":" + pad2(secs % 60) + "." + padN(sub, FRACTION_DIGITS[unit]) + "Z"
+  );
+}
+
+/** Four-digit zero-padded year, with a sign before year 0. */
+export function formatYear(year: number): string {
+  return year < 0 ? "-" + padN(-year, 4) : padN(year, 4);
+}
+
+function pad2(n: number): string {
+  return n < 10 ? "0" + n : String(n);
+}
+
+function padN(n: number, width: number): string {
+  const s = String(n);
+  return s.length >= width ? s : "0".repeat(width - s.length) + s;
+}
+
+/** Dotted-quad text of an unsigned IPv4 number. */
+export function formatIpv4(ip: number): string {
+  return `${(ip >>> 24) & 255}.${(ip >>> 16) & 255}.${(ip >>> 8) & 255}.${ip & 255}`;
+}
+
+/**
+ * `0x` hex of a LONG256. QuestDB prints whole bytes without further leading zeros
+ * (Numbers.appendLong256: `0x01`, `0x0fff`), so the digit count is padded to even.
+ */
+export function formatLong256(v: bigint): string {
+  let hex = v.toString(16);
+  if (hex.length % 2 === 1) hex = "0" + hex;
+  return "0x" + hex;
+}
+
+/** Geohash text: base-32 characters when the precision is whole characters, else the bit string. */
+export function formatGeohash(v: bigint, bits: number): string {
+  if (bits % 5 === 0) {
+    let s = "";
+    for (let i = bits - 5; i >= 0; i -= 5) s += GEOHASH_ALPHABET[Number((v >> BigInt(i)) & 31n)];
+    return s;
+  }
+  return v.toString(2).padStart(bits, "0");
+}
+
+/** `('lo', 'hi')` with both ends as TIMESTAMP text (§18.3 INTERVAL). */
+export function formatInterval(i: Interval, unit: TimeUnit = "us"): string {
+  return `('${formatTicks(i.lo, unit)}', '${formatTicks(i.hi, unit)}')`;
+}
+
+/**
+ * The §18.3 text of value `v` of type `t`; null for SQL NULL and for BINARY (whose content is
+ * never rendered as text).
+ */
+export function formatValue(v: Value, t: ColumnType): string | null {
+  if (v === null) return null;
+  switch (t.tag) {
+    case "BOOLEAN":
+      return v ? "true" : "false";
+    case "BYTE":
+    case "SHORT":
+    case "INT":
+    case "LONG":
+      return String(v);
+    case "FLOAT":
+      return formatFloat(v as number);
+    case "DOUBLE":
+      return formatDouble(v as number);
+    case "DATE":
+      return formatTicks(v as bigint, "ms");
+    case "TIMESTAMP":
+      return formatTicks(v as bigint, "us");
+    case "TIMESTAMP_NS":
+      return formatTicks(v as bigint, "ns");
+    case "IPV4":
+      return formatIpv4(v as number);
+    case "LONG256":
+      return formatLong256(v as bigint);
+    case "GEOHASH":
+      return formatGeohash(v as bigint, t.geoBits);
+    case "INTERVAL":
+      return formatInterval(v as Interval);
+    case "BINARY":
+    case "CURSOR":
+      return null;
+    default:
+      // CHAR, SYMBOL, STRING, VARCHAR, UUID and untyped NULL carry their text already.
+      return typeof v === "string" ? v : String(v);
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Session, server and assorted scalar functions: current_user / session_user,
+ * current_database, current_schema, version, build (spec/sql.md §17.4); md5 / sha1 / sha256,
+ * typeOf, pg_typeof, to_uuid, netmask (§15.4); flush_query_cache and reload_config.
+ */
+import { createHash } from "node:crypto";
+import { type ColumnType, T, typeName } from "../base/types.ts";
+import type { Value } from "../base/values.ts";
+import { maskOf, parseSubnet } from "./_ipv4.ts";
+import { isIntArg, isText, isTextArg, noMatch, scalar, toBigInt } from "./_util.ts";
+import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
+
+/** The text version() answers: pg clients parse only the leading `PostgreSQL 12.3` (§17.4). */
+export const VERSION_TEXT = "PostgreSQL 12.3, compiled by Visual C++ build 1914, 64-bit, QuestDB";
+
+/** The text build() answers (§17.4, P2). */
+export const BUILD_TEXT = "Build Information: QuestDB 9.0.0 (Deno), JDK n/a, Commit Hash n/a";
+
+/** A function of no arguments returning a fixed value. */
+function fixed(name: string, returns: ColumnType, value: Value, deterministic = true): ScalarFunction {
+  return scalar(
+    name,
+    (args) => (args.length === 0 ? { returns, deterministic, eval: () => value } : noMatch(name, args)),
+  );
+}
+
+/** current_user() reads the principal from the evaluation context; it varies by session. */
+function sessionUser(name: string): ScalarFunction {
+  return scalar(
+    name,
+    (args) =>
+      args.length === 0
+        ? { returns: T.STRING, deterministic: false, eval: (_a, ctx) => ctx.user }
+        : noMatch(name, args),
+  );
+}
+
+/** md5 / sha1 / sha256 of the UTF-8 bytes of text or of a binary value, as lowercase hex. */
+function digest(name: string, algorithm: string): ScalarFunction {
+  return scalar(name, (args): ScalarBinding | string => {
+    if (args.length !== 1 || !(isTextArg(args[0].type) || args[0].type.tag === "BINARY")) {
+      return noMatch(name, args);
+    }
+    return {
+      returns: T.VARCHAR,
+      eval: (
+        [v],
+      ) => (v === null ? null : createHash(algorithm).update(v as string | Uint8Array).digest("hex")),
+    };
+  });
+}
+
+/** PostgreSQL names of our types, for pg_typeof(). */
+const PG_TYPE_NAMES: Partial<Record<string, string>> = {
+  BOOLEAN: "boolean",
+  BYTE: "smallint",
+  SHORT: "smallint",
+  CHAR: "character",
+  INT: "integer",
+  LONG: "bigint",
+  FLOAT: "real",
+  DOUBLE: "double precision",
+  DATE: "timestamp without time zone",
+  TIMESTAMP: "timestamp without time zone",
+  TIMESTAMP_NS: "timestamp without time zone",
+  SYMBOL: "character varying",
+  STRING: "character varying",
+  VARCHAR: "character varying",
+  UUID: "uuid",
+  BINARY: "bytea",
+  NULL: "unknown",
+};
+
+function typeNameOf(name: string, render: (t: ColumnType) => string): ScalarFunction {
+  return scalar(name, (args) => {
+    if (args.length !== 1) return noMatch(name, args);
+    const text = render(args[0].type);
+    return { returns: T.STRING, eval: () => text };
+  });
+}
+
+/** Formats 128 bits given as two signed 64-bit halves as a canonical UUID. */
+export function uuidFromHalves(lo: bigint, hi: bigint): string {
+  const h = BigInt.asUintN(64, hi).toString(16).padStart(16, "0") +
+    BigInt.asUintN(64, lo).toString(16).padStart(16, "0");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** to_uuid(lo, hi): both halves NULL gives NULL, as QuestDB's UUID NULL is both halves LONG_MIN. */
+function bindToUuid(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 2 || !isIntArg(args[0].type) || !isIntArg(args[1].type)) {
+    return noMatch("to_uuid", args);
+  }
+  return {
+    returns: T.UUID,
+    eval: ([lo, hi]) => {
+      const l = toBigInt(lo), h = toBigInt(hi);
+      if (l === null && h === null) return null;
+      return uuidFromHalves(l ?? -(1n << 63n), h ?? -(1n << 63n));
+    },
+  };
+}
+
+/** netmask('a.b.c.d/n'): the subnet's mask as an IPv4 (`/8` → 255.0.0.0); NULL when malformed. */
+function bindNetmask(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 1 || !isText(args[0].type)) return noMatch("netmask", args);
+  return {
+    returns: T.IPV4,
+    eval: ([v]) => {
+      if (v === null || !(v as string).includes("/")) return null;
+      const s = parseSubnet(v as string);
+      const m = s ? maskOf(s.bits) : 0;
+      return m === 0 ? null : m;
+    },
+  };
+}
+
+/** The functions of this file. */
+export const MISC_FUNCTIONS: ScalarFunction[] = [
+  sessionUser("current_user"),
+  sessionUser("session_user"),
+  fixed("current_database", T.STRING, "qdb"),
+  fixed("current_schema", T.STRING, "public"),
+  fixed("version", T.STRING, VERSION_TEXT),
+  fixed("pg_catalog.version", T.STRING, VERSION_TEXT),
+  fixed("build", T.STRING, BUILD_TEXT),
+  // Side-effect functions: never folded, so each call is a real request.
+  fixed("flush_query_cache", T.BOOLEAN, true, false),
+  fixed("reload_config", T.BOOLEAN, true, false),
+  digest("md5", "md5"),
+  digest("sha1", "sha1"),
+  digest("sha256", "sha256"),
+  typeNameOf("typeof", typeName),
+  typeNameOf("pg_typeof", (t) => PG_TYPE_NAMES[t.tag] ?? typeName(t).toLowerCase()),
+  scalar("to_uuid", bindToUuid),
+  scalar("netmask", bindNetmask),
+];

@@ -1,0 +1,187 @@
+/**
+ * Numeric functions of spec/sql.md §15.1: abs, sign, ceil/floor, the round family, sqrt, exp,
+ * ln, log (base 10), power, greatest/least, trigonometry, size_pretty and mod.
+ *
+ * Results that leave the real domain (sqrt(-1), ln(0)) are NaN or infinite, which is NULL
+ * (§2.1); `dbl()` normalizes them.
+ */
+import { type ColumnType, isIntegral, isNumeric, T } from "../base/types.ts";
+import { dbl, int32, type Value } from "../base/values.ts";
+import {
+  aliases,
+  isIntArg,
+  isNumArg,
+  isText,
+  noMatch,
+  scalar,
+  toBigInt,
+  toDouble,
+  toIntArg,
+} from "./_util.ts";
+import { roundDecimal, type RoundMode } from "./numeric_round.ts";
+import { bindNumeric } from "./operators_arith.ts";
+import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
+
+/** Binds `name(x, …)` of numeric arguments to a DOUBLE computed by `f`. */
+function doubleFn(name: string, arity: number, f: (...xs: number[]) => number) {
+  return (args: BoundArg[]): ScalarBinding | string => {
+    if (args.length !== arity || !args.every((a) => isNumArg(a.type))) return noMatch(name, args);
+    return {
+      returns: T.DOUBLE,
+      eval: (vals) => {
+        const xs: number[] = [];
+        for (const v of vals) {
+          const x = toDouble(v);
+          if (x === null) return null;
+          xs.push(x);
+        }
+        return dbl(f(...xs));
+      },
+    };
+  };
+}
+
+/** `abs(x)` keeps the type of x; BYTE and SHORT wrap in their width like Java narrowing. */
+function bindAbs(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 1 || !isNumArg(args[0].type)) return noMatch("abs", args);
+  const t = args[0].type;
+  switch (t.tag) {
+    case "BYTE":
+      return { returns: t, eval: ([a]) => (Math.abs(a as number) << 24) >> 24 };
+    case "SHORT":
+      return { returns: t, eval: ([a]) => (Math.abs(a as number) << 16) >> 16 };
+    case "INT":
+      return { returns: t, eval: ([a]) => (a === null ? null : int32(Math.abs(a as number))) };
+    case "LONG":
+      return { returns: t, eval: ([a]) => (a === null ? null : (a as bigint) < 0n ? -(a as bigint) : a) };
+    case "NULL":
+      return { returns: T.DOUBLE, eval: () => null };
+    default:
+      return { returns: t, eval: ([a]) => (a === null ? null : Math.abs(a as number)) };
+  }
+}
+
+/** `sign(x)`: -1, 0 or 1 in the type of x. */
+function bindSign(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 1 || !isNumArg(args[0].type)) return noMatch("sign", args);
+  const t = args[0].type;
+  if (t.tag === "LONG") {
+    return {
+      returns: t,
+      eval: ([a]) => (a === null ? null : (a as bigint) > 0n ? 1n : (a as bigint) < 0n ? -1n : 0n),
+    };
+  }
+  if (t.tag === "NULL") return { returns: T.DOUBLE, eval: () => null };
+  return { returns: t, eval: ([a]) => (a === null ? null : Math.sign(a as number) + 0) };
+}
+
+/** round-family binder: `name(x [, scale])` → DOUBLE (§15.1). */
+function bindRound(name: string, mode: RoundMode, scaleOptional: boolean) {
+  return (args: BoundArg[]): ScalarBinding | string => {
+    const okArity = args.length === 2 || (scaleOptional && args.length === 1);
+    if (!okArity || !isNumArg(args[0].type) || (args.length === 2 && !isIntArg(args[1].type))) {
+      return noMatch(name, args);
+    }
+    return {
+      returns: T.DOUBLE,
+      eval: ([v, s]) => {
+        const x = toDouble(v);
+        const scale = args.length === 2 ? toIntArg(s) : 0;
+        return x === null || scale === null ? null : dbl(roundDecimal(x, { scale, mode }));
+      },
+    };
+  };
+}
+
+/** The result type of greatest/least: LONG for integers, DOUBLE for mixed numerics, else the shared type. */
+function extremeType(types: ColumnType[]): ColumnType | undefined {
+  const real = types.filter((t) => t.tag !== "NULL");
+  if (real.length === 0) return T.DOUBLE;
+  if (real.every(isIntegral)) return T.LONG;
+  if (real.every(isNumeric)) return T.DOUBLE;
+  if (real.every(isText)) return real.every((t) => t.tag === "VARCHAR") ? T.VARCHAR : T.STRING;
+  if (real.every((t) => t.tag === real[0].tag)) return real[0];
+  return undefined;
+}
+
+/** `greatest(a, …)` / `least(a, …)`: NULL arguments are ignored; NULL only when all are (§15.1). */
+function bindExtreme(name: string, greater: boolean) {
+  return (args: BoundArg[]): ScalarBinding | string => {
+    const returns = args.length === 0 ? undefined : extremeType(args.map((a) => a.type));
+    if (!returns) return noMatch(name, args);
+    const conv: (v: Value) => Value = returns.tag === "LONG"
+      ? toBigInt
+      : returns.tag === "DOUBLE"
+      ? toDouble
+      : (v) => v;
+    return {
+      returns,
+      eval: (vals) => {
+        let best: Value = null;
+        for (const v of vals) {
+          const x = conv(v);
+          if (x === null) continue;
+          if (best === null || (greater ? x > best : x < best)) best = x;
+        }
+        return best;
+      },
+    };
+  };
+}
+
+const RADIANS_TO_DEGREES = 180 / Math.PI;
+const DEGREES_TO_RADIANS = Math.PI / 180;
+
+const SIZE_UNITS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+
+/**
+ * `size_pretty(bytes)`: base-1024 value with one decimal and a unit, `390.7 KiB` for 400032.
+ * Like QuestDB, the unit is chosen from the highest set bit and the value is a float.
+ */
+export function sizePretty(bytes: bigint): string {
+  const msb = bytes === 0n ? 0 : bytes < 0n ? 63 : bytes.toString(2).length - 1;
+  const z = Math.floor(msb / 10);
+  const value = Math.fround(Number(bytes) / 2 ** (z * 10));
+  return `${roundDecimal(value, { scale: 1, mode: "halfUp" }).toFixed(1)} ${SIZE_UNITS[z]}`;
+}
+
+function bindSizePretty(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 1 || !isIntArg(args[0].type)) return noMatch("size_pretty", args);
+  return { returns: T.STRING, eval: ([v]) => (v === null ? null : sizePretty(toBigInt(v)!)) };
+}
+
+/** The numeric functions. */
+export const NUMERIC_FUNCTIONS: ScalarFunction[] = [
+  scalar("abs", bindAbs),
+  scalar("sign", bindSign),
+  ...aliases(["ceil", "ceiling"], doubleFn("ceil", 1, Math.ceil)),
+  scalar("floor", doubleFn("floor", 1, Math.floor)),
+  scalar("round", bindRound("round", "halfUp", true)),
+  scalar("round_half_even", bindRound("round_half_even", "halfEven", true)),
+  scalar("round_down", bindRound("round_down", "down", false)),
+  scalar("round_up", bindRound("round_up", "up", false)),
+  scalar("sqrt", doubleFn("sqrt", 1, Math.sqrt)),
+  scalar("cbrt", doubleFn("cbrt", 1, Math.cbrt)),
+  scalar("exp", doubleFn("exp", 1, Math.exp)),
+  scalar("ln", doubleFn("ln", 1, Math.log)),
+  // log() is base 10, as in PostgreSQL (§15.1, §21).
+  scalar("log", doubleFn("log", 1, Math.log10)),
+  scalar("log10", doubleFn("log10", 1, Math.log10)),
+  ...aliases(["power", "pow"], doubleFn("power", 2, Math.pow)),
+  scalar("greatest", bindExtreme("greatest", true)),
+  scalar("least", bindExtreme("least", false)),
+  scalar("sin", doubleFn("sin", 1, Math.sin)),
+  scalar("cos", doubleFn("cos", 1, Math.cos)),
+  scalar("tan", doubleFn("tan", 1, Math.tan)),
+  scalar("cot", doubleFn("cot", 1, (x) => 1 / Math.tan(x))),
+  scalar("asin", doubleFn("asin", 1, Math.asin)),
+  scalar("acos", doubleFn("acos", 1, Math.acos)),
+  scalar("atan", doubleFn("atan", 1, Math.atan)),
+  scalar("atan2", doubleFn("atan2", 2, Math.atan2)),
+  // Java multiplies by the precomputed ratio (Math.toDegrees / toRadians); so do we, for identical bits.
+  scalar("degrees", doubleFn("degrees", 1, (x) => x * RADIANS_TO_DEGREES)),
+  scalar("radians", doubleFn("radians", 1, (x) => x * DEGREES_TO_RADIANS)),
+  scalar("pi", doubleFn("pi", 0, () => Math.PI)),
+  scalar("size_pretty", bindSizePretty),
+  scalar("mod", (args) => (args.length === 2 ? bindNumeric("%", args) : noMatch("mod", args))),
+];

@@ -1,0 +1,236 @@
+/**
+ * Arithmetic operators `+ - * / %` and unary minus (`neg`), registered under their symbols so
+ * the binder resolves `a + b` as the function "+" (spec/sql.md §4.3, §3.3).
+ *
+ * Operands are widened inside the evaluator rather than through binder casts: the widening is
+ * a JS number → bigint or bigint → number step, cheaper than a cast node per row.
+ */
+import { type ColumnType, isIntegral, T } from "../base/types.ts";
+import { dbl, int32, int64 } from "../base/values.ts";
+import { isNullType, noMatchOp, scalar, toBigInt, toDouble } from "./_util.ts";
+import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
+
+/** How a numeric operation computes: 32-bit int, 64-bit bigint, float32 or float64. */
+export type NumKind = "int" | "long" | "float" | "double";
+
+export type ArithOp = "+" | "-" | "*" | "/" | "%";
+
+/** The computation kind of a numeric type; NULL and non-numeric types have none. */
+export function numKindOf(t: ColumnType): NumKind | undefined {
+  switch (t.tag) {
+    case "BYTE":
+    case "SHORT":
+    case "INT":
+      return "int";
+    case "LONG":
+      return "long";
+    case "FLOAT":
+      return "float";
+    case "DOUBLE":
+      return "double";
+    default:
+      return undefined;
+  }
+}
+
+const KIND_RANK: Record<NumKind, number> = { int: 1, long: 2, float: 3, double: 4 };
+
+/** The result type of a numeric kind. */
+export const KIND_TYPE: Record<NumKind, ColumnType> = {
+  int: T.INT,
+  long: T.LONG,
+  float: T.FLOAT,
+  double: T.DOUBLE,
+};
+
+/**
+ * §3.3 widening: BYTE/SHORT promote to INT (Java-style), INT op LONG is LONG, anything with
+ * DOUBLE is DOUBLE, and LONG op FLOAT is DOUBLE because a float cannot hold a long's digits.
+ * An absent kind (a NULL literal) adopts the other side; two NULLs compute as DOUBLE.
+ */
+export function widenKinds(a: NumKind | undefined, b: NumKind | undefined): NumKind {
+  if (!a) return b ?? "double";
+  if (!b) return a;
+  if ((a === "long" && b === "float") || (a === "float" && b === "long")) return "double";
+  return KIND_RANK[a] >= KIND_RANK[b] ? a : b;
+}
+
+const INT_OPS: Record<ArithOp, (a: number, b: number) => number | null> = {
+  "+": (a, b) => int32(a + b),
+  "-": (a, b) => int32(a - b),
+  "*": (a, b) => int32(Math.imul(a, b)),
+  // Integer division truncates toward zero; by zero it is NULL (§4.3).
+  "/": (a, b) => (b === 0 ? null : int32(Math.trunc(a / b))),
+  "%": (a, b) => (b === 0 ? null : int32(a % b)),
+};
+
+const LONG_OPS: Record<ArithOp, (a: bigint, b: bigint) => bigint | null> = {
+  "+": (a, b) => int64(a + b),
+  "-": (a, b) => int64(a - b),
+  "*": (a, b) => int64(a * b),
+  "/": (a, b) => (b === 0n ? null : int64(a / b)),
+  "%": (a, b) => (b === 0n ? null : int64(a % b)),
+};
+
+const DOUBLE_OPS: Record<ArithOp, (a: number, b: number) => number> = {
+  "+": (a, b) => a + b,
+  "-": (a, b) => a - b,
+  "*": (a, b) => a * b,
+  "/": (a, b) => a / b,
+  "%": (a, b) => a % b,
+};
+
+/** The evaluator of a numeric operation of kind `kind`; NULL in, NULL out. */
+export function numericBinding(op: ArithOp, kind: NumKind): ScalarBinding {
+  const returns = KIND_TYPE[kind];
+  switch (kind) {
+    case "int": {
+      const f = INT_OPS[op];
+      return { returns, eval: ([a, b]) => (a === null || b === null ? null : f(a as number, b as number)) };
+    }
+    case "long": {
+      const f = LONG_OPS[op];
+      return {
+        returns,
+        eval: ([a, b]) => {
+          const x = toBigInt(a), y = toBigInt(b);
+          return x === null || y === null ? null : f(x, y);
+        },
+      };
+    }
+    case "float": {
+      const f = DOUBLE_OPS[op];
+      return {
+        returns,
+        eval: ([a, b]) => (a === null || b === null ? null : dbl(Math.fround(f(a as number, b as number)))),
+      };
+    }
+    case "double": {
+      const f = DOUBLE_OPS[op];
+      return {
+        returns,
+        eval: ([a, b]) => {
+          const x = toDouble(a), y = toDouble(b);
+          return x === null || y === null ? null : dbl(f(x, y));
+        },
+      };
+    }
+  }
+}
+
+function isTime(t: ColumnType): boolean {
+  return t.tag === "DATE" || t.tag === "TIMESTAMP" || t.tag === "TIMESTAMP_NS";
+}
+
+function isIntOrNull(t: ColumnType): boolean {
+  return isIntegral(t) || isNullType(t);
+}
+
+/** Ticks per second of each time type: DATE ms, TIMESTAMP µs, TIMESTAMP_NS ns (§2.1). */
+const TICKS_PER_SECOND: Record<string, bigint> = {
+  DATE: 1_000n,
+  TIMESTAMP: 1_000_000n,
+  TIMESTAMP_NS: 1_000_000_000n,
+};
+
+/** TIMESTAMP ± n adds ticks of the timestamp's own unit and keeps its type (§4.3). */
+function timeShift(op: "+" | "-", type: ColumnType, timeFirst: boolean): ScalarBinding {
+  const sign = op === "+" ? 1n : -1n;
+  return {
+    returns: type,
+    eval: ([a, b]) => {
+      const t = toBigInt(timeFirst ? a : b), n = toBigInt(timeFirst ? b : a);
+      return t === null || n === null ? null : int64(t + sign * n);
+    },
+  };
+}
+
+/** TIMESTAMP - TIMESTAMP: a LONG count of ticks of the finer of the two units (§4.3 unconfirmed). */
+function timeDiff(a: ColumnType, b: ColumnType): ScalarBinding {
+  const fine = TICKS_PER_SECOND[a.tag] > TICKS_PER_SECOND[b.tag]
+    ? TICKS_PER_SECOND[a.tag]
+    : TICKS_PER_SECOND[b.tag];
+  const sa = fine / TICKS_PER_SECOND[a.tag], sb = fine / TICKS_PER_SECOND[b.tag];
+  return {
+    returns: T.LONG,
+    eval: ([x, y]) => (x === null || y === null ? null : int64((x as bigint) * sa - (y as bigint) * sb)),
+  };
+}
+
+/** IPv4 ± n wraps around the 32-bit address space; 0.0.0.0 is NULL (§15.4). */
+function ipv4Shift(op: "+" | "-", ipFirst: boolean): ScalarBinding {
+  const sign = op === "+" ? 1 : -1;
+  return {
+    returns: T.IPV4,
+    eval: ([a, b]) => {
+      const ip = toDouble(ipFirst ? a : b), n = toDouble(ipFirst ? b : a);
+      if (ip === null || n === null) return null;
+      const v = (((ip + sign * n) % 2 ** 32) + 2 ** 32) % 2 ** 32;
+      return v === 0 ? null : v;
+    },
+  };
+}
+
+function bindAdditive(op: "+" | "-", args: BoundArg[]): ScalarBinding | string {
+  const [a, b] = [args[0].type, args[1].type];
+  if (isTime(a) && isIntOrNull(b)) return timeShift(op, a, true);
+  if (op === "+" && isIntOrNull(a) && isTime(b)) return timeShift(op, b, false);
+  if (op === "-" && isTime(a) && isTime(b)) return timeDiff(a, b);
+  if (a.tag === "IPV4" && isIntOrNull(b)) return ipv4Shift(op, true);
+  if (op === "+" && isIntOrNull(a) && b.tag === "IPV4") return ipv4Shift(op, false);
+  if (op === "-" && a.tag === "IPV4" && b.tag === "IPV4") {
+    return {
+      returns: T.LONG,
+      eval: ([x, y]) => (x === null || y === null ? null : BigInt(x as number) - BigInt(y as number)),
+    };
+  }
+  return bindNumeric(op, args);
+}
+
+/** Binds a purely numeric operation (also used by `mod()`); non-numeric operands do not match. */
+export function bindNumeric(op: ArithOp, args: BoundArg[]): ScalarBinding | string {
+  const [a, b] = [args[0].type, args[1].type];
+  const ka = numKindOf(a), kb = numKindOf(b);
+  if ((!ka && !isNullType(a)) || (!kb && !isNullType(b))) return noMatchOp(op, args);
+  return numericBinding(op, widenKinds(ka, kb));
+}
+
+function binary(op: ArithOp): ScalarFunction {
+  return scalar(op, (args) => {
+    if (args.length !== 2) return noMatchOp(op, args);
+    return op === "+" || op === "-" ? bindAdditive(op, args) : bindNumeric(op, args);
+  });
+}
+
+/** Unary minus keeps the operand's type; BYTE and SHORT wrap in their width. */
+function bindNeg(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 1) return noMatchOp("-", args);
+  const t = args[0].type;
+  switch (t.tag) {
+    case "BYTE":
+      return { returns: t, eval: ([a]) => ((-(a as number) << 24) >> 24) };
+    case "SHORT":
+      return { returns: t, eval: ([a]) => ((-(a as number) << 16) >> 16) };
+    case "INT":
+      return { returns: t, eval: ([a]) => (a === null ? null : int32(-(a as number))) };
+    case "LONG":
+      return { returns: t, eval: ([a]) => (a === null ? null : int64(-(a as bigint))) };
+    case "FLOAT":
+    case "DOUBLE":
+      return { returns: t, eval: ([a]) => (a === null ? null : -(a as number)) };
+    case "NULL":
+      return { returns: T.DOUBLE, eval: () => null };
+    default:
+      return noMatchOp("-", args);
+  }
+}
+
+/** `+ - * / %` and `neg`. */
+export const ARITHMETIC_OPERATORS: ScalarFunction[] = [
+  binary("+"),
+  binary("-"),
+  binary("*"),
+  binary("/"),
+  binary("%"),
+  scalar("neg", bindNeg),
+];

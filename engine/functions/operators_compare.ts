@@ -1,0 +1,77 @@
+/**
+ * Comparison operators `= != < <= > >=` with QuestDB's two-valued NULL rules (spec/sql.md §4):
+ *
+ * - `=` is true for two NULLs and false for one (`x = NULL` is an IS NULL test); `!=` negates.
+ * - `<` and `>` are false when either side is NULL.
+ * - `<=` and `>=` are true when both sides are NULL (the same sentinel) and false when one is;
+ *   for text, UUID, IPv4 and LONG256 every ordering comparison with a NULL is false, as in
+ *   QuestDB's string comparison functions.
+ *
+ * `NOT (a < b)` is folded to `a >= b` by the binder (§4.2); these functions never see NOT.
+ * How the two operands meet is decided by compare_domain.ts.
+ */
+import { T } from "../base/types.ts";
+import { noMatchOp, scalar } from "./_util.ts";
+import { planComparison } from "./compare_domain.ts";
+import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
+import { compareValues } from "./value_compare.ts";
+
+type CmpOp = "=" | "!=" | "<" | "<=" | ">" | ">=";
+
+/** The result for operands that are both non-NULL, from their comparison `c`. */
+const TEST: Record<CmpOp, (c: number) => boolean> = {
+  "=": (c) => c === 0,
+  "!=": (c) => c !== 0,
+  "<": (c) => c < 0,
+  "<=": (c) => c <= 0,
+  ">": (c) => c > 0,
+  ">=": (c) => c >= 0,
+};
+
+/** The result when at least one operand is NULL; `both` tells whether both are. */
+function nullResult(op: CmpOp, both: boolean, sentinelNull: boolean): boolean {
+  switch (op) {
+    case "=":
+      return both;
+    case "!=":
+      return !both;
+    case "<":
+    case ">":
+      return false;
+    default:
+      return both && sentinelNull;
+  }
+}
+
+function bindComparison(op: CmpOp, args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 2) return noMatchOp(op, args);
+  const plan = planComparison(op, args);
+  if (typeof plan === "string") return plan;
+  const { left, right, sentinelNull } = plan;
+  const test = TEST[op];
+  const bothNull = nullResult(op, true, sentinelNull), oneNull = nullResult(op, false, sentinelNull);
+  return {
+    returns: T.BOOLEAN,
+    eval: ([a, b]) => {
+      const x = left(a), y = right(b);
+      if (x === null) return y === null ? bothNull : oneNull;
+      if (y === null) return oneNull;
+      return test(compareValues(x, y));
+    },
+  };
+}
+
+function comparison(op: CmpOp, name: string = op): ScalarFunction {
+  return scalar(name, (args) => bindComparison(op, args));
+}
+
+/** `=`, `!=`, `<>`, `<`, `<=`, `>`, `>=`. */
+export const COMPARISON_OPERATORS: ScalarFunction[] = [
+  comparison("="),
+  comparison("!="),
+  comparison("!=", "<>"),
+  comparison("<"),
+  comparison("<="),
+  comparison(">"),
+  comparison(">="),
+];

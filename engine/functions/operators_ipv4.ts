@@ -1,0 +1,56 @@
+/**
+ * IPv4 containment operators (spec/sql.md §15.4): `a << b` (a strictly inside subnet b),
+ * `a <<= b` (inside or equal), `a >> b` and `a >>= b` (the mirrored forms). Either side may be
+ * an IPV4 value (a /32 network) or text holding an address or a CIDR subnet such as
+ * `'2.65.32.1/2'` (host bits are ignored). A NULL or unparseable operand never matches.
+ */
+import { T } from "../base/types.ts";
+import type { Value } from "../base/values.ts";
+import { parseSubnet, type Subnet, subnetWithin } from "./_ipv4.ts";
+import { inconvertible, isNullType, isText, noMatchOp, scalar } from "./_util.ts";
+import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
+
+type ToSubnet = (v: Value) => Subnet | null;
+
+function operand(a: BoundArg): ToSubnet | string | undefined {
+  if (a.type.tag === "IPV4" || isNullType(a.type)) {
+    return (v) => (v === null ? null : { net: v as number, bits: 32 });
+  }
+  if (!isText(a.type)) return undefined;
+  if (a.constant) {
+    const text = (a.value ?? null) as string | null;
+    if (text === null) return () => null;
+    const s = parseSubnet(text);
+    if (!s) return inconvertible(text, a.type, T.IPV4);
+    return () => s;
+  }
+  return (v) => (v === null ? null : parseSubnet(v as string) ?? null);
+}
+
+function containment(op: "<<" | "<<=" | ">>" | ">>="): ScalarFunction {
+  const strict = op === "<<" || op === ">>";
+  const mirrored = op === ">>" || op === ">>=";
+  return scalar(op, (args): ScalarBinding | string => {
+    if (args.length !== 2) return noMatchOp(op, args);
+    const l = operand(args[0]), r = operand(args[1]);
+    if (l === undefined || r === undefined) return noMatchOp(op, args);
+    if (typeof l === "string") return l;
+    if (typeof r === "string") return r;
+    return {
+      returns: T.BOOLEAN,
+      eval: ([a, b]) => {
+        const x = l(a), y = r(b);
+        if (x === null || y === null) return false;
+        return mirrored ? subnetWithin(y, x, strict) : subnetWithin(x, y, strict);
+      },
+    };
+  });
+}
+
+/** `<<`, `<<=`, `>>`, `>>=`. */
+export const IPV4_OPERATORS: ScalarFunction[] = [
+  containment("<<"),
+  containment("<<="),
+  containment(">>"),
+  containment(">>="),
+];

@@ -1,0 +1,183 @@
+/**
+ * Random value generators of spec/sql.md §16.2 for numbers, times and identifiers: rnd_boolean,
+ * rnd_byte, rnd_short, rnd_int, rnd_long, rnd_double, rnd_float, rnd_char, rnd_date,
+ * rnd_timestamp(_ns), rnd_uuid4, rnd_ipv4, rnd_bin, rnd_long256, rnd_geohash. The text
+ * generators (rnd_str, rnd_varchar, rnd_symbol) are in random_text.ts.
+ *
+ * Each evaluation draws from `ctx.random`, so every binding is non-deterministic and never
+ * folded into a constant. Range arguments must be constants, read once at bind. A `nullRate`
+ * of 0 never yields NULL, 1 always does, N > 1 about one value in N.
+ */
+import { type ColumnType, geohashType, isIntegral, T } from "../base/types.ts";
+import { int32, type Value } from "../base/values.ts";
+import { maskOf, parseSubnet } from "./_ipv4.ts";
+import { isText, noMatch, scalar, toBigInt } from "./_util.ts";
+import type { BoundArg, EvalContext, RandomSource, ScalarBinding, ScalarFunction } from "./registry_types.ts";
+import { constInts, drawNull } from "./_random_args.ts";
+import { randomBigIntInRange } from "./random_source.ts";
+import { RANDOM_TEXT_FUNCTIONS } from "./random_text.ts";
+import { parseTimestamp } from "./timestamp_parse.ts";
+
+export { createRandom } from "./random_source.ts";
+
+function random(returns: ColumnType, eval_: (ctx: EvalContext) => Value): ScalarBinding {
+  return { returns, deterministic: false, eval: (_args, ctx) => eval_(ctx) };
+}
+
+/** rnd_byte / rnd_short / rnd_int / rnd_long: `()` full range or `(min, max[, nullRate])` inclusive. */
+function bindIntegral(name: string, type: ColumnType, lo: bigint, hi: bigint, nullable: boolean) {
+  return (args: BoundArg[]): ScalarBinding | string => {
+    const ints = constInts(name, args);
+    if (typeof ints === "string") return ints;
+    if (!(ints.length === 0 || ints.length === 2 || (nullable && ints.length === 3))) {
+      return noMatch(name, args);
+    }
+    const [min, max, rate] = ints.length === 0 ? [lo, hi, 0n] : [ints[0], ints[1], ints[2] ?? 0n];
+    if (min > max) return `invalid range [min=${min}, max=${max}]`;
+    const nullRate = Number(rate);
+    const asBigInt = type.tag === "LONG";
+    return random(type, ({ random: r }) => {
+      if (nullable && drawNull(r, nullRate)) return null;
+      const v = randomBigIntInRange(r, { lo: min, hi: max });
+      return asBigInt ? (v === -(1n << 63n) ? null : v) : type.tag === "INT" ? int32(Number(v)) : Number(v);
+    });
+  };
+}
+
+/** rnd_double / rnd_float: uniform in [0, 1), optionally NULL with `nullRate`. */
+function bindFraction(name: string, type: ColumnType) {
+  return (args: BoundArg[]): ScalarBinding | string => {
+    const ints = constInts(name, args);
+    if (typeof ints === "string") return ints;
+    if (ints.length > 1) return noMatch(name, args);
+    const rate = Number(ints[0] ?? 0n);
+    const float = type.tag === "FLOAT";
+    return random(type, ({ random: r }) => {
+      if (drawNull(r, rate)) return null;
+      const x = r.nextDouble();
+      return float ? Math.fround(x) : x;
+    });
+  };
+}
+
+const TICKS_PER_SECOND: Record<string, bigint> = { ms: 1_000n, us: 1_000_000n, ns: 1_000_000_000n };
+const UNIT_OF: Record<string, string> = { DATE: "ms", TIMESTAMP: "us", TIMESTAMP_NS: "ns" };
+
+/** A time bound in ticks of `unit`: a time value, an integer taken as ticks, or ISO text (§3.5). */
+function timeBound(a: BoundArg, unit: "ms" | "us" | "ns"): bigint | undefined {
+  const v = a.value ?? null;
+  if (!a.constant || v === null) return undefined;
+  const from = UNIT_OF[a.type.tag];
+  if (from) {
+    const [src, dst] = [TICKS_PER_SECOND[from], TICKS_PER_SECOND[unit]];
+    return src >= dst ? (v as bigint) / (src / dst) : (v as bigint) * (dst / src);
+  }
+  if (isIntegral(a.type)) return toBigInt(v)!;
+  if (isText(a.type)) return parseTimestamp(v as string, unit);
+  return undefined;
+}
+
+/** rnd_date / rnd_timestamp / rnd_timestamp_ns(start, end, nullRate): uniform inclusive. */
+function bindTime(name: string, type: ColumnType, unit: "ms" | "us" | "ns", defaultHi: bigint) {
+  return (args: BoundArg[]): ScalarBinding | string => {
+    let lo = 0n, hi = defaultHi, rate = 0;
+    if (args.length === 3) {
+      const a = timeBound(args[0], unit), b = timeBound(args[1], unit);
+      const r = args[2].constant && isIntegral(args[2].type) ? toBigInt(args[2].value ?? null) : null;
+      if (a === undefined || b === undefined || r === null) return noMatch(name, args);
+      [lo, hi, rate] = [a, b, Number(r)];
+    } else if (args.length !== 0) {
+      return noMatch(name, args);
+    }
+    if (lo > hi) return `invalid range [start=${lo}, end=${hi}]`;
+    return random(type, ({ random: r }) => (drawNull(r, rate) ? null : randomBigIntInRange(r, { lo, hi })));
+  };
+}
+
+function hex(r: RandomSource, digits: number): string {
+  let s = "";
+  while (s.length < digits) s += BigInt.asUintN(64, r.nextLong()).toString(16).padStart(16, "0");
+  return s.slice(0, digits);
+}
+
+/** A version-4 UUID: random bits with the version nibble 4 and the RFC 4122 variant. */
+function randomUuid(r: RandomSource): string {
+  const h = hex(r, 32).split("");
+  h[12] = "4";
+  h[16] = "89ab"[parseInt(h[16], 16) & 3];
+  const s = h.join("");
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+}
+
+/** rnd_ipv4() or rnd_ipv4(subnet, nullRate): an address, inside the subnet when given. */
+function bindIPv4(args: BoundArg[]): ScalarBinding | string {
+  let net = 0, bits = 0, rate = 0;
+  if (args.length === 2) {
+    const s = args[0].constant && isText(args[0].type)
+      ? parseSubnet((args[0].value ?? "") as string)
+      : undefined;
+    const r = args[1].constant && isIntegral(args[1].type) ? toBigInt(args[1].value ?? null) : null;
+    if (!s || r === null) return noMatch("rnd_ipv4", args);
+    [net, bits, rate] = [s.net, s.bits, Number(r)];
+  } else if (args.length !== 0) {
+    return noMatch("rnd_ipv4", args);
+  }
+  const hostMask = ~maskOf(bits) >>> 0;
+  return random(T.IPV4, ({ random: r }) => {
+    if (drawNull(r, rate)) return null;
+    const v = (net | (r.nextInt(2 ** 32) & hostMask)) >>> 0;
+    return v === 0 ? null : v;
+  });
+}
+
+/** rnd_bin() or rnd_bin(minLen, maxLen, nullRate): random bytes. */
+function bindBin(args: BoundArg[]): ScalarBinding | string {
+  const ints = constInts("rnd_bin", args);
+  if (typeof ints === "string") return ints;
+  if (ints.length !== 0 && ints.length !== 3) return noMatch("rnd_bin", args);
+  const [lo, hi, rate] = ints.length === 0 ? [32, 32, 0] : ints.map(Number);
+  if (lo < 0 || lo > hi) return `invalid range [min=${lo}, max=${hi}]`;
+  return random(T.BINARY, ({ random: r }) => {
+    if (drawNull(r, rate)) return null;
+    const out = new Uint8Array(lo + r.nextInt(hi - lo + 1));
+    for (let i = 0; i < out.length; i++) out[i] = r.nextInt(256);
+    return out;
+  });
+}
+
+/** rnd_geohash(bits): a random geohash of the given precision (1..60 bits). */
+function bindGeohash(args: BoundArg[]): ScalarBinding | string {
+  const ints = constInts("rnd_geohash", args);
+  if (typeof ints === "string") return ints;
+  const bits = Number(ints[0]);
+  if (ints.length !== 1 || bits < 1 || bits > 60) return noMatch("rnd_geohash", args);
+  return random(geohashType(bits), ({ random: r }) => BigInt.asUintN(bits, r.nextLong()));
+}
+
+const noArgs = (name: string, returns: ColumnType, f: (r: RandomSource) => Value) =>
+  scalar(
+    name,
+    (args) => (args.length === 0 ? random(returns, ({ random: r }) => f(r)) : noMatch(name, args)),
+  );
+
+/** Every rnd_* function, including the text generators of random_text.ts. */
+export const RANDOM_FUNCTIONS: ScalarFunction[] = [
+  noArgs("rnd_boolean", T.BOOLEAN, (r) => r.nextInt(2) === 1),
+  scalar("rnd_byte", bindIntegral("rnd_byte", T.BYTE, -128n, 127n, false)),
+  scalar("rnd_short", bindIntegral("rnd_short", T.SHORT, -32768n, 32767n, false)),
+  scalar("rnd_int", bindIntegral("rnd_int", T.INT, -2147483648n, 2147483647n, true)),
+  scalar("rnd_long", bindIntegral("rnd_long", T.LONG, -(1n << 63n), (1n << 63n) - 1n, true)),
+  scalar("rnd_double", bindFraction("rnd_double", T.DOUBLE)),
+  scalar("rnd_float", bindFraction("rnd_float", T.FLOAT)),
+  noArgs("rnd_char", T.CHAR, (r) => String.fromCharCode(65 + r.nextInt(26))),
+  // Defaults without arguments: 1970 up to 2100-ish, enough spread for test data.
+  scalar("rnd_date", bindTime("rnd_date", T.DATE, "ms", 4_102_444_800_000n)),
+  scalar("rnd_timestamp", bindTime("rnd_timestamp", T.TIMESTAMP, "us", 4_102_444_800_000_000n)),
+  scalar("rnd_timestamp_ns", bindTime("rnd_timestamp_ns", T.TIMESTAMP_NS, "ns", 4_102_444_800_000_000_000n)),
+  noArgs("rnd_uuid4", T.UUID, randomUuid),
+  scalar("rnd_ipv4", bindIPv4),
+  scalar("rnd_bin", bindBin),
+  noArgs("rnd_long256", T.LONG256, (r) => BigInt("0x" + hex(r, 64))),
+  scalar("rnd_geohash", bindGeohash),
+  ...RANDOM_TEXT_FUNCTIONS,
+];

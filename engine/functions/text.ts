@@ -1,0 +1,208 @@
+/**
+ * Text functions of spec/sql.md §15.2, part one: concatenation, length, case mapping and
+ * substring extraction. Padding, trimming, splitting and regex replacement live in
+ * text_format.ts.
+ *
+ * Arguments accept STRING, VARCHAR, SYMBOL and CHAR; the result is VARCHAR for VARCHAR input
+ * and STRING otherwise (§15.2). Positions are 1-based. NULL in gives NULL out unless noted.
+ */
+import { type ColumnType, T } from "../base/types.ts";
+import type { Value } from "../base/values.ts";
+import { aliases, isIntArg, isTextArg, noMatch, scalar, textOf, textResult, toIntArg } from "./_util.ts";
+import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
+
+/** Binds a function of one text argument mapping string → Value (NULL → NULL). */
+function unaryText(name: string, returns: (t: ColumnType) => ColumnType, f: (s: string) => Value) {
+  return (args: BoundArg[]): ScalarBinding | string => {
+    if (args.length !== 1 || !isTextArg(args[0].type)) return noMatch(name, args);
+    return { returns: returns(args[0].type), eval: ([s]) => (s === null ? null : f(s as string)) };
+  };
+}
+
+/** Binds `name(text, int)` with a string result. */
+function textAndInt(name: string, f: (s: string, n: number) => string | null) {
+  return (args: BoundArg[]): ScalarBinding | string => {
+    if (args.length !== 2 || !isTextArg(args[0].type) || !isIntArg(args[1].type)) return noMatch(name, args);
+    return {
+      returns: textResult(args[0].type),
+      eval: ([s, n]) => {
+        const k = toIntArg(n);
+        return s === null || k === null ? null : f(s as string, k);
+      },
+    };
+  };
+}
+
+/**
+ * `concat(a, b, …)` and `a || b`: the text form of each argument joined; NULL arguments
+ * contribute nothing (§15.2, unconfirmed), so the result is never NULL.
+ */
+export function bindConcat(args: BoundArg[]): ScalarBinding | string {
+  if (args.length === 0) return noMatch("concat", args);
+  const types = args.map((a) => a.type);
+  return {
+    returns: T.STRING,
+    eval: (vals) => {
+      let out = "";
+      for (let i = 0; i < vals.length; i++) out += textOf(vals[i], types[i]) ?? "";
+      return out;
+    },
+  };
+}
+
+/** Number of Unicode code points: VARCHAR lengths count characters, not UTF-16 units (§2.1). */
+function codePointCount(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+/** `length(s)`: characters as INT, **-1 for NULL** (§21.5); BINARY gives its byte count as LONG. */
+function bindLength(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 1) return noMatch("length", args);
+  const t = args[0].type;
+  if (t.tag === "BINARY") {
+    return { returns: T.LONG, eval: ([b]) => (b === null ? -1n : BigInt((b as Uint8Array).length)) };
+  }
+  if (!isTextArg(t)) return noMatch("length", args);
+  if (t.tag === "VARCHAR") {
+    return { returns: T.INT, eval: ([s]) => (s === null ? -1 : codePointCount(s as string)) };
+  }
+  return { returns: T.INT, eval: ([s]) => (s === null ? -1 : (s as string).length) };
+}
+
+/** UTF-8 byte length of a string without allocating the encoding. */
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+function bindLengthBytes(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 1) return noMatch("length_bytes", args);
+  if (args[0].type.tag === "BINARY") {
+    return { returns: T.INT, eval: ([b]) => (b === null ? -1 : (b as Uint8Array).length) };
+  }
+  if (!isTextArg(args[0].type)) return noMatch("length_bytes", args);
+  return { returns: T.INT, eval: ([s]) => (s === null ? -1 : utf8Length(s as string)) };
+}
+
+/** `left(s, n)`: first n characters; a negative n drops the last |n| (PostgreSQL rule). */
+function left(s: string, n: number): string {
+  return n >= 0 ? s.slice(0, n) : s.slice(0, Math.max(0, s.length + n));
+}
+
+/** `right(s, n)`: last n characters; a negative n drops the first |n|. */
+function right(s: string, n: number): string {
+  return n >= 0 ? s.slice(Math.max(0, s.length - n)) : s.slice(Math.min(s.length, -n));
+}
+
+/**
+ * `substring(s, start, len)` per QuestDB's documented rules: characters from 1-based `start`;
+ * with a negative start only positions ≥ 1 are kept, so the result ends at `start + len - 1`;
+ * `start + len` below zero gives NULL; a negative length is an error (NULL per row).
+ */
+function substring(s: string, start: number, len: number | undefined): string | null {
+  if (len === undefined) return s.slice(Math.max(0, start - 1));
+  if (len < 0) return null;
+  const end = start + len; // exclusive, 1-based
+  if (end < 0) return null;
+  return s.slice(Math.max(0, start - 1), Math.max(0, end - 1));
+}
+
+function bindSubstring(args: BoundArg[]): ScalarBinding | string {
+  if (args.length < 2 || args.length > 3) return noMatch("substring", args);
+  if (!isTextArg(args[0].type) || !args.slice(1).every((a) => isIntArg(a.type))) {
+    return noMatch("substring", args);
+  }
+  if (args.length === 3 && args[2].constant && args[2].value !== null && toIntArg(args[2].value!)! < 0) {
+    return "non-negative len expected";
+  }
+  return {
+    returns: textResult(args[0].type),
+    eval: ([s, st, ln]) => {
+      const start = toIntArg(st);
+      const len = args.length === 3 ? toIntArg(ln) : undefined;
+      if (s === null || start === null || len === null) return null;
+      return substring(s as string, start, len);
+    },
+  };
+}
+
+/** `strpos(s, sub)` / `position(s, sub)`: 1-based index of the first occurrence, 0 if absent. */
+function bindStrpos(name: string) {
+  return (args: BoundArg[]): ScalarBinding | string => {
+    if (args.length !== 2 || !isTextArg(args[0].type) || !isTextArg(args[1].type)) return noMatch(name, args);
+    return {
+      returns: T.INT,
+      eval: ([s, sub]) => (s === null || sub === null ? null : (s as string).indexOf(sub as string) + 1),
+    };
+  };
+}
+
+function bindReplace(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 3 || !args.every((a) => isTextArg(a.type))) return noMatch("replace", args);
+  return {
+    returns: textResult(args[0].type),
+    eval: ([s, from, to]) => {
+      if (s === null || from === null || to === null) return null;
+      return (from as string) === "" ? s : (s as string).replaceAll(from as string, to as string);
+    },
+  };
+}
+
+function bindStartsWith(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 2 || !isTextArg(args[0].type) || !isTextArg(args[1].type)) {
+    return noMatch("starts_with", args);
+  }
+  return {
+    returns: T.BOOLEAN,
+    eval: ([s, p]) => s !== null && p !== null && (s as string).startsWith(p as string),
+  };
+}
+
+/** `initcap(s)`: first letter of each alphanumeric word upper case, the rest lower (PostgreSQL). */
+function initcap(s: string): string {
+  return s.toLowerCase().replace(
+    /(^|[^\p{L}\p{N}])(\p{L})/gu,
+    (_m, sep: string, c: string) => sep + c.toUpperCase(),
+  );
+}
+
+const same = (t: ColumnType) => textResult(t);
+
+/** The text functions of this file. */
+export const TEXT_FUNCTIONS: ScalarFunction[] = [
+  scalar("concat", bindConcat),
+  scalar("length", bindLength),
+  scalar("char_length", bindLength),
+  scalar("length_bytes", bindLengthBytes),
+  ...aliases(["lower", "to_lowercase"], unaryText("lower", same, (s) => s.toLowerCase())),
+  ...aliases(["upper", "to_uppercase"], unaryText("upper", same, (s) => s.toUpperCase())),
+  scalar("left", textAndInt("left", left)),
+  scalar("right", textAndInt("right", right)),
+  ...aliases(["substring", "substr"], bindSubstring),
+  scalar("strpos", bindStrpos("strpos")),
+  scalar("position", bindStrpos("position")),
+  scalar("replace", bindReplace),
+  scalar("starts_with", bindStartsWith),
+  scalar("reverse", unaryText("reverse", same, (s) => Array.from(s).reverse().join(""))),
+  scalar("initcap", unaryText("initcap", same, initcap)),
+];

@@ -1,0 +1,143 @@
+/**
+ * Text functions of spec/sql.md §15.2, part two: trimming, padding, splitting, identifier
+ * quoting and regular-expression replacement. Result types follow text.ts: VARCHAR for VARCHAR
+ * input, STRING otherwise; NULL in gives NULL out.
+ */
+import { isIntArg, isTextArg, noMatch, scalar, textResult, toIntArg } from "./_util.ts";
+import { compileRegex } from "./operators_pattern.ts";
+import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
+
+function bindTrim(name: string, f: (s: string) => string) {
+  return (args: BoundArg[]): ScalarBinding | string => {
+    if (args.length !== 1 || !isTextArg(args[0].type)) return noMatch(name, args);
+    return { returns: textResult(args[0].type), eval: ([s]) => (s === null ? null : f(s as string)) };
+  };
+}
+
+/** `lpad`/`rpad(s, len [, fill])`: pads to `len` characters with `fill` (default space); longer input is cut to `len`. */
+function pad(s: string, len: number, fill: string, atStart: boolean): string {
+  if (len <= 0) return "";
+  if (s.length >= len) return s.slice(0, len);
+  if (fill === "") return s;
+  const need = len - s.length;
+  const padding = fill.repeat(Math.ceil(need / fill.length)).slice(0, need);
+  return atStart ? padding + s : s + padding;
+}
+
+function bindPad(name: string, atStart: boolean) {
+  return (args: BoundArg[]): ScalarBinding | string => {
+    if (args.length < 2 || args.length > 3) return noMatch(name, args);
+    if (
+      !isTextArg(args[0].type) || !isIntArg(args[1].type) || (args.length === 3 && !isTextArg(args[2].type))
+    ) {
+      return noMatch(name, args);
+    }
+    return {
+      returns: textResult(args[0].type),
+      eval: ([s, n, f]) => {
+        const len = toIntArg(n);
+        const fill = args.length === 3 ? f : " ";
+        if (s === null || len === null || fill === null) return null;
+        return pad(s as string, len, fill as string, atStart);
+      },
+    };
+  };
+}
+
+/** `split_part(s, delim, n)`: the n-th field (1-based; negative counts from the end); past the end → ''. */
+function splitPart(s: string, delim: string, n: number): string | null {
+  if (n === 0) return null;
+  const parts = delim === "" ? [s] : s.split(delim);
+  const i = n > 0 ? n - 1 : parts.length + n;
+  return i >= 0 && i < parts.length ? parts[i] : "";
+}
+
+function bindSplitPart(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 3 || !isTextArg(args[0].type) || !isTextArg(args[1].type) || !isIntArg(args[2].type)) {
+    return noMatch("split_part", args);
+  }
+  if (args[2].constant && args[2].value !== null && toIntArg(args[2].value!) === 0) {
+    return "field position must not be zero";
+  }
+  return {
+    returns: textResult(args[0].type),
+    eval: ([s, d, n]) => {
+      const k = toIntArg(n);
+      return s === null || d === null || k === null ? null : splitPart(s as string, d as string, k);
+    },
+  };
+}
+
+/** `quote_ident(s)`: double-quotes `s` (doubling inner quotes) unless it is a plain identifier. */
+export function quoteIdent(s: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? s : `"${s.replaceAll('"', '""')}"`;
+}
+
+/**
+ * Converts a Java replacement string (`$1` group references, `\` escapes) into the JS form,
+ * where a literal dollar is `$$`.
+ */
+function jsReplacement(repl: string): string {
+  let out = "";
+  for (let i = 0; i < repl.length; i++) {
+    const c = repl[i];
+    if (c === "\\" && i + 1 < repl.length) {
+      const next = repl[++i];
+      out += next === "$" ? "$$" : next;
+    } else if (c === "$" && repl[i + 1] === "{") {
+      const close = repl.indexOf("}", i);
+      out += close > 0 ? `$<${repl.slice(i + 2, close)}>` : "$$";
+      i = close > 0 ? close : i;
+    } else if (c === "$" && !/\d/.test(repl[i + 1] ?? "")) {
+      out += "$$";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+function globalRegex(p: string): RegExp | undefined {
+  const re = compileRegex(p);
+  return re && new RegExp(re.source, re.flags + "g");
+}
+
+function bindRegexpReplace(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 3 || !args.every((a) => isTextArg(a.type))) return noMatch("regexp_replace", args);
+  let fixed: RegExp | undefined;
+  if (args[1].constant && args[1].value !== null) {
+    fixed = globalRegex(args[1].value as string);
+    if (!fixed) return `invalid regex: ${args[1].value}`;
+  }
+  let lastPattern: string | undefined, last: RegExp | undefined;
+  return {
+    returns: textResult(args[0].type),
+    eval: ([s, p, r]) => {
+      if (s === null || p === null || r === null) return null;
+      let re = fixed;
+      if (!re) {
+        if (p !== lastPattern) [lastPattern, last] = [p as string, globalRegex(p as string)];
+        re = last;
+      }
+      return re ? (s as string).replace(re, jsReplacement(r as string)) : null;
+    },
+  };
+}
+
+/** `trim`, `ltrim`, `rtrim`, `lpad`, `rpad`, `split_part`, `quote_ident`, `regexp_replace`. */
+export const TEXT_FORMAT_FUNCTIONS: ScalarFunction[] = [
+  scalar("trim", bindTrim("trim", (s) => s.trim())),
+  scalar("ltrim", bindTrim("ltrim", (s) => s.trimStart())),
+  scalar("rtrim", bindTrim("rtrim", (s) => s.trimEnd())),
+  scalar("lpad", bindPad("lpad", true)),
+  scalar("rpad", bindPad("rpad", false)),
+  scalar("split_part", bindSplitPart),
+  scalar("quote_ident", (args) => {
+    if (args.length !== 1 || !isTextArg(args[0].type)) return noMatch("quote_ident", args);
+    return {
+      returns: textResult(args[0].type),
+      eval: ([s]) => (s === null ? null : quoteIdent(s as string)),
+    };
+  }),
+  scalar("regexp_replace", bindRegexpReplace),
+];

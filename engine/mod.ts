@@ -1,0 +1,23 @@
+/**
+ * @module
+ * The engine's only public door (ARCHITECTURE.md "The engine interface"): open an engine on a
+ * data root, execute a statement for a session and get an Outcome, describe a query's result
+ * columns, close. Also the value helpers listeners need to render results (types, readers,
+ * text formats). Knows nothing of HTTP, sockets or wire formats; never imports server/.
+ *
+ * @example
+ * ```ts
+ * import { adminSession, Engine } from "./mod.ts";
+ * const engine = await Engine.open({ root: await Deno.makeTempDir() });
+ * const out = await engine.execute("SELECT 1 x", adminSession());
+ * await engine.close();
+ * ```
+ */
+export { Engine, type ColumnMeta, type EngineOptions, type Outcome } from "./engine.ts";
+export { adminSession, type Principal, type Session } from "./session.ts";
+export { SqlError, type ErrorKind } from "./base/errors.ts";
+export { type ColumnType, typeName, T } from "./base/types.ts";
+export { type Batch, readValue, type Value, type Vector } from "./base/values.ts";
+export { formatValue } from "./functions/format_value.ts";
+export { formatDouble, formatFloat } from "./functions/double_format.ts";
+export { functionNames } from "./functions/registry.ts";

@@ -1,0 +1,400 @@
+/**
+ * Binds AST expressions to typed, resolved `BoundExpr`s: column references to input indexes,
+ * operators and functions to registry bindings (with the casts they ask for), constants
+ * folded. Aggregates are handled through `AggregateBinder` (the caller decides where they
+ * may appear).
+ */
+import { SqlError } from "../base/errors.ts";
+import { NESTING_DEPTH_MAX } from "../base/limits.ts";
+import { type ColumnType, geohashType, isTimestamp, parseTypeName, sameType, T, typeName } from "../base/types.ts";
+import type { Interval, Value } from "../base/values.ts";
+import type * as A from "../sql/ast.ts";
+import { castValue, commonType } from "../functions/cast.ts";
+import { lookupScalar } from "../functions/registry.ts";
+import type { BoundArg, EvalContext, ScalarBinding } from "../functions/registry_types.ts";
+import { parseIntervalString } from "../functions/interval_string.ts";
+import { parseTimestamp } from "../functions/timestamp_parse.ts";
+import { type BoundExpr, isConst, valueKey } from "./bound.ts";
+import type { PlanNode } from "./plan_node.ts";
+import type { Scope } from "./scope.ts";
+
+/** Handles aggregate calls met while binding (GROUP BY / SAMPLE BY select items). */
+export interface AggregateBinder {
+  /** Returns the expression standing for the aggregate's result. */
+  bindAggregate(call: A.FunctionCall): BoundExpr;
+  /** For a non-aggregate sub-expression: the grouped key it matches, if any. */
+  matchKey(e: A.Expr): BoundExpr | undefined;
+}
+
+export interface BindContext {
+  scope: Scope;
+  /** Evaluates constants at bind time (now(), random seeds, time zone). */
+  evalContext: EvalContext;
+  /** Plans a subquery (scalar, IN, EXISTS). */
+  planSubquery(q: A.Query): PlanNode;
+  aggregates?: AggregateBinder;
+  /** Where aggregates are refused, the message names the clause. */
+  clause?: string;
+  /** Types of bind variables, by 1-based index, when known. */
+  paramTypes?: ColumnType[];
+  depth?: number;
+}
+
+const COMPARISONS: Record<string, string> = { "<": ">=", "<=": ">", ">": "<=", ">=": "<", "=": "!=", "!=": "=", "<>": "=" };
+
+export function constant(type: ColumnType, value: Value): BoundExpr {
+  return { kind: "const", type, value };
+}
+
+export function bindExpr(e: A.Expr, ctx: BindContext): BoundExpr {
+  const depth = (ctx.depth ?? 0) + 1;
+  if (depth > NESTING_DEPTH_MAX) throw new SqlError("expression too deeply nested", e.pos, "limit");
+  const sub: BindContext = ctx.depth === depth - 1 ? { ...ctx, depth } : ctx;
+  if (ctx.aggregates && e.kind !== "call") {
+    const key = ctx.aggregates.matchKey(e);
+    if (key) return key;
+  }
+  switch (e.kind) {
+    case "literal":
+      return bindLiteral(e);
+    case "column": {
+      if (ctx.aggregates) {
+        const key = ctx.aggregates.matchKey(e);
+        if (key) return key;
+      }
+      const index = ctx.scope.resolve(e.name, e.qualifier, e.pos);
+      return { kind: "column", type: ctx.scope.columns[index].type, index };
+    }
+    case "star":
+      throw new SqlError("'*' is not allowed here", e.pos);
+    case "param": {
+      const type = ctx.paramTypes?.[e.index - 1] ?? T.STRING;
+      return { kind: "param", type, index: e.index, pos: e.pos };
+    }
+    case "unary":
+      return bindUnary(e, sub);
+    case "binary":
+      return bindBinary(e, sub);
+    case "cast":
+      return bindCast(e, sub);
+    case "case":
+      return bindCase(e, sub);
+    case "in":
+      return bindIn(e, sub);
+    case "between":
+      return bindBetween(e, sub);
+    case "like": {
+      const r = callByName(e.caseInsensitive ? "ilike" : "like", [bindExpr(e.expr, sub), bindExpr(e.pattern, sub)], e.pos, ctx);
+      return e.not ? negate(r) : r;
+    }
+    case "isNull":
+      return bindIsNull(bindExpr(e.expr, sub), e.not);
+    case "call":
+      return bindCall(e, sub);
+    case "subquery": {
+      const plan = ctx.planSubquery(e.query);
+      if (plan.columns.length !== 1) throw new SqlError("select must provide exactly one column", e.pos);
+      return { kind: "subquery", type: plan.columns[0].type, plan, pos: e.pos };
+    }
+    case "exists":
+      return { kind: "exists", type: T.BOOLEAN, plan: ctx.planSubquery(e.query) };
+    case "array":
+    case "index":
+      throw new SqlError("arrays are not supported", e.pos);
+  }
+}
+
+function bindLiteral(e: A.Literal): BoundExpr {
+  switch (e.type) {
+    case "int":
+      return constant(T.INT, e.value as number);
+    case "long":
+      return constant(T.LONG, e.value as bigint);
+    case "double":
+      return constant(T.DOUBLE, e.value as number);
+    case "float":
+      return constant(T.FLOAT, Math.fround(e.value as number));
+    case "decimal":
+      return constant(T.DOUBLE, Number(e.value));
+    case "string":
+      return constant(T.STRING, e.value as string);
+    case "char":
+      return constant(T.CHAR, e.value as string);
+    case "boolean":
+      return constant(T.BOOLEAN, e.value as boolean);
+    case "null":
+      return constant(T.NULL, null);
+    case "geohash": {
+      const g = e.value as { bits: number; value: bigint };
+      return constant(geohashType(g.bits), g.value);
+    }
+    case "long256":
+      return constant(T.LONG256, e.value as bigint);
+  }
+}
+
+function bindUnary(e: A.UnaryExpr, ctx: BindContext): BoundExpr {
+  if (e.op === "not") {
+    // NOT of a comparison is evaluated as the opposite comparison (§4.2): NOT (5 < NULL) is false.
+    const o = e.operand;
+    if (o.kind === "binary" && COMPARISONS[o.op]) return bindExpr({ ...o, op: COMPARISONS[o.op] as A.BinaryOp }, ctx);
+    return negate(bindExpr(o, ctx));
+  }
+  const arg = bindExpr(e.operand, ctx);
+  if (e.op === "+") return arg;
+  if (e.op === "-" && isConst(arg) && arg.value !== null) {
+    if (typeof arg.value === "number") return constant(arg.type, -arg.value);
+    if (typeof arg.value === "bigint") return constant(arg.type, -arg.value);
+  }
+  return callByName(e.op === "-" ? "neg" : "~", [arg], e.pos, ctx);
+}
+
+/** NOT x, folding comparisons into their opposites as QuestDB does (§4.2). */
+export function negate(x: BoundExpr): BoundExpr {
+  if (isConst(x)) return constant(T.BOOLEAN, x.value !== true);
+  if (x.kind === "not") return x.arg;
+  if (x.kind === "isNull") return { ...x, not: !x.not };
+  if (x.kind === "inSet" || x.kind === "inIntervals" || x.kind === "inSubquery") return { ...x, not: !x.not };
+  return { kind: "not", type: T.BOOLEAN, arg: x };
+}
+
+function bindBinary(e: A.BinaryExpr, ctx: BindContext): BoundExpr {
+  const left = bindExpr(e.left, ctx);
+  const right = bindExpr(e.right, ctx);
+  if (e.op === "and" || e.op === "or") {
+    for (const [side, ast] of [[left, e.left], [right, e.right]] as const) {
+      if (side.type.tag !== "BOOLEAN" && side.type.tag !== "NULL") {
+        throw new SqlError(`boolean expression expected`, ast.pos);
+      }
+    }
+    if (isConst(left) && isConst(right)) {
+      const v = e.op === "and" ? left.value === true && right.value === true : left.value === true || right.value === true;
+      return constant(T.BOOLEAN, v);
+    }
+    return { kind: e.op, type: T.BOOLEAN, args: [left, right] };
+  }
+  if ((e.op === "=" || e.op === "!=" || e.op === "<>") && isTimestamp(left.type) && right.kind === "const" && right.type.tag === "INTERVAL") {
+    return inIntervals(left, [right.value as Interval], e.op !== "=");
+  }
+  if (e.op === "within" && e.list) {
+    return callByName("within", [left, ...e.list.map((x) => bindExpr(x, ctx))], e.pos, ctx);
+  }
+  return callByName(e.op === "<>" ? "!=" : e.op, [left, right], e.pos, ctx);
+}
+
+function bindCast(e: A.CastExpr, ctx: BindContext): BoundExpr {
+  const arg = bindExpr(e.expr, ctx);
+  const to = typeFromSpec(e.type);
+  return castTo(arg, to, e.pos);
+}
+
+export function typeFromSpec(spec: A.TypeSpec): ColumnType {
+  if (spec.name === "GEOHASH") return geohashType(spec.geoBits ?? 60);
+  if (spec.arrayDims) throw new SqlError("arrays are not supported", spec.pos);
+  if (spec.name === "DECIMAL") return T.DOUBLE;
+  const t = parseTypeName(spec.name);
+  if (!t) throw new SqlError(`unsupported type: ${spec.text}`, spec.pos);
+  return t;
+}
+
+/** Converts `arg` to type `to`: folded for constants (unparseable text is an error), a cast node otherwise. */
+export function castTo(arg: BoundExpr, to: ColumnType, pos: number): BoundExpr {
+  if (sameType(arg.type, to)) return arg;
+  if (isConst(arg)) return constant(to, castValue(arg.value, arg.type, to, { constant: true, pos }));
+  return { kind: "cast", type: to, from: arg.type, arg, pos };
+}
+
+function bindCase(e: A.CaseExpr, ctx: BindContext): BoundExpr {
+  const operand = e.operand ? bindExpr(e.operand, ctx) : undefined;
+  const whens = e.whens.map((w) => {
+    const cond = operand ? callByName("=", [operand, bindExpr(w.when, ctx)], w.when.pos, ctx) : bindExpr(w.when, ctx);
+    return { cond, then: bindExpr(w.then, ctx) };
+  });
+  const otherwise0 = e.else ? bindExpr(e.else, ctx) : constant(T.NULL, null);
+  let type: ColumnType = otherwise0.type;
+  for (const w of whens) type = commonType(type, w.then.type);
+  if (type.tag === "NULL") type = T.STRING;
+  const otherwise = castTo(otherwise0, type, e.else?.pos ?? e.pos);
+  return {
+    kind: "case",
+    type,
+    whens: whens.map((w, i) => ({ cond: w.cond, then: castTo(w.then, type, e.whens[i].then.pos) })),
+    otherwise,
+  };
+}
+
+function inIntervals(arg: BoundExpr, intervals: Interval[], not: boolean): BoundExpr {
+  return { kind: "inIntervals", type: T.BOOLEAN, arg, intervals, not };
+}
+
+function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
+  const arg = bindExpr(e.expr, ctx);
+  if (!Array.isArray(e.list)) {
+    const plan = ctx.planSubquery(e.list);
+    if (plan.columns.length !== 1) throw new SqlError("select must provide exactly one column", e.list.pos);
+    return { kind: "inSubquery", type: T.BOOLEAN, arg, plan, not: e.not };
+  }
+  const items = e.list.map((x) => bindExpr(x, ctx));
+  if (isTimestamp(arg.type) && items.length === 1) {
+    const only = items[0];
+    if (isConst(only) && (only.type.tag === "STRING" || only.type.tag === "VARCHAR" || only.type.tag === "SYMBOL")) {
+      if (only.value === null) return constant(T.BOOLEAN, false);
+      const intervals = intervalsOf(only.value as string, e.list[0].pos, arg.type, ctx);
+      return inIntervals(arg, intervals, e.not);
+    }
+    if (isConst(only) && only.type.tag === "INTERVAL") {
+      return inIntervals(arg, only.value === null ? [] : [only.value as Interval], e.not);
+    }
+  }
+  if (items.every(isConst)) {
+    const keys = new Set<unknown>();
+    let hasNull = false;
+    items.forEach((item, i) => {
+      const v = pointValueFor(arg.type, item as { type: ColumnType; value: Value }, (e.list as A.Expr[])[i]);
+      if (v === null) hasNull = true;
+      else keys.add(normKey(v));
+    });
+    return { kind: "inSet", type: T.BOOLEAN, arg, keys, hasNull, not: e.not };
+  }
+  let acc: BoundExpr | undefined;
+  for (const item of items) {
+    const eq = callByName("=", [arg, item], e.pos, ctx);
+    acc = acc ? { kind: "or", type: T.BOOLEAN, args: [acc, eq] } : eq;
+  }
+  return e.not ? negate(acc!) : acc!;
+}
+
+function intervalsOf(text: string, pos: number, t: ColumnType, ctx: BindContext): Interval[] {
+  try {
+    return parseIntervalString(text, { nowMicros: ctx.evalContext.nowMicros, unit: t.tag === "TIMESTAMP_NS" ? "ns" : "us" });
+  } catch (err) {
+    if (err instanceof SqlError) throw new SqlError(err.message, pos, "semantic");
+    throw err;
+  }
+}
+
+/** A constant of an IN list converted to the tested value's domain (§7.12, §8.1 list of points). */
+function pointValueFor(target: ColumnType, item: { type: ColumnType; value: Value }, ast: A.Expr): Value {
+  if (item.value === null) return null;
+  if (sameType(target, item.type)) return item.value;
+  const textual = item.type.tag === "STRING" || item.type.tag === "VARCHAR" || item.type.tag === "CHAR" || item.type.tag === "SYMBOL";
+  const targetTextual = target.tag === "STRING" || target.tag === "VARCHAR" || target.tag === "SYMBOL" || target.tag === "CHAR";
+  if (textual && targetTextual) return item.value;
+  if (typeof item.value === "number" || typeof item.value === "bigint") {
+    if (typeof item.value === "number" && (target.tag === "INT" || target.tag === "LONG" || target.tag === "DOUBLE" || target.tag === "FLOAT" || target.tag === "SHORT" || target.tag === "BYTE")) return item.value;
+    if (typeof item.value === "bigint" && !isTimestamp(target)) return item.value;
+  }
+  if (isTimestamp(target) && textual) {
+    const v = parseTimestamp(item.value as string, target.tag === "TIMESTAMP_NS" ? "ns" : "us");
+    if (v === undefined) throw new SqlError(`Invalid date [str=${item.value}]`, ast.pos);
+    return v;
+  }
+  return castValue(item.value, item.type, target, { constant: true, pos: ast.pos });
+}
+
+/** Key used by IN sets: numbers and bigints with equal value meet; strings stay strings. */
+export function normKey(v: Value): unknown {
+  if (typeof v === "number") return Number.isInteger(v) ? `n${v}` : v;
+  if (typeof v === "bigint") return `n${v}`;
+  if (typeof v === "boolean") return v;
+  return valueKey(v);
+}
+
+function bindBetween(e: A.BetweenExpr, ctx: BindContext): BoundExpr {
+  const x = bindExpr(e.expr, ctx);
+  let lo = bindExpr(e.lo, ctx);
+  let hi = bindExpr(e.hi, ctx);
+  if (isTimestamp(x.type)) {
+    lo = timestampBound(lo, x.type, e.lo.pos);
+    hi = timestampBound(hi, x.type, e.hi.pos);
+    if (isConst(lo) && isConst(hi) && lo.value !== null && hi.value !== null && (lo.value as bigint) > (hi.value as bigint)) {
+      [lo, hi] = [hi, lo];
+    }
+  }
+  if ((isConst(lo) && lo.value === null) || (isConst(hi) && hi.value === null)) return constant(T.BOOLEAN, e.not);
+  const r: BoundExpr = {
+    kind: "and",
+    type: T.BOOLEAN,
+    args: [callByName(">=", [x, lo], e.pos, ctx), callByName("<=", [x, hi], e.pos, ctx)],
+  };
+  return e.not ? { kind: "not", type: T.BOOLEAN, arg: r } : r;
+}
+
+function timestampBound(b: BoundExpr, t: ColumnType, pos: number): BoundExpr {
+  if (isConst(b) && (b.type.tag === "STRING" || b.type.tag === "VARCHAR")) {
+    if (b.value === null) return constant(t, null);
+    const v = parseTimestamp(b.value as string, t.tag === "TIMESTAMP_NS" ? "ns" : "us");
+    if (v === undefined) throw new SqlError(`Invalid date [str=${b.value}]`, pos);
+    return constant(t, v);
+  }
+  return b;
+}
+
+export function bindIsNull(arg: BoundExpr, not: boolean): BoundExpr {
+  if (isConst(arg)) return constant(T.BOOLEAN, (arg.value === null) !== not);
+  return { kind: "isNull", type: T.BOOLEAN, arg, not };
+}
+
+function bindCall(e: A.FunctionCall, ctx: BindContext): BoundExpr {
+  if (e.over) throw new SqlError("window functions are not supported here", e.pos);
+  const name = e.name.toLowerCase().replace(/^pg_catalog\./, "");
+  if (ctx.aggregates) {
+    const key = ctx.aggregates.matchKey(e);
+    if (key) return key;
+  }
+  if (isAggregateCall(e)) {
+    if (!ctx.aggregates) {
+      throw new SqlError(`aggregate functions are not allowed in ${ctx.clause ?? "this context"}`, e.pos);
+    }
+    return ctx.aggregates.bindAggregate(e);
+  }
+  if (e.star) throw new SqlError(`'*' is not allowed in ${name}()`, e.pos);
+  const args = e.args.map((a) => bindExpr(a, ctx));
+  return callByName(name, args, e.pos, ctx);
+}
+
+let aggregateNames: ((n: string) => boolean) | undefined;
+
+/** Registered by the planner at load time, to avoid an import cycle with the registry. */
+export function setAggregateNamePredicate(p: (n: string) => boolean): void {
+  aggregateNames = p;
+}
+
+export function isAggregateCall(e: A.FunctionCall): boolean {
+  if (e.over) return false;
+  const name = e.name.toLowerCase();
+  return aggregateNames ? aggregateNames(name) : false;
+}
+
+/** Resolves and binds a scalar function or operator by name; folds constant calls. */
+export function callByName(name: string, args: BoundExpr[], pos: number, ctx: BindContext): BoundExpr {
+  const fn = lookupScalar(name);
+  if (!fn) {
+    throw new SqlError(`unknown function name: ${name}(${args.map((a) => typeName(a.type)).join(",")})`, pos);
+  }
+  const bound: BoundArg[] = args.map((a) => ({
+    type: a.type,
+    constant: isConst(a),
+    value: isConst(a) ? a.value : undefined,
+    pos,
+  }));
+  let binding: ScalarBinding | string;
+  try {
+    binding = fn.bind(bound);
+  } catch (err) {
+    if (err instanceof SqlError && err.position < 0) throw new SqlError(err.message, pos, err.kind);
+    throw err;
+  }
+  if (typeof binding === "string") throw new SqlError(binding, pos);
+  const finalArgs = binding.argTypes ? args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, pos)) : args;
+  const call: BoundExpr = { kind: "call", type: binding.returns, name, binding, args: finalArgs };
+  if (binding.deterministic !== false && finalArgs.every(isConst)) {
+    try {
+      return constant(binding.returns, binding.eval(finalArgs.map((a) => (a as { value: Value }).value), ctx.evalContext));
+    } catch (err) {
+      if (err instanceof SqlError && err.position < 0) throw new SqlError(err.message, pos, err.kind);
+      throw err;
+    }
+  }
+  return call;
+}

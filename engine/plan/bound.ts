@@ -1,0 +1,65 @@
+/**
+ * Bound expressions: names resolved to input column indexes, functions resolved to their
+ * bindings, types known. Produced by `bind_expr.ts`, turned into evaluators by
+ * `engine/exec/compile_expr.ts`. Immutable once built (STYLE.md "Plans are values").
+ */
+import type { ColumnType } from "../base/types.ts";
+import type { Interval, Value } from "../base/values.ts";
+import type { ScalarBinding } from "../functions/registry_types.ts";
+import type { PlanNode } from "./plan_node.ts";
+
+export type BoundExpr =
+  | { kind: "const"; type: ColumnType; value: Value }
+  | { kind: "column"; type: ColumnType; index: number }
+  | { kind: "call"; type: ColumnType; name: string; binding: ScalarBinding; args: BoundExpr[] }
+  | { kind: "cast"; type: ColumnType; from: ColumnType; arg: BoundExpr; pos: number }
+  | { kind: "case"; type: ColumnType; whens: { cond: BoundExpr; then: BoundExpr }[]; otherwise: BoundExpr }
+  | { kind: "and" | "or"; type: ColumnType; args: BoundExpr[] }
+  | { kind: "not"; type: ColumnType; arg: BoundExpr }
+  | { kind: "isNull"; type: ColumnType; arg: BoundExpr; not: boolean }
+  | { kind: "inSet"; type: ColumnType; arg: BoundExpr; keys: Set<unknown>; hasNull: boolean; not: boolean }
+  | { kind: "inIntervals"; type: ColumnType; arg: BoundExpr; intervals: Interval[]; not: boolean }
+  | { kind: "param"; type: ColumnType; index: number; pos: number }
+  | { kind: "subquery"; type: ColumnType; plan: PlanNode; pos: number }
+  | { kind: "inSubquery"; type: ColumnType; arg: BoundExpr; plan: PlanNode; not: boolean }
+  | { kind: "exists"; type: ColumnType; plan: PlanNode };
+
+export function isConst(e: BoundExpr): e is { kind: "const"; type: ColumnType; value: Value } {
+  return e.kind === "const";
+}
+
+/** Calls `visit` on `e` and every sub-expression (not into subquery plans). */
+export function walkBound(e: BoundExpr, visit: (x: BoundExpr) => void): void {
+  visit(e);
+  switch (e.kind) {
+    case "call":
+    case "and":
+    case "or":
+      for (const a of e.args) walkBound(a, visit);
+      break;
+    case "cast":
+    case "not":
+    case "isNull":
+    case "inSet":
+    case "inIntervals":
+    case "inSubquery":
+      walkBound(e.arg, visit);
+      break;
+    case "case":
+      for (const w of e.whens) {
+        walkBound(w.cond, visit);
+        walkBound(w.then, visit);
+      }
+      walkBound(e.otherwise, visit);
+      break;
+  }
+}
+
+/** A normalized key for Set/Map lookups of scalar values (bigint and number kept apart by type). */
+export function valueKey(v: Value): unknown {
+  if (v === null) return null;
+  if (typeof v === "bigint") return `b${v}`;
+  if (v instanceof Uint8Array) return `x${Array.from(v).join(",")}`;
+  if (typeof v === "object") return `i${v.lo}:${v.hi}`;
+  return v;
+}

@@ -1,0 +1,29 @@
+/** What the planner needs from the rest of the engine while planning one statement. */
+import type { ColumnType } from "../base/types.ts";
+import type { EvalContext } from "../functions/registry_types.ts";
+import type { Storage } from "../storage/api.ts";
+import type * as A from "../sql/ast.ts";
+import type { OutputColumn } from "./plan_node.ts";
+
+/** Table-valued functions and SHOW results known to the engine (tables(), table_columns(), ...). */
+export interface MetaCatalog {
+  /** Output columns of a meta function, or undefined when `name` is not one. */
+  columnsOf(name: string): OutputColumn[] | undefined;
+}
+
+export interface PlanContext {
+  storage: Storage;
+  evalContext: EvalContext;
+  /** CTEs visible here, by lower-case name, each with the CTEs visible inside its own body. */
+  ctes: Map<string, CteEntry>;
+  /** cairo.sql.column.alias.expression.enabled = false */
+  legacyNames: boolean;
+  paramTypes?: ColumnType[];
+  meta: MetaCatalog;
+  depth: number;
+}
+
+export interface CteEntry {
+  cte: A.Cte;
+  visible: Map<string, CteEntry>;
+}

@@ -1,0 +1,185 @@
+/**
+ * Plans a FROM clause: tables (or CTEs of that name), subqueries with an optional dynamic
+ * designated timestamp, table functions, SHOW, and joins left to right (spec/sql.md §11).
+ */
+import { SqlError } from "../base/errors.ts";
+import { isTimestamp } from "../base/types.ts";
+import type { Value } from "../base/values.ts";
+import type * as A from "../sql/ast.ts";
+import { bindExpr } from "./bind_expr.ts";
+import { type BoundExpr, isConst } from "./bound.ts";
+import { andAll, conjuncts } from "./intervals_from_where.ts";
+import type { PlanContext } from "./plan_context.ts";
+import { type PlanNode, shape } from "./plan_node.ts";
+import { planQuery } from "./plan_query.ts";
+import { bindContext } from "./plan_select.ts";
+import { planShow } from "./plan_show.ts";
+import { Scope } from "./scope.ts";
+import { T } from "../base/types.ts";
+
+export interface Planned {
+  node: PlanNode;
+  scope: Scope;
+}
+
+/** Hook for ASOF/LT/SPLICE joins (time-series issue). */
+export type TimeJoinPlanner = (join: A.Join, left: Planned, right: Planned, pc: PlanContext) => Planned;
+let timeJoinPlanner: TimeJoinPlanner | undefined;
+export function setTimeJoinPlanner(p: TimeJoinPlanner): void {
+  timeJoinPlanner = p;
+}
+
+export function planFrom(from: A.FromClause | undefined, pc: PlanContext): Planned {
+  if (!from) {
+    return { node: { ...shape([]), kind: "values", rows: [[]] }, scope: new Scope([]) };
+  }
+  let left = planSource(from.first, pc);
+  for (const j of from.joins) {
+    const right = planSource(j.source, pc);
+    left = planJoin(j, left, right, pc);
+  }
+  return left;
+}
+
+function scopeOf(node: PlanNode, qualifiers: string[]): Scope {
+  return new Scope(node.columns.map((c) => ({ name: c.name, type: c.type, qualifiers })), node.timestampIndex);
+}
+
+export function planSource(src: A.Source, pc: PlanContext): Planned {
+  switch (src.kind) {
+    case "table":
+      return planTable(src, pc);
+    case "subquerySource": {
+      let node = planQuery(src.query, { ...pc, depth: pc.depth + 1 });
+      if (src.timestamp) {
+        const idx = node.columns.findIndex((c) => c.name.toLowerCase() === src.timestamp!.name.toLowerCase());
+        if (idx < 0) throw new SqlError(`Invalid column: ${src.timestamp.name}`, src.timestamp.pos);
+        if (!isTimestamp(node.columns[idx].type)) throw new SqlError("TIMESTAMP column expected", src.timestamp.pos);
+        node = { ...node, timestampIndex: idx };
+      }
+      return { node, scope: scopeOf(node, src.alias ? [src.alias] : []) };
+    }
+    case "functionSource":
+      return planFunctionSource(src.call, src.alias, pc);
+    case "showSource": {
+      const node = planShow(src.show, pc);
+      return { node, scope: scopeOf(node, src.alias ? [src.alias] : []) };
+    }
+  }
+}
+
+function planTable(src: A.TableSource, pc: PlanContext): Planned {
+  const lower = src.name.toLowerCase();
+  const cte = pc.ctes.get(lower);
+  if (cte) {
+    const node = planQuery(cte.cte.query, { ...pc, ctes: cte.visible, depth: pc.depth + 1 });
+    return { node, scope: scopeOf(node, [src.alias ?? src.name]) };
+  }
+  const table = pc.storage.table(src.name);
+  if (!table) {
+    const metaColumns = pc.meta.columnsOf(lower);
+    if (metaColumns) {
+      const node: PlanNode = { ...shape(metaColumns), kind: "generator", name: lower, args: [] };
+      return { node, scope: scopeOf(node, [src.alias ?? src.name.replace(/^.*\./, "")]) };
+    }
+    throw new SqlError(`table does not exist [table=${src.name}]`, src.pos);
+  }
+  const meta = table.meta;
+  const columns = meta.columns.map((c) => ({ name: c.name, type: c.type }));
+  const node: PlanNode = {
+    ...shape(columns, meta.timestampIndex),
+    kind: "scan",
+    table: meta.name,
+    columnIndexes: meta.columns.map((_, i) => i),
+    reverse: false,
+  };
+  const qualifiers = src.alias ? [src.alias, meta.name] : [meta.name];
+  return { node, scope: scopeOf(node, qualifiers) };
+}
+
+function constArgs(call: A.FunctionCall, pc: PlanContext): Value[] {
+  return call.args.map((a) => {
+    const b = bindExpr(a, bindContext(new Scope([]), pc, "function arguments"));
+    if (!isConst(b)) throw new SqlError("constant argument expected", a.pos);
+    return b.value;
+  });
+}
+
+function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc: PlanContext): Planned {
+  const name = call.name.toLowerCase();
+  if (name === "long_sequence") {
+    if (call.args.length !== 1 && call.args.length !== 3) {
+      throw new SqlError("long_sequence expects 1 or 3 arguments", call.pos);
+    }
+    const ctx = bindContext(new Scope([]), pc, "long_sequence");
+    const args = call.args.map((a) => bindExpr(a, ctx));
+    const node: PlanNode = {
+      ...shape([{ name: "x", type: T.LONG }]),
+      kind: "longSequence",
+      count: args[0],
+      seed: args.length === 3 ? [args[1], args[2]] : undefined,
+    };
+    return { node, scope: scopeOf(node, alias ? [alias] : ["long_sequence"]) };
+  }
+  const columns = pc.meta.columnsOf(name);
+  if (!columns) throw new SqlError(`unknown function name: ${call.name}`, call.pos);
+  const args = constArgs(call, pc);
+  if ((name === "table_columns" || name === "table_partitions") && args.length > 0) {
+    const t = args[0];
+    if (typeof t !== "string" || !pc.storage.table(t)) throw new SqlError(`table does not exist [table=${t}]`, call.args[0].pos);
+  }
+  const node: PlanNode = { ...shape(columns), kind: "generator", name, args };
+  return { node, scope: scopeOf(node, alias ? [alias] : [name]) };
+}
+
+function planJoin(j: A.Join, left: Planned, right: Planned, pc: PlanContext): Planned {
+  if (j.kind === "asof" || j.kind === "lt" || j.kind === "splice") {
+    if (!timeJoinPlanner) throw new SqlError(`${j.kind.toUpperCase()} JOIN is not supported yet`, j.pos);
+    return timeJoinPlanner(j, left, right, pc);
+  }
+  const leftWidth = left.node.columns.length;
+  const scope = Scope.concat(left.scope, right.scope, left.scope.timestampIndex);
+  const equi: [number, number][] = [];
+  let condition: BoundExpr | undefined;
+  if (j.using) {
+    for (const u of j.using) {
+      const l = left.scope.resolve(u.name, undefined, u.pos);
+      const r = right.scope.resolve(u.name, undefined, u.pos);
+      equi.push([l, leftWidth + r]);
+    }
+  } else if (j.on) {
+    const pred = bindExpr(j.on, bindContext(scope, pc, "JOIN"));
+    const rest: BoundExpr[] = [];
+    for (const c of conjuncts(pred)) {
+      if (c.kind === "call" && c.name === "=" && c.args.length === 2) {
+        const [a, b] = c.args;
+        if (a.kind === "column" && b.kind === "column") {
+          if (a.index < leftWidth && b.index >= leftWidth) {
+            equi.push([a.index, b.index]);
+            continue;
+          }
+          if (b.index < leftWidth && a.index >= leftWidth) {
+            equi.push([b.index, a.index]);
+            continue;
+          }
+        }
+      }
+      rest.push(c);
+    }
+    condition = andAll(rest);
+  } else if (j.kind !== "cross") {
+    throw new SqlError("join condition expected", j.pos);
+  }
+  const columns = [...left.node.columns, ...right.node.columns];
+  const type = j.kind === "inner" ? "inner" : j.kind;
+  const node: PlanNode = {
+    ...shape(columns, type === "inner" || type === "left" || type === "cross" ? left.node.timestampIndex : -1),
+    kind: "join",
+    type,
+    left: left.node,
+    right: right.node,
+    equi,
+    condition,
+  };
+  return { node, scope: new Scope(scope.columns, node.timestampIndex) };
+}

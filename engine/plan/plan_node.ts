@@ -1,0 +1,127 @@
+/**
+ * Physical plan nodes: an immutable tree that `engine/exec` runs as a pull pipeline of
+ * batches. Column references inside a node's expressions index the columns of its input
+ * (for joins: left columns, then right columns).
+ */
+import type { ColumnType } from "../base/types.ts";
+import type { Interval, Value } from "../base/values.ts";
+import type { AggregateBinding } from "../functions/registry_types.ts";
+import type { BoundExpr } from "./bound.ts";
+
+export interface OutputColumn {
+  name: string;
+  type: ColumnType;
+}
+
+interface Base {
+  columns: OutputColumn[];
+  /** Index of the designated timestamp in `columns`, or -1. */
+  timestampIndex: number;
+}
+
+export interface AggregateCall {
+  name: string;
+  binding: AggregateBinding;
+  args: BoundExpr[];
+  /** Aggregate FILTER (WHERE ...) over the input row. */
+  filter?: BoundExpr;
+}
+
+/**
+ * LIMIT bounds as written (spec/sql.md §7.8), resolved to numbers (null = absent).
+ * `comma` tells `LIMIT n` (lo only) from `LIMIT a, b`.
+ */
+export interface LimitSpec {
+  lo: BoundExpr | null;
+  hi: BoundExpr | null;
+  comma: boolean;
+  offset: BoundExpr | null;
+}
+
+export type JoinType = "inner" | "left" | "right" | "full" | "cross";
+
+export type PlanNode =
+  | (Base & {
+    kind: "scan";
+    table: string;
+    /** Table column indexes read, in output order. */
+    columnIndexes: number[];
+    /** Designated-timestamp intervals to read (sorted, merged, inclusive); undefined = all. */
+    intervals?: Interval[];
+    /** Read newest rows first (ORDER BY ts DESC). */
+    reverse: boolean;
+  })
+  | (Base & { kind: "values"; rows: BoundExpr[][] })
+  | (Base & { kind: "rows"; rows: Value[][] })
+  | (Base & { kind: "longSequence"; count: BoundExpr; seed?: [BoundExpr, BoundExpr] })
+  | (Base & { kind: "generator"; name: string; args: Value[] })
+  | (Base & { kind: "filter"; input: PlanNode; predicate: BoundExpr })
+  | (Base & { kind: "project"; input: PlanNode; exprs: BoundExpr[] })
+  | (Base & { kind: "aggregate"; input: PlanNode; keys: BoundExpr[]; aggs: AggregateCall[] })
+  | (Base & { kind: "sort"; input: PlanNode; keys: { index: number; desc: boolean }[] })
+  | (Base & { kind: "limit"; input: PlanNode; limit: LimitSpec })
+  | (Base & { kind: "distinct"; input: PlanNode })
+  | (Base & {
+    kind: "setop";
+    op: "union" | "except" | "intersect";
+    all: boolean;
+    left: PlanNode;
+    right: PlanNode;
+  })
+  | (Base & {
+    kind: "join";
+    type: JoinType;
+    left: PlanNode;
+    right: PlanNode;
+    /** Equality keys [left column, right column] usable for a hash join. */
+    equi: [number, number][];
+    /** Remaining condition over left ++ right columns. */
+    condition?: BoundExpr;
+  })
+  | (Base & {
+    kind: "asof";
+    type: "asof" | "lt" | "splice";
+    left: PlanNode;
+    right: PlanNode;
+    leftKeys: number[];
+    rightKeys: number[];
+    toleranceMicros?: bigint;
+  })
+  | (Base & { kind: "latestBy"; input: PlanNode; keys: number[] })
+  | (Base & { kind: "window"; input: PlanNode; windows: WindowCall[] })
+  | (Base & { kind: "sampleBy"; input: PlanNode; spec: SampleBySpec });
+
+export interface WindowCall {
+  name: string;
+  args: BoundExpr[];
+  partitionBy: BoundExpr[];
+  orderBy: { expr: BoundExpr; desc: boolean }[];
+  frame: {
+    unit: "rows" | "range";
+    start: { kind: string; offset?: number | bigint };
+    end: { kind: string; offset?: number | bigint };
+    excludeCurrent: boolean;
+  };
+  ignoreNulls: boolean;
+  type: ColumnType;
+}
+
+/** SAMPLE BY after binding: keys and aggregates over the input, bucketing options. */
+export interface SampleBySpec {
+  tsIndex: number;
+  stride: number;
+  unit: string;
+  keys: BoundExpr[];
+  aggs: AggregateCall[];
+  fill: ({ kind: "none" | "null" | "prev" | "linear" } | { kind: "value"; value: Value })[];
+  alignFirstObservation: boolean;
+  timeZone?: string;
+  offsetMicros: bigint;
+  from?: bigint;
+  to?: bigint;
+}
+
+/** The output shape helper used by the planner. */
+export function shape(columns: OutputColumn[], timestampIndex = -1): Base {
+  return { columns, timestampIndex };
+}

@@ -1,0 +1,71 @@
+/** Plans a full query: WITH, the body (select blocks and set operations), ORDER BY, LIMIT. */
+import { SqlError } from "../base/errors.ts";
+import { NESTING_DEPTH_MAX } from "../base/limits.ts";
+import { type ColumnType, sameType, T } from "../base/types.ts";
+import type * as A from "../sql/ast.ts";
+import { commonType } from "../functions/cast.ts";
+import { castTo } from "./bind_expr.ts";
+import type { BoundExpr } from "./bound.ts";
+import type { CteEntry, PlanContext } from "./plan_context.ts";
+import { type PlanNode, shape } from "./plan_node.ts";
+import { finishQuery, outputScope, planSelect } from "./plan_select.ts";
+
+export function planQuery(q: A.Query, pc: PlanContext): PlanNode {
+  if (pc.depth > NESTING_DEPTH_MAX) throw new SqlError("query too deeply nested", q.pos, "limit");
+  let ctx = pc;
+  if (q.with.length) {
+    const ctes = new Map(pc.ctes);
+    for (const c of q.with) {
+      const entry: CteEntry = { cte: c, visible: new Map(ctes) };
+      ctes.set(c.name.toLowerCase(), entry);
+    }
+    ctx = { ...pc, ctes };
+  }
+  if (q.body.kind === "select") return planSelect(q.body, q.orderBy, q.limit, ctx);
+  const body = planBody(q.body, ctx);
+  if (!q.orderBy.length && !q.limit) return body;
+  return finishQuery(body, outputScope(body), q.orderBy, q.limit, ctx, false);
+}
+
+function planBody(b: A.QueryBody, pc: PlanContext): PlanNode {
+  switch (b.kind) {
+    case "select":
+      return planSelect(b, [], undefined, pc);
+    case "query":
+      return planQuery(b, { ...pc, depth: pc.depth + 1 });
+    case "setop":
+      return planSetOp(b, pc);
+  }
+}
+
+function castColumns(node: PlanNode, types: ColumnType[]): PlanNode {
+  if (node.columns.every((c, i) => sameType(c.type, types[i]))) return node;
+  const exprs: BoundExpr[] = node.columns.map((c, i) => castTo({ kind: "column", type: c.type, index: i }, types[i], -1));
+  return {
+    ...shape(node.columns.map((c, i) => ({ name: c.name, type: types[i] }))),
+    kind: "project",
+    input: node,
+    exprs,
+  };
+}
+
+function planSetOp(op: A.SetOperation, pc: PlanContext): PlanNode {
+  const left = planBody(op.left, pc);
+  const right = planBody(op.right, pc);
+  if (left.columns.length !== right.columns.length) {
+    throw new SqlError("queries have different number of columns", op.pos);
+  }
+  const types = left.columns.map((c, i) => {
+    const t = commonType(c.type, right.columns[i].type);
+    return t.tag === "NULL" ? T.STRING : t;
+  });
+  const columns = left.columns.map((c, i) => ({ name: c.name, type: types[i] }));
+  return {
+    ...shape(columns),
+    kind: "setop",
+    op: op.op,
+    all: op.all,
+    left: castColumns(left, types),
+    right: castColumns(right, types),
+  };
+}

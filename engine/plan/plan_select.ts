@@ -1,0 +1,349 @@
+/**
+ * Plans one SELECT block (spec/sql.md §7): source, WHERE (with timestamp intervals pushed
+ * into the scan), implicit or explicit GROUP BY, projection, DISTINCT, ORDER BY, LIMIT.
+ */
+import { SqlError } from "../base/errors.ts";
+import { T } from "../base/types.ts";
+import type * as A from "../sql/ast.ts";
+import { exprToText } from "../sql/printer.ts";
+import { lookupAggregate } from "../functions/registry.ts";
+import type { BoundArg } from "../functions/registry_types.ts";
+import { type AggregateBinder, type BindContext, bindExpr, castTo, isAggregateCall } from "./bind_expr.ts";
+import { type BoundExpr, isConst } from "./bound.ts";
+import { baseName, NameAllocator } from "./column_names.ts";
+import { intervalsFromWhere } from "./intervals_from_where.ts";
+import type { PlanContext } from "./plan_context.ts";
+import { planFrom } from "./plan_from.ts";
+import { type AggregateCall, type LimitSpec, type OutputColumn, type PlanNode, shape } from "./plan_node.ts";
+import { planQuery } from "./plan_query.ts";
+import { Scope } from "./scope.ts";
+
+export function bindContext(scope: Scope, pc: PlanContext, clause?: string): BindContext {
+  return {
+    scope,
+    evalContext: pc.evalContext,
+    planSubquery: (q) => planQuery(q, { ...pc, depth: pc.depth + 1 }),
+    clause,
+    paramTypes: pc.paramTypes,
+  };
+}
+
+/** True when an aggregate call appears in `e` outside subqueries and window calls. */
+export function containsAggregate(e: A.Expr): boolean {
+  switch (e.kind) {
+    case "call":
+      if (e.over) return false;
+      return isAggregateCall(e) || e.args.some(containsAggregate);
+    case "binary":
+      return containsAggregate(e.left) || containsAggregate(e.right);
+    case "unary":
+      return containsAggregate(e.operand);
+    case "cast":
+      return containsAggregate(e.expr);
+    case "case":
+      return (e.operand ? containsAggregate(e.operand) : false) ||
+        e.whens.some((w) => containsAggregate(w.when) || containsAggregate(w.then)) ||
+        (e.else ? containsAggregate(e.else) : false);
+    case "in":
+      return containsAggregate(e.expr) || (Array.isArray(e.list) && e.list.some(containsAggregate));
+    case "between":
+      return containsAggregate(e.expr) || containsAggregate(e.lo) || containsAggregate(e.hi);
+    case "like":
+      return containsAggregate(e.expr) || containsAggregate(e.pattern);
+    case "isNull":
+      return containsAggregate(e.expr);
+    default:
+      return false;
+  }
+}
+
+interface Item {
+  ast: A.SelectItem;
+  name: string;
+}
+
+/** Expands `*` and `t.*` and names every item. */
+function expandItems(core: A.SelectCore, scope: Scope, pc: PlanContext): Item[] {
+  const names = new NameAllocator(pc.legacyNames);
+  const out: Item[] = [];
+  const starItems = (qualifier?: string, pos = 0) => {
+    let any = false;
+    scope.columns.forEach((c) => {
+      if (qualifier && !c.qualifiers.some((q) => q.toLowerCase() === qualifier.toLowerCase())) return;
+      any = true;
+      const ref: A.ColumnRef = { kind: "column", pos, name: c.name, qualifier: c.qualifiers[0] };
+      out.push({ ast: { expr: ref }, name: names.take(c.name, true) });
+    });
+    if (qualifier && !any) throw new SqlError(`Invalid table name or alias: ${qualifier}`, pos);
+  };
+  if (!core.items) {
+    starItems();
+    return out;
+  }
+  for (const item of core.items) {
+    if (item.expr.kind === "star") starItems(item.expr.qualifier, item.expr.pos);
+    else out.push({ ast: item, name: names.take(baseName(item, pc.legacyNames)) });
+  }
+  return out;
+}
+
+export function planSelect(core: A.SelectCore, orderBy: A.OrderItem[], limit: A.Limit | undefined, pc: PlanContext): PlanNode {
+  let { node, scope } = planFrom(core.from, pc);
+  if (core.where) {
+    const pred = bindExpr(core.where, bindContext(scope, pc, "WHERE"));
+    if (pred.type.tag !== "BOOLEAN" && !(isConst(pred) && pred.value === null)) {
+      throw new SqlError("boolean expression expected", core.where.pos);
+    }
+    node = applyWhere(node, pred);
+  }
+  if (core.latestOn || core.sampleBy) {
+    const ext = timeSeriesPlanner;
+    if (!ext) throw new SqlError("SAMPLE BY and LATEST ON are not supported yet", (core.latestOn ?? core.sampleBy)!.pos);
+    const r = ext(core, node, scope, pc);
+    if (r.done) return finishQuery(r.node, r.scope ?? outputScope(r.node), orderBy, limit, pc, core.distinct);
+    node = r.node;
+    scope = r.scope ?? scope;
+  }
+  if (core.having) throw new SqlError("HAVING is not supported, filter in an outer query", core.having.pos);
+  const items = expandItems(core, scope, pc);
+  const aggregated = core.groupBy !== undefined || items.some((i) => containsAggregate(i.ast.expr));
+  const projected = aggregated ? planAggregation(core, items, node, scope, pc) : planProjection(items, node, scope, pc);
+  return finishQuery(projected.node, outputScope(projected.node), orderBy, limit, pc, core.distinct, aggregated ? undefined : { input: projected.input, scope, exprs: projected.exprs });
+}
+
+/** Hook for SAMPLE BY / LATEST ON planning (time-series issue). */
+export type TimeSeriesPlanner = (
+  core: A.SelectCore,
+  node: PlanNode,
+  scope: Scope,
+  pc: PlanContext,
+) => { node: PlanNode; scope?: Scope; done: boolean };
+let timeSeriesPlanner: TimeSeriesPlanner | undefined;
+export function setTimeSeriesPlanner(p: TimeSeriesPlanner): void {
+  timeSeriesPlanner = p;
+}
+
+export function applyWhere(node: PlanNode, pred: BoundExpr): PlanNode {
+  if (isConst(pred) && pred.value === true) return node;
+  if (node.kind === "scan" && node.timestampIndex >= 0) {
+    const { intervals, rest } = intervalsFromWhere(pred, node.timestampIndex);
+    const scan = intervals ? { ...node, intervals: node.intervals ? intersectAll(node.intervals, intervals) : intervals } : node;
+    return rest ? { ...shape(scan.columns, scan.timestampIndex), kind: "filter", input: scan, predicate: rest } : scan;
+  }
+  return { ...shape(node.columns, node.timestampIndex), kind: "filter", input: node, predicate: pred };
+}
+
+function intersectAll(a: import("../base/values.ts").Interval[], b: import("../base/values.ts").Interval[]) {
+  return intervalsFromWhere({ kind: "inIntervals", type: T.BOOLEAN, arg: { kind: "column", type: T.TIMESTAMP, index: 0 }, intervals: a, not: false }, 0).intervals!
+    .flatMap((x) => b.map((y) => ({ lo: x.lo > y.lo ? x.lo : y.lo, hi: x.hi < y.hi ? x.hi : y.hi }))).filter((i) => i.lo <= i.hi);
+}
+
+export function outputScope(node: PlanNode): Scope {
+  return new Scope(node.columns.map((c) => ({ name: c.name, type: c.type, qualifiers: [] })), node.timestampIndex);
+}
+
+function planProjection(items: Item[], input: PlanNode, scope: Scope, pc: PlanContext) {
+  const exprs: BoundExpr[] = [];
+  const columns: OutputColumn[] = [];
+  // A later item may use an earlier item's alias (§7.3) when the name is not a column.
+  const aliases = new Map<string, A.Expr>();
+  const ctx = bindContext(scope, pc);
+  for (const item of items) {
+    const ast = aliases.size ? substituteAliases(item.ast.expr, aliases, scope) : item.ast.expr;
+    const e = bindExpr(ast, ctx);
+    exprs.push(e);
+    columns.push({ name: item.name, type: e.type.tag === "NULL" ? T.STRING : e.type });
+    if (item.ast.alias) aliases.set(item.ast.alias.toLowerCase(), item.ast.expr);
+  }
+  const tsIndex = exprs.findIndex((e) => e.kind === "column" && e.index === scope.timestampIndex && scope.timestampIndex >= 0);
+  const node: PlanNode = { ...shape(columns, tsIndex), kind: "project", input, exprs };
+  return { node, input, exprs };
+}
+
+/** Replaces unqualified references to earlier select aliases by the aliased expressions. */
+export function substituteAliases(e: A.Expr, aliases: Map<string, A.Expr>, scope: Scope): A.Expr {
+  const sub = (x: A.Expr) => substituteAliases(x, aliases, scope);
+  switch (e.kind) {
+    case "column": {
+      if (e.qualifier || scope.find(e.name, undefined, e.pos) !== undefined) return e;
+      return aliases.get(e.name.toLowerCase()) ?? e;
+    }
+    case "binary":
+      return { ...e, left: sub(e.left), right: sub(e.right) };
+    case "unary":
+      return { ...e, operand: sub(e.operand) };
+    case "call":
+      return { ...e, args: e.args.map(sub) };
+    case "cast":
+      return { ...e, expr: sub(e.expr) };
+    case "case":
+      return {
+        ...e,
+        operand: e.operand && sub(e.operand),
+        whens: e.whens.map((w) => ({ when: sub(w.when), then: sub(w.then) })),
+        else: e.else && sub(e.else),
+      };
+    case "in":
+      return { ...e, expr: sub(e.expr), list: Array.isArray(e.list) ? e.list.map(sub) : e.list };
+    case "between":
+      return { ...e, expr: sub(e.expr), lo: sub(e.lo), hi: sub(e.hi) };
+    case "like":
+      return { ...e, expr: sub(e.expr), pattern: sub(e.pattern) };
+    case "isNull":
+      return { ...e, expr: sub(e.expr) };
+    default:
+      return e;
+  }
+}
+
+function planAggregation(core: A.SelectCore, items: Item[], input: PlanNode, scope: Scope, pc: PlanContext) {
+  const inputCtx = bindContext(scope, pc);
+  // Keys: explicit GROUP BY (aliases and 1-based positions allowed), else the non-aggregate items.
+  const keyAsts: A.Expr[] = [];
+  if (core.groupBy) {
+    for (const g of core.groupBy) {
+      if (g.kind === "literal" && g.type === "int") {
+        const item = items[(g.value as number) - 1];
+        if (!item) throw new SqlError("GROUP BY position out of range", g.pos);
+        keyAsts.push(item.ast.expr);
+      } else if (g.kind === "column" && !g.qualifier && scope.find(g.name, undefined, g.pos) === undefined) {
+        const item = items.find((i) => i.ast.alias?.toLowerCase() === g.name.toLowerCase());
+        if (!item) throw new SqlError(`Invalid column: ${g.name}`, g.pos);
+        keyAsts.push(item.ast.expr);
+      } else keyAsts.push(g);
+    }
+  } else {
+    for (const i of items) if (!containsAggregate(i.ast.expr)) keyAsts.push(i.ast.expr);
+  }
+  const keys = keyAsts.map((k) => bindExpr(k, inputCtx));
+  const keyTexts = keyAsts.map((k) => exprToText(k).toLowerCase());
+  const aggs: AggregateCall[] = [];
+  const aggTexts: string[] = [];
+  const keyRef = (i: number): BoundExpr => ({ kind: "column", type: keys[i].type, index: i });
+  const binder: AggregateBinder = {
+    matchKey(e) {
+      const t = exprToText(e).toLowerCase();
+      const i = keyTexts.indexOf(t);
+      if (i >= 0) return keyRef(i);
+      if (e.kind === "column") {
+        // `sym` and `t.sym` name the same key.
+        const idx = scope.find(e.name, e.qualifier, e.pos);
+        const k = keys.findIndex((x) => x.kind === "column" && x.index === idx);
+        if (idx !== undefined && k >= 0) return keyRef(k);
+      }
+      return undefined;
+    },
+    bindAggregate(call) {
+      const text = exprToText(call).toLowerCase();
+      const known = aggTexts.indexOf(text);
+      if (known >= 0) return { kind: "column", type: aggs[known].binding.returns, index: keys.length + known };
+      const args = call.args.map((a) => bindExpr(a, inputCtx));
+      const fn = lookupAggregate(call.name.toLowerCase())!;
+      const bound: BoundArg[] = args.map((a) => ({ type: a.type, constant: isConst(a), value: isConst(a) ? a.value : undefined, pos: call.pos }));
+      const binding = fn.bind(bound, { distinct: call.distinct, star: call.star });
+      if (typeof binding === "string") throw new SqlError(binding, call.pos);
+      const finalArgs = binding.argTypes ? args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, call.pos)) : args;
+      const filter = call.filter ? bindExpr(call.filter, bindContext(scope, pc, "FILTER")) : undefined;
+      aggs.push({ name: call.name.toLowerCase(), binding, args: finalArgs, filter });
+      aggTexts.push(text);
+      return { kind: "column", type: binding.returns, index: keys.length + aggs.length - 1 };
+    },
+  };
+  // The grouped rows expose only keys and aggregates; anything else is an error.
+  const groupedScope = new Scope([]);
+  const postCtx: BindContext = { ...bindContext(groupedScope, pc), aggregates: binder };
+  const exprs = items.map((i) => {
+    try {
+      return bindExpr(i.ast.expr, postCtx);
+    } catch (err) {
+      if (err instanceof SqlError && err.message.startsWith("Invalid column")) {
+        const pos = err.position;
+        throw new SqlError(`column must appear in GROUP BY clause or aggregate function`, pos);
+      }
+      throw err;
+    }
+  });
+  const aggColumns: OutputColumn[] = [
+    ...keys.map((k, i) => ({ name: `\u0000k${i}`, type: k.type })),
+    ...aggs.map((a, i) => ({ name: `\u0000a${i}`, type: a.binding.returns })),
+  ];
+  const aggNode: PlanNode = { ...shape(aggColumns), kind: "aggregate", input, keys, aggs };
+  const columns = items.map((it, i) => ({ name: it.name, type: exprs[i].type.tag === "NULL" ? T.STRING : exprs[i].type }));
+  return { node: { ...shape(columns), kind: "project", input: aggNode, exprs } as PlanNode, input: aggNode, exprs };
+}
+
+/** DISTINCT, ORDER BY and LIMIT over a projected select. */
+export function finishQuery(
+  node: PlanNode,
+  scope: Scope,
+  orderBy: A.OrderItem[],
+  limit: A.Limit | undefined,
+  pc: PlanContext,
+  distinct: boolean,
+  source?: { input: PlanNode; scope: Scope; exprs: BoundExpr[] },
+): PlanNode {
+  if (distinct) node = { ...shape(node.columns, -1), kind: "distinct", input: node };
+  if (orderBy.length) node = planOrderBy(node, scope, orderBy, pc, distinct ? undefined : source);
+  if (limit) node = { ...shape(node.columns, node.timestampIndex), kind: "limit", input: node, limit: bindLimit(limit, pc) };
+  return node;
+}
+
+function planOrderBy(
+  node: PlanNode,
+  scope: Scope,
+  orderBy: A.OrderItem[],
+  pc: PlanContext,
+  source?: { input: PlanNode; scope: Scope; exprs: BoundExpr[] },
+): PlanNode {
+  const width = node.columns.length;
+  const extra: BoundExpr[] = [];
+  const keys = orderBy.map((o) => {
+    const e = o.expr;
+    if (e.kind === "literal" && e.type === "int") {
+      const k = (e.value as number) - 1;
+      if (k < 0 || k >= width) throw new SqlError("ORDER BY position is out of range", e.pos);
+      return { index: k, desc: o.desc };
+    }
+    if (e.kind === "column") {
+      const i = scope.find(e.name, e.qualifier, e.pos) ?? (e.qualifier ? scope.find(e.name, undefined, e.pos) : undefined);
+      if (i !== undefined) return { index: i, desc: o.desc };
+    }
+    try {
+      const bound = bindExpr(e, bindContext(scope, pc, "ORDER BY"));
+      if (bound.kind === "column") return { index: bound.index, desc: o.desc };
+      extra.push(bound);
+      return { index: width + extra.length - 1, desc: o.desc, onOutput: true };
+    } catch (err) {
+      if (!source || node.kind !== "project") throw err;
+      const bound = bindExpr(e, bindContext(source.scope, pc, "ORDER BY"));
+      extra.push({ ...bound, kind: bound.kind } as BoundExpr);
+      return { index: width + extra.length - 1, desc: o.desc, onInput: true };
+    }
+  });
+  const tsIndex = keys.length > 0 && keys[0].index === node.timestampIndex && !keys[0].desc ? node.timestampIndex : -1;
+  if (extra.length === 0) return { ...shape(node.columns, tsIndex), kind: "sort", input: node, keys };
+  // Hidden sort columns: computed next to the output, dropped after sorting.
+  const onInput = keys.some((k) => (k as { onInput?: boolean }).onInput);
+  let widened: PlanNode;
+  if (onInput && node.kind === "project") {
+    const exprs = [...node.exprs, ...extra];
+    widened = { ...shape([...node.columns, ...extra.map((x, i) => ({ name: `\u0000o${i}`, type: x.type }))], node.timestampIndex), kind: "project", input: node.input, exprs };
+  } else {
+    const exprs: BoundExpr[] = [...node.columns.map((c, i) => ({ kind: "column", type: c.type, index: i }) as BoundExpr), ...extra];
+    widened = { ...shape([...node.columns, ...extra.map((x, i) => ({ name: `\u0000o${i}`, type: x.type }))], node.timestampIndex), kind: "project", input: node, exprs };
+  }
+  const sorted: PlanNode = { ...shape(widened.columns, tsIndex), kind: "sort", input: widened, keys };
+  const back = node.columns.map((c, i) => ({ kind: "column", type: c.type, index: i }) as BoundExpr);
+  return { ...shape(node.columns, tsIndex), kind: "project", input: sorted, exprs: back };
+}
+
+function bindLimit(limit: A.Limit, pc: PlanContext): LimitSpec {
+  const one = (e: A.Expr | undefined) => {
+    if (!e) return null;
+    const b = bindExpr(e, bindContext(new Scope([]), pc, "LIMIT"));
+    if (isConst(b) && b.type.tag === "NULL") throw new SqlError("invalid type: NULL", e.pos);
+    if (b.kind !== "const" && b.kind !== "param") throw new SqlError("LIMIT expects a constant", e.pos);
+    return b;
+  };
+  return { lo: one(limit.lo), hi: one(limit.hi), comma: limit.comma, offset: one(limit.offset) };
+}

@@ -1,0 +1,58 @@
+/**
+ * Name resolution for a FROM clause: the columns visible to expressions, with the table
+ * names or aliases that qualify them. Lookups are case-insensitive (spec/sql.md §1.2).
+ */
+import { SqlError } from "../base/errors.ts";
+import type { ColumnType } from "../base/types.ts";
+
+export interface ScopeColumn {
+  name: string;
+  type: ColumnType;
+  /** Names that may qualify this column (`t.col`): the table name and/or its alias. */
+  qualifiers: string[];
+}
+
+export class Scope {
+  readonly columns: ScopeColumn[];
+  /** Designated timestamp column index, or -1. */
+  readonly timestampIndex: number;
+
+  constructor(columns: ScopeColumn[], timestampIndex = -1) {
+    this.columns = columns;
+    this.timestampIndex = timestampIndex;
+  }
+
+  /** Index of the column, undefined when absent; throws when ambiguous. */
+  find(name: string, qualifier: string | undefined, pos: number): number | undefined {
+    const n = name.toLowerCase();
+    const q = qualifier?.toLowerCase();
+    let found: number | undefined;
+    for (let i = 0; i < this.columns.length; i++) {
+      const c = this.columns[i];
+      if (c.name.toLowerCase() !== n) continue;
+      if (q !== undefined && !c.qualifiers.some((x) => x.toLowerCase() === q)) continue;
+      if (found !== undefined) throw new SqlError(`Ambiguous column [name=${name}]`, pos);
+      found = i;
+    }
+    return found;
+  }
+
+  resolve(name: string, qualifier: string | undefined, pos: number): number {
+    const i = this.find(name, qualifier, pos);
+    if (i === undefined) {
+      throw new SqlError(`Invalid column: ${qualifier ? qualifier + "." : ""}${name}`, pos);
+    }
+    return i;
+  }
+
+  /** True when some column carries this qualifier. */
+  hasQualifier(qualifier: string): boolean {
+    const q = qualifier.toLowerCase();
+    return this.columns.some((c) => c.qualifiers.some((x) => x.toLowerCase() === q));
+  }
+
+  /** The columns of both scopes side by side (joins). */
+  static concat(left: Scope, right: Scope, timestampIndex: number): Scope {
+    return new Scope([...left.columns, ...right.columns], timestampIndex);
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * ALTER TABLE with every action of spec/sql.md §5.3. Actions that are accepted as no-ops
+ * (SQUASH PARTITIONS, RESUME WAL, CONVERT PARTITION, ...) keep their text as written.
+ */
+import type { AlterAction, AlterTableStmt, ColumnDef } from "./ast.ts";
+import type { Token } from "./lexer.ts";
+import {
+  parseColumnDef,
+  parseNameList,
+  parseParams,
+  parseTtl,
+  readColumnOptions,
+} from "./parse_create_table.ts";
+import { parseExpr } from "./parse_expr.ts";
+import type { NamePos, ParseState } from "./parse_state.ts";
+import { parseType } from "./parse_type.ts";
+
+/** The cursor on ALTER; the next word is TABLE. */
+export function parseAlterTable(p: ParseState): AlterTableStmt {
+  const kw = p.next();
+  p.expectWord("table");
+  const table = p.tableName();
+  return { kind: "alterTable", pos: kw.pos, table, action: parseAction(p) };
+}
+
+function parseAction(p: ParseState): AlterAction {
+  const t = p.peek();
+  const pos = t.pos;
+  if (p.acceptWord("add")) {
+    p.acceptWord("column");
+    const ifNotExists = p.acceptWords("if", "not", "exists");
+    const columns = [parseColumnDef(p)];
+    while (p.acceptOp(",")) {
+      p.acceptWord("column");
+      columns.push(parseColumnDef(p));
+    }
+    return { kind: "addColumn", pos, columns, ifNotExists };
+  }
+  if (p.acceptWords("drop", "column")) return { kind: "dropColumn", pos, names: names(p) };
+  if (p.acceptWords("drop", "partition")) {
+    if (p.acceptWord("where")) return { kind: "dropPartition", pos, where: parseExpr(p) };
+    p.expectWord("list");
+    return { kind: "dropPartition", pos, list: partitionNames(p) };
+  }
+  if (p.acceptWords("detach", "partition") || p.acceptWords("attach", "partition")) {
+    const kind = t.text.toLowerCase() === "detach" ? "detachPartition" : "attachPartition";
+    p.expectWord("list");
+    return { kind, pos, list: partitionNames(p) };
+  }
+  if (p.acceptWords("rename", "column")) {
+    const from = p.anyName("column name");
+    p.expectWord("to");
+    return { kind: "renameColumn", pos, from, to: p.anyName("new column name") };
+  }
+  if (p.acceptWords("alter", "column")) return parseAlterColumn(p, t);
+  if (p.acceptWords("dedup", "disable")) return { kind: "dedupDisable", pos };
+  if (p.acceptWords("dedup", "enable")) {
+    p.expectWord("upsert");
+    p.expectWord("keys");
+    return { kind: "dedupEnable", pos, keys: parseNameList(p) };
+  }
+  if (p.acceptWords("set", "param")) return { kind: "setParam", pos, params: parseParams(p) };
+  if (p.acceptWords("set", "ttl")) return { kind: "setTtl", pos, ...parseTtl(p) };
+  if (p.acceptWords("set", "type")) {
+    const bypass = p.acceptWord("bypass") !== undefined;
+    p.expectWord("wal");
+    return { kind: "setType", pos, wal: !bypass };
+  }
+  if (p.atEnd()) throw p.expected("alter table action");
+  if (!["squash", "resume", "suspend", "convert", "set", "refresh"].includes(p.wordAt() ?? "")) {
+    throw p.unexpected();
+  }
+  return { kind: "noop", pos, what: p.restText() };
+}
+
+/** `ALTER COLUMN c` then TYPE, ADD INDEX, DROP INDEX, CACHE or NOCACHE. */
+function parseAlterColumn(p: ParseState, start: Token): AlterAction {
+  const pos = start.pos;
+  const column = p.anyName("column name");
+  if (p.acceptWord("type")) {
+    const def: ColumnDef = { name: column.name, pos: column.pos, type: parseType(p) };
+    readColumnOptions(p, def);
+    return { kind: "alterColumnType", pos, column, def };
+  }
+  if (p.acceptWords("add", "index")) {
+    const action: AlterAction = { kind: "addIndex", pos, column };
+    if (p.acceptWord("capacity")) action.capacity = p.integer("index capacity").value;
+    return action;
+  }
+  if (p.acceptWords("drop", "index")) return { kind: "dropIndex", pos, column };
+  if (p.acceptWord("cache")) return { kind: "symbolCache", pos, column, cache: true };
+  if (p.acceptWord("nocache")) return { kind: "symbolCache", pos, column, cache: false };
+  if (p.isWord("symbol")) {
+    p.restText();
+    return { kind: "noop", pos, what: p.textFrom(start) };
+  }
+  throw p.expected("'type', 'add index', 'drop index', 'cache' or 'nocache'");
+}
+
+function names(p: ParseState): NamePos[] {
+  const list = [p.anyName("column name")];
+  while (p.acceptOp(",")) list.push(p.anyName("column name"));
+  return list;
+}
+
+/** Partition names: `'2024-01-01'` strings (or bare words), comma-separated. */
+function partitionNames(p: ParseState): NamePos[] {
+  const list: NamePos[] = [];
+  do {
+    const t: Token = p.peek();
+    if (t.kind !== "string" && t.kind !== "word" && t.kind !== "quoted" && t.kind !== "number") {
+      throw p.expected("partition name");
+    }
+    p.next();
+    list.push({ name: t.value, pos: t.pos });
+  } while (p.acceptOp(","));
+  return list;
+}

@@ -1,0 +1,40 @@
+/**
+ * The clauses of a SELECT block after its sources (spec/sql.md §7.1): WHERE, LATEST ON / BY
+ * (§9), SAMPLE BY (§10), GROUP BY, HAVING and WINDOW (§12). Each may appear once; a second
+ * one is left for the caller, which reports it as an unexpected token.
+ */
+import { syntaxError } from "../base/errors.ts";
+import type { LatestOn, SelectCore } from "./ast.ts";
+import { parseExpr, parseExprList } from "./parse_expr.ts";
+import { parseSampleBy } from "./parse_sample_by.ts";
+import type { ParseState } from "./parse_state.ts";
+import { parseWindowSpec } from "./parse_window.ts";
+
+export function parseSelectClauses(p: ParseState, core: SelectCore): void {
+  // Legacy `LATEST BY` came before WHERE in older QuestDB releases; both orders are read.
+  if (p.isWord("latest")) core.latestOn = parseLatest(p);
+  if (p.acceptWord("where")) core.where = parseExpr(p);
+  if (p.isWord("latest") && !core.latestOn) core.latestOn = parseLatest(p);
+  if (p.isWord("sample") && p.isWord("by", 1)) core.sampleBy = parseSampleBy(p);
+  if (p.acceptWords("group", "by")) core.groupBy = parseExprList(p);
+  if (p.acceptWord("having")) core.having = parseExpr(p);
+  if (p.acceptWord("window")) {
+    do {
+      const name = p.name("window name");
+      p.expectWord("as");
+      core.windows.push({ name: name.name, pos: name.pos, spec: parseWindowSpec(p) });
+    } while (p.acceptOp(","));
+  }
+}
+
+/** `LATEST ON ts PARTITION BY a, b` or the legacy `LATEST BY a, b`. */
+function parseLatest(p: ParseState): LatestOn {
+  const kw = p.next();
+  if (p.acceptWord("by")) return { pos: kw.pos, partitionBy: parseExprList(p) };
+  p.expectWord("on");
+  const ts = parseExpr(p);
+  if (ts.kind !== "column") throw syntaxError("column name expected", ts.pos);
+  p.expectWord("partition");
+  p.expectWord("by");
+  return { pos: kw.pos, ts, partitionBy: parseExprList(p) };
+}

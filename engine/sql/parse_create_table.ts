@@ -1,0 +1,225 @@
+/**
+ * CREATE TABLE in its three forms (spec/sql.md §5.1, §5.2): a column list, AS (query) with
+ * `, CAST(...)` and `, INDEX(...)`, and (LIKE other); then the table clauses in any order.
+ * Column definitions are shared with ALTER TABLE.
+ */
+import { syntaxError } from "../base/errors.ts";
+import type { ColumnDef, CreateTableStmt, Expr, PartitionUnit } from "./ast.ts";
+import type { Token } from "./lexer.ts";
+import { splitAmountUnit } from "./literal.ts";
+import { parseExpr } from "./parse_expr.ts";
+import { parseQuery } from "./parse_query.ts";
+import type { NamePos, ParseState } from "./parse_state.ts";
+import { parseType } from "./parse_type.ts";
+
+const PARTITION_UNITS = new Set(["NONE", "HOUR", "DAY", "WEEK", "MONTH", "YEAR"]);
+const TTL_LETTERS: Record<string, string> = { h: "HOUR", d: "DAY", w: "WEEK", m: "MONTH", y: "YEAR" };
+
+/** The cursor on CREATE; the next word is TABLE, ATOMIC or BATCH. */
+export function parseCreateTable(p: ParseState): CreateTableStmt {
+  const kw = p.next();
+  if (!p.acceptWord("atomic") && p.acceptWord("batch")) {
+    p.integer("batch size");
+    if (p.acceptWord("o3maxlag")) p.next();
+  }
+  p.expectWord("table");
+  const ifNotExists = p.acceptWords("if", "not", "exists");
+  const name = p.tableName();
+  const stmt: CreateTableStmt = {
+    kind: "createTable",
+    pos: kw.pos,
+    name: name.name,
+    namePos: name.pos,
+    ifNotExists,
+    columns: [],
+    casts: [],
+    indexes: [],
+    withParams: [],
+  };
+  if (p.isOp("(")) {
+    const open = p.next();
+    if (p.acceptWord("like")) stmt.like = p.tableName();
+    else do stmt.columns.push(parseColumnDef(p)); while (p.acceptOp(","));
+    p.closeParen(open);
+  } else if (p.acceptWord("as")) {
+    const open = p.acceptOp("(");
+    stmt.asSelect = parseQuery(p);
+    if (open) p.closeParen(open);
+  } else {
+    throw p.expected("'(' or 'as'");
+  }
+  while (p.isOp(",") && (p.isWord("cast", 1) || p.isWord("index", 1))) {
+    p.next();
+    if (p.isWord("cast")) readCastClause(p, stmt);
+    else readIndexClause(p, stmt);
+  }
+  parseTableClauses(p, stmt);
+  return stmt;
+}
+
+/** `name type [CAPACITY n] [CACHE | NOCACHE] [INDEX [CAPACITY n]]`. */
+export function parseColumnDef(p: ParseState): ColumnDef {
+  const name = p.anyName("column name");
+  const def: ColumnDef = { name: name.name, pos: name.pos, type: parseType(p) };
+  readColumnOptions(p, def);
+  return def;
+}
+
+/** The symbol and index options after a column type. */
+export function readColumnOptions(p: ParseState, def: ColumnDef): void {
+  for (;;) {
+    if (p.acceptWord("capacity")) def.symbolCapacity = p.integer("symbol capacity").value;
+    else if (p.acceptWord("cache")) def.symbolCache = true;
+    else if (p.acceptWord("nocache")) def.symbolCache = false;
+    else if (p.acceptWord("index")) readColumnIndex(p, def);
+    else if (p.isWord("parquet") && p.isOp("(", 1)) skipParenthesised(p);
+    else return;
+  }
+}
+
+function readColumnIndex(p: ParseState, def: ColumnDef): void {
+  def.indexed = true;
+  // INDEX TYPE POSTING [DELTA|EF] [INCLUDE(...)] is read as a plain index (§5.1, P2).
+  if (p.acceptWord("type")) {
+    p.anyName("index type");
+    if (p.isWord("delta") || p.isWord("ef")) p.next();
+    if (p.isWord("include") && p.isOp("(", 1)) skipParenthesised(p);
+  }
+  if (p.acceptWord("capacity")) def.indexCapacity = p.integer("index capacity").value;
+}
+
+/** Skips `word ( ... )` with balanced parentheses: options stored nowhere yet. */
+function skipParenthesised(p: ParseState): void {
+  p.next();
+  const open = p.next();
+  let depth = 1;
+  while (depth > 0) {
+    if (p.atEnd()) throw syntaxError("missing closing ')'", open.pos);
+    const t = p.next();
+    if (t.kind === "op" && t.text === "(") depth++;
+    if (t.kind === "op" && t.text === ")") depth--;
+  }
+}
+
+function readCastClause(p: ParseState, stmt: CreateTableStmt): void {
+  p.next();
+  const open = p.expectOp("(");
+  const column = p.anyName("column name");
+  p.expectWord("as");
+  stmt.casts.push({ column: column.name, pos: column.pos, type: parseType(p) });
+  p.closeParen(open);
+}
+
+function readIndexClause(p: ParseState, stmt: CreateTableStmt): void {
+  p.next();
+  const open = p.expectOp("(");
+  const column = p.anyName("column name");
+  const index: CreateTableStmt["indexes"][number] = { column: column.name, pos: column.pos };
+  if (p.acceptWord("capacity")) index.capacity = p.integer("index capacity").value;
+  stmt.indexes.push(index);
+  p.closeParen(open);
+}
+
+/** TIMESTAMP, PARTITION BY, TTL, FORMAT, [BYPASS] WAL, DEDUP, WITH, IN VOLUME, OWNED BY. */
+function parseTableClauses(p: ParseState, stmt: CreateTableStmt): void {
+  const seen = new Set<string>();
+  const once = (clause: string, t: Token) => {
+    if (seen.has(clause)) throw p.unexpected(t);
+    seen.add(clause);
+  };
+  for (;;) {
+    const t = p.peek();
+    if (p.isWord("timestamp") && p.isOp("(", 1)) {
+      once("timestamp", t);
+      p.next();
+      const open = p.next();
+      stmt.timestamp = p.anyName("column name");
+      p.closeParen(open);
+    } else if (p.acceptWords("partition", "by")) {
+      once("partition", t);
+      stmt.partitionBy = parsePartitionUnit(p);
+    } else if (p.acceptWord("ttl")) {
+      once("ttl", t);
+      stmt.ttl = { ...parseTtl(p), pos: t.pos };
+    } else if (p.acceptWord("format")) {
+      once("format", t);
+      p.anyName("format");
+    } else if (p.acceptWord("wal") || p.acceptWords("bypass", "wal")) {
+      once("wal", t);
+      stmt.wal = t.text.toLowerCase() === "wal";
+    } else if (p.acceptWords("dedup", "upsert", "keys")) {
+      once("dedup", t);
+      stmt.dedupKeys = parseNameList(p);
+    } else if (p.acceptWord("with")) {
+      once("with", t);
+      stmt.withParams = parseParams(p);
+    } else if (p.acceptWords("in", "volume")) {
+      once("volume", t);
+      stmt.volume = p.tableName("volume name").name;
+    } else if (p.acceptWords("owned", "by")) {
+      once("owner", t);
+      stmt.ownedBy = p.tableName("owner name").name;
+    } else {
+      return;
+    }
+  }
+}
+
+export function parsePartitionUnit(p: ParseState): { unit: PartitionUnit; pos: number } {
+  const t = p.next();
+  const unit = t.text.toUpperCase();
+  if (t.kind !== "word" || !PARTITION_UNITS.has(unit)) {
+    throw syntaxError("'NONE', 'HOUR', 'DAY', 'WEEK', 'MONTH' or 'YEAR' expected", t.pos);
+  }
+  return { unit: unit as PartitionUnit, pos: t.pos };
+}
+
+/** `n HOUR[S] | DAY[S] | WEEK[S] | MONTH[S] | YEAR[S]` or the shorthand `3H`, `2M`. */
+export function parseTtl(p: ParseState): { amount: number; unit: string } {
+  const t = p.peek();
+  const split = splitAmountUnit(t);
+  if (split) {
+    const unit = TTL_LETTERS[split.unit.toLowerCase()];
+    if (!unit) throw syntaxError("invalid TTL unit [expected=HOUR,DAY,WEEK,MONTH,YEAR]", t.pos);
+    p.next();
+    return { amount: split.amount, unit };
+  }
+  const amount = p.integer("TTL value").value;
+  const u = p.peek();
+  const word = (p.wordAt() ?? "").toUpperCase().replace(/S$/, "");
+  if (!["HOUR", "DAY", "WEEK", "MONTH", "YEAR"].includes(word)) {
+    throw syntaxError("invalid TTL unit [expected=HOUR,DAY,WEEK,MONTH,YEAR]", u.pos);
+  }
+  p.next();
+  return { amount, unit: word };
+}
+
+/** `(name, ...)`. */
+export function parseNameList(p: ParseState): NamePos[] {
+  const open = p.expectOp("(");
+  const names: NamePos[] = [];
+  do names.push(p.anyName("column name")); while (p.acceptOp(","));
+  p.closeParen(open);
+  return names;
+}
+
+/** `name = value [, ...]` for WITH and SET PARAM. */
+export function parseParams(p: ParseState): { name: string; value: Expr; pos: number }[] {
+  const params: { name: string; value: Expr; pos: number }[] = [];
+  do {
+    const name = p.anyName("parameter name");
+    p.expectOp("=");
+    params.push({ name: name.name, value: parseParamValue(p), pos: name.pos });
+  } while (p.acceptOp(","));
+  return params;
+}
+
+/** A parameter value; durations such as `600s` stay text for the binder to read. */
+function parseParamValue(p: ParseState): Expr {
+  const t = p.peek();
+  if (splitAmountUnit(t)) {
+    p.next();
+    return { kind: "literal", pos: t.pos, type: "string", value: t.text, text: t.text };
+  }
+  return parseExpr(p);
+}

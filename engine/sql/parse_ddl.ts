@@ -1,0 +1,43 @@
+/**
+ * DROP TABLE, DROP ALL TABLES, TRUNCATE TABLE and RENAME TABLE (spec/sql.md §5.4).
+ */
+import type { DropTableStmt, RenameTableStmt, TruncateTableStmt } from "./ast.ts";
+import type { NamePos, ParseState } from "./parse_state.ts";
+
+/** The cursor on DROP; the next word is TABLE or ALL. */
+export function parseDropTable(p: ParseState): DropTableStmt {
+  const kw = p.next();
+  if (p.acceptWord("all")) {
+    p.acceptWord("tables");
+    return { kind: "dropTable", pos: kw.pos, names: [], ifExists: false, all: true };
+  }
+  p.expectWord("table");
+  const ifExists = p.acceptWords("if", "exists");
+  return { kind: "dropTable", pos: kw.pos, names: tableNames(p), ifExists, all: false };
+}
+
+/** `TRUNCATE TABLE [IF EXISTS] t [, ...] [KEEP SYMBOL MAPS]`. */
+export function parseTruncateTable(p: ParseState): TruncateTableStmt {
+  const kw = p.next();
+  p.acceptWord("table");
+  const ifExists = p.acceptWords("if", "exists");
+  const names = tableNames(p);
+  p.acceptWords("keep", "symbol", "maps");
+  return { kind: "truncateTable", pos: kw.pos, names, ifExists };
+}
+
+/** `RENAME TABLE old TO new`; either name may be quoted with '...' or "...". */
+export function parseRenameTable(p: ParseState): RenameTableStmt {
+  const kw = p.next();
+  p.expectWord("table");
+  const from = p.tableName();
+  p.expectWord("to");
+  const to = p.tableName("new table name");
+  return { kind: "renameTable", pos: kw.pos, from, to };
+}
+
+function tableNames(p: ParseState): NamePos[] {
+  const names = [p.tableName()];
+  while (p.acceptOp(",")) names.push(p.tableName());
+  return names;
+}

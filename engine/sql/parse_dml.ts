@@ -1,0 +1,134 @@
+/**
+ * INSERT (spec/sql.md §6.1, with ON CONFLICT and RETURNING), UPDATE (§6.2) and DELETE.
+ * A WITH prefix is read by the statement dispatcher and handed in.
+ */
+import { SqlError } from "../base/errors.ts";
+import { INSERT_VALUES_ROWS_MAX } from "../base/limits.ts";
+import type { Cte, DeleteStmt, Expr, InsertStmt, Query, UpdateStmt } from "./ast.ts";
+import { SOURCE_ALIAS_STOP } from "./keywords.ts";
+import { parseExpr, parseExprList } from "./parse_expr.ts";
+import { parseFromClause } from "./parse_from.ts";
+import { parseQuery, parseSelectItems } from "./parse_query.ts";
+import type { ParseState } from "./parse_state.ts";
+
+type Assignment = { column: string; pos: number; expr: Expr };
+
+/** A WITH read before the statement, and where the statement (the WITH) starts. */
+export interface WithPrefix {
+  with: Cte[];
+  pos: number;
+}
+
+/** The cursor on INSERT. */
+export function parseInsert(p: ParseState, prefix?: WithPrefix): InsertStmt {
+  const kw = p.next();
+  const ctes = prefix?.with ?? [];
+  const pos = prefix?.pos;
+  if (!p.acceptWord("atomic") && p.acceptWord("batch")) {
+    p.integer("batch size");
+    if (p.acceptWord("o3maxlag")) p.next();
+  }
+  p.expectWord("into");
+  const stmt: InsertStmt = { kind: "insert", pos: pos ?? kw.pos, with: ctes, table: p.tableName() };
+  if (p.isOp("(") && !p.isWord("select", 1) && !p.isWord("with", 1)) {
+    const open = p.next();
+    stmt.columns = [p.anyName("column name")];
+    while (p.acceptOp(",")) stmt.columns.push(p.anyName("column name"));
+    p.closeParen(open);
+  }
+  if (p.acceptWord("values")) stmt.values = parseRows(p);
+  else stmt.query = unwrap(parseQuery(p));
+  if (p.isWord("on") && p.isWord("conflict", 1)) parseOnConflict(p, stmt);
+  if (p.acceptWord("returning")) stmt.returning = parseSelectItems(p);
+  return stmt;
+}
+
+/** `INSERT INTO t (SELECT ...)` reads as the inner query: the parentheses add nothing. */
+function unwrap(q: Query): Query {
+  while (q.body.kind === "query" && q.with.length === 0 && q.orderBy.length === 0 && q.limit === undefined) {
+    q = q.body;
+  }
+  return q;
+}
+
+function parseRows(p: ParseState): Expr[][] {
+  const rows: Expr[][] = [];
+  do {
+    const open = p.expectOp("(");
+    if (rows.length === INSERT_VALUES_ROWS_MAX) {
+      throw new SqlError(`too many rows in VALUES [max=${INSERT_VALUES_ROWS_MAX}]`, open.pos, "limit");
+    }
+    rows.push(parseExprList(p));
+    p.closeParen(open);
+  } while (p.acceptOp(","));
+  return rows;
+}
+
+/** `ON CONFLICT [(cols)] DO NOTHING | DO UPDATE SET c = e, ...`. */
+function parseOnConflict(p: ParseState, stmt: InsertStmt): void {
+  const on = p.next();
+  p.next();
+  const target = [];
+  if (p.isOp("(")) {
+    const open = p.next();
+    do target.push(p.anyName("column name")); while (p.acceptOp(","));
+    p.closeParen(open);
+  }
+  p.expectWord("do");
+  if (p.acceptWord("nothing")) {
+    stmt.onConflict = { pos: on.pos, target, action: "nothing", set: [] };
+    return;
+  }
+  p.expectWord("update");
+  p.expectWord("set");
+  stmt.onConflict = { pos: on.pos, target, action: "update", set: parseAssignments(p) };
+}
+
+/** `c = expr [, ...]`; a qualified target (`t.c`) keeps only the column. */
+function parseAssignments(p: ParseState): Assignment[] {
+  const list: Assignment[] = [];
+  do {
+    let column = p.anyName("column name");
+    while (p.acceptOp(".")) column = p.anyName("column name");
+    p.expectOp("=");
+    list.push({ column: column.name, pos: column.pos, expr: parseExpr(p) });
+  } while (p.acceptOp(","));
+  return list;
+}
+
+/** The cursor on UPDATE. */
+export function parseUpdate(p: ParseState, prefix?: WithPrefix): UpdateStmt {
+  const kw = p.next();
+  const ctes = prefix?.with ?? [];
+  const pos = prefix?.pos;
+  const table = p.tableName();
+  const stmt: UpdateStmt = { kind: "update", pos: pos ?? kw.pos, with: ctes, table, set: [] };
+  stmt.alias = readAlias(p);
+  if (stmt.alias === undefined) delete stmt.alias;
+  p.expectWord("set");
+  stmt.set = parseAssignments(p);
+  if (p.acceptWord("from")) stmt.from = parseFromClause(p);
+  if (p.acceptWord("where")) stmt.where = parseExpr(p);
+  return stmt;
+}
+
+/** `DELETE FROM t [alias] [WHERE ...]`. */
+export function parseDelete(p: ParseState): DeleteStmt {
+  const kw = p.next();
+  p.expectWord("from");
+  const stmt: DeleteStmt = { kind: "delete", pos: kw.pos, table: p.tableName() };
+  const alias = readAlias(p);
+  if (alias !== undefined) stmt.alias = alias;
+  if (p.acceptWord("where")) stmt.where = parseExpr(p);
+  return stmt;
+}
+
+function readAlias(p: ParseState): string | undefined {
+  if (p.acceptWord("as")) return p.anyName("alias").name;
+  const t = p.peek();
+  if (t.kind === "quoted" || (t.kind === "word" && !SOURCE_ALIAS_STOP.has(t.text.toLowerCase()))) {
+    p.next();
+    return t.value;
+  }
+  return undefined;
+}

@@ -1,0 +1,205 @@
+/**
+ * Expressions by precedence climbing over the levels of spec/sql.md §1.4: binary operators,
+ * the keyword operators (AND, OR, NOT, IN, BETWEEN, WITHIN, LIKE, ILIKE, IS NULL), prefix
+ * operators, and the postfix `::type` and `[index]`.
+ *
+ * Each call of `parseExpr` is one level of nesting, and a left-deep chain (`a + b + c ...`)
+ * counts its length too, because the binder and printer recurse over the tree it builds.
+ */
+import { SqlError } from "../base/errors.ts";
+import { NESTING_DEPTH_MAX } from "../base/limits.ts";
+import type { BinaryOp, Expr, InExpr, OrderItem, Query } from "./ast.ts";
+import type { Token } from "./lexer.ts";
+import type { ParseState } from "./parse_state.ts";
+import { BINARY_PREC, PREC } from "./precedence.ts";
+import { parsePrimary } from "./parse_primary.ts";
+import { parseQuery } from "./parse_query.ts";
+import { parseType } from "./parse_type.ts";
+
+/** Parses an expression whose operators bind at least as tightly as `minPrec`. */
+export function parseExpr(p: ParseState, minPrec = 0): Expr {
+  p.enter();
+  let left = parsePrefix(p);
+  let chain = 0;
+  for (;;) {
+    const at = p.peek();
+    const next = parseInfix(p, left, minPrec);
+    if (!next) break;
+    left = next;
+    checkChain(p, ++chain, at);
+  }
+  p.leave();
+  return left;
+}
+
+/** Comma-separated expressions. */
+export function parseExprList(p: ParseState): Expr[] {
+  const list = [parseExpr(p)];
+  while (p.acceptOp(",")) list.push(parseExpr(p));
+  return list;
+}
+
+/** `expr [ASC|DESC] [NULLS FIRST|LAST], ...` after ORDER BY. */
+export function parseOrderItems(p: ParseState): OrderItem[] {
+  const items: OrderItem[] = [];
+  do {
+    const item: OrderItem = { expr: parseExpr(p), desc: false };
+    if (p.acceptWord("desc")) item.desc = true;
+    else p.acceptWord("asc");
+    if (p.isWord("nulls") && (p.isWord("first", 1) || p.isWord("last", 1))) {
+      p.next();
+      item.nulls = p.next().text.toLowerCase() as "first" | "last";
+    }
+    items.push(item);
+  } while (p.acceptOp(","));
+  return items;
+}
+
+function checkChain(p: ParseState, chain: number, at: Token): void {
+  if (p.depth + chain > NESTING_DEPTH_MAX) {
+    throw new SqlError(`too many nested expressions [max=${NESTING_DEPTH_MAX}]`, at.pos, "limit");
+  }
+}
+
+function parsePrefix(p: ParseState): Expr {
+  const t = p.peek();
+  if (t.kind === "op" && (t.text === "-" || t.text === "+" || t.text === "~")) {
+    p.next();
+    return { kind: "unary", pos: t.pos, op: t.text, operand: parseExpr(p, PREC.unary) };
+  }
+  if (p.isWord("not")) {
+    p.next();
+    return { kind: "unary", pos: t.pos, op: "not", operand: parseExpr(p, PREC.is) };
+  }
+  return parsePostfix(p, parsePrimary(p));
+}
+
+/** `expr::type` and `expr[i][j]`, repeated. */
+function parsePostfix(p: ParseState, expr: Expr): Expr {
+  let chain = 0;
+  for (;;) {
+    const t = p.peek();
+    if (p.isOp("::")) {
+      p.next();
+      expr = { kind: "cast", pos: t.pos, expr, type: parseType(p), syntax: "colon" };
+    } else if (p.isOp("[")) {
+      const indexes: Expr[] = [];
+      while (p.acceptOp("[")) {
+        if (p.isOp("]")) throw p.expected("array index");
+        indexes.push(...parseExprList(p));
+        if (!p.acceptOp("]")) throw p.atEnd() ? p.unexpected() : p.expected("']'");
+      }
+      expr = { kind: "index", pos: t.pos, expr, indexes };
+    } else {
+      return expr;
+    }
+    checkChain(p, ++chain, t);
+  }
+}
+
+const OP_TOKENS = new Set([
+  "=",
+  "!=",
+  "<>",
+  "~",
+  "!~",
+  "<",
+  "<=",
+  ">",
+  ">=",
+  "|",
+  "^",
+  "&",
+  "||",
+  "<<",
+  ">>",
+  "<<=",
+  ">>=",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+]);
+
+/** One infix step on `left`, or undefined when the next token does not continue at `minPrec`. */
+function parseInfix(p: ParseState, left: Expr, minPrec: number): Expr | undefined {
+  const t = p.peek();
+  if (t.kind === "op" && OP_TOKENS.has(t.text)) {
+    const op = t.text as BinaryOp;
+    const prec = BINARY_PREC[op];
+    if (prec < minPrec) return undefined;
+    p.next();
+    return { kind: "binary", pos: t.pos, op, left, right: parseExpr(p, prec + 1) };
+  }
+  const word = p.wordAt();
+  if (word === undefined) return undefined;
+  if (word === "and" || word === "or") {
+    const prec = BINARY_PREC[word];
+    if (prec < minPrec) return undefined;
+    p.next();
+    return { kind: "binary", pos: t.pos, op: word, left, right: parseExpr(p, prec + 1) };
+  }
+  if (word === "is") return PREC.is < minPrec ? undefined : parseIsNull(p, left);
+  const not = word === "not";
+  const keyword = not ? p.wordAt(1) : word;
+  switch (keyword) {
+    case "in":
+    case "between":
+    case "within":
+      if (PREC.in < minPrec) return undefined;
+      if (not) p.next();
+      return parseRangeOperator(p, left, keyword, not);
+    case "like":
+    case "ilike": {
+      if (PREC.equality < minPrec) return undefined;
+      if (not) p.next();
+      const kw = p.next();
+      const pattern = parseExpr(p, PREC.equality + 1);
+      return { kind: "like", pos: kw.pos, expr: left, pattern, not, caseInsensitive: keyword === "ilike" };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function parseIsNull(p: ParseState, left: Expr): Expr {
+  const is = p.next();
+  const not = p.acceptWord("not") !== undefined;
+  if (!p.acceptWord("null")) throw p.expected("'null'");
+  return { kind: "isNull", pos: is.pos, expr: left, not };
+}
+
+/** IN, BETWEEN and WITHIN: the level-11 operators. */
+function parseRangeOperator(p: ParseState, left: Expr, keyword: string, not: boolean): Expr {
+  const kw = p.next();
+  if (keyword === "between") {
+    const lo = parseExpr(p, PREC.in + 1);
+    p.expectWord("and");
+    const hi = parseExpr(p, PREC.in + 1);
+    return { kind: "between", pos: kw.pos, expr: left, lo, hi, not };
+  }
+  const list = parseInList(p);
+  if (keyword === "in") return { kind: "in", pos: kw.pos, expr: left, list, not } satisfies InExpr;
+  if (!Array.isArray(list)) throw p.unexpected(kw);
+  const within: Expr = { kind: "binary", pos: kw.pos, op: "within", left, right: list[0], list };
+  return not ? { kind: "unary", pos: kw.pos, op: "not", operand: within } : within;
+}
+
+/**
+ * The right side of IN / WITHIN: `(v, ...)`, `(SELECT ...)`, or one operand without
+ * parentheses (`ts IN '2024-01'`, `ts IN $1`, `ts IN today()`), which is a one-element list.
+ */
+function parseInList(p: ParseState): Expr[] | Query {
+  if (!p.isOp("(")) return [parseExpr(p, PREC.in + 1)];
+  const open = p.next();
+  let list: Expr[] | Query;
+  if (p.isWord("select") || p.isWord("with")) {
+    list = parseQuery(p);
+  } else {
+    if (p.isOp(")")) throw p.expected("value");
+    list = parseExprList(p);
+  }
+  p.closeParen(open);
+  return list;
+}

@@ -1,0 +1,211 @@
+/**
+ * The FROM clause (spec/sql.md §7.1, §11.1): sources (tables, subqueries with an optional
+ * dynamic `TIMESTAMP(col)`, table functions, `(SHOW ...)`), implicit joins with `,`, and the
+ * join kinds with ON, the `ON (col, ...)` shorthand and ASOF/LT TOLERANCE.
+ */
+import { syntaxError } from "../base/errors.ts";
+import type { ColumnRef, FromClause, Join, JoinKind, Query, Source, SubquerySource } from "./ast.ts";
+import { JOIN_STARTS, SOURCE_ALIAS_STOP } from "./keywords.ts";
+import { splitAmountUnit } from "./literal.ts";
+import { parseExpr } from "./parse_expr.ts";
+import { parseCall } from "./parse_primary.ts";
+import { parseQuery } from "./parse_query.ts";
+import { parseShow } from "./parse_show.ts";
+import type { NamePos, ParseState } from "./parse_state.ts";
+
+/** A first source (read here unless given) and the joins after it. */
+export function parseFromClause(p: ParseState, first?: Source): FromClause {
+  const from: FromClause = { first: first ?? parseSource(p), joins: [] };
+  for (;;) {
+    const t = p.peek();
+    if (p.acceptOp(",")) {
+      from.joins.push({ kind: "cross", pos: t.pos, source: parseSource(p), implicit: true });
+    } else if (p.wordAt() !== undefined && JOIN_STARTS.has(p.wordAt()!)) {
+      from.joins.push(parseJoin(p));
+    } else {
+      return from;
+    }
+  }
+}
+
+/** One source with its alias. */
+export function parseSource(p: ParseState): Source {
+  const t = p.peek();
+  if (p.isOp("(")) {
+    const open = p.next();
+    if (p.isWord("show")) {
+      const show = parseShow(p);
+      p.closeParen(open);
+      return parseSourceTail(p, { kind: "showSource", pos: open.pos, show });
+    }
+    const query = parseQuery(p);
+    p.closeParen(open);
+    return parseSourceTail(p, { kind: "subquerySource", pos: open.pos, query });
+  }
+  if (t.kind === "word" && isCallAhead(p)) {
+    const parts = [p.next().text];
+    while (p.acceptOp(".")) parts.push(p.next().text);
+    const call = parseCall(p, { name: parts.join("."), pos: t.pos });
+    return parseSourceTail(p, { kind: "functionSource", pos: t.pos, call });
+  }
+  if (t.kind !== "string" && !p.atName()) throw p.expected("table name");
+  const name = p.tableName();
+  return parseSourceTail(p, { kind: "table", pos: name.pos, name: name.name });
+}
+
+/** `word(.word)* (` ahead: a table function rather than a table name. */
+function isCallAhead(p: ParseState): boolean {
+  let k = 0;
+  for (;;) {
+    if (p.peek(k).kind !== "word") return false;
+    if (p.isOp("(", k + 1)) return true;
+    if (!p.isOp(".", k + 1)) return false;
+    k += 2;
+  }
+}
+
+/**
+ * Alias and `TIMESTAMP(col)` after a source, in either order. A table or table function with
+ * `TIMESTAMP(col)` becomes a subquery over it, the one source kind that carries the column.
+ */
+export function parseSourceTail(p: ParseState, source: Source): Source {
+  for (let k = 0; k < 2; k++) {
+    if (p.isWord("timestamp") && p.isOp("(", 1)) {
+      const timestamp = parseTimestampColumn(p);
+      const sub = source.kind === "subquerySource" ? source : wrapInSubquery(source);
+      if (sub.timestamp) throw syntaxError("duplicate timestamp clause", timestamp.pos);
+      sub.timestamp = timestamp;
+      source = sub;
+    } else if (source.alias === undefined && readSourceAlias(p, source)) {
+      continue;
+    } else {
+      break;
+    }
+  }
+  return source;
+}
+
+function wrapInSubquery(source: Source): SubquerySource {
+  const alias = source.alias;
+  delete source.alias;
+  const query: Query = {
+    kind: "query",
+    pos: source.pos,
+    with: [],
+    body: {
+      kind: "select",
+      pos: source.pos,
+      distinct: false,
+      from: { first: source, joins: [] },
+      windows: [],
+    },
+    orderBy: [],
+  };
+  return alias === undefined
+    ? { kind: "subquerySource", pos: source.pos, query }
+    : { kind: "subquerySource", pos: source.pos, query, alias };
+}
+
+/** `TIMESTAMP(col)`, the cursor on TIMESTAMP. */
+export function parseTimestampColumn(p: ParseState): ColumnRef {
+  p.next();
+  const open = p.next();
+  const e = parseExpr(p);
+  if (e.kind !== "column") throw syntaxError("column name expected", e.pos);
+  p.closeParen(open);
+  return e;
+}
+
+function readSourceAlias(p: ParseState, source: Source): boolean {
+  if (p.acceptWord("as")) {
+    source.alias = p.anyName("alias").name;
+    return true;
+  }
+  if (isSourceAlias(p)) {
+    source.alias = p.next().value;
+    return true;
+  }
+  return false;
+}
+
+function isSourceAlias(p: ParseState, ahead = 0): boolean {
+  const t = p.peek(ahead);
+  if (t.kind === "quoted") return true;
+  if (t.kind !== "word") return false;
+  const w = t.text.toLowerCase();
+  if (w === "timestamp" && p.isOp("(", ahead + 1)) return false;
+  return !SOURCE_ALIAS_STOP.has(w);
+}
+
+/** After `(query)`: do clauses follow that make it the source of a SELECT block? */
+export function continuesAsSource(p: ParseState): boolean {
+  if (p.isOp(",")) return true;
+  const w = p.wordAt();
+  if (w === undefined) return p.peek().kind === "quoted";
+  if (["where", "latest", "sample", "group", "having", "window", "as"].includes(w)) return true;
+  if (JOIN_STARTS.has(w)) return true;
+  if (w === "timestamp" && p.isOp("(", 1)) return true;
+  return isSourceAlias(p);
+}
+
+const JOIN_WORDS: Record<string, JoinKind> = {
+  join: "inner",
+  inner: "inner",
+  left: "left",
+  right: "right",
+  full: "full",
+  cross: "cross",
+  asof: "asof",
+  lt: "lt",
+  splice: "splice",
+};
+
+function parseJoin(p: ParseState): Join {
+  const t = p.next();
+  const word = t.text.toLowerCase();
+  const kind = JOIN_WORDS[word];
+  if (word !== "join") {
+    if (kind === "left" || kind === "right" || kind === "full") p.acceptWord("outer");
+    p.expectWord("join");
+  }
+  const join: Join = { kind, pos: t.pos, source: parseSource(p) };
+  if (p.acceptWord("on")) {
+    const using = p.isOp("(") ? readNameList(p) : undefined;
+    if (using) {
+      join.using = using;
+    } else {
+      const on = parseExpr(p);
+      // `ON key` names one same-named key column, as `ON (key)` does.
+      if (on.kind === "column" && on.qualifier === undefined) join.using = [{ name: on.name, pos: on.pos }];
+      else join.on = on;
+    }
+  } else if (p.isWord("using") && p.isOp("(", 1)) {
+    p.next();
+    join.using = readNameList(p);
+    if (!join.using) throw p.expected("column name");
+  }
+  if (p.isWord("tolerance")) {
+    p.next();
+    const tok = p.next();
+    const split = splitAmountUnit(tok);
+    if (!split) throw syntaxError("tolerance expected, e.g. 15m", tok.pos);
+    join.tolerance = { amount: split.amount, unit: split.unit, pos: tok.pos };
+  }
+  return join;
+}
+
+/** `(name, name, ...)` when the parentheses hold only plain names; otherwise reads nothing. */
+function readNameList(p: ParseState): NamePos[] | undefined {
+  let k = 1;
+  for (;;) {
+    if (!p.atName(k)) return undefined;
+    if (p.isOp(")", k + 1)) break;
+    if (!p.isOp(",", k + 1)) return undefined;
+    k += 2;
+  }
+  const open = p.next();
+  const names: NamePos[] = [];
+  do names.push(p.name("column name")); while (p.acceptOp(","));
+  p.closeParen(open);
+  return names;
+}

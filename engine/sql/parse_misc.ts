@@ -1,0 +1,206 @@
+/**
+ * The small statements: EXPLAIN, DECLARE, the session no-ops drivers send (SET, BEGIN,
+ * COMMIT, ROLLBACK, DISCARD, DEALLOCATE, RESET, CLOSE), COPY, and the access-control
+ * statements, which keep their words for the binder (spec/sql.md §19).
+ */
+import type { AclStmt, CopyStmt, DeclareStmt, ExplainStmt, NoopStmt, Statement } from "./ast.ts";
+import type { Token } from "./lexer.ts";
+import { parseExpr } from "./parse_expr.ts";
+import { parseQuery } from "./parse_query.ts";
+import type { ParseState } from "./parse_state.ts";
+
+/** `EXPLAIN [ANALYZE] [VERBOSE] [(options)] statement`. */
+export function parseExplain(p: ParseState, parseBody: (p: ParseState) => Statement): ExplainStmt {
+  const kw = p.next();
+  p.acceptWord("analyze");
+  p.acceptWord("verbose");
+  if (p.isOp("(") && p.isWord("format", 1)) {
+    const open = p.next();
+    while (!p.isOp(")") && !p.atEnd()) p.next();
+    p.closeParen(open);
+  }
+  return { kind: "explain", pos: kw.pos, statement: parseBody(p) };
+}
+
+/** `DECLARE @v := expr [, @w := expr] statement`. */
+export function parseDeclare(p: ParseState, parseBody: (p: ParseState) => Statement): DeclareStmt {
+  const kw = p.next();
+  const vars: DeclareStmt["vars"] = [];
+  do {
+    const v = p.peek();
+    if (v.kind !== "variable") throw p.expected("variable (@name)");
+    p.next();
+    p.expectOp(":=");
+    vars.push({ name: v.text, pos: v.pos, value: parseExpr(p) });
+  } while (p.acceptOp(","));
+  return { kind: "declare", pos: kw.pos, vars, statement: parseBody(p) };
+}
+
+/**
+ * `SET [SESSION | LOCAL] name {= | TO} value`, `SET TIME ZONE value` (name "timezone"), or
+ * `SET name words...`. Names are lower case; a value written as one string is unquoted.
+ */
+export function parseSet(p: ParseState): NoopStmt {
+  const kw = p.next();
+  if (!p.isOp("=", 1) && !p.isWord("to", 1)) {
+    if (!p.acceptWord("session")) p.acceptWord("local");
+  }
+  let name: string;
+  if (p.acceptWords("time", "zone")) {
+    name = "timezone";
+  } else {
+    const first = p.peek();
+    if (first.kind !== "word" && first.kind !== "quoted") throw p.expected("parameter name");
+    name = p.next().value;
+    while (p.acceptOp(".")) name += "." + p.anyName("parameter name").name;
+    name = name.toLowerCase();
+    if (!p.acceptOp("=")) p.acceptWord("to");
+  }
+  const stmt: NoopStmt = { kind: "noop", pos: kw.pos, what: "set", name };
+  const value = restValue(p);
+  if (value !== undefined) stmt.value = value;
+  return stmt;
+}
+
+/** The rest of the statement: one string's content, or the text as written. */
+function restValue(p: ParseState): string | undefined {
+  const t = p.peek();
+  if (t.kind === "string" && (p.peek(1).kind === "eof" || p.isOp(";", 1))) {
+    p.next();
+    return t.value;
+  }
+  const text = p.restText();
+  return text === "" ? undefined : text;
+}
+
+/** BEGIN, START TRANSACTION, COMMIT, END, ROLLBACK, ABORT, DISCARD, DEALLOCATE, RESET, CLOSE. */
+export function parseNoop(p: ParseState): NoopStmt {
+  const kw = p.next();
+  const word = kw.text.toLowerCase();
+  const noop = (what: NoopStmt["what"], name?: string): NoopStmt =>
+    name === undefined ? { kind: "noop", pos: kw.pos, what } : { kind: "noop", pos: kw.pos, what, name };
+  switch (word) {
+    case "begin":
+    case "start":
+      p.restText();
+      return noop("begin");
+    case "commit":
+    case "end":
+      p.restText();
+      return noop("commit");
+    case "rollback":
+    case "abort":
+      p.restText();
+      return noop("rollback");
+    case "discard":
+    case "reset":
+      return noop(word, nameWord(p).toLowerCase());
+    case "deallocate":
+      if (p.isWord("prepare") && !p.atEnd() && p.peek(1).kind !== "eof" && !p.isOp(";", 1)) p.next();
+      return noop("deallocate", nameWord(p));
+    default:
+      return noop("close", nameWord(p));
+  }
+}
+
+function nameWord(p: ParseState): string {
+  const t = p.peek();
+  if (t.kind !== "word" && t.kind !== "quoted") throw p.expected("name");
+  p.next();
+  return t.value;
+}
+
+/** `COPY t [(cols)] FROM STDIN | 'file' [WITH] [options]`, `COPY (query) | t TO STDOUT [...]`. */
+export function parseCopy(p: ParseState): CopyStmt {
+  const kw = p.next();
+  const stmt = { kind: "copy", pos: kw.pos, options: [] } as unknown as CopyStmt;
+  if (p.isOp("(")) {
+    const open = p.next();
+    stmt.query = parseQuery(p);
+    p.closeParen(open);
+  } else {
+    stmt.table = p.tableName();
+    if (p.isOp("(")) {
+      const open = p.next();
+      stmt.columns = [p.anyName("column name")];
+      while (p.acceptOp(",")) stmt.columns.push(p.anyName("column name"));
+      p.closeParen(open);
+    }
+  }
+  if (p.acceptWord("from")) stmt.direction = "from";
+  else if (p.acceptWord("to")) stmt.direction = "to";
+  else throw p.expected("'from' or 'to'");
+  const t = p.next();
+  if (t.kind === "string") stmt.target = { file: t.value };
+  else if (t.kind === "word" && ["stdin", "stdout"].includes(t.text.toLowerCase())) {
+    stmt.target = t.text.toLowerCase() as "stdin" | "stdout";
+  } else throw p.expected("'stdin', 'stdout' or a file name", t);
+  p.acceptWord("with");
+  stmt.options = p.isOp("(") ? parenOptions(p) : bareOptions(p);
+  return stmt;
+}
+
+/** `(name [value], ...)`. */
+function parenOptions(p: ParseState): CopyStmt["options"] {
+  const open = p.next();
+  const options: CopyStmt["options"] = [];
+  do {
+    const name = p.anyName("option name").name.toLowerCase();
+    if (p.isOp(",") || p.isOp(")")) options.push({ name });
+    else options.push({ name, value: p.next().value });
+  } while (p.acceptOp(","));
+  p.closeParen(open);
+  return options;
+}
+
+/** QuestDB's `WITH HEADER true FORMAT csv PARTITION BY DAY ...`; flags such as `CSV` have no value. */
+function bareOptions(p: ParseState): CopyStmt["options"] {
+  const options: CopyStmt["options"] = [];
+  while (!p.atEnd()) {
+    let name = p.anyName("option name").name.toLowerCase();
+    if (name === "partition" && p.acceptWord("by")) name = "partition_by";
+    const v = p.peek();
+    const valued = v.kind === "string" || v.kind === "number" ||
+      ["true", "false", "on", "off"].includes(p.wordAt() ?? "") || name === "partition_by";
+    if (valued) options.push({ name, value: p.next().value });
+    else options.push({ name });
+  }
+  return options;
+}
+
+/** The verbs of the access-control statements, matched on their leading words. */
+const ACL_VERBS = [
+  ["create", "service", "account"],
+  ["alter", "service", "account"],
+  ["drop", "service", "account"],
+  ["assume", "service", "account"],
+  ["exit", "service", "account"],
+  ["create", "user"],
+  ["create", "group"],
+  ["alter", "user"],
+  ["alter", "group"],
+  ["drop", "user"],
+  ["drop", "group"],
+  ["add", "user"],
+  ["remove", "user"],
+  ["grant"],
+  ["revoke"],
+];
+
+/** The verb words ahead when the statement is an access-control one. */
+export function aclVerbAhead(p: ParseState): string[] | undefined {
+  return ACL_VERBS.find((words) => words.every((w, k) => p.isWord(w, k)));
+}
+
+/** An access-control statement: its verb, then every remaining token as a word. */
+export function parseAcl(p: ParseState, verb: string[]): AclStmt {
+  const first = p.peek();
+  p.index += verb.length;
+  const words: AclStmt["words"] = [];
+  while (!p.atEnd()) {
+    const t: Token = p.next();
+    const quoted = t.kind === "string" || t.kind === "quoted";
+    words.push({ text: quoted ? t.value : t.text, pos: t.pos, quoted });
+  }
+  return { kind: "acl", pos: first.pos, verb: verb.join(" "), words };
+}

@@ -1,0 +1,215 @@
+/**
+ * Primary expressions: literals, bind variables, names, function calls, CASE, CAST, EXISTS,
+ * ARRAY[...], typed prefix literals (`TIMESTAMP '...'`), parenthesised expressions and scalar
+ * subqueries (spec/sql.md §1.3, §3.1, §7.11).
+ */
+import type { ArrayLiteral, CaseExpr, Expr, FunctionCall, Literal, Param } from "./ast.ts";
+import { PREFIX_LITERAL_TYPES, RESERVED } from "./keywords.ts";
+import type { Token } from "./lexer.ts";
+import { geohashLiteral, numberLiteral, stringLiteral } from "./literal.ts";
+import { parseExpr, parseExprList } from "./parse_expr.ts";
+import { parseQuery } from "./parse_query.ts";
+import type { ParseState } from "./parse_state.ts";
+import { canonicalTypeName, parseType } from "./parse_type.ts";
+import { parseCallTail } from "./parse_window.ts";
+
+export function parsePrimary(p: ParseState): Expr {
+  const t = p.peek();
+  switch (t.kind) {
+    case "number":
+      p.next();
+      return numberLiteral(t);
+    case "string":
+      p.next();
+      return stringLiteral(t);
+    case "geohash":
+      p.next();
+      return geohashLiteral(t);
+    case "param":
+      p.next();
+      return param(p, t);
+    case "variable":
+      // DECLARE variables (`@v`) stay names; the binder substitutes them (spec/sql.md §19).
+      p.next();
+      return { kind: "column", pos: t.pos, name: t.text };
+    case "word":
+    case "quoted":
+      return parseName(p);
+    case "op":
+      if (t.text === "(") return parseParenthesised(p);
+      throw p.unexpected();
+    default:
+      throw p.unexpected();
+  }
+}
+
+function param(p: ParseState, t: Token): Param {
+  if (t.text === "?") return { kind: "param", pos: t.pos, index: ++p.positionalCount };
+  if (t.text.startsWith("$")) return { kind: "param", pos: t.pos, index: Number(t.text.slice(1)) };
+  const name = t.text.slice(1);
+  let index = p.namedParams.get(name);
+  if (index === undefined) {
+    index = p.namedParams.size + 1;
+    p.namedParams.set(name, index);
+  }
+  return { kind: "param", pos: t.pos, index, name };
+}
+
+/** `( expr )` or `( SELECT ... )`. */
+function parseParenthesised(p: ParseState): Expr {
+  const open = p.next();
+  if (p.isWord("select") || p.isWord("with")) {
+    const query = parseQuery(p);
+    p.closeParen(open);
+    return { kind: "subquery", pos: open.pos, query };
+  }
+  const e = parseExpr(p);
+  p.closeParen(open);
+  return e;
+}
+
+/** Everything that starts with a word: keywords with their own syntax, calls and columns. */
+function parseName(p: ParseState): Expr {
+  const t = p.peek();
+  const word = t.kind === "word" ? t.text.toLowerCase() : undefined;
+  const next = p.peek(1);
+  const nextIs = (op: string) => next.kind === "op" && next.text === op;
+  switch (word) {
+    case "null":
+    case "nan":
+      p.next();
+      return literal(t, "null", null);
+    case "true":
+    case "false":
+      p.next();
+      return literal(t, "boolean", word === "true");
+    case "case":
+      return parseCase(p);
+    case "cast":
+      if (nextIs("(")) return parseCast(p);
+      break;
+    case "exists":
+      if (nextIs("(")) return parseExists(p);
+      break;
+    case "array":
+      if (nextIs("[")) {
+        p.next();
+        return parseArray(p, t.pos);
+      }
+      break;
+  }
+  if (word !== undefined && PREFIX_LITERAL_TYPES.has(word) && next.kind === "string") {
+    p.next();
+    p.next();
+    const type = { pos: t.pos, name: canonicalTypeName(t.text), text: t.text };
+    return { kind: "cast", pos: t.pos, expr: stringLiteral(next), type, syntax: "prefix" };
+  }
+  return parseNameOrCall(p);
+}
+
+function literal(t: Token, type: Literal["type"], value: unknown): Literal {
+  return { kind: "literal", pos: t.pos, type, value, text: t.text };
+}
+
+/** `a`, `t.a`, `t.*`, `f(...)`, `schema.f(...)`. */
+function parseNameOrCall(p: ParseState): Expr {
+  const first = p.peek();
+  if (first.kind === "word" && RESERVED.has(first.text.toLowerCase())) throw p.unexpected();
+  const parts = [p.next().value];
+  while (p.isOp(".")) {
+    const after = p.peek(1);
+    if (after.kind === "op" && after.text === "*") {
+      p.next();
+      p.next();
+      return { kind: "star", pos: first.pos, qualifier: parts.join(".") };
+    }
+    if (after.kind !== "word" && after.kind !== "quoted") break;
+    p.next();
+    parts.push(p.next().value);
+  }
+  if (first.kind === "word" && p.isOp("(")) return parseCall(p, { name: parts.join("."), pos: first.pos });
+  const name = parts.pop()!;
+  return parts.length === 0
+    ? { kind: "column", pos: first.pos, name }
+    : { kind: "column", pos: first.pos, qualifier: parts.join("."), name };
+}
+
+/**
+ * `name(...)` with DISTINCT, `*`, `extract(f FROM x)`, then FILTER / NULLS / OVER; the cursor
+ * on `(`, `head` the already read (possibly dotted) name.
+ */
+export function parseCall(p: ParseState, head: { name: string; pos: number }): FunctionCall {
+  const name = head.name;
+  const open = p.expectOp("(");
+  const call: FunctionCall = { kind: "call", pos: head.pos, name, args: [], distinct: false, star: false };
+  if (p.isOp("*") && p.isOp(")", 1)) {
+    p.next();
+    call.star = true;
+  } else if (!p.isOp(")")) {
+    if (p.acceptWord("distinct")) call.distinct = true;
+    else p.acceptWord("all");
+    const field = p.peek();
+    if (name.toLowerCase() === "extract" && field.kind === "word" && p.isWord("from", 1)) {
+      // extract(year FROM ts) becomes extract('year', ts) with the field as written.
+      p.next();
+      p.next();
+      call.args = [
+        { kind: "literal", pos: field.pos, type: "string", value: field.text, text: field.text },
+        parseExpr(p),
+      ];
+    } else {
+      call.args = parseExprList(p);
+    }
+  }
+  p.closeParen(open);
+  parseCallTail(p, call);
+  return call;
+}
+
+function parseCase(p: ParseState): CaseExpr {
+  const kw = p.next();
+  const node: CaseExpr = { kind: "case", pos: kw.pos, whens: [] };
+  if (!p.isWord("when")) node.operand = parseExpr(p);
+  while (p.acceptWord("when")) {
+    const when = parseExpr(p);
+    p.expectWord("then");
+    node.whens.push({ when, then: parseExpr(p) });
+  }
+  if (node.whens.length === 0) throw p.expected("'when'");
+  if (p.acceptWord("else")) node.else = parseExpr(p);
+  p.expectWord("end");
+  return node;
+}
+
+function parseCast(p: ParseState): Expr {
+  const kw = p.next();
+  const open = p.next();
+  const expr = parseExpr(p);
+  p.expectWord("as");
+  const type = parseType(p);
+  p.closeParen(open);
+  return { kind: "cast", pos: kw.pos, expr, type, syntax: "cast" };
+}
+
+function parseExists(p: ParseState): Expr {
+  const kw = p.next();
+  const open = p.next();
+  const query = parseQuery(p);
+  p.closeParen(open);
+  return { kind: "exists", pos: kw.pos, query };
+}
+
+/** After `ARRAY`: `[e, ...]` where an element may itself be a bare `[...]`. */
+function parseArray(p: ParseState, pos: number): ArrayLiteral {
+  const open = p.expectOp("[");
+  p.enter(open);
+  const node: ArrayLiteral = { kind: "array", pos, elements: [] };
+  if (!p.isOp("]")) {
+    do {
+      node.elements.push(p.isOp("[") ? parseArray(p, p.peek().pos) : parseExpr(p));
+    } while (p.acceptOp(","));
+  }
+  if (!p.acceptOp("]")) throw p.atEnd() ? p.unexpected() : p.expected("']'");
+  p.leave();
+  return node;
+}

@@ -1,0 +1,165 @@
+/**
+ * Queries (spec/sql.md §7.1, §7.2): WITH, set operations chained left to right, SELECT blocks
+ * and the dialect's forms without SELECT (`trades WHERE ...`, `(query) WHERE ...`,
+ * `long_sequence(3)`), then the trailing ORDER BY and LIMIT of the whole query.
+ */
+import type { Cte, Limit, Query, QueryBody, SelectCore, SelectItem } from "./ast.ts";
+import { SELECT_ALIAS_STOP, SET_OPERATORS } from "./keywords.ts";
+import type { Token } from "./lexer.ts";
+import { parseSelectClauses } from "./parse_clauses.ts";
+import { parseExpr, parseExprList, parseOrderItems } from "./parse_expr.ts";
+import { continuesAsSource, parseFromClause, parseSourceTail } from "./parse_from.ts";
+import { parseShow } from "./parse_show.ts";
+import type { ParseState } from "./parse_state.ts";
+
+/** A whole query; `ctes` are given when the caller already read a WITH (WITH ... INSERT). */
+export function parseQuery(p: ParseState, ctes?: { with: Cte[]; pos: number }): Query {
+  const start = p.peek();
+  p.enter(start);
+  const query: Query = {
+    kind: "query",
+    pos: ctes?.pos ?? start.pos,
+    with: ctes?.with ?? (p.isWord("with") ? parseWith(p) : []),
+    body: parseOperand(p),
+    orderBy: [],
+  };
+  while (p.wordAt() !== undefined && SET_OPERATORS.has(p.wordAt()!)) {
+    const op = p.next();
+    const all = p.acceptWord("all") !== undefined;
+    if (!all) p.acceptWord("distinct");
+    const right = parseOperand(p);
+    const kind = op.text.toLowerCase() as "union" | "except" | "intersect";
+    query.body = { kind: "setop", pos: op.pos, op: kind, all, left: query.body, right };
+  }
+  if (p.acceptWords("order", "by")) query.orderBy = parseOrderItems(p);
+  if (p.isWord("limit")) query.limit = parseLimit(p);
+  p.leave();
+  return query;
+}
+
+/** `WITH name AS (query) [, ...]`, the cursor on WITH. */
+export function parseWith(p: ParseState): Cte[] {
+  p.expectWord("with");
+  const ctes: Cte[] = [];
+  do {
+    const name = p.name("cte name");
+    p.expectWord("as");
+    const open = p.expectOp("(");
+    const query = parseQuery(p);
+    p.closeParen(open);
+    ctes.push({ name: name.name, pos: name.pos, query });
+  } while (p.acceptOp(","));
+  return ctes;
+}
+
+/**
+ * One operand of a set operation. A parenthesised query stays a nested Query unless clauses
+ * follow it (`(q) WHERE x > 5`, `(q) TIMESTAMP(ts)`, `(q) t JOIN ...`): then it is the source
+ * of a SELECT block without SELECT.
+ */
+function parseOperand(p: ParseState): QueryBody {
+  if (!p.isOp("(")) return parseSelectCore(p);
+  const open = p.next();
+  if (p.isWord("show")) {
+    const show = parseShow(p);
+    p.closeParen(open);
+    const source = parseSourceTail(p, { kind: "showSource", pos: open.pos, show });
+    return finishCore(p, open, source);
+  }
+  const inner = parseQuery(p);
+  p.closeParen(open);
+  if (!continuesAsSource(p)) return inner;
+  const source = parseSourceTail(p, { kind: "subquerySource", pos: open.pos, query: inner });
+  return finishCore(p, open, source);
+}
+
+function finishCore(p: ParseState, start: Token, first: Parameters<typeof parseFromClause>[1]): SelectCore {
+  const core: SelectCore = { kind: "select", pos: start.pos, distinct: false, windows: [] };
+  core.from = parseFromClause(p, first);
+  parseSelectClauses(p, core);
+  return core;
+}
+
+/** `SELECT [DISTINCT [ON (...)]] items [FROM ...] clauses`, or clauses on a bare source. */
+export function parseSelectCore(p: ParseState): SelectCore {
+  const start = p.peek();
+  const core: SelectCore = { kind: "select", pos: start.pos, distinct: false, windows: [] };
+  if (p.acceptWord("select")) {
+    if (p.acceptWord("distinct")) {
+      core.distinct = true;
+      if (p.isWord("on") && p.isOp("(", 1)) {
+        p.next();
+        const open = p.next();
+        core.distinctOn = parseExprList(p);
+        p.closeParen(open);
+      }
+    } else {
+      p.acceptWord("all");
+    }
+    core.items = parseSelectItems(p);
+    if (p.acceptWord("from")) core.from = parseFromClause(p);
+  } else {
+    core.from = parseFromClause(p);
+  }
+  parseSelectClauses(p, core);
+  return core;
+}
+
+/** `item [, ...]` where an item is `*`, `t.*` or `expr [[AS] alias]`. */
+export function parseSelectItems(p: ParseState): SelectItem[] {
+  const items: SelectItem[] = [];
+  do {
+    const t = p.peek();
+    if (p.isOp("*")) {
+      p.next();
+      items.push({ expr: { kind: "star", pos: t.pos } });
+      continue;
+    }
+    const item: SelectItem = { expr: parseExpr(p) };
+    readAlias(p, item);
+    items.push(item);
+  } while (p.acceptOp(","));
+  return items;
+}
+
+function readAlias(p: ParseState, item: SelectItem): void {
+  const t = p.peek();
+  if (p.acceptWord("as")) {
+    const a = p.peek();
+    if (a.kind !== "word" && a.kind !== "quoted" && a.kind !== "string") throw p.expected("alias");
+    p.next();
+    item.alias = a.value;
+    item.aliasPos = a.pos;
+  } else if (t.kind === "quoted" || (t.kind === "word" && !SELECT_ALIAS_STOP.has(t.text.toLowerCase()))) {
+    p.next();
+    item.alias = t.value;
+    item.aliasPos = t.pos;
+  }
+}
+
+/** LIMIT forms of spec/sql.md §7.8: `n`, `-n`, `a, b`, `a,`, `, b`, and `n OFFSET m`. */
+function parseLimit(p: ParseState): Limit {
+  const kw = p.next();
+  const limit: Limit = { pos: kw.pos, comma: false };
+  if (p.acceptOp(",")) {
+    limit.comma = true;
+    limit.hi = parseExpr(p);
+  } else {
+    limit.lo = parseExpr(p);
+    if (p.acceptOp(",")) {
+      limit.comma = true;
+      if (startsExpression(p)) limit.hi = parseExpr(p);
+    }
+  }
+  if (p.acceptWord("offset")) limit.offset = parseExpr(p);
+  return limit;
+}
+
+/** Whether an expression can start here (used after `LIMIT n,`). */
+function startsExpression(p: ParseState): boolean {
+  const t = p.peek();
+  if (p.atEnd()) return false;
+  if (t.kind === "op") return t.text === "(" || t.text === "-" || t.text === "+" || t.text === "~";
+  if (t.kind === "word") return p.atName() || p.isWord("not");
+  return true;
+}

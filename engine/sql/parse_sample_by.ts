@@ -1,0 +1,102 @@
+/**
+ * SAMPLE BY (spec/sql.md §10.1): the stride with its case-sensitive unit letter, then FROM/TO,
+ * FILL(...) and ALIGN TO ... in any order, each at most once.
+ */
+import { syntaxError } from "../base/errors.ts";
+import type { FillOption, SampleBy } from "./ast.ts";
+import { splitAmountUnit } from "./literal.ts";
+import { parseExpr } from "./parse_expr.ts";
+import type { ParseState } from "./parse_state.ts";
+
+/** Units of SAMPLE BY (Appendix A): n U T s m h d w M y, case matters. */
+const SAMPLE_UNITS = new Set(["n", "U", "T", "s", "m", "h", "d", "w", "M", "y"]);
+
+/** The cursor on SAMPLE. */
+export function parseSampleBy(p: ParseState): SampleBy {
+  const kw = p.next();
+  p.next();
+  const strideTok = p.peek();
+  const split = splitAmountUnit(strideTok);
+  if (!split || !SAMPLE_UNITS.has(split.unit) || split.amount <= 0) {
+    throw syntaxError("invalid sample by stride, e.g. 15m [units=n,U,T,s,m,h,d,w,M,y]", strideTok.pos);
+  }
+  p.next();
+  const sample: SampleBy = {
+    pos: kw.pos,
+    stride: split.amount,
+    unit: split.unit,
+    stridePos: strideTok.pos,
+    fill: [],
+    align: { kind: "calendar" },
+  };
+  let range = false, fill = false, align = false;
+  for (;;) {
+    if (!range && (p.isWord("from") || p.isWord("to"))) {
+      range = true;
+      if (p.acceptWord("from")) sample.from = parseExpr(p);
+      if (p.acceptWord("to")) sample.to = parseExpr(p);
+    } else if (!fill && p.isWord("fill") && p.isOp("(", 1)) {
+      fill = true;
+      sample.fill = parseFill(p);
+    } else if (!align && p.isWord("align")) {
+      align = true;
+      sample.align = parseAlign(p);
+    } else if (!align && p.isWord("with") && p.isWord("offset", 1)) {
+      // `SAMPLE BY 1h WITH OFFSET '00:15'` without ALIGN means calendar alignment (§10.2).
+      align = true;
+      p.next();
+      p.next();
+      sample.align = { kind: "calendar", offset: parseExpr(p) };
+    } else {
+      return sample;
+    }
+  }
+}
+
+/** `FILL(option, ...)`, the cursor on FILL. */
+function parseFill(p: ParseState): FillOption[] {
+  p.next();
+  const open = p.next();
+  const options: FillOption[] = [];
+  do {
+    const t = p.peek();
+    const word = p.wordAt();
+    const bare = p.isOp(",", 1) || p.isOp(")", 1);
+    if (word === "none" && bare) {
+      p.next();
+      options.push({ kind: "none", pos: t.pos });
+    } else if (word === "null" && bare) {
+      p.next();
+      options.push({ kind: "null", pos: t.pos });
+    } else if (word === "linear" && bare) {
+      p.next();
+      options.push({ kind: "linear", pos: t.pos });
+    } else if (word === "prev" && (bare || p.isOp("(", 1))) {
+      p.next();
+      const prevOpen = p.acceptOp("(");
+      if (prevOpen) {
+        const of = p.name("column name").name;
+        p.closeParen(prevOpen);
+        options.push({ kind: "prev", pos: t.pos, of });
+      } else {
+        options.push({ kind: "prev", pos: t.pos });
+      }
+    } else {
+      options.push({ kind: "value", pos: t.pos, value: parseExpr(p) });
+    }
+  } while (p.acceptOp(","));
+  p.closeParen(open);
+  return options;
+}
+
+/** `ALIGN TO CALENDAR [TIME ZONE tz] [WITH OFFSET off]` or `ALIGN TO FIRST OBSERVATION`. */
+function parseAlign(p: ParseState): SampleBy["align"] {
+  p.next();
+  p.expectWord("to");
+  if (p.acceptWords("first", "observation")) return { kind: "firstObservation" };
+  p.expectWord("calendar");
+  const align: SampleBy["align"] = { kind: "calendar" };
+  if (p.acceptWords("time", "zone")) align.timeZone = parseExpr(p);
+  if (p.acceptWords("with", "offset")) align.offset = parseExpr(p);
+  return align;
+}

@@ -1,0 +1,71 @@
+/**
+ * Reads a type name as written in CAST, `::`, a prefix literal or a column definition
+ * (spec/sql.md §2.1, §3.1): `int`, `DOUBLE`, `geohash(8c)`, `decimal(10,2)`, `double[]`,
+ * `double precision`, `varchar(255)`.
+ */
+import { syntaxError } from "../base/errors.ts";
+import { parseTypeName } from "../base/types.ts";
+import type { TypeSpec } from "./ast.ts";
+import type { Token } from "./lexer.ts";
+import type { ParseState } from "./parse_state.ts";
+
+/** Canonical upper-case name of a base type word; unknown words are upper-cased as written. */
+export function canonicalTypeName(word: string): string {
+  const lower = word.toLowerCase();
+  if (lower === "decimal" || lower === "numeric") return "DECIMAL";
+  if (lower === "geohash") return "GEOHASH";
+  return parseTypeName(lower)?.tag ?? word.toUpperCase();
+}
+
+/** Parses a type starting at the current token. */
+export function parseType(p: ParseState): TypeSpec {
+  const first = p.peek();
+  if (first.kind !== "word" && first.kind !== "quoted") throw p.expected("type name");
+  p.next();
+  const spec: TypeSpec = { pos: first.pos, name: canonicalTypeName(first.value), text: "" };
+  const lower = first.value.toLowerCase();
+  if (lower === "double" && p.isWord("precision")) p.next();
+  if (spec.name === "GEOHASH") readGeohashPrecision(p, spec);
+  else if (spec.name === "DECIMAL") readDecimalPrecision(p, spec);
+  else if ((spec.name === "VARCHAR" || spec.name === "STRING") && p.isOp("(")) skipLength(p);
+  let dims = 0;
+  while (p.isOp("[") && p.isOp("]", 1)) {
+    p.next();
+    p.next();
+    dims++;
+  }
+  if (dims > 0) spec.arrayDims = dims;
+  spec.text = p.textFrom(first);
+  return spec;
+}
+
+/** `GEOHASH(8c)` is 8 chars of 5 bits; `GEOHASH(40b)` is 40 bits (1..60). */
+function readGeohashPrecision(p: ParseState, spec: TypeSpec): void {
+  const open = p.expectOp("(");
+  const t = p.next();
+  const m = t.kind === "number" ? /^(\d+)([cCbB])$/.exec(t.text) : null;
+  if (!m) throw syntaxError("invalid GEOHASH size, must be number followed by 'C' or 'B' character", t.pos);
+  const n = Number(m[1]);
+  const bits = m[2].toLowerCase() === "c" ? n * 5 : n;
+  if (bits < 1 || bits > 60) {
+    throw syntaxError("invalid GEOHASH type precision range, must be [1, 60] bits", t.pos);
+  }
+  spec.geoBits = bits;
+  p.closeParen(open);
+}
+
+/** `DECIMAL`, `DECIMAL(p)`, `DECIMAL(p, s)`; bounds are checked by the binder. */
+function readDecimalPrecision(p: ParseState, spec: TypeSpec): void {
+  const open = p.acceptOp("(");
+  if (!open) return;
+  spec.precision = p.integer("decimal precision").value;
+  if (p.acceptOp(",")) spec.scale = p.integer("decimal scale").value;
+  p.closeParen(open);
+}
+
+/** `VARCHAR(255)`: pg clients write a length; the dialect has none, so it is read and dropped. */
+function skipLength(p: ParseState): void {
+  const open: Token = p.next();
+  p.integer("length");
+  p.closeParen(open);
+}

@@ -1,0 +1,151 @@
+/**
+ * The parser's entry points: one or several `;`-separated statements from SQL text to the
+ * AST of `ast.ts`, with the statement length limit checked before any work is done.
+ */
+import { SqlError, syntaxError } from "../base/errors.ts";
+import { SQL_LENGTH_MAX } from "../base/limits.ts";
+import type { Cte, Statement } from "./ast.ts";
+import { tokenize } from "./lexer.ts";
+import { parseAlterTable } from "./parse_alter.ts";
+import { parseCreateTable } from "./parse_create_table.ts";
+import { parseDropTable, parseRenameTable, parseTruncateTable } from "./parse_ddl.ts";
+import { parseDelete, parseInsert, parseUpdate } from "./parse_dml.ts";
+import {
+  aclVerbAhead,
+  parseAcl,
+  parseCopy,
+  parseDeclare,
+  parseExplain,
+  parseNoop,
+  parseSet,
+} from "./parse_misc.ts";
+import { parseQuery, parseWith } from "./parse_query.ts";
+import { parseShow } from "./parse_show.ts";
+import { ParseState } from "./parse_state.ts";
+
+/** Statements that pg drivers send and the engine accepts without effect. */
+const NOOP_STARTS = new Set([
+  "begin",
+  "start",
+  "commit",
+  "end",
+  "rollback",
+  "abort",
+  "discard",
+  "deallocate",
+  "reset",
+  "close",
+]);
+
+/**
+ * Parses every statement of `sql`. Statements are separated by `;`; empty ones (and a
+ * trailing `;`) are skipped.
+ *
+ * @throws SqlError of kind "syntax" at the offending token, or "limit" for text longer than
+ * SQL_LENGTH_MAX or nesting deeper than NESTING_DEPTH_MAX.
+ */
+export function parseStatements(sql: string): Statement[] {
+  const p = newState(sql);
+  const statements: Statement[] = [];
+  for (;;) {
+    while (p.acceptOp(";"));
+    if (p.peek().kind === "eof") return statements;
+    statements.push(parseOne(p));
+  }
+}
+
+/** Parses exactly one statement (an optional trailing `;` is fine); a second one is an error. */
+export function parseStatement(sql: string): Statement {
+  const p = newState(sql);
+  while (p.acceptOp(";"));
+  if (p.peek().kind === "eof") throw syntaxError("empty query", 0);
+  const statement = parseOne(p);
+  while (p.acceptOp(";"));
+  if (p.peek().kind !== "eof") throw p.unexpected();
+  return statement;
+}
+
+function newState(sql: string): ParseState {
+  if (sql.length > SQL_LENGTH_MAX) {
+    throw new SqlError(`query is too long [length=${sql.length}, max=${SQL_LENGTH_MAX}]`, 0, "limit");
+  }
+  return new ParseState(sql, tokenize(sql));
+}
+
+/** One statement, which must end at `;` or at the end of the text. */
+function parseOne(p: ParseState): Statement {
+  const statement = parseStatementBody(p);
+  if (!p.atEnd()) throw p.unexpected();
+  return statement;
+}
+
+/** Dispatches on the first words of a statement. */
+export function parseStatementBody(p: ParseState): Statement {
+  const word = p.wordAt();
+  const acl = aclVerbAhead(p);
+  if (acl) return parseAcl(p, acl);
+  switch (word) {
+    case "with":
+      return parseWithStatement(p);
+    case "create":
+      if (p.isWord("table", 1) || p.isWord("atomic", 1) || p.isWord("batch", 1)) return parseCreateTable(p);
+      throw p.expected("'table'", p.peek(1));
+    case "alter":
+      if (p.isWord("table", 1)) return parseAlterTable(p);
+      throw p.expected("'table'", p.peek(1));
+    case "drop":
+      if (p.isWord("table", 1) || p.isWord("all", 1)) return parseDropTable(p);
+      throw p.expected("'table'", p.peek(1));
+    case "truncate":
+      return parseTruncateTable(p);
+    case "rename":
+      return parseRenameTable(p);
+    case "insert":
+      return parseInsert(p);
+    case "update":
+      return parseUpdate(p);
+    case "delete":
+      return parseDelete(p);
+    case "show":
+      return parseShow(p);
+    case "explain":
+      return parseExplain(p, parseStatementBody);
+    case "declare":
+      return parseDeclare(p, parseStatementBody);
+    case "set":
+      return parseSet(p);
+    case "copy":
+      return parseCopy(p);
+  }
+  if (word !== undefined && NOOP_STARTS.has(word) && isNoopStart(p, word)) return parseNoop(p);
+  const t = p.peek();
+  if (t.kind === "word" || t.kind === "quoted" || t.kind === "string" || p.isOp("(")) return parseQuery(p);
+  throw p.unexpected();
+}
+
+/** `begin`, `close` or `reset` could also be a table name; only statement shapes count here. */
+function isNoopStart(p: ParseState, word: string): boolean {
+  const endsAt = (k: number) => p.peek(k).kind === "eof" || p.isOp(";", k);
+  const nameAt = (k: number) => p.peek(k).kind === "word" || p.peek(k).kind === "quoted";
+  switch (word) {
+    case "start":
+      return p.isWord("transaction", 1);
+    case "discard":
+    case "reset":
+    case "close":
+      return nameAt(1) && endsAt(2);
+    case "deallocate":
+      return (nameAt(1) && endsAt(2)) || (p.isWord("prepare", 1) && nameAt(2) && endsAt(3));
+    default:
+      return endsAt(1) || ["transaction", "work", "isolation", "read", "and"].includes(p.wordAt(1) ?? "");
+  }
+}
+
+/** WITH ... followed by a query, an INSERT or an UPDATE (spec/sql.md §6.1, §7.9). */
+function parseWithStatement(p: ParseState): Statement {
+  const pos = p.peek().pos;
+  const ctes: Cte[] = parseWith(p);
+  if (p.isWord("insert")) return parseInsert(p, { with: ctes, pos });
+  if (p.isWord("update")) return parseUpdate(p, { with: ctes, pos });
+  return parseQuery(p, { with: ctes, pos });
+}

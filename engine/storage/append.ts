@@ -1,0 +1,241 @@
+/**
+ * The append algorithm (docs/storage.md "Appends"): validate and encode the batch, sort it by
+ * the designated timestamp, dedup it, split it by partition, then per partition either
+ * append in place (rows at or after the partition's last timestamp: the fast path), write a
+ * new partition, or merge into a new copy-on-write version of the partition.
+ *
+ * Only files are written here; the caller commits the returned partition list.
+ */
+import { isVarSize } from "../base/types.ts";
+import { SqlError } from "../base/errors.ts";
+import { assert } from "../base/assert.ts";
+import type { VectorData } from "../base/values.ts";
+import type { RowsToWrite, StoredColumn } from "./api.ts";
+import type { TableState } from "./table_state.ts";
+import { tsScale } from "./table_state.ts";
+import { type PartitionState, partitionDir, topOf } from "./txn_file.ts";
+import type { WriteSet } from "./write_set.ts";
+import { type ColumnChunk, gatherChunk, rowKeyPart, sliceChunk } from "./column_chunk.ts";
+import { encodeFixed } from "./fixed_codec.ts";
+import { encodeVar } from "./var_column.ts";
+import { appendColumn, readColumnChunk, truncateColumn, writeColumn } from "./column_files.ts";
+import { DEFAULT_PARTITION, partitionNameOf, partitionRangeOf } from "./partition_name.ts";
+import { dedupSorted, identityOrder, matchExisting, mergeOrder, sortOrder } from "./row_order.ts";
+import { joinPath, syncDir } from "./_fs.ts";
+import type { SymbolTable } from "./symbol_dict.ts";
+import { forEachLimit } from "./_limit.ts";
+
+/** Columns written at once by a rewrite: bounds memory to a few whole columns. */
+const REWRITE_COLUMNS_PARALLEL = 4;
+
+export interface AppendResult {
+  /** The table's partitions after the append, sorted by time. */
+  partitions: PartitionState[];
+  /** Rows in the request after in-batch dedup. */
+  written: number;
+}
+
+/** The rows of the batch going to one partition: `rows` in order, or the range [from, to) of the batch. */
+interface Group {
+  name: string;
+  rows: Int32Array | null;
+  from: number;
+  to: number;
+  minTs: bigint;
+  maxTs: bigint;
+}
+
+/** Encodes one column of the input into file form. */
+export function encodeChunk(column: StoredColumn, data: VectorData | null, rowCount: number, dict?: SymbolTable): ColumnChunk {
+  return isVarSize(column.type)
+    ? { kind: "var", col: encodeVar(column.type, data, rowCount) }
+    : { kind: "fixed", bytes: encodeFixed(column.type, data, rowCount, dict) };
+}
+
+/** Checks the designated timestamps (never NULL, never negative: spec/sql.md §2.1) and returns them. */
+function checkTimestamps(column: StoredColumn, data: VectorData | null, rowCount: number): BigInt64Array {
+  if (data === null) throw new SqlError(`designated timestamp column cannot be NULL [column=${column.name}]`);
+  const bytes = encodeFixed(column.type, data, rowCount);
+  const aligned = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
+  const ts = new BigInt64Array(aligned.buffer, aligned.byteOffset, rowCount);
+  const hi = new Int32Array(aligned.buffer, aligned.byteOffset, rowCount * 2);
+  for (let i = 0; i < rowCount; i++) {
+    if (hi[2 * i + 1] >= 0) continue;
+    if (ts[i] === -9223372036854775808n) {
+      throw new SqlError(`designated timestamp column cannot be NULL [column=${column.name}]`);
+    }
+    throw new SqlError(`designated timestamp before 1970-01-01 is not allowed [column=${column.name}, value=${ts[i]}]`);
+  }
+  return ts;
+}
+
+/** Writes the files of an append; returns the new partition list, or undefined for an empty batch. */
+export async function appendRows(state: TableState, work: WriteSet, input: RowsToWrite): Promise<AppendResult | undefined> {
+  const meta = state.meta;
+  const n = input.rowCount;
+  assert(input.columns.length === meta.columns.length, "append: one entry per table column expected");
+  if (n === 0) return undefined;
+  const tsIndex = meta.timestampIndex;
+  const ts = tsIndex >= 0 ? checkTimestamps(meta.columns[tsIndex], input.columns[tsIndex], n) : null;
+  const chunks = meta.columns.map((c, i) =>
+    i === tsIndex ? { kind: "fixed" as const, bytes: new Uint8Array(ts!.buffer, ts!.byteOffset, ts!.byteLength) } : encodeChunk(c, input.columns[i], n, state.dicts.get(c.id))
+  );
+  const keyColumns = ts ? dedupColumns(state) : [];
+  const batchKey = (row: number) => rowKey(state, chunks, keyColumns, row);
+  let order = ts ? sortOrder(ts) : null;
+  if (ts && meta.dedupKeys.length > 0) {
+    order = dedupSorted(order ?? identityOrder(n), ts!, batchKey);
+  }
+  const groups = ts ? groupByPartition(state, ts, order, order ? order.length : n) : [wholeBatch(n)];
+  const byName = new Map(state.txn.partitions.map((p) => [p.name, p]));
+  const dedup = meta.dedupKeys.length > 0;
+  for (const g of groups) {
+    const p = byName.get(g.name);
+    const groupChunk = (ci: number) => {
+      const c = meta.columns[ci];
+      return g.rows ? gatherChunk(c.type, chunks[ci], null, g.rows) : sliceChunk(c.type, chunks[ci], g.from, g.to);
+    };
+    let next: PartitionState;
+    if (!p) next = await writePartition(state, work, g, groupChunk);
+    else if (!ts || g.minTs > p.maxTs || (g.minTs === p.maxTs && !dedup)) next = await appendInPlace(state, work, p, g, groupChunk);
+    else next = await mergePartition(state, work, p, g, ts, chunks, dedup ? batchKey : undefined);
+    byName.set(g.name, next);
+  }
+  const partitions = [...byName.values()].sort((a, b) => (a.minTs < b.minTs ? -1 : a.minTs > b.minTs ? 1 : 0));
+  return { partitions, written: order ? order.length : n };
+}
+
+function wholeBatch(n: number): Group {
+  return { name: DEFAULT_PARTITION, rows: null, from: 0, to: n, minTs: 0n, maxTs: 0n };
+}
+
+/** Column indexes of the dedup keys other than the designated timestamp. */
+function dedupColumns(state: TableState): number[] {
+  const meta = state.meta;
+  const names = new Set(meta.dedupKeys.map((k) => k.toLowerCase()));
+  const out: number[] = [];
+  meta.columns.forEach((c, i) => {
+    if (i !== meta.timestampIndex && names.has(c.name.toLowerCase())) out.push(i);
+  });
+  return out;
+}
+
+function rowKey(state: TableState, chunks: ColumnChunk[] | Map<number, ColumnChunk>, keyColumns: number[], row: number): string {
+  let key = "";
+  for (const ci of keyColumns) {
+    const chunk = Array.isArray(chunks) ? chunks[ci] : chunks.get(ci)!;
+    const part = rowKeyPart(state.meta.columns[ci].type, chunk, row);
+    key += part.length + ":" + part;
+  }
+  return key;
+}
+
+/** Splits sorted rows into runs that fall in one partition each. */
+function groupByPartition(state: TableState, ts: BigInt64Array, order: Int32Array | null, count: number): Group[] {
+  const unit = state.meta.partitionBy;
+  const scale = tsScale(state.meta);
+  const at = order ? (i: number) => ts[order[i]] : (i: number) => ts[i];
+  const groups: Group[] = [];
+  for (let i = 0; i < count;) {
+    const first = at(i);
+    const hi = partitionRangeOf(unit, first / scale).hi * scale;
+    let lo = i + 1, top = count;
+    while (lo < top) {
+      const mid = (lo + top) >>> 1;
+      if (at(mid) < hi) lo = mid + 1;
+      else top = mid;
+    }
+    groups.push({
+      name: partitionNameOf(unit, first / scale),
+      rows: order ? order.subarray(i, lo) : null,
+      from: i,
+      to: lo,
+      minTs: first,
+      maxTs: at(lo - 1),
+    });
+    i = lo;
+  }
+  return groups;
+}
+
+/** A partition the table does not have yet: a new folder with every column. */
+async function writePartition(
+  state: TableState,
+  work: WriteSet,
+  g: Group,
+  groupChunk: (ci: number) => ColumnChunk,
+): Promise<PartitionState> {
+  const { version, path } = await work.createPartitionDir(g.name);
+  await forEachLimit(state.meta.columns, REWRITE_COLUMNS_PARALLEL * 4, (c, ci) => writeColumn(path, c, groupChunk(ci)));
+  await syncDir(path);
+  return { name: g.name, version, rowCount: g.to - g.from, minTs: g.minTs, maxTs: g.maxTs, tops: {} };
+}
+
+/** The fast path: rows at or after the partition's last timestamp go after its rows, in place. */
+async function appendInPlace(
+  state: TableState,
+  work: WriteSet,
+  p: PartitionState,
+  g: Group,
+  groupChunk: (ci: number) => ColumnChunk,
+): Promise<PartitionState> {
+  const path = joinPath(work.tablePath, partitionDir(p));
+  let filesCreated = false;
+  await forEachLimit(state.meta.columns, REWRITE_COLUMNS_PARALLEL * 4, async (c, ci) => {
+    const fileRows = p.rowCount - topOf(p, c.id);
+    filesCreated ||= fileRows === 0; // the first rows of a column added later create its files
+    work.onRollback(() => truncateColumn(path, c, fileRows));
+    await appendColumn(path, c, fileRows, groupChunk(ci));
+  });
+  if (filesCreated) await syncDir(path);
+  const hasTs = state.meta.timestampIndex >= 0;
+  return { ...p, rowCount: p.rowCount + g.to - g.from, maxTs: hasTs ? g.maxTs : 0n };
+}
+
+/**
+ * Out-of-order rows (or dedup replacements): the partition's rows and the group's rows merged
+ * into a new version folder; the old folder becomes obsolete when the commit is in force.
+ */
+async function mergePartition(
+  state: TableState,
+  work: WriteSet,
+  p: PartitionState,
+  g: Group,
+  ts: BigInt64Array,
+  chunks: ColumnChunk[],
+  batchKey?: (row: number) => string,
+): Promise<PartitionState> {
+  const meta = state.meta;
+  const oldPath = joinPath(work.tablePath, partitionDir(p));
+  const read = (ci: number) => readColumnChunk(oldPath, meta.columns[ci], topOf(p, meta.columns[ci].id), p.rowCount);
+  const loaded = new Map<number, ColumnChunk>();
+  const tsChunk = await read(meta.timestampIndex);
+  loaded.set(meta.timestampIndex, tsChunk);
+  const tsBytes = (tsChunk as { bytes: Uint8Array }).bytes;
+  const existingTs = new BigInt64Array(tsBytes.buffer, tsBytes.byteOffset, p.rowCount);
+  let rows = g.rows ?? identityRange(g.from, g.to);
+  let replaced: Int32Array | undefined;
+  if (batchKey) {
+    const keyColumns = dedupColumns(state);
+    for (const ci of keyColumns) loaded.set(ci, await read(ci));
+    const existingKey = (row: number) => rowKey(state, loaded, keyColumns, row);
+    ({ replaced, remaining: rows } = matchExisting(existingTs, ts, rows, existingKey, batchKey));
+  }
+  const merged = mergeOrder(existingTs, ts, rows, replaced);
+  const { version, path } = await work.createPartitionDir(p.name);
+  await forEachLimit(meta.columns, REWRITE_COLUMNS_PARALLEL, async (c, ci) => {
+    const old = loaded.get(ci) ?? await read(ci);
+    await writeColumn(path, c, gatherChunk(c.type, old, chunks[ci], merged));
+  });
+  await syncDir(path);
+  work.obsolete.push(partitionDir(p));
+  const minTs = g.minTs < p.minTs ? g.minTs : p.minTs;
+  const maxTs = g.maxTs > p.maxTs ? g.maxTs : p.maxTs;
+  return { name: p.name, version, rowCount: merged.length, minTs, maxTs, tops: {} };
+}
+
+function identityRange(from: number, to: number): Int32Array {
+  const out = new Int32Array(to - from);
+  for (let i = 0; i < out.length; i++) out[i] = from + i;
+  return out;
+}

@@ -1,0 +1,204 @@
+/**
+ * The column cache (ARCHITECTURE.md "Storage"): column file bytes read straight into
+ * WebAssembly memory, kept resident within a byte budget and evicted least-recently-used when
+ * no snapshot pins them.
+ *
+ * An entry caches a prefix of one logical byte stream, named by a key that includes the
+ * partition version folder. Committed bytes of a folder never change (appends only add bytes
+ * after them, rewrites make a new folder), so a cached prefix never goes stale: a reader that
+ * needs more of it than is cached extends the entry by reading only the missing bytes. That
+ * keeps bulk loads with queries in between from re-reading the active partition per append.
+ *
+ * When an entry outgrows its block it moves to a larger block; the old block stays alive until
+ * the snapshots that pinned it release it. When the budget or the WASM memory cannot hold a
+ * block, the bytes go to a JS ArrayBuffer owned by the asking snapshot instead.
+ */
+import { wasmMemory, type WasmMemory } from "../../engine-wasm/mod.ts";
+
+/** Fills `target` with the stream bytes [fromByte, fromByte + target.length). */
+export type Loader = (target: Uint8Array, fromByte: number) => Promise<void>;
+
+/** A run of cached bytes: in WASM memory (`ptr >= 0`) or in a JS buffer (`ptr === -1`). */
+export class Block {
+  readonly ptr: number;
+  readonly buffer: ArrayBuffer;
+  readonly byteOffset: number;
+  readonly capacity: number;
+  /** Bytes [0, validBytes) hold the stream's prefix. */
+  validBytes = 0;
+  pins = 0;
+  /** No longer the current block of its entry: freed when the last pin goes. */
+  retired = false;
+
+  constructor(ptr: number, buffer: ArrayBuffer, byteOffset: number, capacity: number) {
+    this.ptr = ptr;
+    this.buffer = buffer;
+    this.byteOffset = byteOffset;
+    this.capacity = capacity;
+  }
+
+  /** The bytes [from, to) of the block. */
+  bytes(from = 0, to = this.validBytes): Uint8Array {
+    return new Uint8Array(this.buffer, this.byteOffset + from, to - from);
+  }
+}
+
+interface Entry {
+  block: Block;
+  /** The load in progress, if any; others wait for it before looking again. */
+  loading?: Promise<void>;
+}
+
+/** Growth factor of a block outgrown by appends: amortizes copies, bounds waste. */
+const GROWTH = 1.5;
+
+export class ColumnCache {
+  readonly budgetBytes: number;
+  readonly #memory: WasmMemory;
+  /** In LRU order: the first entry is the least recently used. */
+  readonly #entries = new Map<string, Entry>();
+  #residentBytes = 0;
+  #loadedBytes = 0;
+
+  constructor(budgetBytes: number, memory: WasmMemory = wasmMemory()) {
+    this.budgetBytes = budgetBytes;
+    this.#memory = memory;
+  }
+
+  /** Bytes of WASM memory held by cached blocks (including retired pinned ones). */
+  get residentBytes(): number {
+    return this.#residentBytes;
+  }
+
+  get entryCount(): number {
+    return this.#entries.size;
+  }
+
+  /** Bytes read from files into blocks since the cache was made (tests and diagnostics). */
+  get loadedBytes(): number {
+    return this.#loadedBytes;
+  }
+
+  /**
+   * A block holding at least the first `needBytes` bytes of stream `key`, pinned for the
+   * caller (release it with `unpin`). `load` reads the missing bytes.
+   */
+  async acquire(key: string, needBytes: number, load: Loader): Promise<Block> {
+    for (;;) {
+      const entry = this.#entries.get(key);
+      if (entry?.loading) {
+        await entry.loading.catch(() => {});
+        continue;
+      }
+      if (entry && entry.block.validBytes >= needBytes) {
+        this.#touch(key, entry);
+        entry.block.pins++;
+        return entry.block;
+      }
+      return await this.#fill(key, entry, needBytes, load);
+    }
+  }
+
+  async #fill(key: string, entry: Entry | undefined, needBytes: number, load: Loader): Promise<Block> {
+    const old = entry?.block;
+    const inPlace = old !== undefined && old.capacity >= needBytes;
+    const capacity = old ? Math.max(needBytes, Math.ceil(old.capacity * GROWTH)) : needBytes;
+    const block = inPlace ? old : this.#allocate(capacity, old);
+    if (block.ptr < 0) {
+      // Out of budget: a private copy for this caller, not entered into the cache.
+      await load(block.bytes(0, needBytes), 0);
+      this.#loadedBytes += needBytes;
+      block.validBytes = needBytes;
+      block.pins++;
+      return block;
+    }
+    const from = old ? old.validBytes : 0;
+    const work = (async () => {
+      if (old && !inPlace) block.bytes(0, from).set(old.bytes(0, from));
+      await load(block.bytes(from, needBytes), from);
+      this.#loadedBytes += needBytes - from;
+      block.validBytes = needBytes;
+    })();
+    const current: Entry = entry ?? { block };
+    current.loading = work;
+    if (!entry) this.#entries.set(key, current);
+    try {
+      await work;
+    } catch (e) {
+      if (!inPlace) this.#release(block);
+      if (!entry) this.#entries.delete(key);
+      throw e;
+    } finally {
+      current.loading = undefined;
+    }
+    if (old && !inPlace) {
+      old.retired = true;
+      if (old.pins === 0) this.#release(old);
+      current.block = block;
+    }
+    this.#touch(key, current);
+    block.pins++;
+    return block;
+  }
+
+  /** A block of `bytes` in WASM memory when budget and memory allow, else in a JS buffer. */
+  #allocate(bytes: number, keep?: Block): Block {
+    const size = Math.max(16, bytes);
+    while (this.#residentBytes + size > this.budgetBytes && this.#evictOne(keep)) { /* evict */ }
+    if (this.#residentBytes + size <= this.budgetBytes) {
+      let ptr = this.#memory.alloc(size);
+      while (ptr < 0 && this.#evictOne(keep)) ptr = this.#memory.alloc(size);
+      if (ptr >= 0) {
+        this.#residentBytes += size;
+        return new Block(ptr, this.#memory.buffer, ptr, size);
+      }
+    }
+    return new Block(-1, new ArrayBuffer(size), 0, size);
+  }
+
+  /** Frees the least recently used entry that nobody pins; false when there is none. */
+  #evictOne(keep?: Block): boolean {
+    for (const [key, entry] of this.#entries) {
+      if (entry.loading || entry.block.pins > 0 || entry.block === keep) continue;
+      this.#entries.delete(key);
+      this.#release(entry.block);
+      return true;
+    }
+    return false;
+  }
+
+  #release(block: Block): void {
+    if (block.ptr < 0) return;
+    this.#memory.free(block.ptr);
+    this.#residentBytes -= block.capacity;
+  }
+
+  #touch(key: string, entry: Entry): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+  }
+
+  /** Drops a pin taken by `acquire`. */
+  unpin(block: Block): void {
+    block.pins--;
+    if (block.pins === 0 && block.retired) this.#release(block);
+  }
+
+  /**
+   * Forgets every entry whose key starts with `prefix` (a folder about to be deleted, whose
+   * name may later be reused). Pinned blocks are freed when their last pin goes.
+   */
+  forget(prefix: string): void {
+    for (const [key, entry] of [...this.#entries]) {
+      if (!key.startsWith(prefix) || entry.loading) continue;
+      this.#entries.delete(key);
+      entry.block.retired = true;
+      if (entry.block.pins === 0) this.#release(entry.block);
+    }
+  }
+
+  /** Frees every unpinned block (storage close); pinned ones go when released. */
+  clear(): void {
+    this.forget("");
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Row orders for writes: sorting a batch by the designated timestamp, merging it into a
+ * partition's rows, and DEDUP UPSERT KEYS (spec/sql.md §5.1, §6.1).
+ *
+ * An order is an Int32Array of row picks; in merges a non-negative entry is an existing row
+ * and a negative entry `~b` is batch row `b` (see `gatherFixed`). Timestamps are compared as
+ * (high int32, low uint32) pairs read through views of the BigInt64Array, which avoids
+ * allocating a BigInt per comparison.
+ */
+
+/** Int32 views of the halves of little-endian int64 timestamps. */
+class TsHalves {
+  readonly hi: Int32Array;
+  readonly lo: Uint32Array;
+  constructor(ts: BigInt64Array) {
+    this.hi = new Int32Array(ts.buffer, ts.byteOffset, ts.length * 2);
+    this.lo = new Uint32Array(ts.buffer, ts.byteOffset, ts.length * 2);
+  }
+}
+
+/** The stable ascending order of `ts`, or null when it is already ascending. */
+export function sortOrder(ts: BigInt64Array): Int32Array | null {
+  const { hi, lo } = new TsHalves(ts);
+  let sorted = true;
+  for (let i = 1; i < ts.length; i++) {
+    const c = hi[2 * i + 1] - hi[2 * i - 1] || lo[2 * i] - lo[2 * i - 2];
+    if (c < 0) {
+      sorted = false;
+      break;
+    }
+  }
+  if (sorted) return null;
+  const order = new Int32Array(ts.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  // Ties broken by position keep insertion order whatever the engine's sort stability.
+  return order.sort((a, b) => hi[2 * a + 1] - hi[2 * b + 1] || lo[2 * a] - lo[2 * b] || a - b);
+}
+
+/** The identity order 0..n-1. */
+export function identityOrder(n: number): Int32Array {
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  return order;
+}
+
+/**
+ * In-batch dedup over a sorted order: among rows with equal timestamps and equal `keyOf`, the
+ * later row's values take the earlier row's slot and the later slot disappears (last write
+ * wins, §6.1). Returns the order unchanged when nothing was deduplicated.
+ */
+export function dedupSorted(order: Int32Array, ts: BigInt64Array, keyOf: (row: number) => string): Int32Array {
+  const out = new Int32Array(order.length);
+  let n = 0;
+  for (let i = 0; i < order.length;) {
+    let j = i + 1;
+    while (j < order.length && ts[order[j]] === ts[order[i]]) j++;
+    if (j - i === 1) {
+      out[n++] = order[i];
+    } else {
+      const seen = new Map<string, number>();
+      for (let k = i; k < j; k++) {
+        const key = keyOf(order[k]);
+        const slot = seen.get(key);
+        if (slot === undefined) {
+          seen.set(key, n);
+          out[n++] = order[k];
+        } else {
+          out[slot] = order[k];
+        }
+      }
+    }
+    i = j;
+  }
+  return n === order.length ? order : out.slice(0, n);
+}
+
+/**
+ * Matches batch rows against existing rows with equal timestamps and keys (DEDUP UPSERT
+ * KEYS): returns, for each existing row, the batch row replacing it (or -1), and the batch
+ * rows left to insert. `rows` is sorted by timestamp and already deduplicated in itself.
+ */
+export function matchExisting(
+  existingTs: BigInt64Array,
+  batchTs: BigInt64Array,
+  rows: Int32Array,
+  existingKeyOf: (row: number) => string,
+  batchKeyOf: (row: number) => string,
+): { replaced: Int32Array; remaining: Int32Array } {
+  const replaced = new Int32Array(existingTs.length).fill(-1);
+  const remaining: number[] = [];
+  let e = 0;
+  for (let k = 0; k < rows.length; k++) {
+    const b = rows[k];
+    const t = batchTs[b];
+    while (e < existingTs.length && existingTs[e] < t) e++;
+    let hit = -1;
+    if (e < existingTs.length && existingTs[e] === t) {
+      const key = batchKeyOf(b);
+      for (let x = e; x < existingTs.length && existingTs[x] === t; x++) {
+        if (existingKeyOf(x) === key) {
+          hit = x;
+          break;
+        }
+      }
+    }
+    if (hit >= 0) replaced[hit] = b;
+    else remaining.push(b);
+  }
+  return { replaced, remaining: Int32Array.from(remaining) };
+}
+
+/**
+ * Merges existing rows (sorted) with batch rows `rows` (sorted): existing rows come first on
+ * equal timestamps, so new rows land after old ones (§5.1 "ties keep insertion order").
+ * `replaced[e] >= 0` makes existing slot `e` take that batch row instead.
+ */
+export function mergeOrder(
+  existingTs: BigInt64Array,
+  batchTs: BigInt64Array,
+  rows: Int32Array,
+  replaced?: Int32Array,
+): Int32Array {
+  const a = new TsHalves(existingTs), b = new TsHalves(batchTs);
+  const out = new Int32Array(existingTs.length + rows.length);
+  let e = 0, k = 0, n = 0;
+  while (e < existingTs.length || k < rows.length) {
+    let takeExisting = k >= rows.length;
+    if (!takeExisting && e < existingTs.length) {
+      const r = rows[k];
+      const c = a.hi[2 * e + 1] - b.hi[2 * r + 1] || a.lo[2 * e] - b.lo[2 * r];
+      takeExisting = c <= 0;
+    }
+    if (takeExisting) {
+      const rep = replaced ? replaced[e] : -1;
+      out[n++] = rep >= 0 ? ~rep : e;
+      e++;
+    } else {
+      out[n++] = ~rows[k++];
+    }
+  }
+  return out;
+}

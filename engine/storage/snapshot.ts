@@ -1,0 +1,155 @@
+/**
+ * A read snapshot of one table (api.ts `TableSnapshot`): the committed state at the moment it
+ * was taken, read through the column cache.
+ *
+ * Fixed-width columns are cached as the whole logical column of a partition (the column top,
+ * if any, materialized as NULLs) and handed out as views; var-size columns cache their
+ * offsets and data files and are decoded per read. Every block handed out stays pinned until
+ * `release()`.
+ */
+import { fixedSize, isVarSize } from "../base/types.ts";
+import type { SymbolDict, Value, Vector } from "../base/values.ts";
+import { assert } from "../base/assert.ts";
+import type { PartitionInfo, StoredColumn, TableMeta, TableSnapshot } from "./api.ts";
+import type { TableState } from "./table_state.ts";
+import { type PartitionState, partitionDir, topOf } from "./txn_file.ts";
+import { type Block, type ColumnCache, type Loader } from "./column_cache.ts";
+import { fillNull, fixedVectorData } from "./fixed_codec.ts";
+import { dataPath, indexPath } from "./column_files.ts";
+import { readInto } from "./_fs.ts";
+import { decodeRecord } from "./var_column.ts";
+import { SymbolDictView } from "./symbol_dict.ts";
+
+/** What a snapshot needs from its table. */
+export interface SnapshotHost {
+  readonly tablePath: string;
+  readonly tableId: number;
+  readonly cache: ColumnCache;
+  /** Called once when the snapshot is released. */
+  released(txn: number): void;
+}
+
+export class Snapshot implements TableSnapshot {
+  readonly meta: TableMeta;
+  readonly partitions: readonly PartitionInfo[];
+  readonly rowCount: number;
+  readonly #state: TableState;
+  readonly #host: SnapshotHost;
+  /** The newest block this snapshot holds per stream key (each pinned once). */
+  readonly #blocks = new Map<string, Block>();
+  readonly #pinned: Block[] = [];
+  readonly #dicts = new Map<number, SymbolDict>();
+  #released = false;
+
+  constructor(host: SnapshotHost, state: TableState) {
+    this.#host = host;
+    this.#state = state;
+    this.meta = state.meta;
+    this.partitions = state.partitions;
+    this.rowCount = state.rowCount;
+  }
+
+  async read(partition: number, column: number, from: number, to: number): Promise<Vector> {
+    const { part, col } = this.#locate(partition, column);
+    assert(from >= 0 && from <= to && to <= part.rowCount, "read: row range out of bounds");
+    const type = col.type;
+    if (isVarSize(type)) return { type, data: await this.#readVar(part, col, from, to) };
+    const block = await this.#fixedBlock(part, col);
+    const data = fixedVectorData(type, block.bytes(0, part.rowCount * fixedSize(type)), from, to);
+    return type.tag === "SYMBOL" ? { type, data, dict: this.symbols(column) } : { type, data };
+  }
+
+  async region(partition: number, column: number): Promise<{ ptr: number; rowCount: number } | undefined> {
+    const { part, col } = this.#locate(partition, column);
+    if (isVarSize(col.type)) return undefined;
+    const block = await this.#fixedBlock(part, col);
+    return block.ptr >= 0 ? { ptr: block.ptr, rowCount: part.rowCount } : undefined;
+  }
+
+  symbols(column: number): SymbolDict {
+    const col = this.meta.columns[column];
+    assert(col?.type.tag === "SYMBOL", "symbols: not a SYMBOL column");
+    let dict = this.#dicts.get(column);
+    if (!dict) {
+      const table = this.#state.dicts.get(col.id)!;
+      dict = new SymbolDictView(table, this.#state.txn.symbolCounts[col.id] ?? 0);
+      this.#dicts.set(column, dict);
+    }
+    return dict;
+  }
+
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    for (const b of this.#pinned) this.#host.cache.unpin(b);
+    this.#pinned.length = 0;
+    this.#blocks.clear();
+    this.#host.released(this.#state.txn.txn);
+  }
+
+  /** The transaction number this snapshot reads. */
+  get txn(): number {
+    return this.#state.txn.txn;
+  }
+
+  #locate(partition: number, column: number): { part: PartitionState; col: StoredColumn } {
+    assert(!this.#released, "read of a released snapshot");
+    const part = this.#state.txn.partitions[partition];
+    const col = this.meta.columns[column];
+    assert(part !== undefined && col !== undefined, "read: no such partition or column");
+    return { part, col };
+  }
+
+  #key(part: PartitionState, name: string): string {
+    return `${this.#host.tableId}/${partitionDir(part)}/${name}`;
+  }
+
+  /** A pinned block holding at least `needBytes` of stream `key`. */
+  async #block(key: string, needBytes: number, load: Loader): Promise<Block> {
+    const held = this.#blocks.get(key);
+    if (held && held.validBytes >= needBytes) return held;
+    const block = await this.#host.cache.acquire(key, needBytes, load);
+    if (this.#released) {
+      this.#host.cache.unpin(block);
+      assert(false, "read of a released snapshot");
+    }
+    this.#pinned.push(block);
+    this.#blocks.set(key, block);
+    return block;
+  }
+
+  /** The whole logical column of a partition: `top` NULL rows, then the file's rows. */
+  #fixedBlock(part: PartitionState, col: StoredColumn): Promise<Block> {
+    const size = fixedSize(col.type);
+    const topBytes = topOf(part, col.id) * size;
+    const path = dataPath(this.#partPath(part), col);
+    return this.#block(this.#key(part, `${col.id}.d`), part.rowCount * size, async (target, fromByte) => {
+      let at = 0;
+      if (fromByte < topBytes) {
+        at = Math.min(target.length, topBytes - fromByte);
+        fillNull(col.type, target.subarray(0, at));
+      }
+      if (at < target.length) await readInto(path, fromByte + at - topBytes, target.subarray(at));
+    });
+  }
+
+  async #readVar(part: PartitionState, col: StoredColumn, from: number, to: number): Promise<Value[]> {
+    const top = topOf(part, col.id);
+    const fileRows = part.rowCount - top;
+    const out = new Array<Value>(to - from).fill(null);
+    if (to <= top || fileRows === 0) return out;
+    const partPath = this.#partPath(part);
+    const ipath = indexPath(partPath, col), dpath = dataPath(partPath, col);
+    const index = await this.#block(this.#key(part, `${col.id}.i`), (fileRows + 1) * 8, (t, f) => readInto(ipath, f, t));
+    const words = new Uint32Array(index.buffer, index.byteOffset, (fileRows + 1) * 2);
+    const offsetOf = (k: number) => words[2 * k] + words[2 * k + 1] * 4294967296;
+    const data = await this.#block(this.#key(part, `${col.id}.d`), offsetOf(fileRows), (t, f) => readInto(dpath, f, t));
+    const bytes = data.bytes(0, offsetOf(fileRows));
+    for (let r = Math.max(from, top); r < to; r++) out[r - from] = decodeRecord(col.type, bytes, offsetOf(r - top));
+    return out;
+  }
+
+  #partPath(part: PartitionState): string {
+    return `${this.#host.tablePath}/${partitionDir(part)}`;
+  }
+}

@@ -1,0 +1,256 @@
+/**
+ * One table on disk (api.ts `Table`): its committed state, the mutex that serializes its
+ * writes, the commit protocol, live snapshots, and deferred deletion of files that old
+ * snapshots may still read (docs/storage.md "Commit" and "Concurrency").
+ */
+import { SqlError } from "../base/errors.ts";
+import type { Value } from "../base/values.ts";
+import type { ColumnUpdate, RowsToWrite, StoredColumn, Table, TableMeta, TableSnapshot } from "./api.ts";
+import { Mutex } from "./_mutex.ts";
+import { joinPath, removePath, replaceFileAtomic, syncDir, truncateTo, writeAtSynced, writeFileSynced } from "./_fs.ts";
+import { metaFileName, symbolFileName, TXN_FILE } from "./dir_name.ts";
+import { encodeMeta, freezeMeta } from "./meta_file.ts";
+import { encodeTxn, type PartitionState, type TxnState } from "./txn_file.ts";
+import { makeState, type TableState } from "./table_state.ts";
+import { Snapshot, type SnapshotHost } from "./snapshot.ts";
+import type { ColumnCache } from "./column_cache.ts";
+import { WriteSet } from "./write_set.ts";
+import type { NextState, TableWriter } from "./table_writer.ts";
+import { appendRows } from "./append.ts";
+import {
+  addColumnOp,
+  alterMetaOp,
+  convertColumnOp,
+  dropColumnOp,
+  dropPartitionsOp,
+  renameColumnOp,
+  truncateOp,
+} from "./table_alter.ts";
+import { updateOp } from "./table_update.ts";
+import type { SymbolTable } from "./symbol_dict.ts";
+
+/** A path that becomes garbage once no snapshot older than `afterTxn` is live. */
+interface Obsolete {
+  path: string;
+  afterTxn: number;
+}
+
+export class TableStore implements Table, SnapshotHost, TableWriter {
+  readonly tablePath: string;
+  readonly cache: ColumnCache;
+  #state: TableState;
+  readonly #mutex = new Mutex();
+  /** Live snapshots per transaction number. */
+  readonly #live = new Map<number, number>();
+  readonly #obsolete: Obsolete[] = [];
+  /** Partition versions handed out by failed writes are not reused either. */
+  #versionFloor = 0;
+  #dropped = false;
+  #closed = false;
+
+  constructor(tablePath: string, state: TableState, cache: ColumnCache) {
+    this.tablePath = tablePath;
+    this.#state = state;
+    this.cache = cache;
+  }
+
+  get meta(): TableMeta {
+    return this.#state.meta;
+  }
+
+  get state(): TableState {
+    return this.#state;
+  }
+
+  get tableId(): number {
+    return this.#state.meta.id;
+  }
+
+  /** True once the table was dropped (this object is then dead). */
+  get dropped(): boolean {
+    return this.#dropped;
+  }
+
+  snapshot(): TableSnapshot {
+    const txn = this.#state.txn.txn;
+    this.#live.set(txn, (this.#live.get(txn) ?? 0) + 1);
+    return new Snapshot(this, this.#state);
+  }
+
+  released(txn: number): void {
+    const n = (this.#live.get(txn) ?? 1) - 1;
+    if (n > 0) this.#live.set(txn, n);
+    else this.#live.delete(txn);
+    // Deletion runs under the mutex so that it never races a write choosing folder names.
+    this.#mutex.run(() => this.#collect()).catch(() => {});
+  }
+
+  append(rows: RowsToWrite): Promise<number> {
+    return this.#write(async (work) => {
+      const result = await appendRows(this.#state, work, rows);
+      if (!result) return 0;
+      await this.commit(work, { partitions: result.partitions });
+      return result.written;
+    });
+  }
+
+  update(changes: ColumnUpdate[]): Promise<void> {
+    return this.#write((work) => updateOp(this, work, changes));
+  }
+
+  truncate(): Promise<void> {
+    return this.#write((work) => truncateOp(this, work));
+  }
+
+  addColumn(column: Omit<StoredColumn, "id">): Promise<void> {
+    return this.#write((work) => addColumnOp(this, work, column));
+  }
+
+  dropColumn(name: string): Promise<void> {
+    return this.#write((work) => dropColumnOp(this, work, name));
+  }
+
+  renameColumn(from: string, to: string): Promise<void> {
+    return this.#write((work) => renameColumnOp(this, work, from, to));
+  }
+
+  convertColumn(name: string, column: Omit<StoredColumn, "id">, convert: (v: Value) => Value): Promise<void> {
+    return this.#write((work) => convertColumnOp(this, work, name, column, convert));
+  }
+
+  dropPartitions(names: string[]): Promise<void> {
+    return this.#write((work) => dropPartitionsOp(this, work, names));
+  }
+
+  alterMeta(change: (meta: TableMeta) => void): Promise<void> {
+    return this.#write((work) => alterMetaOp(this, work, change));
+  }
+
+  /** RENAME TABLE: a metadata change (the folder keeps its name). */
+  rename(name: string): Promise<void> {
+    return this.#write((work) => alterMetaOp(this, work, (m) => void (m.name = name)));
+  }
+
+  /**
+   * DROP TABLE: removing the transaction file is the atomic point (a folder without one is
+   * deleted by recovery); the folder goes now, or when the last live snapshot is released.
+   */
+  drop(): Promise<void> {
+    return this.#write(async () => {
+      await removePath(joinPath(this.tablePath, TXN_FILE));
+      await syncDir(this.tablePath);
+      this.#dropped = true;
+      await this.#collect();
+    });
+  }
+
+  /** Waits for writes in flight; later writes fail. */
+  close(): Promise<void> {
+    return this.#mutex.run(async () => {
+      this.#closed = true;
+      await this.#collect();
+    });
+  }
+
+  /** Runs a write under the mutex; on failure everything it wrote is undone. */
+  #write<T>(work: (w: WriteSet) => Promise<T>): Promise<T> {
+    return this.#mutex.run(async () => {
+      if (this.#dropped) throw new SqlError(`table does not exist [table=${this.meta.name}]`);
+      if (this.#closed) throw new SqlError("storage is closed", -1, "internal");
+      const ws = new WriteSet(this.tablePath, Math.max(this.#state.txn.versionNext, this.#versionFloor));
+      try {
+        return await work(ws);
+      } catch (e) {
+        this.#versionFloor = Math.max(this.#versionFloor, ws.versionNext);
+        for (const dict of this.#state.dicts.values()) dict.rollback();
+        await ws.rollback().catch(() => {});
+        throw e;
+      }
+    });
+  }
+
+  async commit(work: WriteSet, next: NextState): Promise<void> {
+    const old = this.#state;
+    const meta = next.meta ? freezeMeta({ ...next.meta, version: (old.txn.metaVersion + 1) }) : old.meta;
+    const columnIdNext = next.columnIdNext ?? old.columnIdNext;
+    const dicts = next.dicts ?? old.dicts;
+    const metaVersion = next.meta ? old.txn.metaVersion + 1 : old.txn.metaVersion;
+    if (next.meta) {
+      const path = joinPath(this.tablePath, metaFileName(metaVersion));
+      work.onRollback(() => removePath(path));
+      await writeFileSynced(path, encodeMeta({ meta, columnIdNext }));
+    }
+    const symbolBytes = await this.#writeSymbols(work, meta, dicts);
+    const symbolFileCreated = [...symbolBytes.keys()].some((id) => dicts.get(id)!.committedBytes === 0);
+    if (next.meta || work.dirsCreated || symbolFileCreated) await syncDir(this.tablePath);
+    const txn: TxnState = {
+      txn: old.txn.txn + 1,
+      metaVersion,
+      versionNext: Math.max(work.versionNext, old.txn.versionNext),
+      partitions: pruneTops(next.partitions ?? old.txn.partitions, meta),
+      symbolCounts: Object.fromEntries(
+        meta.columns.filter((c) => c.type.tag === "SYMBOL").map((c) => [c.id, dicts.get(c.id)!.size]),
+      ),
+    };
+    await replaceFileAtomic(this.tablePath, TXN_FILE, encodeTxn(txn));
+    // In force from here on: nothing below may undo it.
+    for (const [id, bytes] of symbolBytes) dicts.get(id)!.markCommitted(bytes);
+    this.#state = makeState(meta, columnIdNext, txn, dicts);
+    for (const path of work.obsolete) this.#obsolete.push({ path, afterTxn: txn.txn });
+    if (next.meta) this.#obsolete.push({ path: metaFileName(old.txn.metaVersion), afterTxn: 0 });
+    await this.#collect().catch(() => {});
+  }
+
+  /** Appends the uncommitted entries of every dictionary to its file; returns bytes per column id. */
+  async #writeSymbols(work: WriteSet, meta: TableMeta, dicts: ReadonlyMap<number, SymbolTable>): Promise<Map<number, number>> {
+    const written = new Map<number, number>();
+    await Promise.all(meta.columns.filter((c) => c.type.tag === "SYMBOL").map(async (c) => {
+      const dict = dicts.get(c.id)!;
+      if (dict.size === dict.committedCount) return;
+      const bytes = dict.pendingBytes();
+      const path = joinPath(this.tablePath, symbolFileName(c.id));
+      work.onRollback(() => truncateTo(path, dict.committedBytes));
+      await writeAtSynced(path, dict.committedBytes, [bytes]);
+      written.set(c.id, bytes.length);
+    }));
+    return written;
+  }
+
+  /** Deletes obsolete paths no live snapshot can read; a dropped table goes whole. */
+  async #collect(): Promise<void> {
+    const oldest = this.#live.size === 0 ? Infinity : Math.min(...this.#live.keys());
+    if (this.#dropped) {
+      if (this.#live.size > 0) return;
+      this.cache.forget(`${this.tableId}/`);
+      await removePath(this.tablePath);
+      return;
+    }
+    const keep: Obsolete[] = [];
+    for (const o of this.#obsolete.splice(0)) {
+      if (o.afterTxn > oldest) {
+        keep.push(o);
+        continue;
+      }
+      // A folder's name may be reused once it is gone, so its cache entries go first. Cache
+      // keys are `<table id>/<partition folder>/<file>`; column files end in `.d` or `.i`.
+      const isFile = /\.[di]$/.test(o.path);
+      this.cache.forget(`${this.tableId}/${o.path}${isFile ? "" : "/"}`);
+      try {
+        await removePath(joinPath(this.tablePath, o.path));
+      } catch {
+        keep.push(o); // retried on the next collection; recovery removes it at the latest
+      }
+    }
+    this.#obsolete.push(...keep);
+  }
+}
+
+/** Drops column tops of columns no longer in the table. */
+function pruneTops(partitions: readonly PartitionState[], meta: TableMeta): PartitionState[] {
+  const ids = new Set(meta.columns.map((c) => String(c.id)));
+  return partitions.map((p) => {
+    const keys = Object.keys(p.tops);
+    if (keys.every((k) => ids.has(k))) return p;
+    return { ...p, tops: Object.fromEntries(Object.entries(p.tops).filter(([k]) => ids.has(k))) };
+  });
+}

@@ -1,0 +1,114 @@
+/**
+ * Server configuration (spec/protocols.md §13): defaults, then `server.conf` in the data root
+ * (`key=value` lines, `#` comments), then environment variables `QDB_<KEY>` with dots as
+ * underscores (`QDB_HTTP_BIND_TO` overrides `http.bind.to`). Environment wins.
+ */
+
+export const DEFAULTS: Record<string, string> = {
+  "http.enabled": "true",
+  "http.net.bind.to": "0.0.0.0:9000",
+  "http.min.enabled": "true",
+  "http.min.net.bind.to": "0.0.0.0:9003",
+  "http.security.max.response.rows": "9223372036854775807",
+  "http.json.query.connection.check.frequency": "1000000",
+  "line.http.ping.version": "v2.2.2",
+  "query.timeout": "60s",
+  "pg.enabled": "true",
+  "pg.net.bind.to": "0.0.0.0:8812",
+  "pg.user": "admin",
+  "pg.password": "quest",
+  "line.tcp.enabled": "true",
+  "line.tcp.net.bind.to": "0.0.0.0:9009",
+  "cairo.sql.column.alias.expression.enabled": "true",
+  "cairo.wal.enabled.default": "true",
+  "cairo.max.file.name.length": "127",
+  "cairo.column.cache.bytes": String(1536 * 1024 * 1024),
+};
+
+/** Keys that are the same setting under two names (QuestDB aliases). */
+const ALIASES: Record<string, string> = {
+  "http.bind.to": "http.net.bind.to",
+  "http.min.bind.to": "http.min.net.bind.to",
+  "query.timeout.sec": "query.timeout",
+};
+
+/** Keys whose values are secrets: never printed. */
+const SECRET = /password|secret|token|key$/i;
+
+export class Config {
+  readonly #values = new Map<string, { value: string; source: "default" | "conf" | "env" }>();
+
+  constructor(conf: Record<string, string>, env: Record<string, string>) {
+    for (const [k, v] of Object.entries(DEFAULTS)) this.#values.set(k, { value: v, source: "default" });
+    for (const [k, v] of Object.entries(conf)) this.#values.set(canonical(k), { value: v, source: "conf" });
+    for (const [k, v] of Object.entries(env)) {
+      if (!k.startsWith("QDB_") || k === "QDB_ROOT") continue;
+      const key = k.slice(4).toLowerCase().replaceAll("_", ".");
+      // Environment names lose the difference between '.', '_' and '-': match known keys first.
+      const known = [...this.#values.keys(), ...Object.keys(ALIASES)].find((x) => x.replace(/[-_]/g, ".") === key);
+      this.#values.set(canonical(known ?? key), { value: v, source: "env" });
+    }
+  }
+
+  get(key: string): string | undefined {
+    return this.#values.get(canonical(key))?.value;
+  }
+
+  bool(key: string): boolean {
+    return (this.get(key) ?? "").toLowerCase() === "true";
+  }
+
+  int(key: string, fallback: number): number {
+    const n = Number(this.get(key));
+    return Number.isFinite(n) ? n : fallback;
+  }
+
+  /** host:port of a bind key. */
+  bind(key: string): { hostname: string; port: number } {
+    const v = this.get(key) ?? "0.0.0.0:0";
+    const i = v.lastIndexOf(":");
+    return { hostname: v.slice(0, i) || "0.0.0.0", port: Number(v.slice(i + 1)) };
+  }
+
+  /** Rows for SHOW PARAMETERS with secrets masked. */
+  rows(): [string, string, string, string, boolean, boolean][] {
+    return [...this.#values.entries()].sort().map(([k, v]) => [
+      k,
+      "QDB_" + k.toUpperCase().replace(/[.-]/g, "_"),
+      SECRET.test(k) ? "****" : v.value,
+      v.source,
+      SECRET.test(k),
+      false,
+    ]);
+  }
+}
+
+function canonical(key: string): string {
+  const k = key.trim().toLowerCase();
+  return ALIASES[k] ?? k;
+}
+
+export function parseConf(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith("#")) continue;
+    const i = line.indexOf("=");
+    if (i <= 0) continue;
+    out[line.slice(0, i).trim()] = line.slice(i + 1).trim();
+  }
+  return out;
+}
+
+export async function loadConfig(root: string, env: Record<string, string> = Deno.env.toObject()): Promise<Config> {
+  let conf: Record<string, string> = {};
+  for (const path of [`${root}/server.conf`, `${root}/conf/server.conf`]) {
+    try {
+      conf = parseConf(await Deno.readTextFile(path));
+      break;
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    }
+  }
+  return new Config(conf, env);
+}

@@ -1,0 +1,128 @@
+/**
+ * GET /exec (spec/protocols.md §2): runs one statement and streams the JSON reply. The first
+ * batch is pulled before the status line is sent, so an error the query meets early is a
+ * proper 400; a failure after rows went out closes the JSON with `error` and `errorPos`.
+ */
+import { type Batch, type Engine, readValue, type Session, SqlError, typeName } from "../../engine/mod.ts";
+import { errorBody, jsonResponse, statusOf, toSqlError } from "./errors.ts";
+import { flag, type Params, text } from "./query_params.ts";
+import { jsonCell } from "./value_text.ts";
+
+const SQL_TEXT_MAX = 1_048_576;
+const encoder = new TextEncoder();
+
+/** `limit=n` → first n; `limit=a,b` → rows a..b inclusive, 1-based (§2.1). */
+export function execLimit(raw: string | undefined): { skip: number; stop: number } {
+  if (!raw) return { skip: 0, stop: Infinity };
+  const parts = raw.split(",").map((p) => Number.parseInt(p.trim(), 10));
+  const clamp = (n: number) => (Number.isFinite(n) ? Math.max(0, n) : NaN);
+  if (parts.length >= 2) {
+    const a = clamp(parts[0]), b = clamp(parts[1]);
+    if (Number.isNaN(b)) return { skip: 0, stop: Number.isNaN(a) ? Infinity : a };
+    return { skip: Math.max(0, (Number.isNaN(a) ? 1 : a) - 1), stop: b };
+  }
+  const n = clamp(parts[0]);
+  return { skip: 0, stop: Number.isNaN(n) ? Infinity : n };
+}
+
+export async function handleExec(params: Params, engine: Engine, session: Session, maxRows: number): Promise<Response> {
+  const raw = params.get("query");
+  if (typeof raw === "object") {
+    return jsonResponse(JSON.stringify({ query: "", error: "Bad UTF8 encoding in query text", position: 0 }), 400);
+  }
+  const query = raw ?? "";
+  if (query.trim() === "") {
+    const v2 = Number(text(params, "version") ?? "1") >= 2;
+    return jsonResponse(v2 ? '{"notice":"empty query","query":"","position":"0"}' : '{"error":"empty query","query":"","position":"0"}');
+  }
+  if (query.length > SQL_TEXT_MAX) {
+    return jsonResponse(errorBody(query.slice(0, 1024), new SqlError(`query text is too long [max=${SQL_TEXT_MAX}]`, 0, "limit")), 400);
+  }
+  const started = performance.now();
+  const nm = flag(params, "nm");
+  const countAll = flag(params, "count");
+  const timings = flag(params, "timings");
+  const quoteLargeNum = flag(params, "quoteLargeNum") || text(params, "src") === "con";
+  const { skip, stop: stop0 } = execLimit(text(params, "limit"));
+  const stop = Math.min(stop0, skip + maxRows);
+  let outcome;
+  try {
+    outcome = await engine.execute(query, session);
+  } catch (err) {
+    const e = toSqlError(err);
+    return jsonResponse(errorBody(query, e), statusOf(e));
+  }
+  const compiledAt = performance.now();
+  if (outcome.kind === "ddl") return jsonResponse('{"ddl":"OK"}');
+  if (outcome.kind === "insert") return jsonResponse('{"dml":"OK"}');
+  if (outcome.kind === "dml") return jsonResponse(`{"dml":"OK","updated":${outcome.updated}}`);
+
+  const columns = outcome.columns;
+  const iterator = outcome.batches[Symbol.asyncIterator]();
+  let first: IteratorResult<Batch>;
+  try {
+    first = await iterator.next();
+  } catch (err) {
+    const e = toSqlError(err);
+    return jsonResponse(errorBody(query, e), statusOf(e));
+  }
+  let head = nm ? '{"dataset":[' : `{"query":${JSON.stringify(query)},"columns":[${
+    columns.map((c) => `{"name":${JSON.stringify(c.name)},"type":"${typeName(c.type)}"}`).join(",")
+  }],"timestamp":${outcome.timestampIndex},"dataset":[`;
+  let row = 0;
+  let sent = 0;
+  let pending: IteratorResult<Batch> | undefined = first;
+  let done = false;
+  const render = (b: Batch): string => {
+    const parts: string[] = [];
+    for (let i = 0; i < b.rowCount; i++, row++) {
+      if (row < skip || row >= stop) continue;
+      const cells = columns.map((c, k) => jsonCell(readValue(b.columns[k], i), c.type, quoteLargeNum));
+      parts.push((sent++ === 0 ? "[" : ",[") + cells.join(",") + "]");
+    }
+    return parts.join("");
+  };
+  const tail = (): string => {
+    const count = countAll ? row : skip + sent;
+    let s = `],"count":${count}`;
+    if (timings) {
+      const ns = (ms: number) => Math.round(ms * 1e6);
+      s += `,"timings":{"authentication":0,"compiler":${ns(compiledAt - started)},"execute":${ns(performance.now() - compiledAt)},"count":0}`;
+    }
+    return s + "}";
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        let chunk = head;
+        head = "";
+        while (!done) {
+          const r = pending ?? await iterator.next();
+          pending = undefined;
+          if (r.done) {
+            done = true;
+            break;
+          }
+          chunk += render(r.value);
+          if (row >= stop && !countAll) {
+            done = true;
+            await iterator.return?.();
+            break;
+          }
+          if (chunk.length > 65536) break;
+        }
+        if (done) chunk += tail();
+        controller.enqueue(encoder.encode(chunk));
+        if (done) controller.close();
+      } catch (err) {
+        const e = toSqlError(err);
+        controller.enqueue(encoder.encode(`],"count":${skip + sent},"error":${JSON.stringify(e.message)}, "errorPos":${Math.max(0, e.position)}}`));
+        controller.close();
+      }
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+  return new Response(stream, { status: 200, headers: { "content-type": "application/json; charset=utf-8" } });
+}

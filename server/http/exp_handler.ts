@@ -1,0 +1,87 @@
+/**
+ * GET /exp (spec/protocols.md §3): streams a query result as CSV with backpressure, one
+ * batch at a time, so exporting millions of rows keeps memory flat.
+ */
+import { type Batch, type Engine, readValue, type Session, SqlError } from "../../engine/mod.ts";
+import { errorBody, jsonResponse, statusOf, toSqlError } from "./errors.ts";
+import { flag, type Params, text } from "./query_params.ts";
+import { csvCell, csvHeader } from "./value_text.ts";
+
+const encoder = new TextEncoder();
+
+/** `limit=n` → first n; `limit=a,b` → skip a, stop at b (§3.1, one off from /exec). */
+export function expLimit(raw: string | undefined): { skip: number; stop: number } {
+  if (!raw) return { skip: 0, stop: Infinity };
+  const parts = raw.split(",").map((p) => Math.max(0, Number.parseInt(p.trim(), 10) || 0));
+  if (parts.length >= 2) return { skip: parts[0], stop: parts[1] };
+  return { skip: 0, stop: parts[0] };
+}
+
+export async function handleExp(params: Params, engine: Engine, session: Session): Promise<Response> {
+  const raw = params.get("query");
+  if (typeof raw === "object") {
+    return jsonResponse(JSON.stringify({ query: "", error: "Bad UTF8 encoding in query text", position: 0 }), 400);
+  }
+  const query = raw ?? "";
+  if (query.trim() === "") return jsonResponse(JSON.stringify({ query, error: "No query text", position: 0 }), 400);
+  const fmt = text(params, "fmt") ?? "csv";
+  if (fmt !== "csv") {
+    return jsonResponse(errorBody(query, new SqlError(`unrecognised format [format=${fmt}]`, 0)), 400);
+  }
+  const delimiter = (text(params, "delimiter") ?? ",").slice(0, 1) || ",";
+  const { skip, stop } = expLimit(text(params, "limit"));
+  let outcome;
+  try {
+    outcome = await engine.execute(query, session);
+  } catch (err) {
+    const e = toSqlError(err);
+    return jsonResponse(errorBody(query, e), statusOf(e));
+  }
+  if (outcome.kind !== "rows") {
+    return jsonResponse(errorBody(query, new SqlError("/exp endpoint only accepts SELECT", 0)), 400);
+  }
+  const columns = outcome.columns;
+  const iterator = outcome.batches[Symbol.asyncIterator]();
+  let first: IteratorResult<Batch> | undefined;
+  try {
+    first = await iterator.next();
+  } catch (err) {
+    const e = toSqlError(err);
+    return jsonResponse(errorBody(query, e), statusOf(e));
+  }
+  let head = flag(params, "nm") ? "" : csvHeader(columns.map((c) => c.name), delimiter);
+  let row = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const r = first ?? await iterator.next();
+      first = undefined;
+      if (r.done) {
+        if (head) controller.enqueue(encoder.encode(head));
+        controller.close();
+        return;
+      }
+      const b = r.value;
+      const lines: string[] = [head];
+      head = "";
+      for (let i = 0; i < b.rowCount; i++, row++) {
+        if (row < skip || row >= stop) continue;
+        lines.push(columns.map((c, k) => csvCell(readValue(b.columns[k], i), c.type)).join(delimiter) + "\r\n");
+      }
+      controller.enqueue(encoder.encode(lines.join("")));
+      if (row >= stop) {
+        await iterator.return?.();
+        controller.close();
+      }
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+  const name = (text(params, "filename") ?? `questdb-query-${Date.now()}`).replace(/[^\w.\-]/g, "_");
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="${name}.csv"`,
+    },
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * Result values in text format (format code 0) as DataRow cells (spec/protocols.md §12.8):
+ * `t`/`f`, decimal integers, shortest round-trip floats, timestamps with a space and six
+ * fraction digits, raw UTF-8 strings. NULL is a length of -1.
+ */
+import { type ColumnType, formatDouble, formatFloat, formatValue, type Value } from "../../engine/mod.ts";
+import type { BufferWriter } from "./buffer_writer.ts";
+import { formatDateText, formatTimestampText } from "./pg_time.ts";
+
+/** The text of a non-null value, or null when the type has no text (BINARY). */
+export function textOf(v: Value, t: ColumnType): string | null {
+  switch (t.tag) {
+    case "BOOLEAN":
+      return v ? "t" : "f";
+    case "BYTE":
+    case "SHORT":
+    case "INT":
+    case "LONG":
+      return String(v);
+    case "FLOAT":
+      return formatFloat(v as number);
+    case "DOUBLE":
+      return formatDouble(v as number);
+    case "TIMESTAMP":
+      return formatTimestampText(v as bigint);
+    case "TIMESTAMP_NS":
+      // Truncated to µs on purpose: psycopg2 cannot parse nine fraction digits (§12.8).
+      return formatTimestampText((v as bigint) / 1000n - ((v as bigint) % 1000n < 0n ? 1n : 0n));
+    case "DATE":
+      return formatDateText(v as bigint);
+    case "CHAR":
+    case "SYMBOL":
+    case "STRING":
+    case "VARCHAR":
+    case "UUID":
+      return v as string;
+    default:
+      return formatValue(v, t);
+  }
+}
+
+/** Writes one DataRow cell in text format. */
+export function writeTextCell(w: BufferWriter, v: Value, t: ColumnType): void {
+  if (v === null) {
+    w.int32(-1);
+    return;
+  }
+  if (v instanceof Uint8Array) {
+    w.int32(v.length).bytes(v);
+    return;
+  }
+  const s = textOf(v, t);
+  if (s === null) w.int32(-1);
+  else w.lengthPrefixedString(s);
+}

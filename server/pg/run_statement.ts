@@ -1,0 +1,114 @@
+/**
+ * Runs one statement for a connection: the session statements drivers send are answered
+ * here (SET, BEGIN/COMMIT/ROLLBACK, DEALLOCATE, DISCARD, SHOW of a setting, and a clear
+ * 0A000 for cursors; spec/protocols.md §12.10, §12.12), everything else goes to the engine.
+ * The result is rows to stream or a finished command tag (§12.6).
+ */
+import { type Batch, type ColumnMeta, type Engine, type Session, T, type Value } from "../../engine/mod.ts";
+import { showSetting } from "./server_settings.ts";
+import { rewriteForEngine } from "./sql_rewrite.ts";
+import type { SqlToken } from "./sql_tokens.ts";
+import { PgError, SQLSTATE } from "./sqlstate.ts";
+import type { StatementKind } from "./statement_kind.ts";
+
+export type StatementResult =
+  | { kind: "rows"; columns: ColumnMeta[]; batches: AsyncIterable<Batch>; tag: "SELECT" | "EXPLAIN" }
+  | { kind: "command"; tag: string };
+
+/** A statement as the wire layer keeps it: text, tokens and kind. */
+export interface StatementText {
+  text: string;
+  tokens: SqlToken[];
+  kind: StatementKind;
+}
+
+/** What a statement may read and change of its connection. */
+export interface ConnectionState {
+  engine: Engine;
+  /** I idle, T in a transaction block, E in a failed one (ReadyForQuery status). */
+  txStatus: "I" | "T" | "E";
+  /** Startup parameters and SET values (lower-case names). */
+  settings: Map<string, string>;
+  /** DEALLOCATE name / ALL: drops prepared statements. */
+  deallocate(name: string | null): void;
+}
+
+async function* oneBatch(values: Value[]): AsyncGenerator<Batch> {
+  yield { rowCount: 1, columns: values.map((v) => ({ type: T.STRING, data: [v] })) };
+}
+
+function constantRow(name: string, value: string): StatementResult {
+  return { kind: "rows", columns: [{ name, type: T.STRING }], batches: oneBatch([value]), tag: "SELECT" };
+}
+
+function setStatement(state: ConnectionState, tokens: SqlToken[]): StatementResult {
+  let i = 1;
+  if (tokens[i]?.lower === "session" || tokens[i]?.lower === "local") i++;
+  const name = tokens[i]?.lower === "time" && tokens[i + 1]?.lower === "zone" ? "timezone" : tokens[i]?.lower;
+  const valueAt = tokens.findIndex((t, k) => k > i && (t.text === "=" || t.lower === "to"));
+  const value = tokens.slice(valueAt > 0 ? valueAt + 1 : i + 2).map((t) => t.kind === "string" ? t.lower : t.text).join(" ");
+  if (name) state.settings.set(name, value);
+  return { kind: "command", tag: "SET" };
+}
+
+const CURSOR_MESSAGE = "cursors are not supported (DECLARE CURSOR, FETCH, MOVE, CLOSE); " +
+  "use LIMIT, or the row limit of the extended protocol's Execute";
+
+/** Executes one statement with bound parameter values. */
+export async function runStatement(
+  state: ConnectionState,
+  stmt: StatementText,
+  session: Session,
+): Promise<StatementResult> {
+  const { tokens, kind } = stmt;
+  if (state.txStatus === "E" && kind !== "commit" && kind !== "rollback") {
+    throw new PgError(
+      SQLSTATE.IN_FAILED_TRANSACTION,
+      "current transaction is aborted, commands ignored until end of transaction block",
+    );
+  }
+  switch (kind) {
+    case "set":
+      return setStatement(state, tokens);
+    case "begin":
+      state.txStatus = "T";
+      return { kind: "command", tag: "BEGIN" };
+    case "commit": {
+      const failed = state.txStatus === "E";
+      state.txStatus = "I";
+      return { kind: "command", tag: failed ? "ROLLBACK" : "COMMIT" };
+    }
+    case "rollback":
+      state.txStatus = "I";
+      return { kind: "command", tag: "ROLLBACK" };
+    case "deallocate": {
+      const name = tokens[1]?.lower === "prepare" && tokens.length > 2 ? tokens[2] : tokens[1];
+      const all = !name || (name.kind === "word" && name.lower === "all");
+      state.deallocate(all ? null : name.kind === "quoted" ? name.lower : name.text);
+      return { kind: "command", tag: all ? "DEALLOCATE ALL" : "DEALLOCATE" };
+    }
+    case "discard":
+      return { kind: "command", tag: tokens[0].lower === "reset" ? "RESET" : "DISCARD ALL" };
+    case "cursor":
+      throw new PgError(SQLSTATE.FEATURE_NOT_SUPPORTED, CURSOR_MESSAGE, 0);
+    case "show": {
+      const setting = tokens.length === 2 ? showSetting(tokens[1].lower, state.settings) : undefined;
+      if (setting) return constantRow(setting[0], setting[1]);
+      if (tokens.length === 2 && tokens[1].lower === "all") {
+        throw new PgError(SQLSTATE.FEATURE_NOT_SUPPORTED, "SHOW ALL is not supported", 5);
+      }
+      break;
+    }
+  }
+  const outcome = await state.engine.execute(rewriteForEngine(stmt.text), session);
+  switch (outcome.kind) {
+    case "rows":
+      return { kind: "rows", columns: outcome.columns, batches: outcome.batches, tag: kind === "explain" ? "EXPLAIN" : "SELECT" };
+    case "insert":
+      return { kind: "command", tag: `INSERT 0 ${outcome.inserted}` };
+    case "dml":
+      return { kind: "command", tag: `UPDATE ${outcome.updated}` };
+    case "ddl":
+      return { kind: "command", tag: kind === "other" || kind === "query" ? "OK" : "OK" };
+  }
+}

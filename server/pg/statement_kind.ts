@@ -1,0 +1,93 @@
+/**
+ * What kind of statement a text is, from its first words: the wire layer needs this for
+ * command tags (spec/protocols.md §12.6), for the session statements it answers itself
+ * (§12.10, §12.12) and to know whether Describe of a portal may run the statement early.
+ */
+import type { SqlToken } from "./sql_tokens.ts";
+
+export type StatementKind =
+  | "query" // SELECT, WITH, VALUES, TABLE, a parenthesised query, or a bare table name
+  | "show"
+  | "explain"
+  | "insert"
+  | "update"
+  | "create"
+  | "ddl" // DROP, ALTER, TRUNCATE, RENAME, ...
+  | "set"
+  | "begin"
+  | "commit"
+  | "rollback"
+  | "deallocate"
+  | "discard"
+  | "cursor" // DECLARE name CURSOR, FETCH, MOVE, CLOSE: not supported (0A000)
+  | "other";
+
+/** Classifies a statement by its leading tokens. */
+export function statementKind(tokens: SqlToken[]): StatementKind {
+  const w = (i: number) => (tokens[i]?.kind === "word" ? tokens[i].lower : tokens[i]?.text ?? "");
+  let first = w(0);
+  let i = 0;
+  while (first === "(") first = w(++i);
+  switch (first) {
+    case "select":
+    case "with":
+    case "values":
+    case "table":
+    case "from":
+      return "query";
+    case "show":
+      return "show";
+    case "explain":
+      return "explain";
+    case "insert":
+      return "insert";
+    case "update":
+      return "update";
+    case "create":
+      return "create";
+    case "drop":
+    case "alter":
+    case "truncate":
+    case "rename":
+    case "vacuum":
+    case "reindex":
+    case "grant":
+    case "revoke":
+      return "ddl";
+    case "set":
+      return "set";
+    case "begin":
+    case "start":
+      return "begin";
+    case "commit":
+    case "end":
+      return "commit";
+    case "rollback":
+    case "abort":
+      return "rollback";
+    case "deallocate":
+      return "deallocate";
+    case "discard":
+    case "reset":
+      return "discard";
+    case "fetch":
+    case "move":
+    case "close":
+      return "cursor";
+    case "declare": {
+      // `DECLARE name [BINARY] [INSENSITIVE] [[NO] SCROLL] CURSOR ...` is a Postgres cursor;
+      // QuestDB's `DECLARE @v := ...` is a query for the engine.
+      if (tokens[1]?.kind === "word" || tokens[1]?.kind === "quoted") {
+        for (let j = 2; j < Math.min(tokens.length, 8); j++) if (w(j) === "cursor") return "cursor";
+      }
+      return "query";
+    }
+    default:
+      return tokens.length === 1 && (tokens[0].kind === "word" || tokens[0].kind === "quoted") ? "query" : "other";
+  }
+}
+
+/** True for statements whose result is rows (RowDescription + DataRows). */
+export function returnsRows(kind: StatementKind): boolean {
+  return kind === "query" || kind === "show" || kind === "explain";
+}

@@ -1,0 +1,72 @@
+/**
+ * Starts the real server (`main.ts`) as a child process on free loopback ports with a
+ * temporary data root, for end-to-end tests. Nothing here uses the default ports.
+ */
+
+export interface ServerProcess {
+  root: string;
+  httpUrl: string;
+  healthUrl: string;
+  child: Deno.ChildProcess;
+  /** Sends SIGKILL and waits for the process to end. */
+  kill(): Promise<void>;
+  /** Sends SIGTERM and waits. */
+  stop(): Promise<void>;
+  exec(sql: string, extra?: string): Promise<Response>;
+}
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+export async function startServer(opts: { root?: string; env?: Record<string, string> } = {}): Promise<ServerProcess> {
+  const root = opts.root ?? await Deno.makeTempDir({ prefix: "qdb_e2e_" });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "--root", root],
+    env: {
+      QDB_HTTP_BIND_TO: "127.0.0.1:0",
+      QDB_HTTP_MIN_BIND_TO: "127.0.0.1:0",
+      QDB_PG_NET_BIND_TO: "127.0.0.1:0",
+      QDB_LINE_TCP_NET_BIND_TO: "127.0.0.1:0",
+      QDB_CAIRO_COLUMN_CACHE_BYTES: String(256 * 1024 * 1024),
+      NO_COLOR: "1",
+      ...opts.env,
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let httpUrl = "", healthUrl = "", buffered = "";
+  const deadline = Date.now() + 60_000;
+  while (!(httpUrl && healthUrl)) {
+    if (Date.now() > deadline) throw new Error("server did not start within 60 s");
+    const { value, done } = await lines.read();
+    if (done) {
+      const err = await new Response(child.stderr).text();
+      throw new Error(`server exited before listening:\n${buffered}\n${err}`);
+    }
+    buffered += value;
+    httpUrl ||= /http listening on (http:\/\/\S+)/.exec(buffered)?.[1] ?? "";
+    healthUrl ||= /health listening on (http:\/\/\S+)/.exec(buffered)?.[1] ?? "";
+  }
+  // Keep draining both pipes so the child never blocks on a full pipe.
+  (async () => {
+    try {
+      while (!(await lines.read()).done) { /* drain */ }
+    } catch { /* closed */ }
+  })();
+  child.stderr.pipeTo(new WritableStream()).catch(() => {});
+  const wait = async (signal: Deno.Signal) => {
+    try {
+      child.kill(signal);
+    } catch { /* already gone */ }
+    await child.status;
+  };
+  return {
+    root,
+    httpUrl,
+    healthUrl,
+    child,
+    kill: () => wait("SIGKILL"),
+    stop: () => wait("SIGTERM"),
+    exec: (sql, extra = "") => fetch(`${httpUrl}/exec?query=${encodeURIComponent(sql)}${extra}`),
+  };
+}

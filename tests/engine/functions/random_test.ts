@@ -1,0 +1,95 @@
+import assert from "node:assert/strict";
+import { T } from "../../../engine/base/types.ts";
+import { RANDOM_FUNCTIONS } from "../../../engine/functions/random.ts";
+import { createRandom, randomBigIntInRange } from "../../../engine/functions/random_source.ts";
+import type { ScalarBinding } from "../../../engine/functions/registry_types.ts";
+import { bind, bindError, c, col, find, lit, testContext } from "./_helpers.ts";
+
+const fn = (name: string) => find(RANDOM_FUNCTIONS, name);
+
+function draws(b: ScalarBinding, n = 200) {
+  const ctx = testContext();
+  return Array.from({ length: n }, () => b.eval([], ctx));
+}
+
+Deno.test("createRandom is reproducible with seeds and uniform enough", () => {
+  const a = createRandom(7n, 9n), b = createRandom(7n, 9n);
+  const xs = Array.from({ length: 5 }, () => a.nextLong());
+  assert.deepEqual(xs, Array.from({ length: 5 }, () => b.nextLong()));
+  b.reseed(7n, 9n);
+  assert.equal(b.nextLong(), xs[0]);
+  const r = createRandom(1n, 2n);
+  let sum = 0;
+  for (let i = 0; i < 10_000; i++) {
+    const d = r.nextDouble();
+    assert.ok(d >= 0 && d < 1);
+    sum += d;
+  }
+  assert.ok(Math.abs(sum / 10_000 - 0.5) < 0.02);
+  assert.ok(randomBigIntInRange(r, { lo: -5n, hi: 5n }) <= 5n);
+});
+
+Deno.test("random functions are never folded as constants", () => {
+  for (const f of RANDOM_FUNCTIONS) {
+    const b = f.bind([]);
+    if (typeof b !== "string") assert.equal(b.deterministic, false, f.name);
+  }
+});
+
+Deno.test("rnd_int and rnd_long stay in their inclusive range and honour nullRate", () => {
+  const ints = draws(bind(fn("rnd_int"), [lit(1), lit(3), lit(0)]));
+  assert.ok(ints.every((v) => v === 1 || v === 2 || v === 3));
+  assert.equal(new Set(ints).size, 3);
+  assert.ok(draws(bind(fn("rnd_int"), [lit(1), lit(3), lit(1)])).every((v) => v === null));
+  const some = draws(bind(fn("rnd_long"), [lit(0), lit(10), lit(2)]), 400);
+  assert.ok(some.some((v) => v === null) && some.some((v) => typeof v === "bigint"));
+  assert.match(bindError(fn("rnd_int"), [lit(5), lit(1), lit(0)]), /invalid range/);
+  assert.match(bindError(fn("rnd_int"), [col(T.INT), lit(1), lit(0)]), /no matching function/);
+});
+
+Deno.test("rnd_byte, rnd_short, rnd_boolean, rnd_char, rnd_double and rnd_float", () => {
+  assert.ok(draws(bind(fn("rnd_byte"), [])).every((v) => (v as number) >= -128 && (v as number) <= 127));
+  assert.ok(draws(bind(fn("rnd_short"), [lit(5), lit(6)])).every((v) => v === 5 || v === 6));
+  assert.equal(new Set(draws(bind(fn("rnd_boolean"), []))).size, 2);
+  assert.ok(draws(bind(fn("rnd_char"), [])).every((v) => /^[A-Z]$/.test(v as string)));
+  assert.ok(draws(bind(fn("rnd_double"), [])).every((v) => (v as number) >= 0 && (v as number) < 1));
+  assert.ok(draws(bind(fn("rnd_float"), [])).every((v) => Math.fround(v as number) === v));
+});
+
+Deno.test("rnd_str has list, per-row and pool forms", () => {
+  assert.ok(draws(bind(fn("rnd_str"), [lit("a"), lit("b")])).every((v) => v === "a" || v === "b"));
+  const perRow = draws(bind(fn("rnd_str"), [lit(2), lit(4), lit(0)]));
+  assert.ok(perRow.every((v) => /^[A-Z]{2,4}$/.test(v as string)));
+  const pooled = draws(bind(fn("rnd_str"), [lit(3), lit(5), lit(5), lit(0)]));
+  assert.ok(new Set(pooled).size <= 3);
+  assert.equal(bind(fn("rnd_varchar"), [lit(1), lit(8), lit(0)]).returns.tag, "VARCHAR");
+});
+
+Deno.test("rnd_symbol returns SYMBOL from a list or a pool", () => {
+  const b = bind(fn("rnd_symbol"), [lit("x"), lit("y"), lit("z")]);
+  assert.equal(b.returns.tag, "SYMBOL");
+  assert.ok(draws(b).every((v) => ["x", "y", "z"].includes(v as string)));
+  assert.ok(new Set(draws(bind(fn("rnd_symbol"), [lit(4), lit(2), lit(3), lit(0)]))).size <= 4);
+  assert.match(bindError(fn("rnd_symbol"), [lit(2), lit(3), lit(0)]), /no matching function/);
+});
+
+Deno.test("rnd_date and rnd_timestamp draw inside the bounds", () => {
+  const lo = 1_704_067_200_000_000n, hi = lo + 1_000_000n;
+  const ts = draws(bind(fn("rnd_timestamp"), [c(T.TIMESTAMP, lo), c(T.TIMESTAMP, hi), lit(0)]));
+  assert.ok(ts.every((v) => (v as bigint) >= lo && (v as bigint) <= hi));
+  const dates = draws(bind(fn("rnd_date"), [lit("2024-01-01"), lit("2024-01-02"), lit(0)]));
+  assert.ok(dates.every((v) => (v as bigint) >= 1_704_067_200_000n && (v as bigint) <= 1_704_153_600_000n));
+});
+
+Deno.test("rnd_uuid4, rnd_ipv4, rnd_bin, rnd_long256 and rnd_geohash", () => {
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+  assert.ok(draws(bind(fn("rnd_uuid4"), [])).every((v) => uuid.test(v as string)));
+  const ips = draws(bind(fn("rnd_ipv4"), [lit("10.1.0.0/16"), lit(0)]));
+  assert.ok(ips.every((v) => ((v as number) >>> 16) === 0x0a01));
+  const bins = draws(bind(fn("rnd_bin"), [lit(2), lit(4), lit(0)]));
+  assert.ok(bins.every((v) => (v as Uint8Array).length >= 2 && (v as Uint8Array).length <= 4));
+  assert.ok(
+    draws(bind(fn("rnd_long256"), [])).every((v) => (v as bigint) >= 0n && (v as bigint) < 1n << 256n),
+  );
+  assert.ok(draws(bind(fn("rnd_geohash"), [lit(10)])).every((v) => (v as bigint) < 1024n));
+});

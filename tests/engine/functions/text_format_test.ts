@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { T } from "../../../engine/base/types.ts";
+import { quoteIdent, TEXT_FORMAT_FUNCTIONS } from "../../../engine/functions/text_format.ts";
+import { bindError, call, col, find, lit, returns, run } from "./_helpers.ts";
+
+const fn = (name: string) => find(TEXT_FORMAT_FUNCTIONS, name);
+
+Deno.test("trim, ltrim and rtrim remove whitespace", () => {
+  assert.equal(run(fn("trim"), "   QuestDB   "), "QuestDB");
+  assert.equal(run(fn("ltrim"), "   QuestDB   "), "QuestDB   ");
+  assert.equal(run(fn("rtrim"), "Hello QuestDB   "), "Hello QuestDB");
+  assert.equal(run(fn("trim"), null), null);
+  assert.equal(returns(fn("trim"), [col(T.VARCHAR)]), "VARCHAR");
+});
+
+Deno.test("lpad and rpad pad or truncate to the length", () => {
+  assert.equal(run(fn("lpad"), "QuestDB", 10, "0"), "000QuestDB");
+  assert.equal(run(fn("rpad"), "QuestDB", 10, "xy"), "QuestDBxyx");
+  assert.equal(run(fn("lpad"), "hi", 5), "   hi");
+  assert.equal(run(fn("lpad"), "hello", 2), "he");
+  assert.equal(run(fn("rpad"), "hello", 0), "");
+  assert.equal(run(fn("lpad"), "a", 3, null), null);
+});
+
+Deno.test("split_part returns the n-th field", () => {
+  assert.equal(run(fn("split_part"), "a,b,c", ",", 2), "b");
+  assert.equal(run(fn("split_part"), "Hello,QuestDB,SQL", ",", 2), "QuestDB");
+  assert.equal(run(fn("split_part"), "a,b,c", ",", 5), "");
+  assert.equal(run(fn("split_part"), "a,b,c", ",", -1), "c");
+  assert.equal(run(fn("split_part"), null, ",", 1), null);
+  assert.match(bindError(fn("split_part"), [lit("a"), lit(","), lit(0)]), /must not be zero/);
+});
+
+Deno.test("quote_ident quotes only when needed", () => {
+  assert.equal(quoteIdent("ab"), "ab");
+  assert.equal(quoteIdent("a b"), '"a b"');
+  assert.equal(quoteIdent('a"b'), '"a""b"');
+  assert.equal(run(fn("quote_ident"), "1x"), '"1x"');
+});
+
+Deno.test("regexp_replace replaces every match with $n group references", () => {
+  assert.equal(run(fn("regexp_replace"), "a1b22c", "[0-9]+", "#"), "a#b#c");
+  assert.equal(run(fn("regexp_replace"), "John Smith", "(\\w+) (\\w+)", "$2, $1"), "Smith, John");
+  assert.equal(run(fn("regexp_replace"), "cost", "cost", "\\$5"), "$5");
+  assert.equal(
+    call(fn("regexp_replace"), [col(T.STRING), col(T.STRING), lit("-")], ["aXbX", "X", "-"]),
+    "a-b-",
+  );
+  assert.match(bindError(fn("regexp_replace"), [col(T.STRING), lit("("), lit("")]), /invalid regex/);
+});
