@@ -7,6 +7,8 @@ import type { ColumnArgs, Rows } from "./kernels.ts";
 
 /** Largest count a kernel takes: its counts are signed 32-bit. */
 export const COUNT_MAX = 0x7fff_ffff;
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
 
 function fail(message: string, name: string, value: unknown): never {
   throw new RangeError(`engine-wasm: ${message} [${name}=${String(value)}]`);
@@ -50,8 +52,30 @@ export class Checker {
     }
     const selCount = this.count(args.selCount ?? NaN, "selCount");
     this.region(args.sel, selCount * 4, 4, "sel");
-    if (selCount > 0 && args.sel === 0) fail("selection at offset 0", "sel", 0);
     return { visits: selCount, sel: args.sel };
+  }
+
+  /** Source and target regions that must not overlap. */
+  disjoint(a: number, aBytes: number, b: number, bBytes: number): void {
+    if (aBytes > 0 && bBytes > 0 && a < b + bBytes && b < a + aBytes) {
+      fail("source and target overlap", "out", b);
+    }
+  }
+
+  /** A sequence first, first + step, ... of `count` Int32 terms. */
+  sequence(first: number, step: number, count: number): void {
+    const last = first + Math.max(count - 1, 0) * step;
+    for (const [name, v] of [["first", first], ["step", step], ["last", last]] as const) {
+      if (!Number.isInteger(v) || v < INT32_MIN || v > INT32_MAX) {
+        fail("sequence term outside Int32", name, v);
+      }
+    }
+  }
+
+  /** A symbol key: -1 (NULL) or a non-negative Int32. */
+  key(key: number): number {
+    if (!Number.isInteger(key) || key < -1 || key > INT32_MAX) fail("not a symbol key", "key", key);
+    return key;
   }
 
   /** One of the allowed values. */

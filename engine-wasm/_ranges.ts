@@ -155,7 +155,11 @@ export function intRange(
 }
 
 /** Range over LONG/TIMESTAMP values; LONG_MIN or null is NULL. */
-export function longRange(op: CompareOp, a: bigint | null, b: bigint | null | undefined): Range<bigint> | null {
+export function longRange(
+  op: CompareOp,
+  a: bigint | null,
+  b: bigint | null | undefined,
+): Range<bigint> | null {
   const first = LONG_MIN + 1n;
   const aNull = a === null || a === LONG_MIN;
   const c = a as bigint;

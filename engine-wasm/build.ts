@@ -69,7 +69,9 @@ export async function compileKernels(wantText = false): Promise<{ wasm: Uint8Arr
     stdout: { write: (chunk: Uint8Array | string) => void errors.push(String(chunk)) },
     stderr: { write: (chunk: Uint8Array | string) => void errors.push(String(chunk)) },
   });
-  if (error || !wasm) throw new Error(`kernel build failed: ${error?.message ?? "no output"}\n${errors.join("")}`);
+  if (error || !wasm) {
+    throw new Error(`kernel build failed: ${error?.message ?? "no output"}\n${errors.join("")}`);
+  }
   return { wasm, wat };
 }
 

@@ -27,7 +27,6 @@ import {
   type GatherArgs,
   type IntKind,
   type IntStats,
-  KIND_BYTES,
   type Kernels,
   type KeyedArgs,
   type KeyedCountArgs,
@@ -35,6 +34,7 @@ import {
   type KeyedSumArgs,
   type KeyFilterArgs,
   type KeySetFilterArgs,
+  KIND_BYTES,
   type MeasureKind,
   type NumericKind,
   type ReverseArgs,
@@ -112,11 +112,6 @@ export function wasmMemory(bytes = DEFAULT_MEMORY_BYTES): WasmMemory {
   return shared;
 }
 
-/** A checker of kernel arguments against the heap of `memory` (shared with reference.ts). */
-export function argumentChecker(memory: WasmMemory): Checker {
-  return new Checker(memory.heap.base, memory.heap.limit);
-}
-
 // ---------------------------------------------------------------------------------------
 // The module
 
@@ -129,8 +124,6 @@ const OPS: readonly CompareOp[] = ["eq", "ne", "lt", "le", "gt", "ge", "between"
 const NUMERIC_KINDS: readonly NumericKind[] = ["f64", "f32", "i64", "i32", "i16", "i8"];
 const MEASURE_KINDS: readonly MeasureKind[] = ["f64", "f32", "i64", "i32"];
 const ROW_WIDTHS = [1, 2, 4, 8, 16, 32] as const;
-const INT32_MIN = -2147483648;
-const INT32_MAX = 2147483647;
 
 function loadModule(): WebAssembly.Module {
   let bytes: Uint8Array<ArrayBuffer>;
@@ -168,7 +161,7 @@ class WasmKernels implements Kernels {
     const block = this.#x.result_block() as number;
     this.#resultF = new Float64Array(memory.buffer, block, 4);
     this.#resultI = new BigInt64Array(memory.buffer, block, 4);
-    this.#check = argumentChecker(memory);
+    this.#check = new Checker(memory.heap.base, memory.heap.limit);
   }
 
   #fn(name: string): Export {
@@ -193,11 +186,18 @@ class WasmKernels implements Kernels {
   filterKey(args: KeyFilterArgs): number {
     const check = this.#check;
     check.oneOf(args.op, ["eq", "ne"], "op");
-    if (!Number.isInteger(args.key) || args.key < -1 || args.key > INT32_MAX) check.oneOf(args.key, [], "key");
+    check.key(args.key);
     const { visits, sel } = check.rows(args, 4);
     const out = args.out === undefined ? 0 : check.region(args.out, visits * 4, 4, "out");
     if (visits === 0) return 0;
-    return this.#scan("i32", args.data, sel, visits, { lo: args.key, hi: args.key, negate: args.op === "ne" }, out);
+    return this.#scan(
+      "i32",
+      args.data,
+      sel,
+      visits,
+      { lo: args.key, hi: args.key, negate: args.op === "ne" },
+      out,
+    );
   }
 
   /** Runs filter_/count_[sel_]<suffix> with a range. */
@@ -281,8 +281,9 @@ class WasmKernels implements Kernels {
     const { visits, sel, slots } = this.#keyed(args);
     check.region(args.data, args.rowCount * width, width, "data");
     check.region(args.out, slots * width, width, "out");
-    if (sel) this.#fn(`keyed_${which}_sel_${kind}`)(args.keys, args.data, sel, visits, args.keyCount, args.out);
-    else this.#fn(`keyed_${which}_${kind}`)(args.keys, args.data, visits, args.keyCount, args.out);
+    if (sel) {
+      this.#fn(`keyed_${which}_sel_${kind}`)(args.keys, args.data, sel, visits, args.keyCount, args.out);
+    } else this.#fn(`keyed_${which}_${kind}`)(args.keys, args.data, visits, args.keyCount, args.out);
   }
 
   segments(kind: MeasureKind, args: SegmentArgs): void {
@@ -344,7 +345,7 @@ class WasmKernels implements Kernels {
     check.region(args.data, rowCount * width, Math.min(width, 8), "data");
     const { visits } = check.selection(args);
     check.region(args.out, visits * width, Math.min(width, 8), "out");
-    disjoint(args.data, rowCount * width, args.out, visits * width);
+    check.disjoint(args.data, rowCount * width, args.out, visits * width);
     this.#fn("gather")(width, args.data, args.sel, visits, args.out);
   }
 
@@ -354,14 +355,14 @@ class WasmKernels implements Kernels {
     const rowCount = check.count(args.rowCount, "rowCount");
     check.region(args.data, rowCount * width, Math.min(width, 8), "data");
     check.region(args.out, rowCount * width, Math.min(width, 8), "out");
-    disjoint(args.data, rowCount * width, args.out, rowCount * width);
+    check.disjoint(args.data, rowCount * width, args.out, rowCount * width);
     this.#fn("reverse")(width, args.data, rowCount, args.out);
   }
 
   sequence(args: SequenceArgs): void {
     const count = this.#check.count(args.count, "count");
     this.#check.region(args.out, count * 4, 4, "out");
-    sequenceFits(args.first, args.step, count);
+    this.#check.sequence(args.first, args.step, count);
     this.#fn("sequence")(args.out, args.first, count, args.step);
   }
 }
@@ -370,7 +371,11 @@ class WasmKernels implements Kernels {
 function rangeOf(kind: NumericKind, args: FilterArgs<number | bigint | null>): Range<number | bigint> | null {
   const { op, value, value2 } = args;
   if (kind === "i64") {
-    return longRange(op, bigintOrNull(value, "value"), value2 === undefined ? undefined : bigintOrNull(value2, "value2"));
+    return longRange(
+      op,
+      bigintOrNull(value, "value"),
+      value2 === undefined ? undefined : bigintOrNull(value2, "value2"),
+    );
   }
   const a = numberOrNull(value, "value");
   const b = value2 === undefined ? undefined : numberOrNull(value2, "value2");
@@ -394,23 +399,6 @@ function numberOrNull(v: unknown, name: string): number | null {
   if (v === null) return null;
   if (typeof v !== "number") throw new RangeError(`engine-wasm: expected a number [${name}=${String(v)}]`);
   return v;
-}
-
-/** Throws when [a, a + aBytes) and [b, b + bBytes) overlap. */
-export function disjoint(a: number, aBytes: number, b: number, bBytes: number): void {
-  if (aBytes > 0 && bBytes > 0 && a < b + bBytes && b < a + aBytes) {
-    throw new RangeError(`engine-wasm: source and target overlap [data=${a}, out=${b}]`);
-  }
-}
-
-/** Throws unless every term of the sequence is an Int32. */
-export function sequenceFits(first: number, step: number, count: number): void {
-  const last = first + Math.max(count - 1, 0) * step;
-  for (const [name, v] of [["first", first], ["step", step], ["last", last]] as const) {
-    if (!Number.isInteger(v) || v < INT32_MIN || v > INT32_MAX) {
-      throw new RangeError(`engine-wasm: sequence term out of Int32 range [${name}=${v}]`);
-    }
-  }
 }
 
 let instance: WasmKernels | undefined;

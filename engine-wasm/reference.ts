@@ -7,8 +7,8 @@
  * It applies spec/sql.md §4 directly (no ranges, no sentinel tricks), so a mistake in the
  * range mapping of `_ranges.ts` or in a kernel shows up as a difference.
  */
-import { argumentChecker, disjoint, sequenceFits, wasmMemory } from "./mod.ts";
-import type { Checker } from "./_check.ts";
+import { wasmMemory } from "./mod.ts";
+import { Checker } from "./_check.ts";
 import {
   type BoundArgs,
   type BoundsArgs,
@@ -20,7 +20,6 @@ import {
   type GatherArgs,
   type IntKind,
   type IntStats,
-  KIND_BYTES,
   type Kernels,
   type KeyedArgs,
   type KeyedCountArgs,
@@ -28,6 +27,7 @@ import {
   type KeyedSumArgs,
   type KeyFilterArgs,
   type KeySetFilterArgs,
+  KIND_BYTES,
   type MeasureKind,
   type NumericKind,
   type ReverseArgs,
@@ -68,7 +68,15 @@ function isNullConstant(kind: NumericKind, c: Scalar | null | undefined): boolea
 }
 
 /** `x op a [and b]` under QuestDB's NULL rules (§4.1, §4.2). */
-function compare(op: CompareOp, x: Scalar, xNull: boolean, a: Scalar, aNull: boolean, b: Scalar, bNull: boolean) {
+function compare(
+  op: CompareOp,
+  x: Scalar,
+  xNull: boolean,
+  a: Scalar,
+  aNull: boolean,
+  b: Scalar,
+  bNull: boolean,
+) {
   switch (op) {
     case "eq":
       return aNull ? xNull : !xNull && x == a;
@@ -98,7 +106,7 @@ class ReferenceKernels implements Kernels {
   constructor() {
     const memory = wasmMemory();
     const buffer = memory.buffer;
-    this.#check = argumentChecker(memory);
+    this.#check = new Checker(memory.heap.base, memory.heap.limit);
     this.#u8 = new Uint8Array(buffer);
     this.#i32 = new Int32Array(buffer);
     this.#f64 = new Float64Array(buffer);
@@ -161,11 +169,15 @@ class ReferenceKernels implements Kernels {
   filterKey(args: KeyFilterArgs): number {
     const check = this.#check;
     check.oneOf(args.op, ["eq", "ne"], "op");
-    if (!Number.isInteger(args.key) || args.key < -1 || args.key > 0x7fff_ffff) check.oneOf(args.key, [], "key");
+    check.key(args.key);
     const { visits, sel } = check.rows(args, 4);
     const out = args.out === undefined ? 0 : check.region(args.out, visits * 4, 4, "out");
     const want = args.op === "eq";
-    return this.#select(this.#rowsOf(visits, sel), out, (row) => (this.#i32[args.data / 4 + row] === args.key) === want);
+    return this.#select(
+      this.#rowsOf(visits, sel),
+      out,
+      (row) => (this.#i32[args.data / 4 + row] === args.key) === want,
+    );
   }
 
   filterKeySet(args: KeySetFilterArgs): number {
@@ -313,7 +325,9 @@ class ReferenceKernels implements Kernels {
       if (mins) this.#set(kind, mins, s, narrow(r.min));
       if (maxs) this.#set(kind, maxs, s, narrow(r.max));
       if (firsts) this.#set(kind, firsts, s, rows.length ? this.#get(kind, args.data, rows[0]) : nul);
-      if (lasts) this.#set(kind, lasts, s, rows.length ? this.#get(kind, args.data, rows[rows.length - 1]) : nul);
+      if (lasts) {
+        this.#set(kind, lasts, s, rows.length ? this.#get(kind, args.data, rows[rows.length - 1]) : nul);
+      }
       start = end;
     }
   }
@@ -364,7 +378,7 @@ class ReferenceKernels implements Kernels {
     check.region(args.data, rowCount * width, Math.min(width, 8), "data");
     const { visits } = check.selection(args);
     check.region(args.out, visits * width, Math.min(width, 8), "out");
-    disjoint(args.data, rowCount * width, args.out, visits * width);
+    check.disjoint(args.data, rowCount * width, args.out, visits * width);
     for (let j = 0; j < visits; j++) {
       const row = this.#i32[args.sel / 4 + j];
       this.#u8.copyWithin(args.out + j * width, args.data + row * width, args.data + (row + 1) * width);
@@ -377,7 +391,7 @@ class ReferenceKernels implements Kernels {
     const rowCount = check.count(args.rowCount, "rowCount");
     check.region(args.data, rowCount * width, Math.min(width, 8), "data");
     check.region(args.out, rowCount * width, Math.min(width, 8), "out");
-    disjoint(args.data, rowCount * width, args.out, rowCount * width);
+    check.disjoint(args.data, rowCount * width, args.out, rowCount * width);
     for (let j = 0; j < rowCount; j++) {
       const row = rowCount - 1 - j;
       this.#u8.copyWithin(args.out + j * width, args.data + row * width, args.data + (row + 1) * width);
@@ -387,7 +401,7 @@ class ReferenceKernels implements Kernels {
   sequence(args: SequenceArgs): void {
     const count = this.#check.count(args.count, "count");
     this.#check.region(args.out, count * 4, 4, "out");
-    sequenceFits(args.first, args.step, count);
+    this.#check.sequence(args.first, args.step, count);
     for (let j = 0; j < count; j++) this.#i32[args.out / 4 + j] = args.first + j * args.step;
   }
 }
@@ -395,7 +409,9 @@ class ReferenceKernels implements Kernels {
 function checkConstant(kind: NumericKind, v: unknown, name: string): void {
   if (v === null) return;
   if (kind === "i64" ? typeof v === "bigint" && BigInt.asIntN(64, v) === v : typeof v === "number") return;
-  throw new RangeError(`engine-wasm: expected a ${kind === "i64" ? "64-bit bigint" : "number"} [${name}=${String(v)}]`);
+  throw new RangeError(
+    `engine-wasm: expected a ${kind === "i64" ? "64-bit bigint" : "number"} [${name}=${String(v)}]`,
+  );
 }
 
 function checkBigint(v: unknown): bigint {

@@ -62,7 +62,7 @@ function HeaderCell(props: { column: Column; index: number; left: number; width:
   const { column } = props;
   return (
     <div class={`grid-header-cell${isNumericType(column.type) ? " num" : ""}`} data-testid="grid-header-cell" data-col={props.index}
-      data-type={column.type.toLowerCase()} style={{ left: props.left, width: props.width }} title={`${column.name} (${column.type.toLowerCase()})`}>
+      data-type={column.type.toLowerCase()} style={`left:${props.left}px;width:${props.width}px`} title={`${column.name} (${column.type.toLowerCase()})`}>
       <span class="grid-header-name" data-testid="grid-header-name">{column.name}</span>
       <span class="grid-header-type" data-testid="grid-header-type">{column.type.toLowerCase()}</span>
       <span class="grid-resize" onMouseDown={startDrag} />
@@ -147,33 +147,36 @@ export function ResultGrid(props: { resultSet: ResultSet }) {
       cells.push(
         <div key={c} class={`grid-cell${numeric[c] ? " num" : ""}${isNull ? " null" : ""}${selected ? " selected" : ""}${row ? "" : " loading"}`}
           data-testid="grid-cell" data-row={index} data-col={c} data-null={isNull ? "true" : undefined}
-          style={{ left: lefts[c], width: widths[c] }} onMouseDown={() => setSel({ row: index, col: c })}>
+          style={`left:${lefts[c]}px;width:${widths[c]}px`} onMouseDown={() => setSel({ row: index, col: c })}>
           {row ? cellText(v) : ""}
         </div>,
       );
     }
     rows.push(
       <div key={index} class={`grid-row${index % 2 ? " odd" : ""}`} data-testid="grid-row" data-row={index} data-loaded={row ? "true" : "false"}
-        style={{ top: i * ROW_PX - win.offsetPx, width: totalWidth }}>
-        <div class="grid-rownum" style={{ width: ROWNUM_PX }}>{index + 1}</div>
+        style={`top:${i * ROW_PX - win.offsetPx}px;width:${totalWidth}px`}>
+        <div class="grid-rownum" style={`width:${ROWNUM_PX}px`}>{index + 1}</div>
         {cells}
       </div>,
     );
   }
 
+  // The row layer follows the scroll position (clamped to the scrollable range) and draws the window.
+  const bodyTop = HEADER_PX + Math.min(scroll.top, Math.max(0, HEADER_PX + virtualHeight(rs.rowCount) - size.h));
+
   return (
     <div class="result-grid" data-testid="result-grid" data-row-count={rs.rowCount} tabIndex={0} ref={viewport} onKeyDown={onKey}
       onScroll={(e) => setScroll({ top: (e.currentTarget as HTMLElement).scrollTop, left: (e.currentTarget as HTMLElement).scrollLeft })}>
-      <div class="grid-canvas" style={{ width: totalWidth, height: HEADER_PX + Math.max(0, virtualHeight(rs.rowCount)) }}>
-        <div class="grid-header" style={{ width: totalWidth, height: HEADER_PX }}>
-          <div class="grid-corner" style={{ width: ROWNUM_PX }}>#</div>
+      <div class="grid-canvas" style={`width:${totalWidth}px;height:${HEADER_PX + virtualHeight(rs.rowCount)}px`}>
+        <div class="grid-header" style={`width:${totalWidth}px;height:${HEADER_PX}px`}>
+          <div class="grid-corner" style={`width:${ROWNUM_PX}px`}>#</div>
           {rs.columns.slice(cols.first, cols.last + 1).map((c, k) => {
             const i = cols.first + k;
             return <HeaderCell key={i} column={c} index={i} left={lefts[i]} width={widths[i]}
               onResize={(px) => setWidths((w) => w.map((x, j) => (j === i ? px : x)))} />;
           })}
         </div>
-        <div class="grid-body" style={{ top: HEADER_PX + Math.min(scroll.top, Math.max(0, HEADER_PX + virtualHeight(rs.rowCount) - size.h)), height: Math.max(0, size.h - HEADER_PX), width: totalWidth }}>
+        <div class="grid-body" style={`top:${bodyTop}px;height:${Math.max(0, size.h - HEADER_PX)}px;width:${totalWidth}px`}>
           {rows}
         </div>
       </div>

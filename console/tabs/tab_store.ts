@@ -49,7 +49,7 @@ function newTab(n: number, text = ""): Tab {
 const first = newTab(1, WELCOME);
 export const tabsStore = new Store<TabsState>({ tabs: [first], activeId: first.id, closed: [] });
 
-let saveTimer: number | undefined;
+let saveTimer: ReturnType<typeof setTimeout> | undefined;
 function save(): void {
   clearTimeout(saveTimer);
   saveTimer = setTimeout(() => kvSet(KEY, tabsStore.get()), 300);

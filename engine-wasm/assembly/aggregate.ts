@@ -4,11 +4,13 @@
 // Each kernel folds into the module-level accumulators below and then writes the RESULT
 // block (common.ts). The segment kernels reuse the same folding per segment.
 //
-// DOUBLE and FLOAT: NaN and ±Infinity are NULL. The whole-column kernels first add each
-// block of rows without any NULL test (a plain SIMD sum, min and max); the block's total
-// is finite exactly when every value in it is, and only a block that holds a NULL is added
-// again, from L1, with per-lane masks. A clean column therefore runs at the speed of an
-// unmasked sum. Sums use 8 lanes, so they differ from a sequential sum by rounding only.
+// DOUBLE and FLOAT: NaN and ±Infinity are NULL. The whole-column kernels add a block of
+// rows without any NULL test (a plain SIMD sum, min and max) while the column is clean: the
+// block's total is finite exactly when every value in it is. A block that holds a NULL is
+// added again, from L1, with per-lane masks, and so are the blocks after it until one is
+// clean again. A clean column therefore runs at the speed of an unmasked sum, a column with
+// NULLs everywhere at the speed of the masked one. Sums use 8 lanes, so they differ from a
+// sequential sum by rounding only.
 
 import { INT_NULL, LONG_NULL, RESULT, at, notNull, selAt } from "./common";
 
@@ -113,123 +115,180 @@ function writeIntResult(): void {
   return i64x2.extract_lane(v, 0) + i64x2.extract_lane(v, 1);
 }
 
-/** Folds rows [0, count) of a DOUBLE column into the accumulators. */
+/**
+ * Min and max of the finite values in rows [from, to), for the rare column holding an
+ * infinity: the SIMD paths let pmin/pmax skip NaN and +Infinity (for min) or -Infinity
+ * (for max) for free, and redo the extremes here when the other infinity won.
+ */
+function exactExtremes<T>(data: usize, from: i32, to: i32): void {
+  let mn: f64 = Infinity;
+  let mx: f64 = -Infinity;
+  for (let r = from; r < to; r++) {
+    const x = <f64>load<T>(at<T>(data, r));
+    if (x - x == 0) {
+      mn = min(mn, x);
+      mx = max(mx, x);
+    }
+  }
+  accMinF = min(accMinF, mn);
+  accMaxF = max(accMaxF, mx);
+}
+
+/**
+ * Folds rows [0, count) of a DOUBLE column into the accumulators.
+ *
+ * Blocks go the fast way (plain sums, min and max) while the column is clean. A block whose
+ * total is not finite held a NULL: it is added again with masks, and the following blocks
+ * stay on the masked path until one of them turns out clean. Min and max never need masks:
+ * pmin(acc, x) keeps acc when x is NaN or +Infinity, pmax when x is NaN or -Infinity.
+ */
 export function foldF64(data: usize, count: i32): void {
   const inf = f64x2.splat(Infinity);
   const zero = f64x2.splat(0);
   let s0 = zero, s1 = zero, s2 = zero, s3 = zero;
-  let mn = inf;
-  let mx = f64x2.splat(-Infinity);
-  let clean: i64 = 0;
-  let masked = i64x2.splat(0);
+  let mn0 = inf, mn1 = inf;
+  let mx0 = f64x2.splat(-Infinity), mx1 = mx0;
+  let nonNull: i64 = 0;
+  let fast = true;
   const vecEnd = count & ~7;
   let row = 0;
   while (row < vecEnd) {
     const end = min(row + BLOCK_ROWS, vecEnd);
-    let a0 = zero, a1 = zero, a2 = zero, a3 = zero;
-    let bmn = inf;
-    let bmx = f64x2.splat(-Infinity);
+    if (fast) {
+      let a0 = zero, a1 = zero, a2 = zero, a3 = zero;
+      let bmn = inf;
+      let bmx = f64x2.splat(-Infinity);
+      for (let r = row; r < end; r += 8) {
+        const p = at<f64>(data, r);
+        const x0 = v128.load(p), x1 = v128.load(p, 16), x2 = v128.load(p, 32), x3 = v128.load(p, 48);
+        a0 = f64x2.add(a0, x0);
+        a1 = f64x2.add(a1, x1);
+        a2 = f64x2.add(a2, x2);
+        a3 = f64x2.add(a3, x3);
+        bmn = f64x2.pmin(bmn, f64x2.pmin(f64x2.pmin(x0, x1), f64x2.pmin(x2, x3)));
+        bmx = f64x2.pmax(bmx, f64x2.pmax(f64x2.pmax(x0, x1), f64x2.pmax(x2, x3)));
+      }
+      const total = sumLanesF64(f64x2.add(f64x2.add(a0, a1), f64x2.add(a2, a3)));
+      if (total - total == 0) {
+        s0 = f64x2.add(s0, a0);
+        s1 = f64x2.add(s1, a1);
+        s2 = f64x2.add(s2, a2);
+        s3 = f64x2.add(s3, a3);
+        mn0 = f64x2.pmin(mn0, bmn);
+        mx0 = f64x2.pmax(mx0, bmx);
+        nonNull += end - row;
+        row = end;
+        continue;
+      }
+    }
+    // The accumulator stays pmin's first operand: pmin(a, b) keeps a when b is NaN, not
+    // the other way round.
+    let c0 = i64x2.splat(0), c1 = c0;
     for (let r = row; r < end; r += 8) {
       const p = at<f64>(data, r);
       const x0 = v128.load(p), x1 = v128.load(p, 16), x2 = v128.load(p, 32), x3 = v128.load(p, 48);
-      a0 = f64x2.add(a0, x0);
-      a1 = f64x2.add(a1, x1);
-      a2 = f64x2.add(a2, x2);
-      a3 = f64x2.add(a3, x3);
-      bmn = f64x2.pmin(bmn, f64x2.pmin(f64x2.pmin(x0, x1), f64x2.pmin(x2, x3)));
-      bmx = f64x2.pmax(bmx, f64x2.pmax(f64x2.pmax(x0, x1), f64x2.pmax(x2, x3)));
+      const f0 = f64x2.lt(f64x2.abs(x0), inf), f1 = f64x2.lt(f64x2.abs(x1), inf);
+      const f2 = f64x2.lt(f64x2.abs(x2), inf), f3 = f64x2.lt(f64x2.abs(x3), inf);
+      s0 = f64x2.add(s0, v128.and(x0, f0));
+      s1 = f64x2.add(s1, v128.and(x1, f1));
+      s2 = f64x2.add(s2, v128.and(x2, f2));
+      s3 = f64x2.add(s3, v128.and(x3, f3));
+      c0 = i64x2.sub(i64x2.sub(c0, f0), f1);
+      c1 = i64x2.sub(i64x2.sub(c1, f2), f3);
+      mn0 = f64x2.pmin(f64x2.pmin(mn0, x0), x1);
+      mn1 = f64x2.pmin(f64x2.pmin(mn1, x2), x3);
+      mx0 = f64x2.pmax(f64x2.pmax(mx0, x0), x1);
+      mx1 = f64x2.pmax(f64x2.pmax(mx1, x2), x3);
     }
-    const total = sumLanesF64(f64x2.add(f64x2.add(a0, a1), f64x2.add(a2, a3)));
-    if (total - total == 0) {
-      s0 = f64x2.add(s0, a0);
-      s1 = f64x2.add(s1, a1);
-      s2 = f64x2.add(s2, a2);
-      s3 = f64x2.add(s3, a3);
-      mn = f64x2.pmin(mn, bmn);
-      mx = f64x2.pmax(mx, bmx);
-      clean += end - row;
-    } else {
-      // A NULL lane becomes all ones (a NaN) for min and max, which pmin/pmax ignore.
-      for (let r = row; r < end; r += 4) {
-        const p = at<f64>(data, r);
-        const x0 = v128.load(p), x1 = v128.load(p, 16);
-        const f0 = f64x2.lt(f64x2.abs(x0), inf), f1 = f64x2.lt(f64x2.abs(x1), inf);
-        s0 = f64x2.add(s0, v128.and(x0, f0));
-        s1 = f64x2.add(s1, v128.and(x1, f1));
-        masked = i64x2.sub(i64x2.sub(masked, f0), f1);
-        const n0 = v128.or(x0, v128.not(f0)), n1 = v128.or(x1, v128.not(f1));
-        // pmin(a, b) keeps a when b is NaN but not the other way round: the accumulator,
-        // never NaN, must stay the first operand.
-        mn = f64x2.pmin(f64x2.pmin(mn, n0), n1);
-        mx = f64x2.pmax(f64x2.pmax(mx, n0), n1);
-      }
-    }
+    const blockNonNull = sumLanesI64(i64x2.add(c0, c1));
+    nonNull += blockNonNull;
+    fast = blockNonNull == end - row;
     row = end;
   }
-  accCount += clean + sumLanesI64(masked);
+  accCount += nonNull;
   accSumF += sumLanesF64(f64x2.add(f64x2.add(s0, s1), f64x2.add(s2, s3)));
-  accMinF = min(accMinF, min(f64x2.extract_lane(mn, 0), f64x2.extract_lane(mn, 1)));
-  accMaxF = max(accMaxF, max(f64x2.extract_lane(mx, 0), f64x2.extract_lane(mx, 1)));
+  const mn = f64x2.pmin(mn0, mn1), mx = f64x2.pmax(mx0, mx1);
+  const lo = min(f64x2.extract_lane(mn, 0), f64x2.extract_lane(mn, 1));
+  const hi = max(f64x2.extract_lane(mx, 0), f64x2.extract_lane(mx, 1));
+  if (lo == -Infinity || hi == Infinity) exactExtremes<f64>(data, 0, vecEnd);
+  else {
+    accMinF = min(accMinF, lo);
+    accMaxF = max(accMaxF, hi);
+  }
   foldScalar<f64>(data, 0, vecEnd, count, false);
 }
 
-/** Folds rows [0, count) of a FLOAT column; sums are kept in f64. */
+/** Folds rows [0, count) of a FLOAT column like foldF64; sums are kept in f64. */
 export function foldF32(data: usize, count: i32): void {
   const inf = f32x4.splat(Infinity);
   const zero = f64x2.splat(0);
   let s0 = zero, s1 = zero, s2 = zero, s3 = zero;
   let mn = inf;
   let mx = f32x4.splat(-Infinity);
-  let clean: i64 = 0;
-  let masked = i32x4.splat(0);
+  let nonNull: i64 = 0;
+  let fast = true;
   const vecEnd = count & ~7;
   let row = 0;
   while (row < vecEnd) {
     const end = min(row + BLOCK_ROWS, vecEnd);
-    let a0 = zero, a1 = zero, a2 = zero, a3 = zero;
-    let bmn = inf;
-    let bmx = f32x4.splat(-Infinity);
+    if (fast) {
+      let a0 = zero, a1 = zero, a2 = zero, a3 = zero;
+      let bmn = inf;
+      let bmx = f32x4.splat(-Infinity);
+      for (let r = row; r < end; r += 8) {
+        const p = at<f32>(data, r);
+        const x0 = v128.load(p), x1 = v128.load(p, 16);
+        a0 = f64x2.add(a0, f64x2.promote_low_f32x4(x0));
+        a1 = f64x2.add(a1, f64x2.promote_low_f32x4(i64x2.shuffle(x0, x0, 1, 0)));
+        a2 = f64x2.add(a2, f64x2.promote_low_f32x4(x1));
+        a3 = f64x2.add(a3, f64x2.promote_low_f32x4(i64x2.shuffle(x1, x1, 1, 0)));
+        bmn = f32x4.pmin(bmn, f32x4.pmin(x0, x1));
+        bmx = f32x4.pmax(bmx, f32x4.pmax(x0, x1));
+      }
+      const total = sumLanesF64(f64x2.add(f64x2.add(a0, a1), f64x2.add(a2, a3)));
+      if (total - total == 0) {
+        s0 = f64x2.add(s0, a0);
+        s1 = f64x2.add(s1, a1);
+        s2 = f64x2.add(s2, a2);
+        s3 = f64x2.add(s3, a3);
+        mn = f32x4.pmin(mn, bmn);
+        mx = f32x4.pmax(mx, bmx);
+        nonNull += end - row;
+        row = end;
+        continue;
+      }
+    }
+    let c = i32x4.splat(0);
     for (let r = row; r < end; r += 8) {
       const p = at<f32>(data, r);
       const x0 = v128.load(p), x1 = v128.load(p, 16);
-      a0 = f64x2.add(a0, f64x2.promote_low_f32x4(x0));
-      a1 = f64x2.add(a1, f64x2.promote_low_f32x4(i64x2.shuffle(x0, x0, 1, 0)));
-      a2 = f64x2.add(a2, f64x2.promote_low_f32x4(x1));
-      a3 = f64x2.add(a3, f64x2.promote_low_f32x4(i64x2.shuffle(x1, x1, 1, 0)));
-      bmn = f32x4.pmin(bmn, f32x4.pmin(x0, x1));
-      bmx = f32x4.pmax(bmx, f32x4.pmax(x0, x1));
+      const f0 = f32x4.lt(f32x4.abs(x0), inf), f1 = f32x4.lt(f32x4.abs(x1), inf);
+      const v0 = v128.and(x0, f0), v1 = v128.and(x1, f1);
+      s0 = f64x2.add(s0, f64x2.promote_low_f32x4(v0));
+      s1 = f64x2.add(s1, f64x2.promote_low_f32x4(i64x2.shuffle(v0, v0, 1, 0)));
+      s2 = f64x2.add(s2, f64x2.promote_low_f32x4(v1));
+      s3 = f64x2.add(s3, f64x2.promote_low_f32x4(i64x2.shuffle(v1, v1, 1, 0)));
+      c = i32x4.sub(i32x4.sub(c, f0), f1);
+      mn = f32x4.pmin(f32x4.pmin(mn, x0), x1);
+      mx = f32x4.pmax(f32x4.pmax(mx, x0), x1);
     }
-    const total = sumLanesF64(f64x2.add(f64x2.add(a0, a1), f64x2.add(a2, a3)));
-    if (total - total == 0) {
-      s0 = f64x2.add(s0, a0);
-      s1 = f64x2.add(s1, a1);
-      s2 = f64x2.add(s2, a2);
-      s3 = f64x2.add(s3, a3);
-      mn = f32x4.pmin(mn, bmn);
-      mx = f32x4.pmax(mx, bmx);
-      clean += end - row;
-    } else {
-      for (let r = row; r < end; r += 4) {
-        const x = v128.load(at<f32>(data, r));
-        const f = f32x4.lt(f32x4.abs(x), inf);
-        const v = v128.and(x, f);
-        s0 = f64x2.add(s0, f64x2.promote_low_f32x4(v));
-        s1 = f64x2.add(s1, f64x2.promote_low_f32x4(i64x2.shuffle(v, v, 1, 0)));
-        masked = i32x4.sub(masked, f);
-        const n = v128.or(x, v128.not(f));
-        mn = f32x4.pmin(mn, n);
-        mx = f32x4.pmax(mx, n);
-      }
-    }
+    const blockNonNull = <i64>(i32x4.extract_lane(c, 0) + i32x4.extract_lane(c, 1) +
+      i32x4.extract_lane(c, 2) + i32x4.extract_lane(c, 3));
+    nonNull += blockNonNull;
+    fast = blockNonNull == end - row;
     row = end;
   }
-  accCount += clean + <i64>(i32x4.extract_lane(masked, 0) + i32x4.extract_lane(masked, 1) +
-    i32x4.extract_lane(masked, 2) + i32x4.extract_lane(masked, 3));
+  accCount += nonNull;
   accSumF += sumLanesF64(f64x2.add(f64x2.add(s0, s1), f64x2.add(s2, s3)));
   const mn2 = f32x4.pmin(mn, i64x2.shuffle(mn, mn, 1, 0));
   const mx2 = f32x4.pmax(mx, i64x2.shuffle(mx, mx, 1, 0));
-  accMinF = min(accMinF, <f64>min(f32x4.extract_lane(mn2, 0), f32x4.extract_lane(mn2, 1)));
-  accMaxF = max(accMaxF, <f64>max(f32x4.extract_lane(mx2, 0), f32x4.extract_lane(mx2, 1)));
+  const lo = <f64>min(f32x4.extract_lane(mn2, 0), f32x4.extract_lane(mn2, 1));
+  const hi = <f64>max(f32x4.extract_lane(mx2, 0), f32x4.extract_lane(mx2, 1));
+  if (lo == -Infinity || hi == Infinity) exactExtremes<f32>(data, 0, vecEnd);
+  else {
+    accMinF = min(accMinF, lo);
+    accMaxF = max(accMaxF, hi);
+  }
   foldScalar<f32>(data, 0, vecEnd, count, false);
 }
 

@@ -17,6 +17,9 @@ import {
   foldF32, foldF64, foldI32, foldI64, foldScalar, resetAcc,
 } from "./aggregate";
 
+/** Segments shorter than this skip the SIMD setup (fine SAMPLE BY buckets hold a few rows). */
+const SMALL_ROWS: i32 = 16;
+
 // @ts-ignore: decorator
 @inline function fold<T>(data: usize, count: i32): void {
   if (isFloat<T>()) {
@@ -39,6 +42,7 @@ import {
     const end = min(max(load<i32>(ends + ((<usize>s) << 2)), start), limit);
     resetAcc();
     if (sel != 0) foldScalar<T>(data, sel, start, end, true);
+    else if (end - start < SMALL_ROWS) foldScalar<T>(data, 0, start, end, false);
     else fold<T>(at<T>(data, start), end - start);
     const some = accCount > 0;
     const s8 = (<usize>s) << 3;

@@ -9,6 +9,7 @@ import { valueKey } from "../plan/bound.ts";
 import { rowsToBatches } from "./batch_util.ts";
 import { compileExpr, compilePredicate } from "./compile_expr.ts";
 import { checkCancelled, type ExecContext } from "./exec_context.ts";
+import { tryFastAggregate } from "./fast_aggregate.ts";
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
 
@@ -17,7 +18,16 @@ interface Group {
   accs: Accumulator[];
 }
 
-export async function* runAggregate(n: AggregateNode, input: AsyncIterable<Batch>, ctx: ExecContext): AsyncGenerator<Batch> {
+export async function* runAggregate(n: AggregateNode, input: () => AsyncIterable<Batch>, ctx: ExecContext): AsyncGenerator<Batch> {
+  const fast = await tryFastAggregate(n, ctx);
+  if (fast) {
+    if (fast.rowCount > 0 || n.keys.length === 0) yield fast;
+    return;
+  }
+  yield* runGenericAggregate(n, input(), ctx);
+}
+
+async function* runGenericAggregate(n: AggregateNode, input: AsyncIterable<Batch>, ctx: ExecContext): AsyncGenerator<Batch> {
   const keyEvals = n.keys.map((k) => compileExpr(k, ctx));
   const argEvals = n.aggs.map((a) => a.args.map((x) => compileExpr(x, ctx)));
   const filters = n.aggs.map((a) => (a.filter ? compilePredicate(a.filter, ctx) : undefined));

@@ -62,7 +62,8 @@ export async function insertValues(
       const col = cols[targets[j]];
       const e = bindExpr(ast, bind(scope));
       const v = compileExpr(e, ctx)(empty, 0);
-      const x = convertForAssign(v, e.type, col.type, ast.pos);
+      // QuestDB reports implicit conversion failures of VALUES at the statement (errors-018).
+      const x = convertForAssign(v, e.type, col.type, s.pos);
       if (targets[j] === t.meta.timestampIndex && x === null) {
         throw new SqlError("designated timestamp column cannot be NULL", ast.pos);
       }

@@ -49,7 +49,7 @@ export async function* runPlan(n: PlanNode, ctx: ExecContext): AsyncGenerator<Ba
       yield* runProject(n, runPlan(n.input, ctx), ctx);
       return;
     case "aggregate":
-      yield* runAggregate(n, runPlan(n.input, ctx), ctx);
+      yield* runAggregate(n, () => runPlan(n.input, ctx), ctx);
       return;
     case "sort":
       yield* runSort(n, runPlan(n.input, ctx), ctx);

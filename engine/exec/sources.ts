@@ -6,6 +6,7 @@ import { T } from "../base/types.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { rowsToBatch, rowsToBatches } from "./batch_util.ts";
 import { compileExpr } from "./compile_expr.ts";
+import { runSeries, type Series } from "./generate_series.ts";
 import { checkCancelled, type ExecContext } from "./exec_context.ts";
 
 const EMPTY: Batch = { rowCount: 1, columns: [] };
@@ -41,5 +42,9 @@ export async function* runLongSequence(n: Extract<PlanNode, { kind: "longSequenc
 }
 
 export function* runGenerator(n: Extract<PlanNode, { kind: "generator" }>, ctx: ExecContext): Generator<Batch> {
+  if (n.name === "generate_series") {
+    yield* runSeries(n.args[0] as unknown as Series);
+    return;
+  }
   yield* rowsToBatches(n.columns.map((c) => c.type), ctx.meta.rowsOf(n.name, n.args));
 }

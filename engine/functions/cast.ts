@@ -16,8 +16,8 @@ import {
   numericRank,
   sameType,
   T,
-  type TypeTag,
   typeName,
+  type TypeTag,
 } from "../base/types.ts";
 import { int32, int64, LONG_NULL, nullValueOf, type Value } from "../base/values.ts";
 import { parseIPv4 } from "./_ipv4.ts";
@@ -73,7 +73,8 @@ export function canCast(from: ColumnType, to: ColumnType): boolean {
   if (TEXT_TAGS.has(to.tag)) return true;
   if (from.tag === "INTERVAL" || to.tag === "INTERVAL") return false;
   if (isTextOrChar(from)) return true;
-  const scalarish = (t: ColumnType) => isNumeric(t) || t.tag === "BOOLEAN" || t.tag === "CHAR" || timeUnitOf(t) !== undefined;
+  const scalarish = (t: ColumnType) =>
+    isNumeric(t) || t.tag === "BOOLEAN" || t.tag === "CHAR" || timeUnitOf(t) !== undefined;
   if (scalarish(from) && scalarish(to)) return true;
   if (to.tag === "IPV4" || from.tag === "IPV4") return isIntegral(from) || isIntegral(to);
   if (to.tag === "LONG256") return isIntegral(from);
@@ -88,7 +89,9 @@ export function canCast(from: ColumnType, to: ColumnType): boolean {
 export function castValue(v: Value, from: ColumnType, to: ColumnType, options: CastOptions = {}): Value {
   if (v === null) return nullValueOf(to);
   if (from.tag === to.tag && from.tag !== "GEOHASH") return v;
-  if (isTextOrChar(from) && !TEXT_TAGS.has(to.tag) && to.tag !== "CHAR") return castText(v as string, from, to, options);
+  if (isTextOrChar(from) && !TEXT_TAGS.has(to.tag) && to.tag !== "CHAR") {
+    return castText(v as string, from, to, options);
+  }
   switch (to.tag) {
     case "STRING":
     case "VARCHAR":
@@ -114,7 +117,9 @@ export function castValue(v: Value, from: ColumnType, to: ColumnType, options: C
       return n === 0 ? null : n;
     }
     case "LONG256":
-      return typeof v === "bigint" ? BigInt.asUintN(64, v) : BigInt.asUintN(64, BigInt(Math.trunc(v as number)));
+      return typeof v === "bigint"
+        ? BigInt.asUintN(64, v)
+        : BigInt.asUintN(64, BigInt(Math.trunc(v as number)));
     case "GEOHASH":
       return narrowGeohash(v as bigint, from, to, options);
     default:
@@ -165,7 +170,11 @@ function castNumber(x: number, to: ColumnType): Value {
       return BigInt(t);
     }
     default: {
-      const i = Math.trunc(x) > 2147483647 ? 2147483647 : Math.trunc(x) < -2147483648 ? -2147483648 : Math.trunc(x) | 0;
+      const i = Math.trunc(x) > 2147483647
+        ? 2147483647
+        : Math.trunc(x) < -2147483648
+        ? -2147483648
+        : Math.trunc(x) | 0;
       if (to.tag === "INT") return int32(i);
       return to.tag === "SHORT" ? (i << 16) >> 16 : (i << 24) >> 24;
     }
@@ -175,7 +184,9 @@ function castNumber(x: number, to: ColumnType): Value {
 /** CHAR → number parses the digit (§3.2: QuestDB tests, not the code point). */
 function charDigit(c: string, from: ColumnType, to: ColumnType, pos: number): number {
   const d = c.charCodeAt(0) - 48;
-  if (d < 0 || d > 9) throw new SqlError(`inconvertible value: ${c} [${typeName(from)} -> ${typeName(to)}]`, pos);
+  if (d < 0 || d > 9) {
+    throw new SqlError(`inconvertible value: ${c} [${typeName(from)} -> ${typeName(to)}]`, pos);
+  }
   return d;
 }
 
@@ -288,7 +299,9 @@ export function parseDoubleText(s: string): number | undefined {
 
 /** Canonical 8-4-4-4-12 hex UUID text (any case) → lowercase; undefined otherwise. */
 export function parseUuidText(s: string): string | undefined {
-  return /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(s) ? s.toLowerCase() : undefined;
+  return /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(s)
+    ? s.toLowerCase()
+    : undefined;
 }
 
 /** `0x` followed by 1-64 hex digits → bigint; undefined otherwise. */
@@ -378,7 +391,9 @@ export function convertForAssign(v: Value, from: ColumnType, to: ColumnType, pos
     if (parsed === undefined) throw inconvertibleValue(v, from, to, pos);
     return parsed;
   }
-  if (to.tag === "CHAR" && typeof v === "string" && v.length !== 1) throw inconvertibleValue(v, from, to, pos);
+  if (to.tag === "CHAR" && typeof v === "string" && v.length !== 1) {
+    throw inconvertibleValue(v, from, to, pos);
+  }
   return castValue(v, from, to, { constant: true, pos });
 }
 

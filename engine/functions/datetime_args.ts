@@ -86,7 +86,9 @@ export function intOf(v: Value): number | null {
 
 /** QuestDB's message for argument types a function does not take. */
 export function noMatch(name: string, args: BoundArg[]): string {
-  return `there is no matching function \`${name}\` with the argument types: (${args.map((a) => typeName(a.type)).join(", ")})`;
+  return `there is no matching function \`${name}\` with the argument types: (${
+    args.map((a) => typeName(a.type)).join(", ")
+  })`;
 }
 
 /** Builds a ScalarFunction from a name and a bind. */
@@ -98,8 +100,8 @@ export function fn(name: string, bind: (args: BoundArg[]) => ScalarBinding | str
  * A cache for per-row compiled text arguments (patterns, zones) when they are not constant:
  * most columns repeat a handful of values, so remembering the last few avoids recompiling.
  */
-export function memo<T>(compile: (text: string) => T, capacity = 64): (text: string) => T {
-  const cache = new Map<string, T>();
+export function memo<R>(compile: (text: string) => R, capacity = 64): (text: string) => R {
+  const cache = new Map<string, R>();
   return (text) => {
     let v = cache.get(text);
     if (v === undefined) {

@@ -6,7 +6,16 @@
 import { SqlError } from "../base/errors.ts";
 import { T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
-import { constText, finerTimeArg, fn, intOf, isIntArg, isTextArg, noMatch, timeArg } from "./datetime_args.ts";
+import {
+  constText,
+  finerTimeArg,
+  fn,
+  intOf,
+  isIntArg,
+  isTextArg,
+  noMatch,
+  timeArg,
+} from "./datetime_args.ts";
 import type { TimeUnit } from "./datetime_calendar.ts";
 import {
   addUnits,
@@ -36,7 +45,9 @@ function constLetter(arg: BoundArg): string | null | undefined {
 
 /** dateadd(unit, n, ts [, tz]) (§14.2): with tz the addition happens on local wall-clock time. */
 function bindDateAdd(args: BoundArg[]): ScalarBinding | string {
-  if (args.length < 3 || args.length > 4 || !isTextArg(args[0]) || !isIntArg(args[1])) return noMatch("dateadd", args);
+  if (args.length < 3 || args.length > 4 || !isTextArg(args[0]) || !isIntArg(args[1])) {
+    return noMatch("dateadd", args);
+  }
   const ta = timeArg(args[2]);
   if (!ta || (args.length === 4 && !isTextArg(args[3]))) return noMatch("dateadd", args);
   constLetter(args[0]);
@@ -45,7 +56,9 @@ function bindDateAdd(args: BoundArg[]): ScalarBinding | string {
   const unit = ta.unit;
   return {
     returns: ta.type,
-    argTypes: args.length === 4 ? [args[0].type, args[1].type, ta.type, args[3].type] : [args[0].type, args[1].type, ta.type],
+    argTypes: args.length === 4
+      ? [args[0].type, args[1].type, ta.type, args[3].type]
+      : [args[0].type, args[1].type, ta.type],
     eval: ([u, n, t, tz]) => {
       const count = intOf(n);
       if (u === null || count === null || t === null || !isUnitLetter(u as string)) return null;
@@ -94,7 +107,7 @@ function bindDateTrunc(args: BoundArg[]): ScalarBinding | string {
 }
 
 /** A stride argument: parsed once when constant, per row (NULL when invalid) otherwise. */
-function strideOf(arg: BoundArg): ((v: Value) => Stride | undefined) {
+function strideOf(arg: BoundArg): (v: Value) => Stride | undefined {
   const text = constText(arg);
   if (typeof text === "string") {
     const stride = parseStride(text);

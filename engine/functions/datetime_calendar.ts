@@ -12,7 +12,11 @@
 export type TimeUnit = "ms" | "us" | "ns";
 
 /** Ticks per second as bigint, per unit. */
-export const TICKS_PER_SECOND: Readonly<Record<TimeUnit, bigint>> = { ms: 1000n, us: 1_000_000n, ns: 1_000_000_000n };
+export const TICKS_PER_SECOND: Readonly<Record<TimeUnit, bigint>> = {
+  ms: 1000n,
+  us: 1_000_000n,
+  ns: 1_000_000_000n,
+};
 /** Ticks per day as bigint, per unit. */
 export const TICKS_PER_DAY: Readonly<Record<TimeUnit, bigint>> = {
   ms: 86_400_000n,
@@ -63,7 +67,9 @@ export function civilFromDays(days: number): [number, number, number] {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
@@ -142,7 +148,15 @@ export function toParts(t: bigint, unit: TimeUnit): DateTimeParts {
 
 /** Builds a tick value from calendar fields (no validation; out-of-range fields carry over). */
 export function fromParts(
-  p: { year: number; month: number; day: number; hour?: number; minute?: number; second?: number; sub?: number },
+  p: {
+    year: number;
+    month: number;
+    day: number;
+    hour?: number;
+    minute?: number;
+    second?: number;
+    sub?: number;
+  },
   unit: TimeUnit,
 ): bigint {
   const days = daysFromCivil(p.year, p.month, 1) + p.day - 1;

@@ -24,10 +24,19 @@ export function wallClockMicros(): bigint {
 /** When this module loaded: the server start time of pg_postmaster_start_time(). */
 const START_MICROS = wallClockMicros();
 
-function clock(name: string, returns: typeof T.TIMESTAMP, read: (now: bigint) => Value, deterministic: boolean): ScalarFunction {
+function clock(
+  name: string,
+  returns: typeof T.TIMESTAMP,
+  read: (now: bigint) => Value,
+  deterministic: boolean,
+): ScalarFunction {
   return fn(name, (args) => {
     if (args.length !== 0) return noMatch(name, args);
-    return { returns, deterministic, eval: (_a, ctx) => read(deterministic ? ctx.nowMicros : wallClockMicros()) };
+    return {
+      returns,
+      deterministic,
+      eval: (_a, ctx) => read(deterministic ? ctx.nowMicros : wallClockMicros()),
+    };
   });
 }
 
@@ -49,7 +58,12 @@ export function dayInterval(nowMicros: bigint, shiftDays: number, zone?: ZoneRul
 
 function dayFunction(name: string, shiftDays: number): ScalarFunction {
   return fn(name, (args): ScalarBinding | string => {
-    if (args.length === 0) return { returns: T.INTERVAL, eval: (_a, ctx) => dayInterval(ctx.nowMicros, shiftDays) };
+    if (args.length === 0) {
+      return {
+        returns: T.INTERVAL,
+        eval: (_a, ctx) => dayInterval(ctx.nowMicros, shiftDays),
+      };
+    }
     if (args.length !== 1 || !isTextArg(args[0])) return noMatch(name, args);
     const tz = constText(args[0]);
     const zone = typeof tz === "string" ? requireTimeZone(tz, args[0].pos) : undefined;
@@ -78,7 +92,9 @@ function intervalFn(args: BoundArg[]): ScalarBinding | string {
 
 function intervalBound(name: string, end: boolean): ScalarFunction {
   return fn(name, (args) => {
-    if (args.length !== 1 || (args[0].type.tag !== "INTERVAL" && args[0].type.tag !== "NULL")) return noMatch(name, args);
+    if (args.length !== 1 || (args[0].type.tag !== "INTERVAL" && args[0].type.tag !== "NULL")) {
+      return noMatch(name, args);
+    }
     return {
       returns: T.TIMESTAMP,
       eval: ([i]) => (i === null ? null : end ? (i as Interval).hi : (i as Interval).lo),

@@ -30,7 +30,8 @@ const month: Extractor = (t, u) => civilFromDays(splitDay(t, u)[0])[1];
 const day: Extractor = (t, u) => civilFromDays(splitDay(t, u)[0])[2];
 const secondOfDay = (t: bigint, u: TimeUnit) => Math.floor(splitDay(t, u)[1] / TICKS_PER_SECOND_NUM[u]);
 /** Nanoseconds within the second. */
-const nanoOfSecond = (t: bigint, u: TimeUnit) => (splitDay(t, u)[1] % TICKS_PER_SECOND_NUM[u]) * NANOS_PER_TICK[u];
+const nanoOfSecond = (t: bigint, u: TimeUnit) =>
+  (splitDay(t, u)[1] % TICKS_PER_SECOND_NUM[u]) * NANOS_PER_TICK[u];
 const hour: Extractor = (t, u) => Math.floor(secondOfDay(t, u) / 3600);
 const minute: Extractor = (t, u) => Math.floor(secondOfDay(t, u) / 60) % 60;
 const second: Extractor = (t, u) => secondOfDay(t, u) % 60;
@@ -43,7 +44,9 @@ function ymd(t: bigint, u: TimeUnit): [number, number, number] {
 
 /** Sub-minute fields in the units PostgreSQL's extract uses (`milliseconds` = seconds × 1000 + ms). */
 function ofMinute(nanosPerOut: number): Extractor {
-  return (t, u) => BigInt(second(t, u) as number) * BigInt(1e9 / nanosPerOut) + BigInt(Math.floor(nanoOfSecond(t, u) / nanosPerOut));
+  return (t, u) =>
+    BigInt(second(t, u) as number) * BigInt(1e9 / nanosPerOut) +
+    BigInt(Math.floor(nanoOfSecond(t, u) / nanosPerOut));
 }
 
 /** The 14.3 functions: name, extractor, result type. */
@@ -113,7 +116,11 @@ function fieldFunction(name: string, extract: Extractor, returns: ColumnType): S
   return fn(name, (args): ScalarBinding | string => {
     const ta = args.length === 1 ? timeArg(args[0]) : undefined;
     if (!ta) return noMatch(name, args);
-    return { returns, argTypes: [ta.type], eval: ([t]) => (t === null ? nullResult(returns) : extract(t as bigint, ta.unit)) };
+    return {
+      returns,
+      argTypes: [ta.type],
+      eval: ([t]) => (t === null ? nullResult(returns) : extract(t as bigint, ta.unit)),
+    };
   });
 }
 
@@ -125,7 +132,11 @@ function bindExtract(args: BoundArg[]): ScalarBinding | string {
   const entry = EXTRACT_PARTS[part.toLowerCase()];
   if (!entry) throw new SqlError(`unsupported part '${part}'`, args[0].pos);
   const [extract, returns] = entry;
-  return { returns, argTypes: [args[0].type, ta.type], eval: ([, t]) => (t === null ? null : extract(t as bigint, ta.unit)) };
+  return {
+    returns,
+    argTypes: [args[0].type, ta.type],
+    eval: ([, t]) => (t === null ? null : extract(t as bigint, ta.unit)),
+  };
 }
 
 /** §14.3 field extraction functions. */

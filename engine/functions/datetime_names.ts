@@ -4,15 +4,31 @@
  */
 
 export const MONTH_NAMES: readonly string[] = [
-  "January", "February", "March", "April", "May", "June",
-  "July", "August", "September", "October", "November", "December",
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
 ];
 
 export const MONTH_NAMES_SHORT: readonly string[] = MONTH_NAMES.map((m) => m.slice(0, 3));
 
 /** Monday first, so index = ISO day of week − 1. */
 export const DAY_NAMES: readonly string[] = [
-  "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+  "Monday",
+  "Tuesday",
+  "Wednesday",
+  "Thursday",
+  "Friday",
+  "Saturday",
+  "Sunday",
 ];
 
 export const DAY_NAMES_SHORT: readonly string[] = DAY_NAMES.map((d) => d.slice(0, 3));

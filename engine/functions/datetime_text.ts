@@ -7,10 +7,21 @@ import { type ColumnType, T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import { constText, fn, isTextArg, memo, noMatch, timeArg, timeArgKeepingDate } from "./datetime_args.ts";
 import type { TimeUnit } from "./datetime_calendar.ts";
-import { compilePattern, type CompiledPattern, formatWithPattern, parseWithPattern } from "./datetime_format.ts";
+import {
+  type CompiledPattern,
+  compilePattern,
+  formatWithPattern,
+  parseWithPattern,
+} from "./datetime_format.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 import { parseTimestamp } from "./timestamp_parse.ts";
-import { localToUtcTicks, requireTimeZone, resolveTimeZone, utcToLocalTicks, type ZoneRules } from "./timezone.ts";
+import {
+  localToUtcTicks,
+  requireTimeZone,
+  resolveTimeZone,
+  utcToLocalTicks,
+  type ZoneRules,
+} from "./timezone.ts";
 
 const compileCached = memo(compilePattern);
 

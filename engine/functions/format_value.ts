@@ -5,7 +5,7 @@
 import type { ColumnType } from "../base/types.ts";
 import type { Interval, Value } from "../base/values.ts";
 import { formatDouble, formatFloat } from "./double_format.ts";
-import { splitDay, civilFromDays, TICKS_PER_SECOND_NUM, type TimeUnit } from "./datetime_calendar.ts";
+import { civilFromDays, splitDay, TICKS_PER_SECOND_NUM, type TimeUnit } from "./datetime_calendar.ts";
 
 /** Fraction digits printed per unit: DATE 3, TIMESTAMP 6, TIMESTAMP_NS 9 (§18.3). */
 const FRACTION_DIGITS: Readonly<Record<TimeUnit, number>> = { ms: 3, us: 6, ns: 9 };

@@ -6,7 +6,14 @@
  * `bd` business days in variable arithmetic only. Calendar units add calendar-wise and clamp
  * the day of month (Jan 31 + 1M = Feb 29).
  */
-import { addMonths, dayOfWeek, NANOS_PER_TICK, splitDay, TICKS_PER_DAY, type TimeUnit } from "./datetime_calendar.ts";
+import {
+  addMonths,
+  dayOfWeek,
+  NANOS_PER_TICK,
+  splitDay,
+  TICKS_PER_DAY,
+  type TimeUnit,
+} from "./datetime_calendar.ts";
 
 /** One `<count><unit>` term; `unit` is the letter(s) as written (`bd` for business days). */
 export interface DurationTerm {

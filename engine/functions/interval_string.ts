@@ -11,12 +11,24 @@
  */
 import type { Interval } from "../base/values.ts";
 import { addMonths, type TimeUnit } from "./datetime_calendar.ts";
-import { addDuration, addTerm, type Duration, type DurationTerm, parseDuration, parsePeriod } from "./interval_duration.ts";
+import {
+  addDuration,
+  addTerm,
+  type Duration,
+  type DurationTerm,
+  parseDuration,
+  parsePeriod,
+} from "./interval_duration.ts";
 import { normalizeIntervals } from "./interval_ops.ts";
 import { type DateSpan, expandDatePart, splitTopLevel, tickError } from "./interval_tick.ts";
 import { localToUtcTicks } from "./timezone.ts";
 
-export { complementIntervals, intersectIntervals, normalizeIntervals, unionIntervals } from "./interval_ops.ts";
+export {
+  complementIntervals,
+  intersectIntervals,
+  normalizeIntervals,
+  unionIntervals,
+} from "./interval_ops.ts";
 
 /** At most this many intervals after merging (§8.5 `too many intervals`). */
 export const INTERVALS_MAX = 1024;
@@ -43,7 +55,11 @@ export function parseIntervalString(text: string, opts: IntervalStringOptions): 
   let count = 1;
   if (parts.length === 4) {
     period = parsePeriod(parts[2]);
-    if (!period) throw tickError(/^[+-]?\d/.test(parts[2].trim()) ? `Unknown period: ${parts[2].trim()}` : "Period not a number");
+    if (!period) {
+      throw tickError(
+        /^[+-]?\d/.test(parts[2].trim()) ? `Unknown period: ${parts[2].trim()}` : "Period not a number",
+      );
+    }
     const c = parts[3].trim();
     if (!/^\d+$/.test(c)) throw tickError("Count not a number");
     count = Number(c);
@@ -76,7 +92,13 @@ function durationOf(text: string): Duration {
  * from the base each time, so days do not drift), converted to UTC, then extended by the
  * duration (a negative one ends just before the start) or to the span's own end.
  */
-function intervalOf(span: DateSpan, k: number, period: DurationTerm | undefined, d: Duration | undefined, unit: TimeUnit): Interval {
+function intervalOf(
+  span: DateSpan,
+  k: number,
+  period: DurationTerm | undefined,
+  d: Duration | undefined,
+  unit: TimeUnit,
+): Interval {
   const shift = (t: bigint) => (period && k > 0 ? shiftBy(t, period, k, unit) : t);
   const toUtc = (t: bigint) => (span.utc || !span.zone ? t : localToUtcTicks(span.zone, t, unit));
   const lo = toUtc(shift(span.lo));

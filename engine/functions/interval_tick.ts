@@ -13,8 +13,8 @@ import {
   civilFromDays,
   dayOfWeek,
   floorDiv,
-  isoWeekStart,
   isoWeeksInYear,
+  isoWeekStart,
   splitDay,
   TICKS_PER_DAY,
   type TimeUnit,
@@ -81,7 +81,9 @@ function expandInto(text: string, ctx: TickContext, inherited: Inherited, out: D
   const scope: Inherited = { zone, days, timeSuffix: inherited.timeSuffix };
   if (main.startsWith("$")) {
     for (const span of variableSpans(main, ctx, zone)) {
-      const timed = scope.timeSuffix !== undefined && span.precision === "day" ? withTime(span, scope.timeSuffix, ctx) : [span];
+      const timed = scope.timeSuffix !== undefined && span.precision === "day"
+        ? withTime(span, scope.timeSuffix, ctx)
+        : [span];
       for (const t of timed) emit(t, scope, ctx, out);
     }
     return;
@@ -225,7 +227,9 @@ function isoSpans(s: string, scope: Inherited, ctx: TickContext): DateSpan[] {
   const parsed = parseTimestampDetailed(s, ctx.unit);
   if (parsed) {
     const span = spanOf(parsed, ctx.unit, scope);
-    return scope.timeSuffix !== undefined && isDateOnly(span.precision) ? withTime(span, scope.timeSuffix, ctx) : [span];
+    return scope.timeSuffix !== undefined && isDateOnly(span.precision)
+      ? withTime(span, scope.timeSuffix, ctx)
+      : [span];
   }
   // A month or year followed by a time (`2024-02T09:30`): the time applies to each day.
   const split = /^(\d{4}(?:-\d{2})?)([T ].*)$/.exec(s);
@@ -234,7 +238,11 @@ function isoSpans(s: string, scope: Inherited, ctx: TickContext): DateSpan[] {
   return withTime(spanOf(date, ctx.unit, scope), split[2], ctx);
 }
 
-function spanOf(p: NonNullable<ReturnType<typeof parseTimestampDetailed>>, unit: TimeUnit, scope: Inherited): DateSpan {
+function spanOf(
+  p: NonNullable<ReturnType<typeof parseTimestampDetailed>>,
+  unit: TimeUnit,
+  scope: Inherited,
+): DateSpan {
   if (p.hasOffset) {
     // A trailing Z or offset fixes the instant; at fraction precision it is a single point (§8.1).
     const end = p.precision === "fraction" ? p.value + 1n : prefixEnd(p, unit);
@@ -256,7 +264,9 @@ function withTime(span: DateSpan, suffix: string, ctx: TickContext): DateSpan[] 
     return { offset: p.localValue, length: prefixEnd(p, ctx.unit) - p.localValue };
   });
   for (const day of daySpans(span, ctx)) {
-    for (const t of times) out.push({ ...day, lo: day.lo + t.offset, end: day.lo + t.offset + t.length, precision: "minute" });
+    for (const t of times) {
+      out.push({ ...day, lo: day.lo + t.offset, end: day.lo + t.offset + t.length, precision: "minute" });
+    }
   }
   return out;
 }
@@ -276,12 +286,16 @@ function weekSpans(m: RegExpExecArray, scope: Inherited, ctx: TickContext): Date
   const year = Number(m[1]);
   const week = Number(m[2]);
   const day = m[3] === undefined ? undefined : Number(m[3]);
-  if (week < 1 || week > isoWeeksInYear(year) || (day !== undefined && (day < 1 || day > 7))) throw tickError("Invalid date");
+  if (week < 1 || week > isoWeeksInYear(year) || (day !== undefined && (day < 1 || day > 7))) {
+    throw tickError("Invalid date");
+  }
   const start = isoWeekStart(year, week);
   const out: DateSpan[] = [];
   for (let d = day ?? 1; d <= (day ?? 7); d++) {
     const [y, mo, dd] = civilFromDays(start + d - 1);
-    const iso = `${String(y).padStart(4, "0")}-${String(mo).padStart(2, "0")}-${String(dd).padStart(2, "0")}${m[4]}`;
+    const iso = `${String(y).padStart(4, "0")}-${String(mo).padStart(2, "0")}-${String(dd).padStart(2, "0")}${
+      m[4]
+    }`;
     out.push(...isoSpans(iso, scope, ctx));
   }
   return out;
@@ -300,7 +314,11 @@ function variableSpans(text: string, ctx: TickContext, zone: ZoneRules | undefin
   return daySpans(whole, ctx).filter((d) => dayOfWeek(splitDay(d.lo, ctx.unit)[0]) <= 5);
 }
 
-function variableSpan(text: string, ctx: TickContext, zone: ZoneRules | undefined): { span: DateSpan; businessDays: boolean } {
+function variableSpan(
+  text: string,
+  ctx: TickContext,
+  zone: ZoneRules | undefined,
+): { span: DateSpan; businessDays: boolean } {
   const m = /^\$([a-zA-Z]+)\s*(.*)$/.exec(text.trim());
   if (!m) throw tickError("Unknown date variable");
   const name = m[1].toLowerCase();

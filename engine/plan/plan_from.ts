@@ -16,6 +16,7 @@ import { bindContext } from "./plan_select.ts";
 import { planShow } from "./plan_show.ts";
 import { Scope } from "./scope.ts";
 import { T } from "../base/types.ts";
+import { seriesOf } from "../exec/generate_series.ts";
 
 export interface Planned {
   node: PlanNode;
@@ -120,6 +121,17 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
       seed: args.length === 3 ? [args[1], args[2]] : undefined,
     };
     return { node, scope: scopeOf(node, alias ? [alias] : ["long_sequence"]) };
+  }
+  if (name === "generate_series") {
+    const ctx = bindContext(new Scope([]), pc, "generate_series");
+    const args = call.args.map((a) => {
+      const b = bindExpr(a, ctx);
+      if (!isConst(b)) throw new SqlError("constant argument expected", a.pos);
+      return { value: b.value, type: b.type };
+    });
+    const series = seriesOf(args, call.pos);
+    const node: PlanNode = { ...shape([{ name: "generate_series", type: series.type }]), kind: "generator", name, args: [series as unknown as Value] };
+    return { node, scope: scopeOf(node, alias ? [alias] : [name]) };
   }
   const columns = pc.meta.columnsOf(name);
   if (!columns) throw new SqlError(`unknown function name: ${call.name}`, call.pos);

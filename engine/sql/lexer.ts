@@ -10,6 +10,7 @@
  */
 import { syntaxError } from "../base/errors.ts";
 
+/** What a token is; keywords are words, told apart by the parser. */
 export type TokenKind =
   | "word" // unquoted identifier or keyword
   | "quoted" // "double quoted" identifier; value is unescaped
@@ -21,6 +22,7 @@ export type TokenKind =
   | "op" // punctuation and operators, also any stray character
   | "eof";
 
+/** One token with its text and where it was. */
 export interface Token {
   kind: TokenKind;
   /** The token exactly as written in the SQL text. */
@@ -35,6 +37,7 @@ export interface Token {
 
 /** Multi-character operators, longest first so that `<<=` wins over `<<` and `<=`. */
 const OPERATORS = ["<<=", ">>=", "::", ":=", "||", "<=", ">=", "<>", "!=", "<<", ">>", "!~"];
+const MULTI_OP_STARTS = "<>:|!";
 
 function isDigit(c: string): boolean {
   return c >= "0" && c <= "9";
@@ -127,7 +130,7 @@ export function tokenize(sql: string): Token[] {
       push("variable", i, end);
       i = end;
     } else {
-      const op = OPERATORS.find((o) => sql.startsWith(o, i)) ?? c;
+      const op = (MULTI_OP_STARTS.includes(c) && OPERATORS.find((o) => sql.startsWith(o, i))) || c;
       push("op", i, i + op.length);
       i += op.length;
     }

@@ -10,6 +10,7 @@ import { parseSampleBy } from "./parse_sample_by.ts";
 import type { ParseState } from "./parse_state.ts";
 import { parseWindowSpec } from "./parse_window.ts";
 
+/** Reads the clauses after the sources into `core`, in the order of spec/sql.md §7.1. */
 export function parseSelectClauses(p: ParseState, core: SelectCore): void {
   // Legacy `LATEST BY` came before WHERE in older QuestDB releases; both orders are read.
   if (p.isWord("latest")) core.latestOn = parseLatest(p);

@@ -165,6 +165,7 @@ function parseTableClauses(p: ParseState, stmt: CreateTableStmt): void {
   }
 }
 
+/** `NONE | HOUR | DAY | WEEK | MONTH | YEAR`, any case, returned in upper case. */
 export function parsePartitionUnit(p: ParseState): { unit: PartitionUnit; pos: number } {
   const t = p.next();
   const unit = t.text.toUpperCase();

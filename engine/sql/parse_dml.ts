@@ -4,20 +4,14 @@
  */
 import { SqlError } from "../base/errors.ts";
 import { INSERT_VALUES_ROWS_MAX } from "../base/limits.ts";
-import type { Cte, DeleteStmt, Expr, InsertStmt, Query, UpdateStmt } from "./ast.ts";
+import type { DeleteStmt, Expr, InsertStmt, Query, UpdateStmt } from "./ast.ts";
 import { SOURCE_ALIAS_STOP } from "./keywords.ts";
 import { parseExpr, parseExprList } from "./parse_expr.ts";
 import { parseFromClause } from "./parse_from.ts";
-import { parseQuery, parseSelectItems } from "./parse_query.ts";
+import { parseQuery, parseSelectItems, type WithPrefix } from "./parse_query.ts";
 import type { ParseState } from "./parse_state.ts";
 
 type Assignment = { column: string; pos: number; expr: Expr };
-
-/** A WITH read before the statement, and where the statement (the WITH) starts. */
-export interface WithPrefix {
-  with: Cte[];
-  pos: number;
-}
 
 /** The cursor on INSERT. */
 export function parseInsert(p: ParseState, prefix?: WithPrefix): InsertStmt {

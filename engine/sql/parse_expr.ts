@@ -6,10 +6,7 @@
  * Each call of `parseExpr` is one level of nesting, and a left-deep chain (`a + b + c ...`)
  * counts its length too, because the binder and printer recurse over the tree it builds.
  */
-import { SqlError } from "../base/errors.ts";
-import { NESTING_DEPTH_MAX } from "../base/limits.ts";
 import type { BinaryOp, Expr, InExpr, OrderItem, Query } from "./ast.ts";
-import type { Token } from "./lexer.ts";
 import type { ParseState } from "./parse_state.ts";
 import { BINARY_PREC, PREC } from "./precedence.ts";
 import { parsePrimary } from "./parse_primary.ts";
@@ -26,7 +23,7 @@ export function parseExpr(p: ParseState, minPrec = 0): Expr {
     const next = parseInfix(p, left, minPrec);
     if (!next) break;
     left = next;
-    checkChain(p, ++chain, at);
+    p.checkChain(++chain, at);
   }
   p.leave();
   return left;
@@ -53,12 +50,6 @@ export function parseOrderItems(p: ParseState): OrderItem[] {
     items.push(item);
   } while (p.acceptOp(","));
   return items;
-}
-
-function checkChain(p: ParseState, chain: number, at: Token): void {
-  if (p.depth + chain > NESTING_DEPTH_MAX) {
-    throw new SqlError(`too many nested expressions [max=${NESTING_DEPTH_MAX}]`, at.pos, "limit");
-  }
 }
 
 function parsePrefix(p: ParseState): Expr {
@@ -93,7 +84,7 @@ function parsePostfix(p: ParseState, expr: Expr): Expr {
     } else {
       return expr;
     }
-    checkChain(p, ++chain, t);
+    p.checkChain(++chain, t);
   }
 }
 

@@ -3,11 +3,11 @@
  * COMMIT, ROLLBACK, DISCARD, DEALLOCATE, RESET, CLOSE), COPY, and the access-control
  * statements, which keep their words for the binder (spec/sql.md §19).
  */
-import type { AclStmt, CopyStmt, DeclareStmt, ExplainStmt, NoopStmt, Statement } from "./ast.ts";
+import type { AclStmt, CopyStmt, DeclareStmt, ExplainStmt, NoopStmt, Query, Statement } from "./ast.ts";
 import type { Token } from "./lexer.ts";
 import { parseExpr } from "./parse_expr.ts";
 import { parseQuery } from "./parse_query.ts";
-import type { ParseState } from "./parse_state.ts";
+import type { NamePos, ParseState } from "./parse_state.ts";
 
 /** `EXPLAIN [ANALYZE] [VERBOSE] [(options)] statement`. */
 export function parseExplain(p: ParseState, parseBody: (p: ParseState) => Statement): ExplainStmt {
@@ -19,7 +19,10 @@ export function parseExplain(p: ParseState, parseBody: (p: ParseState) => Statem
     while (!p.isOp(")") && !p.atEnd()) p.next();
     p.closeParen(open);
   }
-  return { kind: "explain", pos: kw.pos, statement: parseBody(p) };
+  p.enter(kw);
+  const statement = parseBody(p);
+  p.leave();
+  return { kind: "explain", pos: kw.pos, statement };
 }
 
 /** `DECLARE @v := expr [, @w := expr] statement`. */
@@ -33,7 +36,10 @@ export function parseDeclare(p: ParseState, parseBody: (p: ParseState) => Statem
     p.expectOp(":=");
     vars.push({ name: v.text, pos: v.pos, value: parseExpr(p) });
   } while (p.acceptOp(","));
-  return { kind: "declare", pos: kw.pos, vars, statement: parseBody(p) };
+  p.enter(kw);
+  const statement = parseBody(p);
+  p.leave();
+  return { kind: "declare", pos: kw.pos, vars, statement };
 }
 
 /**
@@ -113,31 +119,41 @@ function nameWord(p: ParseState): string {
 /** `COPY t [(cols)] FROM STDIN | 'file' [WITH] [options]`, `COPY (query) | t TO STDOUT [...]`. */
 export function parseCopy(p: ParseState): CopyStmt {
   const kw = p.next();
-  const stmt = { kind: "copy", pos: kw.pos, options: [] } as unknown as CopyStmt;
+  let query: Query | undefined;
+  let table: NamePos | undefined;
+  let columns: NamePos[] | undefined;
   if (p.isOp("(")) {
     const open = p.next();
-    stmt.query = parseQuery(p);
+    query = parseQuery(p);
     p.closeParen(open);
   } else {
-    stmt.table = p.tableName();
+    table = p.tableName();
     if (p.isOp("(")) {
       const open = p.next();
-      stmt.columns = [p.anyName("column name")];
-      while (p.acceptOp(",")) stmt.columns.push(p.anyName("column name"));
+      columns = [p.anyName("column name")];
+      while (p.acceptOp(",")) columns.push(p.anyName("column name"));
       p.closeParen(open);
     }
   }
-  if (p.acceptWord("from")) stmt.direction = "from";
-  else if (p.acceptWord("to")) stmt.direction = "to";
-  else throw p.expected("'from' or 'to'");
-  const t = p.next();
-  if (t.kind === "string") stmt.target = { file: t.value };
-  else if (t.kind === "word" && ["stdin", "stdout"].includes(t.text.toLowerCase())) {
-    stmt.target = t.text.toLowerCase() as "stdin" | "stdout";
-  } else throw p.expected("'stdin', 'stdout' or a file name", t);
+  const direction = p.acceptWord("from") ? "from" : p.acceptWord("to") ? "to" : undefined;
+  if (!direction) throw p.expected("'from' or 'to'");
+  const target = copyTarget(p);
   p.acceptWord("with");
-  stmt.options = p.isOp("(") ? parenOptions(p) : bareOptions(p);
+  const options = p.isOp("(") ? parenOptions(p) : bareOptions(p);
+  const stmt: CopyStmt = { kind: "copy", pos: kw.pos, direction, target, options };
+  if (query) stmt.query = query;
+  if (table) stmt.table = table;
+  if (columns) stmt.columns = columns;
   return stmt;
+}
+
+/** STDIN, STDOUT or a 'file name'. */
+function copyTarget(p: ParseState): CopyStmt["target"] {
+  const t = p.next();
+  if (t.kind === "string") return { file: t.value };
+  const word = t.kind === "word" ? t.text.toLowerCase() : "";
+  if (word === "stdin" || word === "stdout") return word;
+  throw p.expected("'stdin', 'stdout' or a file name", t);
 }
 
 /** `(name [value], ...)`. */

@@ -13,6 +13,7 @@ import type { ParseState } from "./parse_state.ts";
 import { canonicalTypeName, parseType } from "./parse_type.ts";
 import { parseCallTail } from "./parse_window.ts";
 
+/** One primary expression at the cursor; the postfix `::` and `[...]` are read by the caller. */
 export function parsePrimary(p: ParseState): Expr {
   const t = p.peek();
   switch (t.kind) {
@@ -114,7 +115,9 @@ function literal(t: Token, type: Literal["type"], value: unknown): Literal {
 /** `a`, `t.a`, `t.*`, `f(...)`, `schema.f(...)`. */
 function parseNameOrCall(p: ParseState): Expr {
   const first = p.peek();
-  if (first.kind === "word" && RESERVED.has(first.text.toLowerCase())) throw p.unexpected();
+  const reserved = first.kind === "word" && RESERVED.has(first.text.toLowerCase());
+  // `x <> all(arr)` calls all(); otherwise a reserved word cannot be a name.
+  if (reserved && !(first.text.toLowerCase() === "all" && p.isOp("(", 1))) throw p.unexpected();
   const parts = [p.next().value];
   while (p.isOp(".")) {
     const after = p.peek(1);
@@ -150,11 +153,17 @@ export function parseCall(p: ParseState, head: { name: string; pos: number }): F
     else p.acceptWord("all");
     const field = p.peek();
     if (name.toLowerCase() === "extract" && field.kind === "word" && p.isWord("from", 1)) {
-      // extract(year FROM ts) becomes extract('year', ts) with the field as written.
+      // extract(YEAR FROM ts) becomes extract('year', ts); the literal's text keeps `YEAR`.
       p.next();
       p.next();
       call.args = [
-        { kind: "literal", pos: field.pos, type: "string", value: field.text, text: field.text },
+        {
+          kind: "literal",
+          pos: field.pos,
+          type: "string",
+          value: field.text.toLowerCase(),
+          text: field.text,
+        },
         parseExpr(p),
       ];
     } else {
@@ -169,7 +178,7 @@ export function parseCall(p: ParseState, head: { name: string; pos: number }): F
 function parseCase(p: ParseState): CaseExpr {
   const kw = p.next();
   const node: CaseExpr = { kind: "case", pos: kw.pos, whens: [] };
-  if (!p.isWord("when")) node.operand = parseExpr(p);
+  if (!p.isWord("when") && !p.isWord("else") && !p.isWord("end")) node.operand = parseExpr(p);
   while (p.acceptWord("when")) {
     const when = parseExpr(p);
     p.expectWord("then");

@@ -3,7 +3,7 @@
  * and the dialect's forms without SELECT (`trades WHERE ...`, `(query) WHERE ...`,
  * `long_sequence(3)`), then the trailing ORDER BY and LIMIT of the whole query.
  */
-import type { Cte, Limit, Query, QueryBody, SelectCore, SelectItem } from "./ast.ts";
+import type { Cte, Limit, Query, QueryBody, SelectCore, SelectItem, Source } from "./ast.ts";
 import { SELECT_ALIAS_STOP, SET_OPERATORS } from "./keywords.ts";
 import type { Token } from "./lexer.ts";
 import { parseSelectClauses } from "./parse_clauses.ts";
@@ -12,8 +12,14 @@ import { continuesAsSource, parseFromClause, parseSourceTail } from "./parse_fro
 import { parseShow } from "./parse_show.ts";
 import type { ParseState } from "./parse_state.ts";
 
+/** A WITH already read by the caller, and where the statement (the WITH) starts. */
+export interface WithPrefix {
+  with: Cte[];
+  pos: number;
+}
+
 /** A whole query; `ctes` are given when the caller already read a WITH (WITH ... INSERT). */
-export function parseQuery(p: ParseState, ctes?: { with: Cte[]; pos: number }): Query {
+export function parseQuery(p: ParseState, ctes?: WithPrefix): Query {
   const start = p.peek();
   p.enter(start);
   const query: Query = {
@@ -23,8 +29,10 @@ export function parseQuery(p: ParseState, ctes?: { with: Cte[]; pos: number }): 
     body: parseOperand(p),
     orderBy: [],
   };
+  let chain = 0;
   while (p.wordAt() !== undefined && SET_OPERATORS.has(p.wordAt()!)) {
     const op = p.next();
+    p.checkChain(++chain, op);
     const all = p.acceptWord("all") !== undefined;
     if (!all) p.acceptWord("distinct");
     const right = parseOperand(p);
@@ -73,7 +81,7 @@ function parseOperand(p: ParseState): QueryBody {
   return finishCore(p, open, source);
 }
 
-function finishCore(p: ParseState, start: Token, first: Parameters<typeof parseFromClause>[1]): SelectCore {
+function finishCore(p: ParseState, start: Token, first: Source): SelectCore {
   const core: SelectCore = { kind: "select", pos: start.pos, distinct: false, windows: [] };
   core.from = parseFromClause(p, first);
   parseSelectClauses(p, core);

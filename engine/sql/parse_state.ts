@@ -14,6 +14,11 @@ export interface NamePos {
   pos: number;
 }
 
+/**
+ * The parser's cursor over the tokens of one text. Parse functions take it as their first
+ * argument, read with `peek`/`next`/`accept*`/`expect*`, and report errors through
+ * `expected`/`unexpected` so that every message points at a token.
+ */
 export class ParseState {
   readonly sql: string;
   readonly tokens: Token[];
@@ -116,6 +121,16 @@ export class ParseState {
     this.depth--;
   }
 
+  /**
+   * Checks a left-deep chain (`a + b + c`, `x::a::b`, `q UNION q UNION q`) of `length` nodes
+   * built at the current depth: the tree is that much deeper even though the parser loops.
+   */
+  checkChain(length: number, at: Token): void {
+    if (this.depth + length > NESTING_DEPTH_MAX) {
+      throw new SqlError(`too many nested expressions [max=${NESTING_DEPTH_MAX}]`, at.pos, "limit");
+    }
+  }
+
   /** True when the current token can be read as a name: a quoted or non-reserved word. */
   atName(ahead = 0): boolean {
     const t = this.peek(ahead);
@@ -147,12 +162,10 @@ export class ParseState {
       this.next();
       return { name: t.value, pos: t.pos };
     }
-    let part = this.name(what);
-    let name = part.name;
+    let name = this.name(what).name;
     while (this.isOp(".") && (this.peek(1).kind === "word" || this.peek(1).kind === "quoted")) {
       this.next();
-      part = this.anyName(what);
-      name += "." + part.name;
+      name += "." + this.anyName(what).name;
     }
     return { name, pos: t.pos };
   }
@@ -167,11 +180,7 @@ export class ParseState {
   restText(): string {
     const first = this.peek();
     while (!this.atEnd()) this.next();
-    return this.atEndOf(first) ? "" : this.textFrom(first).trim();
-  }
-
-  private atEndOf(first: Token): boolean {
-    return this.peek() === first;
+    return this.peek() === first ? "" : this.textFrom(first).trim();
   }
 
   /** An unsigned integer literal such as a capacity or a count. */

@@ -4,6 +4,7 @@
  */
 import type { BinaryOp, Expr } from "./ast.ts";
 
+/** Binding strength per level of the precedence table. */
 export const PREC = {
   or: 10,
   and: 20,

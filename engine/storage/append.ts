@@ -13,12 +13,20 @@ import type { VectorData } from "../base/values.ts";
 import type { RowsToWrite, StoredColumn } from "./api.ts";
 import type { TableState } from "./table_state.ts";
 import { tsScale } from "./table_state.ts";
-import { type PartitionState, partitionDir, topOf } from "./txn_file.ts";
+import { partitionDir, type PartitionState, topOf } from "./txn_file.ts";
 import type { WriteSet } from "./write_set.ts";
 import { type ColumnChunk, gatherChunk, rowKeyPart, sliceChunk } from "./column_chunk.ts";
 import { encodeFixed } from "./fixed_codec.ts";
 import { encodeVar } from "./var_column.ts";
-import { appendColumn, readColumnChunk, truncateColumn, writeColumn } from "./column_files.ts";
+import {
+  appendColumn,
+  copyColumnPrefix,
+  dataPath,
+  readColumnRange,
+  searchTimestamp,
+  truncateColumn,
+  writeColumn,
+} from "./column_files.ts";
 import { DEFAULT_PARTITION, partitionNameOf, partitionRangeOf } from "./partition_name.ts";
 import { dedupSorted, identityOrder, matchExisting, mergeOrder, sortOrder } from "./row_order.ts";
 import { joinPath, syncDir } from "./_fs.ts";
@@ -46,7 +54,12 @@ interface Group {
 }
 
 /** Encodes one column of the input into file form. */
-export function encodeChunk(column: StoredColumn, data: VectorData | null, rowCount: number, dict?: SymbolTable): ColumnChunk {
+export function encodeChunk(
+  column: StoredColumn,
+  data: VectorData | null,
+  rowCount: number,
+  dict?: SymbolTable,
+): ColumnChunk {
   return isVarSize(column.type)
     ? { kind: "var", col: encodeVar(column.type, data, rowCount) }
     : { kind: "fixed", bytes: encodeFixed(column.type, data, rowCount, dict) };
@@ -64,13 +77,19 @@ function checkTimestamps(column: StoredColumn, data: VectorData | null, rowCount
     if (ts[i] === -9223372036854775808n) {
       throw new SqlError(`designated timestamp column cannot be NULL [column=${column.name}]`);
     }
-    throw new SqlError(`designated timestamp before 1970-01-01 is not allowed [column=${column.name}, value=${ts[i]}]`);
+    throw new SqlError(
+      `designated timestamp before 1970-01-01 is not allowed [column=${column.name}, value=${ts[i]}]`,
+    );
   }
   return ts;
 }
 
 /** Writes the files of an append; returns the new partition list, or undefined for an empty batch. */
-export async function appendRows(state: TableState, work: WriteSet, input: RowsToWrite): Promise<AppendResult | undefined> {
+export async function appendRows(
+  state: TableState,
+  work: WriteSet,
+  input: RowsToWrite,
+): Promise<AppendResult | undefined> {
   const meta = state.meta;
   const n = input.rowCount;
   assert(input.columns.length === meta.columns.length, "append: one entry per table column expected");
@@ -78,13 +97,15 @@ export async function appendRows(state: TableState, work: WriteSet, input: RowsT
   const tsIndex = meta.timestampIndex;
   const ts = tsIndex >= 0 ? checkTimestamps(meta.columns[tsIndex], input.columns[tsIndex], n) : null;
   const chunks = meta.columns.map((c, i) =>
-    i === tsIndex ? { kind: "fixed" as const, bytes: new Uint8Array(ts!.buffer, ts!.byteOffset, ts!.byteLength) } : encodeChunk(c, input.columns[i], n, state.dicts.get(c.id))
+    i === tsIndex
+      ? { kind: "fixed" as const, bytes: new Uint8Array(ts!.buffer, ts!.byteOffset, ts!.byteLength) }
+      : encodeChunk(c, input.columns[i], n, state.dicts.get(c.id))
   );
   const keyColumns = ts ? dedupColumns(state) : [];
   const batchKey = (row: number) => rowKey(state, chunks, keyColumns, row);
   let order = ts ? sortOrder(ts) : null;
   if (ts && meta.dedupKeys.length > 0) {
-    order = dedupSorted(order ?? identityOrder(n), ts!, batchKey);
+    order = dedupSorted(order ?? identityOrder(n), ts, batchKey);
   }
   const groups = ts ? groupByPartition(state, ts, order, order ? order.length : n) : [wholeBatch(n)];
   const byName = new Map(state.txn.partitions.map((p) => [p.name, p]));
@@ -93,16 +114,23 @@ export async function appendRows(state: TableState, work: WriteSet, input: RowsT
     const p = byName.get(g.name);
     const groupChunk = (ci: number) => {
       const c = meta.columns[ci];
-      return g.rows ? gatherChunk(c.type, chunks[ci], null, g.rows) : sliceChunk(c.type, chunks[ci], g.from, g.to);
+      return g.rows
+        ? gatherChunk(c.type, chunks[ci], null, g.rows)
+        : sliceChunk(c.type, chunks[ci], g.from, g.to);
     };
     let next: PartitionState;
     if (!p) next = await writePartition(state, work, g, groupChunk);
-    else if (!ts || g.minTs > p.maxTs || (g.minTs === p.maxTs && !dedup)) next = await appendInPlace(state, work, p, g, groupChunk);
-    else next = await mergePartition(state, work, p, g, ts, chunks, dedup ? batchKey : undefined);
+    else if (!ts || g.minTs > p.maxTs || (g.minTs === p.maxTs && !dedup)) {
+      next = await appendInPlace(state, work, p, g, groupChunk);
+    } else next = await mergePartition(state, work, p, g, ts, chunks, dedup ? batchKey : undefined);
     byName.set(g.name, next);
   }
-  const partitions = [...byName.values()].sort((a, b) => (a.minTs < b.minTs ? -1 : a.minTs > b.minTs ? 1 : 0));
+  const partitions = [...byName.values()].sort(byMinTs);
   return { partitions, written: order ? order.length : n };
+}
+
+function byMinTs(a: PartitionState, b: PartitionState): number {
+  return a.minTs < b.minTs ? -1 : a.minTs > b.minTs ? 1 : 0;
 }
 
 function wholeBatch(n: number): Group {
@@ -120,7 +148,12 @@ function dedupColumns(state: TableState): number[] {
   return out;
 }
 
-function rowKey(state: TableState, chunks: ColumnChunk[] | Map<number, ColumnChunk>, keyColumns: number[], row: number): string {
+function rowKey(
+  state: TableState,
+  chunks: ColumnChunk[] | Map<number, ColumnChunk>,
+  keyColumns: number[],
+  row: number,
+): string {
   let key = "";
   for (const ci of keyColumns) {
     const chunk = Array.isArray(chunks) ? chunks[ci] : chunks.get(ci)!;
@@ -131,7 +164,12 @@ function rowKey(state: TableState, chunks: ColumnChunk[] | Map<number, ColumnChu
 }
 
 /** Splits sorted rows into runs that fall in one partition each. */
-function groupByPartition(state: TableState, ts: BigInt64Array, order: Int32Array | null, count: number): Group[] {
+function groupByPartition(
+  state: TableState,
+  ts: BigInt64Array,
+  order: Int32Array | null,
+  count: number,
+): Group[] {
   const unit = state.meta.partitionBy;
   const scale = tsScale(state.meta);
   const at = order ? (i: number) => ts[order[i]] : (i: number) => ts[i];
@@ -166,7 +204,11 @@ async function writePartition(
   groupChunk: (ci: number) => ColumnChunk,
 ): Promise<PartitionState> {
   const { version, path } = await work.createPartitionDir(g.name);
-  await forEachLimit(state.meta.columns, REWRITE_COLUMNS_PARALLEL * 4, (c, ci) => writeColumn(path, c, groupChunk(ci)));
+  await forEachLimit(
+    state.meta.columns,
+    REWRITE_COLUMNS_PARALLEL * 4,
+    (c, ci) => writeColumn(path, c, groupChunk(ci)),
+  );
   await syncDir(path);
   return { name: g.name, version, rowCount: g.to - g.from, minTs: g.minTs, maxTs: g.maxTs, tops: {} };
 }
@@ -193,8 +235,10 @@ async function appendInPlace(
 }
 
 /**
- * Out-of-order rows (or dedup replacements): the partition's rows and the group's rows merged
- * into a new version folder; the old folder becomes obsolete when the commit is in force.
+ * Out-of-order rows (or dedup replacements) merged into a new version folder of the
+ * partition; the old folder becomes obsolete when the commit is in force. Existing rows that
+ * sort before every new row (the `split` prefix) are copied file to file; only the tail from
+ * there on is merged in memory.
  */
 async function mergePartition(
   state: TableState,
@@ -207,31 +251,45 @@ async function mergePartition(
 ): Promise<PartitionState> {
   const meta = state.meta;
   const oldPath = joinPath(work.tablePath, partitionDir(p));
-  const read = (ci: number) => readColumnChunk(oldPath, meta.columns[ci], topOf(p, meta.columns[ci].id), p.rowCount);
-  const loaded = new Map<number, ColumnChunk>();
-  const tsChunk = await read(meta.timestampIndex);
-  loaded.set(meta.timestampIndex, tsChunk);
-  const tsBytes = (tsChunk as { bytes: Uint8Array }).bytes;
-  const existingTs = new BigInt64Array(tsBytes.buffer, tsBytes.byteOffset, p.rowCount);
+  const tsColumn = meta.columns[meta.timestampIndex];
+  // New rows go after existing rows with equal timestamps, unless dedup may replace those.
+  const split = await searchTimestamp(
+    dataPath(oldPath, tsColumn),
+    p.rowCount,
+    g.minTs,
+    batchKey !== undefined,
+  );
+  const readTail = (ci: number) =>
+    readColumnRange(oldPath, meta.columns[ci], topOf(p, meta.columns[ci].id), split, p.rowCount);
+  const tails = new Map<number, ColumnChunk>();
+  const tsTail = await readTail(meta.timestampIndex);
+  tails.set(meta.timestampIndex, tsTail);
+  const tsBytes = (tsTail as { bytes: Uint8Array }).bytes;
+  const existingTs = new BigInt64Array(tsBytes.buffer, tsBytes.byteOffset, p.rowCount - split);
   let rows = g.rows ?? identityRange(g.from, g.to);
   let replaced: Int32Array | undefined;
   if (batchKey) {
     const keyColumns = dedupColumns(state);
-    for (const ci of keyColumns) loaded.set(ci, await read(ci));
-    const existingKey = (row: number) => rowKey(state, loaded, keyColumns, row);
+    for (const ci of keyColumns) tails.set(ci, await readTail(ci));
+    const existingKey = (row: number) => rowKey(state, tails, keyColumns, row);
     ({ replaced, remaining: rows } = matchExisting(existingTs, ts, rows, existingKey, batchKey));
   }
   const merged = mergeOrder(existingTs, ts, rows, replaced);
   const { version, path } = await work.createPartitionDir(p.name);
+  const tops: Record<string, number> = {};
   await forEachLimit(meta.columns, REWRITE_COLUMNS_PARALLEL, async (c, ci) => {
-    const old = loaded.get(ci) ?? await read(ci);
-    await writeColumn(path, c, gatherChunk(c.type, old, chunks[ci], merged));
+    // A column top inside the prefix stays a top; the part of it in the tail is written out.
+    const top = Math.min(topOf(p, c.id), split);
+    if (top > 0) tops[c.id] = top;
+    await copyColumnPrefix(oldPath, path, c, split - top);
+    const tail = tails.get(ci) ?? await readTail(ci);
+    await appendColumn(path, c, split - top, gatherChunk(c.type, tail, chunks[ci], merged));
   });
   await syncDir(path);
   work.obsolete.push(partitionDir(p));
   const minTs = g.minTs < p.minTs ? g.minTs : p.minTs;
   const maxTs = g.maxTs > p.maxTs ? g.maxTs : p.maxTs;
-  return { name: p.name, version, rowCount: merged.length, minTs, maxTs, tops: {} };
+  return { name: p.name, version, rowCount: split + merged.length, minTs, maxTs, tops };
 }
 
 function identityRange(from: number, to: number): Int32Array {

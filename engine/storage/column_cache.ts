@@ -13,7 +13,7 @@
  * the snapshots that pinned it release it. When the budget or the WASM memory cannot hold a
  * block, the bytes go to a JS ArrayBuffer owned by the asking snapshot instead.
  */
-import { wasmMemory, type WasmMemory } from "../../engine-wasm/mod.ts";
+import { type WasmMemory, wasmMemory } from "../../engine-wasm/mod.ts";
 
 /** Fills `target` with the stream bytes [fromByte, fromByte + target.length). */
 export type Loader = (target: Uint8Array, fromByte: number) => Promise<void>;

@@ -19,7 +19,10 @@ function aligned(bytes: Uint8Array, word: number): Uint8Array {
   return bytes.byteOffset % word === 0 ? bytes : bytes.slice();
 }
 
-function wordView(bytes: Uint8Array, size: number): { words: Uint8Array | Uint16Array | Uint32Array; per: number } {
+function wordView(
+  bytes: Uint8Array,
+  size: number,
+): { words: Uint8Array | Uint16Array | Uint32Array; per: number } {
   if (size % 4 === 0) {
     const b = aligned(bytes, 4);
     return { words: new Uint32Array(b.buffer, b.byteOffset, b.byteLength >> 2), per: size >> 2 };
@@ -35,7 +38,12 @@ function wordView(bytes: Uint8Array, size: number): { words: Uint8Array | Uint16
  * Rows picked from two fixed-width byte arrays of `size`-byte values: `order[k] >= 0` takes
  * row `order[k]` of `a`, a negative entry row `~order[k]` of `b`.
  */
-export function gatherFixed(a: Uint8Array, b: Uint8Array | null, size: number, order: Int32Array): Uint8Array {
+export function gatherFixed(
+  a: Uint8Array,
+  b: Uint8Array | null,
+  size: number,
+  order: Int32Array,
+): Uint8Array {
   const out = new Uint8Array(order.length * size);
   const { words: wa, per } = wordView(a, size);
   const wb = b ? wordView(b, size).words : wa;
@@ -57,8 +65,15 @@ export function gatherFixed(a: Uint8Array, b: Uint8Array | null, size: number, o
 }
 
 /** Rows picked from two chunks of one column (see `gatherFixed` for `order`). */
-export function gatherChunk(t: ColumnType, a: ColumnChunk, b: ColumnChunk | null, order: Int32Array): ColumnChunk {
-  if (a.kind === "var") return { kind: "var", col: gatherVar(a.col, b ? (b as { col: VarColumn }).col : null, order) };
+export function gatherChunk(
+  t: ColumnType,
+  a: ColumnChunk,
+  b: ColumnChunk | null,
+  order: Int32Array,
+): ColumnChunk {
+  if (a.kind === "var") {
+    return { kind: "var", col: gatherVar(a.col, b ? (b as { col: VarColumn }).col : null, order) };
+  }
   const bb = b ? (b as { bytes: Uint8Array }).bytes : null;
   return { kind: "fixed", bytes: gatherFixed(a.bytes, bb, fixedSize(t), order) };
 }
@@ -74,7 +89,11 @@ export function sliceChunk(t: ColumnType, c: ColumnChunk, from: number, to: numb
 export function chunkValue(t: ColumnType, c: ColumnChunk, row: number, dict?: SymbolDict): Value {
   if (c.kind === "var") return varValueAt(t, c.col, row);
   if (!vectorClassOf(t)) {
-    return decodeWide(t, new DataView(c.bytes.buffer, c.bytes.byteOffset, c.bytes.byteLength), row * fixedSize(t));
+    return decodeWide(
+      t,
+      new DataView(c.bytes.buffer, c.bytes.byteOffset, c.bytes.byteLength),
+      row * fixedSize(t),
+    );
   }
   const bytes = aligned(c.bytes, 8);
   return readValue({ type: t, data: fixedVectorData(t, bytes, row, row + 1), dict }, 0);

@@ -6,7 +6,7 @@
  * Every write here fsyncs the file before returning: the caller commits by replacing the
  * transaction file only after all data it names is durable.
  */
-import { type ColumnType, fixedSize, isVarSize } from "../base/types.ts";
+import { fixedSize, isVarSize } from "../base/types.ts";
 import type { StoredColumn } from "./api.ts";
 import { dataFileName, indexFileName } from "./dir_name.ts";
 import { fileSize, joinPath, readInto, readRange, truncateTo, writeAtSynced } from "./_fs.ts";
@@ -34,7 +34,12 @@ export async function varDataSize(partPath: string, column: StoredColumn, fileRo
  * Appends a chunk after the `fileRows` committed rows of a column, in place (the fast path
  * of in-order appends). Bytes past the committed size, if any, are overwritten.
  */
-export async function appendColumn(partPath: string, column: StoredColumn, fileRows: number, chunk: ColumnChunk): Promise<void> {
+export async function appendColumn(
+  partPath: string,
+  column: StoredColumn,
+  fileRows: number,
+  chunk: ColumnChunk,
+): Promise<void> {
   if (chunk.kind === "fixed") {
     await writeAtSynced(dataPath(partPath, column), fileRows * fixedSize(column.type), [chunk.bytes]);
     return;
@@ -46,7 +51,9 @@ export async function appendColumn(partPath: string, column: StoredColumn, fileR
   const first = fileRows === 0 ? 0 : 1;
   await Promise.all([
     writeAtSynced(dataPath(partPath, column), base, [col.data]),
-    writeAtSynced(indexPath(partPath, column), (fileRows + first) * 8, [encodeOffsets(col.offsets, first, rows + 1, base)]),
+    writeAtSynced(indexPath(partPath, column), (fileRows + first) * 8, [
+      encodeOffsets(col.offsets, first, rows + 1, base),
+    ]),
   ]);
 }
 
@@ -60,7 +67,11 @@ export function writeColumn(partPath: string, column: StoredColumn, chunk: Colum
  * recovery does to bytes a crash left past the committed size. A missing file with rows
  * committed is an io error raised by the read of its offsets.
  */
-export async function truncateColumn(partPath: string, column: StoredColumn, fileRows: number): Promise<void> {
+export async function truncateColumn(
+  partPath: string,
+  column: StoredColumn,
+  fileRows: number,
+): Promise<void> {
   if (!isVarSize(column.type)) {
     await truncateTo(dataPath(partPath, column), fileRows * fixedSize(column.type));
     return;
@@ -71,7 +82,11 @@ export async function truncateColumn(partPath: string, column: StoredColumn, fil
 }
 
 /** Checks that a column's committed bytes exist; returns a message naming what is missing. */
-export async function checkColumn(partPath: string, column: StoredColumn, fileRows: number): Promise<string | undefined> {
+export async function checkColumn(
+  partPath: string,
+  column: StoredColumn,
+  fileRows: number,
+): Promise<string | undefined> {
   if (fileRows === 0) return undefined;
   if (!isVarSize(column.type)) {
     const need = fileRows * fixedSize(column.type);
@@ -84,24 +99,99 @@ export async function checkColumn(partPath: string, column: StoredColumn, fileRo
 
 /**
  * All `rowCount` rows of a committed column as a chunk in JS memory, the first `top` rows
- * NULL. Used by rewrites (out-of-order merges, updates, conversions), which need whole columns.
+ * NULL. Used by rewrites (updates, conversions), which need whole columns.
  */
-export async function readColumnChunk(partPath: string, column: StoredColumn, top: number, rowCount: number): Promise<ColumnChunk> {
-  const fileRows = rowCount - top;
-  if (!isVarSize(column.type)) {
-    const size = fixedSize(column.type);
-    const bytes = new Uint8Array(rowCount * size);
-    fillNull(column.type, bytes.subarray(0, top * size));
-    if (fileRows > 0) await readInto(dataPath(partPath, column), 0, bytes.subarray(top * size));
-    return { kind: "fixed", bytes };
-  }
-  if (fileRows === 0) return { kind: "var", col: varColumnFromFile(top, new Uint8Array(0), new Uint8Array(0), rowCount) };
-  const offsets = await readRange(indexPath(partPath, column), 0, (fileRows + 1) * 8);
-  const data = await readRange(dataPath(partPath, column), 0, offsetAt(offsets, fileRows));
-  return { kind: "var", col: varColumnFromFile(top, offsets, data, rowCount) };
+export function readColumnChunk(
+  partPath: string,
+  column: StoredColumn,
+  top: number,
+  rowCount: number,
+): Promise<ColumnChunk> {
+  return readColumnRange(partPath, column, top, 0, rowCount);
 }
 
-/** Byte length of `rows` values of a fixed-width type (0 for var-size). */
-export function fixedBytes(t: ColumnType, rows: number): number {
-  return fixedSize(t) * rows;
+/** Rows [from, to) of a committed column whose first `top` rows are NULL, as a chunk in JS memory. */
+export async function readColumnRange(
+  partPath: string,
+  column: StoredColumn,
+  top: number,
+  from: number,
+  to: number,
+): Promise<ColumnChunk> {
+  const nullRows = Math.max(0, Math.min(to, top) - from);
+  const a = Math.max(from, top) - top, b = to - top; // file rows [a, b)
+  if (!isVarSize(column.type)) {
+    const size = fixedSize(column.type);
+    const bytes = new Uint8Array((to - from) * size);
+    fillNull(column.type, bytes.subarray(0, nullRows * size));
+    if (b > a) await readInto(dataPath(partPath, column), a * size, bytes.subarray(nullRows * size));
+    return { kind: "fixed", bytes };
+  }
+  if (b <= a) return { kind: "var", col: varColumnFromFile(nullRows, new Uint8Array(0), new Uint8Array(0)) };
+  const offsets = await readRange(indexPath(partPath, column), a * 8, (b - a + 1) * 8);
+  const lo = offsetAt(offsets, 0), hi = offsetAt(offsets, b - a);
+  const data = await readRange(dataPath(partPath, column), lo, hi - lo);
+  return { kind: "var", col: varColumnFromFile(nullRows, offsets, data) };
+}
+
+/**
+ * Copies the first `fileRows` rows of a column's files to another partition folder: a
+ * kernel-side file copy cut to size, so an out-of-order merge rewrites only the rows it
+ * changes in JS. The copy is made durable by the `appendColumn` that follows it.
+ */
+export async function copyColumnPrefix(
+  source: string,
+  target: string,
+  column: StoredColumn,
+  fileRows: number,
+): Promise<void> {
+  if (fileRows === 0) return;
+  if (!isVarSize(column.type)) {
+    await copyPrefix(dataPath(source, column), dataPath(target, column), fileRows * fixedSize(column.type));
+    return;
+  }
+  await copyPrefix(indexPath(source, column), indexPath(target, column), (fileRows + 1) * 8);
+  await copyPrefix(
+    dataPath(source, column),
+    dataPath(target, column),
+    await varDataSize(source, column, fileRows),
+  );
+}
+
+async function copyPrefix(source: string, target: string, bytes: number): Promise<void> {
+  await Deno.copyFile(source, target);
+  await Deno.truncate(target, bytes);
+}
+
+/**
+ * Index of the first of `rowCount` ascending timestamps in a column file that is greater
+ * than `ts` (or not less, when `inclusive`): a binary search by positioned reads.
+ */
+export async function searchTimestamp(
+  path: string,
+  rowCount: number,
+  ts: bigint,
+  inclusive: boolean,
+): Promise<number> {
+  const file = await Deno.open(path, { read: true });
+  try {
+    const cell = new BigInt64Array(1);
+    const bytes = new Uint8Array(cell.buffer);
+    let lo = 0, hi = rowCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      await file.seek(mid * 8, Deno.SeekMode.Start);
+      let done = 0;
+      while (done < 8) {
+        const n = await file.read(bytes.subarray(done));
+        if (n === null) throw new Error(`short timestamp file [file=${path}]`);
+        done += n;
+      }
+      if (cell[0] < ts || (!inclusive && cell[0] === ts)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  } finally {
+    file.close();
+  }
 }

@@ -70,10 +70,16 @@ export class FileStorage implements Storage {
   createTable(def: TableDefinition): Promise<Table> {
     return this.#mutex.run(async () => {
       this.#checkOpen();
-      if (this.#tables.has(def.name.toLowerCase())) throw new SqlError(`table already exists [table=${def.name}]`);
+      if (this.#tables.has(def.name.toLowerCase())) {
+        throw new SqlError(`table already exists [table=${def.name}]`);
+      }
       checkDefinition(def);
       const id = this.#tableIdNext++;
-      await replaceFileAtomic(this.root, IDS_FILE, new TextEncoder().encode(JSON.stringify({ tableIdNext: this.#tableIdNext })));
+      await replaceFileAtomic(
+        this.root,
+        IDS_FILE,
+        new TextEncoder().encode(JSON.stringify({ tableIdNext: this.#tableIdNext })),
+      );
       const dirName = tableDirName(def.name, id);
       const path = joinPath(this.root, dirName);
       try {
@@ -128,12 +134,21 @@ export class FileStorage implements Storage {
 /** Our own invariants of a definition the engine has already validated. */
 function checkDefinition(def: TableDefinition): void {
   const ts = def.timestampIndex;
-  assert(ts === -1 || (ts >= 0 && ts < def.columns.length && isTimestamp(def.columns[ts].type)), "createTable: bad timestampIndex");
+  assert(
+    ts === -1 || (ts >= 0 && ts < def.columns.length && isTimestamp(def.columns[ts].type)),
+    "createTable: bad timestampIndex",
+  );
   assert(ts >= 0 || def.partitionBy === "NONE", "createTable: PARTITION BY needs a designated timestamp");
 }
 
 /** Writes the metadata and the first transaction file of a new table; the rename of `_txn` creates it. */
-async function createTableFiles(path: string, def: TableDefinition, id: number, dirName: string, cache: ColumnCache): Promise<TableStore> {
+async function createTableFiles(
+  path: string,
+  def: TableDefinition,
+  id: number,
+  dirName: string,
+  cache: ColumnCache,
+): Promise<TableStore> {
   await Deno.mkdir(path);
   const meta = freezeMeta({
     id,

@@ -107,7 +107,12 @@ export function bytesOf(a: ArrayBufferView): Uint8Array {
  * bytes when it already has the vector layout, else a converted copy. SYMBOL input is
  * `Value[]` of strings, interned into `dict`.
  */
-export function encodeFixed(t: ColumnType, data: VectorData | null, rowCount: number, dict?: SymbolTable): Uint8Array {
+export function encodeFixed(
+  t: ColumnType,
+  data: VectorData | null,
+  rowCount: number,
+  dict?: SymbolTable,
+): Uint8Array {
   const size = fixedSize(t);
   if (data === null) {
     const out = new Uint8Array(rowCount * size);
@@ -142,7 +147,11 @@ function coerceTyped(t: ColumnType, ctor: TypedCtor, data: VectorData, rowCount:
     const out = new BigInt64Array(rowCount);
     for (let i = 0; i < rowCount; i++) {
       const x = src[i];
-      out[i] = x === null || x === undefined ? LONG_NULL : typeof x === "bigint" ? x : BigInt(Math.trunc(Number(x)));
+      out[i] = x === null || x === undefined
+        ? LONG_NULL
+        : typeof x === "bigint"
+        ? x
+        : BigInt(Math.trunc(Number(x)));
     }
     return out;
   }

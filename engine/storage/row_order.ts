@@ -48,7 +48,11 @@ export function identityOrder(n: number): Int32Array {
  * later row's values take the earlier row's slot and the later slot disappears (last write
  * wins, §6.1). Returns the order unchanged when nothing was deduplicated.
  */
-export function dedupSorted(order: Int32Array, ts: BigInt64Array, keyOf: (row: number) => string): Int32Array {
+export function dedupSorted(
+  order: Int32Array,
+  ts: BigInt64Array,
+  keyOf: (row: number) => string,
+): Int32Array {
   const out = new Int32Array(order.length);
   let n = 0;
   for (let i = 0; i < order.length;) {

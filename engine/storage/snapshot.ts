@@ -12,7 +12,7 @@ import type { SymbolDict, Value, Vector } from "../base/values.ts";
 import { assert } from "../base/assert.ts";
 import type { PartitionInfo, StoredColumn, TableMeta, TableSnapshot } from "./api.ts";
 import type { TableState } from "./table_state.ts";
-import { type PartitionState, partitionDir, topOf } from "./txn_file.ts";
+import { partitionDir, type PartitionState, topOf } from "./txn_file.ts";
 import { type Block, type ColumnCache, type Loader } from "./column_cache.ts";
 import { fillNull, fixedVectorData } from "./fixed_codec.ts";
 import { dataPath, indexPath } from "./column_files.ts";
@@ -140,12 +140,22 @@ export class Snapshot implements TableSnapshot {
     if (to <= top || fileRows === 0) return out;
     const partPath = this.#partPath(part);
     const ipath = indexPath(partPath, col), dpath = dataPath(partPath, col);
-    const index = await this.#block(this.#key(part, `${col.id}.i`), (fileRows + 1) * 8, (t, f) => readInto(ipath, f, t));
+    const index = await this.#block(
+      this.#key(part, `${col.id}.i`),
+      (fileRows + 1) * 8,
+      (t, f) => readInto(ipath, f, t),
+    );
     const words = new Uint32Array(index.buffer, index.byteOffset, (fileRows + 1) * 2);
     const offsetOf = (k: number) => words[2 * k] + words[2 * k + 1] * 4294967296;
-    const data = await this.#block(this.#key(part, `${col.id}.d`), offsetOf(fileRows), (t, f) => readInto(dpath, f, t));
+    const data = await this.#block(
+      this.#key(part, `${col.id}.d`),
+      offsetOf(fileRows),
+      (t, f) => readInto(dpath, f, t),
+    );
     const bytes = data.bytes(0, offsetOf(fileRows));
-    for (let r = Math.max(from, top); r < to; r++) out[r - from] = decodeRecord(col.type, bytes, offsetOf(r - top));
+    for (let r = Math.max(from, top); r < to; r++) {
+      out[r - from] = decodeRecord(col.type, bytes, offsetOf(r - top));
+    }
     return out;
   }
 

@@ -106,7 +106,10 @@ export class SymbolDictView implements SymbolDict {
  * Parses the first `count` entries of a dictionary file. Returns the table (all entries
  * committed) and the byte length they occupy; fewer entries than `count` is an error.
  */
-export function decodeSymbolFile(bytes: Uint8Array, count: number): { table: SymbolTable; byteLength: number } | undefined {
+export function decodeSymbolFile(
+  bytes: Uint8Array,
+  count: number,
+): { table: SymbolTable; byteLength: number } | undefined {
   const table = new SymbolTable();
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 0;

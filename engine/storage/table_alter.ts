@@ -35,11 +35,17 @@ export async function truncateOp(w: TableWriter, work: WriteSet): Promise<void> 
   for (const id of s.dicts.keys()) dicts.set(id, new SymbolTable());
   await w.commit(work, { partitions: [], dicts });
   // The dictionary files now hold nothing committed; emptying them is tidiness, not safety.
-  for (const id of s.dicts.keys()) await truncateTo(joinPath(w.tablePath, symbolFileName(id)), 0).catch(() => {});
+  for (const id of s.dicts.keys()) {
+    await truncateTo(joinPath(w.tablePath, symbolFileName(id)), 0).catch(() => {});
+  }
 }
 
 /** ADD COLUMN: existing rows read NULL through a column top in every partition. */
-export async function addColumnOp(w: TableWriter, work: WriteSet, column: Omit<StoredColumn, "id">): Promise<void> {
+export async function addColumnOp(
+  w: TableWriter,
+  work: WriteSet,
+  column: Omit<StoredColumn, "id">,
+): Promise<void> {
   const s = w.state;
   if (columnIndexOf(s.meta, column.name) >= 0) throw new SqlError(`Duplicate column [name=${column.name}]`);
   const meta = cloneMeta(s.meta);
@@ -56,7 +62,9 @@ export async function dropColumnOp(w: TableWriter, work: WriteSet, name: string)
   const s = w.state;
   const index = columnIndexOf(s.meta, name);
   if (index < 0) throw noColumn(name);
-  if (index === s.meta.timestampIndex) throw new SqlError(`cannot drop designated timestamp column [column=${name}]`);
+  if (index === s.meta.timestampIndex) {
+    throw new SqlError(`cannot drop designated timestamp column [column=${name}]`);
+  }
   const meta = cloneMeta(s.meta);
   const [col] = meta.columns.splice(index, 1);
   if (meta.timestampIndex > index) meta.timestampIndex--;
@@ -75,7 +83,12 @@ function obsoleteColumnFiles(w: TableWriter, work: WriteSet, col: StoredColumn):
 }
 
 /** RENAME COLUMN: metadata only (files are named by column id). */
-export async function renameColumnOp(w: TableWriter, work: WriteSet, from: string, to: string): Promise<void> {
+export async function renameColumnOp(
+  w: TableWriter,
+  work: WriteSet,
+  from: string,
+  to: string,
+): Promise<void> {
   const s = w.state;
   const index = columnIndexOf(s.meta, from);
   if (index < 0) throw noColumn(from);
@@ -103,7 +116,9 @@ export async function convertColumnOp(
   const s = w.state;
   const index = columnIndexOf(s.meta, name);
   if (index < 0) throw noColumn(name);
-  if (index === s.meta.timestampIndex) throw new SqlError(`cannot change type of designated timestamp column [column=${name}]`);
+  if (index === s.meta.timestampIndex) {
+    throw new SqlError(`cannot change type of designated timestamp column [column=${name}]`);
+  }
   const old = s.meta.columns[index];
   const target: StoredColumn = { ...column, id: s.columnIdNext };
   const oldDict = s.dicts.get(old.id);
@@ -142,13 +157,18 @@ export async function dropPartitionsOp(w: TableWriter, work: WriteSet, names: st
 }
 
 /** Metadata-only changes; identity and column ids are storage's and may not change. */
-export async function alterMetaOp(w: TableWriter, work: WriteSet, change: (meta: TableMeta) => void): Promise<void> {
+export async function alterMetaOp(
+  w: TableWriter,
+  work: WriteSet,
+  change: (meta: TableMeta) => void,
+): Promise<void> {
   const s = w.state;
   const meta = cloneMeta(s.meta);
   change(meta);
   assert(meta.id === s.meta.id && meta.dirName === s.meta.dirName, "alterMeta: table identity changed");
   assert(
-    meta.columns.length === s.meta.columns.length && meta.columns.every((c, i) => c.id === s.meta.columns[i].id),
+    meta.columns.length === s.meta.columns.length &&
+      meta.columns.every((c, i) => c.id === s.meta.columns[i].id),
     "alterMeta: columns may not be added, removed or reordered",
   );
   await w.commit(work, { meta });

@@ -32,7 +32,9 @@ export function makeState(
 
 /** Nanosecond designated timestamps are named and ranged by their microsecond value. */
 export function tsScale(meta: TableMeta): bigint {
-  return meta.timestampIndex >= 0 && meta.columns[meta.timestampIndex].type.tag === "TIMESTAMP_NS" ? 1000n : 1n;
+  return meta.timestampIndex >= 0 && meta.columns[meta.timestampIndex].type.tag === "TIMESTAMP_NS"
+    ? 1000n
+    : 1n;
 }
 
 function partitionInfoOf(meta: TableMeta, p: PartitionState): PartitionInfo {

@@ -7,7 +7,7 @@ import { SqlError } from "../base/errors.ts";
 import type { Value } from "../base/values.ts";
 import type { ColumnUpdate, RowsToWrite, StoredColumn, Table, TableMeta, TableSnapshot } from "./api.ts";
 import { Mutex } from "./_mutex.ts";
-import { joinPath, removePath, replaceFileAtomic, syncDir, truncateTo, writeAtSynced, writeFileSynced } from "./_fs.ts";
+import { joinPath, removePath, syncDir, truncateTo, writeAtSynced, writeFileSynced } from "./_fs.ts";
 import { metaFileName, symbolFileName, TXN_FILE } from "./dir_name.ts";
 import { encodeMeta, freezeMeta } from "./meta_file.ts";
 import { encodeTxn, type PartitionState, type TxnState } from "./txn_file.ts";
@@ -161,6 +161,7 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
       try {
         return await work(ws);
       } catch (e) {
+        if (ws.committed) throw e;
         this.#versionFloor = Math.max(this.#versionFloor, ws.versionNext);
         for (const dict of this.#state.dicts.values()) dict.rollback();
         await ws.rollback().catch(() => {});
@@ -171,7 +172,7 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
 
   async commit(work: WriteSet, next: NextState): Promise<void> {
     const old = this.#state;
-    const meta = next.meta ? freezeMeta({ ...next.meta, version: (old.txn.metaVersion + 1) }) : old.meta;
+    const meta = next.meta ? freezeMeta({ ...next.meta, version: old.txn.metaVersion + 1 }) : old.meta;
     const columnIdNext = next.columnIdNext ?? old.columnIdNext;
     const dicts = next.dicts ?? old.dicts;
     const metaVersion = next.meta ? old.txn.metaVersion + 1 : old.txn.metaVersion;
@@ -192,27 +193,38 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
         meta.columns.filter((c) => c.type.tag === "SYMBOL").map((c) => [c.id, dicts.get(c.id)!.size]),
       ),
     };
-    await replaceFileAtomic(this.tablePath, TXN_FILE, encodeTxn(txn));
+    const temp = joinPath(this.tablePath, TXN_FILE + ".tmp");
+    await writeFileSynced(temp, encodeTxn(txn));
+    await Deno.rename(temp, joinPath(this.tablePath, TXN_FILE));
     // In force from here on: nothing below may undo it.
+    work.committed = true;
     for (const [id, bytes] of symbolBytes) dicts.get(id)!.markCommitted(bytes);
     this.#state = makeState(meta, columnIdNext, txn, dicts);
     for (const path of work.obsolete) this.#obsolete.push({ path, afterTxn: txn.txn });
     if (next.meta) this.#obsolete.push({ path: metaFileName(old.txn.metaVersion), afterTxn: 0 });
+    // Makes the rename durable; should it fail, the caller hears of it but the commit stands.
+    await syncDir(this.tablePath);
     await this.#collect().catch(() => {});
   }
 
   /** Appends the uncommitted entries of every dictionary to its file; returns bytes per column id. */
-  async #writeSymbols(work: WriteSet, meta: TableMeta, dicts: ReadonlyMap<number, SymbolTable>): Promise<Map<number, number>> {
+  async #writeSymbols(
+    work: WriteSet,
+    meta: TableMeta,
+    dicts: ReadonlyMap<number, SymbolTable>,
+  ): Promise<Map<number, number>> {
     const written = new Map<number, number>();
-    await Promise.all(meta.columns.filter((c) => c.type.tag === "SYMBOL").map(async (c) => {
-      const dict = dicts.get(c.id)!;
-      if (dict.size === dict.committedCount) return;
-      const bytes = dict.pendingBytes();
-      const path = joinPath(this.tablePath, symbolFileName(c.id));
-      work.onRollback(() => truncateTo(path, dict.committedBytes));
-      await writeAtSynced(path, dict.committedBytes, [bytes]);
-      written.set(c.id, bytes.length);
-    }));
+    await Promise.all(
+      meta.columns.filter((c) => c.type.tag === "SYMBOL").map(async (c) => {
+        const dict = dicts.get(c.id)!;
+        if (dict.size === dict.committedCount) return;
+        const bytes = dict.pendingBytes();
+        const path = joinPath(this.tablePath, symbolFileName(c.id));
+        work.onRollback(() => truncateTo(path, dict.committedBytes));
+        await writeAtSynced(path, dict.committedBytes, [bytes]);
+        written.set(c.id, bytes.length);
+      }),
+    );
     return written;
   }
 

@@ -9,7 +9,7 @@ import { assert } from "../base/assert.ts";
 import type { ColumnUpdate } from "./api.ts";
 import type { TableWriter } from "./table_writer.ts";
 import type { WriteSet } from "./write_set.ts";
-import { type PartitionState, partitionDir, topOf } from "./txn_file.ts";
+import { partitionDir, type PartitionState, topOf } from "./txn_file.ts";
 import { dataPath, indexPath, readColumnChunk, writeColumn } from "./column_files.ts";
 import { gatherChunk } from "./column_chunk.ts";
 import { encodeChunk } from "./append.ts";
@@ -20,7 +20,9 @@ export async function updateOp(w: TableWriter, work: WriteSet, changes: ColumnUp
   const s = w.state;
   const byPartition = new Map<string, ColumnUpdate[]>();
   for (const c of changes) {
-    if (c.column === s.meta.timestampIndex) throw new SqlError("Designated timestamp column cannot be updated");
+    if (c.column === s.meta.timestampIndex) {
+      throw new SqlError("Designated timestamp column cannot be updated");
+    }
     assert(s.meta.columns[c.column] !== undefined, "update: no such column");
     const list = byPartition.get(c.partition) ?? [];
     list.push(c);
@@ -36,7 +38,12 @@ export async function updateOp(w: TableWriter, work: WriteSet, changes: ColumnUp
   await w.commit(work, { partitions: s.txn.partitions.map((p) => rewritten.get(p.name) ?? p) });
 }
 
-async function rewritePartition(w: TableWriter, work: WriteSet, p: PartitionState, list: ColumnUpdate[]): Promise<PartitionState> {
+async function rewritePartition(
+  w: TableWriter,
+  work: WriteSet,
+  p: PartitionState,
+  list: ColumnUpdate[],
+): Promise<PartitionState> {
   const s = w.state;
   const oldPath = joinPath(w.tablePath, partitionDir(p));
   const { version, path } = await work.createPartitionDir(p.name);

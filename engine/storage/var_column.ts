@@ -114,11 +114,15 @@ function decodeUtf16(data: Uint8Array, from: number, units: number): string {
   if (((data.byteOffset + from) & 1) === 0) {
     const codes = new Uint16Array(data.buffer, data.byteOffset + from, units);
     let s = "";
-    for (let i = 0; i < units; i += 8192) s += String.fromCharCode(...codes.subarray(i, Math.min(units, i + 8192)));
+    for (let i = 0; i < units; i += 8192) {
+      s += String.fromCharCode(...codes.subarray(i, Math.min(units, i + 8192)));
+    }
     return s;
   }
   let s = "";
-  for (let i = 0; i < units; i++) s += String.fromCharCode(data[from + 2 * i] | (data[from + 2 * i + 1] << 8));
+  for (let i = 0; i < units; i++) {
+    s += String.fromCharCode(data[from + 2 * i] | (data[from + 2 * i + 1] << 8));
+  }
   return s;
 }
 
@@ -181,18 +185,20 @@ export function offsetAt(bytes: Uint8Array, i: number): number {
 }
 
 /**
- * A var column of `rowCount` rows from a file's records: the first `top` rows NULL (a column
- * added after the partition was written), then the file's rows given by `offsetBytes`
- * (int64 LE entries) over `data`.
+ * A var column from a file's records: `nullRows` NULL rows (inside a column top), then the
+ * records of `offsetBytes` (k+1 int64 LE entries for k rows, absolute offsets into the file)
+ * over `data` (the file's bytes from the first entry's offset on).
  */
-export function varColumnFromFile(top: number, offsetBytes: Uint8Array, data: Uint8Array, rowCount: number): VarColumn {
-  const fileRows = rowCount - top;
-  const head = top * 4;
+export function varColumnFromFile(nullRows: number, offsetBytes: Uint8Array, data: Uint8Array): VarColumn {
+  const fileRows = offsetBytes.length > 0 ? offsetBytes.length / 8 - 1 : 0;
+  const base = fileRows > 0 ? offsetAt(offsetBytes, 0) : 0;
+  const head = nullRows * 4;
   const out = new Uint8Array(head + data.length);
   out.fill(0xff, 0, head);
   out.set(data, head);
-  const offsets = new Float64Array(rowCount + 1);
-  for (let i = 0; i < top; i++) offsets[i] = i * 4;
-  for (let k = 0; k <= fileRows; k++) offsets[top + k] = head + (fileRows > 0 ? offsetAt(offsetBytes, k) : 0);
+  const offsets = new Float64Array(nullRows + fileRows + 1);
+  for (let i = 0; i < nullRows; i++) offsets[i] = i * 4;
+  offsets[nullRows] = head;
+  for (let k = 1; k <= fileRows; k++) offsets[nullRows + k] = head + offsetAt(offsetBytes, k) - base;
   return { offsets, data: out };
 }

@@ -13,6 +13,8 @@ export class WriteSet {
   readonly obsolete: string[] = [];
   /** True when a folder was created in the table folder (its entry needs an fsync). */
   dirsCreated = false;
+  /** True once the transaction file names this write: from then on it must not be undone. */
+  committed = false;
   #versionNext: number;
 
   constructor(tablePath: string, versionNext: number) {

@@ -109,6 +109,6 @@ export async function runStatement(
     case "dml":
       return { kind: "command", tag: `UPDATE ${outcome.updated}` };
     case "ddl":
-      return { kind: "command", tag: kind === "other" || kind === "query" ? "OK" : "OK" };
+      return { kind: "command", tag: "OK" };
   }
 }

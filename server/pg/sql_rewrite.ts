@@ -7,7 +7,56 @@
  */
 import { type SqlToken, tokenize } from "./sql_tokens.ts";
 
-const TRIGGER = /pg_catalog|operator\s*\(|collate|::\s*(reg|oid|name|bpchar|"char")|\[\]/i;
+const TRIGGER = /pg_|operator\s*\(|collate|::\s*(reg|oid|name|bpchar|"char")|\[\]/i;
+
+/**
+ * Catalog relations that are always empty here (engine/catalog/pg_catalog.ts registers them
+ * without rows). A scalar subquery over one of them is NULL and EXISTS over one is false,
+ * which lets psql's correlated subqueries (`\d t` reads pg_attrdef and pg_collation that way)
+ * run on an engine without correlated subqueries.
+ */
+const EMPTY_RELATIONS = new Set([
+  "pg_attrdef",
+  "pg_collation",
+  "pg_description",
+  "pg_shdescription",
+  "pg_constraint",
+  "pg_inherits",
+  "pg_index",
+  "pg_trigger",
+  "pg_rewrite",
+  "pg_policy",
+  "pg_statistic_ext",
+  "pg_publication",
+  "pg_publication_rel",
+  "pg_partitioned_table",
+  "pg_foreign_table",
+  "pg_depend",
+  "pg_proc",
+  "pg_enum",
+  "pg_range",
+  "pg_extension",
+]);
+
+/** Index of the `)` closing the `(` at `open`, or -1. */
+function closingParen(tokens: SqlToken[], open: number): number {
+  let depth = 0;
+  for (let j = open; j < tokens.length; j++) {
+    if (tokens[j].text === "(") depth++;
+    else if (tokens[j].text === ")" && --depth === 0) return j;
+  }
+  return -1;
+}
+
+/** True when a subquery's tokens read from an always-empty catalog relation. */
+function readsEmptyRelation(tokens: SqlToken[], from: number, to: number): boolean {
+  for (let j = from; j < to; j++) {
+    if (tokens[j].kind !== "word" || !EMPTY_RELATIONS.has(tokens[j].lower)) continue;
+    const prev = tokens[j - 1]?.text === "." ? tokens[j - 3] : tokens[j - 1];
+    if (prev && (prev.lower === "from" || prev.lower === "join" || prev.text === ",")) return true;
+  }
+  return false;
+}
 
 /** OIDs of the catalog relations `'name'::regclass` may name (pg_catalog.ts uses the same). */
 const CATALOG_OIDS: Record<string, number> = {
@@ -40,10 +89,40 @@ const CAST_REPLACEMENTS: Record<string, string> = {
   oidvector: "",
 };
 
+/**
+ * `SELECT a, b FROM <empty relation> ...` (joins, filters and all) has no rows: it becomes
+ * `SELECT NULL a, NULL b FROM long_sequence(0)` with the same number of columns. psql's `\d`
+ * asks pg_policy and pg_statistic_ext with syntax (unnest ... s(attnum), any()) the engine
+ * does not have, for answers that are empty anyway.
+ */
+function emptyResult(tokens: SqlToken[]): string | undefined {
+  if (tokens[0]?.lower !== "select") return undefined;
+  let depth = 0, columns = 1, from = -1;
+  for (let j = 1; j < tokens.length && from < 0; j++) {
+    const t = tokens[j];
+    if (t.text === "(") depth++;
+    else if (t.text === ")") depth--;
+    else if (depth === 0 && t.text === ",") columns++;
+    else if (depth === 0 && t.lower === "from" && t.kind === "word") from = j;
+  }
+  if (from < 0) return undefined;
+  let j = from + 1;
+  if (tokens[j]?.lower === "pg_catalog" && tokens[j + 1]?.text === ".") j += 2;
+  if (tokens[j]?.kind !== "word" || !EMPTY_RELATIONS.has(tokens[j].lower)) return undefined;
+  for (let k = j + 1; k < tokens.length; k++) {
+    const w = tokens[k].lower;
+    if (tokens[k].kind === "word" && (w === "right" || w === "full" || w === "union")) return undefined;
+  }
+  const list = Array.from({ length: columns }, (_, i) => `NULL c${i + 1}`);
+  return `SELECT ${list.join(", ")} FROM long_sequence(0)`;
+}
+
 /** Returns the text the engine should run for `sql`. */
 export function rewriteForEngine(sql: string): string {
   if (!TRIGGER.test(sql)) return sql;
   const tokens = tokenize(sql);
+  const empty = emptyResult(tokens);
+  if (empty) return empty;
   const parts: string[] = [];
   let copied = 0;
   const replace = (from: SqlToken, to: SqlToken, text: string) => {
@@ -53,6 +132,26 @@ export function rewriteForEngine(sql: string): string {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     const lower = t.kind === "word" ? t.lower : "";
+    if (t.text === "(" && tokens[i + 1]?.lower === "select") {
+      const close = closingParen(tokens, i);
+      // `array(select ...)` builds an array the engine has no type for; the catalog columns
+      // it feeds (role lists of policies) are empty here, so NULL is the same answer.
+      if (close > 0 && tokens[i - 1]?.lower === "array") {
+        replace(tokens[i - 1], tokens[close], "NULL");
+        i = close;
+        continue;
+      }
+      if (close > 0 && readsEmptyRelation(tokens, i + 1, close)) {
+        const exists = tokens[i - 1]?.lower === "exists";
+        if (exists) {
+          parts.push(sql.slice(copied, tokens[i - 1].pos));
+          copied = t.pos;
+        }
+        replace(t, tokens[close], exists ? "false" : "NULL");
+        i = close;
+        continue;
+      }
+    }
     if (lower === "pg_catalog" && tokens[i + 1]?.text === ".") {
       replace(t, tokens[i + 1], "");
       i++;

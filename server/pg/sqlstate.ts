@@ -28,6 +28,7 @@ export const SQLSTATE = {
   DUPLICATE_PREPARED_STATEMENT: "42P05",
   UNDEFINED_PREPARED_STATEMENT: "26000",
   SYNTAX_OR_ACCESS_RULE: "42000",
+  TOO_MANY_CONNECTIONS: "53300",
 } as const;
 
 /** An error the pg layer raises itself with a chosen SQLSTATE. */

@@ -7,6 +7,8 @@ export interface ServerProcess {
   root: string;
   httpUrl: string;
   healthUrl: string;
+  /** Port of the pgwire listener (only when started with `pg: true`). */
+  pgPort: number;
   child: Deno.ChildProcess;
   /** Sends SIGKILL and waits for the process to end. */
   kill(): Promise<void>;
@@ -15,9 +17,12 @@ export interface ServerProcess {
   exec(sql: string, extra?: string): Promise<Response>;
 }
 
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+// QDB_E2E_MAIN lets a developer point the tests at another entry point while wiring a listener.
+const MAIN = Deno.env.get("QDB_E2E_MAIN") ?? new URL("../../main.ts", import.meta.url).pathname;
 
-export async function startServer(opts: { root?: string; env?: Record<string, string> } = {}): Promise<ServerProcess> {
+export async function startServer(
+  opts: { root?: string; env?: Record<string, string>; pg?: boolean } = {},
+): Promise<ServerProcess> {
   const root = opts.root ?? await Deno.makeTempDir({ prefix: "qdb_e2e_" });
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, "--root", root],
@@ -34,9 +39,9 @@ export async function startServer(opts: { root?: string; env?: Record<string, st
     stderr: "piped",
   }).spawn();
   const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let httpUrl = "", healthUrl = "", buffered = "";
+  let httpUrl = "", healthUrl = "", buffered = "", pgPort = 0;
   const deadline = Date.now() + 60_000;
-  while (!(httpUrl && healthUrl)) {
+  while (!(httpUrl && healthUrl && (pgPort || !opts.pg))) {
     if (Date.now() > deadline) throw new Error("server did not start within 60 s");
     const { value, done } = await lines.read();
     if (done) {
@@ -46,6 +51,7 @@ export async function startServer(opts: { root?: string; env?: Record<string, st
     buffered += value;
     httpUrl ||= /http listening on (http:\/\/\S+)/.exec(buffered)?.[1] ?? "";
     healthUrl ||= /health listening on (http:\/\/\S+)/.exec(buffered)?.[1] ?? "";
+    pgPort ||= Number(/pg listening on \S+:(\d+)/.exec(buffered)?.[1] ?? 0);
   }
   // Keep draining both pipes so the child never blocks on a full pipe.
   (async () => {
@@ -64,6 +70,7 @@ export async function startServer(opts: { root?: string; env?: Record<string, st
     root,
     httpUrl,
     healthUrl,
+    pgPort,
     child,
     kill: () => wait("SIGKILL"),
     stop: () => wait("SIGTERM"),

@@ -2,7 +2,7 @@
  * Test helpers for the kernels: one small memory per test module, an arena that frees what
  * a test allocated, and a seeded random generator for the differential tests.
  */
-import { wasmMemory, type WasmMemory } from "../../engine-wasm/mod.ts";
+import { type WasmMemory, wasmMemory } from "../../engine-wasm/mod.ts";
 
 /** Tests use a small memory; this must run before anything instantiates the kernels. */
 export const TEST_MEMORY_BYTES = 256 * 1024 * 1024;

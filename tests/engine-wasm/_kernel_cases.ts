@@ -179,7 +179,15 @@ export function kernelCases(name: string, impl: () => Kernels): void {
     assert.deepEqual(a.rows(sel, n), [1, 3, 5, 7, 9, 11]);
     const longs = a.i64([1n, 2n, 3n, LONG_NULL]);
     const all = a.i32([0, 1, 2, 3]);
-    const m = k.filter("i64", { data: longs, rowCount: 4, sel: all, selCount: 4, op: "ne", value: 2n, out: all });
+    const m = k.filter("i64", {
+      data: longs,
+      rowCount: 4,
+      sel: all,
+      selCount: 4,
+      op: "ne",
+      value: 2n,
+      out: all,
+    });
     assert.deepEqual(a.rows(all, m), [0, 2, 3]);
   });
 
@@ -189,7 +197,12 @@ export function kernelCases(name: string, impl: () => Kernels): void {
     assert.equal(k.filter("f64", { data, rowCount: 0, op: "ne", value: 5, out }), 0);
     assert.equal(k.filter("f64", { data, rowCount: 1, sel: out, selCount: 0, op: "ne", value: 5, out }), 0);
     assert.deepEqual(k.stats("f64", { data, rowCount: 0 }), { count: 0, sum: 0, min: NaN, max: NaN });
-    assert.deepEqual(k.stats("i32", { data, rowCount: 0 }), { count: 0, sum: 0n, min: LONG_NULL, max: LONG_NULL });
+    assert.deepEqual(k.stats("i32", { data, rowCount: 0 }), {
+      count: 0,
+      sum: 0n,
+      min: LONG_NULL,
+      max: LONG_NULL,
+    });
     assert.deepEqual(k.stats("f64", { data, rowCount: 1, sel: out, selCount: 0 }).count, 0);
     assert.equal(k.filterKeySet({ data, rowCount: 0, set: a.u8([1]), setSize: 0 }), 0);
     assert.equal(k.lowerBound({ data, rowCount: 0, value: 1n }), 0);
@@ -217,7 +230,8 @@ export function kernelCases(name: string, impl: () => Kernels): void {
     assert.deepEqual(byKey("eq", -1), [2, 6]);
     assert.deepEqual(byKey("ne", -1), [0, 1, 3, 4, 5]);
     assert.equal(k.filterKey({ ...column, op: "eq", key: 1 }), 2);
-    const inSet = (bytes: number[]) => a.rows(out, k.filterKeySet({ ...column, set: a.u8(bytes), setSize: 3, out }));
+    const inSet = (bytes: number[]) =>
+      a.rows(out, k.filterKeySet({ ...column, set: a.u8(bytes), setSize: 3, out }));
     assert.deepEqual(inSet([1, 0, 1, 0]), [0, 3]);
     assert.deepEqual(inSet([1, 0, 1, 1]), [0, 2, 3, 6]);
     assert.deepEqual(inSet([0, 0, 0, 0]), []);
@@ -305,6 +319,38 @@ export function kernelCases(name: string, impl: () => Kernels): void {
     }
   });
 
+  test("float stats move between clean and NULL-holding blocks", (k, a) => {
+    const n = 5000;
+    const layouts: Record<string, number[]> = {
+      "clean": [],
+      "NULL in the first block only": [5],
+      "NULLs in blocks 0 and 2": [5, 2100, 2101],
+      "infinities in blocks 1 and 3": [1100, 3100],
+      "NULL in the scalar tail": [4999],
+    };
+    for (const kind of ["f64", "f32"] as const) {
+      for (const [name, nullRows] of Object.entries(layouts)) {
+        const values = Array.from(
+          { length: n },
+          (_, i) => (i % 97) - 40 + (i === 2500 ? -1000 : 0) + (i === 1500 ? 1000 : 0),
+        );
+        nullRows.forEach((
+          row,
+          j,
+        ) => (values[row] = name.startsWith("infinities") ? (j % 2 ? -Infinity : Infinity) : NaN));
+        const present = values.filter(Number.isFinite);
+        const data = kind === "f64" ? a.f64(values) : a.f32(values);
+        const expected = {
+          count: present.length,
+          sum: present.reduce((x, y) => x + y, 0),
+          min: Math.min(...present),
+          max: Math.max(...present),
+        };
+        assert.deepEqual(k.stats(kind, { data, rowCount: n }), expected, `${kind} ${name}`);
+      }
+    }
+  });
+
   test("keyed aggregates fill one slot per key plus the NULL slot", (k, a) => {
     const keys = a.i32([0, 1, 0, -1, 2, 7, 1]); // key 7 is outside keyCount 3: NULL slot
     const base = { keys, rowCount: 7, keyCount: 3 };
@@ -348,14 +394,23 @@ export function kernelCases(name: string, impl: () => Kernels): void {
     assert.deepEqual(Array.from(a.mem.i64(is, 4)), [5n, 9n, 0n, 0n]);
 
     const floats = a.f32([0.5, 1.5, -Infinity, 2, 3, NaN, 4]);
-    const fmin = a.f32(new Array(4).fill(NaN)), fsum = a.f64(new Array(4).fill(0)), fc = a.i64(new Array(4).fill(0n));
+    const fmin = a.f32(new Array(4).fill(NaN)),
+      fsum = a.f64(new Array(4).fill(0)),
+      fc = a.i64(new Array(4).fill(0n));
     k.keyedMin("f32", { ...base, data: floats, out: fmin });
     k.keyedSum("f32", { ...base, data: floats, counts: fc, sums: fsum });
     assert.deepEqual(Array.from(a.mem.f32(fmin, 4)), [0.5, 1.5, 3, 2]);
     assert.deepEqual(Array.from(a.mem.f64(fsum, 4)), [0.5, 5.5, 3, 2]);
 
     const wrap = a.i64(new Array(2).fill(0n)), wc = a.i64(new Array(2).fill(0n));
-    k.keyedSum("i64", { keys: a.i32([0, 0]), rowCount: 2, keyCount: 1, data: a.i64([LONG_MAX, 1n]), counts: wc, sums: wrap });
+    k.keyedSum("i64", {
+      keys: a.i32([0, 0]),
+      rowCount: 2,
+      keyCount: 1,
+      data: a.i64([LONG_MAX, 1n]),
+      counts: wc,
+      sums: wrap,
+    });
     assert.deepEqual(Array.from(a.mem.i64(wrap, 2)), [LONG_NULL, 0n]);
   });
 
@@ -379,17 +434,36 @@ export function kernelCases(name: string, impl: () => Kernels): void {
     assert.deepEqual(f(out.lasts), [3, NaN, NaN, 8]);
 
     k.segments("f64", { data, rowCount: 8, from: 1, ends: a.i32([3]), segCount: 1, ...out });
-    assert.deepEqual([a.mem.i64(out.counts, 1)[0], f(out.sums)[0], f(out.firsts)[0], f(out.lasts)[0]], [1n, 3, NaN, 3]);
+    assert.deepEqual([a.mem.i64(out.counts, 1)[0], f(out.sums)[0], f(out.firsts)[0], f(out.lasts)[0]], [
+      1n,
+      3,
+      NaN,
+      3,
+    ]);
 
     const sel = a.i32([0, 2, 3, 6]);
-    k.segments("f64", { data, rowCount: 8, sel, selCount: 4, from: 0, ends: a.i32([2, 4]), segCount: 2, ...out });
+    k.segments("f64", {
+      data,
+      rowCount: 8,
+      sel,
+      selCount: 4,
+      from: 0,
+      ends: a.i32([2, 4]),
+      segCount: 2,
+      ...out,
+    });
     assert.deepEqual(Array.from(a.mem.i64(out.counts, 2)), [2n, 2n]);
     assert.deepEqual(f(out.sums).slice(0, 2), [4, 11]);
     assert.deepEqual(f(out.firsts).slice(0, 2), [1, 4]);
     assert.deepEqual(f(out.lasts).slice(0, 2), [3, 7]);
 
     const longs = a.i64([LONG_NULL, 2n, 3n, LONG_NULL]);
-    const lout = { mins: a.i64([42n, 42n]), maxs: a.i64([42n, 42n]), firsts: a.i64([42n, 42n]), sums: a.i64([42n, 42n]) };
+    const lout = {
+      mins: a.i64([42n, 42n]),
+      maxs: a.i64([42n, 42n]),
+      firsts: a.i64([42n, 42n]),
+      sums: a.i64([42n, 42n]),
+    };
     k.segments("i64", { data: longs, rowCount: 4, from: 0, ends: a.i32([3, 4]), segCount: 2, ...lout });
     assert.deepEqual(Array.from(a.mem.i64(lout.mins, 2)), [2n, LONG_NULL]);
     assert.deepEqual(Array.from(a.mem.i64(lout.maxs, 2)), [3n, LONG_NULL]);
@@ -424,11 +498,23 @@ export function kernelCases(name: string, impl: () => Kernels): void {
     const evens = a.i64(Array.from({ length: 1000 }, (_, i) => BigInt(2 * i)));
     const probes = Array.from({ length: 55 }, (_, i) => i * 37);
     const many = a.alloc(probes.length * 4);
-    k.lowerBounds({ data: evens, rowCount: 1000, values: a.i64(probes.map(BigInt)), count: probes.length, out: many });
+    k.lowerBounds({
+      data: evens,
+      rowCount: 1000,
+      values: a.i64(probes.map(BigInt)),
+      count: probes.length,
+      out: many,
+    });
     assert.deepEqual(a.rows(many, probes.length), probes.map((v) => Math.min(Math.ceil(v / 2), 1000)));
     for (const v of [-1, 0, 1, 998, 999, 1998, 1999, 5000]) {
-      assert.equal(k.lowerBound({ data: evens, rowCount: 1000, value: BigInt(v) }), Math.min(Math.max(Math.ceil(v / 2), 0), 1000));
-      assert.equal(k.upperBound({ data: evens, rowCount: 1000, value: BigInt(v) }), Math.min(Math.max(Math.floor(v / 2) + 1, 0), 1000));
+      assert.equal(
+        k.lowerBound({ data: evens, rowCount: 1000, value: BigInt(v) }),
+        Math.min(Math.max(Math.ceil(v / 2), 0), 1000),
+      );
+      assert.equal(
+        k.upperBound({ data: evens, rowCount: 1000, value: BigInt(v) }),
+        Math.min(Math.max(Math.floor(v / 2) + 1, 0), 1000),
+      );
     }
   });
 
@@ -444,7 +530,11 @@ export function kernelCases(name: string, impl: () => Kernels): void {
       k.gather({ width, data, rowCount: rows, sel: a.i32([3, 0, 3, 1]), selCount: 4, out });
       assert.deepEqual(Array.from(a.mem.u8(out, 4 * width)), [3, 0, 3, 1].flatMap(row), `gather ${width}`);
       k.reverse({ width, data, rowCount: rows, out });
-      assert.deepEqual(Array.from(a.mem.u8(out, rows * width)), [4, 3, 2, 1, 0].flatMap(row), `reverse ${width}`);
+      assert.deepEqual(
+        Array.from(a.mem.u8(out, rows * width)),
+        [4, 3, 2, 1, 0].flatMap(row),
+        `reverse ${width}`,
+      );
     }
     const seq = a.alloc(11 * 4);
     k.sequence({ out: seq, first: 10, count: 9, step: -1 });
@@ -472,7 +562,16 @@ export function kernelCases(name: string, impl: () => Kernels): void {
     bad(() => k.filter("f64", { data, rowCount: 4, op: "eq", value: 1, out: data + 2 }));
     bad(() => k.stats("f64", { data, rowCount: -4 }));
     bad(() => k.keyedCount({ keys: data, rowCount: 4, keyCount: 3, counts: data + 4 }));
-    bad(() => k.keyedSum("i16" as MeasureKind, { keys: data, rowCount: 4, keyCount: 1, data, counts: data, sums: data }));
+    bad(() =>
+      k.keyedSum("i16" as MeasureKind, {
+        keys: data,
+        rowCount: 4,
+        keyCount: 1,
+        data,
+        counts: data,
+        sums: data,
+      })
+    );
     bad(() => k.segments("f64", { data, rowCount: 4, from: 5, ends: data, segCount: 1 }));
     bad(() => k.lowerBound({ data, rowCount: 4, from: 3, to: 2, value: 1n }));
     bad(() => k.lowerBound({ data, rowCount: 4, to: 5, value: 1n }));
@@ -501,7 +600,14 @@ function boundaryValue(kind: NumericKind, i: number, withNulls: boolean): number
   }
 }
 
-function boundaryCase(k: Kernels, a: Arena, kind: NumericKind, n: number, offset: number, withNulls: boolean) {
+function boundaryCase(
+  k: Kernels,
+  a: Arena,
+  kind: NumericKind,
+  n: number,
+  offset: number,
+  withNulls: boolean,
+) {
   const values = Array.from({ length: n }, (_, i) => boundaryValue(kind, i, withNulls));
   const data = store(a, kind, values, offset);
   const nullable = kind === "f64" || kind === "f32" || kind === "i64" || kind === "i32";
@@ -517,7 +623,11 @@ function boundaryCase(k: Kernels, a: Arena, kind: NumericKind, n: number, offset
   assert.deepEqual(a.rows(out, c), rows((i) => !isNull(i) && num(i) > 2), `${label} gt`);
   c = filter(kind, { data, rowCount: n, op: "ne", value: two, out });
   assert.deepEqual(a.rows(out, c), rows((i) => isNull(i) || num(i) !== 2), `${label} ne`);
-  assert.equal(filter(kind, { data, rowCount: n, op: "eq", value: null }), rows(isNull).length, `${label} is null`);
+  assert.equal(
+    filter(kind, { data, rowCount: n, op: "eq", value: null }),
+    rows(isNull).length,
+    `${label} is null`,
+  );
 
   const present = rows((i) => !isNull(i)).map(num);
   // deno-lint-ignore no-explicit-any

@@ -4,7 +4,13 @@
  * a failure names a reproducible case).
  */
 import assert from "node:assert/strict";
-import { type CompareOp, kernels, type MeasureKind, type NumericKind, type RowWidth } from "../../engine-wasm/mod.ts";
+import {
+  type CompareOp,
+  kernels,
+  type MeasureKind,
+  type NumericKind,
+  type RowWidth,
+} from "../../engine-wasm/mod.ts";
 import { referenceKernels } from "../../engine-wasm/reference.ts";
 import { type Arena, INT_NULL, LONG_MAX, LONG_NULL, Random, testMemory, withArena } from "./_helpers.ts";
 import { store } from "./_kernel_cases.ts";
@@ -49,7 +55,9 @@ function randomConstant(kind: NumericKind, rng: Random, values: (number | bigint
   const r = rng.next();
   if (r < 0.1) return null;
   if (r < 0.6 && values.length) return values[rng.int(0, values.length - 1)];
-  if (kind === "i64") return rng.chance(0.5) ? BigInt(rng.int(-20, 20)) : rng.pick([LONG_NULL + 1n, LONG_MAX, rng.long()]);
+  if (kind === "i64") {
+    return rng.chance(0.5) ? BigInt(rng.int(-20, 20)) : rng.pick([LONG_NULL + 1n, LONG_MAX, rng.long()]);
+  }
   const v = rng.int(-20, 20) + (rng.chance(0.3) ? 0.5 : 0);
   return rng.chance(0.1) ? rng.pick([1e300, -1e300, 3e9, -3e9, NaN, 0.1]) : v;
 }
@@ -68,8 +76,12 @@ function zeroless(x: number): number {
 
 function closeSum(actual: number, expected: number, scale: number, label: string): void {
   const tolerance = 1e-12 * scale + 1e-300;
-  if (Number.isFinite(expected)) assert.ok(Math.abs(actual - expected) <= tolerance, `${label}: ${actual} vs ${expected}`);
-  else assert.ok(Object.is(actual, expected) || (!Number.isFinite(actual) && !Number.isFinite(expected)), label);
+  if (Number.isFinite(expected)) {
+    assert.ok(Math.abs(actual - expected) <= tolerance, `${label}: ${actual} vs ${expected}`);
+  } else {assert.ok(
+      Object.is(actual, expected) || (!Number.isFinite(actual) && !Number.isFinite(expected)),
+      label,
+    );}
 }
 
 Deno.test("differential: filters and stats agree on random columns", () => {
@@ -85,7 +97,9 @@ Deno.test("differential: filters and stats agree on random columns", () => {
       const op = rng.pick(OPS);
       const value = randomConstant(kind, rng, values);
       const value2 = op === "between" ? randomConstant(kind, rng, values) : undefined;
-      const label = `seed=${seed} ${kind} n=${n} ${op} ${String(value)} ${String(value2)} sel=${selection.sel !== undefined}`;
+      const label = `seed=${seed} ${kind} n=${n} ${op} ${String(value)} ${String(value2)} sel=${
+        selection.sel !== undefined
+      }`;
       const capacity = selection.selCount ?? n;
       const outs = [a.alloc(capacity * 4), a.alloc(capacity * 4)];
       const args = { data, rowCount: n, ...selection, op, value, value2 };
@@ -101,9 +115,16 @@ Deno.test("differential: filters and stats agree on random columns", () => {
       const [sw, sr] = [stats(wasm), stats(ref)];
       assert.equal(sw.count, sr.count, `${label} count`);
       if (kind === "f64" || kind === "f32") {
-        const scale = values.reduce((s: number, x) => (Number.isFinite(x) ? s + Math.abs(x as number) : s), 0);
+        const scale = values.reduce(
+          (s: number, x) => (Number.isFinite(x) ? s + Math.abs(x as number) : s),
+          0,
+        );
         closeSum(sw.sum, sr.sum, scale, `${label} sum`);
-        assert.deepEqual([zeroless(sw.min), zeroless(sw.max)], [zeroless(sr.min), zeroless(sr.max)], `${label} min/max`);
+        assert.deepEqual(
+          [zeroless(sw.min), zeroless(sw.max)],
+          [zeroless(sr.min), zeroless(sr.max)],
+          `${label} min/max`,
+        );
       } else {
         assert.deepEqual(sw, sr, label);
       }
@@ -119,7 +140,9 @@ Deno.test("differential: keyed aggregates agree on random keys", () => {
       const n = rng.pick(LENGTHS);
       const keyCount = rng.int(0, 40);
       // Keys in -1..keyCount-1, plus a few strays past the end that count as NULL.
-      const keys = a.i32(Array.from({ length: n }, () => rng.chance(0.02) ? keyCount + 3 : rng.int(-1, keyCount - 1)));
+      const keys = a.i32(
+        Array.from({ length: n }, () => rng.chance(0.02) ? keyCount + 3 : rng.int(-1, keyCount - 1)),
+      );
       const values = Array.from({ length: n }, () => randomValue(kind, rng, rng.pick([0, 0.2])));
       const data = store(a, kind, values);
       const base = { keys, rowCount: n, keyCount, ...randomSelection(a, rng, n) };
@@ -130,7 +153,9 @@ Deno.test("differential: keyed aggregates agree on random keys", () => {
       const arrays = () => ({
         counts: a.i64(new Array(slots).fill(0n)),
         rows: a.i64(new Array(slots).fill(0n)),
-        sums: kind === "f64" || kind === "f32" ? a.f64(new Array(slots).fill(0)) : a.i64(new Array(slots).fill(0n)),
+        sums: kind === "f64" || kind === "f32"
+          ? a.f64(new Array(slots).fill(0))
+          : a.i64(new Array(slots).fill(0n)),
         mins: store(a, kind, new Array(slots).fill(nul)),
         maxs: store(a, kind, new Array(slots).fill(nul)),
       });
@@ -185,8 +210,13 @@ Deno.test("differential: segmented reduce agrees on random buckets", () => {
       assert.deepEqual(bytes(w.lasts, width), bytes(r.lasts, width), `${label} lasts`);
       if (kind === "f64" || kind === "f32") {
         const [ws, rs] = [a.mem.f64(w.sums, segCount), a.mem.f64(r.sums, segCount)];
-        for (let s = 0; s < segCount; s++) closeSum(ws[s], rs[s], 1e13 * Math.max(1, Math.abs(rs[s])), `${label} sum ${s}`);
-        const view = (p: number) => Array.from(kind === "f64" ? a.mem.f64(p, segCount) : a.mem.f32(p, segCount), zeroless);
+        const scale = values.reduce(
+          (t: number, x) => (Number.isFinite(x) ? t + Math.abs(x as number) : t),
+          0,
+        );
+        for (let s = 0; s < segCount; s++) closeSum(ws[s], rs[s], scale, `${label} sum ${s}`);
+        const view = (p: number) =>
+          Array.from(kind === "f64" ? a.mem.f64(p, segCount) : a.mem.f32(p, segCount), zeroless);
         assert.deepEqual(view(w.mins), view(r.mins), `${label} mins`);
         assert.deepEqual(view(w.maxs), view(r.maxs), `${label} maxs`);
       } else {
@@ -203,17 +233,25 @@ Deno.test("differential: searches, gathers and reverses agree", () => {
     withArena((a) => {
       const rng = new Random(3000 + seed);
       const n = rng.pick(LENGTHS);
-      const sorted = Array.from({ length: n }, () => BigInt(rng.int(-50, 50) * 1000)).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+      const sorted = Array.from({ length: n }, () => BigInt(rng.int(-50, 50) * 1000)).sort((
+        x,
+        y,
+      ) => (x < y ? -1 : x > y ? 1 : 0));
       const data = a.i64(sorted);
       const from = rng.int(0, n), to = rng.int(from, n);
       const label = `seed=${3000 + seed} n=${n} [${from}, ${to})`;
       for (let i = 0; i < 20; i++) {
-        const value = rng.chance(0.5) && n ? sorted[rng.int(0, n - 1)] : BigInt(rng.int(-60, 60) * 1000 + rng.int(-1, 1));
+        const value = rng.chance(0.5) && n
+          ? sorted[rng.int(0, n - 1)]
+          : BigInt(rng.int(-60, 60) * 1000 + rng.int(-1, 1));
         const args = { data, rowCount: n, from, to, value };
         assert.equal(wasm.lowerBound(args), ref.lowerBound(args), `${label} lower ${value}`);
         assert.equal(wasm.upperBound(args), ref.upperBound(args), `${label} upper ${value}`);
       }
-      const probes = Array.from({ length: rng.int(0, 40) }, () => BigInt(rng.int(-60, 60) * 1000)).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+      const probes = Array.from({ length: rng.int(0, 40) }, () => BigInt(rng.int(-60, 60) * 1000)).sort((
+        x,
+        y,
+      ) => (x < y ? -1 : x > y ? 1 : 0));
       const values = a.i64(probes);
       const [ow, or] = [a.alloc(probes.length * 4), a.alloc(probes.length * 4)];
       wasm.lowerBounds({ data, rowCount: n, from, to, values, count: probes.length, out: ow });
@@ -225,7 +263,10 @@ Deno.test("differential: searches, gathers and reverses agree", () => {
       a.mem.u8(column, n * width).forEach((_, i, bytes) => (bytes[i] = rng.int(0, 255)));
       const selRows = n ? Array.from({ length: rng.int(0, 2 * n) }, () => rng.int(0, n - 1)) : [];
       const sel = a.i32(selRows);
-      const [gw, gr] = [a.alloc(Math.max(selRows.length, n) * width), a.alloc(Math.max(selRows.length, n) * width)];
+      const [gw, gr] = [
+        a.alloc(Math.max(selRows.length, n) * width),
+        a.alloc(Math.max(selRows.length, n) * width),
+      ];
       wasm.gather({ width, data: column, rowCount: n, sel, selCount: selRows.length, out: gw });
       ref.gather({ width, data: column, rowCount: n, sel, selCount: selRows.length, out: gr });
       const bytes = (p: number, count: number) => Array.from(a.mem.u8(p, count * width));
@@ -244,7 +285,9 @@ Deno.test("differential: a DOUBLE sum of 10M values stays within 1e-9 of the seq
     const data = a.alloc(n * 8);
     const column = a.mem.f64(data, n);
     for (const spread of ["prices", "signed"]) {
-      for (let i = 0; i < n; i++) column[i] = spread === "prices" ? 100 + rng.next() * 50 : (rng.next() - 0.5) * 1e6;
+      for (let i = 0; i < n; i++) {
+        column[i] = spread === "prices" ? 100 + rng.next() * 50 : (rng.next() - 0.5) * 1e6;
+      }
       let sequential = 0;
       for (let i = 0; i < n; i++) sequential += column[i];
       const { count, sum } = wasm.stats("f64", { data, rowCount: n });

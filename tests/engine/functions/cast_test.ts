@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { SqlError } from "../../../engine/base/errors.ts";
 import { geohashType, T, typeName } from "../../../engine/base/types.ts";
-import { assignable, canCast, castValue, commonType, convertForAssign } from "../../../engine/functions/cast.ts";
+import {
+  assignable,
+  canCast,
+  castValue,
+  commonType,
+  convertForAssign,
+} from "../../../engine/functions/cast.ts";
 
 const constant = { constant: true, pos: 7 };
 
@@ -47,12 +53,18 @@ Deno.test("CHAR parses digits and anything else is an error (§3.2)", () => {
   assert.equal(castValue("7", T.CHAR, T.INT), 7);
   assert.equal(castValue("7", T.CHAR, T.LONG), 7n);
   assert.equal(castValue("7", T.CHAR, T.DOUBLE), 7);
-  assert.throws(() => castValue("m", T.CHAR, T.INT, constant), (e) => e instanceof SqlError && e.message === "inconvertible value: m [CHAR -> INT]" && e.position === 7);
+  assert.throws(
+    () => castValue("m", T.CHAR, T.INT, constant),
+    (e) => e instanceof SqlError && e.message === "inconvertible value: m [CHAR -> INT]" && e.position === 7,
+  );
   assert.equal(castValue(49n, T.LONG, T.CHAR), "1"); // cast(x + 48 as char) with x = 1
   assert.equal(castValue(7, T.INT, T.CHAR), "7");
   assert.equal(castValue(65, T.INT, T.CHAR), "A");
   assert.equal(castValue("ab", T.STRING, T.CHAR), null);
-  assert.throws(() => castValue("ab", T.STRING, T.CHAR, constant), /inconvertible value: `ab` \[STRING -> CHAR\]/);
+  assert.throws(
+    () => castValue("ab", T.STRING, T.CHAR, constant),
+    /inconvertible value: `ab` \[STRING -> CHAR\]/,
+  );
 });
 
 Deno.test("time types convert by unit; integers are ticks of the target", () => {
@@ -69,27 +81,45 @@ Deno.test("time types convert by unit; integers are ticks of the target", () => 
 });
 
 Deno.test("text parses into timestamps, UUID, IPv4, LONG256 and geohash", () => {
-  assert.equal(castValue("2026-01-12T12:35:26.123456+01:30", T.STRING, T.TIMESTAMP, constant), 1768215926123456n);
+  assert.equal(
+    castValue("2026-01-12T12:35:26.123456+01:30", T.STRING, T.TIMESTAMP, constant),
+    1768215926123456n,
+  );
   assert.equal(castValue("2024-02-27T00:00:00", T.VARCHAR, T.TIMESTAMP), 1708992000000000n);
-  assert.equal(castValue("A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11", T.STRING, T.UUID), "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+  assert.equal(
+    castValue("A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11", T.STRING, T.UUID),
+    "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+  );
   assert.equal(castValue("192.168.0.1", T.STRING, T.IPV4), 3232235521);
   assert.equal(castValue("0.0.0.0", T.STRING, T.IPV4), null);
   assert.equal(castValue("0x01", T.STRING, T.LONG256), 1n);
-  assert.equal(castValue("u33d8", T.STRING, geohashType(25)), (26n << 20n) | (3n << 15n) | (3n << 10n) | (12n << 5n) | 8n);
+  assert.equal(
+    castValue("u33d8", T.STRING, geohashType(25)),
+    (26n << 20n) | (3n << 15n) | (3n << 10n) | (12n << 5n) | 8n,
+  );
   assert.equal(castValue("u33d8", T.STRING, geohashType(10)), (26n << 5n) | 3n);
   assert.equal(castValue(1n, T.LONG, T.LONG256), 1n);
   assert.equal(castValue(0b1101n, geohashType(4), geohashType(2)), 0b11n);
 });
 
 Deno.test("unparseable constant text is an error; column text becomes NULL", () => {
-  for (const [to, text] of [[T.INT, "abc"], [T.LONG, "2023-10-17"], [T.TIMESTAMP, "nope"], [T.UUID, "a0eebc11-110b-11f8-116d"], [T.DOUBLE, "1.2.3"]] as const) {
+  for (
+    const [to, text] of [[T.INT, "abc"], [T.LONG, "2023-10-17"], [T.TIMESTAMP, "nope"], [
+      T.UUID,
+      "a0eebc11-110b-11f8-116d",
+    ], [T.DOUBLE, "1.2.3"]] as const
+  ) {
     assert.throws(
       () => castValue(text, T.STRING, to, constant),
-      (e) => e instanceof SqlError && e.message === `inconvertible value: \`${text}\` [STRING -> ${typeName(to)}]`,
+      (e) =>
+        e instanceof SqlError && e.message === `inconvertible value: \`${text}\` [STRING -> ${typeName(to)}]`,
     );
     assert.equal(castValue(text, T.STRING, to, { constant: false }), null);
   }
-  assert.throws(() => castValue("300", T.VARCHAR, T.BYTE, constant), /inconvertible value: `300` \[VARCHAR -> BYTE\]/);
+  assert.throws(
+    () => castValue("300", T.VARCHAR, T.BYTE, constant),
+    /inconvertible value: `300` \[VARCHAR -> BYTE\]/,
+  );
   assert.equal(castValue("bad", T.STRING, T.SHORT), 0); // SHORT has no NULL
   assert.equal(castValue("", T.STRING, T.INT, constant), null);
 });
@@ -133,7 +163,22 @@ Deno.test("assignable follows §3.4", () => {
   assert.ok(assignable(T.LONG, T.INT, 5n));
   assert.ok(!assignable(T.DOUBLE, T.INT));
   assert.ok(!assignable(T.DOUBLE, T.LONG, 5));
-  for (const to of [T.TIMESTAMP, T.TIMESTAMP_NS, T.DATE, T.UUID, T.IPV4, T.LONG256, T.BOOLEAN, T.INT, T.DOUBLE, T.SYMBOL, T.CHAR, geohashType(10)]) {
+  for (
+    const to of [
+      T.TIMESTAMP,
+      T.TIMESTAMP_NS,
+      T.DATE,
+      T.UUID,
+      T.IPV4,
+      T.LONG256,
+      T.BOOLEAN,
+      T.INT,
+      T.DOUBLE,
+      T.SYMBOL,
+      T.CHAR,
+      geohashType(10),
+    ]
+  ) {
     assert.ok(assignable(T.STRING, to), typeName(to));
     assert.ok(assignable(T.VARCHAR, to), typeName(to));
   }
@@ -150,12 +195,28 @@ Deno.test("assignable follows §3.4", () => {
 
 Deno.test("convertForAssign raises the §20 messages", () => {
   assert.equal(convertForAssign(5, T.INT, T.BYTE, 3), 5);
-  assert.throws(() => convertForAssign(300, T.INT, T.BYTE, 3), (e) => e instanceof SqlError && e.message === "inconvertible value: 300 [INT -> BYTE]" && e.position === 3);
-  assert.throws(() => convertForAssign("abc", T.STRING, T.INT, 3), /^SqlError: inconvertible value: `abc` \[STRING -> INT\]$/);
-  assert.throws(() => convertForAssign("a0eebc11-110b-11f8-116d", T.STRING, T.UUID, 0), /inconvertible value: `a0eebc11-110b-11f8-116d` \[STRING -> UUID\]/);
+  assert.throws(
+    () => convertForAssign(300, T.INT, T.BYTE, 3),
+    (e) =>
+      e instanceof SqlError && e.message === "inconvertible value: 300 [INT -> BYTE]" && e.position === 3,
+  );
+  assert.throws(
+    () => convertForAssign("abc", T.STRING, T.INT, 3),
+    /^SqlError: inconvertible value: `abc` \[STRING -> INT\]$/,
+  );
+  assert.throws(
+    () => convertForAssign("a0eebc11-110b-11f8-116d", T.STRING, T.UUID, 0),
+    /inconvertible value: `a0eebc11-110b-11f8-116d` \[STRING -> UUID\]/,
+  );
   assert.throws(() => convertForAssign(1.5, T.DOUBLE, T.INT, 3), /inconvertible types: DOUBLE -> INT/);
-  assert.throws(() => convertForAssign("maybe", T.STRING, T.BOOLEAN, 3), /inconvertible value: `maybe` \[STRING -> BOOLEAN\]/);
-  assert.throws(() => convertForAssign("ab", T.STRING, T.CHAR, 3), /inconvertible value: `ab` \[STRING -> CHAR\]/);
+  assert.throws(
+    () => convertForAssign("maybe", T.STRING, T.BOOLEAN, 3),
+    /inconvertible value: `maybe` \[STRING -> BOOLEAN\]/,
+  );
+  assert.throws(
+    () => convertForAssign("ab", T.STRING, T.CHAR, 3),
+    /inconvertible value: `ab` \[STRING -> CHAR\]/,
+  );
   assert.equal(convertForAssign("True", T.STRING, T.BOOLEAN, 0), true);
   assert.equal(convertForAssign("2021-01-03", T.VARCHAR, T.TIMESTAMP, 0), 1609632000000000n);
   assert.equal(convertForAssign(null, T.NULL, T.SHORT, 0), 0);
@@ -167,7 +228,8 @@ Deno.test("convertForAssign raises the §20 messages", () => {
 });
 
 Deno.test("commonType unifies CASE branches, UNION columns and coalesce arguments", () => {
-  const tag = (a: Parameters<typeof commonType>[0], b: Parameters<typeof commonType>[1]) => commonType(a, b).tag;
+  const tag = (a: Parameters<typeof commonType>[0], b: Parameters<typeof commonType>[1]) =>
+    commonType(a, b).tag;
   assert.equal(tag(T.INT, T.DOUBLE), "DOUBLE");
   assert.equal(tag(T.INT, T.LONG), "LONG");
   assert.equal(tag(T.BYTE, T.SHORT), "SHORT");

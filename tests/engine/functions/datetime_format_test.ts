@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { compilePattern, formatWithPattern, parseWithPattern } from "../../../engine/functions/datetime_format.ts";
+import {
+  compilePattern,
+  formatWithPattern,
+  parseWithPattern,
+} from "../../../engine/functions/datetime_format.ts";
 import { formatTicks } from "../../../engine/functions/format_value.ts";
 import { parseTimestamp } from "../../../engine/functions/timestamp_parse.ts";
 
@@ -17,13 +21,19 @@ Deno.test("parse reproduces the §14.4 to_timestamp examples", () => {
   assert.equal(parse("05/03/2024", "dd/MM/yyyy"), "2024-03-05T00:00:00.000000Z");
   assert.equal(parse("2024-03-05", "yyyy"), undefined); // text remains after the pattern
   assert.equal(parse("2020-03-01:15:43:21", "yyyy-MM-dd:HH:mm:ss"), "2020-03-01T15:43:21.000000Z");
-  assert.equal(parse("2020-03-01:15:43:21.123456", "yyyy-MM-dd:HH:mm:ss.SSSUUU"), "2020-03-01T15:43:21.123456Z");
+  assert.equal(
+    parse("2020-03-01:15:43:21.123456", "yyyy-MM-dd:HH:mm:ss.SSSUUU"),
+    "2020-03-01T15:43:21.123456Z",
+  );
   assert.equal(parse("2020-03-01:15:43:21", "yyyy"), undefined);
   assert.equal(parse("2018-01", "yyyy-MM"), "2018-01-01T00:00:00.000000Z");
 });
 
 Deno.test("format reproduces the §14.4 to_str examples", () => {
-  assert.equal(format("2024-03-05T07:08:09.123456Z", "yyyy-MM-dd HH:mm:ss.SSSUUU"), "2024-03-05 07:08:09.123456");
+  assert.equal(
+    format("2024-03-05T07:08:09.123456Z", "yyyy-MM-dd HH:mm:ss.SSSUUU"),
+    "2024-03-05 07:08:09.123456",
+  );
   assert.equal(format("2024-03-05T07:08:09Z", "EE, dd MMM yyyy"), "Tuesday, 05 Mar 2024");
   assert.equal(format("2024-03-05T07:08:09Z", "E MMMM d"), "Tue March 5");
   assert.equal(format("2024-03-05T07:08:09Z", "yyyy-MM-ddTHH:mm:ss"), "2024-03-05T07:08:09");
@@ -48,7 +58,10 @@ Deno.test("one-letter fields read one digit before another field and greedily be
 });
 
 Deno.test("names, AM/PM, 12-hour and 1-24 hour fields", () => {
-  assert.equal(parse("Tue, 5 Mar 2024 07:08:09 PM", "E, d MMM yyyy hh:mm:ss a"), "2024-03-05T19:08:09.000000Z");
+  assert.equal(
+    parse("Tue, 5 Mar 2024 07:08:09 PM", "E, d MMM yyyy hh:mm:ss a"),
+    "2024-03-05T19:08:09.000000Z",
+  );
   assert.equal(parse("12:00 AM", "hh:mm a"), "1970-01-01T00:00:00.000000Z");
   assert.equal(parse("March 2024", "MMMM yyyy"), "2024-03-01T00:00:00.000000Z");
   assert.equal(parse("mar 2024", "MMM yyyy"), "2024-03-01T00:00:00.000000Z");

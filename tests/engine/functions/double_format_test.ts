@@ -49,5 +49,7 @@ Deno.test("formatFloat prints the shortest digits that round-trip through float3
   assert.equal(formatFloat(1.401298464324817e-45), "1.4E-45");
   assert.equal(formatFloat(-0), "-0.0");
   assert.equal(formatFloat(1e7), "1.0E7");
-  for (const x of [0.3, 2.2, 1234.5678, 7e-5]) assert.equal(Math.fround(Number(formatFloat(x))), Math.fround(x));
+  for (const x of [0.3, 2.2, 1234.5678, 7e-5]) {
+    assert.equal(Math.fround(Number(formatFloat(x))), Math.fround(x));
+  }
 });

@@ -35,7 +35,10 @@ Deno.test("formatValue renders every scalar type as §18.3 text", () => {
   assert.equal(formatValue(Math.fround(0.1), T.FLOAT), "0.1");
   assert.equal(formatValue("a", T.CHAR), "a");
   assert.equal(formatValue("x", T.SYMBOL), "x");
-  assert.equal(formatValue("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", T.UUID), "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+  assert.equal(
+    formatValue("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", T.UUID),
+    "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+  );
   assert.equal(formatValue(3232235521, T.IPV4), "192.168.0.1");
   assert.equal(formatValue(4294967295, T.IPV4), "255.255.255.255");
   assert.equal(formatValue(1704067200000n, T.DATE), "2024-01-01T00:00:00.000Z");
@@ -43,7 +46,9 @@ Deno.test("formatValue renders every scalar type as §18.3 text", () => {
 });
 
 Deno.test("NULL renders as null for every type", () => {
-  for (const t of [T.INT, T.STRING, T.TIMESTAMP, T.DOUBLE, T.UUID, T.INTERVAL]) assert.equal(formatValue(null, t), null);
+  for (const t of [T.INT, T.STRING, T.TIMESTAMP, T.DOUBLE, T.UUID, T.INTERVAL]) {
+    assert.equal(formatValue(null, t), null);
+  }
 });
 
 Deno.test("LONG256 prints whole bytes of hex (0x01, 0x0fff)", () => {

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { formatTicks } from "../../../engine/functions/format_value.ts";
-import { parseTimestamp, parseTimestampDetailed, prefixEnd } from "../../../engine/functions/timestamp_parse.ts";
+import {
+  parseTimestamp,
+  parseTimestampDetailed,
+  prefixEnd,
+} from "../../../engine/functions/timestamp_parse.ts";
 
 function us(text: string): string | undefined {
   const v = parseTimestamp(text, "us");
@@ -32,7 +36,22 @@ Deno.test("parseTimestamp truncates fractions to the unit and keeps nanoseconds 
 });
 
 Deno.test("parseTimestamp rejects invalid calendar fields and malformed text", () => {
-  for (const bad of ["2016-02-30", "2024-01-01T31", "2024-01-01T10:69", "2024-13", "2024-1", "2024-01-01T", "abc", "", "20240101", "2024-01-01T00:00:00.", "2024-01-01T00:00:00.1234567890", "2024-01-01 "]) {
+  for (
+    const bad of [
+      "2016-02-30",
+      "2024-01-01T31",
+      "2024-01-01T10:69",
+      "2024-13",
+      "2024-1",
+      "2024-01-01T",
+      "abc",
+      "",
+      "20240101",
+      "2024-01-01T00:00:00.",
+      "2024-01-01T00:00:00.1234567890",
+      "2024-01-01 ",
+    ]
+  ) {
     assert.equal(parseTimestamp(bad, "us"), undefined, bad);
   }
   assert.equal(us("2024-02-29"), "2024-02-29T00:00:00.000000Z");
@@ -64,5 +83,8 @@ Deno.test("parseTimestampDetailed reports the precision and prefixEnd the covere
   assert.equal(p.precision, "fraction");
   assert.equal(p.fractionDigits, 3);
   assert.equal(p.hasOffset, true);
-  assert.equal(formatTicks(prefixEnd(parseTimestampDetailed("2024-01-01T10:30:40.28", "ns")!, "ns"), "ns"), "2024-01-01T10:30:40.290000000Z");
+  assert.equal(
+    formatTicks(prefixEnd(parseTimestampDetailed("2024-01-01T10:30:40.28", "ns")!, "ns"), "ns"),
+    "2024-01-01T10:30:40.290000000Z",
+  );
 });

@@ -29,7 +29,23 @@ Deno.test("fixed offsets parse in every documented form", () => {
 });
 
 Deno.test("zones resolve from IANA names, offsets and abbreviations", () => {
-  for (const z of ["Europe/Berlin", "europe/berlin", "UTC", "GMT", "Z", "+02:00", "-0800", "PST", "EST", "CET", "CEST", "EDT", "IST"]) {
+  for (
+    const z of [
+      "Europe/Berlin",
+      "europe/berlin",
+      "UTC",
+      "GMT",
+      "Z",
+      "+02:00",
+      "-0800",
+      "PST",
+      "EST",
+      "CET",
+      "CEST",
+      "EDT",
+      "IST",
+    ]
+  ) {
     assert.ok(isValidTimeZone(z), z);
   }
   for (const z of ["Mars/Olympus", "", "XYZ", "+99"]) assert.ok(!isValidTimeZone(z), z);
@@ -75,6 +91,15 @@ Deno.test("utc→local→utc round-trips outside transitions, in every unit", ()
     assert.equal(localToUtcTicks(berlin, utcToLocalTicks(berlin, ns, "ns"), "ns"), ns, s);
   }
   assert.equal(fmt(utcToLocalTicks(berlin, 1623167145000000n, "us")), "2021-06-08T17:45:45.000000Z");
+});
+
+Deno.test("utcToLocalTicks shows the repeated hour in Riga on 2021-10-31", () => {
+  const riga = requireTimeZone("Europe/Riga");
+  const local = (iso: string) => fmt(utcToLocalTicks(riga, ts(iso), "us"));
+  assert.equal(local("2021-10-30T23:59:59Z"), "2021-10-31T02:59:59.000000Z");
+  assert.equal(local("2021-10-31T00:30:00Z"), "2021-10-31T03:30:00.000000Z"); // EEST, +03:00
+  assert.equal(local("2021-10-31T01:30:00Z"), "2021-10-31T03:30:00.000000Z"); // EET, +02:00
+  assert.equal(local("2021-03-28T01:00:00Z"), "2021-03-28T04:00:00.000000Z"); // spring: 03:00 is skipped
 });
 
 Deno.test("requireTimeZone names the zone it cannot resolve", () => {

@@ -67,7 +67,12 @@ Deno.test("lexer unescapes strings and treats E'...' as a plain string", () => {
 });
 
 Deno.test("lexer reads geohash literals", () => {
-  assert.deepEqual(kinds("#u33d8 #u33d/18 ##0101"), ["geohash:#u33d8", "geohash:#u33d/18", "geohash:##0101", "eof:"]);
+  assert.deepEqual(kinds("#u33d8 #u33d/18 ##0101"), [
+    "geohash:#u33d8",
+    "geohash:#u33d/18",
+    "geohash:##0101",
+    "eof:",
+  ]);
 });
 
 Deno.test("lexer tells bind variables from the cast operator", () => {

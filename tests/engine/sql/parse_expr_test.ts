@@ -14,11 +14,15 @@ function shape(e: Expr): string {
     case "cast":
       return `(${shape(e.expr)}::${e.type.text})`;
     case "in":
-      return `(${shape(e.expr)} ${e.not ? "not in" : "in"} ${Array.isArray(e.list) ? e.list.map(shape).join(",") : "query"})`;
+      return `(${shape(e.expr)} ${e.not ? "not in" : "in"} ${
+        Array.isArray(e.list) ? e.list.map(shape).join(",") : "query"
+      })`;
     case "between":
       return `(${shape(e.expr)} ${e.not ? "not between" : "between"} ${shape(e.lo)} ${shape(e.hi)})`;
     case "like":
-      return `(${shape(e.expr)} ${e.not ? "not " : ""}${e.caseInsensitive ? "ilike" : "like"} ${shape(e.pattern)})`;
+      return `(${shape(e.expr)} ${e.not ? "not " : ""}${e.caseInsensitive ? "ilike" : "like"} ${
+        shape(e.pattern)
+      })`;
     case "isNull":
       return `(${shape(e.expr)} is${e.not ? " not" : ""} null)`;
     default:
@@ -72,7 +76,12 @@ Deno.test("expression IN with one string is a one-element list", () => {
   assert.equal(e.kind, "in");
   assert.ok(Array.isArray(e.list));
   assert.equal(e.list.length, 1);
-  assert.deepEqual(stripPositions(e.list[0]), { kind: "literal", type: "string", value: "2024-01", text: "'2024-01'" });
+  assert.deepEqual(stripPositions(e.list[0]), {
+    kind: "literal",
+    type: "string",
+    value: "2024-01",
+    text: "'2024-01'",
+  });
   const p = expr("ts IN $1") as InExpr;
   assert.deepEqual(stripPositions(p.list), [{ kind: "param", index: 1 }]);
 });
@@ -93,7 +102,9 @@ Deno.test("expression WITHIN keeps the whole list", () => {
 });
 
 Deno.test("expression regex, IPv4 and comparison operators", () => {
-  for (const op of ["~", "!~", "<<", "<<=", ">>", ">>=", "<>", "!=", "<=", ">=", "=", "<", ">", "%", "&", "|"]) {
+  for (
+    const op of ["~", "!~", "<<", "<<=", ">>", ">>=", "<>", "!=", "<=", ">=", "=", "<", ">", "%", "&", "|"]
+  ) {
     const e = expr(`a ${op} b`) as BinaryExpr;
     assert.equal(e.kind, "binary");
     assert.equal(e.op, op);
@@ -121,10 +132,17 @@ Deno.test("expression keywords are case-insensitive", () => {
 
 Deno.test("expression errors point at the offending token", () => {
   const unclosed = parseError("select (1 + 2");
-  assert.deepEqual([unclosed.kind, unclosed.position, unclosed.message], ["syntax", 7, "missing closing ')'"]);
+  assert.deepEqual([unclosed.kind, unclosed.position, unclosed.message], [
+    "syntax",
+    7,
+    "missing closing ')'",
+  ]);
   const wrong = parseError("select (1 + 2 from t");
   assert.deepEqual([wrong.position, wrong.message], [14, "')' expected"]);
-  assert.deepEqual([parseError("select 1 +").position, parseError("select 1 +").message], [10, "unexpected end of input"]);
+  assert.deepEqual([parseError("select 1 +").position, parseError("select 1 +").message], [
+    10,
+    "unexpected end of input",
+  ]);
   assert.equal(parseError("select a between 1 or 2").message, "'and' expected");
   assert.equal(parseError("select x is 5").message, "'null' expected");
   assert.equal(parseError("select x in ()").position, 13);
@@ -149,4 +167,105 @@ Deno.test("expression nesting below the limit parses", () => {
   const e = expr("(".repeat(200) + "1" + ")".repeat(200));
   assert.equal(e.kind, "literal");
   assert.equal(expr("1" + " + 1".repeat(200)).kind, "binary");
+});
+
+Deno.test("expression all(...) is a call although ALL is reserved", () => {
+  const e = expr("a <> all(b)") as BinaryExpr;
+  assert.equal(e.right.kind, "call");
+  assert.equal(parseError("select all from t").message, "unexpected token [from]");
+});
+
+Deno.test("expression extract(field FROM ts) is a call with the field as a string", () => {
+  assert.deepEqual(stripPositions(expr("EXTRACT(YEAR FROM ts)")), {
+    kind: "call",
+    name: "EXTRACT",
+    args: [{ kind: "literal", type: "string", value: "year", text: "YEAR" }, { kind: "column", name: "ts" }],
+    distinct: false,
+    star: false,
+  });
+});
+
+Deno.test("expression calls may be named by words that are keywords elsewhere", () => {
+  for (
+    const name of [
+      "left",
+      "right",
+      "replace",
+      "timestamp",
+      "to_str",
+      "now",
+      "position",
+      "substring",
+      "trim",
+      "date",
+    ]
+  ) {
+    const e = expr(`${name}(a, 1)`);
+    assert.equal(e.kind === "call" && e.name, name);
+  }
+  const q = expr("pg_catalog.version()");
+  assert.equal(q.kind === "call" && q.name, "pg_catalog.version");
+});
+
+Deno.test("expression typed prefix literals are casts with prefix syntax", () => {
+  for (
+    const [text, type] of [
+      ["TIMESTAMP '2024-01-01'", "TIMESTAMP"],
+      ["date '2024'", "DATE"],
+      ["ipv4 '1.2.3.4'", "IPV4"],
+      ["uuid 'a'", "UUID"],
+      ["INTERVAL '1d'", "INTERVAL"],
+    ]
+  ) {
+    const e = expr(text);
+    assert.ok(e.kind === "cast", text);
+    assert.deepEqual([e.syntax, e.type.name, e.expr.kind], ["prefix", type, "literal"]);
+  }
+  assert.equal(expr("timestamp").kind, "column");
+});
+
+Deno.test("expression CAST, CASE, ARRAY and indexing", () => {
+  const c = expr("cast (cast (null as uuid) as string)");
+  assert.ok(c.kind === "cast" && c.syntax === "cast" && c.expr.kind === "cast");
+  const simple = expr("CASE x WHEN 1 THEN 'a' WHEN 2 THEN 'b' ELSE 'c' END");
+  assert.ok(simple.kind === "case");
+  assert.deepEqual([simple.operand?.kind, simple.whens.length, simple.else?.kind], ["column", 2, "literal"]);
+  const searched = expr("CASE WHEN a > 0 THEN 1 END");
+  assert.ok(searched.kind === "case" && searched.operand === undefined && searched.else === undefined);
+  const arr = expr("ARRAY[[1, 2], [3, 4]]");
+  assert.ok(arr.kind === "array" && arr.elements[0].kind === "array");
+  assert.deepEqual(stripPositions(expr("arr[1][2]")), {
+    kind: "index",
+    expr: { kind: "column", name: "arr" },
+    indexes: [{ kind: "literal", type: "int", value: 1, text: "1" }, {
+      kind: "literal",
+      type: "int",
+      value: 2,
+      text: "2",
+    }],
+  });
+  assert.equal(parseError("select case when a then 1").message, "'end' expected");
+  assert.equal(parseError("select case end").message, "'when' expected");
+});
+
+Deno.test("expression bind variables number themselves", () => {
+  const core = expr("f($2, ?, ?, :a, :b, :a)");
+  assert.ok(core.kind === "call");
+  assert.deepEqual(stripPositions(core.args), [
+    { kind: "param", index: 2 },
+    { kind: "param", index: 1 },
+    { kind: "param", index: 2 },
+    { kind: "param", index: 1, name: "a" },
+    { kind: "param", index: 2, name: "b" },
+    { kind: "param", index: 1, name: "a" },
+  ]);
+});
+
+Deno.test("expression DECLARE variables are names", () => {
+  assert.deepEqual(stripPositions(expr("@x + 1")), {
+    kind: "binary",
+    op: "+",
+    left: { kind: "column", name: "@x" },
+    right: { kind: "literal", type: "int", value: 1, text: "1" },
+  });
 });

@@ -5,8 +5,15 @@ import { parseError, select, stripPositions } from "./_helpers.ts";
 const from = (sql: string): FromClause => select(sql).from!;
 
 Deno.test("from table names may be quoted, single quoted or schema-qualified", () => {
-  assert.deepEqual(stripPositions(from('SELECT * FROM "my table" t').first), { kind: "table", name: "my table", alias: "t" });
-  assert.deepEqual(stripPositions(from("SELECT * FROM 'my.table'").first), { kind: "table", name: "my.table" });
+  assert.deepEqual(stripPositions(from('SELECT * FROM "my table" t').first), {
+    kind: "table",
+    name: "my table",
+    alias: "t",
+  });
+  assert.deepEqual(stripPositions(from("SELECT * FROM 'my.table'").first), {
+    kind: "table",
+    name: "my.table",
+  });
   assert.deepEqual(stripPositions(from("SELECT * FROM pg_catalog.pg_class c").first), {
     kind: "table",
     name: "pg_catalog.pg_class",
@@ -16,7 +23,12 @@ Deno.test("from table names may be quoted, single quoted or schema-qualified", (
 });
 
 Deno.test("from subquery with alias and TIMESTAMP in either order", () => {
-  for (const sql of ["SELECT * FROM (SELECT * FROM t) x TIMESTAMP(ts)", "SELECT * FROM (SELECT * FROM t) TIMESTAMP(ts) x"]) {
+  for (
+    const sql of [
+      "SELECT * FROM (SELECT * FROM t) x TIMESTAMP(ts)",
+      "SELECT * FROM (SELECT * FROM t) TIMESTAMP(ts) x",
+    ]
+  ) {
     const src = from(sql).first;
     assert.equal(src.kind, "subquerySource");
     assert.equal(src.alias, "x");
@@ -47,7 +59,11 @@ Deno.test("from table functions and (SHOW ...) are sources", () => {
 
 Deno.test("from comma makes an implicit cross join", () => {
   const f = from("SELECT * FROM a, b WHERE a.id = b.id");
-  assert.deepEqual(stripPositions(f.joins), [{ kind: "cross", source: { kind: "table", name: "b" }, implicit: true }]);
+  assert.deepEqual(stripPositions(f.joins), [{
+    kind: "cross",
+    source: { kind: "table", name: "b" },
+    implicit: true,
+  }]);
 });
 
 Deno.test("from join kinds", () => {

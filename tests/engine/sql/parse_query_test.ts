@@ -103,7 +103,8 @@ Deno.test("query trailing WHERE belongs to the last operand", () => {
 });
 
 Deno.test("query parenthesised operands of a set operation", () => {
-  const op = query("(SELECT 42 e1, 42 e2) UNION (SELECT DISTINCT event e1, event e2 FROM so_d3)").body as SetOperation;
+  const op = query("(SELECT 42 e1, 42 e2) UNION (SELECT DISTINCT event e1, event e2 FROM so_d3)")
+    .body as SetOperation;
   assert.equal(op.left.kind, "query");
   assert.equal(op.right.kind, "query");
 });
@@ -119,7 +120,8 @@ Deno.test("query ORDER BY with ASC, DESC and NULLS", () => {
 });
 
 Deno.test("query LIMIT forms", () => {
-  const limit = (sql: string) => stripPositions(query(`SELECT x FROM t ${sql}`).limit) as Record<string, unknown>;
+  const limit = (sql: string) =>
+    stripPositions(query(`SELECT x FROM t ${sql}`).limit) as Record<string, unknown>;
   const n = (v: number) => ({ kind: "literal", type: "int", value: v, text: String(v) });
   assert.deepEqual(limit("LIMIT 5"), { comma: false, lo: n(5) });
   assert.deepEqual(limit("LIMIT -5"), { comma: false, lo: { kind: "unary", op: "-", operand: n(5) } });
@@ -127,7 +129,11 @@ Deno.test("query LIMIT forms", () => {
   assert.deepEqual(limit("LIMIT 2,"), { comma: true, lo: n(2) });
   assert.deepEqual(limit("LIMIT , 5"), { comma: true, hi: n(5) });
   assert.deepEqual(limit("LIMIT 5 OFFSET 2"), { comma: false, lo: n(5), offset: n(2) });
-  assert.deepEqual(limit("LIMIT $1, $2"), { comma: true, lo: { kind: "param", index: 1 }, hi: { kind: "param", index: 2 } });
+  assert.deepEqual(limit("LIMIT $1, $2"), {
+    comma: true,
+    lo: { kind: "param", index: 1 },
+    hi: { kind: "param", index: 2 },
+  });
 });
 
 Deno.test("query scalar subqueries and EXISTS", () => {
@@ -145,7 +151,9 @@ Deno.test("query GROUP BY and HAVING are read for the binder", () => {
 });
 
 Deno.test("query a second WHERE is an error at its position", () => {
-  const e = parseError("with example as (select * from long_sequence(1))\nselect * from example where true where false;");
+  const e = parseError(
+    "with example as (select * from long_sequence(1))\nselect * from example where true where false;",
+  );
   assert.deepEqual([e.kind, e.position, e.message], ["syntax", 82, "unexpected token [where]"]);
 });
 

@@ -28,7 +28,10 @@ Deno.test("sample by FILL options, one per aggregate", () => {
     { kind: "prev", of: "a" },
     { kind: "linear" },
     { kind: "value", value: { kind: "literal", type: "int", value: 0, text: "0" } },
-    { kind: "value", value: { kind: "unary", op: "-", operand: { kind: "literal", type: "int", value: 1, text: "1" } } },
+    {
+      kind: "value",
+      value: { kind: "unary", op: "-", operand: { kind: "literal", type: "int", value: 1, text: "1" } },
+    },
     { kind: "value", value: { kind: "literal", type: "double", value: 100.5, text: "100.5" } },
   ]);
 });
@@ -46,8 +49,18 @@ Deno.test("sample by ALIGN TO CALENDAR with time zone and offset", () => {
   const s = sample("1d ALIGN TO CALENDAR TIME ZONE 'Europe/Berlin' WITH OFFSET '00:30'");
   assert.equal(s.align.kind, "calendar");
   if (s.align.kind !== "calendar") return;
-  assert.deepEqual(stripPositions(s.align.timeZone), { kind: "literal", type: "string", value: "Europe/Berlin", text: "'Europe/Berlin'" });
-  assert.deepEqual(stripPositions(s.align.offset), { kind: "literal", type: "string", value: "00:30", text: "'00:30'" });
+  assert.deepEqual(stripPositions(s.align.timeZone), {
+    kind: "literal",
+    type: "string",
+    value: "Europe/Berlin",
+    text: "'Europe/Berlin'",
+  });
+  assert.deepEqual(stripPositions(s.align.offset), {
+    kind: "literal",
+    type: "string",
+    value: "00:30",
+    text: "'00:30'",
+  });
   assert.equal(sample("1h WITH OFFSET '00:15'").align.kind, "calendar");
   assert.deepEqual(sample("1h ALIGN TO FIRST OBSERVATION").align, { kind: "firstObservation" });
 });
@@ -55,7 +68,10 @@ Deno.test("sample by ALIGN TO CALENDAR with time zone and offset", () => {
 Deno.test("sample by then ORDER BY and LIMIT still belong to the query", () => {
   const core = select("SELECT ts, count() FROM t WHERE x > 1 SAMPLE BY 1h FILL(PREV) ALIGN TO CALENDAR");
   assert.equal(core.where?.kind, "binary");
-  assert.equal(parseError("SELECT ts FROM t SAMPLE BY 1h FILL(PREV) FILL(NULL)").message, "unexpected token [FILL]");
+  assert.equal(
+    parseError("SELECT ts FROM t SAMPLE BY 1h FILL(PREV) FILL(NULL)").message,
+    "unexpected token [FILL]",
+  );
 });
 
 Deno.test("latest on and legacy latest by", () => {

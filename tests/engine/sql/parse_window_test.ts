@@ -5,7 +5,9 @@ import { expr, parseError, select, stripPositions } from "./_helpers.ts";
 const over = (text: string): WindowSpec => (expr(text) as FunctionCall).over!;
 
 Deno.test("window call with PARTITION BY, ORDER BY and a ROWS frame", () => {
-  const w = over("avg(price) OVER (PARTITION BY sym ORDER BY ts DESC ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)");
+  const w = over(
+    "avg(price) OVER (PARTITION BY sym ORDER BY ts DESC ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)",
+  );
   assert.equal(w.partitionBy.length, 1);
   assert.deepEqual(w.orderBy.map((o) => o.desc), [true]);
   assert.deepEqual(stripPositions(w.frame), {
@@ -19,7 +21,10 @@ Deno.test("window RANGE offsets carry a singular time unit", () => {
   const a = over("avg(x) OVER (ORDER BY ts RANGE BETWEEN '5' MINUTE PRECEDING AND CURRENT ROW)").frame!;
   assert.equal(a.start.timeUnit, "minute");
   assert.equal(a.start.offset?.kind, "literal");
-  assert.equal(over("avg(x) OVER (ORDER BY ts RANGE BETWEEN 1 minute PRECEDING AND CURRENT ROW)").frame!.start.timeUnit, "minute");
+  assert.equal(
+    over("avg(x) OVER (ORDER BY ts RANGE BETWEEN 1 minute PRECEDING AND CURRENT ROW)").frame!.start.timeUnit,
+    "minute",
+  );
   const c = over("avg(x) OVER (ORDER BY ts RANGE 5 minutes PRECEDING)").frame!;
   assert.deepEqual([c.start.kind, c.start.timeUnit, c.end.kind], ["preceding", "minute", "currentRow"]);
 });
@@ -33,12 +38,25 @@ Deno.test("window CUMULATIVE is rows from unbounded preceding to current row", (
 });
 
 Deno.test("window bounds and EXCLUDE", () => {
-  const f = over("sum(x) OVER (ORDER BY ts GROUPS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING EXCLUDE NO OTHERS)").frame!;
-  assert.deepEqual([f.unit, f.start.kind, f.end.kind, f.exclude], ["groups", "unboundedPreceding", "unboundedFollowing", "noOthers"]);
-  const g = over("sum(x) OVER (ORDER BY ts ROWS BETWEEN 2 PRECEDING AND 3 FOLLOWING EXCLUDE CURRENT ROW)").frame!;
+  const f = over(
+    "sum(x) OVER (ORDER BY ts GROUPS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING EXCLUDE NO OTHERS)",
+  ).frame!;
+  assert.deepEqual([f.unit, f.start.kind, f.end.kind, f.exclude], [
+    "groups",
+    "unboundedPreceding",
+    "unboundedFollowing",
+    "noOthers",
+  ]);
+  const g = over("sum(x) OVER (ORDER BY ts ROWS BETWEEN 2 PRECEDING AND 3 FOLLOWING EXCLUDE CURRENT ROW)")
+    .frame!;
   assert.deepEqual([g.end.kind, g.exclude], ["following", "currentRow"]);
   const h = over("sum(x) OVER (ORDER BY ts EXCLUDE CURRENT ROW)").frame!;
-  assert.deepEqual([h.unit, h.start.kind, h.end.kind, h.exclude], ["range", "unboundedPreceding", "currentRow", "currentRow"]);
+  assert.deepEqual([h.unit, h.start.kind, h.end.kind, h.exclude], [
+    "range",
+    "unboundedPreceding",
+    "currentRow",
+    "currentRow",
+  ]);
 });
 
 Deno.test("window IGNORE NULLS, RESPECT NULLS and FILTER", () => {
@@ -58,6 +76,12 @@ Deno.test("window references to named windows and the WINDOW clause", () => {
 });
 
 Deno.test("window errors", () => {
-  assert.equal(parseError("select sum(x) over (order by ts rows between 1 and 2)").message, "'preceding' or 'following' expected");
-  assert.equal(parseError("select sum(x) over (order by ts rows between current row)").message, "'and' expected");
+  assert.equal(
+    parseError("select sum(x) over (order by ts rows between 1 and 2)").message,
+    "'preceding' or 'following' expected",
+  );
+  assert.equal(
+    parseError("select sum(x) over (order by ts rows between current row)").message,
+    "'and' expected",
+  );
 });

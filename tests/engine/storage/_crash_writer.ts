@@ -20,7 +20,10 @@ export function crashRow(id: number): { ts: bigint; v: number; s: string | null;
   };
 }
 
-export const CRASH_TABLE = tableDef("crash", [["ts", T.TIMESTAMP], ["id", T.LONG], ["v", T.DOUBLE], ["s", T.VARCHAR], ["k", T.SYMBOL]], {
+export const CRASH_TABLE = tableDef("crash", [["ts", T.TIMESTAMP], ["id", T.LONG], ["v", T.DOUBLE], [
+  "s",
+  T.VARCHAR,
+], ["k", T.SYMBOL]], {
   ts: "ts",
   partitionBy: "HOUR",
 });

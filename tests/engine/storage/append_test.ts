@@ -14,12 +14,16 @@ Deno.test("partition folders are named per unit", async () => {
     NONE: ["default"],
   };
   for (const [unit, names] of Object.entries(expected) as [PartitionUnit, string[]][]) {
-    const t = await storage.createTable(tableDef(`t_${unit}`, [["ts", T.TIMESTAMP], ["x", T.INT]], { ts: "ts", partitionBy: unit }));
+    const t = await storage.createTable(
+      tableDef(`t_${unit}`, [["ts", T.TIMESTAMP], ["x", T.INT]], { ts: "ts", partitionBy: unit }),
+    );
     await appendValues(t, [[us("2024-01-15T10:05:00Z"), us("2024-01-16T00:00:00Z")], [1, 2]]);
     const snap = t.snapshot();
     assert.deepEqual(snap.partitions.map((p) => p.name), names, unit);
     snap.release();
-    const folders = (await dirEntries(`${root}/${t.meta.dirName}`)).filter((n) => !n.startsWith("_") && !n.endsWith(".sym"));
+    const folders = (await dirEntries(`${root}/${t.meta.dirName}`)).filter((n) =>
+      !n.startsWith("_") && !n.endsWith(".sym")
+    );
     assert.deepEqual(folders, names, unit);
     assert.deepEqual(await dirEntries(`${root}/${t.meta.dirName}/${names[0]}`), ["0.d", "1.d"]);
   }
@@ -28,11 +32,19 @@ Deno.test("partition folders are named per unit", async () => {
 
 Deno.test("out-of-order rows are merged into place; ties keep insertion order", async () => {
   const { root, storage } = await freshStorage();
-  const t = await storage.createTable(tableDef("o3", [["ts", T.TIMESTAMP], ["x", T.INT], ["s", T.VARCHAR]], { ts: "ts", partitionBy: "DAY" }));
+  const t = await storage.createTable(
+    tableDef("o3", [["ts", T.TIMESTAMP], ["x", T.INT], ["s", T.VARCHAR]], { ts: "ts", partitionBy: "DAY" }),
+  );
   const d1 = us("2024-01-01T00:00:00Z"), d2 = us("2024-01-02T00:00:00Z");
   await appendValues(t, [[d1 + 10n, d1 + 20n, d2 + 5n], [1, 2, 3], ["a", "b", "c"]]);
   // Unsorted batch with a tie inside it, a tie with an existing row, and a row for an older day.
-  await appendValues(t, [[d1 + 20n, d1 + 15n, d1 - 1n, d1 + 15n, d2 + 5n], [4, 5, 6, 7, 8], ["d", null, "f", "g", "h"]]);
+  await appendValues(t, [[d1 + 20n, d1 + 15n, d1 - 1n, d1 + 15n, d2 + 5n], [4, 5, 6, 7, 8], [
+    "d",
+    null,
+    "f",
+    "g",
+    "h",
+  ]]);
   const rows = await tableRows(t);
   assert.deepEqual(rows, [
     [d1 - 1n, 6, "f"],
@@ -55,13 +67,18 @@ Deno.test("out-of-order rows are merged into place; ties keep insertion order", 
   const folders = (await dirEntries(`${root}/${t.meta.dirName}`)).filter((n) => n.startsWith("20"));
   assert.equal(folders.length, 3);
   assert.ok(folders.some((f) => /^2024-01-01\.\d+$/.test(f)), folders.join());
-  assert.ok(folders.includes("2024-01-02"), "in-order rows at the partition's last timestamp append in place");
+  assert.ok(
+    folders.includes("2024-01-02"),
+    "in-order rows at the partition's last timestamp append in place",
+  );
   await storage.close();
 });
 
 Deno.test("a batch spanning many days is split by partition", async () => {
   const { storage } = await freshStorage();
-  const t = await storage.createTable(tableDef("many", [["ts", T.TIMESTAMP], ["x", T.LONG]], { ts: "ts", partitionBy: "DAY" }));
+  const t = await storage.createTable(
+    tableDef("many", [["ts", T.TIMESTAMP], ["x", T.LONG]], { ts: "ts", partitionBy: "DAY" }),
+  );
   const n = 10_000;
   const ts = new BigInt64Array(n), x = new BigInt64Array(n);
   for (let i = 0; i < n; i++) {
@@ -88,7 +105,9 @@ Deno.test("a batch spanning many days is split by partition", async () => {
 
 Deno.test("designated timestamp must not be NULL or negative; nothing is written", async () => {
   const { storage } = await freshStorage();
-  const t = await storage.createTable(tableDef("t", [["ts", T.TIMESTAMP], ["s", T.SYMBOL]], { ts: "ts", partitionBy: "DAY" }));
+  const t = await storage.createTable(
+    tableDef("t", [["ts", T.TIMESTAMP], ["s", T.SYMBOL]], { ts: "ts", partitionBy: "DAY" }),
+  );
   await assert.rejects(appendValues(t, [[1n, null], ["a", "b"]]), /designated timestamp/);
   await assert.rejects(appendValues(t, [[1n, -5n], ["a", "b"]]), /designated timestamp/);
   await assert.rejects(t.append({ rowCount: 1, columns: [null, ["a"]] }), /designated timestamp/);
@@ -118,7 +137,9 @@ Deno.test("tables without a designated timestamp keep insertion order in `defaul
 
 Deno.test("TIMESTAMP_NS designated timestamps are partitioned by their microsecond value", async () => {
   const { storage } = await freshStorage();
-  const t = await storage.createTable(tableDef("ns", [["ts", T.TIMESTAMP_NS]], { ts: "ts", partitionBy: "DAY" }));
+  const t = await storage.createTable(
+    tableDef("ns", [["ts", T.TIMESTAMP_NS]], { ts: "ts", partitionBy: "DAY" }),
+  );
   const ns = us("2024-03-05T12:00:00Z") * 1000n + 7n;
   await appendValues(t, [[ns]]);
   const snap = t.snapshot();

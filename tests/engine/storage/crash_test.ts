@@ -12,7 +12,10 @@ const KILLS = 24;
 const WRITER = new URL("./_crash_writer.ts", import.meta.url).pathname;
 
 /** Runs the writer until `ready`, lets it work for `workMs`, kills it; returns what it reported. */
-async function runAndKill(root: string, workMs: number): Promise<{ ready: number; acked: number[]; started: number[] }> {
+async function runAndKill(
+  root: string,
+  workMs: number,
+): Promise<{ ready: number; acked: number[]; started: number[] }> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--no-check", WRITER, root],
     stdout: "piped",
@@ -66,13 +69,21 @@ async function verify(root: string): Promise<number> {
       const [ts, id, v, s, k] = await Promise.all([0, 1, 2, 3, 4].map((c) => snap.read(p, c, 0, n)));
       for (let r = 0; r < n; r++) {
         const rowId = Number(readValue(id, r));
-        assert.ok(rowId >= 0 && rowId < seen.length && seen[rowId] === 0, `row id ${rowId} unexpected or repeated`);
+        assert.ok(
+          rowId >= 0 && rowId < seen.length && seen[rowId] === 0,
+          `row id ${rowId} unexpected or repeated`,
+        );
         seen[rowId] = 1;
         const want = crashRow(rowId);
         const t = readValue(ts, r) as bigint;
         assert.ok(t >= prevTs, "rows out of timestamp order");
         prevTs = t;
-        assert.deepEqual([t, readValue(v, r), readValue(s, r), readValue(k, r)], [want.ts, want.v, want.s, want.k]);
+        assert.deepEqual([t, readValue(v, r), readValue(s, r), readValue(k, r)], [
+          want.ts,
+          want.v,
+          want.s,
+          want.k,
+        ]);
       }
     }
     const rows = snap.rowCount;
@@ -95,9 +106,11 @@ Deno.test({
       const lastAck = report.acked.at(-1) ?? report.ready;
       const inFlight = report.started.at(-1) ?? report.ready;
       const rows = await verify(root);
-      assert.ok(rows === lastAck || rows === inFlight, `rows ${rows}, last ack ${lastAck}, in flight ${inFlight}`);
+      assert.ok(
+        rows === lastAck || rows === inFlight,
+        `rows ${rows}, last ack ${lastAck}, in flight ${inFlight}`,
+      );
       committed = rows;
-      if (Deno.env.get("CRASH_VERBOSE")) console.log(i, rows, lastAck, inFlight, report.acked.length);
     }
     assert.ok(committed > 0, "the writer never committed anything");
     await Deno.remove(root, { recursive: true });

@@ -7,7 +7,11 @@ const d = us("2024-01-01T00:00:00Z");
 Deno.test("dedup replaces an existing row in place and keeps rows with other keys (spec §6.1 example)", async () => {
   const { storage } = await freshStorage();
   const t = await storage.createTable(
-    tableDef("px", [["ts", T.TIMESTAMP], ["k", T.SYMBOL], ["v", T.DOUBLE]], { ts: "ts", partitionBy: "DAY", dedupKeys: ["ts", "k"] }),
+    tableDef("px", [["ts", T.TIMESTAMP], ["k", T.SYMBOL], ["v", T.DOUBLE]], {
+      ts: "ts",
+      partitionBy: "DAY",
+      dedupKeys: ["ts", "k"],
+    }),
   );
   await appendValues(t, [[d, d], ["x", "y"], [1.0, 2.0]]);
   assert.equal(await appendValues(t, [[d], ["x"], [3.0]]), 1);
@@ -57,7 +61,9 @@ Deno.test("dedup on the timestamp alone keeps one row per timestamp", async () =
 
 Deno.test("without dedup, equal timestamps and keys are all kept", async () => {
   const { storage } = await freshStorage();
-  const t = await storage.createTable(tableDef("px", [["ts", T.TIMESTAMP], ["v", T.INT]], { ts: "ts", partitionBy: "DAY" }));
+  const t = await storage.createTable(
+    tableDef("px", [["ts", T.TIMESTAMP], ["v", T.INT]], { ts: "ts", partitionBy: "DAY" }),
+  );
   await appendValues(t, [[d, d], [1, 2]]);
   await appendValues(t, [[d], [3]]);
   assert.deepEqual(await tableRows(t), [[d, 1], [d, 2], [d, 3]]);

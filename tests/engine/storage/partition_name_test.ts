@@ -27,11 +27,26 @@ Deno.test("partitionNameOf uses ISO week years at year boundaries", () => {
 });
 
 Deno.test("partitionRange inverts partitionNameOf and rejects malformed names", () => {
-  assert.deepEqual(partitionRange("DAY", "2024-01-15"), { lo: us("2024-01-15T00:00:00Z"), hi: us("2024-01-16T00:00:00Z") });
-  assert.deepEqual(partitionRange("HOUR", "2024-01-15T10"), { lo: us("2024-01-15T10:00:00Z"), hi: us("2024-01-15T11:00:00Z") });
-  assert.deepEqual(partitionRange("WEEK", "2025-W01"), { lo: us("2024-12-30T00:00:00Z"), hi: us("2025-01-06T00:00:00Z") });
-  assert.deepEqual(partitionRange("MONTH", "2024-02"), { lo: us("2024-02-01T00:00:00Z"), hi: us("2024-03-01T00:00:00Z") });
-  assert.deepEqual(partitionRange("YEAR", "2024"), { lo: us("2024-01-01T00:00:00Z"), hi: us("2025-01-01T00:00:00Z") });
+  assert.deepEqual(partitionRange("DAY", "2024-01-15"), {
+    lo: us("2024-01-15T00:00:00Z"),
+    hi: us("2024-01-16T00:00:00Z"),
+  });
+  assert.deepEqual(partitionRange("HOUR", "2024-01-15T10"), {
+    lo: us("2024-01-15T10:00:00Z"),
+    hi: us("2024-01-15T11:00:00Z"),
+  });
+  assert.deepEqual(partitionRange("WEEK", "2025-W01"), {
+    lo: us("2024-12-30T00:00:00Z"),
+    hi: us("2025-01-06T00:00:00Z"),
+  });
+  assert.deepEqual(partitionRange("MONTH", "2024-02"), {
+    lo: us("2024-02-01T00:00:00Z"),
+    hi: us("2024-03-01T00:00:00Z"),
+  });
+  assert.deepEqual(partitionRange("YEAR", "2024"), {
+    lo: us("2024-01-01T00:00:00Z"),
+    hi: us("2025-01-01T00:00:00Z"),
+  });
   assert.equal(partitionRange("NONE", "default")?.lo! < 0n, true);
   for (const bad of ["2024-02-30", "2024-13-01", "2024-1-01", "x", "../etc"]) {
     assert.equal(partitionRange("DAY", bad), undefined, bad);
@@ -55,7 +70,11 @@ Deno.test("civil day conversions agree with Date", () => {
   for (let d = -800_000; d < 800_000; d += 997) {
     const c = civilFromDays(d);
     const date = new Date(d * 86_400_000);
-    assert.deepEqual(c, { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() });
+    assert.deepEqual(c, {
+      year: date.getUTCFullYear(),
+      month: date.getUTCMonth() + 1,
+      day: date.getUTCDate(),
+    });
     assert.equal(daysFromCivil(c.year, c.month, c.day), d);
   }
 });

@@ -14,7 +14,10 @@ async function appendGarbage(path: string, bytes = 37): Promise<void> {
 Deno.test("recovery cuts garbage past committed sizes and removes what the txn file does not name", async () => {
   const { root, storage } = await freshStorage();
   const t = await storage.createTable(
-    tableDef("t", [["ts", T.TIMESTAMP], ["x", T.INT], ["s", T.VARCHAR], ["k", T.SYMBOL]], { ts: "ts", partitionBy: "DAY" }),
+    tableDef("t", [["ts", T.TIMESTAMP], ["x", T.INT], ["s", T.VARCHAR], ["k", T.SYMBOL]], {
+      ts: "ts",
+      partitionBy: "DAY",
+    }),
   );
   await appendValues(t, [[d1, d2], [1, 2], ["a", null], ["p", "q"]]);
   const expected = await tableRows(t);
@@ -58,7 +61,9 @@ Deno.test("recovery cuts garbage past committed sizes and removes what the txn f
 
 Deno.test("a failed append leaves nothing behind and the table usable", async () => {
   const { root, storage } = await freshStorage();
-  const t = await storage.createTable(tableDef("t", [["ts", T.TIMESTAMP], ["k", T.SYMBOL], ["u", T.UUID]], { ts: "ts", partitionBy: "DAY" }));
+  const t = await storage.createTable(
+    tableDef("t", [["ts", T.TIMESTAMP], ["k", T.SYMBOL], ["u", T.UUID]], { ts: "ts", partitionBy: "DAY" }),
+  );
   await appendValues(t, [[d1], ["a"], [null]]);
   const tableDir = `${root}/${t.meta.dirName}`;
   const before = await dirEntries(tableDir);
@@ -71,7 +76,11 @@ Deno.test("a failed append leaves nothing behind and the table usable", async ()
   assert.equal(snap.symbols(1).size, 1);
   snap.release();
   await appendValues(t, [[d1 + 2n], ["c"], ["00000000-0000-0000-0000-000000000001"]]);
-  assert.deepEqual(await tableRows(t), [[d1, "a", null], [d1 + 2n, "c", "00000000-0000-0000-0000-000000000001"]]);
+  assert.deepEqual(await tableRows(t), [[d1, "a", null], [
+    d1 + 2n,
+    "c",
+    "00000000-0000-0000-0000-000000000001",
+  ]]);
   const s2 = t.snapshot();
   assert.equal(s2.symbols(1).keyOf("c"), 1);
   s2.release();
@@ -80,7 +89,9 @@ Deno.test("a failed append leaves nothing behind and the table usable", async ()
 
 Deno.test("a write failing mid-way (a file it must write is in the way) is rolled back", async () => {
   const { root, storage } = await freshStorage();
-  const t = await storage.createTable(tableDef("t", [["ts", T.TIMESTAMP], ["x", T.INT], ["s", T.STRING]], { ts: "ts", partitionBy: "DAY" }));
+  const t = await storage.createTable(
+    tableDef("t", [["ts", T.TIMESTAMP], ["x", T.INT], ["s", T.STRING]], { ts: "ts", partitionBy: "DAY" }),
+  );
   await appendValues(t, [[d1], [1], ["a"]]);
   const tableDir = `${root}/${t.meta.dirName}`;
   // A directory where the STRING data file of the active partition lives makes its write fail

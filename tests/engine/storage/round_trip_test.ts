@@ -32,7 +32,11 @@ const ALL_TYPES = tableDef("all_types", [
 
 /** Input vectors in the layout of values.ts, and the rows they must read back as. */
 function allTypesBatch(): { columns: unknown[]; rows: Value[][] } {
-  const ts = new BigInt64Array([us("2024-01-01T00:00:00Z"), us("2024-01-01T01:00:00Z"), us("2024-01-02T00:00:00Z")]);
+  const ts = new BigInt64Array([
+    us("2024-01-01T00:00:00Z"),
+    us("2024-01-01T01:00:00Z"),
+    us("2024-01-02T00:00:00Z"),
+  ]);
   const columns = [
     ts,
     new Int8Array([1, 0, 0]),
@@ -59,9 +63,81 @@ function allTypesBatch(): { columns: unknown[]; rows: Value[][] } {
     [(1n << 60n) - 1n, 123456789n, null],
   ];
   const rows: Value[][] = [
-    [ts[0], true, -128, -32768, "A", 2147483647, 9223372036854775807n, 1.5, Math.PI, 1_700_000_000_000n, 1n, 1_700_000_000_000_000_123n, "alpha", "héllo \u{1f600} \ud800", "ünïcode \u{1f600}", "0123abcd-4567-89ef-0123-456789abcdef", 0x7f000001, 2n ** 255n + 12345n, new Uint8Array([0, 1, 255]), 31n, 1023n, (1n << 25n) - 1n, (1n << 60n) - 1n],
-    [ts[1], false, 127, 32767, "\u263a", -2147483647, -9223372036854775807n, -0.25, -1e300, 0n, -5n, 7n, null, "", "", "ffffffff-ffff-ffff-ffff-ffffffffffff", 0xffffffff, 0n, new Uint8Array(0), 0n, 5n, 1n, 123456789n],
-    [ts[2], false, 0, 0, null, null, null, null, null, null, null, null, "alpha", null, null, null, null, null, null, null, null, null, null],
+    [
+      ts[0],
+      true,
+      -128,
+      -32768,
+      "A",
+      2147483647,
+      9223372036854775807n,
+      1.5,
+      Math.PI,
+      1_700_000_000_000n,
+      1n,
+      1_700_000_000_000_000_123n,
+      "alpha",
+      "héllo \u{1f600} \ud800",
+      "ünïcode \u{1f600}",
+      "0123abcd-4567-89ef-0123-456789abcdef",
+      0x7f000001,
+      2n ** 255n + 12345n,
+      new Uint8Array([0, 1, 255]),
+      31n,
+      1023n,
+      (1n << 25n) - 1n,
+      (1n << 60n) - 1n,
+    ],
+    [
+      ts[1],
+      false,
+      127,
+      32767,
+      "\u263a",
+      -2147483647,
+      -9223372036854775807n,
+      -0.25,
+      -1e300,
+      0n,
+      -5n,
+      7n,
+      null,
+      "",
+      "",
+      "ffffffff-ffff-ffff-ffff-ffffffffffff",
+      0xffffffff,
+      0n,
+      new Uint8Array(0),
+      0n,
+      5n,
+      1n,
+      123456789n,
+    ],
+    [
+      ts[2],
+      false,
+      0,
+      0,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      "alpha",
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ],
   ];
   return { columns, rows };
 }
@@ -93,7 +169,9 @@ Deno.test("every column type round-trips with NULLs, and again after reopen", as
 
 Deno.test("null columns in an append read as NULL (false/0 for BOOLEAN, BYTE, SHORT)", async () => {
   const { storage } = await freshStorage();
-  const table = await storage.createTable(tableDef("t", [["a", T.INT], ["b", T.BOOLEAN], ["s", T.VARCHAR], ["y", T.SYMBOL], ["sh", T.SHORT]]));
+  const table = await storage.createTable(
+    tableDef("t", [["a", T.INT], ["b", T.BOOLEAN], ["s", T.VARCHAR], ["y", T.SYMBOL], ["sh", T.SHORT]]),
+  );
   await table.append({ rowCount: 2, columns: [new Int32Array([1, 2]), null, null, null, null] });
   assert.deepEqual(await tableRows(table), [[1, false, null, null, 0], [2, false, null, null, 0]]);
   await storage.close();
@@ -101,7 +179,11 @@ Deno.test("null columns in an append read as NULL (false/0 for BOOLEAN, BYTE, SH
 
 Deno.test("input in scalar form is converted to the vector layout", async () => {
   const { storage } = await freshStorage();
-  const table = await storage.createTable(tableDef("t", [["ts", T.TIMESTAMP], ["i", T.INT], ["d", T.DOUBLE], ["b", T.BOOLEAN], ["c", T.CHAR]], { ts: "ts" }));
+  const table = await storage.createTable(
+    tableDef("t", [["ts", T.TIMESTAMP], ["i", T.INT], ["d", T.DOUBLE], ["b", T.BOOLEAN], ["c", T.CHAR]], {
+      ts: "ts",
+    }),
+  );
   await appendValues(table, [[1n, 2n], [5, null], [1.25, null], [true, null], ["x", null]]);
   assert.deepEqual(await tableRows(table), [[1n, 5, 1.25, true, "x"], [2n, null, null, false, null]]);
   await storage.close();
@@ -113,7 +195,10 @@ Deno.test("tables keep ids in creation order, names are case-insensitive, and fo
   const b = await storage.createTable(tableDef("second", [["x", T.INT]]));
   assert.ok(a.meta.id > 0 && b.meta.id > a.meta.id);
   assert.match(a.meta.dirName, /^[A-Za-z0-9_-]+~\d+$/);
-  await assert.rejects(storage.createTable(tableDef("SECOND", [["x", T.INT]])), /table already exists \[table=SECOND\]/);
+  await assert.rejects(
+    storage.createTable(tableDef("SECOND", [["x", T.INT]])),
+    /table already exists \[table=SECOND\]/,
+  );
   assert.equal(storage.table("../EVIL/name"), a);
   await storage.renameTable("second", "third");
   assert.equal(storage.table("second"), undefined);
@@ -128,7 +213,10 @@ Deno.test("tables keep ids in creation order, names are case-insensitive, and fo
   await storage.close();
 
   const reopened = await openStorage(root);
-  assert.deepEqual(reopened.tables().map((t) => [t.name, t.id]), [["third", b.meta.id], ["../evil/Name", c.meta.id]]);
+  assert.deepEqual(reopened.tables().map((t) => [t.name, t.id]), [["third", b.meta.id], [
+    "../evil/Name",
+    c.meta.id,
+  ]]);
   const d = await reopened.createTable(tableDef("fourth", [["x", T.INT]]));
   assert.ok(d.meta.id > c.meta.id);
   await reopened.close();

@@ -8,7 +8,9 @@ const d1 = us("2024-01-01T00:00:00Z"), d2 = us("2024-01-02T00:00:00Z");
 
 Deno.test("a snapshot does not see a later append, in place or merged", async () => {
   const { root, storage } = await freshStorage();
-  const t = await storage.createTable(tableDef("t", [["ts", T.TIMESTAMP], ["x", T.INT], ["s", T.VARCHAR]], { ts: "ts", partitionBy: "DAY" }));
+  const t = await storage.createTable(
+    tableDef("t", [["ts", T.TIMESTAMP], ["x", T.INT], ["s", T.VARCHAR]], { ts: "ts", partitionBy: "DAY" }),
+  );
   await appendValues(t, [[d1, d1 + 5n], [1, 2], ["a", "b"]]);
   const s1 = t.snapshot();
   const before = await snapshotRows(s1); // caches the active partition
@@ -18,7 +20,13 @@ Deno.test("a snapshot does not see a later append, in place or merged", async ()
   assert.equal(s1.rowCount, 2);
   assert.deepEqual(await snapshotRows(s1), before);
   assert.deepEqual(await snapshotRows(s2), [...before, [d1 + 9n, 3, "c"]]);
-  assert.deepEqual(await tableRows(t), [[d1, 1, "a"], [d1 + 1n, 4, "d"], [d1 + 5n, 2, "b"], [d1 + 9n, 3, "c"], [d2, 5, "e"]]);
+  assert.deepEqual(await tableRows(t), [
+    [d1, 1, "a"],
+    [d1 + 1n, 4, "d"],
+    [d1 + 5n, 2, "b"],
+    [d1 + 9n, 3, "c"],
+    [d2, 5, "e"],
+  ]);
   // The old version of the merged day stays while s1 and s2 may read it, and goes after.
   const tableDir = `${root}/${t.meta.dirName}`;
   assert.ok((await dirEntries(tableDir)).includes("2024-01-01"));
@@ -33,7 +41,9 @@ Deno.test("a snapshot does not see a later append, in place or merged", async ()
 Deno.test("the cache extends the active partition instead of re-reading it per append", async () => {
   const { storage } = await freshStorage();
   const cache = (storage as FileStorage).cache;
-  const t = await storage.createTable(tableDef("bulk", [["ts", T.TIMESTAMP], ["v", T.DOUBLE]], { ts: "ts", partitionBy: "DAY" }));
+  const t = await storage.createTable(
+    tableDef("bulk", [["ts", T.TIMESTAMP], ["v", T.DOUBLE]], { ts: "ts", partitionBy: "DAY" }),
+  );
   const batch = 100_000, batches = 8;
   const start = cache.loadedBytes;
   let sum = 0;
@@ -82,7 +92,9 @@ Deno.test("columns beyond the cache budget fall back to JS memory; region is the
 Deno.test("LRU eviction keeps the cache within its budget once snapshots release", async () => {
   const { storage } = await freshStorage(256 * 1024);
   const cache = (storage as FileStorage).cache;
-  const t = await storage.createTable(tableDef("days", [["ts", T.TIMESTAMP], ["x", T.LONG]], { ts: "ts", partitionBy: "DAY" }));
+  const t = await storage.createTable(
+    tableDef("days", [["ts", T.TIMESTAMP], ["x", T.LONG]], { ts: "ts", partitionBy: "DAY" }),
+  );
   const perDay = 4_000, days = 20;
   const ts = new BigInt64Array(perDay * days), x = new BigInt64Array(perDay * days);
   for (let i = 0; i < ts.length; i++) {

@@ -1,0 +1,120 @@
+/**
+ * The DuckDB side, run through the kit's own scripts with node (bench/kit/duckdb): install
+ * the pinned client from bench/package-lock.json, load the CSVs once (the kit's loader
+ * verifies the checksums), and time the queries with every equivalent DuckDB form (--alt).
+ */
+import { exists } from "./dataset.ts";
+
+export interface DuckdbTiming {
+  id: string;
+  query: string;
+  variant: string;
+  median_ms: number;
+  min_ms: number;
+  max_ms: number;
+  check: string;
+}
+
+export interface DuckdbRun {
+  version: string;
+  client: string;
+  threads: number;
+  peak_rss_mib: number;
+  queries: DuckdbTiming[];
+}
+
+/** `npm ci` in bench/ unless the pinned client is already there. */
+export async function ensureDuckdbClient(benchDir: string): Promise<void> {
+  if (await exists(`${benchDir}/node_modules/@duckdb/node-api/package.json`)) return;
+  console.log("duckdb: npm ci in bench/ (the DuckDB binary ships inside the npm package)");
+  await node(["npm", "ci", "--no-audit", "--no-fund"], benchDir);
+}
+
+/**
+ * Loads the dataset into `dbFile` unless a load finished before: the kit's loader deletes
+ * and refills the file, so a marker written after a verified load tells complete from partial.
+ */
+export async function ensureDuckdbLoaded(
+  dataDir: string,
+  options: { kitDir: string; dbFile: string; threads: number },
+): Promise<unknown> {
+  const marker = `${options.dbFile}.loaded.json`;
+  if (await exists(options.dbFile) && await exists(marker)) {
+    console.log(`duckdb: reusing ${options.dbFile}`);
+    return { reused: true, ...JSON.parse(await Deno.readTextFile(marker)) };
+  }
+  console.log(`duckdb: loading ${dataDir} into ${options.dbFile}`);
+  const out = await node([
+    "node",
+    `${options.kitDir}/duckdb/load.mjs`,
+    dataDir,
+    "--db",
+    options.dbFile,
+    "--threads",
+    String(options.threads),
+  ]);
+  const report = JSON.parse(out.trim().split("\n").pop()!);
+  await Deno.writeTextFile(marker, JSON.stringify(report) + "\n");
+  return report;
+}
+
+/** Runs the kit's duckdb/run.mjs and returns its JSON report. */
+export async function runDuckdb(options: {
+  kitDir: string;
+  dbFile: string;
+  threads: number;
+  runs: number;
+  only?: string;
+  expectedFile?: string;
+  outFile: string;
+}): Promise<DuckdbRun> {
+  const args = [
+    "node",
+    `${options.kitDir}/duckdb/run.mjs`,
+    "--db",
+    options.dbFile,
+    "--threads",
+    String(options.threads),
+    "--runs",
+    String(options.runs),
+    "--alt",
+    "--out",
+    options.outFile,
+  ];
+  if (options.only) args.push("--only", options.only);
+  if (options.expectedFile) args.push("--expected", options.expectedFile);
+  // run.mjs exits 1 on a wrong DuckDB answer; the report still says which one, so read it.
+  await node(args, undefined, { allowFailure: true });
+  return JSON.parse(await Deno.readTextFile(options.outFile));
+}
+
+/** The fastest variant per query among those whose answer was not wrong. */
+export function fastestDuckdb(run: DuckdbRun): Map<string, DuckdbTiming> {
+  const best = new Map<string, DuckdbTiming>();
+  for (const q of run.queries) {
+    if (q.check.startsWith("MISMATCH")) continue;
+    const b = best.get(q.query);
+    if (!b || q.median_ms < b.median_ms) best.set(q.query, q);
+  }
+  return best;
+}
+
+/** Runs a node/npm command with its output shown; returns stdout. */
+async function node(cmd: string[], cwd?: string, options: { allowFailure?: boolean } = {}): Promise<string> {
+  const child = new Deno.Command(cmd[0], { args: cmd.slice(1), cwd, stdout: "piped", stderr: "inherit" })
+    .spawn();
+  let text = "";
+  let shown = 0;
+  for await (const s of child.stdout.pipeThrough(new TextDecoderStream())) {
+    text += s;
+    // Echo whole lines as progress; the JSON report lines stay quiet.
+    const end = text.lastIndexOf("\n") + 1;
+    for (const line of text.slice(shown, end).split("\n")) {
+      if (line.trim() && !line.startsWith("{")) console.log(`  ${line}`);
+    }
+    shown = Math.max(shown, end);
+  }
+  const status = await child.status;
+  if (!status.success && !options.allowFailure) throw new Error(`${cmd.join(" ")} exited with ${status.code}`);
+  return text;
+}

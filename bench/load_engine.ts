@@ -1,0 +1,199 @@
+/**
+ * Loads a generated dataset (the kit's CSV parts and manifest.json) into our engine in
+ * process, through the storage API rather than SQL INSERT so that the load measures storage,
+ * then verifies it through SQL against the generator's exact checksums, as the kit's
+ * duckdb/load.mjs does for DuckDB. A verified root gets a marker file and is reused.
+ *
+ *   deno run -A bench/load_engine.ts --data bench/data/trades-1m --root bench/data/qdb-1m
+ */
+import { adminSession, Engine, readValue, type Value } from "../engine/mod.ts";
+import type { VectorData } from "../engine/base/values.ts";
+import { type KitType, readCsvChunks } from "./csv_reader.ts";
+import { type Manifest, readManifest } from "./dataset.ts";
+import { symbolDict } from "./kit/lib/datasets.mjs";
+
+/** Written into the root after a verified load; its presence means the root is complete. */
+const MARKER = "bench_loaded.json";
+/** Rows per append: each append is one durable commit, so bigger chunks mean fewer fsyncs. */
+const CHUNK_ROWS_DEFAULT = 1 << 20;
+
+export interface TableLoad {
+  rows: number;
+  parseMs: number;
+  appendMs: number;
+  /** Rows per second of the whole load (CSV parse + append). */
+  rowsPerS: number;
+  /** Rows per second of the appends alone: what storage costs. */
+  appendRowsPerS: number;
+  errors: string[];
+}
+
+export interface LoadReport {
+  root: string;
+  reused: boolean;
+  totalS: number;
+  tables: Record<string, TableLoad>;
+}
+
+/** Loads `dataDir` into a fresh root at `root`, or reuses a root a previous load verified. */
+export async function loadEngine(
+  dataDir: string,
+  options: { root: string; ddl: string[]; cacheBytes: number; chunkRows?: number },
+): Promise<LoadReport> {
+  const manifest = await readManifest(dataDir);
+  const previous = await readMarker(options.root, manifest);
+  if (previous) return { ...previous, reused: true };
+  await Deno.remove(options.root, { recursive: true }).catch((e) => {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  });
+  await Deno.mkdir(options.root, { recursive: true });
+  const started = performance.now();
+  const engine = await Engine.open({ root: options.root, cacheBytes: options.cacheBytes });
+  const report: LoadReport = { root: options.root, reused: false, totalS: 0, tables: {} };
+  try {
+    for (const sql of options.ddl) await engine.execute(sql, adminSession());
+    for (const table of Object.keys(manifest.tables)) {
+      const load = await loadTable(engine, dataDir, manifest, table, options.chunkRows ?? CHUNK_ROWS_DEFAULT);
+      load.errors = await verifyTable(engine, manifest, table);
+      report.tables[table] = load;
+      const status = load.errors.length ? "MISMATCH " + load.errors.join("; ") : "ok";
+      console.log(
+        `  ${table}: ${load.rows} rows in ${((load.parseMs + load.appendMs) / 1000).toFixed(1)} s ` +
+          `= ${load.rowsPerS} rows/s (appends alone ${load.appendRowsPerS} rows/s); checksums ${status}`,
+      );
+    }
+  } finally {
+    await engine.close();
+  }
+  report.totalS = Math.round((performance.now() - started) / 100) / 10;
+  const ok = Object.values(report.tables).every((t) => t.errors.length === 0);
+  if (ok) await writeMarker(options.root, manifest, report);
+  return report;
+}
+
+async function loadTable(
+  engine: Engine,
+  dataDir: string,
+  manifest: Manifest,
+  table: string,
+  chunkRows: number,
+): Promise<TableLoad> {
+  const target = engine.storage.table(table);
+  if (!target) throw new Error(`table ${table} was not created by the DDL`);
+  const kitColumns = manifest.columns[table];
+  // Storage wants the table's column order; the CSV has the kit's.
+  const order = target.meta.columns.map((c) => {
+    const at = kitColumns.findIndex(([name]) => name === c.name);
+    if (at < 0) throw new Error(`column ${table}.${c.name} is not in the CSV`);
+    return at;
+  });
+  const files = manifest.tables[table].parts.map((p) => `${dataDir}/${p}`);
+  const types = kitColumns.map(([, t]) => t as KitType);
+  let rows = 0;
+  let appendMs = 0;
+  const started = performance.now();
+  for await (const chunk of readCsvChunks(files, { types, chunkRows })) {
+    const t = performance.now();
+    const columns = order.map((i) => chunk.columns[i] as VectorData);
+    rows += await target.append({ rowCount: chunk.rowCount, columns });
+    appendMs += performance.now() - t;
+  }
+  const totalMs = performance.now() - started;
+  return {
+    rows,
+    parseMs: Math.round(totalMs - appendMs),
+    appendMs: Math.round(appendMs),
+    rowsPerS: Math.round(rows / (totalMs / 1000)),
+    appendRowsPerS: Math.round(rows / (appendMs / 1000)),
+    errors: [],
+  };
+}
+
+/** Compares count, min/max ts and the manifest's integer-exact sums with what SQL returns. */
+async function verifyTable(engine: Engine, manifest: Manifest, table: string): Promise<string[]> {
+  const info = manifest.tables[table];
+  const errors: string[] = [];
+  const columns = manifest.columns[table];
+  const sums: string[] = [];
+  const keys: string[] = [];
+  for (const [name, type] of columns) {
+    if (type === "double") {
+      const scale = name === "amount" ? 10000 : 100;
+      sums.push(`sum(round(${name} * ${scale}))`);
+      keys.push(`${name}_x${name === "amount" ? "1e4" : "100"}`);
+    } else if (type === "long") {
+      sums.push(`sum(${name})`);
+      keys.push(name);
+    }
+  }
+  try {
+    const [got] = await query(engine, `SELECT count(*), min(ts), max(ts), ${sums.join(", ")} FROM ${table}`);
+    const expect = (what: string, actual: Value, wanted: number) => {
+      if (Number(actual) !== wanted) errors.push(`${what} ${actual} != ${wanted}`);
+    };
+    expect("rows", got[0], info.rows);
+    expect("min_ts", got[1], info.min_ts);
+    expect("max_ts", got[2], info.max_ts);
+    keys.forEach((k, i) => expect(k, got[3 + i], info.sums[k]));
+    // Symbol keys are ours, not the generator's: sum the generator's index of each value.
+    for (const [name, type] of columns) {
+      if (type !== "symbol") continue;
+      const dict: string[] = symbolDict(table, name);
+      let total = 0;
+      for (const [value, n] of await query(engine, `SELECT ${name}, count(*) FROM ${table} GROUP BY ${name}`)) {
+        total += dict.indexOf(value as string) * Number(n);
+      }
+      expect(`${name}_index`, total, info.sums[`${name}_index`]);
+    }
+  } catch (e) {
+    errors.push(`verification query failed: ${(e as Error).message}`);
+  }
+  return errors;
+}
+
+async function query(engine: Engine, sql: string): Promise<Value[][]> {
+  const outcome = await engine.execute(sql, adminSession());
+  if (outcome.kind !== "rows") throw new Error(`${sql} returned no rows`);
+  const rows: Value[][] = [];
+  for await (const b of outcome.batches) {
+    for (let i = 0; i < b.rowCount; i++) rows.push(b.columns.map((v) => readValue(v, i)));
+  }
+  return rows;
+}
+
+interface Marker {
+  dataset: string;
+  rows: number;
+  seed: number;
+  report: LoadReport;
+}
+
+async function readMarker(root: string, manifest: Manifest): Promise<LoadReport | undefined> {
+  try {
+    const m: Marker = JSON.parse(await Deno.readTextFile(`${root}/${MARKER}`));
+    const same = m.dataset === manifest.dataset && m.rows === manifest.rows && m.seed === manifest.seed;
+    return same ? m.report : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeMarker(root: string, manifest: Manifest, report: LoadReport): Promise<void> {
+  const m: Marker = { dataset: manifest.dataset, rows: manifest.rows, seed: manifest.seed, report };
+  await Deno.writeTextFile(`${root}/${MARKER}`, JSON.stringify(m, null, 1) + "\n");
+}
+
+if (import.meta.main) {
+  const flag = (name: string) => {
+    const i = Deno.args.indexOf(`--${name}`);
+    return i >= 0 ? Deno.args[i + 1] : undefined;
+  };
+  const dataDir = flag("data") ?? "bench/data/trades-1m";
+  const spec = JSON.parse(await Deno.readTextFile(new URL("./kit/queries.json", import.meta.url)));
+  const report = await loadEngine(dataDir, {
+    root: flag("root") ?? "bench/data/qdb-1m",
+    ddl: spec.datasets.trades.ddl.questdb,
+    cacheBytes: Number(flag("cache-mib") ?? 1536) * 1024 * 1024,
+  });
+  console.log(JSON.stringify(report));
+}

@@ -1,0 +1,107 @@
+/**
+ * Our server as a child process on a bench root: every listener on an ephemeral loopback
+ * port (so a developer's running server is never disturbed), the HTTP URL read from the
+ * line main.ts prints, and the child's peak RSS read from /proc before it is stopped.
+ */
+
+export interface ServerChild {
+  url: string;
+  pid: number;
+  /** VmHWM of the child in MiB (Linux only; undefined elsewhere). */
+  peakRssMib(): Promise<number | undefined>;
+  stop(): Promise<void>;
+}
+
+const START_TIMEOUT_MS = 120_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+/** Starts `deno run -A main.ts --root <root>` from the repository and waits for its URL. */
+export async function startServer(
+  root: string,
+  options: { repoDir: string; cacheBytes: number },
+): Promise<ServerChild> {
+  const child = new Deno.Command(Deno.execPath(), {
+    // The heap flag is the one `deno task start` uses, so the child runs as users run it.
+    args: ["run", "-A", "--v8-flags=--max-old-space-size=8192", "main.ts", "--root", root],
+    cwd: options.repoDir,
+    env: {
+      QDB_HTTP_BIND_TO: "127.0.0.1:0",
+      QDB_HTTP_MIN_BIND_TO: "127.0.0.1:0",
+      QDB_PG_NET_BIND_TO: "127.0.0.1:0",
+      QDB_LINE_TCP_NET_BIND_TO: "127.0.0.1:0",
+      QDB_CAIRO_COLUMN_CACHE_BYTES: String(options.cacheBytes),
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = collectTail(child.stderr);
+  const url = await waitForUrl(child.stdout, child.status).catch(async (e) => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+    throw new Error(`server did not start: ${e.message}; stderr: ${(await stderr).slice(-500)}`);
+  });
+  return {
+    url,
+    pid: child.pid,
+    peakRssMib: () => peakRssMib(child.pid),
+    stop: async () => {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      const timer = setTimeout(() => {
+        try {
+          child.kill("SIGKILL");
+        } catch { /* already gone */ }
+      }, STOP_TIMEOUT_MS);
+      await child.status;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Reads stdout until `http listening on http://HOST:PORT`, then keeps draining it. */
+async function waitForUrl(stdout: ReadableStream<Uint8Array>, status: Promise<Deno.CommandStatus>): Promise<string> {
+  const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  const exited = status.then((s) => ({ done: true, value: `\n[exited with code ${s.code}]` }));
+  while (Date.now() < deadline) {
+    const next = await Promise.race([reader.read(), exited]);
+    if (next.done) throw new Error(`exited before listening; stdout: ${text.slice(-300)}${next.value ?? ""}`);
+    text += next.value;
+    const m = /http listening on (http:\/\/[^\s]+)/.exec(text);
+    if (m) {
+      drain(reader);
+      return m[1];
+    }
+  }
+  throw new Error(`no URL within ${START_TIMEOUT_MS} ms; stdout: ${text.slice(-300)}`);
+}
+
+/** Keeps reading so that a full pipe never blocks the child. */
+async function drain(reader: ReadableStreamDefaultReader<string>): Promise<void> {
+  try {
+    while (!(await reader.read()).done) { /* discard */ }
+  } catch { /* the child went away */ }
+}
+
+async function collectTail(stream: ReadableStream<Uint8Array>): Promise<string> {
+  let text = "";
+  try {
+    for await (const s of stream.pipeThrough(new TextDecoderStream())) text = (text + s).slice(-4000);
+  } catch { /* the child went away */ }
+  return text;
+}
+
+/** Peak resident set size of a process, from VmHWM in /proc/<pid>/status. */
+export async function peakRssMib(pid: number | "self"): Promise<number | undefined> {
+  try {
+    const status = await Deno.readTextFile(`/proc/${pid}/status`);
+    const m = /^VmHWM:\s+(\d+)\s+kB/m.exec(status);
+    return m ? Math.round(Number(m[1]) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}

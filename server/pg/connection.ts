@@ -1,0 +1,212 @@
+/**
+ * One client connection: the handshake, then a loop reading messages and answering them
+ * (spec/protocols.md §12.3-§12.5). The simple query runs each statement of the text in turn;
+ * the extended protocol keeps prepared statements and portals and, after an error, skips to
+ * the next Sync. Every message is handled inside one try: nothing a client sends may stop
+ * the server, and a protocol violation closes only this connection.
+ */
+import { type Engine, type Principal, type Session, type Value } from "../../engine/mod.ts";
+import * as M from "./backend_messages.ts";
+import { ProtocolError } from "./buffer_reader.ts";
+import { BufferWriter } from "./buffer_writer.ts";
+import type { CancelRegistry } from "./cancel_registry.ts";
+import { type FrontendMessage, parseMessage } from "./frontend_messages.ts";
+import { MessageStream } from "./message_stream.ts";
+import { fieldsOf, resultFormats, RowCursor } from "./row_cursor.ts";
+import { type ConnectionState, runStatement, type StatementText } from "./run_statement.ts";
+import { startupParameters } from "./server_settings.ts";
+import { splitStatements } from "./sql_tokens.ts";
+import { errorFieldsOf, SQLSTATE } from "./sqlstate.ts";
+import { type Authenticator, handshake } from "./startup.ts";
+import { statementKind } from "./statement_kind.ts";
+import { ExtendedQuery } from "./extended_query.ts";
+
+export interface ConnectionOptions {
+  engine: Engine;
+  authenticate: Authenticator;
+  cancels: CancelRegistry;
+  /** Largest message accepted (pg.recv.buffer.size). */
+  messageBytesMax: number;
+  /** Idle connections are closed after this long without a message (pg.net.connection.timeout). */
+  idleTimeoutMs: number;
+  /** Named statements one connection may hold (pg.named.statement.limit). */
+  namedStatementLimit: number;
+  version: string;
+}
+
+export class Connection implements ConnectionState {
+  readonly engine: Engine;
+  txStatus: "I" | "T" | "E" = "I";
+  readonly settings = new Map<string, string>();
+  readonly out = new BufferWriter();
+  readonly #conn: Deno.Conn;
+  readonly #options: ConnectionOptions;
+  readonly #extended: ExtendedQuery;
+  #principal: Principal = { name: "", groups: [] };
+  #abort = new AbortController();
+  #closed = false;
+
+  constructor(conn: Deno.Conn, options: ConnectionOptions) {
+    this.#conn = conn;
+    this.#options = options;
+    this.engine = options.engine;
+    this.#extended = new ExtendedQuery(this, options.namedStatementLimit);
+  }
+
+  /** A session for the next statement, with a fresh cancellation signal. */
+  session(params: Value[] = []): Session {
+    this.#abort = new AbortController();
+    return { principal: this.#principal, timeZone: "UTC", signal: this.#abort.signal, params };
+  }
+
+  /** The signal of the statement running now (checked while rows stream). */
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  deallocate(name: string | null): void {
+    this.#extended.deallocate(name);
+  }
+
+  /** Writes everything buffered to the socket. */
+  async flush(): Promise<void> {
+    if (this.out.length === 0 || this.#closed) return;
+    const bytes = this.out.take();
+    let offset = 0;
+    while (offset < bytes.length) offset += await this.#conn.write(bytes.subarray(offset));
+  }
+
+  /** Serves the connection until the client leaves, misbehaves or idles out. */
+  async serve(): Promise<void> {
+    const stream = new MessageStream(this.#conn, this.#options.messageBytesMax);
+    let processId = 0;
+    try {
+      const start = await this.#withIdleTimeout(() =>
+        handshake(stream, this.out, () => this.flush(), this.#options)
+      );
+      if (!start) return;
+      this.#principal = start.principal;
+      for (const [k, v] of start.params) this.settings.set(k, v);
+      M.authenticationOk(this.out);
+      for (const [k, v] of startupParameters(this.#options.version)) M.parameterStatus(this.out, k, v);
+      const key = this.#options.cancels.register(() => this.#abort.abort());
+      processId = key.processId;
+      M.backendKeyData(this.out, key.processId, key.secretKey);
+      M.readyForQuery(this.out, "I");
+      await this.flush();
+      while (true) {
+        const raw = await this.#withIdleTimeout(() => stream.readMessage());
+        if (!raw) return;
+        const msg = parseMessage(raw.code, raw.body);
+        if (msg.kind === "terminate") return;
+        await this.#dispatch(msg);
+      }
+    } catch (err) {
+      await this.#fatal(err);
+    } finally {
+      if (processId) this.#options.cancels.unregister(processId);
+      await this.#extended.closeAll();
+      this.#close();
+    }
+  }
+
+  async #withIdleTimeout<R>(read: () => Promise<R>): Promise<R> {
+    const timer = setTimeout(() => this.#close(), this.#options.idleTimeoutMs);
+    try {
+      return await read();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.#conn.close();
+    } catch {
+      // Already closed by the peer.
+    }
+  }
+
+  /** A protocol violation or a broken socket: report if possible, then close. */
+  async #fatal(err: unknown): Promise<void> {
+    if (this.#closed) return;
+    if (!(err instanceof ProtocolError)) {
+      if (err instanceof Deno.errors.BadResource || err instanceof Deno.errors.ConnectionReset ||
+        err instanceof Deno.errors.BrokenPipe || err instanceof Deno.errors.Interrupted) return;
+    }
+    try {
+      const fields = errorFieldsOf(err);
+      M.errorResponse(this.out, { ...fields, severity: "FATAL" });
+      await this.flush();
+    } catch {
+      // The peer is gone; nothing more to tell it.
+    }
+  }
+
+  async #dispatch(msg: FrontendMessage): Promise<void> {
+    switch (msg.kind) {
+      case "query":
+        await this.#extended.closeUnnamed();
+        await this.#simpleQuery(msg.sql);
+        return;
+      case "sync":
+        await this.#extended.sync();
+        M.readyForQuery(this.out, this.txStatus);
+        await this.flush();
+        return;
+      case "flush":
+        await this.flush();
+        return;
+      case "password":
+      case "unknown": {
+        const type = msg.kind === "unknown" ? String.fromCharCode(msg.code) : "p";
+        M.errorResponse(this.out, { severity: "ERROR", code: SQLSTATE.PROTOCOL_VIOLATION, message: `unknown message [type=${type}]` });
+        M.readyForQuery(this.out, this.txStatus);
+        await this.flush();
+        return;
+      }
+      default:
+        await this.#extended.handle(msg);
+    }
+  }
+
+  /** Reports an error of a statement; inside a transaction block the block fails. */
+  reportError(err: unknown, text = "", offset = 0): void {
+    if (err instanceof ProtocolError) throw err;
+    M.errorResponse(this.out, errorFieldsOf(err, text, offset));
+    if (this.txStatus === "T") this.txStatus = "E";
+  }
+
+  /** Runs one statement; a cancelled or failed one throws. */
+  run(stmt: StatementText, params: Value[] = []): ReturnType<typeof runStatement> {
+    return runStatement(this, stmt, this.session(params));
+  }
+
+  async #simpleQuery(sql: string): Promise<void> {
+    const statements = splitStatements(sql);
+    if (statements.length === 0) M.emptyQueryResponse(this.out);
+    for (const s of statements) {
+      let cursor: RowCursor | undefined;
+      try {
+        const result = await this.run({ text: s.text, tokens: s.tokens, kind: statementKind(s.tokens) });
+        if (result.kind === "command") {
+          M.commandComplete(this.out, result.tag);
+          continue;
+        }
+        cursor = new RowCursor(result.columns, result.batches, resultFormats(result.columns, []));
+        M.rowDescription(this.out, fieldsOf(cursor.columns, cursor.formats));
+        const rows = await cursor.write(this.out, 0, () => this.flush(), this.signal);
+        M.commandComplete(this.out, `${result.tag} ${rows}`);
+      } catch (err) {
+        await cursor?.close();
+        this.reportError(err, sql, s.offset);
+        break;
+      }
+    }
+    M.readyForQuery(this.out, this.txStatus);
+    await this.flush();
+  }
+}
+

@@ -1,0 +1,233 @@
+/**
+ * The extended query protocol (spec/protocols.md §12.5): Parse, Bind, Describe, Execute and
+ * Close over named and unnamed prepared statements and portals. After an error every message
+ * up to the next Sync is skipped, and the error is reported once. Outside a transaction
+ * block, Sync ends the implicit transaction and drops the portals.
+ */
+import { type Engine, type Value } from "../../engine/mod.ts";
+import * as M from "./backend_messages.ts";
+import type { BufferWriter } from "./buffer_writer.ts";
+import { decodeBinaryParam, decodeTextParam } from "./decode_param.ts";
+import type { FrontendMessage } from "./frontend_messages.ts";
+import { Portal } from "./portal.ts";
+import {
+  engineLookup,
+  paramOidsOf,
+  placeholderValues,
+  type PreparedStatement,
+  prepareStatement,
+} from "./prepared_statement.ts";
+import { fieldsOf, resultFormats } from "./row_cursor.ts";
+import { rewriteForEngine } from "./sql_rewrite.ts";
+import { PgError, SQLSTATE } from "./sqlstate.ts";
+import { returnsRows } from "./statement_kind.ts";
+import type { Connection } from "./connection.ts";
+
+type Msg<K extends FrontendMessage["kind"]> = Extract<FrontendMessage, { kind: K }>;
+
+export class ExtendedQuery {
+  readonly #conn: Connection;
+  readonly #namedLimit: number;
+  readonly #statements = new Map<string, PreparedStatement>();
+  readonly #portals = new Map<string, Portal>();
+  /** Set after an error: messages are ignored until Sync. */
+  #skipping = false;
+
+  constructor(conn: Connection, namedLimit: number) {
+    this.#conn = conn;
+    this.#namedLimit = namedLimit;
+  }
+
+  get #out(): BufferWriter {
+    return this.#conn.out;
+  }
+
+  get #engine(): Engine {
+    return this.#conn.engine;
+  }
+
+  async handle(msg: FrontendMessage): Promise<void> {
+    if (this.#skipping) return;
+    try {
+      switch (msg.kind) {
+        case "parse":
+          return this.#parse(msg);
+        case "bind":
+          return await this.#bind(msg);
+        case "describe":
+          return await this.#describe(msg);
+        case "execute":
+          return await this.#execute(msg);
+        case "close":
+          return await this.#close(msg);
+      }
+    } catch (err) {
+      this.#conn.reportError(err, this.#errorText(msg));
+      this.#skipping = true;
+    }
+  }
+
+  /** The text an error position refers to: the statement of the failing message. */
+  #errorText(msg: FrontendMessage): string {
+    if (msg.kind === "parse") return msg.sql;
+    if (msg.kind === "bind") return this.#statements.get(msg.statement)?.text ?? "";
+    if (msg.kind === "execute") return this.#portals.get(msg.portal)?.statement.text ?? "";
+    if (msg.kind === "describe") {
+      return (msg.target === "S" ? this.#statements.get(msg.name)?.text : this.#portals.get(msg.name)?.statement.text) ?? "";
+    }
+    return "";
+  }
+
+  async sync(): Promise<void> {
+    this.#skipping = false;
+    if (this.#conn.txStatus === "I") await this.#closePortals(() => true);
+  }
+
+  async closeUnnamed(): Promise<void> {
+    await this.#closePortals((p) => p.name === "");
+    this.#statements.delete("");
+  }
+
+  async closeAll(): Promise<void> {
+    await this.#closePortals(() => true);
+    this.#statements.clear();
+  }
+
+  deallocate(name: string | null): void {
+    if (name === null) this.#statements.clear();
+    else this.#statements.delete(name);
+  }
+
+  async #closePortals(which: (p: Portal) => boolean): Promise<void> {
+    for (const [name, portal] of [...this.#portals]) {
+      if (!which(portal)) continue;
+      this.#portals.delete(name);
+      await portal.close();
+    }
+  }
+
+  #parse(msg: Msg<"parse">): void {
+    if (msg.name !== "") {
+      if (this.#statements.has(msg.name)) {
+        throw new PgError(SQLSTATE.DUPLICATE_PREPARED_STATEMENT, `duplicate statement [name=${msg.name}]`);
+      }
+      if (this.#statements.size >= this.#namedLimit) {
+        throw new PgError(
+          SQLSTATE.PROGRAM_LIMIT_EXCEEDED,
+          `client created too many named statements without closing them. it looks like a buggy client. [limit=${this.#namedLimit}]`,
+        );
+      }
+    }
+    this.#statements.set(msg.name, prepareStatement(msg.name, msg.sql, msg.paramOids));
+    M.parseComplete(this.#out);
+  }
+
+  #statement(name: string): PreparedStatement {
+    const stmt = this.#statements.get(name);
+    if (!stmt) {
+      const message = name === ""
+        ? "received a Bind message without a matching Parse"
+        : `prepared statement "${name}" does not exist`;
+      throw new PgError(SQLSTATE.UNDEFINED_PREPARED_STATEMENT, message);
+    }
+    return stmt;
+  }
+
+  #portal(name: string): Portal {
+    const portal = this.#portals.get(name);
+    if (!portal) throw new PgError(SQLSTATE.INVALID_CURSOR_NAME, `portal "${name}" does not exist`);
+    return portal;
+  }
+
+  #paramOids(stmt: PreparedStatement): number[] {
+    return paramOidsOf(stmt, engineLookup(this.#engine, this.#conn.session()));
+  }
+
+  async #bind(msg: Msg<"bind">): Promise<void> {
+    const stmt = this.#statement(msg.statement);
+    const oids = this.#paramOids(stmt);
+    if (msg.values.length !== oids.length) {
+      throw new PgError(
+        SQLSTATE.PROTOCOL_VIOLATION,
+        `bind message supplies ${msg.values.length} parameters, but prepared statement "${stmt.name}" requires ${oids.length}`,
+      );
+    }
+    const params: Value[] = msg.values.map((bytes, i) => {
+      if (bytes === null) return null;
+      const f = msg.paramFormats.length === 0 ? 0 : msg.paramFormats.length === 1 ? msg.paramFormats[0] : msg.paramFormats[i] ?? 0;
+      if (f === 1) return decodeBinaryParam(bytes, oids[i], i);
+      return decodeTextParam(new TextDecoder().decode(bytes), oids[i], i);
+    });
+    if (msg.portal !== "" && this.#portals.has(msg.portal)) {
+      throw new PgError(SQLSTATE.PROTOCOL_VIOLATION, `portal already exists [namedPortal=${msg.portal}]`);
+    }
+    await this.#portals.get(msg.portal)?.close();
+    this.#portals.set(msg.portal, new Portal(msg.portal, stmt, params, msg.resultFormats));
+    M.bindComplete(this.#out);
+  }
+
+  async #start(portal: Portal): Promise<void> {
+    if (portal.started) return;
+    portal.accept(await this.#conn.run(portal.statement, portal.params));
+  }
+
+  async #describe(msg: Msg<"describe">): Promise<void> {
+    if (msg.target === "P") {
+      const portal = this.#portal(msg.name);
+      if (returnsRows(portal.statement.kind)) await this.#start(portal);
+      if (portal.cursor) M.rowDescription(this.#out, fieldsOf(portal.cursor.columns, portal.cursor.formats));
+      else M.noData(this.#out);
+      return;
+    }
+    const stmt = this.#statement(msg.name);
+    const oids = this.#paramOids(stmt);
+    M.parameterDescription(this.#out, oids);
+    if (stmt.columns === undefined) stmt.columns = await this.#describeStatement(stmt, oids);
+    if (stmt.columns) M.rowDescription(this.#out, fieldsOf(stmt.columns, resultFormats(stmt.columns, [])));
+    else M.noData(this.#out);
+  }
+
+  async #describeStatement(stmt: PreparedStatement, oids: number[]) {
+    if (!returnsRows(stmt.kind)) return null;
+    const session = this.#conn.session(placeholderValues(oids));
+    const columns = this.#engine.describe(rewriteForEngine(stmt.text), session);
+    if (columns.length > 0 || stmt.kind === "query") return columns;
+    // SHOW and EXPLAIN are not described by the planner; they have no side effects, so
+    // running them is the way to learn their columns.
+    const result = await this.#conn.run(stmt, placeholderValues(oids));
+    if (result.kind !== "rows") return null;
+    await result.batches[Symbol.asyncIterator]().return?.();
+    return result.columns;
+  }
+
+  async #execute(msg: Msg<"execute">): Promise<void> {
+    const portal = this.#portal(msg.portal);
+    await this.#start(portal);
+    if (portal.tag !== undefined) {
+      M.commandComplete(this.#out, portal.tag);
+      return;
+    }
+    const cursor = portal.cursor!;
+    if (cursor.done) {
+      M.commandComplete(this.#out, `${portal.rowsTag} 0`);
+      return;
+    }
+    const rows = await cursor.write(this.#out, msg.maxRows, () => this.#conn.flush(), this.#conn.signal);
+    if (cursor.done) M.commandComplete(this.#out, `${portal.rowsTag} ${rows}`);
+    else M.portalSuspended(this.#out);
+  }
+
+  async #close(msg: Msg<"close">): Promise<void> {
+    if (msg.target === "P") {
+      await this.#portals.get(msg.name)?.close();
+      this.#portals.delete(msg.name);
+    } else {
+      const stmt = this.#statements.get(msg.name);
+      if (stmt) {
+        this.#statements.delete(msg.name);
+        await this.#closePortals((p) => p.statement === stmt);
+      }
+    }
+    M.closeComplete(this.#out);
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * A portal: a prepared statement bound to parameter values and result formats (Bind), run on
+ * first Describe or Execute and then read in slices (Execute with max rows, PortalSuspended;
+ * spec/protocols.md §12.5). Running at Describe time gives Describe the real result columns,
+ * including those of SHOW and catalog queries the planner cannot describe ahead.
+ */
+import type { Value } from "../../engine/mod.ts";
+import type { PreparedStatement } from "./prepared_statement.ts";
+import { resultFormats, RowCursor } from "./row_cursor.ts";
+import type { StatementResult } from "./run_statement.ts";
+
+export class Portal {
+  readonly name: string;
+  readonly statement: PreparedStatement;
+  readonly params: Value[];
+  readonly requestedFormats: number[];
+  /** Set once the statement ran. */
+  cursor?: RowCursor;
+  /** Command tag of a statement without rows, once it ran. */
+  tag?: string;
+  /** Row result kind tag (SELECT / EXPLAIN). */
+  rowsTag = "SELECT";
+
+  constructor(name: string, statement: PreparedStatement, params: Value[], requestedFormats: number[]) {
+    this.name = name;
+    this.statement = statement;
+    this.params = params;
+    this.requestedFormats = requestedFormats;
+  }
+
+  get started(): boolean {
+    return this.cursor !== undefined || this.tag !== undefined;
+  }
+
+  /** Takes the statement's result (once). */
+  accept(result: StatementResult): void {
+    if (result.kind === "rows") {
+      this.cursor = new RowCursor(result.columns, result.batches, resultFormats(result.columns, this.requestedFormats));
+      this.rowsTag = result.tag;
+    } else {
+      this.tag = result.tag;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.cursor?.close();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * A statement prepared with Parse (spec/protocols.md §12.5): its text, tokens and kind, the
+ * parameter types the client declared or that were inferred, and its result columns once
+ * described. Named statements live until Close or DEALLOCATE; the unnamed one until the next
+ * Parse replaces it.
+ */
+import { type ColumnMeta, type ColumnType, type Engine, type Session, type Value } from "../../engine/mod.ts";
+import { type ColumnLookup, inferParamTypes } from "./param_inference.ts";
+import { OID, paramOidOf } from "./pg_types.ts";
+import { rewriteForEngine } from "./sql_rewrite.ts";
+import { paramCount, tokenize } from "./sql_tokens.ts";
+import { PgError, SQLSTATE } from "./sqlstate.ts";
+import { statementKind } from "./statement_kind.ts";
+import type { StatementText } from "./run_statement.ts";
+
+export interface PreparedStatement extends StatementText {
+  name: string;
+  /** OIDs from Parse (0 = unspecified), padded to the placeholder count. */
+  declaredOids: number[];
+  /** Effective OID per parameter: declared, else inferred, else varchar. Set on first use. */
+  paramOids?: number[];
+  /** Inferred dialect types, for describing with typed placeholder values. */
+  paramTypes?: (ColumnType | undefined)[];
+  /** Result columns (null: the statement returns no rows). Set on first Describe. */
+  columns?: ColumnMeta[] | null;
+}
+
+/** Builds a prepared statement from a Parse message; rejects several statements in one. */
+export function prepareStatement(name: string, sql: string, declaredOids: number[]): PreparedStatement {
+  let tokens = tokenize(sql);
+  while (tokens.length && tokens[tokens.length - 1].text === ";") tokens = tokens.slice(0, -1);
+  const semicolon = tokens.find((t) => t.text === ";");
+  if (semicolon) {
+    throw new PgError(SQLSTATE.SYNTAX_ERROR, "cannot insert multiple commands into a prepared statement", semicolon.pos);
+  }
+  const end = tokens.length ? tokens[tokens.length - 1].pos + tokens[tokens.length - 1].text.length : 0;
+  const count = Math.max(paramCount(tokens), declaredOids.length);
+  const oids = Array.from({ length: count }, (_, i) => declaredOids[i] ?? 0);
+  return { name, text: sql.slice(0, end), tokens, kind: statementKind(tokens), declaredOids: oids };
+}
+
+/** A column lookup for inference that asks the engine to describe `SELECT * FROM table`. */
+export function engineLookup(engine: Engine, session: Session): ColumnLookup {
+  return (table) => {
+    try {
+      const cols = engine.describe(`SELECT * FROM "${table.replaceAll('"', '""')}"`, session);
+      return new Map(cols.map((c) => [c.name.toLowerCase(), c.type]));
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** Resolves (once) and returns the effective parameter OIDs. */
+export function paramOidsOf(stmt: PreparedStatement, lookup: ColumnLookup): number[] {
+  if (!stmt.paramOids) {
+    const needs = stmt.declaredOids.some((o) => o === 0);
+    const inferred = needs ? inferParamTypes(stmt.tokens, stmt.declaredOids.length, lookup) : [];
+    stmt.paramTypes = inferred;
+    stmt.paramOids = stmt.declaredOids.map((o, i) => {
+      if (o !== 0) return o;
+      const t = inferred[i];
+      return t ? paramOidOf(t) : OID.VARCHAR;
+    });
+  }
+  return stmt.paramOids;
+}
+
+/** A value of each parameter's type, so the planner can type placeholders while describing. */
+export function placeholderValues(oids: number[]): Value[] {
+  return oids.map((oid) => {
+    switch (oid) {
+      case OID.INT2:
+      case OID.INT4:
+        return 0;
+      case OID.INT8:
+      case OID.TIMESTAMP:
+      case OID.TIMESTAMPTZ:
+        return 0n;
+      case OID.FLOAT4:
+      case OID.FLOAT8:
+      case OID.NUMERIC:
+        return 0.5;
+      case OID.BOOL:
+        return false;
+      default:
+        return "";
+    }
+  });
+}
+
+/** Result columns for Describe of a statement, without running it (null: no rows). */
+export function describeColumns(engine: Engine, stmt: PreparedStatement, session: Session): ColumnMeta[] | null {
+  return engine.describe(rewriteForEngine(stmt.text), session);
+}

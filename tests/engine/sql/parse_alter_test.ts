@@ -1,0 +1,109 @@
+import assert from "node:assert/strict";
+import type { AlterAction } from "../../../engine/sql/ast.ts";
+import { parseStatement } from "../../../engine/sql/parser.ts";
+import { as, parseError, stripPositions } from "./_helpers.ts";
+
+const action = (text: string): AlterAction =>
+  as(parseStatement(`ALTER TABLE t ${text}`), "alterTable").action;
+const bare = (text: string) => stripPositions(action(text));
+
+Deno.test("alter table names the table and the action position", () => {
+  const s = as(parseStatement("ALTER TABLE 'my t' DROP COLUMN a"), "alterTable");
+  assert.deepEqual(s.table, { name: "my t", pos: 12 });
+  assert.equal(s.action.pos, 19);
+});
+
+Deno.test("alter table add, drop and rename columns", () => {
+  const add = action("ADD COLUMN IF NOT EXISTS c SYMBOL CAPACITY 64 INDEX, d DOUBLE");
+  assert.equal(add.kind, "addColumn");
+  if (add.kind !== "addColumn") return;
+  assert.equal(add.ifNotExists, true);
+  assert.deepEqual(add.columns.map((c) => [c.name, c.type.name, c.symbolCapacity, c.indexed]), [
+    ["c", "SYMBOL", 64, true],
+    ["d", "DOUBLE", undefined, undefined],
+  ]);
+  assert.deepEqual(bare("DROP COLUMN a, b"), { kind: "dropColumn", names: [{ name: "a" }, { name: "b" }] });
+  assert.deepEqual(bare("RENAME COLUMN a TO b"), {
+    kind: "renameColumn",
+    from: { name: "a" },
+    to: { name: "b" },
+  });
+});
+
+Deno.test("alter table partitions", () => {
+  assert.deepEqual(bare("DROP PARTITION LIST '2024-01-01', '2024-01-02'"), {
+    kind: "dropPartition",
+    list: [{ name: "2024-01-01" }, { name: "2024-01-02" }],
+  });
+  const where = action("DROP PARTITION WHERE ts < '2024'");
+  assert.equal(where.kind, "dropPartition");
+  assert.equal(where.kind === "dropPartition" && where.where?.kind, "binary");
+  assert.deepEqual(bare("DETACH PARTITION LIST '2024-01'"), {
+    kind: "detachPartition",
+    list: [{ name: "2024-01" }],
+  });
+  assert.deepEqual(bare("ATTACH PARTITION LIST '2024-01'"), {
+    kind: "attachPartition",
+    list: [{ name: "2024-01" }],
+  });
+});
+
+Deno.test("alter table column type, index and cache", () => {
+  const t = action("ALTER COLUMN s TYPE SYMBOL CAPACITY 128 NOCACHE");
+  assert.equal(t.kind, "alterColumnType");
+  if (t.kind !== "alterColumnType") return;
+  assert.deepEqual([t.column.name, t.def.name, t.def.type.name, t.def.symbolCapacity, t.def.symbolCache], [
+    "s",
+    "s",
+    "SYMBOL",
+    128,
+    false,
+  ]);
+  assert.deepEqual(bare("ALTER COLUMN s ADD INDEX CAPACITY 256"), {
+    kind: "addIndex",
+    column: { name: "s" },
+    capacity: 256,
+  });
+  assert.deepEqual(bare("ALTER COLUMN s DROP INDEX"), { kind: "dropIndex", column: { name: "s" } });
+  assert.deepEqual(bare("ALTER COLUMN s CACHE"), { kind: "symbolCache", column: { name: "s" }, cache: true });
+  assert.deepEqual(bare("ALTER COLUMN s NOCACHE"), {
+    kind: "symbolCache",
+    column: { name: "s" },
+    cache: false,
+  });
+});
+
+Deno.test("alter table dedup, params, TTL and WAL type", () => {
+  assert.deepEqual(bare("DEDUP ENABLE UPSERT KEYS(ts, k)"), {
+    kind: "dedupEnable",
+    keys: [{ name: "ts" }, { name: "k" }],
+  });
+  assert.deepEqual(bare("DEDUP DISABLE"), { kind: "dedupDisable" });
+  assert.deepEqual(bare("SET PARAM maxUncommittedRows = 100"), {
+    kind: "setParam",
+    params: [{
+      name: "maxUncommittedRows",
+      value: { kind: "literal", type: "int", value: 100, text: "100" },
+    }],
+  });
+  assert.deepEqual(bare("SET TTL 2 WEEKS"), { kind: "setTtl", amount: 2, unit: "WEEK" });
+  assert.deepEqual(bare("SET TTL 12H"), { kind: "setTtl", amount: 12, unit: "HOUR" });
+  assert.deepEqual(bare("SET TYPE BYPASS WAL"), { kind: "setType", wal: false });
+  assert.deepEqual(bare("SET TYPE WAL"), { kind: "setType", wal: true });
+});
+
+Deno.test("alter table accepts maintenance actions as no-ops with their text", () => {
+  assert.deepEqual(bare("SQUASH PARTITIONS"), { kind: "noop", what: "SQUASH PARTITIONS" });
+  assert.deepEqual(bare("RESUME WAL FROM TXN 5"), { kind: "noop", what: "RESUME WAL FROM TXN 5" });
+  assert.deepEqual(bare("ALTER COLUMN s SYMBOL CAPACITY 10"), {
+    kind: "noop",
+    what: "ALTER COLUMN s SYMBOL CAPACITY 10",
+  });
+});
+
+Deno.test("alter table errors", () => {
+  assert.equal(parseError("ALTER TABLE t").message, "alter table action expected");
+  assert.equal(parseError("ALTER TABLE t FROB x").message, "unexpected token [FROB]");
+  assert.equal(parseError("ALTER TABLE t DROP PARTITION '2024'").message, "'list' expected");
+  assert.equal(parseError("ALTER TABLE t RENAME COLUMN a b").position, 30);
+});
