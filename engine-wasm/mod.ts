@@ -8,10 +8,25 @@
  * views handed out stay valid for the life of the process. Imported by engine/storage and
  * engine/exec only.
  *
- * Entry points: `wasmMemory()` (regions, views, scratch space through `alloc`/`free`) and
- * `kernels()` (the hot path, interface and layouts in `kernels.ts`). This file alone loads
- * the module and knows its exports and its result block; `reference.ts` is the TypeScript
- * twin used by tests.
+ * Entry points: `wasmMemory()` (regions, views, scratch space through `alloc`/`free` or
+ * `withScratch`) and `kernels()` (the hot path, interface and layouts in `kernels.ts`). This
+ * file alone loads the module and knows its exports and its result block; `reference.ts` is
+ * the TypeScript twin used by tests. Design notes: README.md in this folder.
+ *
+ * @example
+ * ```ts
+ * import { kernels, wasmMemory, withScratch } from "./mod.ts";
+ *
+ * const memory = wasmMemory();
+ * const price = memory.alloc(3 * 8);
+ * memory.f64(price, 3).set([10.5, NaN, 12]);
+ * const rows = withScratch(3 * 4, (out) => {
+ *   const n = kernels().filter("f64", { data: price, rowCount: 3, op: "gt", value: 11, out });
+ *   return Array.from(memory.i32(out, n)); // [2]
+ * });
+ * const { count, sum } = kernels().stats("f64", { data: price, rowCount: 3 }); // 2, 22.5
+ * memory.free(price);
+ * ```
  */
 import { Heap } from "./heap.ts";
 import { Checker } from "./_check.ts";
@@ -110,6 +125,25 @@ let shared: WasmMemory | undefined;
 export function wasmMemory(bytes = DEFAULT_MEMORY_BYTES): WasmMemory {
   shared ??= new WasmMemory(bytes, RESERVED_LOW_BYTES);
   return shared;
+}
+
+/**
+ * Runs `fn` with a scratch block of `bytes` (16-byte aligned) from the shared heap and frees
+ * it afterwards, for selection vectors and kernel outputs that live for one call. Longer
+ * lived blocks use `wasmMemory().alloc` and `free` directly.
+ * @throws RangeError when the heap has no block that large.
+ */
+export function withScratch<T>(bytes: number, fn: (ptr: number) => T): T {
+  const memory = wasmMemory();
+  const ptr = memory.alloc(bytes);
+  if (ptr < 0) {
+    throw new RangeError(`engine-wasm: out of WASM heap [bytes=${bytes}, free=${memory.heap.bytesFree}]`);
+  }
+  try {
+    return fn(ptr);
+  } finally {
+    memory.free(ptr);
+  }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -67,8 +67,15 @@ export async function* runScan(n: ScanNode, ctx: ExecContext): AsyncGenerator<Ba
     if (n.reverse) ranges.reverse();
     for (const [from, to] of ranges) {
       const steps: [number, number][] = [];
-      for (let at = from; at < to; at += BATCH_ROWS_MAX) steps.push([at, Math.min(to, at + BATCH_ROWS_MAX)]);
-      if (n.reverse) steps.reverse();
+      if (n.reverse) {
+        // Backwards, batches start small and grow: `ORDER BY ts DESC LIMIT 10` reads a few rows.
+        let size = 256;
+        for (let end = to; end > from; end -= size, size = Math.min(size * 4, BATCH_ROWS_MAX)) {
+          steps.push([Math.max(from, end - size), end]);
+        }
+      } else {
+        for (let at = from; at < to; at += BATCH_ROWS_MAX) steps.push([at, Math.min(to, at + BATCH_ROWS_MAX)]);
+      }
       for (const [a, b] of steps) {
         checkCancelled(ctx);
         const columns = await Promise.all(n.columnIndexes.map((c) => snap.read(p, c, a, b)));

@@ -16,6 +16,7 @@ import type { PlanContext } from "./plan_context.ts";
 import { planFrom } from "./plan_from.ts";
 import { type AggregateCall, type LimitSpec, type OutputColumn, type PlanNode, shape } from "./plan_node.ts";
 import { planQuery } from "./plan_query.ts";
+import { orderByTimestamp } from "./order_by_timestamp.ts";
 import { Scope } from "./scope.ts";
 
 export function bindContext(scope: Scope, pc: PlanContext, clause?: string): BindContext {
@@ -321,7 +322,11 @@ function planOrderBy(
     }
   });
   const tsIndex = keys.length > 0 && keys[0].index === node.timestampIndex && !keys[0].desc ? node.timestampIndex : -1;
-  if (extra.length === 0) return { ...shape(node.columns, tsIndex), kind: "sort", input: node, keys };
+  if (extra.length === 0) {
+    const presorted = orderByTimestamp(node, keys);
+    if (presorted) return presorted;
+    return { ...shape(node.columns, tsIndex), kind: "sort", input: node, keys };
+  }
   // Hidden sort columns: computed next to the output, dropped after sorting.
   const onInput = keys.some((k) => (k as { onInput?: boolean }).onInput);
   let widened: PlanNode;
@@ -332,9 +337,15 @@ function planOrderBy(
     const exprs: BoundExpr[] = [...node.columns.map((c, i) => ({ kind: "column", type: c.type, index: i }) as BoundExpr), ...extra];
     widened = { ...shape([...node.columns, ...extra.map((x, i) => ({ name: `\u0000o${i}`, type: x.type }))], node.timestampIndex), kind: "project", input: node, exprs };
   }
-  const sorted: PlanNode = { ...shape(widened.columns, tsIndex), kind: "sort", input: widened, keys };
+  if (onInput && source && source.scope.timestampIndex >= 0) {
+    // A hidden key that is the source's designated timestamp keeps its meaning for the shortcut.
+    const ts = extra.findIndex((e) => e.kind === "column" && e.index === source.scope.timestampIndex);
+    if (ts >= 0) widened = { ...widened, timestampIndex: width + ts };
+  }
   const back = node.columns.map((c, i) => ({ kind: "column", type: c.type, index: i }) as BoundExpr);
-  return { ...shape(node.columns, tsIndex), kind: "project", input: sorted, exprs: back };
+  const presorted = orderByTimestamp(widened, keys);
+  const sorted: PlanNode = presorted ?? { ...shape(widened.columns, tsIndex), kind: "sort", input: widened, keys };
+  return { ...shape(node.columns, presorted && !keys[0].desc ? node.timestampIndex : tsIndex), kind: "project", input: sorted, exprs: back };
 }
 
 function bindLimit(limit: A.Limit, pc: PlanContext): LimitSpec {

@@ -3,6 +3,7 @@
  * blocks (with or without SELECT), sources, joins and every clause.
  */
 import type { FillOption, FromClause, Limit, Query, QueryBody, SampleBy, SelectCore, Source } from "./ast.ts";
+import { SOURCE_ALIAS_STOP } from "./keywords.ts";
 import { exprToSql as x, identToText, orderItemsToText, windowToText } from "./printer.ts";
 import { showToText } from "./print_statement.ts";
 
@@ -105,7 +106,13 @@ function sourceToText(s: Source): string {
       if (s.timestamp) text += ` TIMESTAMP(${x(s.timestamp)})`;
       break;
   }
-  return s.alias === undefined ? text : `${text} ${identToText(s.alias)}`;
+  return s.alias === undefined ? text : `${text}${aliasToText(s.alias)}`;
+}
+
+/** ` t`, or ` AS left` when the alias would read as a keyword after a source. */
+export function aliasToText(alias: string): string {
+  const text = identToText(alias);
+  return text === alias && SOURCE_ALIAS_STOP.has(alias.toLowerCase()) ? ` AS ${text}` : ` ${text}`;
 }
 
 /** A table name: dotted parts bare when each part can be, else the whole name quoted. */

@@ -4,7 +4,7 @@
  */
 import type { AlterAction, ColumnDef, CreateTableStmt, Cte, ShowStmt, Statement } from "./ast.ts";
 import { exprToSql as x, identToText, quoteString } from "./printer.ts";
-import { fromToText, queryToText, tableNameToText as tn } from "./print_query.ts";
+import { aliasToText, fromToText, queryToText, tableNameToText as tn } from "./print_query.ts";
 
 /** SQL text of a statement that parses back to the same tree (positions aside). */
 export function statementToText(s: Statement): string {
@@ -44,14 +44,14 @@ export function statementToText(s: Statement): string {
     }
     case "update": {
       let text = `${withToText(s.with)}UPDATE ${tn(s.table.name)}`;
-      if (s.alias !== undefined) text += ` ${identToText(s.alias)}`;
+      if (s.alias !== undefined) text += aliasToText(s.alias);
       text += ` SET ${assignments(s.set)}`;
       if (s.from) text += ` FROM ${fromToText(s.from)}`;
       if (s.where) text += ` WHERE ${x(s.where)}`;
       return text;
     }
     case "delete":
-      return `DELETE FROM ${tn(s.table.name)}${s.alias !== undefined ? ` ${identToText(s.alias)}` : ""}${
+      return `DELETE FROM ${tn(s.table.name)}${s.alias !== undefined ? aliasToText(s.alias) : ""}${
         s.where ? ` WHERE ${x(s.where)}` : ""
       }`;
     case "show":

@@ -33,9 +33,20 @@ export function tableDef(
   };
 }
 
-/** A fresh storage on a new temp folder. */
+const roots: string[] = [];
+// Temp roots go when the test process ends, after every test (and its reopen) is done with them.
+globalThis.addEventListener("unload", () => {
+  for (const root of roots) {
+    try {
+      Deno.removeSync(root, { recursive: true });
+    } catch { /* already gone */ }
+  }
+});
+
+/** A fresh storage on a new temp folder (removed when the test process exits). */
 export async function freshStorage(cacheBytes?: number): Promise<{ root: string; storage: Storage }> {
   const root = await Deno.makeTempDir({ prefix: "qdb_storage_test_" });
+  roots.push(root);
   return { root, storage: await openStorage(root, { cacheBytes }) };
 }
 

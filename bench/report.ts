@@ -1,0 +1,123 @@
+/**
+ * The benchmark's one table, as markdown for the terminal and bench/results/*.md, plus the
+ * notes under it (loads, memory, the REST path). The JSON file carries the same data with
+ * every run's timings and full check messages.
+ */
+import type { Timing } from "./run_queries.ts";
+import type { DuckdbTiming } from "./duckdb.ts";
+import type { LoadReport } from "./load_engine.ts";
+import type { HttpLoad } from "./http_load.ts";
+
+export interface QueryRow {
+  id: string;
+  title: string;
+  ours?: Timing;
+  http?: Timing;
+  duckdb?: DuckdbTiming;
+  /** ours in-process median ÷ DuckDB's fastest median. */
+  ratio?: number;
+  check: string;
+}
+
+export interface BenchResult {
+  date: string;
+  size: string;
+  rows: number;
+  machine: { cpu: string; cores: number; memGib: number; loadAvgStart: string; loadAvgEnd?: string };
+  runs: number;
+  cacheBytes: number;
+  duckdb?: { version: string; client: string; threads: number; peakRssMib: number; load?: unknown };
+  engineLoad: LoadReport;
+  benchPeakRssMib?: number;
+  serverPeakRssMib?: number;
+  httpLoad?: HttpLoad;
+  queries: QueryRow[];
+}
+
+/**
+ * The check column: ours in process, then whatever differs over HTTP, and a note when DuckDB
+ * ran but none of its forms gave the expected answer.
+ */
+export function checkCell(ours: Timing | undefined, http: Timing | undefined, duckdbWrong: boolean): string {
+  const parts = [ours ? ours.check : "not run"];
+  if (http && http.check !== ours?.check) parts.push(`http: ${http.check}`);
+  if (duckdbWrong) parts.push("duckdb: no variant gave the expected answer");
+  return parts.join("; ");
+}
+
+export function ratioOf(ours: Timing | undefined, duckdb: DuckdbTiming | undefined): number | undefined {
+  if (ours?.median_ms === undefined || !duckdb || duckdb.median_ms <= 0) return undefined;
+  return Math.round((ours.median_ms / duckdb.median_ms) * 100) / 100;
+}
+
+export function markdown(r: BenchResult, options: { checkWidth?: number } = {}): string {
+  const width = options.checkWidth ?? 160;
+  const lines = [
+    `# trades-${r.size}: ours vs DuckDB (${r.date})`,
+    "",
+    `${r.rows.toLocaleString("en-US")} trades rows; ${r.machine.cores} cores (${r.machine.cpu}), ` +
+    `${r.machine.memGib} GiB; warm medians of ${r.runs} runs in ms after one checked warm-up.`,
+    "",
+    "| query | title | ours in-process | ours HTTP | DuckDB fastest (variant) | ours ÷ DuckDB | check |",
+    "| --- | --- | ---: | ---: | ---: | ---: | --- |",
+  ];
+  for (const q of r.queries) {
+    const duck = q.duckdb ? `${fmt(q.duckdb.median_ms)} (${q.duckdb.variant})` : "-";
+    const ratio = q.ratio === undefined ? "-" : `${q.ratio}×`;
+    const check = q.check.length > width ? q.check.slice(0, width) + "…" : q.check;
+    lines.push(
+      `| ${q.id} | ${cell(q.title)} | ${timeCell(q.ours)} | ${timeCell(q.http)} | ${duck} | ${ratio} | ${cell(check)} |`,
+    );
+  }
+  lines.push("", ...notes(r));
+  return lines.join("\n") + "\n";
+}
+
+function notes(r: BenchResult): string[] {
+  const out: string[] = [];
+  const cacheMib = Math.round(r.cacheBytes / 1024 / 1024);
+  out.push(`- cache budget (cairo.column.cache.bytes): ${cacheMib} MiB, in process and in the server`);
+  out.push(`- server peak RSS (VmHWM of the child): ${mib(r.serverPeakRssMib)}; ` +
+    `bench process (load + in-process queries): ${mib(r.benchPeakRssMib)}`);
+  const load = r.engineLoad;
+  for (const [table, t] of Object.entries(load.tables)) {
+    out.push(
+      `- our load${load.reused ? " (reused root, figures from when it was loaded)" : ""}: ${table} ` +
+        `${t.rows.toLocaleString("en-US")} rows at ${t.rowsPerS.toLocaleString("en-US")} rows/s ` +
+        `(CSV parse ${t.parseMs} ms + appends ${t.appendMs} ms = ` +
+        `${t.appendRowsPerS.toLocaleString("en-US")} rows/s for the appends alone)` +
+        (t.errors.length ? `; checksums MISMATCH ${t.errors.join("; ")}` : "; checksums ok"),
+    );
+  }
+  if (r.duckdb) {
+    out.push(`- DuckDB ${r.duckdb.version} (${r.duckdb.client}), ${r.duckdb.threads} threads, ` +
+      `peak RSS ${mib(r.duckdb.peakRssMib)}`);
+  }
+  if (r.httpLoad) {
+    const s = r.httpLoad.sequential;
+    const c = r.httpLoad.concurrent;
+    out.push(`- /exec SELECT 1: median ${s.median_ms} ms (p99 ${s.p99_ms} ms) over ${s.requests} sequential ` +
+      `requests; ${c.requests_per_s.toLocaleString("en-US")} requests/s with ${c.clients} concurrent clients ` +
+      `for ${c.seconds} s (${c.errors} errors; clients share the machine with the server)`);
+  }
+  out.push(`- load average at start ${r.machine.loadAvgStart}, at end ${r.machine.loadAvgEnd ?? "?"}`);
+  return out;
+}
+
+function timeCell(t: Timing | undefined): string {
+  if (!t) return "-";
+  if (t.error !== undefined) return "ERROR";
+  return fmt(t.median_ms!);
+}
+
+function fmt(ms: number): string {
+  return ms >= 100 ? String(Math.round(ms)) : String(ms);
+}
+
+function mib(x: number | undefined): string {
+  return x === undefined ? "unknown" : `${x} MiB`;
+}
+
+function cell(text: string): string {
+  return text.replaceAll("|", "\\|").replaceAll("\n", " ");
+}

@@ -1,0 +1,195 @@
+/**
+ * `deno task bench`: the side-by-side benchmark of our engine against DuckDB on the kit's
+ * `trades` dataset, in one run (docs/bench.md). Generates or reuses the data, loads it into
+ * DuckDB and into our engine, times queries t1–t10 in process, over HTTP and on DuckDB, and
+ * prints one table, also written to bench/results/<size>-<date>.md and .json.
+ *
+ *   deno task bench [-- --rows 10m|100m|1m] [--only t1,t2] [--runs 5] [--cache-mib 1536]
+ *                   [--threads 2] [--timeout-s 300] [--no-duckdb] [--no-http] [--reload]
+ */
+import { Engine } from "../engine/mod.ts";
+import { ensureDataset, exists, parseRows, sizeLabel } from "./dataset.ts";
+import { ensureDuckdbClient, ensureDuckdbLoaded, fastestDuckdb, type DuckdbRun, runDuckdb } from "./duckdb.ts";
+import { loadEngine } from "./load_engine.ts";
+import { type Expected, inProcess, measure, overHttp, type QuerySpec, type Timing } from "./run_queries.ts";
+import { peakRssMib, startServer } from "./server_child.ts";
+import { measureHttpLoad } from "./http_load.ts";
+import { type BenchResult, checkCell, markdown, ratioOf } from "./report.ts";
+
+const BENCH_DIR = new URL(".", import.meta.url).pathname.replace(/\/$/, "");
+const REPO_DIR = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+const KIT_DIR = `${BENCH_DIR}/kit`;
+const DATA_DIR = `${BENCH_DIR}/data`;
+
+interface Options {
+  rows: number;
+  only?: string;
+  runs: number;
+  cacheBytes: number;
+  threads: number;
+  timeoutMs: number;
+  duckdb: boolean;
+  http: boolean;
+  reload: boolean;
+}
+
+function parseOptions(args: string[]): Options {
+  const value = (name: string) => {
+    const i = args.indexOf(`--${name}`);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  if (args.includes("--help")) {
+    console.log(Deno.readTextFileSync(new URL(import.meta.url)).split("*/")[0]);
+    Deno.exit(0);
+  }
+  return {
+    rows: parseRows(value("rows") ?? "10m"),
+    only: value("only"),
+    runs: Number(value("runs") ?? 5),
+    cacheBytes: Number(value("cache-mib") ?? 1536) * 1024 * 1024,
+    threads: Number(value("threads") ?? 2),
+    timeoutMs: Number(value("timeout-s") ?? 300) * 1000,
+    duckdb: !args.includes("--no-duckdb"),
+    http: !args.includes("--no-http"),
+    reload: args.includes("--reload"),
+  };
+}
+
+async function main(): Promise<void> {
+  const o = parseOptions(Deno.args);
+  const size = sizeLabel(o.rows);
+  const spec = JSON.parse(await Deno.readTextFile(`${KIT_DIR}/queries.json`));
+  let queries: QuerySpec[] = spec.queries.filter((q: { dataset: string }) => q.dataset === "trades");
+  if (o.only) queries = queries.filter((q) => o.only!.split(",").includes(q.id));
+  const expectedFile = `${KIT_DIR}/expected/trades-${size}.json`;
+  const expected: Expected | undefined = await exists(expectedFile)
+    ? JSON.parse(await Deno.readTextFile(expectedFile))
+    : undefined;
+  if (!expected) console.log(`no expected answers for ${size}: the check column says n/a`);
+  const started = new Date();
+  const loadAvgStart = (await Deno.readTextFile("/proc/loadavg").catch(() => "?")).split(" ").slice(0, 3).join(" ");
+
+  if (o.duckdb) await ensureDuckdbClient(BENCH_DIR);
+  const dataDir = await ensureDataset(o.rows, { dataRoot: DATA_DIR, kitDir: KIT_DIR });
+  const dbFile = `${DATA_DIR}/duckdb/trades-${size}.duckdb`;
+  let duckdbLoad: unknown;
+  if (o.duckdb) {
+    await Deno.mkdir(`${DATA_DIR}/duckdb`, { recursive: true });
+    duckdbLoad = await ensureDuckdbLoaded(dataDir, { kitDir: KIT_DIR, dbFile, threads: o.threads });
+  }
+
+  const root = `${DATA_DIR}/qdb-${size}`;
+  if (o.reload) await Deno.remove(`${root}/bench_loaded.json`).catch(() => {});
+  console.log(`ours: loading ${dataDir} into ${root} (in process, storage API)`);
+  const engineLoad = await loadEngine(dataDir, { root, ddl: spec.datasets.trades.ddl.questdb, cacheBytes: o.cacheBytes });
+  if (engineLoad.reused) console.log(`ours: reusing ${root} (loaded and verified before)`);
+
+  console.log(`ours in process: ${queries.length} queries, 1 checked warm-up + ${o.runs} runs each`);
+  const ours = new Map<string, Timing>();
+  const engine = await Engine.open({ root, cacheBytes: o.cacheBytes });
+  try {
+    for (const q of queries) {
+      const t = await measure(q, inProcess(engine, o.timeoutMs), { runs: o.runs, expected });
+      ours.set(q.id, t);
+      progress(q.id, t);
+    }
+  } finally {
+    await engine.close();
+  }
+  const benchPeakRssMib = await peakRssMib("self");
+
+  const http = new Map<string, Timing>();
+  let serverPeakRssMib: number | undefined;
+  let httpLoad;
+  if (o.http) {
+    const server = await startServer(root, { repoDir: REPO_DIR, cacheBytes: o.cacheBytes });
+    console.log(`ours over HTTP: server pid ${server.pid} at ${server.url}`);
+    try {
+      for (const q of queries) {
+        const t = await measure(q, overHttp(server.url, o.timeoutMs), { runs: o.runs, expected });
+        http.set(q.id, t);
+        progress(q.id, t);
+      }
+      console.log("ours over HTTP: SELECT 1 latency (1000 sequential) and throughput (20 clients, 5 s)");
+      httpLoad = await measureHttpLoad(server.url, { requests: 1000, clients: 20, seconds: 5 });
+      serverPeakRssMib = await server.peakRssMib();
+    } finally {
+      await server.stop();
+    }
+  }
+
+  let duckdb: DuckdbRun | undefined;
+  if (o.duckdb) {
+    console.log(`duckdb: ${o.threads} threads, every equivalent form (--alt)`);
+    duckdb = await runDuckdb({
+      kitDir: KIT_DIR,
+      dbFile,
+      threads: o.threads,
+      runs: o.runs,
+      only: o.only,
+      expectedFile: expected ? expectedFile : undefined,
+      outFile: `${BENCH_DIR}/results/duckdb-${size}.json.tmp`,
+    });
+  }
+  const fastest = duckdb ? fastestDuckdb(duckdb) : new Map();
+
+  const result: BenchResult = {
+    date: started.toISOString(),
+    size,
+    rows: o.rows,
+    machine: {
+      cpu: await cpuModel(),
+      cores: navigator.hardwareConcurrency,
+      memGib: Math.round(Deno.systemMemoryInfo().total / 2 ** 30),
+      loadAvgStart,
+      loadAvgEnd: (await Deno.readTextFile("/proc/loadavg").catch(() => "?")).split(" ").slice(0, 3).join(" "),
+    },
+    runs: o.runs,
+    cacheBytes: o.cacheBytes,
+    duckdb: duckdb && {
+      version: duckdb.version,
+      client: duckdb.client,
+      threads: duckdb.threads,
+      peakRssMib: duckdb.peak_rss_mib,
+      load: duckdbLoad,
+    },
+    engineLoad,
+    benchPeakRssMib,
+    serverPeakRssMib,
+    httpLoad,
+    queries: queries.map((q) => {
+      const duck = fastest.get(q.id);
+      const mine = ours.get(q.id);
+      const overWire = o.http ? http.get(q.id) : undefined;
+      return {
+        id: q.id,
+        title: q.title,
+        ours: mine,
+        http: overWire,
+        duckdb: duck,
+        ratio: ratioOf(mine, duck),
+        check: checkCell(mine, overWire, o.duckdb && duck === undefined),
+      };
+    }),
+  };
+  const text = markdown(result);
+  console.log("\n" + text);
+  const stamp = started.toISOString().slice(0, 16).replace(":", "");
+  await Deno.mkdir(`${BENCH_DIR}/results`, { recursive: true });
+  const base = `${BENCH_DIR}/results/${size}-${stamp}`;
+  await Deno.writeTextFile(`${base}.md`, markdown(result, { checkWidth: 100_000 }));
+  await Deno.writeTextFile(`${base}.json`, JSON.stringify(result, null, 1) + "\n");
+  console.log(`wrote ${base}.md and ${base}.json`);
+}
+
+function progress(id: string, t: Timing): void {
+  const time = t.median_ms === undefined ? "" : `median ${t.median_ms} ms (first ${t.first_ms} ms)  `;
+  console.log(`  ${id.padEnd(4)} ${time}${t.check}`);
+}
+
+async function cpuModel(): Promise<string> {
+  const info = await Deno.readTextFile("/proc/cpuinfo").catch(() => "");
+  return /^model name\s*:\s*(.+)$/m.exec(info)?.[1] ?? Deno.build.arch;
+}
+
+if (import.meta.main) await main();

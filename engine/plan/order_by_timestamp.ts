@@ -1,0 +1,36 @@
+/**
+ * Rewrite: ORDER BY the designated timestamp needs no sort. Ascending, the data already comes
+ * in that order; descending, the scan reads backwards from the newest rows, so that
+ * `ORDER BY ts DESC LIMIT n` reads only the last n rows (ARCHITECTURE.md "Time-series
+ * shortcuts"). Applies through projections and filters down to a table scan.
+ */
+import type { PlanNode } from "./plan_node.ts";
+
+/** The same plan reading its scan backwards, or undefined when the chain has other nodes. */
+export function reversed(n: PlanNode): PlanNode | undefined {
+  switch (n.kind) {
+    case "scan":
+      return { ...n, reverse: !n.reverse };
+    case "filter": {
+      const input = reversed(n.input);
+      return input && { ...n, input };
+    }
+    case "project": {
+      const input = reversed(n.input);
+      return input && { ...n, input };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * For a sort whose only key is the designated timestamp of `input`: the plan that produces
+ * that order without sorting, or undefined.
+ */
+export function orderByTimestamp(input: PlanNode, keys: { index: number; desc: boolean }[]): PlanNode | undefined {
+  if (keys.length !== 1 || input.timestampIndex < 0 || keys[0].index !== input.timestampIndex) return undefined;
+  if (!keys[0].desc) return reversed(input) ? input : undefined;
+  const r = reversed(input);
+  return r && { ...r, timestampIndex: -1 };
+}
