@@ -42,7 +42,9 @@ export async function* readCsvChunks(
     let filled = 0;
     let header = true;
     for (;;) {
-      if (filled === buffer.length) throw new Error(`${file} has a line longer than ${READ_BYTES} bytes`);
+      if (filled === buffer.length) {
+        throw new Error(`${file} has a line longer than ${READ_BYTES} bytes`);
+      }
       const n = await handle.read(buffer.subarray(filled));
       if (n === null) break;
       filled += n;
@@ -86,7 +88,9 @@ class ChunkBuilder {
 
   take(): Chunk {
     const full = this.rowCount === this.#chunkRows;
-    const columns = full ? this.#columns : this.#columns.map((c) => c.slice(0, this.rowCount) as ChunkColumn);
+    const columns = full
+      ? this.#columns
+      : this.#columns.map((c) => c.slice(0, this.rowCount) as ChunkColumn);
     const chunk = { rowCount: this.rowCount, columns };
     this.#allocate();
     return chunk;
@@ -95,9 +99,15 @@ class ChunkBuilder {
   #allocate(): void {
     const n = this.#chunkRows;
     this.#columns = this.#types.map((t) =>
-      t === "symbol" ? new Array<string | null>(n) : t === "double" ? new Float64Array(n) : new BigInt64Array(n)
+      t === "symbol"
+        ? new Array<string | null>(n)
+        : t === "double"
+        ? new Float64Array(n)
+        : new BigInt64Array(n)
     );
-    this.#halves = this.#columns.map((c) => c instanceof BigInt64Array ? new Int32Array(c.buffer) : null);
+    this.#halves = this.#columns.map((c) =>
+      c instanceof BigInt64Array ? new Int32Array(c.buffer) : null
+    );
     this.rowCount = 0;
   }
 
@@ -113,20 +123,32 @@ class ChunkBuilder {
         this.#parseField(c, row, data, pos, stop);
         pos = stop + 1;
       }
-      if (data[pos - 1] !== NEWLINE) throw new Error(`more fields than the ${types.length} expected`);
+      if (data[pos - 1] !== NEWLINE) {
+        throw new Error(`more fields than the ${types.length} expected`);
+      }
       this.rowCount++;
     }
     return pos;
   }
 
-  #parseField(c: number, row: number, data: Uint8Array, from: number, to: number): void {
+  #parseField(
+    c: number,
+    row: number,
+    data: Uint8Array,
+    from: number,
+    to: number,
+  ): void {
     const type = this.#types[c];
     if (type === "symbol") {
-      (this.#columns[c] as (string | null)[])[row] = from === to ? null : this.#symbols.get(data, from, to);
+      (this.#columns[c] as (string | null)[])[row] = from === to
+        ? null
+        : this.#symbols.get(data, from, to);
       return;
     }
     if (type === "double") {
-      (this.#columns[c] as Float64Array)[row] = from === to ? NaN : parseDouble(data, from, to);
+      (this.#columns[c] as Float64Array)[row] = from === to
+        ? NaN
+        : parseDouble(data, from, to);
       return;
     }
     const halves = this.#halves[c]!;
@@ -135,7 +157,9 @@ class ChunkBuilder {
       halves[2 * row + 1] = LONG_NULL_HI;
       return;
     }
-    const x = type === "timestamp" ? parseIsoMicros(data, from, to) : parseLong(data, from, to);
+    const x = type === "timestamp"
+      ? parseIsoMicros(data, from, to)
+      : parseLong(data, from, to);
     const hi = Math.floor(x / TWO_32);
     halves[2 * row] = (x - hi * TWO_32) | 0;
     halves[2 * row + 1] = hi;
@@ -151,7 +175,9 @@ class SymbolCache {
     for (let i = from; i < to; i++) h = Math.imul(h ^ data[i], 0x01000193);
     let bucket = this.#byHash.get(h);
     if (bucket) {
-      for (const e of bucket) if (sameBytes(e.bytes, data, from, to)) return e.text;
+      for (const e of bucket) {
+        if (sameBytes(e.bytes, data, from, to)) return e.text;
+      }
     } else {
       bucket = [];
       this.#byHash.set(h, bucket);
@@ -163,7 +189,12 @@ class SymbolCache {
   }
 }
 
-function sameBytes(a: Uint8Array, data: Uint8Array, from: number, to: number): boolean {
+function sameBytes(
+  a: Uint8Array,
+  data: Uint8Array,
+  from: number,
+  to: number,
+): boolean {
   if (a.length !== to - from) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== data[from + i]) return false;
   return true;
@@ -175,7 +206,11 @@ function sameBytes(a: Uint8Array, data: Uint8Array, from: number, to: number): b
  * rounded division and gives back the very double that was written. Anything else (an
  * exponent, more digits) goes through Number().
  */
-export function parseDouble(data: Uint8Array, from: number, to: number): number {
+export function parseDouble(
+  data: Uint8Array,
+  from: number,
+  to: number,
+): number {
   let i = from;
   const negative = data[i] === 45;
   if (negative) i++;
@@ -189,7 +224,9 @@ export function parseDouble(data: Uint8Array, from: number, to: number): number 
       continue;
     }
     const d = b - 48;
-    if (d < 0 || d > 9 || count >= 15) return Number(LATIN1.decode(data.subarray(from, to)));
+    if (d < 0 || d > 9 || count >= 15) {
+      return Number(LATIN1.decode(data.subarray(from, to)));
+    }
     digits = digits * 10 + d;
     if (digits > 0) count++;
     if (scale >= 0) scale++;
@@ -206,7 +243,9 @@ export function parseLong(data: Uint8Array, from: number, to: number): number {
   let x = 0;
   for (; i < to; i++) {
     const d = data[i] - 48;
-    if (d < 0 || d > 9) throw new Error(`bad integer ${LATIN1.decode(data.subarray(from, to))}`);
+    if (d < 0 || d > 9) {
+      throw new Error(`bad integer ${LATIN1.decode(data.subarray(from, to))}`);
+    }
     x = x * 10 + d;
   }
   return negative ? -x : x;
@@ -216,11 +255,18 @@ let lastDayKey = -1;
 let lastDayMicros = 0;
 
 /** `2024-01-01T00:00:00.000000Z` (1 to 9 fraction digits, optional) as µs since the epoch. */
-export function parseIsoMicros(data: Uint8Array, from: number, to: number): number {
+export function parseIsoMicros(
+  data: Uint8Array,
+  from: number,
+  to: number,
+): number {
   const year = digitsAt(data, from, 4);
   const month = digitsAt(data, from + 5, 2);
   const day = digitsAt(data, from + 8, 2);
-  if (data[from + 4] !== 45 || data[from + 7] !== 45 || data[from + 10] !== 84 || data[to - 1] !== 90) {
+  if (
+    data[from + 4] !== 45 || data[from + 7] !== 45 || data[from + 10] !== 84 ||
+    data[to - 1] !== 90
+  ) {
     throw new Error(`bad timestamp ${LATIN1.decode(data.subarray(from, to))}`);
   }
   const dayKey = year * 10000 + month * 100 + day;
@@ -228,11 +274,14 @@ export function parseIsoMicros(data: Uint8Array, from: number, to: number): numb
     lastDayKey = dayKey;
     lastDayMicros = daysFromCivil(year, month, day) * DAY_MICROS;
   }
-  const seconds = digitsAt(data, from + 11, 2) * 3600 + digitsAt(data, from + 14, 2) * 60 +
+  const seconds = digitsAt(data, from + 11, 2) * 3600 +
+    digitsAt(data, from + 14, 2) * 60 +
     digitsAt(data, from + 17, 2);
   let micros = 0;
   let places = 0;
-  for (let i = from + 20; i < to - 1 && places < 6; i++, places++) micros = micros * 10 + data[i] - 48;
+  for (let i = from + 20; i < to - 1 && places < 6; i++, places++) {
+    micros = micros * 10 + data[i] - 48;
+  }
   for (; places < 6; places++) micros *= 10;
   return lastDayMicros + seconds * 1_000_000 + micros;
 }

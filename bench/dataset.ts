@@ -28,7 +28,9 @@ export function parseRows(text: string): number {
   if (!m) throw new Error(`--rows wants e.g. 10m, 100m or 250000, not ${text}`);
   const scale = { "": 1, k: 1_000, m: 1_000_000 }[m[2].toLowerCase()]!;
   const rows = Math.round(Number(m[1]) * scale);
-  if (rows < 10) throw new Error(`--rows must be at least 10 (quotes get rows/10)`);
+  if (rows < 10) {
+    throw new Error(`--rows must be at least 10 (quotes get rows/10)`);
+  }
   return rows;
 }
 
@@ -52,7 +54,10 @@ export async function exists(path: string): Promise<boolean> {
 }
 
 /** Returns the dataset folder for `rows`, generating it first when it is missing or partial. */
-export async function ensureDataset(rows: number, options: { dataRoot: string; kitDir: string }): Promise<string> {
+export async function ensureDataset(
+  rows: number,
+  options: { dataRoot: string; kitDir: string },
+): Promise<string> {
   const dir = `${options.dataRoot}/trades-${sizeLabel(rows)}`;
   if (await exists(`${dir}/manifest.json`)) {
     console.log(`dataset: reusing ${dir}`);
@@ -60,10 +65,20 @@ export async function ensureDataset(rows: number, options: { dataRoot: string; k
   }
   console.log(`dataset: generating ${dir} with node ${options.kitDir}/gen.mjs`);
   const status = await new Deno.Command("node", {
-    args: [`${options.kitDir}/gen.mjs`, "--dataset", "trades", "--rows", String(rows), "--out", options.dataRoot],
+    args: [
+      `${options.kitDir}/gen.mjs`,
+      "--dataset",
+      "trades",
+      "--rows",
+      String(rows),
+      "--out",
+      options.dataRoot,
+    ],
     stdout: "inherit",
     stderr: "inherit",
   }).output();
-  if (!status.success) throw new Error(`gen.mjs failed with exit code ${status.code}`);
+  if (!status.success) {
+    throw new Error(`gen.mjs failed with exit code ${status.code}`);
+  }
   return dir;
 }

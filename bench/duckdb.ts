@@ -4,6 +4,10 @@
  * verifies the checksums), and time the queries with every equivalent DuckDB form (--alt).
  */
 import { exists } from "./dataset.ts";
+import { peakRssMib } from "./server_child.ts";
+
+/** How often the DuckDB process's peak RSS is sampled (VmHWM only grows; the last one counts). */
+const RSS_POLL_MS = 200;
 
 export interface DuckdbTiming {
   id: string;
@@ -19,14 +23,19 @@ export interface DuckdbRun {
   version: string;
   client: string;
   threads: number;
-  peak_rss_mib: number;
+  /** VmHWM of the node process running the queries, polled from /proc; undefined elsewhere. */
+  peak_rss_mib?: number;
   queries: DuckdbTiming[];
 }
 
 /** `npm ci` in bench/ unless the pinned client is already there. */
 export async function ensureDuckdbClient(benchDir: string): Promise<void> {
-  if (await exists(`${benchDir}/node_modules/@duckdb/node-api/package.json`)) return;
-  console.log("duckdb: npm ci in bench/ (the DuckDB binary ships inside the npm package)");
+  if (await exists(`${benchDir}/node_modules/@duckdb/node-api/package.json`)) {
+    return;
+  }
+  console.log(
+    "duckdb: npm ci in bench/ (the DuckDB binary ships inside the npm package)",
+  );
   await node(["npm", "ci", "--no-audit", "--no-fund"], benchDir);
 }
 
@@ -44,7 +53,7 @@ export async function ensureDuckdbLoaded(
     return { reused: true, ...JSON.parse(await Deno.readTextFile(marker)) };
   }
   console.log(`duckdb: loading ${dataDir} into ${options.dbFile}`);
-  const out = await node([
+  const { text } = await node([
     "node",
     `${options.kitDir}/duckdb/load.mjs`,
     dataDir,
@@ -53,7 +62,7 @@ export async function ensureDuckdbLoaded(
     "--threads",
     String(options.threads),
   ]);
-  const report = JSON.parse(out.trim().split("\n").pop()!);
+  const report = JSON.parse(text.trim().split("\n").pop()!);
   await Deno.writeTextFile(marker, JSON.stringify(report) + "\n");
   return report;
 }
@@ -84,8 +93,9 @@ export async function runDuckdb(options: {
   if (options.only) args.push("--only", options.only);
   if (options.expectedFile) args.push("--expected", options.expectedFile);
   // run.mjs exits 1 on a wrong DuckDB answer; the report still says which one, so read it.
-  await node(args, undefined, { allowFailure: true });
-  return JSON.parse(await Deno.readTextFile(options.outFile));
+  const { peakRssMib } = await node(args, undefined, { allowFailure: true });
+  const run: DuckdbRun = JSON.parse(await Deno.readTextFile(options.outFile));
+  return { ...run, peak_rss_mib: peakRssMib };
 }
 
 /** The fastest variant per query among those whose answer was not wrong. */
@@ -99,22 +109,46 @@ export function fastestDuckdb(run: DuckdbRun): Map<string, DuckdbTiming> {
   return best;
 }
 
-/** Runs a node/npm command with its output shown; returns stdout. */
-async function node(cmd: string[], cwd?: string, options: { allowFailure?: boolean } = {}): Promise<string> {
-  const child = new Deno.Command(cmd[0], { args: cmd.slice(1), cwd, stdout: "piped", stderr: "inherit" })
-    .spawn();
+/**
+ * Runs a node/npm command with its output shown; returns stdout and the child's peak RSS.
+ * The peak is polled from /proc rather than taken from the kit's own figure: node's
+ * resourceUsage().maxRSS includes the high-water mark of the process that spawned it
+ * (Linux keeps it across fork and exec), which here is this Deno process.
+ */
+async function node(
+  cmd: string[],
+  cwd?: string,
+  options: { allowFailure?: boolean } = {},
+): Promise<{ text: string; peakRssMib?: number }> {
+  const child = new Deno.Command(cmd[0], {
+    args: cmd.slice(1),
+    cwd,
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  let peak: number | undefined;
+  const poll = setInterval(async () => {
+    const now = await peakRssMib(child.pid);
+    if (now !== undefined) peak = Math.max(peak ?? 0, now);
+  }, RSS_POLL_MS);
   let text = "";
   let shown = 0;
-  for await (const s of child.stdout.pipeThrough(new TextDecoderStream())) {
-    text += s;
-    // Echo whole lines as progress; the JSON report lines stay quiet.
-    const end = text.lastIndexOf("\n") + 1;
-    for (const line of text.slice(shown, end).split("\n")) {
-      if (line.trim() && !line.startsWith("{")) console.log(`  ${line}`);
+  try {
+    for await (const s of child.stdout.pipeThrough(new TextDecoderStream())) {
+      text += s;
+      // Echo whole lines as progress; the JSON report lines stay quiet.
+      const end = text.lastIndexOf("\n") + 1;
+      for (const line of text.slice(shown, end).split("\n")) {
+        if (line.trim() && !line.startsWith("{")) console.log(`  ${line}`);
+      }
+      shown = Math.max(shown, end);
     }
-    shown = Math.max(shown, end);
+  } finally {
+    clearInterval(poll);
   }
   const status = await child.status;
-  if (!status.success && !options.allowFailure) throw new Error(`${cmd.join(" ")} exited with ${status.code}`);
-  return text;
+  if (!status.success && !options.allowFailure) {
+    throw new Error(`${cmd.join(" ")} exited with ${status.code}`);
+  }
+  return { text, peakRssMib: peak };
 }

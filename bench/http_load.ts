@@ -8,7 +8,13 @@ import { median, r2 } from "./run_queries.ts";
 
 export interface HttpLoad {
   sequential: { requests: number; median_ms: number; p99_ms: number };
-  concurrent: { clients: number; seconds: number; requests: number; requests_per_s: number; errors: number };
+  concurrent: {
+    clients: number;
+    seconds: number;
+    requests: number;
+    requests_per_s: number;
+    errors: number;
+  };
 }
 
 const QUERY = "/exec?query=" + encodeURIComponent("SELECT 1");

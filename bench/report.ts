@@ -23,10 +23,22 @@ export interface BenchResult {
   date: string;
   size: string;
   rows: number;
-  machine: { cpu: string; cores: number; memGib: number; loadAvgStart: string; loadAvgEnd?: string };
+  machine: {
+    cpu: string;
+    cores: number;
+    memGib: number;
+    loadAvgStart: string;
+    loadAvgEnd?: string;
+  };
   runs: number;
   cacheBytes: number;
-  duckdb?: { version: string; client: string; threads: number; peakRssMib: number; load?: unknown };
+  duckdb?: {
+    version: string;
+    client: string;
+    threads: number;
+    peakRssMib?: number;
+    load?: unknown;
+  };
   engineLoad: LoadReport;
   benchPeakRssMib?: number;
   serverPeakRssMib?: number;
@@ -38,35 +50,58 @@ export interface BenchResult {
  * The check column: ours in process, then whatever differs over HTTP, and a note when DuckDB
  * ran but none of its forms gave the expected answer.
  */
-export function checkCell(ours: Timing | undefined, http: Timing | undefined, duckdbWrong: boolean): string {
+export function checkCell(
+  ours: Timing | undefined,
+  http: Timing | undefined,
+  duckdbWrong: boolean,
+): string {
   const parts = [ours ? ours.check : "not run"];
-  if (http && http.check !== ours?.check) parts.push(`http: ${http.check}`);
+  // The same failure over HTTP only adds the status code: say it once.
+  if (http && http.check.replace(/HTTP \d+: /, "") !== ours?.check) {
+    parts.push(`http: ${http.check}`);
+  }
   if (duckdbWrong) parts.push("duckdb: no variant gave the expected answer");
   return parts.join("; ");
 }
 
-export function ratioOf(ours: Timing | undefined, duckdb: DuckdbTiming | undefined): number | undefined {
-  if (ours?.median_ms === undefined || !duckdb || duckdb.median_ms <= 0) return undefined;
+export function ratioOf(
+  ours: Timing | undefined,
+  duckdb: DuckdbTiming | undefined,
+): number | undefined {
+  if (ours?.median_ms === undefined || !duckdb || duckdb.median_ms <= 0) {
+    return undefined;
+  }
   return Math.round((ours.median_ms / duckdb.median_ms) * 100) / 100;
 }
 
-export function markdown(r: BenchResult, options: { checkWidth?: number } = {}): string {
+export function markdown(
+  r: BenchResult,
+  options: { checkWidth?: number } = {},
+): string {
   const width = options.checkWidth ?? 160;
   const lines = [
     `# trades-${r.size}: ours vs DuckDB (${r.date})`,
     "",
-    `${r.rows.toLocaleString("en-US")} trades rows; ${r.machine.cores} cores (${r.machine.cpu}), ` +
+    `${
+      r.rows.toLocaleString("en-US")
+    } trades rows; ${r.machine.cores} cores (${r.machine.cpu}), ` +
     `${r.machine.memGib} GiB; warm medians of ${r.runs} runs in ms after one checked warm-up.`,
     "",
     "| query | title | ours in-process | ours HTTP | DuckDB fastest (variant) | ours ÷ DuckDB | check |",
     "| --- | --- | ---: | ---: | ---: | ---: | --- |",
   ];
   for (const q of r.queries) {
-    const duck = q.duckdb ? `${fmt(q.duckdb.median_ms)} (${q.duckdb.variant})` : "-";
+    const duck = q.duckdb
+      ? `${fmt(q.duckdb.median_ms)} (${q.duckdb.variant})`
+      : "-";
     const ratio = q.ratio === undefined ? "-" : `${q.ratio}×`;
-    const check = q.check.length > width ? q.check.slice(0, width) + "…" : q.check;
+    const check = q.check.length > width
+      ? q.check.slice(0, width) + "…"
+      : q.check;
     lines.push(
-      `| ${q.id} | ${cell(q.title)} | ${timeCell(q.ours)} | ${timeCell(q.http)} | ${duck} | ${ratio} | ${cell(check)} |`,
+      `| ${q.id} | ${cell(q.title)} | ${timeCell(q.ours)} | ${
+        timeCell(q.http)
+      } | ${duck} | ${ratio} | ${cell(check)} |`,
     );
   }
   lines.push("", ...notes(r));
@@ -76,31 +111,53 @@ export function markdown(r: BenchResult, options: { checkWidth?: number } = {}):
 function notes(r: BenchResult): string[] {
   const out: string[] = [];
   const cacheMib = Math.round(r.cacheBytes / 1024 / 1024);
-  out.push(`- cache budget (cairo.column.cache.bytes): ${cacheMib} MiB, in process and in the server`);
-  out.push(`- server peak RSS (VmHWM of the child): ${mib(r.serverPeakRssMib)}; ` +
-    `bench process (load + in-process queries): ${mib(r.benchPeakRssMib)}`);
+  out.push(
+    `- cache budget (cairo.column.cache.bytes): ${cacheMib} MiB, in process and in the server`,
+  );
+  out.push(
+    `- server peak RSS (VmHWM of the child): ${mib(r.serverPeakRssMib)}; ` +
+      `bench process (load + in-process queries): ${mib(r.benchPeakRssMib)}`,
+  );
   const load = r.engineLoad;
   for (const [table, t] of Object.entries(load.tables)) {
     out.push(
-      `- our load${load.reused ? " (reused root, figures from when it was loaded)" : ""}: ${table} ` +
-        `${t.rows.toLocaleString("en-US")} rows at ${t.rowsPerS.toLocaleString("en-US")} rows/s ` +
+      `- our load${
+        load.reused ? " (reused root, figures from when it was loaded)" : ""
+      }: ${table} ` +
+        `${t.rows.toLocaleString("en-US")} rows at ${
+          t.rowsPerS.toLocaleString("en-US")
+        } rows/s ` +
         `(CSV parse ${t.parseMs} ms + appends ${t.appendMs} ms = ` +
-        `${t.appendRowsPerS.toLocaleString("en-US")} rows/s for the appends alone)` +
-        (t.errors.length ? `; checksums MISMATCH ${t.errors.join("; ")}` : "; checksums ok"),
+        `${
+          t.appendRowsPerS.toLocaleString("en-US")
+        } rows/s for the appends alone)` +
+        (t.errors.length
+          ? `; checksums MISMATCH ${t.errors.join("; ")}`
+          : "; checksums ok"),
     );
   }
   if (r.duckdb) {
-    out.push(`- DuckDB ${r.duckdb.version} (${r.duckdb.client}), ${r.duckdb.threads} threads, ` +
-      `peak RSS ${mib(r.duckdb.peakRssMib)}`);
+    out.push(
+      `- DuckDB ${r.duckdb.version} (${r.duckdb.client}), ${r.duckdb.threads} threads, ` +
+        `peak RSS ${mib(r.duckdb.peakRssMib)}`,
+    );
   }
   if (r.httpLoad) {
     const s = r.httpLoad.sequential;
     const c = r.httpLoad.concurrent;
-    out.push(`- /exec SELECT 1: median ${s.median_ms} ms (p99 ${s.p99_ms} ms) over ${s.requests} sequential ` +
-      `requests; ${c.requests_per_s.toLocaleString("en-US")} requests/s with ${c.clients} concurrent clients ` +
-      `for ${c.seconds} s (${c.errors} errors; clients share the machine with the server)`);
+    out.push(
+      `- /exec SELECT 1: median ${s.median_ms} ms (p99 ${s.p99_ms} ms) over ${s.requests} sequential ` +
+        `requests; ${
+          c.requests_per_s.toLocaleString("en-US")
+        } requests/s with ${c.clients} concurrent clients ` +
+        `for ${c.seconds} s (${c.errors} errors; clients share the machine with the server)`,
+    );
   }
-  out.push(`- load average at start ${r.machine.loadAvgStart}, at end ${r.machine.loadAvgEnd ?? "?"}`);
+  out.push(
+    `- load average at start ${r.machine.loadAvgStart}, at end ${
+      r.machine.loadAvgEnd ?? "?"
+    }`,
+  );
   return out;
 }
 

@@ -9,9 +9,22 @@
  */
 import { Engine } from "../engine/mod.ts";
 import { ensureDataset, exists, parseRows, sizeLabel } from "./dataset.ts";
-import { ensureDuckdbClient, ensureDuckdbLoaded, fastestDuckdb, type DuckdbRun, runDuckdb } from "./duckdb.ts";
+import {
+  type DuckdbRun,
+  ensureDuckdbClient,
+  ensureDuckdbLoaded,
+  fastestDuckdb,
+  runDuckdb,
+} from "./duckdb.ts";
 import { loadEngine } from "./load_engine.ts";
-import { type Expected, inProcess, measure, overHttp, type QuerySpec, type Timing } from "./run_queries.ts";
+import {
+  type Expected,
+  inProcess,
+  measure,
+  overHttp,
+  type QuerySpec,
+  type Timing,
+} from "./run_queries.ts";
 import { peakRssMib, startServer } from "./server_child.ts";
 import { measureHttpLoad } from "./http_load.ts";
 import { type BenchResult, checkCell, markdown, ratioOf } from "./report.ts";
@@ -59,37 +72,65 @@ async function main(): Promise<void> {
   const o = parseOptions(Deno.args);
   const size = sizeLabel(o.rows);
   const spec = JSON.parse(await Deno.readTextFile(`${KIT_DIR}/queries.json`));
-  let queries: QuerySpec[] = spec.queries.filter((q: { dataset: string }) => q.dataset === "trades");
-  if (o.only) queries = queries.filter((q) => o.only!.split(",").includes(q.id));
+  let queries: QuerySpec[] = spec.queries.filter((q: { dataset: string }) =>
+    q.dataset === "trades"
+  );
+  if (o.only) {
+    queries = queries.filter((q) => o.only!.split(",").includes(q.id));
+  }
   const expectedFile = `${KIT_DIR}/expected/trades-${size}.json`;
   const expected: Expected | undefined = await exists(expectedFile)
     ? JSON.parse(await Deno.readTextFile(expectedFile))
     : undefined;
-  if (!expected) console.log(`no expected answers for ${size}: the check column says n/a`);
+  if (!expected) {
+    console.log(`no expected answers for ${size}: the check column says n/a`);
+  }
   const started = new Date();
-  const loadAvgStart = (await Deno.readTextFile("/proc/loadavg").catch(() => "?")).split(" ").slice(0, 3).join(" ");
+  const loadAvgStart =
+    (await Deno.readTextFile("/proc/loadavg").catch(() => "?")).split(" ")
+      .slice(0, 3).join(" ");
 
   if (o.duckdb) await ensureDuckdbClient(BENCH_DIR);
-  const dataDir = await ensureDataset(o.rows, { dataRoot: DATA_DIR, kitDir: KIT_DIR });
+  const dataDir = await ensureDataset(o.rows, {
+    dataRoot: DATA_DIR,
+    kitDir: KIT_DIR,
+  });
   const dbFile = `${DATA_DIR}/duckdb/trades-${size}.duckdb`;
   let duckdbLoad: unknown;
   if (o.duckdb) {
     await Deno.mkdir(`${DATA_DIR}/duckdb`, { recursive: true });
-    duckdbLoad = await ensureDuckdbLoaded(dataDir, { kitDir: KIT_DIR, dbFile, threads: o.threads });
+    duckdbLoad = await ensureDuckdbLoaded(dataDir, {
+      kitDir: KIT_DIR,
+      dbFile,
+      threads: o.threads,
+    });
   }
 
   const root = `${DATA_DIR}/qdb-${size}`;
   if (o.reload) await Deno.remove(`${root}/bench_loaded.json`).catch(() => {});
-  console.log(`ours: loading ${dataDir} into ${root} (in process, storage API)`);
-  const engineLoad = await loadEngine(dataDir, { root, ddl: spec.datasets.trades.ddl.questdb, cacheBytes: o.cacheBytes });
-  if (engineLoad.reused) console.log(`ours: reusing ${root} (loaded and verified before)`);
+  console.log(
+    `ours: loading ${dataDir} into ${root} (in process, storage API)`,
+  );
+  const engineLoad = await loadEngine(dataDir, {
+    root,
+    ddl: spec.datasets.trades.ddl.questdb,
+    cacheBytes: o.cacheBytes,
+  });
+  if (engineLoad.reused) {
+    console.log(`ours: reusing ${root} (loaded and verified before)`);
+  }
 
-  console.log(`ours in process: ${queries.length} queries, 1 checked warm-up + ${o.runs} runs each`);
+  console.log(
+    `ours in process: ${queries.length} queries, 1 checked warm-up + ${o.runs} runs each`,
+  );
   const ours = new Map<string, Timing>();
   const engine = await Engine.open({ root, cacheBytes: o.cacheBytes });
   try {
     for (const q of queries) {
-      const t = await measure(q, inProcess(engine, o.timeoutMs), { runs: o.runs, expected });
+      const t = await measure(q, inProcess(engine, o.timeoutMs), {
+        runs: o.runs,
+        expected,
+      });
       ours.set(q.id, t);
       progress(q.id, t);
     }
@@ -102,16 +143,28 @@ async function main(): Promise<void> {
   let serverPeakRssMib: number | undefined;
   let httpLoad;
   if (o.http) {
-    const server = await startServer(root, { repoDir: REPO_DIR, cacheBytes: o.cacheBytes });
+    const server = await startServer(root, {
+      repoDir: REPO_DIR,
+      cacheBytes: o.cacheBytes,
+    });
     console.log(`ours over HTTP: server pid ${server.pid} at ${server.url}`);
     try {
       for (const q of queries) {
-        const t = await measure(q, overHttp(server.url, o.timeoutMs), { runs: o.runs, expected });
+        const t = await measure(q, overHttp(server.url, o.timeoutMs), {
+          runs: o.runs,
+          expected,
+        });
         http.set(q.id, t);
         progress(q.id, t);
       }
-      console.log("ours over HTTP: SELECT 1 latency (1000 sequential) and throughput (20 clients, 5 s)");
-      httpLoad = await measureHttpLoad(server.url, { requests: 1000, clients: 20, seconds: 5 });
+      console.log(
+        "ours over HTTP: SELECT 1 latency (1000 sequential) and throughput (20 clients, 5 s)",
+      );
+      httpLoad = await measureHttpLoad(server.url, {
+        requests: 1000,
+        clients: 20,
+        seconds: 5,
+      });
       serverPeakRssMib = await server.peakRssMib();
     } finally {
       await server.stop();
@@ -142,7 +195,8 @@ async function main(): Promise<void> {
       cores: navigator.hardwareConcurrency,
       memGib: Math.round(Deno.systemMemoryInfo().total / 2 ** 30),
       loadAvgStart,
-      loadAvgEnd: (await Deno.readTextFile("/proc/loadavg").catch(() => "?")).split(" ").slice(0, 3).join(" "),
+      loadAvgEnd: (await Deno.readTextFile("/proc/loadavg").catch(() => "?"))
+        .split(" ").slice(0, 3).join(" "),
     },
     runs: o.runs,
     cacheBytes: o.cacheBytes,
@@ -177,13 +231,21 @@ async function main(): Promise<void> {
   const stamp = started.toISOString().slice(0, 16).replace(":", "");
   await Deno.mkdir(`${BENCH_DIR}/results`, { recursive: true });
   const base = `${BENCH_DIR}/results/${size}-${stamp}`;
-  await Deno.writeTextFile(`${base}.md`, markdown(result, { checkWidth: 100_000 }));
-  await Deno.writeTextFile(`${base}.json`, JSON.stringify(result, null, 1) + "\n");
+  await Deno.writeTextFile(
+    `${base}.md`,
+    markdown(result, { checkWidth: 100_000 }),
+  );
+  await Deno.writeTextFile(
+    `${base}.json`,
+    JSON.stringify(result, null, 1) + "\n",
+  );
   console.log(`wrote ${base}.md and ${base}.json`);
 }
 
 function progress(id: string, t: Timing): void {
-  const time = t.median_ms === undefined ? "" : `median ${t.median_ms} ms (first ${t.first_ms} ms)  `;
+  const time = t.median_ms === undefined
+    ? ""
+    : `median ${t.median_ms} ms (first ${t.first_ms} ms)  `;
   console.log(`  ${id.padEnd(4)} ${time}${t.check}`);
 }
 

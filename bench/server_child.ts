@@ -22,7 +22,14 @@ export async function startServer(
 ): Promise<ServerChild> {
   const child = new Deno.Command(Deno.execPath(), {
     // The heap flag is the one `deno task start` uses, so the child runs as users run it.
-    args: ["run", "-A", "--v8-flags=--max-old-space-size=8192", "main.ts", "--root", root],
+    args: [
+      "run",
+      "-A",
+      "--v8-flags=--max-old-space-size=8192",
+      "main.ts",
+      "--root",
+      root,
+    ],
     cwd: options.repoDir,
     env: {
       QDB_HTTP_BIND_TO: "127.0.0.1:0",
@@ -40,7 +47,11 @@ export async function startServer(
     try {
       child.kill("SIGKILL");
     } catch { /* already gone */ }
-    throw new Error(`server did not start: ${e.message}; stderr: ${(await stderr).slice(-500)}`);
+    throw new Error(
+      `server did not start: ${e.message}; stderr: ${
+        (await stderr).slice(-500)
+      }`,
+    );
   });
   return {
     url,
@@ -62,14 +73,26 @@ export async function startServer(
 }
 
 /** Reads stdout until `http listening on http://HOST:PORT`, then keeps draining it. */
-async function waitForUrl(stdout: ReadableStream<Uint8Array>, status: Promise<Deno.CommandStatus>): Promise<string> {
+async function waitForUrl(
+  stdout: ReadableStream<Uint8Array>,
+  status: Promise<Deno.CommandStatus>,
+): Promise<string> {
   const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
   const deadline = Date.now() + START_TIMEOUT_MS;
-  const exited = status.then((s) => ({ done: true, value: `\n[exited with code ${s.code}]` }));
+  const exited = status.then((s) => ({
+    done: true,
+    value: `\n[exited with code ${s.code}]`,
+  }));
   while (Date.now() < deadline) {
     const next = await Promise.race([reader.read(), exited]);
-    if (next.done) throw new Error(`exited before listening; stdout: ${text.slice(-300)}${next.value ?? ""}`);
+    if (next.done) {
+      throw new Error(
+        `exited before listening; stdout: ${text.slice(-300)}${
+          next.value ?? ""
+        }`,
+      );
+    }
     text += next.value;
     const m = /http listening on (http:\/\/[^\s]+)/.exec(text);
     if (m) {
@@ -77,26 +100,36 @@ async function waitForUrl(stdout: ReadableStream<Uint8Array>, status: Promise<De
       return m[1];
     }
   }
-  throw new Error(`no URL within ${START_TIMEOUT_MS} ms; stdout: ${text.slice(-300)}`);
+  throw new Error(
+    `no URL within ${START_TIMEOUT_MS} ms; stdout: ${text.slice(-300)}`,
+  );
 }
 
 /** Keeps reading so that a full pipe never blocks the child. */
-async function drain(reader: ReadableStreamDefaultReader<string>): Promise<void> {
+async function drain(
+  reader: ReadableStreamDefaultReader<string>,
+): Promise<void> {
   try {
     while (!(await reader.read()).done) { /* discard */ }
   } catch { /* the child went away */ }
 }
 
-async function collectTail(stream: ReadableStream<Uint8Array>): Promise<string> {
+async function collectTail(
+  stream: ReadableStream<Uint8Array>,
+): Promise<string> {
   let text = "";
   try {
-    for await (const s of stream.pipeThrough(new TextDecoderStream())) text = (text + s).slice(-4000);
+    for await (const s of stream.pipeThrough(new TextDecoderStream())) {
+      text = (text + s).slice(-4000);
+    }
   } catch { /* the child went away */ }
   return text;
 }
 
 /** Peak resident set size of a process, from VmHWM in /proc/<pid>/status. */
-export async function peakRssMib(pid: number | "self"): Promise<number | undefined> {
+export async function peakRssMib(
+  pid: number | "self",
+): Promise<number | undefined> {
   try {
     const status = await Deno.readTextFile(`/proc/${pid}/status`);
     const m = /^VmHWM:\s+(\d+)\s+kB/m.exec(status);

@@ -12,20 +12,31 @@ import { LoginScreen } from "./auth/login_screen.tsx";
 import { completeSingleSignOn } from "./auth/single_sign_on.ts";
 import { refreshSchema } from "./schema/schema_store.ts";
 import { loadTabs } from "./tabs/tab_store.ts";
+import { runStatements } from "./results/query_runner.ts";
+import { splitStatements } from "./editor/statements.ts";
+import { openSharedQuery, type SharedQuery } from "./ui/share_link.ts";
 import { connectionStore } from "./ui/connection_state.ts";
 import { useStore } from "./ui/store.ts";
 import { ToastHost } from "./ui/toast_host.tsx";
 import { Workspace } from "./workspace.tsx";
 
-type Boot = { state: "loading" } | { state: "error"; message: string } | { state: "done"; config: Record<string, unknown> };
+type Boot = { state: "loading" } | { state: "error"; message: string } | {
+  state: "done";
+  config: Record<string, unknown>;
+};
+/** A shared link opened at boot, run once the editor shows it. */
+let shared: SharedQuery | null = null;
 
 async function boot(): Promise<Record<string, unknown>> {
   const { config } = await fetchSettings();
   const mode = authModeOf(config);
   authStore.set({ mode, header: null, user: null, signedIn: mode === "none" });
   if (mode === "oidc") await completeSingleSignOn(config);
-  if (mode === "none" && (await probe(null)) === 401) authStore.set({ mode: "password", header: null, user: null, signedIn: false });
+  if (mode === "none" && (await probe(null)) === 401) {
+    authStore.set({ mode: "password", header: null, user: null, signedIn: false });
+  }
   await loadTabs();
+  shared = openSharedQuery();
   return config;
 }
 
@@ -44,7 +55,9 @@ function Footer(props: { config: Record<string, unknown> }) {
       <span class="connection" data-testid="connection-status" data-state={connection}>
         <span class={`dot is-${connection}`} /> {connection === "connected" ? "Connected" : "Disconnected"}
       </span>
-      <span class="dim">{String(props.config["release.type"] ?? "")} {String(props.config["release.version"] ?? "")}</span>
+      <span class="dim">
+        {String(props.config["release.type"] ?? "")} {String(props.config["release.version"] ?? "")}
+      </span>
     </footer>
   );
 }
@@ -54,17 +67,26 @@ export function App() {
   const auth = useStore(authStore);
   const start = () => {
     setBoot({ state: "loading" });
-    boot().then((config) => setBoot({ state: "done", config }), (err) => setBoot({ state: "error", message: String(err.message ?? err) }));
+    boot().then(
+      (config) => setBoot({ state: "done", config }),
+      (err) => setBoot({ state: "error", message: String(err.message ?? err) }),
+    );
   };
   useEffect(start, []);
   useEffect(() => {
     if (bootState.state === "done" && auth.signedIn) {
       void refreshSchema();
       void loadCurrentUser();
+      const run = shared?.execute ? shared.text : null;
+      shared = null;
+      // After this render the editor holds the shared text, so statement offsets match the document.
+      if (run) setTimeout(() => void runStatements(splitStatements(run), { stopAfterFailure: true }), 0);
     }
   }, [bootState.state, auth.signedIn]);
 
-  if (bootState.state === "loading") return <div class="app-loading" data-testid="app-root" data-state="loading">Loading…</div>;
+  if (bootState.state === "loading") {
+    return <div class="app-loading" data-testid="app-root" data-state="loading">Loading…</div>;
+  }
   if (bootState.state === "error") {
     return (
       <div class="app-error" data-testid="app-root" data-state="error">
@@ -90,7 +112,11 @@ export function App() {
         <span class="product">Web Console</span>
         <span class="spacer" />
         {auth.user && <span class="user-badge" data-testid="current-user">{auth.user}</span>}
-        {auth.mode !== "none" && <button type="button" class="btn small ghost" data-testid="logout-button" onClick={signOut}>Log out</button>}
+        {auth.mode !== "none" && (
+          <button type="button" class="btn small ghost" data-testid="logout-button" onClick={signOut}>
+            Log out
+          </button>
+        )}
       </header>
       <Workspace />
       <Footer config={config} />

@@ -2,7 +2,8 @@
  * Builds the Web Console into console/dist: bundles console/main.tsx with `deno bundle`
  * (browser platform, minified), concatenates the style sheets, names both after a hash of
  * their content (the server caches them forever) and writes index.html pointing at them.
- * Run with `deno run -A console/build.ts`; `--if-missing` skips the work when dist exists.
+ * Run with `deno run -A console/build.ts`; `--if-missing` skips the work when dist exists,
+ * `--if-stale` when dist is newer than every source file.
  */
 
 const ROOT = new URL("./", import.meta.url);
@@ -79,9 +80,32 @@ export async function buildConsole(): Promise<string[]> {
   return ["index.html", jsName, cssName, "favicon.svg"];
 }
 
+/** Newest modification time of the console's sources (dist excluded), in ms. */
+async function sourcesMtimeMs(dir = ROOT): Promise<number> {
+  let newest = 0;
+  for await (const entry of Deno.readDir(dir)) {
+    const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
+    if (entry.isDirectory) {
+      if (entry.name !== "dist") newest = Math.max(newest, await sourcesMtimeMs(url));
+    } else newest = Math.max(newest, (await Deno.stat(url)).mtime?.getTime() ?? 0);
+  }
+  return newest;
+}
+
+/** True when dist/index.html exists and is newer than every source file. */
+async function upToDate(): Promise<boolean> {
+  const index = new URL("index.html", DIST);
+  if (!await exists(index)) return false;
+  const built = (await Deno.stat(index)).mtime?.getTime() ?? 0;
+  return built >= await sourcesMtimeMs();
+}
+
 if (import.meta.main) {
   if (Deno.args.includes("--if-missing") && await exists(new URL("index.html", DIST))) Deno.exit(0);
+  if (Deno.args.includes("--if-stale") && await upToDate()) Deno.exit(0);
   const started = performance.now();
   const files = await buildConsole();
-  console.log(`console built into console/dist (${files.join(", ")}) in ${Math.round(performance.now() - started)} ms`);
+  console.log(
+    `console built into console/dist (${files.join(", ")}) in ${Math.round(performance.now() - started)} ms`,
+  );
 }

@@ -39,11 +39,32 @@ function EditorToolbar() {
   return (
     <div class="editor-toolbar">
       {running
-        ? <button type="button" class="btn danger" data-testid="cancel-query-button" onClick={cancelRun}>■ Cancel</button>
-        : <button type="button" class="btn primary" data-testid="run-query-button" title="Run the statement at the cursor or the selection (Ctrl+Enter, F9)"
-          onClick={() => requestRun("cursor")}>▶ Run</button>}
-      <button type="button" class="btn ghost" data-testid="run-all-button" title="Run all statements (Ctrl+Shift+Enter)" disabled={!!running}
-        onClick={() => requestRun("all")}>Run all</button>
+        ? (
+          <button type="button" class="btn danger" data-testid="cancel-query-button" onClick={cancelRun}>
+            ■ Cancel
+          </button>
+        )
+        : (
+          <button
+            type="button"
+            class="btn primary"
+            data-testid="run-query-button"
+            title="Run the statement at the cursor or the selection (Ctrl+Enter, F9)"
+            onClick={() => requestRun("cursor")}
+          >
+            ▶ Run
+          </button>
+        )}
+      <button
+        type="button"
+        class="btn ghost"
+        data-testid="run-all-button"
+        title="Run all statements (Ctrl+Shift+Enter)"
+        disabled={!!running}
+        onClick={() => requestRun("all")}
+      >
+        Run all
+      </button>
       <span class="dim hint">Ctrl+Enter run · Ctrl+Shift+Enter run all · Ctrl+Space complete</span>
     </div>
   );
@@ -68,9 +89,17 @@ export function Workspace() {
   return (
     <div class="main">
       <nav class="rail" aria-label="Panels">
-        <button type="button" class={`rail-button${schemaOpen ? " active" : ""}`} data-testid="tables-panel-button" title="Tables"
-          aria-pressed={schemaOpen} onClick={toggleSchema}>
-          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path fill="currentColor" d="M4 4h16v4H4zm0 6h16v4H4zm0 6h16v4H4z" opacity=".85" /></svg>
+        <button
+          type="button"
+          class={`rail-button${schemaOpen ? " active" : ""}`}
+          data-testid="tables-panel-button"
+          title="Tables"
+          aria-pressed={schemaOpen}
+          onClick={toggleSchema}
+        >
+          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+            <path fill="currentColor" d="M4 4h16v4H4zm0 6h16v4H4zm0 6h16v4H4z" opacity=".85" />
+          </svg>
         </button>
       </nav>
       {schemaOpen && <SchemaExplorer />}
@@ -78,9 +107,14 @@ export function Workspace() {
         <TabBar />
         <div class="editor-area" style={`height:${editorPx}px`}>
           <EditorToolbar />
-          <QueryEditor tabId={tab.id} text={tab.text} cursor={tab.cursor}
+          <QueryEditor
+            tabId={tab.id}
+            text={tab.text}
+            cursor={tab.cursor}
             onChange={(text, cursor) => patchTab(tab.id, { text, cursor })}
-            onRun={(mode: RunMode) => requestRun(mode)} onCancel={cancelRun} />
+            onRun={(mode: RunMode) => requestRun(mode)}
+            onCancel={cancelRun}
+          />
         </div>
         <Splitter onDrag={resize} />
         <ResultPanel result={results.get(tab.id)} />

@@ -29,6 +29,7 @@ import { type ExecContext, releaseAll } from "./exec/exec_context.ts";
 import { runPlan } from "./exec/run_plan.ts";
 import { prepareSubqueries } from "./exec/subqueries.ts";
 import { dropPartitionsWhere } from "./exec/drop_partitions_where.ts";
+import "./exec/time_series_ops.ts";
 
 setAggregateNamePredicate(isAggregateName);
 

@@ -52,7 +52,14 @@ export async function exec(query: string, opts: ExecOptions = {}): Promise<ExecO
     const timings: Timings = { fetch: elapsedNs(started) };
     if (opts.signal?.aborted) return { kind: "cancelled", query, timings };
     setConnection("disconnected");
-    return { kind: "error", query, error: `server is not reachable: ${(err as Error).message}`, position: -1, status: 0, timings };
+    return {
+      kind: "error",
+      query,
+      error: `server is not reachable: ${(err as Error).message}`,
+      position: -1,
+      status: 0,
+      timings,
+    };
   }
   const fetchNs = elapsedNs(started);
   setConnection(res.status >= 500 ? "disconnected" : "connected");
@@ -66,13 +73,24 @@ function classify(query: string, status: number, body: string, fetchNs: number):
   try {
     data = JSON.parse(body);
   } catch {
-    const error = status === 401 ? "unauthorized" : status === 403 ? body || "forbidden" : `invalid JSON response from the server: ${body.slice(0, 200)}`;
+    const error = status === 401
+      ? "unauthorized"
+      : status === 403
+      ? body || "forbidden"
+      : `invalid JSON response from the server: ${body.slice(0, 200)}`;
     return { kind: "error", query, error, position: -1, status, timings: { fetch: fetchNs } };
   }
   const timings: Timings = { ...(data.timings ?? {}), fetch: fetchNs };
   if (typeof data.error === "string") {
     const position = Number(data.position ?? data.errorPos ?? -1);
-    return { kind: "error", query, error: data.error, position: Number.isFinite(position) ? position : -1, status, timings };
+    return {
+      kind: "error",
+      query,
+      error: data.error,
+      position: Number.isFinite(position) ? position : -1,
+      status,
+      timings,
+    };
   }
   if (data.notice !== undefined) return { kind: "notice", query, notice: String(data.notice), timings };
   if (data.ddl !== undefined) return { kind: "ddl", query, timings };
@@ -106,7 +124,9 @@ export async function fetchSettings(): Promise<ServerSettings> {
 
 /** Checks credentials with a harmless query; returns the HTTP status. */
 export async function probe(header: string | null): Promise<number> {
-  const res = await fetch(execUrl("select 1", { limit: "1" }), { headers: header ? { Authorization: header } : {} });
+  const res = await fetch(execUrl("select 1", { limit: "1" }), {
+    headers: header ? { Authorization: header } : {},
+  });
   await res.body?.cancel();
   return res.status;
 }

@@ -19,7 +19,15 @@ export interface Timings {
 
 /** What one /exec call came back as. */
 export type ExecOutcome =
-  | { kind: "rows"; query: string; columns: Column[]; timestampIndex: number; rows: Row[]; count: number; timings: Timings }
+  | {
+    kind: "rows";
+    query: string;
+    columns: Column[];
+    timestampIndex: number;
+    rows: Row[];
+    count: number;
+    timings: Timings;
+  }
   | { kind: "ddl"; query: string; timings: Timings }
   | { kind: "dml"; query: string; updated?: number; timings: Timings }
   | { kind: "notice"; query: string; notice: string; timings: Timings }

@@ -25,7 +25,13 @@ export function LoginScreen(props: { oidc: boolean; config: Record<string, unkno
     try {
       const status = await probe(header);
       if (status === 200) signIn(header, user);
-      else setError(status === 401 ? "Invalid username or password" : status === 403 ? "Not authorized to use the Web Console" : `Server answered ${status}`);
+      else {setError(
+          status === 401
+            ? "Invalid username or password"
+            : status === 403
+            ? "Not authorized to use the Web Console"
+            : `Server answered ${status}`,
+        );}
     } catch (err) {
       setError(`Server is not reachable: ${(err as Error).message}`);
     } finally {
@@ -38,14 +44,36 @@ export function LoginScreen(props: { oidc: boolean; config: Record<string, unkno
     <div class="login-screen" data-testid="login-screen">
       <form class="login-card" onSubmit={submit}>
         <h1>Sign in</h1>
-        <label>Username<input data-testid="login-username" autocomplete="username" value={user} required
-          onInput={(e) => setUser((e.currentTarget as HTMLInputElement).value)} /></label>
-        <label>Password<input data-testid="login-password" type="password" autocomplete="current-password" value={password}
-          onInput={(e) => setPassword((e.currentTarget as HTMLInputElement).value)} /></label>
+        <label>
+          Username<input
+            data-testid="login-username"
+            autocomplete="username"
+            value={user}
+            required
+            onInput={(e) => setUser((e.currentTarget as HTMLInputElement).value)}
+          />
+        </label>
+        <label>
+          Password<input
+            data-testid="login-password"
+            type="password"
+            autocomplete="current-password"
+            value={password}
+            onInput={(e) => setPassword((e.currentTarget as HTMLInputElement).value)}
+          />
+        </label>
         {error && <div class="login-error" data-testid="login-error" role="alert">{error}</div>}
-        <button type="submit" class="btn primary" data-testid="login-submit" disabled={busy}>{busy ? "Signing in…" : "Sign in"}</button>
+        <button type="submit" class="btn primary" data-testid="login-submit" disabled={busy}>
+          {busy ? "Signing in…" : "Sign in"}
+        </button>
         {props.oidc && (
-          <button type="button" class="btn" data-testid="sso-login-button" onClick={() => startSingleSignOn(props.config).catch((err) => setError(String(err.message ?? err)))}>
+          <button
+            type="button"
+            class="btn"
+            data-testid="sso-login-button"
+            onClick={() =>
+              startSingleSignOn(props.config).catch((err) => setError(String(err.message ?? err)))}
+          >
             Single Sign-On (SSO)
           </button>
         )}

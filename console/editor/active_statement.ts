@@ -3,7 +3,13 @@
  * Ctrl+Enter will run, and puts a run glyph (`statement-glyph`) in the gutter beside its
  * first line that shows the state of the last run.
  */
-import { type EditorState, type Extension, RangeSetBuilder, StateEffect, StateField } from "@codemirror/state";
+import {
+  type EditorState,
+  type Extension,
+  RangeSetBuilder,
+  StateEffect,
+  StateField,
+} from "@codemirror/state";
 import { Decoration, type DecorationSet, EditorView, gutter, GutterMarker } from "@codemirror/view";
 import { type Statement, statementAt } from "./statements.ts";
 

@@ -21,12 +21,26 @@ import { FUNCTIONS, KEYWORD_SET, KEYWORDS, TYPES } from "./sql_words.ts";
 type Kind = "table" | "column" | "function" | "keyword" | "type";
 
 const TABLE_CONTEXT = new Set(["from", "join", "into", "update", "table", "exists"]);
-const COLUMN_CONTEXT = new Set(["select", "where", "by", "on", "and", "or", "having", ",", "(", "set", "distinct"]);
+const COLUMN_CONTEXT = new Set([
+  "select",
+  "where",
+  "by",
+  "on",
+  "and",
+  "or",
+  "having",
+  ",",
+  "(",
+  "set",
+  "distinct",
+]);
 const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Quotes names that are not plain identifiers (or that collide with a keyword). */
 export function quoteName(name: string): string {
-  return PLAIN_NAME.test(name) && !KEYWORD_SET.has(name.toLowerCase()) ? name : `"${name.replaceAll('"', '""')}"`;
+  return PLAIN_NAME.test(name) && !KEYWORD_SET.has(name.toLowerCase())
+    ? name
+    : `"${name.replaceAll('"', '""')}"`;
 }
 
 /** True when `pos` sits inside a comment or a string literal of `text`. */
@@ -36,8 +50,9 @@ function insideOpaque(text: string, pos: number): boolean {
     const c = text[i], d = text[i + 1];
     let end = i;
     if (c === "-" && d === "-") end = text.indexOf("\n", i) < 0 ? Infinity : text.indexOf("\n", i);
-    else if (c === "/" && d === "*") end = text.indexOf("*/", i + 2) < 0 ? Infinity : text.indexOf("*/", i + 2) + 1;
-    else if (c === "'") end = text.indexOf("'", i + 1) < 0 ? Infinity : text.indexOf("'", i + 1);
+    else if (c === "/" && d === "*") {
+      end = text.indexOf("*/", i + 2) < 0 ? Infinity : text.indexOf("*/", i + 2) + 1;
+    } else if (c === "'") end = text.indexOf("'", i + 1) < 0 ? Infinity : text.indexOf("'", i + 1);
     if (end !== i && end >= pos) return true;
     i = end + 1;
   }
@@ -67,13 +82,18 @@ function functionOption(name: string): Completion {
   return option(name, "function", {
     boost: -1,
     apply: (view: EditorView, _c: Completion, from: number, to: number) => {
-      view.dispatch({ changes: { from, to, insert: `${name}()` }, selection: { anchor: from + name.length + 1 } });
+      view.dispatch({
+        changes: { from, to, insert: `${name}()` },
+        selection: { anchor: from + name.length + 1 },
+      });
     },
   });
 }
 
 function tableOptions(tables: SchemaTable[]): Completion[] {
-  return tables.map((t) => option(t.name, "table", { apply: quoteName(t.name) + " ", boost: 50, detail: "table" }));
+  return tables.map((t) =>
+    option(t.name, "table", { apply: quoteName(t.name) + " ", boost: 50, detail: "table" })
+  );
 }
 
 function columnOptions(tables: SchemaTable[]): Completion[] {
@@ -97,7 +117,9 @@ function columnOptions(tables: SchemaTable[]): Completion[] {
 
 function keywordOptions(): Completion[] {
   return [
-    ...KEYWORDS.map((k) => option(k.toUpperCase(), "keyword", { apply: k.toUpperCase() + " ", boost: -5 })),
+    ...KEYWORDS.filter((k) => !TYPES.includes(k)).map((k) =>
+      option(k.toUpperCase(), "keyword", { apply: k.toUpperCase() + " ", boost: -5 })
+    ),
     ...TYPES.map((k) => option(k.toUpperCase(), "type", { boost: -6 })),
   ];
 }
@@ -135,8 +157,14 @@ export function sqlCompletionSource(context: CompletionContext): CompletionResul
   else {
     if (!context.explicit && typed === "" && !COLUMN_CONTEXT.has(prev)) return null;
     const inScope = [...new Set(scope.values())];
-    options = [...columnOptions(inScope.length ? inScope : []), ...FUNCTIONS.map(functionOption), ...keywordOptions()];
-    if (inScope.length === 0 && typed !== "") options.push(...tableOptions(tables).map((o) => ({ ...o, boost: 0 })));
+    options = [
+      ...columnOptions(inScope.length ? inScope : []),
+      ...FUNCTIONS.map(functionOption),
+      ...keywordOptions(),
+    ];
+    if (inScope.length === 0 && typed !== "") {
+      options.push(...tableOptions(tables).map((o) => ({ ...o, boost: 0 })));
+    }
   }
   const lower = typed.replace(/^"/, "").toLowerCase();
   options = options.filter((o) => o.label.toLowerCase() !== lower);

@@ -60,8 +60,12 @@ function attributes(mark: ErrorMark): Record<string, string> {
 
 function decorations(mark: ErrorMark | null): DecorationSet {
   if (!mark) return Decoration.none;
-  if (mark.from === mark.to) return Decoration.set([Decoration.widget({ widget: new EndMarker(mark), side: 1 }).range(mark.from)]);
-  return Decoration.set([Decoration.mark({ class: "cm-error-marker", attributes: attributes(mark) }).range(mark.from, mark.to)]);
+  if (mark.from === mark.to) {
+    return Decoration.set([Decoration.widget({ widget: new EndMarker(mark), side: 1 }).range(mark.from)]);
+  }
+  return Decoration.set([
+    Decoration.mark({ class: "cm-error-marker", attributes: attributes(mark) }).range(mark.from, mark.to),
+  ]);
 }
 
 const errorField = StateField.define<ErrorMark | null>({

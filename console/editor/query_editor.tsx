@@ -3,7 +3,7 @@
 /**
  * The SQL editor (CodeMirror 6): dialect highlighting, autocomplete, the error marker, the
  * active-statement bar, and the run keys (Ctrl/Cmd+Enter and F9 run the statement at the cursor
- * or the selection, Ctrl/Cmd+Shift+Enter runs all). One EditorState is kept per tab, so
+ * or the selection, Ctrl/Cmd+Shift+Enter runs all, Ctrl/Cmd+E shows the plan). One EditorState is kept per tab, so
  * switching tabs keeps each tab's undo history and cursor.
  */
 import { closeBrackets, closeBracketsKeymap, completionKeymap } from "@codemirror/autocomplete";
@@ -26,8 +26,10 @@ import { sqlAutocompletion } from "./completion_source.ts";
 import { errorMarker } from "./error_marker.ts";
 import { editorTheme } from "./editor_theme.ts";
 import { questdbSqlSupport } from "./sql_language.ts";
+import { statementAt } from "./statements.ts";
+import { copyShareLink } from "../ui/share_link.ts";
 
-export type RunMode = "cursor" | "all";
+export type RunMode = "cursor" | "all" | "explain";
 
 export interface QueryEditorProps {
   tabId: string;
@@ -59,12 +61,24 @@ function extensions(props: { current: QueryEditorProps }): Extension[] {
     props.current.onRun(mode);
     return true;
   };
-  const onGlyph = (status: GlyphStatus) => (status === "running" ? props.current.onCancel() : props.current.onRun("cursor"));
+  const onGlyph = (
+    status: GlyphStatus,
+  ) => (status === "running" ? props.current.onCancel() : props.current.onRun("cursor"));
   return [
     Prec.highest(keymap.of([
       { key: "Mod-Enter", run: run("cursor") },
       { key: "F9", run: run("cursor") },
       { key: "Mod-Shift-Enter", run: run("all") },
+      { key: "Mod-e", run: run("explain") },
+      {
+        key: "Alt-l",
+        run: (view) => {
+          const sel = view.state.selection.main;
+          const doc = view.state.doc.toString();
+          copyShareLink(sel.empty ? statementAt(doc, sel.head)?.text ?? "" : doc.slice(sel.from, sel.to));
+          return true;
+        },
+      },
     ])),
     lineNumbers(),
     highlightActiveLineGutter(),
@@ -80,10 +94,19 @@ function extensions(props: { current: QueryEditorProps }): Extension[] {
     errorMarker(),
     activeStatement(onGlyph),
     editorTheme(),
-    keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap, ...completionKeymap, indentWithTab]),
+    keymap.of([
+      ...closeBracketsKeymap,
+      ...defaultKeymap,
+      ...searchKeymap,
+      ...historyKeymap,
+      ...completionKeymap,
+      indentWithTab,
+    ]),
     EditorView.contentAttributes.of({ "data-testid": "editor-input", "aria-label": "SQL editor" }),
     EditorView.updateListener.of((u) => {
-      if (u.docChanged || u.selectionSet) props.current.onChange(u.state.doc.toString(), u.state.selection.main.head);
+      if (u.docChanged || u.selectionSet) {
+        props.current.onChange(u.state.doc.toString(), u.state.selection.main.head);
+      }
     }),
   ];
 }
@@ -101,7 +124,11 @@ export function QueryEditor(props: QueryEditorProps) {
     const existing = states.get(p.tabId);
     if (existing) return existing;
     const cursor = Math.min(p.cursor, p.text.length);
-    const state = EditorState.create({ doc: p.text, selection: EditorSelection.cursor(cursor), extensions: ext.current });
+    const state = EditorState.create({
+      doc: p.text,
+      selection: EditorSelection.cursor(cursor),
+      extensions: ext.current,
+    });
     states.set(p.tabId, state);
     return state;
   };

@@ -42,8 +42,9 @@ function skipLeading(src: string, from: number, to: number): number {
   let i = from;
   while (i < to) {
     if (/\s/.test(src[i])) i++;
-    else if ((src[i] === "-" && src[i + 1] === "-") || (src[i] === "/" && src[i + 1] === "*")) i = skipOpaque(src, i);
-    else break;
+    else if ((src[i] === "-" && src[i + 1] === "-") || (src[i] === "/" && src[i + 1] === "*")) {
+      i = skipOpaque(src, i);
+    } else break;
   }
   return Math.min(i, to);
 }

@@ -28,7 +28,14 @@ export interface ChartData {
 /** Epoch ms of `2024-01-01T00:00:00.000000Z` without Date.parse's slow path. */
 export function parseIsoMs(s: string): number {
   if (s.length >= 20 && s[4] === "-" && s[10] === "T") {
-    const ms = Date.UTC(+s.slice(0, 4), +s.slice(5, 7) - 1, +s.slice(8, 10), +s.slice(11, 13), +s.slice(14, 16), +s.slice(17, 19));
+    const ms = Date.UTC(
+      +s.slice(0, 4),
+      +s.slice(5, 7) - 1,
+      +s.slice(8, 10),
+      +s.slice(11, 13),
+      +s.slice(14, 16),
+      +s.slice(17, 19),
+    );
     const frac = s[19] === "." ? s.slice(20, s.length - 1) : "";
     return frac ? ms + Number(frac) / 10 ** (frac.length - 3) : ms;
   }
@@ -61,4 +68,34 @@ export function chartData(columns: Column[], rows: Row[], config: ChartConfig): 
   }
   const ys = config.series.map((c) => rows.map((r) => toNumber(r[c])));
   return { xs, ys, labels, temporal };
+}
+
+/** Most bars a chart draws; beyond this, consecutive points are averaged into one bar. */
+export const BARS_MAX = 1000;
+
+/**
+ * Averages consecutive points into at most `buckets` groups (x of a group = its first x), so a
+ * bar chart of 100k rows draws 1000 bars instead of stalling the page on 100k rectangles.
+ */
+export function downsample(data: ChartData, buckets: number): ChartData {
+  const n = data.xs.length;
+  if (n <= buckets) return data;
+  const size = n / buckets;
+  const xs = new Float64Array(buckets);
+  const ys = data.ys.map(() => new Array<number | null>(buckets));
+  const labels = data.labels ? new Array<string>(buckets) : null;
+  for (let b = 0; b < buckets; b++) {
+    const from = Math.floor(b * size), to = Math.floor((b + 1) * size);
+    xs[b] = data.labels ? b : data.xs[from];
+    if (labels) labels[b] = data.labels![from];
+    for (let s = 0; s < data.ys.length; s++) {
+      let sum = 0, count = 0;
+      for (let i = from; i < to; i++) {
+        const v = data.ys[s][i];
+        if (v !== null) (sum += v, count++);
+      }
+      ys[s][b] = count ? sum / count : null;
+    }
+  }
+  return { xs, ys, labels, temporal: data.temporal };
 }

@@ -11,10 +11,29 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { exec } from "../api/exec_client.ts";
 import type { Column, Row } from "../api/types.ts";
 import { formatCount, isNumericType } from "../ui/format.ts";
-import { CHART_TYPES, chartData, type ChartConfig, type ChartType, defaultConfig } from "./chart_data.ts";
+import {
+  BARS_MAX,
+  CHART_TYPES,
+  type ChartConfig,
+  chartData,
+  type ChartType,
+  defaultConfig,
+  downsample,
+} from "./chart_data.ts";
 
 export const CHART_ROWS_MAX = 100_000;
-const PALETTE = ["#50fa7b", "#8be9fd", "#ff79c6", "#ffb86c", "#bd93f9", "#f1fa8c", "#ff5555", "#6272a4", "#a4ffff", "#ffd6a5"];
+const PALETTE = [
+  "#50fa7b",
+  "#8be9fd",
+  "#ff79c6",
+  "#ffb86c",
+  "#bd93f9",
+  "#f1fa8c",
+  "#ff5555",
+  "#6272a4",
+  "#a4ffff",
+  "#ffd6a5",
+];
 
 interface Fetched {
   status: "loading" | "ready" | "error";
@@ -30,24 +49,55 @@ function seriesPaths(type: ChartType): Partial<uPlot.Series> {
   return { points: { show: false } };
 }
 
-function buildOptions(columns: Column[], config: ChartConfig, temporal: boolean, labels: string[] | null, width: number, height: number): uPlot.Options {
-  const axis = { stroke: "#a6accd", grid: { stroke: "rgba(255,255,255,0.07)" }, ticks: { stroke: "rgba(255,255,255,0.12)" } };
+function buildOptions(
+  columns: Column[],
+  config: ChartConfig,
+  temporal: boolean,
+  labels: string[] | null,
+  width: number,
+  height: number,
+): uPlot.Options {
+  const axis = {
+    stroke: "#a6accd",
+    grid: { stroke: "rgba(255,255,255,0.07)" },
+    ticks: { stroke: "rgba(255,255,255,0.12)" },
+  };
   return {
     width,
     height,
     ms: 1,
+    // Timestamps are shown in UTC, as the grid shows them (spec/console.md §5 gap 3).
+    tzDate: (ts: number) => uPlot.tzDate(new Date(ts), "Etc/UTC"),
     legend: { show: true, live: true },
     cursor: { drag: { x: true, y: false } },
     scales: { x: { time: temporal } },
     axes: [
-      { ...axis, values: labels ? (_u: uPlot, ticks: number[]) => ticks.map((t) => labels[Math.round(t)] ?? "") : undefined },
-      { ...axis, size: 60 },
+      {
+        ...axis,
+        values: labels
+          ? (_u: uPlot, ticks: number[]) => ticks.map((t) => labels[Math.round(t)] ?? "")
+          : undefined,
+      },
+      {
+        ...axis,
+        // Wide enough for the longest tick label, so large values are not clipped.
+        size: (
+          _u: uPlot,
+          values: string[],
+        ) => (values?.length ? Math.max(...values.map((v) => v.length)) * 7 + 24 : 50),
+      },
     ],
     series: [
       { label: columns[config.x]?.name ?? "x" },
       ...config.series.map((c, k) => {
         const color = PALETTE[k % PALETTE.length];
-        return { label: columns[c].name, stroke: color, width: 1.5, fill: config.type === "area" || config.type === "bar" ? color + "55" : undefined, ...seriesPaths(config.type) };
+        return {
+          label: columns[c].name,
+          stroke: color,
+          width: 1.5,
+          fill: config.type === "area" || config.type === "bar" ? color + "55" : undefined,
+          ...seriesPaths(config.type),
+        };
       }),
     ],
   };
@@ -58,10 +108,15 @@ function useFetched(query: string): Fetched {
   useEffect(() => {
     const abort = new AbortController();
     setState({ status: "loading", columns: [], rows: [], count: 0 });
-    exec(query, { limit: `0,${CHART_ROWS_MAX}`, count: true, src: "vis", signal: abort.signal }).then((out) => {
-      if (out.kind === "rows") setState({ status: "ready", columns: out.columns, rows: out.rows, count: out.count });
-      else if (out.kind === "error") setState({ status: "error", columns: [], rows: [], count: 0, error: out.error });
-    });
+    exec(query, { limit: `0,${CHART_ROWS_MAX}`, count: true, src: "vis", signal: abort.signal }).then(
+      (out) => {
+        if (out.kind === "rows") {
+          setState({ status: "ready", columns: out.columns, rows: out.rows, count: out.count });
+        } else if (out.kind === "error") {
+          setState({ status: "error", columns: [], rows: [], count: 0, error: out.error });
+        }
+      },
+    );
     return () => abort.abort();
   }, [query]);
   return state;
@@ -72,53 +127,104 @@ export function ChartView(props: { query: string; columns: Column[]; timestampIn
   const [config, setConfig] = useState<ChartConfig>(() => defaultConfig(props.columns, props.timestampIndex));
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
-  const data = useMemo(() => (fetched.status === "ready" ? chartData(fetched.columns, fetched.rows, config) : null), [fetched, config]);
+  const data = useMemo(
+    () => (fetched.status === "ready" ? chartData(fetched.columns, fetched.rows, config) : null),
+    [fetched, config.x, config.series],
+  );
+  // Lines and areas are decimated by uPlot itself; bars are averaged down to BARS_MAX.
+  const drawn = useMemo(() => (data && config.type === "bar" ? downsample(data, BARS_MAX) : data), [
+    data,
+    config.type,
+  ]);
   useEffect(() => setConfig(defaultConfig(props.columns, props.timestampIndex)), [props.query]);
 
   useEffect(() => {
     const el = host.current;
-    if (!el || !data) return;
-    const opts = buildOptions(fetched.columns, config, data.temporal, data.labels, el.clientWidth, Math.max(160, el.clientHeight - 34));
-    plot.current = new uPlot(opts, [data.xs as unknown as number[], ...data.ys] as uPlot.AlignedData, el);
-    const ro = new ResizeObserver(() => plot.current?.setSize({ width: el.clientWidth, height: Math.max(160, el.clientHeight - 34) }));
+    if (!el || !drawn) return;
+    const opts = buildOptions(
+      fetched.columns,
+      config,
+      drawn.temporal,
+      drawn.labels,
+      el.clientWidth,
+      Math.max(160, el.clientHeight - 34),
+    );
+    plot.current = new uPlot(opts, [drawn.xs as unknown as number[], ...drawn.ys] as uPlot.AlignedData, el);
+    const ro = new ResizeObserver(() =>
+      plot.current?.setSize({ width: el.clientWidth, height: Math.max(160, el.clientHeight - 34) })
+    );
     ro.observe(el);
     return () => {
       ro.disconnect();
       plot.current?.destroy();
       plot.current = null;
     };
-  }, [data]);
+  }, [drawn, config.type]);
 
-  const numericCols = props.columns.map((c, i) => ({ c, i })).filter(({ c, i }) => i !== config.x && isNumericType(c.type));
+  const numericCols = props.columns.map((c, i) => ({ c, i })).filter(({ c, i }) =>
+    i !== config.x && isNumericType(c.type)
+  );
   const truncated = fetched.count > fetched.rows.length;
   const toggleSeries = (i: number) =>
-    setConfig({ ...config, series: config.series.includes(i) ? config.series.filter((s) => s !== i) : [...config.series, i].sort((a, b) => a - b) });
+    setConfig({
+      ...config,
+      series: config.series.includes(i)
+        ? config.series.filter((s) => s !== i)
+        : [...config.series, i].sort((a, b) => a - b),
+    });
 
   return (
-    <div class="chart-panel" data-testid="chart-panel" data-status={fetched.status} data-chart-type={config.type}
-      data-x={props.columns[config.x]?.name ?? ""} data-series-count={config.series.length} data-point-count={data?.xs.length ?? 0}
-      data-truncated={truncated ? "true" : "false"}>
+    <div
+      class="chart-panel"
+      data-testid="chart-panel"
+      data-status={fetched.status}
+      data-chart-type={config.type}
+      data-x={props.columns[config.x]?.name ?? ""}
+      data-series-count={config.series.length}
+      data-point-count={data?.xs.length ?? 0}
+      data-truncated={truncated ? "true" : "false"}
+      data-drawn-count={drawn?.xs.length ?? 0}
+    >
       <div class="chart-controls">
-        <label>Type <select data-testid="chart-type-select" value={config.type}
-          onChange={(e) => setConfig({ ...config, type: (e.currentTarget as HTMLSelectElement).value as ChartType })}>
-          {CHART_TYPES.map((t) => <option value={t}>{t}</option>)}
-        </select></label>
-        <label>X <select data-testid="chart-x-select" value={String(config.x)}
-          onChange={(e) => {
-            const x = Number((e.currentTarget as HTMLSelectElement).value);
-            setConfig({ ...config, x, series: config.series.filter((s) => s !== x) });
-          }}>
-          {props.columns.map((c, i) => <option value={String(i)}>{c.name}</option>)}
-        </select></label>
+        <label>
+          Type{" "}
+          <select
+            data-testid="chart-type-select"
+            value={config.type}
+            onChange={(e) =>
+              setConfig({ ...config, type: (e.currentTarget as HTMLSelectElement).value as ChartType })}
+          >
+            {CHART_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+          </select>
+        </label>
+        <label>
+          X{" "}
+          <select
+            data-testid="chart-x-select"
+            value={String(config.x)}
+            onChange={(e) => {
+              const x = Number((e.currentTarget as HTMLSelectElement).value);
+              setConfig({ ...config, x, series: config.series.filter((s) => s !== x) });
+            }}
+          >
+            {props.columns.map((c, i) => <option key={i} value={String(i)}>{c.name}</option>)}
+          </select>
+        </label>
         <div class="chart-series" data-testid="chart-series-select" role="group" aria-label="Series">
           {numericCols.map(({ c, i }) => (
-            <label class="chart-series-item" data-series={c.name}>
-              <input type="checkbox" checked={config.series.includes(i)} onChange={() => toggleSeries(i)} /> {c.name}
+            <label key={i} class="chart-series-item" data-series={c.name}>
+              <input type="checkbox" checked={config.series.includes(i)} onChange={() => toggleSeries(i)} />
+              {" "}
+              {c.name}
             </label>
           ))}
           {numericCols.length === 0 && <span class="dim">no numeric columns to plot</span>}
         </div>
-        {truncated && <span class="chart-note" data-testid="chart-truncated">First {formatCount(fetched.rows.length)} of {formatCount(fetched.count)} rows shown</span>}
+        {truncated && (
+          <span class="chart-note" data-testid="chart-truncated">
+            First {formatCount(fetched.rows.length)} of {formatCount(fetched.count)} rows shown
+          </span>
+        )}
       </div>
       {fetched.status === "loading" && <div class="chart-message">Loading chart data…</div>}
       {fetched.status === "error" && <div class="chart-message error">{fetched.error}</div>}

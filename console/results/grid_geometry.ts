@@ -31,14 +31,25 @@ function maxima(rowCount: number, viewportPx: number): { maxScroll: number; real
 
 export function rowWindow(scrollTop: number, viewportPx: number, rowCount: number): RowWindow {
   const { maxScroll, realMax } = maxima(rowCount, viewportPx);
-  const realTop = maxScroll > 0 ? Math.min(realMax, (Math.min(scrollTop, maxScroll) / maxScroll) * realMax) : 0;
+  const realTop = maxScroll > 0
+    ? Math.min(realMax, (Math.min(scrollTop, maxScroll) / maxScroll) * realMax)
+    : 0;
   const firstRow = Math.min(Math.floor(realTop / ROW_PX), Math.max(0, rowCount - 1));
   const visible = Math.ceil((viewportPx - HEADER_PX) / ROW_PX) + 2;
-  return { firstRow, rowCount: Math.max(0, Math.min(visible, rowCount - firstRow)), offsetPx: realTop - firstRow * ROW_PX };
+  return {
+    firstRow,
+    rowCount: Math.max(0, Math.min(visible, rowCount - firstRow)),
+    offsetPx: realTop - firstRow * ROW_PX,
+  };
 }
 
 /** The scrollTop that brings `row` into view, or null when it already is. */
-export function scrollTopFor(row: number, scrollTop: number, viewportPx: number, rowCount: number): number | null {
+export function scrollTopFor(
+  row: number,
+  scrollTop: number,
+  viewportPx: number,
+  rowCount: number,
+): number | null {
   const { maxScroll, realMax } = maxima(rowCount, viewportPx);
   if (realMax === 0) return null;
   const bodyPx = viewportPx - HEADER_PX;
@@ -55,7 +66,12 @@ export interface ColumnWindow {
   last: number;
 }
 
-export function columnWindow(lefts: number[], widths: number[], scrollLeft: number, viewportPx: number): ColumnWindow {
+export function columnWindow(
+  lefts: number[],
+  widths: number[],
+  scrollLeft: number,
+  viewportPx: number,
+): ColumnWindow {
   let first = 0;
   while (first < lefts.length - 1 && lefts[first] + widths[first] < scrollLeft) first++;
   let last = first;

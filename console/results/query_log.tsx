@@ -24,7 +24,9 @@ function TimingsView(props: { t: Timings }) {
   return (
     <span class="log-timings">
       <span data-testid="timing-execute" title="Execute">exec {formatNs(t.execute)}</span>
-      <span data-testid="timing-network" title="Network = total − server time">net {formatNs(networkNs(t))}</span>
+      <span data-testid="timing-network" title="Network = total − server time">
+        net {formatNs(networkNs(t))}
+      </span>
       <span data-testid="timing-total" title="Total (browser wall time)">total {formatNs(t.fetch)}</span>
       <span data-testid="timing-compile" title="Compile">compile {formatNs(t.compiler)}</span>
       <span data-testid="timing-count" title="Count">count {formatNs(t.count)}</span>
@@ -50,21 +52,49 @@ function summary(e: LogEntry): string {
 function Entry(props: { entry: LogEntry }) {
   const e = props.entry;
   return (
-    <div class={`log-entry is-${e.status}`} data-testid="query-log-entry" data-status={e.status} data-entry-id={e.id}>
+    <div
+      class={`log-entry is-${e.status}`}
+      data-testid="query-log-entry"
+      data-status={e.status}
+      data-entry-id={e.id}
+    >
       <span class={`log-dot is-${e.status}`} />
       <span class="log-time">{new Date(e.atMs).toLocaleTimeString()}</span>
       <span class="log-summary" data-testid="log-summary">{summary(e)}</span>
       {e.status === "running" && <Elapsed fromMs={e.atMs} />}
-      {e.timings && e.status !== "running" && <TimingsView t={e.timings} />}
+      {e.timings && e.status === "success" && <TimingsView t={e.timings} />}
+      {e.timings && e.status !== "success" && e.status !== "running" && (
+        <span class="log-timings">
+          <span data-testid="timing-total">total {formatNs(e.timings.fetch)}</span>
+        </span>
+      )}
       <code class="log-query" title={e.query}>{e.query}</code>
       <span class="log-actions">
         {e.status === "running"
           ? <button type="button" class="btn small" onClick={cancelRun}>Stop</button>
-          : <>
-            <button type="button" class="btn small ghost" title="Copy query" onClick={() => copyText(e.query, "Query copied")}>Copy</button>
-            <button type="button" class="btn small ghost" title="Insert into the editor" onClick={() => insertAtCursor(e.query)}>Insert</button>
-            <button type="button" class="btn small ghost" title="Run again" onClick={() => rerun(e.query)}>Run</button>
-          </>}
+          : (
+            <>
+              <button
+                type="button"
+                class="btn small ghost"
+                title="Copy query"
+                onClick={() => copyText(e.query, "Query copied")}
+              >
+                Copy
+              </button>
+              <button
+                type="button"
+                class="btn small ghost"
+                title="Insert into the editor"
+                onClick={() => insertAtCursor(e.query)}
+              >
+                Insert
+              </button>
+              <button type="button" class="btn small ghost" title="Run again" onClick={() => rerun(e.query)}>
+                Run
+              </button>
+            </>
+          )}
       </span>
     </div>
   );
@@ -74,11 +104,31 @@ export function QueryLog(props: { tabId: string; history: LogEntry[] }) {
   const [expanded, setExpanded] = useState(false);
   const shown = expanded ? props.history : props.history.slice(0, 1);
   return (
-    <div class={`query-log${expanded ? " expanded" : ""}`} data-testid="query-log" data-expanded={String(expanded)}>
+    <div
+      class={`query-log${expanded ? " expanded" : ""}`}
+      data-testid="query-log"
+      data-expanded={String(expanded)}
+    >
       <div class="query-log-bar">
-        <button type="button" class="btn small ghost" data-testid="query-log-toggle" aria-expanded={expanded}
-          onClick={() => setExpanded(!expanded)}>{expanded ? "▾" : "▸"} History ({props.history.length})</button>
-        {expanded && <button type="button" class="btn small ghost" data-testid="query-log-clear" onClick={() => clearHistory(props.tabId)}>Clear</button>}
+        <button
+          type="button"
+          class="btn small ghost"
+          data-testid="query-log-toggle"
+          aria-expanded={expanded}
+          onClick={() => setExpanded(!expanded)}
+        >
+          {expanded ? "▾" : "▸"} History ({props.history.length})
+        </button>
+        {expanded && (
+          <button
+            type="button"
+            class="btn small ghost"
+            data-testid="query-log-clear"
+            onClick={() => clearHistory(props.tabId)}
+          >
+            Clear
+          </button>
+        )}
       </div>
       <div class="query-log-entries">
         {shown.map((e) => <Entry key={e.id} entry={e} />)}

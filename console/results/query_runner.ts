@@ -10,7 +10,7 @@ import type { ExecOutcome } from "../api/types.ts";
 import { setGlyphStatus } from "../editor/active_statement.ts";
 import { markRange, setErrorMark } from "../editor/error_marker.ts";
 import { editorView, type RunMode } from "../editor/query_editor.tsx";
-import { type Statement, statementAt, splitStatements } from "../editor/statements.ts";
+import { splitStatements, type Statement, statementAt } from "../editor/statements.ts";
 import { refreshSchema } from "../schema/schema_store.ts";
 import { activeTab, type LogEntry, recordEntry } from "../tabs/tab_store.ts";
 import { Store } from "../ui/store.ts";
@@ -18,6 +18,14 @@ import { toast } from "../ui/toasts.ts";
 import { ResultSet } from "./result_set.ts";
 
 export const FIRST_PAGE_LIMIT = "0,1000";
+
+/** A statement to send: its text may carry a prefix (EXPLAIN) that error positions skip back over. */
+export interface RunStatement extends Statement {
+  /** Characters added in front of the editor text; -1 when the text is not from the editor. */
+  prefixLength?: number;
+}
+
+const EXPLAIN_PREFIX = "EXPLAIN ";
 
 export interface TabResult {
   outcome: ExecOutcome | null;
@@ -66,7 +74,18 @@ export function requestRun(mode: RunMode): void {
     runAllConfirmStore.set(true);
     return;
   }
-  void runStatements(statementsFor("cursor"), { stopAfterFailure: true });
+  const statements: RunStatement[] = statementsFor("cursor");
+  if (mode === "explain") {
+    // Ctrl+E: the plan of the statement at the cursor; an error position shifts back by the prefix.
+    const explain = statements.slice(0, 1).map((s) => ({
+      ...s,
+      text: EXPLAIN_PREFIX + s.text,
+      prefixLength: EXPLAIN_PREFIX.length,
+    }));
+    void runStatements(explain, { stopAfterFailure: true });
+    return;
+  }
+  void runStatements(statements, { stopAfterFailure: true });
 }
 
 export function cancelRun(): void {
@@ -81,7 +100,12 @@ function entryFor(id: number, query: string, out: ExecOutcome, startedMs: number
     case "ddl":
       return { ...base, status: "success", kind: "ddl", message: "OK" };
     case "dml":
-      return { ...base, status: "success", kind: "dml", message: out.updated !== undefined ? `${out.updated} rows updated` : "OK" };
+      return {
+        ...base,
+        status: "success",
+        kind: "dml",
+        message: out.updated !== undefined ? `${out.updated} rows updated` : "OK",
+      };
     case "notice":
       return { ...base, status: "notice", kind: "notice", message: out.notice };
     case "error":
@@ -91,10 +115,11 @@ function entryFor(id: number, query: string, out: ExecOutcome, startedMs: number
   }
 }
 
-function markError(statement: Statement, out: ExecOutcome): void {
+function markError(statement: RunStatement, out: ExecOutcome): void {
   const view = editorView();
-  if (!view || out.kind !== "error" || out.position < 0 || statement.from < 0) return;
-  const offset = Math.min(statement.from + out.position, view.state.doc.length);
+  const prefix = statement.prefixLength ?? 0;
+  if (!view || out.kind !== "error" || out.position < 0 || prefix < 0) return;
+  const offset = Math.min(statement.from + Math.max(0, out.position - prefix), view.state.doc.length);
   const range = markRange(view.state.doc, offset, statement.to);
   view.dispatch({ effects: setErrorMark.of({ ...range, message: out.error }) });
 }
@@ -104,7 +129,10 @@ function glyph(status: "running" | "success" | "error" | "idle"): void {
 }
 
 /** Runs statements in order; with stopAfterFailure the first error ends the run. */
-export async function runStatements(statements: Statement[], opts: { stopAfterFailure: boolean }): Promise<void> {
+export async function runStatements(
+  statements: RunStatement[],
+  opts: { stopAfterFailure: boolean },
+): Promise<void> {
   if (statements.length === 0 || runningStore.get()) return;
   const tabId = activeTab().id;
   editorView()?.dispatch({ effects: setErrorMark.of(null) });
@@ -116,10 +144,17 @@ export async function runStatements(statements: Statement[], opts: { stopAfterFa
     runningStore.set({ tabId, entryId, startedMs, abort });
     recordEntry(tabId, { id: entryId, query: statement.text, status: "running", atMs: startedMs });
     glyph("running");
-    const out = await exec(statement.text, { limit: FIRST_PAGE_LIMIT, count: true, timings: true, signal: abort.signal });
+    const out = await exec(statement.text, {
+      limit: FIRST_PAGE_LIMIT,
+      count: true,
+      timings: true,
+      signal: abort.signal,
+    });
     recordEntry(tabId, entryFor(entryId, statement.text, out, startedMs));
     runningStore.set(null);
-    const resultSet = out.kind === "rows" ? new ResultSet(out.query, out.columns, out.count, out.timestampIndex, out.rows) : null;
+    const resultSet = out.kind === "rows"
+      ? new ResultSet(out.query, out.columns, out.count, out.timestampIndex, out.rows)
+      : null;
     setResult(tabId, { outcome: out, resultSet });
     glyph(out.kind === "error" ? "error" : out.kind === "cancelled" ? "idle" : "success");
     if (out.kind === "ddl" || out.kind === "dml" || out.kind === "notice") void refreshSchema();
@@ -131,11 +166,16 @@ export async function runStatements(statements: Statement[], opts: { stopAfterFa
     if (out.kind === "cancelled") break;
   }
   if (statements.length > 1) {
-    toast(failed ? "error" : "success", `${statements.length - failed} of ${statements.length} statements ran${failed ? `, ${failed} failed` : ""}`);
+    toast(
+      failed ? "error" : "success",
+      `${statements.length - failed} of ${statements.length} statements ran${
+        failed ? `, ${failed} failed` : ""
+      }`,
+    );
   }
 }
 
 /** Re-runs the query of the current result (grid toolbar Refresh). */
 export function rerun(query: string): void {
-  void runStatements([{ from: -1, to: -1, text: query }], { stopAfterFailure: true });
+  void runStatements([{ from: 0, to: 0, text: query, prefixLength: -1 }], { stopAfterFailure: true });
 }

@@ -30,7 +30,9 @@ function initialWidths(rs: ResultSet): number[] {
   const sample = rs.pages.get(0) ?? [];
   return rs.columns.map((c, i) => {
     let chars = Math.max(c.name.length, c.type.length + 2);
-    for (let r = 0; r < Math.min(sample.length, 200); r++) chars = Math.max(chars, cellText(sample[r][i]).length);
+    for (let r = 0; r < Math.min(sample.length, 200); r++) {
+      chars = Math.max(chars, cellText(sample[r][i]).length);
+    }
     return Math.max(COL_MIN_PX, Math.min(COL_AUTO_MAX_PX, Math.round(chars * CHAR_PX + 22)));
   });
 }
@@ -47,7 +49,9 @@ function useViewportSize(ref: { current: HTMLElement | null }): { w: number; h: 
   return size;
 }
 
-function HeaderCell(props: { column: Column; index: number; left: number; width: number; onResize(px: number): void }) {
+function HeaderCell(
+  props: { column: Column; index: number; left: number; width: number; onResize(px: number): void },
+) {
   const startDrag = (e: MouseEvent) => {
     e.preventDefault();
     const x0 = e.clientX, w0 = props.width;
@@ -61,8 +65,14 @@ function HeaderCell(props: { column: Column; index: number; left: number; width:
   };
   const { column } = props;
   return (
-    <div class={`grid-header-cell${isNumericType(column.type) ? " num" : ""}`} data-testid="grid-header-cell" data-col={props.index}
-      data-type={column.type.toLowerCase()} style={`left:${props.left}px;width:${props.width}px`} title={`${column.name} (${column.type.toLowerCase()})`}>
+    <div
+      class={`grid-header-cell${isNumericType(column.type) ? " num" : ""}`}
+      data-testid="grid-header-cell"
+      data-col={props.index}
+      data-type={column.type.toLowerCase()}
+      style={`left:${props.left}px;width:${props.width}px`}
+      title={`${column.name} (${column.type.toLowerCase()})`}
+    >
       <span class="grid-header-name" data-testid="grid-header-name">{column.name}</span>
       <span class="grid-header-type" data-testid="grid-header-type">{column.type.toLowerCase()}</span>
       <span class="grid-resize" onMouseDown={startDrag} />
@@ -88,13 +98,24 @@ export function ResultGrid(props: { resultSet: ResultSet }) {
   }, [rs]);
   selectedCell = sel;
 
-  const lefts = useMemo(() => widths.reduce<number[]>((acc, _w, i) => (acc.push(i ? acc[i - 1] + widths[i - 1] : ROWNUM_PX), acc), []), [widths]);
+  const lefts = useMemo(
+    () =>
+      widths.reduce<number[]>(
+        (acc, _w, i) => (acc.push(i ? acc[i - 1] + widths[i - 1] : ROWNUM_PX), acc),
+        [],
+      ),
+    [widths],
+  );
   const totalWidth = lefts.length ? lefts[lefts.length - 1] + widths[widths.length - 1] : ROWNUM_PX;
   const win = rowWindow(scroll.top, size.h, rs.rowCount);
   const cols = columnWindow(lefts, widths, scroll.left, size.w);
   const numeric = useMemo(() => rs.columns.map((c) => isNumericType(c.type)), [rs]);
 
-  useEffect(() => rs.ensure(win.firstRow - PAGE_ROWS / 4, win.firstRow + win.rowCount + PAGE_ROWS / 4), [rs, win.firstRow, win.rowCount]);
+  useEffect(() => rs.ensure(win.firstRow - PAGE_ROWS / 4, win.firstRow + win.rowCount + PAGE_ROWS / 4), [
+    rs,
+    win.firstRow,
+    win.rowCount,
+  ]);
 
   const moveTo = (row: number, col: number) => {
     row = Math.max(0, Math.min(rs.rowCount - 1, row));
@@ -104,7 +125,9 @@ export function ResultGrid(props: { resultSet: ResultSet }) {
     const top = scrollTopFor(row, el.scrollTop, el.clientHeight, rs.rowCount);
     if (top !== null) el.scrollTop = top;
     if (lefts[col] < el.scrollLeft) el.scrollLeft = lefts[col];
-    else if (lefts[col] + widths[col] > el.scrollLeft + el.clientWidth) el.scrollLeft = lefts[col] + widths[col] - el.clientWidth;
+    else if (lefts[col] + widths[col] > el.scrollLeft + el.clientWidth) {
+      el.scrollLeft = lefts[col] + widths[col] - el.clientWidth;
+    }
   };
 
   const onKey = (e: KeyboardEvent) => {
@@ -145,16 +168,31 @@ export function ResultGrid(props: { resultSet: ResultSet }) {
       const isNull = row !== undefined && v === null;
       const selected = sel !== null && sel.row === index && sel.col === c;
       cells.push(
-        <div key={c} class={`grid-cell${numeric[c] ? " num" : ""}${isNull ? " null" : ""}${selected ? " selected" : ""}${row ? "" : " loading"}`}
-          data-testid="grid-cell" data-row={index} data-col={c} data-null={isNull ? "true" : undefined}
-          style={`left:${lefts[c]}px;width:${widths[c]}px`} onMouseDown={() => setSel({ row: index, col: c })}>
+        <div
+          key={c}
+          class={`grid-cell${numeric[c] ? " num" : ""}${isNull ? " null" : ""}${selected ? " selected" : ""}${
+            row ? "" : " loading"
+          }`}
+          data-testid="grid-cell"
+          data-row={index}
+          data-col={c}
+          data-null={isNull ? "true" : undefined}
+          style={`left:${lefts[c]}px;width:${widths[c]}px`}
+          onMouseDown={() => setSel({ row: index, col: c })}
+        >
           {row ? cellText(v) : ""}
         </div>,
       );
     }
     rows.push(
-      <div key={index} class={`grid-row${index % 2 ? " odd" : ""}`} data-testid="grid-row" data-row={index} data-loaded={row ? "true" : "false"}
-        style={`top:${i * ROW_PX - win.offsetPx}px;width:${totalWidth}px`}>
+      <div
+        key={index}
+        class={`grid-row${index % 2 ? " odd" : ""}`}
+        data-testid="grid-row"
+        data-row={index}
+        data-loaded={row ? "true" : "false"}
+        style={`top:${i * ROW_PX - win.offsetPx}px;width:${totalWidth}px`}
+      >
         <div class="grid-rownum" style={`width:${ROWNUM_PX}px`}>{index + 1}</div>
         {cells}
       </div>,
@@ -162,21 +200,47 @@ export function ResultGrid(props: { resultSet: ResultSet }) {
   }
 
   // The row layer follows the scroll position (clamped to the scrollable range) and draws the window.
-  const bodyTop = HEADER_PX + Math.min(scroll.top, Math.max(0, HEADER_PX + virtualHeight(rs.rowCount) - size.h));
+  const bodyTop = HEADER_PX +
+    Math.min(scroll.top, Math.max(0, HEADER_PX + virtualHeight(rs.rowCount) - size.h));
 
   return (
-    <div class="result-grid" data-testid="result-grid" data-row-count={rs.rowCount} tabIndex={0} ref={viewport} onKeyDown={onKey}
-      onScroll={(e) => setScroll({ top: (e.currentTarget as HTMLElement).scrollTop, left: (e.currentTarget as HTMLElement).scrollLeft })}>
-      <div class="grid-canvas" style={`width:${totalWidth}px;height:${HEADER_PX + virtualHeight(rs.rowCount)}px`}>
+    <div
+      class="result-grid"
+      data-testid="result-grid"
+      data-row-count={rs.rowCount}
+      tabIndex={0}
+      ref={viewport}
+      onKeyDown={onKey}
+      onScroll={(e) =>
+        setScroll({
+          top: (e.currentTarget as HTMLElement).scrollTop,
+          left: (e.currentTarget as HTMLElement).scrollLeft,
+        })}
+    >
+      <div
+        class="grid-canvas"
+        style={`width:${totalWidth}px;height:${HEADER_PX + virtualHeight(rs.rowCount)}px`}
+      >
         <div class="grid-header" style={`width:${totalWidth}px;height:${HEADER_PX}px`}>
           <div class="grid-corner" style={`width:${ROWNUM_PX}px`}>#</div>
           {rs.columns.slice(cols.first, cols.last + 1).map((c, k) => {
             const i = cols.first + k;
-            return <HeaderCell key={i} column={c} index={i} left={lefts[i]} width={widths[i]}
-              onResize={(px) => setWidths((w) => w.map((x, j) => (j === i ? px : x)))} />;
+            return (
+              <HeaderCell
+                key={i}
+                column={c}
+                index={i}
+                left={lefts[i]}
+                width={widths[i]}
+                onResize={(px) => setWidths((w) => w.map((x, j) => (j === i ? px : x)))}
+              />
+            );
           })}
         </div>
-        <div class="grid-body" style={`top:${bodyTop}px;height:${Math.max(0, size.h - HEADER_PX)}px;width:${totalWidth}px`}>
+        <div
+          class="grid-body"
+          style={`top:${bodyTop}px;height:${Math.max(0, size.h - HEADER_PX)}px;width:${totalWidth}px`}
+        >
           {rows}
         </div>
       </div>

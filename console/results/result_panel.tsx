@@ -36,20 +36,79 @@ function Toolbar(props: { rs: ResultSet; view: View; setView(v: View): void; fet
   return (
     <div class="result-toolbar">
       <div class="segmented" role="tablist">
-        <button type="button" role="tab" class={props.view === "grid" ? "active" : ""} data-testid="result-view-grid"
-          aria-selected={props.view === "grid"} onClick={() => props.setView("grid")}>Grid</button>
-        <button type="button" role="tab" class={props.view === "chart" ? "active" : ""} data-testid="result-view-chart"
-          aria-selected={props.view === "chart"} onClick={() => props.setView("chart")}>Chart</button>
+        <button
+          type="button"
+          role="tab"
+          class={props.view === "grid" ? "active" : ""}
+          data-testid="result-view-grid"
+          aria-selected={props.view === "grid"}
+          onClick={() => props.setView("grid")}
+        >
+          Grid
+        </button>
+        <button
+          type="button"
+          role="tab"
+          class={props.view === "chart" ? "active" : ""}
+          data-testid="result-view-chart"
+          aria-selected={props.view === "chart"}
+          onClick={() => props.setView("chart")}
+        >
+          Chart
+        </button>
       </div>
-      <span class="row-count"><span data-testid="result-row-count">{formatCount(rs.rowCount)}</span> rows · {formatNs(props.fetchNs)}</span>
+      <span class="row-count">
+        <span data-testid="result-row-count">{formatCount(rs.rowCount)}</span> rows ·{" "}
+        {formatNs(props.fetchNs)}
+      </span>
       <span class="spacer" />
-      <button type="button" class="btn small ghost" data-testid="copy-row-button" title="Copy the selected row as TSV (Ctrl+Shift+C)" onClick={copyRow}>Copy row</button>
-      <button type="button" class="btn small ghost" data-testid="copy-result-button" data-format="tsv" title="Copy the first 1000 rows as TSV"
-        onClick={() => copyText(toTsv(names, loadedRows(rs)), "Rows copied as TSV")}>Copy TSV</button>
-      <button type="button" class="btn small ghost" data-testid="copy-result-button" data-format="markdown" title="Copy the first 1000 rows as Markdown"
-        onClick={() => copyText(toMarkdown(names, loadedRows(rs)), "Rows copied as Markdown")}>Copy Markdown</button>
-      <button type="button" class="btn small ghost" data-testid="grid-refresh-button" title="Run the query again" onClick={() => rerun(rs.query)}>Refresh</button>
-      <button type="button" class="btn small" data-testid="download-csv-button" title="Download the whole result as CSV" onClick={() => downloadCsv(rs.query)}>Download CSV</button>
+      <button
+        type="button"
+        class="btn small ghost"
+        data-testid="copy-row-button"
+        title="Copy the selected row as TSV (Ctrl+Shift+C)"
+        onClick={copyRow}
+      >
+        Copy row
+      </button>
+      <button
+        type="button"
+        class="btn small ghost"
+        data-testid="copy-result-button"
+        data-format="tsv"
+        title="Copy the first 1000 rows as TSV"
+        onClick={() => copyText(toTsv(names, loadedRows(rs)), "Rows copied as TSV")}
+      >
+        Copy TSV
+      </button>
+      <button
+        type="button"
+        class="btn small ghost"
+        data-testid="copy-result-button"
+        data-format="markdown"
+        title="Copy the first 1000 rows as Markdown"
+        onClick={() => copyText(toMarkdown(names, loadedRows(rs)), "Rows copied as Markdown")}
+      >
+        Copy Markdown
+      </button>
+      <button
+        type="button"
+        class="btn small ghost"
+        data-testid="grid-refresh-button"
+        title="Run the query again"
+        onClick={() => rerun(rs.query)}
+      >
+        Refresh
+      </button>
+      <button
+        type="button"
+        class="btn small"
+        data-testid="download-csv-button"
+        title="Download the whole result as CSV"
+        onClick={() => downloadCsv(rs.query)}
+      >
+        Download CSV
+      </button>
     </div>
   );
 }
@@ -59,14 +118,21 @@ function Outcome(props: { outcome: ExecOutcome }) {
   if (o.kind === "error") {
     return (
       <div class="result-message error" data-testid="result-error" data-position={o.position}>
-        <strong>Error</strong>{o.position >= 0 && <span class="dim"> at position {o.position}</span>}
+        <strong>Error</strong>
+        {o.position >= 0 && <span class="dim">{` at position ${o.position}`}</span>}
         <pre data-testid="result-error-message">{o.error}</pre>
       </div>
     );
   }
-  if (o.kind === "cancelled") return <div class="result-message" data-testid="result-cancelled">Query cancelled</div>;
+  if (o.kind === "cancelled") {
+    return <div class="result-message" data-testid="result-cancelled">Query cancelled</div>;
+  }
   if (o.kind === "notice") return <div class="result-message" data-testid="result-notice">{o.notice}</div>;
-  const text = o.kind === "ddl" ? "OK" : o.kind === "dml" ? (o.updated !== undefined ? `OK, ${o.updated} rows updated` : "OK") : "";
+  const text = o.kind === "ddl"
+    ? "OK"
+    : o.kind === "dml"
+    ? (o.updated !== undefined ? `OK, ${o.updated} rows updated` : "OK")
+    : "";
   return (
     <div class="result-message ok" data-testid="result-ok">
       <strong>{text}</strong> <code>{o.query}</code> <span class="dim">{formatNs(o.timings.fetch)}</span>
@@ -78,12 +144,28 @@ export function ResultPanel(props: { result: TabResult | undefined }) {
   const [view, setView] = useState<View>("grid");
   const out = props.result?.outcome;
   const rs = props.result?.resultSet;
-  if (!out) return <div class="result-panel empty"><div class="result-hint">Run a query to see its result here. Ctrl+Enter runs the statement at the cursor.</div></div>;
-  if (!rs || out.kind !== "rows") return <div class="result-panel"><Outcome outcome={out} /></div>;
+  if (!out) {
+    return (
+      <div class="result-panel empty">
+        <div class="result-hint">
+          Run a query to see its result here. Ctrl+Enter runs the statement at the cursor.
+        </div>
+      </div>
+    );
+  }
+  if (!rs || out.kind !== "rows") {
+    return (
+      <div class="result-panel">
+        <Outcome outcome={out} />
+      </div>
+    );
+  }
   return (
     <div class="result-panel" data-testid="result-panel" data-view={view}>
       <Toolbar rs={rs} view={view} setView={setView} fetchNs={out.timings.fetch} />
-      {view === "grid" ? <ResultGrid resultSet={rs} /> : <ChartView query={rs.query} columns={rs.columns} timestampIndex={rs.timestampIndex} />}
+      {view === "grid"
+        ? <ResultGrid resultSet={rs} />
+        : <ChartView query={rs.query} columns={rs.columns} timestampIndex={rs.timestampIndex} />}
     </div>
   );
 }

@@ -87,7 +87,9 @@ export class ResultSet {
   #evict(keep: number): void {
     if (this.pages.size <= PAGES_CACHED_MAX) return;
     // Drop the pages farthest from the one just loaded; page 0 stays for column sizing.
-    const far = [...this.pages.keys()].filter((p) => p !== 0).sort((a, b) => Math.abs(b - keep) - Math.abs(a - keep));
+    const far = [...this.pages.keys()].filter((p) => p !== 0).sort((a, b) =>
+      Math.abs(b - keep) - Math.abs(a - keep)
+    );
     for (const p of far.slice(0, this.pages.size - PAGES_CACHED_MAX)) this.pages.delete(p);
   }
 }

@@ -10,20 +10,36 @@ import { useState } from "preact/hooks";
 import { quoteName } from "../editor/completion_source.ts";
 import { insertAtCursor } from "../editor/query_editor.tsx";
 import { useStore } from "../ui/store.ts";
-import { refreshSchema, type SchemaTable, schemaStore } from "./schema_store.ts";
+import { refreshSchema, schemaStore, type SchemaTable } from "./schema_store.ts";
 
 function TableNode(props: { table: SchemaTable; filter: string; open: boolean; toggle(): void }) {
   const { table, filter } = props;
   const columns = filter && !table.name.toLowerCase().includes(filter)
     ? table.columns.filter((c) => c.name.toLowerCase().includes(filter))
     : table.columns;
-  const open = props.open || (filter !== "" && columns.length > 0 && !table.name.toLowerCase().includes(filter));
+  const open = props.open ||
+    (filter !== "" && columns.length > 0 && !table.name.toLowerCase().includes(filter));
   const partition = table.partitionBy && table.partitionBy !== "NONE" ? table.partitionBy : null;
   return (
-    <li class="schema-table" data-testid="schema-table" data-name={table.name} data-kind="table" data-partition-by={table.partitionBy}
-      data-wal={table.walEnabled === null ? undefined : String(table.walEnabled)} data-suspended={String(table.suspended)}>
-      <button type="button" class="schema-row" aria-expanded={open} onClick={props.toggle}
-        onDblClick={() => insertAtCursor(quoteName(table.name))} title={`${table.name}\npartition by ${table.partitionBy}${table.designatedTimestamp ? `\ndesignated timestamp ${table.designatedTimestamp}` : ""}`}>
+    <li
+      class="schema-table"
+      data-testid="schema-table"
+      data-name={table.name}
+      data-kind="table"
+      data-partition-by={table.partitionBy}
+      data-wal={table.walEnabled === null ? undefined : String(table.walEnabled)}
+      data-suspended={String(table.suspended)}
+    >
+      <button
+        type="button"
+        class="schema-row"
+        aria-expanded={open}
+        onClick={props.toggle}
+        onDblClick={() => insertAtCursor(quoteName(table.name))}
+        title={`${table.name}\npartition by ${table.partitionBy}${
+          table.designatedTimestamp ? `\ndesignated timestamp ${table.designatedTimestamp}` : ""
+        }`}
+      >
         <span class="caret">{open ? "▾" : "▸"}</span>
         <span class="schema-icon table-icon" aria-hidden="true" />
         <span class="schema-name">{table.name}</span>
@@ -34,10 +50,19 @@ function TableNode(props: { table: SchemaTable; filter: string; open: boolean; t
       {open && (
         <ul class="schema-columns">
           {columns.map((c) => (
-            <li class={`schema-column${c.designated ? " designated" : ""}`} data-testid="schema-column" data-name={c.name}
-              data-type={c.type.toLowerCase()} data-designated={String(c.designated)}
-              onDblClick={() => insertAtCursor(quoteName(c.name))} title={c.designated ? "designated timestamp" : c.type}>
-              <span class="schema-icon" aria-hidden="true">{c.designated ? "⏱" : "·"}</span>
+            <li
+              key={c.name}
+              class={`schema-column${c.designated ? " designated" : ""}`}
+              data-testid="schema-column"
+              data-name={c.name}
+              data-type={c.type.toLowerCase()}
+              data-designated={String(c.designated)}
+              onDblClick={() => insertAtCursor(quoteName(c.name))}
+              title={c.designated ? "designated timestamp" : c.type}
+            >
+              <span class={`schema-icon${c.designated ? " ts-icon" : ""}`} aria-hidden="true">
+                {c.designated ? "" : "·"}
+              </span>
               <span class="schema-name">{c.name}</span>
               <span class="schema-type">{c.type.toLowerCase()}</span>
             </li>
@@ -54,7 +79,9 @@ export function SchemaExplorer() {
   const [filter, setFilter] = useState("");
   const [open, setOpen] = useState<Set<string>>(new Set());
   const f = filter.trim().toLowerCase();
-  const tables = schema.tables.filter((t) => !f || t.name.toLowerCase().includes(f) || t.columns.some((c) => c.name.toLowerCase().includes(f)));
+  const tables = schema.tables.filter((t) =>
+    !f || t.name.toLowerCase().includes(f) || t.columns.some((c) => c.name.toLowerCase().includes(f))
+  );
   const toggle = (name: string) => {
     const next = new Set(open);
     if (!next.delete(name)) next.add(name);
@@ -63,16 +90,42 @@ export function SchemaExplorer() {
   return (
     <aside class="schema-panel" aria-label="Schema">
       <div class="panel-head">
-        <span class="panel-title">Tables <span class="dim">({schema.tables.length})</span></span>
-        <button type="button" class="btn small ghost" data-testid="schema-refresh-button" data-state={schema.status}
-          title="Refresh tables" onClick={() => refreshSchema()}>{schema.status === "loading" ? "…" : "↻"}</button>
+        <span class="panel-title">
+          Tables <span class="dim">({schema.tables.length})</span>
+        </span>
+        <button
+          type="button"
+          class="btn small ghost"
+          data-testid="schema-refresh-button"
+          data-state={schema.status}
+          title="Refresh tables"
+          onClick={() => refreshSchema()}
+        >
+          {schema.status === "loading" ? "…" : "↻"}
+        </button>
       </div>
-      <input class="schema-filter" data-testid="schema-filter-input" type="search" placeholder="Filter tables and columns"
-        value={filter} onInput={(e) => setFilter((e.currentTarget as HTMLInputElement).value)} />
+      <input
+        class="schema-filter"
+        data-testid="schema-filter-input"
+        type="search"
+        placeholder="Filter tables and columns"
+        value={filter}
+        onInput={(e) => setFilter((e.currentTarget as HTMLInputElement).value)}
+      />
       {schema.status === "error" && <div class="schema-error">Could not load tables: {schema.error}</div>}
       <ul class="schema-tree" data-testid="schema-tree" data-status={schema.status}>
-        {tables.map((t) => <TableNode key={t.name} table={t} filter={f} open={open.has(t.name)} toggle={() => toggle(t.name)} />)}
-        {schema.status === "ready" && tables.length === 0 && <li class="dim schema-empty">{f ? "No match" : "No tables yet"}</li>}
+        {tables.map((t) => (
+          <TableNode
+            key={t.name}
+            table={t}
+            filter={f}
+            open={open.has(t.name)}
+            toggle={() => toggle(t.name)}
+          />
+        ))}
+        {schema.status === "ready" && tables.length === 0 && (
+          <li class="dim schema-empty">{f ? "No match" : "No tables yet"}</li>
+        )}
       </ul>
     </aside>
   );

@@ -83,7 +83,10 @@ async function doRefresh(): Promise<void> {
       partitionBy: String(r.partitionBy ?? "NONE"),
       walEnabled: typeof r.walEnabled === "boolean" ? r.walEnabled : null,
       suspended: r.table_suspended === true || r.suspended === true,
-      columns: columns[i].map((c) => ({ ...c, designated: c.designated || c.name === r.designatedTimestamp })),
+      columns: columns[i].map((c) => ({
+        ...c,
+        designated: c.designated || c.name === r.designatedTimestamp,
+      })),
     }));
     tables.sort((a, b) => a.name.localeCompare(b.name));
     schemaStore.set({ status: "ready", tables });

@@ -19,8 +19,14 @@ function TabTitle(props: { id: string; title: string }) {
     setEditing(false);
   };
   return (
-    <input class="tab-rename" data-testid="tab-rename-input" value={props.title} ref={(el) => el?.focus()} onBlur={done}
-      onKeyDown={(e) => (e.key === "Enter" ? done(e) : e.key === "Escape" && setEditing(false))} />
+    <input
+      class="tab-rename"
+      data-testid="tab-rename-input"
+      value={props.title}
+      ref={(el) => el?.focus()}
+      onBlur={done}
+      onKeyDown={(e) => (e.key === "Enter" ? done(e) : e.key === "Escape" && setEditing(false))}
+    />
   );
 }
 
@@ -30,11 +36,22 @@ function ClosedMenu(props: { close(): void }) {
     <div class="menu" data-testid="tab-history-menu" role="menu">
       {closed.length === 0 && <div class="menu-item dim">No closed tabs</div>}
       {closed.map((t) => (
-        <button type="button" role="menuitem" class="menu-item" data-testid="closed-tab" onClick={() => (reopenTab(t.id), props.close())}>
+        <button
+          key={t.id}
+          type="button"
+          role="menuitem"
+          class="menu-item"
+          data-testid="closed-tab"
+          onClick={() => (reopenTab(t.id), props.close())}
+        >
           {t.title} <span class="dim">{t.text.slice(0, 40)}</span>
         </button>
       ))}
-      {closed.length > 0 && <button type="button" class="menu-item danger" onClick={() => (clearClosedTabs(), props.close())}>Clear history</button>}
+      {closed.length > 0 && (
+        <button type="button" class="menu-item danger" onClick={() => (clearClosedTabs(), props.close())}>
+          Clear history
+        </button>
+      )}
     </div>
   );
 }
@@ -54,21 +71,53 @@ export function TabBar() {
   return (
     <div class="tab-bar" role="tablist">
       {tabs.map((t) => (
-        <div class={`editor-tab${t.id === activeId ? " active" : ""}`} role="tab" aria-selected={t.id === activeId} tabIndex={0}
-          data-testid="editor-tab" data-tab-id={t.id} data-active={String(t.id === activeId)}
-          onClick={() => selectTab(t.id)} onKeyDown={(e) => e.key === "Enter" && selectTab(t.id)}>
+        <div
+          key={t.id}
+          class={`editor-tab${t.id === activeId ? " active" : ""}`}
+          role="tab"
+          aria-selected={t.id === activeId}
+          tabIndex={0}
+          data-testid="editor-tab"
+          data-tab-id={t.id}
+          data-active={String(t.id === activeId)}
+          onClick={() => selectTab(t.id)}
+          onKeyDown={(e) => e.key === "Enter" && selectTab(t.id)}
+        >
           <TabTitle id={t.id} title={t.title} />
           {tabs.length > 1 && (
-            <button type="button" class="tab-close" data-testid="close-tab-button" aria-label={`Close ${t.title}`}
-              onClick={(e) => (e.stopPropagation(), closeTab(t.id))}>×</button>
+            <button
+              type="button"
+              class="tab-close"
+              data-testid="close-tab-button"
+              aria-label={`Close ${t.title}`}
+              onClick={(e) => (e.stopPropagation(), closeTab(t.id))}
+            >
+              ×
+            </button>
           )}
         </div>
       ))}
-      <button type="button" class="tab-add" data-testid="new-tab-button" title="New tab (Alt+T)" onClick={() => addTab()}>+</button>
+      <button
+        type="button"
+        class="tab-add"
+        data-testid="new-tab-button"
+        title="New tab (Alt+T)"
+        onClick={() => addTab()}
+      >
+        +
+      </button>
       <span class="spacer" />
       <div class="menu-anchor">
-        <button type="button" class="btn small ghost" data-testid="tab-history-button" title="Closed tabs" aria-haspopup="menu"
-          onClick={() => setMenu(!menu)}>Closed tabs</button>
+        <button
+          type="button"
+          class="btn small ghost"
+          data-testid="tab-history-button"
+          title="Closed tabs"
+          aria-haspopup="menu"
+          onClick={() => setMenu(!menu)}
+        >
+          Closed tabs
+        </button>
         {menu && <ClosedMenu close={() => setMenu(false)} />}
       </div>
     </div>

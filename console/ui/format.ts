@@ -6,7 +6,9 @@ export function formatNs(ns: number | undefined): string {
   if (ns === undefined || !Number.isFinite(ns)) return "–";
   if (ns < 1_000) return `${Math.round(ns)}ns`;
   if (ns < 1_000_000) return `${(ns / 1_000).toFixed(ns < 10_000 ? 1 : 0)}µs`;
-  if (ns < 1_000_000_000) return `${(ns / 1_000_000).toFixed(ns < 10_000_000 ? 2 : ns < 100_000_000 ? 1 : 0)}ms`;
+  if (ns < 1_000_000_000) {
+    return `${(ns / 1_000_000).toFixed(ns < 10_000_000 ? 2 : ns < 100_000_000 ? 1 : 0)}ms`;
+  }
   return `${(ns / 1_000_000_000).toFixed(2)}s`;
 }
 

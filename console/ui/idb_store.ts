@@ -23,7 +23,10 @@ function open(): Promise<IDBDatabase | null> {
   return dbPromise;
 }
 
-function request<T>(mode: IDBTransactionMode, run: (s: IDBObjectStore) => IDBRequest): Promise<T | undefined> {
+function request<T>(
+  mode: IDBTransactionMode,
+  run: (s: IDBObjectStore) => IDBRequest,
+): Promise<T | undefined> {
   return open().then((db) =>
     new Promise((resolve) => {
       if (!db) return resolve(undefined);

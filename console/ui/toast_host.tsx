@@ -8,7 +8,9 @@ export function ToastHost() {
   const toasts = useStore(toastStore);
   return (
     <div class="toasts" aria-live="polite">
-      {toasts.map((t) => <div key={t.id} class={`toast is-${t.kind}`} data-testid="toast" data-kind={t.kind}>{t.text}</div>)}
+      {toasts.map((t) => (
+        <div key={t.id} class={`toast is-${t.kind}`} data-testid="toast" data-kind={t.kind}>{t.text}</div>
+      ))}
     </div>
   );
 }

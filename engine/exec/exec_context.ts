@@ -20,6 +20,27 @@ export interface ExecContext {
   snapshots: TableSnapshot[];
   /** Names of the engine's meta tables (tables(), ...) provided by the engine. */
   meta: MetaSource;
+  /** When the pipeline last gave the event loop a turn (performance.now() ms). */
+  lastYieldMs?: number;
+}
+
+/** How long a pipeline may hold the event loop before it gives other clients a turn. */
+const YIELD_EVERY_MS = 8;
+
+/**
+ * Called by sources between batches: checks cancellation and, every few milliseconds, lets
+ * the event loop run (a macrotask turn, not a microtask), so that other requests, health
+ * checks, client disconnects and cancel requests are served while a long query runs
+ * (ARCHITECTURE.md "Deno runs JavaScript on one event loop").
+ */
+export async function pace(ctx: ExecContext): Promise<void> {
+  checkCancelled(ctx);
+  const now = performance.now();
+  ctx.lastYieldMs ??= now;
+  if (now - ctx.lastYieldMs < YIELD_EVERY_MS) return;
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  ctx.lastYieldMs = performance.now();
+  checkCancelled(ctx);
 }
 
 /** What table functions like tables() and table_columns() read; implemented by the engine. */

@@ -17,7 +17,7 @@ import { conjuncts } from "../plan/intervals_from_where.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import type { TableSnapshot } from "../storage/api.ts";
 import { rowsToBatch } from "./batch_util.ts";
-import { checkCancelled, type ExecContext, snapshotOf } from "./exec_context.ts";
+import { type ExecContext, pace, snapshotOf } from "./exec_context.ts";
 import { partitionRanges } from "./scan.ts";
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
@@ -240,7 +240,7 @@ async function runFast(n: AggregateNode, s: Shape, snap: TableSnapshot, ctx: Exe
     return set;
   });
   for (let p = 0; p < snap.partitions.length; p++) {
-    checkCancelled(ctx);
+    await pace(ctx);
     const ranges = await partitionRanges(snap, p, s.scan.intervals);
     if (!ranges.length) continue;
     const needed = new Set<number>([...s.preds.map((x) => x.col), ...s.aggs.filter((a) => a.col >= 0).map((a) => a.col)]);

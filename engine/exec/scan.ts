@@ -7,7 +7,7 @@ import { BATCH_ROWS_MAX } from "../base/limits.ts";
 import type { Batch, Interval } from "../base/values.ts";
 import type { TableSnapshot } from "../storage/api.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
-import { checkCancelled, type ExecContext, snapshotOf } from "./exec_context.ts";
+import { type ExecContext, pace, snapshotOf } from "./exec_context.ts";
 
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
 
@@ -77,7 +77,7 @@ export async function* runScan(n: ScanNode, ctx: ExecContext): AsyncGenerator<Ba
         for (let at = from; at < to; at += BATCH_ROWS_MAX) steps.push([at, Math.min(to, at + BATCH_ROWS_MAX)]);
       }
       for (const [a, b] of steps) {
-        checkCancelled(ctx);
+        await pace(ctx);
         const columns = await Promise.all(n.columnIndexes.map((c) => snap.read(p, c, a, b)));
         const batch: Batch = { rowCount: b - a, columns };
         yield n.reverse ? reverseBatch(batch) : batch;

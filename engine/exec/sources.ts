@@ -7,7 +7,7 @@ import type { PlanNode } from "../plan/plan_node.ts";
 import { rowsToBatch, rowsToBatches } from "./batch_util.ts";
 import { compileExpr } from "./compile_expr.ts";
 import { runSeries, type Series } from "./generate_series.ts";
-import { checkCancelled, type ExecContext } from "./exec_context.ts";
+import { type ExecContext, pace } from "./exec_context.ts";
 
 const EMPTY: Batch = { rowCount: 1, columns: [] };
 
@@ -33,7 +33,7 @@ export async function* runLongSequence(n: Extract<PlanNode, { kind: "longSequenc
     ctx.evalContext.random.reseed(BigInt(s0 as bigint ?? 0), BigInt(s1 as bigint ?? 0));
   }
   for (let at = 0; at < count; at += BATCH_ROWS_MAX) {
-    checkCancelled(ctx);
+    await pace(ctx);
     const len = Math.min(BATCH_ROWS_MAX, count - at);
     const data = new BigInt64Array(len);
     for (let i = 0; i < len; i++) data[i] = BigInt(at + i + 1);
@@ -41,9 +41,12 @@ export async function* runLongSequence(n: Extract<PlanNode, { kind: "longSequenc
   }
 }
 
-export function* runGenerator(n: Extract<PlanNode, { kind: "generator" }>, ctx: ExecContext): Generator<Batch> {
+export async function* runGenerator(n: Extract<PlanNode, { kind: "generator" }>, ctx: ExecContext): AsyncGenerator<Batch> {
   if (n.name === "generate_series") {
-    yield* runSeries(n.args[0] as unknown as Series);
+    for (const b of runSeries(n.args[0] as unknown as Series)) {
+      await pace(ctx);
+      yield b;
+    }
     return;
   }
   yield* rowsToBatches(n.columns.map((c) => c.type), ctx.meta.rowsOf(n.name, n.args));

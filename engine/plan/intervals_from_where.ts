@@ -6,6 +6,7 @@
  */
 import { T } from "../base/types.ts";
 import type { Interval } from "../base/values.ts";
+import { parseTimestamp } from "../functions/timestamp_parse.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
 
 const MIN = -(2n ** 63n) + 1n;
@@ -52,13 +53,21 @@ function intervalOf(e: BoundExpr, tsIndex: number): Interval[] | undefined {
   const [a, b] = e.args;
   let op = e.name;
   let c: BoundExpr;
+  const tsType = (a.kind === "column" && a.index === tsIndex ? a : b).type.tag;
   if (a.kind === "column" && a.index === tsIndex && isConst(b)) c = b;
   else if (b.kind === "column" && b.index === tsIndex && isConst(a)) {
     c = a;
     op = ({ "<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=" } as Record<string, string>)[op] ?? "";
   } else return undefined;
-  if (!isConst(c) || typeof c.value !== "bigint" || (c.type.tag !== "TIMESTAMP" && c.type.tag !== "TIMESTAMP_NS")) return undefined;
-  const v = c.value;
+  if (!isConst(c)) return undefined;
+  let v: bigint;
+  if (typeof c.value === "bigint" && (c.type.tag === "TIMESTAMP" || c.type.tag === "TIMESTAMP_NS")) v = c.value;
+  else if (typeof c.value === "string" && (c.type.tag === "STRING" || c.type.tag === "VARCHAR")) {
+    // A timestamp compared with text compares with the instant the text names (§8.4: a point).
+    const t = parseTimestamp(c.value, tsType === "TIMESTAMP_NS" ? "ns" : "us");
+    if (t === undefined) return undefined;
+    v = t;
+  } else return undefined;
   switch (op) {
     case "=":
       return [{ lo: v, hi: v }];

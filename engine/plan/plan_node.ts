@@ -85,9 +85,20 @@ export type PlanNode =
     right: PlanNode;
     leftKeys: number[];
     rightKeys: number[];
+    /** Designated timestamps of both inputs (column indexes of each side). */
+    leftTs: number;
+    rightTs: number;
     toleranceMicros?: bigint;
   })
-  | (Base & { kind: "latestBy"; input: PlanNode; keys: number[] })
+  | (Base & {
+    kind: "latestBy";
+    input: PlanNode;
+    keys: BoundExpr[];
+    /** The LATEST ON timestamp column of the input. */
+    tsIndex: number;
+    /** Applied to the latest rows (QuestDB evaluates `within` after LATEST ON). */
+    post?: BoundExpr;
+  })
   | (Base & { kind: "window"; input: PlanNode; windows: WindowCall[] })
   | (Base & { kind: "sampleBy"; input: PlanNode; spec: SampleBySpec });
 
@@ -96,6 +107,7 @@ export interface WindowCall {
   args: BoundExpr[];
   partitionBy: BoundExpr[];
   orderBy: { expr: BoundExpr; desc: boolean }[];
+  /** Offsets: rows for ROWS frames, microseconds for RANGE frames (undefined = unbounded). */
   frame: {
     unit: "rows" | "range";
     start: { kind: string; offset?: number | bigint };
@@ -106,6 +118,8 @@ export interface WindowCall {
   type: ColumnType;
 }
 
+export type FillSpec = { kind: "none" | "null" | "prev" | "linear" } | { kind: "value"; value: Value };
+
 /** SAMPLE BY after binding: keys and aggregates over the input, bucketing options. */
 export interface SampleBySpec {
   tsIndex: number;
@@ -113,7 +127,8 @@ export interface SampleBySpec {
   unit: string;
   keys: BoundExpr[];
   aggs: AggregateCall[];
-  fill: ({ kind: "none" | "null" | "prev" | "linear" } | { kind: "value"; value: Value })[];
+  /** One option per aggregate (empty = FILL(NONE)). */
+  fill: FillSpec[];
   alignFirstObservation: boolean;
   timeZone?: string;
   offsetMicros: bigint;

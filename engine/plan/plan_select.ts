@@ -108,6 +108,12 @@ export function planSelect(core: A.SelectCore, orderBy: A.OrderItem[], limit: A.
   if (core.having) throw new SqlError("HAVING is not supported, filter in an outer query", core.having.pos);
   const items = expandItems(core, scope, pc);
   const aggregated = core.groupBy !== undefined || items.some((i) => containsAggregate(i.ast.expr));
+  const windowed = !aggregated && windowPlanner ? windowPlanner(core, items.map((i) => i.ast.expr), node, scope, pc) : undefined;
+  if (windowed) {
+    node = windowed.node;
+    scope = windowed.scope;
+    items.forEach((it, k) => (it.ast = { ...it.ast, expr: windowed.exprs[k] }));
+  }
   const projected = aggregated ? planAggregation(core, items, node, scope, pc) : planProjection(items, node, scope, pc);
   return finishQuery(projected.node, outputScope(projected.node), orderBy, limit, pc, core.distinct, aggregated ? undefined : { input: projected.input, scope, exprs: projected.exprs });
 }
@@ -122,6 +128,19 @@ export type TimeSeriesPlanner = (
 let timeSeriesPlanner: TimeSeriesPlanner | undefined;
 export function setTimeSeriesPlanner(p: TimeSeriesPlanner): void {
   timeSeriesPlanner = p;
+}
+
+/** Hook for window functions in select items (spec/sql.md §12): rewrites them into columns of a window node. */
+export type WindowPlanner = (
+  core: A.SelectCore,
+  exprs: A.Expr[],
+  node: PlanNode,
+  scope: Scope,
+  pc: PlanContext,
+) => { node: PlanNode; scope: Scope; exprs: A.Expr[] } | undefined;
+let windowPlanner: WindowPlanner | undefined;
+export function setWindowPlanner(p: WindowPlanner): void {
+  windowPlanner = p;
 }
 
 export function applyWhere(node: PlanNode, pred: BoundExpr): PlanNode {

@@ -5,6 +5,7 @@
  */
 import { type BoundExpr, walkBound } from "./bound.ts";
 import type { PlanNode } from "./plan_node.ts";
+import { pruneTimeSeries } from "./prune_time_series.ts";
 
 type Pruned = { node: PlanNode; map: number[] };
 
@@ -141,9 +142,13 @@ function prune(n: PlanNode, needed: Set<number>): Pruned {
       };
       return { node, map };
     }
+    case "sampleBy":
+    case "latestBy":
+    case "asof":
+    case "window":
+      return pruneTimeSeries(n, needed, prune);
     default:
-      // Leaves and time-series operators keep their columns; inputs of the latter are pruned
-      // by their own planners when they are added.
+      // Leaves keep their columns.
       return identity(n);
   }
 }

@@ -31,10 +31,14 @@ export function hasChromium(): boolean {
   }
 }
 
-/** Builds console/dist unless it already exists, so the server has something to serve. */
+/** Builds console/dist unless it is newer than every console source, so the server serves current code. */
 export async function ensureConsoleBuilt(): Promise<void> {
   const build = new URL("../../console/build.ts", import.meta.url).pathname;
-  const out = await new Deno.Command(Deno.execPath(), { args: ["run", "-A", build, "--if-missing"], stdout: "inherit", stderr: "inherit" }).output();
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", build, "--if-stale"],
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
   if (!out.success) throw new Error("console build failed");
 }
 
@@ -47,7 +51,9 @@ export interface ConsoleBrowser {
   close(): Promise<void>;
 }
 
-export async function launchConsoleBrowser(opts: { width?: number; height?: number } = {}): Promise<ConsoleBrowser> {
+export async function launchConsoleBrowser(
+  opts: { width?: number; height?: number } = {},
+): Promise<ConsoleBrowser> {
   const profile = await Deno.makeTempDir({ prefix: "console_e2e_profile_" });
   const downloadsDir = await Deno.makeTempDir({ prefix: "console_e2e_downloads_" });
   const context = await chromium.launchPersistentContext(profile, {
@@ -93,21 +99,31 @@ export async function setEditorText(page: Page, text: string): Promise<void> {
 export function editorText(page: Page): Promise<string> {
   return page.getByTestId("editor-input").evaluate((el) => {
     // CodeMirror renders one .cm-line per document line.
-    return Array.from(el.querySelectorAll(".cm-line"), (l: { textContent: string | null }) => l.textContent ?? "").join("\n");
+    return Array.from(
+      el.querySelectorAll(".cm-line"),
+      (l: { textContent: string | null }) => l.textContent ?? "",
+    ).join("\n");
   });
 }
 
 /** Runs the statement at the caret with Ctrl+Enter and waits until its log entry is no longer running. */
 export async function runWithKeyboard(page: Page, keys = "Control+Enter"): Promise<void> {
   const latest = () =>
-    page.evaluate(() => document.querySelector('[data-testid="query-log-entry"]')?.getAttribute("data-entry-id") ?? "");
+    page.evaluate(() =>
+      document.querySelector('[data-testid="query-log-entry"]')?.getAttribute("data-entry-id") ?? ""
+    );
   const before = await latest();
   await page.getByTestId("editor-input").focus();
   await page.keyboard.press(keys);
-  await page.waitForFunction((prev) => {
-    const first = document.querySelector('[data-testid="query-log-entry"]');
-    return first !== null && first.getAttribute("data-entry-id") !== prev && first.getAttribute("data-status") !== "running";
-  }, before, { timeout: 30_000 });
+  await page.waitForFunction(
+    (prev) => {
+      const first = document.querySelector('[data-testid="query-log-entry"]');
+      return first !== null && first.getAttribute("data-entry-id") !== prev &&
+        first.getAttribute("data-status") !== "running";
+    },
+    before,
+    { timeout: 30_000 },
+  );
 }
 
 /** Writes a screenshot under tests/e2e/artifacts (ignored by git) and returns its path. */

@@ -5,12 +5,25 @@
  */
 import assert from "node:assert/strict";
 import { startServer } from "./server_process.ts";
-import { editorText, ensureConsoleBuilt, hasChromium, launchConsoleBrowser, openConsole, runWithKeyboard, setEditorText } from "./console_browser.ts";
+import {
+  editorText,
+  ensureConsoleBuilt,
+  hasChromium,
+  launchConsoleBrowser,
+  openConsole,
+  runWithKeyboard,
+  setEditorText,
+} from "./console_browser.ts";
 
 const ignore = !hasChromium();
 if (ignore) console.log("console e2e skipped: /usr/bin/chromium is missing (run .ci/install_browser.sh)");
 
-Deno.test({ name: "console: query, error marker, autocomplete, tabs", ignore, sanitizeOps: false, sanitizeResources: false }, async (t) => {
+Deno.test({
+  name: "console: query, error marker, autocomplete, tabs",
+  ignore,
+  sanitizeOps: false,
+  sanitizeResources: false,
+}, async (t) => {
   await ensureConsoleBuilt();
   const server = await startServer();
   const browser = await launchConsoleBrowser();
@@ -21,7 +34,8 @@ Deno.test({ name: "console: query, error marker, autocomplete, tabs", ignore, sa
     await t.step("a query typed and run with Ctrl+Enter shows its rows in the grid", async () => {
       await setEditorText(page, "select x, x*2 as y from long_sequence(5)");
       await runWithKeyboard(page);
-      const exec = browser.requests.filter((u) => u.includes("/exec?") && u.includes("long_sequence%285%29")).pop();
+      const exec = browser.requests.filter((u) => u.includes("/exec?") && u.includes("long_sequence%285%29"))
+        .pop();
       assert.ok(exec, "an /exec request was sent");
       const params = new URL(exec).searchParams;
       assert.equal(params.get("count"), "true");
@@ -29,8 +43,16 @@ Deno.test({ name: "console: query, error marker, autocomplete, tabs", ignore, sa
       assert.equal(params.get("limit"), "0,1000");
       assert.equal(await page.getByTestId("result-row-count").textContent(), "5");
       assert.equal(await page.getByTestId("grid-row").count(), 5);
-      assert.deepEqual(await page.getByTestId("grid-header-cell").evaluateAll((els) => els.map((e) => e.getAttribute("data-type"))), ["long", "long"]);
-      assert.equal(await page.locator('[data-testid="grid-cell"][data-row="4"][data-col="1"]').textContent(), "10");
+      assert.deepEqual(
+        await page.getByTestId("grid-header-cell").evaluateAll((els) =>
+          els.map((e) => e.getAttribute("data-type"))
+        ),
+        ["long", "long"],
+      );
+      assert.equal(
+        await page.locator('[data-testid="grid-cell"][data-row="4"][data-col="1"]').textContent(),
+        "10",
+      );
       const entry = page.getByTestId("query-log-entry").first();
       assert.equal(await entry.getAttribute("data-status"), "success");
       assert.match(await entry.getByTestId("timing-execute").textContent() ?? "", /\d/);
@@ -40,42 +62,68 @@ Deno.test({ name: "console: query, error marker, autocomplete, tabs", ignore, sa
     await t.step("F9 runs too, and 64-bit integers keep every digit", async () => {
       await setEditorText(page, "select 9007199254740993 big");
       await runWithKeyboard(page, "F9");
-      assert.equal(await page.locator('[data-testid="grid-cell"][data-row="0"][data-col="0"]').textContent(), "9007199254740993");
+      assert.equal(
+        await page.locator('[data-testid="grid-cell"][data-row="0"][data-col="0"]').textContent(),
+        "9007199254740993",
+      );
     });
 
-    await t.step("a wrong query shows the server's error and a marker under the reported character", async () => {
-      const sql = "select * from long_sequence(10) where nope > 1";
-      await setEditorText(page, sql);
-      await runWithKeyboard(page);
-      const marker = page.getByTestId("editor-error-marker").first();
-      await marker.waitFor();
-      const from = sql.indexOf("nope");
-      assert.equal(await marker.getAttribute("data-from"), String(from));
-      assert.equal(await marker.getAttribute("data-to"), String(from + 4));
-      assert.equal(await marker.textContent(), "nope");
-      assert.match(await page.getByTestId("result-error-message").textContent() ?? "", /nope/);
-      assert.equal(await page.getByTestId("query-log-entry").first().getAttribute("data-status"), "error");
-      await marker.hover();
-      await page.getByTestId("editor-error-message").waitFor();
-      assert.match(await page.getByTestId("editor-error-message").textContent() ?? "", /nope/);
-    });
+    await t.step(
+      "a wrong query shows the server's error and a marker under the reported character",
+      async () => {
+        const sql = "select * from long_sequence(10) where nope > 1";
+        await setEditorText(page, sql);
+        await runWithKeyboard(page);
+        const marker = page.getByTestId("editor-error-marker").first();
+        await marker.waitFor();
+        const from = sql.indexOf("nope");
+        assert.equal(await marker.getAttribute("data-from"), String(from));
+        assert.equal(await marker.getAttribute("data-to"), String(from + 4));
+        assert.equal(await marker.textContent(), "nope");
+        assert.match(await page.getByTestId("result-error-message").textContent() ?? "", /nope/);
+        assert.equal(await page.getByTestId("query-log-entry").first().getAttribute("data-status"), "error");
+        await marker.hover();
+        await page.getByTestId("editor-error-message").waitFor();
+        assert.match(await page.getByTestId("editor-error-message").textContent() ?? "", /nope/);
+      },
+    );
 
-    await t.step("the marker maps back through the statement offset when the error is in a later statement", async () => {
-      const sql = "select 1;\n\nselect x from long_sequence(3) where missing_col = 2;";
+    await t.step(
+      "the marker maps back through the statement offset when the error is in a later statement",
+      async () => {
+        const sql = "select 1;\n\nselect x from long_sequence(3) where missing_col = 2;";
+        await setEditorText(page, sql);
+        await runWithKeyboard(page);
+        const marker = page.getByTestId("editor-error-marker").first();
+        await marker.waitFor();
+        assert.equal(await marker.getAttribute("data-from"), String(sql.indexOf("missing_col")));
+      },
+    );
+
+    await t.step("Ctrl+E shows the plan, and an EXPLAIN error maps back past the prefix", async () => {
+      await setEditorText(page, "select x from long_sequence(3)");
+      await runWithKeyboard(page, "Control+e");
+      assert.equal(await page.getByTestId("grid-header-name").first().textContent(), "QUERY PLAN");
+      const sql = "select * from long_sequence(3) where nope > 1";
       await setEditorText(page, sql);
-      await runWithKeyboard(page);
+      await runWithKeyboard(page, "Control+e");
       const marker = page.getByTestId("editor-error-marker").first();
       await marker.waitFor();
-      assert.equal(await marker.getAttribute("data-from"), String(sql.indexOf("missing_col")));
+      assert.equal(await marker.getAttribute("data-from"), String(sql.indexOf("nope")));
     });
 
     await t.step("autocomplete offers a table created a moment before, then its columns", async () => {
-      await setEditorText(page, "create table trades(ts timestamp, sym symbol, price double) timestamp(ts) partition by day");
+      await setEditorText(
+        page,
+        "create table trades(ts timestamp, sym symbol, price double) timestamp(ts) partition by day",
+      );
       await runWithKeyboard(page);
       await page.locator('[data-testid="schema-table"][data-name="trades"]').waitFor();
       await setEditorText(page, "");
       await page.keyboard.type("select * from tr");
-      const option = page.locator('[data-testid="autocomplete-option"][data-kind="table"][data-label="trades"]');
+      const option = page.locator(
+        '[data-testid="autocomplete-option"][data-kind="table"][data-label="trades"]',
+      );
       await option.waitFor();
       await page.getByTestId("autocomplete-popup").waitFor();
       await page.keyboard.press("Enter");
@@ -86,7 +134,9 @@ Deno.test({ name: "console: query, error marker, autocomplete, tabs", ignore, sa
       for (let i = 0; i < "select ".length; i++) await page.keyboard.press("ArrowRight");
       await page.keyboard.press("Control+Space");
       for (const [name, type] of [["ts", "timestamp"], ["sym", "symbol"], ["price", "double"]]) {
-        const col = page.locator(`[data-testid="autocomplete-option"][data-kind="column"][data-label="${name}"]`);
+        const col = page.locator(
+          `[data-testid="autocomplete-option"][data-kind="column"][data-label="${name}"]`,
+        );
         await col.waitFor();
         assert.equal(await col.getAttribute("data-type"), type);
       }
@@ -99,7 +149,10 @@ Deno.test({ name: "console: query, error marker, autocomplete, tabs", ignore, sa
       await table.locator("button").first().click();
       const ts = table.locator('[data-testid="schema-column"][data-name="ts"]');
       assert.equal(await ts.getAttribute("data-designated"), "true");
-      assert.equal(await table.locator('[data-testid="schema-column"][data-name="price"]').getAttribute("data-type"), "double");
+      assert.equal(
+        await table.locator('[data-testid="schema-column"][data-name="price"]').getAttribute("data-type"),
+        "double",
+      );
       await page.getByTestId("schema-filter-input").fill("pri");
       assert.equal(await page.getByTestId("schema-table").count(), 1);
       await page.getByTestId("schema-filter-input").fill("");
@@ -119,9 +172,86 @@ Deno.test({ name: "console: query, error marker, autocomplete, tabs", ignore, sa
       assert.match(await page.getByTestId("query-log-entry").first().textContent() ?? "", /select 42 answer/);
     });
 
+    await t.step("run all asks first and stops after the first failure", async () => {
+      await setEditorText(page, "select 1 a;\nselect nope from long_sequence(1);\nselect 3 c;");
+      await page.keyboard.press("Control+Shift+Enter");
+      assert.equal(await page.getByTestId("stop-after-failure-checkbox").isChecked(), true);
+      await page.getByTestId("run-all-confirm").click();
+      await page.locator('[data-testid="query-log-entry"][data-status="error"]').first().waitFor();
+      await page.getByTestId("run-query-button").waitFor();
+      const log = page.getByTestId("query-log");
+      if ((await log.getAttribute("data-expanded")) !== "true") {
+        await page.getByTestId("query-log-toggle").click();
+      }
+      const texts = await page.getByTestId("query-log-entry").allTextContents();
+      assert.match(texts[0], /nope/);
+      assert.match(texts[1], /select 1 a/);
+      assert.ok(!texts.some((x) => x.includes("select 3 c")), "the statement after the failure did not run");
+      await page.getByTestId("query-log-toggle").click();
+    });
+
+    await t.step("a password login keeps credentials in memory only", async () => {
+      const login = await browser.context.newPage();
+      // The server of this test runs without access control; pretend /settings says it is on.
+      await login.route("**/settings", async (route) => {
+        const res = await route.fetch();
+        const body = await res.json();
+        body.config["acl.enabled"] = true;
+        await route.fulfill({ response: res, body: JSON.stringify(body) });
+      });
+      const headers: (string | undefined)[] = [];
+      login.on("request", (r) => r.url().includes("/exec?") && headers.push(r.headers()["authorization"]));
+      await login.goto(`${server.httpUrl}/`);
+      await login.locator('[data-testid="app-root"][data-state="login"]').waitFor();
+      await login.getByTestId("login-username").fill("admin");
+      await login.getByTestId("login-password").fill("quest-secret");
+      await login.getByTestId("login-submit").click();
+      await login.locator('[data-testid="app-root"][data-state="ready"]').waitFor();
+      assert.ok(headers.length > 0 && headers.every((h) => h === "Basic " + btoa("admin:quest-secret")));
+      const stored = await login.evaluate(async () => {
+        // deno-lint-ignore no-explicit-any
+        const g = globalThis as any;
+        const local = JSON.stringify({ ...g.localStorage }) + JSON.stringify({ ...g.sessionStorage });
+        const idb = await new Promise<string>((resolve) => {
+          const req = g.indexedDB.open("web-console");
+          req.onsuccess = () => {
+            const all = req.result.transaction("kv").objectStore("kv").getAll();
+            all.onsuccess = () => resolve(JSON.stringify(all.result));
+          };
+        });
+        return local + idb;
+      });
+      assert.ok(
+        !stored.includes("quest-secret") && !stored.includes(btoa("admin:quest-secret")),
+        "no credentials in storage",
+      );
+      await login.getByTestId("logout-button").click();
+      await login.locator('[data-testid="app-root"][data-state="login"]').waitFor();
+      await login.close();
+    });
+
+    await t.step("a share link opens its query in a tab and runs it when it only reads", async () => {
+      await page.goto(
+        `${server.httpUrl}/index.html?query=${encodeURIComponent("select 7 seven")}&executeQuery=true`,
+      );
+      await page.locator('[data-testid="app-root"][data-state="ready"]').waitFor();
+      await page.locator('[data-testid="grid-cell"][data-row="0"][data-col="0"]').waitFor();
+      assert.equal(
+        await page.locator('[data-testid="grid-cell"][data-row="0"][data-col="0"]').textContent(),
+        "7",
+      );
+      assert.equal(
+        await page.locator('[data-testid="editor-tab"][data-active="true"]').textContent(),
+        "Shared query×",
+      );
+      assert.ok(!page.url().includes("query="), "the share parameters are removed from the address");
+    });
+
     await t.step("no request leaves the server's origin", () => {
       const origin = new URL(server.httpUrl).origin;
-      const foreign = browser.requests.filter((u) => !u.startsWith(origin) && !u.startsWith("data:") && !u.startsWith("blob:"));
+      const foreign = browser.requests.filter((u) =>
+        !u.startsWith(origin) && !u.startsWith("data:") && !u.startsWith("blob:")
+      );
       assert.deepEqual(foreign, []);
     });
   } finally {

@@ -120,7 +120,7 @@ async function runModel(seed: number, dedup: boolean): Promise<void> {
   await storage.close();
 }
 
-for (const seed of [1, 2, 3]) {
+for (const seed of [1, 2]) {
   Deno.test(`random appends match the model without dedup (seed ${seed})`, () => runModel(seed, false));
   Deno.test(`random appends match the model with dedup (seed ${seed})`, () => runModel(seed, true));
 }

@@ -1,0 +1,127 @@
+/**
+ * ASOF, LT and SPLICE JOIN execution (spec/sql.md §11.3–§11.5) as a forward merge of two
+ * inputs sorted by their designated timestamps: the right cursor only ever moves forward,
+ * and the latest right row per key is remembered, so each side is read once and nothing is
+ * sorted. ASOF takes right rows with ts <= the left ts, LT those with ts < it; on equal
+ * timestamps the last stored right row wins. TOLERANCE drops matches older than the bound.
+ */
+import { allocVectorData, type Batch, readValue, type Value, type Vector, writeValue } from "../base/values.ts";
+import type { PlanNode } from "../plan/plan_node.ts";
+import { normKey } from "../plan/bind_expr.ts";
+import { RowBuffer, rowOf } from "./batch_util.ts";
+import { checkCancelled, type ExecContext } from "./exec_context.ts";
+
+type AsofNode = Extract<PlanNode, { kind: "asof" }>;
+type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
+
+/** A row cursor over a stream of batches. */
+class Cursor {
+  batch: Batch | undefined;
+  row = 0;
+  #it: AsyncIterator<Batch>;
+  constructor(source: AsyncGenerator<Batch>, readonly tsIndex: number) {
+    this.#it = source[Symbol.asyncIterator]();
+  }
+  /** Moves to a valid row (loading batches as needed); false at the end. */
+  async ready(): Promise<boolean> {
+    while (!this.batch || this.row >= this.batch.rowCount) {
+      const r = await this.#it.next();
+      if (r.done) {
+        this.batch = undefined;
+        return false;
+      }
+      this.batch = r.value;
+      this.row = 0;
+    }
+    return true;
+  }
+  get ts(): bigint {
+    return (this.batch!.columns[this.tsIndex].data as BigInt64Array)[this.row];
+  }
+}
+
+interface Match {
+  batch: Batch;
+  row: number;
+  ts: bigint;
+}
+
+function keyOf(b: Batch, i: number, keys: number[]): unknown {
+  if (keys.length === 0) return 0;
+  if (keys.length === 1) return normKey(readValue(b.columns[keys[0]], i));
+  return keys.map((k) => String(normKey(readValue(b.columns[k], i)))).join("\u0001");
+}
+
+export function runAsofJoin(n: AsofNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  return n.type === "splice" ? runSplice(n, ctx, run) : runAsof(n, ctx, run);
+}
+
+async function* runAsof(n: AsofNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  const right = new Cursor(run(n.right, ctx), n.rightTs);
+  const strict = n.type === "lt";
+  const tolerance = n.toleranceMicros;
+  const latest = new Map<unknown, Match>();
+  const rightTypes = n.right.columns.map((c) => c.type);
+  let rightDone = false;
+  for await (const lb of run(n.left, ctx)) {
+    checkCancelled(ctx);
+    const lts = lb.columns[n.leftTs].data as BigInt64Array;
+    const matches: (Match | undefined)[] = new Array(lb.rowCount);
+    for (let i = 0; i < lb.rowCount; i++) {
+      const t = lts[i];
+      while (!rightDone) {
+        if (!(await right.ready())) {
+          rightDone = true;
+          break;
+        }
+        const rt = right.ts;
+        if (strict ? rt >= t : rt > t) break;
+        latest.set(keyOf(right.batch!, right.row, n.rightKeys), { batch: right.batch!, row: right.row, ts: rt });
+        right.row++;
+      }
+      const m = latest.get(keyOf(lb, i, n.leftKeys));
+      matches[i] = m && (tolerance === undefined || t - m.ts <= tolerance) ? m : undefined;
+    }
+    const columns: Vector[] = [...lb.columns];
+    rightTypes.forEach((type, c) => {
+      const data = allocVectorData(type, lb.rowCount);
+      for (let i = 0; i < lb.rowCount; i++) {
+        const m = matches[i];
+        if (m) writeValue(type, data, i, readValue(m.batch.columns[c], m.row));
+      }
+      columns.push({ type, data });
+    });
+    yield { rowCount: lb.rowCount, columns };
+  }
+}
+
+/** SPLICE: every row of either side, paired with the prevailing row of the other side. */
+async function* runSplice(n: AsofNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  const left = new Cursor(run(n.left, ctx), n.leftTs);
+  const right = new Cursor(run(n.right, ctx), n.rightTs);
+  const leftWidth = n.left.columns.length, rightWidth = n.right.columns.length;
+  const lastLeft = new Map<unknown, Value[]>();
+  const lastRight = new Map<unknown, Value[]>();
+  const buffer = new RowBuffer(n.columns.map((c) => c.type));
+  const nulls = (w: number) => new Array<Value>(w).fill(null);
+  for (;;) {
+    checkCancelled(ctx);
+    const hasLeft = await left.ready(), hasRight = await right.ready();
+    if (!hasLeft && !hasRight) break;
+    if (hasLeft && (!hasRight || left.ts <= right.ts)) {
+      const row = rowOf(left.batch!, left.row);
+      const k = keyOf(left.batch!, left.row, n.leftKeys);
+      lastLeft.set(k, row);
+      buffer.push([...row, ...(lastRight.get(k) ?? nulls(rightWidth))]);
+      left.row++;
+    } else {
+      const row = rowOf(right.batch!, right.row);
+      const k = keyOf(right.batch!, right.row, n.rightKeys);
+      lastRight.set(k, row);
+      buffer.push([...(lastLeft.get(k) ?? nulls(leftWidth)), ...row]);
+      right.row++;
+    }
+    if (buffer.full) yield buffer.take();
+  }
+  if (buffer.rows.length) yield buffer.take();
+}

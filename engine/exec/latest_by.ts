@@ -1,0 +1,131 @@
+/**
+ * LATEST ON / LATEST BY execution (spec/sql.md §9): the newest row per key. Over a table
+ * scan on its designated timestamp it reads backwards from the newest partition and stops
+ * as soon as every possible key (the product of the SYMBOL dictionaries) has been found;
+ * otherwise it reads everything and keeps the greatest timestamp per key (the last stored
+ * row on ties). Output is ordered by the timestamp.
+ */
+import { BATCH_ROWS_MAX } from "../base/limits.ts";
+import { type Batch, LONG_NULL, type Value } from "../base/values.ts";
+import type { TableSnapshot } from "../storage/api.ts";
+import type { BoundExpr } from "../plan/bound.ts";
+import type { PlanNode } from "../plan/plan_node.ts";
+import { valueKey } from "../plan/bound.ts";
+import { gather, rowOf, rowsToBatches } from "./batch_util.ts";
+import { compileExpr, compilePredicate } from "./compile_expr.ts";
+import { checkCancelled, type ExecContext, snapshotOf } from "./exec_context.ts";
+import { partitionRanges } from "./scan.ts";
+
+type LatestNode = Extract<PlanNode, { kind: "latestBy" }>;
+type ScanNode = Extract<PlanNode, { kind: "scan" }>;
+type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
+
+/** The scan under an optional filter, when LATEST ON uses its designated timestamp. */
+function backwardSource(n: LatestNode): { scan: ScanNode; filter?: BoundExpr } | undefined {
+  const inner = n.input.kind === "filter" ? n.input.input : n.input;
+  if (inner.kind !== "scan" || inner.reverse || inner.timestampIndex !== n.tsIndex) return undefined;
+  return { scan: inner, filter: n.input.kind === "filter" ? n.input.predicate : undefined };
+}
+
+/** How many distinct non-NULL keys there can be, when every key is a SYMBOL column of the scan. */
+function possibleKeys(n: LatestNode, scan: ScanNode, snap: TableSnapshot): number {
+  let total = 1;
+  for (const k of n.keys) {
+    if (k.kind !== "column" || scan.columns[k.index].type.tag !== "SYMBOL") return Infinity;
+    total *= snap.symbols(scan.columnIndexes[k.index]).size;
+  }
+  return total;
+}
+
+/**
+ * Reads the scan newest row first, keeping the first row met per key, and stops once every
+ * key is known. With a single SYMBOL key and no filter, once every dictionary value has been
+ * found only a NULL key can still be missing: the older rows' key column alone is searched
+ * for it.
+ */
+async function latestBackward(
+  n: LatestNode,
+  source: { scan: ScanNode; filter?: BoundExpr },
+  ctx: ExecContext,
+  latest: Map<unknown, { ts: bigint; row: Value[] }>,
+  hashOf: (b: Batch, i: number) => unknown,
+): Promise<void> {
+  const { scan } = source;
+  const snap = snapshotOf(ctx, scan.table);
+  const pred = source.filter ? compilePredicate(source.filter, ctx) : undefined;
+  const nonNull = n.keys.length === 0 ? 1 : possibleKeys(n, scan, snap);
+  const nullKey = n.keys.length === 1 && !pred && nonNull !== Infinity ? (n.keys[0] as { index: number }).index : -1;
+  const all = n.keys.length === 0 ? 1 : nonNull === Infinity ? Infinity : n.keys.length === 1 ? nonNull + 1 : Infinity;
+  let searchNull = false;
+  for (let p = snap.partitions.length - 1; p >= 0; p--) {
+    const ranges = await partitionRanges(snap, p, scan.intervals);
+    for (let r = ranges.length - 1; r >= 0; r--) {
+      const [from, to] = ranges[r];
+      for (let hi = to; hi > from;) {
+        checkCancelled(ctx);
+        const lo = Math.max(from, hi - BATCH_ROWS_MAX);
+        if (searchNull) {
+          const keys = (await snap.read(p, scan.columnIndexes[nullKey], lo, hi)).data as Int32Array;
+          for (let i = hi - lo - 1; i >= 0; i--) {
+            if (keys[i] >= 0) continue;
+            const columns = await Promise.all(scan.columnIndexes.map((c) => snap.read(p, c, lo + i, lo + i + 1)));
+            const b: Batch = { rowCount: 1, columns };
+            latest.set(hashOf(b, 0), { ts: (columns[n.tsIndex].data as BigInt64Array)[0], row: rowOf(b, 0) });
+            return;
+          }
+          hi = lo;
+          continue;
+        }
+        const columns = await Promise.all(scan.columnIndexes.map((c) => snap.read(p, c, lo, hi)));
+        const b: Batch = { rowCount: hi - lo, columns };
+        const ts = columns[n.tsIndex].data as BigInt64Array;
+        for (let i = b.rowCount - 1; i >= 0; i--) {
+          if (pred && !pred(b, i)) continue;
+          const h = hashOf(b, i);
+          if (!latest.has(h)) latest.set(h, { ts: ts[i], row: rowOf(b, i) });
+        }
+        if (latest.size >= all) return;
+        if (nullKey >= 0 && latest.size === nonNull && !latest.has(valueKey(null))) searchNull = true;
+        hi = lo;
+      }
+    }
+  }
+}
+
+export async function* runLatestBy(n: LatestNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  const keyEvals = n.keys.map((k) => compileExpr(k, ctx));
+  const hashOf = (b: Batch, i: number) => {
+    if (keyEvals.length === 1) return valueKey(keyEvals[0](b, i));
+    return keyEvals.map((e) => String(valueKey(e(b, i)))).join("\u0001");
+  };
+  const latest = new Map<unknown, { ts: bigint; row: Value[] }>();
+  const backward = backwardSource(n);
+  if (backward) {
+    await latestBackward(n, backward, ctx, latest, hashOf);
+  } else {
+    for await (const b of run(n.input, ctx)) {
+      checkCancelled(ctx);
+      const ts = b.columns[n.tsIndex].data as BigInt64Array;
+      for (let i = 0; i < b.rowCount; i++) {
+        if (ts[i] === LONG_NULL) continue;
+        const h = hashOf(b, i);
+        const cur = latest.get(h);
+        if (!cur || ts[i] >= cur.ts) latest.set(h, { ts: ts[i], row: rowOf(b, i) });
+      }
+    }
+  }
+  const entries = [...latest.values()];
+  // The backward read met rows newest first; put equal timestamps back in storage order.
+  if (backward) entries.reverse();
+  const rows = entries.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0)).map((r) => r.row);
+  const post = n.post ? compilePredicate(n.post, ctx) : undefined;
+  for (const batch of rowsToBatches(n.columns.map((c) => c.type), rows)) {
+    if (!post) {
+      yield batch;
+      continue;
+    }
+    const sel: number[] = [];
+    for (let i = 0; i < batch.rowCount; i++) if (post(batch, i)) sel.push(i);
+    if (sel.length) yield gather(batch, sel);
+  }
+}

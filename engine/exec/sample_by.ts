@@ -1,0 +1,181 @@
+/**
+ * SAMPLE BY execution (spec/sql.md §10): groups rows by (bucket, keys), then emits buckets in
+ * ascending order with keys in first-appearance order, adding FILL rows for missing buckets.
+ * The WASM segmented reduce (`sample_by_fast.ts`) handles unkeyed numeric aggregates over a
+ * table scan; everything else takes the row path here. Output columns: bucket start, keys,
+ * aggregates.
+ */
+import { type Batch, LONG_NULL, type Value } from "../base/values.ts";
+import type { ColumnType } from "../base/types.ts";
+import type { Accumulator } from "../functions/registry_types.ts";
+import type { PlanNode } from "../plan/plan_node.ts";
+import { valueKey } from "../plan/bound.ts";
+import { RowBuffer } from "./batch_util.ts";
+import { compileExpr, compilePredicate } from "./compile_expr.ts";
+import { checkCancelled, type ExecContext } from "./exec_context.ts";
+import { type Bucketer, bucketerOf } from "./sample_by_buckets.ts";
+import { trySampleByFast } from "./sample_by_fast.ts";
+
+export type SampleByNode = Extract<PlanNode, { kind: "sampleBy" }>;
+type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
+
+/** Aggregated groups per bucket: what both the row path and the WASM path produce. */
+export interface Sampled {
+  bucketer?: Bucketer;
+  /** Bucket start → key hash → group, buckets in insertion order (sorted before emission). */
+  buckets: Map<bigint, Map<unknown, { keys: Value[]; values: Value[] }>>;
+  /** Every key combination seen, in first-appearance order. */
+  keys: Map<unknown, Value[]>;
+}
+
+export async function* runSampleBy(n: SampleByNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  const sampled = (await trySampleByFast(n, ctx)) ?? (await collectRows(n, run(n.input, ctx), ctx));
+  yield* emit(n, sampled, ctx);
+}
+
+function keyHash(keys: Value[]): unknown {
+  return keys.length === 1 ? valueKey(keys[0]) : keys.map((k) => String(valueKey(k))).join("\u0001");
+}
+
+async function collectRows(n: SampleByNode, input: AsyncIterable<Batch>, ctx: ExecContext): Promise<Sampled> {
+  const spec = n.spec;
+  const keyEvals = spec.keys.map((k) => compileExpr(k, ctx));
+  const argEvals = spec.aggs.map((a) => a.args.map((x) => compileExpr(x, ctx)));
+  const filters = spec.aggs.map((a) => (a.filter ? compilePredicate(a.filter, ctx) : undefined));
+  const groups = new Map<bigint, Map<unknown, { keys: Value[]; accs: Accumulator[] }>>();
+  const keys = new Map<unknown, Value[]>();
+  let bucketer: Bucketer | undefined;
+  let lo = -(2n ** 63n), hi = 2n ** 63n - 1n;
+  let start = 0n, end = -(2n ** 63n);
+  let current: Map<unknown, { keys: Value[]; accs: Accumulator[] }> | undefined;
+  for await (const b of input) {
+    checkCancelled(ctx);
+    const ts = b.columns[spec.tsIndex].data as BigInt64Array;
+    for (let i = 0; i < b.rowCount; i++) {
+      const t = ts[i];
+      if (t === LONG_NULL) continue;
+      if (!bucketer) {
+        bucketer = bucketerOf(spec, t);
+        if (bucketer.first !== undefined) lo = bucketer.first;
+        if (spec.to !== undefined) hi = spec.to - 1n;
+      }
+      if (t < lo || t > hi) continue;
+      if (!current || t < start || t >= end) {
+        start = bucketer.floor(t);
+        end = bucketer.next(start);
+        current = groups.get(start);
+        if (!current) groups.set(start, current = new Map());
+      }
+      const k = keyEvals.map((e) => e(b, i));
+      const h = keyHash(k);
+      let g = current.get(h);
+      if (!g) {
+        current.set(h, g = { keys: k, accs: spec.aggs.map((a) => a.binding.create()) });
+        if (!keys.has(h)) keys.set(h, k);
+      }
+      for (let a = 0; a < argEvals.length; a++) {
+        const f = filters[a];
+        if (f && !f(b, i)) continue;
+        const ev = argEvals[a];
+        g.accs[a].add(ev.length === 0 ? [] : ev.map((x) => x(b, i)));
+      }
+    }
+  }
+  const buckets: Sampled["buckets"] = new Map();
+  for (const [s, m] of groups) {
+    const out = new Map<unknown, { keys: Value[]; values: Value[] }>();
+    for (const [h, g] of m) out.set(h, { keys: g.keys, values: g.accs.map((a) => a.result()) });
+    buckets.set(s, out);
+  }
+  return { bucketer: bucketer ?? (spec.from !== undefined ? bucketerOf(spec, spec.from) : undefined), buckets, keys };
+}
+
+/** The bucket starts to emit: data buckets, or every step of the range when filling. */
+function bucketRange(n: SampleByNode, s: Sampled): bigint[] {
+  const data = [...s.buckets.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const spec = n.spec;
+  if (spec.fill.length === 0 || !s.bucketer) return data;
+  const first = s.bucketer.first ?? data[0];
+  if (first === undefined) return data;
+  const last = spec.to !== undefined ? spec.to - 1n : data[data.length - 1];
+  const out: bigint[] = [];
+  for (let b = first; b <= last; b = s.bucketer.next(b)) out.push(b);
+  return out;
+}
+
+function interpolate(t: ColumnType, a: Value, b: Value, num: number, den: number): Value {
+  if (a === null || b === null) return null;
+  if (typeof a === "bigint" && typeof b === "bigint") return a + ((b - a) * BigInt(num)) / BigInt(den);
+  const v = (a as number) + (((b as number) - (a as number)) * num) / den;
+  if (t.tag === "DOUBLE") return v;
+  if (t.tag === "FLOAT") return Math.fround(v);
+  return Math.trunc(v);
+}
+
+interface KeyState {
+  keys: Value[];
+  prev: Value[];
+  /** Positions (in the bucket range) that hold data, ascending. */
+  data: number[];
+  at: number;
+}
+
+function* emit(n: SampleByNode, s: Sampled, ctx: ExecContext): Generator<Batch> {
+  const spec = n.spec;
+  const buffer = new RowBuffer(n.columns.map((c) => c.type));
+  const range = bucketRange(n, s);
+  const fill = spec.fill;
+  if (fill.length === 0) {
+    for (const b of range) {
+      for (const g of s.buckets.get(b)!.values()) {
+        buffer.push([b, ...g.keys, ...g.values]);
+        if (buffer.full) yield buffer.take();
+      }
+    }
+    if (buffer.rows.length) yield buffer.take();
+    return;
+  }
+  const keyList = spec.keys.length === 0 ? new Map<unknown, Value[]>([[keyHash([]), []]]) : s.keys;
+  const states = new Map<unknown, KeyState>();
+  for (const [h, k] of keyList) states.set(h, { keys: k, prev: spec.aggs.map(() => null), data: [], at: 0 });
+  range.forEach((b, pos) => {
+    const m = s.buckets.get(b);
+    if (m) for (const h of m.keys()) states.get(h)?.data.push(pos);
+  });
+  const aggTypes = spec.aggs.map((a) => a.binding.returns);
+  for (let pos = 0; pos < range.length; pos++) {
+    if ((pos & 1023) === 0) checkCancelled(ctx);
+    const b = range[pos];
+    const m = s.buckets.get(b);
+    for (const [h, st] of states) {
+      const g = m?.get(h);
+      while (st.at < st.data.length && st.data[st.at] < pos) st.at++;
+      let values: Value[];
+      if (g) values = g.values;
+      else {
+        const before = st.at > 0 ? st.data[st.at - 1] : -1;
+        const after = st.at < st.data.length ? st.data[st.at] : -1;
+        values = fill.map((f, i) => {
+          switch (f.kind) {
+            case "value":
+              return f.value;
+            case "prev":
+              return st.prev[i];
+            case "linear": {
+              if (before < 0 || after < 0) return null;
+              const va = s.buckets.get(range[before])!.get(h)!.values[i];
+              const vb = s.buckets.get(range[after])!.get(h)!.values[i];
+              return interpolate(aggTypes[i], va, vb, pos - before, after - before);
+            }
+            default:
+              return null;
+          }
+        });
+      }
+      st.prev = values;
+      buffer.push([b, ...st.keys, ...values]);
+      if (buffer.full) yield buffer.take();
+    }
+  }
+  if (buffer.rows.length) yield buffer.take();
+}

@@ -1,0 +1,99 @@
+/**
+ * SAMPLE BY bucket arithmetic (spec/sql.md §10.2): where the bucket holding a timestamp
+ * starts and where the next one starts, for calendar alignment (epoch or FROM origin, WITH
+ * OFFSET, TIME ZONE) and ALIGN TO FIRST OBSERVATION. Callers walk buckets with `next` and
+ * find each bucket's last row by search, so a row's bucket is never computed row by row.
+ */
+import { addMonths, floorDiv } from "../functions/datetime_calendar.ts";
+import { floorStride, floorStrideFrom } from "../functions/datetime_units.ts";
+import { localToUtcTicks, resolveTimeZone, utcToLocalTicks, type ZoneRules } from "../functions/timezone.ts";
+import type { SampleBySpec } from "../plan/plan_node.ts";
+
+export interface Bucketer {
+  /** Start of the bucket holding `ts` (UTC microseconds). */
+  floor(ts: bigint): bigint;
+  /** Start of the bucket after the one starting at `start`. */
+  next(start: bigint): bigint;
+  /** The first bucket of a FROM range (undefined without FROM). */
+  readonly first?: bigint;
+}
+
+const DAY = 86_400_000_000n;
+const FIXED_MICROS: Record<string, bigint> = {
+  U: 1n,
+  T: 1000n,
+  s: 1_000_000n,
+  m: 60_000_000n,
+  h: 3_600_000_000n,
+  d: DAY,
+  w: 7n * DAY,
+};
+
+/** Stride in microseconds for fixed units; undefined for months and years. */
+export function fixedStrideMicros(spec: Pick<SampleBySpec, "stride" | "unit">): bigint | undefined {
+  if (spec.unit === "n") {
+    const us = BigInt(Math.floor(spec.stride / 1000));
+    return us > 0n ? us : 1n;
+  }
+  const per = FIXED_MICROS[spec.unit];
+  return per === undefined ? undefined : per * BigInt(spec.stride);
+}
+
+interface Grid {
+  floor(x: bigint): bigint;
+  next(x: bigint): bigint;
+}
+
+/** A grid of buckets counted from `origin` (undefined: the epoch, Mondays for weeks). */
+function gridOf(spec: SampleBySpec, origin: bigint | undefined): Grid {
+  const fixed = fixedStrideMicros(spec);
+  if (fixed !== undefined) {
+    const o = origin ?? (spec.unit === "w" ? -3n * DAY : 0n);
+    return { floor: (x) => o + floorDiv(x - o, fixed) * fixed, next: (x) => x + fixed };
+  }
+  const stride = { count: spec.stride, letter: spec.unit };
+  const months = spec.unit === "M" ? spec.stride : spec.stride * 12;
+  return {
+    floor: (x) => (origin === undefined || origin === 0n ? floorStride(x, stride, "us") : floorStrideFrom(x, stride, origin, "us")),
+    next: (x) => addMonths(x, months, "us"),
+  };
+}
+
+/** The zone's standard offset (the smaller of its January and July offsets) near `at`. */
+function standardOffset(rules: ZoneRules, at: bigint): bigint {
+  if (rules.fixedOffsetSeconds !== undefined) return BigInt(rules.fixedOffsetSeconds) * 1_000_000n;
+  const secs = Number(floorDiv(at, 1_000_000n));
+  const jan = rules.offsetSecondsAt(secs - (secs % 31_536_000));
+  const jul = rules.offsetSecondsAt(secs - (secs % 31_536_000) + 15_768_000);
+  return BigInt(Math.min(jan, jul)) * 1_000_000n;
+}
+
+/** Builds the bucketer; `firstTs` is the first row's timestamp (FIRST OBSERVATION origin). */
+export function bucketerOf(spec: SampleBySpec, firstTs: bigint): Bucketer {
+  if (spec.alignFirstObservation) {
+    const g = gridOf(spec, firstTs);
+    return { floor: (t) => (t < firstTs ? firstTs : g.floor(t)), next: g.next };
+  }
+  const off = spec.offsetMicros;
+  const g = gridOf(spec, spec.from);
+  const rules = spec.timeZone ? resolveTimeZone(spec.timeZone) : undefined;
+  let b: Bucketer;
+  if (!rules || (rules.fixedOffsetSeconds === 0)) {
+    b = { floor: (t) => g.floor(t - off) + off, next: (s) => g.next(s - off) + off };
+  } else if (fixedStrideMicros(spec) !== undefined && fixedStrideMicros(spec)! < DAY) {
+    // Sub-day strides use the zone's standard offset so buckets stay evenly spaced in UTC.
+    const shift = standardOffset(rules, firstTs) - off;
+    b = { floor: (t) => g.floor(t + shift) - shift, next: (s) => g.next(s + shift) - shift };
+  } else {
+    // Day and longer strides follow local midnight (DST days are 23 or 25 hours long).
+    const floorLocal = (local: bigint) => g.floor(local - off) + off;
+    b = {
+      floor: (t) => localToUtcTicks(rules, floorLocal(utcToLocalTicks(rules, t, "us")), "us"),
+      next: (s) => localToUtcTicks(rules, g.next(floorLocal(utcToLocalTicks(rules, s, "us")) - off) + off, "us"),
+    };
+  }
+  if (spec.from === undefined) return b;
+  // FROM is the origin: the first bucket starts there (shifted by the offset).
+  const first = rules && rules.fixedOffsetSeconds !== 0 ? localToUtcTicks(rules, spec.from + off, "us") : spec.from + off;
+  return { floor: b.floor, next: b.next, first };
+}

@@ -1,0 +1,83 @@
+/**
+ * Window operator (spec/sql.md §12): reads its input once, computes every window call per
+ * partition in ORDER BY order (input already in that order is not sorted again), and emits
+ * the input batches unchanged with one column appended per call, in input order.
+ */
+import { allocVectorData, type Batch, type Value, type Vector, writeValue } from "../base/values.ts";
+import { compareValues, hashKey } from "../functions/value_compare.ts";
+import type { PlanNode, WindowCall } from "../plan/plan_node.ts";
+import { compileExpr } from "./compile_expr.ts";
+import { checkCancelled, type ExecContext } from "./exec_context.ts";
+import { computePartition } from "./window_functions.ts";
+
+type WindowNode = Extract<PlanNode, { kind: "window" }>;
+type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
+
+export async function* runWindow(n: WindowNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  const batches: Batch[] = [];
+  for await (const b of run(n.input, ctx)) {
+    checkCancelled(ctx);
+    batches.push(b);
+  }
+  const total = batches.reduce((s, b) => s + b.rowCount, 0);
+  const results = n.windows.map((w) => computeWindow(w, batches, total, ctx));
+  let at = 0;
+  for (const b of batches) {
+    const columns: Vector[] = [...b.columns];
+    n.windows.forEach((w, k) => {
+      const data = allocVectorData(w.type, b.rowCount);
+      const r = results[k];
+      for (let i = 0; i < b.rowCount; i++) writeValue(w.type, data, i, r[at + i]);
+      columns.push({ type: w.type, data });
+    });
+    at += b.rowCount;
+    yield { rowCount: b.rowCount, columns };
+  }
+}
+
+/** Evaluates `e` for every input row, in input order. */
+function evalAll(e: Parameters<typeof compileExpr>[0], batches: Batch[], total: number, ctx: ExecContext): Value[] {
+  const f = compileExpr(e, ctx);
+  const out = new Array<Value>(total);
+  let at = 0;
+  for (const b of batches) {
+    for (let i = 0; i < b.rowCount; i++) out[at++] = f(b, i);
+  }
+  return out;
+}
+
+function computeWindow(w: WindowCall, batches: Batch[], total: number, ctx: ExecContext): Value[] {
+  const out = new Array<Value>(total).fill(null);
+  const keys = w.partitionBy.map((p) => evalAll(p, batches, total, ctx));
+  const order = w.orderBy.map((o) => evalAll(o.expr, batches, total, ctx));
+  const args = w.args.map((a) => evalAll(a, batches, total, ctx));
+  const partitions: number[][] = [];
+  if (keys.length === 0) partitions.push(Array.from({ length: total }, (_, i) => i));
+  else {
+    const byKey = new Map<string, number[]>();
+    for (let i = 0; i < total; i++) {
+      const h = hashKey(keys.map((k) => k[i]));
+      let rows = byKey.get(h);
+      if (!rows) byKey.set(h, rows = []), partitions.push(rows);
+      rows.push(i);
+    }
+  }
+  const cmp = (a: number, b: number) => {
+    for (let k = 0; k < order.length; k++) {
+      const c = compareValues(order[k][a], order[k][b]);
+      if (c !== 0) return w.orderBy[k].desc ? -c : c;
+    }
+    return 0;
+  };
+  for (const rows of partitions) {
+    checkCancelled(ctx);
+    if (order.length > 0 && !isSorted(rows, cmp)) rows.sort((a, b) => cmp(a, b) || a - b);
+    computePartition(w, rows, { order: order[0], peer: (a, b) => cmp(a, b) === 0, args, out });
+  }
+  return out;
+}
+
+function isSorted(rows: number[], cmp: (a: number, b: number) => number): boolean {
+  for (let i = 1; i < rows.length; i++) if (cmp(rows[i - 1], rows[i]) > 0) return false;
+  return true;
+}

@@ -1,0 +1,264 @@
+/**
+ * The window functions of spec/sql.md §12.2 over one partition whose rows are already in
+ * ORDER BY order: ranking, offsets (lag/lead), frame values (first/last/nth_value) and
+ * aggregates over ROWS or RANGE frames. Rows with equal ORDER BY values are distinct rows,
+ * as in QuestDB (a running sum changes on every row). Cumulative frames add rows as they
+ * enter; sliding sum/avg/count add and subtract; other sliding aggregates recompute.
+ */
+import type { Value } from "../base/values.ts";
+import { lookupAggregate } from "../functions/registry.ts";
+import type { AggregateBinding } from "../functions/registry_types.ts";
+import type { WindowCall } from "../plan/plan_node.ts";
+
+export interface PartitionInput {
+  /** Values of the first ORDER BY expression, by input row (RANGE frames). */
+  order?: Value[];
+  /** True when two input rows have equal ORDER BY values. */
+  peer(a: number, b: number): boolean;
+  /** Argument values by input row. */
+  args: Value[][];
+  /** Results by input row. */
+  out: Value[];
+}
+
+export function computePartition(w: WindowCall, rows: number[], p: PartitionInput): void {
+  switch (w.name) {
+    case "row_number":
+      rows.forEach((r, k) => (p.out[r] = BigInt(k + 1)));
+      return;
+    case "rank":
+    case "dense_rank":
+    case "percent_rank":
+    case "cume_dist":
+      return ranks(w.name, rows, p);
+    case "ntile":
+      return ntile(Number(p.args[0][rows[0]]), rows, p.out);
+    case "lag":
+    case "lead":
+      return offsets(w, rows, p);
+  }
+  const frames = frameBounds(w, rows, p.order);
+  if (w.name === "first_value" || w.name === "last_value" || w.name === "nth_value") return frameValues(w, rows, frames, p);
+  aggregateOverFrames(w, rows, frames, p);
+}
+
+function ranks(name: string, rows: number[], p: PartitionInput): void {
+  const m = rows.length;
+  let rank = 0, dense = 0;
+  for (let k = 0; k < m; k++) {
+    if (k === 0 || !p.peer(rows[k - 1], rows[k])) {
+      rank = k + 1;
+      dense++;
+    }
+    if (name === "rank") p.out[rows[k]] = BigInt(rank);
+    else if (name === "dense_rank") p.out[rows[k]] = BigInt(dense);
+    else if (name === "percent_rank") p.out[rows[k]] = m === 1 ? 0 : (rank - 1) / (m - 1);
+  }
+  if (name !== "cume_dist") return;
+  for (let k = 0; k < m;) {
+    let end = k;
+    while (end + 1 < m && p.peer(rows[k], rows[end + 1])) end++;
+    for (let j = k; j <= end; j++) p.out[rows[j]] = (end + 1) / m;
+    k = end + 1;
+  }
+}
+
+function ntile(n: number, rows: number[], out: Value[]): void {
+  const m = rows.length;
+  const base = Math.floor(m / n), extra = m % n;
+  let k = 0;
+  for (let bucket = 1; bucket <= n && k < m; bucket++) {
+    const size = base + (bucket <= extra ? 1 : 0);
+    for (let j = 0; j < size; j++) out[rows[k++]] = BigInt(bucket);
+  }
+}
+
+/** lag/lead(x [, offset [, default]]) with RESPECT or IGNORE NULLS; frames do not apply. */
+function offsets(w: WindowCall, rows: number[], p: PartitionInput): void {
+  const [xs, offs, defs] = p.args;
+  const offset = offs ? Number(offs[rows[0]] ?? 1) : 1;
+  const dir = w.name === "lag" ? -1 : 1;
+  const m = rows.length;
+  if (!w.ignoreNulls) {
+    for (let k = 0; k < m; k++) {
+      const j = k + dir * offset;
+      p.out[rows[k]] = j >= 0 && j < m ? xs[rows[j]] : defs ? defs[rows[k]] : null;
+    }
+    return;
+  }
+  // Positions of non-NULL values; the answer is the offset-th of them before (after) k.
+  const present: number[] = [];
+  for (let k = 0; k < m; k++) if (xs[rows[k]] !== null) present.push(k);
+  let at = 0;
+  for (let k = 0; k < m; k++) {
+    while (at < present.length && present[at] < k) at++;
+    if (offset === 0) {
+      p.out[rows[k]] = xs[rows[k]];
+      continue;
+    }
+    const idx = dir < 0 ? at - offset : (at < present.length && present[at] === k ? at + 1 : at) + offset - 1;
+    p.out[rows[k]] = idx >= 0 && idx < present.length ? xs[rows[present[idx]]] : defs ? defs[rows[k]] : null;
+  }
+}
+
+interface Frames {
+  lo: Int32Array;
+  hi: Int32Array;
+  /** Every frame starts at the partition's first row. */
+  fromStart: boolean;
+  excludeCurrent: boolean;
+}
+
+function asNumber(v: Value): number {
+  if (v === null) return -Infinity;
+  return typeof v === "bigint" ? Number(v) : (v as number);
+}
+
+/** Inclusive frame bounds per position (lo > hi = empty). */
+function frameBounds(w: WindowCall, rows: number[], order: Value[] | undefined): Frames {
+  const m = rows.length;
+  const lo = new Int32Array(m), hi = new Int32Array(m);
+  const { start, end, unit } = w.frame;
+  const desc = w.orderBy[0]?.desc ?? false;
+  const ranged = unit === "range" && order !== undefined && (start.offset !== undefined || end.offset !== undefined);
+  const vals = ranged ? rows.map((r) => (desc ? -asNumber(order![r]) : asNumber(order![r]))) : [];
+  // RANGE: the first position whose value is >= v (values ascending after the sign flip).
+  const firstAtLeast = (v: number) => {
+    let a = 0, b = m;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if (vals[mid] < v) a = mid + 1;
+      else b = mid;
+    }
+    return a;
+  };
+  const bound = (b: { kind: string; offset?: number | bigint }, k: number, isEnd: boolean): number => {
+    switch (b.kind) {
+      case "unboundedPreceding":
+        return 0;
+      case "unboundedFollowing":
+        return m - 1;
+      case "currentRow":
+        return k;
+      case "preceding":
+        if (!ranged) return k - Number(b.offset ?? 0);
+        return isEnd ? firstAtLeast(vals[k] - Number(b.offset ?? 0) + Number.EPSILON) - 1 : firstAtLeast(vals[k] - Number(b.offset ?? 0));
+      default:
+        if (!ranged) return k + Number(b.offset ?? 0);
+        return isEnd ? firstAtLeast(vals[k] + Number(b.offset ?? 0) + 1e-9) - 1 : firstAtLeast(vals[k] + Number(b.offset ?? 0));
+    }
+  };
+  for (let k = 0; k < m; k++) {
+    lo[k] = Math.max(0, bound(start, k, false));
+    hi[k] = Math.min(m - 1, bound(end, k, true));
+  }
+  return { lo, hi, fromStart: start.kind === "unboundedPreceding", excludeCurrent: w.frame.excludeCurrent };
+}
+
+function frameValues(w: WindowCall, rows: number[], f: Frames, p: PartitionInput): void {
+  const xs = p.args[0];
+  const nth = w.name === "nth_value" ? Number(p.args[1]?.[rows[0]] ?? 1) : 1;
+  for (let k = 0; k < rows.length; k++) {
+    let picked: Value = null;
+    let seen = 0;
+    const first = w.name !== "last_value";
+    const from = first ? f.lo[k] : f.hi[k], to = first ? f.hi[k] : f.lo[k], step = first ? 1 : -1;
+    for (let j = from; first ? j <= to : j >= to; j += step) {
+      if (f.excludeCurrent && j === k) continue;
+      const v = xs[rows[j]];
+      if (w.ignoreNulls && v === null) continue;
+      if (++seen === nth) {
+        picked = v;
+        break;
+      }
+    }
+    p.out[rows[k]] = picked;
+  }
+}
+
+function toResult(w: WindowCall, v: Value): Value {
+  if (v === null) return null;
+  if (w.type.tag === "DOUBLE" && typeof v !== "number") return Number(v);
+  return v;
+}
+
+function aggregateOverFrames(w: WindowCall, rows: number[], f: Frames, p: PartitionInput): void {
+  const m = rows.length;
+  const argsOf = (j: number) => p.args.map((a) => a[rows[j]]);
+  if ((w.name === "sum" || w.name === "avg" || w.name === "count") && !f.excludeCurrent) return slidingSum(w, rows, f, p);
+  const realBinding = bindingFor(w);
+  if (!realBinding) throw new Error(`window aggregate ${w.name} cannot be bound`);
+  if (f.fromStart && !f.excludeCurrent) {
+    // Cumulative: frames only grow, so rows are added once.
+    const acc = realBinding.create();
+    let added = -1;
+    for (let k = 0; k < m; k++) {
+      while (added < f.hi[k]) acc.add(argsOf(++added));
+      p.out[rows[k]] = f.hi[k] < f.lo[k] ? emptyResult(w) : toResult(w, acc.result());
+    }
+    return;
+  }
+  for (let k = 0; k < m; k++) {
+    const acc = realBinding.create();
+    let any = false;
+    for (let j = f.lo[k]; j <= f.hi[k]; j++) {
+      if (f.excludeCurrent && j === k) continue;
+      acc.add(argsOf(j));
+      any = true;
+    }
+    p.out[rows[k]] = any ? toResult(w, acc.result()) : emptyResult(w);
+  }
+}
+
+/** The binding the planner chose is not kept on the plan; rebind with the argument types. */
+const bindings = new WeakMap<WindowCall, AggregateBinding | undefined>();
+function bindingFor(w: WindowCall): AggregateBinding | undefined {
+  if (bindings.has(w)) return bindings.get(w);
+  const b = lookupAggregate(w.name)?.bind(
+    w.args.map((a) => ({ type: a.type, constant: a.kind === "const", value: a.kind === "const" ? a.value : undefined, pos: 0 })),
+    { distinct: false, star: w.args.length === 0 },
+  );
+  const binding = typeof b === "string" ? undefined : b;
+  bindings.set(w, binding);
+  return binding;
+}
+
+function emptyResult(w: WindowCall): Value {
+  return w.name === "count" ? 0n : null;
+}
+
+/** sum/avg/count over moving frames: add entering rows, subtract leaving ones. */
+function slidingSum(w: WindowCall, rows: number[], f: Frames, p: PartitionInput): void {
+  const xs = p.args[0];
+  const star = xs === undefined;
+  let sum = 0, count = 0, curLo = 0, curHi = -1;
+  const valueAt = (j: number) => (star ? 1 : xs[rows[j]]);
+  for (let k = 0; k < rows.length; k++) {
+    const lo = f.lo[k], hi = f.hi[k];
+    if (lo > curHi) {
+      sum = 0;
+      count = 0;
+      curLo = lo;
+      curHi = lo - 1;
+    }
+    while (curHi < hi) {
+      const v = valueAt(++curHi);
+      if (v !== null) {
+        sum += Number(v);
+        count++;
+      }
+    }
+    while (curLo < lo) {
+      const v = valueAt(curLo++);
+      if (v !== null) {
+        sum -= Number(v);
+        count--;
+      }
+    }
+    let r: Value;
+    if (w.name === "count") r = BigInt(hi < lo ? 0 : count);
+    else if (hi < lo || count === 0) r = null;
+    else r = w.name === "sum" ? sum : sum / count;
+    p.out[rows[k]] = r;
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Plans LATEST ON ts PARTITION BY keys and the legacy LATEST BY keys (spec/sql.md §9): the
+ * WHERE filter runs first, except `within` geohash conditions, which QuestDB applies to the
+ * latest rows; the result keeps the input's columns and is ordered by the timestamp.
+ */
+import { SqlError } from "../base/errors.ts";
+import { isTimestamp } from "../base/types.ts";
+import type * as A from "../sql/ast.ts";
+import { bindExpr } from "./bind_expr.ts";
+import type { BoundExpr } from "./bound.ts";
+import { andAll, conjuncts } from "./intervals_from_where.ts";
+import type { PlanContext } from "./plan_context.ts";
+import { type PlanNode, shape } from "./plan_node.ts";
+import { bindContext } from "./plan_select.ts";
+import { Scope } from "./scope.ts";
+
+export function planLatestOn(core: A.SelectCore, node: PlanNode, scope: Scope, pc: PlanContext): { node: PlanNode; scope: Scope } {
+  const lo = core.latestOn!;
+  let tsIndex = scope.timestampIndex;
+  if (lo.ts) {
+    tsIndex = scope.resolve(lo.ts.name, lo.ts.qualifier, lo.ts.pos);
+    if (!isTimestamp(scope.columns[tsIndex].type)) throw new SqlError("timestamp column expected", lo.ts.pos);
+  } else if (tsIndex < 0) {
+    throw new SqlError("designated timestamp column expected", lo.pos);
+  }
+  const ctx = bindContext(scope, pc, "LATEST ON");
+  const keys = lo.partitionBy.map((k) => bindExpr(k, ctx));
+  let input = node;
+  let post: BoundExpr | undefined;
+  if (node.kind === "filter") {
+    const parts = conjuncts(node.predicate);
+    const isWithin = (e: BoundExpr) => e.kind === "call" && e.name === "within";
+    if (parts.some(isWithin)) {
+      post = andAll(parts.filter(isWithin));
+      const rest = andAll(parts.filter((e) => !isWithin(e)));
+      input = rest ? { ...node, predicate: rest } : node.input;
+    }
+  }
+  const out: PlanNode = { ...shape(node.columns, tsIndex), kind: "latestBy", input, keys, tsIndex, post };
+  return { node: out, scope: new Scope(scope.columns, tsIndex) };
+}

@@ -1,0 +1,208 @@
+/**
+ * Plans SAMPLE BY (spec/sql.md §10): the designated timestamp becomes the bucket column, the
+ * other non-aggregate items are keys, aggregates are bound over the input, and the select
+ * items are projected over [bucket, keys..., aggregates...]. Bucketing and FILL run in
+ * `engine/exec/sample_by.ts`.
+ */
+import { SqlError } from "../base/errors.ts";
+import { isTimestamp, T } from "../base/types.ts";
+import type { Value } from "../base/values.ts";
+import type * as A from "../sql/ast.ts";
+import { exprToText } from "../sql/printer.ts";
+import { lookupAggregate } from "../functions/registry.ts";
+import type { BoundArg } from "../functions/registry_types.ts";
+import { parseOffsetSeconds, resolveTimeZone } from "../functions/timezone.ts";
+import { parseTimestamp } from "../functions/timestamp_parse.ts";
+import { type AggregateBinder, type BindContext, bindExpr, castTo } from "./bind_expr.ts";
+import { type BoundExpr, isConst } from "./bound.ts";
+import { baseName, NameAllocator } from "./column_names.ts";
+import type { PlanContext } from "./plan_context.ts";
+import type { AggregateCall, FillSpec, OutputColumn, PlanNode, SampleBySpec } from "./plan_node.ts";
+import { shape } from "./plan_node.ts";
+import { bindContext, containsAggregate } from "./plan_select.ts";
+import { Scope } from "./scope.ts";
+
+export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, pc: PlanContext): PlanNode {
+  const sb = core.sampleBy!;
+  if (core.groupBy) throw new SqlError("SAMPLE BY and GROUP BY cannot be used together", core.groupBy[0]?.pos ?? sb.pos);
+  if (scope.timestampIndex < 0) throw new SqlError("base query does not provide designated TIMESTAMP column", sb.pos);
+  if (!core.items) throw new SqlError("SAMPLE BY needs a select list with aggregates", sb.pos);
+  const tsIndex = scope.timestampIndex;
+  const names = new NameAllocator(pc.legacyNames);
+  const items = core.items.map((it) => {
+    if (it.expr.kind === "star") throw new SqlError("'*' is not allowed with SAMPLE BY", it.expr.pos);
+    return { ast: it, name: names.take(baseName(it, pc.legacyNames)) };
+  });
+  const inputCtx = bindContext(scope, pc);
+  const isTs = (e: A.Expr) => e.kind === "column" && scope.find(e.name, e.qualifier, e.pos) === tsIndex;
+  const keyAsts = items.map((i) => i.ast.expr).filter((e) => !containsAggregate(e) && !isTs(e));
+  const keys = keyAsts.map((k) => bindExpr(k, inputCtx));
+  const keyTexts = keyAsts.map((k) => exprToText(k).toLowerCase());
+  const aggs: AggregateCall[] = [];
+  const aggTexts: string[] = [];
+  const binder: AggregateBinder = {
+    matchKey(e) {
+      if (isTs(e)) return { kind: "column", type: scope.columns[tsIndex].type, index: 0 };
+      const i = keyTexts.indexOf(exprToText(e).toLowerCase());
+      if (i >= 0) return { kind: "column", type: keys[i].type, index: 1 + i };
+      if (e.kind === "column") {
+        const idx = scope.find(e.name, e.qualifier, e.pos);
+        const k = keys.findIndex((x) => x.kind === "column" && x.index === idx);
+        if (idx !== undefined && k >= 0) return { kind: "column", type: keys[k].type, index: 1 + k };
+      }
+      return undefined;
+    },
+    bindAggregate(call) {
+      const text = exprToText(call).toLowerCase();
+      const known = aggTexts.indexOf(text);
+      if (known >= 0) return { kind: "column", type: aggs[known].binding.returns, index: 1 + keys.length + known };
+      const args = call.args.map((a) => {
+        if (containsWindow(a)) throw new SqlError("window function cannot be an aggregate argument", call.pos);
+        return bindExpr(a, inputCtx);
+      });
+      const fn = lookupAggregate(call.name.toLowerCase())!;
+      const bound: BoundArg[] = args.map((a) => ({ type: a.type, constant: isConst(a), value: isConst(a) ? a.value : undefined, pos: call.pos }));
+      const binding = fn.bind(bound, { distinct: call.distinct, star: call.star });
+      if (typeof binding === "string") throw new SqlError(binding, call.pos);
+      const finalArgs = binding.argTypes ? args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, call.pos)) : args;
+      const filter = call.filter ? bindExpr(call.filter, bindContext(scope, pc, "FILTER")) : undefined;
+      aggs.push({ name: call.name.toLowerCase(), binding, args: finalArgs, filter });
+      aggTexts.push(text);
+      return { kind: "column", type: binding.returns, index: 1 + keys.length + aggs.length - 1 };
+    },
+  };
+  const postCtx: BindContext = { ...bindContext(new Scope([]), pc), aggregates: binder };
+  const exprs = items.map((i) => {
+    try {
+      return bindExpr(i.ast.expr, postCtx);
+    } catch (err) {
+      if (err instanceof SqlError && err.message.startsWith("Invalid column")) {
+        throw new SqlError("column must appear in GROUP BY clause or aggregate function", err.position);
+      }
+      throw err;
+    }
+  });
+  const spec = sampleSpec(sb, tsIndex, keys, aggs, pc);
+  const sampleColumns: OutputColumn[] = [
+    { name: "\u0000ts", type: scope.columns[tsIndex].type },
+    ...keys.map((k, i) => ({ name: `\u0000k${i}`, type: k.type })),
+    ...aggs.map((a, i) => ({ name: `\u0000a${i}`, type: a.binding.returns })),
+  ];
+  const sampled: PlanNode = { ...shape(sampleColumns, 0), kind: "sampleBy", input, spec };
+  const columns = items.map((it, i) => ({ name: it.name, type: exprs[i].type.tag === "NULL" ? T.STRING : exprs[i].type }));
+  const tsOut = exprs.findIndex((e) => e.kind === "column" && e.index === 0);
+  return { ...shape(columns, tsOut), kind: "project", input: sampled, exprs };
+}
+
+/** True when `e` holds a window function call (outside subqueries). */
+export function containsWindow(e: A.Expr): boolean {
+  switch (e.kind) {
+    case "call":
+      return e.over !== undefined || e.args.some(containsWindow);
+    case "binary":
+      return containsWindow(e.left) || containsWindow(e.right);
+    case "unary":
+      return containsWindow(e.operand);
+    case "cast":
+      return containsWindow(e.expr);
+    case "case":
+      return (e.operand ? containsWindow(e.operand) : false) || e.whens.some((w) => containsWindow(w.when) || containsWindow(w.then)) ||
+        (e.else ? containsWindow(e.else) : false);
+    case "in":
+      return containsWindow(e.expr) || (Array.isArray(e.list) && e.list.some(containsWindow));
+    case "between":
+      return containsWindow(e.expr) || containsWindow(e.lo) || containsWindow(e.hi);
+    case "like":
+      return containsWindow(e.expr) || containsWindow(e.pattern);
+    case "isNull":
+      return containsWindow(e.expr);
+    default:
+      return false;
+  }
+}
+
+function constantOf(e: A.Expr, pc: PlanContext, what: string): Value {
+  const b = bindExpr(e, bindContext(new Scope([]), pc, what));
+  if (!isConst(b)) throw new SqlError(`constant expected in ${what}`, e.pos);
+  return b.value;
+}
+
+function timestampConstant(e: A.Expr, pc: PlanContext): bigint | undefined {
+  const v = constantOf(e, pc, "SAMPLE BY FROM/TO");
+  if (v === null) return undefined;
+  if (typeof v === "bigint") return v;
+  if (typeof v === "number") return BigInt(Math.trunc(v));
+  if (typeof v === "string") {
+    const t = parseTimestamp(v, "us");
+    if (t === undefined) throw new SqlError(`Invalid date [str=${v}]`, e.pos);
+    return t;
+  }
+  throw new SqlError("timestamp expected", e.pos);
+}
+
+function sampleSpec(sb: A.SampleBy, tsIndex: number, keys: BoundExpr[], aggs: AggregateCall[], pc: PlanContext): SampleBySpec {
+  let timeZone: string | undefined;
+  let offsetMicros = 0n;
+  if (sb.align.kind === "calendar") {
+    if (sb.align.timeZone) {
+      const tz = constantOf(sb.align.timeZone, pc, "TIME ZONE");
+      if (tz !== null) {
+        if (typeof tz !== "string" || !resolveTimeZone(tz)) throw new SqlError(`invalid timezone: ${tz}`, sb.align.timeZone.pos);
+        timeZone = tz;
+      }
+    }
+    if (sb.align.offset) {
+      const off = constantOf(sb.align.offset, pc, "WITH OFFSET");
+      const text = typeof off === "string" ? off.trim() : "";
+      const secs = parseOffsetSeconds(/^[+-]/.test(text) ? text : "+" + text);
+      if (secs === undefined) throw new SqlError(`invalid offset: ${off}`, sb.align.offset.pos);
+      offsetMicros = BigInt(secs) * 1_000_000n;
+    }
+  }
+  const from = sb.from ? timestampConstant(sb.from, pc) : undefined;
+  const to = sb.to ? timestampConstant(sb.to, pc) : undefined;
+  if (sb.align.kind === "firstObservation" && (sb.from || sb.to)) {
+    throw new SqlError("FROM-TO intervals are not supported with ALIGN TO FIRST OBSERVATION", (sb.from ?? sb.to)!.pos);
+  }
+  return {
+    tsIndex,
+    stride: sb.stride,
+    unit: sb.unit,
+    keys,
+    aggs,
+    fill: fillSpecs(sb.fill, aggs, pc),
+    alignFirstObservation: sb.align.kind === "firstObservation",
+    timeZone,
+    offsetMicros,
+    from,
+    to,
+  };
+}
+
+function fillSpecs(options: A.FillOption[], aggs: AggregateCall[], pc: PlanContext): FillSpec[] {
+  if (options.length === 0 || options.every((o) => o.kind === "none")) return [];
+  if (options.length > 1 && options.length !== aggs.length) {
+    const at = options[Math.min(options.length, aggs.length) - 1] ?? options[0];
+    throw new SqlError(options.length < aggs.length ? "not enough values in FILL" : "too many values in FILL", at.pos);
+  }
+  return aggs.map((a, i) => {
+    const o = options.length === 1 ? options[0] : options[i];
+    switch (o.kind) {
+      case "value": {
+        const b = bindExpr(o.value, bindContext(new Scope([]), pc, "FILL"));
+        if (!isConst(b)) throw new SqlError("constant expected in FILL", o.pos);
+        const t = a.binding.returns;
+        if (isTimestamp(t) && typeof b.value === "string") return { kind: "value", value: parseTimestamp(b.value, "us") ?? null };
+        const c = castTo(b, t, o.value.pos);
+        return { kind: "value", value: isConst(c) ? c.value : null };
+      }
+      case "prev":
+        if (o.of) throw new SqlError("FILL(PREV(column)) is not supported", o.pos);
+        return { kind: "prev" };
+      case "none":
+        throw new SqlError("FILL(NONE) cannot be mixed with other fill options", o.pos);
+      default:
+        return { kind: o.kind };
+    }
+  });
+}

@@ -1,0 +1,170 @@
+/**
+ * Plans window functions in select items (spec/sql.md §12): every `f(...) OVER (...)` is
+ * bound over the rows after WHERE, computed by one `window` node that appends a column per
+ * call, and replaced in the item by a reference to that column; the ordinary projection
+ * then runs on top (so `price - avg(price) OVER w` works).
+ */
+import { SqlError } from "../base/errors.ts";
+import { type ColumnType, isNumeric, T } from "../base/types.ts";
+import type * as A from "../sql/ast.ts";
+import { lookupAggregate } from "../functions/registry.ts";
+import { bindExpr, castTo } from "./bind_expr.ts";
+import { type BoundExpr, isConst } from "./bound.ts";
+import type { PlanContext } from "./plan_context.ts";
+import { type PlanNode, shape, type WindowCall } from "./plan_node.ts";
+import { bindContext } from "./plan_select.ts";
+import { Scope } from "./scope.ts";
+
+const RANK_LIKE = new Set(["row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile"]);
+const VALUE_FNS = new Set(["lag", "lead", "first_value", "last_value", "nth_value"]);
+const UNIT_MICROS: Record<string, bigint> = {
+  microsecond: 1n,
+  millisecond: 1000n,
+  second: 1_000_000n,
+  minute: 60_000_000n,
+  hour: 3_600_000_000n,
+  day: 86_400_000_000n,
+  week: 604_800_000_000n,
+};
+
+/** Rewrites window calls out of `exprs`; undefined when there are none. */
+export function planWindows(
+  core: A.SelectCore,
+  exprs: A.Expr[],
+  input: PlanNode,
+  scope: Scope,
+  pc: PlanContext,
+): { node: PlanNode; scope: Scope; exprs: A.Expr[] } | undefined {
+  const calls: WindowCall[] = [];
+  const rewrite = (e: A.Expr): A.Expr => {
+    if (e.kind === "call" && e.over) {
+      calls.push(bindWindowCall(e, core, scope, pc));
+      return { kind: "column", pos: e.pos, name: `\u0000w${calls.length - 1}` };
+    }
+    return mapChildren(e, rewrite);
+  };
+  const out = exprs.map(rewrite);
+  if (calls.length === 0) return undefined;
+  const extra = calls.map((c, i) => ({ name: `\u0000w${i}`, type: c.type }));
+  const node: PlanNode = { ...shape([...input.columns, ...extra], input.timestampIndex), kind: "window", input, windows: calls };
+  const windowScope = new Scope(
+    [...scope.columns, ...extra.map((c) => ({ name: c.name, type: c.type, qualifiers: [] }))],
+    scope.timestampIndex,
+  );
+  return { node, scope: windowScope, exprs: out };
+}
+
+function mapChildren(e: A.Expr, f: (x: A.Expr) => A.Expr): A.Expr {
+  switch (e.kind) {
+    case "call":
+      return { ...e, args: e.args.map(f) };
+    case "binary":
+      return { ...e, left: f(e.left), right: f(e.right) };
+    case "unary":
+      return { ...e, operand: f(e.operand) };
+    case "cast":
+      return { ...e, expr: f(e.expr) };
+    case "case":
+      return { ...e, operand: e.operand && f(e.operand), whens: e.whens.map((w) => ({ when: f(w.when), then: f(w.then) })), else: e.else && f(e.else) };
+    case "in":
+      return { ...e, expr: f(e.expr), list: Array.isArray(e.list) ? e.list.map(f) : e.list };
+    case "between":
+      return { ...e, expr: f(e.expr), lo: f(e.lo), hi: f(e.hi) };
+    case "like":
+      return { ...e, expr: f(e.expr), pattern: f(e.pattern) };
+    case "isNull":
+      return { ...e, expr: f(e.expr) };
+    default:
+      return e;
+  }
+}
+
+/** Resolves `OVER w` / `OVER (w ORDER BY ...)` against the WINDOW clause. */
+function resolveSpec(spec: A.WindowSpec, core: A.SelectCore, depth = 0): A.WindowSpec {
+  if (!spec.baseName) return spec;
+  const named = core.windows.find((w) => w.name.toLowerCase() === spec.baseName!.toLowerCase());
+  if (!named || depth > core.windows.length) throw new SqlError(`window '${spec.baseName}' is not defined`, spec.pos);
+  const base = resolveSpec(named.spec, core, depth + 1);
+  if (spec.partitionBy.length > 0 && base.partitionBy.length > 0) {
+    throw new SqlError("cannot override PARTITION BY clause of window", spec.pos);
+  }
+  return {
+    pos: spec.pos,
+    partitionBy: spec.partitionBy.length ? spec.partitionBy : base.partitionBy,
+    orderBy: spec.orderBy.length ? spec.orderBy : base.orderBy,
+    frame: spec.frame ?? base.frame,
+  };
+}
+
+function frameOffset(b: A.FrameBound, unit: "rows" | "range", pc: PlanContext): number | bigint | undefined {
+  if (!b.offset) return undefined;
+  const v = bindExpr(b.offset, bindContext(new Scope([]), pc, "window frame"));
+  if (!isConst(v) || v.value === null) throw new SqlError("frame offset must be a constant", b.offset.pos);
+  let n: bigint;
+  if (typeof v.value === "bigint") n = v.value;
+  else if (typeof v.value === "number" && Number.isInteger(v.value)) n = BigInt(v.value);
+  else if (typeof v.value === "string" && /^\d+$/.test(v.value.trim())) n = BigInt(v.value.trim());
+  else throw new SqlError("frame offset must be a non-negative integer", b.offset.pos);
+  if (n < 0n) throw new SqlError("frame offset must be non-negative", b.offset.pos);
+  if (unit === "rows") return Number(n);
+  return b.timeUnit ? n * (UNIT_MICROS[b.timeUnit] ?? 1n) : n;
+}
+
+function resultType(name: string, args: BoundExpr[], call: A.FunctionCall, aggregate: ColumnType | undefined): ColumnType {
+  if (name === "row_number" || name === "rank" || name === "dense_rank" || name === "ntile") return T.LONG;
+  if (name === "percent_rank" || name === "cume_dist") return T.DOUBLE;
+  if (VALUE_FNS.has(name)) {
+    if (args.length === 0) throw new SqlError(`${name} expects an argument`, call.pos);
+    return args[0].type.tag === "NULL" ? T.DOUBLE : args[0].type;
+  }
+  if (name === "sum" || name === "avg") {
+    if (args.length !== 1 || !(isNumeric(args[0].type) || args[0].type.tag === "NULL")) {
+      throw new SqlError(`${name}() over a window expects a numeric argument`, call.pos);
+    }
+    return T.DOUBLE;
+  }
+  if (!aggregate) throw new SqlError(`unknown window function: ${call.name}`, call.pos);
+  return aggregate;
+}
+
+function bindWindowCall(call: A.FunctionCall, core: A.SelectCore, scope: Scope, pc: PlanContext): WindowCall {
+  const name = call.name.toLowerCase();
+  const ctx = bindContext(scope, pc, "window function");
+  const spec = resolveSpec(call.over!, core);
+  let args = call.args.map((a) => bindExpr(a, ctx));
+  let aggregate: ColumnType | undefined;
+  if (!RANK_LIKE.has(name) && !VALUE_FNS.has(name)) {
+    const fn = lookupAggregate(name);
+    if (!fn) throw new SqlError(`unknown window function: ${call.name}`, call.pos);
+    const bound = args.map((a) => ({ type: a.type, constant: isConst(a), value: isConst(a) ? a.value : undefined, pos: call.pos }));
+    const binding = fn.bind(bound, { distinct: call.distinct, star: call.star });
+    if (typeof binding === "string") throw new SqlError(binding, call.pos);
+    if (binding.argTypes) args = args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, call.pos));
+    aggregate = binding.returns;
+  }
+  const type = resultType(name, args, call, aggregate);
+  if ((name === "lag" || name === "lead") && args.length > 2) args[2] = castTo(args[2], type, call.args[2].pos);
+  if (name === "ntile" && (args.length !== 1 || !isConst(args[0]) || !(Number(args[0].value) > 0))) {
+    throw new SqlError("ntile() expects a positive constant", call.pos);
+  }
+  const frameAst = spec.frame;
+  const hasOrder = spec.orderBy.length > 0;
+  const unit = frameAst?.unit === "range" ? "range" : "rows";
+  if (frameAst?.unit === "groups") throw new SqlError("GROUPS frames are not supported", frameAst.pos);
+  if (frameAst && unit === "range" && (frameAst.start.offset || frameAst.end.offset) && spec.orderBy.length !== 1) {
+    throw new SqlError("RANGE with an offset needs exactly one ORDER BY expression", frameAst.pos);
+  }
+  const start = frameAst ? { kind: frameAst.start.kind, offset: frameOffset(frameAst.start, unit, pc) } : { kind: "unboundedPreceding" };
+  const end = frameAst
+    ? { kind: frameAst.end.kind, offset: frameOffset(frameAst.end, unit, pc) }
+    : { kind: hasOrder ? "currentRow" : "unboundedFollowing" };
+  return {
+    name,
+    args,
+    partitionBy: spec.partitionBy.map((p) => bindExpr(p, ctx)),
+    orderBy: spec.orderBy.map((o) => ({ expr: bindExpr(o.expr, ctx), desc: o.desc })),
+    frame: { unit, start, end, excludeCurrent: frameAst?.exclude === "currentRow" },
+    ignoreNulls: call.nulls === "ignore",
+    type,
+  };
+}
