@@ -6,6 +6,7 @@
 import { Engine } from "./engine/mod.ts";
 import { loadConfig } from "./server/config.ts";
 import { type Listener, startHealth, startHttp } from "./server/http/mod.ts";
+import { startPg } from "./server/pg/mod.ts";
 
 function rootArg(args: string[]): string {
   const i = args.indexOf("--root");
@@ -38,6 +39,11 @@ async function main(): Promise<void> {
     const health = await startHealth(config);
     listeners.push(health);
     console.log(`health listening on http://${health.hostname === "0.0.0.0" ? "localhost" : health.hostname}:${health.port}`);
+  }
+  if (config.bool("pg.enabled")) {
+    const pg = await startPg(engine, config);
+    listeners.push(pg);
+    console.log(`pg listening on ${pg.hostname}:${pg.port}`);
   }
   console.log(`data root: ${await Deno.realPath(root)}`);
   const stop = async () => {

@@ -119,7 +119,7 @@ export class Engine {
       evalContext,
       ctes: new Map(),
       legacyNames: this.#options.legacyColumnNames ?? false,
-      paramTypes: session.params?.map(paramType),
+      paramTypes: session.params?.map((v, i) => session.paramTypes?.[i] ?? paramType(v)),
       meta: { columnsOf: (n) => metaColumns(n) },
       depth: 0,
     };

@@ -24,6 +24,11 @@ export interface Session {
   signal?: AbortSignal;
   /** Values for `$n` / `?` / `:name` placeholders, already in scalar form. */
   params?: unknown[];
+  /**
+   * Types of the placeholders when the client said them (pgwire Parse/Bind OIDs); without
+   * them a type is inferred from the value (bigint → LONG, number → INT or DOUBLE, ...).
+   */
+  paramTypes?: import("./base/types.ts").ColumnType[];
 }
 
 export function adminSession(signal?: AbortSignal): Session {

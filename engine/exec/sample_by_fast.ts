@@ -109,7 +109,7 @@ function segmentEnds(b: Bucketer, ts: BigInt64Array, tsPtr: number, from: number
   const estimate = Number((lastTs - firstTs) / stride) + 2;
   if (estimate <= (to - from) * 2) {
     const bounds: bigint[] = [];
-    let s = b.floor(firstTs);
+    const s = b.floor(firstTs);
     starts.push(s);
     for (let nx = b.next(s); nx <= lastTs; nx = b.next(nx)) {
       bounds.push(nx);

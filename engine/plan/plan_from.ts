@@ -94,7 +94,8 @@ function planTable(src: A.TableSource, pc: PlanContext): Planned {
     columnIndexes: meta.columns.map((_, i) => i),
     reverse: false,
   };
-  const qualifiers = src.alias ? [src.alias, meta.name] : [meta.name];
+  // As in Postgres, an alias hides the table name: self-joins need it (`FROM t a LT JOIN t b`).
+  const qualifiers = src.alias ? [src.alias] : [meta.name];
   return { node, scope: scopeOf(node, qualifiers) };
 }
 

@@ -49,6 +49,13 @@ const CAST_TYPES: Record<string, ColumnType> = {
 };
 
 const COMPARISONS = new Set(["=", "==", "<>", "!=", "<", ">", "<=", ">=", "like", "ilike", "~", "!~"]);
+const ARITHMETIC = new Set(["+", "-", "*", "/", "%"]);
+
+/** The type of a numeric literal token: LONG for integers, DOUBLE otherwise. */
+function literalType(t: SqlToken | undefined): ColumnType | undefined {
+  if (t?.kind !== "number") return undefined;
+  return /^\d+$/.test(t.text) ? T.LONG : T.DOUBLE;
+}
 
 function paramIndex(t: SqlToken | undefined): number {
   return t?.kind === "param" ? Number(t.text.slice(1)) : 0;
@@ -151,6 +158,13 @@ export function inferParamTypes(tokens: SqlToken[], count: number, lookup: Colum
     if (prev?.text === "," && tokens[i - 3]?.lower === "limit") set(n, T.LONG);
     if (prev && COMPARISONS.has(prev.lower)) set(n, columns.get(columnName(tokens, i - 2) ?? ""));
     if (next && COMPARISONS.has(next.lower)) set(n, columns.get(columnName(tokens, i + 2) ?? ""));
+    // `$1 % 10`, `2 * $1`, `price + $1`: the other operand's type.
+    if (prev && (ARITHMETIC.has(prev.text) || COMPARISONS.has(prev.lower))) {
+      set(n, literalType(tokens[i - 2]) ?? columns.get(columnName(tokens, i - 2) ?? ""));
+    }
+    if (next && (ARITHMETIC.has(next.text) || COMPARISONS.has(next.lower))) {
+      set(n, literalType(tokens[i + 2]) ?? columns.get(columnName(tokens, i + 2) ?? ""));
+    }
     // col IN ($1, $2) and col BETWEEN $1 AND $2: walk back to the column before IN/BETWEEN.
     for (let j = i - 1; j >= 0 && j >= i - 64; j--) {
       const w = tokens[j].lower;

@@ -4,10 +4,9 @@
  * described. Named statements live until Close or DEALLOCATE; the unnamed one until the next
  * Parse replaces it.
  */
-import { type ColumnMeta, type ColumnType, type Engine, type Session, type Value } from "../../engine/mod.ts";
+import type { ColumnMeta, ColumnType, Engine, Session, Value } from "../../engine/mod.ts";
 import { type ColumnLookup, inferParamTypes } from "./param_inference.ts";
 import { OID, paramOidOf } from "./pg_types.ts";
-import { rewriteForEngine } from "./sql_rewrite.ts";
 import { paramCount, tokenize } from "./sql_tokens.ts";
 import { PgError, SQLSTATE } from "./sqlstate.ts";
 import { statementKind } from "./statement_kind.ts";
@@ -87,9 +86,4 @@ export function placeholderValues(oids: number[]): Value[] {
         return "";
     }
   });
-}
-
-/** Result columns for Describe of a statement, without running it (null: no rows). */
-export function describeColumns(engine: Engine, stmt: PreparedStatement, session: Session): ColumnMeta[] | null {
-  return engine.describe(rewriteForEngine(stmt.text), session);
 }

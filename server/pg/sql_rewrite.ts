@@ -48,12 +48,43 @@ function closingParen(tokens: SqlToken[], open: number): number {
   return -1;
 }
 
-/** True when a subquery's tokens read from an always-empty catalog relation. */
-function readsEmptyRelation(tokens: SqlToken[], from: number, to: number): boolean {
-  for (let j = from; j < to; j++) {
-    if (tokens[j].kind !== "word" || !EMPTY_RELATIONS.has(tokens[j].lower)) continue;
-    const prev = tokens[j - 1]?.text === "." ? tokens[j - 3] : tokens[j - 1];
-    if (prev && (prev.lower === "from" || prev.lower === "join" || prev.text === ",")) return true;
+/**
+ * True when the SELECT in tokens [from, to) has no rows because the first relation of its
+ * top-level FROM is always empty (inner and left joins keep it empty; right/full joins and
+ * set operations do not).
+ */
+function selectsFromEmpty(tokens: SqlToken[], from: number, to: number): boolean {
+  let depth = 0, at = -1;
+  for (let j = from; j < to && at < 0; j++) {
+    const t = tokens[j];
+    if (t.text === "(") depth++;
+    else if (t.text === ")") depth--;
+    else if (depth === 0 && t.kind === "word" && t.lower === "from") at = j;
+  }
+  if (at < 0) return false;
+  let j = at + 1;
+  if (tokens[j]?.lower === "pg_catalog" && tokens[j + 1]?.text === ".") j += 2;
+  if (j >= to || tokens[j].kind !== "word" || !EMPTY_RELATIONS.has(tokens[j].lower)) return false;
+  for (let k = j + 1; k < to; k++) {
+    const w = tokens[k].lower;
+    if (tokens[k].kind === "word" && (w === "right" || w === "full" || w === "union" || w === "except")) return false;
+  }
+  return true;
+}
+
+/** True when the `(` at `open` starts a derived table (in a FROM list), not a scalar subquery. */
+function isDerivedTable(tokens: SqlToken[], open: number): boolean {
+  let depth = 0;
+  for (let j = open - 1; j >= 0; j--) {
+    const t = tokens[j];
+    if (t.text === ")") depth++;
+    else if (t.text === "(" && depth-- === 0) return false;
+    else if (depth === 0 && t.kind === "word") {
+      if (t.lower === "from" || t.lower === "join") return true;
+      if (["select", "where", "on", "and", "or", "when", "then", "else", "by", "having", "in", "exists"].includes(t.lower)) {
+        return false;
+      }
+    }
   }
   return false;
 }
@@ -96,22 +127,14 @@ const CAST_REPLACEMENTS: Record<string, string> = {
  * does not have, for answers that are empty anyway.
  */
 function emptyResult(tokens: SqlToken[]): string | undefined {
-  if (tokens[0]?.lower !== "select") return undefined;
-  let depth = 0, columns = 1, from = -1;
-  for (let j = 1; j < tokens.length && from < 0; j++) {
+  if (tokens[0]?.lower !== "select" || !selectsFromEmpty(tokens, 1, tokens.length)) return undefined;
+  let depth = 0, columns = 1;
+  for (let j = 1; j < tokens.length; j++) {
     const t = tokens[j];
     if (t.text === "(") depth++;
     else if (t.text === ")") depth--;
     else if (depth === 0 && t.text === ",") columns++;
-    else if (depth === 0 && t.lower === "from" && t.kind === "word") from = j;
-  }
-  if (from < 0) return undefined;
-  let j = from + 1;
-  if (tokens[j]?.lower === "pg_catalog" && tokens[j + 1]?.text === ".") j += 2;
-  if (tokens[j]?.kind !== "word" || !EMPTY_RELATIONS.has(tokens[j].lower)) return undefined;
-  for (let k = j + 1; k < tokens.length; k++) {
-    const w = tokens[k].lower;
-    if (tokens[k].kind === "word" && (w === "right" || w === "full" || w === "union")) return undefined;
+    else if (depth === 0 && t.kind === "word" && t.lower === "from") break;
   }
   const list = Array.from({ length: columns }, (_, i) => `NULL c${i + 1}`);
   return `SELECT ${list.join(", ")} FROM long_sequence(0)`;
@@ -141,7 +164,7 @@ export function rewriteForEngine(sql: string): string {
         i = close;
         continue;
       }
-      if (close > 0 && readsEmptyRelation(tokens, i + 1, close)) {
+      if (close > 0 && !isDerivedTable(tokens, i) && selectsFromEmpty(tokens, i + 2, close)) {
         const exists = tokens[i - 1]?.lower === "exists";
         if (exists) {
           parts.push(sql.slice(copied, tokens[i - 1].pos));
