@@ -153,7 +153,7 @@ export class Engine {
         case "explain": {
           const inner = stmt.statement;
           if (inner.kind !== "query") throw new SqlError("EXPLAIN supports queries only", stmt.pos);
-          const lines = explainPlan(planQuery(inner, pc));
+          const lines = explainPlan(pruneColumns(planQuery(inner, pc)));
           const plan: PlanNode = {
             kind: "rows",
             columns: [{ name: "QUERY PLAN", type: T.STRING }],

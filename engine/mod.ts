@@ -21,3 +21,4 @@ export { type Batch, readValue, type Value, type Vector } from "./base/values.ts
 export { formatValue } from "./functions/format_value.ts";
 export { formatDouble, formatFloat } from "./functions/double_format.ts";
 export { functionNames } from "./functions/registry.ts";
+export { BlockColumn, IngestBlock, type IngestError, Ingestor, type IngestorOptions, type Prepared, type PrepareOptions, type TextParser, type ValueKind, ValueKinds } from "./ingest/mod.ts";

@@ -31,6 +31,30 @@ export interface Session {
   paramTypes?: import("./base/types.ts").ColumnType[];
 }
 
+/**
+ * An access-control statement or an access-control SHOW, as the engine hands it to the
+ * registered AccessControl (the parser keeps ACL statements as words; server/auth reads them).
+ */
+export type AclRequest =
+  | { kind: "acl"; pos: number; verb: string; words: { text: string; pos: number; quoted: boolean }[] }
+  | { kind: "show"; pos: number; what: string; target?: { name: string; pos: number } };
+
+/** What an access-control statement returns: OK, or rows of the given columns. */
+export type AclResult =
+  | { kind: "ddl" }
+  | { kind: "rows"; columns: { name: string; type: import("./base/types.ts").ColumnType }[]; rows: unknown[][] };
+
+/**
+ * The seam for access control (security.md): the server registers one with
+ * `Engine.setAccessControl` when `acl.enabled=true`; without it ACL statements are refused.
+ * The engine itself only asks `Principal.can` before running a statement.
+ */
+export interface AccessControl {
+  execute(request: AclRequest, session: Session): Promise<AclResult>;
+  /** A table was created by the session's principal: owner grants (security.md §3.4). */
+  tableCreated?(table: string, session: Session): Promise<void>;
+}
+
 export function adminSession(signal?: AbortSignal): Session {
   return { principal: { name: "admin", groups: [] }, timeZone: "UTC", signal };
 }

@@ -30,6 +30,7 @@ if (build.code !== 0) {
 const targets = Deno.args.length ? Deno.args : ["tests/"];
 const result = await run([deno, "test", "-A", "--no-prompt", ...targets], { capture: true });
 // Deno prints e.g. "ok | 12 passed (3 steps) | 0 failed (2s)" or "FAILED | 10 passed | 2 failed (1s)".
+// deno-lint-ignore no-control-regex -- strips terminal colour codes
 const clean = result.out.replace(/\x1b\[[0-9;]*m/g, "");
 const m = [...clean.matchAll(/(\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/g)].pop();
 const passed = m ? Number(m[1]) : 0;

@@ -8,7 +8,7 @@
  * `tryFastAggregate` answers undefined when the query is outside this shape, and the
  * generic row path runs instead.
  */
-import { type ColumnType, T } from "../base/types.ts";
+import type { ColumnType } from "../base/types.ts";
 import { type Batch, LONG_NULL, type Value } from "../base/values.ts";
 import { kernels, type MeasureKind, type NumericKind, wasmMemory } from "../../engine-wasm/mod.ts";
 import { parseTimestamp } from "../functions/timestamp_parse.ts";

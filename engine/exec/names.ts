@@ -2,7 +2,9 @@
 import { SqlError } from "../base/errors.ts";
 import { NAME_LENGTH_MAX } from "../base/limits.ts";
 
+// deno-lint-ignore no-control-regex -- control characters are exactly what the rule forbids (§1.2)
 const TABLE_FORBIDDEN = /[?,'"\\/:)(+*%~\u0000-\u000f\u007f\ufeff]/;
+// deno-lint-ignore no-control-regex -- as above
 const COLUMN_FORBIDDEN = /[?,'"\\/:)(+*%~.\-\u0000-\u000f\u007f\ufeff]/;
 
 export function checkTableName(name: string, pos: number): void {

@@ -11,7 +11,8 @@ export function explainPlan(n: PlanNode, depth = 0): string[] {
 function describe(n: PlanNode): string {
   switch (n.kind) {
     case "scan":
-      return `DataFrame table: ${n.table}${n.intervals ? ` intervals: ${n.intervals.length}` : ""}${n.reverse ? " backward" : ""}`;
+      return `DataFrame table: ${n.table} columns: ${n.columns.map((c) => c.name).join(",")}` +
+        `${n.intervals ? ` intervals: ${n.intervals.length}` : ""}${n.reverse ? " backward" : ""}`;
     case "filter":
       return "Filter";
     case "project":
