@@ -88,9 +88,7 @@ class ChunkBuilder {
 
   take(): Chunk {
     const full = this.rowCount === this.#chunkRows;
-    const columns = full
-      ? this.#columns
-      : this.#columns.map((c) => c.slice(0, this.rowCount) as ChunkColumn);
+    const columns = full ? this.#columns : this.#columns.map((c) => c.slice(0, this.rowCount) as ChunkColumn);
     const chunk = { rowCount: this.rowCount, columns };
     this.#allocate();
     return chunk;
@@ -98,16 +96,8 @@ class ChunkBuilder {
 
   #allocate(): void {
     const n = this.#chunkRows;
-    this.#columns = this.#types.map((t) =>
-      t === "symbol"
-        ? new Array<string | null>(n)
-        : t === "double"
-        ? new Float64Array(n)
-        : new BigInt64Array(n)
-    );
-    this.#halves = this.#columns.map((c) =>
-      c instanceof BigInt64Array ? new Int32Array(c.buffer) : null
-    );
+    this.#columns = this.#types.map((t) => allocColumn(t, n));
+    this.#halves = this.#columns.map((c) => c instanceof BigInt64Array ? new Int32Array(c.buffer) : null);
     this.rowCount = 0;
   }
 
@@ -140,15 +130,11 @@ class ChunkBuilder {
   ): void {
     const type = this.#types[c];
     if (type === "symbol") {
-      (this.#columns[c] as (string | null)[])[row] = from === to
-        ? null
-        : this.#symbols.get(data, from, to);
+      (this.#columns[c] as (string | null)[])[row] = from === to ? null : this.#symbols.get(data, from, to);
       return;
     }
     if (type === "double") {
-      (this.#columns[c] as Float64Array)[row] = from === to
-        ? NaN
-        : parseDouble(data, from, to);
+      (this.#columns[c] as Float64Array)[row] = from === to ? NaN : parseDouble(data, from, to);
       return;
     }
     const halves = this.#halves[c]!;
@@ -157,13 +143,16 @@ class ChunkBuilder {
       halves[2 * row + 1] = LONG_NULL_HI;
       return;
     }
-    const x = type === "timestamp"
-      ? parseIsoMicros(data, from, to)
-      : parseLong(data, from, to);
+    const x = type === "timestamp" ? parseIsoMicros(data, from, to) : parseLong(data, from, to);
     const hi = Math.floor(x / TWO_32);
     halves[2 * row] = (x - hi * TWO_32) | 0;
     halves[2 * row + 1] = hi;
   }
+}
+
+function allocColumn(type: KitType, n: number): ChunkColumn {
+  if (type === "symbol") return new Array<string | null>(n);
+  return type === "double" ? new Float64Array(n) : new BigInt64Array(n);
 }
 
 /** Interns symbol strings by their bytes: the kit's symbol columns have ≤ 1000 values. */

@@ -77,8 +77,6 @@ export async function ensureDataset(
     stdout: "inherit",
     stderr: "inherit",
   }).output();
-  if (!status.success) {
-    throw new Error(`gen.mjs failed with exit code ${status.code}`);
-  }
+  if (!status.success) throw new Error(`gen.mjs failed with exit code ${status.code}`);
   return dir;
 }

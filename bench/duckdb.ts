@@ -1,6 +1,6 @@
 /**
  * The DuckDB side, run through the kit's own scripts with node (bench/kit/duckdb): install
- * the pinned client from bench/package-lock.json, load the CSVs once (the kit's loader
+ * the pinned client from bench/kit/package-lock.json, load the CSVs once (the kit's loader
  * verifies the checksums), and time the queries with every equivalent DuckDB form (--alt).
  */
 import { exists } from "./dataset.ts";
@@ -28,15 +28,16 @@ export interface DuckdbRun {
   queries: DuckdbTiming[];
 }
 
-/** `npm ci` in bench/ unless the pinned client is already there. */
-export async function ensureDuckdbClient(benchDir: string): Promise<void> {
-  if (await exists(`${benchDir}/node_modules/@duckdb/node-api/package.json`)) {
-    return;
-  }
-  console.log(
-    "duckdb: npm ci in bench/ (the DuckDB binary ships inside the npm package)",
-  );
-  await node(["npm", "ci", "--no-audit", "--no-fund"], benchDir);
+/**
+ * Installs the pinned client in `dir` (bench/kit, which holds package.json and the lock file)
+ * unless it is there. `npm install` rather than `npm ci`: the lock file only lists the
+ * platform packages the registry here serves, which `npm ci` refuses as out of sync, while
+ * the exact version pins in package.json and in @duckdb/node-api keep the install exact.
+ */
+export async function ensureDuckdbClient(dir: string): Promise<void> {
+  if (await exists(`${dir}/node_modules/@duckdb/node-api/package.json`)) return;
+  console.log(`duckdb: npm install in ${dir} (the DuckDB binary ships inside the npm package)`);
+  await node(["npm", "install", "--no-audit", "--no-fund"], dir);
 }
 
 /**
@@ -53,15 +54,8 @@ export async function ensureDuckdbLoaded(
     return { reused: true, ...JSON.parse(await Deno.readTextFile(marker)) };
   }
   console.log(`duckdb: loading ${dataDir} into ${options.dbFile}`);
-  const { text } = await node([
-    "node",
-    `${options.kitDir}/duckdb/load.mjs`,
-    dataDir,
-    "--db",
-    options.dbFile,
-    "--threads",
-    String(options.threads),
-  ]);
+  const args = [`${options.kitDir}/duckdb/load.mjs`, dataDir, "--db", options.dbFile];
+  const { text } = await node(["node", ...args, "--threads", String(options.threads)]);
   const report = JSON.parse(text.trim().split("\n").pop()!);
   await Deno.writeTextFile(marker, JSON.stringify(report) + "\n");
   return report;
@@ -77,22 +71,13 @@ export async function runDuckdb(options: {
   expectedFile?: string;
   outFile: string;
 }): Promise<DuckdbRun> {
-  const args = [
-    "node",
-    `${options.kitDir}/duckdb/run.mjs`,
-    "--db",
-    options.dbFile,
-    "--threads",
-    String(options.threads),
-    "--runs",
-    String(options.runs),
-    "--alt",
-    "--out",
-    options.outFile,
-  ];
+  const args = ["node", `${options.kitDir}/duckdb/run.mjs`, "--db", options.dbFile, "--alt"];
+  args.push("--out", options.outFile, "--threads", String(options.threads), "--runs", String(options.runs));
   if (options.only) args.push("--only", options.only);
   if (options.expectedFile) args.push("--expected", options.expectedFile);
-  // run.mjs exits 1 on a wrong DuckDB answer; the report still says which one, so read it.
+  // run.mjs exits 1 on a wrong DuckDB answer; the report still says which one, so read it,
+  // but never one left over from an earlier run.
+  await Deno.remove(options.outFile).catch(() => {});
   const { peakRssMib } = await node(args, undefined, { allowFailure: true });
   const run: DuckdbRun = JSON.parse(await Deno.readTextFile(options.outFile));
   return { ...run, peak_rss_mib: peakRssMib };
@@ -120,12 +105,8 @@ async function node(
   cwd?: string,
   options: { allowFailure?: boolean } = {},
 ): Promise<{ text: string; peakRssMib?: number }> {
-  const child = new Deno.Command(cmd[0], {
-    args: cmd.slice(1),
-    cwd,
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
+  const child = new Deno.Command(cmd[0], { args: cmd.slice(1), cwd, stdout: "piped", stderr: "inherit" })
+    .spawn();
   let peak: number | undefined;
   const poll = setInterval(async () => {
     const now = await peakRssMib(child.pid);

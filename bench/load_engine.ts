@@ -40,12 +40,7 @@ export interface LoadReport {
 /** Loads `dataDir` into a fresh root at `root`, or reuses a root a previous load verified. */
 export async function loadEngine(
   dataDir: string,
-  options: {
-    root: string;
-    ddl: string[];
-    cacheBytes: number;
-    chunkRows?: number;
-  },
+  options: { root: string; ddl: string[]; cacheBytes: number; chunkRows?: number },
 ): Promise<LoadReport> {
   const manifest = await readManifest(dataDir);
   const previous = await readMarker(options.root, manifest);
@@ -55,16 +50,8 @@ export async function loadEngine(
   });
   await Deno.mkdir(options.root, { recursive: true });
   const started = performance.now();
-  const engine = await Engine.open({
-    root: options.root,
-    cacheBytes: options.cacheBytes,
-  });
-  const report: LoadReport = {
-    root: options.root,
-    reused: false,
-    totalS: 0,
-    tables: {},
-  };
+  const engine = await Engine.open({ root: options.root, cacheBytes: options.cacheBytes });
+  const report: LoadReport = { root: options.root, reused: false, totalS: 0, tables: {} };
   try {
     for (const sql of options.ddl) await engine.execute(sql, adminSession());
     const chunkRows = options.chunkRows ?? CHUNK_ROWS_DEFAULT;
@@ -92,12 +79,7 @@ export async function loadEngine(
 
 async function loadTable(
   engine: Engine,
-  options: {
-    dataDir: string;
-    manifest: Manifest;
-    table: string;
-    chunkRows: number;
-  },
+  options: { dataDir: string; manifest: Manifest; table: string; chunkRows: number },
 ): Promise<TableLoad> {
   const { dataDir, manifest, table, chunkRows } = options;
   const target = engine.storage.table(table);
@@ -140,27 +122,17 @@ function describeLoad(t: TableLoad): string {
 }
 
 /** Compares count, min/max ts and the manifest's integer-exact sums with what SQL returns. */
-async function verifyTable(
-  engine: Engine,
-  manifest: Manifest,
-  table: string,
-): Promise<string[]> {
+async function verifyTable(engine: Engine, manifest: Manifest, table: string): Promise<string[]> {
   const info = manifest.tables[table];
   const columns = manifest.columns[table];
   const errors: string[] = [];
   const expect = (what: string, actual: Value | number, wanted: number) => {
-    if (Number(actual) !== wanted) {
-      errors.push(`${what} ${actual} != ${wanted}`);
-    }
+    if (Number(actual) !== wanted) errors.push(`${what} ${actual} != ${wanted}`);
   };
   try {
     const longs = columns.filter(([, t]) => t === "long").map(([n]) => n);
-    const [got] = await query(
-      engine,
-      `SELECT count(*), min(ts), max(ts)${
-        longs.map((n) => `, sum(${n})`).join("")
-      } FROM ${table}`,
-    );
+    const sumsSql = longs.map((n) => `, sum(${n})`).join("");
+    const [got] = await query(engine, `SELECT count(*), min(ts), max(ts)${sumsSql} FROM ${table}`);
     expect("rows", got[0], info.rows);
     expect("min_ts", got[1], info.min_ts);
     expect("max_ts", got[2], info.max_ts);
@@ -170,31 +142,17 @@ async function verifyTable(
     // through a plain projection and summed here.
     const doubles = columns.filter(([, t]) => t === "double").map(([n]) => n);
     const scales = doubles.map((n) => (n === "amount" ? 10000 : 100));
-    const sums = await scaledSums(
-      engine,
-      `SELECT ${doubles.join(", ")} FROM ${table}`,
-      scales,
-    );
-    doubles.forEach((n, i) =>
-      expect(
-        `${n}_x${scales[i] === 100 ? "100" : "1e4"}`,
-        sums[i],
-        info.sums[`${n}_x${scales[i] === 100 ? "100" : "1e4"}`],
-      )
-    );
+    const sums = await scaledSums(engine, `SELECT ${doubles.join(", ")} FROM ${table}`, scales);
+    doubles.forEach((n, i) => {
+      const key = `${n}_x${scales[i] === 100 ? "100" : "1e4"}`;
+      expect(key, sums[i], info.sums[key]);
+    });
     // Symbol keys are ours, not the generator's: sum the generator's index of each value.
     for (const [name, type] of columns) {
       if (type !== "symbol") continue;
       const dict: string[] = symbolDict(table, name);
-      let total = 0;
-      for (
-        const [value, n] of await query(
-          engine,
-          `SELECT ${name}, count(*) FROM ${table} GROUP BY ${name}`,
-        )
-      ) {
-        total += dict.indexOf(value as string) * Number(n);
-      }
+      const counts = await query(engine, `SELECT ${name}, count(*) FROM ${table} GROUP BY ${name}`);
+      const total = counts.reduce((acc, [value, n]) => acc + dict.indexOf(value as string) * Number(n), 0);
       expect(`${name}_index`, total, info.sums[`${name}_index`]);
     }
   } catch (e) {
@@ -204,21 +162,16 @@ async function verifyTable(
 }
 
 /** Per column of a DOUBLE-only query: the sum of Math.round(value * scale), NULLs skipped. */
-async function scaledSums(
-  engine: Engine,
-  sql: string,
-  scales: number[],
-): Promise<number[]> {
+async function scaledSums(engine: Engine, sql: string, scales: number[]): Promise<number[]> {
   const outcome = await engine.execute(sql, adminSession());
   if (outcome.kind !== "rows") throw new Error(`${sql} returned no rows`);
   const sums = scales.map(() => 0);
   for await (const b of outcome.batches) {
     b.columns.forEach((v, c) => {
-      const scale = scales[c];
       let s = 0;
       for (let i = 0; i < b.rowCount; i++) {
         const x = readValue(v, i);
-        if (x !== null) s += Math.round((x as number) * scale);
+        if (x !== null) s += Math.round((x as number) * scales[c]);
       }
       sums[c] += s;
     });
@@ -231,9 +184,7 @@ async function query(engine: Engine, sql: string): Promise<Value[][]> {
   if (outcome.kind !== "rows") throw new Error(`${sql} returned no rows`);
   const rows: Value[][] = [];
   for await (const b of outcome.batches) {
-    for (let i = 0; i < b.rowCount; i++) {
-      rows.push(b.columns.map((v) => readValue(v, i)));
-    }
+    for (let i = 0; i < b.rowCount; i++) rows.push(b.columns.map((v) => readValue(v, i)));
   }
   return rows;
 }
@@ -245,35 +196,19 @@ interface Marker {
   report: LoadReport;
 }
 
-async function readMarker(
-  root: string,
-  manifest: Manifest,
-): Promise<LoadReport | undefined> {
+async function readMarker(root: string, manifest: Manifest): Promise<LoadReport | undefined> {
   try {
     const m: Marker = JSON.parse(await Deno.readTextFile(`${root}/${MARKER}`));
-    const same = m.dataset === manifest.dataset && m.rows === manifest.rows &&
-      m.seed === manifest.seed;
+    const same = m.dataset === manifest.dataset && m.rows === manifest.rows && m.seed === manifest.seed;
     return same ? m.report : undefined;
   } catch {
     return undefined;
   }
 }
 
-async function writeMarker(
-  root: string,
-  manifest: Manifest,
-  report: LoadReport,
-): Promise<void> {
-  const m: Marker = {
-    dataset: manifest.dataset,
-    rows: manifest.rows,
-    seed: manifest.seed,
-    report,
-  };
-  await Deno.writeTextFile(
-    `${root}/${MARKER}`,
-    JSON.stringify(m, null, 1) + "\n",
-  );
+async function writeMarker(root: string, manifest: Manifest, report: LoadReport): Promise<void> {
+  const m: Marker = { dataset: manifest.dataset, rows: manifest.rows, seed: manifest.seed, report };
+  await Deno.writeTextFile(`${root}/${MARKER}`, JSON.stringify(m, null, 1) + "\n");
 }
 
 if (import.meta.main) {
@@ -282,9 +217,7 @@ if (import.meta.main) {
     return i >= 0 ? Deno.args[i + 1] : undefined;
   };
   const dataDir = flag("data") ?? "bench/data/trades-1m";
-  const spec = JSON.parse(
-    await Deno.readTextFile(new URL("./kit/queries.json", import.meta.url)),
-  );
+  const spec = JSON.parse(await Deno.readTextFile(new URL("./kit/queries.json", import.meta.url)));
   const report = await loadEngine(dataDir, {
     root: flag("root") ?? "bench/data/qdb-1m",
     ddl: spec.datasets.trades.ddl.questdb,

@@ -50,114 +50,74 @@ export interface BenchResult {
  * The check column: ours in process, then whatever differs over HTTP, and a note when DuckDB
  * ran but none of its forms gave the expected answer.
  */
-export function checkCell(
-  ours: Timing | undefined,
-  http: Timing | undefined,
-  duckdbWrong: boolean,
-): string {
+export function checkCell(ours: Timing | undefined, http: Timing | undefined, duckdbWrong: boolean): string {
   const parts = [ours ? ours.check : "not run"];
   // The same failure over HTTP only adds the status code: say it once.
-  if (http && http.check.replace(/HTTP \d+: /, "") !== ours?.check) {
-    parts.push(`http: ${http.check}`);
-  }
+  if (http && http.check.replace(/HTTP \d+: /, "") !== ours?.check) parts.push(`http: ${http.check}`);
   if (duckdbWrong) parts.push("duckdb: no variant gave the expected answer");
   return parts.join("; ");
 }
 
-export function ratioOf(
-  ours: Timing | undefined,
-  duckdb: DuckdbTiming | undefined,
-): number | undefined {
-  if (ours?.median_ms === undefined || !duckdb || duckdb.median_ms <= 0) {
-    return undefined;
-  }
+export function ratioOf(ours: Timing | undefined, duckdb: DuckdbTiming | undefined): number | undefined {
+  if (ours?.median_ms === undefined || !duckdb || duckdb.median_ms <= 0) return undefined;
   return Math.round((ours.median_ms / duckdb.median_ms) * 100) / 100;
 }
 
-export function markdown(
-  r: BenchResult,
-  options: { checkWidth?: number } = {},
-): string {
+/** The table and its notes; `checkWidth` cuts long check messages (the terminal's copy). */
+export function markdown(r: BenchResult, options: { checkWidth?: number } = {}): string {
   const width = options.checkWidth ?? 160;
+  const rows = num(r.rows);
   const lines = [
     `# trades-${r.size}: ours vs DuckDB (${r.date})`,
     "",
-    `${
-      r.rows.toLocaleString("en-US")
-    } trades rows; ${r.machine.cores} cores (${r.machine.cpu}), ` +
-    `${r.machine.memGib} GiB; warm medians of ${r.runs} runs in ms after one checked warm-up.`,
+    `${rows} trades rows; ${r.machine.cores} cores (${r.machine.cpu}), ${r.machine.memGib} GiB; ` +
+    `warm medians of ${r.runs} runs in ms after one checked warm-up.`,
     "",
     "| query | title | ours in-process | ours HTTP | DuckDB fastest (variant) | ours ÷ DuckDB | check |",
     "| --- | --- | ---: | ---: | ---: | ---: | --- |",
   ];
   for (const q of r.queries) {
-    const duck = q.duckdb
-      ? `${fmt(q.duckdb.median_ms)} (${q.duckdb.variant})`
-      : "-";
+    const duck = q.duckdb ? `${fmt(q.duckdb.median_ms)} (${q.duckdb.variant})` : "-";
     const ratio = q.ratio === undefined ? "-" : `${q.ratio}×`;
-    const check = q.check.length > width
-      ? q.check.slice(0, width) + "…"
-      : q.check;
-    lines.push(
-      `| ${q.id} | ${cell(q.title)} | ${timeCell(q.ours)} | ${
-        timeCell(q.http)
-      } | ${duck} | ${ratio} | ${cell(check)} |`,
-    );
+    const check = q.check.length > width ? q.check.slice(0, width) + "…" : q.check;
+    const times = `${timeCell(q.ours)} | ${timeCell(q.http)} | ${duck} | ${ratio}`;
+    lines.push(`| ${q.id} | ${cell(q.title)} | ${times} | ${cell(check)} |`);
   }
   lines.push("", ...notes(r));
   return lines.join("\n") + "\n";
 }
 
 function notes(r: BenchResult): string[] {
-  const out: string[] = [];
   const cacheMib = Math.round(r.cacheBytes / 1024 / 1024);
-  out.push(
+  const out = [
     `- cache budget (cairo.column.cache.bytes): ${cacheMib} MiB, in process and in the server`,
-  );
-  out.push(
     `- server peak RSS (VmHWM of the child): ${mib(r.serverPeakRssMib)}; ` +
-      `bench process (load + in-process queries): ${mib(r.benchPeakRssMib)}`,
-  );
+    `bench process (load + in-process queries): ${mib(r.benchPeakRssMib)}`,
+  ];
   const load = r.engineLoad;
+  const reused = load.reused ? " (reused root, figures from when it was loaded)" : "";
   for (const [table, t] of Object.entries(load.tables)) {
+    const verdict = t.errors.length ? `checksums MISMATCH ${t.errors.join("; ")}` : "checksums ok";
     out.push(
-      `- our load${
-        load.reused ? " (reused root, figures from when it was loaded)" : ""
-      }: ${table} ` +
-        `${t.rows.toLocaleString("en-US")} rows at ${
-          t.rowsPerS.toLocaleString("en-US")
-        } rows/s ` +
-        `(CSV parse ${t.parseMs} ms + appends ${t.appendMs} ms = ` +
-        `${
-          t.appendRowsPerS.toLocaleString("en-US")
-        } rows/s for the appends alone)` +
-        (t.errors.length
-          ? `; checksums MISMATCH ${t.errors.join("; ")}`
-          : "; checksums ok"),
+      `- our load${reused}: ${table} ${num(t.rows)} rows at ${num(t.rowsPerS)} rows/s ` +
+        `(CSV parse ${t.parseMs} ms + appends ${t.appendMs} ms; the appends alone ` +
+        `${num(t.appendRowsPerS)} rows/s); ${verdict}`,
     );
   }
   if (r.duckdb) {
-    out.push(
-      `- DuckDB ${r.duckdb.version} (${r.duckdb.client}), ${r.duckdb.threads} threads, ` +
-        `peak RSS ${mib(r.duckdb.peakRssMib)}`,
-    );
+    const d = r.duckdb;
+    out.push(`- DuckDB ${d.version} (${d.client}), ${d.threads} threads, peak RSS ${mib(d.peakRssMib)}`);
   }
   if (r.httpLoad) {
     const s = r.httpLoad.sequential;
     const c = r.httpLoad.concurrent;
     out.push(
       `- /exec SELECT 1: median ${s.median_ms} ms (p99 ${s.p99_ms} ms) over ${s.requests} sequential ` +
-        `requests; ${
-          c.requests_per_s.toLocaleString("en-US")
-        } requests/s with ${c.clients} concurrent clients ` +
-        `for ${c.seconds} s (${c.errors} errors; clients share the machine with the server)`,
+        `requests; ${num(c.requests_per_s)} requests/s with ${c.clients} concurrent clients for ` +
+        `${c.seconds} s (${c.errors} errors; the clients share the machine with the server)`,
     );
   }
-  out.push(
-    `- load average at start ${r.machine.loadAvgStart}, at end ${
-      r.machine.loadAvgEnd ?? "?"
-    }`,
-  );
+  out.push(`- load average at start ${r.machine.loadAvgStart}, at end ${r.machine.loadAvgEnd ?? "?"}`);
   return out;
 }
 
@@ -169,6 +129,10 @@ function timeCell(t: Timing | undefined): string {
 
 function fmt(ms: number): string {
   return ms >= 100 ? String(Math.round(ms)) : String(ms);
+}
+
+function num(x: number): string {
+  return x.toLocaleString("en-US");
 }
 
 function mib(x: number | undefined): string {

@@ -17,17 +17,10 @@ import {
   runDuckdb,
 } from "./duckdb.ts";
 import { loadEngine } from "./load_engine.ts";
-import {
-  type Expected,
-  inProcess,
-  measure,
-  overHttp,
-  type QuerySpec,
-  type Timing,
-} from "./run_queries.ts";
+import { type Expected, inProcess, measure, overHttp, type QuerySpec, type Timing } from "./run_queries.ts";
 import { peakRssMib, startServer } from "./server_child.ts";
-import { measureHttpLoad } from "./http_load.ts";
-import { type BenchResult, checkCell, markdown, ratioOf } from "./report.ts";
+import { type HttpLoad, measureHttpLoad } from "./http_load.ts";
+import { type BenchResult, checkCell, markdown, type QueryRow, ratioOf } from "./report.ts";
 
 const BENCH_DIR = new URL(".", import.meta.url).pathname.replace(/\/$/, "");
 const REPO_DIR = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
@@ -74,119 +67,34 @@ async function main(): Promise<void> {
   const o = parseOptions(Deno.args);
   const size = sizeLabel(o.rows);
   const spec = JSON.parse(await Deno.readTextFile(`${KIT_DIR}/queries.json`));
-  let queries: QuerySpec[] = spec.queries.filter((q: { dataset: string }) =>
-    q.dataset === "trades"
-  );
-  if (o.only) {
-    queries = queries.filter((q) => o.only!.split(",").includes(q.id));
-  }
+  const queries = (spec.queries as (QuerySpec & { dataset: string })[])
+    .filter((q) => q.dataset === "trades" && (!o.only || o.only.split(",").includes(q.id)));
   const expectedFile = `${KIT_DIR}/expected/trades-${size}.json`;
   const expected: Expected | undefined = await exists(expectedFile)
     ? JSON.parse(await Deno.readTextFile(expectedFile))
     : undefined;
-  if (!expected) {
-    console.log(`no expected answers for ${size}: the check column says n/a`);
-  }
+  if (!expected) console.log(`no expected answers for ${size}: the check column says n/a`);
   const started = new Date();
-  const loadAvgStart =
-    (await Deno.readTextFile("/proc/loadavg").catch(() => "?")).split(" ")
-      .slice(0, 3).join(" ");
+  const loadAvgStart = await loadAverage();
 
-  if (o.duckdb) await ensureDuckdbClient(BENCH_DIR);
-  const dataDir = await ensureDataset(o.rows, {
-    dataRoot: DATA_DIR,
-    kitDir: KIT_DIR,
-  });
-  const dbFile = `${DATA_DIR}/duckdb/trades-${size}.duckdb`;
-  let duckdbLoad: unknown;
-  if (o.duckdb) {
-    await Deno.mkdir(`${DATA_DIR}/duckdb`, { recursive: true });
-    duckdbLoad = await ensureDuckdbLoaded(dataDir, {
-      kitDir: KIT_DIR,
-      dbFile,
-      threads: o.threads,
-    });
-  }
+  const { dbFile, duckdbLoad, root, engineLoad } = await prepare(o, size, spec.datasets.trades.ddl.questdb);
 
-  const root = `${DATA_DIR}/qdb-${size}`;
-  if (o.reload) await Deno.remove(`${root}/bench_loaded.json`).catch(() => {});
-  console.log(
-    `ours: loading ${dataDir} into ${root} (in process, storage API)`,
-  );
-  const engineLoad = await loadEngine(dataDir, {
-    root,
-    ddl: spec.datasets.trades.ddl.questdb,
-    cacheBytes: o.cacheBytes,
-  });
-  if (engineLoad.reused) {
-    console.log(`ours: reusing ${root} (loaded and verified before)`);
-  }
-
-  console.log(
-    `ours in process: ${queries.length} queries, 1 checked warm-up + ${o.runs} runs each`,
-  );
-  const ours = new Map<string, Timing>();
-  const engine = await Engine.open({ root, cacheBytes: o.cacheBytes });
-  try {
-    for (const q of queries) {
-      const t = await measure(q, inProcess(engine, o.timeoutMs), {
-        runs: o.runs,
-        expected,
-      });
-      ours.set(q.id, t);
-      progress(q.id, t);
-    }
-  } finally {
-    await engine.close();
-  }
+  const ours = await runInProcess(root, queries, o, expected);
   const benchPeakRssMib = await peakRssMib("self");
-
-  const http = new Map<string, Timing>();
-  let serverPeakRssMib: number | undefined;
-  let httpLoad;
-  if (o.http) {
-    const server = await startServer(root, {
-      repoDir: REPO_DIR,
-      cacheBytes: o.cacheBytes,
-    });
-    console.log(`ours over HTTP: server pid ${server.pid} at ${server.url}`);
-    try {
-      for (const q of queries) {
-        const t = await measure(q, overHttp(server.url, o.timeoutMs), {
-          runs: o.runs,
-          expected,
-        });
-        http.set(q.id, t);
-        progress(q.id, t);
-      }
-      console.log(
-        "ours over HTTP: SELECT 1 latency (1000 sequential) and throughput (20 clients, 5 s)",
-      );
-      httpLoad = await measureHttpLoad(server.url, {
-        requests: 1000,
-        clients: 20,
-        seconds: 5,
-      });
-      serverPeakRssMib = await server.peakRssMib();
-    } finally {
-      await server.stop();
-    }
-  }
+  const server = o.http ? await runOverHttp(root, queries, o, expected) : undefined;
 
   let duckdb: DuckdbRun | undefined;
   if (o.duckdb) {
     console.log(`duckdb: ${o.threads} threads, every equivalent form (--alt)`);
-    duckdb = await runDuckdb({
-      kitDir: KIT_DIR,
-      dbFile,
-      threads: o.threads,
-      runs: o.runs,
-      only: o.only,
-      expectedFile: expected ? expectedFile : undefined,
-      outFile: `${BENCH_DIR}/results/duckdb-${size}.json.tmp`,
+    const outFile = `${BENCH_DIR}/results/duckdb-${size}.json.tmp`;
+    const expectedArg = expected ? expectedFile : undefined;
+    const run = { kitDir: KIT_DIR, dbFile, threads: o.threads, runs: o.runs, only: o.only, outFile };
+    // Our figures are in by now: a failing DuckDB side leaves its columns empty, no more.
+    duckdb = await runDuckdb({ ...run, expectedFile: expectedArg }).catch((e) => {
+      console.error(`duckdb: failed: ${e.message}`);
+      return undefined;
     });
   }
-  const fastest = duckdb ? fastestDuckdb(duckdb) : new Map();
 
   const result: BenchResult = {
     date: started.toISOString(),
@@ -197,8 +105,7 @@ async function main(): Promise<void> {
       cores: navigator.hardwareConcurrency,
       memGib: Math.round(Deno.systemMemoryInfo().total / 2 ** 30),
       loadAvgStart,
-      loadAvgEnd: (await Deno.readTextFile("/proc/loadavg").catch(() => "?"))
-        .split(" ").slice(0, 3).join(" "),
+      loadAvgEnd: await loadAverage(),
     },
     runs: o.runs,
     cacheBytes: o.cacheBytes,
@@ -211,43 +118,102 @@ async function main(): Promise<void> {
     },
     engineLoad,
     benchPeakRssMib,
-    serverPeakRssMib,
-    httpLoad,
-    queries: queries.map((q) => {
-      const duck = fastest.get(q.id);
-      const mine = ours.get(q.id);
-      const overWire = o.http ? http.get(q.id) : undefined;
-      return {
-        id: q.id,
-        title: q.title,
-        ours: mine,
-        http: overWire,
-        duckdb: duck,
-        ratio: ratioOf(mine, duck),
-        check: checkCell(mine, overWire, o.duckdb && duck === undefined),
-      };
-    }),
+    serverPeakRssMib: server?.peakRssMib,
+    httpLoad: server?.load,
+    queries: tableRows(queries, { ours, http: server?.timings, duckdb }),
   };
-  const text = markdown(result);
-  console.log("\n" + text);
-  const stamp = started.toISOString().slice(0, 16).replace(":", "");
+  console.log("\n" + markdown(result));
+  await writeResult(result, { partial: o.only !== undefined || !o.duckdb || !o.http });
+}
+
+/** Data, DuckDB's database and our root: made when missing, reused when complete. */
+async function prepare(o: Options, size: string, ddl: string[]) {
+  if (o.duckdb) await ensureDuckdbClient(KIT_DIR);
+  const dataDir = await ensureDataset(o.rows, { dataRoot: DATA_DIR, kitDir: KIT_DIR });
+  const dbFile = `${DATA_DIR}/duckdb/trades-${size}.duckdb`;
+  let duckdbLoad: unknown;
+  if (o.duckdb) {
+    await Deno.mkdir(`${DATA_DIR}/duckdb`, { recursive: true });
+    duckdbLoad = await ensureDuckdbLoaded(dataDir, { kitDir: KIT_DIR, dbFile, threads: o.threads });
+  }
+  const root = `${DATA_DIR}/qdb-${size}`;
+  if (o.reload) await Deno.remove(`${root}/bench_loaded.json`).catch(() => {});
+  console.log(`ours: loading ${dataDir} into ${root} (in process, storage API)`);
+  const engineLoad = await loadEngine(dataDir, { root, ddl, cacheBytes: o.cacheBytes });
+  if (engineLoad.reused) console.log(`ours: reusing ${root} (loaded and verified before)`);
+  return { dbFile, duckdbLoad, root, engineLoad };
+}
+
+async function runInProcess(
+  root: string,
+  queries: QuerySpec[],
+  o: Options,
+  expected: Expected | undefined,
+): Promise<Map<string, Timing>> {
+  console.log(`ours in process: ${queries.length} queries, 1 checked warm-up + ${o.runs} runs each`);
+  const timings = new Map<string, Timing>();
+  const engine = await Engine.open({ root, cacheBytes: o.cacheBytes });
+  try {
+    for (const q of queries) {
+      const t = await measure(q, inProcess(engine, o.timeoutMs), { runs: o.runs, expected });
+      timings.set(q.id, t);
+      progress(q.id, t);
+    }
+  } finally {
+    await engine.close();
+  }
+  return timings;
+}
+
+async function runOverHttp(
+  root: string,
+  queries: QuerySpec[],
+  o: Options,
+  expected: Expected | undefined,
+): Promise<{ timings: Map<string, Timing>; load: HttpLoad; peakRssMib?: number }> {
+  const server = await startServer(root, { repoDir: REPO_DIR, cacheBytes: o.cacheBytes });
+  console.log(`ours over HTTP: server pid ${server.pid} at ${server.url}`);
+  try {
+    const timings = new Map<string, Timing>();
+    for (const q of queries) {
+      const t = await measure(q, overHttp(server.url, o.timeoutMs), { runs: o.runs, expected });
+      timings.set(q.id, t);
+      progress(q.id, t);
+    }
+    console.log("ours over HTTP: SELECT 1 latency (1000 sequential) and throughput (20 clients, 5 s)");
+    const load = await measureHttpLoad(server.url, { requests: 1000, clients: 20, seconds: 5 });
+    return { timings, load, peakRssMib: await server.peakRssMib() };
+  } finally {
+    await server.stop();
+  }
+}
+
+function tableRows(
+  queries: QuerySpec[],
+  runs: { ours: Map<string, Timing>; http?: Map<string, Timing>; duckdb?: DuckdbRun },
+): QueryRow[] {
+  const fastest = runs.duckdb ? fastestDuckdb(runs.duckdb) : new Map();
+  return queries.map((q) => {
+    const ours = runs.ours.get(q.id);
+    const http = runs.http?.get(q.id);
+    const duckdb = fastest.get(q.id);
+    const check = checkCell(ours, http, runs.duckdb !== undefined && duckdb === undefined);
+    return { id: q.id, title: q.title, ours, http, duckdb, ratio: ratioOf(ours, duckdb), check };
+  });
+}
+
+/** bench/results/<size>-<date>.md and .json; runs leaving something out are marked partial. */
+async function writeResult(result: BenchResult, options: { partial: boolean }): Promise<void> {
+  const stamp = result.date.slice(0, 16).replace(":", "");
   await Deno.mkdir(`${BENCH_DIR}/results`, { recursive: true });
-  const base = `${BENCH_DIR}/results/${size}-${stamp}`;
-  await Deno.writeTextFile(
-    `${base}.md`,
-    markdown(result, { checkWidth: 100_000 }),
-  );
-  await Deno.writeTextFile(
-    `${base}.json`,
-    JSON.stringify(result, null, 1) + "\n",
-  );
+  const base = `${BENCH_DIR}/results/${result.size}-${stamp}${options.partial ? "-partial" : ""}`;
+  await Deno.writeTextFile(`${base}.md`, markdown(result, { checkWidth: 100_000 }));
+  await Deno.writeTextFile(`${base}.json`, JSON.stringify(result, null, 1) + "\n");
   console.log(`wrote ${base}.md and ${base}.json`);
 }
 
 function progress(id: string, t: Timing): void {
-  const time = t.median_ms === undefined
-    ? ""
-    : `median ${t.median_ms} ms (first ${t.first_ms} ms)  `;
+  const time = t.median_ms === undefined ? "" : `median ${t.median_ms} ms (first ${t.first_ms} ms)  `;
   console.log(`  ${id.padEnd(4)} ${time}${t.check}`);
 }
 
@@ -256,25 +222,23 @@ async function cpuModel(): Promise<string> {
   return /^model name\s*:\s*(.+)$/m.exec(info)?.[1] ?? Deno.build.arch;
 }
 
+async function loadAverage(): Promise<string> {
+  const text = await Deno.readTextFile("/proc/loadavg").catch(() => "?");
+  return text.split(" ").slice(0, 3).join(" ");
+}
+
 /**
  * The server runs with the heap flag of `deno task start`; in-process timings must too, or a
  * query with a large JS working set (t5 holds millions of groups) spends its time in the
  * garbage collector of the default 4 GiB heap. `deno task bench` starts without the flag, so
- * the bench starts itself again with it.
+ * the bench starts itself again with it. Returns false when this process already has it.
  */
 async function withServerHeap(): Promise<boolean> {
   const { default: v8 } = await import("node:v8");
-  if (v8.getHeapStatistics().heap_size_limit >= HEAP_MIB * 1024 * 1024) {
-    return false;
-  }
+  if (v8.getHeapStatistics().heap_size_limit >= HEAP_MIB * 1024 * 1024) return false;
+  const script = new URL(import.meta.url).pathname;
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      `--v8-flags=--max-old-space-size=${HEAP_MIB}`,
-      new URL(import.meta.url).pathname,
-      ...Deno.args,
-    ],
+    args: ["run", "-A", `--v8-flags=--max-old-space-size=${HEAP_MIB}`, script, ...Deno.args],
     stdin: "inherit",
     stdout: "inherit",
     stderr: "inherit",

@@ -4,12 +4,7 @@
  * in process (Engine.execute, batches drained, every value read) and over HTTP (/exec, JSON
  * parsed). A failing query becomes an ERROR record and the run goes on.
  */
-import {
-  adminSession,
-  type Engine,
-  readValue,
-  type Value,
-} from "../engine/mod.ts";
+import { adminSession, type Engine, readValue, type Value } from "../engine/mod.ts";
 import { compare, normalise } from "./kit/lib/check.mjs";
 
 export interface QuerySpec {
@@ -38,9 +33,7 @@ export interface Timing {
 }
 
 /** Runs a statement once: wall-clock ms, result column count and rows in scalar form. */
-export type RunOnce = (
-  sql: string,
-) => Promise<{ ms: number; columnCount: number; rows: unknown[][] }>;
+export type RunOnce = (sql: string) => Promise<{ ms: number; columnCount: number; rows: unknown[][] }>;
 
 /** Timed runs after a slow warm-up are cut to fit this budget (at least one run is kept). */
 const RUNS_BUDGET_MS = 60_000;
@@ -58,21 +51,13 @@ export async function measure(
     return { id: q.id, check: `ERROR: ${error}`, error };
   }
   const check = checkAnswer(q, first, options.expected);
-  const runs = Math.max(
-    1,
-    Math.min(options.runs, Math.floor(RUNS_BUDGET_MS / Math.max(first.ms, 1))),
-  );
+  const runs = Math.max(1, Math.min(options.runs, Math.floor(RUNS_BUDGET_MS / Math.max(first.ms, 1))));
   const times: number[] = [];
   try {
     for (let k = 0; k < runs; k++) times.push((await runOnce(q.questdb)).ms);
   } catch (e) {
     const error = `timed run failed: ${oneLine(e)}`;
-    return {
-      id: q.id,
-      first_ms: r2(first.ms),
-      check: `ERROR: ${error}`,
-      error,
-    };
+    return { id: q.id, first_ms: r2(first.ms), check: `ERROR: ${error}`, error };
   }
   return {
     id: q.id,
@@ -89,7 +74,7 @@ export async function measure(
 function checkAnswer(
   q: QuerySpec,
   got: { columnCount: number; rows: unknown[][] },
-  expected: Expected | undefined,
+  expected?: Expected,
 ): string {
   const want = expected?.queries[q.id];
   if (!want) return "n/a";
@@ -97,11 +82,7 @@ function checkAnswer(
     return `MISMATCH: ${got.columnCount} columns, expected ${q.columns.length}`;
   }
   try {
-    const errors: string[] = compare(
-      q.columns,
-      want.rows,
-      normalise(q.columns, got.rows, q.sort),
-    );
+    const errors: string[] = compare(q.columns, want.rows, normalise(q.columns, got.rows, q.sort));
     return errors.length ? `MISMATCH: ${errors.slice(0, 3).join("; ")}` : "ok";
   } catch (e) {
     return `MISMATCH: ${oneLine(e)}`;
@@ -112,24 +93,13 @@ function checkAnswer(
 export function inProcess(engine: Engine, timeoutMs: number): RunOnce {
   return async (sql) => {
     const started = performance.now();
-    const outcome = await engine.execute(
-      sql,
-      adminSession(AbortSignal.timeout(timeoutMs)),
-    );
-    if (outcome.kind !== "rows") {
-      throw new Error(`returned ${outcome.kind}, not rows`);
-    }
+    const outcome = await engine.execute(sql, adminSession(AbortSignal.timeout(timeoutMs)));
+    if (outcome.kind !== "rows") throw new Error(`returned ${outcome.kind}, not rows`);
     const rows: Value[][] = [];
     for await (const b of outcome.batches) {
-      for (let i = 0; i < b.rowCount; i++) {
-        rows.push(b.columns.map((v) => readValue(v, i)));
-      }
+      for (let i = 0; i < b.rowCount; i++) rows.push(b.columns.map((v) => readValue(v, i)));
     }
-    return {
-      ms: performance.now() - started,
-      columnCount: outcome.columns.length,
-      rows,
-    };
+    return { ms: performance.now() - started, columnCount: outcome.columns.length, rows };
   };
 }
 
@@ -137,12 +107,8 @@ export function inProcess(engine: Engine, timeoutMs: number): RunOnce {
 export function overHttp(baseUrl: string, timeoutMs: number): RunOnce {
   return async (sql) => {
     const started = performance.now();
-    const res = await fetch(
-      `${baseUrl}/exec?query=${encodeURIComponent(sql)}`,
-      {
-        signal: AbortSignal.timeout(timeoutMs),
-      },
-    );
+    const url = `${baseUrl}/exec?query=${encodeURIComponent(sql)}`;
+    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
     const text = await res.text();
     let body;
     try {
@@ -151,16 +117,8 @@ export function overHttp(baseUrl: string, timeoutMs: number): RunOnce {
       throw new Error(`HTTP ${res.status}: ${text.slice(0, 200)}`);
     }
     const ms = performance.now() - started;
-    if (!res.ok || body.error) {
-      throw new Error(
-        `HTTP ${res.status}: ${body.error ?? text.slice(0, 200)}`,
-      );
-    }
-    return {
-      ms,
-      columnCount: (body.columns ?? []).length,
-      rows: body.dataset ?? [],
-    };
+    if (!res.ok || body.error) throw new Error(`HTTP ${res.status}: ${body.error ?? text.slice(0, 200)}`);
+    return { ms, columnCount: (body.columns ?? []).length, rows: body.dataset ?? [] };
   };
 }
 

@@ -22,14 +22,7 @@ export async function startServer(
 ): Promise<ServerChild> {
   const child = new Deno.Command(Deno.execPath(), {
     // The heap flag is the one `deno task start` uses, so the child runs as users run it.
-    args: [
-      "run",
-      "-A",
-      "--v8-flags=--max-old-space-size=8192",
-      "main.ts",
-      "--root",
-      root,
-    ],
+    args: ["run", "-A", "--v8-flags=--max-old-space-size=8192", "main.ts", "--root", root],
     cwd: options.repoDir,
     env: {
       QDB_HTTP_BIND_TO: "127.0.0.1:0",
@@ -44,32 +37,26 @@ export async function startServer(
   }).spawn();
   const stderr = collectTail(child.stderr);
   const url = await waitForUrl(child.stdout, child.status).catch(async (e) => {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* already gone */ }
-    throw new Error(
-      `server did not start: ${e.message}; stderr: ${
-        (await stderr).slice(-500)
-      }`,
-    );
+    kill(child, "SIGKILL");
+    throw new Error(`server did not start: ${e.message}; stderr: ${(await stderr).slice(-500)}`);
   });
   return {
     url,
     pid: child.pid,
     peakRssMib: () => peakRssMib(child.pid),
     stop: async () => {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      const timer = setTimeout(() => {
-        try {
-          child.kill("SIGKILL");
-        } catch { /* already gone */ }
-      }, STOP_TIMEOUT_MS);
+      kill(child, "SIGTERM");
+      const timer = setTimeout(() => kill(child, "SIGKILL"), STOP_TIMEOUT_MS);
       await child.status;
       clearTimeout(timer);
     },
   };
+}
+
+function kill(child: Deno.ChildProcess, signal: Deno.Signal): void {
+  try {
+    child.kill(signal);
+  } catch { /* already exited */ }
 }
 
 /** Reads stdout until `http listening on http://HOST:PORT`, then keeps draining it. */
@@ -79,57 +66,47 @@ async function waitForUrl(
 ): Promise<string> {
   const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  const exited = status.then((s) => ({
-    done: true,
-    value: `\n[exited with code ${s.code}]`,
-  }));
-  while (Date.now() < deadline) {
-    const next = await Promise.race([reader.read(), exited]);
-    if (next.done) {
-      throw new Error(
-        `exited before listening; stdout: ${text.slice(-300)}${
-          next.value ?? ""
-        }`,
-      );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const exited = status.then((s) => ({ done: true, value: `[exited with code ${s.code}]` }));
+  const timeout = new Promise<{ done: true; value: string }>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ done: true, value: `[no URL within ${START_TIMEOUT_MS} ms]` }),
+      START_TIMEOUT_MS,
+    );
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), exited, timeout]);
+      if (next.done) throw new Error(`${next.value ?? "stdout closed"}; stdout: ${text.slice(-300)}`);
+      text += next.value;
+      const m = /http listening on (http:\/\/[^\s]+)/.exec(text);
+      if (m) {
+        drain(reader);
+        return m[1];
+      }
     }
-    text += next.value;
-    const m = /http listening on (http:\/\/[^\s]+)/.exec(text);
-    if (m) {
-      drain(reader);
-      return m[1];
-    }
+  } finally {
+    clearTimeout(timer);
   }
-  throw new Error(
-    `no URL within ${START_TIMEOUT_MS} ms; stdout: ${text.slice(-300)}`,
-  );
 }
 
 /** Keeps reading so that a full pipe never blocks the child. */
-async function drain(
-  reader: ReadableStreamDefaultReader<string>,
-): Promise<void> {
+async function drain(reader: ReadableStreamDefaultReader<string>): Promise<void> {
   try {
     while (!(await reader.read()).done) { /* discard */ }
   } catch { /* the child went away */ }
 }
 
-async function collectTail(
-  stream: ReadableStream<Uint8Array>,
-): Promise<string> {
+async function collectTail(stream: ReadableStream<Uint8Array>): Promise<string> {
   let text = "";
   try {
-    for await (const s of stream.pipeThrough(new TextDecoderStream())) {
-      text = (text + s).slice(-4000);
-    }
+    for await (const s of stream.pipeThrough(new TextDecoderStream())) text = (text + s).slice(-4000);
   } catch { /* the child went away */ }
   return text;
 }
 
 /** Peak resident set size of a process, from VmHWM in /proc/<pid>/status. */
-export async function peakRssMib(
-  pid: number | "self",
-): Promise<number | undefined> {
+export async function peakRssMib(pid: number | "self"): Promise<number | undefined> {
   try {
     const status = await Deno.readTextFile(`/proc/${pid}/status`);
     const m = /^VmHWM:\s+(\d+)\s+kB/m.exec(status);

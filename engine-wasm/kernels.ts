@@ -147,6 +147,20 @@ export interface KeyedExtremeArgs extends KeyedArgs {
 }
 
 /**
+ * One pass of everything GROUP BY asks of a column: `rows` (Int64 rows per slot, count(*)),
+ * `counts` (Int64 non-NULL values), `sums` (Float64 for f64/f32, Int64 wrapping for i64/i32),
+ * `mins`/`maxs` (the column's type, starting at its NULL). All add into the arrays.
+ */
+export interface KeyedStatsArgs extends KeyedArgs {
+  data: number;
+  rows: number;
+  counts: number;
+  sums: number;
+  mins: number;
+  maxs: number;
+}
+
+/**
  * SAMPLE BY's segmented reduce. Segment s covers positions [ends[s-1], ends[s]) with
  * ends[-1] = `from`; a position is a row, or with `sel` an index into the selection. Ends
  * are clamped to [previous end, rowCount or selCount]. Each output present gets one entry
@@ -242,6 +256,8 @@ export interface Kernels {
   keyedMin(kind: MeasureKind, args: KeyedExtremeArgs): void;
   /** Raises each key's maximum by the visited non-NULL values. */
   keyedMax(kind: MeasureKind, args: KeyedExtremeArgs): void;
+  /** Rows, non-NULL counts, sums, minimums and maximums per key in one pass. */
+  keyedStats(kind: MeasureKind, args: KeyedStatsArgs): void;
   /** Per-segment count, sum, min, max, first and last. */
   segments(kind: MeasureKind, args: SegmentArgs): void;
   /** The first row in [from, to) whose value is >= `value`, or `to`. */

@@ -46,6 +46,7 @@ import {
   type KeyedArgs,
   type KeyedCountArgs,
   type KeyedExtremeArgs,
+  type KeyedStatsArgs,
   type KeyedSumArgs,
   type KeyFilterArgs,
   type KeySetFilterArgs,
@@ -298,6 +299,20 @@ class WasmKernels implements Kernels {
     const tail = [args.keyCount, args.counts, args.sums];
     if (sel) this.#fn(`keyed_sum_sel_${kind}`)(args.keys, args.data, sel, visits, ...tail);
     else this.#fn(`keyed_sum_${kind}`)(args.keys, args.data, visits, ...tail);
+  }
+
+  keyedStats(kind: MeasureKind, args: KeyedStatsArgs): void {
+    const check = this.#check;
+    check.oneOf(kind, MEASURE_KINDS, "kind");
+    const width = KIND_BYTES[kind];
+    const { visits, sel, slots } = this.#keyed(args);
+    check.region(args.data, args.rowCount * width, width, "data");
+    for (const [name, w] of [["rows", 8], ["counts", 8], ["sums", 8], ["mins", width], ["maxs", width]] as const) {
+      check.region(args[name], slots * w, w, name);
+    }
+    const tail = [args.keyCount, args.rows, args.counts, args.sums, args.mins, args.maxs];
+    if (sel) this.#fn(`keyed_stats_sel_${kind}`)(args.keys, args.data, sel, visits, ...tail);
+    else this.#fn(`keyed_stats_${kind}`)(args.keys, args.data, visits, ...tail);
   }
 
   keyedMin(kind: MeasureKind, args: KeyedExtremeArgs): void {

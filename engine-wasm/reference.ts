@@ -24,6 +24,7 @@ import {
   type KeyedArgs,
   type KeyedCountArgs,
   type KeyedExtremeArgs,
+  type KeyedStatsArgs,
   type KeyedSumArgs,
   type KeyFilterArgs,
   type KeySetFilterArgs,
@@ -264,6 +265,13 @@ class ReferenceKernels implements Kernels {
       if (kind === "f64" || kind === "f32") this.#f64[args.sums / 8 + s] += x as number;
       else this.#i64[args.sums / 8 + s] = BigInt.asIntN(64, this.#i64[args.sums / 8 + s] + BigInt(x));
     }
+  }
+
+  keyedStats(kind: MeasureKind, args: KeyedStatsArgs): void {
+    this.keyedCount({ ...args, counts: args.rows });
+    this.keyedSum(kind, { ...args, counts: args.counts, sums: args.sums });
+    this.keyedMin(kind, { ...args, out: args.mins });
+    this.keyedMax(kind, { ...args, out: args.maxs });
   }
 
   keyedMin(kind: MeasureKind, args: KeyedExtremeArgs): void {

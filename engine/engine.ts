@@ -22,7 +22,7 @@ import { planShow } from "./plan/plan_show.ts";
 import { explainPlan } from "./plan/explain.ts";
 import type { Storage } from "./storage/api.ts";
 import { openStorage } from "./storage/mod.ts";
-import type { Session } from "./session.ts";
+import type { AccessControl, AclResult, Session } from "./session.ts";
 import { alterTable, createTable, dropTable, renameTable, truncateTable } from "./exec/ddl.ts";
 import { insertSelect, insertValues, update } from "./exec/dml.ts";
 import { type ExecContext, releaseAll } from "./exec/exec_context.ts";
@@ -59,6 +59,7 @@ export interface EngineOptions {
 export class Engine {
   readonly storage: Storage;
   readonly #options: EngineOptions;
+  #access: AccessControl | undefined;
 
   private constructor(storage: Storage, options: EngineOptions) {
     this.storage = storage;
@@ -68,6 +69,14 @@ export class Engine {
   static async open(options: EngineOptions): Promise<Engine> {
     const storage = await openStorage(options.root, { cacheBytes: options.cacheBytes });
     return new Engine(storage, options);
+  }
+
+  /**
+   * Registers access control (server/auth, when acl.enabled=true): ACL statements and the
+   * ACL SHOWs go to it. Permission checks themselves only need `Session.principal.can`.
+   */
+  setAccessControl(access: AccessControl | undefined): void {
+    this.#access = access;
   }
 
   /** Splits SQL text into its statements' texts (pgwire simple query). */
@@ -85,6 +94,7 @@ export class Engine {
       const stmt = parseStatement(sql);
       if (stmt.kind !== "query") return [];
       const plan = planQuery(stmt, this.#planContext(session, this.#evalContext(session)));
+      checkReads(pruneColumns(plan), session, this.storage, stmt.pos);
       return plan.columns.map(visible);
     } catch (err) {
       throw asSqlError(err);
@@ -144,16 +154,22 @@ export class Engine {
     const pc = this.#planContext(session, ec);
     const xc = this.#execContext(session, ec);
     const runQuery = (plan: PlanNode) => streamPlan(pruneColumns(plan), xc);
+    const checked = (plan: PlanNode) => {
+      checkReads(pruneColumns(plan), session, this.storage, stmt.pos);
+      return plan;
+    };
+    checkStatement(stmt, session, this.storage);
     try {
       switch (stmt.kind) {
         case "query":
-          return await this.#rows(planQuery(stmt, pc), xc);
+          return await this.#rows(checked(planQuery(stmt, pc)), xc);
         case "show":
+          if (this.#access && ACL_SHOWS.has(stmt.what)) return await this.#acl(stmt, session, xc);
           return await this.#rows(planShow(stmt, pc), xc);
         case "explain": {
           const inner = stmt.statement;
           if (inner.kind !== "query") throw new SqlError("EXPLAIN supports queries only", stmt.pos);
-          const lines = explainPlan(pruneColumns(planQuery(inner, pc)));
+          const lines = explainPlan(pruneColumns(checked(planQuery(inner, pc))));
           const plan: PlanNode = {
             kind: "rows",
             columns: [{ name: "QUERY PLAN", type: T.STRING }],
@@ -165,9 +181,10 @@ export class Engine {
         case "createTable":
           await createTable(stmt, this.storage, {
             walDefault: this.#options.walDefault ?? true,
-            planQuery: (q) => planQuery(q, pc),
+            planQuery: (q) => checked(planQuery(q, pc)),
             runQuery,
           });
+          await this.#access?.tableCreated?.(this.storage.table(stmt.name)?.meta.name ?? stmt.name, session);
           return { kind: "ddl" };
         case "dropTable":
           await dropTable(stmt, this.storage);
@@ -186,7 +203,7 @@ export class Engine {
         case "insert": {
           const ipc = stmt.with.length ? { ...pc, ctes: cteMap(stmt.with) } : pc;
           if (stmt.query) {
-            const plan = planQuery(stmt.query, ipc);
+            const plan = checked(planQuery(stmt.query, ipc));
             return { kind: "insert", inserted: await insertSelect(stmt, this.storage, plan, runQuery) };
           }
           return { kind: "insert", inserted: await insertValues(stmt, this.storage, (scope) => bindContext(scope, ipc), xc) };
@@ -204,12 +221,20 @@ export class Engine {
         case "copy":
           throw new SqlError("COPY is not supported", stmt.pos);
         case "acl":
-          throw new SqlError("access control statements require acl.enabled=true", stmt.pos);
+          if (!this.#access) throw new SqlError("access control statements require acl.enabled=true", stmt.pos);
+          return await this.#acl(stmt, session, xc);
       }
       throw new SqlError("unsupported statement", 0);
     } finally {
       if (stmt.kind !== "query" && stmt.kind !== "show" && stmt.kind !== "explain") releaseAll(xc);
     }
+  }
+
+  async #acl(stmt: A.AclStmt | A.ShowStmt, session: Session, xc: ExecContext): Promise<Outcome> {
+    const result: AclResult = await this.#access!.execute(stmt, session);
+    if (result.kind === "ddl") return { kind: "ddl" };
+    const plan: PlanNode = { kind: "rows", columns: result.columns, timestampIndex: -1, rows: result.rows as Value[][] };
+    return await this.#rows(plan, xc);
   }
 
   async #rows(unpruned: PlanNode, xc: ExecContext): Promise<Outcome> {
@@ -257,4 +282,136 @@ async function* streamPlan(plan: PlanNode, xc: ExecContext): AsyncGenerator<Batc
   } finally {
     releaseAll(xc);
   }
+}
+
+/** The SHOWs that access control answers (security.md §4.6). */
+const ACL_SHOWS = new Set(["users", "groups", "user", "group", "permissions", "serviceAccounts", "serviceAccount"]);
+
+/** `Access denied for <user> [<what>]` (security.md §6.6), an error of kind "permission". */
+function denied(session: Session, what: string, pos: number): SqlError {
+  return new SqlError(`Access denied for ${session.principal.name} [${what}]`, pos, "permission");
+}
+
+/** Throws unless the principal holds `permission` (at the table or column when given). */
+function requirePermission(session: Session, permission: string, pos: number, table?: string, column?: string): void {
+  const can = session.principal.can;
+  if (!can || can.call(session.principal, permission, table, column)) return;
+  const on = table === undefined ? "" : column === undefined ? ` on ${table}` : ` on ${table}.${column}`;
+  throw denied(session, permission + on, pos);
+}
+
+/** The permission an ALTER TABLE action needs and the columns it touches (security.md §2.2). */
+function alterPermission(a: A.AlterAction): [string, string[]] | undefined {
+  switch (a.kind) {
+    case "addColumn":
+      return ["ADD COLUMN", []];
+    case "dropColumn":
+      return ["DROP COLUMN", a.names.map((n) => n.name)];
+    case "renameColumn":
+      return ["RENAME COLUMN", [a.from.name]];
+    case "alterColumnType":
+      return ["ALTER COLUMN TYPE", [a.column.name]];
+    case "addIndex":
+      return ["ADD INDEX", [a.column.name]];
+    case "dropIndex":
+      return ["DROP INDEX", [a.column.name]];
+    case "symbolCache":
+      return ["ALTER COLUMN CACHE", [a.column.name]];
+    case "dropPartition":
+      return ["DROP PARTITION", []];
+    case "detachPartition":
+      return ["DETACH PARTITION", []];
+    case "attachPartition":
+      return ["ATTACH PARTITION", []];
+    case "dedupEnable":
+      return ["DEDUP ENABLE", []];
+    case "dedupDisable":
+      return ["DEDUP DISABLE", []];
+    case "setParam":
+    case "setTtl":
+      return ["SET TABLE PARAM", []];
+    case "setType":
+      return ["SET TABLE TYPE", []];
+    case "noop":
+      return undefined;
+  }
+}
+
+/**
+ * The permissions a statement needs before it runs, other than reading (checkReads covers
+ * that); nothing when access control is off (no `can`). security.md §2.2.
+ */
+function checkStatement(stmt: A.Statement, session: Session, storage: Storage): void {
+  if (!session.principal.can) return;
+  const name = (t: string) => storage.table(t)?.meta.name ?? t;
+  switch (stmt.kind) {
+    case "createTable":
+      return requirePermission(session, "CREATE TABLE", stmt.pos);
+    case "dropTable":
+      if (stmt.all) return requirePermission(session, "DROP TABLE", stmt.pos);
+      for (const t of stmt.names) requirePermission(session, "DROP TABLE", t.pos, name(t.name));
+      return;
+    case "truncateTable":
+      for (const t of stmt.names) requirePermission(session, "TRUNCATE TABLE", t.pos, name(t.name));
+      return;
+    case "renameTable":
+      return requirePermission(session, "RENAME TABLE", stmt.from.pos, name(stmt.from.name));
+    case "alterTable": {
+      const need = alterPermission(stmt.action);
+      if (!need) return;
+      const table = name(stmt.table.name);
+      if (need[1].length === 0) return requirePermission(session, need[0], stmt.table.pos, table);
+      for (const c of need[1]) requirePermission(session, need[0], stmt.action.pos, table, c);
+      return;
+    }
+    case "insert":
+      return requirePermission(session, "INSERT", stmt.table.pos, name(stmt.table.name));
+    case "update":
+      for (const s of stmt.set) requirePermission(session, "UPDATE", s.pos, name(stmt.table.name), s.column);
+      return;
+  }
+}
+
+/**
+ * SELECT on every column a plan reads, subquery plans included (security.md T14). Holding
+ * SELECT on any column of a table implies it on the designated timestamp (§3.5), which is
+ * also what a scan reading no column (count(*)) needs.
+ */
+function checkReads(plan: PlanNode, session: Session, storage: Storage, pos: number): void {
+  const can = session.principal.can;
+  if (!can) return;
+  for (const scan of scansOf(plan)) {
+    const meta = storage.table(scan.table)?.meta;
+    if (!meta) continue;
+    const read = scan.columnIndexes.filter((i) => i !== meta.timestampIndex);
+    for (const i of read) requirePermission(session, "SELECT", pos, meta.name, meta.columns[i].name);
+    if (read.length > 0) continue;
+    const any = can.call(session.principal, "SELECT", meta.name) ||
+      meta.columns.some((c) => can.call(session.principal, "SELECT", meta.name, c.name));
+    if (!any) throw denied(session, `SELECT on ${meta.name}`, pos);
+  }
+}
+
+type ScanNode = Extract<PlanNode, { kind: "scan" }>;
+
+/** Every scan of a plan, found by walking its plain objects (subquery plans sit inside expressions). */
+function scansOf(root: PlanNode): ScanNode[] {
+  const out: ScanNode[] = [];
+  const seen = new Set<object>();
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== "object" || seen.has(v)) continue;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      for (const x of v) stack.push(x);
+      continue;
+    }
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) continue;
+    const o = v as Record<string, unknown>;
+    if (o.kind === "scan" && typeof o.table === "string" && Array.isArray(o.columnIndexes)) out.push(o as unknown as ScanNode);
+    for (const k in o) stack.push(o[k]);
+  }
+  return out;
 }

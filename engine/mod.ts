@@ -14,11 +14,11 @@
  * ```
  */
 export { Engine, type ColumnMeta, type EngineOptions, type Outcome } from "./engine.ts";
-export { adminSession, type Principal, type Session } from "./session.ts";
+export { type AccessControl, type AclRequest, type AclResult, adminSession, type Principal, type Session } from "./session.ts";
 export { SqlError, type ErrorKind } from "./base/errors.ts";
 export { type ColumnType, typeName, T } from "./base/types.ts";
 export { type Batch, readValue, type Value, type Vector } from "./base/values.ts";
 export { formatValue } from "./functions/format_value.ts";
 export { formatDouble, formatFloat } from "./functions/double_format.ts";
 export { functionNames } from "./functions/registry.ts";
-export { BlockColumn, IngestBlock, type IngestError, Ingestor, type IngestorOptions, type Prepared, type PrepareOptions, type TextParser, type ValueKind, ValueKinds } from "./ingest/mod.ts";
+export { BlockColumn, columnTypeOf, inferColumnType, IngestBlock, type IngestError, Ingestor, type IngestorOptions, looksLikeHeader, type Prepared, type PrepareOptions, textParserFor, type TextParser, type ValueKind, ValueKinds } from "./ingest/mod.ts";

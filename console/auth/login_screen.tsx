@@ -3,18 +3,18 @@
 /**
  * The login screen shown when the server needs credentials: a username/password form whose
  * Basic header is checked with a harmless query and then kept in memory only, and, when
- * /settings says OIDC is enabled, the single sign-on button (the flow itself arrives with
- * the access-control issue, through `startSingleSignOn`).
+ * /settings says OIDC is enabled, the single sign-on button (single_sign_on.ts), whose
+ * failures (a refused state, a provider error, a user without the HTTP permission) show here.
  */
 import { useState } from "preact/hooks";
 import { probe } from "../api/exec_client.ts";
 import { basicHeader, signIn } from "./auth_state.ts";
-import { startSingleSignOn } from "./single_sign_on.ts";
+import { startSingleSignOn, takeSingleSignOnError } from "./single_sign_on.ts";
 
 export function LoginScreen(props: { oidc: boolean; config: Record<string, unknown> }) {
   const [user, setUser] = useState("");
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(() => takeSingleSignOnError());
   const [busy, setBusy] = useState(false);
 
   const submit = async (e: Event) => {

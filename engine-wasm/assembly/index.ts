@@ -21,6 +21,8 @@ export {
   keyed_min_sel_f32, keyed_min_sel_f64, keyed_min_sel_i32, keyed_min_sel_i64,
   keyed_sum_f32, keyed_sum_f64, keyed_sum_i32, keyed_sum_i64,
   keyed_sum_sel_f32, keyed_sum_sel_f64, keyed_sum_sel_i32, keyed_sum_sel_i64,
+  keyed_stats_f32, keyed_stats_f64, keyed_stats_i32, keyed_stats_i64,
+  keyed_stats_sel_f32, keyed_stats_sel_f64, keyed_stats_sel_i32, keyed_stats_sel_i64,
 } from "./keyed";
 export { segments_f32, segments_f64, segments_i32, segments_i64 } from "./segments";
 export { lower_bound_i64, lower_bounds_i64, upper_bound_i64 } from "./search";

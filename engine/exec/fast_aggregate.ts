@@ -330,55 +330,55 @@ function accumulateKeyed(
   scratch: Scratch,
 ): void {
   const k = kernels();
-  const keys = at(s.key!);
   const mem = wasmMemory();
+  const keys = at(s.key!);
   const slots = keyCount + 1;
-  const counts = scratch.alloc(slots * 8);
-  mem.i64(counts, slots).fill(0n);
-  k.keyedCount({ ...rows, keys, keyCount, counts });
-  const rowCounts = mem.i64(counts, slots);
-  for (let i = 0; i < slots; i++) rowsPerGroup[i] += Number(rowCounts[i]);
-  s.aggs.forEach((a, ai) => {
-    if (a.col < 0) return;
-    const kind = a.kind as MeasureKind;
-    const data = at(a.col);
-    if (a.fn === "min" || a.fn === "max") {
-      const out = scratch.alloc(slots * WIDTH[kind]);
-      if (kind === "f64") mem.f64(out, slots).fill(NaN);
-      else if (kind === "f32") mem.f32(out, slots).fill(NaN);
-      else if (kind === "i64") mem.i64(out, slots).fill(LONG_NULL);
-      else mem.i32(out, slots).fill(-2147483648);
-      (a.fn === "min" ? k.keyedMin : k.keyedMax).call(k, kind, { ...rows, keys, keyCount, data, out });
-      const view = kind === "f64" ? mem.f64(out, slots) : kind === "f32" ? mem.f32(out, slots) : kind === "i64" ? mem.i64(out, slots) : mem.i32(out, slots);
+  const nullFill = (kind: MeasureKind, p: number) => {
+    if (kind === "f64") mem.f64(p, slots).fill(NaN);
+    else if (kind === "f32") mem.f32(p, slots).fill(NaN);
+    else if (kind === "i64") mem.i64(p, slots).fill(LONG_NULL);
+    else mem.i32(p, slots).fill(-2147483648);
+  };
+  // One pass per distinct column gives rows, counts, sums, minimums and maximums for every
+  // aggregate over it; count(*) takes the row counts of the first such pass.
+  let rowCounts: BigInt64Array | undefined;
+  const columns = [...new Set(s.aggs.filter((a) => a.col >= 0).map((a) => a.col))];
+  for (const col of columns) {
+    const kind = s.aggs.find((a) => a.col === col)!.kind as MeasureKind;
+    const width = WIDTH[kind];
+    const out = {
+      rows: scratch.alloc(slots * 8),
+      counts: scratch.alloc(slots * 8),
+      sums: scratch.alloc(slots * 8),
+      mins: scratch.alloc(slots * width),
+      maxs: scratch.alloc(slots * width),
+    };
+    mem.i64(out.rows, slots).fill(0n);
+    mem.i64(out.counts, slots).fill(0n);
+    if (kind === "f64" || kind === "f32") mem.f64(out.sums, slots).fill(0);
+    else mem.i64(out.sums, slots).fill(0n);
+    nullFill(kind, out.mins);
+    nullFill(kind, out.maxs);
+    k.keyedStats(kind, { ...rows, keys, keyCount, data: at(col), ...out });
+    rowCounts ??= mem.i64(out.rows, slots);
+    const counts = mem.i64(out.counts, slots);
+    const sums = kind === "f64" || kind === "f32" ? mem.f64(out.sums, slots) : mem.i64(out.sums, slots);
+    const view = (p: number) => kind === "f64" ? mem.f64(p, slots) : kind === "f32" ? mem.f32(p, slots) : kind === "i64" ? mem.i64(p, slots) : mem.i32(p, slots);
+    const mins = view(out.mins), maxs = view(out.maxs);
+    s.aggs.forEach((a, ai) => {
+      if (a.col !== col) return;
       for (let slot = 0; slot < slots; slot++) {
-        const v = view[slot];
-        const isNull = typeof v === "bigint" ? v === LONG_NULL : Number.isNaN(v) || (kind === "i32" && v === -2147483648);
-        if (isNull) continue;
-        const acc = groups[slot][ai];
-        const cur = a.fn === "min" ? acc.min : acc.max;
-        if (cur === null || (a.fn === "min" ? lessThan(v, cur) : lessThan(cur, v))) {
-          if (a.fn === "min") acc.min = v;
-          else acc.max = v;
-        }
+        const n = Number(counts[slot]);
+        if (n === 0) continue;
+        mergeStats(groups[slot][ai], { count: n, sum: sums[slot], min: mins[slot], max: maxs[slot] }, kind);
       }
-      return;
-    }
-    const cnt = scratch.alloc(slots * 8);
-    const sums = scratch.alloc(slots * 8);
-    mem.i64(cnt, slots).fill(0n);
-    if (kind === "f64" || kind === "f32") mem.f64(sums, slots).fill(0);
-    else mem.i64(sums, slots).fill(0n);
-    k.keyedSum(kind, { ...rows, keys, keyCount, data, counts: cnt, sums });
-    const c = mem.i64(cnt, slots);
-    const sv = kind === "f64" || kind === "f32" ? mem.f64(sums, slots) : mem.i64(sums, slots);
-    for (let slot = 0; slot < slots; slot++) {
-      const n = Number(c[slot]);
-      if (n === 0) continue;
-      const acc = groups[slot][ai];
-      acc.count += n;
-      const x = sv[slot];
-      acc.sum = typeof x === "bigint" ? BigInt.asIntN(64, BigInt(acc.sum) + x) : Number(acc.sum) + x;
-    }
-  });
-
+    });
+  }
+  if (!rowCounts) {
+    const counts = scratch.alloc(slots * 8);
+    mem.i64(counts, slots).fill(0n);
+    k.keyedCount({ ...rows, keys, keyCount, counts });
+    rowCounts = mem.i64(counts, slots);
+  }
+  for (let i = 0; i < slots; i++) rowsPerGroup[i] += Number(rowCounts[i]);
 }

@@ -1,32 +1,54 @@
 /**
  * The Hono app of the main HTTP port: REST (/exec, /exp, /chk, /settings, /ping, /warnings)
- * and the console's static files. Authentication arrives with the access-control issue; until
- * then every request runs as the built-in admin (QuestDB open-source behaviour).
+ * and the console's static files. With `acl.enabled=true` a middleware authenticates every
+ * request that needs it (server/auth gate) and statements run as the request's principal;
+ * otherwise every request runs as the built-in admin (QuestDB open-source behaviour).
  */
 import { Hono } from "hono";
-import { adminSession, type Engine } from "../../engine/mod.ts";
+import { adminSession, type Engine, type Principal, type Session } from "../../engine/mod.ts";
+import { allowProviderInCsp, type AuthService, gate, ilpRefusal, sessionCookie } from "../auth/mod.ts";
 import type { Config } from "../config.ts";
 import { handleExec } from "./exec_handler.ts";
 import { handleExp } from "./exp_handler.ts";
+import { ilpHandler } from "./ilp_handler.ts";
+import { importHandler } from "./import_handler.ts";
 import { parseQuery, text } from "./query_params.ts";
 import { settingsBody } from "./settings.ts";
 import { serveConsole } from "./static_files.ts";
 
-export function createApp(engine: Engine, config: Config): Hono {
+export function createApp(engine: Engine, config: Config, auth?: AuthService): Hono {
   const app = new Hono();
+  const principals = new WeakMap<Request, Principal>();
+  const acl = auth?.aclEnabled ? auth : undefined;
+  /** The session a request's statements run as. */
+  const sessionOf = (request: Request): Session => {
+    const principal = acl ? principals.get(request) : undefined;
+    return principal ? { principal, timeZone: "UTC", signal: request.signal } : adminSession(request.signal);
+  };
   const maxRows = Number(config.get("http.security.max.response.rows") ?? Infinity);
   app.use("*", async (c, next) => {
     await next();
     c.res.headers.set("Server", "questDB/1.0");
   });
-  app.get("/exec", (c) => handleExec(parseQuery(c.req.url), engine, adminSession(c.req.raw.signal), maxRows));
+  if (acl) {
+    app.use("*", async (c, next) => {
+      const allowed = await gate(acl, c.req.raw);
+      if (allowed instanceof Response) return allowed;
+      principals.set(c.req.raw, allowed.principal);
+      await next();
+      await sessionCookie(acl, c.req.raw, c.res);
+      await allowProviderInCsp(acl, c.res);
+      return undefined;
+    });
+  }
+  app.get("/exec", (c) => handleExec(parseQuery(c.req.url), engine, sessionOf(c.req.raw), maxRows));
   app.post("/exec", async (c) => {
     const body = await c.req.text();
     const params = parseQuery(c.req.url);
     if (!params.has("query") && body) params.set("query", body);
-    return handleExec(params, engine, adminSession(c.req.raw.signal), maxRows);
+    return handleExec(params, engine, sessionOf(c.req.raw), maxRows);
   });
-  app.get("/exp", (c) => handleExp(parseQuery(c.req.url), engine, adminSession(c.req.raw.signal)));
+  app.get("/exp", (c) => handleExp(parseQuery(c.req.url), engine, sessionOf(c.req.raw)));
   app.get("/chk", (c) => {
     const p = parseQuery(c.req.url);
     const name = text(p, "j");
@@ -35,9 +57,35 @@ export function createApp(engine: Engine, config: Config): Hono {
     const status = engine.storage.table(name) ? "Exists" : "Does not exist";
     return json ? c.body(JSON.stringify({ status }), 200, { "content-type": "application/json" }) : c.text(status);
   });
-  app.get("/settings", (c) => c.body(settingsBody({}, config.int("cairo.max.file.name.length", 127)), 200, { "content-type": "application/json; charset=utf-8" }));
+  app.get("/settings", async (c) => {
+    const extra = acl ? await acl.settingsKeys() : {};
+    return c.body(settingsBody(extra, config.int("cairo.max.file.name.length", 127)), 200, { "content-type": "application/json; charset=utf-8" });
+  });
   app.get("/ping", () => new Response(null, { status: 204, headers: { "X-Influxdb-Version": config.get("line.http.ping.version") ?? "v2.2.2" } }));
   app.get("/warnings", (c) => c.body("[]", 200, { "content-type": "application/json" }));
+  // ILP over HTTP and CSV import (spec/protocols.md §4, §9); the gate above already required
+  // the HTTP permission, each table write is checked here.
+  const ilp = ilpHandler(engine, config, {
+    authorize: acl
+      ? (req, w) => {
+        const principal = principals.get(req);
+        return principal ? ilpRefusal(principal, { table: w.table, createsTable: w.createsTable }) : "Access denied";
+      }
+      : undefined,
+  });
+  app.all("/write", (c) => ilp(c.req.raw));
+  app.all("/api/v2/write", (c) => ilp(c.req.raw));
+  const imp = importHandler(engine, config);
+  app.on(["POST", "PUT"], "/imp", (c) => {
+    if (acl) {
+      const principal = principals.get(c.req.raw);
+      // Import writes a table: until /imp checks per table, it needs database-wide INSERT.
+      if (!principal?.can?.("INSERT")) {
+        return c.body(JSON.stringify({ status: `Access denied for ${principal?.name ?? "?"} [INSERT]` }), 403, { "content-type": "application/json" });
+      }
+    }
+    return imp(c.req.raw);
+  });
   app.get("/", (c) => c.redirect("/index.html", 301));
   app.get("*", (c) => serveConsole(c.req.path));
   return app;

@@ -5,6 +5,7 @@
  * engine/mod.ts.
  */
 import type { Engine } from "../../engine/mod.ts";
+import type { AuthService } from "../auth/mod.ts";
 import type { Config } from "../config.ts";
 import { createApp } from "./app.ts";
 
@@ -24,8 +25,8 @@ function serve(handler: (r: Request) => Response | Promise<Response>, bind: { ho
   });
 }
 
-export function startHttp(engine: Engine, config: Config): Promise<Listener> {
-  const app = createApp(engine, config);
+export function startHttp(engine: Engine, config: Config, auth?: AuthService): Promise<Listener> {
+  const app = createApp(engine, config, auth);
   return serve(app.fetch, config.bind("http.net.bind.to"));
 }
 

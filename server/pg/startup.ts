@@ -12,8 +12,14 @@ import { parseMessage, parseStartPacket } from "./frontend_messages.ts";
 import type { MessageStream } from "./message_stream.ts";
 import { SQLSTATE } from "./sqlstate.ts";
 
-/** Checks a user and password; returns the principal, or undefined to refuse. */
-export type Authenticator = (user: string, password: string) => Principal | undefined;
+/**
+ * Checks a user and password; returns the principal, undefined for bad credentials, or a
+ * refusal with its reason (disabled user, no PGWIRE permission: security.md §5.2).
+ */
+export type Authenticator = (
+  user: string,
+  password: string,
+) => Principal | undefined | { refused: string } | Promise<Principal | undefined | { refused: string }>;
 
 export interface Startup {
   principal: Principal;
@@ -70,7 +76,13 @@ async function authenticate(
   if (!msg) return null;
   if (msg.code !== 0x70) throw new ProtocolError(`expected password message [type=${String.fromCharCode(msg.code)}]`);
   const password = parseMessage(msg.code, msg.body);
-  const principal = password.kind === "password" ? check(params.get("user") ?? "", password.password) : undefined;
+  const result = password.kind === "password" ? await check(params.get("user") ?? "", password.password) : undefined;
+  if (result && "refused" in result) {
+    M.errorResponse(out, { severity: "ERROR", code: SQLSTATE.INSUFFICIENT_PRIVILEGE, message: result.refused });
+    await flush();
+    return null;
+  }
+  const principal = result;
   if (!principal) {
     // QuestDB's message text (§12.2) with the SQLSTATE drivers map to "bad credentials".
     M.errorResponse(out, { severity: "ERROR", code: SQLSTATE.INVALID_PASSWORD, message: "invalid username/password" });

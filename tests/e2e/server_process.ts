@@ -9,6 +9,8 @@ export interface ServerProcess {
   healthUrl: string;
   /** Port of the pgwire listener (only when started with `pg: true`). */
   pgPort: number;
+  /** Port of the ILP TCP listener (only when started with `ilp: true`). */
+  ilpPort: number;
   child: Deno.ChildProcess;
   /** Sends SIGKILL and waits for the process to end. */
   kill(): Promise<void>;
@@ -21,7 +23,7 @@ export interface ServerProcess {
 const MAIN = Deno.env.get("QDB_E2E_MAIN") ?? new URL("../../main.ts", import.meta.url).pathname;
 
 export async function startServer(
-  opts: { root?: string; env?: Record<string, string>; pg?: boolean } = {},
+  opts: { root?: string; env?: Record<string, string>; pg?: boolean; ilp?: boolean } = {},
 ): Promise<ServerProcess> {
   const root = opts.root ?? await Deno.makeTempDir({ prefix: "qdb_e2e_" });
   const child = new Deno.Command(Deno.execPath(), {
@@ -39,9 +41,9 @@ export async function startServer(
     stderr: "piped",
   }).spawn();
   const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let httpUrl = "", healthUrl = "", buffered = "", pgPort = 0;
+  let httpUrl = "", healthUrl = "", buffered = "", pgPort = 0, ilpPort = 0;
   const deadline = Date.now() + 60_000;
-  while (!(httpUrl && healthUrl && (pgPort || !opts.pg))) {
+  while (!(httpUrl && healthUrl && (pgPort || !opts.pg) && (ilpPort || !opts.ilp))) {
     if (Date.now() > deadline) throw new Error("server did not start within 60 s");
     const { value, done } = await lines.read();
     if (done) {
@@ -52,6 +54,7 @@ export async function startServer(
     httpUrl ||= /http listening on (http:\/\/\S+)/.exec(buffered)?.[1] ?? "";
     healthUrl ||= /health listening on (http:\/\/\S+)/.exec(buffered)?.[1] ?? "";
     pgPort ||= Number(/pg listening on \S+:(\d+)/.exec(buffered)?.[1] ?? 0);
+    ilpPort ||= Number(/ilp listening on \S+:(\d+)/.exec(buffered)?.[1] ?? 0);
   }
   // Keep draining both pipes so the child never blocks on a full pipe.
   (async () => {
@@ -71,6 +74,7 @@ export async function startServer(
     httpUrl,
     healthUrl,
     pgPort,
+    ilpPort,
     child,
     kill: () => wait("SIGKILL"),
     stop: () => wait("SIGTERM"),

@@ -1,0 +1,248 @@
+/**
+ * @module
+ * Access control (security.md): users, groups, service accounts, permissions and external
+ * aliases stored in the data root and changed with SQL; password checks for REST Basic
+ * authentication and pgwire; the OIDC resource server for Bearer tokens; cookie sessions.
+ * Entry point: `AuthService.open(engine, config, root)`, which also registers the ACL statement
+ * handler with the engine. The listeners use `authenticateHttp`, `pgAuthenticator` and
+ * `ilpRefusal` (ilp_access.ts); every statement's own permission check runs in the engine
+ * against `Principal.can`. Imports only engine/mod.ts and this folder.
+ */
+import type { Engine, Principal } from "../../engine/mod.ts";
+import { AclStatements } from "./acl_statements.ts";
+import { AclStore } from "./acl_store.ts";
+import { type Credentials, credentialsOf, SESSION_COOKIE } from "./http_credentials.ts";
+import { oidcSettings } from "./oidc_config.ts";
+import { OidcResourceServer } from "./oidc_resource_server.ts";
+import {
+  constantTimeEqualText,
+  hashPassword,
+  ITERATIONS_DEFAULT,
+  type PasswordHash,
+  verifyPassword,
+} from "./password.ts";
+import { type Identity, Principals } from "./principals.ts";
+
+export { ilpRefusal } from "./ilp_access.ts";
+export { credentialsOf } from "./http_credentials.ts";
+export type { Identity } from "./principals.ts";
+
+/** The configuration keys read here (server/config.ts's Config satisfies it). */
+export interface AuthConfig {
+  get(key: string): string | undefined;
+  bool(key: string): boolean;
+  int(key: string, fallback: number): number;
+}
+
+export type HttpAuth =
+  | { ok: true; principal: Principal; identity: Identity }
+  | { ok: false; status: 401 | 403; message: string };
+
+/** A pgwire login: the principal, nothing (bad credentials), or a refusal with its reason. */
+export type PgAuth = Principal | undefined | { refused: string };
+
+interface HttpSession {
+  identity: Identity;
+  /** The Bearer token a session opened with, re-validated through the OIDC cache on each use. */
+  token?: string;
+  expiresAt: number;
+}
+
+const SESSION_MAX_AGE_S = 2_592_000;
+const VERIFIED_MAX = 1_000;
+
+export class AuthService {
+  readonly aclEnabled: boolean;
+  readonly oidc: OidcResourceServer | undefined;
+  readonly store: AclStore;
+  readonly principals: Principals;
+  readonly #admin: { name: string; password: string; enabled: boolean };
+  readonly #sessions = new Map<string, HttpSession>();
+  /** Digests of recently verified user:password pairs → the hash they matched (PBKDF2 is slow). */
+  readonly #verified = new Map<string, string>();
+  readonly #dummy: PasswordHash;
+
+  private constructor(config: AuthConfig, store: AclStore, dummy: PasswordHash) {
+    this.aclEnabled = config.bool("acl.enabled");
+    this.store = store;
+    this.principals = new Principals(store);
+    this.#admin = {
+      name: config.get("acl.admin.user") ?? "admin",
+      password: config.get("acl.admin.password") ?? "quest",
+      enabled: (config.get("acl.admin.user.enabled") ?? "true").toLowerCase() !== "false",
+    };
+    this.#dummy = dummy;
+    const oidc = oidcSettings(config);
+    this.oidc = this.aclEnabled && oidc.enabled ? new OidcResourceServer(oidc) : undefined;
+  }
+
+  /** Opens the store in `root` and, when acl.enabled, registers the ACL statements with the engine. */
+  static async open(engine: Engine, config: AuthConfig, root: string): Promise<AuthService> {
+    const store = await AclStore.open(root);
+    const iterations = config.int("acl.password.hash.iteration.count", ITERATIONS_DEFAULT);
+    const service = new AuthService(config, store, await hashPassword(crypto.randomUUID(), iterations));
+    if (service.aclEnabled) {
+      engine.setAccessControl(
+        new AclStatements({
+          store,
+          principals: service.principals,
+          adminName: service.#admin.name,
+          iterations,
+          catalog: {
+            tables: () => engine.storage.tables().map((t) => t.name),
+            columns: (t) => engine.storage.table(t)?.meta.columns.map((c) => c.name),
+          },
+        }),
+      );
+      if (service.oidc) {
+        // Resolve the provider now so /settings can publish its endpoints; retried on demand.
+        await service.oidc.endpoints().catch((err) => console.warn(`oidc: ${err.message}`));
+      }
+    }
+    return service;
+  }
+
+  /**
+   * Authenticates an HTTP request (security.md §5.1): 401 without valid credentials, 403 when
+   * the principal is disabled or lacks the HTTP permission.
+   */
+  async authenticateHttp(headers: Headers): Promise<HttpAuth> {
+    const identity = await this.#identify(credentialsOf(headers));
+    if (identity === undefined) return { ok: false, status: 401, message: "Unauthorized" };
+    if (identity === "disabled") return { ok: false, status: 403, message: "user is disabled" };
+    const principal = this.principals.principalOf(identity);
+    if (!principal.can!("HTTP")) {
+      return { ok: false, status: 403, message: `Access denied for ${identity.name} [HTTP]` };
+    }
+    return { ok: true, principal, identity };
+  }
+
+  async #identify(c: Credentials): Promise<Identity | "disabled" | undefined> {
+    switch (c.kind) {
+      case "basic":
+        return await this.checkPassword(c.user, c.password);
+      case "bearer":
+        return await this.#bearer(c.token);
+      case "session": {
+        const s = this.#sessions.get(c.id);
+        if (!s || s.expiresAt < Date.now()) return undefined;
+        if (s.token !== undefined) return await this.#bearer(s.token);
+        return this.principals.enabled(s.identity) ? s.identity : "disabled";
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  async #bearer(token: string): Promise<Identity | undefined> {
+    if (!this.oidc) return undefined;
+    const external = await this.oidc.identify(token);
+    if (!external) return undefined;
+    return { kind: "external", name: external.name, groups: this.store.groupsOfAliases(external.groups) };
+  }
+
+  /** A user name and password: the built-in admin, or a stored user or service account. */
+  async checkPassword(user: string, password: string): Promise<Identity | "disabled" | undefined> {
+    const admin = this.#admin;
+    if (user === admin.name) {
+      return admin.enabled && constantTimeEqualText(password, admin.password)
+        ? { kind: "admin", name: user, groups: [] }
+        : undefined;
+    }
+    const e = this.store.entity(user);
+    if (!e || e.kind === "group" || !e.password) {
+      await verifyPassword(password, this.#dummy); // the same time for unknown users (T20)
+      return undefined;
+    }
+    const key = await digestHex(`${user}\u0000${password}`);
+    let ok = this.#verified.get(key) === e.password.hash;
+    if (!ok) {
+      ok = await verifyPassword(password, e.password);
+      if (ok) {
+        this.#verified.set(key, e.password.hash);
+        if (this.#verified.size > VERIFIED_MAX) this.#verified.delete(this.#verified.keys().next().value!);
+      }
+    }
+    if (!ok) return undefined;
+    if (!e.enabled) return "disabled";
+    return { kind: e.kind, name: e.name, groups: [] };
+  }
+
+  /** Opens a cookie session for an authenticated request (`/exec?session=true`); returns Set-Cookie. */
+  openSession(identity: Identity, headers: Headers): string {
+    const id = "qs1" + base64url(crypto.getRandomValues(new Uint8Array(24)));
+    const c = credentialsOf(headers);
+    const session: HttpSession = { identity, expiresAt: Date.now() + SESSION_MAX_AGE_S * 1000 };
+    if (c.kind === "bearer") session.token = c.token;
+    else if (c.kind === "session") {
+      const old = this.#sessions.get(c.id);
+      if (old?.token) session.token = old.token;
+    }
+    this.#sessions.set(id, session);
+    return `${SESSION_COOKIE}=${id}; HttpOnly; Path=/; SameSite=Strict; Max-Age=${SESSION_MAX_AGE_S}`;
+  }
+
+  /** Ends the request's cookie session (`session=false`); returns the Set-Cookie that clears it. */
+  closeSession(headers: Headers): string {
+    const c = credentialsOf(headers);
+    const id = c.kind === "session" ? c.id : cookieValue(headers.get("cookie"));
+    if (id) this.#sessions.delete(id);
+    return `${SESSION_COOKIE}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/`;
+  }
+
+  /**
+   * The pgwire password check (security.md §5.2): user `_sso` (or empty) with an access token
+   * when acl.oidc.pg.token.as.password.enabled, else users and passwords; then PGWIRE.
+   */
+  async authenticatePg(user: string, password: string): Promise<PgAuth> {
+    let identity: Identity | "disabled" | undefined;
+    if (this.oidc?.settings.pgTokenAsPassword && (user === "_sso" || user === "")) {
+      identity = await this.#bearer(password);
+    } else identity = await this.checkPassword(user, password);
+    if (identity === undefined) return undefined;
+    if (identity === "disabled") return { refused: "user is disabled" };
+    const principal = this.principals.principalOf(identity);
+    if (!principal.can!("PGWIRE")) return { refused: `Access denied for ${identity.name} [PGWIRE]` };
+    return principal;
+  }
+
+  /** What /settings publishes about access control (security.md §6.2); never a secret. */
+  async settingsKeys(): Promise<Record<string, unknown>> {
+    const o = this.oidc?.settings;
+    let endpoints: { authorization: string; token: string } | undefined;
+    try {
+      endpoints = this.oidc ? await this.oidc.endpoints() : undefined;
+    } catch {
+      endpoints = undefined;
+    }
+    return {
+      "release.type": "EE",
+      "acl.enabled": this.aclEnabled,
+      "acl.basic.auth.realm.enabled": false,
+      "acl.oidc.enabled": this.oidc !== undefined,
+      "acl.oidc.client.id": o?.clientId ?? null,
+      "acl.oidc.authorization.endpoint": endpoints?.authorization ?? null,
+      "acl.oidc.token.endpoint": endpoints?.token ?? null,
+      "acl.oidc.pkce.required": o ? o.pkceEnabled : false,
+      "acl.oidc.state.required": o ? o.stateRequired : false,
+      "acl.oidc.groups.encoded.in.token": o ? o.groupsEncodedInToken : false,
+      "acl.oidc.scope": o?.scope ?? null,
+      "acl.oidc.redirect.uri": o?.redirectUri ?? null,
+    };
+  }
+}
+
+function base64url(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function cookieValue(header: string | null): string | undefined {
+  const m = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=([^;]*)`).exec(header ?? "");
+  return m?.[1] || undefined;
+}
+
+async function digestHex(text: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+export { allowProviderInCsp, gate, needsCredentials, sessionCookie } from "./http_gate.ts";

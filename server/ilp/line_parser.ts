@@ -1,0 +1,572 @@
+/**
+ * The InfluxDB line protocol parser shared by ILP over TCP and HTTP (spec/protocols.md §10):
+ * reads lines straight from bytes into per-table `IngestBlock`s, with the escapes of §10.1,
+ * the suffix typing of §10.2, designated timestamps in every unit (§10.3) and the binary field
+ * values of protocol v2/v3 (§10.4). Numbers are parsed from the bytes and repeated names and
+ * tag values are interned, so a line costs no intermediate strings.
+ */
+import { IngestBlock, type ValueKind, ValueKinds as K } from "../../engine/mod.ts";
+import { ByteInterner, decodeUtf8 } from "./_bytes.ts";
+import { parseDoubleBytes, parseIntBytes, parseMicrosBytes } from "./_numbers.ts";
+
+/** Unit of an unsuffixed designated timestamp (HTTP `precision`, TCP `line.tcp.timestamp`). */
+export type Precision = "n" | "u" | "ms" | "s" | "m" | "h";
+
+const PRECISIONS: Record<string, Precision> = {
+  n: "n",
+  ns: "n",
+  u: "u",
+  us: "u",
+  ms: "ms",
+  s: "s",
+  m: "m",
+  h: "h",
+};
+
+/** The unit named by an HTTP `precision` value or `line.tcp.timestamp`; undefined when unknown. */
+export function precisionOf(text: string): Precision | undefined {
+  return PRECISIONS[text];
+}
+
+/** Microseconds per unit, as a multiplier (nanoseconds divide). */
+const MICROS_PER: Record<Precision, number> = { n: -1000, u: 1, ms: 1000, s: 1e6, m: 6e7, h: 3.6e9 };
+
+export interface LineError {
+  /** 1-based line of the bad line. */
+  line: number;
+  message: string;
+}
+
+export interface ParseResult {
+  /** Offset after the last line consumed: the start of an incomplete line, or of the bad one. */
+  next: number;
+  error?: LineError;
+}
+
+export interface LineParserOptions {
+  precision?: Precision;
+  /** A line longer than this is an error (`line.tcp.max.measurement.size`); 0: no limit. */
+  maxLineBytes?: number;
+}
+
+const SPACE = 0x20, COMMA = 0x2c, EQ = 0x3d, NL = 0x0a, CR = 0x0d, QUOTE = 0x22, BACKSLASH = 0x5c;
+const INCOMPLETE = Symbol("incomplete");
+
+class LineFail {
+  constructor(readonly message: string) {}
+}
+
+/** Binary entity types (spec/protocols.md §10.4). */
+const B_FLOAT = 2,
+  B_INT = 3,
+  B_BOOLEAN = 6,
+  B_TIMESTAMP = 13,
+  B_ARRAY = 14,
+  B_LONG = 15,
+  B_DOUBLE = 16,
+  B_DECIMAL = 23;
+
+/**
+ * Parses lines into blocks, one per table (`blocks`), across calls: TCP feeds it buffer after
+ * buffer, HTTP the whole body once. Stops at the first bad line, which adds nothing.
+ */
+export class LineParser {
+  readonly blocks = new Map<string, IngestBlock>();
+  /** Rows held in `blocks`. */
+  rowCount = 0;
+  /** Lines consumed so far (the number of the last complete line). */
+  line = 0;
+  readonly #microsPer: number;
+  readonly #maxLineBytes: number;
+  readonly #names = new ByteInterner();
+  readonly #values = new ByteInterner();
+  #buf: Uint8Array = new Uint8Array(0);
+  #view: DataView = new DataView(new ArrayBuffer(0));
+  #end = 0;
+  #final = false;
+  #scratch = new Uint8Array(256);
+  /** The last typed value (see #typedValue). */
+  #x = 0;
+  #big = 0n;
+  /** FNV-1a of the bytes the last name or tag value scan went over (for the interners). */
+  #hash = 0;
+  #capacityHint = 0;
+
+  constructor(options: LineParserOptions = {}) {
+    this.#microsPer = MICROS_PER[options.precision ?? "n"];
+    this.#maxLineBytes = options.maxLineBytes ?? 0;
+  }
+
+  /** Hands the blocks over and starts new ones. */
+  take(): IngestBlock[] {
+    const out = [...this.blocks.values()].filter((b) => b.rowCount > 0);
+    this.blocks.clear();
+    this.rowCount = 0;
+    return out;
+  }
+
+  /**
+   * Parses the lines in `buf[from, end)`. With `final`, a last line without a line end is
+   * taken as complete; otherwise parsing stops before it and `next` points at it.
+   */
+  parse(buf: Uint8Array, from: number, end: number, final: boolean): ParseResult {
+    this.#buf = buf;
+    this.#view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    this.#end = end;
+    this.#final = final;
+    this.#capacityHint = (end - from) >> 6;
+    let pos = from;
+    const max = this.#maxLineBytes;
+    while (pos < end) {
+      const b = buf[pos];
+      if (b === NL || b === CR) {
+        pos = this.#lineEnd(pos);
+        this.line++; // a blank line
+        continue;
+      }
+      try {
+        const r = this.#parseLine(pos, this.line + 1);
+        if (max > 0 && r.next - pos > max) {
+          r.block.abortRow();
+          return this.#tooLong(pos);
+        }
+        r.block.endRow();
+        pos = r.next;
+        this.rowCount++;
+        this.line++;
+      } catch (e) {
+        for (const bl of this.blocks.values()) bl.abortRow();
+        if (e === INCOMPLETE) return max > 0 && end - pos > max ? this.#tooLong(pos) : { next: pos };
+        if (e instanceof LineFail) return { next: pos, error: { line: this.line + 1, message: e.message } };
+        throw e;
+      }
+    }
+    return { next: pos };
+  }
+
+  #tooLong(pos: number): ParseResult {
+    return {
+      next: pos,
+      error: { line: this.line + 1, message: `line is too long [max=${this.#maxLineBytes}]` },
+    };
+  }
+
+  /** Consumes one line end (`\r\n` counts once) and counts the line. */
+  #lineEnd(pos: number): number {
+    const buf = this.#buf;
+    if (buf[pos] === CR && pos + 1 < this.#end && buf[pos + 1] === NL) return pos + 2;
+    return pos + 1;
+  }
+
+  #isEnd(i: number): boolean {
+    if (i < this.#end) {
+      const b = this.#buf[i];
+      return b === NL || b === CR;
+    }
+    if (this.#final) return true;
+    throw INCOMPLETE;
+  }
+
+  #parseLine(start: number, line: number): { block: IngestBlock; next: number } {
+    const buf = this.#buf;
+    let i = this.#scanName(start, true);
+    const table = this.#nameAt(start, i, true);
+    let block = this.blocks.get(table);
+    if (!block) this.blocks.set(table, block = new IngestBlock(table, this.#capacityHint));
+    const row = block.beginRow(line);
+    let ordinal = 0;
+    // Tags: ,name=value ...
+    while (i < this.#end && buf[i] === COMMA) {
+      const nameStart = i + 1;
+      i = this.#scanName(nameStart, false);
+      if (i >= this.#end && !this.#final) throw INCOMPLETE;
+      if (i >= this.#end || buf[i] !== EQ) throw new LineFail("INVALID_TAG_SEPARATOR");
+      const name = this.#nameAt(nameStart, i, false);
+      const valueStart = i + 1;
+      i = this.#scanTagValue(valueStart);
+      if (i === valueStart) {
+        throw new LineFail(`Could not parse entire line. Symbol value is missing: ${name}`);
+      }
+      const cell = block.cell(name, row, line, ordinal++);
+      if (cell) cell.setRef(row, K.SYMBOL, this.#tagValueAt(valueStart, i));
+    }
+    if (this.#isEnd(i)) throw new LineFail("No fields were provided");
+    if (buf[i] !== SPACE) throw new LineFail("INVALID_FIELD_SEPARATOR");
+    while (i < this.#end && buf[i] === SPACE) i++;
+    if (this.#isEnd(i)) throw new LineFail("No fields were provided");
+    // Fields: name=value,...
+    for (;;) {
+      const nameStart = i;
+      i = this.#scanName(nameStart, false);
+      const name = this.#nameAt(nameStart, i, false);
+      if (i >= this.#end ? this.#isEnd(i) : buf[i] !== EQ) {
+        throw new LineFail(`Could not parse entire line. Field value is missing: ${name}`);
+      }
+      i++;
+      i = this.#field(block, row, line, name, i, ordinal++);
+      if (this.#isEnd(i)) return { block, next: this.#lineEnd(i) };
+      if (buf[i] === COMMA) {
+        i++;
+        continue;
+      }
+      if (buf[i] !== SPACE) throw new LineFail("INVALID_FIELD_SEPARATOR");
+      break;
+    }
+    // Optional designated timestamp.
+    while (i < this.#end && buf[i] === SPACE) i++;
+    if (this.#isEnd(i)) return { block, next: this.#lineEnd(i) };
+    const tsStart = i;
+    while (i < this.#end && buf[i] !== NL && buf[i] !== CR) i++;
+    this.#isEnd(i);
+    let tsEnd = i;
+    while (tsEnd > tsStart && buf[tsEnd - 1] === SPACE) tsEnd--;
+    const micros = this.#designated(tsStart, tsEnd);
+    if (Number.isNaN(micros)) throw new LineFail(`Could not parse timestamp: ${this.#text(tsStart, tsEnd)}`);
+    block.timestamps[row] = micros;
+    return { block, next: i >= this.#end ? i : this.#lineEnd(i) };
+  }
+
+  #designated(from: number, to: number): number {
+    const buf = this.#buf;
+    const last = buf[to - 1];
+    if (last === 0x6e) return parseMicrosBytes(buf, from, to - 1, -1000); // n
+    if (last === 0x74) return parseMicrosBytes(buf, from, to - 1, 1); // t
+    if (last === 0x6d) return parseMicrosBytes(buf, from, to - 1, 1000); // m
+    return parseMicrosBytes(buf, from, to, this.#microsPer);
+  }
+
+  /** End of a table or column name: the first unescaped separator. */
+  #scanName(i: number, table: boolean): number {
+    const buf = this.#buf, end = this.#end;
+    let h = 0x811c9dc5;
+    while (i < end) {
+      const b = buf[i];
+      if (b === BACKSLASH) {
+        h = Math.imul(Math.imul(h ^ b, 16777619) ^ buf[i + 1], 16777619);
+        if (i + 1 >= end) {
+          if (this.#final) throw new LineFail("INVALID_NAME");
+          throw INCOMPLETE;
+        }
+        if (buf[i + 1] === BACKSLASH) {
+          throw new LineFail(table ? "INVALID_TABLE_NAME" : "INVALID_COLUMN_NAME");
+        }
+        i += 2;
+        continue;
+      }
+      if (b === SPACE || b === COMMA || b === NL || b === CR || (b === EQ && !table)) break;
+      // Unescaped '/' and NUL are never allowed in names (spec/protocols.md §10.1).
+      if (b === 0x2f || b === 0) throw new LineFail(table ? "INVALID_TABLE_NAME" : "INVALID_COLUMN_NAME");
+      h = Math.imul(h ^ b, 16777619);
+      i++;
+    }
+    this.#hash = h;
+    return i;
+  }
+
+  #scanTagValue(i: number): number {
+    const buf = this.#buf, end = this.#end;
+    let h = 0x811c9dc5;
+    while (i < end) {
+      const b = buf[i];
+      if (b === BACKSLASH) {
+        if (i + 1 >= end && !this.#final) throw INCOMPLETE;
+        h = Math.imul(Math.imul(h ^ b, 16777619) ^ buf[i + 1], 16777619);
+        i += 2;
+        continue;
+      }
+      if (b === SPACE || b === COMMA || b === NL || b === CR) {
+        this.#hash = h;
+        return i;
+      }
+      h = Math.imul(h ^ b, 16777619);
+      i++;
+    }
+    this.#hash = h;
+    if (!this.#final) throw INCOMPLETE;
+    return end;
+  }
+
+  #nameAt(from: number, to: number, table: boolean): string {
+    if (from === to) throw new LineFail(table ? "table name is empty" : "column name is empty");
+    const s = this.#names.get(this.#buf, from, to, this.#hash);
+    if (s === undefined) throw new LineFail("invalid UTF-8 in name");
+    return s;
+  }
+
+  #tagValueAt(from: number, to: number): string {
+    const s = this.#values.get(this.#buf, from, to, this.#hash);
+    if (s === undefined) throw new LineFail("invalid UTF-8 in tag value");
+    return s;
+  }
+
+  /** Text of raw bytes for error messages (invalid UTF-8 replaced). */
+  #text(from: number, to: number): string {
+    return new TextDecoder().decode(this.#buf.subarray(from, Math.min(to, from + 256)));
+  }
+
+  /** Parses one field value at `i` into the row; returns the offset after it. */
+  #field(block: IngestBlock, row: number, line: number, name: string, i: number, ordinal: number): number {
+    const buf = this.#buf, end = this.#end;
+    if (i < end && buf[i] === EQ) return this.#binaryField(block, row, line, name, i + 1, ordinal);
+    if (i < end && buf[i] === QUOTE) return this.#stringField(block, row, line, name, i + 1, ordinal);
+    const from = i;
+    while (i < end) {
+      const b = buf[i];
+      if (b === COMMA || b === SPACE || b === NL || b === CR) break;
+      if (b === BACKSLASH) throw new LineFail(this.#invalidField(name, from, i + 1));
+      i++;
+    }
+    if (i >= end && !this.#final) throw INCOMPLETE;
+    const cell = block.cell(name, row, line, ordinal);
+    if (from === i) {
+      if (cell) cell.setNum(row, K.NULL, 0);
+      return i;
+    }
+    const kind = this.#typedValue(block, name, from, i);
+    if (cell) {
+      if (kind === K.LONG256 || kind === K.LONG_BIG) cell.setRef(row, kind, this.#big);
+      else cell.setNum(row, kind, this.#x);
+    }
+    return i;
+  }
+
+  /**
+   * Types a text field value by its last byte (spec/protocols.md §10.2); the value is left in
+   * `#x` (numbers) or `#big` (LONG256, big integers).
+   */
+  #typedValue(block: IngestBlock, name: string, from: number, to: number): ValueKind {
+    const buf = this.#buf;
+    const last = buf[to - 1];
+    let kind: ValueKind = K.DOUBLE;
+    let x: number | undefined;
+    switch (last) {
+      case 0x69: { // i: integer or 0x… long256
+        if (to - from > 3 && buf[from] === 0x30 && (buf[from + 1] | 0x20) === 0x78) {
+          const v = parseLong256(buf, from + 2, to - 1);
+          if (v === undefined) throw new LineFail(this.#invalidField(name, from, to));
+          this.#big = v;
+          return K.LONG256;
+        }
+        const v = parseIntBytes(buf, from, to - 1);
+        if (v === undefined) throw new LineFail(this.#invalidField(name, from, to));
+        if (typeof v === "bigint") {
+          this.#big = v;
+          return K.LONG_BIG;
+        }
+        kind = K.LONG;
+        x = v;
+        break;
+      }
+      case 0x6e: // n: nanoseconds
+        kind = K.TIMESTAMP;
+        x = parseMicrosBytes(buf, from, to - 1, -1000);
+        break;
+      case 0x6d: // m: milliseconds
+        kind = K.TIMESTAMP;
+        x = parseMicrosBytes(buf, from, to - 1, 1000);
+        break;
+      case 0x64: // d: decimal
+        throw new LineFail(`table: ${block.table}, column: ${name}; DECIMAL columns are not supported`);
+      default: {
+        const bool = last >= 0x41 ? booleanOf(buf, from, to) : undefined;
+        if (bool !== undefined) {
+          kind = K.BOOLEAN;
+          x = bool;
+        } else if (last === 0x74) { // t: microseconds
+          kind = K.TIMESTAMP;
+          x = parseMicrosBytes(buf, from, to - 1, 1);
+        } else {
+          x = parseDoubleBytes(buf, from, to);
+        }
+      }
+    }
+    if (x === undefined || (kind !== K.DOUBLE && Number.isNaN(x))) {
+      throw new LineFail(this.#invalidField(name, from, to));
+    }
+    this.#x = x;
+    return kind;
+  }
+
+  #invalidField(name: string, from: number, to: number): string {
+    return `Could not parse entire line, field value is invalid. Field: ${name}; value: ${
+      this.#text(from, to)
+    }`;
+  }
+
+  /** `"…"` with `\"`, `\\` and escaped line ends; a raw line end before the quote is an error. */
+  #stringField(
+    block: IngestBlock,
+    row: number,
+    line: number,
+    name: string,
+    i: number,
+    ordinal: number,
+  ): number {
+    const buf = this.#buf, end = this.#end;
+    const from = i;
+    let escaped = false;
+    while (i < end) {
+      const b = buf[i];
+      if (b === QUOTE) break;
+      if (b === BACKSLASH) {
+        escaped = true;
+        i += 2;
+        continue;
+      }
+      if (b === NL || b === CR) {
+        throw new LineFail(
+          `Could not parse entire line, field value is invalid. Field: ${name}; value: missing closing quote`,
+        );
+      }
+      i++;
+    }
+    if (i >= end) {
+      if (!this.#final) throw INCOMPLETE;
+      throw new LineFail(
+        `Could not parse entire line, field value is invalid. Field: ${name}; value: missing closing quote`,
+      );
+    }
+    const s = escaped ? this.#unescaped(from, i) : decodeUtf8(buf, from, i);
+    if (s === undefined) {
+      throw new LineFail(
+        `Could not parse entire line, field value is invalid. Field: ${name}; value: invalid UTF-8`,
+      );
+    }
+    i++; // the closing quote
+    if (i < end && buf[i] !== COMMA && buf[i] !== SPACE && buf[i] !== NL && buf[i] !== CR) {
+      throw new LineFail(this.#invalidField(name, from - 1, i + 1));
+    }
+    const cell = block.cell(name, row, line, ordinal);
+    if (cell) cell.setRef(row, K.STRING, s);
+    return i;
+  }
+
+  #unescaped(from: number, to: number): string | undefined {
+    if (this.#scratch.length < to - from) this.#scratch = new Uint8Array((to - from) * 2);
+    const out = this.#scratch, buf = this.#buf;
+    let n = 0;
+    for (let i = from; i < to; i++) {
+      if (buf[i] === BACKSLASH && i + 1 < to) i++;
+      out[n++] = buf[i];
+    }
+    return decodeUtf8(out, 0, n);
+  }
+
+  #need(i: number, bytes: number, name: string): void {
+    if (i + bytes <= this.#end) return;
+    if (!this.#final) throw INCOMPLETE;
+    throw new LineFail(
+      `Could not parse entire line, field value is invalid. Field: ${name}; value: truncated binary value`,
+    );
+  }
+
+  /** `name==` followed by a type byte and a little-endian payload (spec/protocols.md §10.4). */
+  #binaryField(
+    block: IngestBlock,
+    row: number,
+    line: number,
+    name: string,
+    i: number,
+    ordinal: number,
+  ): number {
+    const view = this.#view;
+    this.#need(i, 1, name);
+    const type = this.#buf[i++];
+    let kind: ValueKind;
+    let x: number;
+    let big: bigint | undefined;
+    switch (type) {
+      case B_DOUBLE:
+        this.#need(i, 8, name);
+        kind = K.DOUBLE, x = view.getFloat64(i, true), i += 8;
+        break;
+      case B_FLOAT:
+        this.#need(i, 4, name);
+        kind = K.DOUBLE, x = view.getFloat32(i, true), i += 4;
+        break;
+      case B_INT:
+        this.#need(i, 4, name);
+        kind = K.LONG, x = view.getInt32(i, true), i += 4;
+        if (x === -2147483648) kind = K.NULL;
+        break;
+      case B_LONG: {
+        this.#need(i, 8, name);
+        const v = view.getBigInt64(i, true);
+        i += 8;
+        x = Number(v);
+        kind = Number.isSafeInteger(x) ? K.LONG : K.LONG_BIG;
+        if (kind === K.LONG_BIG) big = v;
+        break;
+      }
+      case B_BOOLEAN:
+        this.#need(i, 1, name);
+        kind = K.BOOLEAN, x = this.#buf[i] ? 1 : 0, i += 1;
+        break;
+      case B_TIMESTAMP: {
+        this.#need(i, 9, name);
+        const unit = this.#buf[i];
+        const v = view.getBigInt64(i + 1, true);
+        i += 9;
+        kind = K.TIMESTAMP;
+        x = unit === 0x6e || unit === 0
+          ? Math.floor(Number(v / 1000n) - (v % 1000n < 0n ? 1 : 0))
+          : unit === 0x6d || unit === 2
+          ? Number(v) * 1000
+          : Number(v);
+        if (!Number.isSafeInteger(x)) throw new LineFail(this.#invalidField(name, i - 10, i));
+        break;
+      }
+      case B_ARRAY: {
+        this.#need(i, 1, name);
+        if (this.#buf[i] === 33) {
+          i += 1;
+          kind = K.NULL, x = 0;
+          break;
+        }
+        throw new LineFail(`table: ${block.table}, column: ${name}; array columns are not supported`);
+      }
+      case B_DECIMAL:
+        throw new LineFail(`table: ${block.table}, column: ${name}; DECIMAL columns are not supported`);
+      default:
+        throw new LineFail(
+          `Could not parse entire line, field value is invalid. Field: ${name}; value: unknown binary type ${type}`,
+        );
+    }
+    if (i < this.#end) {
+      const b = this.#buf[i];
+      if (b !== COMMA && b !== SPACE && b !== NL && b !== CR) throw new LineFail("INVALID_FIELD_SEPARATOR");
+    } else if (!this.#final) throw INCOMPLETE;
+    const cell = block.cell(name, row, line, ordinal);
+    if (cell) {
+      if (big !== undefined) cell.setRef(row, K.LONG_BIG, big);
+      else cell.setNum(row, kind, x);
+    }
+    return i;
+  }
+}
+
+/** `t T true True TRUE…` → 1, `f F false…` → 0 (the long forms in any case), else undefined. */
+function booleanOf(buf: Uint8Array, from: number, to: number): number | undefined {
+  const len = to - from;
+  if (len === 1) {
+    const c = buf[from] | 0x20;
+    return c === 0x74 ? 1 : c === 0x66 ? 0 : undefined;
+  }
+  if (len !== 4 && len !== 5) return undefined;
+  let s = "";
+  for (let i = from; i < to; i++) s += String.fromCharCode(buf[i] | 0x20);
+  return s === "true" ? 1 : s === "false" ? 0 : undefined;
+}
+
+/** Up to 64 hex digits; undefined otherwise. */
+function parseLong256(buf: Uint8Array, from: number, to: number): bigint | undefined {
+  if (to <= from || to - from > 64) return undefined;
+  let s = "0x";
+  for (let i = from; i < to; i++) {
+    const c = buf[i];
+    const hex = (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
+    if (!hex) return undefined;
+    s += String.fromCharCode(c);
+  }
+  return BigInt(s);
+}
