@@ -11,35 +11,16 @@
 import type { ColumnType } from "../base/types.ts";
 import { type Batch, LONG_NULL, type Value } from "../base/values.ts";
 import { kernels, type MeasureKind, type NumericKind, wasmMemory } from "../../engine-wasm/mod.ts";
-import { parseTimestamp } from "../functions/timestamp_parse.ts";
-import { type BoundExpr, isConst } from "../plan/bound.ts";
 import { conjuncts } from "../plan/intervals_from_where.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import type { TableSnapshot } from "../storage/api.ts";
 import { rowsToBatch } from "./batch_util.ts";
 import { type ExecContext, pace, snapshotOf } from "./exec_context.ts";
 import { partitionRanges } from "./scan.ts";
+import { KIND, type Pred, predicateOf, WIDTH } from "./kernel_predicates.ts";
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
-
-const KIND: Partial<Record<string, NumericKind>> = {
-  DOUBLE: "f64",
-  FLOAT: "f32",
-  LONG: "i64",
-  TIMESTAMP: "i64",
-  DATE: "i64",
-  INT: "i32",
-  SHORT: "i16",
-  BYTE: "i8",
-};
-const WIDTH: Record<NumericKind, number> = { f64: 8, f32: 4, i64: 8, i32: 4, i16: 2, i8: 1 };
-const OPS: Record<string, "eq" | "ne" | "lt" | "le" | "gt" | "ge"> = { "=": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge" };
-const FLIP: Record<string, string> = { "<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=", "!=": "!=" };
-
-type Pred =
-  | { kind: "cmp"; col: number; type: NumericKind; op: "eq" | "ne" | "lt" | "le" | "gt" | "ge"; value: number | bigint | null }
-  | { kind: "sym"; col: number; values: (string | null)[]; not: boolean };
 
 type Agg = { fn: "count" | "sum" | "avg" | "min" | "max"; col: number; kind?: NumericKind; returns: ColumnType };
 
@@ -50,61 +31,6 @@ interface Shape {
   aggs: Agg[];
 }
 
-/** The constant of a comparison in the column's domain, or undefined when not representable. */
-function constFor(kind: NumericKind, t: ColumnType, c: { type: ColumnType; value: Value }): number | bigint | null | undefined {
-  const v = c.value;
-  if (v === null) return null;
-  if (kind === "i64") {
-    if (typeof v === "bigint") return v;
-    if (typeof v === "number" && Number.isInteger(v)) return BigInt(v);
-    if (typeof v === "string" && (t.tag === "TIMESTAMP" || t.tag === "DATE")) {
-      const p = parseTimestamp(v, t.tag === "DATE" ? "ms" : "us");
-      return p;
-    }
-    return undefined;
-  }
-  if (typeof v === "number") return v;
-  if (typeof v === "bigint" && v >= -(2n ** 53n) && v <= 2n ** 53n) return Number(v);
-  return undefined;
-}
-
-function predicateOf(e: BoundExpr, scan: ScanNode): Pred | undefined {
-  if (e.kind === "isNull" && e.arg.kind === "column") {
-    const t = scan.columns[e.arg.index].type;
-    if (t.tag === "SYMBOL") return { kind: "sym", col: e.arg.index, values: [null], not: e.not };
-    const kind = KIND[t.tag];
-    if (!kind || kind === "i16" || kind === "i8") return undefined;
-    return { kind: "cmp", col: e.arg.index, type: kind, op: e.not ? "ne" : "eq", value: null };
-  }
-  if (e.kind === "inSet" && e.arg.kind === "column" && scan.columns[e.arg.index].type.tag === "SYMBOL") {
-    const values: (string | null)[] = [];
-    for (const k of e.keys) {
-      if (typeof k !== "string") return undefined;
-      values.push(k);
-    }
-    if (e.hasNull) values.push(null);
-    return { kind: "sym", col: e.arg.index, values, not: e.not };
-  }
-  if (e.kind !== "call" || !OPS[e.name] || e.args.length !== 2) return undefined;
-  let [a, b] = e.args;
-  let op = e.name;
-  if (a.kind !== "column" && b.kind === "column") {
-    [a, b] = [b, a];
-    op = FLIP[op];
-  }
-  if (a.kind !== "column" || !isConst(b)) return undefined;
-  const t = scan.columns[a.index].type;
-  if (t.tag === "SYMBOL") {
-    if ((op !== "=" && op !== "!=") || (b.value !== null && typeof b.value !== "string")) return undefined;
-    return { kind: "sym", col: a.index, values: [b.value as string | null], not: op === "!=" };
-  }
-  const kind = KIND[t.tag];
-  if (!kind) return undefined;
-  const value = constFor(kind, t, b);
-  if (value === undefined) return undefined;
-  return { kind: "cmp", col: a.index, type: kind, op: OPS[op], value };
-}
-
 /** Recognises the shape, or undefined. */
 export function fastShape(n: AggregateNode): Shape | undefined {
   let input = n.input;
@@ -112,7 +38,7 @@ export function fastShape(n: AggregateNode): Shape | undefined {
   if (input.kind === "filter") {
     if (input.input.kind !== "scan") return undefined;
     for (const c of conjuncts(input.predicate)) {
-      const p = predicateOf(c, input.input);
+      const p = predicateOf(c, input.input.columns);
       if (!p) return undefined;
       preds.push(p);
     }

@@ -1,20 +1,104 @@
-/** Filter: keeps the rows for which the predicate is true, as a gathered batch. */
-import type { Batch } from "../base/values.ts";
+/**
+ * Filter: keeps the rows for which the predicate is true, as a gathered batch. When every
+ * conjunct is a simple comparison (numeric column vs constant, symbol = / IN, IS NULL) and
+ * the batch's columns are views of WASM memory (as scans hand them out), the WASM filter
+ * kernels build the selection vector; otherwise the predicate runs row by row.
+ */
+import type { Batch, SymbolDict, Vector } from "../base/values.ts";
+import { kernels, wasmMemory } from "../../engine-wasm/mod.ts";
+import { conjuncts } from "../plan/intervals_from_where.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { gather } from "./batch_util.ts";
 import { compilePredicate } from "./compile_expr.ts";
 import { checkCancelled, type ExecContext } from "./exec_context.ts";
+import { type Pred, predicateOf } from "./kernel_predicates.ts";
 
 type FilterNode = Extract<PlanNode, { kind: "filter" }>;
 
 export async function* runFilter(n: FilterNode, input: AsyncIterable<Batch>, ctx: ExecContext): AsyncGenerator<Batch> {
   const pred = compilePredicate(n.predicate, ctx);
+  const simple = conjuncts(n.predicate).map((c) => predicateOf(c, n.input.columns));
+  const kernelPreds = simple.every((p) => p !== undefined) ? (simple as Pred[]) : undefined;
+  const keySets = new Map<SymbolDict, Map<Pred, Uint8Array>>();
   for await (const b of input) {
     checkCancelled(ctx);
+    const viaKernels = kernelPreds && kernelSelect(b, kernelPreds, keySets);
+    if (viaKernels) {
+      const { sel, count } = viaKernels;
+      if (count === b.rowCount) yield b;
+      else if (count > 0) yield gather(b, sel, count);
+      continue;
+    }
     const sel = new Int32Array(b.rowCount);
     let count = 0;
     for (let i = 0; i < b.rowCount; i++) if (pred(b, i)) sel[count++] = i;
     if (count === b.rowCount) yield b;
     else if (count > 0) yield gather(b, sel, count);
   }
+}
+
+function inWasm(v: Vector, buffer: ArrayBufferLike): boolean {
+  return !Array.isArray(v.data) && v.data.buffer === buffer;
+}
+
+/** The selection built by the kernels, or undefined when the batch is not in WASM memory. */
+function kernelSelect(
+  b: Batch,
+  preds: Pred[],
+  keySets: Map<SymbolDict, Map<Pred, Uint8Array>>,
+): { sel: Int32Array; count: number } | undefined {
+  const mem = wasmMemory();
+  const buffer = mem.memory.buffer;
+  for (const p of preds) {
+    const v = b.columns[p.col];
+    if (!inWasm(v, buffer) || (p.kind === "sym" && !v.dict)) return undefined;
+  }
+  const k = kernels();
+  const out = mem.alloc(Math.max(16, b.rowCount * 4));
+  if (out < 0) return undefined;
+  let setPtr = -1;
+  try {
+    let count = b.rowCount;
+    let refining = false;
+    for (const p of preds) {
+      const v = b.columns[p.col];
+      const data = (v.data as Int32Array).byteOffset;
+      const rows = refining ? { rowCount: b.rowCount, sel: out, selCount: count } : { rowCount: b.rowCount };
+      if (p.kind === "sym") {
+        const table = keyTable(p, v.dict!, keySets);
+        setPtr = mem.alloc(table.length);
+        if (setPtr < 0) return undefined;
+        mem.u8(setPtr, table.length).set(table);
+        count = k.filterKeySet({ ...rows, data, set: setPtr, setSize: v.dict!.size, out });
+        mem.free(setPtr);
+        setPtr = -1;
+      } else if (p.type === "i64") {
+        count = k.filter("i64", { ...rows, data, op: p.op, value: p.value as bigint | null, out });
+      } else {
+        count = k.filter(p.type, { ...rows, data, op: p.op, value: p.value as number | null, out });
+      }
+      refining = true;
+      if (count === 0) break;
+    }
+    return { sel: mem.i32(out, count).slice(), count };
+  } finally {
+    if (setPtr >= 0) mem.free(setPtr);
+    mem.free(out);
+  }
+}
+
+/** The byte table of keys a symbol predicate selects (last byte: the NULL key), per dictionary. */
+function keyTable(p: Extract<Pred, { kind: "sym" }>, dict: SymbolDict, cache: Map<SymbolDict, Map<Pred, Uint8Array>>): Uint8Array {
+  let perDict = cache.get(dict);
+  if (!perDict) cache.set(dict, perDict = new Map());
+  let table = perDict.get(p);
+  if (!table || table.length !== dict.size + 1) {
+    table = new Uint8Array(dict.size + 1).fill(p.not ? 1 : 0);
+    for (const value of p.values) {
+      const key = value === null ? dict.size : dict.keyOf(value);
+      if (key !== undefined) table[key] = p.not ? 0 : 1;
+    }
+    perDict.set(p, table);
+  }
+  return table;
 }
