@@ -14,11 +14,12 @@ import { checkCancelled, type ExecContext, snapshotOf } from "./exec_context.ts"
 import type { SampleByNode, Sampled } from "./sample_by.ts";
 import { type Bucketer, bucketerOf, fixedStrideMicros } from "./sample_by_buckets.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
+import { trySampleByKeyedFast } from "./sample_by_keyed_fast.ts";
 
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
 type Fn = "count" | "sum" | "avg" | "min" | "max" | "first" | "last";
 
-const KIND: Partial<Record<string, MeasureKind>> = {
+export const KIND: Partial<Record<string, MeasureKind>> = {
   DOUBLE: "f64",
   FLOAT: "f32",
   LONG: "i64",
@@ -26,7 +27,7 @@ const KIND: Partial<Record<string, MeasureKind>> = {
   DATE: "i64",
   INT: "i32",
 };
-const WIDTH: Record<MeasureKind, number> = { f64: 8, f32: 4, i64: 8, i32: 4 };
+export const WIDTH: Record<MeasureKind, number> = { f64: 8, f32: 4, i64: 8, i32: 4 };
 const FNS = new Set(["count", "sum", "avg", "min", "max", "first", "last"]);
 
 interface FastAgg {
@@ -71,7 +72,7 @@ function shapeOf(n: SampleByNode): { scan: ScanNode; aggs: FastAgg[] } | undefin
   return { scan, aggs };
 }
 
-class Scratch {
+export class Scratch {
   #blocks: number[] = [];
   alloc(bytes: number): number {
     const p = wasmMemory().alloc(Math.max(16, bytes));
@@ -84,9 +85,10 @@ class Scratch {
   }
 }
 
-class FastPathUnavailable extends Error {}
+export class FastPathUnavailable extends Error {}
 
 export async function trySampleByFast(n: SampleByNode, ctx: ExecContext): Promise<Sampled | undefined> {
+  if (n.spec.keys.length > 0) return await trySampleByKeyedFast(n, ctx);
   const shape = shapeOf(n);
   if (!shape) return undefined;
   const scratch = new Scratch();
@@ -103,7 +105,7 @@ export async function trySampleByFast(n: SampleByNode, ctx: ExecContext): Promis
 const newAcc = (): Acc => ({ rows: 0, count: 0, sum: 0, min: null, max: null, first: null, last: null, seen: false });
 
 /** Segment end rows of [from, to): by enumerating boundaries when buckets are dense, else by galloping. */
-function segmentEnds(b: Bucketer, ts: BigInt64Array, tsPtr: number, from: number, to: number, stride: bigint, scratch: Scratch) {
+export function segmentEnds(b: Bucketer, ts: BigInt64Array, tsPtr: number, from: number, to: number, stride: bigint, scratch: Scratch) {
   const starts: bigint[] = [];
   const firstTs = ts[from], lastTs = ts[to - 1];
   const estimate = Number((lastTs - firstTs) / stride) + 2;
@@ -233,7 +235,7 @@ function readSegments(
   };
 }
 
-function isNull(v: number | bigint, kind: MeasureKind): boolean {
+export function isNull(v: number | bigint, kind: MeasureKind): boolean {
   if (typeof v === "bigint") return v === LONG_NULL;
   return kind === "i32" ? v === -2147483648 : !Number.isFinite(v);
 }
@@ -256,7 +258,7 @@ function merge(acc: Acc, rows: number, st: ReturnType<typeof readSegments> | und
   if (!isNull(mx, kind) && (acc.max === null || mx > acc.max)) acc.max = mx;
 }
 
-function typed(t: ColumnType, v: number | bigint | null): Value {
+export function typed(t: ColumnType, v: number | bigint | null): Value {
   if (v === null) return null;
   switch (t.tag) {
     case "DOUBLE":
