@@ -10,6 +10,10 @@ import type { PlanNode } from "../plan/plan_node.ts";
 import { normKey } from "../plan/bind_expr.ts";
 import { RowBuffer, rowOf } from "./batch_util.ts";
 import { checkCancelled, type ExecContext } from "./exec_context.ts";
+import { runAsofColumnar } from "./asof_join_columnar.ts";
+
+/** ASOF/LT run by the columnar merge (asof_join_columnar.ts); false: the row-at-a-time one below. */
+const COLUMNAR = true;
 
 type AsofNode = Extract<PlanNode, { kind: "asof" }>;
 type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
@@ -53,7 +57,8 @@ function keyOf(b: Batch, i: number, keys: number[]): unknown {
 }
 
 export function runAsofJoin(n: AsofNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
-  return n.type === "splice" ? runSplice(n, ctx, run) : runAsof(n, ctx, run);
+  if (n.type === "splice") return runSplice(n, ctx, run);
+  return COLUMNAR ? runAsofColumnar(n, ctx, run) : runAsof(n, ctx, run);
 }
 
 async function* runAsof(n: AsofNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {

@@ -15,6 +15,7 @@ import { gather, rowOf, rowsToBatches } from "./batch_util.ts";
 import { compileExpr, compilePredicate } from "./compile_expr.ts";
 import { checkCancelled, type ExecContext, snapshotOf } from "./exec_context.ts";
 import { partitionRanges } from "./scan.ts";
+import { findNullKeyRow, latestBySymbolKeys, readRow } from "./latest_by_keys.ts";
 
 type LatestNode = Extract<PlanNode, { kind: "latestBy" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
@@ -41,7 +42,7 @@ function possibleKeys(n: LatestNode, scan: ScanNode, snap: TableSnapshot): numbe
  * Reads the scan newest row first, keeping the first row met per key, and stops once every
  * key is known. With a single SYMBOL key and no filter, once every dictionary value has been
  * found only a NULL key can still be missing: the older rows' key column alone is searched
- * for it.
+ * for it (by the WASM key kernel over the cached column, see latest_by_keys.ts).
  */
 async function latestBackward(
   n: LatestNode,
@@ -52,11 +53,11 @@ async function latestBackward(
 ): Promise<void> {
   const { scan } = source;
   const snap = snapshotOf(ctx, scan.table);
+  if (!source.filter && await latestBySymbolKeys(n, scan, snap, ctx, latest, hashOf)) return;
   const pred = source.filter ? compilePredicate(source.filter, ctx) : undefined;
   const nonNull = n.keys.length === 0 ? 1 : possibleKeys(n, scan, snap);
   const nullKey = n.keys.length === 1 && !pred && nonNull !== Infinity ? (n.keys[0] as { index: number }).index : -1;
   const all = n.keys.length === 0 ? 1 : nonNull === Infinity ? Infinity : n.keys.length === 1 ? nonNull + 1 : Infinity;
-  let searchNull = false;
   for (let p = snap.partitions.length - 1; p >= 0; p--) {
     const ranges = await partitionRanges(snap, p, scan.intervals);
     for (let r = ranges.length - 1; r >= 0; r--) {
@@ -64,18 +65,6 @@ async function latestBackward(
       for (let hi = to; hi > from;) {
         checkCancelled(ctx);
         const lo = Math.max(from, hi - BATCH_ROWS_MAX);
-        if (searchNull) {
-          const keys = (await snap.read(p, scan.columnIndexes[nullKey], lo, hi)).data as Int32Array;
-          for (let i = hi - lo - 1; i >= 0; i--) {
-            if (keys[i] >= 0) continue;
-            const columns = await Promise.all(scan.columnIndexes.map((c) => snap.read(p, c, lo + i, lo + i + 1)));
-            const b: Batch = { rowCount: 1, columns };
-            latest.set(hashOf(b, 0), { ts: (columns[n.tsIndex].data as BigInt64Array)[0], row: rowOf(b, 0) });
-            return;
-          }
-          hi = lo;
-          continue;
-        }
         const columns = await Promise.all(scan.columnIndexes.map((c) => snap.read(p, c, lo, hi)));
         const b: Batch = { rowCount: hi - lo, columns };
         const ts = columns[n.tsIndex].data as BigInt64Array;
@@ -85,7 +74,14 @@ async function latestBackward(
           if (!latest.has(h)) latest.set(h, { ts: ts[i], row: rowOf(b, i) });
         }
         if (latest.size >= all) return;
-        if (nullKey >= 0 && latest.size === nonNull && !latest.has(valueKey(null))) searchNull = true;
+        if (nullKey >= 0 && latest.size === nonNull && !latest.has(valueKey(null))) {
+          const found = await findNullKeyRow(snap, scan, scan.columnIndexes[nullKey], p, r, lo, ctx);
+          if (found) {
+            const b1 = await readRow(snap, scan, found.p, found.row);
+            latest.set(hashOf(b1, 0), { ts: (b1.columns[n.tsIndex].data as BigInt64Array)[0], row: rowOf(b1, 0) });
+          }
+          return;
+        }
         hi = lo;
       }
     }
