@@ -8,6 +8,7 @@ import { SqlError } from "../base/errors.ts";
 import { isTimestamp, T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
+import { someExpr } from "../sql/expr_walk.ts";
 import { exprToText } from "../sql/printer.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { BoundArg } from "../functions/registry_types.ts";
@@ -96,29 +97,7 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
 
 /** True when `e` holds a window function call (outside subqueries). */
 export function containsWindow(e: A.Expr): boolean {
-  switch (e.kind) {
-    case "call":
-      return e.over !== undefined || e.args.some(containsWindow);
-    case "binary":
-      return containsWindow(e.left) || containsWindow(e.right);
-    case "unary":
-      return containsWindow(e.operand);
-    case "cast":
-      return containsWindow(e.expr);
-    case "case":
-      return (e.operand ? containsWindow(e.operand) : false) || e.whens.some((w) => containsWindow(w.when) || containsWindow(w.then)) ||
-        (e.else ? containsWindow(e.else) : false);
-    case "in":
-      return containsWindow(e.expr) || (Array.isArray(e.list) && e.list.some(containsWindow));
-    case "between":
-      return containsWindow(e.expr) || containsWindow(e.lo) || containsWindow(e.hi);
-    case "like":
-      return containsWindow(e.expr) || containsWindow(e.pattern);
-    case "isNull":
-      return containsWindow(e.expr);
-    default:
-      return false;
-  }
+  return someExpr(e, (x) => (x.kind === "call" && x.over !== undefined ? true : undefined));
 }
 
 function constantOf(e: A.Expr, pc: PlanContext, what: string): Value {

@@ -6,6 +6,7 @@ import { SqlError } from "../base/errors.ts";
 import { T } from "../base/types.ts";
 import type * as A from "../sql/ast.ts";
 import { exprToText } from "../sql/printer.ts";
+import { someExpr } from "../sql/expr_walk.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { BoundArg } from "../functions/registry_types.ts";
 import { type AggregateBinder, type BindContext, bindExpr, castTo, isAggregateCall } from "./bind_expr.ts";
@@ -31,31 +32,7 @@ export function bindContext(scope: Scope, pc: PlanContext, clause?: string): Bin
 
 /** True when an aggregate call appears in `e` outside subqueries and window calls. */
 export function containsAggregate(e: A.Expr): boolean {
-  switch (e.kind) {
-    case "call":
-      if (e.over) return false;
-      return isAggregateCall(e) || e.args.some(containsAggregate);
-    case "binary":
-      return containsAggregate(e.left) || containsAggregate(e.right);
-    case "unary":
-      return containsAggregate(e.operand);
-    case "cast":
-      return containsAggregate(e.expr);
-    case "case":
-      return (e.operand ? containsAggregate(e.operand) : false) ||
-        e.whens.some((w) => containsAggregate(w.when) || containsAggregate(w.then)) ||
-        (e.else ? containsAggregate(e.else) : false);
-    case "in":
-      return containsAggregate(e.expr) || (Array.isArray(e.list) && e.list.some(containsAggregate));
-    case "between":
-      return containsAggregate(e.expr) || containsAggregate(e.lo) || containsAggregate(e.hi);
-    case "like":
-      return containsAggregate(e.expr) || containsAggregate(e.pattern);
-    case "isNull":
-      return containsAggregate(e.expr);
-    default:
-      return false;
-  }
+  return someExpr(e, (x) => (x.kind !== "call" ? undefined : x.over ? false : isAggregateCall(x) ? true : undefined));
 }
 
 interface Item {

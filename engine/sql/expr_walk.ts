@@ -1,0 +1,46 @@
+/** Walking AST expressions without descending into subqueries. */
+import type { Expr } from "./ast.ts";
+
+/** The direct sub-expressions of `e` (not those inside subqueries or window specs). */
+export function childExprs(e: Expr): Expr[] {
+  switch (e.kind) {
+    case "call":
+      return e.args;
+    case "binary":
+      return e.list ? [e.left, ...e.list] : [e.left, e.right];
+    case "unary":
+      return [e.operand];
+    case "cast":
+      return [e.expr];
+    case "case":
+      return [
+        ...(e.operand ? [e.operand] : []),
+        ...e.whens.flatMap((w) => [w.when, w.then]),
+        ...(e.else ? [e.else] : []),
+      ];
+    case "in":
+      return Array.isArray(e.list) ? [e.expr, ...e.list] : [e.expr];
+    case "between":
+      return [e.expr, e.lo, e.hi];
+    case "like":
+      return [e.expr, e.pattern];
+    case "isNull":
+      return [e.expr];
+    case "array":
+      return e.elements;
+    case "index":
+      return [e.expr, ...e.indexes];
+    default:
+      return [];
+  }
+}
+
+/**
+ * True when `test` holds for `e` or a sub-expression. `test` answers true or false to decide
+ * for a node without looking inside it, or undefined to look at its children.
+ */
+export function someExpr(e: Expr, test: (x: Expr) => boolean | undefined): boolean {
+  const r = test(e);
+  if (r !== undefined) return r;
+  return childExprs(e).some((c) => someExpr(c, test));
+}
