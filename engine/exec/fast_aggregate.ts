@@ -18,6 +18,7 @@ import { rowsToBatch } from "./batch_util.ts";
 import { type ExecContext, pace, snapshotOf } from "./exec_context.ts";
 import { partitionRanges } from "./scan.ts";
 import { KIND, type Pred, predicateOf, WIDTH } from "./kernel_predicates.ts";
+import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
@@ -113,20 +114,6 @@ function finish(a: Agg, acc: Acc, rows: number): Value {
   }
 }
 
-class Scratch {
-  #blocks: number[] = [];
-  alloc(bytes: number): number {
-    const p = wasmMemory().alloc(Math.max(16, bytes));
-    if (p < 0) throw new FastPathUnavailable();
-    this.#blocks.push(p);
-    return p;
-  }
-  release(): void {
-    for (const p of this.#blocks.splice(0)) wasmMemory().free(p);
-  }
-}
-
-class FastPathUnavailable extends Error {}
 
 /** Runs the aggregate on the WASM kernels; undefined when the shape does not fit. */
 export async function tryFastAggregate(n: AggregateNode, ctx: ExecContext): Promise<Batch | undefined> {

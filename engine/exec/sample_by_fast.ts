@@ -15,6 +15,7 @@ import type { SampleByNode, Sampled } from "./sample_by.ts";
 import { type Bucketer, bucketerOf, fixedStrideMicros } from "./sample_by_buckets.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
 import { trySampleByKeyedFast } from "./sample_by_keyed_fast.ts";
+import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
 
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
 type Fn = "count" | "sum" | "avg" | "min" | "max" | "first" | "last";
@@ -72,20 +73,6 @@ function shapeOf(n: SampleByNode): { scan: ScanNode; aggs: FastAgg[] } | undefin
   return { scan, aggs };
 }
 
-export class Scratch {
-  #blocks: number[] = [];
-  alloc(bytes: number): number {
-    const p = wasmMemory().alloc(Math.max(16, bytes));
-    if (p < 0) throw new FastPathUnavailable();
-    this.#blocks.push(p);
-    return p;
-  }
-  release(): void {
-    for (const p of this.#blocks.splice(0)) wasmMemory().free(p);
-  }
-}
-
-export class FastPathUnavailable extends Error {}
 
 export async function trySampleByFast(n: SampleByNode, ctx: ExecContext): Promise<Sampled | undefined> {
   if (n.spec.keys.length > 0) return await trySampleByKeyedFast(n, ctx);

@@ -14,7 +14,8 @@ import type { PlanNode } from "../plan/plan_node.ts";
 import { checkCancelled, type ExecContext, snapshotOf } from "./exec_context.ts";
 import type { SampleByNode, Sampled } from "./sample_by.ts";
 import { type Bucketer, bucketerOf, fixedStrideMicros } from "./sample_by_buckets.ts";
-import { FastPathUnavailable, isNull, KIND, Scratch, segmentEnds, typed, WIDTH } from "./sample_by_fast.ts";
+import { isNull, KIND, segmentEnds, typed, WIDTH } from "./sample_by_fast.ts";
+import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
 
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
