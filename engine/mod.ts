@@ -16,7 +16,7 @@
 export { Engine, type ColumnMeta, type EngineOptions, type Outcome } from "./engine.ts";
 export { type AccessControl, type AclRequest, type AclResult, adminSession, type Principal, type Session } from "./session.ts";
 export { SqlError, type ErrorKind } from "./base/errors.ts";
-export { type ColumnType, typeName, T } from "./base/types.ts";
+export { type ColumnType, type TypeTag, typeName, T } from "./base/types.ts";
 export { type Batch, readValue, type Value, type Vector } from "./base/values.ts";
 export { formatValue } from "./functions/format_value.ts";
 export { formatDouble, formatFloat } from "./functions/double_format.ts";

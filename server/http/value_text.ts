@@ -1,33 +1,22 @@
-/** Result values as JSON (/exec, spec/protocols.md §2.3) and CSV (/exp, §3.2) text. */
-import { type ColumnType, formatDouble, formatFloat, formatValue, type Value } from "../../engine/mod.ts";
+/**
+ * Result values as JSON (/exec, spec/protocols.md §2.3) and CSV (/exp, §3.2) text. The text
+ * of a value is always the engine's `formatValue` (§18.3); the formats differ only in which
+ * types are written bare and which quoted.
+ */
+import { type ColumnType, formatValue, type TypeTag, type Value } from "../../engine/mod.ts";
+
+/** Types JSON carries as bare literals (numbers and booleans); the rest are JSON strings. */
+const JSON_BARE = new Set<TypeTag>(["BOOLEAN", "BYTE", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE"]);
+/** Types CSV writes unquoted (§3.2); the rest are quoted with `"` doubled. */
+const CSV_BARE = new Set<TypeTag>(["BOOLEAN", "BYTE", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE", "CHAR", "UUID", "IPV4", "LONG256"]);
 
 export function jsonCell(v: Value, t: ColumnType, quoteLargeNum: boolean): string {
   if (v === null) return t.tag === "CHAR" ? '""' : "null";
-  switch (t.tag) {
-    case "BOOLEAN":
-      return v ? "true" : "false";
-    case "BYTE":
-    case "SHORT":
-    case "INT":
-      return String(v);
-    case "LONG":
-      return quoteLargeNum ? `"${v}"` : String(v);
-    case "FLOAT":
-      return formatFloat(v as number);
-    case "DOUBLE":
-      return formatDouble(v as number);
-    case "BINARY":
-      return "[]";
-    case "STRING":
-    case "VARCHAR":
-    case "SYMBOL":
-    case "CHAR":
-      return JSON.stringify(v);
-    default: {
-      const s = formatValue(v, t);
-      return s === null ? "null" : JSON.stringify(s);
-    }
-  }
+  if (t.tag === "BINARY") return "[]";
+  const s = formatValue(v, t);
+  if (s === null) return "null";
+  if (t.tag === "LONG" && quoteLargeNum) return `"${s}"`;
+  return JSON_BARE.has(t.tag) ? s : JSON.stringify(s);
 }
 
 function quote(s: string): string {
@@ -35,34 +24,9 @@ function quote(s: string): string {
 }
 
 export function csvCell(v: Value, t: ColumnType): string {
-  if (v === null) return "";
-  switch (t.tag) {
-    case "BOOLEAN":
-      return v ? "true" : "false";
-    case "BYTE":
-    case "SHORT":
-    case "INT":
-    case "LONG":
-      return String(v);
-    case "FLOAT":
-      return formatFloat(v as number);
-    case "DOUBLE":
-      return formatDouble(v as number);
-    case "STRING":
-    case "VARCHAR":
-    case "SYMBOL":
-      return quote(v as string);
-    case "CHAR":
-      return v as string;
-    case "BINARY":
-      return "";
-    case "UUID":
-    case "IPV4":
-    case "LONG256":
-      return formatValue(v, t) ?? "";
-    default:
-      return quote(formatValue(v, t) ?? "");
-  }
+  if (v === null || t.tag === "BINARY") return "";
+  const s = formatValue(v, t) ?? "";
+  return CSV_BARE.has(t.tag) ? s : quote(s);
 }
 
 export function csvHeader(names: string[], delimiter: string): string {

@@ -3,7 +3,7 @@
  * `t`/`f`, decimal integers, shortest round-trip floats, timestamps with a space and six
  * fraction digits, raw UTF-8 strings. NULL is a length of -1.
  */
-import { type ColumnType, formatDouble, formatFloat, formatValue, type Value } from "../../engine/mod.ts";
+import { type ColumnType, formatValue, type Value } from "../../engine/mod.ts";
 import type { BufferWriter } from "./buffer_writer.ts";
 import { formatDateText, formatTimestampText } from "./pg_time.ts";
 
@@ -12,15 +12,6 @@ export function textOf(v: Value, t: ColumnType): string | null {
   switch (t.tag) {
     case "BOOLEAN":
       return v ? "t" : "f";
-    case "BYTE":
-    case "SHORT":
-    case "INT":
-    case "LONG":
-      return String(v);
-    case "FLOAT":
-      return formatFloat(v as number);
-    case "DOUBLE":
-      return formatDouble(v as number);
     case "TIMESTAMP":
       return formatTimestampText(v as bigint);
     case "TIMESTAMP_NS":
@@ -28,13 +19,8 @@ export function textOf(v: Value, t: ColumnType): string | null {
       return formatTimestampText((v as bigint) / 1000n - ((v as bigint) % 1000n < 0n ? 1n : 0n));
     case "DATE":
       return formatDateText(v as bigint);
-    case "CHAR":
-    case "SYMBOL":
-    case "STRING":
-    case "VARCHAR":
-    case "UUID":
-      return v as string;
     default:
+      // Numbers, strings, UUID, IPv4 ... read the same in Postgres text as in QuestDB's (§18.3).
       return formatValue(v, t);
   }
 }
