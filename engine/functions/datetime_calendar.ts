@@ -8,6 +8,9 @@
  * 8.64e13 ns, well under 2^53).
  */
 
+export { civilFromDays, daysFromCivil, floorDiv } from "../base/calendar.ts";
+import { civilFromDays, daysFromCivil, floorDiv } from "../base/calendar.ts";
+
 /** The unit of a time value: DATE is "ms", TIMESTAMP "us", TIMESTAMP_NS "ns". */
 export type TimeUnit = "ms" | "us" | "ns";
 
@@ -28,11 +31,6 @@ export const TICKS_PER_SECOND_NUM: Readonly<Record<TimeUnit, number>> = { ms: 1e
 /** Nanoseconds per tick, per unit (the scale between a unit and ns). */
 export const NANOS_PER_TICK: Readonly<Record<TimeUnit, number>> = { ms: 1e6, us: 1e3, ns: 1 };
 
-/** Floor division (rounds toward negative infinity, unlike bigint `/`). */
-export function floorDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return a % b !== 0n && (a < 0n) !== (b < 0n) ? q - 1n : q;
-}
 
 /** Modulo with the sign of the divisor. */
 export function floorMod(a: bigint, b: bigint): bigint {
@@ -51,31 +49,7 @@ export function daysInMonth(year: number, month: number): number {
   return month === 2 && isLeapYear(year) ? 29 : DAYS_PER_MONTH[month - 1];
 }
 
-/** Days since 1970-01-01 of a civil date (H. Hinnant's days_from_civil, valid for any year). */
-export function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const mp = (month + 9) % 12;
-  const doy = Math.floor((153 * mp + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
 
-/** The civil date [year, month, day] of a day number (inverse of daysFromCivil). */
-export function civilFromDays(days: number): [number, number, number] {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor(
-    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
-  );
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  return [month <= 2 ? era * 400 + yoe + 1 : era * 400 + yoe, month, day];
-}
 
 /** ISO day of week of a day number: 1 = Monday … 7 = Sunday (1970-01-01 was a Thursday). */
 export function dayOfWeek(days: number): number {

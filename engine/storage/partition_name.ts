@@ -7,6 +7,15 @@
  * no `Date` range limits or time zones are involved.
  */
 import type { PartitionUnit } from "../sql/ast.ts";
+import { civilFromDays as civilTuple, daysFromCivil, floorDiv } from "../base/calendar.ts";
+
+export { daysFromCivil };
+
+/** The date of a day number as named fields (partition names read better with them). */
+export function civilFromDays(days: number): { year: number; month: number; day: number } {
+  const [year, month, day] = civilTuple(days);
+  return { year, month, day };
+}
 
 const MICROS_PER_HOUR = 3_600_000_000n;
 const MICROS_PER_DAY = 86_400_000_000n;
@@ -22,36 +31,8 @@ export interface PartitionRange {
   hi: bigint;
 }
 
-/** Days since 1970-01-01 of a proleptic Gregorian date (month 1..12). */
-export function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const mp = (month + 9) % 12;
-  const doy = Math.floor((153 * mp + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146_097 + doe - 719_468;
-}
 
-/** The proleptic Gregorian date of a day number (inverse of `daysFromCivil`). */
-export function civilFromDays(days: number): { year: number; month: number; day: number } {
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor(
-    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365,
-  );
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  return { year: era * 400 + yoe + (month <= 2 ? 1 : 0), month, day };
-}
 
-function floorDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return a % b !== 0n && (a < 0n) !== (b < 0n) ? q - 1n : q;
-}
 
 function pad(n: number, width: number): string {
   const s = String(Math.abs(n)).padStart(width, "0");
