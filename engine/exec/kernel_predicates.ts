@@ -33,8 +33,9 @@ function constFor(kind: NumericKind, t: ColumnType, c: { type: ColumnType; value
   const v = c.value;
   if (v === null) return null;
   if (kind === "i64") {
-    if (typeof v === "bigint") return v;
-    if (typeof v === "number" && Number.isInteger(v)) return BigInt(v);
+    // Constants outside the 64-bit range stay on the generic path, which compares them exactly.
+    if (typeof v === "bigint") return BigInt.asIntN(64, v) === v ? v : undefined;
+    if (typeof v === "number" && Number.isInteger(v) && Math.abs(v) < 2 ** 63) return BigInt(v);
     if (typeof v === "string" && (t.tag === "TIMESTAMP" || t.tag === "DATE")) {
       const p = parseTimestamp(v, t.tag === "DATE" ? "ms" : "us");
       return p;

@@ -117,9 +117,11 @@ export function castValue(v: Value, from: ColumnType, to: ColumnType, options: C
       return n === 0 ? null : n;
     }
     case "LONG256":
-      return typeof v === "bigint"
-        ? BigInt.asUintN(64, v)
-        : BigInt.asUintN(64, BigInt(Math.trunc(v as number)));
+      if (typeof v === "bigint") return BigInt.asUintN(64, v);
+      if (typeof v === "boolean") return v ? 1n : 0n;
+      if (typeof v === "number" && Number.isFinite(v)) return BigInt.asUintN(64, BigInt(Math.trunc(v)));
+      if (typeof v === "number") return null;
+      throw new SqlError(`unsupported cast [from=${typeName(from)}, to=${typeName(to)}]`, options.pos ?? -1);
     case "GEOHASH":
       return narrowGeohash(v as bigint, from, to, options);
     default:

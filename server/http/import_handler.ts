@@ -4,7 +4,8 @@
  * the header and the column types (unless a `schema` part or the existing table says), then
  * records are appended in commits of `maxUncommittedRows` (the console's misspelt
  * `maxUncommitedRows` too). Bad values follow `atomicity`: `skipCol` stores NULL and counts
- * the error, `skipRow` drops the row, `abort` stops the import at that line.
+ * the error, `skipRow` drops the row, `abort` stops the import at that line and discards the
+ * rows not yet committed.
  */
 import {
   type ColumnType,
@@ -370,10 +371,8 @@ class CsvImport {
     this.block = new IngestBlock(this.table, block.rowCount);
     const p = this.ingestor.prepare(block, this.prepare);
     if (p.error && this.params.atomicity === "abort") {
-      // Rows before the bad line are committed with it out; then the import stops.
-      const written = await this.ingestor.commit(p);
-      this.outcome.rowsImported += written;
-      this.#count(p.columns);
+      // The uncommitted chunk is discarded whole, like a rollback: rows of earlier chunks
+      // (each `maxUncommittedRows` long) stay committed, as in QuestDB.
       throw new ImportFailure(`import aborted: ${p.error.message} [line=${p.error.line}]`);
     }
     if (p.error) {

@@ -80,6 +80,8 @@ Deno.test("imp atomicity: skipCol keeps rows with NULLs, skipRow drops them with
     body = await (await t.request("/imp?name=c3&fmt=json&atomicity=abort", upload(csv, "c.csv", schema)))
       .json();
     assert.match(body.status, /import aborted: .*\[line=4\]/);
+    // The aborted chunk was never committed: no half-written table (here: none at all).
+    assert.equal(t.engine.storage.table("c3"), undefined);
   });
 });
 
