@@ -145,6 +145,9 @@ export class Engine {
       params: (session.params ?? []) as Value[],
       subqueries: new Map(),
       signal: session.signal,
+      deadline: session.timeoutMs && session.timeoutMs > 0
+        ? { at: performance.now() + session.timeoutMs, timeoutMs: session.timeoutMs }
+        : undefined,
       snapshots: [],
       meta: { rowsOf: (name, args) => metaRows(storage, name, args, parameters) },
     };

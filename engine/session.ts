@@ -22,6 +22,12 @@ export interface Session {
   timeZone: string;
   /** Aborts the running statement: it stops within one batch with a "cancelled" error. */
   signal?: AbortSignal;
+  /**
+   * Statement timeout in milliseconds (`query.timeout`, REST `Statement-Timeout`, pgwire
+   * `statement_timeout`): a statement running longer stops within one batch with a
+   * "timeout, query aborted" error. A deadline, not a timer, so idle sessions cost nothing.
+   */
+  timeoutMs?: number;
   /** Values for `$n` / `?` / `:name` placeholders, already in scalar form. */
   params?: unknown[];
   /**

@@ -19,6 +19,8 @@ import { compileExpr, compilePredicate } from "./compile_expr.ts";
 import { columnIndex, requireTable } from "./ddl.ts";
 import type { ExecContext } from "./exec_context.ts";
 import { batchesToRows } from "./rows_to_write.ts";
+import { runPlan } from "./run_plan.ts";
+import { prepareExprSubqueries } from "./subqueries.ts";
 
 function targetColumns(t: Table, s: A.InsertStmt): number[] {
   if (!s.columns) return t.meta.columns.map((_, i) => i);
@@ -145,6 +147,7 @@ export async function update(
     return { index: i, expr: e, pos: a.expr.pos };
   });
   const where: BoundExpr | undefined = s.where ? bindExpr(s.where, { ...bind(scope), clause: "WHERE" }) : undefined;
+  await prepareExprSubqueries([...(where ? [where] : []), ...sets.map((x) => x.expr)], ctx, runPlan);
   const pred = where ? compilePredicate(where, ctx) : undefined;
   const evals = sets.map((x) => compileExpr(x.expr, ctx));
   const snap = t.snapshot();

@@ -16,6 +16,8 @@ export interface ExecContext {
   /** Scalar subquery value, or the set of keys for IN (SELECT ...), per subquery plan. */
   subqueries: Map<PlanNode, Value | Set<unknown> | boolean>;
   signal?: AbortSignal;
+  /** performance.now() after which the statement is aborted (Session.timeoutMs). */
+  deadline?: { at: number; timeoutMs: number };
   /** Snapshots opened by this execution, released when it ends. */
   snapshots: TableSnapshot[];
   /** Names of the engine's meta tables (tables(), ...) provided by the engine. */
@@ -50,6 +52,8 @@ export interface MetaSource {
 
 export function checkCancelled(ctx: ExecContext): void {
   if (ctx.signal?.aborted) throw new SqlError("cancelled by user", -1, "cancelled");
+  const d = ctx.deadline;
+  if (d && performance.now() > d.at) throw new SqlError(`timeout, query aborted [timeout=${d.timeoutMs}ms]`, -1, "limit");
 }
 
 export function snapshotOf(ctx: ExecContext, table: string): TableSnapshot {

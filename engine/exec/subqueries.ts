@@ -57,18 +57,25 @@ export function nodeInputs(n: PlanNode): PlanNode[] {
 }
 
 export async function prepareSubqueries(root: PlanNode, ctx: ExecContext, run: Runner): Promise<void> {
-  const pending: { kind: string; plan: PlanNode; pos: number }[] = [];
+  const exprs: BoundExpr[] = [];
   const visit = (n: PlanNode) => {
-    for (const e of nodeExprs(n)) {
-      walkBound(e, (x) => {
-        if (x.kind === "subquery") pending.push({ kind: "scalar", plan: x.plan, pos: x.pos });
-        else if (x.kind === "inSubquery") pending.push({ kind: "in", plan: x.plan, pos: -1 });
-        else if (x.kind === "exists") pending.push({ kind: "exists", plan: x.plan, pos: -1 });
-      });
-    }
+    exprs.push(...nodeExprs(n));
     nodeInputs(n).forEach(visit);
   };
   visit(root);
+  await prepareExprSubqueries(exprs, ctx, run);
+}
+
+/** Runs the subqueries inside loose expressions (UPDATE's SET and WHERE have no plan node). */
+export async function prepareExprSubqueries(exprs: BoundExpr[], ctx: ExecContext, run: Runner): Promise<void> {
+  const pending: { kind: string; plan: PlanNode; pos: number }[] = [];
+  for (const e of exprs) {
+    walkBound(e, (x) => {
+      if (x.kind === "subquery") pending.push({ kind: "scalar", plan: x.plan, pos: x.pos });
+      else if (x.kind === "inSubquery") pending.push({ kind: "in", plan: x.plan, pos: -1 });
+      else if (x.kind === "exists") pending.push({ kind: "exists", plan: x.plan, pos: -1 });
+    });
+  }
   for (const p of pending) {
     if (ctx.subqueries.has(p.plan)) continue;
     await prepareSubqueries(p.plan, ctx, run);

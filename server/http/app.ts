@@ -14,6 +14,7 @@ import { ilpHandler } from "./ilp_handler.ts";
 import { importHandler } from "./import_handler.ts";
 import { parseQuery, text } from "./query_params.ts";
 import { settingsBody } from "./settings.ts";
+import { execTimeoutMs, expTimeoutMs } from "./statement_timeout.ts";
 import { serveConsole } from "./static_files.ts";
 
 export function createApp(engine: Engine, config: Config, auth?: AuthService): Hono {
@@ -41,14 +42,18 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
       return undefined;
     });
   }
-  app.get("/exec", (c) => handleExec(parseQuery(c.req.url), engine, sessionOf(c.req.raw), maxRows));
+  const execSession = (request: Request): Session => ({ ...sessionOf(request), timeoutMs: execTimeoutMs(request, config) });
+  app.get("/exec", (c) => handleExec(parseQuery(c.req.url), engine, execSession(c.req.raw), maxRows));
   app.post("/exec", async (c) => {
     const body = await c.req.text();
     const params = parseQuery(c.req.url);
     if (!params.has("query") && body) params.set("query", body);
-    return handleExec(params, engine, sessionOf(c.req.raw), maxRows);
+    return handleExec(params, engine, execSession(c.req.raw), maxRows);
   });
-  app.get("/exp", (c) => handleExp(parseQuery(c.req.url), engine, sessionOf(c.req.raw)));
+  app.get("/exp", (c) => {
+    const params = parseQuery(c.req.url);
+    return handleExp(params, engine, { ...sessionOf(c.req.raw), timeoutMs: expTimeoutMs(text(params, "timeout")) });
+  });
   app.get("/chk", (c) => {
     const p = parseQuery(c.req.url);
     const name = text(p, "j");
