@@ -23,11 +23,22 @@ export interface ServerProcess {
 const MAIN = Deno.env.get("QDB_E2E_MAIN") ?? new URL("../../main.ts", import.meta.url).pathname;
 
 export async function startServer(
-  opts: { root?: string; env?: Record<string, string>; pg?: boolean; ilp?: boolean } = {},
+  opts: {
+    root?: string;
+    env?: Record<string, string>;
+    pg?: boolean;
+    ilp?: boolean;
+    /** Caps every file the server writes at this many bytes (RLIMIT_FSIZE, SIGXFSZ ignored): a full disk. */
+    fileSizeLimitBytes?: number;
+  } = {},
 ): Promise<ServerProcess> {
   const root = opts.root ?? await Deno.makeTempDir({ prefix: "qdb_e2e_" });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "--root", root],
+  const serverArgs = ["run", "-A", MAIN, "--root", root];
+  const limited = opts.fileSizeLimitBytes !== undefined;
+  // `ulimit -f` counts 512-byte blocks in sh; with SIGXFSZ ignored a write past the cap fails with EFBIG.
+  const script = `trap '' XFSZ; ulimit -f ${Math.ceil((opts.fileSizeLimitBytes ?? 0) / 512)}; exec "$0" "$@"`;
+  const child = new Deno.Command(limited ? "sh" : Deno.execPath(), {
+    args: limited ? ["-c", script, Deno.execPath(), ...serverArgs] : serverArgs,
     env: {
       QDB_HTTP_BIND_TO: "127.0.0.1:0",
       QDB_HTTP_MIN_BIND_TO: "127.0.0.1:0",
