@@ -13,6 +13,7 @@ import { handleExp } from "./exp_handler.ts";
 import { ilpHandler } from "./ilp_handler.ts";
 import { importHandler } from "./import_handler.ts";
 import { parseQuery, text } from "./query_params.ts";
+import { requestLimit } from "./request_limit.ts";
 import { settingsBody } from "./settings.ts";
 import { execTimeoutMs, expTimeoutMs } from "./statement_timeout.ts";
 import { serveConsole } from "./static_files.ts";
@@ -31,6 +32,7 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
     await next();
     c.res.headers.set("Server", "questDB/1.0");
   });
+  app.use("*", requestLimit(config.int("http.net.connection.limit", 64)));
   if (acl) {
     app.use("*", async (c, next) => {
       const allowed = await gate(acl, c.req.raw);
