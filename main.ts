@@ -26,6 +26,7 @@ async function main(): Promise<void> {
     legacyColumnNames: !config.bool("cairo.sql.column.alias.expression.enabled"),
     walDefault: config.bool("cairo.wal.enabled.default"),
     parameters: () => config.rows(),
+    queryMemoryBytes: config.int("query.memory.limit", 4 * 1024 ** 3),
   });
   const auth = await AuthService.open(engine, config, root);
   const listeners: Listener[] = [];

@@ -45,6 +45,9 @@ export type Outcome =
   | { kind: "dml"; updated: number }
   | { kind: "insert"; inserted: number };
 
+/** Default `query.memory.limit`: well under the 8 GiB V8 heap `deno task start` gives the process. */
+const QUERY_MEMORY_BYTES_DEFAULT = 4 * 1024 ** 3;
+
 export interface EngineOptions {
   root: string;
   /** Bytes of WASM memory the column cache may hold. */
@@ -55,6 +58,11 @@ export interface EngineOptions {
   walDefault?: boolean;
   /** Rows of SHOW PARAMETERS. */
   parameters?: () => Value[][];
+  /**
+   * `query.memory.limit`: bytes of JavaScript heap one statement may hold in materialising
+   * operators (sort, hash aggregation, join build sides, window partitions). Default 4 GiB.
+   */
+  queryMemoryBytes?: number;
 }
 
 export class Engine {
@@ -148,6 +156,7 @@ export class Engine {
       deadline: session.timeoutMs && session.timeoutMs > 0
         ? { at: performance.now() + session.timeoutMs, timeoutMs: session.timeoutMs }
         : undefined,
+      memory: { limit: this.#options.queryMemoryBytes ?? QUERY_MEMORY_BYTES_DEFAULT, used: 0 },
       snapshots: [],
       meta: { rowsOf: (name, args) => metaRows(storage, name, args, parameters) },
     };

@@ -8,7 +8,7 @@ import type { PlanNode } from "../plan/plan_node.ts";
 import { valueKey } from "../plan/bound.ts";
 import { rowsToBatches } from "./batch_util.ts";
 import { compileExpr, compilePredicate } from "./compile_expr.ts";
-import { checkCancelled, type ExecContext } from "./exec_context.ts";
+import { charge, checkCancelled, type ExecContext, rowBytes } from "./exec_context.ts";
 import { tryFastAggregate } from "./fast_aggregate.ts";
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
@@ -34,6 +34,8 @@ async function* runGenericAggregate(n: AggregateNode, input: AsyncIterable<Batch
   const groups = new Map<unknown, Group>();
   const newGroup = (keys: Value[]): Group => ({ keys, accs: n.aggs.map((a) => a.binding.create()) });
   const single = keyEvals.length === 0 ? newGroup([]) : undefined;
+  // A group: its map entry, key values and one accumulator object per aggregate.
+  const groupBytes = rowBytes(1, keyEvals.length) + 96 * n.aggs.length;
   for await (const b of input) {
     checkCancelled(ctx);
     for (let i = 0; i < b.rowCount; i++) {
@@ -45,6 +47,7 @@ async function* runGenericAggregate(n: AggregateNode, input: AsyncIterable<Batch
         if (!g) {
           g = newGroup(keys);
           groups.set(hk, g);
+          charge(ctx, groupBytes);
         }
       }
       for (let a = 0; a < argEvals.length; a++) {

@@ -16,6 +16,8 @@ export interface ExecContext {
   /** Scalar subquery value, or the set of keys for IN (SELECT ...), per subquery plan. */
   subqueries: Map<PlanNode, Value | Set<unknown> | boolean>;
   signal?: AbortSignal;
+  /** The statement's memory budget (EngineOptions.queryMemoryBytes), charged by `charge`. */
+  memory?: { limit: number; used: number };
   /** performance.now() after which the statement is aborted (Session.timeoutMs). */
   deadline?: { at: number; timeoutMs: number };
   /** Snapshots opened by this execution, released when it ends. */
@@ -54,6 +56,29 @@ export function checkCancelled(ctx: ExecContext): void {
   if (ctx.signal?.aborted) throw new SqlError("cancelled by user", -1, "cancelled");
   const d = ctx.deadline;
   if (d && performance.now() > d.at) throw new SqlError(`timeout, query aborted [timeout=${d.timeoutMs}ms]`, -1, "limit");
+}
+
+/**
+ * Estimated JavaScript heap of `rows` materialised rows of `columns` values: a row array
+ * header plus a slot and a boxed value per cell. Deliberately generous, so the budget trips
+ * before V8's own heap limit takes the process down.
+ */
+export function rowBytes(rows: number, columns: number): number {
+  return rows * (48 + columns * 24);
+}
+
+/** Charges bytes held by an operator to the statement's budget; fails the statement beyond it. */
+export function charge(ctx: ExecContext, bytes: number): void {
+  const m = ctx.memory;
+  if (!m) return;
+  m.used += bytes;
+  if (m.used > m.limit) {
+    throw new SqlError(
+      `query memory limit exceeded: the statement needs more than ${m.limit} bytes for sorting, grouping or joining [query.memory.limit=${m.limit}]`,
+      -1,
+      "limit",
+    );
+  }
 }
 
 export function snapshotOf(ctx: ExecContext, table: string): TableSnapshot {

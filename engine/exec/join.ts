@@ -9,7 +9,7 @@ import type { PlanNode } from "../plan/plan_node.ts";
 import { normKey } from "../plan/bind_expr.ts";
 import { batchToRows, RowBuffer, rowsToBatch } from "./batch_util.ts";
 import { compilePredicate } from "./compile_expr.ts";
-import { checkCancelled, type ExecContext } from "./exec_context.ts";
+import { charge, checkCancelled, type ExecContext, rowBytes } from "./exec_context.ts";
 
 type JoinNode = Extract<PlanNode, { kind: "join" }>;
 
@@ -27,6 +27,8 @@ export async function* runJoin(
   const rightRows: Value[][] = [];
   for await (const b of right) {
     checkCancelled(ctx);
+    // The build side plus its index entry per row.
+    charge(ctx, rowBytes(b.rowCount, n.right.columns.length + 1));
     for (const r of batchToRows(b)) rightRows.push(r);
   }
   const leftWidth = n.left.columns.length;

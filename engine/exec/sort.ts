@@ -3,7 +3,7 @@ import type { Batch, Value } from "../base/values.ts";
 import { compareValues } from "../functions/operators.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { batchToRows, rowsToBatches } from "./batch_util.ts";
-import { checkCancelled, type ExecContext } from "./exec_context.ts";
+import { charge, checkCancelled, type ExecContext, rowBytes } from "./exec_context.ts";
 
 type SortNode = Extract<PlanNode, { kind: "sort" }>;
 
@@ -11,6 +11,7 @@ export async function* runSort(n: SortNode, input: AsyncIterable<Batch>, ctx: Ex
   const rows: Value[][] = [];
   for await (const b of input) {
     checkCancelled(ctx);
+    charge(ctx, rowBytes(b.rowCount, n.columns.length));
     for (const r of batchToRows(b)) rows.push(r);
   }
   const keys = n.keys.map((k) => ({ ...k, type: n.columns[k.index].type }));

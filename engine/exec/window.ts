@@ -7,7 +7,7 @@ import { allocVectorData, type Batch, type Value, type Vector, writeValue } from
 import { compareValues, hashKey } from "../functions/value_compare.ts";
 import type { PlanNode, WindowCall } from "../plan/plan_node.ts";
 import { compileExpr } from "./compile_expr.ts";
-import { checkCancelled, type ExecContext } from "./exec_context.ts";
+import { charge, checkCancelled, type ExecContext } from "./exec_context.ts";
 import { computePartition } from "./window_functions.ts";
 
 type WindowNode = Extract<PlanNode, { kind: "window" }>;
@@ -17,6 +17,8 @@ export async function* runWindow(n: WindowNode, ctx: ExecContext, run: Runner): 
   const batches: Batch[] = [];
   for await (const b of run(n.input, ctx)) {
     checkCancelled(ctx);
+    // Columnar input (8 bytes a cell) plus one result value per window call and row.
+    charge(ctx, b.rowCount * (8 * b.columns.length + 24 * n.windows.length));
     batches.push(b);
   }
   const total = batches.reduce((s, b) => s + b.rowCount, 0);
