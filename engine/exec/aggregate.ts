@@ -9,6 +9,7 @@ import { valueKey } from "../plan/bound.ts";
 import { rowsToBatches } from "./batch_util.ts";
 import { compileExpr, compilePredicate } from "./compile_expr.ts";
 import { charge, checkCancelled, type ExecContext, rowBytes } from "./exec_context.ts";
+import { columnarPlan, runColumnarAggregate } from "./columnar_aggregate.ts";
 import { tryFastAggregate } from "./fast_aggregate.ts";
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
@@ -22,6 +23,11 @@ export async function* runAggregate(n: AggregateNode, input: () => AsyncIterable
   const fast = await tryFastAggregate(n, ctx);
   if (fast) {
     if (fast.rowCount > 0 || n.keys.length === 0) yield fast;
+    return;
+  }
+  const columnar = columnarPlan(n);
+  if (columnar) {
+    yield* rowsToBatches(n.columns.map((c) => c.type), [await runColumnarAggregate(columnar, input(), ctx)]);
     return;
   }
   yield* runGenericAggregate(n, input(), ctx);

@@ -26,11 +26,17 @@ export interface Sampled {
   buckets: Map<bigint, Map<unknown, { keys: Value[]; values: Value[] }>>;
   /** Every key combination seen, in first-appearance order. */
   keys: Map<unknown, Value[]>;
+  /**
+   * The output batches when the producer can build them column by column (no FILL): the
+   * WASM keyed path, whose groups are already in emission order. Saves a row per group.
+   */
+  batches?: () => Generator<Batch>;
 }
 
 export async function* runSampleBy(n: SampleByNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const sampled = (await trySampleByFast(n, ctx)) ?? (await collectRows(n, run(n.input, ctx), ctx));
-  yield* emit(n, sampled, ctx);
+  if (sampled.batches && n.spec.fill.length === 0) yield* sampled.batches();
+  else yield* emit(n, sampled, ctx);
 }
 
 function keyHash(keys: Value[]): unknown {

@@ -7,7 +7,8 @@
  * reduces every column by group number in one pass. Group state lives in typed arrays;
  * rows are materialised lazily while emitting. Other shapes answer undefined.
  */
-import type { Value } from "../base/values.ts";
+import { BATCH_ROWS_MAX } from "../base/limits.ts";
+import { allocVectorData, type Batch, SYMBOL_NULL_KEY, type SymbolDict, type Value, type Vector, writeValue } from "../base/values.ts";
 import type { ColumnType } from "../base/types.ts";
 import { kernels, type MeasureKind, wasmMemory } from "../../engine-wasm/mod.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
@@ -260,7 +261,43 @@ async function runKeyed(
     bucketer: bucketer ?? (spec.from !== undefined ? bucketerOf(spec, spec.from) : undefined),
     buckets,
     keys: new Map(),
+    batches: () => columnarGroups(n, groups, bucketStarts, gBucket, gKey, K, dict, finishers),
   };
+}
+
+/**
+ * The groups as output batches, built column by column: bucket start, symbol key (dictionary
+ * codes, the NULL key slot K as -1), then each aggregate written straight into its vector.
+ */
+function* columnarGroups(
+  n: SampleByNode,
+  groups: number,
+  bucketStarts: bigint[],
+  gBucket: Int32Array,
+  gKey: Int32Array,
+  K: number,
+  dict: SymbolDict,
+  finishers: ((g: number) => Value)[],
+): Generator<Batch> {
+  const types = n.columns.map((c) => c.type);
+  for (let g0 = 0; g0 < groups; g0 += BATCH_ROWS_MAX) {
+    const rows = Math.min(BATCH_ROWS_MAX, groups - g0);
+    const ts = new BigInt64Array(rows);
+    const keys = new Int32Array(rows);
+    for (let i = 0; i < rows; i++) {
+      ts[i] = bucketStarts[gBucket[g0 + i]];
+      const k = gKey[g0 + i];
+      keys[i] = k === K ? SYMBOL_NULL_KEY : k;
+    }
+    const columns: Vector[] = [{ type: types[0], data: ts }, { type: types[1], data: keys, dict }];
+    finishers.forEach((f, a) => {
+      const t = types[2 + a];
+      const data = allocVectorData(t, rows);
+      for (let i = 0; i < rows; i++) writeValue(t, data, i, f(g0 + i));
+      columns.push({ type: t, data });
+    });
+    yield { rowCount: rows, columns };
+  }
 }
 
 type Group = { keys: Value[]; values: Value[] };
