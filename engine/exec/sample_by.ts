@@ -30,7 +30,7 @@ export interface Sampled {
    * The output batches when the producer can build them column by column (no FILL): the
    * WASM keyed path, whose groups are already in emission order. Saves a row per group.
    */
-  batches?: () => Generator<Batch>;
+  batches?: () => AsyncGenerator<Batch>;
 }
 
 export async function* runSampleBy(n: SampleByNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {

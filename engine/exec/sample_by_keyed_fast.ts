@@ -4,15 +4,18 @@
  * Per scanned range, bucket ends come from `lowerBounds` (as in `sample_by_fast.ts`); one
  * TypeScript pass over the key column numbers the (bucket, key) groups densely in
  * first-appearance order — the order the row path emits — and the `keyedStats` kernel then
- * reduces every column by group number in one pass. Group state lives in typed arrays;
- * rows are materialised lazily while emitting. Other shapes answer undefined.
+ * reduces every column by group number in one pass. The result streams: a range's complete
+ * buckets are written straight into output batches from the kernel's WASM scratch, and only
+ * its last bucket is held back (at most one group per key) in case the next range continues
+ * it. Memory is per range, not per result. Other shapes answer undefined.
  */
 import { BATCH_ROWS_MAX } from "../base/limits.ts";
-import { allocVectorData, type Batch, SYMBOL_NULL_KEY, type SymbolDict, type Value, type Vector, writeValue } from "../base/values.ts";
+import { SqlError } from "../base/errors.ts";
+import { allocVectorData, type Batch, SYMBOL_NULL_KEY, type SymbolDict, type Value, type Vector, type VectorData, writeValue } from "../base/values.ts";
 import type { ColumnType } from "../base/types.ts";
 import { kernels, type MeasureKind, wasmMemory } from "../../engine-wasm/mod.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
-import { checkCancelled, type ExecContext, snapshotOf } from "./exec_context.ts";
+import { type ExecContext, pace, snapshotOf } from "./exec_context.ts";
 import type { SampleByNode, Sampled } from "./sample_by.ts";
 import { type Bucketer, bucketerOf, fixedStrideMicros } from "./sample_by_buckets.ts";
 import { isNull, KIND, segmentEnds, typed, WIDTH } from "./sample_by_fast.ts";
@@ -104,13 +107,224 @@ function wasmView(kind: MeasureKind, ptr: number, n: number): Num {
     : mem.i32(ptr, n);
 }
 
-function grow<T extends Num | Int32Array | Float64Array>(a: T, need: number, fill?: number | bigint): T {
-  if (a.length >= need) return a;
+/** Per-group statistics of one measured column, indexed by group. */
+interface ColStats {
+  col: number;
+  kind: MeasureKind;
+  counts: ArrayLike<number | bigint>;
+  sums: Float64Array | BigInt64Array;
+  mins: Num;
+  maxs: Num;
+  firsts?: Num;
+  lasts?: Num;
+}
+
+/** Groups [0, count) with their bucket, key slot (K = NULL) and statistics. */
+interface GroupSet {
+  count: number;
+  bucket(g: number): bigint;
+  slot: ArrayLike<number>;
+  rows: ArrayLike<number>;
+  cols: ColStats[];
+}
+
+/**
+ * The groups of the last bucket seen, held until the next range shows whether it goes on:
+ * plain JS arrays, one entry per key that appeared, merged in place when it continues.
+ */
+class HeldBucket implements GroupSet {
+  count = 0;
+  readonly slot: number[] = [];
+  readonly rows: number[] = [];
+  readonly cols: ColStats[];
+  readonly #at = new Map<number, number>();
+
+  constructor(readonly start: bigint, template: ColStats[]) {
+    this.cols = template.map((c) => ({
+      col: c.col,
+      kind: c.kind,
+      counts: [] as number[],
+      sums: c.sums instanceof Float64Array ? new Float64Array(0) : new BigInt64Array(0),
+      mins: newNum(c.kind, 0),
+      maxs: newNum(c.kind, 0),
+      firsts: c.firsts ? newNum(c.kind, 0) : undefined,
+      lasts: c.lasts ? newNum(c.kind, 0) : undefined,
+    }));
+  }
+
+  bucket(): bigint {
+    return this.start;
+  }
+
+  /** Folds group `g` of `src` (same bucket) into the held group of its key. */
+  add(src: GroupSet, g: number): void {
+    const sl = src.slot[g];
+    let h = this.#at.get(sl);
+    const fresh = h === undefined;
+    if (h === undefined) {
+      h = this.count++;
+      this.#at.set(sl, h);
+      this.slot.push(sl);
+      this.rows.push(0);
+    }
+    this.rows[h] += src.rows[g];
+    src.cols.forEach((sc, i) => {
+      const c = this.cols[i];
+      const kind = c.kind;
+      const counts = c.counts as number[];
+      if (fresh) {
+        counts.push(0);
+        c.sums = pushed(c.sums, typeof c.sums[0] === "bigint" || c.sums instanceof BigInt64Array ? 0n : 0);
+        c.mins = pushed(c.mins, nullOf(kind));
+        c.maxs = pushed(c.maxs, nullOf(kind));
+        if (c.firsts) c.firsts = pushed(c.firsts, sc.firsts![g]);
+        if (c.lasts) c.lasts = pushed(c.lasts, nullOf(kind));
+      }
+      const n = Number(sc.counts[g]);
+      if (c.lasts && src.rows[g] > 0) c.lasts[h!] = sc.lasts![g];
+      if (n === 0) return;
+      counts[h!] += n;
+      if (c.sums instanceof BigInt64Array) c.sums[h!] = BigInt.asIntN(64, c.sums[h!] + (sc.sums[g] as bigint));
+      else c.sums[h!] += sc.sums[g] as number;
+      const mn = sc.mins[g], mx = sc.maxs[g];
+      if (!isNull(mn, kind) && (isNull(c.mins[h!], kind) || mn < c.mins[h!])) c.mins[h!] = mn;
+      if (!isNull(mx, kind) && (isNull(c.maxs[h!], kind) || mx > c.maxs[h!])) c.maxs[h!] = mx;
+    });
+  }
+}
+
+/** A copy of `a` one longer, ending in `v` (held buckets hold at most K + 1 groups). */
+function pushed<T extends Num | Float64Array | BigInt64Array>(a: T, v: number | bigint): T {
   // deno-lint-ignore no-explicit-any
-  const b = new (a.constructor as any)(Math.max(need, a.length * 2, 1024)) as T;
+  const b = new (a.constructor as any)(a.length + 1) as T;
   b.set(a as never);
-  if (fill !== undefined) (b as unknown as { fill(v: unknown, s: number): void }).fill(fill, a.length);
+  (b as unknown as (number | bigint)[])[a.length] = v;
   return b;
+}
+
+/** Output batches filled group by group; full ones are handed out by `take`. */
+class Output {
+  readonly #types: ColumnType[];
+  #data: VectorData[] = [];
+  rows = 0;
+
+  constructor(readonly n: SampleByNode, readonly aggs: KAgg[], readonly dict: SymbolDict, readonly K: number) {
+    this.#types = n.columns.map((c) => c.type);
+    this.#reset();
+  }
+
+  #reset() {
+    this.#data = this.#types.map((t, i) => (i === 1 ? new Int32Array(BATCH_ROWS_MAX) : allocVectorData(t, BATCH_ROWS_MAX)));
+    this.rows = 0;
+  }
+
+  get full(): boolean {
+    return this.rows === BATCH_ROWS_MAX;
+  }
+
+  take(): Batch {
+    const rows = this.rows;
+    const columns: Vector[] = this.#types.map((t, i) => {
+      const d = this.#data[i];
+      const data = rows === BATCH_ROWS_MAX ? d : (d as Float64Array).slice(0, rows);
+      return i === 1 ? { type: t, data, dict: this.dict } : { type: t, data: data as VectorData };
+    });
+    this.#reset();
+    return { rowCount: rows, columns };
+  }
+
+  /** Appends groups [from, to) of `set`, stopping when the batch is full; answers where it stopped. */
+  append(set: GroupSet, from: number, to: number): number {
+    const room = Math.min(to, from + BATCH_ROWS_MAX - this.rows);
+    const at = this.rows;
+    const ts = this.#data[0] as BigInt64Array, keys = this.#data[1] as Int32Array;
+    for (let g = from, i = at; g < room; g++, i++) {
+      ts[i] = set.bucket(g);
+      const sl = set.slot[g];
+      keys[i] = sl === this.K ? SYMBOL_NULL_KEY : sl;
+    }
+    this.aggs.forEach((a, k) => writeAgg(a, set, this.#types[2 + k], this.#data[2 + k], from, room, at));
+    this.rows += room - from;
+    return room;
+  }
+}
+
+/** Writes aggregate `a` of groups [from, to) into `out` from position `at`. */
+function writeAgg(a: KAgg, set: GroupSet, t: ColumnType, out: VectorData, from: number, to: number, at: number): void {
+  if (a.col < 0) {
+    const o = out as BigInt64Array;
+    for (let g = from, i = at; g < to; g++, i++) o[i] = BigInt(set.rows[g]);
+    return;
+  }
+  const c = set.cols.find((x) => x.col === a.col)!;
+  const kind = c.kind;
+  if (a.fn === "count") {
+    const o = out as BigInt64Array;
+    for (let g = from, i = at; g < to; g++, i++) o[i] = BigInt(c.counts[g]);
+    return;
+  }
+  if (t.tag === "DOUBLE" && (kind === "f64" || kind === "f32")) {
+    // The common case, without a Value per cell: NaN is NULL, as are non-finite results.
+    const o = out as Float64Array;
+    const pick = (src: Num) => {
+      for (let g = from, i = at; g < to; g++, i++) {
+        const v = src[g] as number;
+        o[i] = v - v === 0 ? v : NaN;
+      }
+    };
+    switch (a.fn) {
+      case "sum":
+      case "avg":
+        for (let g = from, i = at; g < to; g++, i++) {
+          const n = Number(c.counts[g]);
+          const v = a.fn === "sum" ? (c.sums[g] as number) : (c.sums[g] as number) / n;
+          o[i] = n === 0 || v - v !== 0 ? NaN : v;
+        }
+        return;
+      case "min":
+        return pick(c.mins);
+      case "max":
+        return pick(c.maxs);
+      case "first":
+        return pick(c.firsts!);
+      case "last":
+        return pick(c.lasts!);
+    }
+  }
+  for (let g = from, i = at; g < to; g++, i++) writeValue(t, out, i, aggValue(a, c, g));
+}
+
+function aggValue(a: KAgg, c: ColStats, g: number): Value {
+  const kind = c.kind;
+  const float = kind === "f64" || kind === "f32";
+  const pick = (arr: Num) => {
+    const v = arr[g];
+    return isNull(v, kind) ? null : typed(a.returns, v);
+  };
+  switch (a.fn) {
+    case "count":
+      return BigInt(c.counts[g]);
+    case "sum": {
+      if (Number(c.counts[g]) === 0) return null;
+      const s = c.sums[g];
+      if (float && !Number.isFinite(s as number)) return null;
+      return typed(a.returns, s);
+    }
+    case "avg": {
+      const n = Number(c.counts[g]);
+      if (n === 0) return null;
+      const v = Number(c.sums[g]) / n;
+      return Number.isFinite(v) ? v : null;
+    }
+    case "min":
+      return pick(c.mins);
+    case "max":
+      return pick(c.maxs);
+    case "first":
+      return pick(c.firsts!);
+    case "last":
+      return pick(c.lasts!);
+  }
 }
 
 async function runKeyed(
@@ -119,236 +333,165 @@ async function runKeyed(
   keyIdx: number,
   aggs: KAgg[],
   ctx: ExecContext,
-): Promise<Sampled> {
+): Promise<Sampled | undefined> {
   const spec = n.spec;
   const snap = snapshotOf(ctx, scan.table);
-  const mem = wasmMemory();
-  const k = kernels();
   const tsCol = scan.columnIndexes[spec.tsIndex];
   const keyCol = scan.columnIndexes[keyIdx];
-  const dict = snap.symbols(keyCol);
-  const K = dict.size;
-  const stride = fixedStrideMicros(spec) ?? 28n * 86_400_000_000n;
-  let bucketer: Bucketer | undefined;
-  const kindOf = (c: number) => KIND[scan.columns[c].type.tag]!;
-  const cols: ColState[] = [...new Set(aggs.filter((a) => a.col >= 0).map((a) => a.col))].map((col) => {
-    const kind = kindOf(col);
-    const float = kind === "f64" || kind === "f32";
-    const needs = (fn: Fn) => aggs.some((a) => a.col === col && a.fn === fn);
-    return {
-      col,
-      kind,
-      counts: new Float64Array(0),
-      sums: float ? new Float64Array(0) : new BigInt64Array(0),
-      mins: newNum(kind, 0),
-      maxs: newNum(kind, 0),
-      firsts: needs("first") ? newNum(kind, 0) : undefined,
-      lasts: needs("last") ? newNum(kind, 0) : undefined,
-    };
-  });
-  // Groups in emission order: bucket index, key slot (K = NULL), rows.
-  let gBucket = new Int32Array(0), gKey = new Int32Array(0), gRows = new Float64Array(0);
-  let groups = 0;
-  const bucketStarts: bigint[] = [];
-  /** Per key slot: the bucket index it last appeared in, and its group there. */
-  const stamp = new Int32Array(K + 1).fill(-1);
-  const slotGroup = new Int32Array(K + 1);
-  let bucketFirstGroup = 0;
+  const measured = [...new Set(aggs.filter((a) => a.col >= 0).map((a) => a.col))];
+  // Every region must be in WASM memory before anything is emitted: once output has
+  // streamed, the row path can no longer take over. The snapshot pins what it loads.
+  const plan: { p: number; ranges: [number, number][] }[] = [];
   for (let p = 0; p < snap.partitions.length; p++) {
-    checkCancelled(ctx);
     const ranges = await partitionRanges(snap, p, scan.intervals);
     if (!ranges.length) continue;
-    const tsRegion = await snap.region(p, tsCol);
-    const keyRegion = await snap.region(p, keyCol);
-    if (!tsRegion || !keyRegion) throw new FastPathUnavailable();
-    const regions = new Map<number, number>();
-    for (const c of cols) {
-      const r = await snap.region(p, scan.columnIndexes[c.col]);
-      if (!r) throw new FastPathUnavailable();
-      regions.set(c.col, r.ptr);
+    for (const c of [tsCol, keyCol, ...measured.map((m) => scan.columnIndexes[m])]) {
+      if (!(await snap.region(p, c))) return undefined;
     }
+    plan.push({ p, ranges });
+  }
+  const dict = snap.symbols(keyCol);
+  const K = dict.size;
+  let bucketer: Bucketer | undefined;
+  if (plan.length) {
+    const r0 = await snap.region(plan[0].p, tsCol);
+    bucketer = bucketerOf(spec, wasmMemory().i64(r0!.ptr, r0!.rowCount)[plan[0].ranges[0][0]]);
+  }
+  bucketer ??= spec.from !== undefined ? bucketerOf(spec, spec.from) : undefined;
+  return {
+    bucketer,
+    buckets: new Map(),
+    keys: new Map(),
+    batches: () => streamKeyed(n, scan, snap, plan, keyCol, tsCol, measured, aggs, dict, bucketer, ctx),
+  };
+}
+
+async function* streamKeyed(
+  n: SampleByNode,
+  scan: ScanNode,
+  snap: ReturnType<typeof snapshotOf>,
+  plan: { p: number; ranges: [number, number][] }[],
+  keyCol: number,
+  tsCol: number,
+  measured: number[],
+  aggs: KAgg[],
+  dict: SymbolDict,
+  bucketer: Bucketer | undefined,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
+  if (!bucketer) return;
+  const spec = n.spec;
+  const mem = wasmMemory();
+  const k = kernels();
+  const K = dict.size;
+  const stride = fixedStrideMicros(spec) ?? 28n * 86_400_000_000n;
+  const kindOf = (c: number) => KIND[scan.columns[c].type.tag]!;
+  const out = new Output(n, aggs, dict, K);
+  let held: HeldBucket | undefined;
+  /** Per key slot: the segment it last appeared in (within the current range), and its group. */
+  const stamp = new Int32Array(K + 1);
+  const slotGroup = new Int32Array(K + 1);
+  // Appends a group set to the output, handing out batches as they fill.
+  const drain = function* (set: GroupSet, from: number, to: number): Generator<Batch> {
+    for (let g = from; g < to;) {
+      g = out.append(set, g, to);
+      if (out.full) yield out.take();
+    }
+  };
+  for (const { p, ranges } of plan) {
+    await pace(ctx);
+    const tsRegion = (await snap.region(p, tsCol))!;
+    const keyRegion = (await snap.region(p, keyCol))!;
+    const dataPtr = new Map<number, number>();
+    for (const c of measured) dataPtr.set(c, (await snap.region(p, scan.columnIndexes[c]))!.ptr);
     const rowCount = tsRegion.rowCount;
     for (let [from, to] of ranges) {
       const ts = mem.i64(tsRegion.ptr, rowCount);
-      if (!bucketer) bucketer = bucketerOf(spec, ts[from]);
       if (bucketer.first !== undefined) from = lowerBound(ts, bucketer.first, from, to);
       if (spec.to !== undefined) to = lowerBound(ts, spec.to, from, to);
       if (to <= from) continue;
-      const rangeScratch = new Scratch();
+      const scratch = new Scratch();
       try {
-        const { starts, ends } = segmentEnds(bucketer, ts, tsRegion.ptr, from, to, stride, rangeScratch);
+        const { starts, ends } = segmentEnds(bucketer, ts, tsRegion.ptr, from, to, stride, scratch);
         const rangeRows = to - from;
-        const gidPtr = rangeScratch.alloc(rangeRows * 4);
-        // Groups of the bucket continued from the previous range keep their numbers.
-        const continues = bucketStarts.length > 0 && starts[0] === bucketStarts[bucketStarts.length - 1];
-        const base = continues ? bucketFirstGroup : groups;
-        const firstNew = groups - base;
+        const gidPtr = scratch.alloc(rangeRows * 4);
         const gid = mem.i32(gidPtr, rangeRows);
         const keys = mem.i32(keyRegion.ptr, rowCount);
-        // Upper bound of the groups this range can add: one per row, or per key and bucket.
-        const newMax = Math.min(rangeRows, (K + 1) * ends.length);
-        gBucket = grow(gBucket, groups + newMax);
-        gKey = grow(gKey, groups + newMax);
-        gRows = grow(gRows, groups + newMax);
-        const firstRow = new Int32Array(firstNew + newMax);
-        const lastRow = new Int32Array(firstRow.length).fill(-1);
-        let prev = from;
+        // Number the range's groups by (segment, key) in first-appearance order.
+        const maxGroups = Math.min(rangeRows, (K + 1) * ends.length);
+        const gSeg = new Int32Array(maxGroups), gSlot = new Int32Array(maxGroups);
+        const gRows = new Float64Array(maxGroups), firstRow = new Int32Array(maxGroups), lastRow = new Int32Array(maxGroups);
+        stamp.fill(-1);
+        let groups = 0, prev = from;
         for (let s = 0; s < ends.length; s++) {
           const end = ends[s];
-          if (end <= prev) continue;
-          if (bucketStarts.length === 0 || starts[s] !== bucketStarts[bucketStarts.length - 1]) {
-            bucketStarts.push(starts[s]);
-            bucketFirstGroup = groups;
-          }
-          const b = bucketStarts.length - 1;
           for (let i = prev; i < end; i++) {
             const key = keys[i];
             let sl = key;
             if (key < 0 || key >= K) {
-              if (key !== -1) throw new FastPathUnavailable();
+              if (key !== -1) throw new SqlError(`symbol key ${key} outside its dictionary`, -1, "internal");
               sl = K;
             }
             let g: number;
-            if (stamp[sl] === b) g = slotGroup[sl];
+            if (stamp[sl] === s) g = slotGroup[sl];
             else {
-              stamp[sl] = b;
+              stamp[sl] = s;
               g = slotGroup[sl] = groups++;
-              gBucket[g] = b;
-              gKey[g] = sl;
-              firstRow[g - base] = i - from;
+              gSeg[g] = s;
+              gSlot[g] = sl;
+              firstRow[g] = i - from;
             }
             gRows[g]++;
-            gid[i - from] = g - base;
-            lastRow[g - base] = i - from;
+            gid[i - from] = g;
+            lastRow[g] = i - from;
           }
-          prev = end;
+          prev = Math.max(prev, end);
         }
-        const local = groups - base;
-        for (const c of cols) {
-          mergeColumn(
-            c,
-            k,
-            rangeScratch,
-            gidPtr,
-            regions.get(c.col)!,
-            from,
-            rangeRows,
-            base,
-            local,
-            firstNew,
-            firstRow,
-            lastRow,
-          );
+        const reduced = measured.map((col) => rangeStats(k, scratch, kindOf(col), col, gidPtr, dataPtr.get(col)! + from * WIDTH[kindOf(col)], rangeRows, groups, firstRow, lastRow, aggs));
+        // Views only now: each scratch allocation may have grown (and detached) the memory.
+        const cols = reduced.map((view) => view());
+        const set: GroupSet = { count: groups, bucket: (g) => starts[gSeg[g]], slot: gSlot, rows: gRows, cols };
+        // Groups of the first segment continue the held bucket when it is the same bucket.
+        let g = 0;
+        if (held && starts[gSeg[0]] === held.start) {
+          while (g < groups && gSeg[g] === gSeg[0]) held.add(set, g++);
         }
+        if (g < groups) {
+          if (held) yield* drain(held, 0, held.count);
+          const lastSeg = gSeg[groups - 1];
+          let lastStart = groups;
+          while (lastStart > g && gSeg[lastStart - 1] === lastSeg) lastStart--;
+          yield* drain(set, g, lastStart);
+          held = new HeldBucket(starts[lastSeg], cols);
+          for (let h = lastStart; h < groups; h++) held.add(set, h);
+        }
+      } catch (err) {
+        if (err instanceof FastPathUnavailable) throw new SqlError("not enough WASM memory for SAMPLE BY", -1, "limit");
+        throw err;
       } finally {
-        rangeScratch.release();
+        scratch.release();
       }
     }
   }
-  const names: Value[] = [];
-  for (let i = 0; i < K; i++) names.push(dict.valueOf(i));
-  names.push(null);
-  const finishers = aggs.map((a) => finisher(a, cols.find((c) => c.col === a.col), gRows));
-  const buckets: Sampled["buckets"] = new Map();
-  let g0 = 0;
-  for (let b = 0; b < bucketStarts.length; b++) {
-    let g1 = g0;
-    while (g1 < groups && gBucket[g1] === b) g1++;
-    buckets.set(bucketStarts[b], lazyGroups(g0, g1, gKey, names, finishers));
-    g0 = g1;
-  }
-  return {
-    bucketer: bucketer ?? (spec.from !== undefined ? bucketerOf(spec, spec.from) : undefined),
-    buckets,
-    keys: new Map(),
-    batches: () => columnarGroups(n, groups, bucketStarts, gBucket, gKey, K, dict, finishers),
-  };
+  if (held) yield* drain(held, 0, held.count);
+  if (out.rows > 0) yield out.take();
 }
 
-/**
- * The groups as output batches, built column by column: bucket start, symbol key (dictionary
- * codes, the NULL key slot K as -1), then each aggregate written straight into its vector.
- */
-function* columnarGroups(
-  n: SampleByNode,
-  groups: number,
-  bucketStarts: bigint[],
-  gBucket: Int32Array,
-  gKey: Int32Array,
-  K: number,
-  dict: SymbolDict,
-  finishers: ((g: number) => Value)[],
-): Generator<Batch> {
-  const types = n.columns.map((c) => c.type);
-  for (let g0 = 0; g0 < groups; g0 += BATCH_ROWS_MAX) {
-    const rows = Math.min(BATCH_ROWS_MAX, groups - g0);
-    const ts = new BigInt64Array(rows);
-    const keys = new Int32Array(rows);
-    for (let i = 0; i < rows; i++) {
-      ts[i] = bucketStarts[gBucket[g0 + i]];
-      const k = gKey[g0 + i];
-      keys[i] = k === K ? SYMBOL_NULL_KEY : k;
-    }
-    const columns: Vector[] = [{ type: types[0], data: ts }, { type: types[1], data: keys, dict }];
-    finishers.forEach((f, a) => {
-      const t = types[2 + a];
-      const data = allocVectorData(t, rows);
-      for (let i = 0; i < rows; i++) writeValue(t, data, i, f(g0 + i));
-      columns.push({ type: t, data });
-    });
-    yield { rowCount: rows, columns };
-  }
-}
-
-type Group = { keys: Value[]; values: Value[] };
-
-/** A bucket's groups as the emitter reads them (`values()`), built on demand from typed arrays. */
-function lazyGroups(
-  g0: number,
-  g1: number,
-  gKey: Int32Array,
-  names: Value[],
-  finishers: ((g: number) => Value)[],
-) {
-  const nf = finishers.length;
-  const at = (g: number): Group => {
-    const values = new Array<Value>(nf);
-    for (let i = 0; i < nf; i++) values[i] = finishers[i](g);
-    return { keys: [names[gKey[g]]], values };
-  };
-  return {
-    get size() {
-      return g1 - g0;
-    },
-    *values(): IterableIterator<Group> {
-      for (let g = g0; g < g1; g++) yield at(g);
-    },
-    *keys(): IterableIterator<unknown> {
-      for (let g = g0; g < g1; g++) yield names[gKey[g]];
-    },
-    get(h: unknown): Group | undefined {
-      for (let g = g0; g < g1; g++) if (names[gKey[g]] === h) return at(g);
-      return undefined;
-    },
-  } as unknown as Map<unknown, Group>;
-}
-
-/** Reduces one column of a range by group (keyedStats) and merges into the column's state. */
-function mergeColumn(
-  c: ColState,
+/** Reduces one column of a range by group number (keyedStats), as views into the range's scratch. */
+function rangeStats(
   k: ReturnType<typeof kernels>,
   scratch: Scratch,
+  kind: MeasureKind,
+  col: number,
   gidPtr: number,
-  dataPtr: number,
-  from: number,
+  data: number,
   rangeRows: number,
-  base: number,
-  local: number,
-  firstNew: number,
+  groups: number,
   firstRow: Int32Array,
   lastRow: Int32Array,
-): void {
-  const kind = c.kind, w = WIDTH[kind], slots = local + 1;
+  aggs: KAgg[],
+): () => ColStats {
+  const w = WIDTH[kind], slots = groups + 1;
   const float = kind === "f64" || kind === "f32";
   const nul = nullOf(kind);
   const rows = scratch.alloc(slots * 8), counts = scratch.alloc(slots * 8), sums = scratch.alloc(slots * 8);
@@ -360,91 +503,24 @@ function mergeColumn(
   else mem.i64(sums, slots).fill(0n);
   (wasmView(kind, mins, slots) as { fill(v: unknown): void }).fill(nul);
   (wasmView(kind, maxs, slots) as { fill(v: unknown): void }).fill(nul);
-  const data = dataPtr + from * w;
-  k.keyedStats(kind, {
-    keys: gidPtr,
-    data,
-    rowCount: rangeRows,
-    keyCount: local,
-    rows,
-    counts,
-    sums,
-    mins,
-    maxs,
-  });
-  const need = base + local;
-  c.counts = grow(c.counts, need);
-  c.sums = grow(c.sums, need);
-  c.mins = grow(c.mins, need, nul);
-  c.maxs = grow(c.maxs, need, nul);
-  if (c.firsts) c.firsts = grow(c.firsts, need, nul);
-  if (c.lasts) c.lasts = grow(c.lasts, need, nul);
-  const lc = mem.i64(counts, slots);
-  const ls = float ? mem.f64(sums, slots) : mem.i64(sums, slots);
-  const lmin = wasmView(kind, mins, slots), lmax = wasmView(kind, maxs, slots);
-  // Groups continued from the previous range merge; new groups copy.
-  for (let j = 0; j < Math.min(firstNew, local); j++) {
-    const g = base + j;
-    const cnt = Number(lc[j]);
-    if (cnt === 0) continue;
-    c.counts[g] += cnt;
-    if (float) (c.sums as Float64Array)[g] += ls[j] as number;
-    else (c.sums as BigInt64Array)[g] = (c.sums as BigInt64Array)[g] + (ls[j] as bigint);
-    const mn = lmin[j], mx = lmax[j];
-    if (!isNull(mn, kind) && (isNull(c.mins[g], kind) || mn < c.mins[g])) c.mins[g] = mn;
-    if (!isNull(mx, kind) && (isNull(c.maxs[g], kind) || mx > c.maxs[g])) c.maxs[g] = mx;
-  }
-  if (local > firstNew) {
-    const at = base + firstNew;
-    for (let j = firstNew; j < local; j++) c.counts[base + j] = Number(lc[j]);
-    (c.sums as Float64Array).set(ls.subarray(firstNew, local) as Float64Array, at);
-    (c.mins as Float64Array).set(lmin.subarray(firstNew, local) as Float64Array, at);
-    (c.maxs as Float64Array).set(lmax.subarray(firstNew, local) as Float64Array, at);
-  }
-  if (c.firsts || c.lasts) {
-    const col = wasmView(kind, data, rangeRows);
-    if (c.firsts) { for (let j = firstNew; j < local; j++) c.firsts[base + j] = col[firstRow[j]]; }
-    if (c.lasts) {
-      for (let j = 0; j < local; j++) {
-        const r = lastRow[j];
-        if (r >= 0) c.lasts[base + j] = col[r];
-      }
-    }
-  }
-}
-
-function finisher(a: KAgg, c: ColState | undefined, gRows: Float64Array): (g: number) => Value {
-  if (a.col < 0 || !c) return (g) => BigInt(gRows[g]);
-  const kind = c.kind;
-  const float = kind === "f64" || kind === "f32";
-  const pick = (arr: Num) => (g: number) => {
-    const v = arr[g];
-    return isNull(v, kind) ? null : typed(a.returns, v);
+  k.keyedStats(kind, { keys: gidPtr, data, rowCount: rangeRows, keyCount: groups, rows, counts, sums, mins, maxs });
+  const needs = (fn: Fn) => aggs.some((a) => a.col === col && a.fn === fn);
+  const values = wasmView(kind, data, rangeRows);
+  const pickRows = (at: Int32Array) => {
+    const o = newNum(kind, groups);
+    for (let g = 0; g < groups; g++) (o as unknown as (number | bigint)[])[g] = values[at[g]];
+    return o;
   };
-  switch (a.fn) {
-    case "count":
-      return (g) => BigInt(c.counts[g]);
-    case "sum":
-      return (g) => {
-        if (c.counts[g] === 0) return null;
-        const s = c.sums[g];
-        if (float && !Number.isFinite(s as number)) return null;
-        return typed(a.returns, s);
-      };
-    case "avg":
-      return (g) => {
-        const n = c.counts[g];
-        if (n === 0) return null;
-        const v = Number(c.sums[g]) / n;
-        return Number.isFinite(v) ? v : null;
-      };
-    case "min":
-      return (g) => pick(c.mins)(g);
-    case "max":
-      return (g) => pick(c.maxs)(g);
-    case "first":
-      return (g) => pick(c.firsts!)(g);
-    case "last":
-      return (g) => pick(c.lasts!)(g);
-  }
+  const firsts = needs("first") ? pickRows(firstRow) : undefined;
+  const lasts = needs("last") ? pickRows(lastRow) : undefined;
+  return () => ({
+    col,
+    kind,
+    counts: wasmMemory().i64(counts, slots),
+    sums: float ? wasmMemory().f64(sums, slots) : wasmMemory().i64(sums, slots),
+    mins: wasmView(kind, mins, slots),
+    maxs: wasmView(kind, maxs, slots),
+    firsts,
+    lasts,
+  });
 }

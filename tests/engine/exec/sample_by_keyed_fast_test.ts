@@ -1,0 +1,78 @@
+/**
+ * The streaming WASM path of keyed SAMPLE BY (sample_by_keyed_fast.ts) against the row path on
+ * the same data: a trivially true FILTER keeps a query on the row path, so each pair must be
+ * identical — buckets spanning partitions and interval ranges, NULL keys and values, every
+ * measured type and aggregate, time zones, FROM/TO and results over one batch long.
+ */
+import assert from "node:assert/strict";
+import { adminSession, Engine, readValue } from "../../../engine/mod.ts";
+
+async function rows(engine: Engine, sql: string): Promise<unknown[][]> {
+  const out = await engine.execute(sql, adminSession());
+  const result: unknown[][] = [];
+  if (out.kind === "rows") {
+    for await (const b of out.batches) for (let i = 0; i < b.rowCount; i++) result.push(b.columns.map((c) => readValue(c, i)));
+  }
+  return result;
+}
+
+const AGGS = [
+  "count()", "count(d)", "sum(d)", "avg(d)", "min(d)", "max(d)", "first(d)", "last(d)",
+  "sum(f)", "min(f)", "last(f)", "sum(i)", "max(i)", "first(i)", "avg(i)", "sum(l)", "min(l)", "last(l)", "count(l)",
+];
+
+/** Rows equal, doubles within 1e-12 relative (the kernels add in SIMD lanes, the row path in order). */
+function assertSame(a: unknown[][], b: unknown[][], what: string): void {
+  assert.equal(a.length, b.length, `${what}: row count`);
+  for (let r = 0; r < a.length; r++) {
+    for (let c = 0; c < a[r].length; c++) {
+      const x = a[r][c], y = b[r][c];
+      if (typeof x === "number" && typeof y === "number" && !Number.isInteger(x)) {
+        assert.ok(Math.abs(x - y) <= 1e-12 * Math.max(1, Math.abs(x), Math.abs(y)), `${what}: row ${r} col ${c}: ${x} vs ${y}`);
+      } else assert.deepEqual(x, y, `${what}: row ${r} col ${c}`);
+    }
+  }
+}
+
+function pair(table: string, sampleBy: string, where = ""): [string, string] {
+  const fast = `SELECT ts, s, ${AGGS.join(", ")} FROM ${table} ${where} SAMPLE BY ${sampleBy}`;
+  const slow = `SELECT ts, s, ${AGGS.map((a) => `${a} FILTER (WHERE true)`).join(", ")} FROM ${table} ${where} SAMPLE BY ${sampleBy}`;
+  return [fast, slow];
+}
+
+Deno.test("keyed SAMPLE BY: the WASM stream and the row path agree", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_skf_" });
+  const engine = await Engine.open({ root, cacheBytes: 64 * 1024 * 1024 });
+  try {
+    for (const [name, by] of [["th", "HOUR"], ["td", "DAY"]]) {
+      await engine.execute(
+        `CREATE TABLE ${name} AS (SELECT timestamp_sequence('2024-03-30', 7_777_777L) ts, rnd_symbol('a','b','c','d',null) s, ` +
+          `rnd_double(4) d, rnd_float(4) f, rnd_int(-1000, 1000, 4) i, rnd_long(-100000, 100000, 4) l FROM long_sequence(90000)) ` +
+          `TIMESTAMP(ts) PARTITION BY ${by}`,
+        adminSession(),
+      );
+    }
+    const cases: [string, string, string?][] = [
+      ["th", "1d"], ["th", "3h"], ["td", "1m"], ["td", "7m"], ["td", "1d"], ["th", "1M"],
+      ["td", "1h ALIGN TO CALENDAR TIME ZONE 'Europe/Berlin'"],
+      ["td", "90m ALIGN TO CALENDAR WITH OFFSET '00:17'"],
+      ["th", "2h", "WHERE ts IN '2024-03-31T01;2h' OR ts IN '2024-03-31T03:30;3h'"],
+      ["td", "1h FROM '2024-04-01' TO '2024-04-03'"],
+      ["td", "5m", "WHERE ts IN '2024-04-02'"],
+    ];
+    for (const [table, by, where] of cases) {
+      const [fast, slow] = pair(table, by, where);
+      const a = await rows(engine, fast), b = await rows(engine, slow);
+      assert.ok(a.length > 0, `${table} ${by}: rows`);
+      assertSame(a, b, `${table} SAMPLE BY ${by} ${where ?? ""}`);
+    }
+    // A result longer than one output batch (65,536 groups).
+    const [fast, slow] = pair("td", "1s");
+    const big = await rows(engine, fast);
+    assert.ok(big.length > 65_536, `${big.length} groups`);
+    assertSame(big, await rows(engine, slow), "SAMPLE BY 1s");
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
