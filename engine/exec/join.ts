@@ -9,9 +9,12 @@ import type { PlanNode } from "../plan/plan_node.ts";
 import { normKey } from "../plan/bind_expr.ts";
 import { batchToRows, RowBuffer, rowsToBatch } from "./batch_util.ts";
 import { compilePredicate } from "./compile_expr.ts";
-import { charge, checkCancelled, type ExecContext, rowBytes } from "./exec_context.ts";
+import { charge, checkCancelled, type ExecContext, pace, rowBytes } from "./exec_context.ts";
 
 type JoinNode = Extract<PlanNode, { kind: "join" }>;
+
+/** Pairs formed between two event-loop turns. */
+const PAIR_SLICE = 4096;
 
 function keyOf(row: Value[], cols: number[]): unknown {
   if (cols.length === 1) return normKey(row[cols[0]]);
@@ -52,20 +55,36 @@ export async function* runJoin(
   const matchedRight = new Uint8Array(rightRows.length);
   const out = new RowBuffer(types);
   const keepLeft = n.type === "left" || n.type === "full";
+  // One left row can pair with the whole build side: candidates go in slices, and the event
+  // loop gets its turns between slices, not only between source batches, or a cross join holds
+  // every other client (and cancel requests) for its whole run.
+  let work = 0;
   for await (const b of left) {
     checkCancelled(ctx);
     for (const lrow of batchToRows(b)) {
       const candidates = index ? index.get(keyOf(lrow, leftKeys)) ?? [] : all;
-      let pairs = candidates.map((ri) => ({ ri, row: [...lrow, ...rightRows[ri]] }));
-      if (cond && pairs.length) {
-        const pb = rowsToBatch(types, pairs.map((p) => p.row));
-        pairs = pairs.filter((_, i) => cond(pb, i));
+      let matched = false;
+      for (let from = 0; from < candidates.length || from === 0; from += PAIR_SLICE) {
+        const slice = candidates.length > PAIR_SLICE ? candidates.slice(from, from + PAIR_SLICE) : candidates;
+        let pairs = slice.map((ri) => ({ ri, row: [...lrow, ...rightRows[ri]] }));
+        if (cond && pairs.length) {
+          const pb = rowsToBatch(types, pairs.map((p) => p.row));
+          pairs = pairs.filter((_, i) => cond(pb, i));
+        }
+        for (const p of pairs) {
+          matchedRight[p.ri] = 1;
+          out.push(p.row);
+        }
+        matched ||= pairs.length > 0;
+        if (out.full) yield out.take();
+        work += slice.length + 1;
+        if (work >= PAIR_SLICE) {
+          work = 0;
+          await pace(ctx);
+        }
+        if (candidates.length === 0) break;
       }
-      for (const p of pairs) {
-        matchedRight[p.ri] = 1;
-        out.push(p.row);
-      }
-      if (pairs.length === 0 && keepLeft) out.push([...lrow, ...rightNulls]);
+      if (!matched && keepLeft) out.push([...lrow, ...rightNulls]);
       if (out.full) yield out.take();
     }
   }
