@@ -219,6 +219,9 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
   const rightIt = run(n.right, ctx)[Symbol.asyncIterator]();
   let rb: Batch | undefined;
   let rts: BigInt64Array = new BigInt64Array(0);
+  // The timestamps as 32-bit word pairs (little-endian: [low, high]): comparing two signed
+  // 64-bit values as (signed high, unsigned low) is exact and avoids a BigInt per row.
+  let rw: Int32Array = new Int32Array(0);
   let rSlots: Int32Array = new Int32Array(0);
   let rRow = 0, rBase = 0;
   let rightDone = false;
@@ -241,6 +244,7 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
       rb = b;
       rRow = 0;
       rts = b.columns[n.rightTs].data as BigInt64Array;
+      rw = new Int32Array(rts.buffer, rts.byteOffset, 2 * rts.length);
       rSlots = slots.of(b, n.rightKeys);
       growSlots();
       if (bufLen + b.rowCount > bufCap) {
@@ -287,11 +291,12 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
     checkCancelled(ctx);
     const rowCount = lb.rowCount;
     const lts = lb.columns[n.leftTs].data as BigInt64Array;
+    const lw = new Int32Array(lts.buffer, lts.byteOffset, 2 * lts.length);
     const ls = slots.of(lb, n.leftKeys);
     growSlots();
     const match = new Int32Array(rowCount);
     for (let i = 0; i < rowCount; i++) {
-      const t = lts[i];
+      const th = lw[2 * i + 1], tl = lw[2 * i] >>> 0;
       while (!rightDone) {
         if (!rb || rRow >= rb.rowCount) {
           if (bufLen >= compactAt) {
@@ -304,14 +309,15 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
             break;
           }
         }
-        const rt = rts[rRow];
-        if (strict ? rt >= t : rt > t) break;
+        const rh = rw[2 * rRow + 1], rl = rw[2 * rRow] >>> 0;
+        // Stop at the first right row after t (ASOF) or at or after t (LT).
+        if (rh > th || (rh === th && (strict ? rl >= tl : rl > tl))) break;
         lastRow[rSlots[rRow]] = rBase + rRow;
         rRow++;
       }
       const s = ls[i];
       let m = lastRow[s];
-      if (m >= 0 && tolerance !== undefined && t - bufTs[m] > tolerance) m = -1;
+      if (m >= 0 && tolerance !== undefined && lts[i] - bufTs[m] > tolerance) m = -1;
       match[i] = m;
     }
     const columns: Vector[] = [...lb.columns];
