@@ -167,6 +167,8 @@ function* emit(n: SampleByNode, s: Sampled, ctx: ExecContext): Generator<Batch> 
               return f.value;
             case "prev":
               return st.prev[i];
+            case "prevOf":
+              return st.prev[f.index];
             case "linear": {
               if (before < 0 || after < 0) return null;
               const va = s.buckets.get(range[before])!.get(h)!.values[i];

@@ -118,7 +118,11 @@ export interface WindowCall {
   type: ColumnType;
 }
 
-export type FillSpec = { kind: "none" | "null" | "prev" | "linear" } | { kind: "value"; value: Value };
+export type FillSpec =
+  | { kind: "none" | "null" | "prev" | "linear" }
+  | { kind: "value"; value: Value }
+  /** FILL(PREV(alias)): the previous bucket's value of aggregate `index`. */
+  | { kind: "prevOf"; index: number };
 
 /** SAMPLE BY after binding: keys and aggregates over the input, bucketing options. */
 export interface SampleBySpec {

@@ -83,7 +83,12 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
       throw err;
     }
   });
-  const spec = sampleSpec(sb, tsIndex, keys, aggs, pc);
+  // Output names of the items that are a bare aggregate, for FILL(PREV(alias)).
+  const aggOfName = new Map<string, number>();
+  exprs.forEach((e, k) => {
+    if (e.kind === "column" && e.index > keys.length) aggOfName.set(items[k].name.toLowerCase(), e.index - 1 - keys.length);
+  });
+  const spec = sampleSpec(sb, tsIndex, keys, aggs, pc, aggOfName);
   const sampleColumns: OutputColumn[] = [
     { name: "\u0000ts", type: scope.columns[tsIndex].type },
     ...keys.map((k, i) => ({ name: `\u0000k${i}`, type: k.type })),
@@ -119,7 +124,14 @@ function timestampConstant(e: A.Expr, pc: PlanContext): bigint | undefined {
   throw new SqlError("timestamp expected", e.pos);
 }
 
-function sampleSpec(sb: A.SampleBy, tsIndex: number, keys: BoundExpr[], aggs: AggregateCall[], pc: PlanContext): SampleBySpec {
+function sampleSpec(
+  sb: A.SampleBy,
+  tsIndex: number,
+  keys: BoundExpr[],
+  aggs: AggregateCall[],
+  pc: PlanContext,
+  aggOfName: Map<string, number>,
+): SampleBySpec {
   let timeZone: string | undefined;
   let offsetMicros = 0n;
   if (sb.align.kind === "calendar") {
@@ -149,7 +161,7 @@ function sampleSpec(sb: A.SampleBy, tsIndex: number, keys: BoundExpr[], aggs: Ag
     unit: sb.unit,
     keys,
     aggs,
-    fill: fillSpecs(sb.fill, aggs, pc),
+    fill: fillSpecs(sb.fill, aggs, pc, aggOfName),
     alignFirstObservation: sb.align.kind === "firstObservation",
     timeZone,
     offsetMicros,
@@ -158,7 +170,7 @@ function sampleSpec(sb: A.SampleBy, tsIndex: number, keys: BoundExpr[], aggs: Ag
   };
 }
 
-function fillSpecs(options: A.FillOption[], aggs: AggregateCall[], pc: PlanContext): FillSpec[] {
+function fillSpecs(options: A.FillOption[], aggs: AggregateCall[], pc: PlanContext, aggOfName: Map<string, number>): FillSpec[] {
   if (options.length === 0 || options.every((o) => o.kind === "none")) return [];
   if (options.length > 1 && options.length !== aggs.length) {
     const at = options[Math.min(options.length, aggs.length) - 1] ?? options[0];
@@ -176,7 +188,16 @@ function fillSpecs(options: A.FillOption[], aggs: AggregateCall[], pc: PlanConte
         return { kind: "value", value: isConst(c) ? c.value : null };
       }
       case "prev":
-        if (o.of) throw new SqlError("FILL(PREV(column)) is not supported", o.pos);
+        if (o.of) {
+          // spec/sql.md §10.3: the previous value of another aggregate of the same type.
+          const index = aggOfName.get(o.of.toLowerCase());
+          if (index === undefined) throw new SqlError(`FILL(PREV(${o.of})): no aggregate column named ${o.of}`, o.pos);
+          const from = aggs[index].binding.returns, to = a.binding.returns;
+          if (from.tag !== to.tag || from.tag === "SYMBOL") {
+            throw new SqlError(`FILL(PREV(${o.of})) needs an aggregate of the same type [expected=${to.tag}, actual=${from.tag}]`, o.pos);
+          }
+          return index === i ? { kind: "prev" } : { kind: "prevOf", index };
+        }
         return { kind: "prev" };
       case "none":
         throw new SqlError("FILL(NONE) cannot be mixed with other fill options", o.pos);
