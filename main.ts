@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     walDefault: config.bool("cairo.wal.enabled.default"),
     parameters: () => config.rows(),
     queryMemoryBytes: config.int("query.memory.limit", 4 * 1024 ** 3),
+    parallelWorkers: config.int("cairo.sql.parallel.workers", 2),
   });
   const auth = await AuthService.open(engine, config, root);
   const listeners: Listener[] = [];
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
     const http = await startHttp(engine, config, auth);
     listeners.push(http);
     const host = http.hostname === "0.0.0.0" ? "localhost" : http.hostname;
-    console.log(`http listening on http://${host}:${http.port} (Web Console and REST /exec, /exp)`);
+    console.log(`http listening on ${http.scheme ?? "http"}://${host}:${http.port} (Web Console and REST /exec, /exp)`);
     if (!auth.aclEnabled && http.hostname !== "127.0.0.1" && http.hostname !== "localhost" && http.hostname !== "::1") {
       console.warn("warning: HTTP listens on a non-loopback address without access control (acl.enabled=false)");
     }
@@ -42,22 +43,29 @@ async function main(): Promise<void> {
   if (config.bool("http.min.enabled")) {
     const health = await startHealth(config);
     listeners.push(health);
-    console.log(`health listening on http://${health.hostname === "0.0.0.0" ? "localhost" : health.hostname}:${health.port}`);
+    const host = health.hostname === "0.0.0.0" ? "localhost" : health.hostname;
+    console.log(`health listening on ${health.scheme ?? "http"}://${host}:${health.port}`);
   }
   if (config.bool("pg.enabled")) {
-    const pg = await startPg(engine, config, auth.aclEnabled ? (u, p) => auth.authenticatePg(u, p) : undefined);
+    const pg = auth.aclEnabled
+      ? await startPg(engine, config, (u, p) => auth.authenticatePg(u, p), await auth.pgScram())
+      : await startPg(engine, config);
     listeners.push(pg);
-    console.log(`pg listening on ${pg.hostname}:${pg.port}`);
+    console.log(`pg listening on ${pg.hostname}:${pg.port}${pg.tls ? " (TLS available)" : ""}`);
     if (!auth.aclEnabled && !["127.0.0.1", "localhost", "::1"].includes(pg.hostname)) {
       console.warn("warning: pgwire listens on a non-loopback address without access control (acl.enabled=false)");
     }
   }
-  // ILP over TCP has no authentication yet (the JWK handshake): with access control on it
-  // stays off unless explicitly enabled.
-  if (config.bool("line.tcp.enabled") && (!auth.aclEnabled || config.get("line.tcp.enabled.with.acl") === "true")) {
-    const ilp = await startIlp(engine, config);
+  // ILP over TCP: with access control on, every connection opens with the JWK handshake
+  // (security.md §5.3) unless line.tcp.acl.enabled=false turns TCP authentication off.
+  if (config.bool("line.tcp.enabled")) {
+    const tcpAuth = auth.aclEnabled && config.get("line.tcp.acl.enabled")?.toLowerCase() !== "false";
+    const ilp = await startIlp(engine, config, tcpAuth ? auth.ilpTcp() : undefined);
     listeners.push(ilp);
     console.log(`ilp listening on ${ilp.hostname}:${ilp.port}`);
+    if (config.bool("tls.enabled") || config.bool("line.tcp.tls.enabled")) {
+      console.warn("warning: ILP over TCP has no TLS here; it stays plain text (use ILP over HTTPS on the http port)");
+    }
   }
   console.log(`data root: ${await Deno.realPath(root)}`);
   const stop = async () => {

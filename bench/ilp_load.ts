@@ -6,6 +6,7 @@
  * figure is committed-and-queryable rows per second. Optionally times `/imp` of the CSV parts.
  *
  *   deno run -A bench/ilp_load.ts [--rows 10m] [--chunk-mib 8] [--clients 2] [--imp] [--main main.ts]
+ *     [--cpu-prof DIR]   (profiles the server: a .cpuprofile in DIR when it stops)
  */
 import { fileURLToPath } from "node:url";
 
@@ -20,6 +21,7 @@ const rows = Number(size.replace(/m$/, "")) * (size.endsWith("m") ? 1_000_000 : 
 const chunkBytes = Number(opt("chunk-mib", "8")) * 1024 * 1024;
 const clients = Number(opt("clients", "2"));
 const main = opt("main", "main.ts");
+const cpuProfDir = opt("cpu-prof", "");
 const ilpDir = `${repo}bench/data/trades-${size}-ilp`;
 const csvDir = `${repo}bench/data/trades-${size}`;
 
@@ -48,9 +50,32 @@ async function generate(dir: string, format: string): Promise<void> {
   if (!(await gen.output()).success) throw new Error("gen.mjs failed");
 }
 
-async function startChild(root: string): Promise<{ url: string; stop(): Promise<void> }> {
+/**
+ * CPU seconds (user + system, all threads) used so far by process `pid`, from /proc (Linux);
+ * NaN elsewhere. On a shared machine wall time mostly measures the wait for a core, while
+ * CPU time per row stays comparable between runs.
+ */
+function cpuSeconds(pid: number | "self"): number {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks
+  } catch {
+    return NaN;
+  }
+}
+
+async function startChild(root: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--v8-flags=--max-old-space-size=8192", main, "--root", root],
+    args: [
+      "run",
+      "-A",
+      "--v8-flags=--max-old-space-size=8192",
+      ...(cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : []),
+      main,
+      "--root",
+      root,
+    ],
     cwd: repo,
     env: {
       QDB_HTTP_BIND_TO: "127.0.0.1:0",
@@ -77,6 +102,7 @@ async function startChild(root: string): Promise<{ url: string; stop(): Promise<
   })();
   return {
     url,
+    pid: child.pid,
     stop: async () => {
       child.kill("SIGTERM");
       await child.status;
@@ -116,11 +142,15 @@ async function count(url: string, table: string): Promise<number> {
   return Number(body.dataset?.[0]?.[0] ?? 0);
 }
 
-async function loadIlp(url: string): Promise<{ rows: number; seconds: number; bytes: number }> {
+async function loadIlp(
+  url: string,
+  pid: number,
+): Promise<{ rows: number; seconds: number; bytes: number; serverCpu: number; clientCpu: number }> {
   const manifest = JSON.parse(await Deno.readTextFile(`${ilpDir}/manifest.json`));
   const files = manifest.tables.trades.parts.map((p: string) => `${ilpDir}/${p}`);
   const source = chunks(files);
   let bytes = 0;
+  const serverCpu0 = cpuSeconds(pid), clientCpu0 = cpuSeconds("self");
   const started = performance.now();
   // Several clients keep the server busy while one of them waits for its commit's fsync.
   const client = async () => {
@@ -128,13 +158,17 @@ async function loadIlp(url: string): Promise<{ rows: number; seconds: number; by
       const next = await source.next();
       if (next.done) return;
       bytes += next.value.length;
-      const r = await fetch(`${url}/write?precision=n`, { method: "POST", body: next.value as Uint8Array<ArrayBuffer> });
+      const r = await fetch(`${url}/write?precision=n`, {
+        method: "POST",
+        body: next.value as Uint8Array<ArrayBuffer>,
+      });
       if (r.status !== 204) throw new Error(`HTTP ${r.status}: ${await r.text()}`);
     }
   };
   await Promise.all(Array.from({ length: clients }, client));
   const seconds = (performance.now() - started) / 1000;
-  return { rows: await count(url, "trades"), seconds, bytes };
+  const serverCpu = cpuSeconds(pid) - serverCpu0, clientCpu = cpuSeconds("self") - clientCpu0;
+  return { rows: await count(url, "trades"), seconds, bytes, serverCpu, clientCpu };
 }
 
 async function loadCsv(url: string): Promise<{ rows: number; seconds: number }> {
@@ -158,14 +192,16 @@ await generate(ilpDir, "ilp");
 const root = await Deno.makeTempDir({ prefix: "qdb_ilp_bench_" });
 const server = await startChild(root);
 try {
-  const ilp = await loadIlp(server.url);
+  const ilp = await loadIlp(server.url, server.pid);
   console.log(
     `ILP/HTTP: ${ilp.rows} rows queryable (expected ${rows}) from ${(ilp.bytes / 1e6).toFixed(0)} MB in ${
       ilp.seconds.toFixed(1)
     } s ` +
       `= ${Math.round(ilp.rows / ilp.seconds).toLocaleString("en-US")} rows/s (${clients} clients, ${
         chunkBytes >> 20
-      } MiB requests)`,
+      } MiB requests); CPU: server ${ilp.serverCpu.toFixed(2)} s, client ${
+        ilp.clientCpu.toFixed(2)
+      } s; load ${Deno.loadavg()[0].toFixed(2)}`,
   );
   if (args.includes("--imp")) {
     await generate(csvDir, "csv");

@@ -32,6 +32,8 @@ export interface BenchResult {
   };
   runs: number;
   cacheBytes: number;
+  /** cairo.sql.parallel.workers of our engine (absent in results from before it existed). */
+  workers?: number;
   duckdb?: {
     version: string;
     client: string;
@@ -91,6 +93,7 @@ function notes(r: BenchResult): string[] {
   const cacheMib = Math.round(r.cacheBytes / 1024 / 1024);
   const out = [
     `- cache budget (cairo.column.cache.bytes): ${cacheMib} MiB, in process and in the server`,
+    ...(r.workers === undefined ? [] : [`- worker heaps (cairo.sql.parallel.workers): ${r.workers}, in process and in the server`]),
     `- server peak RSS (VmHWM of the child): ${mib(r.serverPeakRssMib)}; ` +
     `bench process (load + in-process queries): ${mib(r.benchPeakRssMib)}`,
   ];

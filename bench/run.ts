@@ -6,6 +6,7 @@
  *
  *   deno task bench [-- --rows 10m|100m|1m] [--only t1,t2] [--runs 5] [--cache-mib 1536]
  *                   [--threads 2] [--timeout-s 300] [--no-duckdb] [--no-http] [--reload]
+ *                   [--workers 2]   (cairo.sql.parallel.workers of our engine; 0: main thread only)
  */
 import { Engine } from "../engine/mod.ts";
 import { ensureDataset, exists, parseRows, sizeLabel } from "./dataset.ts";
@@ -34,6 +35,8 @@ interface Options {
   only?: string;
   runs: number;
   cacheBytes: number;
+  /** Our engine's worker heaps (cairo.sql.parallel.workers). */
+  workers: number;
   threads: number;
   timeoutMs: number;
   duckdb: boolean;
@@ -56,6 +59,7 @@ function parseOptions(args: string[]): Options {
     runs: Number(value("runs") ?? 5),
     cacheBytes: Number(value("cache-mib") ?? 1536) * 1024 * 1024,
     threads: Number(value("threads") ?? 2),
+    workers: Number(value("workers") ?? 2),
     timeoutMs: Number(value("timeout-s") ?? 300) * 1000,
     duckdb: !args.includes("--no-duckdb"),
     http: !args.includes("--no-http"),
@@ -109,6 +113,7 @@ async function main(): Promise<void> {
     },
     runs: o.runs,
     cacheBytes: o.cacheBytes,
+    workers: o.workers,
     duckdb: duckdb && {
       version: duckdb.version,
       client: duckdb.client,
@@ -152,7 +157,7 @@ async function runInProcess(
 ): Promise<Map<string, Timing>> {
   console.log(`ours in process: ${queries.length} queries, 1 checked warm-up + ${o.runs} runs each`);
   const timings = new Map<string, Timing>();
-  const engine = await Engine.open({ root, cacheBytes: o.cacheBytes });
+  const engine = await Engine.open({ root, cacheBytes: o.cacheBytes, parallelWorkers: o.workers });
   try {
     for (const q of queries) {
       const t = await measure(q, inProcess(engine, o.timeoutMs), { runs: o.runs, expected });
@@ -171,7 +176,7 @@ async function runOverHttp(
   o: Options,
   expected: Expected | undefined,
 ): Promise<{ timings: Map<string, Timing>; load: HttpLoad; peakRssMib?: number }> {
-  const server = await startServer(root, { repoDir: REPO_DIR, cacheBytes: o.cacheBytes });
+  const server = await startServer(root, { repoDir: REPO_DIR, cacheBytes: o.cacheBytes, workers: o.workers });
   console.log(`ours over HTTP: server pid ${server.pid} at ${server.url}`);
   try {
     const timings = new Map<string, Timing>();

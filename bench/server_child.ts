@@ -18,7 +18,7 @@ const STOP_TIMEOUT_MS = 10_000;
 /** Starts `deno run -A main.ts --root <root>` from the repository and waits for its URL. */
 export async function startServer(
   root: string,
-  options: { repoDir: string; cacheBytes: number },
+  options: { repoDir: string; cacheBytes: number; workers?: number },
 ): Promise<ServerChild> {
   const child = new Deno.Command(Deno.execPath(), {
     // The heap flag is the one `deno task start` uses, so the child runs as users run it.
@@ -30,6 +30,7 @@ export async function startServer(
       QDB_PG_NET_BIND_TO: "127.0.0.1:0",
       QDB_LINE_TCP_NET_BIND_TO: "127.0.0.1:0",
       QDB_CAIRO_COLUMN_CACHE_BYTES: String(options.cacheBytes),
+      QDB_CAIRO_SQL_PARALLEL_WORKERS: String(options.workers ?? 2),
     },
     stdin: "null",
     stdout: "piped",

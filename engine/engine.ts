@@ -21,13 +21,19 @@ import { bindContext } from "./plan/plan_select.ts";
 import { planShow } from "./plan/plan_show.ts";
 import { explainPlan } from "./plan/explain.ts";
 import type { Storage } from "./storage/api.ts";
-import { openStorage } from "./storage/mod.ts";
+import { CACHE_BYTES_DEFAULT, openStorage } from "./storage/mod.ts";
+import type { ColumnCache } from "./storage/column_cache.ts";
+import { PARALLEL_WORKERS_DEFAULT, WorkerPool } from "./parallel/mod.ts";
 import type { AccessControl, AclResult, Session } from "./session.ts";
 import { alterTable, createTable, dropTable, renameTable, truncateTable } from "./exec/ddl.ts";
 import { insertSelect, insertValues, update } from "./exec/dml.ts";
+import { deleteRows } from "./exec/delete_rows.ts";
+import { insertExtras } from "./exec/insert_extras.ts";
+import type { Scope } from "./plan/scope.ts";
+import { returningRows } from "./exec/returning.ts";
 import { type ExecContext, releaseAll } from "./exec/exec_context.ts";
 import { runPlan } from "./exec/run_plan.ts";
-import { ACL_SHOWS, checkReads, checkStatement } from "./exec/permissions.ts";
+import { ACL_SHOWS, checkReads, checkStatement, insertReads, updateReads, visibleStorage } from "./exec/permissions.ts";
 import { prepareSubqueries } from "./exec/subqueries.ts";
 import { dropPartitionsWhere } from "./exec/drop_partitions_where.ts";
 import "./exec/time_series_ops.ts";
@@ -42,7 +48,8 @@ export interface ColumnMeta {
 export type Outcome =
   | { kind: "rows"; columns: ColumnMeta[]; timestampIndex: number; batches: AsyncIterable<Batch> }
   | { kind: "ddl" }
-  | { kind: "dml"; updated: number }
+  /** UPDATE, or DELETE (`command`, for the wire's command tag); `updated` counts the rows. */
+  | { kind: "dml"; updated: number; command?: "DELETE" }
   | { kind: "insert"; inserted: number };
 
 /** Default `query.memory.limit`: well under the 8 GiB V8 heap `deno task start` gives the process. */
@@ -63,16 +70,27 @@ export interface EngineOptions {
    * operators (sort, hash aggregation, join build sides, window partitions). Default 4 GiB.
    */
   queryMemoryBytes?: number;
+  /** `cairo.sql.parallel.workers`: worker heaps for large table-scan aggregates (0 disables). Default 2. */
+  parallelWorkers?: number;
+  /** Values (rows × columns) a scan reads before it goes to the workers (default 4M; tests lower it). */
+  parallelValuesMin?: number;
 }
 
 export class Engine {
   readonly storage: Storage;
   readonly #options: EngineOptions;
+  readonly #parallel: WorkerPool;
   #access: AccessControl | undefined;
 
   private constructor(storage: Storage, options: EngineOptions) {
     this.storage = storage;
     this.#options = options;
+    this.#parallel = new WorkerPool({
+      workers: options.parallelWorkers ?? PARALLEL_WORKERS_DEFAULT,
+      cacheBytes: options.cacheBytes ?? CACHE_BYTES_DEFAULT,
+      valuesMin: options.parallelValuesMin,
+      cache: (storage as { cache?: ColumnCache }).cache,
+    });
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -101,6 +119,7 @@ export class Engine {
   describe(sql: string, session: Session): ColumnMeta[] {
     try {
       const stmt = parseStatement(sql);
+      if (stmt.kind === "insert" && stmt.returning) return this.#describeReturning(stmt, session);
       if (stmt.kind !== "query") return [];
       const plan = planQuery(stmt, this.#planContext(session, this.#evalContext(session)));
       checkReads(pruneColumns(plan), session, this.storage, stmt.pos);
@@ -108,6 +127,13 @@ export class Engine {
     } catch (err) {
       throw asSqlError(err);
     }
+  }
+
+  /** The result columns of INSERT ... RETURNING, bound without running anything. */
+  #describeReturning(stmt: A.InsertStmt, session: Session): ColumnMeta[] {
+    const pc = this.#planContext(session, this.#evalContext(session));
+    const bind = (scope: Scope) => bindContext(scope, pc);
+    return insertExtras(stmt, this.storage, bind, pc.legacyNames).returning!.columns;
   }
 
   async execute(sql: string, session: Session): Promise<Outcome> {
@@ -119,7 +145,13 @@ export class Engine {
     }
   }
 
+  /** The worker heaps (tests and diagnostics). */
+  get parallel(): WorkerPool {
+    return this.#parallel;
+  }
+
   async close(): Promise<void> {
+    this.#parallel.close();
     await this.storage.close();
   }
 
@@ -158,7 +190,9 @@ export class Engine {
         : undefined,
       memory: { limit: this.#options.queryMemoryBytes ?? QUERY_MEMORY_BYTES_DEFAULT, used: 0 },
       snapshots: [],
-      meta: { rowsOf: (name, args) => metaRows(storage, name, args, parameters) },
+      parallel: this.#parallel,
+      // Listings show only the tables the principal has some permission on.
+      meta: { rowsOf: (name, args) => metaRows(visibleStorage(storage, session), name, args, parameters) },
     };
   }
 
@@ -215,20 +249,36 @@ export class Engine {
           return { kind: "ddl" };
         case "insert": {
           const ipc = stmt.with.length ? { ...pc, ctes: cteMap(stmt.with) } : pc;
-          if (stmt.query) {
-            const plan = checked(planQuery(stmt.query, ipc));
-            return { kind: "insert", inserted: await insertSelect(stmt, this.storage, plan, runQuery) };
-          }
-          return { kind: "insert", inserted: await insertValues(stmt, this.storage, (scope) => bindContext(scope, ipc), xc) };
+          const bind = (scope: Scope) => bindContext(scope, ipc);
+          // SELECT on what RETURNING and DO UPDATE SET read of the table (security.md T14).
+          const reads = session.principal.can ? insertReads(stmt) : undefined;
+          if (reads) checkReads(pruneColumns(planQuery(reads, ipc)), session, this.storage, stmt.pos, false);
+          const { extras, returning } = insertExtras(stmt, this.storage, bind, pc.legacyNames);
+          const inserted = stmt.query
+            ? await insertSelect(stmt, this.storage, checked(planQuery(stmt.query, ipc)), runQuery, extras)
+            : await insertValues(stmt, this.storage, bind, xc, extras);
+          if (!returning) return { kind: "insert", inserted };
+          const t = this.storage.table(stmt.table.name)!;
+          const rows = await returningRows(t, returning, extras.written!, xc);
+          return await this.#rows({ kind: "rows", columns: returning.columns, timestampIndex: -1, rows }, xc);
         }
         case "update": {
           const upc = stmt.with.length ? { ...pc, ctes: cteMap(stmt.with) } : pc;
+          // SELECT on what the SET expressions and WHERE read (security.md T14).
+          if (session.principal.can) checkReads(pruneColumns(planQuery(updateReads(stmt), upc)), session, this.storage, stmt.pos, false);
           return { kind: "dml", updated: await update(stmt, this.storage, (scope) => bindContext(scope, upc), xc) };
         }
         case "noop":
           return { kind: "ddl" };
-        case "delete":
-          throw new SqlError("DELETE is not supported", stmt.pos, "syntax");
+        case "delete": {
+          // SELECT on what the WHERE reads (security.md T14), checked as UPDATE checks its reads.
+          if (session.principal.can && stmt.where) {
+            const reads = updateReads({ ...stmt, kind: "update", with: [], set: [{ column: "", pos: stmt.where.pos, expr: stmt.where }] });
+            checkReads(pruneColumns(planQuery(reads, pc)), session, this.storage, stmt.pos, false);
+          }
+          const deleted = await deleteRows(stmt, this.storage, (scope) => bindContext(scope, pc), xc);
+          return { kind: "dml", updated: deleted, command: "DELETE" };
+        }
         case "declare":
           throw new SqlError("DECLARE is not supported yet", stmt.pos);
         case "copy":

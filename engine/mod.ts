@@ -21,4 +21,7 @@ export { type Batch, readValue, type Value, type Vector } from "./base/values.ts
 export { formatValue } from "./functions/format_value.ts";
 export { formatDouble, formatFloat } from "./functions/double_format.ts";
 export { functionNames } from "./functions/registry.ts";
-export { BlockColumn, columnTypeOf, inferColumnType, IngestBlock, type IngestError, Ingestor, type IngestorOptions, looksLikeHeader, type Prepared, type PrepareOptions, textParserFor, type TextParser, type ValueKind, ValueKinds } from "./ingest/mod.ts";
+// pgwire COPY FROM parses text like CSV import; SET TIME ZONE resolves zones like to_timezone.
+export { parseText } from "./functions/cast.ts";
+export { resolveTimeZone, type ZoneRules } from "./functions/timezone.ts";
+export { BlockColumn, checkIngestTableName, columnTypeOf, inferColumnType, IngestBlock, type IngestError, Ingestor, type IngestorOptions, looksLikeHeader, type Prepared, type PrepareOptions, textParserFor, type TextParser, type ValueKind, ValueKinds } from "./ingest/mod.ts";

@@ -14,6 +14,16 @@ export interface Principal {
    * it applies to when there is one.
    */
   can?(permission: string, table?: string, column?: string): boolean;
+  /**
+   * Whether catalog listings (tables(), SHOW TABLES, pg_catalog, information_schema) show a
+   * table: true when the principal holds any permission on it. Undefined = everything shows.
+   */
+  sees?(table: string): boolean;
+  /**
+   * False once the principal was disabled or dropped: every later statement of an open
+   * connection is refused (security.md T10), even one that touches no table.
+   */
+  active?(): boolean;
 }
 
 export interface Session {

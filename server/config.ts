@@ -23,6 +23,7 @@ export const DEFAULTS: Record<string, string> = {
   "cairo.wal.enabled.default": "true",
   "cairo.max.file.name.length": "127",
   "cairo.column.cache.bytes": String(1536 * 1024 * 1024),
+  "cairo.sql.parallel.workers": "2",
 };
 
 /** Keys that are the same setting under two names (QuestDB aliases). */
@@ -30,6 +31,9 @@ const ALIASES: Record<string, string> = {
   "http.bind.to": "http.net.bind.to",
   "http.min.bind.to": "http.min.net.bind.to",
   "query.timeout.sec": "query.timeout",
+  "tls.key.path": "tls.private.key.path",
+  "pg.tls.key.path": "pg.tls.private.key.path",
+  "http.tls.key.path": "http.tls.private.key.path",
 };
 
 /** Keys whose values are secrets: never printed. */
@@ -61,6 +65,34 @@ export class Config {
   int(key: string, fallback: number): number {
     const n = Number(this.get(key));
     return Number.isFinite(n) ? n : fallback;
+  }
+
+  /**
+   * A duration key in milliseconds: `60s`, `500ms`, `2m`, `1h`, or a bare number of seconds
+   * (as the deprecated `query.timeout.sec`); `fallback` when unset or unreadable.
+   */
+  durationMs(key: string, fallback: number): number {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i.exec(this.get(key) ?? "");
+    if (!m) return fallback;
+    const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? "s").toLowerCase() as "ms" | "s" | "m" | "h"];
+    return Math.round(Number(m[1]) * unit);
+  }
+
+  /**
+   * TLS files of a listener (`pg`, `http`): `<prefix>.tls.enabled`, `.tls.cert.path` and
+   * `.tls.private.key.path`, each falling back to the server-wide `tls.*` key (QuestDB
+   * Enterprise names, spec/protocols.md §13). Undefined when TLS is off; enabled without both
+   * paths is a configuration error that stops the start.
+   */
+  tls(prefix: string): { certPath: string; keyPath: string } | undefined {
+    const key = (name: string) => this.get(`${prefix}.tls.${name}`) ?? this.get(`tls.${name}`);
+    if ((key("enabled") ?? "").toLowerCase() !== "true") return undefined;
+    const certPath = key("cert.path");
+    const keyPath = key("private.key.path");
+    if (!certPath || !keyPath) {
+      throw new Error(`${prefix}.tls.enabled=true needs ${prefix}.tls.cert.path and ${prefix}.tls.private.key.path`);
+    }
+    return { certPath, keyPath };
   }
 
   /** host:port of a bind key. */

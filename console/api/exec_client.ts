@@ -4,7 +4,7 @@
  * can be cancelled with an AbortSignal (the server stops the query when the client goes away).
  */
 import type { Column, ExecOutcome, Row, ServerSettings, Timings } from "./types.ts";
-import { authHeader, notifyUnauthorized } from "../auth/auth_state.ts";
+import { authHeader, beforeRequest, handleUnauthorized, notifyUnauthorized } from "../auth/auth_state.ts";
 import { setConnection } from "../ui/connection_state.ts";
 
 export interface ExecOptions {
@@ -16,6 +16,27 @@ export interface ExecOptions {
   nm?: boolean;
   src?: "con" | "vis";
   signal?: AbortSignal;
+  /** Receives the raw request and reply, for the query inspector. */
+  onExchange?(x: Exchange): void;
+}
+
+/** One /exec round trip as it went over the wire (the query inspector shows it). */
+export interface Exchange {
+  url: string;
+  /** Whether an Authorization header was sent; its value is never kept. */
+  authorization: "none" | "basic" | "bearer";
+  status: number;
+  /** The raw reply, cut at INSPECT_BODY_MAX characters. */
+  body: string;
+  truncated: boolean;
+  fetchNs: number;
+}
+
+const INSPECT_BODY_MAX = 100_000;
+
+function authKind(): Exchange["authorization"] {
+  const h = authHeader() ?? "";
+  return h.startsWith("Basic ") ? "basic" : h.startsWith("Bearer ") ? "bearer" : "none";
 }
 
 function headers(): HeadersInit {
@@ -40,16 +61,39 @@ function elapsedNs(started: number): number {
   return Math.round((performance.now() - started) * 1e6);
 }
 
-/** Runs one statement. Never throws for SQL or HTTP errors: they come back as an outcome. */
+/**
+ * Runs one statement. Never throws for SQL or HTTP errors: they come back as an outcome. A 401
+ * is retried once when the sign-in could be refreshed (an OIDC token that just expired).
+ */
 export async function exec(query: string, opts: ExecOptions = {}): Promise<ExecOutcome> {
+  await beforeRequest();
+  const unauthorized = (o: ExecOutcome) => o.kind === "error" && o.status === 401;
+  const first = await execOnce(query, opts);
+  if (!unauthorized(first) || !(await handleUnauthorized())) return first;
+  const again = await execOnce(query, opts);
+  // Refused even with a fresh token: the sign-in itself is no longer accepted.
+  if (unauthorized(again)) notifyUnauthorized();
+  return again;
+}
+
+async function execOnce(query: string, opts: ExecOptions): Promise<ExecOutcome> {
   const started = performance.now();
+  const url = execUrl(query, opts);
   let res: Response;
   let body: string;
   try {
-    res = await fetch(execUrl(query, opts), { headers: headers(), signal: opts.signal });
+    res = await fetch(url, { headers: headers(), signal: opts.signal });
     body = await res.text();
   } catch (err) {
     const timings: Timings = { fetch: elapsedNs(started) };
+    opts.onExchange?.({
+      url,
+      authorization: authKind(),
+      status: 0,
+      body: `(no reply: ${(err as Error).message})`,
+      truncated: false,
+      fetchNs: timings.fetch,
+    });
     if (opts.signal?.aborted) return { kind: "cancelled", query, timings };
     setConnection("disconnected");
     return {
@@ -62,8 +106,15 @@ export async function exec(query: string, opts: ExecOptions = {}): Promise<ExecO
     };
   }
   const fetchNs = elapsedNs(started);
+  opts.onExchange?.({
+    url,
+    authorization: authKind(),
+    status: res.status,
+    body: body.slice(0, INSPECT_BODY_MAX),
+    truncated: body.length > INSPECT_BODY_MAX,
+    fetchNs,
+  });
   setConnection(res.status >= 500 ? "disconnected" : "connected");
-  if (res.status === 401) notifyUnauthorized();
   return classify(query, res.status, body, fetchNs);
 }
 

@@ -7,15 +7,17 @@
  * failures (a refused state, a provider error, a user without the HTTP permission) show here.
  */
 import { useState } from "preact/hooks";
-import { probe } from "../api/exec_client.ts";
-import { basicHeader, signIn } from "./auth_state.ts";
-import { startSingleSignOn, takeSingleSignOnError } from "./single_sign_on.ts";
+import { basicHeader, basicProbeStatus, signIn } from "./auth_state.ts";
+import { rememberedSingleSignOnUser, startSingleSignOn, takeSingleSignOnError } from "./single_sign_on.ts";
 
 export function LoginScreen(props: { oidc: boolean; config: Record<string, unknown> }) {
   const [user, setUser] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(() => takeSingleSignOnError());
   const [busy, setBusy] = useState(false);
+  const known = props.oidc ? rememberedSingleSignOnUser(props.config) : null;
+  const sso = (prompt: "login" | null) =>
+    startSingleSignOn(props.config, prompt).catch((err) => setError(String(err.message ?? err)));
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -23,8 +25,10 @@ export function LoginScreen(props: { oidc: boolean; config: Record<string, unkno
     setError(null);
     const header = basicHeader(user, password);
     try {
-      const status = await probe(header);
-      if (status === 200) signIn(header, user);
+      // session=true: the server also opens its cookie session, which CSV downloads and a
+      // reload use, so the password itself is never stored (spec/console.md §1.3, §2.14.8).
+      const { status } = await basicProbeStatus(header);
+      if (status === 200) signIn(header, user, true);
       else {setError(
           status === 401
             ? "Invalid username or password"
@@ -66,15 +70,25 @@ export function LoginScreen(props: { oidc: boolean; config: Record<string, unkno
         <button type="submit" class="btn primary" data-testid="login-submit" disabled={busy}>
           {busy ? "Signing in…" : "Sign in"}
         </button>
+        {known && (
+          // No prompt: a live provider session signs straight back in (spec/console.md §2.14.3).
+          <button
+            type="button"
+            class="btn primary"
+            data-testid="sso-continue-button"
+            onClick={() => sso(null)}
+          >
+            Continue as {known}
+          </button>
+        )}
         {props.oidc && (
           <button
             type="button"
             class="btn"
             data-testid="sso-login-button"
-            onClick={() =>
-              startSingleSignOn(props.config).catch((err) => setError(String(err.message ?? err)))}
+            onClick={() => sso("login")}
           >
-            Single Sign-On (SSO)
+            {known ? "Choose a different account" : "Single Sign-On (SSO)"}
           </button>
         )}
       </form>

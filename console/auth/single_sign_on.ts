@@ -7,13 +7,66 @@
  * Tokens live in memory only; the verifier and state sit in sessionStorage (this tab) and
  * are deleted on use. The access token is refreshed with the refresh token before it expires,
  * and logging out drops the tokens and the server's session cookie.
+ *
+ * Reload (spec/console.md §2.14.7, P0 item 3): the tokens are gone, so a browser that had an SSO
+ * session goes straight back to the provider with `prompt=none`; with a live provider session
+ * the user is back without seeing a login page. If the provider answers `login_required` (or
+ * any error to a silent request), the login screen offers "Continue as <user>" (no prompt)
+ * and "Choose a different account" (`prompt=login`). Only two non-secret crumbs are kept in
+ * localStorage for this: `sso.session.active` and `sso.username.<clientId>`.
  */
-import { basicProbeStatus, setBearerToken, setSignOutHook } from "./auth_state.ts";
+import { basicProbeStatus, setBearerToken, setSignOutHook, setTokenKeeper } from "./auth_state.ts";
 
 const VERIFIER_KEY = "pkce.code.verifier";
 const STATE_KEY = "oauth.state";
 const RETURN_KEY = "oauth.return.params";
+const PROMPT_KEY = "oauth.prompt";
+const ACTIVE_KEY = "sso.session.active";
+const USER_KEY_PREFIX = "sso.username.";
 const OAUTH_PARAMS = ["code", "state", "error", "error_description", "session_state", "iss"];
+
+function clientIdOf(config: Record<string, unknown>): string {
+  return String(config["acl.oidc.client.id"] ?? "");
+}
+
+/** localStorage that never throws (storage can be disabled); only non-secret crumbs go here. */
+const crumbs = {
+  get: (k: string) => {
+    try {
+      return localStorage.getItem(k);
+    } catch {
+      return null;
+    }
+  },
+  set: (k: string, v: string | null) => {
+    try {
+      if (v === null) localStorage.removeItem(k);
+      else localStorage.setItem(k, v);
+    } catch { /* no storage: no silent re-auth */ }
+  },
+};
+
+let signedInClientId: string | null = null;
+
+/** The user who last signed in with SSO in this browser, for "Continue as <user>". */
+export function rememberedSingleSignOnUser(config: Record<string, unknown>): string | null {
+  return crumbs.get(USER_KEY_PREFIX + clientIdOf(config));
+}
+
+/** Called once `current_user` is known after an SSO sign-in. */
+export function rememberSingleSignOnUser(user: string): void {
+  if (signedInClientId !== null) crumbs.set(USER_KEY_PREFIX + signedInClientId, user);
+}
+
+/**
+ * On boot without a callback in the URL: if this browser had an SSO session, starts the
+ * silent `prompt=none` redirect and returns true (the page is about to leave).
+ */
+export async function resumeSingleSignOn(config: Record<string, unknown>): Promise<boolean> {
+  if (crumbs.get(ACTIVE_KEY) !== "true" || !rememberedSingleSignOnUser(config)) return false;
+  await startSingleSignOn(config, "none");
+  return true;
+}
 
 interface Tokens {
   access: string;
@@ -86,6 +139,7 @@ export async function startSingleSignOn(
   sessionStorage.setItem(STATE_KEY, state);
   p.set("state", state);
   if (prompt) p.set("prompt", prompt);
+  sessionStorage.setItem(PROMPT_KEY, prompt ?? "");
   // Keep a share link's parameters across the round trip (spec/console.md §2.14.3).
   const keep = new URLSearchParams(location.search);
   for (const k of OAUTH_PARAMS) keep.delete(k);
@@ -128,22 +182,55 @@ function bearerOf(config: Record<string, unknown>, t: Tokens): string {
   return config["acl.oidc.groups.encoded.in.token"] === true && t.id ? t.id : t.access;
 }
 
-/** Refreshes ahead of expiry: at half the lifetime, and at the latest 30 s before the end. */
-function scheduleRefresh(config: Record<string, unknown>, user: string | null): void {
+/** The refresh under way, shared so concurrent requests wait for one token request. */
+let refreshing: Promise<boolean> | null = null;
+const LAZY_REFRESH_MS = 30_000;
+
+/** Swaps in a new access token via the refresh token; false when there is none or it failed. */
+function refreshNow(config: Record<string, unknown>): Promise<boolean> {
+  refreshing ??= (async () => {
+    if (!tokens?.refresh) return false;
+    try {
+      tokens = await tokenRequest(config, { grant_type: "refresh_token", refresh_token: tokens.refresh });
+      setBearerToken(bearerOf(config, tokens), null);
+      scheduleRefresh(config);
+      return true;
+    } catch (err) {
+      lastError = `session expired: ${(err as Error).message}`;
+      return false;
+    }
+  })().finally(() => (refreshing = null));
+  return refreshing;
+}
+
+/**
+ * Refreshes ahead of expiry: at half the lifetime, and at the latest 30 s before the end.
+ * Background tabs may run timers late, so requests also refresh lazily (the token keeper).
+ */
+function scheduleRefresh(config: Record<string, unknown>): void {
   clearTimeout(refreshTimer);
   if (!tokens?.refresh) return;
   const left = tokens.expiresAt - Date.now();
-  const delay = Math.max(1000, Math.min(left - 30_000, left / 2));
-  refreshTimer = setTimeout(async () => {
-    if (!tokens?.refresh) return;
-    try {
-      tokens = await tokenRequest(config, { grant_type: "refresh_token", refresh_token: tokens.refresh });
-      setBearerToken(bearerOf(config, tokens), user);
-      scheduleRefresh(config, user);
-    } catch (err) {
-      lastError = `session expired: ${(err as Error).message}`;
-    }
-  }, delay);
+  const delay = Math.max(1000, Math.min(left - LAZY_REFRESH_MS, left / 2));
+  refreshTimer = setTimeout(() => void refreshNow(config), delay);
+}
+
+/** Plugs the lazy refresh and the one-shot 401 recovery into every API call. */
+function keepTokens(config: Record<string, unknown>): void {
+  let lastRecovery = 0;
+  setTokenKeeper({
+    async before() {
+      if (refreshing) await refreshing;
+      else if (tokens?.refresh && tokens.expiresAt - Date.now() < LAZY_REFRESH_MS) await refreshNow(config);
+    },
+    async recover() {
+      // One refresh per 10 s at most: a server that keeps refusing fresh tokens must end on the
+      // login screen, not in a refresh loop.
+      if (Date.now() - lastRecovery < 10_000) return false;
+      lastRecovery = Date.now();
+      return await refreshNow(config);
+    },
+  });
 }
 
 /**
@@ -157,12 +244,24 @@ export async function completeSingleSignOn(config: Record<string, unknown>): Pro
   if (!code && !error) return false;
   const expected = sessionStorage.getItem(STATE_KEY);
   const verifier = sessionStorage.getItem(VERIFIER_KEY);
+  const silent = sessionStorage.getItem(PROMPT_KEY) === "none";
   sessionStorage.removeItem(STATE_KEY);
   sessionStorage.removeItem(VERIFIER_KEY);
+  sessionStorage.removeItem(PROMPT_KEY);
   cleanUrl();
   try {
+    if (error && silent) {
+      // The provider's session ended (login_required and the like). Not the user's mistake:
+      // stop trying silently (no redirect loop) and let the login screen offer "Continue as".
+      crumbs.set(ACTIVE_KEY, null);
+      lastError = null;
+      return false;
+    }
     if (error) throw new Error(`${error}: ${params.get("error_description") ?? ""}`.replace(/: $/, ""));
     if (!expected || params.get("state") !== expected) {
+      // A forged or replayed callback: also forget who signed in here (spec/console.md §2.14.4).
+      crumbs.set(USER_KEY_PREFIX + clientIdOf(config), null);
+      crumbs.set(ACTIVE_KEY, null);
       throw new Error("sign-in rejected: state mismatch, please sign in again");
     }
     const form: Record<string, string> = {
@@ -184,8 +283,11 @@ export async function completeSingleSignOn(config: Record<string, unknown>): Pro
       );
     }
     tokens = got;
+    signedInClientId = clientIdOf(config);
+    crumbs.set(ACTIVE_KEY, "true");
     setBearerToken(bearerOf(config, got), null);
-    scheduleRefresh(config, null);
+    scheduleRefresh(config);
+    keepTokens(config);
     return true;
   } catch (err) {
     lastError = (err as Error).message;
@@ -197,4 +299,9 @@ export async function completeSingleSignOn(config: Record<string, unknown>): Pro
 setSignOutHook(() => {
   clearTimeout(refreshTimer);
   tokens = null;
+  setTokenKeeper(null);
+  // The remembered user stays, so the login screen can offer "Continue as <user>".
+  crumbs.set(ACTIVE_KEY, null);
+  sessionStorage.removeItem(PROMPT_KEY);
+  sessionStorage.removeItem(RETURN_KEY);
 });

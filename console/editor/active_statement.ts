@@ -12,6 +12,7 @@ import {
 } from "@codemirror/state";
 import { Decoration, type DecorationSet, EditorView, gutter, GutterMarker } from "@codemirror/view";
 import { type Statement, statementAt } from "./statements.ts";
+import { openGlyphMenu } from "./glyph_menu.tsx";
 
 export type GlyphStatus = "idle" | "running" | "success" | "error";
 
@@ -67,7 +68,7 @@ class Glyph extends GutterMarker {
     el.setAttribute("data-testid", "statement-glyph");
     el.setAttribute("data-status", this.status);
     el.setAttribute("data-line", String(this.line));
-    el.title = "Run this statement (Ctrl+Enter)";
+    el.title = "Run this statement (Ctrl+Enter); right-click for more";
     el.textContent = { idle: "▶", running: "■", success: "✓", error: "✕" }[this.status];
     return el;
   }
@@ -87,10 +88,20 @@ export function activeStatement(onGlyph: (status: GlyphStatus) => void): Extensi
       },
       lineMarkerChange: (u) => u.startState.field(activeField) !== u.state.field(activeField),
       domEventHandlers: {
-        mousedown(view, line) {
+        mousedown(view, line, event) {
           const { statement, status } = view.state.field(activeField);
           if (!statement || view.state.doc.lineAt(statement.from).from !== line.from) return false;
-          onGlyph(status);
+          // Only the primary button runs. A right-click opens the menu (contextmenu below); it is
+          // still claimed here so the editor does not move the selection under the menu.
+          if ((event as MouseEvent).button === 0) onGlyph(status);
+          return true;
+        },
+        contextmenu(view, line, event) {
+          const { statement } = view.state.field(activeField);
+          if (!statement || view.state.doc.lineAt(statement.from).from !== line.from) return false;
+          const e = event as MouseEvent;
+          e.preventDefault();
+          openGlyphMenu(statement, e.clientX, e.clientY);
           return true;
         },
       },

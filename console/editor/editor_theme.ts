@@ -1,4 +1,4 @@
-/** The editor's dark theme, matching the console's palette (styles.css). */
+/** The editor's theme: every colour is a styles.css variable, so it follows the light/dark switch. */
 import type { Extension } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 
@@ -6,14 +6,14 @@ export function editorTheme(): Extension {
   return EditorView.theme({
     "&": { height: "100%", backgroundColor: "var(--bg-editor)", color: "var(--fg)", fontSize: "14px" },
     ".cm-scroller": { fontFamily: "var(--font-mono)", lineHeight: "1.55" },
-    ".cm-content": { caretColor: "#f8f8f2", padding: "6px 0" },
-    ".cm-cursor, .cm-dropCursor": { borderLeftColor: "#f8f8f2", borderLeftWidth: "2px" },
+    ".cm-content": { caretColor: "var(--caret)", padding: "6px 0" },
+    ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--caret)", borderLeftWidth: "2px" },
     "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection": {
-      backgroundColor: "#44475a !important",
+      backgroundColor: "var(--selection) !important",
     },
-    ".cm-activeLine": { backgroundColor: "rgba(255,255,255,0.035)" },
-    ".cm-gutters": { backgroundColor: "var(--bg-editor)", color: "#6b7089", border: "none" },
-    ".cm-activeLineGutter": { backgroundColor: "rgba(255,255,255,0.05)", color: "#c7c7d1" },
+    ".cm-activeLine": { backgroundColor: "var(--line-tint)" },
+    ".cm-gutters": { backgroundColor: "var(--bg-editor)", color: "var(--gutter-fg)", border: "none" },
+    ".cm-activeLineGutter": { backgroundColor: "var(--line-tint)", color: "var(--gutter-active-fg)" },
     ".cm-active-statement": { boxShadow: "inset 3px 0 0 var(--accent)" },
     ".cm-matchingBracket": { backgroundColor: "rgba(80,250,123,0.18)", outline: "none" },
     ".cm-selectionMatch": { backgroundColor: "rgba(139,233,253,0.12)" },
@@ -26,10 +26,10 @@ export function editorTheme(): Extension {
     ".cm-tooltip-autocomplete > ul > li": { padding: "2px 8px" },
     ".cm-tooltip-autocomplete > ul > li[aria-selected]": {
       backgroundColor: "var(--accent-dim)",
-      color: "#fff",
+      color: "var(--fg)",
     },
     ".cm-completionDetail": { color: "var(--fg-dim)", marginLeft: "1em", fontStyle: "normal" },
-    ".cm-placeholder": { color: "#6b7089" },
+    ".cm-placeholder": { color: "var(--gutter-fg)" },
     // Letters instead of the default emoji icons, which need a font the machine may not have.
     ".cm-completionIcon": {
       width: "1.3em",
@@ -38,10 +38,10 @@ export function editorTheme(): Extension {
       fontSize: "11px",
       fontWeight: "700",
     },
-    ".cm-completionIcon-table:after": { content: "'T'", color: "#8be9fd" },
-    ".cm-completionIcon-column:after": { content: "'c'", color: "#50fa7b" },
-    ".cm-completionIcon-function:after": { content: "'f'", color: "#f1fa8c" },
-    ".cm-completionIcon-keyword:after": { content: "'k'", color: "#ff79c6" },
-    ".cm-completionIcon-type:after": { content: "'t'", color: "#bd93f9" },
-  }, { dark: true });
+    ".cm-completionIcon-table:after": { content: "'T'", color: "var(--syn-type)" },
+    ".cm-completionIcon-column:after": { content: "'c'", color: "var(--syn-function)" },
+    ".cm-completionIcon-function:after": { content: "'f'", color: "var(--syn-special)" },
+    ".cm-completionIcon-keyword:after": { content: "'k'", color: "var(--syn-keyword)" },
+    ".cm-completionIcon-type:after": { content: "'t'", color: "var(--syn-number)" },
+  });
 }

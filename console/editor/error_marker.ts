@@ -12,6 +12,8 @@ export interface ErrorMark {
   from: number;
   to: number;
   message: string;
+  /** Who found the error: a run (`exec`, the default) or live validation (`validate`). */
+  source?: "exec" | "validate";
 }
 
 export const setErrorMark = StateEffect.define<ErrorMark | null>();
@@ -38,7 +40,8 @@ class EndMarker extends WidgetType {
     super();
   }
   override eq(other: EndMarker): boolean {
-    return other.mark.from === this.mark.from && other.mark.message === this.mark.message;
+    return other.mark.from === this.mark.from && other.mark.message === this.mark.message &&
+      other.mark.source === this.mark.source;
   }
   toDOM(): HTMLElement {
     const el = document.createElement("span");
@@ -53,7 +56,7 @@ function attributes(mark: ErrorMark): Record<string, string> {
     "data-testid": "editor-error-marker",
     "data-from": String(mark.from),
     "data-to": String(mark.to),
-    "data-source": "exec",
+    "data-source": mark.source ?? "exec",
     title: mark.message,
   };
 }

@@ -7,7 +7,7 @@
  * switching tabs keeps each tab's undo history and cursor.
  */
 import { closeBrackets, closeBracketsKeymap, completionKeymap } from "@codemirror/autocomplete";
-import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { defaultKeymap, history, historyKeymap, indentWithTab, isolateHistory } from "@codemirror/commands";
 import { bracketMatching } from "@codemirror/language";
 import { highlightSelectionMatches, searchKeymap } from "@codemirror/search";
 import { EditorSelection, EditorState, type Extension, Prec } from "@codemirror/state";
@@ -24,9 +24,12 @@ import { useEffect, useRef } from "preact/hooks";
 import { activeStatement, type GlyphStatus } from "./active_statement.ts";
 import { sqlAutocompletion } from "./completion_source.ts";
 import { errorMarker } from "./error_marker.ts";
+import { liveValidation } from "./live_validation.ts";
+import { formatSql } from "./format_sql.ts";
 import { editorTheme } from "./editor_theme.ts";
 import { questdbSqlSupport } from "./sql_language.ts";
-import { statementAt } from "./statements.ts";
+import { type Statement, statementAt } from "./statements.ts";
+import { type GlyphAction, GlyphMenuHost } from "./glyph_menu.tsx";
 import { copyShareLink } from "../ui/share_link.ts";
 
 export type RunMode = "cursor" | "all" | "explain";
@@ -41,7 +44,26 @@ export interface QueryEditorProps {
 }
 
 let currentView: EditorView | null = null;
+let currentTabId: string | null = null;
 const states = new Map<string, EditorState>();
+/** Work waiting for a tab's text to be in the editor (see `whenTabShown`). */
+const pendingForTab = new Map<string, (view: EditorView) => void>();
+
+/**
+ * Runs `fn` once the editor shows `tabId`: at once if it already does, otherwise right after
+ * the switch. Selecting a tab re-renders first and swaps the editor state afterwards, so a
+ * selection made in between would land in the old tab.
+ */
+export function whenTabShown(tabId: string, fn: (view: EditorView) => void): void {
+  if (currentView && currentTabId === tabId) fn(currentView);
+  else pendingForTab.set(tabId, fn);
+}
+
+function runPending(tabId: string, view: EditorView): void {
+  const fn = pendingForTab.get(tabId);
+  pendingForTab.delete(tabId);
+  fn?.(view);
+}
 
 /** The live editor view, for the runner (statement ranges, error marks) and the schema panel. */
 export function editorView(): EditorView | null {
@@ -70,6 +92,39 @@ function extensions(props: { current: QueryEditorProps }): Extension[] {
       { key: "F9", run: run("cursor") },
       { key: "Mod-Shift-Enter", run: run("all") },
       { key: "Mod-e", run: run("explain") },
+      // Format: the whole tab, or only the selection (spec/console.md §2.2); one undo step each.
+      {
+        key: "Alt-Shift-f",
+        run: (view) => {
+          const doc = view.state.doc.toString();
+          const formatted = formatSql(doc);
+          if (formatted !== doc) {
+            view.dispatch({
+              changes: { from: 0, to: doc.length, insert: formatted },
+              // Its own undo step, never merged with the typing just before.
+              annotations: isolateHistory.of("full"),
+            });
+          }
+          return true;
+        },
+      },
+      {
+        key: "Alt-f",
+        run: (view) => {
+          const sel = view.state.selection.main;
+          if (sel.empty) return false;
+          const text = view.state.sliceDoc(sel.from, sel.to);
+          const formatted = formatSql(text);
+          view.dispatch({
+            changes: { from: sel.from, to: sel.to, insert: formatted },
+            selection: { anchor: sel.from, head: sel.from + formatted.length },
+            annotations: isolateHistory.of("full"),
+          });
+          return true;
+        },
+      },
+      // Alt+Shift+L: a link that opens every statement of the tab.
+      { key: "Alt-Shift-l", run: (view) => (copyShareLink(view.state.doc.toString()), true) },
       {
         key: "Alt-l",
         run: (view) => {
@@ -92,6 +147,7 @@ function extensions(props: { current: QueryEditorProps }): Extension[] {
     questdbSqlSupport(),
     sqlAutocompletion(),
     errorMarker(),
+    liveValidation(),
     activeStatement(onGlyph),
     editorTheme(),
     keymap.of([
@@ -136,10 +192,13 @@ export function QueryEditor(props: QueryEditorProps) {
   useEffect(() => {
     view.current = new EditorView({ state: stateFor(props), parent: host.current! });
     currentView = view.current;
+    currentTabId = props.tabId;
     view.current.focus();
+    runPending(props.tabId, view.current);
     return () => {
       view.current?.destroy();
       currentView = null;
+      currentTabId = null;
     };
   }, []);
 
@@ -149,8 +208,10 @@ export function QueryEditor(props: QueryEditorProps) {
     if (shownTab.current === props.tabId) return;
     states.set(shownTab.current, v.state);
     shownTab.current = props.tabId;
+    currentTabId = props.tabId;
     v.setState(stateFor(props));
     v.focus();
+    runPending(props.tabId, v);
   }, [props.tabId]);
 
   useEffect(() => {
@@ -159,5 +220,20 @@ export function QueryEditor(props: QueryEditorProps) {
     if (v) states.set(shownTab.current, v.state);
   });
 
-  return <div class="sql-editor" data-testid="sql-editor" ref={host} />;
+  const onGlyphAction = (action: GlyphAction, statement: Statement) => {
+    if (action === "copy-link") return copyShareLink(statement.text);
+    const v = view.current;
+    if (!v) return;
+    // The menu belongs to one statement: put the caret in it (dropping any selection) so the
+    // runner picks exactly that statement.
+    v.dispatch({ selection: EditorSelection.cursor(Math.min(statement.to, v.state.doc.length)) });
+    latest.current.onRun(action === "explain" ? "explain" : "cursor");
+  };
+
+  return (
+    <>
+      <div class="sql-editor" data-testid="sql-editor" ref={host} />
+      <GlyphMenuHost onAction={onGlyphAction} />
+    </>
+  );
 }

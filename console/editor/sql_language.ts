@@ -84,17 +84,17 @@ export const questdbSql = StreamLanguage.define<TokenState>({
 });
 
 const highlight = HighlightStyle.define([
-  { tag: t.keyword, color: "#ff79c6", fontWeight: "600" },
-  { tag: t.typeName, color: "#8be9fd", fontStyle: "italic" },
-  { tag: t.function(t.variableName), color: "#50fa7b" },
-  { tag: t.special(t.variableName), color: "#f1fa8c" },
-  { tag: t.variableName, color: "#e6e6e6" },
-  { tag: t.string, color: "#f1fa8c" },
-  { tag: t.number, color: "#bd93f9" },
-  { tag: t.atom, color: "#bd93f9" },
-  { tag: t.comment, color: "#7f8aa8", fontStyle: "italic" },
-  { tag: t.operator, color: "#ffb86c" },
-  { tag: t.punctuation, color: "#c7c7d1" },
+  { tag: t.keyword, color: "var(--syn-keyword)", fontWeight: "600" },
+  { tag: t.typeName, color: "var(--syn-type)", fontStyle: "italic" },
+  { tag: t.function(t.variableName), color: "var(--syn-function)" },
+  { tag: t.special(t.variableName), color: "var(--syn-special)" },
+  { tag: t.variableName, color: "var(--syn-name)" },
+  { tag: t.string, color: "var(--syn-string)" },
+  { tag: t.number, color: "var(--syn-number)" },
+  { tag: t.atom, color: "var(--syn-number)" },
+  { tag: t.comment, color: "var(--syn-comment)", fontStyle: "italic" },
+  { tag: t.operator, color: "var(--syn-operator)" },
+  { tag: t.punctuation, color: "var(--syn-punctuation)" },
 ]);
 
 export function questdbSqlSupport(): Extension {

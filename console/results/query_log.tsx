@@ -13,6 +13,7 @@ import { clearHistory, type LogEntry } from "../tabs/tab_store.ts";
 import { copyText } from "../ui/clipboard.ts";
 import { formatCount, formatNs } from "../ui/format.ts";
 import { cancelRun, rerun } from "./query_runner.ts";
+import { exchangeFor, inspectorStore } from "./inspector_store.ts";
 
 function networkNs(t: Timings): number {
   const server = (t.authentication ?? 0) + (t.compiler ?? 0) + (t.execute ?? 0) + (t.count ?? 0);
@@ -93,6 +94,17 @@ function Entry(props: { entry: LogEntry }) {
               <button type="button" class="btn small ghost" title="Run again" onClick={() => rerun(e.query)}>
                 Run
               </button>
+              {exchangeFor(e.id) && (
+                <button
+                  type="button"
+                  class="btn small ghost"
+                  data-testid="query-log-inspect"
+                  title="Show the request and the server's raw reply"
+                  onClick={() => inspectorStore.set(e.id)}
+                >
+                  Inspect
+                </button>
+              )}
             </>
           )}
       </span>

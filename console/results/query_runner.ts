@@ -15,7 +15,10 @@ import { refreshSchema } from "../schema/schema_store.ts";
 import { activeTab, type LogEntry, recordEntry } from "../tabs/tab_store.ts";
 import { Store } from "../ui/store.ts";
 import { toast } from "../ui/toasts.ts";
+import { editorSettingsStore } from "../ui/editor_settings.ts";
 import { ResultSet } from "./result_set.ts";
+import { rememberExchange } from "./inspector_store.ts";
+import { rememberRun } from "../history/history_store.ts";
 
 export const FIRST_PAGE_LIMIT = "0,1000";
 
@@ -60,7 +63,10 @@ export function statementsFor(mode: RunMode): Statement[] {
   const doc = view.state.doc.toString();
   const sel = view.state.selection.main;
   if (mode === "all") return splitStatements(doc);
-  if (!sel.empty) return splitStatements(doc.slice(sel.from, sel.to), sel.from);
+  // "Run with selection" off: the statement at the cursor runs even when text is selected.
+  if (!sel.empty && editorSettingsStore.get().runWithSelection) {
+    return splitStatements(doc.slice(sel.from, sel.to), sel.from);
+  }
   const s = statementAt(doc, sel.head);
   return s ? [s] : [];
 }
@@ -149,8 +155,14 @@ export async function runStatements(
       count: true,
       timings: true,
       signal: abort.signal,
+      onExchange: (x) => rememberExchange(entryId, x),
     });
-    recordEntry(tabId, entryFor(entryId, statement.text, out, startedMs));
+    const entry = entryFor(entryId, statement.text, out, startedMs);
+    recordEntry(tabId, entry);
+    if (entry.status !== "running") {
+      const summary = entry.kind === "rows" ? `${entry.rowCount ?? 0} rows` : entry.message ?? entry.status;
+      rememberRun(statement.text, entry.status, summary);
+    }
     runningStore.set(null);
     const resultSet = out.kind === "rows"
       ? new ResultSet(out.query, out.columns, out.count, out.timestampIndex, out.rows)

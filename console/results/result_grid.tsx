@@ -9,12 +9,14 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Column } from "../api/types.ts";
 import { copyText } from "../ui/clipboard.ts";
-import { cellText, isNumericType, toTsv } from "../ui/format.ts";
+import { cellText, isNumericType, isTemporalType, toTsv } from "../ui/format.ts";
+import { useStore } from "../ui/store.ts";
+import { formatInZone, timeZoneStore, zoneName } from "../ui/time_zone.ts";
+import { editorSettingsStore } from "../ui/editor_settings.ts";
 import { columnWindow, HEADER_PX, ROW_PX, rowWindow, scrollTopFor, virtualHeight } from "./grid_geometry.ts";
 import { PAGE_ROWS, type ResultSet } from "./result_set.ts";
 
 const COL_MIN_PX = 60;
-const COL_AUTO_MAX_PX = 420;
 const CHAR_PX = 7.8;
 const ROWNUM_PX = 64;
 
@@ -26,14 +28,15 @@ export interface CellPos {
 /** Selected cell of the visible grid, for the toolbar's copy-row action. */
 export let selectedCell: CellPos | null = null;
 
-function initialWidths(rs: ResultSet): number[] {
+/** Widths from the first page's content, capped by the "Maximum column width" setting. */
+function initialWidths(rs: ResultSet, maxPx: number): number[] {
   const sample = rs.pages.get(0) ?? [];
   return rs.columns.map((c, i) => {
     let chars = Math.max(c.name.length, c.type.length + 2);
     for (let r = 0; r < Math.min(sample.length, 200); r++) {
       chars = Math.max(chars, cellText(sample[r][i]).length);
     }
-    return Math.max(COL_MIN_PX, Math.min(COL_AUTO_MAX_PX, Math.round(chars * CHAR_PX + 22)));
+    return Math.max(COL_MIN_PX, Math.min(maxPx, Math.round(chars * CHAR_PX + 22)));
   });
 }
 
@@ -50,7 +53,15 @@ function useViewportSize(ref: { current: HTMLElement | null }): { w: number; h: 
 }
 
 function HeaderCell(
-  props: { column: Column; index: number; left: number; width: number; onResize(px: number): void },
+  props: {
+    column: Column;
+    index: number;
+    left: number;
+    width: number;
+    /** The display zone, for timestamp columns. */
+    zone?: string;
+    onResize(px: number): void;
+  },
 ) {
   const startDrag = (e: MouseEvent) => {
     e.preventDefault();
@@ -74,7 +85,10 @@ function HeaderCell(
       title={`${column.name} (${column.type.toLowerCase()})`}
     >
       <span class="grid-header-name" data-testid="grid-header-name">{column.name}</span>
-      <span class="grid-header-type" data-testid="grid-header-type">{column.type.toLowerCase()}</span>
+      <span class="grid-header-meta">
+        <span class="grid-header-type" data-testid="grid-header-type">{column.type.toLowerCase()}</span>
+        {props.zone && <span class="grid-header-zone" data-testid="grid-header-zone">· {props.zone}</span>}
+      </span>
       <span class="grid-resize" onMouseDown={startDrag} />
     </div>
   );
@@ -85,17 +99,20 @@ export function ResultGrid(props: { resultSet: ResultSet }) {
   const viewport = useRef<HTMLDivElement>(null);
   const size = useViewportSize(viewport);
   const [scroll, setScroll] = useState({ top: 0, left: 0 });
-  const [widths, setWidths] = useState(() => initialWidths(rs));
+  const maxColumnWidth = useStore(editorSettingsStore).maxColumnWidth;
+  const [widths, setWidths] = useState(() => initialWidths(rs, maxColumnWidth));
   const [sel, setSel] = useState<CellPos | null>(null);
   const [, setVersion] = useState(0);
 
   useEffect(() => {
-    setWidths(initialWidths(rs));
+    setWidths(initialWidths(rs, maxColumnWidth));
     setSel(null);
     setScroll({ top: 0, left: 0 });
     if (viewport.current) viewport.current.scrollTop = viewport.current.scrollLeft = 0;
     return rs.onChange(() => setVersion(rs.version));
   }, [rs]);
+  // A new maximum applies at once to the result on screen (manual resizes start over).
+  useEffect(() => setWidths(initialWidths(rs, maxColumnWidth)), [maxColumnWidth]);
   selectedCell = sel;
 
   const lefts = useMemo(
@@ -110,6 +127,8 @@ export function ResultGrid(props: { resultSet: ResultSet }) {
   const win = rowWindow(scroll.top, size.h, rs.rowCount);
   const cols = columnWindow(lefts, widths, scroll.left, size.w);
   const numeric = useMemo(() => rs.columns.map((c) => isNumericType(c.type)), [rs]);
+  const temporal = useMemo(() => rs.columns.map((c) => isTemporalType(c.type)), [rs]);
+  const zone = useStore(timeZoneStore);
 
   useEffect(() => rs.ensure(win.firstRow - PAGE_ROWS / 4, win.firstRow + win.rowCount + PAGE_ROWS / 4), [
     rs,
@@ -180,7 +199,7 @@ export function ResultGrid(props: { resultSet: ResultSet }) {
           style={`left:${lefts[c]}px;width:${widths[c]}px`}
           onMouseDown={() => setSel({ row: index, col: c })}
         >
-          {row ? cellText(v) : ""}
+          {row ? (temporal[c] && typeof v === "string" ? formatInZone(v, zone) : cellText(v)) : ""}
         </div>,
       );
     }
@@ -232,6 +251,7 @@ export function ResultGrid(props: { resultSet: ResultSet }) {
                 index={i}
                 left={lefts[i]}
                 width={widths[i]}
+                zone={temporal[i] ? zoneName(zone) : undefined}
                 onResize={(px) => setWidths((w) => w.map((x, j) => (j === i ? px : x)))}
               />
             );

@@ -8,14 +8,17 @@
 import { useState } from "preact/hooks";
 import type { ExecOutcome } from "../api/types.ts";
 import { copyText } from "../ui/clipboard.ts";
-import { formatCount, formatNs, toMarkdown, toTsv } from "../ui/format.ts";
+import { formatCount, formatNs, isTemporalType, toTsv } from "../ui/format.ts";
+import { TimeZoneSelect } from "./time_zone_select.tsx";
+import { CopyMenu } from "./copy_menu.tsx";
+import { isPlan, QueryPlan } from "./query_plan.tsx";
 import { ChartView } from "./chart_view.tsx";
 import { downloadCsv } from "./csv_download.ts";
 import { rerun, type TabResult } from "./query_runner.ts";
 import { ResultGrid, selectedCell } from "./result_grid.tsx";
 import type { ResultSet } from "./result_set.ts";
 
-type View = "grid" | "chart";
+type View = "grid" | "chart" | "plan";
 
 function loadedRows(rs: ResultSet) {
   const rows = [];
@@ -36,6 +39,18 @@ function Toolbar(props: { rs: ResultSet; view: View; setView(v: View): void; fet
   return (
     <div class="result-toolbar">
       <div class="segmented" role="tablist">
+        {isPlan(rs) && (
+          <button
+            type="button"
+            role="tab"
+            class={props.view === "plan" ? "active" : ""}
+            data-testid="result-view-plan"
+            aria-selected={props.view === "plan"}
+            onClick={() => props.setView("plan")}
+          >
+            Plan
+          </button>
+        )}
         <button
           type="button"
           role="tab"
@@ -71,26 +86,8 @@ function Toolbar(props: { rs: ResultSet; view: View; setView(v: View): void; fet
       >
         Copy row
       </button>
-      <button
-        type="button"
-        class="btn small ghost"
-        data-testid="copy-result-button"
-        data-format="tsv"
-        title="Copy the first 1000 rows as TSV"
-        onClick={() => copyText(toTsv(names, loadedRows(rs)), "Rows copied as TSV")}
-      >
-        Copy TSV
-      </button>
-      <button
-        type="button"
-        class="btn small ghost"
-        data-testid="copy-result-button"
-        data-format="markdown"
-        title="Copy the first 1000 rows as Markdown"
-        onClick={() => copyText(toMarkdown(names, loadedRows(rs)), "Rows copied as Markdown")}
-      >
-        Copy Markdown
-      </button>
+      {rs.columns.some((c) => isTemporalType(c.type)) && <TimeZoneSelect />}
+      <CopyMenu names={names} rows={() => loadedRows(rs)} />
       <button
         type="button"
         class="btn small ghost"
@@ -141,9 +138,17 @@ function Outcome(props: { outcome: ExecOutcome }) {
 }
 
 export function ResultPanel(props: { result: TabResult | undefined }) {
-  const [view, setView] = useState<View>("grid");
+  const [chosen, setView] = useState<View>("grid");
   const out = props.result?.outcome;
   const rs = props.result?.resultSet;
+  // A plan opens as text; other results never show the plan view.
+  const [planShownFor, setPlanShownFor] = useState<ResultSet | null>(null);
+  const plan = rs ? isPlan(rs) : false;
+  if (rs && plan && planShownFor !== rs) {
+    setPlanShownFor(rs);
+    setView("plan");
+  }
+  const view: View = chosen === "plan" && !plan ? "grid" : chosen;
   if (!out) {
     return (
       <div class="result-panel empty">
@@ -163,7 +168,9 @@ export function ResultPanel(props: { result: TabResult | undefined }) {
   return (
     <div class="result-panel" data-testid="result-panel" data-view={view}>
       <Toolbar rs={rs} view={view} setView={setView} fetchNs={out.timings.fetch} />
-      {view === "grid"
+      {view === "plan"
+        ? <QueryPlan rs={rs} />
+        : view === "grid"
         ? <ResultGrid resultSet={rs} />
         : <ChartView query={rs.query} columns={rs.columns} timestampIndex={rs.timestampIndex} />}
     </div>

@@ -11,6 +11,28 @@ import { quoteName } from "../editor/completion_source.ts";
 import { insertAtCursor } from "../editor/query_editor.tsx";
 import { useStore } from "../ui/store.ts";
 import { refreshSchema, schemaStore, type SchemaTable } from "./schema_store.ts";
+import { closeTableDetails, detailsStore, showTableDetails } from "./table_details_store.ts";
+
+/** Opens the details panel for a table, or closes it when it already shows that table. */
+function DetailsButton(props: { name: string }) {
+  const shown = useStore(detailsStore).name === props.name;
+  return (
+    <button
+      type="button"
+      class={`btn small ghost details-open${shown ? " active" : ""}`}
+      data-testid="schema-table-details-button"
+      title={`Details of ${props.name}`}
+      aria-pressed={shown}
+      onClick={() => (shown ? closeTableDetails() : void showTableDetails(props.name))}
+    >
+      {/* An SVG, not a character: the UI font may lack the circled-i glyph. */}
+      <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+        <circle cx="8" cy="8" r="6.5" fill="none" stroke="currentColor" stroke-width="1.4" />
+        <path fill="currentColor" d="M7.2 7h1.6v4.6H7.2zM7.2 4.4h1.6V6H7.2z" />
+      </svg>
+    </button>
+  );
+}
 
 function TableNode(props: { table: SchemaTable; filter: string; open: boolean; toggle(): void }) {
   const { table, filter } = props;
@@ -30,23 +52,26 @@ function TableNode(props: { table: SchemaTable; filter: string; open: boolean; t
       data-wal={table.walEnabled === null ? undefined : String(table.walEnabled)}
       data-suspended={String(table.suspended)}
     >
-      <button
-        type="button"
-        class="schema-row"
-        aria-expanded={open}
-        onClick={props.toggle}
-        onDblClick={() => insertAtCursor(quoteName(table.name))}
-        title={`${table.name}\npartition by ${table.partitionBy}${
-          table.designatedTimestamp ? `\ndesignated timestamp ${table.designatedTimestamp}` : ""
-        }`}
-      >
-        <span class="caret">{open ? "▾" : "▸"}</span>
-        <span class="schema-icon table-icon" aria-hidden="true" />
-        <span class="schema-name">{table.name}</span>
-        {partition && <span class="badge" data-testid="schema-partition">{partition}</span>}
-        {table.walEnabled && <span class="badge dim-badge">WAL</span>}
-        {table.suspended && <span class="badge warn">suspended</span>}
-      </button>
+      <div class="schema-row-wrap">
+        <button
+          type="button"
+          class="schema-row"
+          aria-expanded={open}
+          onClick={props.toggle}
+          onDblClick={() => insertAtCursor(quoteName(table.name))}
+          title={`${table.name}\npartition by ${table.partitionBy}${
+            table.designatedTimestamp ? `\ndesignated timestamp ${table.designatedTimestamp}` : ""
+          }`}
+        >
+          <span class="caret">{open ? "▾" : "▸"}</span>
+          <span class="schema-icon table-icon" aria-hidden="true" />
+          <span class="schema-name">{table.name}</span>
+          {partition && <span class="badge" data-testid="schema-partition">{partition}</span>}
+          {table.walEnabled && <span class="badge dim-badge">WAL</span>}
+          {table.suspended && <span class="badge warn">suspended</span>}
+        </button>
+        <DetailsButton name={table.name} />
+      </div>
       {open && (
         <ul class="schema-columns">
           {columns.map((c) => (
@@ -78,9 +103,14 @@ export function SchemaExplorer() {
   const schema = useStore(schemaStore);
   const [filter, setFilter] = useState("");
   const [open, setOpen] = useState<Set<string>>(new Set());
+  const [onlySuspended, setOnlySuspended] = useState(false);
   const f = filter.trim().toLowerCase();
+  const suspendedCount = schema.tables.filter((t) => t.suspended).length;
+  // The filter stays on only while something is suspended, so it cannot hide every table for good.
+  const suspendedOnly = onlySuspended && suspendedCount > 0;
   const tables = schema.tables.filter((t) =>
-    !f || t.name.toLowerCase().includes(f) || t.columns.some((c) => c.name.toLowerCase().includes(f))
+    (!suspendedOnly || t.suspended) &&
+    (!f || t.name.toLowerCase().includes(f) || t.columns.some((c) => c.name.toLowerCase().includes(f)))
   );
   const toggle = (name: string) => {
     const next = new Set(open);
@@ -93,6 +123,19 @@ export function SchemaExplorer() {
         <span class="panel-title">
           Tables <span class="dim">({schema.tables.length})</span>
         </span>
+        {suspendedCount > 0 && (
+          <button
+            type="button"
+            class={`btn small ghost schema-suspended-filter${suspendedOnly ? " active" : ""}`}
+            data-testid="schema-suspended-filter"
+            data-count={suspendedCount}
+            aria-pressed={suspendedOnly}
+            title="Show only tables whose WAL is suspended"
+            onClick={() => setOnlySuspended(!suspendedOnly)}
+          >
+            {suspendedCount} suspended
+          </button>
+        )}
         <button
           type="button"
           class="btn small ghost"

@@ -4,6 +4,7 @@
  * The editor tab bar: select, add (Alt+T), close (Alt+W; the last tab stays), rename by
  * double-click, and reopen closed tabs from the history menu (spec/console.md §2.3).
  */
+import { TabsMenu } from "./tabs_menu.tsx";
 import { useEffect, useState } from "preact/hooks";
 import { useStore } from "../ui/store.ts";
 import { addTab, clearClosedTabs, closeTab, patchTab, reopenTab, selectTab, tabsStore } from "./tab_store.ts";
@@ -120,6 +121,7 @@ export function TabBar() {
         </button>
         {menu && <ClosedMenu close={() => setMenu(false)} />}
       </div>
+      <TabsMenu />
     </div>
   );
 }

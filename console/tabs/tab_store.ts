@@ -128,3 +128,66 @@ export function recordEntry(tabId: string, entry: LogEntry): void {
 export function clearHistory(tabId: string): void {
   patchTab(tabId, { history: [] });
 }
+
+/** The file format of Export tabs / Import tabs (spec/console.md §2.3). */
+export interface TabsFile {
+  format: "questdb-console-tabs";
+  version: 1;
+  tabs: { title: string; text: string }[];
+}
+
+export function exportTabs(): string {
+  const file: TabsFile = {
+    format: "questdb-console-tabs",
+    version: 1,
+    tabs: tabsStore.get().tabs.map((t) => ({ title: t.title, text: t.text })),
+  };
+  return JSON.stringify(file, null, 2);
+}
+
+export interface ImportSummary {
+  imported: number;
+  /** Why each skipped entry was skipped. */
+  skipped: string[];
+  /** Set when the file itself could not be read; nothing was imported. */
+  error?: string;
+}
+
+const TITLE_MAX = 100;
+
+/**
+ * Adds the tabs of an exported file. A tab whose text is already open is skipped as a
+ * duplicate, an entry without text as malformed, and anything past the 100-tab limit.
+ */
+export function importTabs(json: string): ImportSummary {
+  let data: unknown;
+  try {
+    data = JSON.parse(json);
+  } catch {
+    return { imported: 0, skipped: [], error: "not a JSON file" };
+  }
+  const list = (data as Partial<TabsFile>)?.tabs;
+  if ((data as Partial<TabsFile>)?.format !== "questdb-console-tabs" || !Array.isArray(list)) {
+    return { imported: 0, skipped: [], error: "not a console tabs export" };
+  }
+  const s = tabsStore.get();
+  const tabs = [...s.tabs];
+  const texts = new Set(tabs.map((t) => t.text));
+  const skipped: string[] = [];
+  let imported = 0;
+  list.forEach((entry, i) => {
+    const name = typeof entry?.title === "string" && entry.title.trim()
+      ? entry.title.trim().slice(0, TITLE_MAX)
+      : `Imported ${i + 1}`;
+    if (typeof entry?.text !== "string") skipped.push(`${name}: no SQL text`);
+    else if (texts.has(entry.text)) skipped.push(`${name}: already open`);
+    else if (tabs.length >= TABS_MAX) skipped.push(`${name}: tab limit reached`);
+    else {
+      tabs.push({ ...newTab(0, entry.text), title: name });
+      texts.add(entry.text);
+      imported++;
+    }
+  });
+  if (imported > 0) update({ ...s, tabs, activeId: tabs[tabs.length - 1].id });
+  return { imported, skipped };
+}

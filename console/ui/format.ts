@@ -46,3 +46,23 @@ export function toMarkdown(header: string[], rows: (Cell | undefined)[][]): stri
   const line = (cells: string[]) => `| ${cells.map(esc).join(" | ")} |`;
   return [line(header), line(header.map(() => "---")), ...rows.map((r) => line(r.map(cellText)))].join("\n");
 }
+
+/** Rows as CSV (RFC 4180): fields with a comma, quote or line break are quoted. */
+export function toCsv(header: string[] | null, rows: (Cell | undefined)[][]): string {
+  const field = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
+  const line = (cells: string[]) => cells.map(field).join(",");
+  const lines = rows.map((r) => line(r.map(cellText)));
+  return (header ? [line(header), ...lines] : lines).join("\n");
+}
+
+/**
+ * Rows as JSON: objects keyed by column name with headers, arrays without. Values stay as the
+ * server sent them, so exact 64-bit integers (quoteLargeNum strings) keep every digit.
+ */
+export function toJson(header: string[] | null, rows: (Cell | undefined)[][]): string {
+  const value = (c: Cell | undefined) => (c === undefined ? null : c);
+  const out = header
+    ? rows.map((r) => Object.fromEntries(header.map((h, i) => [h, value(r[i])])))
+    : rows.map((r) => r.map(value));
+  return JSON.stringify(out, null, 2);
+}

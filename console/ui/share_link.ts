@@ -11,7 +11,20 @@ const READ_ONLY = /^\s*(select|with|show|explain|tables|table_columns|long_seque
 
 export interface SharedQuery {
   text: string;
+  /** Run at once: the link asked for it and every statement only reads. */
   execute: boolean;
+  /**
+   * The link asked to run, but these statements may write (their first keyword, e.g.
+   * INSERT, DROP): the user confirms first (spec/console.md §2.2 "Share links").
+   */
+  writes: string[];
+}
+
+/** The first keyword of each statement that is not known to only read. */
+export function writeKinds(text: string): string[] {
+  return splitStatements(text)
+    .filter((s) => !READ_ONLY.test(s.text))
+    .map((s) => (/^\s*([A-Za-z_]+)/.exec(s.text)?.[1] ?? "statement").toUpperCase());
 }
 
 /** Takes the shared query out of the URL (so a reload does not repeat it) and opens its tab. */
@@ -31,10 +44,8 @@ export function openSharedQuery(): SharedQuery | null {
     patchTab(tabsStore.get().activeId, { title: "Shared query" });
   }
   const statements = splitStatements(text);
-  return {
-    text,
-    execute: wantsRun && statements.length > 0 && statements.every((s) => READ_ONLY.test(s.text)),
-  };
+  const writes = wantsRun ? writeKinds(text) : [];
+  return { text, execute: wantsRun && statements.length > 0 && writes.length === 0, writes };
 }
 
 export function shareUrl(sql: string): string {

@@ -1,70 +1,50 @@
 /**
- * The pg_catalog and information_schema relations PostgreSQL drivers and tools read
- * (spec/protocols.md §12.12): pg_class, pg_namespace, pg_attribute, pg_type, pg_database,
- * pg_index, pg_proc, pg_settings, pg_description, pg_roles and the empty relations psql's
- * `\d` joins against, plus information_schema.tables/columns/schemata. Each is registered
- * with and without its schema prefix. User tables live in schema `public` (oid 2200) with
- * oid 16384 + table id; their columns use the OIDs of the wire type mapping (§12.7).
+ * The pg_catalog relations PostgreSQL drivers, psql and GUI/BI tools read (spec/protocols.md
+ * §12.12): pg_class, pg_namespace, pg_attribute, pg_type, pg_proc, pg_database, pg_roles,
+ * pg_settings, the pg_tables/pg_user views, and the relations that are empty here (indexes,
+ * constraints, comments, defaults, inheritance) with the columns tools join on. Each is
+ * registered as `pg_catalog.name` and `name`; information_schema lives in
+ * information_schema.ts. User tables are in schema `public` (oid 2200) with oid 16384 + table
+ * id; their columns use the OIDs of the wire type mapping (§12.7).
  */
-import { type ColumnType, T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import type { Storage, TableMeta } from "../storage/api.ts";
-import { registerMetaTable } from "./meta_tables.ts";
+import { isNotNull, registerInformationSchema } from "./information_schema.ts";
+import { CATALOG_RELATIONS, type Col, cols, defineRelation, type Rows } from "./pg_catalog_define.ts";
+import { PG_PROC_COLUMNS, pgProcRows } from "./pg_catalog_proc.ts";
+import { columnPgType, NAMESPACE_PG_CATALOG, pgTypeByOid, pgTypeRows, typeCollation } from "./pg_catalog_types.ts";
 
-type Col = { name: string; type: ColumnType };
-type Rows = (storage: Storage) => Value[][];
-
+export { NAMESPACE_PG_CATALOG };
 /** First oid of user tables (PostgreSQL's FirstNormalObjectId). */
 export const TABLE_OID_BASE = 16384;
-export const NAMESPACE_PG_CATALOG = 11;
 export const NAMESPACE_PUBLIC = 2200;
 export const NAMESPACE_INFORMATION_SCHEMA = 13000;
+/** Oids of the catalog's own relations (views here) start here, below the user range. */
+const CATALOG_RELATION_OID_BASE = 12000;
 
-/** Columns from `name:TYPE` specs; a bare name is STRING. */
-function cols(spec: string): Col[] {
-  return spec.trim().split(/\s+/).map((s) => {
-    const [name, t = "STRING"] = s.split(":");
-    return { name, type: T[t as keyof typeof T] };
-  });
-}
-
-function define(schema: string, name: string, columns: Col[], rows: Rows): void {
-  registerMetaTable(name, columns, (storage) => rows(storage));
-  registerMetaTable(`${schema}.${name}`, columns, (storage) => rows(storage));
-}
-
-/** The wire type of a column: [oid, typlen, typmod, type name] (spec/protocols.md §12.7). */
-function pgType(t: ColumnType): [number, number, number, string] {
-  switch (t.tag) {
-    case "BOOLEAN":
-      return [16, 1, -1, "boolean"];
-    case "BYTE":
-    case "SHORT":
-      return [21, 2, -1, "smallint"];
-    case "CHAR":
-      return [1042, -1, 5, "character"];
-    case "INT":
-      return [23, 4, -1, "integer"];
-    case "LONG":
-      return [20, 8, -1, "bigint"];
-    case "FLOAT":
-      return [700, 4, -1, "real"];
-    case "DOUBLE":
-      return [701, 8, -1, "double precision"];
-    case "DATE":
-    case "TIMESTAMP":
-    case "TIMESTAMP_NS":
-      return [1114, 8, -1, "timestamp without time zone"];
-    case "UUID":
-      return [2950, 16, -1, "uuid"];
-    case "BINARY":
-      return [17, -1, -1, "bytea"];
-    default:
-      return [1043, -1, -1, "character varying"];
-  }
-}
+/**
+ * PostgreSQL's fixed oids for the relations drivers name with `'pg_class'::regclass` (as
+ * pg_description.classoid); server/pg/sql_rewrite.ts turns those casts into the same numbers.
+ */
+const FIXED_RELATION_OIDS: Record<string, number> = {
+  pg_class: 1259,
+  pg_type: 1247,
+  pg_attribute: 1249,
+  pg_proc: 1255,
+  pg_namespace: 2615,
+  pg_database: 1262,
+  pg_description: 2609,
+  pg_constraint: 2606,
+  pg_index: 2610,
+};
 
 const tableOid = (m: TableMeta) => TABLE_OID_BASE + m.id;
+
+const NAMESPACES: Record<string, number> = {
+  pg_catalog: NAMESPACE_PG_CATALOG,
+  public: NAMESPACE_PUBLIC,
+  information_schema: NAMESPACE_INFORMATION_SCHEMA,
+};
 
 const PG_CLASS = cols(`oid:INT relname relnamespace:INT reltype:INT reloftype:INT relowner:INT relam:INT
   relfilenode:INT reltablespace:INT relpages:INT reltuples:FLOAT relallvisible:INT reltoastrelid:INT
@@ -73,33 +53,61 @@ const PG_CLASS = cols(`oid:INT relname relnamespace:INT reltype:INT reloftype:IN
   relforcerowsecurity:BOOLEAN relispopulated:BOOLEAN relreplident:CHAR relispartition:BOOLEAN relrewrite:INT
   relfrozenxid:INT relminmxid:INT relacl reloptions relpartbound`);
 
-function pgClassRows(storage: Storage): Value[][] {
-  return storage.tables().map((m) => [
-    tableOid(m), m.name, NAMESPACE_PUBLIC, 0, 0, 10, 2, tableOid(m), 0, 0, -1, 0, 0,
-    false, false, "p", "r", m.columns.length, 0,
+function classRow(oid: number, name: string, namespace: number, kind: string, natts: number, am: number): Value[] {
+  return [
+    oid, name, namespace, 0, 0, 10, am, oid, 0, 0, -1, 0, 0,
+    false, false, "p", kind, natts, 0,
     false, false, false, false, false,
     false, true, "d", false, 0,
     0, 0, null, null, null,
-  ]);
+  ];
+}
+
+/** The oid pg_class gives catalog relation number `i` (in registration order). */
+function catalogRelationOid(i: number): number {
+  return FIXED_RELATION_OIDS[CATALOG_RELATIONS[i].name] ?? CATALOG_RELATION_OID_BASE + i;
+}
+
+/** User tables (relkind r, heap am 2), then the catalog's relations as views (relkind v). */
+function pgClassRows(storage: Storage): Value[][] {
+  const tables = storage.tables().map((m) => classRow(tableOid(m), m.name, NAMESPACE_PUBLIC, "r", m.columns.length, 2));
+  const catalog = CATALOG_RELATIONS.map((r, i) =>
+    classRow(catalogRelationOid(i), r.name, NAMESPACES[r.schema], "v", r.columns.length, 0)
+  );
+  return [...tables, ...catalog];
 }
 
 const PG_ATTRIBUTE = cols(`attrelid:INT attname atttypid:INT attstattarget:INT attlen:SHORT attnum:SHORT
   attndims:INT attcacheoff:INT atttypmod:INT attbyval:BOOLEAN attstorage:CHAR attalign:CHAR attnotnull:BOOLEAN
-  atthasdef:BOOLEAN atthasmissing:BOOLEAN attidentity:CHAR attgenerated:CHAR attisdropped:BOOLEAN
+  atthasdef:BOOLEAN atthasmissing:BOOLEAN attidentity attgenerated attisdropped:BOOLEAN
   attislocal:BOOLEAN attinhcount:INT attcollation:INT attacl attoptions attfdwoptions attmissingval`);
 
+function attributeRow(relid: number, name: string, num: number, oid: number, mod: number, notNull: boolean): Value[] {
+  const t = pgTypeByOid(oid);
+  const len = t?.len ?? -1;
+  return [
+    relid, name, oid, -1, len, num,
+    0, -1, mod, len === 1 || len === 2 || len === 4 || len === 8, len > 0 ? "p" : "x", t?.align ?? "i", notNull,
+    // attidentity/attgenerated are '' (not NULL) for plain columns: psqlODBC's SQLColumns fails on NULL.
+    false, false, "", "", false,
+    true, 0, t ? typeCollation(t) : 0, null, null, null, null,
+  ];
+}
+
 function pgAttributeRows(storage: Storage): Value[][] {
-  return storage.tables().flatMap((m) =>
+  const user = storage.tables().flatMap((m) =>
     m.columns.map((c, i) => {
-      const [oid, len, mod] = pgType(c.type);
-      return [
-        tableOid(m), c.name, oid, -1, len, i + 1,
-        0, -1, mod, len > 0, len > 0 ? "p" : "x", len === 8 ? "d" : "i", false,
-        false, false, null, null, false,
-        true, 0, 0, null, null, null, null,
-      ];
+      const [oid, , mod] = columnPgType(c.type);
+      return attributeRow(tableOid(m), c.name, i + 1, oid, mod, isNotNull(m, i));
     })
   );
+  const catalog = CATALOG_RELATIONS.flatMap((r, i) =>
+    r.columns.map((c, k) => {
+      const [oid, , mod] = columnPgType(c.type);
+      return attributeRow(catalogRelationOid(i), c.name, k + 1, oid, mod, false);
+    })
+  );
+  return [...user, ...catalog];
 }
 
 const PG_TYPE = cols(`oid:INT typname typnamespace:INT typowner:INT typlen:SHORT typbyval:BOOLEAN typtype:CHAR
@@ -107,72 +115,6 @@ const PG_TYPE = cols(`oid:INT typname typnamespace:INT typowner:INT typlen:SHORT
   typarray:INT typinput typoutput typreceive typsend typmodin typmodout typanalyze typalign:CHAR
   typstorage:CHAR typnotnull:BOOLEAN typbasetype:INT typtypmod:INT typndims:INT typcollation:INT
   typdefaultbin typdefault typacl`);
-
-/** [oid, name, len, category, element oid, array oid] of the types the server speaks. */
-const TYPES: [number, string, number, string, number, number][] = [
-  [16, "bool", 1, "B", 0, 1000],
-  [17, "bytea", -1, "U", 0, 1001],
-  [18, "char", 1, "S", 0, 1002],
-  [19, "name", 64, "S", 0, 1003],
-  [20, "int8", 8, "N", 0, 1016],
-  [21, "int2", 2, "N", 0, 1005],
-  [23, "int4", 4, "N", 0, 1007],
-  [25, "text", -1, "S", 0, 1009],
-  [26, "oid", 4, "N", 0, 1028],
-  [700, "float4", 4, "N", 0, 1021],
-  [701, "float8", 8, "N", 0, 1022],
-  [705, "unknown", -2, "X", 0, 0],
-  [1007, "_int4", -1, "A", 23, 0],
-  [1009, "_text", -1, "A", 25, 0],
-  [1016, "_int8", -1, "A", 20, 0],
-  [1022, "_float8", -1, "A", 701, 0],
-  [1042, "bpchar", -1, "S", 0, 1014],
-  [1043, "varchar", -1, "S", 0, 1015],
-  [1082, "date", 4, "D", 0, 1182],
-  [1114, "timestamp", 8, "D", 0, 1115],
-  [1184, "timestamptz", 8, "D", 0, 1185],
-  [1186, "interval", 16, "T", 0, 1187],
-  [1700, "numeric", -1, "N", 0, 1231],
-  [2950, "uuid", 16, "U", 0, 2951],
-];
-
-function pgTypeRows(): Value[][] {
-  return TYPES.map(([oid, name, len, category, elem, array]) => {
-    const byval = len > 0 && len <= 8;
-    const io = category === "A" ? "array" : name;
-    return [
-      oid, name, NAMESPACE_PG_CATALOG, 10, len, byval, category === "A" ? "b" : "b",
-      category, false, true, ",", 0, elem,
-      array, io + "_in", io + "_out", io + "_recv", io + "_send", "-", "-", "-", len === 8 ? "d" : "i",
-      len > 0 ? "p" : "x", false, 0, -1, 0, 0,
-      null, null, null,
-    ];
-  });
-}
-
-const INFO_TABLES = cols(`table_catalog table_schema table_name table_type self_referencing_column_name
-  reference_generation user_defined_type_catalog user_defined_type_schema user_defined_type_name
-  is_insertable_into is_typed commit_action`);
-
-const INFO_COLUMNS = cols(`table_catalog table_schema table_name column_name ordinal_position:INT
-  column_default is_nullable data_type character_maximum_length:INT character_octet_length:INT
-  numeric_precision:INT numeric_precision_radix:INT numeric_scale:INT datetime_precision:INT
-  udt_catalog udt_schema udt_name is_identity is_generated is_updatable`);
-
-function infoColumnRows(storage: Storage): Value[][] {
-  return storage.tables().flatMap((m) =>
-    m.columns.map((c, i) => {
-      const [oid, , , typeName] = pgType(c.type);
-      const udt = TYPES.find((t) => t[0] === oid)?.[1] ?? "varchar";
-      return [
-        "qdb", "public", m.name, c.name, i + 1,
-        null, "YES", typeName, null, null,
-        null, null, null, null,
-        "qdb", "pg_catalog", udt, "NO", "NEVER", "YES",
-      ];
-    })
-  );
-}
 
 const SETTINGS: [string, string][] = [
   ["DateStyle", "ISO, MDY"],
@@ -182,30 +124,32 @@ const SETTINGS: [string, string][] = [
   ["integer_datetimes", "on"],
   ["standard_conforming_strings", "on"],
   ["max_identifier_length", "63"],
+  ["max_index_keys", "32"],
   ["search_path", '"$user", public'],
   ["server_version", "12.3 (questdb)"],
   ["server_version_num", "120003"],
   ["transaction_isolation", "read committed"],
   ["default_transaction_isolation", "read committed"],
+  ["default_transaction_read_only", "off"],
+  ["lc_collate", "C"],
+  ["lc_ctype", "C"],
 ];
 
 const empty: Rows = () => [];
 
 function registerAll(): void {
-  const pg = (name: string, columns: Col[], rows: Rows) => define("pg_catalog", name, columns, rows);
+  const pg = (name: string, columns: Col[], rows: Rows) => defineRelation("pg_catalog", name, columns, rows);
   pg("pg_class", PG_CLASS, pgClassRows);
   pg("pg_attribute", PG_ATTRIBUTE, pgAttributeRows);
   pg("pg_type", PG_TYPE, pgTypeRows);
-  pg("pg_namespace", cols("oid:INT nspname nspowner:INT nspacl"), () => [
-    [NAMESPACE_PG_CATALOG, "pg_catalog", 10, null],
-    [NAMESPACE_PUBLIC, "public", 10, null],
-    [NAMESPACE_INFORMATION_SCHEMA, "information_schema", 10, null],
-  ]);
+  pg("pg_namespace", cols("oid:INT nspname nspowner:INT nspacl"), () =>
+    Object.entries(NAMESPACES).map(([name, oid]) => [oid, name, 10, null]));
   pg(
     "pg_database",
     cols(`oid:INT datname datdba:INT encoding:INT datcollate datctype datistemplate:BOOLEAN
-      datallowconn:BOOLEAN datconnlimit:INT datlastsysoid:INT dattablespace:INT datacl`),
-    () => [[1, "qdb", 10, 6, "C", "C", false, true, -1, 0, 1663, null]],
+      datallowconn:BOOLEAN datconnlimit:INT datlastsysoid:INT datfrozenxid:INT datminmxid:INT
+      dattablespace:INT datacl`),
+    () => [[1, "qdb", 10, 6, "C", "C", false, true, -1, 0, 0, 0, 1663, null]],
   );
   pg(
     "pg_roles",
@@ -214,13 +158,67 @@ function registerAll(): void {
       rolbypassrls:BOOLEAN rolconfig`),
     () => [[10, "admin", true, true, true, true, true, false, -1, "********", null, true, null]],
   );
-  pg("pg_am", cols("oid:INT amname amhandler amtype:CHAR"), () => [[2, "heap", "heap_tableam_handler", "t"]]);
+  pg(
+    "pg_user",
+    cols(`usename usesysid:INT usecreatedb:BOOLEAN usesuper:BOOLEAN userepl:BOOLEAN usebypassrls:BOOLEAN
+      passwd valuntil:TIMESTAMP useconfig`),
+    () => [["admin", 10, true, true, true, true, "********", null, null]],
+  );
+  pg("pg_auth_members", cols("roleid:INT member:INT grantor:INT admin_option:BOOLEAN"), empty);
+  pg("pg_am", cols("oid:INT amname amhandler amtype:CHAR"), () => [
+    [2, "heap", "heap_tableam_handler", "t"],
+    [403, "btree", "bthandler", "i"],
+  ]);
   pg(
     "pg_settings",
     cols(`name setting unit category short_desc extra_desc context vartype source min_val max_val enumvals
       boot_val reset_val sourcefile sourceline:INT pending_restart:BOOLEAN`),
     () => SETTINGS.map(([n, v]) => [n, v, null, "", "", null, "user", "string", "default", null, null, null, v, v, null, null, false]),
   );
+  pg("pg_proc", cols(PG_PROC_COLUMNS), pgProcRows);
+  pg("pg_language", cols("oid:INT lanname lanowner:INT lanispl:BOOLEAN lanpltrusted:BOOLEAN"), () => [
+    [12, "internal", 10, false, false],
+    [13, "c", 10, false, false],
+    [14, "sql", 10, false, true],
+  ]);
+  pg(
+    "pg_tables",
+    cols("schemaname tablename tableowner tablespace hasindexes:BOOLEAN hasrules:BOOLEAN hastriggers:BOOLEAN rowsecurity:BOOLEAN"),
+    (storage) => storage.tables().map((m) => ["public", m.name, "admin", null, m.columns.some((c) => c.indexed), false, false, false]),
+  );
+  pg("pg_views", cols("schemaname viewname viewowner definition"), empty);
+  pg("pg_matviews", cols("schemaname matviewname matviewowner tablespace hasindexes:BOOLEAN ispopulated:BOOLEAN definition"), empty);
+  // Symbol column indexes, for display only: they are bitmap indexes with no pg_index/pg_class
+  // rows (those views join through int2vector columns the engine cannot expand).
+  pg("pg_indexes", cols("schemaname tablename indexname tablespace indexdef"), (storage) =>
+    storage.tables().flatMap((m) =>
+      m.columns.filter((c) => c.indexed).map((c) => {
+        const name = `${m.name}_${c.name}_idx`;
+        return ["public", m.name, name, null, `CREATE INDEX ${name} ON public.${m.name} USING bitmap (${c.name})`];
+      })
+    ));
+  pg("pg_tablespace", cols("oid:INT spcname spcowner:INT spcacl spcoptions"), () => [
+    [1663, "pg_default", 10, null, null],
+    [1664, "pg_global", 10, null, null],
+  ]);
+  pg("pg_collation", cols(`oid:INT collname collnamespace:INT collowner:INT collprovider:CHAR
+    collisdeterministic:BOOLEAN collencoding:INT collcollate collctype collversion`), () => [
+    [100, "default", NAMESPACE_PG_CATALOG, 10, "d", true, -1, "", "", null],
+    [950, "C", NAMESPACE_PG_CATALOG, 10, "c", true, -1, "C", "C", null],
+    [951, "POSIX", NAMESPACE_PG_CATALOG, 10, "c", true, -1, "POSIX", "POSIX", null],
+  ]);
+  pg("pg_stat_activity", cols(`datid:INT datname pid:INT usesysid:INT usename application_name client_addr
+    backend_start:TIMESTAMP state query`), empty);
+  registerEmptyRelations(pg);
+  registerInformationSchema();
+}
+
+/**
+ * Relations with no rows here: tables have no indexes PostgreSQL would describe, constraints,
+ * comments, column defaults, inheritance, triggers, rules, policies or sequences.
+ * server/pg/sql_rewrite.ts knows these names too: subqueries over them are answered as empty.
+ */
+function registerEmptyRelations(pg: (name: string, columns: Col[], rows: Rows) => void): void {
   pg("pg_description", cols("objoid:INT classoid:INT objsubid:INT description"), empty);
   pg("pg_shdescription", cols("objoid:INT classoid:INT description"), empty);
   pg(
@@ -231,26 +229,22 @@ function registerAll(): void {
       indkey indcollation indclass indoption indexprs indpred`),
     empty,
   );
-  pg(
-    "pg_proc",
-    cols(`oid:INT proname pronamespace:INT proowner:INT prolang:INT procost:FLOAT prorows:FLOAT
-      provariadic:INT prokind:CHAR prosecdef:BOOLEAN proleakproof:BOOLEAN proisstrict:BOOLEAN
-      proretset:BOOLEAN provolatile:CHAR proparallel:CHAR pronargs:SHORT pronargdefaults:SHORT
-      prorettype:INT proargtypes proallargtypes proargmodes proargnames prosrc probin proacl`),
-    empty,
-  );
-  pg("pg_attrdef", cols("oid:INT adrelid:INT adnum:SHORT adbin"), empty);
+  pg("pg_attrdef", cols("oid:INT adrelid:INT adnum:SHORT adbin adsrc"), empty);
   pg("pg_inherits", cols("inhrelid:INT inhparent:INT inhseqno:INT inhdetachpending:BOOLEAN"), empty);
   pg(
     "pg_constraint",
     cols(`oid:INT conname connamespace:INT contype:CHAR condeferrable:BOOLEAN condeferred:BOOLEAN
-      convalidated:BOOLEAN conrelid:INT contypid:INT conindid:INT confrelid:INT conkey confkey conbin`),
+      convalidated:BOOLEAN conrelid:INT contypid:INT conindid:INT conparentid:INT confrelid:INT
+      confupdtype:CHAR confdeltype:CHAR confmatchtype:CHAR conislocal:BOOLEAN coninhcount:INT
+      connoinherit:BOOLEAN conkey confkey conpfeqop conppeqop conffeqop conexclop conbin`),
     empty,
   );
-  pg("pg_collation", cols("oid:INT collname collnamespace:INT collprovider:CHAR collcollate collctype"), empty);
+  pg("pg_depend", cols("classid:INT objid:INT objsubid:INT refclassid:INT refobjid:INT refobjsubid:INT deptype:CHAR"), empty);
   pg("pg_extension", cols("oid:INT extname extowner:INT extnamespace:INT extrelocatable:BOOLEAN extversion"), empty);
   pg("pg_enum", cols("oid:INT enumtypid:INT enumsortorder:FLOAT enumlabel"), empty);
   pg("pg_range", cols("rngtypid:INT rngsubtype:INT rngcollation:INT"), empty);
+  pg("pg_sequence", cols(`seqrelid:INT seqtypid:INT seqstart:LONG seqincrement:LONG seqmax:LONG seqmin:LONG
+    seqcache:LONG seqcycle:BOOLEAN`), empty);
   pg("pg_trigger", cols("oid:INT tgrelid:INT tgname tgenabled:CHAR tgisinternal:BOOLEAN"), empty);
   pg("pg_rewrite", cols("oid:INT rulename ev_class:INT ev_type:CHAR"), empty);
   pg("pg_policy", cols("oid:INT polname polrelid:INT polcmd:CHAR polpermissive:BOOLEAN polroles polqual polwithcheck"), empty);
@@ -259,21 +253,19 @@ function registerAll(): void {
   pg("pg_publication_rel", cols("oid:INT prpubid:INT prrelid:INT"), empty);
   pg("pg_partitioned_table", cols("partrelid:INT partstrat:CHAR partnatts:SHORT"), empty);
   pg("pg_foreign_table", cols("ftrelid:INT ftserver:INT ftoptions"), empty);
-  pg("pg_tablespace", cols("oid:INT spcname spcowner:INT spcacl spcoptions"), () => [[1663, "pg_default", 10, null, null]]);
+  pg("pg_foreign_data_wrapper", cols("oid:INT fdwname fdwowner:INT"), empty);
+  pg("pg_foreign_server", cols("oid:INT srvname srvowner:INT srvfdw:INT"), empty);
+  pg("pg_event_trigger", cols("oid:INT evtname evtevent evtowner:INT evtfoid:INT evtenabled:CHAR"), empty);
+  pg("pg_cast", cols("oid:INT castsource:INT casttarget:INT castfunc:INT castcontext:CHAR castmethod:CHAR"), empty);
+  pg("pg_operator", cols("oid:INT oprname oprnamespace:INT oprowner:INT oprkind:CHAR oprleft:INT oprright:INT oprresult:INT"), empty);
+  pg("pg_opclass", cols("oid:INT opcmethod:INT opcname opcnamespace:INT opcowner:INT opcfamily:INT opcintype:INT opcdefault:BOOLEAN"), empty);
+  pg("pg_aggregate", cols("aggfnoid:INT aggkind:CHAR aggnumdirectargs:SHORT aggtransfn aggfinalfn"), empty);
+  pg("pg_conversion", cols("oid:INT conname connamespace:INT conowner:INT conforencoding:INT contoencoding:INT conproc condefault:BOOLEAN"), empty);
+  pg("pg_ts_config", cols("oid:INT cfgname cfgnamespace:INT cfgowner:INT cfgparser:INT"), empty);
+  pg("pg_db_role_setting", cols("setdatabase:INT setrole:INT setconfig"), empty);
   pg("pg_locks", cols("locktype database:INT relation:INT pid:INT mode granted:BOOLEAN"), empty);
-  const info = (name: string, columns: Col[], rows: Rows) => define("information_schema", name, columns, rows);
-  info("tables", INFO_TABLES, (storage) =>
-    storage.tables().map((m) => ["qdb", "public", m.name, "BASE TABLE", null, null, null, null, null, "YES", "NO", null]));
-  info("columns", INFO_COLUMNS, infoColumnRows);
-  info("schemata", cols("catalog_name schema_name schema_owner"), () => [
-    ["qdb", "public", "admin"],
-    ["qdb", "pg_catalog", "admin"],
-    ["qdb", "information_schema", "admin"],
-  ]);
-  info("character_sets", cols("character_set_catalog character_set_schema character_set_name character_repertoire"), () => [
-    [null, null, "UTF8", "UCS"],
-  ]);
-  info("key_column_usage", cols("constraint_catalog constraint_schema constraint_name table_catalog table_schema table_name column_name ordinal_position:INT"), empty);
+  pg("pg_prepared_xacts", cols("transaction:INT gid prepared:TIMESTAMP owner database"), empty);
+  pg("pg_sequences", cols("schemaname sequencename sequenceowner data_type start_value:LONG increment_by:LONG"), empty);
 }
 
 registerAll();

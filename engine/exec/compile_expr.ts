@@ -10,6 +10,7 @@ import { castValue } from "../functions/cast.ts";
 import { type BoundExpr, valueKey } from "../plan/bound.ts";
 import { normKey } from "../plan/bind_expr.ts";
 import type { ExecContext } from "./exec_context.ts";
+import { correlatedEvaluator, outerValue } from "./correlated.ts";
 
 export type Evaluator = (b: Batch, row: number) => Value;
 
@@ -24,6 +25,7 @@ export function compileExpr(e: BoundExpr, ctx: ExecContext): Evaluator {
       return (b, i) => readValue(b.columns[index], i);
     }
     case "param": {
+      if (e.outer !== undefined) return outerValue(e.outer, ctx);
       const v = ctx.params[e.index - 1];
       if (v === undefined) throw new SqlError(`no value for bind variable $${e.index}`, e.pos);
       return () => v;
@@ -104,16 +106,19 @@ export function compileExpr(e: BoundExpr, ctx: ExecContext): Evaluator {
       };
     }
     case "subquery": {
+      if (e.outer) return correlatedEvaluator(e, ctx, compileExpr);
       const v = ctx.subqueries.get(e.plan) as Value;
       return () => v ?? null;
     }
     case "inSubquery": {
+      if (e.outer) return correlatedEvaluator(e, ctx, compileExpr);
       const a = compileExpr(e.arg, ctx);
       const set = ctx.subqueries.get(e.plan) as Set<unknown>;
       const not = e.not;
       return (b, i) => set.has(normKey(a(b, i))) !== not;
     }
     case "exists": {
+      if (e.outer) return correlatedEvaluator(e, ctx, compileExpr);
       const v = ctx.subqueries.get(e.plan) as boolean;
       return () => v;
     }

@@ -14,13 +14,30 @@ import { bindExpr } from "../plan/bind_expr.ts";
 import type { BoundExpr } from "../plan/bound.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { Scope } from "../plan/scope.ts";
-import type { ColumnUpdate, RowsToWrite, Storage, Table } from "../storage/api.ts";
+import type { ColumnUpdate, OnConflict, RowsToWrite, Storage, Table } from "../storage/api.ts";
 import { compileExpr, compilePredicate } from "./compile_expr.ts";
 import { columnIndex, requireTable } from "./ddl.ts";
 import type { ExecContext } from "./exec_context.ts";
 import { batchesToRows } from "./rows_to_write.ts";
 import { runPlan } from "./run_plan.ts";
 import { prepareExprSubqueries } from "./subqueries.ts";
+
+/** ON CONFLICT and RETURNING of an INSERT (issue 10). */
+export interface InsertExtras {
+  onConflict?: OnConflict;
+  /** When given, each append's rows and the rows ON CONFLICT DO NOTHING dropped (RETURNING). */
+  written?: { rows: RowsToWrite; skipped: Uint8Array }[];
+}
+
+/** Appends with the INSERT's extras; returns the rows the statement counts as inserted. */
+async function appendRows(t: Table, rows: RowsToWrite, extras: InsertExtras): Promise<number> {
+  const skipped = new Uint8Array(rows.rowCount);
+  await t.append(rows, { onConflict: extras.onConflict, skipped });
+  extras.written?.push({ rows, skipped });
+  let n = rows.rowCount;
+  for (const x of skipped) n -= x;
+  return n;
+}
 
 function targetColumns(t: Table, s: A.InsertStmt): number[] {
   if (!s.columns) return t.meta.columns.map((_, i) => i);
@@ -45,6 +62,7 @@ export async function insertValues(
   storage: Storage,
   bind: (scope: Scope) => BindContext,
   ctx: ExecContext,
+  extras: InsertExtras = {},
 ): Promise<number> {
   const t = requireTable(storage, s.table.name, s.table.pos);
   const targets = targetColumns(t, s);
@@ -74,8 +92,7 @@ export async function insertValues(
     });
   });
   const write: RowsToWrite = { rowCount: rows.length, columns: data };
-  await t.append(write);
-  return rows.length;
+  return await appendRows(t, write, extras);
 }
 
 export async function insertSelect(
@@ -83,6 +100,7 @@ export async function insertSelect(
   storage: Storage,
   plan: PlanNode,
   run: (p: PlanNode) => AsyncIterable<Batch>,
+  extras: InsertExtras = {},
 ): Promise<number> {
   const t = requireTable(storage, s.table.name, s.table.pos);
   const targets = targetColumns(t, s);
@@ -109,8 +127,7 @@ export async function insertSelect(
         if (tsData[i] === -9223372036854775808n) throw new SqlError("designated timestamp column cannot be NULL", s.pos);
       }
     }
-    await t.append(rows);
-    total += pendingRows;
+    total += await appendRows(t, rows, extras);
     pending = [];
     pendingRows = 0;
   };

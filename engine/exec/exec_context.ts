@@ -8,6 +8,7 @@ import type { Value } from "../base/values.ts";
 import type { EvalContext } from "../functions/registry_types.ts";
 import type { Storage, TableSnapshot } from "../storage/api.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
+import type { ParallelHeaps } from "./fast_aggregate.ts";
 
 export interface ExecContext {
   storage: Storage;
@@ -15,6 +16,10 @@ export interface ExecContext {
   params: Value[];
   /** Scalar subquery value, or the set of keys for IN (SELECT ...), per subquery plan. */
   subqueries: Map<PlanNode, Value | Set<unknown> | boolean>;
+  /** Results of correlated subqueries, per plan, by the outer values they ran with. */
+  correlated?: Map<PlanNode, Map<string, unknown>>;
+  /** Inside a correlated subquery's run: the enclosing row's values of its outer slots. */
+  outerValues?: Value[];
   signal?: AbortSignal;
   /** The statement's memory budget (EngineOptions.queryMemoryBytes), charged by `charge`. */
   memory?: { limit: number; used: number };
@@ -22,6 +27,8 @@ export interface ExecContext {
   deadline?: { at: number; timeoutMs: number };
   /** Snapshots opened by this execution, released when it ends. */
   snapshots: TableSnapshot[];
+  /** Worker heaps that run partition scans in parallel (engine/parallel), when enabled. */
+  parallel?: ParallelHeaps;
   /** Names of the engine's meta tables (tables(), ...) provided by the engine. */
   meta: MetaSource;
   /** When the pipeline last gave the event loop a turn (performance.now() ms). */

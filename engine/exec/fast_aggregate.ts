@@ -9,7 +9,7 @@
  * generic row path runs instead.
  */
 import type { ColumnType } from "../base/types.ts";
-import { type Batch, LONG_NULL, type Value } from "../base/values.ts";
+import { type Batch, type Interval, LONG_NULL, type Value } from "../base/values.ts";
 import { kernels, type MeasureKind, type NumericKind, wasmMemory } from "../../engine-wasm/mod.ts";
 import { conjuncts } from "../plan/intervals_from_where.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
@@ -23,7 +23,7 @@ import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
 
-type Agg = { fn: "count" | "sum" | "avg" | "min" | "max"; col: number; kind?: NumericKind; returns: ColumnType };
+export type Agg = { fn: "count" | "sum" | "avg" | "min" | "max"; col: number; kind?: NumericKind; returns: ColumnType };
 
 interface Shape {
   scan: ScanNode;
@@ -79,7 +79,7 @@ export function fastShape(n: AggregateNode): Shape | undefined {
 }
 
 /** Partial state of one aggregate for one group. */
-interface Acc {
+export interface Acc {
   count: number;
   sum: number | bigint;
   min: number | bigint | null;
@@ -115,56 +115,156 @@ function finish(a: Agg, acc: Acc, rows: number): Value {
 }
 
 
+/**
+ * What one heap needs to scan partitions on its own (ARCHITECTURE.md "several heaps"): plain
+ * data, so that it can be posted to a Worker. Symbol predicates arrive resolved to key tables
+ * (one byte per dictionary key plus one for NULL), so a heap needs no dictionary.
+ */
+export interface HeapScan {
+  /** Table column index of each scan column. */
+  columnIndexes: number[];
+  /** Type tag of each scan column. */
+  tags: string[];
+  intervals?: Interval[];
+  preds: Pred[];
+  /** Per predicate: the key table of a symbol predicate, else undefined. */
+  keySets: (Uint8Array | undefined)[];
+  key?: number;
+  /** Dictionary size of the key column in the snapshot (0 when unkeyed). */
+  keyCount: number;
+  aggs: Agg[];
+}
+
+/** Partial aggregate states of one heap: per group slot, one Acc per aggregate, and its rows. */
+export interface Partials {
+  groups: Acc[][];
+  rowsPerGroup: Float64Array;
+}
+
+/**
+ * Runs the partial aggregation of a snapshot's partitions on other heaps (the worker pool);
+ * undefined when it declines and the aggregate runs on this heap.
+ */
+export interface ParallelHeaps {
+  aggregate(job: HeapScan, snap: TableSnapshot, ctx: ExecContext): Promise<Partials | undefined>;
+}
+
 /** Runs the aggregate on the WASM kernels; undefined when the shape does not fit. */
 export async function tryFastAggregate(n: AggregateNode, ctx: ExecContext): Promise<Batch | undefined> {
   const shape = fastShape(n);
   if (!shape) return undefined;
   const snap = snapshotOf(ctx, shape.scan.table);
+  const job = heapScanOf(shape, snap);
+  let partials = ctx.parallel ? await ctx.parallel.aggregate(job, snap, ctx) : undefined;
+  if (!partials) {
+    const all = snap.partitions.map((_, i) => i);
+    try {
+      partials = await accumulatePartitions(job, { snap, partitions: all, yieldTurn: () => pace(ctx) });
+    } catch (err) {
+      if (err instanceof FastPathUnavailable) return undefined;
+      throw err;
+    }
+  }
+  return finishBatch(n, shape, snap, partials);
+}
+
+/** The cloneable job of a shape over a snapshot. */
+function heapScanOf(s: Shape, snap: TableSnapshot): HeapScan {
+  const tableCol = (c: number) => s.scan.columnIndexes[c];
+  // Symbol predicates become key tables once: keys are per table column, shared by partitions.
+  const keySets = s.preds.map((p) => {
+    if (p.kind !== "sym") return undefined;
+    const dict = snap.symbols(tableCol(p.col));
+    const bytes = new Uint8Array(dict.size + 1).fill(p.not ? 1 : 0);
+    for (const v of p.values) {
+      const key = v === null ? dict.size : dict.keyOf(v);
+      if (key !== undefined) bytes[key] = p.not ? 0 : 1;
+    }
+    return bytes;
+  });
+  return {
+    columnIndexes: [...s.scan.columnIndexes],
+    tags: s.scan.columns.map((c) => c.type.tag),
+    intervals: s.scan.intervals,
+    preds: s.preds,
+    keySets,
+    key: s.key,
+    keyCount: s.key !== undefined ? snap.symbols(tableCol(s.key)).size : 0,
+    aggs: s.aggs,
+  };
+}
+
+/** Empty partial states for a job. */
+export function emptyPartials(job: HeapScan): Partials {
+  const slots = job.key !== undefined ? job.keyCount + 1 : 1;
+  return { groups: Array.from({ length: slots }, () => job.aggs.map(newAcc)), rowsPerGroup: new Float64Array(slots) };
+}
+
+/** Adds partial states `from` into `into` (same job). */
+export function mergePartials(job: HeapScan, into: Partials, from: Partials): void {
+  for (let slot = 0; slot < into.groups.length; slot++) {
+    into.rowsPerGroup[slot] += from.rowsPerGroup[slot];
+    job.aggs.forEach((a, i) => {
+      const acc = from.groups[slot][i], to = into.groups[slot][i];
+      if (a.col < 0 || acc.count === 0) return;
+      to.count += acc.count;
+      if (typeof acc.sum === "bigint") to.sum = BigInt.asIntN(64, BigInt(to.sum) + acc.sum);
+      else to.sum = Number(to.sum) + acc.sum;
+      if (acc.min !== null && (to.min === null || lessThan(acc.min, to.min))) to.min = acc.min;
+      if (acc.max !== null && (to.max === null || lessThan(to.max, acc.max))) to.max = acc.max;
+    });
+  }
+}
+
+/**
+ * The partial aggregates of partitions `on.partitions` of `on.snap` on this heap's kernels: the
+ * partition scan any heap can run on its own. Throws FastPathUnavailable when the WASM memory
+ * cannot hold what the kernels need.
+ */
+export async function accumulatePartitions(
+  job: HeapScan,
+  on: { snap: TableSnapshot; partitions: number[]; yieldTurn?: () => Promise<void> },
+): Promise<Partials> {
   const scratch = new Scratch();
   try {
-    return await runFast(n, shape, snap, ctx, scratch);
-  } catch (err) {
-    if (err instanceof FastPathUnavailable) return undefined;
-    throw err;
+    return await accumulateOn(job, on.snap, on.partitions, on.yieldTurn ?? (() => Promise.resolve()), scratch);
   } finally {
     scratch.release();
   }
 }
 
-async function runFast(n: AggregateNode, s: Shape, snap: TableSnapshot, ctx: ExecContext, scratch: Scratch): Promise<Batch> {
+async function accumulateOn(
+  s: HeapScan,
+  snap: TableSnapshot,
+  partitions: number[],
+  yieldTurn: () => Promise<void>,
+  scratch: Scratch,
+): Promise<Partials> {
   const k = kernels();
   const mem = wasmMemory();
-  const tableCol = (c: number) => s.scan.columnIndexes[c];
-  const keyCount = s.key !== undefined ? snap.symbols(tableCol(s.key)).size : 0;
-  const slots = keyCount + 1;
-  const groups = s.key !== undefined ? Array.from({ length: slots }, () => s.aggs.map(newAcc)) : [s.aggs.map(newAcc)];
-  const rowsPerGroup = new Float64Array(groups.length);
-  // Symbol predicates become key tables once: keys are per table column, shared by partitions.
-  const symSets = s.preds.map((p) => {
-    if (p.kind !== "sym") return 0;
-    const dict = snap.symbols(tableCol(p.col));
-    const set = scratch.alloc(dict.size + 1);
-    const bytes = mem.u8(set, dict.size + 1);
-    bytes.fill(p.not ? 1 : 0);
-    for (const v of p.values) {
-      const key = v === null ? dict.size : dict.keyOf(v);
-      if (key !== undefined) bytes[key] = p.not ? 0 : 1;
-    }
+  const tableCol = (c: number) => s.columnIndexes[c];
+  const { keyCount } = s;
+  const partials = emptyPartials(s);
+  const { groups, rowsPerGroup } = partials;
+  const symSets = s.keySets.map((bytes) => {
+    if (!bytes) return 0;
+    const set = scratch.alloc(bytes.length);
+    mem.u8(set, bytes.length).set(bytes);
     return set;
   });
-  for (let p = 0; p < snap.partitions.length; p++) {
-    await pace(ctx);
-    const ranges = await partitionRanges(snap, p, s.scan.intervals);
+  const needed = new Set<number>([...s.preds.map((x) => x.col), ...s.aggs.filter((a) => a.col >= 0).map((a) => a.col)]);
+  if (s.key !== undefined) needed.add(s.key);
+  const width = (c: number) => (s.tags[c] === "SYMBOL" ? 4 : WIDTH[KIND[s.tags[c]]!]);
+  for (const p of partitions) {
+    await yieldTurn();
+    const ranges = await partitionRanges(snap, p, s.intervals);
     if (!ranges.length) continue;
-    const needed = new Set<number>([...s.preds.map((x) => x.col), ...s.aggs.filter((a) => a.col >= 0).map((a) => a.col)]);
-    if (s.key !== undefined) needed.add(s.key);
     const regions = new Map<number, number>();
     for (const c of needed) {
       const r = await snap.region(p, tableCol(c));
       if (!r) throw new FastPathUnavailable();
       regions.set(c, r.ptr);
     }
-    const width = (c: number) => (s.scan.columns[c].type.tag === "SYMBOL" ? 4 : WIDTH[KIND[s.scan.columns[c].type.tag]!]);
     for (const [from, to] of ranges) {
       const rowCount = to - from;
       const at = (c: number) => regions.get(c)! + from * width(c);
@@ -175,7 +275,7 @@ async function runFast(n: AggregateNode, s: Shape, snap: TableSnapshot, ctx: Exe
         const out = sel ?? scratch.alloc(rowCount * 4);
         const rows = sel === undefined ? { rowCount } : { rowCount, sel, selCount };
         if (pr.kind === "sym") {
-          const size = snap.symbols(tableCol(pr.col)).size;
+          const size = s.keySets[i]!.length - 1;
           selCount = k.filterKeySet({ ...rows, data: at(pr.col), set: symSets[i], setSize: size, out });
         } else if (pr.type === "i64") {
           selCount = k.filter("i64", { ...rows, data: at(pr.col), op: pr.op, value: pr.value as bigint | null, out });
@@ -192,13 +292,20 @@ async function runFast(n: AggregateNode, s: Shape, snap: TableSnapshot, ctx: Exe
       if (s.key === undefined) rowsPerGroup[0] += selCount;
     }
   }
+  return partials;
+}
+
+/** The result batch of merged partial states. */
+function finishBatch(n: AggregateNode, s: Shape, snap: TableSnapshot, partials: Partials): Batch {
+  const { groups, rowsPerGroup } = partials;
   const types = n.columns.map((c) => c.type);
   if (s.key === undefined) {
     return rowsToBatch(types, [s.aggs.map((a, i) => finish(a, groups[0][i], rowsPerGroup[0]))]);
   }
-  const dict = snap.symbols(tableCol(s.key));
+  const keyCount = groups.length - 1;
+  const dict = snap.symbols(s.scan.columnIndexes[s.key]);
   const out: Value[][] = [];
-  for (let slot = 0; slot < slots; slot++) {
+  for (let slot = 0; slot < groups.length; slot++) {
     if (rowsPerGroup[slot] === 0) continue;
     const keyValue = slot === keyCount ? null : dict.valueOf(slot);
     out.push([keyValue, ...s.aggs.map((a, i) => finish(a, groups[slot][i], rowsPerGroup[slot]))]);
@@ -208,7 +315,7 @@ async function runFast(n: AggregateNode, s: Shape, snap: TableSnapshot, ctx: Exe
 
 type RowsArg = { rowCount: number; sel?: number; selCount?: number };
 
-function accumulateUnkeyed(s: Shape, accs: Acc[], rows: RowsArg, at: (c: number) => number): void {
+function accumulateUnkeyed(s: HeapScan, accs: Acc[], rows: RowsArg, at: (c: number) => number): void {
   const k = kernels();
   const cache = new Map<number, { count: number; sum: number | bigint; min: number | bigint; max: number | bigint }>();
   s.aggs.forEach((a, i) => {
@@ -234,7 +341,7 @@ function mergeStats(acc: Acc, st: { count: number; sum: number | bigint; min: nu
 }
 
 function accumulateKeyed(
-  s: Shape,
+  s: HeapScan,
   groups: Acc[][],
   rowsPerGroup: Float64Array,
   rows: RowsArg,

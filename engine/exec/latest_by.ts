@@ -13,6 +13,7 @@ import type { PlanNode } from "../plan/plan_node.ts";
 import { valueKey } from "../plan/bound.ts";
 import { gather, rowOf, rowsToBatches } from "./batch_util.ts";
 import { compileExpr, compilePredicate } from "./compile_expr.ts";
+import { correlatedOf } from "./correlated_prefetch.ts";
 import { checkCancelled, type ExecContext, snapshotOf } from "./exec_context.ts";
 import { partitionRanges } from "./scan.ts";
 import { findNullKeyRow, latestBySymbolKeys, readRow } from "./latest_by_keys.ts";
@@ -25,6 +26,8 @@ type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
 function backwardSource(n: LatestNode): { scan: ScanNode; filter?: BoundExpr } | undefined {
   const inner = n.input.kind === "filter" ? n.input.input : n.input;
   if (inner.kind !== "scan" || inner.reverse || inner.timestampIndex !== n.tsIndex) return undefined;
+  // Correlated subqueries in the filter run ahead of each batch, which only runPlan does.
+  if (n.input.kind === "filter" && correlatedOf(n.input).length) return undefined;
   return { scan: inner, filter: n.input.kind === "filter" ? n.input.predicate : undefined };
 }
 

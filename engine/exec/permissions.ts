@@ -10,7 +10,15 @@ import type { Storage } from "../storage/api.ts";
 import type { Session } from "../session.ts";
 
 /** The SHOWs that access control answers (security.md §4.6). */
-export const ACL_SHOWS = new Set(["users", "groups", "user", "group", "permissions", "serviceAccounts", "serviceAccount"]);
+export const ACL_SHOWS = new Set([
+  "users",
+  "groups",
+  "user",
+  "group",
+  "permissions",
+  "serviceAccounts",
+  "serviceAccount",
+]);
 
 /** `Access denied for <user> [<what>]` (security.md §6.6), an error of kind "permission". */
 function denied(session: Session, what: string, pos: number): SqlError {
@@ -18,7 +26,13 @@ function denied(session: Session, what: string, pos: number): SqlError {
 }
 
 /** Throws unless the principal holds `permission` (at the table or column when given). */
-function requirePermission(session: Session, permission: string, pos: number, table?: string, column?: string): void {
+function requirePermission(
+  session: Session,
+  permission: string,
+  pos: number,
+  table?: string,
+  column?: string,
+): void {
   const can = session.principal.can;
   if (!can || can.call(session.principal, permission, table, column)) return;
   const on = table === undefined ? "" : column === undefined ? ` on ${table}` : ` on ${table}.${column}`;
@@ -68,6 +82,10 @@ function alterPermission(a: A.AlterAction): [string, string[]] | undefined {
  */
 export function checkStatement(stmt: A.Statement, session: Session, storage: Storage): void {
   if (!session.principal.can) return;
+  const principal = session.principal;
+  if (principal.active && !principal.active.call(principal)) {
+    throw denied(session, "user is disabled", stmt.pos);
+  }
   const name = (t: string) => storage.table(t)?.meta.name ?? t;
   switch (stmt.kind) {
     case "createTable":
@@ -90,11 +108,86 @@ export function checkStatement(stmt: A.Statement, session: Session, storage: Sto
       return;
     }
     case "insert":
-      return requirePermission(session, "INSERT", stmt.table.pos, name(stmt.table.name));
+      requirePermission(session, "INSERT", stmt.table.pos, name(stmt.table.name));
+      // An upsert's DO UPDATE SET changes columns like UPDATE does.
+      if (stmt.onConflict?.action === "update") {
+        for (const s of stmt.onConflict.set) {
+          requirePermission(session, "UPDATE", s.pos, name(stmt.table.name), s.column);
+        }
+      }
+      return;
     case "update":
       for (const s of stmt.set) requirePermission(session, "UPDATE", s.pos, name(stmt.table.name), s.column);
       return;
+    case "delete":
+      // No DELETE permission exists (security.md §2.2): removing rows is what TRUNCATE grants.
+      return requirePermission(session, "TRUNCATE TABLE", stmt.table.pos, name(stmt.table.name));
   }
+}
+
+/**
+ * What an UPDATE reads, as a query: `SELECT <set expressions> FROM t [alias] WHERE <where>`.
+ * Planning it and running checkReads (with empty scans allowed, so `SET a = 1` needs no
+ * SELECT) asks SELECT on every column the statement reads, subqueries included (T14).
+ */
+export function updateReads(stmt: A.UpdateStmt): A.Query {
+  const core: A.SelectCore = {
+    kind: "select",
+    pos: stmt.pos,
+    distinct: false,
+    items: stmt.set.map((s) => ({ expr: s.expr })),
+    from: {
+      first: { kind: "table", pos: stmt.table.pos, name: stmt.table.name, alias: stmt.alias },
+      joins: [],
+    },
+    where: stmt.where,
+    windows: [],
+  };
+  return { kind: "query", pos: stmt.pos, with: [], body: core, orderBy: [] }; // the CTEs are in the plan context
+}
+
+/**
+ * What an INSERT reads back (T14): RETURNING items as `SELECT <items> FROM t`, and the
+ * ON CONFLICT DO UPDATE expressions, which read the existing row (`excluded.c` is the new
+ * row's value, not a read); undefined when it reads nothing of the table.
+ */
+export function insertReads(stmt: A.InsertStmt): A.Query | undefined {
+  const items: A.SelectItem[] = [...(stmt.returning ?? [])];
+  if (stmt.onConflict?.action === "update") {
+    for (const s of stmt.onConflict.set) {
+      if (readsExisting(s.expr)) items.push({ expr: withoutExcluded(s.expr) as A.Expr });
+    }
+  }
+  if (items.length === 0) return undefined;
+  const core: A.SelectCore = {
+    kind: "select",
+    pos: stmt.pos,
+    distinct: false,
+    items,
+    from: { first: { kind: "table", pos: stmt.table.pos, name: stmt.table.name }, joins: [] },
+    windows: [],
+  };
+  return { kind: "query", pos: stmt.pos, with: [], body: core, orderBy: [] };
+}
+
+/** True when an expression names a column of the existing row (anything but `excluded.c`). */
+function readsExisting(e: unknown): boolean {
+  if (e === null || typeof e !== "object") return false;
+  if (Array.isArray(e)) return e.some(readsExisting);
+  const o = e as Record<string, unknown>;
+  if (o.kind === "column") return (o.qualifier as string | undefined)?.toLowerCase() !== "excluded";
+  return Object.values(o).some(readsExisting);
+}
+
+/** A copy with `excluded.c` (the proposed row, readable by the writer) as NULL, so the rest plans against the table. */
+function withoutExcluded(e: unknown): unknown {
+  if (e === null || typeof e !== "object") return e;
+  if (Array.isArray(e)) return e.map(withoutExcluded);
+  const o = e as Record<string, unknown>;
+  if (o.kind === "column" && (o.qualifier as string | undefined)?.toLowerCase() === "excluded") {
+    return { kind: "literal", pos: o.pos, type: "null", value: null, text: "null" };
+  }
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, withoutExcluded(v)]));
 }
 
 /**
@@ -102,7 +195,13 @@ export function checkStatement(stmt: A.Statement, session: Session, storage: Sto
  * SELECT on any column of a table implies it on the designated timestamp (§3.5), which is
  * also what a scan reading no column (count(*)) needs.
  */
-export function checkReads(plan: PlanNode, session: Session, storage: Storage, pos: number): void {
+export function checkReads(
+  plan: PlanNode,
+  session: Session,
+  storage: Storage,
+  pos: number,
+  emptyScanNeedsSelect = true,
+): void {
   const can = session.principal.can;
   if (!can) return;
   for (const scan of scansOf(plan)) {
@@ -110,11 +209,35 @@ export function checkReads(plan: PlanNode, session: Session, storage: Storage, p
     if (!meta) continue;
     const read = scan.columnIndexes.filter((i) => i !== meta.timestampIndex);
     for (const i of read) requirePermission(session, "SELECT", pos, meta.name, meta.columns[i].name);
-    if (read.length > 0) continue;
+    if (read.length > 0 || !emptyScanNeedsSelect) continue;
     const any = can.call(session.principal, "SELECT", meta.name) ||
       meta.columns.some((c) => can.call(session.principal, "SELECT", meta.name, c.name));
     if (!any) throw denied(session, `SELECT on ${meta.name}`, pos);
   }
+}
+
+/**
+ * The storage catalog listings read (tables(), SHOW TABLES, table_columns(), pg_catalog,
+ * information_schema): tables the principal has no permission on at all are absent, as if
+ * they did not exist. The storage itself when access control is off.
+ */
+export function visibleStorage(storage: Storage, session: Session): Storage {
+  const principal = session.principal;
+  if (!principal.sees) return storage;
+  const sees = (name: string) => principal.sees!.call(principal, name);
+  return new Proxy(storage, {
+    get(target, key) {
+      if (key === "tables") return () => target.tables().filter((m) => sees(m.name));
+      if (key === "table") {
+        return (name: string) => {
+          const t = target.table(name);
+          return t && sees(t.meta.name) ? t : undefined;
+        };
+      }
+      const v = Reflect.get(target, key, target);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
 }
 
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
@@ -135,7 +258,9 @@ function scansOf(root: PlanNode): ScanNode[] {
     const proto = Object.getPrototypeOf(v);
     if (proto !== Object.prototype && proto !== null) continue;
     const o = v as Record<string, unknown>;
-    if (o.kind === "scan" && typeof o.table === "string" && Array.isArray(o.columnIndexes)) out.push(o as unknown as ScanNode);
+    if (o.kind === "scan" && typeof o.table === "string" && Array.isArray(o.columnIndexes)) {
+      out.push(o as unknown as ScanNode);
+    }
     for (const k in o) stack.push(o[k]);
   }
   return out;

@@ -6,6 +6,7 @@ import { SqlError } from "../base/errors.ts";
 import type { Batch } from "../base/values.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { runAggregate } from "./aggregate.ts";
+import { correlatedOf, prefetchCorrelated } from "./correlated_prefetch.ts";
 import { runDistinct } from "./distinct.ts";
 import type { ExecContext } from "./exec_context.ts";
 import { runFilter } from "./filter.ts";
@@ -43,13 +44,13 @@ export async function* runPlan(n: PlanNode, ctx: ExecContext): AsyncGenerator<Ba
       yield* runGenerator(n, ctx);
       return;
     case "filter":
-      yield* runFilter(n, runPlan(n.input, ctx), ctx);
+      yield* runFilter(n, withCorrelated(n, ctx), ctx);
       return;
     case "project":
-      yield* runProject(n, runPlan(n.input, ctx), ctx);
+      yield* runProject(n, withCorrelated(n, ctx), ctx);
       return;
     case "aggregate":
-      yield* runAggregate(n, () => runPlan(n.input, ctx), ctx);
+      yield* runAggregate(n, () => withCorrelated(n, ctx), ctx);
       return;
     case "sort":
       yield* runSort(n, runPlan(n.input, ctx), ctx);
@@ -72,4 +73,11 @@ export async function* runPlan(n: PlanNode, ctx: ExecContext): AsyncGenerator<Ba
       yield* ext(n, ctx, runPlan);
     }
   }
+}
+
+/** A node's input, with the correlated subqueries of the node run ahead of each batch. */
+function withCorrelated(n: Extract<PlanNode, { kind: "filter" | "project" | "aggregate" }>, ctx: ExecContext): AsyncGenerator<Batch> {
+  const input = runPlan(n.input, ctx);
+  const subs = correlatedOf(n);
+  return subs.length ? prefetchCorrelated(subs, input, ctx, runPlan) : input;
 }

@@ -71,6 +71,8 @@ export async function prepareExprSubqueries(exprs: BoundExpr[], ctx: ExecContext
   const pending: { kind: string; plan: PlanNode; pos: number }[] = [];
   for (const e of exprs) {
     walkBound(e, (x) => {
+      // Correlated ones run per outer row (correlated_prefetch.ts).
+      if ((x.kind === "subquery" || x.kind === "inSubquery" || x.kind === "exists") && x.outer) return;
       if (x.kind === "subquery") pending.push({ kind: "scalar", plan: x.plan, pos: x.pos });
       else if (x.kind === "inSubquery") pending.push({ kind: "in", plan: x.plan, pos: -1 });
       else if (x.kind === "exists") pending.push({ kind: "exists", plan: x.plan, pos: -1 });
@@ -86,7 +88,7 @@ export async function prepareExprSubqueries(exprs: BoundExpr[], ctx: ExecContext
         if (b.rowCount > 0 && seen === 0) value = readValue(b.columns[0], 0);
         seen += b.rowCount;
       }
-      if (seen > 1) throw new SqlError("scalar subquery returned more than one row", p.pos);
+      if (seen > 1) throw new SqlError("more than one row returned by a subquery used as an expression", p.pos);
       ctx.subqueries.set(p.plan, value);
     } else if (p.kind === "in") {
       const set = new Set<unknown>();

@@ -1,45 +1,19 @@
 /**
  * The PostgreSQL catalog functions drivers and psql call (spec/protocols.md §12.12):
  * format_type, pg_get_expr, pg_table_is_visible, has_*_privilege, obj/col_description,
- * pg_get_userbyid, current_setting, quote_ident, pg_encoding_to_char and friends. They answer
- * for a database with one schema, no comments and no constraints. Each is registered both
+ * pg_get_userbyid, current_setting, quote_ident, pg_encoding_to_char, pg_get_function_result,
+ * to_regtype and friends. They answer for a database with one user schema (`public`), no
+ * comments, no column defaults and no constraints; type facts come from
+ * engine/catalog/pg_catalog_types.ts, function facts from pg_catalog_proc.ts. Each is registered both
  * plain and with the `pg_catalog.` prefix. Registered when server/pg loads this module.
  */
 import { type ColumnType, T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
+import { functionResult } from "../catalog/pg_catalog_proc.ts";
+import { formatType, PG_TYPES } from "../catalog/pg_catalog_types.ts";
 import { toBigInt } from "./_util.ts";
 import { registerScalar } from "./registry.ts";
 import type { BoundArg, ScalarBinding } from "./registry_types.ts";
-
-/** Type names by OID, as PostgreSQL's format_type prints them. */
-const TYPE_NAMES: Record<number, string> = {
-  16: "boolean",
-  17: "bytea",
-  18: '"char"',
-  19: "name",
-  20: "bigint",
-  21: "smallint",
-  23: "integer",
-  25: "text",
-  26: "oid",
-  114: "json",
-  700: "real",
-  701: "double precision",
-  705: "unknown",
-  1007: "integer[]",
-  1009: "text[]",
-  1016: "bigint[]",
-  1022: "double precision[]",
-  1042: "character",
-  1043: "character varying",
-  1082: "date",
-  1083: "time without time zone",
-  1114: "timestamp without time zone",
-  1184: "timestamp with time zone",
-  1186: "interval",
-  1700: "numeric",
-  2950: "uuid",
-};
 
 /** Values current_setting() answers (lower-case names). */
 const SETTINGS: Record<string, string> = {
@@ -88,19 +62,19 @@ function registerAll(): void {
     if (args.length !== 2) return "format_type expects (type oid, typmod)";
     return {
       returns: T.STRING,
-      eval: ([oid, mod]) => {
-        if (oid === null) return null;
-        const name = TYPE_NAMES[Number(toBigInt(oid))] ?? "???";
-        const m = mod === null ? -1 : Number(toBigInt(mod));
-        if (name === "character" && m > 4) return `character(${m - 4})`;
-        if (name === "character varying" && m > 4) return `character varying(${m - 4})`;
-        return name;
-      },
+      eval: ([oid, mod]) => (oid === null ? null : formatType(Number(toBigInt(oid)), mod === null ? -1 : Number(toBigInt(mod)))),
     };
   });
   define("current_setting", (args) => {
     if (args.length < 1 || args.length > 2) return "current_setting expects (name [, missing_ok])";
-    return { returns: T.STRING, eval: ([n]) => (n === null ? null : SETTINGS[String(n).toLowerCase()] ?? null) };
+    return {
+      returns: T.STRING,
+      eval: ([n], ctx) => {
+        if (n === null) return null;
+        const key = String(n).toLowerCase();
+        return key === "timezone" ? ctx.timeZone : SETTINGS[key] ?? null; // the session's (pgwire SET TIME ZONE)
+      },
+    };
   });
   define("quote_ident", (args) => {
     if (args.length !== 1) return "quote_ident expects one argument";
@@ -125,6 +99,13 @@ function registerAll(): void {
   constant("pg_table_is_visible", 1, 1, T.BOOLEAN, true);
   constant("pg_type_is_visible", 1, 1, T.BOOLEAN, true);
   constant("pg_function_is_visible", 1, 1, T.BOOLEAN, true);
+  for (const kind of ["operator", "opclass", "opfamily", "collation", "conversion", "ts_config", "ts_dict", "ts_parser", "ts_template", "statistics_obj"]) {
+    constant(`pg_${kind}_is_visible`, 1, 1, T.BOOLEAN, true);
+  }
+  define("pg_size_pretty", (args) => {
+    if (args.length !== 1) return "pg_size_pretty expects (bytes)";
+    return { returns: T.STRING, eval: ([n]) => (n === null ? null : sizePretty(Number(toBigInt(n)))) };
+  });
   constant("has_table_privilege", 2, 3, T.BOOLEAN, true);
   constant("has_schema_privilege", 2, 3, T.BOOLEAN, true);
   constant("has_database_privilege", 2, 3, T.BOOLEAN, true);
@@ -139,9 +120,57 @@ function registerAll(): void {
   constant("pg_backend_pid", 0, 0, T.INT, 1);
   constant("pg_relation_size", 1, 2, T.LONG, 0n);
   constant("pg_total_relation_size", 1, 1, T.LONG, 0n);
-  constant("current_schemas", 1, 1, T.STRING, "{public}");
+  define("current_schemas", (args) => {
+    if (args.length !== 1) return "current_schemas expects (include_implicit boolean)";
+    // Arrays print as `{a,b}`; the implicit schema is pg_catalog, the search path is public.
+    return { returns: T.STRING, eval: ([implicit]) => (implicit === true ? "{pg_catalog,public}" : "{public}") };
+  });
+  define("pg_get_function_result", (args) => {
+    if (args.length !== 1) return "pg_get_function_result expects (function oid)";
+    return { returns: T.STRING, eval: ([oid]) => (oid === null ? null : functionResult(Number(toBigInt(oid)))) };
+  });
+  define("to_regtype", (args) => {
+    if (args.length !== 1) return "to_regtype expects (type name)";
+    return { returns: T.INT, eval: ([name]) => (name === null ? null : typeOidByName(String(name))) };
+  });
+  constant("pg_get_function_arguments", 1, 1, T.STRING, "");
+  constant("pg_get_function_identity_arguments", 1, 1, T.STRING, "");
+  constant("pg_get_function_sqlbody", 1, 1, T.STRING, null);
+  constant("pg_get_functiondef", 1, 1, T.STRING, null);
+  constant("pg_get_triggerdef", 1, 2, T.STRING, null);
+  constant("pg_get_ruledef", 1, 2, T.STRING, null);
+  constant("pg_get_serial_sequence", 2, 2, T.STRING, null);
+  constant("pg_get_statisticsobjdef_columns", 1, 1, T.STRING, null);
+  constant("pg_tablespace_location", 1, 1, T.STRING, "");
+  constant("pg_postmaster_start_time", 0, 0, T.TIMESTAMP, null);
+  constant("pg_conf_load_time", 0, 0, T.TIMESTAMP, null);
+  constant("has_function_privilege", 2, 3, T.BOOLEAN, true);
+  constant("has_sequence_privilege", 2, 3, T.BOOLEAN, true);
+  constant("has_any_column_privilege", 2, 3, T.BOOLEAN, true);
+  constant("pg_has_role", 2, 3, T.BOOLEAN, true);
+  constant("pg_is_other_temp_schema", 1, 1, T.BOOLEAN, false);
+  constant("pg_my_temp_schema", 0, 0, T.INT, 0);
+  constant("pg_database_size", 1, 1, T.LONG, 0n);
+  constant("pg_table_size", 1, 1, T.LONG, 0n);
+  constant("pg_indexes_size", 1, 1, T.LONG, 0n);
   constant("txid_current", 0, 0, T.LONG, 1n);
   constant("inet_server_port", 0, 0, T.INT, 8812);
+}
+
+/** PostgreSQL's pg_size_pretty: bytes up to 10 kB, then kB, MB, GB, TB rounded half up. */
+function sizePretty(bytes: number): string {
+  let n = bytes;
+  for (const unit of ["bytes", "kB", "MB", "GB", "TB"]) {
+    if (Math.abs(n) < 10 * 1024 || unit === "TB") return `${unit === "bytes" ? n : Math.round(n)} ${unit}`;
+    n = n / 1024;
+  }
+  return `${bytes} bytes`;
+}
+
+/** The oid of a type named as typname (`int4`) or as format_type prints it (`integer`). */
+function typeOidByName(name: string): number | null {
+  const n = name.toLowerCase().replace(/^pg_catalog\./, "").trim();
+  return PG_TYPES.find((t) => t.name === n || formatType(t.oid, -1) === n)?.oid ?? null;
 }
 
 registerAll();

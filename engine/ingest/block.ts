@@ -135,6 +135,30 @@ export class IngestBlock {
     this.timestamps = new Float64Array(capacity);
   }
 
+  /**
+   * A block rebuilt from its parts (a block parsed in a worker, sent as typed arrays): the
+   * arrays are adopted, not copied, and the columns are registered as `cell` would.
+   */
+  static restore(
+    table: string,
+    rowCount: number,
+    lines: Int32Array<ArrayBuffer>,
+    timestamps: Float64Array<ArrayBuffer>,
+    columns: BlockColumn[],
+  ): IngestBlock {
+    const block = new IngestBlock(table, 0);
+    block.rowCount = rowCount;
+    block.capacity = Math.min(lines.length, timestamps.length);
+    block.lines = lines;
+    block.timestamps = timestamps;
+    for (const c of columns) {
+      block.columns.push(c);
+      block.#byName.set(c.name, c);
+      if (!block.#byLower.has(c.name.toLowerCase())) block.#byLower.set(c.name.toLowerCase(), c);
+    }
+    return block;
+  }
+
   /** Opens row `rowCount`; returns its index. */
   beginRow(line: number): number {
     const row = this.rowCount;

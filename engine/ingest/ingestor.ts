@@ -136,6 +136,14 @@ export class Ingestor {
     return this.#storage.table(name) !== undefined;
   }
 
+  /** Columns of the block the existing table lacks (a write would add them: ADD COLUMN is checked). */
+  newColumns(block: IngestBlock): string[] {
+    const meta = this.#storage.table(block.table)?.meta;
+    if (!meta) return [];
+    const have = new Set(meta.columns.map((c) => c.name.toLowerCase()));
+    return block.columns.map((c) => c.name).filter((n) => !have.has(n.toLowerCase()));
+  }
+
   constructor(storage: Storage, options: IngestorOptions = {}) {
     this.#storage = storage;
     this.#options = {

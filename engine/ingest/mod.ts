@@ -17,3 +17,4 @@ export {
   type PrepareOptions,
 } from "./ingestor.ts";
 export { columnTypeOf, inferColumnType, looksLikeHeader, textParserFor } from "./csv_schema.ts";
+export { checkIlpTableName as checkIngestTableName } from "./names.ts";

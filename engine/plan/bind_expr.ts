@@ -17,6 +17,7 @@ import { parseTimestamp } from "../functions/timestamp_parse.ts";
 import { type BoundExpr, isConst, valueKey } from "./bound.ts";
 import type { PlanNode } from "./plan_node.ts";
 import type { Scope } from "./scope.ts";
+import { type OuterRefs, resolveOuter } from "./outer_refs.ts";
 
 /** Handles aggregate calls met while binding (GROUP BY / SAMPLE BY select items). */
 export interface AggregateBinder {
@@ -32,6 +33,12 @@ export interface BindContext {
   evalContext: EvalContext;
   /** Plans a subquery (scalar, IN, EXISTS). */
   planSubquery(q: A.Query): PlanNode;
+  /** Plans a subquery that may refer to this scope's columns; `outer` are its slot expressions. */
+  planCorrelated?(q: A.Query): { plan: PlanNode; outer: BoundExpr[] };
+  /** Enclosing scopes, when this expression is inside a subquery. */
+  outer?: OuterRefs;
+  /** Names of this query that hide enclosing ones though `scope` lacks them (grouped rows). */
+  shadows?: Scope;
   aggregates?: AggregateBinder;
   /** Where aggregates are refused, the message names the clause. */
   clause?: string;
@@ -61,6 +68,13 @@ export function bindExpr(e: A.Expr, ctx: BindContext): BoundExpr {
       if (ctx.aggregates) {
         const key = ctx.aggregates.matchKey(e);
         if (key) return key;
+      }
+      if (
+        ctx.outer && ctx.scope.find(e.name, e.qualifier, e.pos) === undefined &&
+        ctx.shadows?.find(e.name, e.qualifier, e.pos) === undefined
+      ) {
+        const ref = resolveOuter(ctx.outer, e.name, e.qualifier, e.pos);
+        if (ref) return ref;
       }
       const index = ctx.scope.resolve(e.name, e.qualifier, e.pos);
       return { kind: "column", type: ctx.scope.columns[index].type, index };
@@ -92,16 +106,25 @@ export function bindExpr(e: A.Expr, ctx: BindContext): BoundExpr {
     case "call":
       return bindCall(e, sub);
     case "subquery": {
-      const plan = ctx.planSubquery(e.query);
+      const { plan, outer } = planSub(e.query, ctx);
       if (plan.columns.length !== 1) throw new SqlError("select must provide exactly one column", e.pos);
-      return { kind: "subquery", type: plan.columns[0].type, plan, pos: e.pos };
+      return { kind: "subquery", type: plan.columns[0].type, plan, pos: e.pos, ...outer };
     }
-    case "exists":
-      return { kind: "exists", type: T.BOOLEAN, plan: ctx.planSubquery(e.query) };
+    case "exists": {
+      const { plan, outer } = planSub(e.query, ctx);
+      return { kind: "exists", type: T.BOOLEAN, plan, ...outer };
+    }
     case "array":
     case "index":
       throw new SqlError("arrays are not supported", e.pos);
   }
+}
+
+/** Plans a subquery, correlated when the context allows; `outer` is spread into the node. */
+function planSub(q: A.Query, ctx: BindContext): { plan: PlanNode; outer: { outer?: BoundExpr[] } } {
+  if (!ctx.planCorrelated) return { plan: ctx.planSubquery(q), outer: {} };
+  const { plan, outer } = ctx.planCorrelated(q);
+  return { plan, outer: outer.length ? { outer } : {} };
 }
 
 function bindLiteral(e: A.Literal): BoundExpr {
@@ -230,9 +253,9 @@ function inIntervals(arg: BoundExpr, intervals: Interval[], not: boolean): Bound
 function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
   const arg = bindExpr(e.expr, ctx);
   if (!Array.isArray(e.list)) {
-    const plan = ctx.planSubquery(e.list);
+    const { plan, outer } = planSub(e.list, ctx);
     if (plan.columns.length !== 1) throw new SqlError("select must provide exactly one column", e.list.pos);
-    return { kind: "inSubquery", type: T.BOOLEAN, arg, plan, not: e.not };
+    return { kind: "inSubquery", type: T.BOOLEAN, arg, plan, not: e.not, ...outer };
   }
   const items = e.list.map((x) => bindExpr(x, ctx));
   if (isTimestamp(arg.type) && items.length === 1) {

@@ -19,10 +19,18 @@ export type BoundExpr =
   | { kind: "isNull"; type: ColumnType; arg: BoundExpr; not: boolean }
   | { kind: "inSet"; type: ColumnType; arg: BoundExpr; keys: Set<unknown>; hasNull: boolean; not: boolean }
   | { kind: "inIntervals"; type: ColumnType; arg: BoundExpr; intervals: Interval[]; not: boolean }
-  | { kind: "param"; type: ColumnType; index: number; pos: number }
-  | { kind: "subquery"; type: ColumnType; plan: PlanNode; pos: number }
-  | { kind: "inSubquery"; type: ColumnType; arg: BoundExpr; plan: PlanNode; not: boolean }
-  | { kind: "exists"; type: ColumnType; plan: PlanNode };
+  /**
+   * A bind variable; with `outer`, a reference from a correlated subquery to a column of the
+   * enclosing query: slot `outer` of the values the subquery is run with (constant per run).
+   */
+  | { kind: "param"; type: ColumnType; index: number; pos: number; outer?: number }
+  /**
+   * Subqueries. `outer`, when not empty, makes them correlated: the enclosing row's values
+   * of these expressions are the subquery's outer slots (see engine/exec/correlated.ts).
+   */
+  | { kind: "subquery"; type: ColumnType; plan: PlanNode; pos: number; outer?: BoundExpr[] }
+  | { kind: "inSubquery"; type: ColumnType; arg: BoundExpr; plan: PlanNode; not: boolean; outer?: BoundExpr[] }
+  | { kind: "exists"; type: ColumnType; plan: PlanNode; outer?: BoundExpr[] };
 
 export function isConst(e: BoundExpr): e is { kind: "const"; type: ColumnType; value: Value } {
   return e.kind === "const";
@@ -42,8 +50,15 @@ export function walkBound(e: BoundExpr, visit: (x: BoundExpr) => void): void {
     case "isNull":
     case "inSet":
     case "inIntervals":
+      walkBound(e.arg, visit);
+      break;
     case "inSubquery":
       walkBound(e.arg, visit);
+      for (const o of e.outer ?? []) walkBound(o, visit);
+      break;
+    case "subquery":
+    case "exists":
+      for (const o of e.outer ?? []) walkBound(o, visit);
       break;
     case "case":
       for (const w of e.whens) {

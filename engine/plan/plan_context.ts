@@ -4,6 +4,7 @@ import type { EvalContext } from "../functions/registry_types.ts";
 import type { Storage } from "../storage/api.ts";
 import type * as A from "../sql/ast.ts";
 import type { OutputColumn } from "./plan_node.ts";
+import type { OuterRefs } from "./outer_refs.ts";
 
 /** Table-valued functions and SHOW results known to the engine (tables(), table_columns(), ...). */
 export interface MetaCatalog {
@@ -21,6 +22,8 @@ export interface PlanContext {
   paramTypes?: ColumnType[];
   meta: MetaCatalog;
   depth: number;
+  /** Inside a subquery: the enclosing query's columns, for correlated references. */
+  outer?: OuterRefs;
 }
 
 export interface CteEntry {

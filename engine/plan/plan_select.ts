@@ -18,13 +18,22 @@ import { planFrom } from "./plan_from.ts";
 import { type AggregateCall, type LimitSpec, type OutputColumn, type PlanNode, shape } from "./plan_node.ts";
 import { planQuery } from "./plan_query.ts";
 import { orderByTimestamp } from "./order_by_timestamp.ts";
+import { planHaving } from "./plan_having.ts";
+import { needsGroupedWindows, planGroupedWindows } from "./plan_window_grouped.ts";
+import type { OuterRefs } from "./outer_refs.ts";
+import { planDistinctOn } from "./plan_distinct_on.ts";
 import { Scope } from "./scope.ts";
 
 export function bindContext(scope: Scope, pc: PlanContext, clause?: string): BindContext {
   return {
     scope,
     evalContext: pc.evalContext,
-    planSubquery: (q) => planQuery(q, { ...pc, depth: pc.depth + 1 }),
+    planSubquery: (q) => planQuery(q, { ...pc, depth: pc.depth + 1, outer: undefined }),
+    planCorrelated: (q) => {
+      const outer: OuterRefs = { scope, refs: [], keys: [], parent: pc.outer };
+      return { plan: planQuery(q, { ...pc, depth: pc.depth + 1, outer }), outer: outer.refs };
+    },
+    outer: pc.outer,
     clause,
     paramTypes: pc.paramTypes,
   };
@@ -66,6 +75,8 @@ function expandItems(core: A.SelectCore, scope: Scope, pc: PlanContext): Item[] 
 }
 
 export function planSelect(core: A.SelectCore, orderBy: A.OrderItem[], limit: A.Limit | undefined, pc: PlanContext): PlanNode {
+  if (needsGroupedWindows(core)) return planGroupedWindows(core, orderBy, limit, pc);
+  if (core.having) return planHaving(core, orderBy, limit, pc);
   let { node, scope } = planFrom(core.from, pc);
   if (core.where) {
     const pred = bindExpr(core.where, bindContext(scope, pc, "WHERE"));
@@ -78,11 +89,10 @@ export function planSelect(core: A.SelectCore, orderBy: A.OrderItem[], limit: A.
     const ext = timeSeriesPlanner;
     if (!ext) throw new SqlError("SAMPLE BY and LATEST ON are not supported yet", (core.latestOn ?? core.sampleBy)!.pos);
     const r = ext(core, node, scope, pc);
-    if (r.done) return finishQuery(r.node, r.scope ?? outputScope(r.node), orderBy, limit, pc, core.distinct);
+    if (r.done) return finishQuery(r.node, r.scope ?? outputScope(r.node), orderBy, limit, pc, core.distinct, undefined, core.distinctOn);
     node = r.node;
     scope = r.scope ?? scope;
   }
-  if (core.having) throw new SqlError("HAVING is not supported, filter in an outer query", core.having.pos);
   const items = expandItems(core, scope, pc);
   const aggregated = core.groupBy !== undefined || items.some((i) => containsAggregate(i.ast.expr));
   const windowed = !aggregated && windowPlanner ? windowPlanner(core, items.map((i) => i.ast.expr), node, scope, pc) : undefined;
@@ -92,7 +102,7 @@ export function planSelect(core: A.SelectCore, orderBy: A.OrderItem[], limit: A.
     items.forEach((it, k) => (it.ast = { ...it.ast, expr: windowed.exprs[k] }));
   }
   const projected = aggregated ? planAggregation(core, items, node, scope, pc) : planProjection(items, node, scope, pc);
-  return finishQuery(projected.node, outputScope(projected.node), orderBy, limit, pc, core.distinct, aggregated ? undefined : { input: projected.input, scope, exprs: projected.exprs });
+  return finishQuery(projected.node, outputScope(projected.node), orderBy, limit, pc, core.distinct, aggregated ? undefined : { input: projected.input, scope, exprs: projected.exprs }, core.distinctOn);
 }
 
 /** Hook for SAMPLE BY / LATEST ON planning (time-series issue). */
@@ -246,9 +256,13 @@ function planAggregation(core: A.SelectCore, items: Item[], input: PlanNode, sco
       return { kind: "column", type: binding.returns, index: keys.length + aggs.length - 1 };
     },
   };
-  // The grouped rows expose only keys and aggregates; anything else is an error.
-  const groupedScope = new Scope([]);
-  const postCtx: BindContext = { ...bindContext(groupedScope, pc), aggregates: binder };
+  // The grouped rows expose only keys and aggregates; anything else is an error. Column keys
+  // keep their names so that correlated subqueries in the select list can refer to them.
+  const groupedScope = new Scope(keys.map((k, i) => {
+    const c = k.kind === "column" ? scope.columns[k.index] : undefined;
+    return { name: c ? c.name : `\u0000k${i}`, type: k.type, qualifiers: c ? c.qualifiers : [] };
+  }));
+  const postCtx: BindContext = { ...bindContext(groupedScope, pc), aggregates: binder, shadows: scope };
   const exprs = items.map((i) => {
     try {
       return bindExpr(i.ast.expr, postCtx);
@@ -278,7 +292,9 @@ export function finishQuery(
   pc: PlanContext,
   distinct: boolean,
   source?: { input: PlanNode; scope: Scope; exprs: BoundExpr[] },
+  distinctOn?: A.Expr[],
 ): PlanNode {
+  if (distinctOn) return planDistinctOn(node, scope, distinctOn, orderBy, limit, pc, source);
   if (distinct) node = { ...shape(node.columns, -1), kind: "distinct", input: node };
   if (orderBy.length) node = planOrderBy(node, scope, orderBy, pc, distinct ? undefined : source);
   if (limit) node = { ...shape(node.columns, node.timestampIndex), kind: "limit", input: node, limit: bindLimit(limit, pc) };

@@ -7,6 +7,7 @@
 import { SqlError } from "../base/errors.ts";
 import { type ColumnType, isNumeric, T } from "../base/types.ts";
 import type * as A from "../sql/ast.ts";
+import { mapChildExprs } from "../sql/expr_walk.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import { bindExpr, castTo } from "./bind_expr.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
@@ -41,7 +42,7 @@ export function planWindows(
       calls.push(bindWindowCall(e, core, scope, pc));
       return { kind: "column", pos: e.pos, name: `\u0000w${calls.length - 1}` };
     }
-    return mapChildren(e, rewrite);
+    return mapChildExprs(e, rewrite);
   };
   const out = exprs.map(rewrite);
   if (calls.length === 0) return undefined;
@@ -52,31 +53,6 @@ export function planWindows(
     scope.timestampIndex,
   );
   return { node, scope: windowScope, exprs: out };
-}
-
-function mapChildren(e: A.Expr, f: (x: A.Expr) => A.Expr): A.Expr {
-  switch (e.kind) {
-    case "call":
-      return { ...e, args: e.args.map(f) };
-    case "binary":
-      return { ...e, left: f(e.left), right: f(e.right) };
-    case "unary":
-      return { ...e, operand: f(e.operand) };
-    case "cast":
-      return { ...e, expr: f(e.expr) };
-    case "case":
-      return { ...e, operand: e.operand && f(e.operand), whens: e.whens.map((w) => ({ when: f(w.when), then: f(w.then) })), else: e.else && f(e.else) };
-    case "in":
-      return { ...e, expr: f(e.expr), list: Array.isArray(e.list) ? e.list.map(f) : e.list };
-    case "between":
-      return { ...e, expr: f(e.expr), lo: f(e.lo), hi: f(e.hi) };
-    case "like":
-      return { ...e, expr: f(e.expr), pattern: f(e.pattern) };
-    case "isNull":
-      return { ...e, expr: f(e.expr) };
-    default:
-      return e;
-  }
 }
 
 /** Resolves `OVER w` / `OVER (w ORDER BY ...)` against the WINDOW clause. */

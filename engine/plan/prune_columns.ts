@@ -23,8 +23,13 @@ export function remap(e: BoundExpr, map: number[]): BoundExpr {
     case "isNull":
     case "inSet":
     case "inIntervals":
-    case "inSubquery":
       return { ...e, arg: remap(e.arg, map) } as BoundExpr;
+    case "inSubquery":
+      return { ...e, arg: remap(e.arg, map), outer: e.outer?.map((o) => remap(o, map)) };
+    case "subquery":
+    case "exists":
+      // A correlated subquery's outer values are read from this row too.
+      return e.outer ? { ...e, outer: e.outer.map((o) => remap(o, map)) } : e;
     case "case":
       return {
         ...e,

@@ -44,3 +44,38 @@ export function someExpr(e: Expr, test: (x: Expr) => boolean | undefined): boole
   if (r !== undefined) return r;
   return childExprs(e).some((c) => someExpr(c, test));
 }
+
+/** `e` with each direct sub-expression replaced by `f` of it (subqueries and window specs left alone). */
+export function mapChildExprs(e: Expr, f: (x: Expr) => Expr): Expr {
+  switch (e.kind) {
+    case "binary":
+      return { ...e, left: f(e.left), right: f(e.right), list: e.list?.map(f) };
+    case "unary":
+      return { ...e, operand: f(e.operand) };
+    case "call":
+      return { ...e, args: e.args.map(f) };
+    case "cast":
+      return { ...e, expr: f(e.expr) };
+    case "case":
+      return {
+        ...e,
+        operand: e.operand && f(e.operand),
+        whens: e.whens.map((w) => ({ when: f(w.when), then: f(w.then) })),
+        else: e.else && f(e.else),
+      };
+    case "in":
+      return { ...e, expr: f(e.expr), list: Array.isArray(e.list) ? e.list.map(f) : e.list };
+    case "between":
+      return { ...e, expr: f(e.expr), lo: f(e.lo), hi: f(e.hi) };
+    case "like":
+      return { ...e, expr: f(e.expr), pattern: f(e.pattern) };
+    case "isNull":
+      return { ...e, expr: f(e.expr) };
+    case "array":
+      return { ...e, elements: e.elements.map(f) };
+    case "index":
+      return { ...e, expr: f(e.expr), indexes: e.indexes.map(f) };
+    default:
+      return e;
+  }
+}

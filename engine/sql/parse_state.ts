@@ -165,7 +165,10 @@ export class ParseState {
     let name = this.name(what).name;
     while (this.isOp(".") && (this.peek(1).kind === "word" || this.peek(1).kind === "quoted")) {
       this.next();
-      name += "." + this.anyName(what).name;
+      const part = this.anyName(what).name;
+      // `public` is the schema every user table is in (pgwire catalog, spec/protocols.md §12.12):
+      // `public.t` names `t`, as GUI tools and ORMs qualify it.
+      name = name.toLowerCase() === "public" ? part : name + "." + part;
     }
     return { name, pos: t.pos };
   }

@@ -81,6 +81,20 @@ export interface RowsToWrite {
   columns: (VectorData | null)[];
 }
 
+/**
+ * INSERT ... ON CONFLICT on the DEDUP UPSERT KEYS (issue 10). Without it a dedup table
+ * upserts (the new row wins). `nothing`: a row whose keys match an existing row, or an
+ * earlier row of the same batch, is dropped. `update`: the existing (or earlier) row stays
+ * and takes the new row's values in `columns` (table column indexes, never key columns).
+ */
+export type OnConflict = { action: "nothing" } | { action: "update"; columns: number[] };
+
+export interface AppendOptions {
+  onConflict?: OnConflict;
+  /** When given (one entry per input row), storage sets 1 for each row dropped by DO NOTHING. */
+  skipped?: Uint8Array;
+}
+
 /** New values for some rows of one column of one partition (UPDATE). */
 export interface ColumnUpdate {
   partition: string;
@@ -89,6 +103,13 @@ export interface ColumnUpdate {
   rows: Int32Array;
   /** Values in vector layout (SYMBOL: Value[] strings), one per entry of `rows`. */
   values: VectorData;
+}
+
+/** Rows to remove from one partition (DELETE). */
+export interface RowDelete {
+  partition: string;
+  /** Row indexes inside the partition, ascending, each once. */
+  rows: Int32Array;
 }
 
 export interface TableSnapshot {
@@ -116,9 +137,15 @@ export interface Table {
   readonly meta: TableMeta;
   snapshot(): TableSnapshot;
   /** Appends rows in one atomic, durable commit. Returns rows written after dedup. */
-  append(rows: RowsToWrite): Promise<number>;
+  append(rows: RowsToWrite, options?: AppendOptions): Promise<number>;
   /** Applies column updates in one atomic, durable commit. */
   update(changes: ColumnUpdate[]): Promise<void>;
+  /**
+   * Removes rows in one atomic, durable commit; partitions left empty are dropped. `pick`
+   * chooses the rows from a snapshot taken under the table's write lock, so no other write
+   * can move rows between choosing and removing them. Returns rows removed.
+   */
+  deleteRows(pick: (snapshot: TableSnapshot) => Promise<RowDelete[]>): Promise<number>;
   truncate(): Promise<void>;
   addColumn(column: Omit<StoredColumn, "id">): Promise<void>;
   dropColumn(name: string): Promise<void>;

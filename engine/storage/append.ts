@@ -10,7 +10,7 @@ import { isVarSize } from "../base/types.ts";
 import { SqlError } from "../base/errors.ts";
 import { assert } from "../base/assert.ts";
 import type { VectorData } from "../base/values.ts";
-import type { RowsToWrite, StoredColumn } from "./api.ts";
+import type { AppendOptions, OnConflict, RowsToWrite, StoredColumn } from "./api.ts";
 import type { TableState } from "./table_state.ts";
 import { tsScale } from "./table_state.ts";
 import { partitionDir, type PartitionState, topOf } from "./txn_file.ts";
@@ -28,7 +28,7 @@ import {
   writeColumn,
 } from "./column_files.ts";
 import { DEFAULT_PARTITION, partitionNameOf, partitionRangeOf } from "./partition_name.ts";
-import { dedupSorted, identityOrder, matchExisting, mergeOrder, sortOrder } from "./row_order.ts";
+import { dedupSorted, dedupSortedFirst, identityOrder, matchExisting, mergeOrder, sortOrder } from "./row_order.ts";
 import { joinPath, syncDir } from "./_fs.ts";
 import type { SymbolTable } from "./symbol_dict.ts";
 import { forEachLimit } from "./_limit.ts";
@@ -89,6 +89,7 @@ export async function appendRows(
   state: TableState,
   work: WriteSet,
   input: RowsToWrite,
+  options: AppendOptions = {},
 ): Promise<AppendResult | undefined> {
   const meta = state.meta;
   const n = input.rowCount;
@@ -96,7 +97,7 @@ export async function appendRows(
   if (n === 0) return undefined;
   const tsIndex = meta.timestampIndex;
   const ts = tsIndex >= 0 ? checkTimestamps(meta.columns[tsIndex], input.columns[tsIndex], n) : null;
-  const chunks = meta.columns.map((c, i) =>
+  let chunks = meta.columns.map((c, i) =>
     i === tsIndex
       ? { kind: "fixed" as const, bytes: new Uint8Array(ts!.buffer, ts!.byteOffset, ts!.byteLength) }
       : encodeChunk(c, input.columns[i], n, state.dicts.get(c.id))
@@ -104,9 +105,13 @@ export async function appendRows(
   const keyColumns = ts ? dedupColumns(state) : [];
   const batchKey = (row: number) => rowKey(state, chunks, keyColumns, row);
   let order = ts ? sortOrder(ts) : null;
-  if (ts && meta.dedupKeys.length > 0) {
+  const conflict = ts && meta.dedupKeys.length > 0 ? options.onConflict : undefined;
+  if (conflict) {
+    ({ order, chunks } = dedupConflicting(meta.columns, chunks, order ?? identityOrder(n), ts!, batchKey, conflict, options));
+  } else if (ts && meta.dedupKeys.length > 0) {
     order = dedupSorted(order ?? identityOrder(n), ts, batchKey);
   }
+  const dropped = { rows: 0 };
   const groups = ts ? groupByPartition(state, ts, order, order ? order.length : n) : [wholeBatch(n)];
   const byName = new Map(state.txn.partitions.map((p) => [p.name, p]));
   const dedup = meta.dedupKeys.length > 0;
@@ -122,11 +127,43 @@ export async function appendRows(
     if (!p) next = await writePartition(state, work, g, groupChunk);
     else if (!ts || g.minTs > p.maxTs || (g.minTs === p.maxTs && !dedup)) {
       next = await appendInPlace(state, work, p, g, groupChunk);
-    } else next = await mergePartition(state, work, p, g, ts, chunks, dedup ? batchKey : undefined);
+    } else {
+      next = await mergePartition(state, work, p, g, ts, chunks, dedup ? batchKey : undefined, conflict, options, dropped);
+    }
     byName.set(g.name, next);
   }
   const partitions = [...byName.values()].sort(byMinTs);
-  return { partitions, written: order ? order.length : n };
+  return { partitions, written: (order ? order.length : n) - dropped.rows };
+}
+
+/**
+ * In-batch dedup under ON CONFLICT: the first of equal-key rows stays. DO NOTHING drops the
+ * later ones; DO UPDATE copies the SET columns of the last of them onto the kept row, by
+ * remapping those columns' chunks (row `kept` reads the duplicate's value).
+ */
+function dedupConflicting(
+  columns: readonly StoredColumn[],
+  chunks: ColumnChunk[],
+  order: Int32Array,
+  ts: BigInt64Array,
+  batchKey: (row: number) => string,
+  conflict: OnConflict,
+  options: AppendOptions,
+): { order: Int32Array; chunks: ColumnChunk[] } {
+  let remap: Int32Array | undefined;
+  const out = dedupSortedFirst(order, ts, batchKey, (kept, duplicate) => {
+    if (conflict.action === "nothing") {
+      if (options.skipped) options.skipped[duplicate] = 1;
+      return;
+    }
+    remap ??= identityOrder(ts.length);
+    remap[kept] = duplicate;
+  });
+  if (remap && conflict.action === "update") {
+    const r = remap;
+    chunks = chunks.map((c, ci) => conflict.columns.includes(ci) ? gatherChunk(columns[ci].type, c, null, r) : c);
+  }
+  return { order: out, chunks };
 }
 
 function byMinTs(a: PartitionState, b: PartitionState): number {
@@ -248,6 +285,9 @@ async function mergePartition(
   ts: BigInt64Array,
   chunks: ColumnChunk[],
   batchKey?: (row: number) => string,
+  conflict?: OnConflict,
+  options: AppendOptions = {},
+  dropped = { rows: 0 },
 ): Promise<PartitionState> {
   const meta = state.meta;
   const oldPath = joinPath(work.tablePath, partitionDir(p));
@@ -274,6 +314,18 @@ async function mergePartition(
     const existingKey = (row: number) => rowKey(state, tails, keyColumns, row);
     ({ replaced, remaining: rows } = matchExisting(existingTs, ts, rows, existingKey, batchKey));
   }
+  // ON CONFLICT: DO NOTHING keeps every matched existing row as it is and drops the batch
+  // row; DO UPDATE keeps the existing row but for the SET columns (`mergedSet`).
+  let mergedSet: Int32Array | undefined;
+  if (conflict && replaced) {
+    if (conflict.action === "update") mergedSet = mergeOrder(existingTs, ts, rows, replaced);
+    for (const b of replaced) {
+      if (b < 0 || conflict.action !== "nothing") continue;
+      dropped.rows++;
+      if (options.skipped) options.skipped[b] = 1;
+    }
+    replaced = undefined;
+  }
   const merged = mergeOrder(existingTs, ts, rows, replaced);
   const { version, path } = await work.createPartitionDir(p.name);
   const tops: Record<string, number> = {};
@@ -283,7 +335,8 @@ async function mergePartition(
     if (top > 0) tops[c.id] = top;
     await copyColumnPrefix(oldPath, path, c, split - top);
     const tail = tails.get(ci) ?? await readTail(ci);
-    await appendColumn(path, c, split - top, gatherChunk(c.type, tail, chunks[ci], merged));
+    const pick = mergedSet && conflict?.action === "update" && conflict.columns.includes(ci) ? mergedSet : merged;
+    await appendColumn(path, c, split - top, gatherChunk(c.type, tail, chunks[ci], pick));
   });
   await syncDir(path);
   work.obsolete.push(partitionDir(p));

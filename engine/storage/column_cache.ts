@@ -58,6 +58,7 @@ export class ColumnCache {
   /** In LRU order: the first entry is the least recently used. */
   readonly #entries = new Map<string, Entry>();
   #residentBytes = 0;
+  readonly #forgetWatchers = new Set<(prefix: string) => void>();
   #loadedBytes = 0;
 
   constructor(budgetBytes: number, memory: WasmMemory = wasmMemory()) {
@@ -189,12 +190,22 @@ export class ColumnCache {
    * name may later be reused). Pinned blocks are freed when their last pin goes.
    */
   forget(prefix: string): void {
+    for (const watcher of this.#forgetWatchers) watcher(prefix);
     for (const [key, entry] of [...this.#entries]) {
       if (!key.startsWith(prefix) || entry.loading) continue;
       this.#entries.delete(key);
       entry.block.retired = true;
       if (entry.block.pins === 0) this.#release(entry.block);
     }
+  }
+
+  /**
+   * Calls `watcher` with each prefix passed to `forget`: caches of the same files on other
+   * heaps (engine/parallel workers) must forget them too. Returns the unsubscribe function.
+   */
+  watchForget(watcher: (prefix: string) => void): () => void {
+    this.#forgetWatchers.add(watcher);
+    return () => this.#forgetWatchers.delete(watcher);
   }
 
   /** Frees every unpinned block (storage close); pinned ones go when released. */

@@ -79,6 +79,43 @@ export function dedupSorted(
 }
 
 /**
+ * In-batch dedup for INSERT ... ON CONFLICT: like `dedupSorted`, but the first row of equal
+ * keys keeps its slot and its values; each later duplicate is reported to `onDuplicate` with
+ * the row it conflicts with (in batch order), so DO NOTHING can drop it and DO UPDATE can
+ * carry its SET columns over to the kept row.
+ */
+export function dedupSortedFirst(
+  order: Int32Array,
+  ts: BigInt64Array,
+  keyOf: (row: number) => string,
+  onDuplicate: (kept: number, duplicate: number) => void,
+): Int32Array {
+  const out = new Int32Array(order.length);
+  let n = 0;
+  for (let i = 0; i < order.length;) {
+    let j = i + 1;
+    while (j < order.length && ts[order[j]] === ts[order[i]]) j++;
+    if (j - i === 1) {
+      out[n++] = order[i];
+    } else {
+      const seen = new Map<string, number>();
+      for (let k = i; k < j; k++) {
+        const key = keyOf(order[k]);
+        const kept = seen.get(key);
+        if (kept === undefined) {
+          seen.set(key, order[k]);
+          out[n++] = order[k];
+        } else {
+          onDuplicate(kept, order[k]);
+        }
+      }
+    }
+    i = j;
+  }
+  return n === order.length ? order : out.slice(0, n);
+}
+
+/**
  * Matches batch rows against existing rows with equal timestamps and keys (DEDUP UPSERT
  * KEYS): returns, for each existing row, the batch row replacing it (or -1), and the batch
  * rows left to insert. `rows` is sorted by timestamp and already deduplicated in itself.

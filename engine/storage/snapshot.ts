@@ -11,8 +11,8 @@ import { fixedSize, isVarSize } from "../base/types.ts";
 import type { SymbolDict, Value, Vector } from "../base/values.ts";
 import { assert } from "../base/assert.ts";
 import type { PartitionInfo, StoredColumn, TableMeta, TableSnapshot } from "./api.ts";
-import type { TableState } from "./table_state.ts";
-import { partitionDir, type PartitionState, topOf } from "./txn_file.ts";
+import { makeState, type TableState } from "./table_state.ts";
+import { partitionDir, type PartitionState, topOf, type TxnState } from "./txn_file.ts";
 import { type Block, type ColumnCache, type Loader } from "./column_cache.ts";
 import { fillNull, fixedVectorData } from "./fixed_codec.ts";
 import { dataPath, indexPath } from "./column_files.ts";
@@ -27,6 +27,24 @@ export interface SnapshotHost {
   readonly cache: ColumnCache;
   /** Called once when the snapshot is released. */
   released(txn: number): void;
+}
+
+/** A snapshot's table folder, metadata and transaction state (structured-cloneable). */
+export interface SnapshotOrigin {
+  tablePath: string;
+  tableId: number;
+  meta: TableMeta;
+  txn: TxnState;
+}
+
+/**
+ * A read-only snapshot of the committed state `origin` over `cache`, for a heap that does not
+ * own the table (a Worker). It has no symbol dictionaries: `symbols()` must not be called.
+ * The folders it reads stay on disk while the snapshot `origin` came from is live.
+ */
+export function openSnapshot(origin: SnapshotOrigin, cache: ColumnCache): Snapshot {
+  const host: SnapshotHost = { tablePath: origin.tablePath, tableId: origin.tableId, cache, released() {} };
+  return new Snapshot(host, makeState(origin.meta, 0, origin.txn, new Map()));
 }
 
 export class Snapshot implements TableSnapshot {
@@ -85,6 +103,14 @@ export class Snapshot implements TableSnapshot {
     this.#pinned.length = 0;
     this.#blocks.clear();
     this.#host.released(this.#state.txn.txn);
+  }
+
+  /**
+   * Where this snapshot reads and exactly what it sees, as plain data: another heap (a
+   * Worker, engine/parallel) opens the same committed state from it with `openSnapshot`.
+   */
+  origin(): SnapshotOrigin {
+    return { tablePath: this.#host.tablePath, tableId: this.#host.tableId, meta: this.meta, txn: this.#state.txn };
   }
 
   /** The transaction number this snapshot reads. */

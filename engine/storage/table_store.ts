@@ -5,7 +5,7 @@
  */
 import { SqlError } from "../base/errors.ts";
 import type { Value } from "../base/values.ts";
-import type { ColumnUpdate, RowsToWrite, StoredColumn, Table, TableMeta, TableSnapshot } from "./api.ts";
+import type { AppendOptions, ColumnUpdate, RowDelete, RowsToWrite, StoredColumn, Table, TableMeta, TableSnapshot } from "./api.ts";
 import { Mutex } from "./_mutex.ts";
 import { joinPath, removePath, syncDir, truncateTo, writeAtSynced, writeFileSynced } from "./_fs.ts";
 import { metaFileName, symbolFileName, TXN_FILE } from "./dir_name.ts";
@@ -27,6 +27,7 @@ import {
   truncateOp,
 } from "./table_alter.ts";
 import { updateOp } from "./table_update.ts";
+import { deleteOp } from "./table_delete.ts";
 import type { SymbolTable } from "./symbol_dict.ts";
 
 /** A path that becomes garbage once no snapshot older than `afterTxn` is live. */
@@ -85,9 +86,9 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
     this.#mutex.run(() => this.#collect()).catch(() => {});
   }
 
-  append(rows: RowsToWrite): Promise<number> {
+  append(rows: RowsToWrite, options?: AppendOptions): Promise<number> {
     return this.#write(async (work) => {
-      const result = await appendRows(this.#state, work, rows);
+      const result = await appendRows(this.#state, work, rows, options);
       if (!result) return 0;
       await this.commit(work, { partitions: result.partitions });
       return result.written;
@@ -96,6 +97,20 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
 
   update(changes: ColumnUpdate[]): Promise<void> {
     return this.#write((work) => updateOp(this, work, changes));
+  }
+
+  deleteRows(pick: (snapshot: TableSnapshot) => Promise<RowDelete[]>): Promise<number> {
+    return this.#write(async (work) => {
+      // Writes are serialized by the mutex held here, so this snapshot is the state deleted from.
+      const snap = this.snapshot();
+      let deletes: RowDelete[];
+      try {
+        deletes = await pick(snap);
+      } finally {
+        snap.release();
+      }
+      return await deleteOp(this, work, deletes);
+    });
   }
 
   truncate(): Promise<void> {

@@ -12,11 +12,17 @@ import {
   SqlError,
   T,
 } from "../../engine/mod.ts";
-import { type AclData, type Entity, type EntityKind, type Grant, holds } from "./acl_store.ts";
+import { type AclData, type Entity, type EntityKind, type Grant } from "./acl_store.ts";
 import type { AclStore } from "./acl_store.ts";
 import { Words } from "./acl_words.ts";
 import { addGrant, type Catalog, grantItems, parseGrant, removeGrant } from "./grant_statement.ts";
 import { hashPassword } from "./password.ts";
+import { scramVerifier } from "../scram.ts";
+import { permissionRows } from "./show_permissions.ts";
+import { ServiceAccounts } from "./service_accounts.ts";
+import type { JwkKeys } from "./jwk_keys.ts";
+import type { RestTokens } from "./rest_tokens.ts";
+import { tokenStatement } from "./token_statements.ts";
 import { allAt } from "./permissions.ts";
 import type { Identity, Principals } from "./principals.ts";
 
@@ -28,15 +34,20 @@ export interface AclStatementsOptions {
   adminName: string;
   /** acl.password.hash.iteration.count */
   iterations: number;
+  tokens: RestTokens;
+  jwks: JwkKeys;
 }
 
-type Actor = { identity: Identity; name: string };
+/** Who runs a statement; `assuming` when acting as an assumed service account (§4.5). */
+type Actor = { identity: Identity; name: string; assuming: boolean };
 
 export class AclStatements implements AccessControl {
   readonly #o: AclStatementsOptions;
+  readonly #accounts: ServiceAccounts;
 
   constructor(options: AclStatementsOptions) {
     this.#o = options;
+    this.#accounts = new ServiceAccounts(options.store, options.principals);
   }
 
   execute(request: AclRequest, session: Session): Promise<AclResult> {
@@ -68,7 +79,12 @@ export class AclStatements implements AccessControl {
         return this.#membership(w, actor, false);
       case "grant":
       case "revoke":
+        if (w.keyword() === "ASSUME") return this.#accounts.grant(w, actor, request.verb === "revoke");
         return this.#grant(w, actor, request.verb === "revoke");
+      case "assume service account":
+        return Promise.resolve(this.#accounts.assume(w, session.principal));
+      case "exit service account":
+        return Promise.resolve(this.#accounts.exit(w, session.principal));
       default:
         throw new SqlError(`${request.verb.toUpperCase()} is not supported`, request.pos);
     }
@@ -91,7 +107,12 @@ export class AclStatements implements AccessControl {
       (session.principal.can
         ? { kind: "external" as const, name: session.principal.name, groups: [] }
         : { kind: "admin" as const, name: session.principal.name, groups: [] });
-    return { identity, name: session.principal.name };
+    const loggedIn = this.#o.principals.loggedInOf(session.principal);
+    return {
+      identity,
+      name: session.principal.name,
+      assuming: loggedIn !== undefined && loggedIn !== identity,
+    };
   }
 
   #need(actor: Actor, permission: string, pos: number): void {
@@ -112,18 +133,23 @@ export class AclStatements implements AccessControl {
     const name = w.name(`${kind} name`);
     this.#notAdmin(name);
     const password = this.#passwordClause(w);
-    if (kind === "service account" && w.accept("OWNED", "BY")) w.name("owner name");
+    const owner = kind === "service account" && w.accept("OWNED", "BY") ? w.name("owner name") : undefined;
     w.expectEnd();
     const hash = password ? await hashPassword(password, this.#o.iterations) : undefined;
+    const scram = password ? await scramVerifier(password) : undefined;
     await this.#o.store.update((d) => {
       const existing = d.entities.find((e) => e.name === name.name);
       if (existing) {
         if (ifNotExists && existing.kind === kind) return;
         throw new SqlError(`${existing.kind} already exists [name=${name.name}]`, name.pos);
       }
-      const e: Entity = { kind, name: name.name, enabled: true };
+      const e: Entity = { kind, name: name.name, enabled: true, sessionsFrom: Date.now() };
       if (hash) e.password = hash;
+      if (scram) e.scram = scram;
       d.entities.push(e);
+      if (kind === "service account") {
+        this.#accounts.ownerGrant(d, name.name, owner?.name, actor, owner?.pos ?? name.pos);
+      }
     });
     return { kind: "ddl" };
   }
@@ -141,23 +167,43 @@ export class AclStatements implements AccessControl {
 
   async #alterEntity(w: Words, actor: Actor, kind: "user" | "service account"): Promise<AclResult> {
     const name = w.name(`${kind} name`);
+    if (w.keyword() === "CREATE" || w.keyword() === "DROP") {
+      const { store, tokens, jwks, adminName } = this.#o;
+      return await tokenStatement(w, { name, kind }, {
+        store,
+        tokens,
+        jwks,
+        adminName,
+        // An assumed account's own credentials are not the assumer's to mint: they would
+        // outlive a revoked ASSUME grant (T12). Only a real login manages its own tokens.
+        actorName: actor.assuming ? undefined : actor.name,
+        need: (p, pos) => this.#need(actor, p, pos),
+      });
+    }
     this.#notAdmin(name);
     let change: (e: Entity) => void;
     if (w.accept("ENABLE") || w.accept("DISABLE")) {
       const enable = w.words[w.index - 1].text.toUpperCase() === "ENABLE";
       this.#need(actor, enable ? "ENABLE USER" : "DISABLE USER", name.pos);
-      change = (e) => (e.enabled = enable);
+      change = (e) => {
+        e.enabled = enable;
+        if (!enable) e.sessionsFrom = Date.now(); // a later ENABLE does not revive old sessions
+      };
     } else if (w.keyword() === "WITH") {
       const noPassword = w.keyword(1) === "NO";
       this.#need(actor, noPassword ? "REMOVE PASSWORD" : "ADD PASSWORD", name.pos);
       const password = this.#passwordClause(w);
       const hash = password ? await hashPassword(password, this.#o.iterations) : undefined;
+      const scram = password ? await scramVerifier(password) : undefined;
       change = (e) => {
-        if (hash) e.password = hash;
-        else delete e.password;
+        if (hash && scram) {
+          e.password = hash;
+          e.scram = scram;
+        } else {
+          delete e.password;
+          delete e.scram;
+        }
       };
-    } else if (w.keyword() === "CREATE" || w.keyword() === "DROP") {
-      throw new SqlError("tokens are not supported; use passwords or single sign-on", w.pos());
     } else {
       throw w.error("'ENABLE', 'DISABLE' or 'WITH PASSWORD' expected");
     }
@@ -182,6 +228,7 @@ export class AclStatements implements AccessControl {
     const name = w.name(`${kind} name`);
     this.#notAdmin(name);
     w.expectEnd();
+    this.#o.tokens.forget(name.name);
     await this.#o.store.update((d) => {
       if (!d.entities.some((e) => e.name === name.name && e.kind === kind)) {
         if (ifExists) return;
@@ -191,6 +238,9 @@ export class AclStatements implements AccessControl {
       d.grants = d.grants.filter((g) => g.entity !== name.name);
       d.members = d.members.filter((m) => m.user !== name.name && m.group !== name.name);
       d.aliases = d.aliases.filter((a) => a.group !== name.name);
+      d.assumes = d.assumes.filter((a) => a.entity !== name.name && a.account !== name.name);
+      d.tokens = d.tokens.filter((t) => t.entity !== name.name); // DROP deletes its secrets (§4.1)
+      d.jwks = d.jwks.filter((k) => k.entity !== name.name);
     });
     return { kind: "ddl" };
   }
@@ -258,7 +308,6 @@ export class AclStatements implements AccessControl {
   }
 
   async #grant(w: Words, actor: Actor, revoke: boolean): Promise<AclResult> {
-    if (w.keyword() === "ASSUME") throw new SqlError("ASSUME SERVICE ACCOUNT is not supported", w.pos());
     const spec = parseGrant(w, revoke, this.#o.catalog);
     this.#notAdmin(spec.entity);
     const principals = this.#o.principals;
@@ -329,6 +378,10 @@ export class AclStatements implements AccessControl {
         this.#need(actor, "LIST USERS", s.pos);
         return names([this.#o.adminName, ...entities("user")]);
       case "serviceAccounts":
+        if (s.target !== undefined) {
+          details();
+          return this.#accounts.showFor(s.target.name);
+        }
         this.#need(actor, "LIST USERS", s.pos);
         return names(entities("service account"));
       case "groups":
@@ -355,21 +408,31 @@ export class AclStatements implements AccessControl {
         return {
           kind: "rows",
           columns: [{ name: "auth_type", type: T.STRING }, { name: "enabled", type: T.BOOLEAN }],
-          rows: [["Password", enabled && (name === this.#o.adminName || e?.password !== undefined)], [
-            "JWK Token",
-            false,
-          ], ["REST Token", false]],
+          rows: [
+            ["Password", enabled && (name === this.#o.adminName || e?.password !== undefined)],
+            ["JWK Token", enabled && this.#o.jwks.has(name)],
+            ["REST Token", enabled && this.#o.tokens.has(name)],
+          ],
         };
       }
       case "permissions": {
         details();
-        let grants: Grant[];
-        if (s.target === undefined) {
-          grants = actor.identity.kind === "admin"
-            ? [{ entity: actor.name, permission: "DATABASE ADMIN", grantOption: true }]
-            : principals.grantsOf(actor.identity);
-        } else grants = store.grantsOf([s.target.name]);
-        return permissionRows(grants);
+        const timestampOf = (t: string) => this.#o.catalog.timestamp?.(t);
+        const inherited = (groups: string[]) => new Map(groups.map((g) => [g, store.grantsOf([g])]));
+        let result;
+        const target = s.target?.name ?? actor.name;
+        if (target === this.#o.adminName) {
+          const all: Grant[] = [{ entity: target, permission: "DATABASE ADMIN", grantOption: true }];
+          result = permissionRows(all, new Map(), timestampOf);
+        } else if (s.target === undefined && actor.identity.kind === "external") {
+          // External users hold nothing themselves: everything comes from mapped groups.
+          result = permissionRows([], inherited(actor.identity.groups), timestampOf);
+        } else {
+          const e = store.entity(target);
+          const groups = e?.kind === "user" ? store.groupsOf(target) : [];
+          result = permissionRows(store.grantsOf([target]), inherited(groups), timestampOf);
+        }
+        return { kind: "rows", ...result };
       }
       default:
         throw new SqlError(`SHOW ${s.what} is not supported`, s.pos);
@@ -386,32 +449,4 @@ function addAlias(d: AclData, alias: string, group: string, pos: number): void {
     );
   }
   if (!taken) d.aliases.push({ alias, group });
-}
-
-function permissionRows(grants: Grant[]): AclResult {
-  const seen = new Set<string>();
-  const rows: unknown[][] = [];
-  for (const g of grants) {
-    const key = `${g.permission}\u0000${g.table ?? ""}\u0000${g.column ?? ""}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    rows.push([
-      g.permission,
-      g.table ?? null,
-      g.column ?? null,
-      grants.some((x) => x.grantOption && holds([x], g.permission, g.table, g.column)),
-      "G",
-    ]);
-  }
-  return {
-    kind: "rows",
-    columns: [
-      { name: "permission", type: T.STRING },
-      { name: "table_name", type: T.STRING },
-      { name: "column_name", type: T.STRING },
-      { name: "grant_option", type: T.BOOLEAN },
-      { name: "origin", type: T.STRING },
-    ],
-    rows,
-  };
 }

@@ -6,6 +6,8 @@
  * stored only as salted PBKDF2 hashes (password.ts).
  */
 import type { PasswordHash } from "./password.ts";
+import type { ScramVerifier } from "../scram.ts";
+import type { StoredToken } from "./rest_tokens.ts";
 
 export type EntityKind = "user" | "group" | "service account";
 
@@ -14,6 +16,13 @@ export interface Entity {
   name: string;
   enabled: boolean;
   password?: PasswordHash;
+  /**
+   * SCRAM-SHA-256 verifier of the same password, for pgwire with pg.auth.method=scram
+   * (server/scram.ts). Missing for passwords set before SCRAM support: set them again.
+   */
+  scram?: ScramVerifier;
+  /** Cookie sessions opened before this time (ms) are dead: set at CREATE and DISABLE (T10). */
+  sessionsFrom?: number;
 }
 
 export interface Grant {
@@ -32,12 +41,33 @@ export interface AclData {
   grants: Grant[];
   members: { user: string; group: string }[];
   aliases: { alias: string; group: string }[];
+  /** `GRANT ASSUME SERVICE ACCOUNT account TO entity` (security.md §4.5). */
+  assumes: Assume[];
+  /** REST tokens, as digests (rest_tokens.ts); transient ones are never written. */
+  tokens: StoredToken[];
+  /** JWK public keys for ILP over TCP (jwk_tokens.ts); the private key is never kept. */
+  jwks: { entity: string; x: string; y: string }[];
+}
+
+export interface Assume {
+  entity: string;
+  account: string;
+  grantOption: boolean;
 }
 
 export const STORE_FILE = "acl.json";
 
 function empty(): AclData {
-  return { version: 1, entities: [], grants: [], members: [], aliases: [] };
+  return {
+    version: 1,
+    entities: [],
+    grants: [],
+    members: [],
+    aliases: [],
+    assumes: [],
+    tokens: [],
+    jwks: [],
+  };
 }
 
 export function sameName(a: string | undefined, b: string | undefined): boolean {
@@ -119,6 +149,12 @@ export class AclStore {
   grantsOf(names: string[]): Grant[] {
     const set = new Set(names);
     return this.#data.grants.filter((g) => set.has(g.entity));
+  }
+
+  /** ASSUME grants held directly by the named entities. */
+  assumesOf(names: string[]): Assume[] {
+    const set = new Set(names);
+    return this.#data.assumes.filter((a) => set.has(a.entity));
   }
 
   /**

@@ -85,7 +85,10 @@ export class Words {
   }
 
   expectEnd(): void {
-    if (!this.atEnd()) throw this.error(`unexpected token [${this.words[this.#index].text}]`);
+    if (this.atEnd()) return;
+    // A quoted word may be a password or token: never echo it (security.md T18).
+    const w = this.words[this.#index];
+    throw this.error(`unexpected token [${w.quoted ? "<literal>" : w.text}]`);
   }
 
   error(message: string): SqlError {

@@ -13,6 +13,8 @@ import { allAt, grantableAt, type Level, readPermission } from "./permissions.ts
 export interface Catalog {
   tables(): string[];
   columns(table: string): string[] | undefined;
+  /** The designated timestamp column (implicit permissions, §3.5). */
+  timestamp?(table: string): string | undefined;
 }
 
 export interface GrantTarget {

@@ -13,6 +13,8 @@ export interface IlpWrite {
   createsTable?: boolean;
   /** Columns the write adds to an existing table. */
   addsColumns?: string[];
+  /** CSV import `overwrite=true`: drops the existing table and creates it again (T16). */
+  overwrites?: boolean;
 }
 
 /**
@@ -24,6 +26,7 @@ export function ilpRefusal(principal: Principal, write: IlpWrite): string | unde
   if (!can) return undefined;
   const denied = (what: string) => `Access denied for ${principal.name} [${what}]`;
   if (write.endpoint && !can(write.endpoint)) return denied(write.endpoint);
+  if (write.overwrites && !can("DROP TABLE", write.table)) return denied(`DROP TABLE on ${write.table}`);
   if (write.createsTable) {
     if (!can("CREATE TABLE")) return denied("CREATE TABLE");
     return undefined; // the creator owns the new table (security.md §3.4)
@@ -33,4 +36,20 @@ export function ilpRefusal(principal: Principal, write: IlpWrite): string | unde
     if (!can("ADD COLUMN", write.table)) return denied(`ADD COLUMN on ${write.table}.${c}`);
   }
   return undefined;
+}
+
+/**
+ * Access control for TCP (security.md §5.3, T15), given to server/ilp when acl is on: the
+ * JWK handshake that opens each connection, and the check of each table write. A refused
+ * write closes the connection (TCP has no error channel); nothing of that batch commits.
+ */
+export interface IlpTcpAccess {
+  /** The principal, plus the bytes sent after the handshake; undefined closes the connection. */
+  handshake(conn: Deno.Conn): Promise<{ principal: Principal; rest: Uint8Array } | undefined>;
+  refusal(
+    principal: Principal,
+    write: { table: string; createsTable: boolean; addsColumns: string[] },
+  ): string | undefined;
+  /** The connection's principal created `table` (owner grants). */
+  created(principal: Principal, table: string): Promise<void>;
 }

@@ -2,11 +2,13 @@
  * @module
  * Access control (security.md): users, groups, service accounts, permissions and external
  * aliases stored in the data root and changed with SQL; password checks for REST Basic
- * authentication and pgwire; the OIDC resource server for Bearer tokens; cookie sessions.
- * Entry point: `AuthService.open(engine, config, root)`, which also registers the ACL statement
- * handler with the engine. The listeners use `authenticateHttp`, `pgAuthenticator` and
- * `ilpRefusal` (ilp_access.ts); every statement's own permission check runs in the engine
- * against `Principal.can`. Imports only engine/mod.ts and this folder.
+ * authentication and pgwire; REST tokens (`qt1…` Bearer or pgwire password); the OIDC
+ * resource server for other Bearer tokens; cookie sessions; JWK keys for the ILP/TCP
+ * handshake. Entry point: `AuthService.open(engine, config, root)`, which also registers the
+ * ACL statement handler with the engine. The listeners use `authenticateHttp`,
+ * `authenticatePg`, `ilpTcp()` and `ilpRefusal` (ilp_access.ts); every statement's own
+ * permission check runs in the engine against `Principal.can`, and catalog listings against
+ * `Principal.sees`. Imports only engine/mod.ts and this folder.
  */
 import type { Engine, Principal } from "../../engine/mod.ts";
 import { AclStatements } from "./acl_statements.ts";
@@ -22,8 +24,13 @@ import {
   verifyPassword,
 } from "./password.ts";
 import { type Identity, Principals } from "./principals.ts";
+import { type ScramVerifier, scramVerifier } from "../scram.ts";
+import { JwkKeys } from "./jwk_keys.ts";
+import { ilpHandshake } from "./ilp_handshake.ts";
+import { ilpRefusal, type IlpTcpAccess } from "./ilp_access.ts";
+import { RestTokens, TOKEN_PREFIX } from "./rest_tokens.ts";
 
-export { ilpRefusal } from "./ilp_access.ts";
+export { ilpRefusal, type IlpTcpAccess } from "./ilp_access.ts";
 export { credentialsOf } from "./http_credentials.ts";
 export type { Identity } from "./principals.ts";
 
@@ -46,6 +53,7 @@ interface HttpSession {
   /** The Bearer token a session opened with, re-validated through the OIDC cache on each use. */
   token?: string;
   expiresAt: number;
+  openedAt: number;
 }
 
 const SESSION_MAX_AGE_S = 2_592_000;
@@ -61,6 +69,9 @@ export class AuthService {
   /** Digests of recently verified user:password pairs → the hash they matched (PBKDF2 is slow). */
   readonly #verified = new Map<string, string>();
   readonly #dummy: PasswordHash;
+  #statements: AclStatements | undefined;
+  readonly tokens: RestTokens;
+  readonly jwks: JwkKeys;
 
   private constructor(config: AuthConfig, store: AclStore, dummy: PasswordHash) {
     this.aclEnabled = config.bool("acl.enabled");
@@ -72,6 +83,8 @@ export class AuthService {
       enabled: (config.get("acl.admin.user.enabled") ?? "true").toLowerCase() !== "false",
     };
     this.#dummy = dummy;
+    this.tokens = new RestTokens(store, config.int("acl.rest.token.refresh.threshold", 10) * 1000);
+    this.jwks = new JwkKeys(store);
     const oidc = oidcSettings(config);
     this.oidc = this.aclEnabled && oidc.enabled ? new OidcResourceServer(oidc) : undefined;
   }
@@ -82,18 +95,23 @@ export class AuthService {
     const iterations = config.int("acl.password.hash.iteration.count", ITERATIONS_DEFAULT);
     const service = new AuthService(config, store, await hashPassword(crypto.randomUUID(), iterations));
     if (service.aclEnabled) {
-      engine.setAccessControl(
-        new AclStatements({
-          store,
-          principals: service.principals,
-          adminName: service.#admin.name,
-          iterations,
-          catalog: {
-            tables: () => engine.storage.tables().map((t) => t.name),
-            columns: (t) => engine.storage.table(t)?.meta.columns.map((c) => c.name),
+      service.#statements = new AclStatements({
+        store,
+        principals: service.principals,
+        adminName: service.#admin.name,
+        iterations,
+        tokens: service.tokens,
+        jwks: service.jwks,
+        catalog: {
+          tables: () => engine.storage.tables().map((t) => t.name),
+          columns: (t) => engine.storage.table(t)?.meta.columns.map((c) => c.name),
+          timestamp: (t) => {
+            const meta = engine.storage.table(t)?.meta;
+            return meta && meta.timestampIndex >= 0 ? meta.columns[meta.timestampIndex].name : undefined;
           },
-        }),
-      );
+        },
+      });
+      engine.setAccessControl(service.#statements);
       if (service.oidc) {
         // Resolve the provider now so /settings can publish its endpoints; retried on demand.
         await service.oidc.endpoints().catch((err) => console.warn(`oidc: ${err.message}`));
@@ -127,18 +145,38 @@ export class AuthService {
         const s = this.#sessions.get(c.id);
         if (!s || s.expiresAt < Date.now()) return undefined;
         if (s.token !== undefined) return await this.#bearer(s.token);
-        return this.principals.enabled(s.identity) ? s.identity : "disabled";
+        const stored = s.identity.kind === "user" || s.identity.kind === "service account";
+        const e = stored ? this.store.entity(s.identity.name) : undefined;
+        if (stored && (!e || s.openedAt < (e.sessionsFrom ?? 0))) {
+          this.#sessions.delete(c.id); // opened before a DISABLE, or by a dropped namesake
+          return undefined;
+        }
+        if (this.principals.enabled(s.identity)) return s.identity;
+        this.#sessions.delete(c.id); // security.md T10: DISABLE / DROP USER ends the session
+        return "disabled";
       }
       default:
         return undefined;
     }
   }
 
-  async #bearer(token: string): Promise<Identity | undefined> {
+  async #bearer(token: string): Promise<Identity | "disabled" | undefined> {
+    if (token.startsWith(TOKEN_PREFIX)) return this.#storedIdentity(await this.tokens.identify(token));
     if (!this.oidc) return undefined;
     const external = await this.oidc.identify(token);
     if (!external) return undefined;
     return { kind: "external", name: external.name, groups: this.store.groupsOfAliases(external.groups) };
+  }
+
+  /** The principal a REST token or JWK key id names, if it still may log in. */
+  #storedIdentity(owner: string | undefined): Identity | "disabled" | undefined {
+    if (owner === undefined) return undefined;
+    if (owner === this.#admin.name) {
+      return this.#admin.enabled ? { kind: "admin", name: owner, groups: [] } : "disabled";
+    }
+    const e = this.store.entity(owner);
+    if (!e || e.kind === "group") return undefined;
+    return e.enabled ? { kind: e.kind, name: e.name, groups: [] } : "disabled";
   }
 
   /** A user name and password: the built-in admin, or a stored user or service account. */
@@ -168,11 +206,40 @@ export class AuthService {
     return { kind: e.kind, name: e.name, groups: [] };
   }
 
+  /**
+   * ILP over TCP (security.md §5.3): the JWK handshake against keys made by CREATE TOKEN
+   * TYPE JWK, then ILP; each write needs INSERT / CREATE TABLE / ADD COLUMN (ilp_access.ts).
+   */
+  ilpTcp(): IlpTcpAccess {
+    return {
+      handshake: async (conn) => {
+        const r = await ilpHandshake(conn, (kid, c, sig) => this.jwks.verify(kid, c, sig));
+        const identity = r && this.#storedIdentity(r.keyId);
+        if (!r || !identity || identity === "disabled") return undefined;
+        const principal = this.principals.principalOf(identity);
+        if (!principal.can!("ILP")) return undefined;
+        return { principal, rest: r.rest };
+      },
+      // ILP is rechecked per batch: a REVOKE or DISABLE reaches an open connection (T10).
+      refusal: (principal, write) => ilpRefusal(principal, { ...write, endpoint: "ILP" }),
+      created: (principal, table) => this.tableCreated(principal, table),
+    };
+  }
+
+  /** Owner grants for a table the principal created outside SQL (CSV import, ILP auto-create; §3.4). */
+  async tableCreated(principal: Principal, table: string): Promise<void> {
+    await this.#statements?.tableCreated(table, { principal, timeZone: "UTC" });
+  }
+
   /** Opens a cookie session for an authenticated request (`/exec?session=true`); returns Set-Cookie. */
   openSession(identity: Identity, headers: Headers): string {
     const id = "qs1" + base64url(crypto.getRandomValues(new Uint8Array(24)));
     const c = credentialsOf(headers);
-    const session: HttpSession = { identity, expiresAt: Date.now() + SESSION_MAX_AGE_S * 1000 };
+    const session: HttpSession = {
+      identity,
+      expiresAt: Date.now() + SESSION_MAX_AGE_S * 1000,
+      openedAt: Date.now(),
+    };
     if (c.kind === "bearer") session.token = c.token;
     else if (c.kind === "session") {
       const old = this.#sessions.get(c.id);
@@ -198,12 +265,55 @@ export class AuthService {
     let identity: Identity | "disabled" | undefined;
     if (this.oidc?.settings.pgTokenAsPassword && (user === "_sso" || user === "")) {
       identity = await this.#bearer(password);
+    } else if (password.startsWith(TOKEN_PREFIX)) {
+      // A REST token as the password: it must belong to the user named (§5.2 [design]).
+      const owner = await this.tokens.identify(password);
+      identity = owner !== undefined && owner === user
+        ? this.#storedIdentity(owner)
+        : await this.checkPassword(user, password);
     } else identity = await this.checkPassword(user, password);
     if (identity === undefined) return undefined;
     if (identity === "disabled") return { refused: "user is disabled" };
     const principal = this.principals.principalOf(identity);
     if (!principal.can!("PGWIRE")) return { refused: `Access denied for ${identity.name} [PGWIRE]` };
     return principal;
+  }
+
+  /**
+   * pgwire SCRAM-SHA-256 (pg.auth.method=scram): the verifier of a user, and the principal of
+   * one who proved the password (then the same disabled / PGWIRE checks as authenticatePg).
+   * Users whose password predates SCRAM support have no verifier and cannot log in this way
+   * until the password is set again; access tokens as passwords (`_sso`) need the cleartext
+   * method. The built-in admin's verifier is derived here, once, from acl.admin.password.
+   */
+  async pgScram(): Promise<
+    { verifier(user: string): ScramVerifier | undefined; principal(user: string): PgAuth }
+  > {
+    const admin = this.#admin;
+    const adminVerifier = await scramVerifier(admin.password);
+    const checked = (identity: Identity): PgAuth => {
+      if (identity.kind !== "admin" && !this.principals.enabled(identity)) {
+        return { refused: "user is disabled" };
+      }
+      const principal = this.principals.principalOf(identity);
+      if (!principal.can!("PGWIRE")) return { refused: `Access denied for ${identity.name} [PGWIRE]` };
+      return principal;
+    };
+    return {
+      verifier: (user) => {
+        if (user === admin.name) return admin.enabled ? adminVerifier : undefined;
+        const e = this.store.entity(user);
+        return e && e.kind !== "group" && e.password ? e.scram : undefined;
+      },
+      principal: (user) => {
+        if (user === admin.name) {
+          return admin.enabled ? checked({ kind: "admin", name: user, groups: [] }) : undefined;
+        }
+        const e = this.store.entity(user);
+        if (!e || e.kind === "group") return undefined;
+        return checked({ kind: e.kind, name: e.name, groups: [] });
+      },
+    };
   }
 
   /** What /settings publishes about access control (security.md §6.2); never a secret. */

@@ -10,6 +10,7 @@ import { allowProviderInCsp, type AuthService, gate, ilpRefusal, sessionCookie }
 import type { Config } from "../config.ts";
 import { handleExec } from "./exec_handler.ts";
 import { handleExp } from "./exp_handler.ts";
+import { handleValidate } from "./validate_handler.ts";
 import { ilpHandler } from "./ilp_handler.ts";
 import { importHandler } from "./import_handler.ts";
 import { parseQuery, text } from "./query_params.ts";
@@ -56,12 +57,17 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
     const params = parseQuery(c.req.url);
     return handleExp(params, engine, { ...sessionOf(c.req.raw), timeoutMs: expTimeoutMs(text(params, "timeout")) });
   });
+  app.get("/api/v1/sql/validate", (c) => handleValidate(parseQuery(c.req.url), engine, sessionOf(c.req.raw)));
   app.get("/chk", (c) => {
     const p = parseQuery(c.req.url);
     const name = text(p, "j");
     const json = text(p, "f") === "json";
     if (!name) return c.text("table name missing");
-    const status = engine.storage.table(name) ? "Exists" : "Does not exist";
+    // Like the listings, a table the principal holds no permission on does not exist for it.
+    const principal = acl ? principals.get(c.req.raw) : undefined;
+    const table = engine.storage.table(name);
+    const visible = table !== undefined && (!principal?.sees || principal.sees(table.meta.name));
+    const status = visible ? "Exists" : "Does not exist";
     return json ? c.body(JSON.stringify({ status }), 200, { "content-type": "application/json" }) : c.text(status);
   });
   app.get("/settings", async (c) => {
@@ -76,23 +82,35 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
     authorize: acl
       ? (req, w) => {
         const principal = principals.get(req);
-        return principal ? ilpRefusal(principal, { table: w.table, createsTable: w.createsTable }) : "Access denied";
+        return principal ? ilpRefusal(principal, { table: w.table, createsTable: w.createsTable, addsColumns: w.addsColumns }) : "Access denied";
+      }
+      : undefined,
+    created: acl
+      ? async (req, table) => {
+        const principal = principals.get(req);
+        if (principal) await acl.tableCreated(principal, table);
       }
       : undefined,
   });
   app.all("/write", (c) => ilp(c.req.raw));
   app.all("/api/v2/write", (c) => ilp(c.req.raw));
-  const imp = importHandler(engine, config);
-  app.on(["POST", "PUT"], "/imp", (c) => {
-    if (acl) {
-      const principal = principals.get(c.req.raw);
-      // Import writes a table: until /imp checks per table, it needs database-wide INSERT.
-      if (!principal?.can?.("INSERT")) {
-        return c.body(JSON.stringify({ status: `Access denied for ${principal?.name ?? "?"} [INSERT]` }), 403, { "content-type": "application/json" });
+  // CSV import checks each table write like ILP does (security.md T15, T16).
+  const imp = importHandler(
+    engine,
+    config,
+    acl
+      ? (req) => {
+        const principal = principals.get(req);
+        return {
+          refusal: (w) => principal ? ilpRefusal(principal, w) : "Access denied",
+          created: async (table) => {
+            if (principal) await acl.tableCreated(principal, table);
+          },
+        };
       }
-    }
-    return imp(c.req.raw);
-  });
+      : undefined,
+  );
+  app.on(["POST", "PUT"], "/imp", (c) => imp(c.req.raw));
   app.get("/", (c) => c.redirect("/index.html", 301));
   app.get("*", (c) => serveConsole(c.req.path));
   return app;

@@ -2,15 +2,26 @@
  * ILP over HTTP: `POST /write` and `POST /api/v2/write` (spec/protocols.md §9). The body (plain,
  * gzip or multipart) is parsed whole, every line checked, and the rows committed table by
  * table: 204 means every row of the request is committed, an error reply means none is. Error
- * replies are the JSON of §9.2 with the first bad line.
+ * replies are the JSON of §9.2 with the first bad line. Large bodies parse on worker threads
+ * (server/ilp/parse_pool.ts), so concurrent requests parse in parallel while this thread reads
+ * bodies and commits; only the commit of each table is serialised (the Ingestor's table lock).
  */
 import { type Engine, Ingestor } from "../../engine/mod.ts";
 import type { Config } from "../config.ts";
-import { LineParser, type Precision, precisionOf } from "../ilp/line_parser.ts";
+import { type Precision, precisionOf } from "../ilp/line_parser.ts";
+import { parseBody, type ParsedBody } from "../ilp/parse_body.ts";
+import { ParsePool } from "../ilp/parse_pool.ts";
 import { commitBlocks } from "../ilp/commit_blocks.ts";
 import { ingestorOptions } from "../ilp/ilp_config.ts";
 import { readBody } from "./read_body.ts";
 import { multipartBoundary, parseMultipart } from "./multipart.ts";
+
+/**
+ * Bodies at least this large parse on a worker thread (parse_pool.ts): two such requests then
+ * parse on two cores while the main thread commits. Smaller ones parse in place, where a
+ * worker's round trip would cost more than it saves.
+ */
+const POOL_BODY_BYTES_MIN = 1024 * 1024;
 
 /** Default `line.http.max.recv.buffer.size`: bodies above it get 413 (see docs/ilp.md). */
 export const ILP_HTTP_BODY_BYTES_MAX_DEFAULT = 256 * 1024 * 1024;
@@ -39,7 +50,12 @@ export interface IlpHttpOptions {
    * Access control (security.md): the refusal message for writing to `table` as the
    * request's principal, or undefined when allowed. Without it every write is allowed.
    */
-  authorize?: (req: Request, write: { table: string; createsTable: boolean }) => string | undefined;
+  authorize?: (
+    req: Request,
+    write: { table: string; createsTable: boolean; addsColumns: string[] },
+  ) => string | undefined;
+  /** The request's principal created `table` by writing to it: owner grants (security.md §3.4). */
+  created?: (req: Request, table: string) => Promise<void>;
 }
 
 /** Builds the handler for both ILP paths; mount it for every method (others get 404). */
@@ -49,11 +65,20 @@ export function ilpHandler(
   options: IlpHttpOptions = {},
 ): (req: Request) => Promise<Response> {
   const ingestor = new Ingestor(engine.storage, ingestorOptions(config));
+  const pool = new ParsePool();
   const maxBodyBytes = options.maxBodyBytes ??
     config.int("line.http.max.recv.buffer.size", ILP_HTTP_BODY_BYTES_MAX_DEFAULT);
   return async (req) => {
     try {
-      return await handle(req, ingestor, maxBodyBytes, (write) => options.authorize?.(req, write));
+      const created = options.created;
+      return await handle(
+        req,
+        ingestor,
+        pool,
+        maxBodyBytes,
+        (write) => options.authorize?.(req, write),
+        created && ((table) => created(req, table)),
+      );
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       return errorReply(500, "internal error", message);
@@ -64,8 +89,10 @@ export function ilpHandler(
 async function handle(
   req: Request,
   ingestor: Ingestor,
+  pool: ParsePool,
   maxBodyBytes: number,
-  authorize: (write: { table: string; createsTable: boolean }) => string | undefined,
+  authorize: (write: { table: string; createsTable: boolean; addsColumns: string[] }) => string | undefined,
+  created?: (table: string) => Promise<void>,
 ): Promise<Response> {
   if (req.method !== "POST" && req.method !== "PUT") {
     return errorReply(404, "invalid", `method not supported [method=${req.method}]`);
@@ -94,30 +121,30 @@ async function handle(
     );
   }
   if (body.kind === "bad encoding") return errorReply(400, "invalid", `invalid gzip body: ${body.message}`);
-  let texts: Uint8Array[] = [body.bytes];
+  let parsed: ParsedBody;
   const boundary = multipartBoundary(req.headers.get("content-type"));
   if (boundary) {
     const parts = parseMultipart(body.bytes, boundary);
     if (!parts) return errorReply(400, "invalid", "malformed multipart body");
-    texts = parts.map((p) => p.data);
-  }
-  const parser = new LineParser({ precision });
-  let parseError;
-  for (const text of texts) {
-    const r = parser.parse(text, 0, text.length, true);
-    if (r.error) {
-      parseError = r.error;
-      break;
-    }
-    parser.line++; // a part ends a line
-  }
-  if (parseError) return lineErrorReply(parseError.line, parseError.message);
-  const blocks = parser.take();
+    parsed = parseBody(parts.map((p) => p.data), precision);
+  } else if (body.bytes.length >= POOL_BODY_BYTES_MIN) {
+    parsed = await pool.parse(body.bytes, [[0, body.bytes.length]], precision);
+  } else parsed = parseBody([body.bytes], precision);
+  if (parsed.error) return lineErrorReply(parsed.error.line, parsed.error.message);
+  const blocks = parsed.blocks;
+  const creates: string[] = [];
   for (const b of blocks) {
-    const refusal = authorize({ table: b.table, createsTable: !ingestor.hasTable(b.table) });
+    const createsTable = !ingestor.hasTable(b.table);
+    const refusal = authorize({
+      table: b.table,
+      createsTable,
+      addsColumns: createsTable ? [] : ingestor.newColumns(b),
+    });
     if (refusal) return errorReply(403, "unauthorised", refusal);
+    if (createsTable) creates.push(b.table);
   }
   const outcome = await commitBlocks(ingestor, blocks, { mode: "all" });
+  for (const t of creates) if (created && ingestor.hasTable(t)) await created(t);
   if (outcome.error) return lineErrorReply(outcome.error.line, outcome.error.message);
   if (outcome.failure) return errorReply(500, "internal error", outcome.failure);
   return new Response(null, { status: 204 });

@@ -8,6 +8,7 @@
  * rows not yet committed.
  */
 import {
+  checkIngestTableName,
   type ColumnType,
   columnTypeOf,
   type Engine,
@@ -34,6 +35,19 @@ const MAX_UNCOMMITTED_ROWS_DEFAULT = 500_000;
 
 /** A request-level failure: HTTP 200 with the message as status (§4.2). */
 class ImportFailure extends Error {}
+
+/** A write the principal may not make: answered 403 (security.md §6.6, T16). */
+class ImportRefused extends Error {}
+
+/**
+ * Access control for /imp (security.md §2.2, T15, T16), bound to one request: INSERT on an
+ * existing table, CREATE TABLE to create one, ADD COLUMN for new columns, DROP TABLE (and
+ * CREATE TABLE) for `overwrite=true`; `created` gives the creator its owner grants.
+ */
+export interface ImportAccess {
+  refusal(write: { table: string; createsTable: boolean; addsColumns: string[]; overwrites?: boolean }): string | undefined;
+  created?(table: string): Promise<void>;
+}
 
 interface SchemaColumn {
   name: string;
@@ -104,7 +118,11 @@ function paramsOf(url: URL): Params {
 }
 
 /** Builds the `/imp` handler; mount it for POST (and PUT). */
-export function importHandler(engine: Engine, config: Config): (req: Request) => Promise<Response> {
+export function importHandler(
+  engine: Engine,
+  config: Config,
+  accessOf?: (req: Request) => ImportAccess,
+): (req: Request) => Promise<Response> {
   const analysisLines = config.int("http.text.analysis.max.lines", 1000);
   return async (req) => {
     const url = new URL(req.url);
@@ -118,10 +136,16 @@ export function importHandler(engine: Engine, config: Config): (req: Request) =>
       if (!boundary || !req.body) {
         throw new ImportFailure("expected a multipart/form-data request with a 'data' part");
       }
-      const outcome = await runImport(engine, new MultipartReader(req.body, boundary), params, analysisLines);
+      const outcome = await runImport(engine, new MultipartReader(req.body, boundary), params, analysisLines, accessOf?.(req));
       return params.json ? jsonReply(outcome) : textReply(outcome);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
+      if (e instanceof ImportRefused) {
+        return new Response(JSON.stringify({ status: message }), {
+          status: 403,
+          headers: { connection: "close", "content-type": "application/json; charset=utf-8" },
+        });
+      }
       if (!(e instanceof ImportFailure)) console.error(`imp: ${message}`);
       // Request-level failures answer 200 with the message (§4.2), then close the connection.
       const headers = { connection: "close" };
@@ -139,6 +163,7 @@ async function runImport(
   reader: MultipartReader,
   params: Params,
   analysisLines: number,
+  access?: ImportAccess,
 ): Promise<Outcome> {
   let schema: SchemaColumn[] | undefined;
   for (;;) {
@@ -156,7 +181,11 @@ async function runImport(
     }
     const table = params.name ?? part.filename;
     if (!table) throw new ImportFailure("no file name given");
-    const outcome = await new CsvImport(engine, reader, params, { table, schema, analysisLines }).run();
+    // The name rules of ILP and SQL (no path separators, no "..", no control characters):
+    // a table name never names a path, and every endpoint accepts the same names.
+    const badName = engine.storage.table(table) ? undefined : checkIngestTableName(table);
+    if (badName) throw new ImportFailure(badName);
+    const outcome = await new CsvImport(engine, reader, params, { table, schema, analysisLines, access }).run();
     await reader.cancel();
     return outcome;
   }
@@ -201,13 +230,15 @@ class CsvImport {
   prepare: PrepareOptions = {};
   block!: IngestBlock;
   skipLeft: number;
+  access?: ImportAccess;
 
   constructor(
     engine: Engine,
     reader: MultipartReader,
     params: Params,
-    o: { table: string; schema?: SchemaColumn[]; analysisLines: number },
+    o: { table: string; schema?: SchemaColumn[]; analysisLines: number; access?: ImportAccess },
   ) {
+    this.access = o.access;
     this.engine = engine;
     this.reader = reader;
     this.params = params;
@@ -266,7 +297,11 @@ class CsvImport {
   /** Decides header, names, types and the table; returns the records that are data. */
   async #analyse(sample: CsvRecord[]): Promise<CsvRecord[]> {
     const storage = this.engine.storage;
-    if (this.params.overwrite && storage.table(this.table)) await storage.dropTable(this.table);
+    const old = storage.table(this.table)?.meta.name;
+    if (this.params.overwrite && old) {
+      this.#authorize({ table: old, createsTable: true, addsColumns: [], overwrites: true });
+      await storage.dropTable(this.table);
+    }
     const existing = storage.table(this.table)?.meta;
     // The first line (header or not) says how many columns there are; longer lines have extra values.
     const width = sample[0].fields.length;
@@ -340,6 +375,11 @@ class CsvImport {
     return header ? sample.slice(1) : sample;
   }
 
+  #authorize(write: Parameters<ImportAccess["refusal"]>[0]): void {
+    const refusal = this.access?.refusal(write);
+    if (refusal) throw new ImportRefused(refusal);
+  }
+
   #add(r: CsvRecord): void {
     if (r.fields.length === 1 && r.fields[0] === "") return; // blank line
     let fields = r.fields;
@@ -379,7 +419,15 @@ class CsvImport {
       // A problem with the table itself (a name, a missing timestamp): nothing can be imported.
       if (p.rowCount === 0) throw new ImportFailure(p.error.message);
     }
+    const before = this.engine.storage.table(this.table)?.meta.name;
+    this.#authorize({
+      table: before ?? this.table,
+      createsTable: before === undefined,
+      addsColumns: before === undefined ? [] : this.ingestor.newColumns(block),
+    });
     const written = await this.ingestor.commit(p);
+    const after = this.engine.storage.table(this.table)?.meta.name;
+    if (before === undefined && after !== undefined) await this.access?.created?.(after);
     this.outcome.rowsImported += written;
     const dropped = block.rowCount - written;
     this.outcome.rowsRejected += dropped;

@@ -1,7 +1,7 @@
 /**
  * @module
  * The main HTTP listener (port 9000) and the minimal health listener (port 9003), on
- * Deno.serve. Entry points: `startHttp`, `startHealth`. Reaches the engine only through
+ * Deno.serve, with TLS when `http.tls.*` / `http.min.tls.*` (or the server-wide `tls.*`) say so. Entry points: `startHttp`, `startHealth`. Reaches the engine only through
  * engine/mod.ts.
  */
 import type { Engine } from "../../engine/mod.ts";
@@ -12,25 +12,41 @@ import { createApp } from "./app.ts";
 export interface Listener {
   hostname: string;
   port: number;
+  /** "https" when the listener has a certificate (`http.tls.enabled`, `http.min.tls.enabled`). */
+  scheme?: "http" | "https";
   close(): Promise<void>;
 }
 
-function serve(handler: (r: Request) => Response | Promise<Response>, bind: { hostname: string; port: number }): Promise<Listener> {
+/** Certificate and key (PEM) of a listener from `<prefix>.tls.*`, or undefined when TLS is off. */
+async function tlsOf(config: Config, prefix: string): Promise<{ cert: string; key: string } | undefined> {
+  const paths = config.tls(prefix);
+  if (!paths) return undefined;
+  return { cert: await Deno.readTextFile(paths.certPath), key: await Deno.readTextFile(paths.keyPath) };
+}
+
+function serve(
+  handler: (r: Request) => Response | Promise<Response>,
+  bind: { hostname: string; port: number },
+  tls?: { cert: string; key: string },
+): Promise<Listener> {
   return new Promise((resolve) => {
     const server = Deno.serve({
       hostname: bind.hostname,
       port: bind.port,
-      onListen: (addr) => resolve({ hostname: addr.hostname, port: addr.port, close: () => server.shutdown() }),
+      ...tls,
+      onListen: (addr) =>
+        resolve({ hostname: addr.hostname, port: addr.port, scheme: tls ? "https" : "http", close: () => server.shutdown() }),
     }, handler);
   });
 }
 
-export function startHttp(engine: Engine, config: Config, auth?: AuthService): Promise<Listener> {
+export async function startHttp(engine: Engine, config: Config, auth?: AuthService): Promise<Listener> {
   const app = createApp(engine, config, auth);
-  return serve(app.fetch, config.bind("http.net.bind.to"));
+  return serve(app.fetch, config.bind("http.net.bind.to"), await tlsOf(config, "http"));
 }
 
 /** Any GET on the min HTTP port answers `Status: Healthy` (spec/protocols.md §8). */
-export function startHealth(config: Config): Promise<Listener> {
-  return serve(() => new Response("Status: Healthy", { headers: { "content-type": "text/plain" } }), config.bind("http.min.net.bind.to"));
+export async function startHealth(config: Config): Promise<Listener> {
+  const healthy = () => new Response("Status: Healthy", { headers: { "content-type": "text/plain" } });
+  return serve(healthy, config.bind("http.min.net.bind.to"), await tlsOf(config, "http.min"));
 }

@@ -44,10 +44,19 @@ function unescapeUtf8(buf: Uint8Array, from: number, to: number): string | undef
 const SLOTS = 4096;
 const KEY_BYTES_MAX = 128;
 
+/** Stands for "no key" in the interner's slots, so the arrays stay packed (never holey). */
+const NO_KEY = new Uint8Array(0);
+
 /** A fixed-size cache from byte strings to decoded strings (collisions simply replace). */
 export class ByteInterner {
-  readonly #keys: (Uint8Array | undefined)[] = new Array(SLOTS);
-  readonly #values: string[] = new Array(SLOTS);
+  readonly #keys: Uint8Array[] = new Array<Uint8Array>(SLOTS).fill(NO_KEY);
+  readonly #values: string[] = new Array<string>(SLOTS).fill("");
+  /**
+   * The raw bytes of the last string `get` returned, owned by the interner and never changed
+   * (a collision replaces the slot's array, not its content), or NO_KEY when the bytes were not
+   * kept (too long). The line parser keeps it to recognise the same name on the next line.
+   */
+  key: Uint8Array = NO_KEY;
 
   /**
    * The unescaped string of `buf[from, to)`; undefined when not UTF-8. `hash` is the caller's
@@ -55,24 +64,25 @@ export class ByteInterner {
    */
   get(buf: Uint8Array, from: number, to: number, hash: number): string | undefined {
     const len = to - from;
-    if (len > KEY_BYTES_MAX) return this.#decode(buf, from, to);
+    if (len > KEY_BYTES_MAX || len === 0) {
+      this.key = NO_KEY;
+      return this.#decode(buf, from, to);
+    }
     const slot = ((hash ^ (hash >>> 16)) >>> 0) & (SLOTS - 1);
     const key = this.#keys[slot];
-    if (key !== undefined && key.length === len) {
-      let same = true;
-      for (let i = 0; i < len; i++) {
-        if (key[i] !== buf[from + i]) {
-          same = false;
-          break;
-        }
+    if (key.length === len) {
+      let j = 0;
+      while (j < len && key[j] === buf[from + j]) j++;
+      if (j === len) {
+        this.key = key;
+        return this.#values[slot];
       }
-      if (same) return this.#values[slot];
     }
     const s = this.#decode(buf, from, to);
     if (s !== undefined) {
-      this.#keys[slot] = buf.slice(from, to);
+      this.key = this.#keys[slot] = buf.slice(from, to);
       this.#values[slot] = s;
-    }
+    } else this.key = NO_KEY;
     return s;
   }
 

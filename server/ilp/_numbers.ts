@@ -97,6 +97,50 @@ export function parseDoubleBytes(buf: Uint8Array, from: number, to: number): num
   return neg ? -v : v;
 }
 
+/**
+ * The common field values in one pass over their bytes: `[-]digits[.digits]` (a double) or
+ * `[-]digits` then `i` (an integer), followed by a value separator (`,`, space, line end), with
+ * at most 15 digits so the mantissa is exact. Returns the offset of that separator, with the
+ * value in `out[0]` (an integer when `buf[end - 1]` is `i`), or -1 for anything else, which
+ * the caller then scans and types the general way (with the same result for these values:
+ * this is parseDoubleBytes's exact path, fused with finding the value's end).
+ */
+export function scanPlainNumber(buf: Uint8Array, from: number, end: number, out: Float64Array): number {
+  let j = from, neg = false;
+  if (j < end && buf[j] === 0x2d) {
+    neg = true;
+    j++;
+  }
+  const d0 = j;
+  let m = 0, c = 0;
+  while (j < end && (c = buf[j] - 0x30) >>> 0 <= 9) {
+    m = m * 10 + c;
+    j++;
+  }
+  let digits = j - d0;
+  if (digits === 0) return -1;
+  let scale = 0, dot = false;
+  if (j < end && buf[j] === 0x2e) {
+    dot = true;
+    const f0 = ++j;
+    while (j < end && (c = buf[j] - 0x30) >>> 0 <= 9) {
+      m = m * 10 + c;
+      j++;
+    }
+    scale = j - f0;
+    digits += scale;
+  }
+  if (digits > 15 || j >= end) return -1;
+  let b = buf[j];
+  if (b === 0x69 && !dot) { // i
+    if (++j >= end) return -1;
+    b = buf[j];
+  } else if (scale > 0) m /= POW10[scale];
+  if (b !== 0x2c && b !== 0x20 && b !== 0x0a && b !== 0x0d) return -1;
+  out[0] = neg ? -m : m;
+  return j;
+}
+
 function slowDouble(buf: Uint8Array, from: number, to: number): number | undefined {
   const s = ascii(buf, from, to);
   if (DOUBLE_TEXT.test(s)) return Number(s);
@@ -125,6 +169,34 @@ export function parseIntBytes(buf: Uint8Array, from: number, to: number): number
 }
 
 /**
+ * `buf[from, to)` (at most 8 bytes) as an int32 when all are digits, else -1. Eight digits
+ * stay below 1e8 < 2^31, so the loop is int32 arithmetic that V8 keeps in registers; callers
+ * combine chunks as `hi * 1e8 + lo`, much cheaper than a double multiply-add per digit.
+ */
+function digits8(buf: Uint8Array, from: number, to: number): number {
+  let v = 0;
+  for (let j = from; j < to; j++) {
+    const c = (buf[j] - 0x30) | 0;
+    if (c >>> 0 > 9) return -1;
+    v = (v * 10 + c) | 0;
+  }
+  return v;
+}
+
+/**
+ * `buf[from, to)` (at most 19 digits) as a number, NaN when a byte is not a digit. Beyond
+ * 2^53 the result is rounded but stays above Number.MAX_SAFE_INTEGER (rounding is monotonic),
+ * which is all the callers' range checks need.
+ */
+function digits19(buf: Uint8Array, from: number, to: number): number {
+  // Chunks of 8 digits from the right: [from, a) [a, b) [b, to), the first ones possibly empty.
+  const b = Math.max(from, to - 8), a = Math.max(from, b - 8);
+  const lo = digits8(buf, b, to), mid = digits8(buf, a, b), hi = digits8(buf, from, a);
+  if ((lo | mid | hi) < 0) return NaN;
+  return (hi * 1e8 + mid) * 1e8 + lo;
+}
+
+/**
  * An integer timestamp converted to microseconds: `microsPer` is the multiplier from its unit
  * (negative: a divisor, -1000 for nanoseconds, floored). NaN when not an integer or when the
  * result is beyond ±2^53 µs (year 2255).
@@ -140,28 +212,14 @@ export function parseMicrosBytes(buf: Uint8Array, from: number, to: number, micr
   if (microsPer < 0) {
     // Drop the digits below a microsecond (flooring) so that the rest stays exact.
     const cut = Math.max(i, to - 3);
-    let hi = 0;
-    for (let j = i; j < cut; j++) {
-      const c = buf[j] - 0x30;
-      if (c < 0 || c > 9) return NaN;
-      hi = hi * 10 + c;
-    }
-    let lo = 0;
-    for (let j = cut; j < to; j++) {
-      const c = buf[j] - 0x30;
-      if (c < 0 || c > 9) return NaN;
-      lo += c;
-    }
-    if (hi > Number.MAX_SAFE_INTEGER) return NaN;
-    return neg ? -hi - (lo > 0 ? 1 : 0) : hi;
+    const sub = digits8(buf, cut, to);
+    if (sub < 0) return NaN;
+    const hi = cut > i ? digits19(buf, i, cut) : 0;
+    if (!(hi <= Number.MAX_SAFE_INTEGER)) return NaN; // also NaN for a non-digit
+    return neg ? -hi - (sub > 0 ? 1 : 0) : hi;
   }
-  let v = 0;
-  for (let j = i; j < to; j++) {
-    const c = buf[j] - 0x30;
-    if (c < 0 || c > 9) return NaN;
-    v = v * 10 + c;
-  }
+  let v = digits19(buf, i, to);
   v *= microsPer;
-  if (v > Number.MAX_SAFE_INTEGER) return NaN;
+  if (!(v <= Number.MAX_SAFE_INTEGER)) return NaN;
   return neg ? -v : v;
 }

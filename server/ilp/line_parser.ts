@@ -5,9 +5,12 @@
  * values of protocol v2/v3 (§10.4). Numbers are parsed from the bytes and repeated names and
  * tag values are interned, so a line costs no intermediate strings.
  */
-import { IngestBlock, type ValueKind, ValueKinds as K } from "../../engine/mod.ts";
+// The block module itself rather than engine/mod.ts: the parse workers (parse_worker.ts) load
+// this file, and the whole engine's module graph would add a quarter second to their start.
+// block.ts is a leaf (plain data, no imports), re-exported unchanged by engine/mod.ts.
+import { IngestBlock, K, type ValueKind } from "../../engine/ingest/block.ts";
 import { ByteInterner, decodeUtf8 } from "./_bytes.ts";
-import { parseDoubleBytes, parseIntBytes, parseMicrosBytes } from "./_numbers.ts";
+import { parseDoubleBytes, parseIntBytes, parseMicrosBytes, scanPlainNumber } from "./_numbers.ts";
 
 /** Unit of an unsuffixed designated timestamp (HTTP `precision`, TCP `line.tcp.timestamp`). */
 export type Precision = "n" | "u" | "ms" | "s" | "m" | "h";
@@ -85,12 +88,26 @@ export class LineParser {
   #end = 0;
   #final = false;
   #scratch = new Uint8Array(256);
+  /** scanPlainNumber's result. */
+  readonly #plain = new Float64Array(1);
   /** The last typed value (see #typedValue). */
   #x = 0;
   #big = 0n;
   /** FNV-1a of the bytes the last name or tag value scan went over (for the interners). */
   #hash = 0;
   #capacityHint = 0;
+  /** The block of the line #parseLine just read (a field, not a returned pair: no garbage per line). */
+  #rowBlock: IngestBlock | undefined;
+  /**
+   * The previous line's layout: its table's raw name bytes, string and block, and the raw bytes
+   * and string of its k-th tag or field name. Lines nearly always repeat it, and comparing bytes
+   * against the expected name is cheaper than scanning, hashing and interning them.
+   */
+  #tableKey: Uint8Array = new Uint8Array(0);
+  #tableName = "";
+  #tableBlock: IngestBlock | undefined;
+  readonly #nameKeys: Uint8Array[] = [];
+  readonly #nameStrings: string[] = [];
 
   constructor(options: LineParserOptions = {}) {
     this.#microsPer = MICROS_PER[options.precision ?? "n"];
@@ -101,6 +118,7 @@ export class LineParser {
   take(): IngestBlock[] {
     const out = [...this.blocks.values()].filter((b) => b.rowCount > 0);
     this.blocks.clear();
+    this.#tableBlock = undefined;
     this.rowCount = 0;
     return out;
   }
@@ -115,6 +133,24 @@ export class LineParser {
     this.#end = end;
     this.#final = final;
     this.#capacityHint = (end - from) >> 6;
+    this.#error = undefined;
+    const next = this.#lines(from);
+    const error = this.#error;
+    this.#error = undefined;
+    return error ? { next, error } : { next };
+  }
+
+  /** The bad line #lines stopped at. */
+  #error: LineError | undefined;
+
+  /**
+   * The loop of `parse`, apart from it because V8 optimises it while it runs (on-stack
+   * replacement), before the code after the loop ever ran: building the result object there
+   * then lacked type feedback and threw the optimised code away at the end of every body.
+   * Returns where it stopped, with the bad line in #error.
+   */
+  #lines(from: number): number {
+    const buf = this.#buf, end = this.#end;
     let pos = from;
     const max = this.#maxLineBytes;
     while (pos < end) {
@@ -125,30 +161,32 @@ export class LineParser {
         continue;
       }
       try {
-        const r = this.#parseLine(pos, this.line + 1);
-        if (max > 0 && r.next - pos > max) {
-          r.block.abortRow();
+        const next = this.#parseLine(pos, this.line + 1);
+        const block = this.#rowBlock!;
+        if (max > 0 && next - pos > max) {
+          block.abortRow();
           return this.#tooLong(pos);
         }
-        r.block.endRow();
-        pos = r.next;
+        block.endRow();
+        pos = next;
         this.rowCount++;
         this.line++;
       } catch (e) {
         for (const bl of this.blocks.values()) bl.abortRow();
-        if (e === INCOMPLETE) return max > 0 && end - pos > max ? this.#tooLong(pos) : { next: pos };
-        if (e instanceof LineFail) return { next: pos, error: { line: this.line + 1, message: e.message } };
+        if (e === INCOMPLETE) return max > 0 && end - pos > max ? this.#tooLong(pos) : pos;
+        if (e instanceof LineFail) {
+          this.#error = { line: this.line + 1, message: e.message };
+          return pos;
+        }
         throw e;
       }
     }
-    return { next: pos };
+    return pos;
   }
 
-  #tooLong(pos: number): ParseResult {
-    return {
-      next: pos,
-      error: { line: this.line + 1, message: `line is too long [max=${this.#maxLineBytes}]` },
-    };
+  #tooLong(pos: number): number {
+    this.#error = { line: this.line + 1, message: `line is too long [max=${this.#maxLineBytes}]` };
+    return pos;
   }
 
   /** Consumes one line end (`\r\n` counts once) and counts the line. */
@@ -167,21 +205,43 @@ export class LineParser {
     throw INCOMPLETE;
   }
 
-  #parseLine(start: number, line: number): { block: IngestBlock; next: number } {
+  /** Reads the line at `start` into its block (left in #rowBlock); returns the offset after it. */
+  #parseLine(start: number, line: number): number {
     const buf = this.#buf;
-    let i = this.#scanName(start, true);
-    const table = this.#nameAt(start, i, true);
-    let block = this.blocks.get(table);
-    if (!block) this.blocks.set(table, block = new IngestBlock(table, this.#capacityHint));
+    let block: IngestBlock | undefined;
+    let i = this.#knownTable(start);
+    if (i >= 0) block = this.#tableBlock;
+    else {
+      i = this.#scanName(start, true);
+      const table = this.#nameAt(start, i, true);
+      this.#tableKey = this.#names.key;
+      this.#tableName = table;
+      block = this.blocks.get(table);
+      if (!block) this.blocks.set(table, block = new IngestBlock(table, this.#capacityHint));
+    }
+    if (block === undefined) {
+      block = this.blocks.get(this.#tableName);
+      if (!block) {
+        this.blocks.set(this.#tableName, block = new IngestBlock(this.#tableName, this.#capacityHint));
+      }
+    }
+    this.#tableBlock = block;
+    this.#rowBlock = block;
     const row = block.beginRow(line);
     let ordinal = 0;
     // Tags: ,name=value ...
     while (i < this.#end && buf[i] === COMMA) {
       const nameStart = i + 1;
-      i = this.#scanName(nameStart, false);
-      if (i >= this.#end && !this.#final) throw INCOMPLETE;
-      if (i >= this.#end || buf[i] !== EQ) throw new LineFail("INVALID_TAG_SEPARATOR");
-      const name = this.#nameAt(nameStart, i, false);
+      let name: string;
+      i = this.#knownName(nameStart, ordinal);
+      if (i >= 0) name = this.#nameStrings[ordinal];
+      else {
+        i = this.#scanName(nameStart, false);
+        if (i >= this.#end && !this.#final) throw INCOMPLETE;
+        if (i >= this.#end || buf[i] !== EQ) throw new LineFail("INVALID_TAG_SEPARATOR");
+        name = this.#nameAt(nameStart, i, false);
+        this.#learnName(ordinal, name);
+      }
       const valueStart = i + 1;
       i = this.#scanTagValue(valueStart);
       if (i === valueStart) {
@@ -197,14 +257,20 @@ export class LineParser {
     // Fields: name=value,...
     for (;;) {
       const nameStart = i;
-      i = this.#scanName(nameStart, false);
-      const name = this.#nameAt(nameStart, i, false);
-      if (i >= this.#end ? this.#isEnd(i) : buf[i] !== EQ) {
-        throw new LineFail(`Could not parse entire line. Field value is missing: ${name}`);
+      let name: string;
+      i = this.#knownName(nameStart, ordinal);
+      if (i >= 0) name = this.#nameStrings[ordinal];
+      else {
+        i = this.#scanName(nameStart, false);
+        name = this.#nameAt(nameStart, i, false);
+        if (i >= this.#end ? this.#isEnd(i) : buf[i] !== EQ) {
+          throw new LineFail(`Could not parse entire line. Field value is missing: ${name}`);
+        }
+        this.#learnName(ordinal, name);
       }
       i++;
       i = this.#field(block, row, line, name, i, ordinal++);
-      if (this.#isEnd(i)) return { block, next: this.#lineEnd(i) };
+      if (this.#isEnd(i)) return this.#lineEnd(i);
       if (buf[i] === COMMA) {
         i++;
         continue;
@@ -214,16 +280,62 @@ export class LineParser {
     }
     // Optional designated timestamp.
     while (i < this.#end && buf[i] === SPACE) i++;
-    if (this.#isEnd(i)) return { block, next: this.#lineEnd(i) };
+    if (this.#isEnd(i)) return this.#lineEnd(i);
     const tsStart = i;
-    while (i < this.#end && buf[i] !== NL && buf[i] !== CR) i++;
+    // The usual `digits\n` (no unit suffix, no trailing spaces) is found and parsed at once;
+    // anything else takes the general way, which gives the same result for it.
+    const end = this.#end;
+    if (i < end && buf[i] === 0x2d) i++;
+    while (i < end && (buf[i] - 0x30) >>> 0 <= 9) i++;
+    if (i < end && (buf[i] === NL || buf[i] === CR) && i > tsStart) {
+      const micros = parseMicrosBytes(buf, tsStart, i, this.#microsPer);
+      if (!Number.isNaN(micros)) {
+        block.timestamps[row] = micros;
+        return this.#lineEnd(i);
+      }
+    }
+    while (i < end && buf[i] !== NL && buf[i] !== CR) i++;
     this.#isEnd(i);
     let tsEnd = i;
     while (tsEnd > tsStart && buf[tsEnd - 1] === SPACE) tsEnd--;
     const micros = this.#designated(tsStart, tsEnd);
     if (Number.isNaN(micros)) throw new LineFail(`Could not parse timestamp: ${this.#text(tsStart, tsEnd)}`);
     block.timestamps[row] = micros;
-    return { block, next: i >= this.#end ? i : this.#lineEnd(i) };
+    return i >= this.#end ? i : this.#lineEnd(i);
+  }
+
+  /**
+   * End of the table name at `i` when it is the previous line's (same raw bytes, then a comma
+   * or space: scanning the same bytes would stop at the same place), else -1.
+   */
+  #knownTable(i: number): number {
+    const key = this.#tableKey, n = key.length, buf = this.#buf;
+    if (n === 0 || i + n >= this.#end) return -1;
+    const after = buf[i + n];
+    if (after !== COMMA && after !== SPACE) return -1;
+    for (let j = 0; j < n; j++) if (buf[i + j] !== key[j]) return -1;
+    return i + n;
+  }
+
+  /** End of the tag or field name at `i` when it is the previous line's `ordinal`-th (then `=`), else -1. */
+  #knownName(i: number, ordinal: number): number {
+    const keys = this.#nameKeys;
+    if (ordinal >= keys.length) return -1;
+    const key = keys[ordinal], n = key.length, buf = this.#buf;
+    if (n === 0 || i + n >= this.#end || buf[i + n] !== EQ) return -1;
+    for (let j = 0; j < n; j++) if (buf[i + j] !== key[j]) return -1;
+    return i + n;
+  }
+
+  /** Remembers the name just interned (and checked to end at `=`) as the `ordinal`-th. */
+  #learnName(ordinal: number, name: string): void {
+    if (ordinal < this.#nameKeys.length) {
+      this.#nameKeys[ordinal] = this.#names.key;
+      this.#nameStrings[ordinal] = name;
+    } else {
+      this.#nameKeys.push(this.#names.key);
+      this.#nameStrings.push(name);
+    }
   }
 
   #designated(from: number, to: number): number {
@@ -309,6 +421,12 @@ export class LineParser {
     const buf = this.#buf, end = this.#end;
     if (i < end && buf[i] === EQ) return this.#binaryField(block, row, line, name, i + 1, ordinal);
     if (i < end && buf[i] === QUOTE) return this.#stringField(block, row, line, name, i + 1, ordinal);
+    const plainEnd = scanPlainNumber(buf, i, end, this.#plain);
+    if (plainEnd >= 0) {
+      const cell = block.cell(name, row, line, ordinal);
+      if (cell) cell.setNum(row, buf[plainEnd - 1] === 0x69 ? K.LONG : K.DOUBLE, this.#plain[0]);
+      return plainEnd;
+    }
     const from = i;
     while (i < end) {
       const b = buf[i];

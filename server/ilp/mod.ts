@@ -5,10 +5,13 @@
  * `cairo.max.uncommitted.rows` pending, every `line.tcp.commit.interval.default` ms, and when
  * the client disconnects; an incomplete last line at disconnect is dropped. A bad line is
  * logged and, with `line.tcp.disconnect.on.error` (default), closes the connection after the
- * lines before it are committed. Entry point: `startIlp`. Reaches the engine only through
- * engine/mod.ts; also home of the line parser that ILP over HTTP shares.
+ * lines before it are committed. Entry point: `startIlp`. Reaches the engine through
+ * engine/mod.ts, except that the parser and its workers import the leaf engine/ingest/block.ts
+ * (see line_parser.ts). Also home of the line parser that ILP over HTTP shares, and of the
+ * worker pool that parses large HTTP bodies off the main thread (parse_pool.ts).
  */
-import { type Engine, Ingestor } from "../../engine/mod.ts";
+import { type Engine, type IngestBlock, Ingestor, type Principal } from "../../engine/mod.ts";
+import type { IlpTcpAccess } from "../auth/mod.ts";
 import type { Config } from "../config.ts";
 import { commitBlocks } from "./commit_blocks.ts";
 import { ingestorOptions } from "./ilp_config.ts";
@@ -32,6 +35,7 @@ interface TcpSettings {
 
 const READ_BYTES = 64 * 1024;
 
+
 function settingsOf(config: Config): TcpSettings {
   const ts = config.get("line.tcp.timestamp") ?? "n";
   return {
@@ -46,7 +50,7 @@ function settingsOf(config: Config): TcpSettings {
 }
 
 /** Starts the TCP listener on `line.tcp.net.bind.to`. */
-export function startIlp(engine: Engine, config: Config): Promise<IlpListener> {
+export function startIlp(engine: Engine, config: Config, access?: IlpTcpAccess): Promise<IlpListener> {
   const settings = settingsOf(config);
   const ingestor = new Ingestor(engine.storage, ingestorOptions(config));
   const bind = config.bind("line.tcp.net.bind.to");
@@ -65,7 +69,7 @@ export function startIlp(engine: Engine, config: Config): Promise<IlpListener> {
         conn.close();
         continue;
       }
-      const done = new Connection(conn, ingestor, settings).run().finally(() => open.delete(conn));
+      const done = new Connection(conn, ingestor, settings, access).run().finally(() => open.delete(conn));
       open.set(conn, done);
     }
   })();
@@ -96,9 +100,14 @@ class Connection {
   readonly #parser: LineParser;
   #commits: Promise<void> = Promise.resolve();
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Bytes that followed the handshake are parsed before the first read. */
+  #pendingRest = true;
   #failed = false;
+  readonly #access: IlpTcpAccess | undefined;
+  #principal: Principal | undefined;
 
-  constructor(conn: Deno.Conn, ingestor: Ingestor, settings: TcpSettings) {
+  constructor(conn: Deno.Conn, ingestor: Ingestor, settings: TcpSettings, access?: IlpTcpAccess) {
+    this.#access = access;
     this.#conn = conn;
     this.#ingestor = ingestor;
     this.#settings = settings;
@@ -108,6 +117,19 @@ class Connection {
   async run(): Promise<void> {
     let buf = new Uint8Array(READ_BYTES * 2);
     let filled = 0;
+    if (this.#access) {
+      const auth = await this.#access.handshake(this.#conn);
+      if (!auth) {
+        try {
+          this.#conn.close();
+        } catch { /* already closed */ }
+        return;
+      }
+      this.#principal = auth.principal;
+      if (auth.rest.length > buf.length) buf = new Uint8Array(auth.rest.length + READ_BYTES);
+      buf.set(auth.rest);
+      filled = auth.rest.length;
+    }
     try {
       for (;;) {
         if (buf.length - filled < READ_BYTES) {
@@ -117,11 +139,16 @@ class Connection {
           buf = bigger;
         }
         let n: number | null;
-        try {
-          n = await this.#conn.read(buf.subarray(filled));
-        } catch {
-          n = null; // reset or closed by the server: same as end of stream
+        if (this.#pendingRest && filled > 0) {
+          n = 0; // parse what came with the handshake before reading more
+        } else {
+          try {
+            n = await this.#conn.read(buf.subarray(filled));
+          } catch {
+            n = null; // reset or closed by the server: same as end of stream
+          }
         }
+        this.#pendingRest = false;
         if (n === null) break; // an incomplete last line is dropped
         filled += n;
         const r = this.#parser.parse(buf, 0, filled, false);
@@ -167,6 +194,8 @@ class Connection {
     if (blocks.length === 0) return this.#commits;
     this.#commits = this.#commits.then(async () => {
       try {
+        const created = this.#authorize(blocks);
+        if (created === undefined) return;
         const outcome = await commitBlocks(this.#ingestor, blocks, {
           mode: this.#settings.disconnectOnError ? "prefix" : "skip",
         });
@@ -178,12 +207,36 @@ class Connection {
           this.#log(`ilp: ${outcome.failure}`);
           this.#fail();
         }
+        for (const table of created) {
+          if (this.#ingestor.hasTable(table)) await this.#access!.created(this.#principal!, table);
+        }
       } catch (e) {
         this.#log(`ilp: commit failed: ${e instanceof Error ? e.message : e}`);
         this.#fail();
       }
     });
     return this.#commits;
+  }
+
+  /** Checks every block's write; a refusal closes the connection (undefined). Returns the tables to be created. */
+  #authorize(blocks: IngestBlock[]): string[] | undefined {
+    const created: string[] = [];
+    if (!this.#access || !this.#principal) return created;
+    for (const b of blocks) {
+      const createsTable = !this.#ingestor.hasTable(b.table);
+      const refusal = this.#access.refusal(this.#principal, {
+        table: b.table,
+        createsTable,
+        addsColumns: createsTable ? [] : this.#ingestor.newColumns(b),
+      });
+      if (refusal) {
+        this.#log(`ilp: ${refusal}`);
+        this.#fail();
+        return undefined;
+      }
+      if (createsTable) created.push(b.table);
+    }
+    return created;
   }
 
   /** A line that parsed but did not fit its table: lines after it must not commit either. */

@@ -92,6 +92,24 @@ export function portalSuspended(w: BufferWriter): void {
   w.begin("s").end();
 }
 
+/**
+ * CopyInResponse (`G`) / CopyOutResponse (`H`): overall format 0 (text; CSV is text too) and a
+ * format per column, all text.
+ */
+export function copyResponse(w: BufferWriter, direction: "in" | "out", columnCount: number): void {
+  w.begin(direction === "in" ? "G" : "H").byte(0).int16(columnCount);
+  for (let i = 0; i < columnCount; i++) w.int16(0);
+  w.end();
+}
+
+export function copyData(w: BufferWriter, data: Uint8Array): void {
+  w.begin("d").bytes(data).end();
+}
+
+export function copyDone(w: BufferWriter): void {
+  w.begin("c").end();
+}
+
 function fields(w: BufferWriter, f: ErrorFields): void {
   w.byte(0x53).cstring(f.severity); // S
   w.byte(0x56).cstring(f.severity); // V: the non-localized severity (protocol 3, PG 9.6+)

@@ -17,9 +17,14 @@ import { type ConnectionState, runStatement, type StatementText } from "./run_st
 import { startupParameters } from "./server_settings.ts";
 import { splitStatements } from "./sql_tokens.ts";
 import { errorFieldsOf, SQLSTATE } from "./sqlstate.ts";
-import { type Authenticator, handshake } from "./startup.ts";
+import { type Authenticator, handshake, type ScramAuthenticator } from "./startup.ts";
 import { statementKind } from "./statement_kind.ts";
+import { sessionTimeoutMs } from "./statement_timeout.ts";
+import type { WireConn } from "./tls_upgrade.ts";
 import { ExtendedQuery } from "./extended_query.ts";
+import { copyIn } from "./copy_in.ts";
+import { copyOut } from "./copy_out.ts";
+import type { CopySpec } from "./copy_statement.ts";
 
 export interface ConnectionOptions {
   engine: Engine;
@@ -32,6 +37,10 @@ export interface ConnectionOptions {
   /** Named statements one connection may hold (pg.named.statement.limit). */
   namedStatementLimit: number;
   version: string;
+  /** Statement timeout without a session statement_timeout (query.timeout); 0 means none. */
+  statementTimeoutMs?: number;
+  /** Set when pg.auth.method=scram: SCRAM-SHA-256 replaces the cleartext password. */
+  scram?: ScramAuthenticator;
 }
 
 export class Connection implements ConnectionState {
@@ -39,24 +48,30 @@ export class Connection implements ConnectionState {
   txStatus: "I" | "T" | "E" = "I";
   readonly settings = new Map<string, string>();
   readonly out = new BufferWriter();
-  readonly #conn: Deno.Conn;
+  readonly #conn: WireConn;
   readonly #options: ConnectionOptions;
   readonly #extended: ExtendedQuery;
   #principal: Principal = { name: "", groups: [] };
   #abort = new AbortController();
   #closed = false;
+  /** The message stream, once the handshake is done (COPY FROM reads its data from it). */
+  #stream: MessageStream | undefined;
 
-  constructor(conn: Deno.Conn, options: ConnectionOptions) {
+  constructor(conn: WireConn, options: ConnectionOptions) {
     this.#conn = conn;
     this.#options = options;
     this.engine = options.engine;
     this.#extended = new ExtendedQuery(this, options.namedStatementLimit);
+    // SHOW statement_timeout tells the timeout that applies (query.timeout) until a SET.
+    if (options.statementTimeoutMs) this.settings.set("statement_timeout", String(options.statementTimeoutMs));
   }
 
   /** A session for the next statement, with a fresh cancellation signal. */
   session(params: Value[] = []): Session {
     this.#abort = new AbortController();
-    return { principal: this.#principal, timeZone: "UTC", signal: this.#abort.signal, params };
+    const timeoutMs = sessionTimeoutMs(this.settings, this.#options.statementTimeoutMs ?? 0);
+    const timeZone = this.settings.get("timezone") ?? "UTC"; // SET TIME ZONE (time_zone.ts)
+    return { principal: this.#principal, timeZone, signal: this.#abort.signal, params, timeoutMs };
   }
 
   /** The signal of the statement running now (checked while rows stream). */
@@ -66,6 +81,24 @@ export class Connection implements ConnectionState {
 
   deallocate(name: string | null): void {
     this.#extended.deallocate(name);
+  }
+
+  parameterStatus(name: string, value: string): void {
+    M.parameterStatus(this.out, name, value);
+  }
+
+  /** COPY FROM STDIN / TO STDOUT: the sub-protocol runs inside the statement (copy_in.ts). */
+  copy(spec: CopySpec, session: Session): Promise<string> {
+    const host = {
+      engine: this.engine,
+      out: this.out,
+      flush: () => this.flush(),
+      readMessage: async () => {
+        const raw = await this.#withIdleTimeout(() => this.#stream!.readMessage());
+        return raw ? parseMessage(raw.code, raw.body) : null;
+      },
+    };
+    return spec.direction === "from" ? copyIn(host, spec, session) : copyOut(host, spec, session);
   }
 
   /** Writes everything buffered to the socket. */
@@ -82,10 +115,11 @@ export class Connection implements ConnectionState {
     let processId = 0;
     try {
       const start = await this.#withIdleTimeout(() =>
-        handshake(stream, this.out, () => this.flush(), this.#options)
+        handshake(stream, this.out, () => this.flush(), { ...this.#options, startTls: this.#conn.startTls?.bind(this.#conn) })
       );
       if (!start) return;
       this.#principal = start.principal;
+      this.#stream = stream;
       for (const [k, v] of start.params) this.settings.set(k, v);
       M.authenticationOk(this.out);
       for (const [k, v] of startupParameters(this.#options.version)) M.parameterStatus(this.out, k, v);
@@ -159,6 +193,10 @@ export class Connection implements ConnectionState {
       case "flush":
         await this.flush();
         return;
+      case "copyData":
+      case "copyDone":
+      case "copyFail":
+        return; // the rest of a COPY that already failed: Postgres ignores it too
       case "password":
       case "unknown": {
         const type = msg.kind === "unknown" ? String.fromCharCode(msg.code) : "p";

@@ -6,14 +6,17 @@
 import { type ColumnType, formatValue, type Value } from "../../engine/mod.ts";
 import type { BufferWriter } from "./buffer_writer.ts";
 import { formatDateText, formatTimestampText } from "./pg_time.ts";
+import { formatTimestamptzText, zoneOfType } from "./time_zone.ts";
 
 /** The text of a non-null value, or null when the type has no text (BINARY). */
 export function textOf(v: Value, t: ColumnType): string | null {
   switch (t.tag) {
     case "BOOLEAN":
       return v ? "t" : "f";
-    case "TIMESTAMP":
-      return formatTimestampText(v as bigint);
+    case "TIMESTAMP": {
+      const zone = zoneOfType(t);
+      return zone === undefined ? formatTimestampText(v as bigint) : formatTimestamptzText(v as bigint, zone);
+    }
     case "TIMESTAMP_NS":
       // Truncated to µs on purpose: psycopg2 cannot parse nine fraction digits (§12.8).
       return formatTimestampText((v as bigint) / 1000n - ((v as bigint) % 1000n < 0n ? 1n : 0n));

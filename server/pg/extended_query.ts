@@ -22,6 +22,8 @@ import { rewriteForEngine } from "./sql_rewrite.ts";
 import { PgError, SQLSTATE } from "./sqlstate.ts";
 import { returnsRows } from "./statement_kind.ts";
 import type { Connection } from "./connection.ts";
+import { DEFAULT_TIME_ZONE } from "./time_zone.ts";
+import { withSessionZone } from "./time_zone_columns.ts";
 
 type Msg<K extends FrontendMessage["kind"]> = Extract<FrontendMessage, { kind: K }>;
 
@@ -191,7 +193,11 @@ export class ExtendedQuery {
     if (!returnsRows(stmt.kind)) return null;
     const session = this.#conn.session(placeholderValues(oids));
     const columns = this.#engine.describe(rewriteForEngine(stmt.text), session);
-    if (columns.length > 0 || stmt.kind === "query") return columns;
+    // INSERT ... RETURNING is described by the engine too: running it here would insert.
+    if (columns.length > 0 || stmt.kind === "query" || stmt.kind === "insertReturning") {
+      // timestamptz casts are described as Execute will send them (time_zone_columns.ts).
+      return withSessionZone(columns, stmt.tokens, this.#conn.settings.get("timezone") ?? DEFAULT_TIME_ZONE);
+    }
     // SHOW and EXPLAIN are not described by the planner; they have no side effects, so
     // running them is the way to learn their columns.
     const result = await this.#conn.run(stmt, placeholderValues(oids));

@@ -36,6 +36,10 @@ export type FrontendMessage =
   | { kind: "query"; sql: string }
   | { kind: "password"; password: string }
   | { kind: "terminate" }
+  // COPY FROM STDIN sub-protocol (copy_in.ts); ignored outside copy mode, as Postgres does.
+  | { kind: "copyData"; data: Uint8Array }
+  | { kind: "copyDone" }
+  | { kind: "copyFail"; message: string }
   | { kind: "unknown"; code: number };
 
 /** Parses the first packet's body (after its int32 length). */
@@ -127,6 +131,12 @@ export function parseMessage(code: number, body: Uint8Array): FrontendMessage {
       return { kind: "password", password: r.cstring() };
     case "X":
       return { kind: "terminate" };
+    case "d":
+      return { kind: "copyData", data: r.bytes(r.remaining).slice() }; // the stream reuses its buffer
+    case "c":
+      return { kind: "copyDone" };
+    case "f":
+      return { kind: "copyFail", message: r.cstring() };
     default:
       return { kind: "unknown", code };
   }

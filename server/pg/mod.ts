@@ -1,7 +1,7 @@
 /**
  * @module
  * The PostgreSQL wire protocol listener (port 8812, spec/protocols.md §12): a `Deno.listen`
- * TCP server speaking protocol v3 to psql, pgjdbc, psycopg, asyncpg, node-postgres and
+ * TCP server (node:net when `pg.tls.enabled`, see tls_upgrade.ts) speaking protocol v3 to psql, pgjdbc, psycopg, asyncpg, node-postgres and
  * friends. Entry point: `startPg(engine, config)`. Reaches the engine only through
  * engine/mod.ts; must not import other listeners. Importing this module also registers the
  * pg_catalog / information_schema meta tables and the catalog functions drivers call.
@@ -15,14 +15,20 @@ import { Connection, type ConnectionOptions } from "./connection.ts";
 import * as M from "./backend_messages.ts";
 import { BufferWriter } from "./buffer_writer.ts";
 import { SQLSTATE } from "./sqlstate.ts";
-import type { Authenticator } from "./startup.ts";
+import type { Authenticator, ScramAuthenticator } from "./startup.ts";
+import { constantTimeEqual, scramVerifier, type ScramVerifier } from "../scram.ts";
+import { listenTlsCapable, type WireConn } from "./tls_upgrade.ts";
 
-export type { Authenticator } from "./startup.ts";
+export type { Authenticator, ScramAuthenticator } from "./startup.ts";
+
+const enc = new TextEncoder();
 
 /** The running listener. */
 export interface PgListener {
   hostname: string;
   port: number;
+  /** True when SSLRequest is answered `S` (pg.tls.enabled). */
+  tls: boolean;
   /** Stops accepting, closes every connection and waits for them to end. */
   close(): Promise<void>;
 }
@@ -38,24 +44,53 @@ export function parseSize(text: string | undefined, fallback: number): number {
   return Number(m[1]) * unit;
 }
 
-/** pg.user / pg.password (spec/protocols.md §13), with the read-only user when enabled. */
+/** The users of pg.user / pg.password and pg.readonly.* (spec/protocols.md §13). */
+function configUsers(config: Config): { name: string; password: string; principal: Principal }[] {
+  const users = [{
+    name: config.get("pg.user") ?? "admin",
+    password: config.get("pg.password") ?? "quest",
+    principal: { name: config.get("pg.user") ?? "admin", groups: [] } as Principal,
+  }];
+  if (config.bool("pg.readonly.user.enabled")) {
+    const name = config.get("pg.readonly.user") ?? "user";
+    const can = (permission: string) => /^(select|show)/i.test(permission);
+    users.push({ name, password: config.get("pg.readonly.password") ?? "quest", principal: { name, groups: [], can } });
+  }
+  return users;
+}
+
+/** pg.user / pg.password, with the read-only user when enabled, checked in constant time. */
 function configAuthenticator(config: Config): Authenticator {
-  const user = config.get("pg.user") ?? "admin";
-  const password = config.get("pg.password") ?? "quest";
-  const readonlyEnabled = config.bool("pg.readonly.user.enabled");
-  const roUser = config.get("pg.readonly.user") ?? "user";
-  const roPassword = config.get("pg.readonly.password") ?? "quest";
+  const users = configUsers(config);
   return (name, secret): Principal | undefined => {
-    if (name === user && secret === password) return { name, groups: [] };
-    if (readonlyEnabled && name === roUser && secret === roPassword) {
-      return { name, groups: [], can: (permission) => /^(select|show)/i.test(permission) };
+    let found: Principal | undefined;
+    for (const u of users) {
+      // Every user's password is compared, so the time does not tell which name exists.
+      if (constantTimeEqual(enc.encode(secret), enc.encode(u.password)) && name === u.name) found ??= u.principal;
     }
-    return undefined;
+    return found;
   };
 }
 
+/** The same users for SCRAM: their verifiers are derived once at start. */
+async function configScram(config: Config): Promise<ScramAuthenticator> {
+  const users = new Map<string, { verifier: ScramVerifier; principal: Principal }>();
+  for (const u of configUsers(config)) {
+    if (!users.has(u.name)) users.set(u.name, { verifier: await scramVerifier(u.password), principal: u.principal });
+  }
+  return { verifier: (name) => users.get(name)?.verifier, principal: (name) => users.get(name)?.principal };
+}
+
+/** `pg.auth.method`: `password` (cleartext, the default, as QuestDB) or `scram` (SCRAM-SHA-256). */
+function scramEnabled(config: Config): boolean {
+  const method = (config.get("pg.auth.method") ?? "password").toLowerCase();
+  if (method === "scram" || method === "scram-sha-256") return true;
+  if (method === "password" || method === "cleartext") return false;
+  throw new Error(`pg.auth.method must be password or scram [value=${method}]`);
+}
+
 /** Refuses a connection over the limit after reading nothing: one FATAL ErrorResponse. */
-async function refuse(conn: Deno.Conn): Promise<void> {
+async function refuse(conn: WireConn): Promise<void> {
   const w = new BufferWriter();
   M.errorResponse(w, { severity: "FATAL", code: SQLSTATE.TOO_MANY_CONNECTIONS, message: "too many connections" });
   try {
@@ -67,12 +102,26 @@ async function refuse(conn: Deno.Conn): Promise<void> {
 }
 
 /**
- * Starts the listener on `pg.net.bind.to`. `authenticate` replaces the pg.user/pg.password
- * check (server/auth plugs in access-control users here).
+ * Starts the listener on `pg.net.bind.to`. `authenticate` and `scram` replace the
+ * pg.user/pg.password check (server/auth plugs in access-control users here); `scram` is
+ * used only with pg.auth.method=scram.
  */
-export function startPg(engine: Engine, config: Config, authenticate?: Authenticator): Promise<PgListener> {
+export async function startPg(
+  engine: Engine,
+  config: Config,
+  authenticate?: Authenticator,
+  scram?: ScramAuthenticator,
+): Promise<PgListener> {
   const bind = config.bind("pg.net.bind.to");
-  const listener = Deno.listen({ hostname: bind.hostname, port: bind.port, transport: "tcp" });
+  // With TLS configured the listener must be able to upgrade a socket after SSLRequest
+  // (node:net + node:tls); without it, Deno's own TCP listener and SSLRequest answered `N`.
+  const tls = config.tls("pg");
+  const listener: AsyncIterable<WireConn> & { close(): void; addr: Deno.Addr | { hostname: string; port: number } } = tls
+    ? await listenTlsCapable(bind.hostname, bind.port, {
+      cert: await Deno.readTextFile(tls.certPath),
+      key: await Deno.readTextFile(tls.keyPath),
+    })
+    : Deno.listen({ hostname: bind.hostname, port: bind.port, transport: "tcp" });
   const options: ConnectionOptions = {
     engine,
     authenticate: authenticate ?? configAuthenticator(config),
@@ -81,9 +130,11 @@ export function startPg(engine: Engine, config: Config, authenticate?: Authentic
     idleTimeoutMs: config.int("pg.net.connection.timeout", 300_000),
     namedStatementLimit: config.int("pg.named.statement.limit", 10_000),
     version: QUESTDB_VERSION,
+    statementTimeoutMs: config.durationMs("query.timeout", 60_000),
+    scram: scramEnabled(config) ? scram ?? await configScram(config) : undefined,
   };
   const connectionLimit = config.int("pg.net.connection.limit", 64);
-  const open = new Set<Deno.Conn>();
+  const open = new Set<WireConn>();
   const served = new Set<Promise<void>>();
   const accepting = (async () => {
     for await (const conn of listener) {
@@ -101,10 +152,11 @@ export function startPg(engine: Engine, config: Config, authenticate?: Authentic
       served.add(done);
     }
   })().catch(() => {/* the listener was closed */});
-  const addr = listener.addr as Deno.NetAddr;
-  return Promise.resolve({
+  const addr = listener.addr as { hostname: string; port: number };
+  return {
     hostname: addr.hostname,
     port: addr.port,
+    tls: tls !== undefined,
     async close() {
       listener.close();
       await accepting;
@@ -117,5 +169,5 @@ export function startPg(engine: Engine, config: Config, authenticate?: Authentic
       }
       await Promise.allSettled([...served]);
     },
-  });
+  };
 }

@@ -4,6 +4,7 @@
  * (Parse, ParameterDescription).
  */
 import { type ColumnType, T } from "../../engine/mod.ts";
+import { zoneOfType } from "./time_zone.ts";
 
 export const OID = {
   BOOL: 16,
@@ -60,8 +61,11 @@ export function pgTypeOf(t: ColumnType): PgColumnType {
       return { oid: OID.FLOAT4, size: 4, modifier: -1 };
     case "DOUBLE":
       return { oid: OID.FLOAT8, size: 8, modifier: -1 };
-    case "DATE":
     case "TIMESTAMP":
+      // A timestamptz result in the session zone (time_zone_columns.ts); TIMESTAMP columns stay 1114.
+      if (zoneOfType(t) !== undefined) return { oid: OID.TIMESTAMPTZ, size: 8, modifier: -1 };
+      return { oid: OID.TIMESTAMP, size: 8, modifier: -1 };
+    case "DATE":
     case "TIMESTAMP_NS":
       return { oid: OID.TIMESTAMP, size: 8, modifier: -1 };
     case "UUID":

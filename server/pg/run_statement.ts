@@ -5,14 +5,17 @@
  * The result is rows to stream or a finished command tag (§12.6).
  */
 import { type Batch, type ColumnMeta, type Engine, type Session, T, type Value } from "../../engine/mod.ts";
+import { type CopySpec, parseCopy } from "./copy_statement.ts";
 import { showSetting } from "./server_settings.ts";
+import { DEFAULT_TIME_ZONE, parseSessionTimeZone } from "./time_zone.ts";
+import { withSessionZone } from "./time_zone_columns.ts";
 import { rewriteForEngine } from "./sql_rewrite.ts";
 import type { SqlToken } from "./sql_tokens.ts";
 import { PgError, SQLSTATE } from "./sqlstate.ts";
 import type { StatementKind } from "./statement_kind.ts";
 
 export type StatementResult =
-  | { kind: "rows"; columns: ColumnMeta[]; batches: AsyncIterable<Batch>; tag: "SELECT" | "EXPLAIN" }
+  | { kind: "rows"; columns: ColumnMeta[]; batches: AsyncIterable<Batch>; tag: "SELECT" | "EXPLAIN" | "INSERT 0" }
   | { kind: "command"; tag: string };
 
 /** A statement as the wire layer keeps it: text, tokens and kind. */
@@ -31,6 +34,10 @@ export interface ConnectionState {
   settings: Map<string, string>;
   /** DEALLOCATE name / ALL: drops prepared statements. */
   deallocate(name: string | null): void;
+  /** Sends ParameterStatus (a SET of a reported setting such as TimeZone). */
+  parameterStatus?(name: string, value: string): void;
+  /** Runs the COPY sub-protocol (CopyIn/CopyOut messages); returns the command tag. */
+  copy?(spec: CopySpec, session: Session): Promise<string>;
 }
 
 async function* oneBatch(values: Value[]): AsyncGenerator<Batch> {
@@ -47,8 +54,16 @@ function setStatement(state: ConnectionState, tokens: SqlToken[]): StatementResu
   const name = tokens[i]?.lower === "time" && tokens[i + 1]?.lower === "zone" ? "timezone" : tokens[i]?.lower;
   const valueAt = tokens.findIndex((t, k) => k > i && (t.text === "=" || t.lower === "to"));
   const value = tokens.slice(valueAt > 0 ? valueAt + 1 : i + 2).map((t) => t.kind === "string" ? t.lower : t.text).join(" ");
-  if (name) state.settings.set(name, value);
+  if (name === "timezone") setTimeZone(state, parseSessionTimeZone(value));
+  else if (name) state.settings.set(name, value);
   return { kind: "command", tag: "SET" };
+}
+
+/** Sets (null: resets) the session zone and tells the client, as Postgres does with ParameterStatus. */
+function setTimeZone(state: ConnectionState, zone: string | null): void {
+  if (zone === null) state.settings.delete("timezone");
+  else state.settings.set("timezone", zone);
+  state.parameterStatus?.("TimeZone", zone ?? DEFAULT_TIME_ZONE);
 }
 
 const CURSOR_MESSAGE = "cursors are not supported (DECLARE CURSOR, FETCH, MOVE, CLOSE); " +
@@ -87,12 +102,24 @@ export async function runStatement(
       state.deallocate(all ? null : name.kind === "quoted" ? name.lower : name.text);
       return { kind: "command", tag: all ? "DEALLOCATE ALL" : "DEALLOCATE" };
     }
-    case "discard":
+    case "discard": {
+      // RESET ALL / RESET TIME ZONE / DISCARD ALL put the session zone back.
+      const what = tokens.slice(1).map((t) => t.lower).join(" ");
+      const resetsZone = what === "all" || what === "timezone" || what === "time zone";
+      if (resetsZone && state.settings.has("timezone")) setTimeZone(state, null);
       return { kind: "command", tag: tokens[0].lower === "reset" ? "RESET" : "DISCARD ALL" };
+    }
     case "cursor":
       throw new PgError(SQLSTATE.FEATURE_NOT_SUPPORTED, CURSOR_MESSAGE, 0);
+    case "copy": {
+      const spec = parseCopy(tokens, stmt.text);
+      if (!state.copy) throw new PgError(SQLSTATE.FEATURE_NOT_SUPPORTED, "COPY is not supported here", 0);
+      return { kind: "command", tag: await state.copy(spec, session) };
+    }
     case "show": {
-      const setting = tokens.length === 2 ? showSetting(tokens[1].lower, state.settings) : undefined;
+      const name = tokens.slice(1).map((t) => t.lower).join(" ");
+      const known = tokens.length === 2 || name === "time zone";
+      const setting = known ? showSetting(name, state.settings) : undefined;
       if (setting) return constantRow(setting[0], setting[1]);
       if (tokens.length === 2 && tokens[1].lower === "all") {
         throw new PgError(SQLSTATE.FEATURE_NOT_SUPPORTED, "SHOW ALL is not supported", 5);
@@ -102,13 +129,21 @@ export async function runStatement(
   }
   const outcome = await state.engine.execute(rewriteForEngine(stmt.text), session);
   switch (outcome.kind) {
-    case "rows":
-      return { kind: "rows", columns: outcome.columns, batches: outcome.batches, tag: kind === "explain" ? "EXPLAIN" : "SELECT" };
+    case "rows": {
+      const zone = state.settings.get("timezone") ?? DEFAULT_TIME_ZONE;
+      const columns = withSessionZone(outcome.columns, tokens, zone);
+      return { kind: "rows", columns, batches: outcome.batches, tag: rowsTag(kind) };
+    }
     case "insert":
       return { kind: "command", tag: `INSERT 0 ${outcome.inserted}` };
     case "dml":
-      return { kind: "command", tag: `UPDATE ${outcome.updated}` };
+      return { kind: "command", tag: `${outcome.command ?? "UPDATE"} ${outcome.updated}` };
     case "ddl":
       return { kind: "command", tag: "OK" };
   }
+}
+
+/** The command tag before the row count: `INSERT 0 n` for INSERT ... RETURNING (§12.6). */
+function rowsTag(kind: StatementKind): "SELECT" | "EXPLAIN" | "INSERT 0" {
+  return kind === "explain" ? "EXPLAIN" : kind === "insertReturning" ? "INSERT 0" : "SELECT";
 }

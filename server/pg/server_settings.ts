@@ -62,5 +62,10 @@ const SHOW_VALUES: Record<string, [string, string]> = {
 export function showSetting(name: string, extra: Map<string, string>): [string, string] | undefined {
   const key = name.toLowerCase();
   if (key === "application_name") return ["application_name", extra.get("application_name") ?? ""];
+  // Set by SET TIME ZONE (time_zone.ts); until then the engine answers (UTC), as before.
+  if ((key === "timezone" || key === "time zone") && extra.has("timezone")) {
+    return ["TimeZone", extra.get("timezone")!];
+  }
+  if (key === "statement_timeout" && extra.has(key)) return ["statement_timeout", extra.get(key)!];
   return SHOW_VALUES[key];
 }

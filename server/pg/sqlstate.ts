@@ -91,6 +91,13 @@ export function errorFieldsOf(err: unknown, text = "", offset = 0): ErrorFields 
   }
   if (err instanceof ProtocolError) return { severity: "ERROR", code: SQLSTATE.PROTOCOL_VIOLATION, message: err.message };
   if (err instanceof SqlError) {
+    // The engine's deadline (Session.timeoutMs) fired: PostgreSQL's code and wording for
+    // statement_timeout, so drivers raise their "query canceled" error (issue 9).
+    const timeout = /^timeout, query aborted (\[.*\])?/.exec(err.message);
+    if (timeout) {
+      const message = `canceling statement due to statement timeout${timeout[1] ? " " + timeout[1] : ""}`;
+      return { severity: "ERROR", code: SQLSTATE.QUERY_CANCELED, message };
+    }
     const f: ErrorFields = { severity: "ERROR", code: codeOf(err), message: err.message };
     if (err.position >= 0) f.position = clientPosition(text, offset + err.position);
     return f;

@@ -1,7 +1,9 @@
 /**
- * The start of a connection (spec/protocols.md §12.1, §12.2): SSLRequest and GSSENCRequest
- * answered `N`, CancelRequest handed to the registry, StartupMessage v3 followed by cleartext
- * password authentication, then the ParameterStatus set, BackendKeyData and ReadyForQuery.
+ * The start of a connection (spec/protocols.md §12.1, §12.2): SSLRequest answered `S` and
+ * TLS started when the listener has a certificate (pg.tls.enabled), else `N`; GSSENCRequest
+ * `N`; CancelRequest handed to the registry; StartupMessage v3 followed by cleartext password
+ * authentication, or SCRAM-SHA-256 with pg.auth.method=scram (scram.ts); then the
+ * ParameterStatus set, BackendKeyData and ReadyForQuery.
  */
 import type { Principal } from "../../engine/mod.ts";
 import * as M from "./backend_messages.ts";
@@ -11,6 +13,8 @@ import type { CancelRegistry } from "./cancel_registry.ts";
 import { parseMessage, parseStartPacket } from "./frontend_messages.ts";
 import type { MessageStream } from "./message_stream.ts";
 import { SQLSTATE } from "./sqlstate.ts";
+import { parseStartupOptions } from "./statement_timeout.ts";
+import { scramExchange, type ScramSource } from "./scram.ts";
 
 /**
  * Checks a user and password; returns the principal, undefined for bad credentials, or a
@@ -19,7 +23,17 @@ import { SQLSTATE } from "./sqlstate.ts";
 export type Authenticator = (
   user: string,
   password: string,
-) => Principal | undefined | { refused: string } | Promise<Principal | undefined | { refused: string }>;
+) => AuthResult | Promise<AuthResult>;
+
+export type AuthResult = Principal | undefined | { refused: string };
+
+/**
+ * SCRAM-SHA-256 instead of the cleartext password (pg.auth.method=scram): the user's
+ * verifier, then the principal of a user who proved the password (or a refusal).
+ */
+export interface ScramAuthenticator extends ScramSource {
+  principal(user: string): AuthResult | Promise<AuthResult>;
+}
 
 export interface Startup {
   principal: Principal;
@@ -38,16 +52,35 @@ export async function handshake(
   stream: MessageStream,
   out: BufferWriter,
   flush: () => Promise<void>,
-  options: { authenticate: Authenticator; cancels: CancelRegistry },
+  options: {
+    authenticate: Authenticator;
+    cancels: CancelRegistry;
+    startTls?: () => Promise<void>;
+    scram?: ScramAuthenticator;
+  },
 ): Promise<Startup | null> {
+  let secured = false;
   for (let i = 0; i < NEGOTIATIONS_MAX; i++) {
     const body = await stream.readStartPacket();
     if (!body) return null;
     const packet = parseStartPacket(body);
     switch (packet.kind) {
       case "ssl":
-      case "gssenc":
+        if (options.startTls && !secured) {
+          // Bytes after the SSLRequest and before the handshake would be taken as if they had
+          // come encrypted (CVE-2021-23214): refuse them.
+          if (stream.hasBuffered) throw new ProtocolError("unexpected data after SSLRequest");
+          out.byte(0x53); // 'S': the client starts the TLS handshake next
+          await flush();
+          await options.startTls();
+          secured = true;
+          continue;
+        }
         out.byte(0x4e); // 'N': no encryption; the client goes on in plain text
+        await flush();
+        continue;
+      case "gssenc":
+        out.byte(0x4e);
         await flush();
         continue;
       case "cancel":
@@ -56,7 +89,7 @@ export async function handshake(
       case "unknown":
         return null;
       case "startup":
-        return await authenticate(stream, out, flush, options.authenticate, packet.params);
+        return await authenticate(stream, out, flush, options, packet.params);
     }
   }
   throw new ProtocolError("too many encryption requests");
@@ -66,17 +99,27 @@ async function authenticate(
   stream: MessageStream,
   out: BufferWriter,
   flush: () => Promise<void>,
-  check: Authenticator,
+  auth: { authenticate: Authenticator; scram?: ScramAuthenticator },
   raw: Map<string, string>,
 ): Promise<Startup | null> {
   const params = new Map([...raw].map(([k, v]) => [k.toLowerCase(), v]));
-  M.authenticationCleartextPassword(out);
-  await flush();
-  const msg = await stream.readMessage();
-  if (!msg) return null;
-  if (msg.code !== 0x70) throw new ProtocolError(`expected password message [type=${String.fromCharCode(msg.code)}]`);
-  const password = parseMessage(msg.code, msg.body);
-  const result = password.kind === "password" ? await check(params.get("user") ?? "", password.password) : undefined;
+  // `options=-c statement_timeout=500` (PGOPTIONS): each `-c name=value` acts like a SET.
+  for (const [k, v] of parseStartupOptions(params.get("options") ?? "")) params.set(k, v);
+  const user = params.get("user") ?? "";
+  let result: AuthResult;
+  if (auth.scram) {
+    const proven = await scramExchange(stream, out, flush, user, auth.scram);
+    if (proven === null) return null;
+    result = proven ? await auth.scram.principal(user) : undefined;
+  } else {
+    M.authenticationCleartextPassword(out);
+    await flush();
+    const msg = await stream.readMessage();
+    if (!msg) return null;
+    if (msg.code !== 0x70) throw new ProtocolError(`expected password message [type=${String.fromCharCode(msg.code)}]`);
+    const password = parseMessage(msg.code, msg.body);
+    result = password.kind === "password" ? await auth.authenticate(user, password.password) : undefined;
+  }
   if (result && "refused" in result) {
     M.errorResponse(out, { severity: "ERROR", code: SQLSTATE.INSUFFICIENT_PRIVILEGE, message: result.refused });
     await flush();

@@ -10,6 +10,7 @@ export type StatementKind =
   | "show"
   | "explain"
   | "insert"
+  | "insertReturning" // INSERT ... RETURNING: rows with an INSERT command tag
   | "update"
   | "create"
   | "ddl" // DROP, ALTER, TRUNCATE, RENAME, ...
@@ -20,6 +21,7 @@ export type StatementKind =
   | "deallocate"
   | "discard"
   | "cursor" // DECLARE name CURSOR, FETCH, MOVE, CLOSE: not supported (0A000)
+  | "copy" // COPY ... FROM STDIN / TO STDOUT (copy_in.ts, copy_out.ts)
   | "other";
 
 /** Classifies a statement by its leading tokens. */
@@ -40,7 +42,7 @@ export function statementKind(tokens: SqlToken[]): StatementKind {
     case "explain":
       return "explain";
     case "insert":
-      return "insert";
+      return tokens.some((t) => t.kind === "word" && t.lower === "returning") ? "insertReturning" : "insert";
     case "update":
       return "update";
     case "create":
@@ -67,6 +69,8 @@ export function statementKind(tokens: SqlToken[]): StatementKind {
       return "rollback";
     case "deallocate":
       return "deallocate";
+    case "copy":
+      return "copy";
     case "discard":
     case "reset":
       return "discard";
@@ -89,5 +93,5 @@ export function statementKind(tokens: SqlToken[]): StatementKind {
 
 /** True for statements whose result is rows (RowDescription + DataRows). */
 export function returnsRows(kind: StatementKind): boolean {
-  return kind === "query" || kind === "show" || kind === "explain";
+  return kind === "query" || kind === "show" || kind === "explain" || kind === "insertReturning";
 }

@@ -103,6 +103,9 @@ Deno.test({
     await t.step("Ctrl+E shows the plan, and an EXPLAIN error maps back past the prefix", async () => {
       await setEditorText(page, "select x from long_sequence(3)");
       await runWithKeyboard(page, "Control+e");
+      // The plan opens as monospace text (its indentation is the tree); the grid is one click away.
+      assert.match(await page.getByTestId("query-plan").textContent() ?? "", /long_sequence/);
+      await page.getByTestId("result-view-grid").click();
       assert.equal(await page.getByTestId("grid-header-name").first().textContent(), "QUERY PLAN");
       const sql = "select * from long_sequence(3) where nope > 1";
       await setEditorText(page, sql);

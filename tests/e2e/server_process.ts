@@ -17,6 +17,8 @@ export interface ServerProcess {
   /** Sends SIGTERM and waits. */
   stop(): Promise<void>;
   exec(sql: string, extra?: string): Promise<Response>;
+  /** Everything the server wrote to stdout and stderr so far (for tests that inspect the log). */
+  log(): string;
 }
 
 // QDB_E2E_MAIN lets a developer point the tests at another entry point while wiring a listener.
@@ -62,18 +64,21 @@ export async function startServer(
       throw new Error(`server exited before listening:\n${buffered}\n${err}`);
     }
     buffered += value;
-    httpUrl ||= /http listening on (http:\/\/\S+)/.exec(buffered)?.[1] ?? "";
-    healthUrl ||= /health listening on (http:\/\/\S+)/.exec(buffered)?.[1] ?? "";
+    httpUrl ||= /http listening on (https?:\/\/\S+)/.exec(buffered)?.[1] ?? "";
+    healthUrl ||= /health listening on (https?:\/\/\S+)/.exec(buffered)?.[1] ?? "";
     pgPort ||= Number(/pg listening on \S+:(\d+)/.exec(buffered)?.[1] ?? 0);
     ilpPort ||= Number(/ilp listening on \S+:(\d+)/.exec(buffered)?.[1] ?? 0);
   }
-  // Keep draining both pipes so the child never blocks on a full pipe.
+  // Keep draining both pipes so the child never blocks on a full pipe; keep the text for log().
+  let logText = buffered;
   (async () => {
     try {
-      while (!(await lines.read()).done) { /* drain */ }
+      for (let r = await lines.read(); !r.done; r = await lines.read()) logText += r.value;
     } catch { /* closed */ }
   })();
-  child.stderr.pipeTo(new WritableStream()).catch(() => {});
+  child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
+    new WritableStream({ write: (chunk) => void (logText += chunk) }),
+  ).catch(() => {});
   const wait = async (signal: Deno.Signal) => {
     try {
       child.kill(signal);
@@ -90,5 +95,6 @@ export async function startServer(
     kill: () => wait("SIGKILL"),
     stop: () => wait("SIGTERM"),
     exec: (sql, extra = "") => fetch(`${httpUrl}/exec?query=${encodeURIComponent(sql)}${extra}`),
+    log: () => logText,
   };
 }

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { runKills } from "./kill_harness.ts";
 
-Deno.test("every acknowledged write survives SIGKILL during inserts, merges, ILP, UPDATE, ALTER and DROP PARTITION", async () => {
+Deno.test("every acknowledged write survives SIGKILL during inserts, merges, ILP, UPDATE, DELETE, ALTER and DROP PARTITION", async () => {
   const report = await runKills({ kills: 8, seed: 9001 });
   console.log(JSON.stringify(report));
   assert.equal(report.kills, 8);

@@ -1,6 +1,6 @@
 /**
  * SIGKILL at random moments while a client runs a random mix of writes against one table:
- * multi-row INSERTs, out-of-order INSERTs (merges), ILP over HTTP, UPDATEs, ALTER TABLE
+ * multi-row INSERTs, out-of-order INSERTs (merges), ILP over HTTP, UPDATEs, DELETEs, ALTER TABLE
  * ADD/DROP COLUMN and DROP PARTITION (issue 9 "Faults"). After every restart the table must
  * open and read back exactly as the reference model says: every acknowledged operation, and
  * the one in flight either wholly or not at all.

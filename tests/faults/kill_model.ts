@@ -74,6 +74,17 @@ export function nextOperation(r: Rng, m: Model): Operation {
     const body = rows.map((x) => `f,k=${x.k} n=${x.n}i,v=${x.v}.0 ${x.ts * 1000}`).join("\n") + "\n";
     return { name: "ilp", request: { kind: "ilp", body }, apply: addRows(rows) };
   }
+  if (k < 73) {
+    // Row-level DELETE (issue 10): rewrites every partition holding a matching row.
+    const mod = r.int(11);
+    return {
+      name: "delete",
+      request: { kind: "sql", sql: `DELETE FROM f WHERE n % 11 = ${mod}` },
+      apply: (x) => {
+        for (const [n] of x.rows) if (n % 11 === mod) x.rows.delete(n);
+      },
+    };
+  }
   if (k < 80) {
     const mod = r.int(3);
     return {

@@ -27,7 +27,7 @@ const cases: [string, string, number | undefined][] = [
   ["SELECT 'unterminated FROM t", "", 7],
   ["SELEC 1", "unexpected token", 6],
   ["SELECT ts FROM t WHERE ts IN '2024-13'", "", undefined],
-  ["DELETE FROM t", "", 0],
+  ["DELETE FROM nope", "table does not exist [table=nope]", 12],
   ["SELECT x FROM t LIMIT 'a'", "", undefined],
   ["SELECT sum(x) FROM t WHERE sum(x) > 1", "aggregate", undefined],
 ];

@@ -28,6 +28,8 @@ Deno.test("statement kinds drive command tags and session statements", () => {
   assert.equal(kind("DECLARE @x := 1 SELECT @x"), "query");
   assert.equal(kind("FETCH 10 FROM c"), "cursor");
   assert.equal(kind("insert into t values (1)"), "insert");
+  assert.equal(kind("insert into t values (1) returning *"), "insertReturning");
+  assert.equal(kind("insert into t values ('returning')"), "insert");
 });
 
 Deno.test("placeholders are counted and typed from their context", () => {
@@ -52,13 +54,40 @@ Deno.test("catalog spellings are rewritten outside string literals only", () => 
     "select c.relname from pg_class c where c.relname ~ '^(t)$' ",
   );
   assert.equal(rewriteForEngine("select 'pg_catalog.x', n.nspname <> 'pg_catalog' from pg_namespace n"), "select 'pg_catalog.x', n.nspname <> 'pg_catalog' from pg_namespace n");
-  assert.equal(rewriteForEngine("select 'pg_class'::regclass, a::pg_catalog.regtype::pg_catalog.text from pg_type"), "select 1259, a::varchar from pg_type");
+  assert.equal(rewriteForEngine("select 'pg_class'::regclass, a::pg_catalog.regtype::pg_catalog.text from pg_type"), "select 1259, format_type(a, NULL)::varchar from pg_type");
+  assert.equal(
+    rewriteForEngine("select 'int4'::regtype, t.oid::regtype from pg_class t where t.oid = 'public.t'::regclass"),
+    "select to_regtype('int4'), format_type(t.oid, NULL) from pg_class t where t.oid = (select oid from pg_class where relname = 't')",
+  );
   assert.equal(
     rewriteForEngine("select a.attname, (select d.adbin from pg_catalog.pg_attrdef d where d.adrelid = a.attrelid) from pg_attribute a"),
     "select a.attname, NULL from pg_attribute a",
   );
-  assert.equal(rewriteForEngine("select pubname, null from pg_catalog.pg_publication p join x on true"), "SELECT NULL c1, NULL c2 FROM long_sequence(0)");
-  assert.equal(rewriteForEngine("select * from (select 1 from pg_attrdef) x"), "select * from (select 1 from pg_attrdef) x");
+  assert.equal(rewriteForEngine("select pubname, null from pg_catalog.pg_publication p join x on true"), "SELECT NULL pubname, NULL c2 FROM long_sequence(0)");
+  assert.equal(rewriteForEngine("select * from (select 1 from pg_attrdef) x"), "select * from (SELECT NULL c1 FROM long_sequence(0)) x");
+  // Derived tables over empty relations keep their column names; inner joins with them are empty too.
+  assert.equal(
+    rewriteForEngine("select a.attname from pg_attribute a join (select unnest(ix.indkey) attnum, generate_subscripts(ix.indkey, 1) as ord from pg_index ix) k on a.attnum = k.attnum"),
+    "SELECT NULL attname FROM long_sequence(0)",
+  );
+  assert.equal(
+    rewriteForEngine("select t.relname, a.attname from pg_class t join pg_index ix on t.oid = ix.indrelid left join pg_attribute a on a.attnum = any(ix.indkey)"),
+    "SELECT NULL relname, NULL attname FROM long_sequence(0)",
+  );
+  assert.equal(rewriteForEngine("select c.relname from pg_class c left join pg_description d on d.objoid = c.oid"), "select c.relname from pg_class c left join pg_description d on d.objoid = c.oid");
+  // psqlODBC's parenthesised left-deep joins lose their parentheses; substring(s FROM a FOR b) takes commas.
+  assert.equal(
+    rewriteForEngine("select c.oid from ((pg_class c join pg_namespace n on n.oid = c.relnamespace) join pg_attribute a on a.attrelid = c.oid)"),
+    "select c.oid from pg_class c join pg_namespace n on n.oid = c.relnamespace join pg_attribute a on a.attrelid = c.oid",
+  );
+  assert.equal(rewriteForEngine("select substring(pg_get_function_result(p.oid) from 0 for 6) from pg_proc p"), "select substring(pg_get_function_result(p.oid) , 0 , 6) from pg_proc p");
+  assert.equal(rewriteForEngine("select n.nspname = (pg_catalog.current_schemas(true))[1] from pg_namespace n"), "select n.nspname = 'pg_catalog' from pg_namespace n");
+  assert.equal(rewriteForEngine("select typinput = 'pg_catalog.array_in'::regproc from pg_type"), "select typinput = 'array_in' from pg_type");
+  assert.equal(rewriteForEngine("select current_schema(), session_user, x as current_user"), "select current_schema(), session_user(), x as current_user");
+  assert.equal(
+    rewriteForEngine("select c.relname from pg_class c, pg_constraint con where con.conrelid = c.oid order by 1"),
+    "SELECT NULL relname FROM long_sequence(0)",
+  );
   assert.equal(rewriteForEngine("select 1 from trades"), "select 1 from trades");
 });
 

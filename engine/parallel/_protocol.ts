@@ -1,0 +1,27 @@
+/**
+ * The messages between the worker pool and a worker heap: plain, structured-cloneable data.
+ */
+import type { HeapScan, Partials } from "../exec/fast_aggregate.ts";
+import type { SnapshotOrigin } from "../storage/snapshot.ts";
+
+export type HeapRequest =
+  /** First message: sizes of the worker's WASM memory and of its column cache. */
+  | { kind: "init"; memoryBytes: number; cacheBytes: number }
+  | {
+    kind: "aggregate";
+    id: number;
+    /** Cache prefixes forgotten on the main heap since the previous task to this worker. */
+    forget: string[];
+    origin: SnapshotOrigin;
+    job: HeapScan;
+    /** Indexes into `origin.txn.partitions`. */
+    partitions: number[];
+  };
+
+export type HeapReply =
+  | { kind: "ready" }
+  | { kind: "failed"; message: string }
+  | { kind: "partials"; id: number; partials: Partials }
+  /** The heap could not hold what the kernels need: the query runs on the main heap. */
+  | { kind: "unavailable"; id: number }
+  | { kind: "error"; id: number; message: string };

@@ -1,0 +1,58 @@
+/**
+ * The entry of one worker heap (ARCHITECTURE.md "several heaps"): its own WASM instance and
+ * column cache over the same data root, opened read-only. It never recovers, writes or lists
+ * tables: every task names the exact committed state to read (the main thread's snapshot),
+ * so a worker sees no row past that commit.
+ *
+ * Tasks run one at a time, in arrival order; the cache prefixes the main thread forgot since
+ * the previous task (folders deleted, whose names may come back) are dropped before a task
+ * reads anything.
+ */
+/// <reference lib="deno.worker" />
+import { kernels, wasmMemory } from "../../engine-wasm/mod.ts";
+import { ColumnCache } from "../storage/column_cache.ts";
+import { openSnapshot } from "../storage/snapshot.ts";
+import { accumulatePartitions } from "../exec/fast_aggregate.ts";
+import { FastPathUnavailable } from "../exec/wasm_scratch.ts";
+import type { HeapReply, HeapRequest } from "./_protocol.ts";
+
+let cache: ColumnCache | undefined;
+let queue: Promise<void> = Promise.resolve();
+
+self.onmessage = (e: MessageEvent<HeapRequest>) => {
+  const req = e.data;
+  queue = queue.then(() => handle(req));
+};
+
+function reply(r: HeapReply): void {
+  self.postMessage(r);
+}
+
+const messageOf = (err: unknown) => String((err as Error)?.message ?? err);
+
+/** Answers one request; never throws, so that one failure does not stop the queue. */
+async function handle(req: HeapRequest): Promise<void> {
+  if (req.kind === "init") {
+    try {
+      cache = new ColumnCache(req.cacheBytes, wasmMemory(req.memoryBytes));
+      kernels();
+      reply({ kind: "ready" });
+    } catch (err) {
+      reply({ kind: "failed", message: messageOf(err) });
+    }
+    return;
+  }
+  try {
+    for (const prefix of req.forget) cache!.forget(prefix);
+    const snap = openSnapshot(req.origin, cache!);
+    try {
+      const partials = await accumulatePartitions(req.job, { snap, partitions: req.partitions });
+      reply({ kind: "partials", id: req.id, partials });
+    } finally {
+      snap.release();
+    }
+  } catch (err) {
+    if (err instanceof FastPathUnavailable) reply({ kind: "unavailable", id: req.id });
+    else reply({ kind: "error", id: req.id, message: messageOf(err) });
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * The worker heaps of one engine (ARCHITECTURE.md "several heaps"): Deno module Workers, each
+ * with its own WASM memory and column cache over the engine's data root, started on the first
+ * query that can use them and terminated by `close()`.
+ *
+ * A table scan aggregate (exec/fast_aggregate.ts) hands its job and snapshot to `aggregate`,
+ * which splits the snapshot's partitions between the workers, waits for their partial
+ * states and merges them; it declines (undefined) small scans and anything it cannot run, and
+ * the aggregate then runs on the main heap as before.
+ */
+import { SqlError } from "../base/errors.ts";
+import type { ExecContext } from "../exec/exec_context.ts";
+import { emptyPartials, type HeapScan, mergePartials, type Partials } from "../exec/fast_aggregate.ts";
+import type { TableSnapshot } from "../storage/api.ts";
+import type { ColumnCache } from "../storage/column_cache.ts";
+import { Snapshot } from "../storage/snapshot.ts";
+import type { HeapReply, HeapRequest } from "./_protocol.ts";
+
+/** QuestDB's `cairo.sql.parallel.workers` default here: the machines we target have 2 cores. */
+export const PARALLEL_WORKERS_DEFAULT = 2;
+/**
+ * Scans that read fewer values (rows × columns read) stay on the main heap: a round trip to the
+ * workers costs more than it saves. 4M is 1M rows of a GROUP BY over four columns, or 2M rows
+ * of two sums: on the bench machine, 1M-row scans of one or two columns were slower on the
+ * workers (about 2 ms of hand-over on a busy machine against 2 to 5 ms of work).
+ */
+export const PARALLEL_VALUES_MIN_DEFAULT = 4_000_000;
+/** Kernel scratch space of a worker's WASM memory on top of its cache budget. */
+const SCRATCH_BYTES = 512 * 1024 * 1024;
+/**
+ * Group slots beyond which a keyed job stays on the main heap: partial states travel as one
+ * object per slot and aggregate, and cloning and merging a million of them costs more than
+ * the scan they save.
+ */
+const KEYS_MAX = 16_384;
+/** A worker's WASM memory (wasm32 addresses at most 4 GiB). */
+const MEMORY_BYTES_MAX = 4 * 1024 * 1024 * 1024 - 65_536;
+
+export interface WorkerPoolOptions {
+  /** Workers to run; 0 disables the pool. */
+  workers: number;
+  /** Column cache budget of the main heap; the workers share the same budget between them. */
+  cacheBytes: number;
+  /** Scans that read fewer values (rows × columns) run on the main heap. */
+  valuesMin?: number;
+  /** The main heap's cache, whose forgotten prefixes the workers must forget too. */
+  cache?: ColumnCache;
+}
+
+interface Heap {
+  worker: Worker;
+  ready: Promise<void>;
+  /** Prefixes forgotten on the main heap, not yet sent to this worker. */
+  forget: string[];
+}
+
+type Waiter = { resolve: (r: HeapReply) => void; reject: (e: Error) => void };
+
+export class WorkerPool {
+  readonly workers: number;
+  readonly valuesMin: number;
+  readonly #cacheBytes: number;
+  #heaps: Heap[] | undefined;
+  /** Set once a worker failed to start: the pool then declines every job. */
+  #broken = false;
+  #closed = false;
+  #idNext = 1;
+  #jobs = 0;
+  readonly #waiting = new Map<number, Waiter>();
+  readonly #unwatch: (() => void) | undefined;
+
+  constructor(options: WorkerPoolOptions) {
+    this.workers = Math.max(0, Math.floor(options.workers));
+    this.valuesMin = options.valuesMin ?? PARALLEL_VALUES_MIN_DEFAULT;
+    this.#cacheBytes = options.cacheBytes;
+    this.#unwatch = options.cache?.watchForget((prefix) => {
+      for (const h of this.#heaps ?? []) h.forget.push(prefix);
+    });
+  }
+
+  /** Jobs the workers ran (tests: shows that a query took the parallel path). */
+  get jobs(): number {
+    return this.#jobs;
+  }
+
+  /** Workers running now (0 before the first parallel query and after close). */
+  get running(): number {
+    return this.#heaps?.length ?? 0;
+  }
+
+  /**
+   * Partial aggregates of every partition of `snap` computed on the workers and merged, or
+   * undefined when the scan is small, has fewer than two partitions to share, needs no column
+   * data, has very many groups, or a worker cannot hold it: the caller then runs it on its own
+   * heap.
+   */
+  async aggregate(job: HeapScan, snap: TableSnapshot, ctx: ExecContext): Promise<Partials | undefined> {
+    if (this.workers === 0 || this.#broken || this.#closed || !(snap instanceof Snapshot)) return undefined;
+    // count(*) without a filter reads no column: the main heap answers it from row counts.
+    if (job.preds.length === 0 && job.aggs.every((a) => a.col < 0)) return undefined;
+    if (job.keyCount > KEYS_MAX) return undefined;
+    const sets = this.#split(job, snap);
+    if (!sets) return undefined;
+    const heaps = await this.#start();
+    if (!heaps) return undefined;
+    const origin = snap.origin();
+    let replies: (HeapReply | undefined)[];
+    try {
+      replies = await Promise.all(sets.map((partitions, w) => {
+        if (partitions.length === 0) return undefined;
+        const h = heaps[w];
+        const forget = h.forget.splice(0);
+        return this.#send(h, (id) => ({ kind: "aggregate", id, forget, origin, job, partitions }));
+      }));
+    } catch (err) {
+      // A worker died (the pool now declines everything): this heap runs the scan instead.
+      if (this.#broken && !this.#closed) return undefined;
+      throw err;
+    }
+    if (ctx.signal?.aborted) return undefined;
+    const merged = emptyPartials(job);
+    for (const r of replies) {
+      if (!r) continue;
+      if (r.kind === "unavailable") return undefined;
+      if (r.kind === "error") throw new SqlError(`parallel scan failed: ${r.message}`, -1, "internal");
+      if (r.kind === "partials") mergePartials(job, merged, r.partials);
+    }
+    this.#jobs++;
+    return merged;
+  }
+
+  /** Terminates the workers; later jobs are declined. */
+  close(): void {
+    this.#closed = true;
+    this.#unwatch?.();
+    this.#stop(new SqlError("engine is closed", -1, "internal"));
+  }
+
+  /** Terminates the workers and fails the jobs waiting for them. */
+  #stop(reason: Error): void {
+    for (const h of this.#heaps ?? []) h.worker.terminate();
+    this.#heaps = undefined;
+    for (const w of this.#waiting.values()) w.reject(reason);
+    this.#waiting.clear();
+  }
+
+  /**
+   * The partitions of each worker, or undefined when not worth it. A partition goes to worker
+   * `index % workers` whatever the query, so each worker keeps caching the same partitions.
+   */
+  #split(job: HeapScan, snap: TableSnapshot): number[][] | undefined {
+    const sets: number[][] = Array.from({ length: this.workers }, () => []);
+    let rows = 0, used = 0;
+    snap.partitions.forEach((p, i) => {
+      if (p.rowCount === 0) return;
+      if (job.intervals && !job.intervals.some((iv) => iv.hi >= p.minTs && iv.lo <= p.maxTs)) return;
+      const set = sets[i % this.workers];
+      if (set.length === 0) used++;
+      set.push(i);
+      rows += p.rowCount;
+    });
+    return rows * columnsRead(job) >= this.valuesMin && used >= 2 ? sets : undefined;
+  }
+
+  /** The running workers, started and ready; undefined when they cannot start. */
+  async #start(): Promise<Heap[] | undefined> {
+    if (!this.#heaps) {
+      const cacheBytes = Math.floor(this.#cacheBytes / this.workers);
+      const memoryBytes = Math.min(MEMORY_BYTES_MAX, cacheBytes + SCRATCH_BYTES);
+      this.#heaps = Array.from(
+        { length: this.workers },
+        () => this.#spawn({ kind: "init", memoryBytes, cacheBytes }),
+      );
+    }
+    const heaps = this.#heaps;
+    try {
+      await Promise.all(heaps.map((h) => h.ready));
+    } catch (err) {
+      if (this.#closed) return undefined;
+      this.#broken = true;
+      this.#stop(err as Error);
+      console.warn(`parallel workers disabled: ${(err as Error).message}`);
+      return undefined;
+    }
+    return this.#closed ? undefined : heaps;
+  }
+
+  #spawn(init: HeapRequest): Heap {
+    const worker = new Worker(new URL("./heap_worker.ts", import.meta.url).href, { type: "module" });
+    const ready = new Promise<void>((resolve, reject) => {
+      worker.onmessage = (e: MessageEvent<HeapReply>) => {
+        const r = e.data;
+        if (r.kind === "ready") return resolve();
+        if (r.kind === "failed") return reject(new Error(r.message));
+        const w = this.#waiting.get(r.id);
+        this.#waiting.delete(r.id);
+        w?.resolve(r);
+      };
+      worker.onerror = (e) => {
+        e.preventDefault();
+        const err = new Error(`worker error: ${e.message}`);
+        reject(err);
+        // A worker that died answers nothing more: fail what waits, decline from now on.
+        this.#broken = true;
+        this.#stop(err);
+      };
+    });
+    ready.catch(() => {});
+    worker.postMessage(init);
+    return { worker, ready, forget: [] };
+  }
+
+  #send(h: Heap, request: (id: number) => HeapRequest): Promise<HeapReply> {
+    const id = this.#idNext++;
+    return new Promise<HeapReply>((resolve, reject) => {
+      this.#waiting.set(id, { resolve, reject });
+      h.worker.postMessage(request(id));
+    });
+  }
+}
+
+/** Distinct columns a job reads per row (filters, aggregate arguments, the group key). */
+function columnsRead(job: HeapScan): number {
+  const cols = new Set<number>([
+    ...job.preds.map((p) => p.col),
+    ...job.aggs.filter((a) => a.col >= 0).map((a) => a.col),
+  ]);
+  if (job.key !== undefined) cols.add(job.key);
+  return cols.size;
+}

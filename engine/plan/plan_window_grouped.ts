@@ -1,0 +1,128 @@
+/**
+ * Window functions over grouped rows (spec/sql.md §12: "evaluated after WHERE/GROUP BY"):
+ * `SELECT sym, sum(x) s, rank() OVER (ORDER BY sum(x) DESC) FROM t GROUP BY sym`, and the same
+ * over SAMPLE BY buckets or implicit grouping. The window planner works on the rows of one
+ * SELECT, so the query is split in two: an inner SELECT that does the grouping (WHERE, GROUP BY,
+ * SAMPLE BY, HAVING unchanged) and outputs every aggregate and grouping expression the items use
+ * as hidden columns, and an outer SELECT over it that evaluates the window functions and the
+ * items, named as the original items would have been.
+ */
+import { SqlError } from "../base/errors.ts";
+import type * as A from "../sql/ast.ts";
+import { mapChildExprs, someExpr } from "../sql/expr_walk.ts";
+import { exprToText } from "../sql/printer.ts";
+import { isAggregateCall } from "./bind_expr.ts";
+import { baseName } from "./column_names.ts";
+import type { PlanContext } from "./plan_context.ts";
+import type { PlanNode } from "./plan_node.ts";
+import { containsAggregate, planSelect } from "./plan_select.ts";
+
+const HIDDEN = "\u0000grouped";
+
+function containsWindowCall(e: A.Expr): boolean {
+  return someExpr(e, (x) => (x.kind === "call" && x.over !== undefined ? true : undefined));
+}
+
+/** True for a SELECT that groups rows and has a window function in its select list. */
+export function needsGroupedWindows(core: A.SelectCore): boolean {
+  // A window call inside an aggregate's arguments is an error the grouping planner reports.
+  const windowOverGroups = (e: A.Expr) =>
+    someExpr(e, (x) => (x.kind !== "call" ? undefined : x.over ? true : isAggregateCall(x) ? false : undefined));
+  if (!core.items || !core.items.some((i) => i.expr.kind !== "star" && windowOverGroups(i.expr))) return false;
+  return core.groupBy !== undefined || core.sampleBy !== undefined ||
+    core.items.some((i) => i.expr.kind !== "star" && containsAggregate(i.expr));
+}
+
+export function planGroupedWindows(
+  core: A.SelectCore,
+  orderBy: A.OrderItem[],
+  limit: A.Limit | undefined,
+  pc: PlanContext,
+): PlanNode {
+  const items = core.items!;
+  for (const i of items) {
+    if (i.expr.kind === "star") throw new SqlError("'*' is not allowed with aggregates and window functions", i.expr.pos);
+  }
+  const hidden: A.SelectItem[] = [];
+  const hiddenTexts: string[] = [];
+  const hide = (expr: A.Expr, pos: number): A.Expr => {
+    const text = exprToText(expr).toLowerCase();
+    let k = hiddenTexts.indexOf(text);
+    if (k < 0) {
+      k = hidden.length;
+      hidden.push({ expr, alias: `${HIDDEN}${k}` });
+      hiddenTexts.push(text);
+    }
+    return { kind: "column", pos, name: `${HIDDEN}${k}` };
+  };
+  const itemTexts = items.map((i) => exprToText(i.expr).toLowerCase());
+  const keyTexts = (core.groupBy ?? []).map((g) => exprToText(g).toLowerCase());
+  const outputNames = items.map((i) => (i.alias ?? baseName(i, pc.legacyNames)).toLowerCase());
+
+  /** Replaces everything computed per group by a hidden column of the inner SELECT. */
+  const rewrite = (e: A.Expr, inOrderBy = false): A.Expr => {
+    const again = (x: A.Expr) => rewrite(x, inOrderBy);
+    if (e.kind === "call" && e.over) {
+      return {
+        ...e,
+        args: e.args.map(again),
+        over: {
+          ...e.over,
+          partitionBy: e.over.partitionBy.map(again),
+          orderBy: e.over.orderBy.map((o) => ({ ...o, expr: again(o.expr) })),
+        },
+      };
+    }
+    if (e.kind === "call" && isAggregateCall(e)) return hide(e, e.pos);
+    if (!someExpr(e, (x) => (x.kind === "column" ? true : undefined))) return e;
+    if (!containsAggregate(e) && !containsWindowCall(e)) {
+      const text = exprToText(e).toLowerCase();
+      if (e.kind === "column" && !e.qualifier && inOrderBy && outputNames.includes(e.name.toLowerCase())) return e;
+      const k = itemTexts.indexOf(text);
+      if (k >= 0) return hide(items[k].expr, e.pos);
+      if (keyTexts.includes(text)) return hide(e, e.pos);
+      if (e.kind === "column") {
+        // Under implicit grouping an extra item would be a new key and change the groups;
+        // under GROUP BY and SAMPLE BY the grouping planner checks the column is allowed.
+        if (!core.groupBy && !core.sampleBy) {
+          throw new SqlError("column must appear in GROUP BY clause or aggregate function", e.pos);
+        }
+        return hide(e, e.pos);
+      }
+    }
+    return mapChildExprs(e, again);
+  };
+
+  const outerItems: A.SelectItem[] = items.map((i, k) => ({
+    expr: rewrite(i.expr),
+    alias: i.alias ?? baseName(items[k], pc.legacyNames),
+    aliasPos: i.aliasPos,
+  }));
+  const outerOrder = orderBy.map((o) => ({ ...o, expr: rewrite(o.expr, true) }));
+  const windows = core.windows.map((w) => ({
+    ...w,
+    spec: {
+      ...w.spec,
+      partitionBy: w.spec.partitionBy.map((x) => rewrite(x)),
+      orderBy: w.spec.orderBy.map((o) => ({ ...o, expr: rewrite(o.expr) })),
+    },
+  }));
+  const inner: A.SelectCore = { ...core, items: hidden, windows: [], distinct: false, distinctOn: undefined };
+  const outer: A.SelectCore = {
+    kind: "select",
+    pos: core.pos,
+    distinct: core.distinct,
+    distinctOn: core.distinctOn?.map((x) => rewrite(x, true)),
+    items: outerItems,
+    from: {
+      first: {
+        kind: "subquerySource",
+        pos: core.pos,
+        query: { kind: "query", pos: core.pos, with: [], body: inner, orderBy: [] },
+      },
+      joins: [],
+    },
+    windows,
+  };
+  return planSelect(outer, outerOrder, limit, pc);
+}

@@ -1,0 +1,213 @@
+/**
+ * The worker pool (engine/parallel/worker_pool.ts) against the main heap on the same data:
+ * every query runs once on an engine whose workers take every scan and once on an engine
+ * without workers, and the results must agree (NULLs, symbols with a NULL key, WHERE filters,
+ * timestamp intervals, partitions with no matching row, columns added later). Also: which
+ * queries the pool takes, and that the engine stops its workers on close.
+ */
+import assert from "node:assert/strict";
+import type { Engine } from "../../../engine/mod.ts";
+import { assertSame, parallelEngine, rows, run, singleEngine } from "./_parallel_util.ts";
+
+const UNKEYED = [
+  "SELECT sum(d) AS s, avg(d) AS a FROM t",
+  "SELECT count(*), count(d), sum(d), avg(d), min(d), max(d) FROM t",
+  "SELECT count(f), sum(f), avg(f), min(f), max(f) FROM t",
+  "SELECT count(i), sum(i), avg(i), min(i), max(i) FROM t",
+  "SELECT count(l), sum(l), avg(l), min(l), max(l), min(ts), max(ts) FROM t",
+  "SELECT sum(sh), count(sh), sum(b) FROM t",
+  "SELECT count(*), avg(d), sum(l) FROM t WHERE s = 'b'",
+  "SELECT count(*), avg(d), sum(l) FROM t WHERE s = 'nope'",
+  "SELECT count(*), max(d) FROM t WHERE s IS NULL",
+  "SELECT count(*), min(d) FROM t WHERE s IN ('a', 'c', null)",
+  "SELECT count(*), sum(i) FROM t WHERE s != 'a' AND d > 0.5",
+  "SELECT count(*), sum(d) FROM t WHERE i < 0",
+  "SELECT count(*), sum(d) FROM t WHERE d > 2",
+  "SELECT count(*), sum(d), max(l) FROM t WHERE ts IN '2024-03-02;2d'",
+  "SELECT count(*), sum(d), max(l) FROM t WHERE ts > '2024-03-03T12:00' AND ts < '2024-03-07T06:00'",
+  "SELECT count(*), sum(d) FROM t WHERE ts IN '2024-03-02' OR ts IN '2024-03-06'",
+  "SELECT count(*), sum(d) FROM t WHERE ts IN '2025-01-01'",
+  "SELECT count(*), sum(late), count(late), min(late) FROM t",
+];
+
+const KEYED = [
+  "SELECT s, count(*) AS n, sum(d) AS v, avg(d) AS a, min(d) AS lo, max(d) AS hi, sum(l) AS q FROM t GROUP BY s ORDER BY s",
+  "SELECT s, count(i), sum(i), min(i), max(i), avg(f), min(f) FROM t GROUP BY s ORDER BY s",
+  "SELECT s, count(*), sum(d) FROM t WHERE d > 0.9 GROUP BY s ORDER BY s",
+  "SELECT s, count(*), max(ts) FROM t WHERE ts IN '2024-03-04;2d' GROUP BY s ORDER BY s",
+  "SELECT k, count(*), sum(d), max(l) FROM t WHERE s = 'a' GROUP BY k ORDER BY k",
+  "SELECT s, count(*), sum(late) FROM t WHERE s != 'c' GROUP BY s ORDER BY s",
+];
+
+/** Ten DAY partitions with NULLs in every column, a symbol with NULL keys and a column added later. */
+async function makeTable(engine: Engine): Promise<void> {
+  await run(
+    engine,
+    "CREATE TABLE t AS (SELECT timestamp_sequence('2024-03-01', 14_000_000L) ts, " +
+      "rnd_symbol('a','b','c','d',null) s, rnd_symbol('k1','k2','k3') k, rnd_double(4) d, rnd_float(4) f, " +
+      "rnd_int(-1000, 1000, 4) i, rnd_long(-100000, 100000, 4) l, rnd_short() sh, rnd_byte() b " +
+      "FROM long_sequence(62500)) TIMESTAMP(ts) PARTITION BY DAY",
+  );
+  await run(engine, "ALTER TABLE t ADD COLUMN late DOUBLE");
+  await run(
+    engine,
+    "INSERT INTO t (ts, s, k, d, l, late) SELECT timestamp_sequence('2024-03-09T18:00', 4_000_000L), " +
+      "rnd_symbol('a','b','e',null), rnd_symbol('k1','k4'), rnd_double(2), rnd_long(0, 10, 2), rnd_double(3) FROM long_sequence(5000)",
+  );
+}
+
+Deno.test("parallel aggregates equal the main heap's over partitions, NULLs, symbols and filters", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_par_" });
+  try {
+    const par = await parallelEngine(root);
+    const results: unknown[][][] = [];
+    try {
+      await makeTable(par);
+      const local: string[] = [];
+      for (const sql of [...UNKEYED, ...KEYED]) {
+        const jobs = par.parallel.jobs;
+        results.push(await rows(par, sql));
+        if (par.parallel.jobs === jobs) local.push(sql);
+      }
+      assert.equal(par.parallel.running, 2);
+      // The rest went to the workers.
+      assert.deepEqual(local, [
+        // Both days are odd partitions, which one worker holds: nothing to share.
+        "SELECT count(*), sum(d) FROM t WHERE ts IN '2024-03-02' OR ts IN '2024-03-06'",
+        // No partition in the interval.
+        "SELECT count(*), sum(d) FROM t WHERE ts IN '2025-01-01'",
+      ]);
+    } finally {
+      await par.close();
+    }
+    const one = await singleEngine(root);
+    try {
+      let i = 0;
+      for (const sql of [...UNKEYED, ...KEYED]) {
+        const expected = await rows(one, sql);
+        assert.ok(expected.length > 0, sql);
+        assertSame(results[i++], expected, sql);
+      }
+      assert.equal(one.parallel.jobs, 0);
+    } finally {
+      await one.close();
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("parallel aggregates equal the row path", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_par_" });
+  const engine = await parallelEngine(root);
+  try {
+    await makeTable(engine);
+    const fast =
+      "SELECT s, count(*), sum(d), avg(d), min(d), max(d), sum(l), min(i), max(f) FROM t WHERE d > 0.2 GROUP BY s ORDER BY s";
+    const slow =
+      "SELECT s, count(*) FILTER (WHERE true), sum(d) FILTER (WHERE true), avg(d) FILTER (WHERE true), " +
+      "min(d) FILTER (WHERE true), max(d) FILTER (WHERE true), sum(l) FILTER (WHERE true), min(i) FILTER (WHERE true), " +
+      "max(f) FILTER (WHERE true) FROM t WHERE d > 0.2 GROUP BY s ORDER BY s";
+    const jobs = engine.parallel.jobs;
+    const a = await rows(engine, fast);
+    assert.equal(engine.parallel.jobs, jobs + 1);
+    assertSame(a, await rows(engine, slow), "keyed");
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("the pool leaves small scans, one-partition scans and count(*) to the main heap", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_par_" });
+  const { Engine } = await import("../../../engine/mod.ts");
+  const engine = await Engine.open({
+    root,
+    cacheBytes: 64 * 1024 * 1024,
+    parallelWorkers: 2,
+    parallelValuesMin: 50_000,
+  });
+  try {
+    await makeTable(engine);
+    await rows(engine, "SELECT count(*) FROM t");
+    await rows(engine, "SELECT sum(d) FROM t WHERE ts IN '2024-03-03'");
+    await rows(engine, "SELECT sum(d) FROM t WHERE ts IN '2024-03-03;1d'");
+    await rows(engine, "SELECT s, first(d) FROM t");
+    assert.equal(engine.parallel.jobs, 0);
+    assert.equal(engine.parallel.running, 0, "no worker started");
+    await rows(engine, "SELECT sum(d) FROM t");
+    assert.equal(engine.parallel.jobs, 1);
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a worker whose cache cannot hold its partitions hands the scan back to the main heap", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_par_" });
+  const sql = "SELECT s, count(*), sum(d), min(l), max(l) FROM t GROUP BY s ORDER BY s";
+  try {
+    const { Engine } = await import("../../../engine/mod.ts");
+    // 512 KiB for the main heap, 256 KiB per worker: a worker pins more than that in one job.
+    const small = await Engine.open({
+      root,
+      cacheBytes: 512 * 1024,
+      parallelWorkers: 2,
+      parallelValuesMin: 1,
+    });
+    let got: unknown[][];
+    try {
+      await makeTable(small);
+      got = await rows(small, sql);
+      assert.equal(small.parallel.jobs, 0, "no job completed on the workers");
+      assert.equal(small.parallel.running, 2, "the workers were asked");
+    } finally {
+      await small.close();
+    }
+    const one = await singleEngine(root);
+    try {
+      assertSame(got, await rows(one, sql), sql);
+    } finally {
+      await one.close();
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a GROUP BY over very many symbol keys stays on the main heap", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_par_" });
+  const engine = await parallelEngine(root);
+  try {
+    await run(
+      engine,
+      "CREATE TABLE u AS (SELECT timestamp_sequence('2024-03-01', 14_000_000L) ts, CAST(x AS SYMBOL) k, 1.0 d " +
+        "FROM long_sequence(20000)) TIMESTAMP(ts) PARTITION BY DAY",
+    );
+    const got = await rows(engine, "SELECT k, sum(d) FROM u");
+    assert.equal(got.length, 20000);
+    assert.equal(engine.parallel.jobs, 0);
+    await rows(engine, "SELECT sum(d) FROM u");
+    assert.equal(engine.parallel.jobs, 1);
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("closing the engine terminates its workers", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_par_" });
+  const engine = await parallelEngine(root);
+  try {
+    await makeTable(engine);
+    assert.equal(engine.parallel.running, 0);
+    await rows(engine, "SELECT sum(d) FROM t");
+    assert.equal(engine.parallel.running, 2);
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
+  assert.equal(engine.parallel.running, 0);
+  // A closed pool declines: nothing runs on a terminated worker.
+  assert.equal(engine.parallel.jobs, 1);
+});
