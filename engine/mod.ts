@@ -24,4 +24,6 @@ export { functionNames } from "./functions/registry.ts";
 // pgwire COPY FROM parses text like CSV import; SET TIME ZONE resolves zones like to_timezone.
 export { parseText } from "./functions/cast.ts";
 export { resolveTimeZone, type ZoneRules } from "./functions/timezone.ts";
+// pgwire reports pg_index.indkey and friends as int2vector/oidvector, as drivers parse them.
+export { catalogTypeOid } from "./catalog/pg_catalog_define.ts";
 export { BlockColumn, checkIngestTableName, columnTypeOf, inferColumnType, IngestBlock, type IngestError, Ingestor, type IngestorOptions, looksLikeHeader, type Prepared, type PrepareOptions, textParserFor, type TextParser, type ValueKind, ValueKinds } from "./ingest/mod.ts";

@@ -15,14 +15,48 @@ export interface ChartConfig {
   type: ChartType;
   x: number;
   series: number[];
+  /**
+   * "Partition by": a categorical column whose values each get their own line (spec/console.md
+   * §2.7), -1 for none, or undefined until the data has arrived and the automatic choice ran.
+   */
+  partition?: number;
 }
+
+/** Most lines a partitioned chart draws; further categories are left out (and counted). */
+export const PARTITIONS_MAX = 20;
 
 export interface ChartData {
   xs: Float64Array;
   ys: (number | null)[][];
+  /** One legend name per entry of `ys`. */
+  names: string[];
   /** Category labels when x is not numeric or temporal. */
   labels: string[] | null;
   temporal: boolean;
+}
+
+const CATEGORICAL = /^(SYMBOL|STRING|VARCHAR|CHAR|BOOLEAN)$/i;
+
+export function isCategoricalType(type: string): boolean {
+  return CATEGORICAL.test(type);
+}
+
+/**
+ * The automatic partition (spec/console.md §2.7): with a temporal x, the first categorical
+ * column with at most PARTITIONS_MAX distinct values in the fetched rows; otherwise none.
+ */
+export function autoPartition(columns: Column[], rows: Row[], config: ChartConfig): number {
+  if (!isTemporalType(columns[config.x]?.type ?? "") || config.series.length === 0) return -1;
+  for (let c = 0; c < columns.length; c++) {
+    if (c === config.x || !isCategoricalType(columns[c].type)) continue;
+    const distinct = new Set<unknown>();
+    for (const r of rows) {
+      distinct.add(r[c]);
+      if (distinct.size > PARTITIONS_MAX) break;
+    }
+    if (distinct.size > 1 && distinct.size <= PARTITIONS_MAX) return c;
+  }
+  return -1;
 }
 
 /** Epoch ms of `2024-01-01T00:00:00.000000Z` without Date.parse's slow path. */
@@ -57,6 +91,7 @@ function toNumber(v: unknown): number | null {
 }
 
 export function chartData(columns: Column[], rows: Row[], config: ChartConfig): ChartData {
+  if ((config.partition ?? -1) >= 0) return partitioned(columns, rows, config);
   const xType = columns[config.x]?.type ?? "";
   const temporal = isTemporalType(xType);
   const numericX = isNumericType(xType);
@@ -67,7 +102,46 @@ export function chartData(columns: Column[], rows: Row[], config: ChartConfig): 
     xs[i] = temporal ? (typeof v === "string" ? parseIsoMs(v) : NaN) : numericX ? (toNumber(v) ?? NaN) : i;
   }
   const ys = config.series.map((c) => rows.map((r) => toNumber(r[c])));
-  return { xs, ys, labels, temporal };
+  return { xs, ys, names: config.series.map((c) => columns[c]?.name ?? ""), labels, temporal };
+}
+
+/**
+ * One line per category value (and per series column): x is the sorted union of every x, and
+ * a category without a row at some x has a gap there.
+ */
+function partitioned(columns: Column[], rows: Row[], config: ChartConfig): ChartData {
+  const p = config.partition!;
+  const temporal = isTemporalType(columns[config.x]?.type ?? "");
+  const xOf = (r: Row) => {
+    const v = r[config.x];
+    return temporal ? (typeof v === "string" ? parseIsoMs(v) : NaN) : (toNumber(v) ?? NaN);
+  };
+  const categories: string[] = [];
+  const index = new Map<string, number>();
+  for (const r of rows) {
+    const key = String(r[p] ?? "null");
+    if (!index.has(key) && categories.length < PARTITIONS_MAX) {
+      index.set(key, categories.length);
+      categories.push(key);
+    }
+  }
+  const xsSorted = [...new Set(rows.map(xOf).filter((x) => !Number.isNaN(x)))].sort((a, b) => a - b);
+  const at = new Map(xsSorted.map((x, i) => [x, i]));
+  const ys: (number | null)[][] = [];
+  const names: string[] = [];
+  for (const c of config.series) {
+    const base = ys.length;
+    for (const cat of categories) {
+      ys.push(new Array<number | null>(xsSorted.length).fill(null));
+      names.push(config.series.length > 1 ? `${cat} · ${columns[c].name}` : cat);
+    }
+    for (const r of rows) {
+      const g = index.get(String(r[p] ?? "null"));
+      const i = at.get(xOf(r));
+      if (g !== undefined && i !== undefined) ys[base + g][i] = toNumber(r[c]);
+    }
+  }
+  return { xs: Float64Array.from(xsSorted), ys, names, labels: null, temporal };
 }
 
 /** Most bars a chart draws; beyond this, consecutive points are averaged into one bar. */
@@ -97,5 +171,5 @@ export function downsample(data: ChartData, buckets: number): ChartData {
       ys[s][b] = count ? sum / count : null;
     }
   }
-  return { xs, ys, labels, temporal: data.temporal };
+  return { xs, ys, names: data.names, labels, temporal: data.temporal };
 }

@@ -12,6 +12,7 @@ import { exec } from "../api/exec_client.ts";
 import type { Column, Row } from "../api/types.ts";
 import { formatCount, isNumericType } from "../ui/format.ts";
 import {
+  autoPartition,
   BARS_MAX,
   CHART_TYPES,
   type ChartConfig,
@@ -19,6 +20,7 @@ import {
   type ChartType,
   defaultConfig,
   downsample,
+  isCategoricalType,
 } from "./chart_data.ts";
 
 export const CHART_ROWS_MAX = 100_000;
@@ -52,6 +54,7 @@ function seriesPaths(type: ChartType): Partial<uPlot.Series> {
 function buildOptions(
   columns: Column[],
   config: ChartConfig,
+  names: string[],
   temporal: boolean,
   labels: string[] | null,
   width: number,
@@ -89,10 +92,10 @@ function buildOptions(
     ],
     series: [
       { label: columns[config.x]?.name ?? "x" },
-      ...config.series.map((c, k) => {
+      ...names.map((name, k) => {
         const color = PALETTE[k % PALETTE.length];
         return {
-          label: columns[c].name,
+          label: name,
           stroke: color,
           width: 1.5,
           fill: config.type === "area" || config.type === "bar" ? color + "55" : undefined,
@@ -129,8 +132,14 @@ export function ChartView(props: { query: string; columns: Column[]; timestampIn
   const plot = useRef<uPlot | null>(null);
   const data = useMemo(
     () => (fetched.status === "ready" ? chartData(fetched.columns, fetched.rows, config) : null),
-    [fetched, config.x, config.series],
+    [fetched, config.x, config.series, config.partition],
   );
+  // Once the rows are in, pick the partition column automatically (unless the user chose).
+  useEffect(() => {
+    if (fetched.status === "ready" && config.partition === undefined) {
+      setConfig({ ...config, partition: autoPartition(fetched.columns, fetched.rows, config) });
+    }
+  }, [fetched, config]);
   // Lines and areas are decimated by uPlot itself; bars are averaged down to BARS_MAX.
   const drawn = useMemo(() => (data && config.type === "bar" ? downsample(data, BARS_MAX) : data), [
     data,
@@ -144,6 +153,7 @@ export function ChartView(props: { query: string; columns: Column[]; timestampIn
     const opts = buildOptions(
       fetched.columns,
       config,
+      drawn.names,
       drawn.temporal,
       drawn.labels,
       el.clientWidth,
@@ -180,7 +190,8 @@ export function ChartView(props: { query: string; columns: Column[]; timestampIn
       data-status={fetched.status}
       data-chart-type={config.type}
       data-x={props.columns[config.x]?.name ?? ""}
-      data-series-count={config.series.length}
+      data-series-count={data?.ys.length ?? config.series.length}
+      data-partition={(config.partition ?? -1) >= 0 ? props.columns[config.partition!]?.name : ""}
       data-point-count={data?.xs.length ?? 0}
       data-truncated={truncated ? "true" : "false"}
       data-drawn-count={drawn?.xs.length ?? 0}
@@ -208,6 +219,22 @@ export function ChartView(props: { query: string; columns: Column[]; timestampIn
             }}
           >
             {props.columns.map((c, i) => <option key={i} value={String(i)}>{c.name}</option>)}
+          </select>
+        </label>
+        <label>
+          Partition by{" "}
+          <select
+            data-testid="chart-partition-select"
+            value={String(config.partition ?? -1)}
+            onChange={(e) =>
+              setConfig({ ...config, partition: Number((e.currentTarget as HTMLSelectElement).value) })}
+          >
+            <option value="-1">none</option>
+            {props.columns.map((c, i) =>
+              i !== config.x && isCategoricalType(c.type) && (
+                <option key={i} value={String(i)}>{c.name}</option>
+              )
+            )}
           </select>
         </label>
         <div class="chart-series" data-testid="chart-series-select" role="group" aria-label="Series">

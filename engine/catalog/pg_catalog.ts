@@ -1,8 +1,8 @@
 /**
  * The pg_catalog relations PostgreSQL drivers, psql and GUI/BI tools read (spec/protocols.md
  * §12.12): pg_class, pg_namespace, pg_attribute, pg_type, pg_proc, pg_database, pg_roles,
- * pg_settings, the pg_tables/pg_user views, and the relations that are empty here (indexes,
- * constraints, comments, defaults, inheritance) with the columns tools join on. Each is
+ * pg_settings, the pg_tables/pg_user views, symbol indexes (pg_catalog_index.ts), and the
+ * relations that are empty here (constraints, comments, defaults, inheritance) with the columns tools join on. Each is
  * registered as `pg_catalog.name` and `name`; information_schema lives in
  * information_schema.ts. User tables are in schema `public` (oid 2200) with oid 16384 + table
  * id; their columns use the OIDs of the wire type mapping (§12.7).
@@ -10,13 +10,12 @@
 import type { Value } from "../base/values.ts";
 import type { Storage, TableMeta } from "../storage/api.ts";
 import { isNotNull, registerInformationSchema } from "./information_schema.ts";
-import { CATALOG_RELATIONS, type Col, cols, defineRelation, type Rows } from "./pg_catalog_define.ts";
+import { CATALOG_RELATIONS, catalogStorage, type Col, cols, defineRelation, type Rows } from "./pg_catalog_define.ts";
+import { allIndexes, BITMAP_AM_OID, PG_INDEX_COLUMNS, pgIndexesRows, pgIndexRows, TABLE_OID_BASE } from "./pg_catalog_index.ts";
 import { PG_PROC_COLUMNS, pgProcRows } from "./pg_catalog_proc.ts";
 import { columnPgType, NAMESPACE_PG_CATALOG, pgTypeByOid, pgTypeRows, typeCollation } from "./pg_catalog_types.ts";
 
-export { NAMESPACE_PG_CATALOG };
-/** First oid of user tables (PostgreSQL's FirstNormalObjectId). */
-export const TABLE_OID_BASE = 16384;
+export { NAMESPACE_PG_CATALOG, TABLE_OID_BASE };
 export const NAMESPACE_PUBLIC = 2200;
 export const NAMESPACE_INFORMATION_SCHEMA = 13000;
 /** Oids of the catalog's own relations (views here) start here, below the user range. */
@@ -53,10 +52,10 @@ const PG_CLASS = cols(`oid:INT relname relnamespace:INT reltype:INT reloftype:IN
   relforcerowsecurity:BOOLEAN relispopulated:BOOLEAN relreplident:CHAR relispartition:BOOLEAN relrewrite:INT
   relfrozenxid:INT relminmxid:INT relacl reloptions relpartbound`);
 
-function classRow(oid: number, name: string, namespace: number, kind: string, natts: number, am: number): Value[] {
+function classRow(oid: number, name: string, namespace: number, kind: string, natts: number, am: number, hasIndex = false): Value[] {
   return [
     oid, name, namespace, 0, 0, 10, am, oid, 0, 0, -1, 0, 0,
-    false, false, "p", kind, natts, 0,
+    hasIndex, false, "p", kind, natts, 0,
     false, false, false, false, false,
     false, true, "d", false, 0,
     0, 0, null, null, null,
@@ -68,13 +67,31 @@ function catalogRelationOid(i: number): number {
   return FIXED_RELATION_OIDS[CATALOG_RELATIONS[i].name] ?? CATALOG_RELATION_OID_BASE + i;
 }
 
-/** User tables (relkind r, heap am 2), then the catalog's relations as views (relkind v). */
+/**
+ * User tables (relkind r, heap am 2), their symbol indexes (relkind i, bitmap am), then the
+ * catalog's relations as views (relkind v).
+ */
 function pgClassRows(storage: Storage): Value[][] {
-  const tables = storage.tables().map((m) => classRow(tableOid(m), m.name, NAMESPACE_PUBLIC, "r", m.columns.length, 2));
+  const tables = storage.tables().map((m) =>
+    classRow(tableOid(m), m.name, NAMESPACE_PUBLIC, "r", m.columns.length, 2, m.columns.some((c) => c.indexed))
+  );
+  const indexes = allIndexes(storage).map((ix) => classRow(ix.oid, ix.name, NAMESPACE_PUBLIC, "i", 1, BITMAP_AM_OID));
   const catalog = CATALOG_RELATIONS.map((r, i) =>
     classRow(catalogRelationOid(i), r.name, NAMESPACES[r.schema], "v", r.columns.length, 0)
   );
-  return [...tables, ...catalog];
+  return [...tables, ...indexes, ...catalog];
+}
+
+/**
+ * The name a regclass prints as (regclassout): the relation's name, or the oid as text when no
+ * relation has it (as PostgreSQL prints a dangling regclass).
+ */
+export function relationName(oid: number): string {
+  const catalog = CATALOG_RELATIONS.findIndex((_, i) => catalogRelationOid(i) === oid);
+  if (catalog >= 0) return CATALOG_RELATIONS[catalog].name;
+  const storage = catalogStorage();
+  const row = storage ? pgClassRows(storage).find((r) => r[0] === oid) : undefined;
+  return row ? String(row[1]) : String(oid);
 }
 
 const PG_ATTRIBUTE = cols(`attrelid:INT attname atttypid:INT attstattarget:INT attlen:SHORT attnum:SHORT
@@ -101,13 +118,18 @@ function pgAttributeRows(storage: Storage): Value[][] {
       return attributeRow(tableOid(m), c.name, i + 1, oid, mod, isNotNull(m, i));
     })
   );
+  // An index has one attribute per key column, named and typed as the table's column.
+  const indexes = allIndexes(storage).map((ix) => {
+    const [oid, , mod] = columnPgType(ix.table.columns[ix.attnum - 1].type);
+    return attributeRow(ix.oid, ix.column, 1, oid, mod, false);
+  });
   const catalog = CATALOG_RELATIONS.flatMap((r, i) =>
     r.columns.map((c, k) => {
       const [oid, , mod] = columnPgType(c.type);
       return attributeRow(catalogRelationOid(i), c.name, k + 1, oid, mod, false);
     })
   );
-  return [...user, ...catalog];
+  return [...user, ...indexes, ...catalog];
 }
 
 const PG_TYPE = cols(`oid:INT typname typnamespace:INT typowner:INT typlen:SHORT typbyval:BOOLEAN typtype:CHAR
@@ -168,6 +190,7 @@ function registerAll(): void {
   pg("pg_am", cols("oid:INT amname amhandler amtype:CHAR"), () => [
     [2, "heap", "heap_tableam_handler", "t"],
     [403, "btree", "bthandler", "i"],
+    [BITMAP_AM_OID, "bitmap", "bthandler", "i"],
   ]);
   pg(
     "pg_settings",
@@ -188,15 +211,9 @@ function registerAll(): void {
   );
   pg("pg_views", cols("schemaname viewname viewowner definition"), empty);
   pg("pg_matviews", cols("schemaname matviewname matviewowner tablespace hasindexes:BOOLEAN ispopulated:BOOLEAN definition"), empty);
-  // Symbol column indexes, for display only: they are bitmap indexes with no pg_index/pg_class
-  // rows (those views join through int2vector columns the engine cannot expand).
-  pg("pg_indexes", cols("schemaname tablename indexname tablespace indexdef"), (storage) =>
-    storage.tables().flatMap((m) =>
-      m.columns.filter((c) => c.indexed).map((c) => {
-        const name = `${m.name}_${c.name}_idx`;
-        return ["public", m.name, name, null, `CREATE INDEX ${name} ON public.${m.name} USING bitmap (${c.name})`];
-      })
-    ));
+  // Symbol column indexes (pg_catalog_index.ts): bitmap indexes of one column each.
+  pg("pg_indexes", cols("schemaname tablename indexname tablespace indexdef"), pgIndexesRows);
+  pg("pg_index", cols(PG_INDEX_COLUMNS), pgIndexRows);
   pg("pg_tablespace", cols("oid:INT spcname spcowner:INT spcacl spcoptions"), () => [
     [1663, "pg_default", 10, null, null],
     [1664, "pg_global", 10, null, null],
@@ -214,21 +231,13 @@ function registerAll(): void {
 }
 
 /**
- * Relations with no rows here: tables have no indexes PostgreSQL would describe, constraints,
+ * Relations with no rows here: tables have no constraints,
  * comments, column defaults, inheritance, triggers, rules, policies or sequences.
  * server/pg/sql_rewrite.ts knows these names too: subqueries over them are answered as empty.
  */
 function registerEmptyRelations(pg: (name: string, columns: Col[], rows: Rows) => void): void {
   pg("pg_description", cols("objoid:INT classoid:INT objsubid:INT description"), empty);
   pg("pg_shdescription", cols("objoid:INT classoid:INT description"), empty);
-  pg(
-    "pg_index",
-    cols(`indexrelid:INT indrelid:INT indnatts:SHORT indnkeyatts:SHORT indisunique:BOOLEAN
-      indisprimary:BOOLEAN indisexclusion:BOOLEAN indimmediate:BOOLEAN indisclustered:BOOLEAN
-      indisvalid:BOOLEAN indcheckxmin:BOOLEAN indisready:BOOLEAN indislive:BOOLEAN indisreplident:BOOLEAN
-      indkey indcollation indclass indoption indexprs indpred`),
-    empty,
-  );
   pg("pg_attrdef", cols("oid:INT adrelid:INT adnum:SHORT adbin adsrc"), empty);
   pg("pg_inherits", cols("inhrelid:INT inhparent:INT inhseqno:INT inhdetachpending:BOOLEAN"), empty);
   pg(

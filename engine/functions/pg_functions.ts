@@ -1,14 +1,18 @@
 /**
  * The PostgreSQL catalog functions drivers and psql call (spec/protocols.md §12.12):
- * format_type, pg_get_expr, pg_table_is_visible, has_*_privilege, obj/col_description,
- * pg_get_userbyid, current_setting, quote_ident, pg_encoding_to_char, pg_get_function_result,
- * to_regtype and friends. They answer for a database with one user schema (`public`), no
- * comments, no column defaults and no constraints; type facts come from
- * engine/catalog/pg_catalog_types.ts, function facts from pg_catalog_proc.ts. Each is registered both
+ * format_type, pg_get_expr, pg_get_indexdef, pg_table_is_visible, has_*_privilege,
+ * obj/col_description, pg_get_userbyid, current_setting, quote_ident, pg_encoding_to_char,
+ * pg_get_function_result, to_regtype, btrim and friends, and pg_any_equal/pg_array_element, which
+ * read catalog vectors for the array spellings server/pg/sql_rewrite_arrays.ts rewrites. They
+ * answer for a database with one user schema (`public`), no comments, no column defaults and
+ * no constraints; type facts come from engine/catalog/pg_catalog_types.ts, function facts
+ * from pg_catalog_proc.ts, index facts from pg_catalog_index.ts. Each is registered both
  * plain and with the `pg_catalog.` prefix. Registered when server/pg loads this module.
  */
 import { type ColumnType, T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
+import { indexDefinitionByOid } from "../catalog/pg_catalog_index.ts";
+import { relationName } from "../catalog/pg_catalog.ts";
 import { functionResult } from "../catalog/pg_catalog_proc.ts";
 import { formatType, PG_TYPES } from "../catalog/pg_catalog_types.ts";
 import { toBigInt } from "./_util.ts";
@@ -91,8 +95,30 @@ function registerAll(): void {
     if (args.length < 2 || args.length > 3) return "array_to_string expects (array, delimiter [, null string])";
     return { returns: T.STRING, eval: ([a]) => (a === null ? null : String(a)) };
   });
+  define("pg_any_equal", (args) => {
+    if (args.length !== 2) return "pg_any_equal expects (value, array)";
+    return { returns: T.BOOLEAN, eval: ([v, a]) => (v === null || a === null ? null : anyEqual(v, String(a))) };
+  });
+  define("pg_array_element", (args) => {
+    if (args.length !== 2) return "pg_array_element expects (array, subscript)";
+    return { returns: T.INT, eval: ([a, n]) => (a === null || n === null ? null : arrayElement(String(a), Number(toBigInt(n)))) };
+  });
+  define("btrim", (args) => {
+    if (args.length < 1 || args.length > 2) return "btrim expects (string [, characters])";
+    return {
+      returns: T.STRING,
+      eval: ([v, chars]) => (v === null || chars === null ? null : trimChars(String(v), chars === undefined ? " " : String(chars))),
+    };
+  });
   constant("pg_get_expr", 2, 3, T.STRING, null);
-  constant("pg_get_indexdef", 1, 3, T.STRING, null);
+  define("pg_get_indexdef", (args) => {
+    if (args.length < 1 || args.length > 3) return "pg_get_indexdef expects (index oid [, column, pretty])";
+    return {
+      returns: T.STRING,
+      eval: ([oid, col]) =>
+        oid === null ? null : indexDefinitionByOid(Number(toBigInt(oid)), col === null || col === undefined ? 0 : Number(toBigInt(col))),
+    };
+  });
   constant("pg_get_constraintdef", 1, 2, T.STRING, null);
   constant("pg_get_partkeydef", 1, 1, T.STRING, null);
   constant("pg_get_viewdef", 1, 2, T.STRING, null);
@@ -128,6 +154,15 @@ function registerAll(): void {
   define("pg_get_function_result", (args) => {
     if (args.length !== 1) return "pg_get_function_result expects (function oid)";
     return { returns: T.STRING, eval: ([oid]) => (oid === null ? null : functionResult(Number(toBigInt(oid)))) };
+  });
+  // How regclass and regtype values print: the relation's name, the type as format_type says.
+  define("regclassout", (args) => {
+    if (args.length !== 1) return "regclassout expects (relation oid)";
+    return { returns: T.STRING, eval: ([oid]) => (oid === null ? null : relationName(Number(toBigInt(oid)))) };
+  });
+  define("regtypeout", (args) => {
+    if (args.length !== 1) return "regtypeout expects (type oid)";
+    return { returns: T.STRING, eval: ([oid]) => (oid === null ? null : typeName(Number(toBigInt(oid)))) };
   });
   define("to_regtype", (args) => {
     if (args.length !== 1) return "to_regtype expects (type name)";
@@ -165,6 +200,44 @@ function sizePretty(bytes: number): string {
     n = n / 1024;
   }
   return `${bytes} bytes`;
+}
+
+/**
+ * The elements of a catalog vector or array as text: int2vector/oidvector text is separated by
+ * spaces (`'2 3'`, subscripts from 0), array text is braced (`'{1,2}'`, subscripts from 1).
+ */
+function arrayElements(text: string): { items: string[]; lower: number } {
+  const t = text.trim();
+  if (!t.startsWith("{")) return { items: t === "" ? [] : t.split(/\s+/), lower: 0 };
+  const body = t.slice(1, -1);
+  return { items: body === "" ? [] : body.split(",").map((e) => e.trim().replace(/^"(.*)"$/, "$1")), lower: 1 };
+}
+
+/** PostgreSQL's btrim: `s` without any of `chars` at either end. */
+function trimChars(s: string, chars: string): string {
+  let from = 0, to = s.length;
+  while (from < to && chars.includes(s[from])) from++;
+  while (to > from && chars.includes(s[to - 1])) to--;
+  return s.slice(from, to);
+}
+
+/** `v = ANY(array)` (the rewrite of server/pg/sql_rewrite_arrays.ts): numbers compare by value. */
+function anyEqual(v: Value, array: string): boolean {
+  const { items } = arrayElements(array);
+  if (typeof v === "number" || typeof v === "bigint") return items.some((e) => e !== "" && Number(e) === Number(v));
+  return items.includes(String(v));
+}
+
+/** `array[n]` of an integer vector or array; NULL out of range or when not a number. */
+function arrayElement(array: string, n: number): number | null {
+  const { items, lower } = arrayElements(array);
+  const e = items[n - lower];
+  return e === undefined || !/^-?\d+$/.test(e) ? null : Number(e);
+}
+
+/** A regtype as it prints: format_type's name, or the oid as text when no type has it. */
+function typeName(oid: number): string {
+  return PG_TYPES.some((t) => t.oid === oid) ? formatType(oid, -1) : String(oid);
 }
 
 /** The oid of a type named as typname (`int4`) or as format_type prints it (`integer`). */

@@ -213,6 +213,8 @@ export class LineParser {
     if (i >= 0) block = this.#tableBlock;
     else {
       i = this.#scanName(start, true);
+      // A read that ends inside the name (perhaps inside a character): wait for the rest.
+      if (i >= this.#end && !this.#final) throw INCOMPLETE;
       const table = this.#nameAt(start, i, true);
       this.#tableKey = this.#names.key;
       this.#tableName = table;
@@ -262,6 +264,8 @@ export class LineParser {
       if (i >= 0) name = this.#nameStrings[ordinal];
       else {
         i = this.#scanName(nameStart, false);
+        // A read that ends right after a comma: wait for the name (not "column name is empty").
+        if (i >= this.#end && !this.#final) throw INCOMPLETE;
         name = this.#nameAt(nameStart, i, false);
         if (i >= this.#end ? this.#isEnd(i) : buf[i] !== EQ) {
           throw new LineFail(`Could not parse entire line. Field value is missing: ${name}`);

@@ -3,7 +3,7 @@
  * §12.7), in both directions: result columns (RowDescription) and declared parameter types
  * (Parse, ParameterDescription).
  */
-import { type ColumnType, T } from "../../engine/mod.ts";
+import { catalogTypeOid, type ColumnType, T } from "../../engine/mod.ts";
 import { zoneOfType } from "./time_zone.ts";
 
 export const OID = {
@@ -45,6 +45,8 @@ const VARCHAR: PgColumnType = { oid: OID.VARCHAR, size: -1, modifier: -1 };
 
 /** The PostgreSQL type a result column is reported as (§12.7 table). */
 export function pgTypeOf(t: ColumnType): PgColumnType {
+  const declared = catalogTypeOid(t); // int2vector/oidvector catalog columns, text to the engine
+  if (declared !== undefined) return { oid: declared, size: -1, modifier: -1 };
   switch (t.tag) {
     case "BOOLEAN":
       return { oid: OID.BOOL, size: 1, modifier: -1 };

@@ -4,8 +4,15 @@
  * `pg_catalog.` qualifiers, `OPERATOR(pg_catalog.~)`, `COLLATE pg_catalog.default`, and casts
  * to the pseudo types regclass/regtype/oid/name. Works on tokens, so string literals such as
  * `'pg_catalog'` are never touched. Ordinary queries pass through unchanged and cheaply.
+ * Helpers, one concern each: sql_rewrite_empty.ts (queries over always-empty relations),
+ * sql_rewrite_joins.ts (comma joins as JOIN ... ON), sql_rewrite_arrays.ts (`= ANY`, vector
+ * subscripts, `_pg_expandarray`), sql_rewrite_casts.ts (where a reg* cast prints as a name).
  */
 import { type SqlToken, tokenize } from "./sql_tokens.ts";
+import { anyEqualsAt, expandArrayField, operandStart, type Splice, vectorSubscript } from "./sql_rewrite_arrays.ts";
+import { castToText, hasAlias, isSelectItem } from "./sql_rewrite_casts.ts";
+import { commaJoins } from "./sql_rewrite_joins.ts";
+import { closingParen, emptyResult, emptySelect, isDerivedTable, selectsFromEmpty } from "./sql_rewrite_empty.ts";
 
 const TRIGGER = /pg_|operator\s*\(|collate|::\s*(reg|oid|name|bpchar|"char")|\[\]|substring\s*\(|current_|session_user/i;
 
@@ -14,118 +21,6 @@ const TRIGGER = /pg_|operator\s*\(|collate|::\s*(reg|oid|name|bpchar|"char")|\[\
  * engine knows them as calls. `user` is left alone: it is a common column name here.
  */
 const BARE_FUNCTIONS = new Set(["current_user", "session_user", "current_schema", "current_catalog", "current_database"]);
-
-/**
- * Catalog relations that are always empty here (engine/catalog/pg_catalog.ts registers them
- * without rows). A scalar subquery over one of them is NULL and EXISTS over one is false,
- * which lets psql's correlated subqueries (`\d t` reads pg_attrdef and pg_collation that way)
- * run on an engine without correlated subqueries.
- */
-const EMPTY_RELATIONS = new Set([
-  "pg_attrdef",
-  "pg_collation",
-  "pg_description",
-  "pg_shdescription",
-  "pg_constraint",
-  "pg_inherits",
-  "pg_index",
-  "pg_trigger",
-  "pg_rewrite",
-  "pg_policy",
-  "pg_statistic_ext",
-  "pg_publication",
-  "pg_publication_rel",
-  "pg_partitioned_table",
-  "pg_foreign_table",
-  "pg_depend",
-  "pg_enum",
-  "pg_range",
-  "pg_extension",
-  "pg_sequence",
-  "pg_auth_members",
-  "pg_operator",
-  "pg_opclass",
-  "pg_conversion",
-  "pg_ts_config",
-  "pg_db_role_setting",
-  "pg_cast",
-  "pg_aggregate",
-  "pg_event_trigger",
-  "pg_foreign_data_wrapper",
-  "pg_foreign_server",
-]);
-
-/** Index of the `)` closing the `(` at `open`, or -1. */
-function closingParen(tokens: SqlToken[], open: number): number {
-  let depth = 0;
-  for (let j = open; j < tokens.length; j++) {
-    if (tokens[j].text === "(") depth++;
-    else if (tokens[j].text === ")" && --depth === 0) return j;
-  }
-  return -1;
-}
-
-/**
- * True when tokens[j] (after an optional `pg_catalog.`) names an always-empty relation, or
- * opens a derived table that selects from one (pgjdbc's getPrimaryKeys wraps pg_index so).
- */
-function isEmptyRelation(tokens: SqlToken[], j: number, to: number): boolean {
-  // `((a JOIN b ...) JOIN c ...)`: a left-deep join group is empty when its first relation is.
-  while (tokens[j]?.text === "(" && tokens[j + 1]?.text === "(") j++;
-  if (tokens[j]?.text === "(" && tokens[j + 1]?.lower === "select") {
-    const close = closingParen(tokens, j);
-    return close > 0 && close < to && selectsFromEmpty(tokens, j + 2, close);
-  }
-  if (tokens[j]?.lower === "pg_catalog" && tokens[j + 1]?.text === ".") j += 2;
-  return j < to && tokens[j].kind === "word" && EMPTY_RELATIONS.has(tokens[j].lower);
-}
-
-/**
- * True when the SELECT in tokens [from, to) has no rows because the first relation of its
- * top-level FROM, or one it inner-joins, is always empty (inner and left joins keep it empty;
- * right/full joins and set operations do not).
- */
-function selectsFromEmpty(tokens: SqlToken[], from: number, to: number): boolean {
-  let depth = 0, at = -1, empty = false, inFrom = false;
-  for (let j = from; j < to; j++) {
-    const t = tokens[j];
-    if (t.text === "(") depth++;
-    else if (t.text === ")") depth--;
-    else if (t.kind === "word" && (t.lower === "right" || t.lower === "full")) return false;
-    else if (depth !== 0) continue;
-    else if (t.text === "," && inFrom) empty ||= isEmptyRelation(tokens, j + 1, to); // `FROM a, b`: a cross join
-    else if (t.kind !== "word") continue;
-    else if (at < 0 && t.lower === "from") {
-      at = j;
-      inFrom = true;
-      empty = isEmptyRelation(tokens, j + 1, to);
-    } else if (t.lower === "union" || t.lower === "except") return false;
-    else if (at >= 0 && t.lower === "join" && !["left", "outer"].includes(tokens[j - 1].lower)) {
-      empty ||= isEmptyRelation(tokens, j + 1, to);
-    } else if (["where", "group", "order", "having", "limit", "window"].includes(t.lower)) inFrom = false;
-  }
-  return empty;
-}
-
-/** True when the `(` at `open` starts a derived table (in a FROM list), not a scalar subquery. */
-function isDerivedTable(tokens: SqlToken[], open: number): boolean {
-  let depth = 0, start = open;
-  // Join-group parentheses may come between FROM and the subquery: `FROM ((select ...) r JOIN ...)`.
-  while (tokens[start - 1]?.text === "(") start--;
-  if (start < open && ["from", "join"].includes(tokens[start - 1]?.lower)) return true;
-  for (let j = open - 1; j >= 0; j--) {
-    const t = tokens[j];
-    if (t.text === ")") depth++;
-    else if (t.text === "(" && depth-- === 0) return false;
-    else if (depth === 0 && t.kind === "word") {
-      if (t.lower === "from" || t.lower === "join") return true;
-      if (["select", "where", "on", "and", "or", "when", "then", "else", "by", "having", "in", "exists"].includes(t.lower)) {
-        return false;
-      }
-    }
-  }
-  return false;
-}
 
 /** OIDs of the catalog relations `'name'::regclass` may name (pg_catalog.ts uses the same). */
 const CATALOG_OIDS: Record<string, number> = {
@@ -157,53 +52,6 @@ const CAST_REPLACEMENTS: Record<string, string> = {
   int2vector: "",
   oidvector: "",
 };
-
-/**
- * The output name of the select item tokens [from, to): its alias (`expr AS x`, `expr x`),
- * the last part of a column reference (`ix.indkey` gives indkey), else `c<n>`.
- */
-function itemName(tokens: SqlToken[], from: number, to: number, n: number): string {
-  const last = tokens[to - 1], before = tokens[to - 2];
-  const isName = (t: SqlToken | undefined) =>
-    t !== undefined && (t.kind === "quoted" || (t.kind === "word" && !NOT_ALIASES.has(t.lower)));
-  if (to - from >= 2 && before.lower === "as") return last.text;
-  if (isName(last) && (to - from === 1 || before.text === "." || before.text === ")" || isName(before))) return last.text;
-  return `c${n}`;
-}
-
-/** Words that end a select item without naming it (`CASE ... END`, `x IS NULL`). */
-const NOT_ALIASES = new Set(["end", "null", "true", "false", "and", "or", "not", "asc", "desc"]);
-
-/**
- * `SELECT a, b FROM <empty relation> ...` (joins, filters and all) in tokens [from, to) has
- * no rows: it becomes `SELECT NULL a, NULL b FROM long_sequence(0)` with the same column names.
- * psql's `\d` asks pg_policy and pg_statistic_ext with syntax (unnest ... s(attnum), any()) the
- * engine does not have, and SQLAlchemy joins `(SELECT unnest(indkey) ... FROM pg_index)`, for
- * answers that are empty anyway.
- */
-function emptySelect(tokens: SqlToken[], from: number, to: number): string | undefined {
-  if (tokens[from]?.lower !== "select" || !selectsFromEmpty(tokens, from + 1, to)) return undefined;
-  let depth = 0, start = from + 1;
-  if (tokens[start]?.lower === "distinct") start++;
-  const names: string[] = [];
-  for (let j = start; j < to; j++) {
-    const t = tokens[j];
-    if (t.text === "(") depth++;
-    else if (t.text === ")") depth--;
-    else if (depth === 0 && t.text === "*") return undefined; // `*` keeps the relation's own columns
-    else if (depth === 0 && (t.text === "," || (t.kind === "word" && t.lower === "from"))) {
-      names.push(itemName(tokens, start, j, names.length + 1));
-      start = j + 1;
-      if (t.text !== ",") break;
-    }
-  }
-  const list = names.map((n) => `NULL ${n}`);
-  return `SELECT ${list.join(", ")} FROM long_sequence(0)`;
-}
-
-function emptyResult(tokens: SqlToken[]): string | undefined {
-  return emptySelect(tokens, 0, tokens.length);
-}
 
 /**
  * How many `(` open at `at` left-deep join groups, `FROM ((a JOIN b ON ..) JOIN c ON ..)` as
@@ -270,35 +118,41 @@ function currentSchemasElement(tokens: SqlToken[], at: number): { end: number; t
  * SQL-standard `substring(s FROM a FOR b)` (pgjdbc's getFunctions) is `substring(s, a, b)`:
  * marks the FROM and FOR at depth 1 of the call opening at `open` to become commas.
  */
-function substringCommas(tokens: SqlToken[], open: number, marks: Set<number>): void {
+function substringCommas(tokens: SqlToken[], open: number, marks: Map<number, string>): void {
   const close = closingParen(tokens, open);
   let depth = 0;
   for (let j = open + 1; j < close; j++) {
     if (tokens[j].text === "(") depth++;
     else if (tokens[j].text === ")") depth--;
-    else if (depth === 0 && (tokens[j].lower === "from" || tokens[j].lower === "for")) marks.add(j);
+    else if (depth === 0 && (tokens[j].lower === "from" || tokens[j].lower === "for")) marks.set(j, ",");
   }
 }
 
 /**
- * Index of the first token of the operand of the `::` at `at`: a (qualified) name, literal or
- * number, a parenthesised expression, or a call `f(...)`; -1 when there is none.
+ * `trim(both 'c' from e)` and `trim('c' from e)` (pgjdbc's getIndexInfo strips quotes so) at
+ * `i`, as `btrim(e, 'c')`; the engine's trim takes one argument.
  */
-function castOperandStart(tokens: SqlToken[], at: number): number {
-  let k = at - 1;
-  if (k < 0) return -1;
-  if (tokens[k].text === ")") {
-    let depth = 0;
-    for (; k >= 0; k--) {
-      if (tokens[k].text === ")") depth++;
-      else if (tokens[k].text === "(" && --depth === 0) break;
-    }
-    if (k < 0) return -1;
-    if (tokens[k - 1]?.kind !== "word") return k;
-    k--;
-  } else if (!["word", "quoted", "string", "number", "param"].includes(tokens[k].kind)) return -1;
-  while (tokens[k - 1]?.text === "." && (tokens[k - 2]?.kind === "word" || tokens[k - 2]?.kind === "quoted")) k -= 2;
-  return k;
+function trimFrom(sql: string, tokens: SqlToken[], i: number): Splice | undefined {
+  if (tokens[i].lower !== "trim" || tokens[i + 1]?.text !== "(") return undefined;
+  const chars = tokens[i + 2]?.lower === "both" ? i + 3 : i + 2;
+  if (tokens[chars]?.kind !== "string" || tokens[chars + 1]?.lower !== "from") return undefined;
+  const close = closingParen(tokens, i + 1);
+  if (close < 0) return undefined;
+  const operand = sql.slice(tokens[chars + 2].pos, tokens[close].pos);
+  return { start: i, end: close, text: `btrim(${operand}, ${tokens[chars].text})` };
+}
+
+/**
+ * Boolean catalog columns compared with PostgreSQL's `'t'`/`'f'` (SQLAlchemy's
+ * `ix.indisprimary = 'f'`): the engine reads only `true`/`false` as booleans.
+ */
+const BOOLEAN_COLUMN = /^(indis|indimmediate|indcheckxmin|relis|relhas|relforce|relrowsecurity|attis|atthas|attnotnull|typis|typnotnull|typbyval|prois|proret|rol(super|inherit|create|can|replication|bypass)|datis|datallow|con(deferrable|deferred|validated|islocal|noinherit))/;
+
+function booleanLiteral(tokens: SqlToken[], i: number): string | undefined {
+  const t = tokens[i];
+  if (t.kind !== "string" || (t.lower !== "t" && t.lower !== "f")) return undefined;
+  if (!["=", "<>", "!="].includes(tokens[i - 1]?.text) || !BOOLEAN_COLUMN.test(tokens[i - 2]?.lower ?? "")) return undefined;
+  return t.lower === "t" ? "true" : "false";
 }
 
 /** Returns the text the engine should run for `sql`. */
@@ -307,6 +161,8 @@ export function rewriteForEngine(sql: string): string {
   const tokens = tokenize(sql);
   const empty = emptyResult(tokens);
   if (empty) return empty;
+  const joined = commaJoins(sql, tokens);
+  if (joined !== sql) return rewriteForEngine(joined);
   const parts: string[] = [];
   let copied = 0;
   const replace = (from: SqlToken, to: SqlToken, text: string) => {
@@ -314,16 +170,47 @@ export function rewriteForEngine(sql: string): string {
     copied = to.pos + to.text.length;
   };
   // Tokens marked when their construct starts, replaced when reached: the `)` of a flattened
-  // join group (dropped), FROM/FOR inside substring(...) (commas).
-  const dropped = new Set<number>();
+  // join group (dropped), FROM/FOR inside substring(...) (commas), the `]` of a vector
+  // subscript (the `)` of pg_array_element), `= ANY (` of pg_any_equal (a comma).
+  const marks = new Map<number, string>();
+  const anyEquals = anyEqualsAt(tokens);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     const lower = t.kind === "word" ? t.lower : "";
-    if (dropped.has(i)) {
-      replace(t, t, t.text === ")" ? "" : ",");
+    const mark = marks.get(i);
+    if (mark !== undefined) {
+      replace(t, t, mark);
       continue;
     }
-    if (lower === "substring" && tokens[i + 1]?.text === "(") substringCommas(tokens, i + 1, dropped);
+    // Array spellings (sql_rewrite_arrays.ts); the spliced text is rewritten in turn.
+    const anyEq = anyEquals.get(i);
+    if (anyEq !== undefined) {
+      parts.push(sql.slice(copied, t.pos), "pg_any_equal(");
+      copied = t.pos;
+      marks.set(anyEq, ",").set(anyEq + 1, "").set(anyEq + 2, "");
+    }
+    const splice = expandArrayField(tokens, i) ?? trimFrom(sql, tokens, i);
+    if (splice && tokens[splice.start].pos >= copied) {
+      parts.push(sql.slice(copied, tokens[splice.start].pos), rewriteForEngine(splice.text));
+      copied = tokens[splice.end].pos + tokens[splice.end].text.length;
+      i = splice.end;
+      continue;
+    }
+    const bool = booleanLiteral(tokens, i);
+    if (bool) {
+      replace(t, t, bool);
+      continue;
+    }
+    const element = vectorSubscript(tokens, i);
+    if (element && tokens[element.start].pos >= copied) {
+      const base = sql.slice(tokens[element.start].pos, t.pos + t.text.length);
+      parts.push(sql.slice(copied, tokens[element.start].pos), `pg_array_element(${base}, `);
+      copied = tokens[i + 1].pos + 1;
+      marks.set(element.close, ")");
+      i++;
+      continue;
+    }
+    if (lower === "substring" && tokens[i + 1]?.text === "(") substringCommas(tokens, i + 1, marks);
     if (BARE_FUNCTIONS.has(lower) && tokens[i + 1]?.text !== "(" && tokens[i - 1]?.text !== "." && tokens[i - 1]?.lower !== "as") {
       replace(t, t, (lower === "current_catalog" ? "current_database" : lower) + "()");
       continue;
@@ -331,7 +218,7 @@ export function rewriteForEngine(sql: string): string {
     if (lower === "from" && tokens[i + 1]?.text === "(") {
       const opens = joinGroupParens(tokens, i + 1);
       if (opens > 0) {
-        for (let k = 0; k < opens; k++) dropped.add(closingParen(tokens, i + 1 + k));
+        for (let k = 0; k < opens; k++) marks.set(closingParen(tokens, i + 1 + k), "");
         parts.push(sql.slice(copied, tokens[i + 1].pos));
         copied = tokens[i + opens].pos + 1;
         i += opens;
@@ -397,20 +284,39 @@ export function rewriteForEngine(sql: string): string {
       if (tokens[j].lower === "pg_catalog" && tokens[j + 1]?.text === ".") j += 2;
       const name = tokens[j]?.lower ?? "";
       const arrayEnd = tokens[j + 1]?.text === "[" && tokens[j + 2]?.text === "]" ? j + 2 : j;
-      if (name === "regclass" && tokens[i - 1]?.kind === "string" && CATALOG_OIDS[tokens[i - 1].lower] !== undefined) {
-        replace(tokens[i - 1], tokens[j], String(CATALOG_OIDS[tokens[i - 1].lower]));
+      const operand = operandStart(tokens, i);
+      // A select item or a text cast shows a regclass/regtype by name (sql_rewrite_casts.ts),
+      // under the column name PostgreSQL gives it; elsewhere it is an oid.
+      const item = operand >= 0 && isSelectItem(tokens, operand, j);
+      const showing = item || (operand >= 0 && castToText(tokens, j + 1));
+      const label = item && !hasAlias(tokens, j + 1) ? ` AS ${name}` : "";
+      const literal = tokens[i - 1]?.kind === "string" ? tokens[i - 1] : undefined;
+      if (name === "regclass" && literal) {
+        // A relation name: its oid from pg_class (NULL when there is no such relation); shown,
+        // the name itself when that relation exists.
+        const rel = literal.lower.replace(/^(public|pg_catalog|information_schema)\./, "").replaceAll('"', "");
+        const quoted = `'${rel.replaceAll("'", "''")}'`;
+        const oid = CATALOG_OIDS[rel] !== undefined ? String(CATALOG_OIDS[rel]) : `(select oid from pg_class where relname = ${quoted})`;
+        const name = CATALOG_OIDS[rel] !== undefined ? quoted : `(select relname from pg_class where relname = ${quoted})`;
+        replace(literal, tokens[j], showing ? name + label : oid);
         i = j;
-      } else if (name === "regclass" && tokens[i - 1]?.kind === "string") {
-        // Any other relation name: its oid from pg_class (NULL when there is no such relation).
-        const rel = tokens[i - 1].lower.replace(/^(public|pg_catalog|information_schema)\./, "").replaceAll('"', "");
-        replace(tokens[i - 1], tokens[j], `(select oid from pg_class where relname = '${rel.replaceAll("'", "''")}')`);
+      } else if (name === "regclass" && showing && tokens[operand].kind === "number" && operand === i - 1) {
+        // `16385::regclass` shown: read from pg_class, so the answer needs no other catalog read.
+        replace(tokens[operand], tokens[j], `(select relname from pg_class where oid = ${tokens[operand].text})${label}`);
         i = j;
-      } else if (name === "regtype" && tokens[i - 1]?.kind === "string") {
-        replace(tokens[i - 1], tokens[j], `to_regtype(${tokens[i - 1].text})`);
+      } else if (name === "regtype" && literal) {
+        replace(literal, tokens[j], showing ? `regtypeout(to_regtype(${literal.text}))${label}` : `to_regtype(${literal.text})`);
         i = j;
-      } else if (name === "regtype" && (tokens[castOperandStart(tokens, i)]?.pos ?? -1) >= copied) {
+      } else if (name === "regclass" && showing && tokens[operand].pos >= copied) {
+        // `c.oid::regclass` shown: the relation's name.
+        const start = tokens[operand];
+        const column = tokens[i - 1].kind === "word" && label ? ` AS ${tokens[i - 1].text}` : label; // `c.oid::regclass` is "oid"
+        parts.push(sql.slice(copied, start.pos), "regclassout(", sql.slice(start.pos, t.pos), `)${column}`);
+        copied = tokens[j].pos + tokens[j].text.length;
+        i = j;
+      } else if (name === "regtype" && (tokens[operandStart(tokens, i)]?.pos ?? -1) >= copied) {
         // A type oid shown as a regtype prints as format_type does without a modifier.
-        const start = tokens[castOperandStart(tokens, i)];
+        const start = tokens[operandStart(tokens, i)];
         parts.push(sql.slice(copied, start.pos), "format_type(", sql.slice(start.pos, t.pos), ", NULL)");
         copied = tokens[j].pos + tokens[j].text.length;
         i = j;

@@ -6,7 +6,7 @@
  * query history (§5 gap 1), the light/dark/system theme (§2.13) and the confirmation before a
  * share link runs a write (§2.2), search across tabs and tab export/import (§2.3), editor
  * settings and the shortcuts help (§2.13), and live validation (§2.2) through the server's
- * `api/v1/sql/validate`, and formatting SQL (§2.2).
+ * `api/v1/sql/validate`, formatting SQL (§2.2), and a chart partitioned by category (§2.7).
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
@@ -634,6 +634,24 @@ Deno.test({
       const link = new URL(await page.evaluate(() => navigator.clipboard.readText()));
       assert.equal(link.searchParams.get("query"), "select 1;\nSELECT a, b\nFROM t");
       assert.equal(link.searchParams.get("executeQuery"), "true");
+    });
+
+    await t.step("a chart over time with a small categorical column draws one line per value", async () => {
+      await setEditorText(
+        page,
+        "select timestamp_sequence(0, 1000000) ts, rnd_symbol('a','b','c') sym, x * 1.0 v from long_sequence(60)",
+      );
+      await nextEntry(() => page.keyboard.press("Control+Enter"));
+      await page.getByTestId("result-view-chart").click();
+      const panel = page.locator('[data-testid="chart-panel"][data-status="ready"]');
+      await panel.waitFor();
+      await page.locator('[data-testid="chart-panel"][data-partition="sym"]').waitFor();
+      assert.equal(await panel.getAttribute("data-series-count"), "3");
+      assert.equal(await panel.getAttribute("data-point-count"), "60");
+      await page.getByTestId("chart-partition-select").selectOption("-1");
+      assert.equal(await panel.getAttribute("data-partition"), "");
+      assert.equal(await panel.getAttribute("data-series-count"), "1");
+      await page.getByTestId("result-view-grid").click();
     });
   } finally {
     await browser.close();

@@ -1,14 +1,15 @@
 /**
  * psql's describe commands against the real server (issue 10 evidence): `\d+ t` with
- * storage and nullability, `\dt`, `\dn`/`\dnS` (public, pg_catalog, information_schema),
- * `\df` (no user functions, as on PostgreSQL) and `\dfS` (the built-ins in pg_catalog).
+ * storage, nullability and the "Indexes:" section, `\di` and `\d` of an index, `\dt`,
+ * `\dn`/`\dnS` (public, pg_catalog, information_schema), `\df` (no user functions, as on
+ * PostgreSQL) and `\dfS` (the built-ins in pg_catalog).
  */
 import assert from "node:assert/strict";
 import { startServer } from "./server_process.ts";
 import { requireCommand, run } from "./clients/pg_tools.ts";
 
 Deno.test({
-  name: "psql \\d+, \\dt, \\dn, \\df describe tables, schemas and functions",
+  name: "psql \\d+, \\di, \\dt, \\dn, \\df describe tables, indexes, schemas and functions",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -31,7 +32,7 @@ Deno.test({
     };
     try {
       await ok(
-        "create table t (ts timestamp, sym symbol, x int, price double, note varchar) timestamp(ts) partition by day",
+        "create table t (ts timestamp, sym symbol index, x int, price double, note varchar) timestamp(ts) partition by day",
       );
 
       const d = await ok("\\d+ t");
@@ -40,6 +41,15 @@ Deno.test({
       assert.match(d, /sym\s+\| character varying\s+\|\s+\|\s+\|\s+\| extended/);
       assert.match(d, /x\s+\| integer/);
       assert.match(d, /price\s+\| double precision/);
+      // The SYMBOL INDEX column's bitmap index, from pg_index and pg_get_indexdef.
+      assert.match(d, /Indexes:\n\s+"t_sym_idx" bitmap \(sym\)/);
+      assert.match(await ok("\\di"), /public \| t_sym_idx \| index \| admin \| t/);
+      const di = await ok("\\d t_sym_idx");
+      assert.match(di, /Index "public\.t_sym_idx"/);
+      assert.match(di, /sym\s+\| character varying \| yes\s+\| sym/);
+      assert.match(di, /bitmap, for table "public\.t"/);
+      // reg* casts print names, as PostgreSQL's regtype and regclass output does.
+      assert.match(await ok("select 'int4'::regtype, 't'::regclass, 'pg_type'::regclass::oid"), /integer \| t\s+\|\s+1247/);
 
       assert.match(await ok("\\dt"), /public \| t\s+\| table \| admin/);
       const dn = await ok("\\dn");

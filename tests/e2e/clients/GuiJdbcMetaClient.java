@@ -5,7 +5,7 @@ import java.util.*;
  * pgjdbc DatabaseMetaData against the server (issue 10 evidence): the calls GUI tools make
  * when they open a connection and browse a table (getSchemas, getTables, getColumns,
  * getPrimaryKeys, getIndexInfo, getTypeInfo, getFunctions) all answer from pg_catalog
- * without errors and name the right schema, table and columns.
+ * without errors and name the right schema, table and columns, and the SYMBOL INDEX column's index.
  * Usage: java -cp postgresql.jar GuiJdbcMetaClient.java PORT. Prints "OK jdbc meta".
  */
 public class GuiJdbcMetaClient {
@@ -54,7 +54,15 @@ public class GuiJdbcMetaClient {
 
             List<String> pks = column(md.getPrimaryKeys(null, "public", "gui_t"), "COLUMN_NAME");
             check(pks.isEmpty(), "primary keys " + pks);
-            column(md.getIndexInfo(null, "public", "gui_t", false, true), "INDEX_NAME");
+            List<String> indexes = new ArrayList<>();
+            try (ResultSet rs = md.getIndexInfo(null, "public", "gui_t", false, true)) {
+                while (rs.next()) {
+                    indexes.add(rs.getString("INDEX_NAME") + ":" + rs.getString("COLUMN_NAME") + ":" + rs.getBoolean("NON_UNIQUE")
+                        + ":" + rs.getShort("ORDINAL_POSITION") + ":" + rs.getShort("TYPE"));
+                }
+            }
+            check(indexes.equals(List.of("gui_t_sym_idx:sym:true:1:" + DatabaseMetaData.tableIndexOther)), "indexes " + indexes);
+            check(column(md.getIndexInfo(null, "public", "gui_t", true, true), "INDEX_NAME").isEmpty(), "unique indexes");
 
             List<String> types = column(md.getTypeInfo(), "TYPE_NAME");
             for (String t : List.of("bool", "int4", "int8", "float8", "varchar", "timestamp", "uuid")) {

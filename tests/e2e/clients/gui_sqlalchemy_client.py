@@ -1,7 +1,8 @@
 """SQLAlchemy's stock PostgreSQL dialect (psycopg2) against the server (issue 10 evidence).
 
 Usage: gui_sqlalchemy_client.py PORT
-Reflects a table through pg_catalog (table names, columns with types, primary key, indexes),
+Reflects a table through pg_catalog (table names, columns with types, primary key, the index of
+its SYMBOL INDEX column),
 then round-trips rows with Core insert()/select(). Prints "OK sqlalchemy"; a failed check
 raises and exits non-zero. Run with Debian's /usr/bin/python3 (python3-sqlalchemy).
 """
@@ -15,7 +16,7 @@ engine = sa.create_engine("postgresql+psycopg2://admin:quest@127.0.0.1:%d/qdb" %
 
 with engine.connect() as conn:
     conn.execute(sa.text("drop table if exists t"))
-    conn.execute(sa.text("create table t (ts timestamp, sym symbol, x int, price double, note varchar) "
+    conn.execute(sa.text("create table t (ts timestamp, sym symbol index, x int, price double, note varchar) "
                          "timestamp(ts) partition by day"))
     conn.commit()
 
@@ -29,7 +30,9 @@ assert got == [("ts", "TIMESTAMP"), ("sym", "VARCHAR"), ("x", "INTEGER"), ("pric
                ("note", "VARCHAR")], got
 pk = insp.get_pk_constraint("t")
 assert pk["constrained_columns"] == [], pk
-insp.get_indexes("t")
+# The indexed SYMBOL column is a one-column, non-unique bitmap index.
+indexes = [(i["name"], i["column_names"], i["unique"], i.get("dialect_options")) for i in insp.get_indexes("t")]
+assert indexes == [("t_sym_idx", ["sym"], False, {"postgresql_include": [], "postgresql_using": "bitmap"})], indexes
 insp.get_foreign_keys("t")
 insp.get_unique_constraints("t")
 assert "public" in insp.get_schema_names(), insp.get_schema_names()

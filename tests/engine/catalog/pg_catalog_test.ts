@@ -125,3 +125,51 @@ Deno.test("public.t names t in queries and DML", () =>
     assert.deepEqual(await rows(engine, "SELECT x FROM public.t"), [[1]]);
     assert.deepEqual(await rows(engine, "SELECT p.x FROM public.t p JOIN t ON p.x = t.x"), [[1]]);
   }));
+
+Deno.test("an indexed SYMBOL column is a bitmap index in pg_class, pg_index, pg_attribute and pg_indexes", () =>
+  withEngine(async (engine) => {
+    assert.deepEqual(await rows(engine, "SELECT count() FROM pg_index"), [[0n]]);
+    await engine.execute("ALTER TABLE t ALTER COLUMN sym ADD INDEX", adminSession());
+    const [[tableOid, hasIndex]] = await rows(engine, "SELECT oid, relhasindex FROM pg_class WHERE relname = 't'");
+    assert.equal(hasIndex, true);
+    const index = await rows(
+      engine,
+      `SELECT c.relname, c.relkind, n.nspname, am.amname, i.indrelid, i.indkey, i.indnatts, i.indisunique, i.indisprimary, i.indisvalid
+       FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
+       JOIN pg_namespace n ON n.oid = c.relnamespace`,
+    );
+    assert.deepEqual(index, [["t_sym_idx", "i", "public", "bitmap", tableOid, "2", 1, false, false, true]]);
+    const [[indexOid]] = await rows(engine, "SELECT indexrelid FROM pg_index");
+    assert.deepEqual(await rows(engine, `SELECT pg_get_indexdef(${indexOid}), pg_get_indexdef(${indexOid}, 1, true), pg_get_indexdef(1)`), [
+      ["CREATE INDEX t_sym_idx ON public.t USING bitmap (sym)", "sym", null],
+    ]);
+    // The index's own attribute, and the table's key column found through indkey.
+    assert.deepEqual(await rows(engine, `SELECT attname, attnum, format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = ${indexOid}`), [
+      ["sym", 1, "character varying"],
+    ]);
+    assert.deepEqual(
+      await rows(engine, "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND pg_any_equal(a.attnum, i.indkey)"),
+      [["sym"]],
+    );
+    assert.deepEqual(await rows(engine, "SELECT tablename, indexname FROM pg_indexes"), [["t", "t_sym_idx"]]);
+    await engine.execute("ALTER TABLE t ALTER COLUMN sym DROP INDEX", adminSession());
+    assert.deepEqual(await rows(engine, "SELECT count() FROM pg_index"), [[0n]]);
+    assert.deepEqual(await rows(engine, "SELECT count() FROM pg_class WHERE relkind = 'i'"), [[0n]]);
+  }));
+
+Deno.test("vector helpers read int2vector and array text; btrim strips given characters", () =>
+  withEngine(async (engine) => {
+    assert.deepEqual(
+      await rows(engine, "SELECT pg_any_equal(3, '1 3'), pg_any_equal(2, '1 3'), pg_any_equal('b', '{a,b}'), pg_array_element('4 5', 1), pg_array_element('{4,5}', 1), pg_array_element('4', 3)"),
+      [[true, false, true, 5, 4, null]],
+    );
+    assert.deepEqual(await rows(engine, `SELECT btrim('"x"', '"'), btrim('  y ')`), [["x", "y"]]);
+  }));
+
+Deno.test("regclassout and regtypeout print relations and types by name", () =>
+  withEngine(async (engine) => {
+    const [[oid]] = await rows(engine, "SELECT oid FROM pg_class WHERE relname = 't'");
+    assert.deepEqual(await rows(engine, `SELECT regclassout(${oid}), regclassout(1259), regclassout(7), regtypeout(23), regtypeout(to_regtype('int8')), regtypeout(7)`), [
+      ["t", "pg_class", "7", "integer", "bigint", "7"],
+    ]);
+  }));

@@ -1,0 +1,104 @@
+/**
+ * The rewrites of server/pg/sql_rewrite.ts and sql_rewrite_arrays.ts for driver queries over
+ * pg_index (issue 10, indexes): `= ANY(vector)`, vector subscripts, `_pg_expandarray(...).n`,
+ * `trim(both ... from ...)`, `'t'`/`'f'` against boolean catalog columns, and primary-key
+ * lookups answered as empty.
+ */
+import assert from "node:assert/strict";
+import { rewriteForEngine } from "../../../server/pg/sql_rewrite.ts";
+
+Deno.test("= ANY over a catalog vector becomes pg_any_equal, casts and qualifiers included", () => {
+  assert.equal(
+    rewriteForEngine(
+      "select a.attname from pg_class t join pg_index ix on t.oid = ix.indrelid left join pg_attribute a on t.oid = a.attrelid and a.attnum = ANY(ix.indkey)",
+    ),
+    "select a.attname from pg_class t join pg_index ix on t.oid = ix.indrelid left join pg_attribute a on t.oid = a.attrelid and pg_any_equal(a.attnum , ix.indkey)",
+  );
+  assert.equal(
+    rewriteForEngine(
+      "select 1 from pg_catalog.pg_index i where i.indrelid::pg_catalog.oid = any (pg_catalog.string_to_array('1 2', ' '))",
+    ),
+    "select 1 from pg_index i where pg_any_equal(i.indrelid::int ,  string_to_array('1 2', ' '))",
+  );
+  // `= ANY (SELECT ...)` is a subquery, not an array: left alone.
+  assert.equal(
+    rewriteForEngine("select 1 from pg_class where oid = any (select 1)"),
+    "select 1 from pg_class where oid = any (select 1)",
+  );
+});
+
+Deno.test("pgjdbc's getIndexInfo spellings: subscripts, _pg_expandarray(...).n, trim(both ... from ...)", () => {
+  assert.equal(
+    rewriteForEngine(
+      "select CASE tmp.I_INDOPTION[tmp.ORDINAL_POSITION - 1] & 1::smallint WHEN 1 THEN 'D' END from pg_index tmp",
+    ),
+    "select CASE pg_array_element(tmp.I_INDOPTION, tmp.ORDINAL_POSITION - 1) & 1::smallint WHEN 1 THEN 'D' END from pg_index tmp",
+  );
+  assert.equal(
+    rewriteForEngine(
+      "select (information_schema._pg_expandarray(i.indkey)).n AS ORDINAL_POSITION from pg_catalog.pg_index i",
+    ),
+    "select 1 AS ORDINAL_POSITION from pg_index i",
+  );
+  assert.equal(
+    rewriteForEngine(
+      `select trim(both '"' from pg_catalog.pg_get_indexdef(tmp.CI_OID, 1, false)) from pg_index tmp`,
+    ),
+    `select btrim(pg_get_indexdef(tmp.CI_OID, 1, false), '"') from pg_index tmp`,
+  );
+  // Other subscripts (QuestDB arrays) are the engine's.
+  assert.equal(rewriteForEngine("select arr[1] from pg_class"), "select arr[1] from pg_class");
+});
+
+Deno.test("boolean catalog columns read 't'/'f'; primary-key lookups over pg_index are empty", () => {
+  assert.equal(
+    rewriteForEngine("select 1 from pg_index ix where ix.indisprimary = 'f' and x = 't'"),
+    "select 1 from pg_index ix where ix.indisprimary = false and x = 't'",
+  );
+  assert.equal(
+    rewriteForEngine(
+      "SELECT a.attname FROM pg_catalog.pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid WHERE i.indrelid = 1 AND i.indisprimary ORDER BY 1",
+    ),
+    "SELECT NULL attname FROM long_sequence(0)",
+  );
+  assert.equal(
+    rewriteForEngine("select ix.indisprimary from pg_index ix where not ix.indisprimary"),
+    "select ix.indisprimary from pg_index ix where not ix.indisprimary",
+  );
+});
+
+Deno.test("comma joins of three or more relations become JOIN ... ON with the connecting conjuncts", () => {
+  assert.equal(
+    rewriteForEngine(
+      "select ta.attname from pg_catalog.pg_attribute ta, pg_catalog.pg_class ic, pg_catalog.pg_index i where ic.relname = 'x' AND ic.oid = i.indexrelid AND ta.attrelid = i.indrelid AND (NOT ta.attisdropped) order by 1",
+    ),
+    "select ta.attname FROM pg_attribute ta JOIN pg_index i ON ta.attrelid = i.indrelid JOIN pg_class ic ON ic.oid = i.indexrelid WHERE ic.relname = 'x' AND (NOT ta.attisdropped) order by 1",
+  );
+  // OR at the top of WHERE, explicit joins, or a relation nothing connects: unchanged.
+  for (
+    const sql of [
+      "select 1 from pg_class a, pg_class b, pg_class c where a.oid = b.oid or b.oid = c.oid",
+      "select 1 from pg_class a, pg_class b join pg_class c on b.oid = c.oid where a.oid = b.oid",
+      "select 1 from pg_class a, pg_class b, pg_class c where a.oid = b.oid",
+    ]
+  ) assert.equal(rewriteForEngine(sql), sql);
+});
+
+Deno.test("regclass and regtype print as names in select items and text casts, stay oids elsewhere", () => {
+  assert.equal(
+    rewriteForEngine(
+      "select 'int4'::regtype, 16385::regclass as r, 'int4'::regtype::oid, 't'::regclass from pg_class",
+    ),
+    "select regtypeout(to_regtype('int4')) AS regtype, (select relname from pg_class where oid = 16385) as r, to_regtype('int4')::int, (select relname from pg_class where relname = 't') AS regclass from pg_class",
+  );
+  assert.equal(
+    rewriteForEngine(
+      "SELECT c.oid::pg_catalog.regclass FROM pg_catalog.pg_class c WHERE c.oid = 't'::regclass ORDER BY c.oid::pg_catalog.regclass::pg_catalog.text",
+    ),
+    "SELECT regclassout(c.oid) AS oid FROM pg_class c WHERE c.oid = (select oid from pg_class where relname = 't') ORDER BY regclassout(c.oid)::varchar",
+  );
+  assert.equal(
+    rewriteForEngine("select f(c.oid::regclass), a.atttypid = 'int4'::regtype from pg_class c"),
+    "select f(c.oid), a.atttypid = to_regtype('int4') from pg_class c",
+  );
+});
