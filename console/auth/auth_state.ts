@@ -104,7 +104,11 @@ export function setBearerToken(token: string, user: string | null): void {
 
 let signOutHook: (() => void) | null = null;
 
-/** Lets the OIDC flow drop its in-memory tokens on logout. */
+/**
+ * Lets the OIDC flow drop its in-memory tokens on logout (and, with an end-session endpoint
+ * published, send the browser to the provider to end its session too). Runs after the
+ * keepalive `session=false` request is sent.
+ */
 export function setSignOutHook(hook: () => void): void {
   signOutHook = hook;
 }

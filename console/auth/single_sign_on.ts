@@ -6,7 +6,8 @@
  * hands the access token (the ID token when groups are encoded in it) to `setBearerToken`.
  * Tokens live in memory only; the verifier and state sit in sessionStorage (this tab) and
  * are deleted on use. The access token is refreshed with the refresh token before it expires,
- * and logging out drops the tokens and the server's session cookie.
+ * and logging out drops the tokens and the server's session cookie, then ends the provider's
+ * session too when the server publishes `acl.oidc.end.session.endpoint` (RP-initiated logout).
  *
  * Reload (spec/console.md §2.14.7, P0 item 3): the tokens are gone, so a browser that had an SSO
  * session goes straight back to the provider with `prompt=none`; with a live provider session
@@ -78,6 +79,13 @@ interface Tokens {
 
 /** In memory only (never localStorage). */
 let tokens: Tokens | null = null;
+/**
+ * The latest ID token, for `id_token_hint` at logout (a refresh reply may carry none), and the
+ * configuration of the sign-in, whose `acl.oidc.end.session.endpoint` logout goes through.
+ * In memory only.
+ */
+let idTokenHint: string | null = null;
+let signedInConfig: Record<string, unknown> | null = null;
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
 let lastError: string | null = null;
 
@@ -192,6 +200,7 @@ function refreshNow(config: Record<string, unknown>): Promise<boolean> {
     if (!tokens?.refresh) return false;
     try {
       tokens = await tokenRequest(config, { grant_type: "refresh_token", refresh_token: tokens.refresh });
+      if (tokens.id) idTokenHint = tokens.id;
       setBearerToken(bearerOf(config, tokens), null);
       scheduleRefresh(config);
       return true;
@@ -283,6 +292,8 @@ export async function completeSingleSignOn(config: Record<string, unknown>): Pro
       );
     }
     tokens = got;
+    idTokenHint = got.id ?? null;
+    signedInConfig = config;
     signedInClientId = clientIdOf(config);
     crumbs.set(ACTIVE_KEY, "true");
     setBearerToken(bearerOf(config, got), null);
@@ -295,13 +306,49 @@ export async function completeSingleSignOn(config: Record<string, unknown>): Pro
   }
 }
 
-/** Logging out drops the tokens and the server's session cookie (security.md §6.3 step 6). */
+/**
+ * The provider's logout URL for RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0),
+ * or null when the server publishes no `acl.oidc.end.session.endpoint`: then logout keeps the
+ * provider's session and "Continue as <user>" signs back in without a prompt.
+ */
+export function endSessionUrl(
+  config: Record<string, unknown>,
+  idToken: string | null,
+  origin: string,
+): string | null {
+  const value = config["acl.oidc.end.session.endpoint"];
+  if (typeof value !== "string" || !/^https?:\/\//i.test(value)) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  const p = url.searchParams;
+  p.set("client_id", clientIdOf(config));
+  if (idToken) p.set("id_token_hint", idToken);
+  p.set("post_logout_redirect_uri", `${origin}/`);
+  return url.toString();
+}
+
+/**
+ * Logging out drops the tokens and the server's session cookie (security.md §6.3 step 6); with
+ * an end-session endpoint published, the browser then goes to the provider to end its session
+ * too and comes back to the login screen (spec/console.md §3 item 3).
+ */
 setSignOutHook(() => {
   clearTimeout(refreshTimer);
+  const hint = idTokenHint;
+  const config = signedInConfig;
   tokens = null;
+  idTokenHint = null;
+  signedInConfig = null;
   setTokenKeeper(null);
   // The remembered user stays, so the login screen can offer "Continue as <user>".
   crumbs.set(ACTIVE_KEY, null);
   sessionStorage.removeItem(PROMPT_KEY);
   sessionStorage.removeItem(RETURN_KEY);
+  const logoutUrl = config && endSessionUrl(config, hint, location.origin);
+  // The keepalive `session=false` request is already under way and survives the navigation.
+  if (logoutUrl) location.assign(logoutUrl);
 });

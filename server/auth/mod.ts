@@ -14,7 +14,7 @@ import type { Engine, Principal } from "../../engine/mod.ts";
 import { AclStatements } from "./acl_statements.ts";
 import { AclStore } from "./acl_store.ts";
 import { type Credentials, credentialsOf, SESSION_COOKIE } from "./http_credentials.ts";
-import { oidcSettings } from "./oidc_config.ts";
+import { endSessionEndpointOf, type OidcEndpoints, oidcSettings } from "./oidc_config.ts";
 import { OidcResourceServer } from "./oidc_resource_server.ts";
 import {
   constantTimeEqualText,
@@ -319,7 +319,7 @@ export class AuthService {
   /** What /settings publishes about access control (security.md §6.2); never a secret. */
   async settingsKeys(): Promise<Record<string, unknown>> {
     const o = this.oidc?.settings;
-    let endpoints: { authorization: string; token: string } | undefined;
+    let endpoints: OidcEndpoints | undefined;
     try {
       endpoints = this.oidc ? await this.oidc.endpoints() : undefined;
     } catch {
@@ -338,6 +338,7 @@ export class AuthService {
       "acl.oidc.groups.encoded.in.token": o ? o.groupsEncodedInToken : false,
       "acl.oidc.scope": o?.scope ?? null,
       "acl.oidc.redirect.uri": o?.redirectUri ?? null,
+      "acl.oidc.end.session.endpoint": o ? endSessionEndpointOf(o, endpoints) : null,
     };
   }
 }

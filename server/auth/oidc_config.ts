@@ -27,6 +27,12 @@ export interface OidcSettings {
   userinfoEndpoint: string;
   publicKeysEndpoint: string;
   redirectUri?: string;
+  /**
+   * acl.oidc.end.session.endpoint (our extension): where the console sends the browser on
+   * logout (RP-initiated logout). Unset: logout keeps the provider's session; `auto`: the
+   * discovery document's `end_session_endpoint`; otherwise an absolute URL.
+   */
+  endSessionEndpoint?: string;
   scope: string;
   pkceEnabled: boolean;
   stateRequired: boolean;
@@ -64,6 +70,7 @@ export function oidcSettings(config: ConfigReader): OidcSettings {
     userinfoEndpoint: get("userinfo.endpoint") ?? "/idp/userinfo.openid",
     publicKeysEndpoint: get("public.keys.endpoint") ?? "/pf/JWKS",
     redirectUri: get("redirect.uri"),
+    endSessionEndpoint: get("end.session.endpoint"),
     scope: get("scope") ?? "openid",
     pkceEnabled: bool("pkce.enabled", true),
     stateRequired: bool("state.required", true),
@@ -81,6 +88,8 @@ export interface OidcEndpoints {
   token: string;
   userinfo: string;
   jwks: string;
+  /** The discovery document's end_session_endpoint, when it has one. */
+  endSession?: string;
 }
 
 /** Absolute endpoint URLs: discovery first, else host/port plus the configured paths. */
@@ -98,6 +107,7 @@ export async function resolveEndpoints(s: OidcSettings, fetcher: typeof fetch): 
       token: d.token_endpoint,
       userinfo: d.userinfo_endpoint ?? absolute(s, s.userinfoEndpoint),
       jwks: d.jwks_uri ?? absolute(s, s.publicKeysEndpoint),
+      endSession: typeof d.end_session_endpoint === "string" ? d.end_session_endpoint : undefined,
     };
   }
   return {
@@ -106,6 +116,21 @@ export async function resolveEndpoints(s: OidcSettings, fetcher: typeof fetch): 
     userinfo: absolute(s, s.userinfoEndpoint),
     jwks: absolute(s, s.publicKeysEndpoint),
   };
+}
+
+/**
+ * The logout endpoint the console calls (acl.oidc.end.session.endpoint), or null when logout
+ * should keep the provider's session: unset, or `auto` with no end_session_endpoint discovered.
+ */
+export function endSessionEndpointOf(s: OidcSettings, endpoints: OidcEndpoints | undefined): string | null {
+  const value = s.endSessionEndpoint;
+  if (value === undefined) return null;
+  if (value.toLowerCase() === "auto") return endpoints?.endSession ?? null;
+  try {
+    return absolute(s, value);
+  } catch {
+    return null;
+  }
 }
 
 function absolute(s: OidcSettings, path: string): string {

@@ -17,10 +17,18 @@ export interface IdpAccount {
 
 export interface IdpOptions {
   accounts: Record<string, IdpAccount>;
-  /** client id → redirect URIs (public clients, PKCE required). */
-  clients: Record<string, string[]>;
+  /**
+   * client id → redirect URIs (public clients, PKCE required), or the redirect URIs plus the
+   * `post_logout_redirect_uris` RP-initiated logout may return to.
+   */
+  clients: Record<string, string[] | IdpClient>;
   accessTokenTtlS?: number;
   idTokenTtlS?: number;
+}
+
+export interface IdpClient {
+  redirectUris: string[];
+  postLogoutRedirectUris?: string[];
 }
 
 export interface TestIdp {
@@ -34,6 +42,8 @@ export interface TestIdp {
   tokenRequests: { grantType: string; codeVerifier: boolean }[];
   /** Authorize requests seen (their query parameters). */
   authorizeRequests: URLSearchParams[];
+  /** GET requests to the end_session endpoint seen (their query parameters). */
+  endSessionRequests: URLSearchParams[];
   signIn(user: string, clientId: string, redirectUri: string): Promise<TokenSet>;
   close(): Promise<void>;
 }
@@ -49,10 +59,12 @@ export async function startIdp(opts: IdpOptions): Promise<TestIdp> {
   let handler: (req: IncomingMessage, res: ServerResponse) => void = (_q, r) => r.end();
   let userinfo = 0;
   const authorizeRequests: URLSearchParams[] = [];
+  const endSessionRequests: URLSearchParams[] = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     if (url.pathname === "/me") userinfo++;
     if (url.pathname === "/auth") authorizeRequests.push(url.searchParams);
+    if (url.pathname === "/session/end" && req.method === "GET") endSessionRequests.push(url.searchParams);
     handler(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -63,9 +75,10 @@ export async function startIdp(opts: IdpOptions): Promise<TestIdp> {
   const signingKey = { ...(await exportJWK(privateKey)), kid: "test-key", alg: "RS256", use: "sig" };
   const accounts = opts.accounts;
   const provider = new Provider(issuer, {
-    clients: Object.entries(opts.clients).map(([client_id, redirect_uris]) => ({
+    clients: Object.entries(opts.clients).map(([client_id, c]) => ({
       client_id,
-      redirect_uris,
+      redirect_uris: Array.isArray(c) ? c : c.redirectUris,
+      post_logout_redirect_uris: Array.isArray(c) ? [] : c.postLogoutRedirectUris ?? [],
       token_endpoint_auth_method: "none",
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
@@ -76,7 +89,8 @@ export async function startIdp(opts: IdpOptions): Promise<TestIdp> {
     clockTolerance: 0,
     claims: { openid: ["sub"], profile: ["name", "groups"] },
     conformIdTokenClaims: false,
-    features: { devInteractions: { enabled: true } },
+    // RP-initiated logout (on by default in oidc-provider 9): /session/end asks to confirm.
+    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
     issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) =>
       Promise.resolve(client.grantTypeAllowed("refresh_token")),
     clientBasedCORS: () => true,
@@ -125,6 +139,7 @@ export async function startIdp(opts: IdpOptions): Promise<TestIdp> {
     userinfoCalls: () => userinfo,
     tokenRequests,
     authorizeRequests,
+    endSessionRequests,
     signIn: (user, clientId, redirectUri) => headlessSignIn(issuer, user, clientId, redirectUri),
     close: () =>
       new Promise<void>((resolve) => {

@@ -60,3 +60,33 @@ Deno.test("grants: a wider grant absorbs narrower ones, and a narrower revoke sp
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("acl.oidc.end.session.endpoint: unset, auto (discovery) or an absolute URL", async () => {
+  const { endSessionEndpointOf, oidcSettings } = await import("../../../server/auth/oidc_config.ts");
+  const settings = (extra: Record<string, string>) =>
+    oidcSettings({ get: (k) => ({ "acl.oidc.enabled": "true", ...extra })[k] });
+  const discovered = {
+    authorization: "https://idp/auth",
+    token: "https://idp/token",
+    userinfo: "https://idp/me",
+    jwks: "https://idp/jwks",
+    endSession: "https://idp/session/end",
+  };
+  assert.equal(endSessionEndpointOf(settings({}), discovered), null);
+  assert.equal(endSessionEndpointOf(settings({ "acl.oidc.end.session.endpoint": "" }), discovered), null);
+  assert.equal(
+    endSessionEndpointOf(settings({ "acl.oidc.end.session.endpoint": "auto" }), discovered),
+    "https://idp/session/end",
+  );
+  assert.equal(
+    endSessionEndpointOf(settings({ "acl.oidc.end.session.endpoint": "AUTO" }), {
+      ...discovered,
+      endSession: undefined,
+    }),
+    null,
+  );
+  assert.equal(
+    endSessionEndpointOf(settings({ "acl.oidc.end.session.endpoint": "https://other/logout" }), discovered),
+    "https://other/logout",
+  );
+});
