@@ -116,6 +116,21 @@ class ColumnBuffer {
     }
   }
 
+  #nulls: VectorData | undefined;
+
+  /**
+   * A NULL vector of `n` rows standing in for a column nothing downstream reads: allocated
+   * once and handed out as views, so skipping the gather costs no allocation per batch.
+   */
+  placeholder(n: number): Vector {
+    if (!this.#nulls || this.#nulls.length < n) {
+      this.#nulls = this.type.tag === "SYMBOL" ? new Int32Array(n).fill(-1) : allocVectorData(this.type, n);
+    }
+    const all = this.#nulls as Typed;
+    const data = Array.isArray(all) ? all.slice(0, n) : all.subarray(0, n);
+    return this.type.tag === "SYMBOL" ? { type: this.type, data, dict: this.dict } : { type: this.type, data };
+  }
+
   /** The output vector of `match` (buffer rows, -1: NULL). */
   gather(match: Int32Array, n: number): Vector {
     const type = this.type;
@@ -136,11 +151,13 @@ class ColumnBuffer {
       return { type, data: out };
     }
     if (this.typed) {
-      const out: Typed = type.tag === "SYMBOL" ? new Int32Array(n).fill(-1) : allocVectorData(type, n);
+      // One pass: each slot gets its value or the type's NULL (no NULL fill before the copy).
+      const out: Typed = new this.typed.constructor(n);
+      const nul = type.tag === "SYMBOL" ? -1 : (allocVectorData(type, 1) as Typed)[0];
       const src = this.typed;
       for (let i = 0; i < n; i++) {
         const m = match[i];
-        if (m >= 0) out[i] = src[m];
+        out[i] = m >= 0 ? src[m] : nul;
       }
       return type.tag === "SYMBOL" ? { type, data: out, dict: this.dict } : { type, data: out };
     }
@@ -212,6 +229,9 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
   const slots = new Slots();
   const rightTypes = n.right.columns.map((c) => c.type);
   const buffers = rightTypes.map((t) => new ColumnBuffer(t));
+  const cursor = new Int32Array(1);
+  // Right keys and timestamp the query does not select are never gathered (pruning says which).
+  const unused = new Set(n.rightUnused ?? []);
   let bufLen = 0, bufCap = 0, compactAt = COMPACT_ROWS;
   let bufTs = new BigInt64Array(0);
   let lastRow = new Int32Array(16).fill(-1);
@@ -295,33 +315,72 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
     const ls = slots.of(lb, n.leftKeys);
     growSlots();
     const match = new Int32Array(rowCount);
-    for (let i = 0; i < rowCount; i++) {
-      const th = lw[2 * i + 1], tl = lw[2 * i] >>> 0;
-      while (!rightDone) {
-        if (!rb || rRow >= rb.rowCount) {
-          if (bufLen >= compactAt) {
-            compact(match, i);
-            compactAt = Math.max(COMPACT_ROWS, 2 * bufLen);
-          }
-          if (!(await nextRight())) {
-            rightDone = true;
-            rb = undefined;
-            break;
-          }
+    let i = 0;
+    while (i < rowCount) {
+      const rCount = rb ? rb.rowCount : 0;
+      i = mergeRows(lw, ls, i, rowCount, rw, rSlots, rRow, rCount, rBase, lastRow, match, strict, !rightDone, cursor);
+      rRow = cursor[0];
+      if (i < rowCount) {
+        // The right batch ran out before row i could be decided: load the next one.
+        if (bufLen >= compactAt) {
+          compact(match, i);
+          compactAt = Math.max(COMPACT_ROWS, 2 * bufLen);
         }
-        const rh = rw[2 * rRow + 1], rl = rw[2 * rRow] >>> 0;
-        // Stop at the first right row after t (ASOF) or at or after t (LT).
-        if (rh > th || (rh === th && (strict ? rl >= tl : rl > tl))) break;
-        lastRow[rSlots[rRow]] = rBase + rRow;
-        rRow++;
+        if (!(await nextRight())) {
+          rightDone = true;
+          rb = undefined;
+        }
       }
-      const s = ls[i];
-      let m = lastRow[s];
-      if (m >= 0 && tolerance !== undefined && lts[i] - bufTs[m] > tolerance) m = -1;
-      match[i] = m;
+    }
+    if (tolerance !== undefined) {
+      for (let k = 0; k < rowCount; k++) {
+        const m = match[k];
+        if (m >= 0 && lts[k] - bufTs[m] > tolerance) match[k] = -1;
+      }
     }
     const columns: Vector[] = [...lb.columns];
-    for (const c of buffers) columns.push(c.gather(match, rowCount));
+    buffers.forEach((c, k) => columns.push(unused.has(k) ? c.placeholder(rowCount) : c.gather(match, rowCount)));
     yield { rowCount, columns };
   }
+}
+
+/**
+ * The merge itself, over locals (the generator's variables live in a closure context, and
+ * reading them per row costs more than the comparison): left rows from `i` take, per key
+ * slot, the last right row at or before their timestamp (strictly before for LT). Returns the
+ * first left row it could not decide because the right batch ran out while `more` may come;
+ * `cursor[0]` receives the right batch position reached. Timestamps are compared as 32-bit
+ * word pairs (little-endian [low, high]: signed high, then unsigned low), exact and BigInt-free.
+ */
+function mergeRows(
+  lw: Int32Array,
+  ls: Int32Array,
+  from: number,
+  rowCount: number,
+  rw: Int32Array,
+  rSlots: Int32Array,
+  rFrom: number,
+  rCount: number,
+  rBase: number,
+  lastRow: Int32Array,
+  match: Int32Array,
+  strict: boolean,
+  more: boolean,
+  cursor: Int32Array,
+): number {
+  let r = rFrom;
+  let i = from;
+  for (; i < rowCount; i++) {
+    const th = lw[2 * i + 1], tl = lw[2 * i] >>> 0;
+    while (r < rCount) {
+      const rh = rw[2 * r + 1], rl = rw[2 * r] >>> 0;
+      if (rh > th || (rh === th && (strict ? rl >= tl : rl > tl))) break;
+      lastRow[rSlots[r]] = rBase + r;
+      r++;
+    }
+    if (r >= rCount && more) break;
+    match[i] = lastRow[ls[i]];
+  }
+  cursor[0] = r;
+  return i;
 }

@@ -89,6 +89,11 @@ export type PlanNode =
     leftTs: number;
     rightTs: number;
     toleranceMicros?: bigint;
+    /**
+     * Right columns (indexes of the right input) nothing above the join reads: kept for the
+     * merge (keys, timestamp) but not gathered per output row. Set by column pruning.
+     */
+    rightUnused?: number[];
   })
   | (Base & {
     kind: "latestBy";

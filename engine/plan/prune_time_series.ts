@@ -66,6 +66,10 @@ export function pruneTimeSeries(n: PlanNode, needed: Set<number>, prune: Prune):
         leftTs: left.map[n.leftTs],
         rightTs: right.map[n.rightTs],
       };
+      const rightRead = new Set([...needed].filter((i) => i >= width).map((i) => right.map[i - width]));
+      const unused = right.node.columns.map((_, j) => j).filter((j) => !rightRead.has(j));
+      if (unused.length > 0) node.rightUnused = unused;
+      else delete node.rightUnused;
       return { node, map };
     }
     case "window": {
