@@ -202,14 +202,15 @@ class Slots {
           cache = new Int32Array(dict.size + 1).fill(-1);
           this.#dictSlots.set(dict, cache);
         }
-        const data = v.data;
         const nullAt = dict.size;
-        for (let r = 0; r < n; r++) {
+        // Keys first seen in this batch get their slots; then one tight pass maps every row.
+        const data = v.data;
+        let r = mapKnownKeys(data, cache, nullAt, out, 0, n);
+        while (r < n) {
           const k = data[r];
           const c = k < 0 || k >= nullAt ? nullAt : k;
-          let s = cache[c];
-          if (s < 0) cache[c] = s = this.#slotOf(normKey(c === nullAt ? null : dict.valueOf(c)));
-          out[r] = s;
+          cache[c] = this.#slotOf(normKey(c === nullAt ? null : dict.valueOf(c)));
+          r = mapKnownKeys(data, cache, nullAt, out, r, n);
         }
         return out;
       }
@@ -383,4 +384,19 @@ function mergeRows(
   }
   cursor[0] = r;
   return i;
+}
+
+/**
+ * Maps SYMBOL keys `data[from, n)` to slots through `cache` (dictionary key → slot, the NULL
+ * key at `nullAt`) into `out`; stops at the first key without a slot yet and returns its row
+ * (n when all were mapped). A plain function, so the per-row loop stays monomorphic.
+ */
+function mapKnownKeys(data: Int32Array, cache: Int32Array, nullAt: number, out: Int32Array, from: number, n: number): number {
+  for (let r = from; r < n; r++) {
+    const k = data[r];
+    const s = cache[k < 0 || k >= nullAt ? nullAt : k];
+    if (s < 0) return r;
+    out[r] = s;
+  }
+  return n;
 }
