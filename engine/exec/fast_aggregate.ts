@@ -291,6 +291,9 @@ async function accumulateOn(
       else accumulateKeyed(s, groups, rowsPerGroup, rows, at, keyCount, scratch);
       if (s.key === undefined) rowsPerGroup[0] += selCount;
     }
+    // Folded into the partials: let the partition's columns leave the cache, so a table
+    // larger than the cache budget streams through it instead of failing the fast path.
+    snap.releasePartition?.(p);
   }
   return partials;
 }

@@ -129,6 +129,12 @@ export interface TableSnapshot {
    * columns the partition does not have.
    */
   region(partition: number, column: number): Promise<{ ptr: number; rowCount: number } | undefined>;
+  /**
+   * Unpins what this snapshot holds of one partition: a reader done with it (a fast path that
+   * has folded the partition into its partial results) lets a table larger than the cache
+   * budget stream through the cache. Views and regions of that partition are invalid after.
+   */
+  releasePartition?(partition: number): void;
   symbols(column: number): SymbolDict;
   release(): void;
 }

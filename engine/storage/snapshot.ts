@@ -96,6 +96,21 @@ export class Snapshot implements TableSnapshot {
     return dict;
   }
 
+  releasePartition(partition: number): void {
+    const part = this.#state.txn.partitions[partition];
+    if (!part || this.#released) return;
+    const prefix = `${this.#host.tableId}/${partitionDir(part)}/`;
+    for (const [key, block] of this.#blocks) {
+      if (!key.startsWith(prefix)) continue;
+      this.#blocks.delete(key);
+      const at = this.#pinned.indexOf(block);
+      if (at >= 0) {
+        this.#pinned.splice(at, 1);
+        this.#host.cache.unpin(block);
+      }
+    }
+  }
+
   release(): void {
     if (this.#released) return;
     this.#released = true;

@@ -143,30 +143,35 @@ Deno.test("the pool leaves small scans, one-partition scans and count(*) to the 
   }
 });
 
-Deno.test("a worker whose cache cannot hold its partitions hands the scan back to the main heap", async () => {
+Deno.test("workers stream partitions through a cache smaller than the table; one that cannot hold a single partition hands the scan back", async () => {
   const root = await Deno.makeTempDir({ prefix: "qdb_par_" });
   const sql = "SELECT s, count(*), sum(d), min(l), max(l) FROM t GROUP BY s ORDER BY s";
   try {
     const { Engine } = await import("../../../engine/mod.ts");
-    // 512 KiB for the main heap, 256 KiB per worker: a worker pins more than that in one job.
-    const small = await Engine.open({
-      root,
-      cacheBytes: 512 * 1024,
-      parallelWorkers: 2,
-      parallelValuesMin: 1,
-    });
-    let got: unknown[][];
-    try {
-      await makeTable(small);
-      got = await rows(small, sql);
-      assert.equal(small.parallel.jobs, 0, "no job completed on the workers");
-      assert.equal(small.parallel.running, 2, "the workers were asked");
-    } finally {
-      await small.close();
+    const cases = [
+      // 256 KiB per worker: one partition's s, d and l (~6,200 rows, ~125 KB) fit, a worker's
+      // five or six together do not; each partition is released once folded in.
+      { cacheBytes: 512 * 1024, streamed: true },
+      // 32 KiB per worker: not even one partition fits.
+      { cacheBytes: 64 * 1024, streamed: false },
+    ];
+    const results: unknown[][][] = [];
+    for (const c of cases) {
+      const small = await Engine.open({ root, cacheBytes: c.cacheBytes, parallelWorkers: 2, parallelValuesMin: 1 });
+      try {
+        if (results.length === 0) await makeTable(small);
+        results.push(await rows(small, sql));
+        if (c.streamed) assert.ok(small.parallel.jobs > 0, "the workers completed the job");
+        else assert.equal(small.parallel.jobs, 0, "no job completed on the workers");
+        assert.equal(small.parallel.running, 2, "the workers were asked");
+      } finally {
+        await small.close();
+      }
     }
     const one = await singleEngine(root);
     try {
-      assertSame(got, await rows(one, sql), sql);
+      const expected = await rows(one, sql);
+      for (const got of results) assertSame(got, expected, sql);
     } finally {
       await one.close();
     }
