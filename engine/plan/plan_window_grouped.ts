@@ -15,13 +15,10 @@ import { isAggregateCall } from "./bind_expr.ts";
 import { baseName } from "./column_names.ts";
 import type { PlanContext } from "./plan_context.ts";
 import type { PlanNode } from "./plan_node.ts";
+import { containsWindow } from "./plan_sample_by.ts";
 import { containsAggregate, planSelect } from "./plan_select.ts";
 
 const HIDDEN = "\u0000grouped";
-
-function containsWindowCall(e: A.Expr): boolean {
-  return someExpr(e, (x) => (x.kind === "call" && x.over !== undefined ? true : undefined));
-}
 
 /** True for a SELECT that groups rows and has a window function in its select list. */
 export function needsGroupedWindows(core: A.SelectCore): boolean {
@@ -75,7 +72,7 @@ export function planGroupedWindows(
     }
     if (e.kind === "call" && isAggregateCall(e)) return hide(e, e.pos);
     if (!someExpr(e, (x) => (x.kind === "column" ? true : undefined))) return e;
-    if (!containsAggregate(e) && !containsWindowCall(e)) {
+    if (!containsAggregate(e) && !containsWindow(e)) {
       const text = exprToText(e).toLowerCase();
       if (e.kind === "column" && !e.qualifier && inOrderBy && outputNames.includes(e.name.toLowerCase())) return e;
       const k = itemTexts.indexOf(text);

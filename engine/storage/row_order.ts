@@ -53,6 +53,37 @@ export function dedupSorted(
   ts: BigInt64Array,
   keyOf: (row: number) => string,
 ): Int32Array {
+  return dedupRuns(order, ts, keyOf, (out, slot, row) => {
+    out[slot] = row;
+  });
+}
+
+/**
+ * In-batch dedup for INSERT ... ON CONFLICT: like `dedupSorted`, but the first row of equal
+ * keys keeps its slot and its values; each later duplicate is reported to `onDuplicate` with
+ * the row it conflicts with (in batch order), so DO NOTHING can drop it and DO UPDATE can
+ * carry its SET columns over to the kept row.
+ */
+export function dedupSortedFirst(
+  order: Int32Array,
+  ts: BigInt64Array,
+  keyOf: (row: number) => string,
+  onDuplicate: (kept: number, duplicate: number) => void,
+): Int32Array {
+  return dedupRuns(order, ts, keyOf, (out, slot, row) => onDuplicate(out[slot], row));
+}
+
+/**
+ * The shared walk of both dedups: runs of equal timestamps are keyed; the first row of a key
+ * takes the next output slot and every later row of that key goes to `duplicate` with that
+ * slot (which still holds the row put there last).
+ */
+function dedupRuns(
+  order: Int32Array,
+  ts: BigInt64Array,
+  keyOf: (row: number) => string,
+  duplicate: (out: Int32Array, slot: number, row: number) => void,
+): Int32Array {
   const out = new Int32Array(order.length);
   let n = 0;
   for (let i = 0; i < order.length;) {
@@ -69,44 +100,7 @@ export function dedupSorted(
           seen.set(key, n);
           out[n++] = order[k];
         } else {
-          out[slot] = order[k];
-        }
-      }
-    }
-    i = j;
-  }
-  return n === order.length ? order : out.slice(0, n);
-}
-
-/**
- * In-batch dedup for INSERT ... ON CONFLICT: like `dedupSorted`, but the first row of equal
- * keys keeps its slot and its values; each later duplicate is reported to `onDuplicate` with
- * the row it conflicts with (in batch order), so DO NOTHING can drop it and DO UPDATE can
- * carry its SET columns over to the kept row.
- */
-export function dedupSortedFirst(
-  order: Int32Array,
-  ts: BigInt64Array,
-  keyOf: (row: number) => string,
-  onDuplicate: (kept: number, duplicate: number) => void,
-): Int32Array {
-  const out = new Int32Array(order.length);
-  let n = 0;
-  for (let i = 0; i < order.length;) {
-    let j = i + 1;
-    while (j < order.length && ts[order[j]] === ts[order[i]]) j++;
-    if (j - i === 1) {
-      out[n++] = order[i];
-    } else {
-      const seen = new Map<string, number>();
-      for (let k = i; k < j; k++) {
-        const key = keyOf(order[k]);
-        const kept = seen.get(key);
-        if (kept === undefined) {
-          seen.set(key, order[k]);
-          out[n++] = order[k];
-        } else {
-          onDuplicate(kept, order[k]);
+          duplicate(out, slot, order[k]);
         }
       }
     }
