@@ -176,6 +176,9 @@ async function runFast(n: SampleByNode, scan: ScanNode, aggs: FastAgg[], ctx: Ex
         aggs.forEach((a, i) => merge(accs![i], rows, a.col >= 0 ? stats.get(a.col)! : undefined, s));
       }
     }
+    // Merged into the partials: the partition may leave the cache, so a table larger than
+    // the cache budget streams through this path instead of failing it.
+    snap.releasePartition?.(p);
   }
   const buckets: Sampled["buckets"] = new Map();
   const keys = new Map<unknown, Value[]>();

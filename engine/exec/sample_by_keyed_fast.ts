@@ -28,6 +28,9 @@ type Num = Float64Array | Float32Array | BigInt64Array | Int32Array;
 
 const FNS = ["count", "sum", "avg", "min", "max", "first", "last"];
 
+/** Partitions reduced on this path since start-up: lets tests tell it from the row path. */
+export const keyedFastStats = { partitions: 0 };
+
 interface KAgg {
   fn: Fn;
   /** Scan column, -1 for count(*). */
@@ -339,23 +342,25 @@ async function runKeyed(
   const tsCol = scan.columnIndexes[spec.tsIndex];
   const keyCol = scan.columnIndexes[keyIdx];
   const measured = [...new Set(aggs.filter((a) => a.col >= 0).map((a) => a.col))];
-  // Every region must be in WASM memory before anything is emitted: once output has
-  // streamed, the row path can no longer take over. The snapshot pins what it loads.
+  // Partitions stream through the cache one at a time (loaded, reduced, released), so a
+  // table larger than the cache budget is answered here too. Once output has streamed the
+  // row path can no longer take over, so every partition must be known to fit first: half
+  // the budget leaves room for what concurrent statements hold pinned.
+  const rowBytes = 8 + 4 + measured.reduce((sum, m) => sum + WIDTH[KIND[scan.columns[m].type.tag]!], 0);
+  const budget = (snap.regionBudgetBytes ?? Infinity) / 2;
   const plan: { p: number; ranges: [number, number][] }[] = [];
   for (let p = 0; p < snap.partitions.length; p++) {
     const ranges = await partitionRanges(snap, p, scan.intervals);
     if (!ranges.length) continue;
-    for (const c of [tsCol, keyCol, ...measured.map((m) => scan.columnIndexes[m])]) {
-      if (!(await snap.region(p, c))) return undefined;
-    }
+    if (snap.partitions[p].rowCount * rowBytes > budget) return undefined;
     plan.push({ p, ranges });
   }
   const dict = snap.symbols(keyCol);
-  const K = dict.size;
   let bucketer: Bucketer | undefined;
   if (plan.length) {
     const r0 = await snap.region(plan[0].p, tsCol);
-    bucketer = bucketerOf(spec, wasmMemory().i64(r0!.ptr, r0!.rowCount)[plan[0].ranges[0][0]]);
+    if (!r0) return undefined;
+    bucketer = bucketerOf(spec, wasmMemory().i64(r0.ptr, r0.rowCount)[plan[0].ranges[0][0]]);
   }
   bucketer ??= spec.from !== undefined ? bucketerOf(spec, spec.from) : undefined;
   return {
@@ -400,10 +405,15 @@ async function* streamKeyed(
   };
   for (const { p, ranges } of plan) {
     await pace(ctx);
-    const tsRegion = (await snap.region(p, tsCol))!;
-    const keyRegion = (await snap.region(p, keyCol))!;
+    const region = async (c: number) => {
+      const r = await snap.region(p, c);
+      if (!r) throw new SqlError("not enough cache memory for SAMPLE BY (cairo.column.cache.bytes)", -1, "limit");
+      return r;
+    };
+    const tsRegion = await region(tsCol);
+    const keyRegion = await region(keyCol);
     const dataPtr = new Map<number, number>();
-    for (const c of measured) dataPtr.set(c, (await snap.region(p, scan.columnIndexes[c]))!.ptr);
+    for (const c of measured) dataPtr.set(c, (await region(scan.columnIndexes[c])).ptr);
     const rowCount = tsRegion.rowCount;
     for (let [from, to] of ranges) {
       const ts = mem.i64(tsRegion.ptr, rowCount);
@@ -472,6 +482,9 @@ async function* streamKeyed(
         scratch.release();
       }
     }
+    // Reduced (the held bucket holds copies): the partition may leave the cache.
+    snap.releasePartition?.(p);
+    keyedFastStats.partitions++;
   }
   if (held) yield* drain(held, 0, held.count);
   if (out.rows > 0) yield out.take();

@@ -135,6 +135,11 @@ export interface TableSnapshot {
    * budget stream through the cache. Views and regions of that partition are invalid after.
    */
   releasePartition?(partition: number): void;
+  /**
+   * The bytes of column regions this snapshot's cache can hold at once: a streaming reader
+   * checks each partition's regions fit before it emits anything it could not take back.
+   */
+  readonly regionBudgetBytes?: number;
   symbols(column: number): SymbolDict;
   release(): void;
 }

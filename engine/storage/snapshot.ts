@@ -96,6 +96,10 @@ export class Snapshot implements TableSnapshot {
     return dict;
   }
 
+  get regionBudgetBytes(): number {
+    return this.#host.cache.budgetBytes;
+  }
+
   releasePartition(partition: number): void {
     const part = this.#state.txn.partitions[partition];
     if (!part || this.#released) return;

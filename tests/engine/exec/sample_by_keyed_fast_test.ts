@@ -76,3 +76,44 @@ Deno.test("keyed SAMPLE BY: the WASM stream and the row path agree", async () =>
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("keyed SAMPLE BY streams a table larger than the cache one partition at a time; a partition too big for it takes the row path", async () => {
+  const { keyedFastStats } = await import("../../../engine/exec/sample_by_keyed_fast.ts");
+  const root = await Deno.makeTempDir({ prefix: "qdb_skf_" });
+  try {
+    // 60,000 rows × 36 bytes of ts, s, d, f, i, l ≈ 2.1 MB over 70 HOUR partitions (~31 KB each).
+    const setup = await Engine.open({ root, cacheBytes: 64 * 1024 * 1024 });
+    try {
+      await setup.execute(
+        `CREATE TABLE t AS (SELECT timestamp_sequence('2024-03-30', 4_200_000L) ts, rnd_symbol('a','b','c',null) s, ` +
+          `rnd_double(4) d, rnd_float(4) f, rnd_int(-1000, 1000, 4) i, rnd_long(-100000, 100000, 4) l FROM long_sequence(60000)) ` +
+          `TIMESTAMP(ts) PARTITION BY HOUR`,
+        adminSession(),
+      );
+    } finally {
+      await setup.close();
+    }
+    const [fast, slow] = pair("t", "10m");
+    const results: unknown[][][] = [];
+    // 512 KiB holds a partition (half the budget is the per-partition limit) but not the
+    // table; 32 KiB cannot hold one partition's regions within its half.
+    for (const c of [{ cacheBytes: 512 * 1024, streamed: true }, { cacheBytes: 32 * 1024, streamed: false }]) {
+      const engine = await Engine.open({ root, cacheBytes: c.cacheBytes, parallelWorkers: 0 });
+      try {
+        const before = keyedFastStats.partitions;
+        results.push(await rows(engine, fast));
+        const streamed = keyedFastStats.partitions - before;
+        if (c.streamed) assert.ok(streamed >= 70, `${streamed} partitions streamed`);
+        else assert.equal(streamed, 0, "the row path answered");
+        if (results.length === 1) results.push(await rows(engine, slow));
+      } finally {
+        await engine.close();
+      }
+    }
+    assert.ok(results[0].length > 1000, `${results[0].length} rows`);
+    assertSame(results[0], results[1], "streamed vs row path");
+    assertSame(results[2], results[1], "small cache vs row path");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
