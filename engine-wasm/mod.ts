@@ -64,7 +64,18 @@ const PAGE_BYTES = 65_536;
 /** Default memory size: the column cache budget and kernel scratch space together. */
 export const DEFAULT_MEMORY_BYTES = 2 * 1024 * 1024 * 1024;
 /** wasm32 addresses at most 4 GiB; keep one page free so that `ptr + len` never wraps. */
-const MEMORY_BYTES_MAX = 4 * 1024 * 1024 * 1024 - PAGE_BYTES;
+export const MEMORY_BYTES_MAX = 4 * 1024 * 1024 * 1024 - PAGE_BYTES;
+/** What a heap keeps beside its column cache for kernel scratch space. */
+export const SCRATCH_RESERVE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * The memory size for a column cache of `cacheBytes` and its scratch space: at least the
+ * default, at most what wasm32 addresses (a larger budget is capped by the memory; more
+ * data than one heap holds is what the worker heaps are for).
+ */
+export function memoryBytesForCache(cacheBytes: number): number {
+  return Math.min(MEMORY_BYTES_MAX, Math.max(DEFAULT_MEMORY_BYTES, cacheBytes + SCRATCH_RESERVE_BYTES));
+}
 /** Low memory left to the kernels' static data (build.ts lays it out from 1 KiB; it must end below this). */
 const RESERVED_LOW_BYTES = 1024 * 1024;
 

@@ -14,6 +14,7 @@ import { emptyPartials, type HeapScan, mergePartials, type Partials } from "../e
 import type { TableSnapshot } from "../storage/api.ts";
 import type { ColumnCache } from "../storage/column_cache.ts";
 import { Snapshot } from "../storage/snapshot.ts";
+import { MEMORY_BYTES_MAX, SCRATCH_RESERVE_BYTES } from "../../engine-wasm/mod.ts";
 import type { HeapReply, HeapRequest } from "./_protocol.ts";
 
 /** QuestDB's `cairo.sql.parallel.workers` default here: the machines we target have 2 cores. */
@@ -25,16 +26,12 @@ export const PARALLEL_WORKERS_DEFAULT = 2;
  * workers (about 2 ms of hand-over on a busy machine against 2 to 5 ms of work).
  */
 export const PARALLEL_VALUES_MIN_DEFAULT = 4_000_000;
-/** Kernel scratch space of a worker's WASM memory on top of its cache budget. */
-const SCRATCH_BYTES = 512 * 1024 * 1024;
 /**
  * Group slots beyond which a keyed job stays on the main heap: partial states travel as one
  * object per slot and aggregate, and cloning and merging a million of them costs more than
  * the scan they save.
  */
 const KEYS_MAX = 16_384;
-/** A worker's WASM memory (wasm32 addresses at most 4 GiB). */
-const MEMORY_BYTES_MAX = 4 * 1024 * 1024 * 1024 - 65_536;
 
 export interface WorkerPoolOptions {
   /** Workers to run; 0 disables the pool. */
@@ -165,8 +162,8 @@ export class WorkerPool {
   /** The running workers, started and ready; undefined when they cannot start. */
   async #start(): Promise<Heap[] | undefined> {
     if (!this.#heaps) {
-      const cacheBytes = Math.floor(this.#cacheBytes / this.workers);
-      const memoryBytes = Math.min(MEMORY_BYTES_MAX, cacheBytes + SCRATCH_BYTES);
+      const cacheBytes = Math.min(Math.floor(this.#cacheBytes / this.workers), MEMORY_BYTES_MAX - SCRATCH_RESERVE_BYTES);
+      const memoryBytes = Math.min(MEMORY_BYTES_MAX, cacheBytes + SCRATCH_RESERVE_BYTES);
       this.#heaps = Array.from(
         { length: this.workers },
         () => this.#spawn({ kind: "init", memoryBytes, cacheBytes }),

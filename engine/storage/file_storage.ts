@@ -16,6 +16,7 @@ import { makeState } from "./table_state.ts";
 import { TableStore } from "./table_store.ts";
 import { recoverTable } from "./recover_table.ts";
 import { ColumnCache } from "./column_cache.ts";
+import { memoryBytesForCache, SCRATCH_RESERVE_BYTES, wasmMemory } from "../../engine-wasm/mod.ts";
 
 /** QuestDB's defaults for the table parameters CREATE TABLE may leave out. */
 const MAX_UNCOMMITTED_ROWS_DEFAULT = 500_000;
@@ -45,7 +46,10 @@ export class FileStorage implements Storage {
     } catch (e) {
       if (!(e instanceof Deno.errors.NotFound)) throw e;
     }
-    const storage = new FileStorage(root, new ColumnCache(cacheBytes), idNext);
+    // The first storage opened in a process sizes the shared WASM memory to its budget.
+    const memory = wasmMemory(memoryBytesForCache(cacheBytes));
+    const budget = Math.min(cacheBytes, memory.buffer.byteLength - SCRATCH_RESERVE_BYTES);
+    const storage = new FileStorage(root, new ColumnCache(budget, memory), idNext);
     await removePath(joinPath(root, IDS_FILE + ".tmp"));
     for (const entry of await listDir(root)) {
       const id = tableIdOfDir(entry.name);
