@@ -7,6 +7,7 @@ import type { Timing } from "./run_queries.ts";
 import type { DuckdbTiming } from "./duckdb.ts";
 import type { LoadReport } from "./load_engine.ts";
 import type { HttpLoad } from "./http_load.ts";
+import type { WasmBandwidth } from "./wasm_bandwidth.ts";
 
 export interface QueryRow {
   id: string;
@@ -42,6 +43,8 @@ export interface BenchResult {
     load?: unknown;
   };
   engineLoad: LoadReport;
+  /** The WASM SIMD sum on one core, measured in the same run (absent with --no-bandwidth or without t2). */
+  wasmBandwidth?: WasmBandwidth;
   benchPeakRssMib?: number;
   serverPeakRssMib?: number;
   httpLoad?: HttpLoad;
@@ -93,7 +96,9 @@ function notes(r: BenchResult): string[] {
   const cacheMib = Math.round(r.cacheBytes / 1024 / 1024);
   const out = [
     `- cache budget (cairo.column.cache.bytes): ${cacheMib} MiB, in process and in the server`,
-    ...(r.workers === undefined ? [] : [`- worker heaps (cairo.sql.parallel.workers): ${r.workers}, in process and in the server`]),
+    ...(r.workers === undefined
+      ? []
+      : [`- worker heaps (cairo.sql.parallel.workers): ${r.workers}, in process and in the server`]),
     `- server peak RSS (VmHWM of the child): ${mib(r.serverPeakRssMib)}; ` +
     `bench process (load + in-process queries): ${mib(r.benchPeakRssMib)}`,
   ];
@@ -107,6 +112,7 @@ function notes(r: BenchResult): string[] {
         `${num(t.appendRowsPerS)} rows/s); ${verdict}`,
     );
   }
+  if (r.wasmBandwidth) out.push(bandwidthNote(r.wasmBandwidth, r));
   if (r.duckdb) {
     const d = r.duckdb;
     out.push(`- DuckDB ${d.version} (${d.client}), ${d.threads} threads, peak RSS ${mib(d.peakRssMib)}`);
@@ -122,6 +128,37 @@ function notes(r: BenchResult): string[] {
   }
   out.push(`- load average at start ${r.machine.loadAvgStart}, at end ${r.machine.loadAvgEnd ?? "?"}`);
   return out;
+}
+
+/** Bytes t2 reads per row: its two DOUBLE columns, amount and price. */
+const T2_BYTES_PER_ROW = 16;
+/** The target: a full scan within 1.5× of the bandwidth ceiling. */
+const T2_TARGET = 1.5;
+
+/**
+ * The ceiling and t2 against it: the time one core needs to stream t2's columns at the
+ * measured bandwidth, and our in-process median as a multiple of it.
+ */
+function bandwidthNote(b: WasmBandwidth, r: BenchResult): string {
+  const rows = `${Math.round(b.rows / 1e6)}M`;
+  const ceiling =
+    `- WASM SIMD bandwidth ceiling (one core, sum of ${rows} DOUBLEs in WASM memory): ${b.bestGBps} GB/s`;
+  const ms = r.queries.find((q) => q.id === "t2")?.ours?.median_ms;
+  if (ms === undefined) return ceiling;
+  const bytes = r.rows * T2_BYTES_PER_ROW;
+  const ceilingMs = bytes / (b.bestGBps * 1e6);
+  const times = `ceiling time ${fmt(round2(ceilingMs))} ms on one core, ours ${fmt(ms)} ms in process`;
+  const ratio = `${(ms / ceilingMs).toFixed(2)}× the one-core ceiling (target ≤ ${T2_TARGET}×)`;
+  const effective = `effective ${(bytes / ms / 1e6).toFixed(1)} GB/s`;
+  return `${ceiling}; t2 reads ${gb(bytes)} (2 DOUBLE columns): ${times} = ${ratio}, ${effective}`;
+}
+
+function gb(bytes: number): string {
+  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : `${Math.round(bytes / 1e6)} MB`;
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
 }
 
 function timeCell(t: Timing | undefined): string {

@@ -2,10 +2,11 @@
  * `deno task bench`: the side-by-side benchmark of our engine against DuckDB on the kit's
  * `trades` dataset, in one run (docs/bench.md). Generates or reuses the data, loads it into
  * DuckDB and into our engine, times queries t1–t10 in process, over HTTP and on DuckDB, and
- * prints one table, also written to bench/results/<size>-<date>.md and .json.
+ * prints one table, also written to bench/results/<size>-<date>.md and .json. Before our queries
+ * it measures the machine's WASM SIMD bandwidth, the ceiling t2's full scan is held against.
  *
  *   deno task bench [-- --rows 10m|100m|1m] [--only t1,t2] [--runs 5] [--cache-mib 1536|3584 at 100m]
- *                   [--threads 2] [--timeout-s 300] [--no-duckdb] [--no-http] [--reload]
+ *                   [--threads 2] [--timeout-s 300] [--no-duckdb] [--no-http] [--no-bandwidth] [--reload]
  *                   [--workers 2]   (cairo.sql.parallel.workers of our engine; 0: main thread only)
  */
 import { Engine } from "../engine/mod.ts";
@@ -21,6 +22,7 @@ import { loadEngine } from "./load_engine.ts";
 import { type Expected, inProcess, measure, overHttp, type QuerySpec, type Timing } from "./run_queries.ts";
 import { peakRssMib, startServer } from "./server_child.ts";
 import { type HttpLoad, measureHttpLoad } from "./http_load.ts";
+import type { WasmBandwidth } from "./wasm_bandwidth.ts";
 import { type BenchResult, checkCell, markdown, type QueryRow, ratioOf } from "./report.ts";
 
 const BENCH_DIR = new URL(".", import.meta.url).pathname.replace(/\/$/, "");
@@ -41,6 +43,8 @@ interface Options {
   timeoutMs: number;
   duckdb: boolean;
   http: boolean;
+  /** Measure the WASM SIMD bandwidth ceiling (skipped anyway when t2 is not among the queries). */
+  bandwidth: boolean;
   reload: boolean;
 }
 
@@ -64,6 +68,7 @@ function parseOptions(args: string[]): Options {
     timeoutMs: Number(value("timeout-s") ?? 300) * 1000,
     duckdb: !args.includes("--no-duckdb"),
     http: !args.includes("--no-http"),
+    bandwidth: !args.includes("--no-bandwidth"),
     reload: args.includes("--reload"),
   };
 }
@@ -94,6 +99,11 @@ async function main(): Promise<void> {
 
   const { dbFile, duckdbLoad, root, engineLoad } = await prepare(o, size, spec.datasets.trades.ddl.questdb);
 
+  // The ceiling only means something next to t2, and is measured in this run because it
+  // drifts with the machine and its load as much as our timings do.
+  const wasmBandwidth = o.bandwidth && queries.some((q) => q.id === "t2")
+    ? await measureWasmBandwidth()
+    : undefined;
   const ours = await runInProcess(root, queries, o, expected);
   const benchPeakRssMib = await peakRssMib("self");
   const server = o.http ? await runOverHttp(root, queries, o, expected) : undefined;
@@ -133,6 +143,7 @@ async function main(): Promise<void> {
       load: duckdbLoad,
     },
     engineLoad,
+    wasmBandwidth,
     benchPeakRssMib,
     serverPeakRssMib: server?.peakRssMib,
     httpLoad: server?.load,
@@ -158,6 +169,30 @@ async function prepare(o: Options, size: string, ddl: string[]) {
   const engineLoad = await loadEngine(dataDir, { root, ddl, cacheBytes: o.cacheBytes });
   if (engineLoad.reused) console.log(`ours: reusing ${root} (loaded and verified before)`);
   return { dbFile, duckdbLoad, root, engineLoad };
+}
+
+/**
+ * Best GB/s of the WASM SIMD sum of 50M DOUBLEs (400 MB) on one core, from
+ * bench/wasm_bandwidth.ts run as a subprocess: its WASM memory must not come out of this
+ * process's heaps, and the bench's own heap state must not slow it down. 400 MB is well past
+ * the CPU caches yet quick (about 3 s, mostly filling the column). A run takes ~35 ms, so
+ * the best of 20 costs little and is steadier than the best of 5, which swung by 20% between
+ * runs on a 2-core VM. A failure only leaves the line out of the report.
+ */
+async function measureWasmBandwidth(): Promise<WasmBandwidth | undefined> {
+  const script = `${BENCH_DIR}/wasm_bandwidth.ts`;
+  const args = ["run", "-A", script, "--rows", "50000000", "--runs", "20", "--json"];
+  try {
+    const out = await new Deno.Command(Deno.execPath(), { args, stdout: "piped", stderr: "piped" }).output();
+    if (!out.success) throw new Error(new TextDecoder().decode(out.stderr).trim());
+    const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
+    const result: WasmBandwidth = JSON.parse(lines[lines.length - 1]);
+    console.log(`wasm bandwidth ceiling: ${result.bestGBps} GB/s on one core (best of ${result.runs})`);
+    return result;
+  } catch (e) {
+    console.error(`wasm bandwidth: failed: ${(e as Error).message}`);
+    return undefined;
+  }
 }
 
 async function runInProcess(

@@ -3,7 +3,7 @@
  * way whichever one runs. A failure is our own bug (STYLE.md §4): it throws a RangeError
  * before any memory is touched.
  */
-import type { ColumnArgs, Rows } from "./kernels.ts";
+import type { AsofMergeArgs, ColumnArgs, Rows } from "./kernels.ts";
 
 /** Largest count a kernel takes: its counts are signed 32-bit. */
 export const COUNT_MAX = 0x7fff_ffff;
@@ -82,5 +82,23 @@ export class Checker {
   oneOf<T>(value: T, allowed: readonly T[], name: string): T {
     if (!allowed.includes(value)) fail("unsupported value", name, value);
     return value;
+  }
+
+  /** The regions and ranges of an ASOF merge step (slot values are checked per row by the kernel). */
+  asofMerge(a: AsofMergeArgs): void {
+    const to = this.count(a.to, "to"), from = this.count(a.from, "from");
+    if (from > to) fail("from after to", "from", from);
+    const rightCount = this.count(a.rightCount, "rightCount"),
+      rightFrom = this.count(a.rightFrom, "rightFrom");
+    if (rightFrom > rightCount) fail("rightFrom after rightCount", "rightFrom", rightFrom);
+    const slotCount = this.count(a.slotCount, "slotCount");
+    this.count(a.rightBase + rightCount, "rightBase");
+    this.region(a.leftTs, to * 8, 8, "leftTs");
+    this.region(a.leftSlots, to * 4, 4, "leftSlots");
+    this.region(a.match, to * 4, 4, "match");
+    this.region(a.rightTs, rightCount * 8, 8, "rightTs");
+    this.region(a.rightSlots, rightCount * 4, 4, "rightSlots");
+    this.region(a.lastRow, slotCount * 4, 4, "lastRow");
+    this.disjoint(a.match, to * 4, a.lastRow, slotCount * 4);
   }
 }

@@ -202,6 +202,38 @@ export interface BoundsArgs {
   out: number;
 }
 
+/**
+ * One step of the ASOF/LT JOIN merge: left rows [from, to) against the right rows
+ * [rightFrom, rightCount) of the current right batch. Each right row at or before a left
+ * row's timestamp (strictly before when `strict`) sets `lastRow[slot] = rightBase + row`;
+ * each left row gets `match[i] = lastRow[leftSlots[i]]`. With `more`, the merge stops at the
+ * first left row the right batch cannot decide (the next batch might still match it).
+ */
+export interface AsofMergeArgs {
+  leftTs: number;
+  leftSlots: number;
+  from: number;
+  to: number;
+  rightTs: number;
+  rightSlots: number;
+  rightFrom: number;
+  rightCount: number;
+  rightBase: number;
+  /** Int32 per slot, `slotCount` of them: -1 until a right row of the slot is seen. */
+  lastRow: number;
+  slotCount: number;
+  /** Int32 per left row (indexed like `leftTs`). */
+  match: number;
+  strict: boolean;
+  more: boolean;
+}
+
+/** Where an ASOF merge step stopped: the first undecided left row, the right position reached. */
+export interface AsofMergeStop {
+  left: number;
+  right: number;
+}
+
 /** Copies the rows a selection names, in selection order, to `out` (which must not overlap). */
 export interface GatherArgs {
   width: RowWidth;
@@ -272,4 +304,6 @@ export interface Kernels {
   reverse(args: ReverseArgs): void;
   /** out[j] = first + j * step. */
   sequence(args: SequenceArgs): void;
+  /** One step of the ASOF/LT JOIN forward merge. */
+  asofMerge(args: AsofMergeArgs): AsofMergeStop;
 }

@@ -32,6 +32,8 @@ import { Heap } from "./heap.ts";
 import { Checker } from "./_check.ts";
 import { floatRange, intRange, longRange, type Range } from "./_ranges.ts";
 import {
+  type AsofMergeArgs,
+  type AsofMergeStop,
   type BoundArgs,
   type BoundsArgs,
   type ColumnArgs,
@@ -318,7 +320,9 @@ class WasmKernels implements Kernels {
     const width = KIND_BYTES[kind];
     const { visits, sel, slots } = this.#keyed(args);
     check.region(args.data, args.rowCount * width, width, "data");
-    for (const [name, w] of [["rows", 8], ["counts", 8], ["sums", 8], ["mins", width], ["maxs", width]] as const) {
+    for (
+      const [name, w] of [["rows", 8], ["counts", 8], ["sums", 8], ["mins", width], ["maxs", width]] as const
+    ) {
       check.region(args[name], slots * w, w, name);
     }
     const tail = [args.keyCount, args.rows, args.counts, args.sums, args.mins, args.maxs];
@@ -424,6 +428,27 @@ class WasmKernels implements Kernels {
     this.#check.region(args.out, count * 4, 4, "out");
     this.#check.sequence(args.first, args.step, count);
     this.#fn("sequence")(args.out, args.first, count, args.step);
+  }
+
+  asofMerge(a: AsofMergeArgs): AsofMergeStop {
+    this.#check.asofMerge(a);
+    const left = this.#fn("asof_merge")(
+      a.leftTs,
+      a.leftSlots,
+      a.from,
+      a.to,
+      a.rightTs,
+      a.rightSlots,
+      a.rightFrom,
+      a.rightCount,
+      a.rightBase,
+      a.lastRow,
+      a.slotCount,
+      a.match,
+      a.strict ? 1 : 0,
+      a.more ? 1 : 0,
+    ) as number;
+    return { left, right: Number(this.#resultI[0]) };
   }
 }
 

@@ -10,6 +10,8 @@
 import { wasmMemory } from "./mod.ts";
 import { Checker } from "./_check.ts";
 import {
+  type AsofMergeArgs,
+  type AsofMergeStop,
   type BoundArgs,
   type BoundsArgs,
   type ColumnArgs,
@@ -411,6 +413,31 @@ class ReferenceKernels implements Kernels {
     this.#check.region(args.out, count * 4, 4, "out");
     this.#check.sequence(args.first, args.step, count);
     for (let j = 0; j < count; j++) this.#i32[args.out / 4 + j] = args.first + j * args.step;
+  }
+
+  asofMerge(a: AsofMergeArgs): AsofMergeStop {
+    this.#check.asofMerge(a);
+    const i64 = this.#i64, i32 = this.#i32;
+    const slotAt = (ptr: number, row: number) => {
+      const slot = i32[ptr / 4 + row];
+      if (slot < 0 || slot >= a.slotCount) {
+        throw new RangeError(`engine-wasm: slot out of range [slot=${slot}]`);
+      }
+      return slot;
+    };
+    let r = a.rightFrom, i = a.from;
+    for (; i < a.to; i++) {
+      const t = i64[a.leftTs / 8 + i];
+      while (r < a.rightCount) {
+        const rt = i64[a.rightTs / 8 + r];
+        if (a.strict ? rt >= t : rt > t) break;
+        i32[a.lastRow / 4 + slotAt(a.rightSlots, r)] = a.rightBase + r;
+        r++;
+      }
+      if (r >= a.rightCount && a.more) break;
+      i32[a.match / 4 + i] = i32[a.lastRow / 4 + slotAt(a.leftSlots, i)];
+    }
+    return { left: i, right: r };
   }
 }
 

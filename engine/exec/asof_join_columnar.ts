@@ -21,6 +21,8 @@ import type { ColumnType } from "../base/types.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { normKey } from "../plan/bind_expr.ts";
 import { checkCancelled, type ExecContext } from "./exec_context.ts";
+import { SqlError } from "../base/errors.ts";
+import { kernels, wasmMemory } from "../../engine-wasm/mod.ts";
 
 type AsofNode = Extract<PlanNode, { kind: "asof" }>;
 type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
@@ -128,7 +130,9 @@ class ColumnBuffer {
     }
     const all = this.#nulls as Typed;
     const data = Array.isArray(all) ? all.slice(0, n) : all.subarray(0, n);
-    return this.type.tag === "SYMBOL" ? { type: this.type, data, dict: this.dict } : { type: this.type, data };
+    return this.type.tag === "SYMBOL"
+      ? { type: this.type, data, dict: this.dict }
+      : { type: this.type, data };
   }
 
   /** The output vector of `match` (buffer rows, -1: NULL). */
@@ -185,12 +189,12 @@ class Slots {
     return s;
   }
 
-  /** Slot per row of `b` keyed by columns `keys`. */
-  of(b: Batch, keys: number[]): Int32Array {
+  /** Slot per row of `b` keyed by columns `keys`, written to `out` (`b.rowCount` long). */
+  of(b: Batch, keys: number[], out: Int32Array): Int32Array {
     const n = b.rowCount;
-    const out = new Int32Array(n);
     if (keys.length === 0) {
       if (this.count === 0) this.count = 1;
+      out.fill(0);
       return out;
     }
     if (keys.length === 1) {
@@ -230,29 +234,36 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
   const slots = new Slots();
   const rightTypes = n.right.columns.map((c) => c.type);
   const buffers = rightTypes.map((t) => new ColumnBuffer(t));
-  const cursor = new Int32Array(1);
   // Right keys and timestamp the query does not select are never gathered (pruning says which).
   const unused = new Set(n.rightUnused ?? []);
   let bufLen = 0, bufCap = 0, compactAt = COMPACT_ROWS;
   let bufTs = new BigInt64Array(0);
-  let lastRow = new Int32Array(16).fill(-1);
+  // The merge runs in WASM (kernels().asofMerge): its inputs and outputs live in WASM memory.
+  // The right batch's blocks stay until the next right batch; a left batch's until it is out.
+  const k = kernels();
+  const rightBlocks = new Blocks(), leftBlocks = new Blocks();
+  let lastRowBlock = new Blocks();
+  let lastRow: Int32Array = new Int32Array(0);
+  let lastRowPtr = 0;
 
   const rightIt = run(n.right, ctx)[Symbol.asyncIterator]();
   let rb: Batch | undefined;
-  let rts: BigInt64Array = new BigInt64Array(0);
-  // The timestamps as 32-bit word pairs (little-endian: [low, high]): comparing two signed
-  // 64-bit values as (signed high, unsigned low) is exact and avoids a BigInt per row.
-  let rw: Int32Array = new Int32Array(0);
-  let rSlots: Int32Array = new Int32Array(0);
+  let rtsPtr = 0, rSlotsPtr = 0;
   let rRow = 0, rBase = 0;
   let rightDone = false;
 
+  /** Makes `lastRow` hold every slot (new slots at -1). */
   const growSlots = () => {
-    if (slots.count > lastRow.length) {
-      const grown = new Int32Array(Math.max(slots.count, lastRow.length * 2)).fill(-1);
-      grown.set(lastRow);
-      lastRow = grown;
-    }
+    if (slots.count <= lastRow.length) return;
+    const grown = new Blocks();
+    const count = Math.max(slots.count, lastRow.length * 2, 16);
+    const ptr = grown.alloc(count * 4);
+    const view = wasmMemory().i32(ptr, count).fill(-1);
+    view.set(lastRow);
+    lastRowBlock.release();
+    lastRowBlock = grown;
+    lastRow = view;
+    lastRowPtr = ptr;
   };
 
   /** Loads the next right batch into the buffer; false at the end. */
@@ -264,9 +275,11 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
       if (b.rowCount === 0) continue;
       rb = b;
       rRow = 0;
-      rts = b.columns[n.rightTs].data as BigInt64Array;
-      rw = new Int32Array(rts.buffer, rts.byteOffset, 2 * rts.length);
-      rSlots = slots.of(b, n.rightKeys);
+      rightBlocks.release();
+      const rts = b.columns[n.rightTs].data as BigInt64Array;
+      rtsPtr = rightBlocks.of64(rts);
+      rSlotsPtr = rightBlocks.alloc(b.rowCount * 4);
+      slots.of(b, n.rightKeys, wasmMemory().i32(rSlotsPtr, b.rowCount));
       growSlots();
       if (bufLen + b.rowCount > bufCap) {
         bufCap = Math.max(bufLen + b.rowCount, bufCap * 2, 1024);
@@ -308,82 +321,93 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
     bufLen = count;
   };
 
-  for await (const lb of run(n.left, ctx)) {
-    checkCancelled(ctx);
-    const rowCount = lb.rowCount;
-    const lts = lb.columns[n.leftTs].data as BigInt64Array;
-    const lw = new Int32Array(lts.buffer, lts.byteOffset, 2 * lts.length);
-    const ls = slots.of(lb, n.leftKeys);
-    growSlots();
-    const match = new Int32Array(rowCount);
-    let i = 0;
-    while (i < rowCount) {
-      const rCount = rb ? rb.rowCount : 0;
-      i = mergeRows(lw, ls, i, rowCount, rw, rSlots, rRow, rCount, rBase, lastRow, match, strict, !rightDone, cursor);
-      rRow = cursor[0];
-      if (i < rowCount) {
-        // The right batch ran out before row i could be decided: load the next one.
-        if (bufLen >= compactAt) {
-          compact(match, i);
-          compactAt = Math.max(COMPACT_ROWS, 2 * bufLen);
-        }
-        if (!(await nextRight())) {
-          rightDone = true;
-          rb = undefined;
+  try {
+    for await (const lb of run(n.left, ctx)) {
+      checkCancelled(ctx);
+      const rowCount = lb.rowCount;
+      const lts = lb.columns[n.leftTs].data as BigInt64Array;
+      const ltsPtr = leftBlocks.of64(lts);
+      const lsPtr = leftBlocks.alloc(rowCount * 4);
+      slots.of(lb, n.leftKeys, wasmMemory().i32(lsPtr, rowCount));
+      growSlots();
+      const matchPtr = leftBlocks.alloc(rowCount * 4);
+      const match = wasmMemory().i32(matchPtr, rowCount);
+      let i = 0;
+      while (i < rowCount) {
+        const stop = k.asofMerge({
+          leftTs: ltsPtr,
+          leftSlots: lsPtr,
+          from: i,
+          to: rowCount,
+          rightTs: rtsPtr,
+          rightSlots: rSlotsPtr,
+          rightFrom: rb ? rRow : 0,
+          rightCount: rb ? rb.rowCount : 0,
+          rightBase: rBase,
+          lastRow: lastRowPtr,
+          slotCount: lastRow.length,
+          match: matchPtr,
+          strict,
+          more: !rightDone,
+        });
+        i = stop.left;
+        rRow = stop.right;
+        if (i < rowCount) {
+          // The right batch ran out before row i could be decided: load the next one.
+          if (bufLen >= compactAt) {
+            compact(match, i);
+            compactAt = Math.max(COMPACT_ROWS, 2 * bufLen);
+          }
+          if (!(await nextRight())) {
+            rightDone = true;
+            rb = undefined;
+            rightBlocks.release();
+          }
         }
       }
-    }
-    if (tolerance !== undefined) {
-      for (let k = 0; k < rowCount; k++) {
-        const m = match[k];
-        if (m >= 0 && lts[k] - bufTs[m] > tolerance) match[k] = -1;
+      if (tolerance !== undefined) {
+        for (let r = 0; r < rowCount; r++) {
+          const m = match[r];
+          if (m >= 0 && lts[r] - bufTs[m] > tolerance) match[r] = -1;
+        }
       }
+      const columns: Vector[] = [...lb.columns];
+      buffers.forEach((c, k) =>
+        columns.push(unused.has(k) ? c.placeholder(rowCount) : c.gather(match, rowCount))
+      );
+      leftBlocks.release();
+      yield { rowCount, columns };
     }
-    const columns: Vector[] = [...lb.columns];
-    buffers.forEach((c, k) => columns.push(unused.has(k) ? c.placeholder(rowCount) : c.gather(match, rowCount)));
-    yield { rowCount, columns };
+  } finally {
+    leftBlocks.release();
+    rightBlocks.release();
+    lastRowBlock.release();
+    await rightIt.return?.(undefined);
   }
 }
 
-/**
- * The merge itself, over locals (the generator's variables live in a closure context, and
- * reading them per row costs more than the comparison): left rows from `i` take, per key
- * slot, the last right row at or before their timestamp (strictly before for LT). Returns the
- * first left row it could not decide because the right batch ran out while `more` may come;
- * `cursor[0]` receives the right batch position reached. Timestamps are compared as 32-bit
- * word pairs (little-endian [low, high]: signed high, then unsigned low), exact and BigInt-free.
- */
-function mergeRows(
-  lw: Int32Array,
-  ls: Int32Array,
-  from: number,
-  rowCount: number,
-  rw: Int32Array,
-  rSlots: Int32Array,
-  rFrom: number,
-  rCount: number,
-  rBase: number,
-  lastRow: Int32Array,
-  match: Int32Array,
-  strict: boolean,
-  more: boolean,
-  cursor: Int32Array,
-): number {
-  let r = rFrom;
-  let i = from;
-  for (; i < rowCount; i++) {
-    const th = lw[2 * i + 1], tl = lw[2 * i] >>> 0;
-    while (r < rCount) {
-      const rh = rw[2 * r + 1], rl = rw[2 * r] >>> 0;
-      if (rh > th || (rh === th && (strict ? rl >= tl : rl > tl))) break;
-      lastRow[rSlots[r]] = rBase + r;
-      r++;
-    }
-    if (r >= rCount && more) break;
-    match[i] = lastRow[ls[i]];
+/** WASM blocks of one batch, freed together; a full memory is a limit error, not a crash. */
+class Blocks {
+  #ptrs: number[] = [];
+
+  alloc(bytes: number): number {
+    const p = wasmMemory().alloc(Math.max(16, bytes));
+    if (p < 0) throw new SqlError("not enough WASM memory for ASOF JOIN", -1, "limit");
+    this.#ptrs.push(p);
+    return p;
   }
-  cursor[0] = r;
-  return i;
+
+  /** The address of `a` in WASM memory: itself when it lives there (a cached column), else a copy. */
+  of64(a: BigInt64Array): number {
+    if (a.buffer === wasmMemory().buffer && a.byteOffset % 8 === 0) return a.byteOffset;
+    const p = this.alloc(a.length * 8);
+    wasmMemory().i64(p, a.length).set(a);
+    return p;
+  }
+
+  release(): void {
+    for (const p of this.#ptrs.splice(0)) wasmMemory().free(p);
+  }
 }
 
 /**
@@ -391,7 +415,14 @@ function mergeRows(
  * key at `nullAt`) into `out`; stops at the first key without a slot yet and returns its row
  * (n when all were mapped). A plain function, so the per-row loop stays monomorphic.
  */
-function mapKnownKeys(data: Int32Array, cache: Int32Array, nullAt: number, out: Int32Array, from: number, n: number): number {
+function mapKnownKeys(
+  data: Int32Array,
+  cache: Int32Array,
+  nullAt: number,
+  out: Int32Array,
+  from: number,
+  n: number,
+): number {
   for (let r = from; r < n; r++) {
     const k = data[r];
     const s = cache[k < 0 || k >= nullAt ? nullAt : k];

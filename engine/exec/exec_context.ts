@@ -3,6 +3,7 @@
  * variable values, results of uncorrelated subqueries (computed once before the main
  * pipeline runs), the storage being read, and cancellation.
  */
+import { setImmediate } from "node:timers";
 import { SqlError } from "../base/errors.ts";
 import type { Value } from "../base/values.ts";
 import type { EvalContext } from "../functions/registry_types.ts";
@@ -49,7 +50,9 @@ export async function pace(ctx: ExecContext): Promise<void> {
   const now = performance.now();
   ctx.lastYieldMs ??= now;
   if (now - ctx.lastYieldMs < YIELD_EVERY_MS) return;
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  // setImmediate runs after the event loop has polled I/O, like setTimeout(0), but without
+  // its clamp: a setTimeout(0) turn cost ~2 ms here, a fifth of every long query's time.
+  await new Promise((resolve) => setImmediate(resolve));
   ctx.lastYieldMs = performance.now();
   checkCancelled(ctx);
 }
@@ -62,7 +65,9 @@ export interface MetaSource {
 export function checkCancelled(ctx: ExecContext): void {
   if (ctx.signal?.aborted) throw new SqlError("cancelled by user", -1, "cancelled");
   const d = ctx.deadline;
-  if (d && performance.now() > d.at) throw new SqlError(`timeout, query aborted [timeout=${d.timeoutMs}ms]`, -1, "limit");
+  if (d && performance.now() > d.at) {
+    throw new SqlError(`timeout, query aborted [timeout=${d.timeoutMs}ms]`, -1, "limit");
+  }
 }
 
 /**

@@ -54,7 +54,9 @@ interface Acc {
 function shapeOf(n: SampleByNode): { scan: ScanNode; aggs: FastAgg[] } | undefined {
   const spec = n.spec;
   const scan = n.input;
-  if (scan.kind !== "scan" || scan.reverse || scan.timestampIndex !== spec.tsIndex || spec.keys.length > 0) return undefined;
+  if (scan.kind !== "scan" || scan.reverse || scan.timestampIndex !== spec.tsIndex || spec.keys.length > 0) {
+    return undefined;
+  }
   if (scan.columns[spec.tsIndex].type.tag !== "TIMESTAMP") return undefined;
   const aggs: FastAgg[] = [];
   for (const a of spec.aggs) {
@@ -73,7 +75,6 @@ function shapeOf(n: SampleByNode): { scan: ScanNode; aggs: FastAgg[] } | undefin
   return { scan, aggs };
 }
 
-
 export async function trySampleByFast(n: SampleByNode, ctx: ExecContext): Promise<Sampled | undefined> {
   if (n.spec.keys.length > 0) return await trySampleByKeyedFast(n, ctx);
   const shape = shapeOf(n);
@@ -89,10 +90,27 @@ export async function trySampleByFast(n: SampleByNode, ctx: ExecContext): Promis
   }
 }
 
-const newAcc = (): Acc => ({ rows: 0, count: 0, sum: 0, min: null, max: null, first: null, last: null, seen: false });
+const newAcc = (): Acc => ({
+  rows: 0,
+  count: 0,
+  sum: 0,
+  min: null,
+  max: null,
+  first: null,
+  last: null,
+  seen: false,
+});
 
 /** Segment end rows of [from, to): by enumerating boundaries when buckets are dense, else by galloping. */
-export function segmentEnds(b: Bucketer, ts: BigInt64Array, tsPtr: number, from: number, to: number, stride: bigint, scratch: Scratch) {
+export function segmentEnds(
+  b: Bucketer,
+  ts: BigInt64Array,
+  tsPtr: number,
+  from: number,
+  to: number,
+  stride: bigint,
+  scratch: Scratch,
+) {
   const starts: bigint[] = [];
   const firstTs = ts[from], lastTs = ts[to - 1];
   const estimate = Number((lastTs - firstTs) / stride) + 2;
@@ -127,7 +145,13 @@ export function segmentEnds(b: Bucketer, ts: BigInt64Array, tsPtr: number, from:
   return { starts, ends: Int32Array.from(ends) };
 }
 
-async function runFast(n: SampleByNode, scan: ScanNode, aggs: FastAgg[], ctx: ExecContext, scratch: Scratch): Promise<Sampled> {
+async function runFast(
+  n: SampleByNode,
+  scan: ScanNode,
+  aggs: FastAgg[],
+  ctx: ExecContext,
+  scratch: Scratch,
+): Promise<Sampled> {
   const spec = n.spec;
   const snap = snapshotOf(ctx, scan.table);
   const mem = wasmMemory();
@@ -186,14 +210,24 @@ async function runFast(n: SampleByNode, scan: ScanNode, aggs: FastAgg[], ctx: Ex
     buckets.set(start, new Map([["", { keys: [], values: aggs.map((a, i) => finish(a, accs[i])) }]]));
     keys.set("", []);
   }
-  return { bucketer: bucketer ?? (spec.from !== undefined ? bucketerOf(spec, spec.from) : undefined), buckets, keys };
+  return {
+    bucketer: bucketer ?? (spec.from !== undefined ? bucketerOf(spec, spec.from) : undefined),
+    buckets,
+    keys,
+  };
 }
 
 type View = Float64Array | Float32Array | BigInt64Array | Int32Array;
 
 function view(kind: MeasureKind, ptr: number, count: number): View {
   const mem = wasmMemory();
-  return kind === "f64" ? mem.f64(ptr, count) : kind === "f32" ? mem.f32(ptr, count) : kind === "i64" ? mem.i64(ptr, count) : mem.i32(ptr, count);
+  return kind === "f64"
+    ? mem.f64(ptr, count)
+    : kind === "f32"
+    ? mem.f32(ptr, count)
+    : kind === "i64"
+    ? mem.i64(ptr, count)
+    : mem.i32(ptr, count);
 }
 
 function readSegments(

@@ -11,7 +11,16 @@
  */
 import { BATCH_ROWS_MAX } from "../base/limits.ts";
 import { SqlError } from "../base/errors.ts";
-import { allocVectorData, type Batch, SYMBOL_NULL_KEY, type SymbolDict, type Value, type Vector, type VectorData, writeValue } from "../base/values.ts";
+import {
+  allocVectorData,
+  type Batch,
+  SYMBOL_NULL_KEY,
+  type SymbolDict,
+  type Value,
+  type Vector,
+  type VectorData,
+  writeValue,
+} from "../base/values.ts";
 import type { ColumnType } from "../base/types.ts";
 import { kernels, type MeasureKind, wasmMemory } from "../../engine-wasm/mod.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
@@ -187,8 +196,9 @@ class HeldBucket implements GroupSet {
       if (c.lasts && src.rows[g] > 0) c.lasts[h!] = sc.lasts![g];
       if (n === 0) return;
       counts[h!] += n;
-      if (c.sums instanceof BigInt64Array) c.sums[h!] = BigInt.asIntN(64, c.sums[h!] + (sc.sums[g] as bigint));
-      else c.sums[h!] += sc.sums[g] as number;
+      if (c.sums instanceof BigInt64Array) {
+        c.sums[h!] = BigInt.asIntN(64, c.sums[h!] + (sc.sums[g] as bigint));
+      } else c.sums[h!] += sc.sums[g] as number;
       const mn = sc.mins[g], mx = sc.maxs[g];
       if (!isNull(mn, kind) && (isNull(c.mins[h!], kind) || mn < c.mins[h!])) c.mins[h!] = mn;
       if (!isNull(mx, kind) && (isNull(c.maxs[h!], kind) || mx > c.maxs[h!])) c.maxs[h!] = mx;
@@ -211,13 +221,21 @@ class Output {
   #data: VectorData[] = [];
   rows = 0;
 
-  constructor(readonly n: SampleByNode, readonly aggs: KAgg[], readonly dict: SymbolDict, readonly K: number) {
+  constructor(
+    readonly n: SampleByNode,
+    readonly aggs: KAgg[],
+    readonly dict: SymbolDict,
+    readonly K: number,
+  ) {
     this.#types = n.columns.map((c) => c.type);
     this.#reset();
   }
 
   #reset() {
-    this.#data = this.#types.map((t, i) => (i === 1 ? new Int32Array(BATCH_ROWS_MAX) : allocVectorData(t, BATCH_ROWS_MAX)));
+    this.#data = this.#types.map((
+      t,
+      i,
+    ) => (i === 1 ? new Int32Array(BATCH_ROWS_MAX) : allocVectorData(t, BATCH_ROWS_MAX)));
     this.rows = 0;
   }
 
@@ -253,7 +271,15 @@ class Output {
 }
 
 /** Writes aggregate `a` of groups [from, to) into `out` from position `at`. */
-function writeAgg(a: KAgg, set: GroupSet, t: ColumnType, out: VectorData, from: number, to: number, at: number): void {
+function writeAgg(
+  a: KAgg,
+  set: GroupSet,
+  t: ColumnType,
+  out: VectorData,
+  from: number,
+  to: number,
+  at: number,
+): void {
   if (a.col < 0) {
     const o = out as BigInt64Array;
     for (let g = from, i = at; g < to; g++, i++) o[i] = BigInt(set.rows[g]);
@@ -407,7 +433,9 @@ async function* streamKeyed(
     await pace(ctx);
     const region = async (c: number) => {
       const r = await snap.region(p, c);
-      if (!r) throw new SqlError("not enough cache memory for SAMPLE BY (cairo.column.cache.bytes)", -1, "limit");
+      if (!r) {
+        throw new SqlError("not enough cache memory for SAMPLE BY (cairo.column.cache.bytes)", -1, "limit");
+      }
       return r;
     };
     const tsRegion = await region(tsCol);
@@ -430,7 +458,9 @@ async function* streamKeyed(
         // Number the range's groups by (segment, key) in first-appearance order.
         const maxGroups = Math.min(rangeRows, (K + 1) * ends.length);
         const gSeg = new Int32Array(maxGroups), gSlot = new Int32Array(maxGroups);
-        const gRows = new Float64Array(maxGroups), firstRow = new Int32Array(maxGroups), lastRow = new Int32Array(maxGroups);
+        const gRows = new Float64Array(maxGroups),
+          firstRow = new Int32Array(maxGroups),
+          lastRow = new Int32Array(maxGroups);
         stamp.fill(-1);
         let groups = 0, prev = from;
         for (let s = 0; s < ends.length; s++) {
@@ -457,10 +487,30 @@ async function* streamKeyed(
           }
           prev = Math.max(prev, end);
         }
-        const reduced = measured.map((col) => rangeStats(k, scratch, kindOf(col), col, gidPtr, dataPtr.get(col)! + from * WIDTH[kindOf(col)], rangeRows, groups, firstRow, lastRow, aggs));
+        const reduced = measured.map((col) =>
+          rangeStats(
+            k,
+            scratch,
+            kindOf(col),
+            col,
+            gidPtr,
+            dataPtr.get(col)! + from * WIDTH[kindOf(col)],
+            rangeRows,
+            groups,
+            firstRow,
+            lastRow,
+            aggs,
+          )
+        );
         // Views only now: each scratch allocation may have grown (and detached) the memory.
         const cols = reduced.map((view) => view());
-        const set: GroupSet = { count: groups, bucket: (g) => starts[gSeg[g]], slot: gSlot, rows: gRows, cols };
+        const set: GroupSet = {
+          count: groups,
+          bucket: (g) => starts[gSeg[g]],
+          slot: gSlot,
+          rows: gRows,
+          cols,
+        };
         // Groups of the first segment continue the held bucket when it is the same bucket.
         let g = 0;
         if (held && starts[gSeg[0]] === held.start) {
@@ -476,7 +526,9 @@ async function* streamKeyed(
           for (let h = lastStart; h < groups; h++) held.add(set, h);
         }
       } catch (err) {
-        if (err instanceof FastPathUnavailable) throw new SqlError("not enough WASM memory for SAMPLE BY", -1, "limit");
+        if (err instanceof FastPathUnavailable) {
+          throw new SqlError("not enough WASM memory for SAMPLE BY", -1, "limit");
+        }
         throw err;
       } finally {
         scratch.release();
@@ -516,7 +568,17 @@ function rangeStats(
   else mem.i64(sums, slots).fill(0n);
   (wasmView(kind, mins, slots) as { fill(v: unknown): void }).fill(nul);
   (wasmView(kind, maxs, slots) as { fill(v: unknown): void }).fill(nul);
-  k.keyedStats(kind, { keys: gidPtr, data, rowCount: rangeRows, keyCount: groups, rows, counts, sums, mins, maxs });
+  k.keyedStats(kind, {
+    keys: gidPtr,
+    data,
+    rowCount: rangeRows,
+    keyCount: groups,
+    rows,
+    counts,
+    sums,
+    mins,
+    maxs,
+  });
   const needs = (fn: Fn) => aggs.some((a) => a.col === col && a.fn === fn);
   const values = wasmView(kind, data, rangeRows);
   const pickRows = (at: Int32Array) => {

@@ -3,6 +3,12 @@
  * Float64Array, NaN standing for NULL: the columnar aggregate reads it instead of calling a
  * closure per row. Matches the scalar operators exactly: a NULL operand gives NULL, and a
  * non-finite result is NULL (values.ts `dbl`). Other expressions answer undefined.
+ *
+ * The whole tree runs as one generated loop: each row's operands are read once and every
+ * intermediate stays in a register. Evaluating node by node instead wrote and re-read a
+ * batch-sized array per operator, and that memory traffic was the cost (four operators over
+ * 10M rows: ~65 ms apart, ~20 ms fused). The generated text holds only operator characters
+ * and slot numbers; constants and columns are passed in as arguments.
  */
 import { type Batch, INT_NULL, LONG_NULL } from "../base/values.ts";
 import type { BoundExpr } from "../plan/bound.ts";
@@ -12,54 +18,79 @@ export type VectorEval = (b: Batch) => Float64Array;
 const OPS = new Set(["+", "-", "*", "/"]);
 
 /**
- * Compiles `e`. Each node reuses one output buffer across batches (the consumer reduces a
- * batch before asking for the next), so a long input allocates nothing per batch.
+ * Compiles `e`. The output buffer is reused across batches (the consumer reduces a batch
+ * before asking for the next), so a long input allocates nothing per batch.
  */
 export function compileVectorExpr(e: BoundExpr): VectorEval | undefined {
-  const node = compile(e);
-  if (!node) return undefined;
-  if (node.kind === "vector") return node.eval;
-  const x = node.value;
+  const leaves: VectorEval[] = [];
+  const constants: number[] = [];
+  const steps: string[] = [];
+  const result = compile(e, leaves, constants, steps);
+  if (result === undefined) return undefined;
+  if (leaves.length === 1 && result === "c0v") return leaves[0];
+  const args = leaves.map((_, i) => `c${i}`);
+  // NULL is a local constant: the global `NaN` read per row made the loop ~6x slower.
+  const loop = new Function(
+    "n",
+    "out",
+    "k",
+    ...args,
+    `
+    const NULL = NaN;
+    ${constants.map((_, i) => `const k${i} = k[${i}];`).join(" ")}
+    for (let i = 0; i < n; i++) {
+      ${args.map((a) => `const ${a}v = ${a}[i];`).join(" ")}
+      ${steps.join("\n      ")}
+      out[i] = ${result};
+    }`,
+  ) as (n: number, out: Float64Array, k: number[], ...cols: Float64Array[]) => void;
+  const k = constants;
   let buf = new Float64Array(0);
   return (b) => {
-    if (buf.length !== b.rowCount) buf = new Float64Array(b.rowCount).fill(x);
-    return buf;
+    const n = b.rowCount;
+    const out = buf.length >= n ? buf.subarray(0, n) : (buf = new Float64Array(n));
+    loop(n, out, k, ...leaves.map((f) => f(b)));
+    return out;
   };
 }
 
-type Node = { kind: "scalar"; value: number } | { kind: "vector"; eval: VectorEval };
-
-function compile(e: BoundExpr): Node | undefined {
+/**
+ * Appends to `steps` the statements computing `e` for row `i` and answers the name holding
+ * it: column values `cNv`, constants `kN`, intermediates `tN`, each operator's result made
+ * NULL (NaN) when not finite. Undefined when `e` is not DOUBLE arithmetic.
+ */
+function compile(
+  e: BoundExpr,
+  leaves: VectorEval[],
+  constants: number[],
+  steps: string[],
+): string | undefined {
   switch (e.kind) {
     case "column": {
       const f = columnAsDouble(e.index, e.type.tag);
-      return f && { kind: "vector", eval: f };
+      if (!f) return undefined;
+      leaves.push(f);
+      return `c${leaves.length - 1}v`;
     }
     case "const": {
       const v = e.value;
       const x = typeof v === "number" ? v : typeof v === "bigint" ? Number(v) : v === null ? NaN : undefined;
       if (x === undefined) return undefined;
-      return { kind: "scalar", value: Number.isFinite(x) ? x : NaN };
+      constants.push(Number.isFinite(x) ? x : NaN);
+      return `k${constants.length - 1}`;
     }
     case "call": {
       if (e.type.tag !== "DOUBLE" || !OPS.has(e.name) || e.args.length !== 2) return undefined;
-      const l = compile(e.args[0]), r = compile(e.args[1]);
-      if (!l || !r) return undefined;
-      if (l.kind === "scalar" && r.kind === "scalar") return { kind: "scalar", value: finite(apply(e.name, l.value, r.value)) };
-      return { kind: "vector", eval: binary(e.name, l, r) };
+      const l = compile(e.args[0], leaves, constants, steps);
+      const r = l === undefined ? undefined : compile(e.args[1], leaves, constants, steps);
+      if (l === undefined || r === undefined) return undefined;
+      const t = `t${steps.length}`;
+      steps.push(`const ${t}r = ${l} ${e.name} ${r}; const ${t} = ${t}r - ${t}r === 0 ? ${t}r : NULL;`);
+      return t;
     }
     default:
       return undefined;
   }
-}
-
-function apply(op: string, a: number, b: number): number {
-  return op === "+" ? a + b : op === "-" ? a - b : op === "*" ? a * b : a / b;
-}
-
-/** Non-finite results are NULL (NaN), as in the scalar `dbl`. */
-function finite(x: number): number {
-  return x - x === 0 ? x : NaN;
 }
 
 function columnAsDouble(index: number, tag: string): VectorEval | undefined {
@@ -91,52 +122,4 @@ function columnAsDouble(index: number, tag: string): VectorEval | undefined {
     default:
       return undefined;
   }
-}
-
-function binary(op: string, l: Node, r: Node): VectorEval {
-  let buf = new Float64Array(0);
-  return (b) => {
-    const n = b.rowCount;
-    const out = buf.length >= n ? buf.subarray(0, n) : (buf = new Float64Array(n));
-    if (l.kind === "vector" && r.kind === "vector") {
-      const x = l.eval(b), y = r.eval(b);
-      switch (op) {
-        case "+":
-          for (let i = 0; i < n; i++) out[i] = x[i] + y[i];
-          break;
-        case "-":
-          for (let i = 0; i < n; i++) out[i] = x[i] - y[i];
-          break;
-        case "*":
-          for (let i = 0; i < n; i++) out[i] = x[i] * y[i];
-          break;
-        default:
-          for (let i = 0; i < n; i++) out[i] = x[i] / y[i];
-      }
-    } else if (l.kind === "vector") {
-      const x = l.eval(b), c = (r as { value: number }).value;
-      switch (op) {
-        case "+":
-          for (let i = 0; i < n; i++) out[i] = x[i] + c;
-          break;
-        case "-":
-          for (let i = 0; i < n; i++) out[i] = x[i] - c;
-          break;
-        case "*":
-          for (let i = 0; i < n; i++) out[i] = x[i] * c;
-          break;
-        default:
-          for (let i = 0; i < n; i++) out[i] = x[i] / c;
-      }
-    } else {
-      const c = l.value, y = (r as { eval: VectorEval }).eval(b);
-      for (let i = 0; i < n; i++) out[i] = apply(op, c, y[i]);
-    }
-    // NaN operands propagate; infinities become NULL as in the scalar `dbl`.
-    for (let i = 0; i < n; i++) {
-      const v = out[i];
-      if (v - v !== 0) out[i] = NaN;
-    }
-    return out;
-  };
 }

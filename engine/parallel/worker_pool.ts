@@ -162,7 +162,10 @@ export class WorkerPool {
   /** The running workers, started and ready; undefined when they cannot start. */
   async #start(): Promise<Heap[] | undefined> {
     if (!this.#heaps) {
-      const cacheBytes = Math.min(Math.floor(this.#cacheBytes / this.workers), MEMORY_BYTES_MAX - SCRATCH_RESERVE_BYTES);
+      const cacheBytes = Math.min(
+        Math.floor(this.#cacheBytes / this.workers),
+        MEMORY_BYTES_MAX - SCRATCH_RESERVE_BYTES,
+      );
       const memoryBytes = Math.min(MEMORY_BYTES_MAX, cacheBytes + SCRATCH_RESERVE_BYTES);
       this.#heaps = Array.from(
         { length: this.workers },

@@ -297,3 +297,63 @@ Deno.test("differential: a DOUBLE sum of 10M values stays within 1e-9 of the seq
     }
   });
 });
+
+Deno.test("differential: the ASOF merge agrees step by step, ties, strict (LT) and stops included", () => {
+  const sorted = (n: number, rng: Random, spread: number) =>
+    Array.from({ length: n }, () => BigInt(rng.int(0, spread))).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  for (let seed = 1; seed <= 200; seed++) {
+    withArena((a) => {
+      const rng = new Random(7000 + seed);
+      const n = rng.pick(LENGTHS), m = rng.pick(LENGTHS);
+      const slotCount = rng.int(1, 12);
+      // Small timestamp spreads make ties between and within the sides common.
+      const spread = rng.pick([5, 50, 5000]);
+      const leftTs = a.i64(sorted(n, rng, spread)), rightTs = a.i64(sorted(m, rng, spread));
+      const leftSlots = a.i32(Array.from({ length: n }, () => rng.int(0, slotCount - 1)));
+      const rightSlots = a.i32(Array.from({ length: m }, () => rng.int(0, slotCount - 1)));
+      const strict = rng.chance(0.5);
+      const state = [0, 1].map(() => ({ lastRow: a.i32(new Array(slotCount).fill(-1)), match: a.i32(new Array(n).fill(-2)) }));
+      // Feed the right side in random-sized batches, as the join does; both must stop alike.
+      let from = 0, rBatch = 0;
+      const label = `seed=${7000 + seed} n=${n} m=${m} slots=${slotCount} strict=${strict}`;
+      let rFrom = 0;
+      for (let step = 0; step < 10_000 && from < n; step++) {
+        const rCount = rBatch >= m ? 0 : rng.int(1, m - rBatch);
+        const more = rBatch + rCount < m;
+        const args = (s: number) => ({
+          leftTs, leftSlots, from, to: n,
+          rightTs: rightTs + rBatch * 8, rightSlots: rightSlots + rBatch * 4, rightFrom: rFrom, rightCount: rCount,
+          rightBase: rBatch, lastRow: state[s].lastRow, slotCount, match: state[s].match, strict, more,
+        });
+        const w = wasm.asofMerge(args(0)), r = ref.asofMerge(args(1));
+        assert.deepEqual(w, r, `${label} step ${step}`);
+        from = w.left;
+        if (from < n) {
+          assert.ok(more, `${label}: stopped without more right rows`);
+          rBatch += rCount;
+          rFrom = 0;
+        } else rFrom = w.right;
+      }
+      assert.equal(from, n, `${label}: every left row decided`);
+      assert.deepEqual(a.rows(state[0].match, n), a.rows(state[1].match, n), `${label} match`);
+      assert.deepEqual(a.rows(state[0].lastRow, slotCount), a.rows(state[1].lastRow, slotCount), `${label} lastRow`);
+      // The answer itself, by brute force: the last right row of the slot at or before (LT: before) the left row.
+      const lts = a.mem.i64(leftTs, n), rts = a.mem.i64(rightTs, m);
+      const ls = a.mem.i32(leftSlots, n), rs = a.mem.i32(rightSlots, m), match = a.mem.i32(state[0].match, n);
+      for (let i = 0; i < n; i++) {
+        let want = -1;
+        for (let j = 0; j < m; j++) if (rs[j] === ls[i] && (strict ? rts[j] < lts[i] : rts[j] <= lts[i])) want = j;
+        assert.equal(match[i], want, `${label} row ${i}`);
+      }
+    });
+  }
+  withArena((a) => {
+    const ts = a.i64([1n, 2n]), slots = a.i32([0, 5]);
+    const args = {
+      leftTs: ts, leftSlots: slots, from: 0, to: 2, rightTs: ts, rightSlots: slots, rightFrom: 0, rightCount: 2,
+      rightBase: 0, lastRow: a.i32([-1, -1]), slotCount: 2, match: a.i32([0, 0]), strict: false, more: false,
+    };
+    assert.throws(() => wasm.asofMerge(args), "a slot outside slotCount traps");
+    assert.throws(() => ref.asofMerge(args), RangeError);
+  });
+});

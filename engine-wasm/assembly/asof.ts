@@ -1,0 +1,50 @@
+// The forward merge of ASOF and LT JOIN (engine/exec/asof_join_columnar.ts): both inputs are
+// sorted by timestamp, so one pass over the left rows advances over the right rows, and each
+// left row takes the last right row of its key slot seen so far.
+
+import { at, RESULT } from "./common";
+
+/**
+ * Left rows [from, to) (timestamps `lts`, key slots `lslots`) against right rows
+ * [rFrom, rCount) (`rts`, `rslots`): each right row at or before the left row's timestamp
+ * (strictly before when `strict`, LT JOIN) becomes `lastRow[slot] = rBase + row`, and
+ * `match[i] = lastRow[lslots[i]]`. When `more` is set and the right rows run out, the left
+ * row being decided might still be matched by the next right batch: the merge stops there.
+ * Returns the first left row not decided (`to` when all were); the right position reached is
+ * written to the result block (+0, as i64). A slot outside [0, slotCount) traps.
+ */
+export function asof_merge(
+  lts: usize,
+  lslots: usize,
+  from: i32,
+  to: i32,
+  rts: usize,
+  rslots: usize,
+  rFrom: i32,
+  rCount: i32,
+  rBase: i32,
+  lastRow: usize,
+  slotCount: i32,
+  match: usize,
+  strict: bool,
+  more: bool,
+): i32 {
+  let r = rFrom;
+  let i = from;
+  for (; i < to; i++) {
+    const t = load<i64>(at<i64>(lts, i));
+    // `strict` is the same for every row: the branch predicts perfectly.
+    while (r < rCount && (strict ? load<i64>(at<i64>(rts, r)) < t : load<i64>(at<i64>(rts, r)) <= t)) {
+      const slot = load<i32>(at<i32>(rslots, r));
+      if (<u32>slot >= <u32>slotCount) unreachable();
+      store<i32>(at<i32>(lastRow, slot), rBase + r);
+      r++;
+    }
+    if (r >= rCount && more) break;
+    const slot = load<i32>(at<i32>(lslots, i));
+    if (<u32>slot >= <u32>slotCount) unreachable();
+    store<i32>(at<i32>(match, i), load<i32>(at<i32>(lastRow, slot)));
+  }
+  store<i64>(RESULT, <i64>r);
+  return i;
+}
