@@ -31,19 +31,32 @@ export function asof_merge(
 ): i32 {
   let r = rFrom;
   let i = from;
-  for (; i < to; i++) {
-    const t = load<i64>(at<i64>(lts, i));
-    // `strict` is the same for every row: the branch predicts perfectly.
-    while (r < rCount && (strict ? load<i64>(at<i64>(rts, r)) < t : load<i64>(at<i64>(rts, r)) <= t)) {
-      const slot = load<i32>(at<i32>(rslots, r));
+  // Driven by the right rows: before right row r is recorded, every left row it cannot
+  // match (ASOF: the left row is earlier; LT: earlier or equal) is decided. The inner loop
+  // compares against a constant and runs ~rows-per-right-row times, so it mispredicts once
+  // per right row, and its steps do not wait on each other. Driving by the left rows instead
+  // (an inner loop over right rows that mostly runs zero times) ran about twice as slow.
+  while (r < rCount) {
+    const rt = load<i64>(at<i64>(rts, r));
+    while (i < to && (strict ? load<i64>(at<i64>(lts, i)) <= rt : load<i64>(at<i64>(lts, i)) < rt)) {
+      const slot = load<i32>(at<i32>(lslots, i));
       if (<u32>slot >= <u32>slotCount) unreachable();
-      store<i32>(at<i32>(lastRow, slot), rBase + r);
-      r++;
+      store<i32>(at<i32>(match, i), load<i32>(at<i32>(lastRow, slot)));
+      i++;
     }
-    if (r >= rCount && more) break;
-    const slot = load<i32>(at<i32>(lslots, i));
+    if (i >= to) break;
+    const slot = load<i32>(at<i32>(rslots, r));
     if (<u32>slot >= <u32>slotCount) unreachable();
-    store<i32>(at<i32>(match, i), load<i32>(at<i32>(lastRow, slot)));
+    store<i32>(at<i32>(lastRow, slot), rBase + r);
+    r++;
+  }
+  // The right rows ran out: more may follow (stop at row i), or none do (the rest is decided).
+  if (!more) {
+    for (; i < to; i++) {
+      const slot = load<i32>(at<i32>(lslots, i));
+      if (<u32>slot >= <u32>slotCount) unreachable();
+      store<i32>(at<i32>(match, i), load<i32>(at<i32>(lastRow, slot)));
+    }
   }
   store<i64>(RESULT, <i64>r);
   return i;
