@@ -3,7 +3,7 @@
  * way whichever one runs. A failure is our own bug (STYLE.md §4): it throws a RangeError
  * before any memory is touched.
  */
-import type { AsofMergeArgs, ColumnArgs, Rows } from "./kernels.ts";
+import type { AsofMergeArgs, ColumnArgs, GatherOrNullArgs, Rows } from "./kernels.ts";
 
 /** Largest count a kernel takes: its counts are signed 32-bit. */
 export const COUNT_MAX = 0x7fff_ffff;
@@ -94,11 +94,35 @@ export class Checker {
     const slotCount = this.count(a.slotCount, "slotCount");
     this.count(a.rightBase + rightCount, "rightBase");
     this.region(a.leftTs, to * 8, 8, "leftTs");
-    this.region(a.leftSlots, to * 4, 4, "leftSlots");
+    this.region(a.leftKeys, to * 4, 4, "leftKeys");
+    this.keyTable(a.leftTable, a.leftTableLength, "leftTable");
     this.region(a.match, to * 4, 4, "match");
     this.region(a.rightTs, rightCount * 8, 8, "rightTs");
-    this.region(a.rightSlots, rightCount * 4, 4, "rightSlots");
+    this.region(a.rightKeys, rightCount * 4, 4, "rightKeys");
+    this.keyTable(a.rightTable, a.rightTableLength, "rightTable");
     this.region(a.lastRow, slotCount * 4, 4, "lastRow");
     this.disjoint(a.match, to * 4, a.lastRow, slotCount * 4);
+  }
+
+  /** An optional key table: absent (0), or at least its NULL entry. */
+  keyTable(ptr: number | undefined, length: number | undefined, name: string): void {
+    if (!ptr) return;
+    const n = this.count(length ?? NaN, `${name}Length`);
+    if (n < 1) fail("a key table needs its NULL entry", `${name}Length`, n);
+    this.region(ptr, n * 4, 4, name);
+  }
+
+  /** The regions of a gatherOrNull (match values are checked per row by the kernel). */
+  gatherOrNull(a: GatherOrNullArgs): void {
+    const width = this.oneOf(a.width, [1, 2, 4, 8] as const, "width");
+    const rowCount = this.count(a.rowCount, "rowCount"), count = this.count(a.count, "count");
+    this.region(a.data, rowCount * width, width, "data");
+    this.region(a.match, count * 4, 4, "match");
+    this.region(a.out, count * width, width, "out");
+    this.disjoint(a.data, rowCount * width, a.out, count * width);
+    this.disjoint(a.match, count * 4, a.out, count * width);
+    if (typeof a.nul !== "bigint" || BigInt.asIntN(64, a.nul) !== a.nul) {
+      fail("nul is not a 64-bit bigint", "nul", a.nul);
+    }
   }
 }

@@ -206,16 +206,24 @@ export interface BoundsArgs {
  * One step of the ASOF/LT JOIN merge: left rows [from, to) against the right rows
  * [rightFrom, rightCount) of the current right batch. Each right row at or before a left
  * row's timestamp (strictly before when `strict`) sets `lastRow[slot] = rightBase + row`;
- * each left row gets `match[i] = lastRow[leftSlots[i]]`. With `more`, the merge stops at the
+ * each left row gets `match[i] = lastRow[its slot]`. With `more`, the merge stops at the
  * first left row the right batch cannot decide (the next batch might still match it).
+ *
+ * A row's slot is its Int32 key itself, or with a key table (`leftTable`, `rightTable`: Int32
+ * entries) `table[key + 1]`, entry 0 standing for NULL and for any key outside the table:
+ * a SYMBOL column's dictionary keys mapped to slots without a pass of their own.
  */
 export interface AsofMergeArgs {
   leftTs: number;
-  leftSlots: number;
+  leftKeys: number;
+  leftTable?: number;
+  leftTableLength?: number;
   from: number;
   to: number;
   rightTs: number;
-  rightSlots: number;
+  rightKeys: number;
+  rightTable?: number;
+  rightTableLength?: number;
   rightFrom: number;
   rightCount: number;
   rightBase: number;
@@ -242,6 +250,21 @@ export interface GatherArgs {
   sel: number;
   selCount: number;
   out: number;
+}
+
+/**
+ * out[j] = row match[j] of the column, or `nul` where match[j] is negative (an ASOF JOIN's
+ * unmatched rows): `nul` is the type's NULL as raw bits, sign-extended to 64 (NaN's bits for
+ * a DOUBLE, INT_MIN for an INT, -1 for a SYMBOL key).
+ */
+export interface GatherOrNullArgs {
+  width: 1 | 2 | 4 | 8;
+  data: number;
+  rowCount: number;
+  match: number;
+  count: number;
+  out: number;
+  nul: bigint;
 }
 
 /** Copies rows [0, rowCount) to `out` in reverse order (no overlap). */
@@ -300,6 +323,8 @@ export interface Kernels {
   lowerBounds(args: BoundsArgs): void;
   /** out[j] = row sel[j]. */
   gather(args: GatherArgs): void;
+  /** out[j] = row match[j], or NULL where match[j] < 0. */
+  gatherOrNull(args: GatherOrNullArgs): void;
   /** out[j] = row rowCount - 1 - j. */
   reverse(args: ReverseArgs): void;
   /** out[j] = first + j * step. */

@@ -42,6 +42,7 @@ import {
   type FloatKind,
   type FloatStats,
   type GatherArgs,
+  type GatherOrNullArgs,
   type IntKind,
   type IntStats,
   type Kernels,
@@ -413,6 +414,11 @@ class WasmKernels implements Kernels {
     this.#fn("gather")(width, args.data, args.sel, visits, args.out);
   }
 
+  gatherOrNull(a: GatherOrNullArgs): void {
+    this.#check.gatherOrNull(a);
+    this.#fn("gather_or_null")(a.width, a.data, a.rowCount, a.match, a.count, a.out, a.nul);
+  }
+
   reverse(args: ReverseArgs): void {
     const check = this.#check;
     const width = check.oneOf(args.width, ROW_WIDTHS, "width");
@@ -434,11 +440,15 @@ class WasmKernels implements Kernels {
     this.#check.asofMerge(a);
     const left = this.#fn("asof_merge")(
       a.leftTs,
-      a.leftSlots,
+      a.leftKeys,
+      a.leftTable ?? 0,
+      a.leftTableLength ?? 0,
       a.from,
       a.to,
       a.rightTs,
-      a.rightSlots,
+      a.rightKeys,
+      a.rightTable ?? 0,
+      a.rightTableLength ?? 0,
       a.rightFrom,
       a.rightCount,
       a.rightBase,

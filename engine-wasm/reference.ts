@@ -20,6 +20,7 @@ import {
   type FloatKind,
   type FloatStats,
   type GatherArgs,
+  type GatherOrNullArgs,
   type IntKind,
   type IntStats,
   type Kernels,
@@ -381,6 +382,19 @@ class ReferenceKernels implements Kernels {
     }
   }
 
+  gatherOrNull(a: GatherOrNullArgs): void {
+    this.#check.gatherOrNull(a);
+    const bytes = wasmMemory().u8(0, wasmMemory().buffer.byteLength);
+    const nul = new Uint8Array(new BigInt64Array([a.nul]).buffer, 0, a.width);
+    for (let j = 0; j < a.count; j++) {
+      const m = this.#i32[a.match / 4 + j];
+      if (m >= a.rowCount) throw new RangeError(`engine-wasm: match out of range [match=${m}]`);
+      const to = a.out + j * a.width;
+      if (m < 0) bytes.set(nul, to);
+      else bytes.copyWithin(to, a.data + m * a.width, a.data + (m + 1) * a.width);
+    }
+  }
+
   gather(args: GatherArgs): void {
     const check = this.#check;
     const width = check.oneOf(args.width, ROW_WIDTHS, "width");
@@ -418,8 +432,17 @@ class ReferenceKernels implements Kernels {
   asofMerge(a: AsofMergeArgs): AsofMergeStop {
     this.#check.asofMerge(a);
     const i64 = this.#i64, i32 = this.#i32;
-    const slotAt = (ptr: number, row: number) => {
-      const slot = i32[ptr / 4 + row];
+    const slotAt = (
+      keys: number,
+      table: number | undefined,
+      tableLength: number | undefined,
+      row: number,
+    ) => {
+      let slot = i32[keys / 4 + row];
+      if (table) {
+        const entry = slot + 1;
+        slot = i32[table / 4 + (entry >= 0 && entry < tableLength! ? entry : 0)];
+      }
       if (slot < 0 || slot >= a.slotCount) {
         throw new RangeError(`engine-wasm: slot out of range [slot=${slot}]`);
       }
@@ -431,11 +454,11 @@ class ReferenceKernels implements Kernels {
       while (r < a.rightCount) {
         const rt = i64[a.rightTs / 8 + r];
         if (a.strict ? rt >= t : rt > t) break;
-        i32[a.lastRow / 4 + slotAt(a.rightSlots, r)] = a.rightBase + r;
+        i32[a.lastRow / 4 + slotAt(a.rightKeys, a.rightTable, a.rightTableLength, r)] = a.rightBase + r;
         r++;
       }
       if (r >= a.rightCount && a.more) break;
-      i32[a.match / 4 + i] = i32[a.lastRow / 4 + slotAt(a.leftSlots, i)];
+      i32[a.match / 4 + i] = i32[a.lastRow / 4 + slotAt(a.leftKeys, a.leftTable, a.leftTableLength, i)];
     }
     return { left: i, right: r };
   }

@@ -5,21 +5,41 @@
 import { at, RESULT } from "./common";
 
 /**
- * Left rows [from, to) (timestamps `lts`, key slots `lslots`) against right rows
- * [rFrom, rCount) (`rts`, `rslots`): each right row at or before the left row's timestamp
- * (strictly before when `strict`, LT JOIN) becomes `lastRow[slot] = rBase + row`, and
- * `match[i] = lastRow[lslots[i]]`. When `more` is set and the right rows run out, the left
+ * The key slot of `row`: `keys[row]` itself without a table, else `table[keys[row] + 1]`
+ * (a SYMBOL key through its dictionary's slot table: entry 0 is NULL, and like NULL any key
+ * outside the table, as the row path treats keys outside the dictionary).
+ */
+// @ts-ignore: decorator
+@inline function slotAt(keys: usize, table: usize, tableLen: i32, row: i32, slotCount: i32): i32 {
+  let slot = load<i32>(at<i32>(keys, row));
+  if (table) {
+    const entry = slot + 1;
+    slot = load<i32>(at<i32>(table, <u32>entry < <u32>tableLen ? entry : 0));
+  }
+  if (<u32>slot >= <u32>slotCount) unreachable();
+  return slot;
+}
+
+/**
+ * Left rows [from, to) (timestamps `lts`, keys `lkeys` through `ltable`, see slotAt) against
+ * right rows [rFrom, rCount) (`rts`, `rkeys`, `rtable`): each right row at or before the left
+ * row's timestamp (strictly before when `strict`, LT JOIN) becomes
+ * `lastRow[slot] = rBase + row`, and `match[i] = lastRow[slot of left row i]`. When `more` is set and the right rows run out, the left
  * row being decided might still be matched by the next right batch: the merge stops there.
  * Returns the first left row not decided (`to` when all were); the right position reached is
  * written to the result block (+0, as i64). A slot outside [0, slotCount) traps.
  */
 export function asof_merge(
   lts: usize,
-  lslots: usize,
+  lkeys: usize,
+  ltable: usize,
+  ltableLen: i32,
   from: i32,
   to: i32,
   rts: usize,
-  rslots: usize,
+  rkeys: usize,
+  rtable: usize,
+  rtableLen: i32,
   rFrom: i32,
   rCount: i32,
   rBase: i32,
@@ -39,22 +59,19 @@ export function asof_merge(
   while (r < rCount) {
     const rt = load<i64>(at<i64>(rts, r));
     while (i < to && (strict ? load<i64>(at<i64>(lts, i)) <= rt : load<i64>(at<i64>(lts, i)) < rt)) {
-      const slot = load<i32>(at<i32>(lslots, i));
-      if (<u32>slot >= <u32>slotCount) unreachable();
+      const slot = slotAt(lkeys, ltable, ltableLen, i, slotCount);
       store<i32>(at<i32>(match, i), load<i32>(at<i32>(lastRow, slot)));
       i++;
     }
     if (i >= to) break;
-    const slot = load<i32>(at<i32>(rslots, r));
-    if (<u32>slot >= <u32>slotCount) unreachable();
+    const slot = slotAt(rkeys, rtable, rtableLen, r, slotCount);
     store<i32>(at<i32>(lastRow, slot), rBase + r);
     r++;
   }
   // The right rows ran out: more may follow (stop at row i), or none do (the rest is decided).
   if (!more) {
     for (; i < to; i++) {
-      const slot = load<i32>(at<i32>(lslots, i));
-      if (<u32>slot >= <u32>slotCount) unreachable();
+      const slot = slotAt(lkeys, ltable, ltableLen, i, slotCount);
       store<i32>(at<i32>(match, i), load<i32>(at<i32>(lastRow, slot)));
     }
   }

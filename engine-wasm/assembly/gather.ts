@@ -65,3 +65,25 @@ export function sequence(out: usize, first: i32, count: i32, step: i32): void {
   }
   for (; j < count; j++) store<i32>(out + ((<usize>j) << 2), first + j * step);
 }
+
+// @ts-ignore: decorator
+@inline function gatherOrNullW<T>(data: usize, rowCount: i32, match: usize, count: i32, out: usize, nul: T): void {
+  for (let j = 0; j < count; j++) {
+    const m = selAt(match, j);
+    if (m >= rowCount) unreachable();
+    store<T>(out + (<usize>j << alignof<T>()), m >= 0 ? load<T>(data + (<usize>m << alignof<T>())) : nul);
+  }
+}
+
+/**
+ * out[j] = row match[j] of the column, or `nul` (the type's NULL, as raw bits) where
+ * match[j] is negative: the right-hand columns of an ASOF JOIN, unmatched rows NULL.
+ * A match at or past rowCount traps.
+ */
+export function gather_or_null(width: i32, data: usize, rowCount: i32, match: usize, count: i32, out: usize, nul: i64): void {
+  if (width == 1) gatherOrNullW<i8>(data, rowCount, match, count, out, <i8>nul);
+  else if (width == 2) gatherOrNullW<i16>(data, rowCount, match, count, out, <i16>nul);
+  else if (width == 4) gatherOrNullW<i32>(data, rowCount, match, count, out, <i32>nul);
+  else if (width == 8) gatherOrNullW<i64>(data, rowCount, match, count, out, nul);
+  else unreachable();
+}

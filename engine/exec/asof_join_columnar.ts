@@ -54,13 +54,37 @@ function typedCtor(type: ColumnType): Typed {
   return (allocVectorData(type, 0) as Typed).constructor;
 }
 
-/** One right column's buffered rows: typed (raw copies, one dictionary) or scalar values. */
+/**
+ * One right column's buffered rows: typed (raw copies, one dictionary) or scalar values.
+ * Typed rows live in WASM memory when it has room, so that `gather` runs as a kernel.
+ */
 class ColumnBuffer {
   typed: Typed | undefined;
   scalar: Value[] | undefined;
   dict: SymbolDict | undefined;
   #decided = false;
+  /** The WASM block under `typed`, 0 when `typed` is a JavaScript array. */
+  #block = 0;
   constructor(readonly type: ColumnType) {}
+
+  /** A typed array of `capacity` rows, in WASM memory when it has room; frees the old block. */
+  #newTyped(capacity: number): Typed {
+    const ctor = typedCtor(this.type);
+    const old = this.#block;
+    const p = wasmMemory().alloc(Math.max(16, capacity * ctor.BYTES_PER_ELEMENT));
+    const typed = p < 0 ? new ctor(capacity) : new ctor(wasmMemory().buffer, p, capacity);
+    if (this.typed) typed.set(this.typed.subarray(0, Math.min(this.typed.length, capacity)));
+    if (old) wasmMemory().free(old);
+    this.#block = Math.max(p, 0);
+    return typed;
+  }
+
+  /** Frees the WASM block (the run is over). */
+  release(): void {
+    if (this.#block) wasmMemory().free(this.#block);
+    this.#block = 0;
+    this.typed = undefined;
+  }
 
   /** Appends rows [from, to) of `v` at buffer position `at` (capacity ensured by caller). */
   append(v: Vector, from: number, to: number, at: number, capacity: number): void {
@@ -70,7 +94,7 @@ class ColumnBuffer {
         v.data.constructor === typedCtor(this.type) &&
         (this.type.tag !== "SYMBOL" || v.dict !== undefined);
       if (ok) {
-        this.typed = new (typedCtor(this.type))(capacity);
+        this.typed = this.#newTyped(capacity);
         this.dict = v.dict;
       } else {
         this.scalar = new Array<Value>(capacity);
@@ -96,15 +120,14 @@ class ColumnBuffer {
     const s = new Array<Value>(capacity);
     for (let r = 0; r < length; r++) s[r] = readValue(old, r);
     this.scalar = s;
-    this.typed = undefined;
+    this.release();
     this.dict = undefined;
   }
 
   ensure(capacity: number, length: number): void {
     if (this.typed && this.typed.length < capacity) {
-      const grown = new this.typed.constructor(capacity);
-      grown.set(this.typed.subarray(0, length));
-      this.typed = grown;
+      this.typed = this.#newTyped(capacity);
+      void length; // #newTyped keeps every row; only [0, length) matter
     }
   }
 
@@ -115,6 +138,43 @@ class ColumnBuffer {
     } else if (this.scalar) {
       for (let j = 0; j < count; j++) this.scalar[j] = this.scalar[keep[j]];
       this.scalar.length = count;
+    }
+  }
+
+  #nulBits: bigint | undefined;
+
+  /**
+   * The gather as a kernel (gatherOrNull) when the rows and `match` are in WASM memory: the
+   * result is copied out into a JavaScript array, which the batch owns from then on.
+   */
+  #gatherInWasm(match: Int32Array, n: number): VectorData | undefined {
+    const mem = wasmMemory();
+    if (!this.#block || match.buffer !== mem.buffer || n === 0) return undefined;
+    const ctor = this.typed.constructor;
+    const width = ctor.BYTES_PER_ELEMENT as 1 | 2 | 4 | 8;
+    if (this.#nulBits === undefined) {
+      const one = new ctor(1);
+      one[0] = this.type.tag === "SYMBOL" ? -1 : (allocVectorData(this.type, 1) as Typed)[0];
+      const bits = new Uint8Array(8);
+      bits.set(new Uint8Array(one.buffer, 0, width));
+      // Sign-extend the type's NULL to 64 bits (the kernel keeps its low `width` bytes).
+      this.#nulBits = BigInt.asIntN(width * 8, new BigUint64Array(bits.buffer)[0]);
+    }
+    const out = mem.alloc(Math.max(16, n * width));
+    if (out < 0) return undefined;
+    try {
+      kernels().gatherOrNull({
+        width,
+        data: this.#block,
+        rowCount: this.typed.length,
+        match: match.byteOffset,
+        count: n,
+        out,
+        nul: this.#nulBits,
+      });
+      return new ctor(mem.buffer, out, n).slice();
+    } finally {
+      mem.free(out);
     }
   }
 
@@ -138,6 +198,8 @@ class ColumnBuffer {
   /** The output vector of `match` (buffer rows, -1: NULL). */
   gather(match: Int32Array, n: number): Vector {
     const type = this.type;
+    const fast = this.#gatherInWasm(match, n);
+    if (fast) return type.tag === "SYMBOL" ? { type, data: fast, dict: this.dict } : { type, data: fast };
     if (this.typed instanceof BigInt64Array) {
       // Copied as 32-bit word pairs: no BigInt per row. NULL is LONG_MIN (low 0, high INT_MIN).
       const out = new BigInt64Array(n);
@@ -177,11 +239,46 @@ class ColumnBuffer {
   }
 }
 
+/** Dictionaries up to this size get a slot table in WASM memory (`Slots.table`). */
+const TABLE_KEYS_MAX = 1 << 20;
+
 /** Maps key values of both sides' batches to slot numbers (one slot per key value). */
 class Slots {
   readonly #map = new Map<unknown, number>();
   readonly #dictSlots = new Map<SymbolDict, Int32Array>();
+  readonly #tables = new Map<SymbolDict, { ptr: number; length: number }>();
+  readonly #tableBlocks = new Blocks();
   count = 0;
+
+  /**
+   * For a batch keyed by one SYMBOL column, its dictionary's slot table in WASM memory
+   * (entry 0: NULL, entry k + 1: key k), built once per dictionary with a slot for every
+   * value: the merge kernel then maps keys itself, with no pass over the rows here.
+   * Undefined for other keys and for dictionaries too large to map whole.
+   */
+  table(b: Batch, keys: number[]): { ptr: number; length: number } | undefined {
+    if (keys.length !== 1) return undefined;
+    const v = b.columns[keys[0]];
+    const dict = v.dict;
+    if (v.type.tag !== "SYMBOL" || !dict || !(v.data instanceof Int32Array) || dict.size >= TABLE_KEYS_MAX) {
+      return undefined;
+    }
+    let t = this.#tables.get(dict);
+    // A dictionary that grew since (a live one) gets a new table with its new keys.
+    if (!t || t.length !== dict.size + 1) {
+      const length = dict.size + 1;
+      t = { ptr: this.#tableBlocks.alloc(length * 4), length };
+      const table = wasmMemory().i32(t.ptr, length);
+      table[0] = this.#slotOf(normKey(null));
+      for (let k = 0; k < dict.size; k++) table[k + 1] = this.#slotOf(normKey(dict.valueOf(k)));
+      this.#tables.set(dict, t);
+    }
+    return t;
+  }
+
+  release(): void {
+    this.#tableBlocks.release();
+  }
 
   #slotOf(key: unknown): number {
     let s = this.#map.get(key);
@@ -248,11 +345,21 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
 
   const rightIt = run(n.right, ctx)[Symbol.asyncIterator]();
   let rb: Batch | undefined;
-  let rtsPtr = 0, rSlotsPtr = 0;
+  let rtsPtr = 0;
+  let rKeys: BatchKeys = { keys: 0 };
   let rRow = 0, rBase = 0;
   let rightDone = false;
 
   /** Makes `lastRow` hold every slot (new slots at -1). */
+  /** A batch's keys for the merge kernel: the key column and its slot table, or slots computed here. */
+  const keysOf = (b: Batch, keys: number[], blocks: Blocks): BatchKeys => {
+    const table = slots.table(b, keys);
+    if (table) return { keys: blocks.of32(b.columns[keys[0]].data as Int32Array), table };
+    const ptr = blocks.alloc(b.rowCount * 4);
+    slots.of(b, keys, wasmMemory().i32(ptr, b.rowCount));
+    return { keys: ptr };
+  };
+
   const growSlots = () => {
     if (slots.count <= lastRow.length) return;
     const grown = new Blocks();
@@ -278,8 +385,7 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
       rightBlocks.release();
       const rts = b.columns[n.rightTs].data as BigInt64Array;
       rtsPtr = rightBlocks.of64(rts);
-      rSlotsPtr = rightBlocks.alloc(b.rowCount * 4);
-      slots.of(b, n.rightKeys, wasmMemory().i32(rSlotsPtr, b.rowCount));
+      rKeys = keysOf(b, n.rightKeys, rightBlocks);
       growSlots();
       if (bufLen + b.rowCount > bufCap) {
         bufCap = Math.max(bufLen + b.rowCount, bufCap * 2, 1024);
@@ -327,8 +433,7 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
       const rowCount = lb.rowCount;
       const lts = lb.columns[n.leftTs].data as BigInt64Array;
       const ltsPtr = leftBlocks.of64(lts);
-      const lsPtr = leftBlocks.alloc(rowCount * 4);
-      slots.of(lb, n.leftKeys, wasmMemory().i32(lsPtr, rowCount));
+      const lKeys = keysOf(lb, n.leftKeys, leftBlocks);
       growSlots();
       const matchPtr = leftBlocks.alloc(rowCount * 4);
       const match = wasmMemory().i32(matchPtr, rowCount);
@@ -336,11 +441,15 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
       while (i < rowCount) {
         const stop = k.asofMerge({
           leftTs: ltsPtr,
-          leftSlots: lsPtr,
+          leftKeys: lKeys.keys,
+          leftTable: lKeys.table?.ptr,
+          leftTableLength: lKeys.table?.length,
           from: i,
           to: rowCount,
           rightTs: rtsPtr,
-          rightSlots: rSlotsPtr,
+          rightKeys: rKeys.keys,
+          rightTable: rKeys.table?.ptr,
+          rightTableLength: rKeys.table?.length,
           rightFrom: rb ? rRow : 0,
           rightCount: rb ? rb.rowCount : 0,
           rightBase: rBase,
@@ -382,6 +491,8 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
     leftBlocks.release();
     rightBlocks.release();
     lastRowBlock.release();
+    slots.release();
+    for (const c of buffers) c.release();
     await rightIt.return?.(undefined);
   }
 }
@@ -405,9 +516,23 @@ class Blocks {
     return p;
   }
 
+  /** The same for Int32 data (SYMBOL keys). */
+  of32(a: Int32Array): number {
+    if (a.buffer === wasmMemory().buffer && a.byteOffset % 4 === 0) return a.byteOffset;
+    const p = this.alloc(a.length * 4);
+    wasmMemory().i32(p, a.length).set(a);
+    return p;
+  }
+
   release(): void {
     for (const p of this.#ptrs.splice(0)) wasmMemory().free(p);
   }
+}
+
+/** The keys of one batch as the merge kernel reads them (AsofMergeArgs). */
+interface BatchKeys {
+  keys: number;
+  table?: { ptr: number; length: number };
 }
 
 /**

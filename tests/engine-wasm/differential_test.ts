@@ -298,7 +298,7 @@ Deno.test("differential: a DOUBLE sum of 10M values stays within 1e-9 of the seq
   });
 });
 
-Deno.test("differential: the ASOF merge agrees step by step, ties, strict (LT) and stops included", () => {
+Deno.test("differential: the ASOF merge agrees step by step, ties, strict (LT), key tables and stops included", () => {
   const sorted = (n: number, rng: Random, spread: number) =>
     Array.from({ length: n }, () => BigInt(rng.int(0, spread))).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
   for (let seed = 1; seed <= 200; seed++) {
@@ -309,8 +309,17 @@ Deno.test("differential: the ASOF merge agrees step by step, ties, strict (LT) a
       // Small timestamp spreads make ties between and within the sides common.
       const spread = rng.pick([5, 50, 5000]);
       const leftTs = a.i64(sorted(n, rng, spread)), rightTs = a.i64(sorted(m, rng, spread));
-      const leftSlots = a.i32(Array.from({ length: n }, () => rng.int(0, slotCount - 1)));
-      const rightSlots = a.i32(Array.from({ length: m }, () => rng.int(0, slotCount - 1)));
+      // Keys are slots themselves, or go through a table (entry 0: NULL and keys outside it).
+      const side = (count: number) => {
+        if (rng.chance(0.5)) return { keys: Array.from({ length: count }, () => rng.int(0, slotCount - 1)) };
+        const table = Array.from({ length: rng.int(1, 8) }, () => rng.int(0, slotCount - 1));
+        const keys = Array.from({ length: count }, () => rng.int(-1, table.length + 1));
+        const slot = (k: number) => table[k + 1 >= 0 && k + 1 < table.length ? k + 1 : 0];
+        return { keys, table, slot };
+      };
+      const left = side(n), right = side(m);
+      const leftKeys = a.i32(left.keys), rightKeys = a.i32(right.keys);
+      const leftTable = left.table && a.i32(left.table), rightTable = right.table && a.i32(right.table);
       const strict = rng.chance(0.5);
       const state = [0, 1].map(() => ({ lastRow: a.i32(new Array(slotCount).fill(-1)), match: a.i32(new Array(n).fill(-2)) }));
       // Feed the right side in random-sized batches, as the join does; both must stop alike.
@@ -321,8 +330,9 @@ Deno.test("differential: the ASOF merge agrees step by step, ties, strict (LT) a
         const rCount = rBatch >= m ? 0 : rng.int(1, m - rBatch);
         const more = rBatch + rCount < m;
         const args = (s: number) => ({
-          leftTs, leftSlots, from, to: n,
-          rightTs: rightTs + rBatch * 8, rightSlots: rightSlots + rBatch * 4, rightFrom: rFrom, rightCount: rCount,
+          leftTs, leftKeys, leftTable, leftTableLength: left.table?.length, from, to: n,
+          rightTs: rightTs + rBatch * 8, rightKeys: rightKeys + rBatch * 4,
+          rightTable, rightTableLength: right.table?.length, rightFrom: rFrom, rightCount: rCount,
           rightBase: rBatch, lastRow: state[s].lastRow, slotCount, match: state[s].match, strict, more,
         });
         const w = wasm.asofMerge(args(0)), r = ref.asofMerge(args(1));
@@ -338,8 +348,8 @@ Deno.test("differential: the ASOF merge agrees step by step, ties, strict (LT) a
       assert.deepEqual(a.rows(state[0].match, n), a.rows(state[1].match, n), `${label} match`);
       assert.deepEqual(a.rows(state[0].lastRow, slotCount), a.rows(state[1].lastRow, slotCount), `${label} lastRow`);
       // The answer itself, by brute force: the last right row of the slot at or before (LT: before) the left row.
-      const lts = a.mem.i64(leftTs, n), rts = a.mem.i64(rightTs, m);
-      const ls = a.mem.i32(leftSlots, n), rs = a.mem.i32(rightSlots, m), match = a.mem.i32(state[0].match, n);
+      const lts = a.mem.i64(leftTs, n), rts = a.mem.i64(rightTs, m), match = a.mem.i32(state[0].match, n);
+      const ls = left.keys.map((k) => left.slot ? left.slot(k) : k), rs = right.keys.map((k) => right.slot ? right.slot(k) : k);
       for (let i = 0; i < n; i++) {
         let want = -1;
         for (let j = 0; j < m; j++) if (rs[j] === ls[i] && (strict ? rts[j] < lts[i] : rts[j] <= lts[i])) want = j;
@@ -348,12 +358,36 @@ Deno.test("differential: the ASOF merge agrees step by step, ties, strict (LT) a
     });
   }
   withArena((a) => {
-    const ts = a.i64([1n, 2n]), slots = a.i32([0, 5]);
+    const ts = a.i64([1n, 2n]), keys = a.i32([0, 5]);
     const args = {
-      leftTs: ts, leftSlots: slots, from: 0, to: 2, rightTs: ts, rightSlots: slots, rightFrom: 0, rightCount: 2,
+      leftTs: ts, leftKeys: keys, from: 0, to: 2, rightTs: ts, rightKeys: keys, rightFrom: 0, rightCount: 2,
       rightBase: 0, lastRow: a.i32([-1, -1]), slotCount: 2, match: a.i32([0, 0]), strict: false, more: false,
     };
     assert.throws(() => wasm.asofMerge(args), "a slot outside slotCount traps");
     assert.throws(() => ref.asofMerge(args), RangeError);
+  });
+});
+
+Deno.test("differential: gatherOrNull agrees, NULL rows and every width included", () => {
+  for (let seed = 1; seed <= 100; seed++) {
+    withArena((a) => {
+      const rng = new Random(8000 + seed);
+      const n = rng.pick(LENGTHS), count = rng.pick(LENGTHS);
+      const width = rng.pick([1, 2, 4, 8] as const);
+      const data = a.alloc(Math.max(n, 1) * width);
+      a.mem.u8(data, n * width).forEach((_, i, bytes) => (bytes[i] = rng.int(0, 255)));
+      const match = a.i32(Array.from({ length: count }, () => (n === 0 || rng.chance(0.2) ? -1 : rng.int(0, n - 1))));
+      const nul = rng.pick([-1n, -(2n ** 63n), 0x7ff8000000000000n, -2147483648n]);
+      const [ow, or] = [a.alloc(count * width), a.alloc(count * width)];
+      wasm.gatherOrNull({ width, data, rowCount: n, match, count, out: ow, nul });
+      ref.gatherOrNull({ width, data, rowCount: n, match, count, out: or, nul });
+      const bytes = (p: number) => Array.from(a.mem.u8(p, count * width));
+      assert.deepEqual(bytes(ow), bytes(or), `seed=${8000 + seed} width=${width} n=${n} count=${count}`);
+    });
+  }
+  withArena((a) => {
+    const args = { width: 8 as const, data: a.alloc(16), rowCount: 2, match: a.i32([0, 2]), count: 2, out: a.alloc(16), nul: -1n };
+    assert.throws(() => wasm.gatherOrNull(args), "a match past rowCount traps");
+    assert.throws(() => ref.gatherOrNull(args), RangeError);
   });
 });
