@@ -25,18 +25,36 @@ export function execLimit(raw: string | undefined): { skip: number; stop: number
   return { skip: 0, stop: Number.isNaN(n) ? Infinity : n };
 }
 
-export async function handleExec(params: Params, engine: Engine, session: Session, maxRows: number): Promise<Response> {
+export async function handleExec(
+  params: Params,
+  engine: Engine,
+  session: Session,
+  maxRows: number,
+): Promise<Response> {
   const raw = params.get("query");
   if (typeof raw === "object") {
-    return jsonResponse(JSON.stringify({ query: "", error: "Bad UTF8 encoding in query text", position: 0 }), 400);
+    return jsonResponse(
+      JSON.stringify({ query: "", error: "Bad UTF8 encoding in query text", position: 0 }),
+      400,
+    );
   }
   const query = raw ?? "";
   if (query.trim() === "") {
     const v2 = Number(text(params, "version") ?? "1") >= 2;
-    return jsonResponse(v2 ? '{"notice":"empty query","query":"","position":"0"}' : '{"error":"empty query","query":"","position":"0"}');
+    return jsonResponse(
+      v2
+        ? '{"notice":"empty query","query":"","position":"0"}'
+        : '{"error":"empty query","query":"","position":"0"}',
+    );
   }
   if (query.length > SQL_TEXT_MAX) {
-    return jsonResponse(errorBody(query.slice(0, 1024), new SqlError(`query text is too long [max=${SQL_TEXT_MAX}]`, 0, "limit")), 400);
+    return jsonResponse(
+      errorBody(
+        query.slice(0, 1024),
+        new SqlError(`query text is too long [max=${SQL_TEXT_MAX}]`, 0, "limit"),
+      ),
+      400,
+    );
   }
   const started = performance.now();
   const nm = flag(params, "nm");
@@ -66,9 +84,11 @@ export async function handleExec(params: Params, engine: Engine, session: Sessio
     const e = toSqlError(err);
     return jsonResponse(errorBody(query, e), statusOf(e));
   }
-  let head = nm ? '{"dataset":[' : `{"query":${JSON.stringify(query)},"columns":[${
-    columns.map((c) => `{"name":${JSON.stringify(c.name)},"type":"${typeName(c.type)}"}`).join(",")
-  }],"timestamp":${outcome.timestampIndex},"dataset":[`;
+  let head = nm
+    ? '{"dataset":['
+    : `{"query":${JSON.stringify(query)},"columns":[${
+      columns.map((c) => `{"name":${JSON.stringify(c.name)},"type":"${typeName(c.type)}"}`).join(",")
+    }],"timestamp":${outcome.timestampIndex},"dataset":[`;
   let row = 0;
   let sent = 0;
   let pending: IteratorResult<Batch> | undefined = first;
@@ -87,42 +107,83 @@ export async function handleExec(params: Params, engine: Engine, session: Sessio
     let s = `],"count":${count}`;
     if (timings) {
       const ns = (ms: number) => Math.round(ms * 1e6);
-      s += `,"timings":{"authentication":0,"compiler":${ns(compiledAt - started)},"execute":${ns(performance.now() - compiledAt)},"count":0}`;
+      s += `,"timings":{"authentication":0,"compiler":${ns(compiledAt - started)},"execute":${
+        ns(performance.now() - compiledAt)
+      },"count":0}`;
     }
     return s + "}";
   };
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        let chunk = head;
-        head = "";
-        while (!done) {
-          const r = pending ?? await iterator.next();
-          pending = undefined;
-          if (r.done) {
-            done = true;
-            break;
-          }
-          chunk += render(r.value);
-          if (row >= stop && !countAll) {
-            done = true;
-            await iterator.return?.();
-            break;
-          }
-          if (chunk.length > 65536) break;
-        }
-        if (done) chunk += tail();
-        controller.enqueue(encoder.encode(chunk));
-        if (done) controller.close();
-      } catch (err) {
-        const e = toSqlError(err);
-        controller.enqueue(encoder.encode(`],"count":${skip + sent},"error":${JSON.stringify(e.message)}, "errorPos":${Math.max(0, e.position)}}`));
-        controller.close();
-      }
-    },
-    async cancel() {
-      await iterator.return?.();
-    },
+  // A result of at most one batch (SELECT 1, a count, a LATEST ON) is answered as one body
+  // with a length instead of a chunked stream, which costs the stream's extra turns.
+  let second: IteratorResult<Batch> | undefined;
+  if (!first.done && first.value.rowCount >= stop && !countAll) {
+    // `limit` is met within the first batch: the rest is not computed.
+    await iterator.return?.();
+    second = { done: true, value: undefined };
+  } else if (!first.done) {
+    try {
+      second = await iterator.next();
+    } catch (err) {
+      const e = toSqlError(err);
+      return jsonResponse(errorBody(query, e), statusOf(e));
+    }
+  }
+  if (first.done || second?.done) {
+    const body = head + (first.done ? "" : render(first.value)) + tail();
+    return new Response(body, {
+      status: 200,
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
+  }
+  return streamed(() => {
+    const queued = second;
+    second = undefined;
+    return queued ? Promise.resolve(queued) : iterator.next();
   });
-  return new Response(stream, { status: 200, headers: { "content-type": "application/json; charset=utf-8" } });
+
+  function streamed(nextBatch: () => Promise<IteratorResult<Batch>>): Response {
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          let chunk = head;
+          head = "";
+          while (!done) {
+            const r = pending ?? await nextBatch();
+            pending = undefined;
+            if (r.done) {
+              done = true;
+              break;
+            }
+            chunk += render(r.value);
+            if (row >= stop && !countAll) {
+              done = true;
+              await iterator.return?.();
+              break;
+            }
+            if (chunk.length > 65536) break;
+          }
+          if (done) chunk += tail();
+          controller.enqueue(encoder.encode(chunk));
+          if (done) controller.close();
+        } catch (err) {
+          const e = toSqlError(err);
+          controller.enqueue(
+            encoder.encode(
+              `],"count":${skip + sent},"error":${JSON.stringify(e.message)}, "errorPos":${
+                Math.max(0, e.position)
+              }}`,
+            ),
+          );
+          controller.close();
+        }
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    });
+    return new Response(stream, {
+      status: 200,
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
+  }
 }
