@@ -217,9 +217,10 @@ async function runFast(
   };
 }
 
-type View = Float64Array | Float32Array | BigInt64Array | Int32Array;
+export type View = Float64Array | Float32Array | BigInt64Array | Int32Array;
 
-function view(kind: MeasureKind, ptr: number, count: number): View {
+/** A view of `count` values of a measured column's kind at `ptr` in WASM memory. */
+export function view(kind: MeasureKind, ptr: number, count: number): View {
   const mem = wasmMemory();
   return kind === "f64"
     ? mem.f64(ptr, count)

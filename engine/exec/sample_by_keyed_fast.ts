@@ -27,13 +27,13 @@ import type { PlanNode } from "../plan/plan_node.ts";
 import { type ExecContext, pace, snapshotOf } from "./exec_context.ts";
 import type { SampleByNode, Sampled } from "./sample_by.ts";
 import { type Bucketer, bucketerOf, fixedStrideMicros } from "./sample_by_buckets.ts";
-import { isNull, KIND, segmentEnds, typed, WIDTH } from "./sample_by_fast.ts";
+import { isNull, KIND, segmentEnds, typed, type View, view, WIDTH } from "./sample_by_fast.ts";
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
 
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
 type Fn = "count" | "sum" | "avg" | "min" | "max" | "first" | "last";
-type Num = Float64Array | Float32Array | BigInt64Array | Int32Array;
+type Num = View;
 
 const FNS = ["count", "sum", "avg", "min", "max", "first", "last"];
 
@@ -106,17 +106,6 @@ function newNum(kind: MeasureKind, n: number): Num {
     : kind === "i64"
     ? new BigInt64Array(n)
     : new Int32Array(n);
-}
-
-function wasmView(kind: MeasureKind, ptr: number, n: number): Num {
-  const mem = wasmMemory();
-  return kind === "f64"
-    ? mem.f64(ptr, n)
-    : kind === "f32"
-    ? mem.f32(ptr, n)
-    : kind === "i64"
-    ? mem.i64(ptr, n)
-    : mem.i32(ptr, n);
 }
 
 /** Per-group statistics of one measured column, indexed by group. */
@@ -566,8 +555,8 @@ function rangeStats(
   mem.i64(counts, slots).fill(0n);
   if (float) mem.f64(sums, slots).fill(0);
   else mem.i64(sums, slots).fill(0n);
-  (wasmView(kind, mins, slots) as { fill(v: unknown): void }).fill(nul);
-  (wasmView(kind, maxs, slots) as { fill(v: unknown): void }).fill(nul);
+  (view(kind, mins, slots) as { fill(v: unknown): void }).fill(nul);
+  (view(kind, maxs, slots) as { fill(v: unknown): void }).fill(nul);
   k.keyedStats(kind, {
     keys: gidPtr,
     data,
@@ -580,7 +569,7 @@ function rangeStats(
     maxs,
   });
   const needs = (fn: Fn) => aggs.some((a) => a.col === col && a.fn === fn);
-  const values = wasmView(kind, data, rangeRows);
+  const values = view(kind, data, rangeRows);
   const pickRows = (at: Int32Array) => {
     const o = newNum(kind, groups);
     for (let g = 0; g < groups; g++) (o as unknown as (number | bigint)[])[g] = values[at[g]];
@@ -593,8 +582,8 @@ function rangeStats(
     kind,
     counts: wasmMemory().i64(counts, slots),
     sums: float ? wasmMemory().f64(sums, slots) : wasmMemory().i64(sums, slots),
-    mins: wasmView(kind, mins, slots),
-    maxs: wasmView(kind, maxs, slots),
+    mins: view(kind, mins, slots),
+    maxs: view(kind, maxs, slots),
     firsts,
     lasts,
   });

@@ -7,16 +7,8 @@
 import assert from "node:assert/strict";
 import "../../../engine/catalog/pg_catalog.ts";
 import "../../../engine/functions/pg_functions.ts";
-import { adminSession, Engine, readValue } from "../../../engine/mod.ts";
-
-async function rows(engine: Engine, sql: string): Promise<unknown[][]> {
-  const out = await engine.execute(sql, adminSession());
-  const result: unknown[][] = [];
-  if (out.kind === "rows") {
-    for await (const b of out.batches) for (let i = 0; i < b.rowCount; i++) result.push(b.columns.map((c) => readValue(c, i)));
-  }
-  return result;
-}
+import { adminSession, Engine } from "../../../engine/mod.ts";
+import { rows } from "../_result_rows.ts";
 
 async function withEngine(fn: (engine: Engine) => Promise<void>): Promise<void> {
   const root = await Deno.makeTempDir({ prefix: "qdb_pg_catalog_" });
@@ -41,15 +33,27 @@ Deno.test("user tables are relkind r in schema public, catalog relations are vie
       ["public"],
     ]);
     assert.deepEqual(
-      await rows(engine, "SELECT c.relname, c.relkind, n.nspname, c.relnatts FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'"),
+      await rows(
+        engine,
+        "SELECT c.relname, c.relkind, n.nspname, c.relnatts FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'",
+      ),
       [["t", "r", "public", 7]],
     );
-    const views = await rows(engine, "SELECT n.nspname, c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'v'");
-    for (const v of [["pg_catalog", "pg_type"], ["pg_catalog", "pg_proc"], ["information_schema", "columns"]]) {
+    const views = await rows(
+      engine,
+      "SELECT n.nspname, c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'v'",
+    );
+    for (
+      const v of [["pg_catalog", "pg_type"], ["pg_catalog", "pg_proc"], ["information_schema", "columns"]]
+    ) {
       assert.ok(views.some((r) => r[0] === v[0] && r[1] === v[1]), `${v} missing`);
     }
     assert.deepEqual(await rows(engine, "SELECT oid FROM pg_class WHERE relname = 'pg_class'"), [[1259]]);
-    assert.deepEqual(await rows(engine, "SELECT tablename, schemaname, hasindexes FROM pg_tables"), [["t", "public", false]]);
+    assert.deepEqual(await rows(engine, "SELECT tablename, schemaname, hasindexes FROM pg_tables"), [[
+      "t",
+      "public",
+      false,
+    ]]);
     await engine.execute("ALTER TABLE t ALTER COLUMN sym ADD INDEX", adminSession());
     assert.deepEqual(await rows(engine, "SELECT tablename, indexname, indexdef FROM pg_indexes"), [
       ["t", "t_sym_idx", "CREATE INDEX t_sym_idx ON public.t USING bitmap (sym)"],
@@ -74,14 +78,42 @@ Deno.test("columns join pg_attribute to pg_type; format_type names them as Postg
       ["id", "uuid", "uuid", false],
     ]);
     assert.deepEqual(
-      await rows(engine, "SELECT column_name, data_type, udt_name, is_nullable, ordinal_position FROM information_schema.columns WHERE table_name = 't' AND ordinal_position <= 3"),
-      [["ts", "timestamp without time zone", "timestamp", "NO", 1], ["sym", "character varying", "varchar", "YES", 2], ["x", "integer", "int4", "YES", 3]],
+      await rows(
+        engine,
+        "SELECT column_name, data_type, udt_name, is_nullable, ordinal_position FROM information_schema.columns WHERE table_name = 't' AND ordinal_position <= 3",
+      ),
+      [["ts", "timestamp without time zone", "timestamp", "NO", 1], [
+        "sym",
+        "character varying",
+        "varchar",
+        "YES",
+        2,
+      ], ["x", "integer", "int4", "YES", 3]],
     );
   }));
 
 Deno.test("pg_type has the base types tools join on, each with its array type", () =>
   withEngine(async (engine) => {
-    const names = ["bool", "int2", "int4", "int8", "float4", "float8", "varchar", "text", "timestamp", "timestamptz", "date", "uuid", "bytea", "char", "name", "oid", "regproc", "numeric"];
+    const names = [
+      "bool",
+      "int2",
+      "int4",
+      "int8",
+      "float4",
+      "float8",
+      "varchar",
+      "text",
+      "timestamp",
+      "timestamptz",
+      "date",
+      "uuid",
+      "bytea",
+      "char",
+      "name",
+      "oid",
+      "regproc",
+      "numeric",
+    ];
     const got = await rows(
       engine,
       `SELECT t.typname, a.typname, a.typelem = t.oid, t.typtype, t.typnamespace FROM pg_type t JOIN pg_type a ON a.oid = t.typarray
@@ -89,30 +121,58 @@ Deno.test("pg_type has the base types tools join on, each with its array type", 
     );
     assert.deepEqual(got.map((r) => r[0]), [...names].sort());
     for (const r of got) assert.deepEqual(r.slice(1), ["_" + r[0], true, "b", 11]);
-    assert.deepEqual(await rows(engine, "SELECT format_type(1015, -1), format_type(1043, 36), format_type(1184, NULL), to_regtype('integer'), to_regtype('int8')"), [
-      ["character varying[]", "character varying(32)", "timestamp with time zone", 23, 20],
-    ]);
+    assert.deepEqual(
+      await rows(
+        engine,
+        "SELECT format_type(1015, -1), format_type(1043, 36), format_type(1184, NULL), to_regtype('integer'), to_regtype('int8')",
+      ),
+      [
+        ["character varying[]", "character varying(32)", "timestamp with time zone", 23, 20],
+      ],
+    );
   }));
 
 Deno.test("information_schema lists public tables, schemata, routines; constraint views are empty", () =>
   withEngine(async (engine) => {
-    assert.deepEqual(await rows(engine, "SELECT table_schema, table_name, table_type FROM information_schema.tables"), [["public", "t", "BASE TABLE"]]);
-    assert.deepEqual(await rows(engine, "SELECT schema_name FROM information_schema.schemata ORDER BY 1"), [["information_schema"], ["pg_catalog"], ["public"]]);
-    assert.deepEqual(await rows(engine, "SELECT routine_schema, data_type FROM information_schema.routines WHERE routine_name = 'now'"), [
-      ["pg_catalog", "timestamp without time zone"],
+    assert.deepEqual(
+      await rows(engine, "SELECT table_schema, table_name, table_type FROM information_schema.tables"),
+      [["public", "t", "BASE TABLE"]],
+    );
+    assert.deepEqual(await rows(engine, "SELECT schema_name FROM information_schema.schemata ORDER BY 1"), [
+      ["information_schema"],
+      ["pg_catalog"],
+      ["public"],
     ]);
+    assert.deepEqual(
+      await rows(
+        engine,
+        "SELECT routine_schema, data_type FROM information_schema.routines WHERE routine_name = 'now'",
+      ),
+      [
+        ["pg_catalog", "timestamp without time zone"],
+      ],
+    );
     assert.deepEqual(await rows(engine, "SELECT count() FROM information_schema.table_constraints"), [[0n]]);
     assert.deepEqual(await rows(engine, "SELECT count() FROM information_schema.key_column_usage"), [[0n]]);
   }));
 
 Deno.test("pg_proc lists functions and aggregates; catalog functions answer", () =>
   withEngine(async (engine) => {
-    assert.deepEqual(await rows(engine, "SELECT p.prokind, n.nspname, format_type(p.prorettype, NULL), pg_get_function_result(p.oid) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE proname = 'now'"), [
-      ["f", "pg_catalog", "timestamp without time zone", "timestamp without time zone"],
-    ]);
+    assert.deepEqual(
+      await rows(
+        engine,
+        "SELECT p.prokind, n.nspname, format_type(p.prorettype, NULL), pg_get_function_result(p.oid) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE proname = 'now'",
+      ),
+      [
+        ["f", "pg_catalog", "timestamp without time zone", "timestamp without time zone"],
+      ],
+    );
     assert.deepEqual(await rows(engine, "SELECT prokind FROM pg_proc WHERE proname = 'sum'"), [["a"]]);
     assert.deepEqual(
-      await rows(engine, "SELECT pg_get_userbyid(10), has_table_privilege('t', 'SELECT'), pg_table_is_visible(16384), current_schemas(true), current_schemas(false), obj_description(1, 'pg_class'), pg_get_expr('x', 1)"),
+      await rows(
+        engine,
+        "SELECT pg_get_userbyid(10), has_table_privilege('t', 'SELECT'), pg_table_is_visible(16384), current_schemas(true), current_schemas(false), obj_description(1, 'pg_class'), pg_get_expr('x', 1)",
+      ),
       [["admin", true, true, "{pg_catalog,public}", "{public}", null, null]],
     );
     const [[version]] = await rows(engine, "SELECT version()");
@@ -130,7 +190,10 @@ Deno.test("an indexed SYMBOL column is a bitmap index in pg_class, pg_index, pg_
   withEngine(async (engine) => {
     assert.deepEqual(await rows(engine, "SELECT count() FROM pg_index"), [[0n]]);
     await engine.execute("ALTER TABLE t ALTER COLUMN sym ADD INDEX", adminSession());
-    const [[tableOid, hasIndex]] = await rows(engine, "SELECT oid, relhasindex FROM pg_class WHERE relname = 't'");
+    const [[tableOid, hasIndex]] = await rows(
+      engine,
+      "SELECT oid, relhasindex FROM pg_class WHERE relname = 't'",
+    );
     assert.equal(hasIndex, true);
     const index = await rows(
       engine,
@@ -140,15 +203,30 @@ Deno.test("an indexed SYMBOL column is a bitmap index in pg_class, pg_index, pg_
     );
     assert.deepEqual(index, [["t_sym_idx", "i", "public", "bitmap", tableOid, "2", 1, false, false, true]]);
     const [[indexOid]] = await rows(engine, "SELECT indexrelid FROM pg_index");
-    assert.deepEqual(await rows(engine, `SELECT pg_get_indexdef(${indexOid}), pg_get_indexdef(${indexOid}, 1, true), pg_get_indexdef(1)`), [
-      ["CREATE INDEX t_sym_idx ON public.t USING bitmap (sym)", "sym", null],
-    ]);
-    // The index's own attribute, and the table's key column found through indkey.
-    assert.deepEqual(await rows(engine, `SELECT attname, attnum, format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = ${indexOid}`), [
-      ["sym", 1, "character varying"],
-    ]);
     assert.deepEqual(
-      await rows(engine, "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND pg_any_equal(a.attnum, i.indkey)"),
+      await rows(
+        engine,
+        `SELECT pg_get_indexdef(${indexOid}), pg_get_indexdef(${indexOid}, 1, true), pg_get_indexdef(1)`,
+      ),
+      [
+        ["CREATE INDEX t_sym_idx ON public.t USING bitmap (sym)", "sym", null],
+      ],
+    );
+    // The index's own attribute, and the table's key column found through indkey.
+    assert.deepEqual(
+      await rows(
+        engine,
+        `SELECT attname, attnum, format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = ${indexOid}`,
+      ),
+      [
+        ["sym", 1, "character varying"],
+      ],
+    );
+    assert.deepEqual(
+      await rows(
+        engine,
+        "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND pg_any_equal(a.attnum, i.indkey)",
+      ),
       [["sym"]],
     );
     assert.deepEqual(await rows(engine, "SELECT tablename, indexname FROM pg_indexes"), [["t", "t_sym_idx"]]);
@@ -160,7 +238,10 @@ Deno.test("an indexed SYMBOL column is a bitmap index in pg_class, pg_index, pg_
 Deno.test("vector helpers read int2vector and array text; btrim strips given characters", () =>
   withEngine(async (engine) => {
     assert.deepEqual(
-      await rows(engine, "SELECT pg_any_equal(3, '1 3'), pg_any_equal(2, '1 3'), pg_any_equal('b', '{a,b}'), pg_array_element('4 5', 1), pg_array_element('{4,5}', 1), pg_array_element('4', 3)"),
+      await rows(
+        engine,
+        "SELECT pg_any_equal(3, '1 3'), pg_any_equal(2, '1 3'), pg_any_equal('b', '{a,b}'), pg_array_element('4 5', 1), pg_array_element('{4,5}', 1), pg_array_element('4', 3)",
+      ),
       [[true, false, true, 5, 4, null]],
     );
     assert.deepEqual(await rows(engine, `SELECT btrim('"x"', '"'), btrim('  y ')`), [["x", "y"]]);
@@ -169,7 +250,13 @@ Deno.test("vector helpers read int2vector and array text; btrim strips given cha
 Deno.test("regclassout and regtypeout print relations and types by name", () =>
   withEngine(async (engine) => {
     const [[oid]] = await rows(engine, "SELECT oid FROM pg_class WHERE relname = 't'");
-    assert.deepEqual(await rows(engine, `SELECT regclassout(${oid}), regclassout(1259), regclassout(7), regtypeout(23), regtypeout(to_regtype('int8')), regtypeout(7)`), [
-      ["t", "pg_class", "7", "integer", "bigint", "7"],
-    ]);
+    assert.deepEqual(
+      await rows(
+        engine,
+        `SELECT regclassout(${oid}), regclassout(1259), regclassout(7), regtypeout(23), regtypeout(to_regtype('int8')), regtypeout(7)`,
+      ),
+      [
+        ["t", "pg_class", "7", "integer", "bigint", "7"],
+      ],
+    );
   }));

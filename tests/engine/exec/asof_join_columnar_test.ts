@@ -5,18 +5,8 @@
  * keys on one side only, equal timestamps, and right columns of several types.
  */
 import assert from "node:assert/strict";
-import { adminSession, Engine, readValue } from "../../../engine/mod.ts";
-
-async function rows(engine: Engine, sql: string): Promise<unknown[][]> {
-  const out = await engine.execute(sql, adminSession());
-  const result: unknown[][] = [];
-  if (out.kind === "rows") {
-    for await (const b of out.batches) {
-      for (let i = 0; i < b.rowCount; i++) result.push(b.columns.map((c) => readValue(c, i)));
-    }
-  }
-  return result;
-}
+import { adminSession, Engine } from "../../../engine/mod.ts";
+import { rows } from "../_result_rows.ts";
 
 Deno.test("ASOF and LT JOIN over many batches agree with a brute-force merge", async () => {
   const root = await Deno.makeTempDir({ prefix: "qdb_asof_" });

@@ -4,16 +4,8 @@
  * the engine carries on, while the same statement runs under a larger budget.
  */
 import assert from "node:assert/strict";
-import { adminSession, Engine, readValue, SqlError } from "../../../engine/mod.ts";
-
-async function rows(engine: Engine, sql: string): Promise<unknown[][]> {
-  const out = await engine.execute(sql, adminSession());
-  const result: unknown[][] = [];
-  if (out.kind === "rows") {
-    for await (const b of out.batches) for (let i = 0; i < b.rowCount; i++) result.push(b.columns.map((c) => readValue(c, i)));
-  }
-  return result;
-}
+import { Engine, SqlError } from "../../../engine/mod.ts";
+import { rows } from "../_result_rows.ts";
 
 async function withEngine(queryMemoryBytes: number, fn: (e: Engine) => Promise<void>) {
   const root = await Deno.makeTempDir({ prefix: "qdb_qmem_" });
@@ -28,8 +20,14 @@ async function withEngine(queryMemoryBytes: number, fn: (e: Engine) => Promise<v
 
 const HEAVY = [
   ["sort", "SELECT x FROM long_sequence(200000) ORDER BY x DESC LIMIT 1"],
-  ["hash aggregation", "SELECT x % 100000 k, count() FROM long_sequence(200000) GROUP BY k ORDER BY k LIMIT 1"],
-  ["join build side", "SELECT count() FROM long_sequence(10) a JOIN (SELECT x FROM long_sequence(200000)) b ON a.x = b.x"],
+  [
+    "hash aggregation",
+    "SELECT x % 100000 k, count() FROM long_sequence(200000) GROUP BY k ORDER BY k LIMIT 1",
+  ],
+  [
+    "join build side",
+    "SELECT count() FROM long_sequence(10) a JOIN (SELECT x FROM long_sequence(200000)) b ON a.x = b.x",
+  ],
   ["window", "SELECT x, sum(x) OVER (ORDER BY x) FROM long_sequence(200000) LIMIT 1"],
 ];
 
@@ -44,7 +42,9 @@ Deno.test("a statement over query.memory.limit fails clearly and the engine carr
       }, what);
     }
     // Small statements still run within the same budget, on the same engine.
-    assert.deepEqual(await rows(engine, "SELECT x FROM long_sequence(100) ORDER BY x DESC LIMIT 1"), [[100n]]);
+    assert.deepEqual(await rows(engine, "SELECT x FROM long_sequence(100) ORDER BY x DESC LIMIT 1"), [[
+      100n,
+    ]]);
   });
 });
 

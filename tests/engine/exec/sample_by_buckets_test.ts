@@ -5,7 +5,15 @@ import type { SampleBySpec } from "../../../engine/plan/plan_node.ts";
 const us = (iso: string) => BigInt(Date.parse(iso)) * 1000n;
 const iso = (t: bigint) => new Date(Number(t / 1000n)).toISOString();
 const spec = (s: Partial<SampleBySpec>): SampleBySpec => ({
-  tsIndex: 0, stride: 1, unit: "h", keys: [], aggs: [], fill: [], alignFirstObservation: false, offsetMicros: 0n, ...s,
+  tsIndex: 0,
+  stride: 1,
+  unit: "h",
+  keys: [],
+  aggs: [],
+  fill: [],
+  alignFirstObservation: false,
+  offsetMicros: 0n,
+  ...s,
 });
 
 Deno.test("sample by buckets are epoch aligned: 3d starts 2023-12-31, weeks on Monday", () => {
@@ -25,7 +33,10 @@ Deno.test("sample by day buckets follow local midnight across a DST change", () 
 });
 
 Deno.test("sample by offset and FROM move the origin", () => {
-  const b = bucketerOf(spec({ unit: "d", from: us("2024-01-01T00:00:00Z"), offsetMicros: 7_200_000_000n }), 0n);
+  const b = bucketerOf(
+    spec({ unit: "d", from: us("2024-01-01T00:00:00Z"), offsetMicros: 7_200_000_000n }),
+    0n,
+  );
   assert.equal(iso(b.first!), "2024-01-01T02:00:00.000Z");
   assert.equal(iso(b.floor(us("2024-01-02T12:00:00Z"))), "2024-01-02T02:00:00.000Z");
   const f = bucketerOf(spec({ alignFirstObservation: true }), us("2024-01-01T00:30:00Z"));

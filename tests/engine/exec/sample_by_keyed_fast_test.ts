@@ -5,20 +5,29 @@
  * measured type and aggregate, time zones, FROM/TO and results over one batch long.
  */
 import assert from "node:assert/strict";
-import { adminSession, Engine, readValue } from "../../../engine/mod.ts";
-
-async function rows(engine: Engine, sql: string): Promise<unknown[][]> {
-  const out = await engine.execute(sql, adminSession());
-  const result: unknown[][] = [];
-  if (out.kind === "rows") {
-    for await (const b of out.batches) for (let i = 0; i < b.rowCount; i++) result.push(b.columns.map((c) => readValue(c, i)));
-  }
-  return result;
-}
+import { adminSession, Engine } from "../../../engine/mod.ts";
+import { rows } from "../_result_rows.ts";
 
 const AGGS = [
-  "count()", "count(d)", "sum(d)", "avg(d)", "min(d)", "max(d)", "first(d)", "last(d)",
-  "sum(f)", "min(f)", "last(f)", "sum(i)", "max(i)", "first(i)", "avg(i)", "sum(l)", "min(l)", "last(l)", "count(l)",
+  "count()",
+  "count(d)",
+  "sum(d)",
+  "avg(d)",
+  "min(d)",
+  "max(d)",
+  "first(d)",
+  "last(d)",
+  "sum(f)",
+  "min(f)",
+  "last(f)",
+  "sum(i)",
+  "max(i)",
+  "first(i)",
+  "avg(i)",
+  "sum(l)",
+  "min(l)",
+  "last(l)",
+  "count(l)",
 ];
 
 /** Rows equal, doubles within 1e-12 relative (the kernels add in SIMD lanes, the row path in order). */
@@ -28,7 +37,10 @@ function assertSame(a: unknown[][], b: unknown[][], what: string): void {
     for (let c = 0; c < a[r].length; c++) {
       const x = a[r][c], y = b[r][c];
       if (typeof x === "number" && typeof y === "number" && !Number.isInteger(x)) {
-        assert.ok(Math.abs(x - y) <= 1e-12 * Math.max(1, Math.abs(x), Math.abs(y)), `${what}: row ${r} col ${c}: ${x} vs ${y}`);
+        assert.ok(
+          Math.abs(x - y) <= 1e-12 * Math.max(1, Math.abs(x), Math.abs(y)),
+          `${what}: row ${r} col ${c}: ${x} vs ${y}`,
+        );
       } else assert.deepEqual(x, y, `${what}: row ${r} col ${c}`);
     }
   }
@@ -36,7 +48,9 @@ function assertSame(a: unknown[][], b: unknown[][], what: string): void {
 
 function pair(table: string, sampleBy: string, where = ""): [string, string] {
   const fast = `SELECT ts, s, ${AGGS.join(", ")} FROM ${table} ${where} SAMPLE BY ${sampleBy}`;
-  const slow = `SELECT ts, s, ${AGGS.map((a) => `${a} FILTER (WHERE true)`).join(", ")} FROM ${table} ${where} SAMPLE BY ${sampleBy}`;
+  const slow = `SELECT ts, s, ${
+    AGGS.map((a) => `${a} FILTER (WHERE true)`).join(", ")
+  } FROM ${table} ${where} SAMPLE BY ${sampleBy}`;
   return [fast, slow];
 }
 
@@ -53,7 +67,12 @@ Deno.test("keyed SAMPLE BY: the WASM stream and the row path agree", async () =>
       );
     }
     const cases: [string, string, string?][] = [
-      ["th", "1d"], ["th", "3h"], ["td", "1m"], ["td", "7m"], ["td", "1d"], ["th", "1M"],
+      ["th", "1d"],
+      ["th", "3h"],
+      ["td", "1m"],
+      ["td", "7m"],
+      ["td", "1d"],
+      ["th", "1M"],
       ["td", "1h ALIGN TO CALENDAR TIME ZONE 'Europe/Berlin'"],
       ["td", "90m ALIGN TO CALENDAR WITH OFFSET '00:17'"],
       ["th", "2h", "WHERE ts IN '2024-03-31T01;2h' OR ts IN '2024-03-31T03:30;3h'"],
@@ -97,7 +116,9 @@ Deno.test("keyed SAMPLE BY streams a table larger than the cache one partition a
     const results: unknown[][][] = [];
     // 512 KiB holds a partition (half the budget is the per-partition limit) but not the
     // table; 32 KiB cannot hold one partition's regions within its half.
-    for (const c of [{ cacheBytes: 512 * 1024, streamed: true }, { cacheBytes: 32 * 1024, streamed: false }]) {
+    for (
+      const c of [{ cacheBytes: 512 * 1024, streamed: true }, { cacheBytes: 32 * 1024, streamed: false }]
+    ) {
       const engine = await Engine.open({ root, cacheBytes: c.cacheBytes, parallelWorkers: 0 });
       try {
         const before = keyedFastStats.partitions;

@@ -1,19 +1,9 @@
 /** Shared helpers of the parallel tests: result rows, comparison, engines on one root. */
 import assert from "node:assert/strict";
-import { adminSession, Engine, readValue } from "../../../engine/mod.ts";
+import { adminSession, Engine } from "../../../engine/mod.ts";
+export { rows } from "../_result_rows.ts";
 
 export const CACHE_BYTES = 64 * 1024 * 1024;
-
-export async function rows(engine: Engine, sql: string): Promise<unknown[][]> {
-  const out = await engine.execute(sql, adminSession());
-  const result: unknown[][] = [];
-  if (out.kind === "rows") {
-    for await (const b of out.batches) {
-      for (let i = 0; i < b.rowCount; i++) result.push(b.columns.map((c) => readValue(c, i)));
-    }
-  }
-  return result;
-}
 
 /**
  * Rows equal; doubles within 1e-12 relative, since the workers add their partitions' partial
