@@ -93,3 +93,24 @@ Deno.test("settings, ping and chk answer without a query", async () => {
     assert.deepEqual(await (await get("/chk?f=json&j=nope")).json(), { status: "Does not exist" });
   });
 });
+
+Deno.test("exec: one-batch results (one body) and longer ones (streamed) keep limit and count", async () => {
+  await withApp(async (get) => {
+    const small = await (await get(q("SELECT x FROM long_sequence(3)"))).json();
+    assert.deepEqual([small.dataset, small.count], [[[1], [2], [3]], 3]);
+    const none = await (await get(q("SELECT x FROM long_sequence(3) WHERE x > 5"))).json();
+    assert.deepEqual([none.dataset, none.count], [[], 0]);
+    // 200,000 rows span several batches: streamed, every row there, in order.
+    const bigBody = await (await get(q("SELECT x FROM long_sequence(200000)"))).json();
+    assert.equal(bigBody.count, 200_000);
+    assert.deepEqual([bigBody.dataset[0], bigBody.dataset[199_999]], [[1], [200_000]]);
+    // limit met inside the first batch: answered at once; with count=true the total is counted.
+    const limited = await (await get(q("SELECT x FROM long_sequence(200000)", "&limit=2"))).json();
+    assert.deepEqual([limited.dataset, limited.count], [[[1], [2]], 2]);
+    const counted = await (await get(q("SELECT x FROM long_sequence(200000)", "&limit=2&count=true"))).json();
+    assert.deepEqual([counted.dataset, counted.count], [[[1], [2]], 200_000]);
+    // A range reaching into a later batch.
+    const later = await (await get(q("SELECT x FROM long_sequence(200000)", "&limit=70000,70001"))).json();
+    assert.deepEqual(later.dataset, [[70_000], [70_001]]);
+  });
+});
