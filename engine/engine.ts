@@ -172,6 +172,7 @@ export class Engine {
       legacyNames: this.#options.legacyColumnNames ?? false,
       paramTypes: session.params?.map((v, i) => session.paramTypes?.[i] ?? paramType(v)),
       meta: { columnsOf: (n) => metaColumns(n) },
+      sees: session.principal.sees && ((t) => session.principal.sees!.call(session.principal, t)),
       depth: 0,
     };
   }

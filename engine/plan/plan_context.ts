@@ -21,6 +21,11 @@ export interface PlanContext {
   legacyNames: boolean;
   paramTypes?: ColumnType[];
   meta: MetaCatalog;
+  /**
+   * With access control: whether the user holds any permission on a table. Catalog reads of
+   * one table (SHOW COLUMNS, table_columns(), ...) treat the others as missing, as listings do.
+   */
+  sees?: (table: string) => boolean;
   depth: number;
   /** Inside a subquery: the enclosing query's columns, for correlated references. */
   outer?: OuterRefs;

@@ -43,7 +43,10 @@ export function planFrom(from: A.FromClause | undefined, pc: PlanContext): Plann
 }
 
 function scopeOf(node: PlanNode, qualifiers: string[]): Scope {
-  return new Scope(node.columns.map((c) => ({ name: c.name, type: c.type, qualifiers })), node.timestampIndex);
+  return new Scope(
+    node.columns.map((c) => ({ name: c.name, type: c.type, qualifiers })),
+    node.timestampIndex,
+  );
 }
 
 export function planSource(src: A.Source, pc: PlanContext): Planned {
@@ -55,7 +58,9 @@ export function planSource(src: A.Source, pc: PlanContext): Planned {
       if (src.timestamp) {
         const idx = node.columns.findIndex((c) => c.name.toLowerCase() === src.timestamp!.name.toLowerCase());
         if (idx < 0) throw new SqlError(`Invalid column: ${src.timestamp.name}`, src.timestamp.pos);
-        if (!isTimestamp(node.columns[idx].type)) throw new SqlError("TIMESTAMP column expected", src.timestamp.pos);
+        if (!isTimestamp(node.columns[idx].type)) {
+          throw new SqlError("TIMESTAMP column expected", src.timestamp.pos);
+        }
         node = { ...node, timestampIndex: idx };
       }
       return { node, scope: scopeOf(node, src.alias ? [src.alias] : []) };
@@ -131,7 +136,12 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
       return { value: b.value, type: b.type };
     });
     const series = seriesOf(args, call.pos);
-    const node: PlanNode = { ...shape([{ name: "generate_series", type: series.type }]), kind: "generator", name, args: [series as unknown as Value] };
+    const node: PlanNode = {
+      ...shape([{ name: "generate_series", type: series.type }]),
+      kind: "generator",
+      name,
+      args: [series as unknown as Value],
+    };
     return { node, scope: scopeOf(node, alias ? [alias] : [name]) };
   }
   const columns = pc.meta.columnsOf(name);
@@ -139,7 +149,10 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
   const args = constArgs(call, pc);
   if ((name === "table_columns" || name === "table_partitions") && args.length > 0) {
     const t = args[0];
-    if (typeof t !== "string" || !pc.storage.table(t)) throw new SqlError(`table does not exist [table=${t}]`, call.args[0].pos);
+    const table = typeof t === "string" ? pc.storage.table(t) : undefined;
+    if (!table || (pc.sees && !pc.sees(table.meta.name))) {
+      throw new SqlError(`table does not exist [table=${t}]`, call.args[0].pos);
+    }
   }
   const node: PlanNode = { ...shape(columns), kind: "generator", name, args };
   return { node, scope: scopeOf(node, alias ? [alias] : [name]) };
@@ -186,7 +199,10 @@ function planJoin(j: A.Join, left: Planned, right: Planned, pc: PlanContext): Pl
   const columns = [...left.node.columns, ...right.node.columns];
   const type = j.kind === "inner" ? "inner" : j.kind;
   const node: PlanNode = {
-    ...shape(columns, type === "inner" || type === "left" || type === "cross" ? left.node.timestampIndex : -1),
+    ...shape(
+      columns,
+      type === "inner" || type === "left" || type === "cross" ? left.node.timestampIndex : -1,
+    ),
     kind: "join",
     type,
     left: left.node,

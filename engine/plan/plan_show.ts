@@ -18,7 +18,9 @@ export function planShow(s: A.ShowStmt, pc: PlanContext): PlanNode {
   const tableArg = (): string => {
     if (!s.target) throw new SqlError("table name expected", s.pos);
     const t = pc.storage.table(s.target.name);
-    if (!t) throw new SqlError(`table does not exist [table=${s.target.name}]`, s.target.pos);
+    if (!t || (pc.sees && !pc.sees(t.meta.name))) {
+      throw new SqlError(`table does not exist [table=${s.target.name}]`, s.target.pos);
+    }
     return t.meta.name;
   };
   switch (s.what) {

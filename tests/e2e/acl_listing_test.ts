@@ -13,7 +13,7 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     const server = await startServer({ pg: true, env: ACL_ENV });
-    const { ok } = runner(server.httpUrl);
+    const { ok, run } = runner(server.httpUrl);
     const eve = basic("eve", "pw");
     const names = async (sql: string, auth = eve) =>
       ((await ok(sql, auth)).dataset as unknown[][]).map((r) => r[0]).sort();
@@ -33,9 +33,20 @@ Deno.test({
       assert.deepEqual(await names("select table_name from all_tables()"), visible);
       assert.deepEqual(await names("select table_name from information_schema.tables"), visible);
       assert.deepEqual(await names("select relname from pg_class where relnamespace = 2200"), visible);
-      assert.deepEqual(await names("select \"column\" from table_columns('hidden')"), []);
+      // A hidden table is missing for catalog reads of one table too, as for a table that does not exist.
+      for (
+        const sql of [
+          "select \"column\" from table_columns('hidden')",
+          "show columns from hidden",
+          "show create table hidden",
+        ]
+      ) {
+        const r = await run(sql, eve);
+        assert.equal(r.status, 400, `${sql}: ${r.body}`);
+        assert.equal(JSON.parse(r.body).error, "table does not exist [table=hidden]", sql);
+      }
       assert.deepEqual(await names("select \"column\" from table_columns('pub')"), ["x"]);
-      assert.deepEqual(await names("show columns from hidden"), []);
+      assert.deepEqual(await names("show columns from pub"), ["x"]);
       assert.deepEqual(await names("show tables", basic("admin", "quest")), ["colonly", "hidden", "pub"]);
 
       // /chk answers as if hidden tables did not exist.

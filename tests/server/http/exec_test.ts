@@ -4,7 +4,10 @@ import { Engine } from "../../../engine/mod.ts";
 import { Config } from "../../../server/config.ts";
 import { createApp } from "../../../server/http/app.ts";
 
-async function withApp(fn: (get: (path: string) => Promise<Response>) => Promise<void>, env: Record<string, string> = {}) {
+async function withApp(
+  fn: (get: (path: string) => Promise<Response>) => Promise<void>,
+  env: Record<string, string> = {},
+) {
   const root = await Deno.makeTempDir({ prefix: "qdb_http_" });
   const engine = await Engine.open({ root, cacheBytes: 64 * 1024 * 1024 });
   const app = createApp(engine, new Config({}, env));
@@ -32,11 +35,17 @@ Deno.test("exec answers a select with keys in QuestDB's order", async () => {
 
 Deno.test("exec reports ddl, dml and update counts", async () => {
   await withApp(async (get) => {
-    assert.equal(await (await get(q("CREATE TABLE t (ts TIMESTAMP, v LONG) TIMESTAMP(ts)"))).text(), '{"ddl":"OK"}');
+    assert.equal(
+      await (await get(q("CREATE TABLE t (ts TIMESTAMP, v LONG) TIMESTAMP(ts)"))).text(),
+      '{"ddl":"OK"}',
+    );
     assert.equal(await (await get(q("INSERT INTO t VALUES (1, 1), (2, 2), (3, 3)"))).text(), '{"dml":"OK"}');
     assert.equal(await (await get(q("UPDATE t SET v = 5 WHERE v > 1"))).text(), '{"dml":"OK","updated":2}');
     const body = await (await get(q("t", "&limit=2,3&count=true&quoteLargeNum=true"))).json();
-    assert.deepEqual(body.dataset, [["1970-01-01T00:00:00.000002Z", "5"], ["1970-01-01T00:00:00.000003Z", "5"]]);
+    assert.deepEqual(body.dataset, [["1970-01-01T00:00:00.000002Z", "5"], [
+      "1970-01-01T00:00:00.000003Z",
+      "5",
+    ]]);
     assert.equal(body.count, 3);
     assert.equal(body.timestamp, 0);
   });
@@ -46,14 +55,24 @@ Deno.test("exec errors carry the position and status 400", async () => {
   await withApp(async (get) => {
     const r = await get(q("SELECT * FROM missing"));
     assert.equal(r.status, 400);
-    assert.deepEqual(await r.json(), { query: "SELECT * FROM missing", error: "table does not exist [table=missing]", position: 14 });
+    assert.deepEqual(await r.json(), {
+      query: "SELECT * FROM missing",
+      error: "table does not exist [table=missing]",
+      position: 14,
+    });
   });
 });
 
 Deno.test("exec answers an empty query per API version", async () => {
   await withApp(async (get) => {
-    assert.equal(await (await get("/exec?query=")).text(), '{"error":"empty query","query":"","position":"0"}');
-    assert.equal(await (await get("/exec?query=&version=2")).text(), '{"notice":"empty query","query":"","position":"0"}');
+    assert.equal(
+      await (await get("/exec?query=")).text(),
+      '{"error":"empty query","query":"","position":"0"}',
+    );
+    assert.equal(
+      await (await get("/exec?query=&version=2")).text(),
+      '{"notice":"empty query","query":"","position":"0"}',
+    );
   });
 });
 
@@ -79,7 +98,10 @@ Deno.test("exp streams CSV with quoted strings and timestamps", async () => {
     await get(q(`INSERT INTO t VALUES ('2024-01-01', 'a"b', 61432.0), ('2024-01-01T00:00:01Z', NULL, NULL)`));
     const r = await get(`/exp?query=${encodeURIComponent("t")}`);
     assert.equal(r.headers.get("content-type"), "text/csv; charset=utf-8");
-    assert.equal(await r.text(), '"ts","s","d"\r\n"2024-01-01T00:00:00.000000Z","a""b",61432.0\r\n"2024-01-01T00:00:01.000000Z",,\r\n');
+    assert.equal(
+      await r.text(),
+      '"ts","s","d"\r\n"2024-01-01T00:00:00.000000Z","a""b",61432.0\r\n"2024-01-01T00:00:01.000000Z",,\r\n',
+    );
   });
 });
 
