@@ -31,9 +31,16 @@ import { deleteRows } from "./exec/delete_rows.ts";
 import { insertExtras } from "./exec/insert_extras.ts";
 import type { Scope } from "./plan/scope.ts";
 import { returningRows } from "./exec/returning.ts";
-import { type ExecContext, releaseAll } from "./exec/exec_context.ts";
+import { type ExecContext, releaseAll, statementsRunning } from "./exec/exec_context.ts";
 import { runPlan } from "./exec/run_plan.ts";
-import { ACL_SHOWS, checkReads, checkStatement, insertReads, updateReads, visibleStorage } from "./exec/permissions.ts";
+import {
+  ACL_SHOWS,
+  checkReads,
+  checkStatement,
+  insertReads,
+  updateReads,
+  visibleStorage,
+} from "./exec/permissions.ts";
 import { prepareSubqueries } from "./exec/subqueries.ts";
 import { dropPartitionsWhere } from "./exec/drop_partitions_where.ts";
 import "./exec/time_series_ops.ts";
@@ -137,11 +144,20 @@ export class Engine {
   }
 
   async execute(sql: string, session: Session): Promise<Outcome> {
+    // Counted while running (a query until its batches are drained or abandoned): pace()
+    // gives the event loop turns more often when other statements are in flight.
+    statementsRunning.count++;
+    let handedOff = false;
     try {
       if (sql.trim() === "") throw new SqlError("empty query", 0);
-      return await this.#run(parseStatement(sql), session);
+      const outcome = await this.#run(parseStatement(sql), session);
+      if (outcome.kind !== "rows") return outcome;
+      handedOff = true;
+      return { ...outcome, batches: countedUntilDone(outcome.batches) };
     } catch (err) {
       throw asSqlError(err);
+    } finally {
+      if (!handedOff) statementsRunning.count--;
     }
   }
 
@@ -245,7 +261,8 @@ export class Engine {
           return { kind: "ddl" };
         case "alterTable":
           await alterTable(stmt, this.storage, {
-            dropPartitionsWhere: (t, where) => dropPartitionsWhere(t, where, (scope) => bindContext(scope, pc), xc),
+            dropPartitionsWhere: (t, where) =>
+              dropPartitionsWhere(t, where, (scope) => bindContext(scope, pc), xc),
           });
           return { kind: "ddl" };
         case "insert": {
@@ -266,15 +283,31 @@ export class Engine {
         case "update": {
           const upc = stmt.with.length ? { ...pc, ctes: cteMap(stmt.with) } : pc;
           // SELECT on what the SET expressions and WHERE read (security.md T14).
-          if (session.principal.can) checkReads(pruneColumns(planQuery(updateReads(stmt), upc)), session, this.storage, stmt.pos, false);
-          return { kind: "dml", updated: await update(stmt, this.storage, (scope) => bindContext(scope, upc), xc) };
+          if (session.principal.can) {
+            checkReads(
+              pruneColumns(planQuery(updateReads(stmt), upc)),
+              session,
+              this.storage,
+              stmt.pos,
+              false,
+            );
+          }
+          return {
+            kind: "dml",
+            updated: await update(stmt, this.storage, (scope) => bindContext(scope, upc), xc),
+          };
         }
         case "noop":
           return { kind: "ddl" };
         case "delete": {
           // SELECT on what the WHERE reads (security.md T14), checked as UPDATE checks its reads.
           if (session.principal.can && stmt.where) {
-            const reads = updateReads({ ...stmt, kind: "update", with: [], set: [{ column: "", pos: stmt.where.pos, expr: stmt.where }] });
+            const reads = updateReads({
+              ...stmt,
+              kind: "update",
+              with: [],
+              set: [{ column: "", pos: stmt.where.pos, expr: stmt.where }],
+            });
             checkReads(pruneColumns(planQuery(reads, pc)), session, this.storage, stmt.pos, false);
           }
           const deleted = await deleteRows(stmt, this.storage, (scope) => bindContext(scope, pc), xc);
@@ -285,7 +318,9 @@ export class Engine {
         case "copy":
           throw new SqlError("COPY is not supported", stmt.pos);
         case "acl":
-          if (!this.#access) throw new SqlError("access control statements require acl.enabled=true", stmt.pos);
+          if (!this.#access) {
+            throw new SqlError("access control statements require acl.enabled=true", stmt.pos);
+          }
           return await this.#acl(stmt, session, xc);
       }
       throw new SqlError("unsupported statement", 0);
@@ -297,7 +332,12 @@ export class Engine {
   async #acl(stmt: A.AclStmt | A.ShowStmt, session: Session, xc: ExecContext): Promise<Outcome> {
     const result: AclResult = await this.#access!.execute(stmt, session);
     if (result.kind === "ddl") return { kind: "ddl" };
-    const plan: PlanNode = { kind: "rows", columns: result.columns, timestampIndex: -1, rows: result.rows as Value[][] };
+    const plan: PlanNode = {
+      kind: "rows",
+      columns: result.columns,
+      timestampIndex: -1,
+      rows: result.rows as Value[][],
+    };
     return await this.#rows(plan, xc);
   }
 
@@ -345,5 +385,14 @@ async function* streamPlan(plan: PlanNode, xc: ExecContext): AsyncGenerator<Batc
     throw asSqlError(err);
   } finally {
     releaseAll(xc);
+  }
+}
+
+/** Yields `batches`, counting the statement as running until they end or are abandoned. */
+async function* countedUntilDone(batches: AsyncIterable<Batch>): AsyncGenerator<Batch> {
+  try {
+    yield* batches;
+  } finally {
+    statementsRunning.count--;
   }
 }
