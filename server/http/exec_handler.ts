@@ -91,7 +91,6 @@ export async function handleExec(
     }],"timestamp":${outcome.timestampIndex},"dataset":[`;
   let row = 0;
   let sent = 0;
-  let pending: IteratorResult<Batch> | undefined = first;
   let done = false;
   const render = (b: Batch): string => {
     const parts: string[] = [];
@@ -115,11 +114,10 @@ export async function handleExec(
   };
   // A result of at most one batch (SELECT 1, a count, a LATEST ON) is answered as one body
   // with a length instead of a chunked stream, which costs the stream's extra turns.
-  let second: IteratorResult<Batch> | undefined;
+  let second: IteratorResult<Batch> = { done: true, value: undefined };
   if (!first.done && first.value.rowCount >= stop && !countAll) {
     // `limit` is met within the first batch: the rest is not computed.
     await iterator.return?.();
-    second = { done: true, value: undefined };
   } else if (!first.done) {
     try {
       second = await iterator.next();
@@ -128,62 +126,49 @@ export async function handleExec(
       return jsonResponse(errorBody(query, e), statusOf(e));
     }
   }
-  if (first.done || second?.done) {
-    const body = head + (first.done ? "" : render(first.value)) + tail();
-    return new Response(body, {
-      status: 200,
-      headers: { "content-type": "application/json; charset=utf-8" },
-    });
-  }
-  return streamed(() => {
-    const queued = second;
-    second = undefined;
-    return queued ? Promise.resolve(queued) : iterator.next();
-  });
-
-  function streamed(nextBatch: () => Promise<IteratorResult<Batch>>): Response {
-    const stream = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        try {
-          let chunk = head;
-          head = "";
-          while (!done) {
-            const r = pending ?? await nextBatch();
-            pending = undefined;
-            if (r.done) {
-              done = true;
-              break;
-            }
-            chunk += render(r.value);
-            if (row >= stop && !countAll) {
-              done = true;
-              await iterator.return?.();
-              break;
-            }
-            if (chunk.length > 65536) break;
+  if (first.done || second.done) return jsonResponse(head + (first.done ? "" : render(first.value)) + tail());
+  // The two batches already pulled go out first, then the rest as the client reads.
+  const pulled: IteratorResult<Batch>[] = [first, second];
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        let chunk = head;
+        head = "";
+        while (!done) {
+          const r = pulled.shift() ?? await iterator.next();
+          if (r.done) {
+            done = true;
+            break;
           }
-          if (done) chunk += tail();
-          controller.enqueue(encoder.encode(chunk));
-          if (done) controller.close();
-        } catch (err) {
-          const e = toSqlError(err);
-          controller.enqueue(
-            encoder.encode(
-              `],"count":${skip + sent},"error":${JSON.stringify(e.message)}, "errorPos":${
-                Math.max(0, e.position)
-              }}`,
-            ),
-          );
-          controller.close();
+          chunk += render(r.value);
+          if (row >= stop && !countAll) {
+            done = true;
+            await iterator.return?.();
+            break;
+          }
+          if (chunk.length > 65536) break;
         }
-      },
-      async cancel() {
-        await iterator.return?.();
-      },
-    });
-    return new Response(stream, {
-      status: 200,
-      headers: { "content-type": "application/json; charset=utf-8" },
-    });
-  }
+        if (done) chunk += tail();
+        controller.enqueue(encoder.encode(chunk));
+        if (done) controller.close();
+      } catch (err) {
+        const e = toSqlError(err);
+        controller.enqueue(
+          encoder.encode(
+            `],"count":${skip + sent},"error":${JSON.stringify(e.message)}, "errorPos":${
+              Math.max(0, e.position)
+            }}`,
+          ),
+        );
+        controller.close();
+      }
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+  return new Response(stream, {
+    status: 200,
+    headers: { "content-type": "application/json; charset=utf-8" },
+  });
 }
