@@ -188,7 +188,7 @@ export class Engine {
       legacyNames: this.#options.legacyColumnNames ?? false,
       paramTypes: session.params?.map((v, i) => session.paramTypes?.[i] ?? paramType(v)),
       meta: { columnsOf: (n) => metaColumns(n) },
-      sees: session.principal.sees && ((t) => session.principal.sees!.call(session.principal, t)),
+      catalog: visibleStorage(this.storage, session),
       depth: 0,
     };
   }

@@ -22,10 +22,10 @@ export interface PlanContext {
   paramTypes?: ColumnType[];
   meta: MetaCatalog;
   /**
-   * With access control: whether the user holds any permission on a table. Catalog reads of
-   * one table (SHOW COLUMNS, table_columns(), ...) treat the others as missing, as listings do.
+   * The storage as the user's catalog reads see it (permissions.ts `visibleStorage`): reads of
+   * one table's catalog (SHOW COLUMNS, table_columns(), ...) find only the tables listings show.
    */
-  sees?: (table: string) => boolean;
+  catalog: Storage;
   depth: number;
   /** Inside a subquery: the enclosing query's columns, for correlated references. */
   outer?: OuterRefs;

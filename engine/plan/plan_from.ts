@@ -149,8 +149,7 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
   const args = constArgs(call, pc);
   if ((name === "table_columns" || name === "table_partitions") && args.length > 0) {
     const t = args[0];
-    const table = typeof t === "string" ? pc.storage.table(t) : undefined;
-    if (!table || (pc.sees && !pc.sees(table.meta.name))) {
+    if (typeof t !== "string" || !pc.catalog.table(t)) {
       throw new SqlError(`table does not exist [table=${t}]`, call.args[0].pos);
     }
   }

@@ -17,8 +17,8 @@ export function planShow(s: A.ShowStmt, pc: PlanContext): PlanNode {
   };
   const tableArg = (): string => {
     if (!s.target) throw new SqlError("table name expected", s.pos);
-    const t = pc.storage.table(s.target.name);
-    if (!t || (pc.sees && !pc.sees(t.meta.name))) {
+    const t = pc.catalog.table(s.target.name);
+    if (!t) {
       throw new SqlError(`table does not exist [table=${s.target.name}]`, s.target.pos);
     }
     return t.meta.name;
