@@ -23,6 +23,7 @@ import { normKey } from "../plan/bind_expr.ts";
 import { checkCancelled, type ExecContext } from "./exec_context.ts";
 import { SqlError } from "../base/errors.ts";
 import { kernels, wasmMemory } from "../../engine-wasm/mod.ts";
+import { Scratch } from "./wasm_scratch.ts";
 
 type AsofNode = Extract<PlanNode, { kind: "asof" }>;
 type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
@@ -67,13 +68,16 @@ class ColumnBuffer {
   #block = 0;
   constructor(readonly type: ColumnType) {}
 
-  /** A typed array of `capacity` rows, in WASM memory when it has room; frees the old block. */
-  #newTyped(capacity: number): Typed {
+  /**
+   * A typed array of `capacity` rows holding the first `keep` rows of the current one, in WASM
+   * memory when it has room; frees the old block.
+   */
+  #newTyped(capacity: number, keep: number): Typed {
     const ctor = typedCtor(this.type);
     const old = this.#block;
     const p = wasmMemory().alloc(Math.max(16, capacity * ctor.BYTES_PER_ELEMENT));
     const typed = p < 0 ? new ctor(capacity) : new ctor(wasmMemory().buffer, p, capacity);
-    if (this.typed) typed.set(this.typed.subarray(0, Math.min(this.typed.length, capacity)));
+    if (keep > 0) typed.set(this.typed.subarray(0, keep));
     if (old) wasmMemory().free(old);
     this.#block = Math.max(p, 0);
     return typed;
@@ -94,7 +98,7 @@ class ColumnBuffer {
         v.data.constructor === typedCtor(this.type) &&
         (this.type.tag !== "SYMBOL" || v.dict !== undefined);
       if (ok) {
-        this.typed = this.#newTyped(capacity);
+        this.typed = this.#newTyped(capacity, 0);
         this.dict = v.dict;
       } else {
         this.scalar = new Array<Value>(capacity);
@@ -125,10 +129,7 @@ class ColumnBuffer {
   }
 
   ensure(capacity: number, length: number): void {
-    if (this.typed && this.typed.length < capacity) {
-      this.typed = this.#newTyped(capacity);
-      void length; // #newTyped keeps every row; only [0, length) matter
-    }
+    if (this.typed && this.typed.length < capacity) this.typed = this.#newTyped(capacity, length);
   }
 
   /** Keeps only rows `keep` (ascending), moved to the front. */
@@ -139,6 +140,11 @@ class ColumnBuffer {
       for (let j = 0; j < count; j++) this.scalar[j] = this.scalar[keep[j]];
       this.scalar.length = count;
     }
+  }
+
+  /** The type's NULL as a typed-array element (SYMBOL: the NULL key). */
+  get #nul(): number | bigint {
+    return this.type.tag === "SYMBOL" ? -1 : (allocVectorData(this.type, 1) as Typed)[0];
   }
 
   #nulBits: bigint | undefined;
@@ -154,7 +160,7 @@ class ColumnBuffer {
     const width = ctor.BYTES_PER_ELEMENT as 1 | 2 | 4 | 8;
     if (this.#nulBits === undefined) {
       const one = new ctor(1);
-      one[0] = this.type.tag === "SYMBOL" ? -1 : (allocVectorData(this.type, 1) as Typed)[0];
+      one[0] = this.#nul;
       const bits = new Uint8Array(8);
       bits.set(new Uint8Array(one.buffer, 0, width));
       // Sign-extend the type's NULL to 64 bits (the kernel keeps its low `width` bytes).
@@ -219,7 +225,7 @@ class ColumnBuffer {
     if (this.typed) {
       // One pass: each slot gets its value or the type's NULL (no NULL fill before the copy).
       const out: Typed = new this.typed.constructor(n);
-      const nul = type.tag === "SYMBOL" ? -1 : (allocVectorData(type, 1) as Typed)[0];
+      const nul = this.#nul;
       const src = this.typed;
       for (let i = 0; i < n; i++) {
         const m = match[i];
@@ -247,7 +253,7 @@ class Slots {
   readonly #map = new Map<unknown, number>();
   readonly #dictSlots = new Map<SymbolDict, Int32Array>();
   readonly #tables = new Map<SymbolDict, { ptr: number; length: number }>();
-  readonly #tableBlocks = new Blocks();
+  readonly #tableBlocks = blocks();
   count = 0;
 
   /**
@@ -338,8 +344,8 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
   // The merge runs in WASM (kernels().asofMerge): its inputs and outputs live in WASM memory.
   // The right batch's blocks stay until the next right batch; a left batch's until it is out.
   const k = kernels();
-  const rightBlocks = new Blocks(), leftBlocks = new Blocks();
-  let lastRowBlock = new Blocks();
+  const rightBlocks = blocks(), leftBlocks = blocks();
+  let lastRowBlock = blocks();
   let lastRow: Int32Array = new Int32Array(0);
   let lastRowPtr = 0;
 
@@ -350,9 +356,8 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
   let rRow = 0, rBase = 0;
   let rightDone = false;
 
-  /** Makes `lastRow` hold every slot (new slots at -1). */
   /** A batch's keys for the merge kernel: the key column and its slot table, or slots computed here. */
-  const keysOf = (b: Batch, keys: number[], blocks: Blocks): BatchKeys => {
+  const keysOf = (b: Batch, keys: number[], blocks: Scratch): BatchKeys => {
     const table = slots.table(b, keys);
     if (table) return { keys: blocks.of32(b.columns[keys[0]].data as Int32Array), table };
     const ptr = blocks.alloc(b.rowCount * 4);
@@ -360,9 +365,10 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
     return { keys: ptr };
   };
 
+  /** Makes `lastRow` hold every slot (new slots at -1). */
   const growSlots = () => {
     if (slots.count <= lastRow.length) return;
-    const grown = new Blocks();
+    const grown = blocks();
     const count = Math.max(slots.count, lastRow.length * 2, 16);
     const ptr = grown.alloc(count * 4);
     const view = wasmMemory().i32(ptr, count).fill(-1);
@@ -497,36 +503,9 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
   }
 }
 
-/** WASM blocks of one batch, freed together; a full memory is a limit error, not a crash. */
-class Blocks {
-  #ptrs: number[] = [];
-
-  alloc(bytes: number): number {
-    const p = wasmMemory().alloc(Math.max(16, bytes));
-    if (p < 0) throw new SqlError("not enough WASM memory for ASOF JOIN", -1, "limit");
-    this.#ptrs.push(p);
-    return p;
-  }
-
-  /** The address of `a` in WASM memory: itself when it lives there (a cached column), else a copy. */
-  of64(a: BigInt64Array): number {
-    if (a.buffer === wasmMemory().buffer && a.byteOffset % 8 === 0) return a.byteOffset;
-    const p = this.alloc(a.length * 8);
-    wasmMemory().i64(p, a.length).set(a);
-    return p;
-  }
-
-  /** The same for Int32 data (SYMBOL keys). */
-  of32(a: Int32Array): number {
-    if (a.buffer === wasmMemory().buffer && a.byteOffset % 4 === 0) return a.byteOffset;
-    const p = this.alloc(a.length * 4);
-    wasmMemory().i32(p, a.length).set(a);
-    return p;
-  }
-
-  release(): void {
-    for (const p of this.#ptrs.splice(0)) wasmMemory().free(p);
-  }
+/** WASM blocks of the join, freed together: a full memory is a limit error (no row path to fall to). */
+function blocks(): Scratch {
+  return new Scratch(() => new SqlError("not enough WASM memory for ASOF JOIN", -1, "limit"));
 }
 
 /** The keys of one batch as the merge kernel reads them (AsofMergeArgs). */
