@@ -384,7 +384,7 @@ class ReferenceKernels implements Kernels {
 
   gatherOrNull(a: GatherOrNullArgs): void {
     this.#check.gatherOrNull(a);
-    const bytes = wasmMemory().u8(0, wasmMemory().buffer.byteLength);
+    const bytes = this.#u8;
     const nul = new Uint8Array(new BigInt64Array([a.nul]).buffer, 0, a.width);
     for (let j = 0; j < a.count; j++) {
       const m = this.#i32[a.match / 4 + j];

@@ -24,8 +24,9 @@ import { at, RESULT } from "./common";
  * Left rows [from, to) (timestamps `lts`, keys `lkeys` through `ltable`, see slotAt) against
  * right rows [rFrom, rCount) (`rts`, `rkeys`, `rtable`): each right row at or before the left
  * row's timestamp (strictly before when `strict`, LT JOIN) becomes
- * `lastRow[slot] = rBase + row`, and `match[i] = lastRow[slot of left row i]`. When `more` is set and the right rows run out, the left
- * row being decided might still be matched by the next right batch: the merge stops there.
+ * `lastRow[slot] = rBase + row`, and `match[i] = lastRow[slot of left row i]`. When `more` is
+ * set and the right rows run out, the left row being decided might still be matched by the
+ * next right batch: the merge stops there.
  * Returns the first left row not decided (`to` when all were); the right position reached is
  * written to the result block (+0, as i64). A slot outside [0, slotCount) traps.
  */
