@@ -8,6 +8,7 @@
  */
 import { adminSession, Engine, readValue, type Value } from "../engine/mod.ts";
 import type { VectorData } from "../engine/base/values.ts";
+import { CACHE_BYTES_DEFAULT } from "../engine/storage/mod.ts";
 import { type KitType, readCsvChunks } from "./csv_reader.ts";
 import { type Manifest, readManifest } from "./dataset.ts";
 import { symbolDict } from "./kit/lib/datasets.mjs";
@@ -221,7 +222,7 @@ if (import.meta.main) {
   const report = await loadEngine(dataDir, {
     root: flag("root") ?? "bench/data/qdb-1m",
     ddl: spec.datasets.trades.ddl.questdb,
-    cacheBytes: Number(flag("cache-mib") ?? 1536) * 1024 * 1024,
+    cacheBytes: flag("cache-mib") ? Number(flag("cache-mib")) * 1024 * 1024 : CACHE_BYTES_DEFAULT,
   });
   console.log(JSON.stringify(report));
 }

@@ -10,6 +10,7 @@
  *                   [--workers 2]   (cairo.sql.parallel.workers of our engine; 0: main thread only)
  */
 import { Engine } from "../engine/mod.ts";
+import { CACHE_BYTES_DEFAULT } from "../engine/storage/mod.ts";
 import { ensureDataset, exists, parseRows, sizeLabel } from "./dataset.ts";
 import {
   type DuckdbRun,
@@ -80,7 +81,7 @@ function parseOptions(args: string[]): Options {
  * same run, holds its 100M database in memory too (peak RSS ~7.5 GiB).
  */
 function defaultCacheMib(rows: number): number {
-  return rows > 20_000_000 ? 3584 : 1536;
+  return rows > 20_000_000 ? 3584 : CACHE_BYTES_DEFAULT / 2 ** 20;
 }
 
 async function main(): Promise<void> {
