@@ -9,7 +9,6 @@
  * Without the key /settings publishes null and logout stays on the console's origin.
  */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import {
   ensureConsoleBuilt,
   hasChromium,
@@ -17,28 +16,11 @@ import {
   runWithKeyboard,
   setEditorText,
 } from "./console_browser.ts";
-import { startIdp, type TestIdp } from "./oidc_provider.ts";
-import { type ServerProcess, startServer } from "./server_process.ts";
+import { loginAtProvider, startIdp, type TestIdp } from "./oidc_provider.ts";
+import { freePort, type ServerProcess, startServer } from "./server_process.ts";
 
 // deno-lint-ignore no-explicit-any
 declare const localStorage: any;
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
-/** Fills the provider's login page (already requested) and its consent page. */
-async function loginAtProvider(page: Page, issuer: string, user: string): Promise<void> {
-  await page.waitForURL((u) => u.toString().startsWith(issuer), { timeout: 15_000 });
-  await page.locator('input[name="login"]').fill(user);
-  await page.locator('input[name="password"]').fill("any");
-  await page.locator('button[type="submit"]').click();
-  await page.waitForLoadState();
-  if (page.url().startsWith(issuer)) await page.locator('button[type="submit"]').first().click();
-}
 
 /** A provider with alice, a server on a free port whose console is a registered client. */
 async function setUp(endSession: string | undefined): Promise<

@@ -8,7 +8,6 @@
  * out (spec/console.md §2.14.3, §2.14.6, §2.14.7, P0 item 3).
  */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import {
   ensureConsoleBuilt,
   hasChromium,
@@ -16,8 +15,8 @@ import {
   runWithKeyboard,
   setEditorText,
 } from "./console_browser.ts";
-import { startIdp } from "./oidc_provider.ts";
-import { startServer } from "./server_process.ts";
+import { loginAtProvider, startIdp } from "./oidc_provider.ts";
+import { freePort, startServer } from "./server_process.ts";
 
 // deno-lint-ignore no-explicit-any
 declare const localStorage: any;
@@ -25,23 +24,6 @@ declare const localStorage: any;
 declare const document: any;
 // deno-lint-ignore no-explicit-any
 declare const MutationObserver: any;
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
-/** Walks the provider's login and consent pages. */
-async function loginAtProvider(page: Page, issuer: string, user: string): Promise<void> {
-  await page.waitForURL((u) => u.toString().startsWith(issuer), { timeout: 15_000 });
-  await page.locator('input[name="login"]').fill(user);
-  await page.locator('input[name="password"]').fill("any");
-  await page.locator('button[type="submit"]').click();
-  await page.waitForLoadState();
-  if (page.url().startsWith(issuer)) await page.locator('button[type="submit"]').first().click();
-}
 
 Deno.test({
   name: "console: SSO reload is silent, Continue as, and an ended provider session",

@@ -15,29 +15,16 @@ import {
   runWithKeyboard,
   setEditorText,
 } from "./console_browser.ts";
-import { startIdp } from "./oidc_provider.ts";
-import { startServer } from "./server_process.ts";
+import { loginAtProvider, startIdp } from "./oidc_provider.ts";
+import { freePort, startServer } from "./server_process.ts";
 
 // deno-lint-ignore no-explicit-any
 declare const localStorage: any;
 
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
 /** Clicks the SSO button and walks the provider's login and consent pages. */
 async function signInAtProvider(page: Page, issuer: string, user: string): Promise<void> {
   await page.getByTestId("sso-login-button").click();
-  await page.waitForURL((u) => u.toString().startsWith(issuer), { timeout: 15_000 });
-  await page.locator('input[name="login"]').fill(user);
-  await page.locator('input[name="password"]').fill("any");
-  await page.locator('button[type="submit"]').click();
-  await page.waitForLoadState();
-  // Consent page (skipped by the provider when nothing is missing).
-  if (page.url().startsWith(issuer)) await page.locator('button[type="submit"]').first().click();
+  await loginAtProvider(page, issuer, user);
 }
 
 Deno.test({

@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import Provider from "oidc-provider";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
+import type { Page } from "playwright-core";
 
 export interface IdpAccount {
   name: string;
@@ -234,4 +235,17 @@ async function headlessSignIn(
     });
   }
   throw new Error("sign-in did not finish");
+}
+
+/**
+ * In a browser already sent to the provider: fills its login page and, when the provider
+ * shows it (nothing is skipped while consent is missing), its consent page.
+ */
+export async function loginAtProvider(page: Page, issuer: string, user: string): Promise<void> {
+  await page.waitForURL((u) => u.toString().startsWith(issuer), { timeout: 15_000 });
+  await page.locator('input[name="login"]').fill(user);
+  await page.locator('input[name="password"]').fill("any");
+  await page.locator('button[type="submit"]').click();
+  await page.waitForLoadState();
+  if (page.url().startsWith(issuer)) await page.locator('button[type="submit"]').first().click();
 }

@@ -98,3 +98,11 @@ export async function startServer(
     log: () => logText,
   };
 }
+
+/** A loopback port free right now, for a server or provider whose URL must be known first. */
+export function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
