@@ -16,44 +16,12 @@ import {
   runWithKeyboard,
   setEditorText,
 } from "./console_browser.ts";
-import { loginAtProvider, startIdp, type TestIdp } from "./oidc_provider.ts";
-import { freePort, type ServerProcess, startServer } from "./server_process.ts";
+import { loginAtProvider } from "./oidc_provider.ts";
+import type { ServerProcess } from "./server_process.ts";
+import { startSsoConsole } from "./sso_console.ts";
 
 // deno-lint-ignore no-explicit-any
 declare const localStorage: any;
-
-/** A provider with alice, a server on a free port whose console is a registered client. */
-async function setUp(endSession: string | undefined): Promise<
-  { idp: TestIdp; server: ServerProcess; origin: string }
-> {
-  const port = freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const idp = await startIdp({
-    accounts: { alice: { name: "Alice Analyst", groups: ["idp-readers"] } },
-    clients: {
-      "qdb-console": {
-        redirectUris: [`${origin}/index.html`, `${origin}/`],
-        postLogoutRedirectUris: [`${origin}/`],
-      },
-    },
-  });
-  const env: Record<string, string> = {
-    QDB_HTTP_BIND_TO: `127.0.0.1:${port}`,
-    QDB_ACL_ENABLED: "true",
-    QDB_ACL_OIDC_ENABLED: "true",
-    QDB_ACL_OIDC_CLIENT_ID: "qdb-console",
-    QDB_ACL_OIDC_CONFIGURATION_URL: idp.discoveryUrl,
-    QDB_ACL_OIDC_SCOPE: "openid profile",
-  };
-  if (endSession !== undefined) env.QDB_ACL_OIDC_END_SESSION_ENDPOINT = endSession;
-  const server = await startServer({ env });
-  const admin = { authorization: "Basic " + btoa("admin:quest") };
-  for (const sql of ["create group readers with external alias 'idp-readers'", "grant http to readers"]) {
-    const r = await fetch(`${server.httpUrl}/exec?query=${encodeURIComponent(sql)}`, { headers: admin });
-    assert.equal(r.status, 200, await r.text());
-  }
-  return { idp, server, origin };
-}
 
 async function published(server: ServerProcess): Promise<unknown> {
   const res = await fetch(`${server.httpUrl}/settings`);
@@ -71,7 +39,7 @@ Deno.test({
   sanitizeOps: false,
 }, async (t) => {
   await ensureConsoleBuilt();
-  const { idp, server, origin } = await setUp("auto");
+  const { idp, server, origin } = await startSsoConsole("auto");
   const browser = await launchConsoleBrowser();
   const page = browser.page;
   const state = (s: string) => page.locator(`[data-testid="app-root"][data-state="${s}"]`);
@@ -168,7 +136,7 @@ Deno.test({
   sanitizeOps: false,
 }, async () => {
   await ensureConsoleBuilt();
-  const { idp, server, origin } = await setUp(undefined);
+  const { idp, server, origin } = await startSsoConsole();
   const browser = await launchConsoleBrowser();
   const page = browser.page;
   const state = (s: string) => page.locator(`[data-testid="app-root"][data-state="${s}"]`);

@@ -15,8 +15,8 @@ import {
   runWithKeyboard,
   setEditorText,
 } from "./console_browser.ts";
-import { loginAtProvider, startIdp } from "./oidc_provider.ts";
-import { freePort, startServer } from "./server_process.ts";
+import { loginAtProvider } from "./oidc_provider.ts";
+import { startSsoConsole } from "./sso_console.ts";
 
 // deno-lint-ignore no-explicit-any
 declare const localStorage: any;
@@ -32,27 +32,7 @@ Deno.test({
   sanitizeOps: false,
 }, async (t) => {
   await ensureConsoleBuilt();
-  const port = freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const idp = await startIdp({
-    accounts: { alice: { name: "Alice Analyst", groups: ["idp-readers"] } },
-    clients: { "qdb-console": [`${origin}/index.html`, `${origin}/`] },
-  });
-  const server = await startServer({
-    env: {
-      QDB_HTTP_BIND_TO: `127.0.0.1:${port}`,
-      QDB_ACL_ENABLED: "true",
-      QDB_ACL_OIDC_ENABLED: "true",
-      QDB_ACL_OIDC_CLIENT_ID: "qdb-console",
-      QDB_ACL_OIDC_CONFIGURATION_URL: idp.discoveryUrl,
-      QDB_ACL_OIDC_SCOPE: "openid profile",
-    },
-  });
-  const admin = { authorization: "Basic " + btoa("admin:quest") };
-  for (const sql of ["create group readers with external alias 'idp-readers'", "grant http to readers"]) {
-    const r = await fetch(`${server.httpUrl}/exec?query=${encodeURIComponent(sql)}`, { headers: admin });
-    assert.equal(r.status, 200, await r.text());
-  }
+  const { idp, server, origin } = await startSsoConsole();
   const browser = await launchConsoleBrowser();
   const page = browser.page;
   const state = (s: string) => page.locator(`[data-testid="app-root"][data-state="${s}"]`);
