@@ -35,9 +35,16 @@ async function main(): Promise<void> {
     const http = await startHttp(engine, config, auth);
     listeners.push(http);
     const host = http.hostname === "0.0.0.0" ? "localhost" : http.hostname;
-    console.log(`http listening on ${http.scheme ?? "http"}://${host}:${http.port} (Web Console and REST /exec, /exp)`);
-    if (!auth.aclEnabled && http.hostname !== "127.0.0.1" && http.hostname !== "localhost" && http.hostname !== "::1") {
-      console.warn("warning: HTTP listens on a non-loopback address without access control (acl.enabled=false)");
+    console.log(
+      `http listening on ${http.scheme ?? "http"}://${host}:${http.port} (Web Console and REST /exec, /exp)`,
+    );
+    if (
+      !auth.aclEnabled && http.hostname !== "127.0.0.1" && http.hostname !== "localhost" &&
+      http.hostname !== "::1"
+    ) {
+      console.warn(
+        "warning: HTTP listens on a non-loopback address without access control (acl.enabled=false)",
+      );
     }
   }
   if (config.bool("http.min.enabled")) {
@@ -53,7 +60,9 @@ async function main(): Promise<void> {
     listeners.push(pg);
     console.log(`pg listening on ${pg.hostname}:${pg.port}${pg.tls ? " (TLS available)" : ""}`);
     if (!auth.aclEnabled && !["127.0.0.1", "localhost", "::1"].includes(pg.hostname)) {
-      console.warn("warning: pgwire listens on a non-loopback address without access control (acl.enabled=false)");
+      console.warn(
+        "warning: pgwire listens on a non-loopback address without access control (acl.enabled=false)",
+      );
     }
   }
   // ILP over TCP: with access control on, every connection opens with the JWK handshake
@@ -64,7 +73,9 @@ async function main(): Promise<void> {
     listeners.push(ilp);
     console.log(`ilp listening on ${ilp.hostname}:${ilp.port}`);
     if (config.bool("tls.enabled") || config.bool("line.tcp.tls.enabled")) {
-      console.warn("warning: ILP over TCP has no TLS here; it stays plain text (use ILP over HTTPS on the http port)");
+      console.warn(
+        "warning: ILP over TCP has no TLS here; it stays plain text (use ILP over HTTPS on the http port)",
+      );
     }
   }
   console.log(`data root: ${await Deno.realPath(root)}`);

@@ -13,10 +13,17 @@
  * await engine.close();
  * ```
  */
-export { Engine, type ColumnMeta, type EngineOptions, type Outcome } from "./engine.ts";
-export { type AccessControl, type AclRequest, type AclResult, adminSession, type Principal, type Session } from "./session.ts";
-export { SqlError, type ErrorKind } from "./base/errors.ts";
-export { type ColumnType, type TypeTag, typeName, T } from "./base/types.ts";
+export { type ColumnMeta, Engine, type EngineOptions, type Outcome } from "./engine.ts";
+export {
+  type AccessControl,
+  type AclRequest,
+  type AclResult,
+  adminSession,
+  type Principal,
+  type Session,
+} from "./session.ts";
+export { type ErrorKind, SqlError } from "./base/errors.ts";
+export { type ColumnType, T, typeName, type TypeTag } from "./base/types.ts";
 export { type Batch, readValue, type Value, type Vector } from "./base/values.ts";
 export { formatValue } from "./functions/format_value.ts";
 export { formatDouble, formatFloat } from "./functions/double_format.ts";
@@ -26,4 +33,20 @@ export { parseText } from "./functions/cast.ts";
 export { resolveTimeZone, type ZoneRules } from "./functions/timezone.ts";
 // pgwire reports pg_index.indkey and friends as int2vector/oidvector, as drivers parse them.
 export { catalogTypeOid } from "./catalog/pg_catalog_define.ts";
-export { BlockColumn, checkIngestTableName, columnTypeOf, inferColumnType, IngestBlock, type IngestError, Ingestor, type IngestorOptions, looksLikeHeader, type Prepared, type PrepareOptions, textParserFor, type TextParser, type ValueKind, ValueKinds } from "./ingest/mod.ts";
+export {
+  BlockColumn,
+  checkIngestTableName,
+  columnTypeOf,
+  inferColumnType,
+  IngestBlock,
+  type IngestError,
+  Ingestor,
+  type IngestorOptions,
+  looksLikeHeader,
+  type Prepared,
+  type PrepareOptions,
+  type TextParser,
+  textParserFor,
+  type ValueKind,
+  ValueKinds,
+} from "./ingest/mod.ts";

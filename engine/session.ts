@@ -58,7 +58,11 @@ export type AclRequest =
 /** What an access-control statement returns: OK, or rows of the given columns. */
 export type AclResult =
   | { kind: "ddl" }
-  | { kind: "rows"; columns: { name: string; type: import("./base/types.ts").ColumnType }[]; rows: unknown[][] };
+  | {
+    kind: "rows";
+    columns: { name: string; type: import("./base/types.ts").ColumnType }[];
+    rows: unknown[][];
+  };
 
 /**
  * The seam for access control (security.md): the server registers one with

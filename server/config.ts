@@ -49,7 +49,9 @@ export class Config {
       if (!k.startsWith("QDB_") || k === "QDB_ROOT") continue;
       const key = k.slice(4).toLowerCase().replaceAll("_", ".");
       // Environment names lose the difference between '.', '_' and '-': match known keys first.
-      const known = [...this.#values.keys(), ...Object.keys(ALIASES)].find((x) => x.replace(/[-_]/g, ".") === key);
+      const known = [...this.#values.keys(), ...Object.keys(ALIASES)].find((x) =>
+        x.replace(/[-_]/g, ".") === key
+      );
       this.#values.set(canonical(known ?? key), { value: v, source: "env" });
     }
   }
@@ -74,7 +76,8 @@ export class Config {
   durationMs(key: string, fallback: number): number {
     const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i.exec(this.get(key) ?? "");
     if (!m) return fallback;
-    const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? "s").toLowerCase() as "ms" | "s" | "m" | "h"];
+    const unit =
+      { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? "s").toLowerCase() as "ms" | "s" | "m" | "h"];
     return Math.round(Number(m[1]) * unit);
   }
 
@@ -90,7 +93,9 @@ export class Config {
     const certPath = key("cert.path");
     const keyPath = key("private.key.path");
     if (!certPath || !keyPath) {
-      throw new Error(`${prefix}.tls.enabled=true needs ${prefix}.tls.cert.path and ${prefix}.tls.private.key.path`);
+      throw new Error(
+        `${prefix}.tls.enabled=true needs ${prefix}.tls.cert.path and ${prefix}.tls.private.key.path`,
+      );
     }
     return { certPath, keyPath };
   }
@@ -132,7 +137,10 @@ export function parseConf(text: string): Record<string, string> {
   return out;
 }
 
-export async function loadConfig(root: string, env: Record<string, string> = Deno.env.toObject()): Promise<Config> {
+export async function loadConfig(
+  root: string,
+  env: Record<string, string> = Deno.env.toObject(),
+): Promise<Config> {
   let conf: Record<string, string> = {};
   for (const path of [`${root}/server.conf`, `${root}/conf/server.conf`]) {
     try {

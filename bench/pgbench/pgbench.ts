@@ -19,18 +19,42 @@ export async function runPgbench(
   opts: { clients: number; seconds: number; protocol?: "simple" | "extended" | "prepared" },
 ): Promise<PgbenchResult> {
   const args = [
-    "-h", "127.0.0.1", "-p", String(port), "-U", "admin", "-n",
-    "-c", String(opts.clients), "-j", "2", "-T", String(opts.seconds),
-    "-M", opts.protocol ?? "simple", "-f", SCRIPT, "qdb",
+    "-h",
+    "127.0.0.1",
+    "-p",
+    String(port),
+    "-U",
+    "admin",
+    "-n",
+    "-c",
+    String(opts.clients),
+    "-j",
+    "2",
+    "-T",
+    String(opts.seconds),
+    "-M",
+    opts.protocol ?? "simple",
+    "-f",
+    SCRIPT,
+    "qdb",
   ];
-  const out = await new Deno.Command("pgbench", { args, env: { PGPASSWORD: "quest" }, stdout: "piped", stderr: "piped" })
+  const out = await new Deno.Command("pgbench", {
+    args,
+    env: { PGPASSWORD: "quest" },
+    stdout: "piped",
+    stderr: "piped",
+  })
     .output();
   const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
   const num = (re: RegExp) => Number(re.exec(text)?.[1] ?? NaN);
   return {
     tps: num(/tps = ([\d.]+)/),
     transactions: num(/number of transactions actually processed: (\d+)/),
-    failed: out.success ? (Number.isNaN(num(/number of failed transactions: (\d+)/)) ? 0 : num(/number of failed transactions: (\d+)/)) : -1,
+    failed: out.success
+      ? (Number.isNaN(num(/number of failed transactions: (\d+)/))
+        ? 0
+        : num(/number of failed transactions: (\d+)/))
+      : -1,
     output: text,
   };
 }

@@ -21,7 +21,11 @@ try {
       console.error(r.output);
       throw new Error("pgbench failed");
     }
-    console.log(`pgbench ${protocol}: ${clients} clients, ${seconds} s: ${r.tps.toFixed(0)} TPS, ${r.transactions} transactions, ${r.failed} failed`);
+    console.log(
+      `pgbench ${protocol}: ${clients} clients, ${seconds} s: ${
+        r.tps.toFixed(0)
+      } TPS, ${r.transactions} transactions, ${r.failed} failed`,
+    );
   }
 } finally {
   await server.stop();

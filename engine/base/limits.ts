@@ -21,5 +21,11 @@ export const INSERT_VALUES_ROWS_MAX = 1_000_000;
 /** Generated result column names are cut to this many characters (spec/sql.md §18.1). */
 export const COLUMN_ALIAS_LENGTH_MAX = 64;
 
-assert(NESTING_DEPTH_MAX * 100 < SQL_LENGTH_MAX, "nesting limit must be reachable within the SQL length limit");
-assert(BATCH_ROWS_MAX > 0 && (BATCH_ROWS_MAX & (BATCH_ROWS_MAX - 1)) === 0, "batch size must be a power of two");
+assert(
+  NESTING_DEPTH_MAX * 100 < SQL_LENGTH_MAX,
+  "nesting limit must be reachable within the SQL length limit",
+);
+assert(
+  BATCH_ROWS_MAX > 0 && (BATCH_ROWS_MAX & (BATCH_ROWS_MAX - 1)) === 0,
+  "batch size must be a power of two",
+);

@@ -41,15 +41,50 @@ function columnRows(storage: Storage): Value[][] {
       const precision = PRECISION[udt] ?? null;
       const text = udt === "varchar" || udt === "bpchar";
       return [
-        CATALOG_NAME, "public", m.name, c.name, i + 1,
-        null, isNotNull(m, i) ? "NO" : "YES", formatType(oid, -1), udt === "bpchar" ? typmod - 4 : null,
+        CATALOG_NAME,
+        "public",
+        m.name,
+        c.name,
+        i + 1,
+        null,
+        isNotNull(m, i) ? "NO" : "YES",
+        formatType(oid, -1),
+        udt === "bpchar" ? typmod - 4 : null,
         text ? 1073741824 : null,
-        precision, precision === null ? null : 2, udt.startsWith("int") ? 0 : null, udt === "timestamp" ? 6 : null,
-        null, null, null, null, null,
-        null, null, null, null, null, null,
-        CATALOG_NAME, "pg_catalog", udt, null, null, null, null,
-        String(i + 1), "NO", "NO", null, null, null,
-        null, null, "NO", "NEVER", null, "YES",
+        precision,
+        precision === null ? null : 2,
+        udt.startsWith("int") ? 0 : null,
+        udt === "timestamp" ? 6 : null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        CATALOG_NAME,
+        "pg_catalog",
+        udt,
+        null,
+        null,
+        null,
+        null,
+        String(i + 1),
+        "NO",
+        "NO",
+        null,
+        null,
+        null,
+        null,
+        null,
+        "NO",
+        "NEVER",
+        null,
+        "YES",
       ];
     })
   );
@@ -64,10 +99,31 @@ function routineRows(): Value[][] {
   return pgProcRows().filter((p) => p[9] === "f").map((p) => {
     const ret = Number(p[18]);
     return [
-      CATALOG_NAME, "pg_catalog", `${p[1]}_${p[0]}`, CATALOG_NAME, "pg_catalog",
-      p[1], "FUNCTION", null, null, null, null, null, null,
-      formatType(ret, -1), CATALOG_NAME, "pg_catalog", pgTypeByOid(ret)?.name ?? null, "EXTERNAL", p[1], p[1],
-      "C", "GENERAL", "NO", "MODIFIES", "NO",
+      CATALOG_NAME,
+      "pg_catalog",
+      `${p[1]}_${p[0]}`,
+      CATALOG_NAME,
+      "pg_catalog",
+      p[1],
+      "FUNCTION",
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      formatType(ret, -1),
+      CATALOG_NAME,
+      "pg_catalog",
+      pgTypeByOid(ret)?.name ?? null,
+      "EXTERNAL",
+      p[1],
+      p[1],
+      "C",
+      "GENERAL",
+      "NO",
+      "MODIFIES",
+      "NO",
     ];
   });
 }
@@ -75,17 +131,34 @@ function routineRows(): Value[][] {
 const empty: Rows = () => [];
 
 export function registerInformationSchema(): void {
-  const info = (name: string, columns: Col[], rows: Rows) => defineRelation("information_schema", name, columns, rows);
-  info("tables", TABLES, (storage) =>
-    storage.tables().map((m) => [CATALOG_NAME, "public", m.name, "BASE TABLE", null, null, null, null, null, "YES", "NO", null]));
+  const info = (name: string, columns: Col[], rows: Rows) =>
+    defineRelation("information_schema", name, columns, rows);
+  info(
+    "tables",
+    TABLES,
+    (storage) =>
+      storage.tables().map((
+        m,
+      ) => [CATALOG_NAME, "public", m.name, "BASE TABLE", null, null, null, null, null, "YES", "NO", null]),
+  );
   info("columns", COLUMNS, columnRows);
-  info("schemata", cols(`catalog_name schema_name schema_owner default_character_set_catalog
-    default_character_set_schema default_character_set_name sql_path`), () =>
-    ["public", "pg_catalog", "information_schema"].map((s) => [CATALOG_NAME, s, "admin", null, null, null, null]));
+  info(
+    "schemata",
+    cols(`catalog_name schema_name schema_owner default_character_set_catalog
+    default_character_set_schema default_character_set_name sql_path`),
+    () =>
+      ["public", "pg_catalog", "information_schema"].map((
+        s,
+      ) => [CATALOG_NAME, s, "admin", null, null, null, null]),
+  );
   info("routines", ROUTINES, routineRows);
-  info("character_sets", cols("character_set_catalog character_set_schema character_set_name character_repertoire"), () => [
-    [null, null, "UTF8", "UCS"],
-  ]);
+  info(
+    "character_sets",
+    cols("character_set_catalog character_set_schema character_set_name character_repertoire"),
+    () => [
+      [null, null, "UTF8", "UCS"],
+    ],
+  );
   info("enabled_roles", cols("role_name"), () => [["admin"]]);
   info(
     "table_constraints",
@@ -107,7 +180,9 @@ export function registerInformationSchema(): void {
   );
   info(
     "constraint_column_usage",
-    cols("table_catalog table_schema table_name column_name constraint_catalog constraint_schema constraint_name"),
+    cols(
+      "table_catalog table_schema table_name column_name constraint_catalog constraint_schema constraint_name",
+    ),
     empty,
   );
   info("check_constraints", cols("constraint_catalog constraint_schema constraint_name check_clause"), empty);
@@ -123,6 +198,14 @@ export function registerInformationSchema(): void {
       data_type udt_name`),
     empty,
   );
-  info("sequences", cols("sequence_catalog sequence_schema sequence_name data_type start_value increment"), empty);
-  info("triggers", cols("trigger_catalog trigger_schema trigger_name event_manipulation event_object_table"), empty);
+  info(
+    "sequences",
+    cols("sequence_catalog sequence_schema sequence_name data_type start_value increment"),
+    empty,
+  );
+  info(
+    "triggers",
+    cols("trigger_catalog trigger_schema trigger_name event_manipulation event_object_table"),
+    empty,
+  );
 }

@@ -80,7 +80,11 @@ const DEFINITIONS: Record<string, Col[]> = {
 /** Extra generators registered by other layers (pg_catalog for the wire protocol, ...). */
 const extra = new Map<string, { columns: Col[]; rows: (storage: Storage, args: Value[]) => Value[][] }>();
 
-export function registerMetaTable(name: string, columns: Col[], rows: (storage: Storage, args: Value[]) => Value[][]): void {
+export function registerMetaTable(
+  name: string,
+  columns: Col[],
+  rows: (storage: Storage, args: Value[]) => Value[][],
+): void {
   extra.set(name.toLowerCase(), { columns, rows });
 }
 
@@ -162,7 +166,12 @@ export function createTableText(m: TableMeta): string {
   return s + ";";
 }
 
-export function metaRows(storage: Storage, name: string, args: Value[], settings: () => Value[][]): Value[][] {
+export function metaRows(
+  storage: Storage,
+  name: string,
+  args: Value[],
+  settings: () => Value[][],
+): Value[][] {
   const tables = storage.tables();
   switch (name) {
     case "tables":

@@ -10,10 +10,30 @@
 import type { Value } from "../base/values.ts";
 import type { Storage, TableMeta } from "../storage/api.ts";
 import { isNotNull, registerInformationSchema } from "./information_schema.ts";
-import { CATALOG_RELATIONS, catalogStorage, type Col, cols, defineRelation, type Rows } from "./pg_catalog_define.ts";
-import { allIndexes, BITMAP_AM_OID, PG_INDEX_COLUMNS, pgIndexesRows, pgIndexRows, TABLE_OID_BASE } from "./pg_catalog_index.ts";
+import {
+  CATALOG_RELATIONS,
+  catalogStorage,
+  type Col,
+  cols,
+  defineRelation,
+  type Rows,
+} from "./pg_catalog_define.ts";
+import {
+  allIndexes,
+  BITMAP_AM_OID,
+  PG_INDEX_COLUMNS,
+  pgIndexesRows,
+  pgIndexRows,
+  TABLE_OID_BASE,
+} from "./pg_catalog_index.ts";
 import { PG_PROC_COLUMNS, pgProcRows } from "./pg_catalog_proc.ts";
-import { columnPgType, NAMESPACE_PG_CATALOG, pgTypeByOid, pgTypeRows, typeCollation } from "./pg_catalog_types.ts";
+import {
+  columnPgType,
+  NAMESPACE_PG_CATALOG,
+  pgTypeByOid,
+  pgTypeRows,
+  typeCollation,
+} from "./pg_catalog_types.ts";
 
 export { NAMESPACE_PG_CATALOG, TABLE_OID_BASE };
 export const NAMESPACE_PUBLIC = 2200;
@@ -52,13 +72,50 @@ const PG_CLASS = cols(`oid:INT relname relnamespace:INT reltype:INT reloftype:IN
   relforcerowsecurity:BOOLEAN relispopulated:BOOLEAN relreplident:CHAR relispartition:BOOLEAN relrewrite:INT
   relfrozenxid:INT relminmxid:INT relacl reloptions relpartbound`);
 
-function classRow(oid: number, name: string, namespace: number, kind: string, natts: number, am: number, hasIndex = false): Value[] {
+function classRow(
+  oid: number,
+  name: string,
+  namespace: number,
+  kind: string,
+  natts: number,
+  am: number,
+  hasIndex = false,
+): Value[] {
   return [
-    oid, name, namespace, 0, 0, 10, am, oid, 0, 0, -1, 0, 0,
-    hasIndex, false, "p", kind, natts, 0,
-    false, false, false, false, false,
-    false, true, "d", false, 0,
-    0, 0, null, null, null,
+    oid,
+    name,
+    namespace,
+    0,
+    0,
+    10,
+    am,
+    oid,
+    0,
+    0,
+    -1,
+    0,
+    0,
+    hasIndex,
+    false,
+    "p",
+    kind,
+    natts,
+    0,
+    false,
+    false,
+    false,
+    false,
+    false,
+    false,
+    true,
+    "d",
+    false,
+    0,
+    0,
+    0,
+    null,
+    null,
+    null,
   ];
 }
 
@@ -73,9 +130,19 @@ function catalogRelationOid(i: number): number {
  */
 function pgClassRows(storage: Storage): Value[][] {
   const tables = storage.tables().map((m) =>
-    classRow(tableOid(m), m.name, NAMESPACE_PUBLIC, "r", m.columns.length, 2, m.columns.some((c) => c.indexed))
+    classRow(
+      tableOid(m),
+      m.name,
+      NAMESPACE_PUBLIC,
+      "r",
+      m.columns.length,
+      2,
+      m.columns.some((c) => c.indexed),
+    )
   );
-  const indexes = allIndexes(storage).map((ix) => classRow(ix.oid, ix.name, NAMESPACE_PUBLIC, "i", 1, BITMAP_AM_OID));
+  const indexes = allIndexes(storage).map((ix) =>
+    classRow(ix.oid, ix.name, NAMESPACE_PUBLIC, "i", 1, BITMAP_AM_OID)
+  );
   const catalog = CATALOG_RELATIONS.map((r, i) =>
     classRow(catalogRelationOid(i), r.name, NAMESPACES[r.schema], "v", r.columns.length, 0)
   );
@@ -99,15 +166,43 @@ const PG_ATTRIBUTE = cols(`attrelid:INT attname atttypid:INT attstattarget:INT a
   atthasdef:BOOLEAN atthasmissing:BOOLEAN attidentity attgenerated attisdropped:BOOLEAN
   attislocal:BOOLEAN attinhcount:INT attcollation:INT attacl attoptions attfdwoptions attmissingval`);
 
-function attributeRow(relid: number, name: string, num: number, oid: number, mod: number, notNull: boolean): Value[] {
+function attributeRow(
+  relid: number,
+  name: string,
+  num: number,
+  oid: number,
+  mod: number,
+  notNull: boolean,
+): Value[] {
   const t = pgTypeByOid(oid);
   const len = t?.len ?? -1;
   return [
-    relid, name, oid, -1, len, num,
-    0, -1, mod, len === 1 || len === 2 || len === 4 || len === 8, len > 0 ? "p" : "x", t?.align ?? "i", notNull,
+    relid,
+    name,
+    oid,
+    -1,
+    len,
+    num,
+    0,
+    -1,
+    mod,
+    len === 1 || len === 2 || len === 4 || len === 8,
+    len > 0 ? "p" : "x",
+    t?.align ?? "i",
+    notNull,
     // attidentity/attgenerated are '' (not NULL) for plain columns: psqlODBC's SQLColumns fails on NULL.
-    false, false, "", "", false,
-    true, 0, t ? typeCollation(t) : 0, null, null, null, null,
+    false,
+    false,
+    "",
+    "",
+    false,
+    true,
+    0,
+    t ? typeCollation(t) : 0,
+    null,
+    null,
+    null,
+    null,
   ];
 }
 
@@ -164,8 +259,11 @@ function registerAll(): void {
   pg("pg_class", PG_CLASS, pgClassRows);
   pg("pg_attribute", PG_ATTRIBUTE, pgAttributeRows);
   pg("pg_type", PG_TYPE, pgTypeRows);
-  pg("pg_namespace", cols("oid:INT nspname nspowner:INT nspacl"), () =>
-    Object.entries(NAMESPACES).map(([name, oid]) => [oid, name, 10, null]));
+  pg(
+    "pg_namespace",
+    cols("oid:INT nspname nspowner:INT nspacl"),
+    () => Object.entries(NAMESPACES).map(([name, oid]) => [oid, name, 10, null]),
+  );
   pg(
     "pg_database",
     cols(`oid:INT datname datdba:INT encoding:INT datcollate datctype datistemplate:BOOLEAN
@@ -196,7 +294,28 @@ function registerAll(): void {
     "pg_settings",
     cols(`name setting unit category short_desc extra_desc context vartype source min_val max_val enumvals
       boot_val reset_val sourcefile sourceline:INT pending_restart:BOOLEAN`),
-    () => SETTINGS.map(([n, v]) => [n, v, null, "", "", null, "user", "string", "default", null, null, null, v, v, null, null, false]),
+    () =>
+      SETTINGS.map((
+        [n, v],
+      ) => [
+        n,
+        v,
+        null,
+        "",
+        "",
+        null,
+        "user",
+        "string",
+        "default",
+        null,
+        null,
+        null,
+        v,
+        v,
+        null,
+        null,
+        false,
+      ]),
   );
   pg("pg_proc", cols(PG_PROC_COLUMNS), pgProcRows);
   pg("pg_language", cols("oid:INT lanname lanowner:INT lanispl:BOOLEAN lanpltrusted:BOOLEAN"), () => [
@@ -206,11 +325,20 @@ function registerAll(): void {
   ]);
   pg(
     "pg_tables",
-    cols("schemaname tablename tableowner tablespace hasindexes:BOOLEAN hasrules:BOOLEAN hastriggers:BOOLEAN rowsecurity:BOOLEAN"),
-    (storage) => storage.tables().map((m) => ["public", m.name, "admin", null, m.columns.some((c) => c.indexed), false, false, false]),
+    cols(
+      "schemaname tablename tableowner tablespace hasindexes:BOOLEAN hasrules:BOOLEAN hastriggers:BOOLEAN rowsecurity:BOOLEAN",
+    ),
+    (storage) =>
+      storage.tables().map((
+        m,
+      ) => ["public", m.name, "admin", null, m.columns.some((c) => c.indexed), false, false, false]),
   );
   pg("pg_views", cols("schemaname viewname viewowner definition"), empty);
-  pg("pg_matviews", cols("schemaname matviewname matviewowner tablespace hasindexes:BOOLEAN ispopulated:BOOLEAN definition"), empty);
+  pg(
+    "pg_matviews",
+    cols("schemaname matviewname matviewowner tablespace hasindexes:BOOLEAN ispopulated:BOOLEAN definition"),
+    empty,
+  );
   // Symbol column indexes (pg_catalog_index.ts): bitmap indexes of one column each.
   pg("pg_indexes", cols("schemaname tablename indexname tablespace indexdef"), pgIndexesRows);
   pg("pg_index", cols(PG_INDEX_COLUMNS), pgIndexRows);
@@ -218,14 +346,22 @@ function registerAll(): void {
     [1663, "pg_default", 10, null, null],
     [1664, "pg_global", 10, null, null],
   ]);
-  pg("pg_collation", cols(`oid:INT collname collnamespace:INT collowner:INT collprovider:CHAR
-    collisdeterministic:BOOLEAN collencoding:INT collcollate collctype collversion`), () => [
-    [100, "default", NAMESPACE_PG_CATALOG, 10, "d", true, -1, "", "", null],
-    [950, "C", NAMESPACE_PG_CATALOG, 10, "c", true, -1, "C", "C", null],
-    [951, "POSIX", NAMESPACE_PG_CATALOG, 10, "c", true, -1, "POSIX", "POSIX", null],
-  ]);
-  pg("pg_stat_activity", cols(`datid:INT datname pid:INT usesysid:INT usename application_name client_addr
-    backend_start:TIMESTAMP state query`), empty);
+  pg(
+    "pg_collation",
+    cols(`oid:INT collname collnamespace:INT collowner:INT collprovider:CHAR
+    collisdeterministic:BOOLEAN collencoding:INT collcollate collctype collversion`),
+    () => [
+      [100, "default", NAMESPACE_PG_CATALOG, 10, "d", true, -1, "", "", null],
+      [950, "C", NAMESPACE_PG_CATALOG, 10, "c", true, -1, "C", "C", null],
+      [951, "POSIX", NAMESPACE_PG_CATALOG, 10, "c", true, -1, "POSIX", "POSIX", null],
+    ],
+  );
+  pg(
+    "pg_stat_activity",
+    cols(`datid:INT datname pid:INT usesysid:INT usename application_name client_addr
+    backend_start:TIMESTAMP state query`),
+    empty,
+  );
   registerEmptyRelations(pg);
   registerInformationSchema();
 }
@@ -248,16 +384,36 @@ function registerEmptyRelations(pg: (name: string, columns: Col[], rows: Rows) =
       connoinherit:BOOLEAN conkey confkey conpfeqop conppeqop conffeqop conexclop conbin`),
     empty,
   );
-  pg("pg_depend", cols("classid:INT objid:INT objsubid:INT refclassid:INT refobjid:INT refobjsubid:INT deptype:CHAR"), empty);
-  pg("pg_extension", cols("oid:INT extname extowner:INT extnamespace:INT extrelocatable:BOOLEAN extversion"), empty);
+  pg(
+    "pg_depend",
+    cols("classid:INT objid:INT objsubid:INT refclassid:INT refobjid:INT refobjsubid:INT deptype:CHAR"),
+    empty,
+  );
+  pg(
+    "pg_extension",
+    cols("oid:INT extname extowner:INT extnamespace:INT extrelocatable:BOOLEAN extversion"),
+    empty,
+  );
   pg("pg_enum", cols("oid:INT enumtypid:INT enumsortorder:FLOAT enumlabel"), empty);
   pg("pg_range", cols("rngtypid:INT rngsubtype:INT rngcollation:INT"), empty);
-  pg("pg_sequence", cols(`seqrelid:INT seqtypid:INT seqstart:LONG seqincrement:LONG seqmax:LONG seqmin:LONG
-    seqcache:LONG seqcycle:BOOLEAN`), empty);
+  pg(
+    "pg_sequence",
+    cols(`seqrelid:INT seqtypid:INT seqstart:LONG seqincrement:LONG seqmax:LONG seqmin:LONG
+    seqcache:LONG seqcycle:BOOLEAN`),
+    empty,
+  );
   pg("pg_trigger", cols("oid:INT tgrelid:INT tgname tgenabled:CHAR tgisinternal:BOOLEAN"), empty);
   pg("pg_rewrite", cols("oid:INT rulename ev_class:INT ev_type:CHAR"), empty);
-  pg("pg_policy", cols("oid:INT polname polrelid:INT polcmd:CHAR polpermissive:BOOLEAN polroles polqual polwithcheck"), empty);
-  pg("pg_statistic_ext", cols("oid:INT stxrelid:INT stxname stxnamespace:INT stxowner:INT stxkeys stxkind"), empty);
+  pg(
+    "pg_policy",
+    cols("oid:INT polname polrelid:INT polcmd:CHAR polpermissive:BOOLEAN polroles polqual polwithcheck"),
+    empty,
+  );
+  pg(
+    "pg_statistic_ext",
+    cols("oid:INT stxrelid:INT stxname stxnamespace:INT stxowner:INT stxkeys stxkind"),
+    empty,
+  );
   pg("pg_publication", cols("oid:INT pubname pubowner:INT puballtables:BOOLEAN pubinsert:BOOLEAN"), empty);
   pg("pg_publication_rel", cols("oid:INT prpubid:INT prrelid:INT"), empty);
   pg("pg_partitioned_table", cols("partrelid:INT partstrat:CHAR partnatts:SHORT"), empty);
@@ -265,16 +421,40 @@ function registerEmptyRelations(pg: (name: string, columns: Col[], rows: Rows) =
   pg("pg_foreign_data_wrapper", cols("oid:INT fdwname fdwowner:INT"), empty);
   pg("pg_foreign_server", cols("oid:INT srvname srvowner:INT srvfdw:INT"), empty);
   pg("pg_event_trigger", cols("oid:INT evtname evtevent evtowner:INT evtfoid:INT evtenabled:CHAR"), empty);
-  pg("pg_cast", cols("oid:INT castsource:INT casttarget:INT castfunc:INT castcontext:CHAR castmethod:CHAR"), empty);
-  pg("pg_operator", cols("oid:INT oprname oprnamespace:INT oprowner:INT oprkind:CHAR oprleft:INT oprright:INT oprresult:INT"), empty);
-  pg("pg_opclass", cols("oid:INT opcmethod:INT opcname opcnamespace:INT opcowner:INT opcfamily:INT opcintype:INT opcdefault:BOOLEAN"), empty);
+  pg(
+    "pg_cast",
+    cols("oid:INT castsource:INT casttarget:INT castfunc:INT castcontext:CHAR castmethod:CHAR"),
+    empty,
+  );
+  pg(
+    "pg_operator",
+    cols("oid:INT oprname oprnamespace:INT oprowner:INT oprkind:CHAR oprleft:INT oprright:INT oprresult:INT"),
+    empty,
+  );
+  pg(
+    "pg_opclass",
+    cols(
+      "oid:INT opcmethod:INT opcname opcnamespace:INT opcowner:INT opcfamily:INT opcintype:INT opcdefault:BOOLEAN",
+    ),
+    empty,
+  );
   pg("pg_aggregate", cols("aggfnoid:INT aggkind:CHAR aggnumdirectargs:SHORT aggtransfn aggfinalfn"), empty);
-  pg("pg_conversion", cols("oid:INT conname connamespace:INT conowner:INT conforencoding:INT contoencoding:INT conproc condefault:BOOLEAN"), empty);
+  pg(
+    "pg_conversion",
+    cols(
+      "oid:INT conname connamespace:INT conowner:INT conforencoding:INT contoencoding:INT conproc condefault:BOOLEAN",
+    ),
+    empty,
+  );
   pg("pg_ts_config", cols("oid:INT cfgname cfgnamespace:INT cfgowner:INT cfgparser:INT"), empty);
   pg("pg_db_role_setting", cols("setdatabase:INT setrole:INT setconfig"), empty);
   pg("pg_locks", cols("locktype database:INT relation:INT pid:INT mode granted:BOOLEAN"), empty);
   pg("pg_prepared_xacts", cols("transaction:INT gid prepared:TIMESTAMP owner database"), empty);
-  pg("pg_sequences", cols("schemaname sequencename sequenceowner data_type start_value:LONG increment_by:LONG"), empty);
+  pg(
+    "pg_sequences",
+    cols("schemaname sequencename sequenceowner data_type start_value:LONG increment_by:LONG"),
+    empty,
+  );
 }
 
 registerAll();

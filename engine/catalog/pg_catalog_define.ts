@@ -21,7 +21,10 @@ const VECTOR_TYPES: Record<string, ColumnType> = {
   INT2VECTOR: Object.freeze({ ...T.STRING }),
   OIDVECTOR: Object.freeze({ ...T.STRING }),
 };
-const VECTOR_OIDS = new Map<ColumnType, number>([[VECTOR_TYPES.INT2VECTOR, 22], [VECTOR_TYPES.OIDVECTOR, 30]]);
+const VECTOR_OIDS = new Map<ColumnType, number>([[VECTOR_TYPES.INT2VECTOR, 22], [
+  VECTOR_TYPES.OIDVECTOR,
+  30,
+]]);
 
 /** The PostgreSQL type oid a catalog column declares beyond its engine type (int2vector), if any. */
 export function catalogTypeOid(t: ColumnType): number | undefined {

@@ -85,7 +85,18 @@ export interface PgTypeInfo {
 function buildTypes(): PgTypeInfo[] {
   const out: PgTypeInfo[] = [];
   for (const [oid, name, len, category, array, io, align, preferred = false] of BASE_TYPES) {
-    out.push({ oid, name, len, category, kind: category === "P" ? "p" : "b", elem: 0, array, io, align, preferred });
+    out.push({
+      oid,
+      name,
+      len,
+      category,
+      kind: category === "P" ? "p" : "b",
+      elem: 0,
+      array,
+      io,
+      align,
+      preferred,
+    });
   }
   for (const base of [...out]) {
     if (base.array === 0) continue;
@@ -151,11 +162,37 @@ export function pgTypeRows(): Value[][] {
     const byval = t.len === 1 || t.len === 2 || t.len === 4 || t.len === 8;
     const fixed = t.len > 0 || t.name === "name" || t.len === -2;
     return [
-      t.oid, t.name, NAMESPACE_PG_CATALOG, 10, t.len, byval, t.kind,
-      t.category, t.preferred, true, ",", 0, t.elem,
-      t.array, t.io + "in", t.io + "out", t.io + "recv", t.io + "send", "-", "-", "-", t.align,
-      fixed ? "p" : "x", false, 0, -1, 0, typeCollation(t),
-      null, null, null,
+      t.oid,
+      t.name,
+      NAMESPACE_PG_CATALOG,
+      10,
+      t.len,
+      byval,
+      t.kind,
+      t.category,
+      t.preferred,
+      true,
+      ",",
+      0,
+      t.elem,
+      t.array,
+      t.io + "in",
+      t.io + "out",
+      t.io + "recv",
+      t.io + "send",
+      "-",
+      "-",
+      "-",
+      t.align,
+      fixed ? "p" : "x",
+      false,
+      0,
+      -1,
+      0,
+      typeCollation(t),
+      null,
+      null,
+      null,
     ];
   });
 }

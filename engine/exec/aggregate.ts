@@ -19,7 +19,11 @@ interface Group {
   accs: Accumulator[];
 }
 
-export async function* runAggregate(n: AggregateNode, input: () => AsyncIterable<Batch>, ctx: ExecContext): AsyncGenerator<Batch> {
+export async function* runAggregate(
+  n: AggregateNode,
+  input: () => AsyncIterable<Batch>,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
   const fast = await tryFastAggregate(n, ctx);
   if (fast) {
     if (fast.rowCount > 0 || n.keys.length === 0) yield fast;
@@ -33,7 +37,11 @@ export async function* runAggregate(n: AggregateNode, input: () => AsyncIterable
   yield* runGenericAggregate(n, input(), ctx);
 }
 
-async function* runGenericAggregate(n: AggregateNode, input: AsyncIterable<Batch>, ctx: ExecContext): AsyncGenerator<Batch> {
+async function* runGenericAggregate(
+  n: AggregateNode,
+  input: AsyncIterable<Batch>,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
   const keyEvals = n.keys.map((k) => compileExpr(k, ctx));
   const argEvals = n.aggs.map((a) => a.args.map((x) => compileExpr(x, ctx)));
   const filters = n.aggs.map((a) => (a.filter ? compilePredicate(a.filter, ctx) : undefined));
@@ -48,7 +56,9 @@ async function* runGenericAggregate(n: AggregateNode, input: AsyncIterable<Batch
       let g = single;
       if (!g) {
         const keys = keyEvals.map((k) => k(b, i));
-        const hk = keys.length === 1 ? valueKey(keys[0]) : keys.map((k) => String(valueKey(k))).join("\u0001");
+        const hk = keys.length === 1
+          ? valueKey(keys[0])
+          : keys.map((k) => String(valueKey(k))).join("\u0001");
         g = groups.get(hk);
         if (!g) {
           g = newGroup(keys);

@@ -5,7 +5,14 @@
  * sorted. ASOF takes right rows with ts <= the left ts, LT those with ts < it; on equal
  * timestamps the last stored right row wins. TOLERANCE drops matches older than the bound.
  */
-import { allocVectorData, type Batch, readValue, type Value, type Vector, writeValue } from "../base/values.ts";
+import {
+  allocVectorData,
+  type Batch,
+  readValue,
+  type Value,
+  type Vector,
+  writeValue,
+} from "../base/values.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { normKey } from "../plan/bind_expr.ts";
 import { RowBuffer, rowOf } from "./batch_util.ts";
@@ -81,7 +88,11 @@ async function* runAsof(n: AsofNode, ctx: ExecContext, run: Runner): AsyncGenera
         }
         const rt = right.ts;
         if (strict ? rt >= t : rt > t) break;
-        latest.set(keyOf(right.batch!, right.row, n.rightKeys), { batch: right.batch!, row: right.row, ts: rt });
+        latest.set(keyOf(right.batch!, right.row, n.rightKeys), {
+          batch: right.batch!,
+          row: right.row,
+          ts: rt,
+        });
         right.row++;
       }
       const m = latest.get(keyOf(lb, i, n.leftKeys));

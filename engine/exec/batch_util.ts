@@ -1,7 +1,15 @@
 /** Building and reshaping batches: from rows, to rows, gathering selected rows. */
 import { BATCH_ROWS_MAX } from "../base/limits.ts";
 import type { ColumnType } from "../base/types.ts";
-import { allocVectorData, type Batch, readValue, type Value, type Vector, type VectorData, writeValue } from "../base/values.ts";
+import {
+  allocVectorData,
+  type Batch,
+  readValue,
+  type Value,
+  type Vector,
+  type VectorData,
+  writeValue,
+} from "../base/values.ts";
 
 /** A batch of `rows` (scalar form) with the given column types; SYMBOL columns hold strings. */
 export function rowsToBatch(types: ColumnType[], rows: Value[][], from = 0, to = rows.length): Batch {

@@ -38,7 +38,11 @@ export function columnarPlan(n: AggregateNode): Plan[] | undefined {
   return plans;
 }
 
-export async function runColumnarAggregate(plans: Plan[], input: AsyncIterable<Batch>, ctx: ExecContext): Promise<Value[]> {
+export async function runColumnarAggregate(
+  plans: Plan[],
+  input: AsyncIterable<Batch>,
+  ctx: ExecContext,
+): Promise<Value[]> {
   const counts = new Float64Array(plans.length);
   const sums = new Float64Array(plans.length);
   const best = new Float64Array(plans.length).fill(NaN);

@@ -27,7 +27,9 @@ export type CorrelatedResult =
 /** Inside a correlated subquery's run: the value of outer slot `slot`, constant for the run. */
 export function outerValue(slot: number, ctx: ExecContext): Evaluator {
   const values = ctx.outerValues;
-  if (!values || slot >= values.length) throw new SqlError("correlated column reference outside its subquery", -1);
+  if (!values || slot >= values.length) {
+    throw new SqlError("correlated column reference outside its subquery", -1);
+  }
   const v = values[slot];
   return () => v;
 }
@@ -56,7 +58,12 @@ export function correlatedEvaluator(
   return (b, i) => {
     const r = cache.get(outerKey(args.map((a) => a(b, i)))) as CorrelatedResult | undefined;
     // Only filters, projections and aggregates prefetch (run_plan.ts); elsewhere there is no result.
-    if (!r) throw new SqlError("correlated subqueries are only supported in WHERE, the select list and aggregate arguments", pos);
+    if (!r) {
+      throw new SqlError(
+        "correlated subqueries are only supported in WHERE, the select list and aggregate arguments",
+        pos,
+      );
+    }
     switch (r.kind) {
       case "error":
         throw r.error;

@@ -12,7 +12,7 @@ import type { PlanNode } from "../plan/plan_node.ts";
 import { compileExpr } from "./compile_expr.ts";
 import { type CorrelatedExpr, type CorrelatedResult, outerKey, resultCache } from "./correlated.ts";
 import { charge, type ExecContext, rowBytes } from "./exec_context.ts";
-import { type Decorrelated, decorrelate } from "./decorrelate.ts";
+import { decorrelate, type Decorrelated } from "./decorrelate.ts";
 import { nodeExprs, prepareSubqueries } from "./subqueries.ts";
 
 type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
@@ -49,7 +49,10 @@ export async function* prefetchCorrelated(
         const key = outerKey(values);
         if (cache.has(key)) continue;
         // Decorrelated: every key with rows is known, the others get the empty result.
-        cache.set(key, flat ? await emptyResult(s, flat, cache, ctx, run) : await runOnce(s, values, ctx, run));
+        cache.set(
+          key,
+          flat ? await emptyResult(s, flat, cache, ctx, run) : await runOnce(s, values, ctx, run),
+        );
       }
     }
     yield b;
@@ -61,7 +64,13 @@ const BUILT = "built";
 const EMPTY = "empty";
 
 /** Runs the decorrelated plan once and caches the result of every key that has rows. */
-async function runDecorrelated(s: CorrelatedExpr, flat: Decorrelated, cache: Map<string, unknown>, ctx: ExecContext, run: Runner) {
+async function runDecorrelated(
+  s: CorrelatedExpr,
+  flat: Decorrelated,
+  cache: Map<string, unknown>,
+  ctx: ExecContext,
+  run: Runner,
+) {
   cache.set(BUILT, true);
   await prepareSubqueries(flat.plan, ctx, run);
   const n = flat.keyCount;
@@ -83,14 +92,23 @@ async function runDecorrelated(s: CorrelatedExpr, flat: Decorrelated, cache: Map
         const seen = (counts.get(key) ?? 0) + 1;
         counts.set(key, seen);
         if (seen === 1) cache.set(key, { kind: "scalar", value: readValue(b.columns[n], i) });
-        else cache.set(key, { kind: "error", error: new SqlError(MORE_THAN_ONE_ROW, s.kind === "subquery" ? s.pos : -1) });
+        else {cache.set(key, {
+            kind: "error",
+            error: new SqlError(MORE_THAN_ONE_ROW, s.kind === "subquery" ? s.pos : -1),
+          });}
       }
     }
   }
 }
 
 /** The result for outer values no inner row matches. */
-async function emptyResult(s: CorrelatedExpr, flat: Decorrelated, cache: Map<string, unknown>, ctx: ExecContext, run: Runner) {
+async function emptyResult(
+  s: CorrelatedExpr,
+  flat: Decorrelated,
+  cache: Map<string, unknown>,
+  ctx: ExecContext,
+  run: Runner,
+) {
   if (s.kind === "exists") return { kind: "exists", any: false };
   if (s.kind === "inSubquery") return { kind: "set", keys: new Set() };
   if (!flat.emptyPlan) return { kind: "scalar", value: null };
@@ -99,7 +117,12 @@ async function emptyResult(s: CorrelatedExpr, flat: Decorrelated, cache: Map<str
   return cache.get(EMPTY);
 }
 
-async function runOnce(s: CorrelatedExpr, outerValues: Value[], ctx: ExecContext, run: Runner): Promise<CorrelatedResult> {
+async function runOnce(
+  s: CorrelatedExpr,
+  outerValues: Value[],
+  ctx: ExecContext,
+  run: Runner,
+): Promise<CorrelatedResult> {
   const inner: ExecContext = { ...ctx, outerValues };
   try {
     // The subquery's own uncorrelated subqueries: computed on the first run, shared after.

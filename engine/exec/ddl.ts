@@ -18,7 +18,9 @@ import { batchesToRows } from "./rows_to_write.ts";
 export function storedColumn(def: A.ColumnDef, type?: ColumnType): Omit<StoredColumn, "id"> {
   const t = type ?? typeFromSpec(def.type);
   checkColumnName(def.name, def.pos);
-  if (def.indexed && t.tag !== "SYMBOL") throw new SqlError("indexes are supported only for SYMBOL columns", def.pos);
+  if (def.indexed && t.tag !== "SYMBOL") {
+    throw new SqlError("indexes are supported only for SYMBOL columns", def.pos);
+  }
   return {
     name: def.name,
     type: t,
@@ -39,7 +41,12 @@ function checkUnique(cols: { name: string }[], positions: number[]): void {
 }
 
 /** Builds and validates a definition; `columns` are the final columns (from the list, a query or LIKE). */
-export function tableDefinition(s: A.CreateTableStmt, columns: Omit<StoredColumn, "id">[], positions: number[], walDefault: boolean): TableDefinition {
+export function tableDefinition(
+  s: A.CreateTableStmt,
+  columns: Omit<StoredColumn, "id">[],
+  positions: number[],
+  walDefault: boolean,
+): TableDefinition {
   checkTableName(s.name, s.namePos);
   if (columns.length > TABLE_COLUMNS_MAX) throw new SqlError("too many columns", s.pos, "limit");
   checkUnique(columns, positions);
@@ -55,25 +62,38 @@ export function tableDefinition(s: A.CreateTableStmt, columns: Omit<StoredColumn
     timestampIndex = columns.findIndex((c) => c.name.toLowerCase() === s.timestamp!.name.toLowerCase());
     if (timestampIndex < 0) throw new SqlError(`Invalid column: ${s.timestamp.name}`, s.timestamp.pos);
     if (!isTimestamp(columns[timestampIndex].type)) {
-      throw new SqlError(`TIMESTAMP column expected [actual=${columns[timestampIndex].type.tag}]`, s.timestamp.pos);
+      throw new SqlError(
+        `TIMESTAMP column expected [actual=${columns[timestampIndex].type.tag}]`,
+        s.timestamp.pos,
+      );
     }
   }
   const partitionBy = s.partitionBy?.unit ?? "NONE";
   if (partitionBy !== "NONE" && timestampIndex < 0) {
-    throw new SqlError("partitioning is possible only on tables with designated timestamps", s.partitionBy!.pos);
+    throw new SqlError(
+      "partitioning is possible only on tables with designated timestamps",
+      s.partitionBy!.pos,
+    );
   }
-  if (s.wal === true && partitionBy === "NONE") throw new SqlError("WAL Write Mode can only be used on partitioned tables", s.pos);
+  if (s.wal === true && partitionBy === "NONE") {
+    throw new SqlError("WAL Write Mode can only be used on partitioned tables", s.pos);
+  }
   const wal = partitionBy !== "NONE" && (s.wal ?? walDefault);
   const dedupKeys: string[] = [];
   if (s.dedupKeys) {
-    if (!wal) throw new SqlError("deduplication is possible only on WAL tables", s.dedupKeys[0]?.pos ?? s.pos);
+    if (!wal) {
+      throw new SqlError("deduplication is possible only on WAL tables", s.dedupKeys[0]?.pos ?? s.pos);
+    }
     for (const k of s.dedupKeys) {
       const c = columns.find((x) => x.name.toLowerCase() === k.name.toLowerCase());
       if (!c) throw new SqlError(`deduplicate key column not found [column=${k.name}]`, k.pos);
       dedupKeys.push(c.name);
     }
     if (!dedupKeys.some((k) => k.toLowerCase() === columns[timestampIndex].name.toLowerCase())) {
-      throw new SqlError("deduplicate key list must include dedicated timestamp column", s.dedupKeys[0]?.pos ?? s.pos);
+      throw new SqlError(
+        "deduplicate key list must include dedicated timestamp column",
+        s.dedupKeys[0]?.pos ?? s.pos,
+      );
     }
   }
   if (s.ttl) {
@@ -110,14 +130,25 @@ export function parseDurationMicros(text: string): bigint | undefined {
   const m = /^(\d+)\s*(us|ms|s|m|h|d)?$/i.exec(text.trim());
   if (!m) return undefined;
   const n = BigInt(m[1]);
-  const unit: Record<string, bigint> = { us: 1n, ms: 1000n, s: 1_000_000n, m: 60_000_000n, h: 3_600_000_000n, d: 86_400_000_000n };
+  const unit: Record<string, bigint> = {
+    us: 1n,
+    ms: 1000n,
+    s: 1_000_000n,
+    m: 60_000_000n,
+    h: 3_600_000_000n,
+    d: 86_400_000_000n,
+  };
   return n * unit[(m[2] ?? "us").toLowerCase()];
 }
 
 export async function createTable(
   s: A.CreateTableStmt,
   storage: Storage,
-  opts: { walDefault: boolean; planQuery: (q: A.Query) => PlanNode; runQuery: (p: PlanNode) => AsyncIterable<Batch> },
+  opts: {
+    walDefault: boolean;
+    planQuery: (q: A.Query) => PlanNode;
+    runQuery: (p: PlanNode) => AsyncIterable<Batch>;
+  },
 ): Promise<void> {
   if (storage.table(s.name)) {
     if (s.ifNotExists) return;
@@ -199,7 +230,9 @@ export async function truncateTable(s: A.TruncateTableStmt, storage: Storage): P
 }
 
 export async function renameTable(s: A.RenameTableStmt, storage: Storage): Promise<void> {
-  if (!storage.table(s.from.name)) throw new SqlError(`table does not exist [table=${s.from.name}]`, s.from.pos);
+  if (!storage.table(s.from.name)) {
+    throw new SqlError(`table does not exist [table=${s.from.name}]`, s.from.pos);
+  }
   checkTableName(s.to.name, s.to.pos);
   if (storage.table(s.to.name) && s.to.name.toLowerCase() !== s.from.name.toLowerCase()) {
     throw new SqlError(`table already exists [table=${s.to.name}]`, s.to.pos);
@@ -252,7 +285,10 @@ export async function alterTable(
     case "renameColumn": {
       columnIndex(t, a.from.name, a.from.pos);
       checkColumnName(a.to.name, a.to.pos);
-      if (t.meta.columns.some((c) => c.name.toLowerCase() === a.to.name.toLowerCase()) && a.to.name.toLowerCase() !== a.from.name.toLowerCase()) {
+      if (
+        t.meta.columns.some((c) => c.name.toLowerCase() === a.to.name.toLowerCase()) &&
+        a.to.name.toLowerCase() !== a.from.name.toLowerCase()
+      ) {
         throw new SqlError(`Duplicate column [name=${a.to.name}]`, a.to.pos);
       }
       await t.renameColumn(a.from.name, a.to.name);
@@ -260,20 +296,28 @@ export async function alterTable(
     }
     case "alterColumnType": {
       const i = columnIndex(t, a.column.name, a.column.pos);
-      if (i === t.meta.timestampIndex) throw new SqlError("cannot change type of designated timestamp column", a.column.pos);
+      if (i === t.meta.timestampIndex) {
+        throw new SqlError("cannot change type of designated timestamp column", a.column.pos);
+      }
       const from = t.meta.columns[i].type;
       const def = storedColumn({ ...a.def, name: t.meta.columns[i].name });
       if (def.type.tag === from.tag && def.type.geoBits === from.geoBits) {
         throw new SqlError(`column '${a.column.name}' type is already '${from.tag}'`, a.def.type.pos);
       }
-      await t.convertColumn(t.meta.columns[i].name, def, (v: Value) => castValue(v, from, def.type, { constant: false, pos: -1 }));
+      await t.convertColumn(
+        t.meta.columns[i].name,
+        def,
+        (v: Value) => castValue(v, from, def.type, { constant: false, pos: -1 }),
+      );
       return;
     }
     case "addIndex":
     case "dropIndex":
     case "symbolCache": {
       const i = columnIndex(t, a.column.name, a.column.pos);
-      if (t.meta.columns[i].type.tag !== "SYMBOL") throw new SqlError("indexes are supported only for SYMBOL columns", a.column.pos);
+      if (t.meta.columns[i].type.tag !== "SYMBOL") {
+        throw new SqlError("indexes are supported only for SYMBOL columns", a.column.pos);
+      }
       await t.alterMeta((m) => {
         const c = m.columns[i];
         if (a.kind === "addIndex") {
@@ -293,7 +337,12 @@ export async function alterTable(
         const names = new Set(snap.partitions.map((p) => p.name));
         snap.release();
         for (const n of a.list) {
-          if (!names.has(n.name)) throw new SqlError(`could not remove partition [table=${t.meta.name}, partition=${n.name}]`, n.pos);
+          if (!names.has(n.name)) {
+            throw new SqlError(
+              `could not remove partition [table=${t.meta.name}, partition=${n.name}]`,
+              n.pos,
+            );
+          }
         }
         await t.dropPartitions(a.list.map((n) => n.name));
       } else if (a.where) {
@@ -324,7 +373,9 @@ export async function alterTable(
         for (const p of a.params) {
           const v = p.value.kind === "literal" ? p.value.value : undefined;
           if (p.name.toLowerCase() === "maxuncommittedrows") m.maxUncommittedRows = Number(v);
-          if (p.name.toLowerCase() === "o3maxlag") m.o3MaxLagMicros = parseDurationMicros(String(v)) ?? m.o3MaxLagMicros;
+          if (p.name.toLowerCase() === "o3maxlag") {
+            m.o3MaxLagMicros = parseDurationMicros(String(v)) ?? m.o3MaxLagMicros;
+          }
         }
       });
       return;
@@ -340,7 +391,10 @@ export async function alterTable(
       return;
     case "detachPartition":
     case "attachPartition":
-      throw new SqlError(`${a.kind === "detachPartition" ? "DETACH" : "ATTACH"} PARTITION is not supported`, a.pos);
+      throw new SqlError(
+        `${a.kind === "detachPartition" ? "DETACH" : "ATTACH"} PARTITION is not supported`,
+        a.pos,
+      );
     case "noop":
       return;
   }

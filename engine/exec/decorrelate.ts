@@ -30,7 +30,9 @@ export function decorrelate(s: CorrelatedExpr): Decorrelated | undefined {
   const slots = s.outer!.length;
   let top = s.plan;
   // EXISTS (... LIMIT 1) and EXISTS (... ORDER BY ...) ask the same as without them.
-  while (s.kind === "exists" && (top.kind === "sort" || (top.kind === "limit" && positiveLimit(top.limit)))) top = top.input;
+  while (s.kind === "exists" && (top.kind === "sort" || (top.kind === "limit" && positiveLimit(top.limit)))) {
+    top = top.input;
+  }
   const project = top.kind === "project" ? top : undefined;
   if (project) top = project.input;
   const aggregate = top.kind === "aggregate" ? top : undefined;
@@ -41,7 +43,9 @@ export function decorrelate(s: CorrelatedExpr): Decorrelated | undefined {
   }
   if (top.kind !== "filter" || subtreeUsesOuter(top.input)) return undefined;
   // EXISTS ignores its select list; IN and scalar read it.
-  if (s.kind !== "exists" && project && (project.exprs.length !== 1 || project.exprs.some(usesOuter))) return undefined;
+  if (s.kind !== "exists" && project && (project.exprs.length !== 1 || project.exprs.some(usesOuter))) {
+    return undefined;
+  }
   if (s.kind !== "exists" && !project && top.columns.length !== 1) return undefined;
 
   const keys: BoundExpr[] = new Array(slots);
@@ -67,14 +71,24 @@ export function decorrelate(s: CorrelatedExpr): Decorrelated | undefined {
     const shift = grouped.columns.map((_, i) => i + slots);
     const value = remap(project.exprs[0], shift);
     const exprs = [...keys.map((k, i) => col(k.type, i)), value];
-    const plan: PlanNode = { ...shape([...keyColumns, project.columns[0]]), kind: "project", input: grouped, exprs };
+    const plan: PlanNode = {
+      ...shape([...keyColumns, project.columns[0]]),
+      kind: "project",
+      input: grouped,
+      exprs,
+    };
     const none: PlanNode = { ...top, predicate: { kind: "const", type: T.BOOLEAN, value: false } };
     const emptyPlan: PlanNode = { ...project, input: { ...aggregate, input: none } };
     return { plan, keyCount: slots, emptyPlan };
   }
   const value = s.kind === "exists" ? [] : project ? [project.exprs[0]] : [col(top.columns[0].type, 0)];
   const valueColumns = s.kind === "exists" ? [] : [project ? project.columns[0] : top.columns[0]];
-  const plan: PlanNode = { ...shape([...keyColumns, ...valueColumns]), kind: "project", input, exprs: [...keys, ...value] };
+  const plan: PlanNode = {
+    ...shape([...keyColumns, ...valueColumns]),
+    kind: "project",
+    input,
+    exprs: [...keys, ...value],
+  };
   return { plan, keyCount: slots };
 }
 

@@ -15,7 +15,11 @@ export function rowKey(b: Batch, i: number): unknown {
   return k;
 }
 
-export async function* runDistinct(_n: DistinctNode, input: AsyncIterable<Batch>, ctx: ExecContext): AsyncGenerator<Batch> {
+export async function* runDistinct(
+  _n: DistinctNode,
+  input: AsyncIterable<Batch>,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
   const seen = new Set<unknown>();
   for await (const b of input) {
     checkCancelled(ctx);

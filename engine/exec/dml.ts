@@ -5,7 +5,14 @@
  */
 import { SqlError } from "../base/errors.ts";
 import { INSERT_VALUES_ROWS_MAX } from "../base/limits.ts";
-import { allocVectorData, type Batch, readValue, type Value, type VectorData, writeValue } from "../base/values.ts";
+import {
+  allocVectorData,
+  type Batch,
+  readValue,
+  type Value,
+  type VectorData,
+  writeValue,
+} from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
 import { assignable, convertForAssign } from "../functions/cast.ts";
 import { typeName } from "../base/types.ts";
@@ -53,7 +60,10 @@ function targetColumns(t: Table, s: A.InsertStmt): number[] {
 function checkTimestampGiven(t: Table, targets: number[], pos: number): void {
   const ts = t.meta.timestampIndex;
   if (ts >= 0 && !targets.includes(ts)) {
-    throw new SqlError("designated timestamp column must be supplied [column=" + t.meta.columns[ts].name + "]", pos);
+    throw new SqlError(
+      "designated timestamp column must be supplied [column=" + t.meta.columns[ts].name + "]",
+      pos,
+    );
   }
 }
 
@@ -71,12 +81,19 @@ export async function insertValues(
   if (rows.length > INSERT_VALUES_ROWS_MAX) throw new SqlError("too many rows in VALUES", s.pos, "limit");
   const cols = t.meta.columns;
   const data: (VectorData | null)[] = cols.map(() => null);
-  for (const i of targets) data[i] = cols[i].type.tag === "SYMBOL" ? new Array<Value>(rows.length).fill(null) : allocVectorData(cols[i].type, rows.length);
+  for (const i of targets) {
+    data[i] = cols[i].type.tag === "SYMBOL"
+      ? new Array<Value>(rows.length).fill(null)
+      : allocVectorData(cols[i].type, rows.length);
+  }
   const empty: Batch = { rowCount: 1, columns: [] };
   const scope = new Scope([]);
   rows.forEach((row, r) => {
     if (row.length !== targets.length) {
-      throw new SqlError(`row value count does not match column count [expected=${targets.length}, actual=${row.length}]`, row[0]?.pos ?? s.pos);
+      throw new SqlError(
+        `row value count does not match column count [expected=${targets.length}, actual=${row.length}]`,
+        row[0]?.pos ?? s.pos,
+      );
     }
     row.forEach((ast, j) => {
       const col = cols[targets[j]];
@@ -106,12 +123,20 @@ export async function insertSelect(
   const targets = targetColumns(t, s);
   checkTimestampGiven(t, targets, s.table.pos);
   if (plan.columns.length !== targets.length) {
-    throw new SqlError(`select clause must provide ${targets.length} columns, not ${plan.columns.length}`, s.query!.pos);
+    throw new SqlError(
+      `select clause must provide ${targets.length} columns, not ${plan.columns.length}`,
+      s.query!.pos,
+    );
   }
   plan.columns.forEach((c, j) => {
     const to = t.meta.columns[targets[j]].type;
     if (!assignable(c.type, to)) {
-      throw new SqlError(`inconvertible types: ${typeName(c.type)} -> ${typeName(to)} [from=${c.name}, to=${t.meta.columns[targets[j]].name}]`, s.query!.pos);
+      throw new SqlError(
+        `inconvertible types: ${typeName(c.type)} -> ${typeName(to)} [from=${c.name}, to=${
+          t.meta.columns[targets[j]].name
+        }]`,
+        s.query!.pos,
+      );
     }
   });
   let total = 0;
@@ -124,7 +149,9 @@ export async function insertSelect(
     if (ts >= 0 && rows.columns[ts]) {
       const tsData = rows.columns[ts] as BigInt64Array;
       for (let i = 0; i < tsData.length; i++) {
-        if (tsData[i] === -9223372036854775808n) throw new SqlError("designated timestamp column cannot be NULL", s.pos);
+        if (tsData[i] === -9223372036854775808n) {
+          throw new SqlError("designated timestamp column cannot be NULL", s.pos);
+        }
       }
     }
     total += await appendRows(t, rows, extras);
@@ -150,20 +177,32 @@ export async function update(
   if (s.from) throw new SqlError("UPDATE ... FROM is not supported yet", s.pos);
   const cols = t.meta.columns;
   const qualifiers = s.alias ? [s.alias, t.meta.name] : [t.meta.name];
-  const scope = new Scope(cols.map((c) => ({ name: c.name, type: c.type, qualifiers })), t.meta.timestampIndex);
+  const scope = new Scope(
+    cols.map((c) => ({ name: c.name, type: c.type, qualifiers })),
+    t.meta.timestampIndex,
+  );
   const seen = new Set<number>();
   const sets = s.set.map((a) => {
     const i = columnIndex(t, a.column, a.pos);
-    if (i === t.meta.timestampIndex) throw new SqlError("Designated timestamp column cannot be updated", a.pos);
+    if (i === t.meta.timestampIndex) {
+      throw new SqlError("Designated timestamp column cannot be updated", a.pos);
+    }
     if (seen.has(i)) throw new SqlError(`Duplicate column [name=${a.column}] in SET clause`, a.pos);
     seen.add(i);
     const e = bindExpr(a.expr, bind(scope));
     if (!assignable(e.type, cols[i].type, e.kind === "const" ? e.value : undefined)) {
-      throw new SqlError(`inconvertible types: ${typeName(e.type)} -> ${typeName(cols[i].type)} [from=${exprLabel(a.expr)}, to=${cols[i].name}]`, a.expr.pos);
+      throw new SqlError(
+        `inconvertible types: ${typeName(e.type)} -> ${typeName(cols[i].type)} [from=${
+          exprLabel(a.expr)
+        }, to=${cols[i].name}]`,
+        a.expr.pos,
+      );
     }
     return { index: i, expr: e, pos: a.expr.pos };
   });
-  const where: BoundExpr | undefined = s.where ? bindExpr(s.where, { ...bind(scope), clause: "WHERE" }) : undefined;
+  const where: BoundExpr | undefined = s.where
+    ? bindExpr(s.where, { ...bind(scope), clause: "WHERE" })
+    : undefined;
   await prepareExprSubqueries([...(where ? [where] : []), ...sets.map((x) => x.expr)], ctx, runPlan);
   const pred = where ? compilePredicate(where, ctx) : undefined;
   const evals = sets.map((x) => compileExpr(x.expr, ctx));
@@ -182,7 +221,9 @@ export async function update(
       updated += rows.length;
       sets.forEach((set, k) => {
         const col = cols[set.index];
-        const values = col.type.tag === "SYMBOL" ? new Array<Value>(rows.length) : allocVectorData(col.type, rows.length);
+        const values = col.type.tag === "SYMBOL"
+          ? new Array<Value>(rows.length)
+          : allocVectorData(col.type, rows.length);
         rows.forEach((r, j) => {
           const v = convertForAssign(evals[k](batch, r), set.expr.type, col.type, set.pos);
           if (col.type.tag === "SYMBOL") (values as Value[])[j] = v;

@@ -8,9 +8,17 @@ import type { Table } from "../storage/api.ts";
 import { compilePredicate } from "./compile_expr.ts";
 import type { ExecContext } from "./exec_context.ts";
 
-export async function dropPartitionsWhere(t: Table, where: A.Expr, bind: (s: Scope) => BindContext, ctx: ExecContext): Promise<string[]> {
+export async function dropPartitionsWhere(
+  t: Table,
+  where: A.Expr,
+  bind: (s: Scope) => BindContext,
+  ctx: ExecContext,
+): Promise<string[]> {
   const cols = t.meta.columns;
-  const scope = new Scope(cols.map((c) => ({ name: c.name, type: c.type, qualifiers: [t.meta.name] })), t.meta.timestampIndex);
+  const scope = new Scope(
+    cols.map((c) => ({ name: c.name, type: c.type, qualifiers: [t.meta.name] })),
+    t.meta.timestampIndex,
+  );
   const e = bindExpr(where, bind(scope));
   if (e.type.tag !== "BOOLEAN") throw new SqlError("boolean expression expected", where.pos);
   const pred = compilePredicate(e, ctx);

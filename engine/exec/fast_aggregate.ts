@@ -23,7 +23,12 @@ import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
 
-export type Agg = { fn: "count" | "sum" | "avg" | "min" | "max"; col: number; kind?: NumericKind; returns: ColumnType };
+export type Agg = {
+  fn: "count" | "sum" | "avg" | "min" | "max";
+  col: number;
+  kind?: NumericKind;
+  returns: ColumnType;
+};
 
 interface Shape {
   scan: ScanNode;
@@ -114,7 +119,6 @@ function finish(a: Agg, acc: Acc, rows: number): Value {
   }
 }
 
-
 /**
  * What one heap needs to scan partitions on its own (ARCHITECTURE.md "several heaps"): plain
  * data, so that it can be posted to a Worker. Symbol predicates arrive resolved to key tables
@@ -197,7 +201,10 @@ function heapScanOf(s: Shape, snap: TableSnapshot): HeapScan {
 /** Empty partial states for a job. */
 export function emptyPartials(job: HeapScan): Partials {
   const slots = job.key !== undefined ? job.keyCount + 1 : 1;
-  return { groups: Array.from({ length: slots }, () => job.aggs.map(newAcc)), rowsPerGroup: new Float64Array(slots) };
+  return {
+    groups: Array.from({ length: slots }, () => job.aggs.map(newAcc)),
+    rowsPerGroup: new Float64Array(slots),
+  };
 }
 
 /** Adds partial states `from` into `into` (same job). */
@@ -227,7 +234,13 @@ export async function accumulatePartitions(
 ): Promise<Partials> {
   const scratch = new Scratch();
   try {
-    return await accumulateOn(job, on.snap, on.partitions, on.yieldTurn ?? (() => Promise.resolve()), scratch);
+    return await accumulateOn(
+      job,
+      on.snap,
+      on.partitions,
+      on.yieldTurn ?? (() => Promise.resolve()),
+      scratch,
+    );
   } finally {
     scratch.release();
   }
@@ -252,7 +265,10 @@ async function accumulateOn(
     mem.u8(set, bytes.length).set(bytes);
     return set;
   });
-  const needed = new Set<number>([...s.preds.map((x) => x.col), ...s.aggs.filter((a) => a.col >= 0).map((a) => a.col)]);
+  const needed = new Set<number>([
+    ...s.preds.map((x) => x.col),
+    ...s.aggs.filter((a) => a.col >= 0).map((a) => a.col),
+  ]);
   if (s.key !== undefined) needed.add(s.key);
   const width = (c: number) => (s.tags[c] === "SYMBOL" ? 4 : WIDTH[KIND[s.tags[c]]!]);
   for (const p of partitions) {
@@ -278,9 +294,21 @@ async function accumulateOn(
           const size = s.keySets[i]!.length - 1;
           selCount = k.filterKeySet({ ...rows, data: at(pr.col), set: symSets[i], setSize: size, out });
         } else if (pr.type === "i64") {
-          selCount = k.filter("i64", { ...rows, data: at(pr.col), op: pr.op, value: pr.value as bigint | null, out });
+          selCount = k.filter("i64", {
+            ...rows,
+            data: at(pr.col),
+            op: pr.op,
+            value: pr.value as bigint | null,
+            out,
+          });
         } else {
-          selCount = k.filter(pr.type, { ...rows, data: at(pr.col), op: pr.op, value: pr.value as number | null, out });
+          selCount = k.filter(pr.type, {
+            ...rows,
+            data: at(pr.col),
+            op: pr.op,
+            value: pr.value as number | null,
+            out,
+          });
         }
         sel = out;
         if (selCount === 0) break;
@@ -320,25 +348,35 @@ type RowsArg = { rowCount: number; sel?: number; selCount?: number };
 
 function accumulateUnkeyed(s: HeapScan, accs: Acc[], rows: RowsArg, at: (c: number) => number): void {
   const k = kernels();
-  const cache = new Map<number, { count: number; sum: number | bigint; min: number | bigint; max: number | bigint }>();
+  const cache = new Map<
+    number,
+    { count: number; sum: number | bigint; min: number | bigint; max: number | bigint }
+  >();
   s.aggs.forEach((a, i) => {
     if (a.col < 0) return;
     let st = cache.get(a.col);
     if (!st) {
       const kind = a.kind!;
-      st = kind === "f64" || kind === "f32" ? k.stats(kind, { ...rows, data: at(a.col) }) : k.stats(kind, { ...rows, data: at(a.col) });
+      st = kind === "f64" || kind === "f32"
+        ? k.stats(kind, { ...rows, data: at(a.col) })
+        : k.stats(kind, { ...rows, data: at(a.col) });
       cache.set(a.col, st);
     }
     mergeStats(accs[i], st, a.kind!);
   });
 }
 
-function mergeStats(acc: Acc, st: { count: number; sum: number | bigint; min: number | bigint; max: number | bigint }, kind: NumericKind): void {
+function mergeStats(
+  acc: Acc,
+  st: { count: number; sum: number | bigint; min: number | bigint; max: number | bigint },
+  kind: NumericKind,
+): void {
   if (st.count === 0) return;
   acc.count += st.count;
   if (typeof st.sum === "bigint") acc.sum = BigInt.asIntN(64, BigInt(acc.sum) + st.sum);
   else acc.sum = Number(acc.sum) + st.sum;
-  const isNull = (v: number | bigint) => (typeof v === "bigint" ? v === LONG_NULL : Number.isNaN(v)) || (kind === "i32" && v === -2147483648n);
+  const isNull = (v: number | bigint) =>
+    (typeof v === "bigint" ? v === LONG_NULL : Number.isNaN(v)) || (kind === "i32" && v === -2147483648n);
   if (!isNull(st.min) && (acc.min === null || lessThan(st.min, acc.min))) acc.min = st.min;
   if (!isNull(st.max) && (acc.max === null || lessThan(acc.max, st.max))) acc.max = st.max;
 }
@@ -386,7 +424,14 @@ function accumulateKeyed(
     rowCounts ??= mem.i64(out.rows, slots);
     const counts = mem.i64(out.counts, slots);
     const sums = kind === "f64" || kind === "f32" ? mem.f64(out.sums, slots) : mem.i64(out.sums, slots);
-    const view = (p: number) => kind === "f64" ? mem.f64(p, slots) : kind === "f32" ? mem.f32(p, slots) : kind === "i64" ? mem.i64(p, slots) : mem.i32(p, slots);
+    const view = (p: number) =>
+      kind === "f64"
+        ? mem.f64(p, slots)
+        : kind === "f32"
+        ? mem.f32(p, slots)
+        : kind === "i64"
+        ? mem.i64(p, slots)
+        : mem.i32(p, slots);
     const mins = view(out.mins), maxs = view(out.maxs);
     s.aggs.forEach((a, ai) => {
       if (a.col !== col) return;

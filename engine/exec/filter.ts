@@ -15,7 +15,11 @@ import { type Pred, predicateOf } from "./kernel_predicates.ts";
 
 type FilterNode = Extract<PlanNode, { kind: "filter" }>;
 
-export async function* runFilter(n: FilterNode, input: AsyncIterable<Batch>, ctx: ExecContext): AsyncGenerator<Batch> {
+export async function* runFilter(
+  n: FilterNode,
+  input: AsyncIterable<Batch>,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
   const pred = compilePredicate(n.predicate, ctx);
   const simple = conjuncts(n.predicate).map((c) => predicateOf(c, n.input.columns));
   const kernelPreds = simple.every((p) => p !== undefined) ? (simple as Pred[]) : undefined;
@@ -88,7 +92,11 @@ function kernelSelect(
 }
 
 /** The byte table of keys a symbol predicate selects (last byte: the NULL key), per dictionary. */
-function keyTable(p: Extract<Pred, { kind: "sym" }>, dict: SymbolDict, cache: Map<SymbolDict, Map<Pred, Uint8Array>>): Uint8Array {
+function keyTable(
+  p: Extract<Pred, { kind: "sym" }>,
+  dict: SymbolDict,
+  cache: Map<SymbolDict, Map<Pred, Uint8Array>>,
+): Uint8Array {
   let perDict = cache.get(dict);
   if (!perDict) cache.set(dict, perDict = new Map());
   let table = perDict.get(p);

@@ -41,13 +41,17 @@ export function seriesOf(args: { value: Value; type: ColumnType }[], pos: number
   if (args.length < 2 || args.length > 3) throw new SqlError("generate_series expects 2 or 3 arguments", pos);
   const [a, b] = args;
   const step = args[2];
-  const isTs = [a, b].some((x) => x.type.tag === "TIMESTAMP" || x.type.tag === "STRING" || x.type.tag === "VARCHAR" || x.type.tag === "DATE");
+  const isTs = [a, b].some((x) =>
+    x.type.tag === "TIMESTAMP" || x.type.tag === "STRING" || x.type.tag === "VARCHAR" || x.type.tag === "DATE"
+  );
   if (isTs) {
     let s = 1n;
     if (step) {
       if (typeof step.value === "string") {
         const m = /^(-?\d+)([a-zA-Z])$/.exec(step.value.trim());
-        if (!m || UNIT_MICROS[m[2]] === undefined || UNIT_MICROS[m[2]] === 0n) throw new SqlError(`invalid step [step=${step.value}]`, pos);
+        if (!m || UNIT_MICROS[m[2]] === undefined || UNIT_MICROS[m[2]] === 0n) {
+          throw new SqlError(`invalid step [step=${step.value}]`, pos);
+        }
         s = BigInt(m[1]) * UNIT_MICROS[m[2]];
       } else if (step.value !== null) s = BigInt(step.value as number | bigint);
     }
@@ -55,9 +59,19 @@ export function seriesOf(args: { value: Value; type: ColumnType }[], pos: number
   }
   const double = args.some((x) => x.type.tag === "DOUBLE" || x.type.tag === "FLOAT");
   if (double) {
-    return { type: T.DOUBLE, start: Number(a.value), end: Number(b.value), step: step ? Number(step.value) : 1 };
+    return {
+      type: T.DOUBLE,
+      start: Number(a.value),
+      end: Number(b.value),
+      step: step ? Number(step.value) : 1,
+    };
   }
-  return { type: T.LONG, start: BigInt(a.value as number | bigint), end: BigInt(b.value as number | bigint), step: step ? BigInt(step.value as number | bigint) : 1n };
+  return {
+    type: T.LONG,
+    start: BigInt(a.value as number | bigint),
+    end: BigInt(b.value as number | bigint),
+    step: step ? BigInt(step.value as number | bigint) : 1n,
+  };
 }
 
 export function* runSeries(s: Series): Generator<Batch> {

@@ -21,15 +21,32 @@ export const KIND: Partial<Record<string, NumericKind>> = {
   BYTE: "i8",
 };
 export const WIDTH: Record<NumericKind, number> = { f64: 8, f32: 4, i64: 8, i32: 4, i16: 2, i8: 1 };
-const OPS: Record<string, "eq" | "ne" | "lt" | "le" | "gt" | "ge"> = { "=": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge" };
+const OPS: Record<string, "eq" | "ne" | "lt" | "le" | "gt" | "ge"> = {
+  "=": "eq",
+  "!=": "ne",
+  "<": "lt",
+  "<=": "le",
+  ">": "gt",
+  ">=": "ge",
+};
 const FLIP: Record<string, string> = { "<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=", "!=": "!=" };
 
 export type Pred =
-  | { kind: "cmp"; col: number; type: NumericKind; op: "eq" | "ne" | "lt" | "le" | "gt" | "ge"; value: number | bigint | null }
+  | {
+    kind: "cmp";
+    col: number;
+    type: NumericKind;
+    op: "eq" | "ne" | "lt" | "le" | "gt" | "ge";
+    value: number | bigint | null;
+  }
   | { kind: "sym"; col: number; values: (string | null)[]; not: boolean };
 
 /** The constant of a comparison in the column's domain, or undefined when not representable. */
-function constFor(kind: NumericKind, t: ColumnType, c: { type: ColumnType; value: Value }): number | bigint | null | undefined {
+function constFor(
+  kind: NumericKind,
+  t: ColumnType,
+  c: { type: ColumnType; value: Value },
+): number | bigint | null | undefined {
   const v = c.value;
   if (v === null) return null;
   if (kind === "i64") {
@@ -83,4 +100,3 @@ export function predicateOf(e: BoundExpr, columns: OutputColumn[]): Pred | undef
   if (value === undefined) return undefined;
   return { kind: "cmp", col: a.index, type: kind, op: OPS[op], value };
 }
-

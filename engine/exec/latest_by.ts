@@ -59,8 +59,16 @@ async function latestBackward(
   if (!source.filter && await latestBySymbolKeys(n, scan, snap, ctx, latest, hashOf)) return;
   const pred = source.filter ? compilePredicate(source.filter, ctx) : undefined;
   const nonNull = n.keys.length === 0 ? 1 : possibleKeys(n, scan, snap);
-  const nullKey = n.keys.length === 1 && !pred && nonNull !== Infinity ? (n.keys[0] as { index: number }).index : -1;
-  const all = n.keys.length === 0 ? 1 : nonNull === Infinity ? Infinity : n.keys.length === 1 ? nonNull + 1 : Infinity;
+  const nullKey = n.keys.length === 1 && !pred && nonNull !== Infinity
+    ? (n.keys[0] as { index: number }).index
+    : -1;
+  const all = n.keys.length === 0
+    ? 1
+    : nonNull === Infinity
+    ? Infinity
+    : n.keys.length === 1
+    ? nonNull + 1
+    : Infinity;
   for (let p = snap.partitions.length - 1; p >= 0; p--) {
     const ranges = await partitionRanges(snap, p, scan.intervals);
     for (let r = ranges.length - 1; r >= 0; r--) {
@@ -81,7 +89,10 @@ async function latestBackward(
           const found = await findNullKeyRow(snap, scan, scan.columnIndexes[nullKey], p, r, lo, ctx);
           if (found) {
             const b1 = await readRow(snap, scan, found.p, found.row);
-            latest.set(hashOf(b1, 0), { ts: (b1.columns[n.tsIndex].data as BigInt64Array)[0], row: rowOf(b1, 0) });
+            latest.set(hashOf(b1, 0), {
+              ts: (b1.columns[n.tsIndex].data as BigInt64Array)[0],
+              row: rowOf(b1, 0),
+            });
           }
           return;
         }

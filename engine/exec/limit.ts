@@ -26,10 +26,19 @@ function num(v: Value, pos: number): number | null {
 }
 
 /** Resolves the bounds to a window (exported for tests). */
-export function limitWindow(lo: number | null | undefined, hi: number | null | undefined, comma: boolean, offset?: number | null): Window {
+export function limitWindow(
+  lo: number | null | undefined,
+  hi: number | null | undefined,
+  comma: boolean,
+  offset?: number | null,
+): Window {
   if (offset !== undefined && offset !== null) {
     const n = lo ?? null;
-    return { kind: "head", skip: Math.max(0, offset), stop: n === null ? Infinity : Math.max(0, offset) + Math.max(0, n) };
+    return {
+      kind: "head",
+      skip: Math.max(0, offset),
+      stop: n === null ? Infinity : Math.max(0, offset) + Math.max(0, n),
+    };
   }
   if (!comma || hi === undefined || lo === undefined || hi === 0) {
     const n = comma && lo === undefined ? hi : lo;
@@ -49,11 +58,22 @@ export function limitWindow(lo: number | null | undefined, hi: number | null | u
 }
 
 export function evalLimit(spec: LimitSpec, ctx: ExecContext): Window {
-  const ev = (e: LimitSpec["lo"]) => (e === null ? undefined : num(compileExpr(e, ctx)({ rowCount: 0, columns: [] }, 0), -1));
-  return limitWindow(ev(spec.lo), ev(spec.hi), spec.comma, spec.offset === null ? undefined : ev(spec.offset));
+  const ev = (
+    e: LimitSpec["lo"],
+  ) => (e === null ? undefined : num(compileExpr(e, ctx)({ rowCount: 0, columns: [] }, 0), -1));
+  return limitWindow(
+    ev(spec.lo),
+    ev(spec.hi),
+    spec.comma,
+    spec.offset === null ? undefined : ev(spec.offset),
+  );
 }
 
-export async function* runLimit(n: LimitNode, input: AsyncIterable<Batch>, ctx: ExecContext): AsyncGenerator<Batch> {
+export async function* runLimit(
+  n: LimitNode,
+  input: AsyncIterable<Batch>,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
   const w = evalLimit(n.limit, ctx);
   if (w.kind === "all") {
     yield* input;

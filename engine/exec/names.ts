@@ -15,7 +15,9 @@ export function checkTableName(name: string, pos: number): void {
 }
 
 export function checkColumnName(name: string, pos: number): void {
-  if (name.length === 0 || name.length > NAME_LENGTH_MAX || name.trim() !== name || COLUMN_FORBIDDEN.test(name)) {
+  if (
+    name.length === 0 || name.length > NAME_LENGTH_MAX || name.trim() !== name || COLUMN_FORBIDDEN.test(name)
+  ) {
     throw new SqlError(`invalid column name [name=${name}]`, pos);
   }
 }

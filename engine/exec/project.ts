@@ -6,7 +6,11 @@ import { checkCancelled, type ExecContext } from "./exec_context.ts";
 
 type ProjectNode = Extract<PlanNode, { kind: "project" }>;
 
-export async function* runProject(n: ProjectNode, input: AsyncIterable<Batch>, ctx: ExecContext): AsyncGenerator<Batch> {
+export async function* runProject(
+  n: ProjectNode,
+  input: AsyncIterable<Batch>,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
   const evals = n.exprs.map((e) => (e.kind === "column" ? undefined : compileExpr(e, ctx)));
   for await (const b of input) {
     checkCancelled(ctx);

@@ -1,7 +1,14 @@
 /** Converts query batches into storage's RowsToWrite, applying assignment conversions (§3.4). */
 import type { ColumnType } from "../base/types.ts";
 import { sameType } from "../base/types.ts";
-import { allocVectorData, type Batch, readValue, type Value, type VectorData, writeValue } from "../base/values.ts";
+import {
+  allocVectorData,
+  type Batch,
+  readValue,
+  type Value,
+  type VectorData,
+  writeValue,
+} from "../base/values.ts";
 import { castValue } from "../functions/cast.ts";
 import type { RowsToWrite, StoredColumn } from "../storage/api.ts";
 
@@ -26,7 +33,9 @@ export function batchesToRows(batches: Batch[], target: StoredColumn[], mapping:
       } else {
         for (let i = 0; i < b.rowCount; i++) {
           const x = readValue(v, i);
-          const y = sameType(from, to) || (sym && typeof x === "string") ? x : castValue(x, from, to, { constant: false, pos: -1 });
+          const y = sameType(from, to) || (sym && typeof x === "string")
+            ? x
+            : castValue(x, from, to, { constant: false, pos: -1 });
           if (sym) (data as Value[])[at + i] = y;
           else writeValue(to, data, at + i, y);
         }

@@ -22,7 +22,10 @@ type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
 const extensions = new Map<string, (n: PlanNode, ctx: ExecContext, run: Runner) => AsyncGenerator<Batch>>();
 
 /** Lets later operators (SAMPLE BY, LATEST ON, ASOF, window) plug in without touching this file. */
-export function registerOperator(kind: string, run: (n: PlanNode, ctx: ExecContext, run: Runner) => AsyncGenerator<Batch>): void {
+export function registerOperator(
+  kind: string,
+  run: (n: PlanNode, ctx: ExecContext, run: Runner) => AsyncGenerator<Batch>,
+): void {
   extensions.set(kind, run);
 }
 
@@ -76,7 +79,10 @@ export async function* runPlan(n: PlanNode, ctx: ExecContext): AsyncGenerator<Ba
 }
 
 /** A node's input, with the correlated subqueries of the node run ahead of each batch. */
-function withCorrelated(n: Extract<PlanNode, { kind: "filter" | "project" | "aggregate" }>, ctx: ExecContext): AsyncGenerator<Batch> {
+function withCorrelated(
+  n: Extract<PlanNode, { kind: "filter" | "project" | "aggregate" }>,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
   const input = runPlan(n.input, ctx);
   const subs = correlatedOf(n);
   return subs.length ? prefetchCorrelated(subs, input, ctx, runPlan) : input;

@@ -93,7 +93,11 @@ async function collectRows(n: SampleByNode, input: AsyncIterable<Batch>, ctx: Ex
     for (const [h, g] of m) out.set(h, { keys: g.keys, values: g.accs.map((a) => a.result()) });
     buckets.set(s, out);
   }
-  return { bucketer: bucketer ?? (spec.from !== undefined ? bucketerOf(spec, spec.from) : undefined), buckets, keys };
+  return {
+    bucketer: bucketer ?? (spec.from !== undefined ? bucketerOf(spec, spec.from) : undefined),
+    buckets,
+    keys,
+  };
 }
 
 /** The bucket starts to emit: data buckets, or every step of the range when filling. */
@@ -146,7 +150,7 @@ function* emit(n: SampleByNode, s: Sampled, ctx: ExecContext): Generator<Batch> 
   for (const [h, k] of keyList) states.set(h, { keys: k, prev: spec.aggs.map(() => null), data: [], at: 0 });
   range.forEach((b, pos) => {
     const m = s.buckets.get(b);
-    if (m) for (const h of m.keys()) states.get(h)?.data.push(pos);
+    if (m) { for (const h of m.keys()) states.get(h)?.data.push(pos); }
   });
   const aggTypes = spec.aggs.map((a) => a.binding.returns);
   for (let pos = 0; pos < range.length; pos++) {

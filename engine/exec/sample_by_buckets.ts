@@ -54,7 +54,11 @@ function gridOf(spec: SampleBySpec, origin: bigint | undefined): Grid {
   const stride = { count: spec.stride, letter: spec.unit };
   const months = spec.unit === "M" ? spec.stride : spec.stride * 12;
   return {
-    floor: (x) => (origin === undefined || origin === 0n ? floorStride(x, stride, "us") : floorStrideFrom(x, stride, origin, "us")),
+    floor: (
+      x,
+    ) => (origin === undefined || origin === 0n
+      ? floorStride(x, stride, "us")
+      : floorStrideFrom(x, stride, origin, "us")),
     next: (x) => addMonths(x, months, "us"),
   };
 }
@@ -89,11 +93,14 @@ export function bucketerOf(spec: SampleBySpec, firstTs: bigint): Bucketer {
     const floorLocal = (local: bigint) => g.floor(local - off) + off;
     b = {
       floor: (t) => localToUtcTicks(rules, floorLocal(utcToLocalTicks(rules, t, "us")), "us"),
-      next: (s) => localToUtcTicks(rules, g.next(floorLocal(utcToLocalTicks(rules, s, "us")) - off) + off, "us"),
+      next: (s) =>
+        localToUtcTicks(rules, g.next(floorLocal(utcToLocalTicks(rules, s, "us")) - off) + off, "us"),
     };
   }
   if (spec.from === undefined) return b;
   // FROM is the origin: the first bucket starts there (shifted by the offset).
-  const first = rules && rules.fixedOffsetSeconds !== 0 ? localToUtcTicks(rules, spec.from + off, "us") : spec.from + off;
+  const first = rules && rules.fixedOffsetSeconds !== 0
+    ? localToUtcTicks(rules, spec.from + off, "us")
+    : spec.from + off;
   return { floor: b.floor, next: b.next, first };
 }

@@ -74,7 +74,9 @@ export async function* runScan(n: ScanNode, ctx: ExecContext): AsyncGenerator<Ba
           steps.push([Math.max(from, end - size), end]);
         }
       } else {
-        for (let at = from; at < to; at += BATCH_ROWS_MAX) steps.push([at, Math.min(to, at + BATCH_ROWS_MAX)]);
+        for (let at = from; at < to; at += BATCH_ROWS_MAX) {
+          steps.push([at, Math.min(to, at + BATCH_ROWS_MAX)]);
+        }
       }
       for (const [a, b] of steps) {
         await pace(ctx);

@@ -7,7 +7,11 @@ import { charge, checkCancelled, type ExecContext, rowBytes } from "./exec_conte
 
 type SortNode = Extract<PlanNode, { kind: "sort" }>;
 
-export async function* runSort(n: SortNode, input: AsyncIterable<Batch>, ctx: ExecContext): AsyncGenerator<Batch> {
+export async function* runSort(
+  n: SortNode,
+  input: AsyncIterable<Batch>,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
   const rows: Value[][] = [];
   for await (const b of input) {
     checkCancelled(ctx);

@@ -24,10 +24,15 @@ export function* runRows(n: Extract<PlanNode, { kind: "rows" }>): Generator<Batc
   yield* rowsToBatches(n.columns.map((c) => c.type), n.rows);
 }
 
-export async function* runLongSequence(n: Extract<PlanNode, { kind: "longSequence" }>, ctx: ExecContext): AsyncGenerator<Batch> {
+export async function* runLongSequence(
+  n: Extract<PlanNode, { kind: "longSequence" }>,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
   const raw = evalConst(n.count, ctx);
   const count = raw === null ? 0 : Number(raw);
-  if (!Number.isFinite(count) || count < 0) throw new SqlError("long_sequence: count must be a non-negative number", -1);
+  if (!Number.isFinite(count) || count < 0) {
+    throw new SqlError("long_sequence: count must be a non-negative number", -1);
+  }
   if (n.seed) {
     const s0 = evalConst(n.seed[0], ctx), s1 = evalConst(n.seed[1], ctx);
     ctx.evalContext.random.reseed(BigInt(s0 as bigint ?? 0), BigInt(s1 as bigint ?? 0));
@@ -41,7 +46,10 @@ export async function* runLongSequence(n: Extract<PlanNode, { kind: "longSequenc
   }
 }
 
-export async function* runGenerator(n: Extract<PlanNode, { kind: "generator" }>, ctx: ExecContext): AsyncGenerator<Batch> {
+export async function* runGenerator(
+  n: Extract<PlanNode, { kind: "generator" }>,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
   if (n.name === "generate_series") {
     for (const b of runSeries(n.args[0] as unknown as Series)) {
       await pace(ctx);

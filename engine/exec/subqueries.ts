@@ -67,7 +67,11 @@ export async function prepareSubqueries(root: PlanNode, ctx: ExecContext, run: R
 }
 
 /** Runs the subqueries inside loose expressions (UPDATE's SET and WHERE have no plan node). */
-export async function prepareExprSubqueries(exprs: BoundExpr[], ctx: ExecContext, run: Runner): Promise<void> {
+export async function prepareExprSubqueries(
+  exprs: BoundExpr[],
+  ctx: ExecContext,
+  run: Runner,
+): Promise<void> {
   const pending: { kind: string; plan: PlanNode; pos: number }[] = [];
   for (const e of exprs) {
     walkBound(e, (x) => {
@@ -88,7 +92,9 @@ export async function prepareExprSubqueries(exprs: BoundExpr[], ctx: ExecContext
         if (b.rowCount > 0 && seen === 0) value = readValue(b.columns[0], 0);
         seen += b.rowCount;
       }
-      if (seen > 1) throw new SqlError("more than one row returned by a subquery used as an expression", p.pos);
+      if (seen > 1) {
+        throw new SqlError("more than one row returned by a subquery used as an expression", p.pos);
+      }
       ctx.subqueries.set(p.plan, value);
     } else if (p.kind === "in") {
       const set = new Set<unknown>();

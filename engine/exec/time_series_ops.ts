@@ -10,7 +10,13 @@ import { registerOperator } from "./run_plan.ts";
 import { runSampleBy } from "./sample_by.ts";
 import { runWindow } from "./window.ts";
 
-registerOperator("sampleBy", (n, ctx, run) => runSampleBy(n as Extract<PlanNode, { kind: "sampleBy" }>, ctx, run));
-registerOperator("latestBy", (n, ctx, run) => runLatestBy(n as Extract<PlanNode, { kind: "latestBy" }>, ctx, run));
+registerOperator(
+  "sampleBy",
+  (n, ctx, run) => runSampleBy(n as Extract<PlanNode, { kind: "sampleBy" }>, ctx, run),
+);
+registerOperator(
+  "latestBy",
+  (n, ctx, run) => runLatestBy(n as Extract<PlanNode, { kind: "latestBy" }>, ctx, run),
+);
 registerOperator("asof", (n, ctx, run) => runAsofJoin(n as Extract<PlanNode, { kind: "asof" }>, ctx, run));
 registerOperator("window", (n, ctx, run) => runWindow(n as Extract<PlanNode, { kind: "window" }>, ctx, run));

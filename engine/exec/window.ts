@@ -38,7 +38,12 @@ export async function* runWindow(n: WindowNode, ctx: ExecContext, run: Runner): 
 }
 
 /** Evaluates `e` for every input row, in input order. */
-function evalAll(e: Parameters<typeof compileExpr>[0], batches: Batch[], total: number, ctx: ExecContext): Value[] {
+function evalAll(
+  e: Parameters<typeof compileExpr>[0],
+  batches: Batch[],
+  total: number,
+  ctx: ExecContext,
+): Value[] {
   const f = compileExpr(e, ctx);
   const out = new Array<Value>(total);
   let at = 0;

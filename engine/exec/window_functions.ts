@@ -38,7 +38,9 @@ export function computePartition(w: WindowCall, rows: number[], p: PartitionInpu
       return offsets(w, rows, p);
   }
   const frames = frameBounds(w, rows, p.order);
-  if (w.name === "first_value" || w.name === "last_value" || w.name === "nth_value") return frameValues(w, rows, frames, p);
+  if (w.name === "first_value" || w.name === "last_value" || w.name === "nth_value") {
+    return frameValues(w, rows, frames, p);
+  }
   aggregateOverFrames(w, rows, frames, p);
 }
 
@@ -120,7 +122,8 @@ function frameBounds(w: WindowCall, rows: number[], order: Value[] | undefined):
   const lo = new Int32Array(m), hi = new Int32Array(m);
   const { start, end, unit } = w.frame;
   const desc = w.orderBy[0]?.desc ?? false;
-  const ranged = unit === "range" && order !== undefined && (start.offset !== undefined || end.offset !== undefined);
+  const ranged = unit === "range" && order !== undefined &&
+    (start.offset !== undefined || end.offset !== undefined);
   const vals = ranged ? rows.map((r) => (desc ? -asNumber(order![r]) : asNumber(order![r]))) : [];
   // RANGE: the first position whose value is >= v (values ascending after the sign flip).
   const firstAtLeast = (v: number) => {
@@ -142,10 +145,14 @@ function frameBounds(w: WindowCall, rows: number[], order: Value[] | undefined):
         return k;
       case "preceding":
         if (!ranged) return k - Number(b.offset ?? 0);
-        return isEnd ? firstAtLeast(vals[k] - Number(b.offset ?? 0) + Number.EPSILON) - 1 : firstAtLeast(vals[k] - Number(b.offset ?? 0));
+        return isEnd
+          ? firstAtLeast(vals[k] - Number(b.offset ?? 0) + Number.EPSILON) - 1
+          : firstAtLeast(vals[k] - Number(b.offset ?? 0));
       default:
         if (!ranged) return k + Number(b.offset ?? 0);
-        return isEnd ? firstAtLeast(vals[k] + Number(b.offset ?? 0) + 1e-9) - 1 : firstAtLeast(vals[k] + Number(b.offset ?? 0));
+        return isEnd
+          ? firstAtLeast(vals[k] + Number(b.offset ?? 0) + 1e-9) - 1
+          : firstAtLeast(vals[k] + Number(b.offset ?? 0));
     }
   };
   for (let k = 0; k < m; k++) {
@@ -185,7 +192,9 @@ function toResult(w: WindowCall, v: Value): Value {
 function aggregateOverFrames(w: WindowCall, rows: number[], f: Frames, p: PartitionInput): void {
   const m = rows.length;
   const argsOf = (j: number) => p.args.map((a) => a[rows[j]]);
-  if ((w.name === "sum" || w.name === "avg" || w.name === "count") && !f.excludeCurrent) return slidingSum(w, rows, f, p);
+  if ((w.name === "sum" || w.name === "avg" || w.name === "count") && !f.excludeCurrent) {
+    return slidingSum(w, rows, f, p);
+  }
   const realBinding = bindingFor(w);
   if (!realBinding) throw new Error(`window aggregate ${w.name} cannot be bound`);
   if (f.fromStart && !f.excludeCurrent) {
@@ -215,7 +224,12 @@ const bindings = new WeakMap<WindowCall, AggregateBinding | undefined>();
 function bindingFor(w: WindowCall): AggregateBinding | undefined {
   if (bindings.has(w)) return bindings.get(w);
   const b = lookupAggregate(w.name)?.bind(
-    w.args.map((a) => ({ type: a.type, constant: a.kind === "const", value: a.kind === "const" ? a.value : undefined, pos: 0 })),
+    w.args.map((a) => ({
+      type: a.type,
+      constant: a.kind === "const",
+      value: a.kind === "const" ? a.value : undefined,
+      pos: 0,
+    })),
     { distinct: false, star: w.args.length === 0 },
   );
   const binding = typeof b === "string" ? undefined : b;

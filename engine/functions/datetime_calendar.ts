@@ -31,7 +31,6 @@ export const TICKS_PER_SECOND_NUM: Readonly<Record<TimeUnit, number>> = { ms: 1e
 /** Nanoseconds per tick, per unit (the scale between a unit and ns). */
 export const NANOS_PER_TICK: Readonly<Record<TimeUnit, number>> = { ms: 1e6, us: 1e3, ns: 1 };
 
-
 /** Modulo with the sign of the divisor. */
 export function floorMod(a: bigint, b: bigint): bigint {
   const r = a % b;
@@ -48,8 +47,6 @@ const DAYS_PER_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 export function daysInMonth(year: number, month: number): number {
   return month === 2 && isLeapYear(year) ? 29 : DAYS_PER_MONTH[month - 1];
 }
-
-
 
 /** ISO day of week of a day number: 1 = Monday … 7 = Sunday (1970-01-01 was a Thursday). */
 export function dayOfWeek(days: number): number {

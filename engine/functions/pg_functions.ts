@@ -52,8 +52,12 @@ function define(name: string, bind: (args: BoundArg[]) => ScalarBinding | string
 
 /** A function of `min`..`max` arguments of any type answering a constant. */
 function constant(name: string, min: number, max: number, returns: ColumnType, value: Value): void {
-  define(name, (args) =>
-    args.length < min || args.length > max ? `wrong number of arguments for ${name}` : { returns, eval: () => value }
+  define(
+    name,
+    (args) =>
+      args.length < min || args.length > max
+        ? `wrong number of arguments for ${name}`
+        : { returns, eval: () => value },
   );
 }
 
@@ -66,7 +70,11 @@ function registerAll(): void {
     if (args.length !== 2) return "format_type expects (type oid, typmod)";
     return {
       returns: T.STRING,
-      eval: ([oid, mod]) => (oid === null ? null : formatType(Number(toBigInt(oid)), mod === null ? -1 : Number(toBigInt(mod)))),
+      eval: (
+        [oid, mod],
+      ) => (oid === null
+        ? null
+        : formatType(Number(toBigInt(oid)), mod === null ? -1 : Number(toBigInt(mod)))),
     };
   });
   define("current_setting", (args) => {
@@ -92,22 +100,34 @@ function registerAll(): void {
     };
   });
   define("array_to_string", (args) => {
-    if (args.length < 2 || args.length > 3) return "array_to_string expects (array, delimiter [, null string])";
+    if (args.length < 2 || args.length > 3) {
+      return "array_to_string expects (array, delimiter [, null string])";
+    }
     return { returns: T.STRING, eval: ([a]) => (a === null ? null : String(a)) };
   });
   define("pg_any_equal", (args) => {
     if (args.length !== 2) return "pg_any_equal expects (value, array)";
-    return { returns: T.BOOLEAN, eval: ([v, a]) => (v === null || a === null ? null : anyEqual(v, String(a))) };
+    return {
+      returns: T.BOOLEAN,
+      eval: ([v, a]) => (v === null || a === null ? null : anyEqual(v, String(a))),
+    };
   });
   define("pg_array_element", (args) => {
     if (args.length !== 2) return "pg_array_element expects (array, subscript)";
-    return { returns: T.INT, eval: ([a, n]) => (a === null || n === null ? null : arrayElement(String(a), Number(toBigInt(n)))) };
+    return {
+      returns: T.INT,
+      eval: ([a, n]) => (a === null || n === null ? null : arrayElement(String(a), Number(toBigInt(n)))),
+    };
   });
   define("btrim", (args) => {
     if (args.length < 1 || args.length > 2) return "btrim expects (string [, characters])";
     return {
       returns: T.STRING,
-      eval: ([v, chars]) => (v === null || chars === null ? null : trimChars(String(v), chars === undefined ? " " : String(chars))),
+      eval: (
+        [v, chars],
+      ) => (v === null || chars === null
+        ? null
+        : trimChars(String(v), chars === undefined ? " " : String(chars))),
     };
   });
   constant("pg_get_expr", 2, 3, T.STRING, null);
@@ -116,7 +136,10 @@ function registerAll(): void {
     return {
       returns: T.STRING,
       eval: ([oid, col]) =>
-        oid === null ? null : indexDefinitionByOid(Number(toBigInt(oid)), col === null || col === undefined ? 0 : Number(toBigInt(col))),
+        oid === null ? null : indexDefinitionByOid(
+          Number(toBigInt(oid)),
+          col === null || col === undefined ? 0 : Number(toBigInt(col)),
+        ),
     };
   });
   constant("pg_get_constraintdef", 1, 2, T.STRING, null);
@@ -125,7 +148,20 @@ function registerAll(): void {
   constant("pg_table_is_visible", 1, 1, T.BOOLEAN, true);
   constant("pg_type_is_visible", 1, 1, T.BOOLEAN, true);
   constant("pg_function_is_visible", 1, 1, T.BOOLEAN, true);
-  for (const kind of ["operator", "opclass", "opfamily", "collation", "conversion", "ts_config", "ts_dict", "ts_parser", "ts_template", "statistics_obj"]) {
+  for (
+    const kind of [
+      "operator",
+      "opclass",
+      "opfamily",
+      "collation",
+      "conversion",
+      "ts_config",
+      "ts_dict",
+      "ts_parser",
+      "ts_template",
+      "statistics_obj",
+    ]
+  ) {
     constant(`pg_${kind}_is_visible`, 1, 1, T.BOOLEAN, true);
   }
   define("pg_size_pretty", (args) => {
@@ -149,16 +185,25 @@ function registerAll(): void {
   define("current_schemas", (args) => {
     if (args.length !== 1) return "current_schemas expects (include_implicit boolean)";
     // Arrays print as `{a,b}`; the implicit schema is pg_catalog, the search path is public.
-    return { returns: T.STRING, eval: ([implicit]) => (implicit === true ? "{pg_catalog,public}" : "{public}") };
+    return {
+      returns: T.STRING,
+      eval: ([implicit]) => (implicit === true ? "{pg_catalog,public}" : "{public}"),
+    };
   });
   define("pg_get_function_result", (args) => {
     if (args.length !== 1) return "pg_get_function_result expects (function oid)";
-    return { returns: T.STRING, eval: ([oid]) => (oid === null ? null : functionResult(Number(toBigInt(oid)))) };
+    return {
+      returns: T.STRING,
+      eval: ([oid]) => (oid === null ? null : functionResult(Number(toBigInt(oid)))),
+    };
   });
   // How regclass and regtype values print: the relation's name, the type as format_type says.
   define("regclassout", (args) => {
     if (args.length !== 1) return "regclassout expects (relation oid)";
-    return { returns: T.STRING, eval: ([oid]) => (oid === null ? null : relationName(Number(toBigInt(oid)))) };
+    return {
+      returns: T.STRING,
+      eval: ([oid]) => (oid === null ? null : relationName(Number(toBigInt(oid)))),
+    };
   });
   define("regtypeout", (args) => {
     if (args.length !== 1) return "regtypeout expects (type oid)";
@@ -210,7 +255,10 @@ function arrayElements(text: string): { items: string[]; lower: number } {
   const t = text.trim();
   if (!t.startsWith("{")) return { items: t === "" ? [] : t.split(/\s+/), lower: 0 };
   const body = t.slice(1, -1);
-  return { items: body === "" ? [] : body.split(",").map((e) => e.trim().replace(/^"(.*)"$/, "$1")), lower: 1 };
+  return {
+    items: body === "" ? [] : body.split(",").map((e) => e.trim().replace(/^"(.*)"$/, "$1")),
+    lower: 1,
+  };
 }
 
 /** PostgreSQL's btrim: `s` without any of `chars` at either end. */
@@ -224,7 +272,9 @@ function trimChars(s: string, chars: string): string {
 /** `v = ANY(array)` (the rewrite of server/pg/sql_rewrite_arrays.ts): numbers compare by value. */
 function anyEqual(v: Value, array: string): boolean {
   const { items } = arrayElements(array);
-  if (typeof v === "number" || typeof v === "bigint") return items.some((e) => e !== "" && Number(e) === Number(v));
+  if (typeof v === "number" || typeof v === "bigint") {
+    return items.some((e) => e !== "" && Number(e) === Number(v));
+  }
   return items.includes(String(v));
 }
 

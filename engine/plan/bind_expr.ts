@@ -6,7 +6,15 @@
  */
 import { SqlError } from "../base/errors.ts";
 import { NESTING_DEPTH_MAX } from "../base/limits.ts";
-import { type ColumnType, geohashType, isTimestamp, parseTypeName, sameType, T, typeName } from "../base/types.ts";
+import {
+  type ColumnType,
+  geohashType,
+  isTimestamp,
+  parseTypeName,
+  sameType,
+  T,
+  typeName,
+} from "../base/types.ts";
 import type { Interval, Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
 import { castValue, commonType } from "../functions/cast.ts";
@@ -47,7 +55,15 @@ export interface BindContext {
   depth?: number;
 }
 
-const COMPARISONS: Record<string, string> = { "<": ">=", "<=": ">", ">": "<=", ">=": "<", "=": "!=", "!=": "=", "<>": "=" };
+const COMPARISONS: Record<string, string> = {
+  "<": ">=",
+  "<=": ">",
+  ">": "<=",
+  ">=": "<",
+  "=": "!=",
+  "!=": "=",
+  "<>": "=",
+};
 
 export function constant(type: ColumnType, value: Value): BoundExpr {
   return { kind: "const", type, value };
@@ -98,7 +114,12 @@ export function bindExpr(e: A.Expr, ctx: BindContext): BoundExpr {
     case "between":
       return bindBetween(e, sub);
     case "like": {
-      const r = callByName(e.caseInsensitive ? "ilike" : "like", [bindExpr(e.expr, sub), bindExpr(e.pattern, sub)], e.pos, ctx);
+      const r = callByName(
+        e.caseInsensitive ? "ilike" : "like",
+        [bindExpr(e.expr, sub), bindExpr(e.pattern, sub)],
+        e.pos,
+        ctx,
+      );
       return e.not ? negate(r) : r;
     }
     case "isNull":
@@ -160,7 +181,9 @@ function bindUnary(e: A.UnaryExpr, ctx: BindContext): BoundExpr {
   if (e.op === "not") {
     // NOT of a comparison is evaluated as the opposite comparison (§4.2): NOT (5 < NULL) is false.
     const o = e.operand;
-    if (o.kind === "binary" && COMPARISONS[o.op]) return bindExpr({ ...o, op: COMPARISONS[o.op] as A.BinaryOp }, ctx);
+    if (o.kind === "binary" && COMPARISONS[o.op]) {
+      return bindExpr({ ...o, op: COMPARISONS[o.op] as A.BinaryOp }, ctx);
+    }
     return negate(bindExpr(o, ctx));
   }
   const arg = bindExpr(e.operand, ctx);
@@ -191,12 +214,17 @@ function bindBinary(e: A.BinaryExpr, ctx: BindContext): BoundExpr {
       }
     }
     if (isConst(left) && isConst(right)) {
-      const v = e.op === "and" ? left.value === true && right.value === true : left.value === true || right.value === true;
+      const v = e.op === "and"
+        ? left.value === true && right.value === true
+        : left.value === true || right.value === true;
       return constant(T.BOOLEAN, v);
     }
     return { kind: e.op, type: T.BOOLEAN, args: [left, right] };
   }
-  if ((e.op === "=" || e.op === "!=" || e.op === "<>") && isTimestamp(left.type) && right.kind === "const" && right.type.tag === "INTERVAL") {
+  if (
+    (e.op === "=" || e.op === "!=" || e.op === "<>") && isTimestamp(left.type) && right.kind === "const" &&
+    right.type.tag === "INTERVAL"
+  ) {
     return inIntervals(left, [right.value as Interval], e.op !== "=");
   }
   if (e.op === "within" && e.list) {
@@ -230,7 +258,9 @@ export function castTo(arg: BoundExpr, to: ColumnType, pos: number): BoundExpr {
 function bindCase(e: A.CaseExpr, ctx: BindContext): BoundExpr {
   const operand = e.operand ? bindExpr(e.operand, ctx) : undefined;
   const whens = e.whens.map((w) => {
-    const cond = operand ? callByName("=", [operand, bindExpr(w.when, ctx)], w.when.pos, ctx) : bindExpr(w.when, ctx);
+    const cond = operand
+      ? callByName("=", [operand, bindExpr(w.when, ctx)], w.when.pos, ctx)
+      : bindExpr(w.when, ctx);
     return { cond, then: bindExpr(w.then, ctx) };
   });
   const otherwise0 = e.else ? bindExpr(e.else, ctx) : constant(T.NULL, null);
@@ -260,7 +290,10 @@ function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
   const items = e.list.map((x) => bindExpr(x, ctx));
   if (isTimestamp(arg.type) && items.length === 1) {
     const only = items[0];
-    if (isConst(only) && (only.type.tag === "STRING" || only.type.tag === "VARCHAR" || only.type.tag === "SYMBOL")) {
+    if (
+      isConst(only) &&
+      (only.type.tag === "STRING" || only.type.tag === "VARCHAR" || only.type.tag === "SYMBOL")
+    ) {
       if (only.value === null) return constant(T.BOOLEAN, false);
       const intervals = intervalsOf(only.value as string, e.list[0].pos, arg.type, ctx);
       return inIntervals(arg, intervals, e.not);
@@ -289,7 +322,10 @@ function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
 
 function intervalsOf(text: string, pos: number, t: ColumnType, ctx: BindContext): Interval[] {
   try {
-    return parseIntervalString(text, { nowMicros: ctx.evalContext.nowMicros, unit: t.tag === "TIMESTAMP_NS" ? "ns" : "us" });
+    return parseIntervalString(text, {
+      nowMicros: ctx.evalContext.nowMicros,
+      unit: t.tag === "TIMESTAMP_NS" ? "ns" : "us",
+    });
   } catch (err) {
     if (err instanceof SqlError) throw new SqlError(err.message, pos, "semantic");
     throw err;
@@ -300,11 +336,17 @@ function intervalsOf(text: string, pos: number, t: ColumnType, ctx: BindContext)
 function pointValueFor(target: ColumnType, item: { type: ColumnType; value: Value }, ast: A.Expr): Value {
   if (item.value === null) return null;
   if (sameType(target, item.type)) return item.value;
-  const textual = item.type.tag === "STRING" || item.type.tag === "VARCHAR" || item.type.tag === "CHAR" || item.type.tag === "SYMBOL";
-  const targetTextual = target.tag === "STRING" || target.tag === "VARCHAR" || target.tag === "SYMBOL" || target.tag === "CHAR";
+  const textual = item.type.tag === "STRING" || item.type.tag === "VARCHAR" || item.type.tag === "CHAR" ||
+    item.type.tag === "SYMBOL";
+  const targetTextual = target.tag === "STRING" || target.tag === "VARCHAR" || target.tag === "SYMBOL" ||
+    target.tag === "CHAR";
   if (textual && targetTextual) return item.value;
   if (typeof item.value === "number" || typeof item.value === "bigint") {
-    if (typeof item.value === "number" && (target.tag === "INT" || target.tag === "LONG" || target.tag === "DOUBLE" || target.tag === "FLOAT" || target.tag === "SHORT" || target.tag === "BYTE")) return item.value;
+    if (
+      typeof item.value === "number" &&
+      (target.tag === "INT" || target.tag === "LONG" || target.tag === "DOUBLE" || target.tag === "FLOAT" ||
+        target.tag === "SHORT" || target.tag === "BYTE")
+    ) return item.value;
     if (typeof item.value === "bigint" && !isTimestamp(target)) return item.value;
   }
   if (isTimestamp(target) && textual) {
@@ -330,11 +372,16 @@ function bindBetween(e: A.BetweenExpr, ctx: BindContext): BoundExpr {
   if (isTimestamp(x.type)) {
     lo = timestampBound(lo, x.type, e.lo.pos);
     hi = timestampBound(hi, x.type, e.hi.pos);
-    if (isConst(lo) && isConst(hi) && lo.value !== null && hi.value !== null && (lo.value as bigint) > (hi.value as bigint)) {
+    if (
+      isConst(lo) && isConst(hi) && lo.value !== null && hi.value !== null &&
+      (lo.value as bigint) > (hi.value as bigint)
+    ) {
       [lo, hi] = [hi, lo];
     }
   }
-  if ((isConst(lo) && lo.value === null) || (isConst(hi) && hi.value === null)) return constant(T.BOOLEAN, e.not);
+  if ((isConst(lo) && lo.value === null) || (isConst(hi) && hi.value === null)) {
+    return constant(T.BOOLEAN, e.not);
+  }
   const r: BoundExpr = {
     kind: "and",
     type: T.BOOLEAN,
@@ -409,11 +456,16 @@ export function callByName(name: string, args: BoundExpr[], pos: number, ctx: Bi
     throw err;
   }
   if (typeof binding === "string") throw new SqlError(binding, pos);
-  const finalArgs = binding.argTypes ? args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, pos)) : args;
+  const finalArgs = binding.argTypes
+    ? args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, pos))
+    : args;
   const call: BoundExpr = { kind: "call", type: binding.returns, name, binding, args: finalArgs };
   if (binding.deterministic !== false && finalArgs.every(isConst)) {
     try {
-      return constant(binding.returns, binding.eval(finalArgs.map((a) => (a as { value: Value }).value), ctx.evalContext));
+      return constant(
+        binding.returns,
+        binding.eval(finalArgs.map((a) => (a as { value: Value }).value), ctx.evalContext),
+      );
     } catch (err) {
       if (err instanceof SqlError && err.position < 0) throw new SqlError(err.message, pos, err.kind);
       throw err;

@@ -29,7 +29,14 @@ export type BoundExpr =
    * of these expressions are the subquery's outer slots (see engine/exec/correlated.ts).
    */
   | { kind: "subquery"; type: ColumnType; plan: PlanNode; pos: number; outer?: BoundExpr[] }
-  | { kind: "inSubquery"; type: ColumnType; arg: BoundExpr; plan: PlanNode; not: boolean; outer?: BoundExpr[] }
+  | {
+    kind: "inSubquery";
+    type: ColumnType;
+    arg: BoundExpr;
+    plan: PlanNode;
+    not: boolean;
+    outer?: BoundExpr[];
+  }
   | { kind: "exists"; type: ColumnType; plan: PlanNode; outer?: BoundExpr[] };
 
 export function isConst(e: BoundExpr): e is { kind: "const"; type: ColumnType; value: Value } {

@@ -12,7 +12,11 @@ export function baseName(item: A.SelectItem, legacy: boolean): string {
   const e = item.expr;
   if (e.kind === "column") return e.name;
   if (legacy) {
-    if (e.kind === "call") return e.nulls === "ignore" ? `${e.name.toLowerCase()}_ignore_nulls` : e.name.toLowerCase().replace(/^pg_catalog\./, "");
+    if (e.kind === "call") {
+      return e.nulls === "ignore"
+        ? `${e.name.toLowerCase()}_ignore_nulls`
+        : e.name.toLowerCase().replace(/^pg_catalog\./, "");
+    }
     if (e.kind === "cast") return e.syntax === "prefix" ? "column" : "cast";
     if (e.kind === "case") return "case";
     if (e.kind === "binary" && e.op === "||") return "concat";

@@ -18,13 +18,17 @@ function describe(n: PlanNode): string {
     case "project":
       return `VirtualRecord columns: ${n.columns.map((c) => c.name).join(",")}`;
     case "aggregate":
-      return n.keys.length ? `GroupBy keys: ${n.keys.length} values: ${n.aggs.map((a) => a.name).join(",")}` : `GroupBy values: ${n.aggs.map((a) => a.name).join(",")}`;
+      return n.keys.length
+        ? `GroupBy keys: ${n.keys.length} values: ${n.aggs.map((a) => a.name).join(",")}`
+        : `GroupBy values: ${n.aggs.map((a) => a.name).join(",")}`;
     case "sort":
       return `Sort keys: ${n.keys.map((k) => n.columns[k.index].name + (k.desc ? " desc" : "")).join(",")}`;
     case "limit":
       return "Limit";
     case "join":
-      return `${n.type[0].toUpperCase()}${n.type.slice(1)} Join${n.equi.length ? " (hash)" : " (nested loop)"}`;
+      return `${n.type[0].toUpperCase()}${n.type.slice(1)} Join${
+        n.equi.length ? " (hash)" : " (nested loop)"
+      }`;
     case "longSequence":
       return "long_sequence";
     default:

@@ -61,8 +61,9 @@ function intervalOf(e: BoundExpr, tsIndex: number): Interval[] | undefined {
   } else return undefined;
   if (!isConst(c)) return undefined;
   let v: bigint;
-  if (typeof c.value === "bigint" && (c.type.tag === "TIMESTAMP" || c.type.tag === "TIMESTAMP_NS")) v = c.value;
-  else if (typeof c.value === "string" && (c.type.tag === "STRING" || c.type.tag === "VARCHAR")) {
+  if (typeof c.value === "bigint" && (c.type.tag === "TIMESTAMP" || c.type.tag === "TIMESTAMP_NS")) {
+    v = c.value;
+  } else if (typeof c.value === "string" && (c.type.tag === "STRING" || c.type.tag === "VARCHAR")) {
     // A timestamp compared with text compares with the instant the text names (§8.4: a point).
     const t = parseTimestamp(c.value, tsType === "TIMESTAMP_NS" ? "ns" : "us");
     if (t === undefined) return undefined;
@@ -84,7 +85,10 @@ function intervalOf(e: BoundExpr, tsIndex: number): Interval[] | undefined {
 }
 
 /** Splits `pred` into timestamp intervals (undefined = unconstrained) and the residual predicate. */
-export function intervalsFromWhere(pred: BoundExpr, tsIndex: number): { intervals?: Interval[]; rest?: BoundExpr } {
+export function intervalsFromWhere(
+  pred: BoundExpr,
+  tsIndex: number,
+): { intervals?: Interval[]; rest?: BoundExpr } {
   let intervals: Interval[] | undefined;
   const rest: BoundExpr[] = [];
   for (const c of conjuncts(pred)) {

@@ -28,8 +28,13 @@ export function reversed(n: PlanNode): PlanNode | undefined {
  * For a sort whose only key is the designated timestamp of `input`: the plan that produces
  * that order without sorting, or undefined.
  */
-export function orderByTimestamp(input: PlanNode, keys: { index: number; desc: boolean }[]): PlanNode | undefined {
-  if (keys.length !== 1 || input.timestampIndex < 0 || keys[0].index !== input.timestampIndex) return undefined;
+export function orderByTimestamp(
+  input: PlanNode,
+  keys: { index: number; desc: boolean }[],
+): PlanNode | undefined {
+  if (keys.length !== 1 || input.timestampIndex < 0 || keys[0].index !== input.timestampIndex) {
+    return undefined;
+  }
   if (!keys[0].desc) return reversed(input) ? input : undefined;
   const r = reversed(input);
   return r && { ...r, timestampIndex: -1 };

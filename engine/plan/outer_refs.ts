@@ -23,7 +23,12 @@ export interface OuterRefs {
  * Resolves a name against the enclosing scopes: a slot reference valid inside the subquery
  * whose outer scope is `o`, or undefined when no enclosing scope has the column.
  */
-export function resolveOuter(o: OuterRefs, name: string, qualifier: string | undefined, pos: number): BoundExpr | undefined {
+export function resolveOuter(
+  o: OuterRefs,
+  name: string,
+  qualifier: string | undefined,
+  pos: number,
+): BoundExpr | undefined {
   const i = o.scope.find(name, qualifier, pos);
   let expr: BoundExpr | undefined;
   if (i !== undefined) expr = { kind: "column", type: o.scope.columns[i].type, index: i };

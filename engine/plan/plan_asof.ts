@@ -64,10 +64,15 @@ export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanC
           }
         }
       }
-      throw new SqlError(`${kind.toUpperCase()} JOIN supports only equality of left and right columns`, j.on.pos);
+      throw new SqlError(
+        `${kind.toUpperCase()} JOIN supports only equality of left and right columns`,
+        j.on.pos,
+      );
     }
   }
-  if (kind === "splice" && j.tolerance) throw new SqlError("TOLERANCE is not supported with SPLICE JOIN", j.tolerance.pos);
+  if (kind === "splice" && j.tolerance) {
+    throw new SqlError("TOLERANCE is not supported with SPLICE JOIN", j.tolerance.pos);
+  }
   const node: PlanNode = {
     ...shape([...left.node.columns, ...right.node.columns], kind === "splice" ? -1 : leftTs),
     kind: "asof",

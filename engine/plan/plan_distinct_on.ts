@@ -66,21 +66,30 @@ export function planDistinctOn(
   if (onOutput.length) {
     const identity = widened.columns.map((c, i) => col(c.type, i));
     widened = {
-      ...shape([...widened.columns, ...onOutput.map((e, i) => hidden(e, onInput.length + i))], widened.timestampIndex),
+      ...shape(
+        [...widened.columns, ...onOutput.map((e, i) => hidden(e, onInput.length + i))],
+        widened.timestampIndex,
+      ),
       kind: "project",
       input: widened,
       exprs: [...identity, ...onOutput],
     };
   }
-  const keyIndexes = slots.map((s) => (s.at === "col" ? s.index : s.at === "in" ? width + s.k : inWidth + s.k));
+  const keyIndexes = slots.map((
+    s,
+  ) => (s.at === "col" ? s.index : s.at === "in" ? width + s.k : inWidth + s.k));
 
   // 2. ORDER BY over the widened rows; its input-side keys still work when no outer layer was added.
   const wScope = new Scope([
     ...scope.columns,
     ...widened.columns.slice(width).map((c) => ({ name: c.name, type: c.type, qualifiers: [] })),
   ], scope.timestampIndex);
-  const wSource = source && !onOutput.length && widened.kind === "project" ? { ...source, exprs: widened.exprs } : undefined;
-  const sorted = orderBy.length ? finishQuery(widened, wScope, orderBy, undefined, pc, false, wSource) : widened;
+  const wSource = source && !onOutput.length && widened.kind === "project"
+    ? { ...source, exprs: widened.exprs }
+    : undefined;
+  const sorted = orderBy.length
+    ? finishQuery(widened, wScope, orderBy, undefined, pc, false, wSource)
+    : widened;
 
   // 3. Number the rows of each key, keep the first.
   const rn = sorted.columns.length;
@@ -93,13 +102,30 @@ export function planDistinctOn(
       args: [],
       partitionBy: keyIndexes.map((i) => col(sorted.columns[i].type, i)),
       orderBy: [],
-      frame: { unit: "rows", start: { kind: "unboundedPreceding" }, end: { kind: "unboundedFollowing" }, excludeCurrent: false },
+      frame: {
+        unit: "rows",
+        start: { kind: "unboundedPreceding" },
+        end: { kind: "unboundedFollowing" },
+        excludeCurrent: false,
+      },
       ignoreNulls: false,
       type: T.LONG,
     }],
   };
-  const first: BoundExpr = { kind: "inSet", type: T.BOOLEAN, arg: col(T.LONG, rn), keys: new Set([normKey(1n)]), hasNull: false, not: false };
-  const kept: PlanNode = { ...shape(numbered.columns, numbered.timestampIndex), kind: "filter", input: numbered, predicate: first };
+  const first: BoundExpr = {
+    kind: "inSet",
+    type: T.BOOLEAN,
+    arg: col(T.LONG, rn),
+    keys: new Set([normKey(1n)]),
+    hasNull: false,
+    not: false,
+  };
+  const kept: PlanNode = {
+    ...shape(numbered.columns, numbered.timestampIndex),
+    kind: "filter",
+    input: numbered,
+    predicate: first,
+  };
   const back = node.columns.map((c, i) => col(c.type, i));
   const ts = sorted.timestampIndex < width ? sorted.timestampIndex : -1;
   const out: PlanNode = { ...shape(node.columns, ts), kind: "project", input: kept, exprs: back };
@@ -114,7 +140,8 @@ function outputIndex(e: A.Expr, scope: Scope, width: number): number | undefined
     return k;
   }
   if (e.kind === "column") {
-    return scope.find(e.name, e.qualifier, e.pos) ?? (e.qualifier ? scope.find(e.name, undefined, e.pos) : undefined);
+    return scope.find(e.name, e.qualifier, e.pos) ??
+      (e.qualifier ? scope.find(e.name, undefined, e.pos) : undefined);
   }
   return undefined;
 }

@@ -14,12 +14,24 @@ import { bindExpr, isAggregateCall } from "./bind_expr.ts";
 import type { BoundExpr } from "./bound.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { type PlanNode, shape } from "./plan_node.ts";
-import { applyWhere, bindContext, containsAggregate, finishQuery, outputScope, planSelect } from "./plan_select.ts";
+import {
+  applyWhere,
+  bindContext,
+  containsAggregate,
+  finishQuery,
+  outputScope,
+  planSelect,
+} from "./plan_select.ts";
 import { Scope } from "./scope.ts";
 
 const HIDDEN = "\u0000having";
 
-export function planHaving(core: A.SelectCore, orderBy: A.OrderItem[], limit: A.Limit | undefined, pc: PlanContext): PlanNode {
+export function planHaving(
+  core: A.SelectCore,
+  orderBy: A.OrderItem[],
+  limit: A.Limit | undefined,
+  pc: PlanContext,
+): PlanNode {
   const having = core.having!;
   const items: A.SelectItem[] = core.items ?? [{ expr: { kind: "star", pos: core.pos } }];
   const grouped = core.groupBy !== undefined || core.sampleBy !== undefined || containsAggregate(having) ||
@@ -47,7 +59,9 @@ export function planHaving(core: A.SelectCore, orderBy: A.OrderItem[], limit: A.
         if (a >= 0) return hide(items[a].expr, e.pos);
         // Under implicit grouping an extra item would become a new key, changing the groups;
         // under GROUP BY the aggregation planner checks that the column is a key.
-        if (!core.groupBy) throw new SqlError("column must appear in GROUP BY clause or aggregate function", e.pos);
+        if (!core.groupBy) {
+          throw new SqlError("column must appear in GROUP BY clause or aggregate function", e.pos);
+        }
         return hide(e, e.pos);
       }
     }
@@ -55,7 +69,13 @@ export function planHaving(core: A.SelectCore, orderBy: A.OrderItem[], limit: A.
   };
   const pred = rewrite(having);
 
-  const inner: A.SelectCore = { ...core, items: [...items, ...hidden], having: undefined, distinct: false, distinctOn: undefined };
+  const inner: A.SelectCore = {
+    ...core,
+    items: [...items, ...hidden],
+    having: undefined,
+    distinct: false,
+    distinctOn: undefined,
+  };
   const node = planSelect(inner, [], undefined, pc);
   const visible = node.columns.length - hidden.length;
   // Only the hidden columns are visible to the predicate: it was rewritten to use nothing else.
@@ -65,12 +85,32 @@ export function planHaving(core: A.SelectCore, orderBy: A.OrderItem[], limit: A.
     qualifiers: [],
   })));
   const bound = bindExpr(pred, bindContext(scope, pc, "HAVING"));
-  if (bound.type.tag !== "BOOLEAN" && bound.type.tag !== "NULL") throw new SqlError("boolean expression expected", having.pos);
+  if (bound.type.tag !== "BOOLEAN" && bound.type.tag !== "NULL") {
+    throw new SqlError("boolean expression expected", having.pos);
+  }
   const filtered = applyWhere(node, bound);
-  const exprs: BoundExpr[] = node.columns.slice(0, visible).map((c, i) => ({ kind: "column", type: c.type, index: i }));
+  const exprs: BoundExpr[] = node.columns.slice(0, visible).map((c, i) => ({
+    kind: "column",
+    type: c.type,
+    index: i,
+  }));
   const tsIndex = node.timestampIndex < visible ? node.timestampIndex : -1;
-  const projected: PlanNode = { ...shape(node.columns.slice(0, visible), tsIndex), kind: "project", input: filtered, exprs };
-  return finishQuery(projected, outputScope(projected), orderBy, limit, pc, core.distinct, undefined, core.distinctOn);
+  const projected: PlanNode = {
+    ...shape(node.columns.slice(0, visible), tsIndex),
+    kind: "project",
+    input: filtered,
+    exprs,
+  };
+  return finishQuery(
+    projected,
+    outputScope(projected),
+    orderBy,
+    limit,
+    pc,
+    core.distinct,
+    undefined,
+    core.distinctOn,
+  );
 }
 
 function refersToColumns(e: A.Expr): boolean {

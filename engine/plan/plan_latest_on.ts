@@ -14,7 +14,12 @@ import { type PlanNode, shape } from "./plan_node.ts";
 import { bindContext } from "./plan_select.ts";
 import { Scope } from "./scope.ts";
 
-export function planLatestOn(core: A.SelectCore, node: PlanNode, scope: Scope, pc: PlanContext): { node: PlanNode; scope: Scope } {
+export function planLatestOn(
+  core: A.SelectCore,
+  node: PlanNode,
+  scope: Scope,
+  pc: PlanContext,
+): { node: PlanNode; scope: Scope } {
   const lo = core.latestOn!;
   let tsIndex = scope.timestampIndex;
   if (lo.ts) {

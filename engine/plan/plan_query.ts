@@ -40,7 +40,9 @@ function planBody(b: A.QueryBody, pc: PlanContext): PlanNode {
 
 function castColumns(node: PlanNode, types: ColumnType[]): PlanNode {
   if (node.columns.every((c, i) => sameType(c.type, types[i]))) return node;
-  const exprs: BoundExpr[] = node.columns.map((c, i) => castTo({ kind: "column", type: c.type, index: i }, types[i], -1));
+  const exprs: BoundExpr[] = node.columns.map((c, i) =>
+    castTo({ kind: "column", type: c.type, index: i }, types[i], -1)
+  );
   return {
     ...shape(node.columns.map((c, i) => ({ name: c.name, type: types[i] }))),
     kind: "project",

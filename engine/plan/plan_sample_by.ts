@@ -25,8 +25,12 @@ import { Scope } from "./scope.ts";
 
 export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, pc: PlanContext): PlanNode {
   const sb = core.sampleBy!;
-  if (core.groupBy) throw new SqlError("SAMPLE BY and GROUP BY cannot be used together", core.groupBy[0]?.pos ?? sb.pos);
-  if (scope.timestampIndex < 0) throw new SqlError("base query does not provide designated TIMESTAMP column", sb.pos);
+  if (core.groupBy) {
+    throw new SqlError("SAMPLE BY and GROUP BY cannot be used together", core.groupBy[0]?.pos ?? sb.pos);
+  }
+  if (scope.timestampIndex < 0) {
+    throw new SqlError("base query does not provide designated TIMESTAMP column", sb.pos);
+  }
   if (!core.items) throw new SqlError("SAMPLE BY needs a select list with aggregates", sb.pos);
   const tsIndex = scope.timestampIndex;
   const names = new NameAllocator(pc.legacyNames);
@@ -56,16 +60,27 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
     bindAggregate(call) {
       const text = exprToText(call).toLowerCase();
       const known = aggTexts.indexOf(text);
-      if (known >= 0) return { kind: "column", type: aggs[known].binding.returns, index: 1 + keys.length + known };
+      if (known >= 0) {
+        return { kind: "column", type: aggs[known].binding.returns, index: 1 + keys.length + known };
+      }
       const args = call.args.map((a) => {
-        if (containsWindow(a)) throw new SqlError("window function cannot be an aggregate argument", call.pos);
+        if (containsWindow(a)) {
+          throw new SqlError("window function cannot be an aggregate argument", call.pos);
+        }
         return bindExpr(a, inputCtx);
       });
       const fn = lookupAggregate(call.name.toLowerCase())!;
-      const bound: BoundArg[] = args.map((a) => ({ type: a.type, constant: isConst(a), value: isConst(a) ? a.value : undefined, pos: call.pos }));
+      const bound: BoundArg[] = args.map((a) => ({
+        type: a.type,
+        constant: isConst(a),
+        value: isConst(a) ? a.value : undefined,
+        pos: call.pos,
+      }));
       const binding = fn.bind(bound, { distinct: call.distinct, star: call.star });
       if (typeof binding === "string") throw new SqlError(binding, call.pos);
-      const finalArgs = binding.argTypes ? args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, call.pos)) : args;
+      const finalArgs = binding.argTypes
+        ? args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, call.pos))
+        : args;
       const filter = call.filter ? bindExpr(call.filter, bindContext(scope, pc, "FILTER")) : undefined;
       aggs.push({ name: call.name.toLowerCase(), binding, args: finalArgs, filter });
       aggTexts.push(text);
@@ -86,7 +101,9 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
   // Output names of the items that are a bare aggregate, for FILL(PREV(alias)).
   const aggOfName = new Map<string, number>();
   exprs.forEach((e, k) => {
-    if (e.kind === "column" && e.index > keys.length) aggOfName.set(items[k].name.toLowerCase(), e.index - 1 - keys.length);
+    if (e.kind === "column" && e.index > keys.length) {
+      aggOfName.set(items[k].name.toLowerCase(), e.index - 1 - keys.length);
+    }
   });
   const spec = sampleSpec(sb, tsIndex, keys, aggs, pc, aggOfName);
   const sampleColumns: OutputColumn[] = [
@@ -95,7 +112,10 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
     ...aggs.map((a, i) => ({ name: `\u0000a${i}`, type: a.binding.returns })),
   ];
   const sampled: PlanNode = { ...shape(sampleColumns, 0), kind: "sampleBy", input, spec };
-  const columns = items.map((it, i) => ({ name: it.name, type: exprs[i].type.tag === "NULL" ? T.STRING : exprs[i].type }));
+  const columns = items.map((it, i) => ({
+    name: it.name,
+    type: exprs[i].type.tag === "NULL" ? T.STRING : exprs[i].type,
+  }));
   const tsOut = exprs.findIndex((e) => e.kind === "column" && e.index === 0);
   return { ...shape(columns, tsOut), kind: "project", input: sampled, exprs };
 }
@@ -138,7 +158,9 @@ function sampleSpec(
     if (sb.align.timeZone) {
       const tz = constantOf(sb.align.timeZone, pc, "TIME ZONE");
       if (tz !== null) {
-        if (typeof tz !== "string" || !resolveTimeZone(tz)) throw new SqlError(`invalid timezone: ${tz}`, sb.align.timeZone.pos);
+        if (typeof tz !== "string" || !resolveTimeZone(tz)) {
+          throw new SqlError(`invalid timezone: ${tz}`, sb.align.timeZone.pos);
+        }
         timeZone = tz;
       }
     }
@@ -153,7 +175,10 @@ function sampleSpec(
   const from = sb.from ? timestampConstant(sb.from, pc) : undefined;
   const to = sb.to ? timestampConstant(sb.to, pc) : undefined;
   if (sb.align.kind === "firstObservation" && (sb.from || sb.to)) {
-    throw new SqlError("FROM-TO intervals are not supported with ALIGN TO FIRST OBSERVATION", (sb.from ?? sb.to)!.pos);
+    throw new SqlError(
+      "FROM-TO intervals are not supported with ALIGN TO FIRST OBSERVATION",
+      (sb.from ?? sb.to)!.pos,
+    );
   }
   return {
     tsIndex,
@@ -170,11 +195,19 @@ function sampleSpec(
   };
 }
 
-function fillSpecs(options: A.FillOption[], aggs: AggregateCall[], pc: PlanContext, aggOfName: Map<string, number>): FillSpec[] {
+function fillSpecs(
+  options: A.FillOption[],
+  aggs: AggregateCall[],
+  pc: PlanContext,
+  aggOfName: Map<string, number>,
+): FillSpec[] {
   if (options.length === 0 || options.every((o) => o.kind === "none")) return [];
   if (options.length > 1 && options.length !== aggs.length) {
     const at = options[Math.min(options.length, aggs.length) - 1] ?? options[0];
-    throw new SqlError(options.length < aggs.length ? "not enough values in FILL" : "too many values in FILL", at.pos);
+    throw new SqlError(
+      options.length < aggs.length ? "not enough values in FILL" : "too many values in FILL",
+      at.pos,
+    );
   }
   return aggs.map((a, i) => {
     const o = options.length === 1 ? options[0] : options[i];
@@ -183,7 +216,9 @@ function fillSpecs(options: A.FillOption[], aggs: AggregateCall[], pc: PlanConte
         const b = bindExpr(o.value, bindContext(new Scope([]), pc, "FILL"));
         if (!isConst(b)) throw new SqlError("constant expected in FILL", o.pos);
         const t = a.binding.returns;
-        if (isTimestamp(t) && typeof b.value === "string") return { kind: "value", value: parseTimestamp(b.value, "us") ?? null };
+        if (isTimestamp(t) && typeof b.value === "string") {
+          return { kind: "value", value: parseTimestamp(b.value, "us") ?? null };
+        }
         const c = castTo(b, t, o.value.pos);
         return { kind: "value", value: isConst(c) ? c.value : null };
       }
@@ -191,10 +226,15 @@ function fillSpecs(options: A.FillOption[], aggs: AggregateCall[], pc: PlanConte
         if (o.of) {
           // spec/sql.md §10.3: the previous value of another aggregate of the same type.
           const index = aggOfName.get(o.of.toLowerCase());
-          if (index === undefined) throw new SqlError(`FILL(PREV(${o.of})): no aggregate column named ${o.of}`, o.pos);
+          if (index === undefined) {
+            throw new SqlError(`FILL(PREV(${o.of})): no aggregate column named ${o.of}`, o.pos);
+          }
           const from = aggs[index].binding.returns, to = a.binding.returns;
           if (from.tag !== to.tag || from.tag === "SYMBOL") {
-            throw new SqlError(`FILL(PREV(${o.of})) needs an aggregate of the same type [expected=${to.tag}, actual=${from.tag}]`, o.pos);
+            throw new SqlError(
+              `FILL(PREV(${o.of})) needs an aggregate of the same type [expected=${to.tag}, actual=${from.tag}]`,
+              o.pos,
+            );
           }
           return index === i ? { kind: "prev" } : { kind: "prevOf", index };
         }

@@ -41,7 +41,10 @@ export function bindContext(scope: Scope, pc: PlanContext, clause?: string): Bin
 
 /** True when an aggregate call appears in `e` outside subqueries and window calls. */
 export function containsAggregate(e: A.Expr): boolean {
-  return someExpr(e, (x) => (x.kind !== "call" ? undefined : x.over ? false : isAggregateCall(x) ? true : undefined));
+  return someExpr(
+    e,
+    (x) => (x.kind !== "call" ? undefined : x.over ? false : isAggregateCall(x) ? true : undefined),
+  );
 }
 
 interface Item {
@@ -74,7 +77,12 @@ function expandItems(core: A.SelectCore, scope: Scope, pc: PlanContext): Item[] 
   return out;
 }
 
-export function planSelect(core: A.SelectCore, orderBy: A.OrderItem[], limit: A.Limit | undefined, pc: PlanContext): PlanNode {
+export function planSelect(
+  core: A.SelectCore,
+  orderBy: A.OrderItem[],
+  limit: A.Limit | undefined,
+  pc: PlanContext,
+): PlanNode {
   if (needsGroupedWindows(core)) return planGroupedWindows(core, orderBy, limit, pc);
   if (core.having) return planHaving(core, orderBy, limit, pc);
   let { node, scope } = planFrom(core.from, pc);
@@ -87,22 +95,51 @@ export function planSelect(core: A.SelectCore, orderBy: A.OrderItem[], limit: A.
   }
   if (core.latestOn || core.sampleBy) {
     const ext = timeSeriesPlanner;
-    if (!ext) throw new SqlError("SAMPLE BY and LATEST ON are not supported yet", (core.latestOn ?? core.sampleBy)!.pos);
+    if (!ext) {
+      throw new SqlError(
+        "SAMPLE BY and LATEST ON are not supported yet",
+        (core.latestOn ?? core.sampleBy)!.pos,
+      );
+    }
     const r = ext(core, node, scope, pc);
-    if (r.done) return finishQuery(r.node, r.scope ?? outputScope(r.node), orderBy, limit, pc, core.distinct, undefined, core.distinctOn);
+    if (r.done) {
+      return finishQuery(
+        r.node,
+        r.scope ?? outputScope(r.node),
+        orderBy,
+        limit,
+        pc,
+        core.distinct,
+        undefined,
+        core.distinctOn,
+      );
+    }
     node = r.node;
     scope = r.scope ?? scope;
   }
   const items = expandItems(core, scope, pc);
   const aggregated = core.groupBy !== undefined || items.some((i) => containsAggregate(i.ast.expr));
-  const windowed = !aggregated && windowPlanner ? windowPlanner(core, items.map((i) => i.ast.expr), node, scope, pc) : undefined;
+  const windowed = !aggregated && windowPlanner
+    ? windowPlanner(core, items.map((i) => i.ast.expr), node, scope, pc)
+    : undefined;
   if (windowed) {
     node = windowed.node;
     scope = windowed.scope;
     items.forEach((it, k) => (it.ast = { ...it.ast, expr: windowed.exprs[k] }));
   }
-  const projected = aggregated ? planAggregation(core, items, node, scope, pc) : planProjection(items, node, scope, pc);
-  return finishQuery(projected.node, outputScope(projected.node), orderBy, limit, pc, core.distinct, aggregated ? undefined : { input: projected.input, scope, exprs: projected.exprs }, core.distinctOn);
+  const projected = aggregated
+    ? planAggregation(core, items, node, scope, pc)
+    : planProjection(items, node, scope, pc);
+  return finishQuery(
+    projected.node,
+    outputScope(projected.node),
+    orderBy,
+    limit,
+    pc,
+    core.distinct,
+    aggregated ? undefined : { input: projected.input, scope, exprs: projected.exprs },
+    core.distinctOn,
+  );
 }
 
 /** Hook for SAMPLE BY / LATEST ON planning (time-series issue). */
@@ -134,19 +171,34 @@ export function applyWhere(node: PlanNode, pred: BoundExpr): PlanNode {
   if (isConst(pred) && pred.value === true) return node;
   if (node.kind === "scan" && node.timestampIndex >= 0) {
     const { intervals, rest } = intervalsFromWhere(pred, node.timestampIndex);
-    const scan = intervals ? { ...node, intervals: node.intervals ? intersectAll(node.intervals, intervals) : intervals } : node;
-    return rest ? { ...shape(scan.columns, scan.timestampIndex), kind: "filter", input: scan, predicate: rest } : scan;
+    const scan = intervals
+      ? { ...node, intervals: node.intervals ? intersectAll(node.intervals, intervals) : intervals }
+      : node;
+    return rest
+      ? { ...shape(scan.columns, scan.timestampIndex), kind: "filter", input: scan, predicate: rest }
+      : scan;
   }
   return { ...shape(node.columns, node.timestampIndex), kind: "filter", input: node, predicate: pred };
 }
 
 function intersectAll(a: import("../base/values.ts").Interval[], b: import("../base/values.ts").Interval[]) {
-  return intervalsFromWhere({ kind: "inIntervals", type: T.BOOLEAN, arg: { kind: "column", type: T.TIMESTAMP, index: 0 }, intervals: a, not: false }, 0).intervals!
-    .flatMap((x) => b.map((y) => ({ lo: x.lo > y.lo ? x.lo : y.lo, hi: x.hi < y.hi ? x.hi : y.hi }))).filter((i) => i.lo <= i.hi);
+  return intervalsFromWhere({
+    kind: "inIntervals",
+    type: T.BOOLEAN,
+    arg: { kind: "column", type: T.TIMESTAMP, index: 0 },
+    intervals: a,
+    not: false,
+  }, 0).intervals!
+    .flatMap((x) => b.map((y) => ({ lo: x.lo > y.lo ? x.lo : y.lo, hi: x.hi < y.hi ? x.hi : y.hi }))).filter((
+      i,
+    ) => i.lo <= i.hi);
 }
 
 export function outputScope(node: PlanNode): Scope {
-  return new Scope(node.columns.map((c) => ({ name: c.name, type: c.type, qualifiers: [] })), node.timestampIndex);
+  return new Scope(
+    node.columns.map((c) => ({ name: c.name, type: c.type, qualifiers: [] })),
+    node.timestampIndex,
+  );
 }
 
 function planProjection(items: Item[], input: PlanNode, scope: Scope, pc: PlanContext) {
@@ -162,7 +214,9 @@ function planProjection(items: Item[], input: PlanNode, scope: Scope, pc: PlanCo
     columns.push({ name: item.name, type: e.type.tag === "NULL" ? T.STRING : e.type });
     if (item.ast.alias) aliases.set(item.ast.alias.toLowerCase(), item.ast.expr);
   }
-  const tsIndex = exprs.findIndex((e) => e.kind === "column" && e.index === scope.timestampIndex && scope.timestampIndex >= 0);
+  const tsIndex = exprs.findIndex((e) =>
+    e.kind === "column" && e.index === scope.timestampIndex && scope.timestampIndex >= 0
+  );
   const node: PlanNode = { ...shape(columns, tsIndex), kind: "project", input, exprs };
   return { node, input, exprs };
 }
@@ -243,13 +297,22 @@ function planAggregation(core: A.SelectCore, items: Item[], input: PlanNode, sco
     bindAggregate(call) {
       const text = exprToText(call).toLowerCase();
       const known = aggTexts.indexOf(text);
-      if (known >= 0) return { kind: "column", type: aggs[known].binding.returns, index: keys.length + known };
+      if (known >= 0) {
+        return { kind: "column", type: aggs[known].binding.returns, index: keys.length + known };
+      }
       const args = call.args.map((a) => bindExpr(a, inputCtx));
       const fn = lookupAggregate(call.name.toLowerCase())!;
-      const bound: BoundArg[] = args.map((a) => ({ type: a.type, constant: isConst(a), value: isConst(a) ? a.value : undefined, pos: call.pos }));
+      const bound: BoundArg[] = args.map((a) => ({
+        type: a.type,
+        constant: isConst(a),
+        value: isConst(a) ? a.value : undefined,
+        pos: call.pos,
+      }));
       const binding = fn.bind(bound, { distinct: call.distinct, star: call.star });
       if (typeof binding === "string") throw new SqlError(binding, call.pos);
-      const finalArgs = binding.argTypes ? args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, call.pos)) : args;
+      const finalArgs = binding.argTypes
+        ? args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, call.pos))
+        : args;
       const filter = call.filter ? bindExpr(call.filter, bindContext(scope, pc, "FILTER")) : undefined;
       aggs.push({ name: call.name.toLowerCase(), binding, args: finalArgs, filter });
       aggTexts.push(text);
@@ -279,8 +342,15 @@ function planAggregation(core: A.SelectCore, items: Item[], input: PlanNode, sco
     ...aggs.map((a, i) => ({ name: `\u0000a${i}`, type: a.binding.returns })),
   ];
   const aggNode: PlanNode = { ...shape(aggColumns), kind: "aggregate", input, keys, aggs };
-  const columns = items.map((it, i) => ({ name: it.name, type: exprs[i].type.tag === "NULL" ? T.STRING : exprs[i].type }));
-  return { node: { ...shape(columns), kind: "project", input: aggNode, exprs } as PlanNode, input: aggNode, exprs };
+  const columns = items.map((it, i) => ({
+    name: it.name,
+    type: exprs[i].type.tag === "NULL" ? T.STRING : exprs[i].type,
+  }));
+  return {
+    node: { ...shape(columns), kind: "project", input: aggNode, exprs } as PlanNode,
+    input: aggNode,
+    exprs,
+  };
 }
 
 /** DISTINCT, ORDER BY and LIMIT over a projected select. */
@@ -297,7 +367,14 @@ export function finishQuery(
   if (distinctOn) return planDistinctOn(node, scope, distinctOn, orderBy, limit, pc, source);
   if (distinct) node = { ...shape(node.columns, -1), kind: "distinct", input: node };
   if (orderBy.length) node = planOrderBy(node, scope, orderBy, pc, distinct ? undefined : source);
-  if (limit) node = { ...shape(node.columns, node.timestampIndex), kind: "limit", input: node, limit: bindLimit(limit, pc) };
+  if (limit) {
+    node = {
+      ...shape(node.columns, node.timestampIndex),
+      kind: "limit",
+      input: node,
+      limit: bindLimit(limit, pc),
+    };
+  }
   return node;
 }
 
@@ -318,7 +395,8 @@ function planOrderBy(
       return { index: k, desc: o.desc };
     }
     if (e.kind === "column") {
-      const i = scope.find(e.name, e.qualifier, e.pos) ?? (e.qualifier ? scope.find(e.name, undefined, e.pos) : undefined);
+      const i = scope.find(e.name, e.qualifier, e.pos) ??
+        (e.qualifier ? scope.find(e.name, undefined, e.pos) : undefined);
       if (i !== undefined) return { index: i, desc: o.desc };
     }
     try {
@@ -333,7 +411,9 @@ function planOrderBy(
       return { index: width + extra.length - 1, desc: o.desc, onInput: true };
     }
   });
-  const tsIndex = keys.length > 0 && keys[0].index === node.timestampIndex && !keys[0].desc ? node.timestampIndex : -1;
+  const tsIndex = keys.length > 0 && keys[0].index === node.timestampIndex && !keys[0].desc
+    ? node.timestampIndex
+    : -1;
   if (extra.length === 0) {
     const presorted = orderByTimestamp(node, keys);
     if (presorted) return presorted;
@@ -344,10 +424,29 @@ function planOrderBy(
   let widened: PlanNode;
   if (onInput && node.kind === "project") {
     const exprs = [...node.exprs, ...extra];
-    widened = { ...shape([...node.columns, ...extra.map((x, i) => ({ name: `\u0000o${i}`, type: x.type }))], node.timestampIndex), kind: "project", input: node.input, exprs };
+    widened = {
+      ...shape(
+        [...node.columns, ...extra.map((x, i) => ({ name: `\u0000o${i}`, type: x.type }))],
+        node.timestampIndex,
+      ),
+      kind: "project",
+      input: node.input,
+      exprs,
+    };
   } else {
-    const exprs: BoundExpr[] = [...node.columns.map((c, i) => ({ kind: "column", type: c.type, index: i }) as BoundExpr), ...extra];
-    widened = { ...shape([...node.columns, ...extra.map((x, i) => ({ name: `\u0000o${i}`, type: x.type }))], node.timestampIndex), kind: "project", input: node, exprs };
+    const exprs: BoundExpr[] = [
+      ...node.columns.map((c, i) => ({ kind: "column", type: c.type, index: i }) as BoundExpr),
+      ...extra,
+    ];
+    widened = {
+      ...shape(
+        [...node.columns, ...extra.map((x, i) => ({ name: `\u0000o${i}`, type: x.type }))],
+        node.timestampIndex,
+      ),
+      kind: "project",
+      input: node,
+      exprs,
+    };
   }
   if (onInput && source && source.scope.timestampIndex >= 0) {
     // A hidden key that is the source's designated timestamp keeps its meaning for the shortcut.
@@ -356,8 +455,14 @@ function planOrderBy(
   }
   const back = node.columns.map((c, i) => ({ kind: "column", type: c.type, index: i }) as BoundExpr);
   const presorted = orderByTimestamp(widened, keys);
-  const sorted: PlanNode = presorted ?? { ...shape(widened.columns, tsIndex), kind: "sort", input: widened, keys };
-  return { ...shape(node.columns, presorted && !keys[0].desc ? node.timestampIndex : tsIndex), kind: "project", input: sorted, exprs: back };
+  const sorted: PlanNode = presorted ??
+    { ...shape(widened.columns, tsIndex), kind: "sort", input: widened, keys };
+  return {
+    ...shape(node.columns, presorted && !keys[0].desc ? node.timestampIndex : tsIndex),
+    kind: "project",
+    input: sorted,
+    exprs: back,
+  };
 }
 
 function bindLimit(limit: A.Limit, pc: PlanContext): LimitSpec {

@@ -47,7 +47,12 @@ export function planWindows(
   const out = exprs.map(rewrite);
   if (calls.length === 0) return undefined;
   const extra = calls.map((c, i) => ({ name: `\u0000w${i}`, type: c.type }));
-  const node: PlanNode = { ...shape([...input.columns, ...extra], input.timestampIndex), kind: "window", input, windows: calls };
+  const node: PlanNode = {
+    ...shape([...input.columns, ...extra], input.timestampIndex),
+    kind: "window",
+    input,
+    windows: calls,
+  };
   const windowScope = new Scope(
     [...scope.columns, ...extra.map((c) => ({ name: c.name, type: c.type, qualifiers: [] }))],
     scope.timestampIndex,
@@ -59,7 +64,9 @@ export function planWindows(
 function resolveSpec(spec: A.WindowSpec, core: A.SelectCore, depth = 0): A.WindowSpec {
   if (!spec.baseName) return spec;
   const named = core.windows.find((w) => w.name.toLowerCase() === spec.baseName!.toLowerCase());
-  if (!named || depth > core.windows.length) throw new SqlError(`window '${spec.baseName}' is not defined`, spec.pos);
+  if (!named || depth > core.windows.length) {
+    throw new SqlError(`window '${spec.baseName}' is not defined`, spec.pos);
+  }
   const base = resolveSpec(named.spec, core, depth + 1);
   if (spec.partitionBy.length > 0 && base.partitionBy.length > 0) {
     throw new SqlError("cannot override PARTITION BY clause of window", spec.pos);
@@ -86,7 +93,12 @@ function frameOffset(b: A.FrameBound, unit: "rows" | "range", pc: PlanContext): 
   return b.timeUnit ? n * (UNIT_MICROS[b.timeUnit] ?? 1n) : n;
 }
 
-function resultType(name: string, args: BoundExpr[], call: A.FunctionCall, aggregate: ColumnType | undefined): ColumnType {
+function resultType(
+  name: string,
+  args: BoundExpr[],
+  call: A.FunctionCall,
+  aggregate: ColumnType | undefined,
+): ColumnType {
   if (name === "row_number" || name === "rank" || name === "dense_rank" || name === "ntile") return T.LONG;
   if (name === "percent_rank" || name === "cume_dist") return T.DOUBLE;
   if (VALUE_FNS.has(name)) {
@@ -112,14 +124,21 @@ function bindWindowCall(call: A.FunctionCall, core: A.SelectCore, scope: Scope, 
   if (!RANK_LIKE.has(name) && !VALUE_FNS.has(name)) {
     const fn = lookupAggregate(name);
     if (!fn) throw new SqlError(`unknown window function: ${call.name}`, call.pos);
-    const bound = args.map((a) => ({ type: a.type, constant: isConst(a), value: isConst(a) ? a.value : undefined, pos: call.pos }));
+    const bound = args.map((a) => ({
+      type: a.type,
+      constant: isConst(a),
+      value: isConst(a) ? a.value : undefined,
+      pos: call.pos,
+    }));
     const binding = fn.bind(bound, { distinct: call.distinct, star: call.star });
     if (typeof binding === "string") throw new SqlError(binding, call.pos);
     if (binding.argTypes) args = args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, call.pos));
     aggregate = binding.returns;
   }
   const type = resultType(name, args, call, aggregate);
-  if ((name === "lag" || name === "lead") && args.length > 2) args[2] = castTo(args[2], type, call.args[2].pos);
+  if ((name === "lag" || name === "lead") && args.length > 2) {
+    args[2] = castTo(args[2], type, call.args[2].pos);
+  }
   if (name === "ntile" && (args.length !== 1 || !isConst(args[0]) || !(Number(args[0].value) > 0))) {
     throw new SqlError("ntile() expects a positive constant", call.pos);
   }
@@ -127,10 +146,15 @@ function bindWindowCall(call: A.FunctionCall, core: A.SelectCore, scope: Scope, 
   const hasOrder = spec.orderBy.length > 0;
   const unit = frameAst?.unit === "range" ? "range" : "rows";
   if (frameAst?.unit === "groups") throw new SqlError("GROUPS frames are not supported", frameAst.pos);
-  if (frameAst && unit === "range" && (frameAst.start.offset || frameAst.end.offset) && spec.orderBy.length !== 1) {
+  if (
+    frameAst && unit === "range" && (frameAst.start.offset || frameAst.end.offset) &&
+    spec.orderBy.length !== 1
+  ) {
     throw new SqlError("RANGE with an offset needs exactly one ORDER BY expression", frameAst.pos);
   }
-  const start = frameAst ? { kind: frameAst.start.kind, offset: frameOffset(frameAst.start, unit, pc) } : { kind: "unboundedPreceding" };
+  const start = frameAst
+    ? { kind: frameAst.start.kind, offset: frameOffset(frameAst.start, unit, pc) }
+    : { kind: "unboundedPreceding" };
   const end = frameAst
     ? { kind: frameAst.end.kind, offset: frameOffset(frameAst.end, unit, pc) }
     : { kind: hasOrder ? "currentRow" : "unboundedFollowing" };

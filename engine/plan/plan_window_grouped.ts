@@ -24,8 +24,13 @@ const HIDDEN = "\u0000grouped";
 export function needsGroupedWindows(core: A.SelectCore): boolean {
   // A window call inside an aggregate's arguments is an error the grouping planner reports.
   const windowOverGroups = (e: A.Expr) =>
-    someExpr(e, (x) => (x.kind !== "call" ? undefined : x.over ? true : isAggregateCall(x) ? false : undefined));
-  if (!core.items || !core.items.some((i) => i.expr.kind !== "star" && windowOverGroups(i.expr))) return false;
+    someExpr(
+      e,
+      (x) => (x.kind !== "call" ? undefined : x.over ? true : isAggregateCall(x) ? false : undefined),
+    );
+  if (!core.items || !core.items.some((i) => i.expr.kind !== "star" && windowOverGroups(i.expr))) {
+    return false;
+  }
   return core.groupBy !== undefined || core.sampleBy !== undefined ||
     core.items.some((i) => i.expr.kind !== "star" && containsAggregate(i.expr));
 }
@@ -38,7 +43,9 @@ export function planGroupedWindows(
 ): PlanNode {
   const items = core.items!;
   for (const i of items) {
-    if (i.expr.kind === "star") throw new SqlError("'*' is not allowed with aggregates and window functions", i.expr.pos);
+    if (i.expr.kind === "star") {
+      throw new SqlError("'*' is not allowed with aggregates and window functions", i.expr.pos);
+    }
   }
   const hidden: A.SelectItem[] = [];
   const hiddenTexts: string[] = [];
@@ -74,7 +81,9 @@ export function planGroupedWindows(
     if (!someExpr(e, (x) => (x.kind === "column" ? true : undefined))) return e;
     if (!containsAggregate(e) && !containsWindow(e)) {
       const text = exprToText(e).toLowerCase();
-      if (e.kind === "column" && !e.qualifier && inOrderBy && outputNames.includes(e.name.toLowerCase())) return e;
+      if (e.kind === "column" && !e.qualifier && inOrderBy && outputNames.includes(e.name.toLowerCase())) {
+        return e;
+      }
       const k = itemTexts.indexOf(text);
       if (k >= 0) return hide(items[k].expr, e.pos);
       if (keyTexts.includes(text)) return hide(e, e.pos);

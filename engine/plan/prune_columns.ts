@@ -95,12 +95,19 @@ function prune(n: PlanNode, needed: Set<number>): Pruned {
       return { node, map };
     }
     case "aggregate": {
-      const inner = prune(n.input, uses([...n.keys, ...n.aggs.flatMap((a) => [...a.args, a.filter])], new Set()));
+      const inner = prune(
+        n.input,
+        uses([...n.keys, ...n.aggs.flatMap((a) => [...a.args, a.filter])], new Set()),
+      );
       const node: PlanNode = {
         ...n,
         input: inner.node,
         keys: n.keys.map((k) => remap(k, inner.map)),
-        aggs: n.aggs.map((a) => ({ ...a, args: a.args.map((x) => remap(x, inner.map)), filter: a.filter && remap(a.filter, inner.map) })),
+        aggs: n.aggs.map((a) => ({
+          ...a,
+          args: a.args.map((x) => remap(x, inner.map)),
+          filter: a.filter && remap(a.filter, inner.map),
+        })),
       };
       return identity(node);
     }
@@ -119,14 +126,26 @@ function prune(n: PlanNode, needed: Set<number>): Pruned {
     }
     case "limit": {
       const inner = prune(n.input, needed);
-      return { node: { ...n, input: inner.node, columns: inner.node.columns, timestampIndex: inner.node.timestampIndex }, map: inner.map };
+      return {
+        node: {
+          ...n,
+          input: inner.node,
+          columns: inner.node.columns,
+          timestampIndex: inner.node.timestampIndex,
+        },
+        map: inner.map,
+      };
     }
     case "distinct": {
       const inner = prune(n.input, all(n.input));
       return identity({ ...n, input: inner.node });
     }
     case "setop":
-      return identity({ ...n, left: prune(n.left, all(n.left)).node, right: prune(n.right, all(n.right)).node });
+      return identity({
+        ...n,
+        left: prune(n.left, all(n.left)).node,
+        right: prune(n.right, all(n.right)).node,
+      });
     case "join": {
       const width = n.left.columns.length;
       const want = uses([n.condition], new Set(needed));

@@ -31,7 +31,11 @@ export function pruneTimeSeries(n: PlanNode, needed: Set<number>, prune: Prune):
         ...s,
         tsIndex: inner.map[s.tsIndex],
         keys: s.keys.map((k) => remap(k, inner.map)),
-        aggs: s.aggs.map((a) => ({ ...a, args: a.args.map((x) => remap(x, inner.map)), filter: a.filter && remap(a.filter, inner.map) })),
+        aggs: s.aggs.map((a) => ({
+          ...a,
+          args: a.args.map((x) => remap(x, inner.map)),
+          filter: a.filter && remap(a.filter, inner.map),
+        })),
       };
       return identity({ ...n, input: inner.node, spec });
     }
@@ -52,7 +56,10 @@ export function pruneTimeSeries(n: PlanNode, needed: Set<number>, prune: Prune):
     case "asof": {
       const width = n.left.columns.length;
       const left = prune(n.left, new Set([...[...needed].filter((i) => i < width), ...n.leftKeys, n.leftTs]));
-      const right = prune(n.right, new Set([...[...needed].filter((i) => i >= width).map((i) => i - width), ...n.rightKeys, n.rightTs]));
+      const right = prune(
+        n.right,
+        new Set([...[...needed].filter((i) => i >= width).map((i) => i - width), ...n.rightKeys, n.rightTs]),
+      );
       const lw = left.node.columns.length;
       const map = [...left.map, ...right.map.map((i) => (i < 0 ? -1 : i + lw))];
       const node: PlanNode = {

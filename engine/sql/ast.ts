@@ -509,7 +509,12 @@ export interface RenameTableStmt {
 export type AlterAction =
   | { kind: "addColumn"; pos: number; columns: ColumnDef[]; ifNotExists: boolean }
   | { kind: "dropColumn"; pos: number; names: { name: string; pos: number }[] }
-  | { kind: "renameColumn"; pos: number; from: { name: string; pos: number }; to: { name: string; pos: number } }
+  | {
+    kind: "renameColumn";
+    pos: number;
+    from: { name: string; pos: number };
+    to: { name: string; pos: number };
+  }
   | { kind: "alterColumnType"; pos: number; column: { name: string; pos: number }; def: ColumnDef }
   | { kind: "addIndex"; pos: number; column: { name: string; pos: number }; capacity?: number }
   | { kind: "dropIndex"; pos: number; column: { name: string; pos: number } }

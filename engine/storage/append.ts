@@ -28,7 +28,14 @@ import {
   writeColumn,
 } from "./column_files.ts";
 import { DEFAULT_PARTITION, partitionNameOf, partitionRangeOf } from "./partition_name.ts";
-import { dedupSorted, dedupSortedFirst, identityOrder, matchExisting, mergeOrder, sortOrder } from "./row_order.ts";
+import {
+  dedupSorted,
+  dedupSortedFirst,
+  identityOrder,
+  matchExisting,
+  mergeOrder,
+  sortOrder,
+} from "./row_order.ts";
 import { joinPath, syncDir } from "./_fs.ts";
 import type { SymbolTable } from "./symbol_dict.ts";
 import { forEachLimit } from "./_limit.ts";
@@ -107,7 +114,15 @@ export async function appendRows(
   let order = ts ? sortOrder(ts) : null;
   const conflict = ts && meta.dedupKeys.length > 0 ? options.onConflict : undefined;
   if (conflict) {
-    ({ order, chunks } = dedupConflicting(meta.columns, chunks, order ?? identityOrder(n), ts!, batchKey, conflict, options));
+    ({ order, chunks } = dedupConflicting(
+      meta.columns,
+      chunks,
+      order ?? identityOrder(n),
+      ts!,
+      batchKey,
+      conflict,
+      options,
+    ));
   } else if (ts && meta.dedupKeys.length > 0) {
     order = dedupSorted(order ?? identityOrder(n), ts, batchKey);
   }
@@ -128,7 +143,18 @@ export async function appendRows(
     else if (!ts || g.minTs > p.maxTs || (g.minTs === p.maxTs && !dedup)) {
       next = await appendInPlace(state, work, p, g, groupChunk);
     } else {
-      next = await mergePartition(state, work, p, g, ts, chunks, dedup ? batchKey : undefined, conflict, options, dropped);
+      next = await mergePartition(
+        state,
+        work,
+        p,
+        g,
+        ts,
+        chunks,
+        dedup ? batchKey : undefined,
+        conflict,
+        options,
+        dropped,
+      );
     }
     byName.set(g.name, next);
   }
@@ -161,7 +187,9 @@ function dedupConflicting(
   });
   if (remap && conflict.action === "update") {
     const r = remap;
-    chunks = chunks.map((c, ci) => conflict.columns.includes(ci) ? gatherChunk(columns[ci].type, c, null, r) : c);
+    chunks = chunks.map((c, ci) =>
+      conflict.columns.includes(ci) ? gatherChunk(columns[ci].type, c, null, r) : c
+    );
   }
   return { order: out, chunks };
 }
@@ -335,7 +363,9 @@ async function mergePartition(
     if (top > 0) tops[c.id] = top;
     await copyColumnPrefix(oldPath, path, c, split - top);
     const tail = tails.get(ci) ?? await readTail(ci);
-    const pick = mergedSet && conflict?.action === "update" && conflict.columns.includes(ci) ? mergedSet : merged;
+    const pick = mergedSet && conflict?.action === "update" && conflict.columns.includes(ci)
+      ? mergedSet
+      : merged;
     await appendColumn(path, c, split - top, gatherChunk(c.type, tail, chunks[ci], pick));
   });
   await syncDir(path);

@@ -31,9 +31,6 @@ export interface PartitionRange {
   hi: bigint;
 }
 
-
-
-
 function pad(n: number, width: number): string {
   const s = String(Math.abs(n)).padStart(width, "0");
   return n < 0 ? "-" + s : s;

@@ -129,7 +129,12 @@ export class Snapshot implements TableSnapshot {
    * Worker, engine/parallel) opens the same committed state from it with `openSnapshot`.
    */
   origin(): SnapshotOrigin {
-    return { tablePath: this.#host.tablePath, tableId: this.#host.tableId, meta: this.meta, txn: this.#state.txn };
+    return {
+      tablePath: this.#host.tablePath,
+      tableId: this.#host.tableId,
+      meta: this.meta,
+      txn: this.#state.txn,
+    };
   }
 
   /** The transaction number this snapshot reads. */

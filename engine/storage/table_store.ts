@@ -5,7 +5,16 @@
  */
 import { SqlError } from "../base/errors.ts";
 import type { Value } from "../base/values.ts";
-import type { AppendOptions, ColumnUpdate, RowDelete, RowsToWrite, StoredColumn, Table, TableMeta, TableSnapshot } from "./api.ts";
+import type {
+  AppendOptions,
+  ColumnUpdate,
+  RowDelete,
+  RowsToWrite,
+  StoredColumn,
+  Table,
+  TableMeta,
+  TableSnapshot,
+} from "./api.ts";
 import { Mutex } from "./_mutex.ts";
 import { joinPath, removePath, syncDir, truncateTo, writeAtSynced, writeFileSynced } from "./_fs.ts";
 import { metaFileName, symbolFileName, TXN_FILE } from "./dir_name.ts";

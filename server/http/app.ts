@@ -45,7 +45,10 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
       return undefined;
     });
   }
-  const execSession = (request: Request): Session => ({ ...sessionOf(request), timeoutMs: execTimeoutMs(request, config) });
+  const execSession = (request: Request): Session => ({
+    ...sessionOf(request),
+    timeoutMs: execTimeoutMs(request, config),
+  });
   app.get("/exec", (c) => handleExec(parseQuery(c.req.url), engine, execSession(c.req.raw), maxRows));
   app.post("/exec", async (c) => {
     const body = await c.req.text();
@@ -55,7 +58,10 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
   });
   app.get("/exp", (c) => {
     const params = parseQuery(c.req.url);
-    return handleExp(params, engine, { ...sessionOf(c.req.raw), timeoutMs: expTimeoutMs(text(params, "timeout")) });
+    return handleExp(params, engine, {
+      ...sessionOf(c.req.raw),
+      timeoutMs: expTimeoutMs(text(params, "timeout")),
+    });
   });
   app.get("/api/v1/sql/validate", (c) => handleValidate(parseQuery(c.req.url), engine, sessionOf(c.req.raw)));
   app.get("/chk", (c) => {
@@ -68,13 +74,24 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
     const table = engine.storage.table(name);
     const visible = table !== undefined && (!principal?.sees || principal.sees(table.meta.name));
     const status = visible ? "Exists" : "Does not exist";
-    return json ? c.body(JSON.stringify({ status }), 200, { "content-type": "application/json" }) : c.text(status);
+    return json
+      ? c.body(JSON.stringify({ status }), 200, { "content-type": "application/json" })
+      : c.text(status);
   });
   app.get("/settings", async (c) => {
     const extra = acl ? await acl.settingsKeys() : {};
-    return c.body(settingsBody(extra, config.int("cairo.max.file.name.length", 127)), 200, { "content-type": "application/json; charset=utf-8" });
+    return c.body(settingsBody(extra, config.int("cairo.max.file.name.length", 127)), 200, {
+      "content-type": "application/json; charset=utf-8",
+    });
   });
-  app.get("/ping", () => new Response(null, { status: 204, headers: { "X-Influxdb-Version": config.get("line.http.ping.version") ?? "v2.2.2" } }));
+  app.get(
+    "/ping",
+    () =>
+      new Response(null, {
+        status: 204,
+        headers: { "X-Influxdb-Version": config.get("line.http.ping.version") ?? "v2.2.2" },
+      }),
+  );
   app.get("/warnings", (c) => c.body("[]", 200, { "content-type": "application/json" }));
   // ILP over HTTP and CSV import (spec/protocols.md §4, §9); the gate above already required
   // the HTTP permission, each table write is checked here.
@@ -82,7 +99,13 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
     authorize: acl
       ? (req, w) => {
         const principal = principals.get(req);
-        return principal ? ilpRefusal(principal, { table: w.table, createsTable: w.createsTable, addsColumns: w.addsColumns }) : "Access denied";
+        return principal
+          ? ilpRefusal(principal, {
+            table: w.table,
+            createsTable: w.createsTable,
+            addsColumns: w.addsColumns,
+          })
+          : "Access denied";
       }
       : undefined,
     created: acl

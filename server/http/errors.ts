@@ -12,7 +12,10 @@ export function errorBody(query: string, e: SqlError): string {
 }
 
 export function jsonResponse(body: string, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(body, { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
+  return new Response(body, {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
 }
 
 export function toSqlError(err: unknown): SqlError {

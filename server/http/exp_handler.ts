@@ -20,10 +20,15 @@ export function expLimit(raw: string | undefined): { skip: number; stop: number 
 export async function handleExp(params: Params, engine: Engine, session: Session): Promise<Response> {
   const raw = params.get("query");
   if (typeof raw === "object") {
-    return jsonResponse(JSON.stringify({ query: "", error: "Bad UTF8 encoding in query text", position: 0 }), 400);
+    return jsonResponse(
+      JSON.stringify({ query: "", error: "Bad UTF8 encoding in query text", position: 0 }),
+      400,
+    );
   }
   const query = raw ?? "";
-  if (query.trim() === "") return jsonResponse(JSON.stringify({ query, error: "No query text", position: 0 }), 400);
+  if (query.trim() === "") {
+    return jsonResponse(JSON.stringify({ query, error: "No query text", position: 0 }), 400);
+  }
   const fmt = text(params, "fmt") ?? "csv";
   if (fmt !== "csv") {
     return jsonResponse(errorBody(query, new SqlError(`unrecognised format [format=${fmt}]`, 0)), 400);
@@ -65,7 +70,9 @@ export async function handleExp(params: Params, engine: Engine, session: Session
       head = "";
       for (let i = 0; i < b.rowCount; i++, row++) {
         if (row < skip || row >= stop) continue;
-        lines.push(columns.map((c, k) => csvCell(readValue(b.columns[k], i), c.type)).join(delimiter) + "\r\n");
+        lines.push(
+          columns.map((c, k) => csvCell(readValue(b.columns[k], i), c.type)).join(delimiter) + "\r\n",
+        );
       }
       controller.enqueue(encoder.encode(lines.join("")));
       if (row >= stop) {

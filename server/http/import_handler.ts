@@ -45,7 +45,9 @@ class ImportRefused extends Error {}
  * CREATE TABLE) for `overwrite=true`; `created` gives the creator its owner grants.
  */
 export interface ImportAccess {
-  refusal(write: { table: string; createsTable: boolean; addsColumns: string[]; overwrites?: boolean }): string | undefined;
+  refusal(
+    write: { table: string; createsTable: boolean; addsColumns: string[]; overwrites?: boolean },
+  ): string | undefined;
   created?(table: string): Promise<void>;
 }
 
@@ -136,7 +138,13 @@ export function importHandler(
       if (!boundary || !req.body) {
         throw new ImportFailure("expected a multipart/form-data request with a 'data' part");
       }
-      const outcome = await runImport(engine, new MultipartReader(req.body, boundary), params, analysisLines, accessOf?.(req));
+      const outcome = await runImport(
+        engine,
+        new MultipartReader(req.body, boundary),
+        params,
+        analysisLines,
+        accessOf?.(req),
+      );
       return params.json ? jsonReply(outcome) : textReply(outcome);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
@@ -185,7 +193,8 @@ async function runImport(
     // a table name never names a path, and every endpoint accepts the same names.
     const badName = engine.storage.table(table) ? undefined : checkIngestTableName(table);
     if (badName) throw new ImportFailure(badName);
-    const outcome = await new CsvImport(engine, reader, params, { table, schema, analysisLines, access }).run();
+    const outcome = await new CsvImport(engine, reader, params, { table, schema, analysisLines, access })
+      .run();
     await reader.cancel();
     return outcome;
   }

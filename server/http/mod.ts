@@ -35,7 +35,12 @@ function serve(
       port: bind.port,
       ...tls,
       onListen: (addr) =>
-        resolve({ hostname: addr.hostname, port: addr.port, scheme: tls ? "https" : "http", close: () => server.shutdown() }),
+        resolve({
+          hostname: addr.hostname,
+          port: addr.port,
+          scheme: tls ? "https" : "http",
+          close: () => server.shutdown(),
+        }),
     }, handler);
   });
 }

@@ -10,10 +10,14 @@ export function requestLimit(limit: number): MiddlewareHandler {
   let inFlight = 0;
   return async (c, next) => {
     if (inFlight >= limit) {
-      return c.body(JSON.stringify({ error: `server is busy: too many concurrent requests [limit=${limit}]` }), 503, {
-        "content-type": "application/json; charset=utf-8",
-        "Retry-After": "1",
-      });
+      return c.body(
+        JSON.stringify({ error: `server is busy: too many concurrent requests [limit=${limit}]` }),
+        503,
+        {
+          "content-type": "application/json; charset=utf-8",
+          "Retry-After": "1",
+        },
+      );
     }
     inFlight++;
     try {

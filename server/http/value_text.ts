@@ -8,7 +8,19 @@ import { type ColumnType, formatValue, type TypeTag, type Value } from "../../en
 /** Types JSON carries as bare literals (numbers and booleans); the rest are JSON strings. */
 const JSON_BARE = new Set<TypeTag>(["BOOLEAN", "BYTE", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE"]);
 /** Types CSV writes unquoted (§3.2); the rest are quoted with `"` doubled. */
-const CSV_BARE = new Set<TypeTag>(["BOOLEAN", "BYTE", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE", "CHAR", "UUID", "IPV4", "LONG256"]);
+const CSV_BARE = new Set<TypeTag>([
+  "BOOLEAN",
+  "BYTE",
+  "SHORT",
+  "INT",
+  "LONG",
+  "FLOAT",
+  "DOUBLE",
+  "CHAR",
+  "UUID",
+  "IPV4",
+  "LONG256",
+]);
 
 export function jsonCell(v: Value, t: ColumnType, quoteLargeNum: boolean): string {
   if (v === null) return t.tag === "CHAR" ? '""' : "null";

@@ -35,7 +35,6 @@ interface TcpSettings {
 
 const READ_BYTES = 64 * 1024;
 
-
 function settingsOf(config: Config): TcpSettings {
   const ts = config.get("line.tcp.timestamp") ?? "n";
   return {

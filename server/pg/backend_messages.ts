@@ -52,7 +52,9 @@ export function readyForQuery(w: BufferWriter, status: "I" | "T" | "E"): void {
 export function rowDescription(w: BufferWriter, fields: FieldDescription[]): void {
   w.begin("T").int16(fields.length);
   for (const f of fields) {
-    w.cstring(f.name).int32(0).int16(f.attributeNumber).int32(f.type.oid).int16(f.type.size).int32(f.type.modifier)
+    w.cstring(f.name).int32(0).int16(f.attributeNumber).int32(f.type.oid).int16(f.type.size).int32(
+      f.type.modifier,
+    )
       .int16(f.format);
   }
   w.end();

@@ -63,7 +63,9 @@ export class Connection implements ConnectionState {
     this.engine = options.engine;
     this.#extended = new ExtendedQuery(this, options.namedStatementLimit);
     // SHOW statement_timeout tells the timeout that applies (query.timeout) until a SET.
-    if (options.statementTimeoutMs) this.settings.set("statement_timeout", String(options.statementTimeoutMs));
+    if (options.statementTimeoutMs) {
+      this.settings.set("statement_timeout", String(options.statementTimeoutMs));
+    }
   }
 
   /** A session for the next statement, with a fresh cancellation signal. */
@@ -115,7 +117,10 @@ export class Connection implements ConnectionState {
     let processId = 0;
     try {
       const start = await this.#withIdleTimeout(() =>
-        handshake(stream, this.out, () => this.flush(), { ...this.#options, startTls: this.#conn.startTls?.bind(this.#conn) })
+        handshake(stream, this.out, () => this.flush(), {
+          ...this.#options,
+          startTls: this.#conn.startTls?.bind(this.#conn),
+        })
       );
       if (!start) return;
       this.#principal = start.principal;
@@ -167,8 +172,10 @@ export class Connection implements ConnectionState {
   async #fatal(err: unknown): Promise<void> {
     if (this.#closed) return;
     if (!(err instanceof ProtocolError)) {
-      if (err instanceof Deno.errors.BadResource || err instanceof Deno.errors.ConnectionReset ||
-        err instanceof Deno.errors.BrokenPipe || err instanceof Deno.errors.Interrupted) return;
+      if (
+        err instanceof Deno.errors.BadResource || err instanceof Deno.errors.ConnectionReset ||
+        err instanceof Deno.errors.BrokenPipe || err instanceof Deno.errors.Interrupted
+      ) return;
     }
     try {
       const fields = errorFieldsOf(err);
@@ -200,7 +207,11 @@ export class Connection implements ConnectionState {
       case "password":
       case "unknown": {
         const type = msg.kind === "unknown" ? String.fromCharCode(msg.code) : "p";
-        M.errorResponse(this.out, { severity: "ERROR", code: SQLSTATE.PROTOCOL_VIOLATION, message: `unknown message [type=${type}]` });
+        M.errorResponse(this.out, {
+          severity: "ERROR",
+          code: SQLSTATE.PROTOCOL_VIOLATION,
+          message: `unknown message [type=${type}]`,
+        });
         M.readyForQuery(this.out, this.txStatus);
         await this.flush();
         return;
@@ -247,4 +258,3 @@ export class Connection implements ConnectionState {
     await this.flush();
   }
 }
-

@@ -10,7 +10,11 @@ import { OID } from "./pg_types.ts";
 import { civilFromDays, parseTimestampText, PG_EPOCH_MICROS } from "./pg_time.ts";
 
 function invalid(text: string, typeName: string, index: number): SqlError {
-  return new SqlError(`inconvertible value: \`${text}\` [STRING -> ${typeName}, variableIndex=${index}]`, -1, "semantic");
+  return new SqlError(
+    `inconvertible value: \`${text}\` [STRING -> ${typeName}, variableIndex=${index}]`,
+    -1,
+    "semantic",
+  );
 }
 
 function hexToBytes(text: string, index: number): Uint8Array {
@@ -79,7 +83,9 @@ function numericToNumber(bytes: Uint8Array, index: number): number | null {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const ndigits = view.getInt16(0), weight = view.getInt16(2), sign = view.getUint16(4);
   if (sign === 0xc000) return null; // NaN
-  if (bytes.length < 8 + 2 * ndigits) throw new SqlError(`bad numeric parameter [variableIndex=${index}]`, -1, "semantic");
+  if (bytes.length < 8 + 2 * ndigits) {
+    throw new SqlError(`bad numeric parameter [variableIndex=${index}]`, -1, "semantic");
+  }
   let text = "";
   for (let i = 0; i < ndigits; i++) text += String(view.getInt16(8 + 2 * i)).padStart(4, "0");
   const x = Number(text === "" ? "0" : text) * Math.pow(10000, weight - ndigits + 1);
@@ -115,7 +121,9 @@ export function decodeBinaryParam(bytes: Uint8Array, oid: number, index: number)
     case OID.UUID: {
       checkLength(bytes, 16, index);
       const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${
+        hex.slice(20)
+      }`;
     }
     case OID.BYTEA:
       return bytes.slice();

@@ -75,7 +75,9 @@ export class ExtendedQuery {
     if (msg.kind === "bind") return this.#statements.get(msg.statement)?.text ?? "";
     if (msg.kind === "execute") return this.#portals.get(msg.portal)?.statement.text ?? "";
     if (msg.kind === "describe") {
-      return (msg.target === "S" ? this.#statements.get(msg.name)?.text : this.#portals.get(msg.name)?.statement.text) ?? "";
+      return (msg.target === "S"
+        ? this.#statements.get(msg.name)?.text
+        : this.#portals.get(msg.name)?.statement.text) ?? "";
     }
     return "";
   }
@@ -156,7 +158,11 @@ export class ExtendedQuery {
     }
     const params: Value[] = msg.values.map((bytes, i) => {
       if (bytes === null) return null;
-      const f = msg.paramFormats.length === 0 ? 0 : msg.paramFormats.length === 1 ? msg.paramFormats[0] : msg.paramFormats[i] ?? 0;
+      const f = msg.paramFormats.length === 0
+        ? 0
+        : msg.paramFormats.length === 1
+        ? msg.paramFormats[0]
+        : msg.paramFormats[i] ?? 0;
       if (f === 1) return decodeBinaryParam(bytes, oids[i], i);
       return decodeTextParam(new TextDecoder().decode(bytes), oids[i], i);
     });

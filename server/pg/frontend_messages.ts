@@ -92,7 +92,9 @@ function parseBind(r: BufferReader): FrontendMessage {
     const len = r.int32();
     if (len < -1) throw new ProtocolError(`invalid parameter length [length=${len}, index=${i + 1}]`);
     if (len > r.remaining) {
-      throw new ProtocolError(`bind variable value is beyond the message limit [variableIndex=${i}, length=${len}]`);
+      throw new ProtocolError(
+        `bind variable value is beyond the message limit [variableIndex=${i}, length=${len}]`,
+      );
     }
     values.push(len === -1 ? null : r.bytes(len));
   }

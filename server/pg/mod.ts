@@ -16,7 +16,7 @@ import * as M from "./backend_messages.ts";
 import { BufferWriter } from "./buffer_writer.ts";
 import { SQLSTATE } from "./sqlstate.ts";
 import type { Authenticator, ScramAuthenticator } from "./startup.ts";
-import { constantTimeEqual, scramVerifier, type ScramVerifier } from "../scram.ts";
+import { constantTimeEqual, type ScramVerifier, scramVerifier } from "../scram.ts";
 import { listenTlsCapable, type WireConn } from "./tls_upgrade.ts";
 
 export type { Authenticator, ScramAuthenticator } from "./startup.ts";
@@ -54,7 +54,11 @@ function configUsers(config: Config): { name: string; password: string; principa
   if (config.bool("pg.readonly.user.enabled")) {
     const name = config.get("pg.readonly.user") ?? "user";
     const can = (permission: string) => /^(select|show)/i.test(permission);
-    users.push({ name, password: config.get("pg.readonly.password") ?? "quest", principal: { name, groups: [], can } });
+    users.push({
+      name,
+      password: config.get("pg.readonly.password") ?? "quest",
+      principal: { name, groups: [], can },
+    });
   }
   return users;
 }
@@ -66,7 +70,9 @@ function configAuthenticator(config: Config): Authenticator {
     let found: Principal | undefined;
     for (const u of users) {
       // Every user's password is compared, so the time does not tell which name exists.
-      if (constantTimeEqual(enc.encode(secret), enc.encode(u.password)) && name === u.name) found ??= u.principal;
+      if (constantTimeEqual(enc.encode(secret), enc.encode(u.password)) && name === u.name) {
+        found ??= u.principal;
+      }
     }
     return found;
   };
@@ -76,7 +82,9 @@ function configAuthenticator(config: Config): Authenticator {
 async function configScram(config: Config): Promise<ScramAuthenticator> {
   const users = new Map<string, { verifier: ScramVerifier; principal: Principal }>();
   for (const u of configUsers(config)) {
-    if (!users.has(u.name)) users.set(u.name, { verifier: await scramVerifier(u.password), principal: u.principal });
+    if (!users.has(u.name)) {
+      users.set(u.name, { verifier: await scramVerifier(u.password), principal: u.principal });
+    }
   }
   return { verifier: (name) => users.get(name)?.verifier, principal: (name) => users.get(name)?.principal };
 }
@@ -92,7 +100,11 @@ function scramEnabled(config: Config): boolean {
 /** Refuses a connection over the limit after reading nothing: one FATAL ErrorResponse. */
 async function refuse(conn: WireConn): Promise<void> {
   const w = new BufferWriter();
-  M.errorResponse(w, { severity: "FATAL", code: SQLSTATE.TOO_MANY_CONNECTIONS, message: "too many connections" });
+  M.errorResponse(w, {
+    severity: "FATAL",
+    code: SQLSTATE.TOO_MANY_CONNECTIONS,
+    message: "too many connections",
+  });
   try {
     await conn.write(w.take());
   } catch {
@@ -116,7 +128,10 @@ export async function startPg(
   // With TLS configured the listener must be able to upgrade a socket after SSLRequest
   // (node:net + node:tls); without it, Deno's own TCP listener and SSLRequest answered `N`.
   const tls = config.tls("pg");
-  const listener: AsyncIterable<WireConn> & { close(): void; addr: Deno.Addr | { hostname: string; port: number } } = tls
+  const listener: AsyncIterable<WireConn> & {
+    close(): void;
+    addr: Deno.Addr | { hostname: string; port: number };
+  } = tls
     ? await listenTlsCapable(bind.hostname, bind.port, {
       cert: await Deno.readTextFile(tls.certPath),
       key: await Deno.readTextFile(tls.keyPath),

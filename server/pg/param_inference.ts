@@ -130,7 +130,11 @@ function inferInsert(tokens: SqlToken[], lookup: ColumnLookup, out: (ColumnType 
 }
 
 /** Infers the types of `count` placeholders; undefined where the context says nothing. */
-export function inferParamTypes(tokens: SqlToken[], count: number, lookup: ColumnLookup): (ColumnType | undefined)[] {
+export function inferParamTypes(
+  tokens: SqlToken[],
+  count: number,
+  lookup: ColumnLookup,
+): (ColumnType | undefined)[] {
   const out: (ColumnType | undefined)[] = new Array(count).fill(undefined);
   if (count === 0) return out;
   const set = (n: number, t: ColumnType | undefined) => {
@@ -140,7 +144,9 @@ export function inferParamTypes(tokens: SqlToken[], count: number, lookup: Colum
   for (let i = 0; i < tokens.length; i++) {
     const n = paramIndex(tokens[i]);
     if (n && tokens[i + 1]?.text === "::") set(n, CAST_TYPES[tokens[i + 2]?.lower ?? ""]);
-    if (n && tokens[i - 1]?.text === "(" && tokens[i - 2]?.lower === "cast" && tokens[i + 1]?.lower === "as") {
+    if (
+      n && tokens[i - 1]?.text === "(" && tokens[i - 2]?.lower === "cast" && tokens[i + 1]?.lower === "as"
+    ) {
       set(n, CAST_TYPES[tokens[i + 2]?.lower ?? ""]);
     }
   }
@@ -172,7 +178,9 @@ export function inferParamTypes(tokens: SqlToken[], count: number, lookup: Colum
         set(n, columns.get(columnName(tokens, j - 1) ?? ""));
         break;
       }
-      if (!(tokens[j].kind === "param" || tokens[j].text === "," || tokens[j].text === "(" || w === "and")) break;
+      if (!(tokens[j].kind === "param" || tokens[j].text === "," || tokens[j].text === "(" || w === "and")) {
+        break;
+      }
     }
   }
   return out;

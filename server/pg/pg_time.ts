@@ -15,7 +15,9 @@ export function civilFromDays(days: number): [number, number, number] {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
   const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
@@ -50,9 +52,9 @@ function format(micros: bigint, fractionDigits: number): string {
   const secs = Math.floor(t / 1_000_000);
   const frac = t % 1_000_000;
   const year = y < 0 ? "-" + pad(-y, 4) : pad(y, 4);
-  const base = `${year}-${pad(mo, 2)}-${pad(d, 2)} ${pad(Math.floor(secs / 3600), 2)}:${pad(Math.floor(secs / 60) % 60, 2)}:${
-    pad(secs % 60, 2)
-  }`;
+  const base = `${year}-${pad(mo, 2)}-${pad(d, 2)} ${pad(Math.floor(secs / 3600), 2)}:${
+    pad(Math.floor(secs / 60) % 60, 2)
+  }:${pad(secs % 60, 2)}`;
   return base + "." + pad(frac, 6).slice(0, fractionDigits);
 }
 
@@ -79,7 +81,9 @@ export function parseTimestampText(text: string): bigint | undefined {
   if (!m) return undefined;
   const [, y, mo, d, h = "0", mi = "0", s = "0", frac = "", zone] = m;
   const month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s);
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 24 || minute > 59 || second > 60) return undefined;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 24 || minute > 59 || second > 60) {
+    return undefined;
+  }
   const days = daysFromCivil(Number(y), month, day);
   let micros = BigInt(days) * MICROS_PER_DAY + BigInt((hour * 3600 + minute * 60 + second) * 1_000_000) +
     BigInt((frac + "000000").slice(0, 6));

@@ -35,7 +35,11 @@ export class Portal {
   /** Takes the statement's result (once). */
   accept(result: StatementResult): void {
     if (result.kind === "rows") {
-      this.cursor = new RowCursor(result.columns, result.batches, resultFormats(result.columns, this.requestedFormats));
+      this.cursor = new RowCursor(
+        result.columns,
+        result.batches,
+        resultFormats(result.columns, this.requestedFormats),
+      );
       this.rowsTag = result.tag;
     } else {
       this.tag = result.tag;

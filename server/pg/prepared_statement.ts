@@ -30,7 +30,11 @@ export function prepareStatement(name: string, sql: string, declaredOids: number
   while (tokens.length && tokens[tokens.length - 1].text === ";") tokens = tokens.slice(0, -1);
   const semicolon = tokens.find((t) => t.text === ";");
   if (semicolon) {
-    throw new PgError(SQLSTATE.SYNTAX_ERROR, "cannot insert multiple commands into a prepared statement", semicolon.pos);
+    throw new PgError(
+      SQLSTATE.SYNTAX_ERROR,
+      "cannot insert multiple commands into a prepared statement",
+      semicolon.pos,
+    );
   }
   const end = tokens.length ? tokens[tokens.length - 1].pos + tokens[tokens.length - 1].text.length : 0;
   const count = Math.max(paramCount(tokens), declaredOids.length);

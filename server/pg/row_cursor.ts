@@ -31,7 +31,12 @@ export function resultFormats(columns: ColumnMeta[], requested: number[]): numbe
 
 /** RowDescription fields for result columns in the given formats. */
 export function fieldsOf(columns: ColumnMeta[], formats: number[]): FieldDescription[] {
-  return columns.map((c, i) => ({ name: c.name, type: pgTypeOf(c.type), format: formats[i] ?? 0, attributeNumber: i + 1 }));
+  return columns.map((c, i) => ({
+    name: c.name,
+    type: pgTypeOf(c.type),
+    format: formats[i] ?? 0,
+    attributeNumber: i + 1,
+  }));
 }
 
 export class RowCursor {
@@ -60,7 +65,12 @@ export class RowCursor {
    * Writes up to `maxRows` rows (0 = all); returns the number written. `flush` sends the
    * buffered output; `signal` stops the stream with a "cancelled" error.
    */
-  async write(w: BufferWriter, maxRows: number, flush: () => Promise<void>, signal?: AbortSignal): Promise<number> {
+  async write(
+    w: BufferWriter,
+    maxRows: number,
+    flush: () => Promise<void>,
+    signal?: AbortSignal,
+  ): Promise<number> {
     let sent = 0;
     const limit = maxRows > 0 ? maxRows : Infinity;
     const n = this.columns.length;

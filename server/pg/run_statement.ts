@@ -15,7 +15,12 @@ import { PgError, SQLSTATE } from "./sqlstate.ts";
 import type { StatementKind } from "./statement_kind.ts";
 
 export type StatementResult =
-  | { kind: "rows"; columns: ColumnMeta[]; batches: AsyncIterable<Batch>; tag: "SELECT" | "EXPLAIN" | "INSERT 0" }
+  | {
+    kind: "rows";
+    columns: ColumnMeta[];
+    batches: AsyncIterable<Batch>;
+    tag: "SELECT" | "EXPLAIN" | "INSERT 0";
+  }
   | { kind: "command"; tag: string };
 
 /** A statement as the wire layer keeps it: text, tokens and kind. */
@@ -53,7 +58,9 @@ function setStatement(state: ConnectionState, tokens: SqlToken[]): StatementResu
   if (tokens[i]?.lower === "session" || tokens[i]?.lower === "local") i++;
   const name = tokens[i]?.lower === "time" && tokens[i + 1]?.lower === "zone" ? "timezone" : tokens[i]?.lower;
   const valueAt = tokens.findIndex((t, k) => k > i && (t.text === "=" || t.lower === "to"));
-  const value = tokens.slice(valueAt > 0 ? valueAt + 1 : i + 2).map((t) => t.kind === "string" ? t.lower : t.text).join(" ");
+  const value = tokens.slice(valueAt > 0 ? valueAt + 1 : i + 2).map((t) =>
+    t.kind === "string" ? t.lower : t.text
+  ).join(" ");
   if (name === "timezone") setTimeZone(state, parseSessionTimeZone(value));
   else if (name) state.settings.set(name, value);
   return { kind: "command", tag: "SET" };

@@ -9,18 +9,37 @@
  * subscripts, `_pg_expandarray`), sql_rewrite_casts.ts (where a reg* cast prints as a name).
  */
 import { type SqlToken, tokenize } from "./sql_tokens.ts";
-import { anyEqualsAt, expandArrayField, operandStart, type Splice, vectorSubscript } from "./sql_rewrite_arrays.ts";
+import {
+  anyEqualsAt,
+  expandArrayField,
+  operandStart,
+  type Splice,
+  vectorSubscript,
+} from "./sql_rewrite_arrays.ts";
 import { castToText, hasAlias, isSelectItem } from "./sql_rewrite_casts.ts";
 import { commaJoins } from "./sql_rewrite_joins.ts";
-import { closingParen, emptyResult, emptySelect, isDerivedTable, selectsFromEmpty } from "./sql_rewrite_empty.ts";
+import {
+  closingParen,
+  emptyResult,
+  emptySelect,
+  isDerivedTable,
+  selectsFromEmpty,
+} from "./sql_rewrite_empty.ts";
 
-const TRIGGER = /pg_|operator\s*\(|collate|::\s*(reg|oid|name|bpchar|"char")|\[\]|substring\s*\(|current_|session_user/i;
+const TRIGGER =
+  /pg_|operator\s*\(|collate|::\s*(reg|oid|name|bpchar|"char")|\[\]|substring\s*\(|current_|session_user/i;
 
 /**
  * SQL's parameterless functions, written without parentheses (`SELECT session_user`): the
  * engine knows them as calls. `user` is left alone: it is a common column name here.
  */
-const BARE_FUNCTIONS = new Set(["current_user", "session_user", "current_schema", "current_catalog", "current_database"]);
+const BARE_FUNCTIONS = new Set([
+  "current_user",
+  "session_user",
+  "current_schema",
+  "current_catalog",
+  "current_database",
+]);
 
 /** OIDs of the catalog relations `'name'::regclass` may name (pg_catalog.ts uses the same). */
 const CATALOG_OIDS: Record<string, number> = {
@@ -86,12 +105,16 @@ const KNOWN_SUBQUERIES: [string, string][] = [
   ["select c . relkind = 'c' from pg_class", "false"],
   ["select c . relkind = 'c' from pg_catalog . pg_class", "false"],
   // pgjdbc's getTypeInfo numbers the schemas of the search path (public only) with an array.
-  ["select s . r , ( current_schemas ( false ) ) [ s . r ] as nspname", "(select 1 r, 'public' nspname from long_sequence(1))"],
+  [
+    "select s . r , ( current_schemas ( false ) ) [ s . r ] as nspname",
+    "(select 1 r, 'public' nspname from long_sequence(1))",
+  ],
 ];
 
 /** The constant answer of the subquery in tokens [from, to), when KNOWN_SUBQUERIES has it. */
 function knownSubquery(tokens: SqlToken[], from: number, to: number): string | undefined {
-  const text = tokens.slice(from, Math.min(to, from + 24)).map((t) => t.kind === "word" ? t.lower : t.text).join(" ");
+  const text = tokens.slice(from, Math.min(to, from + 24)).map((t) => t.kind === "word" ? t.lower : t.text)
+    .join(" ");
   return KNOWN_SUBQUERIES.find(([prefix]) => text.startsWith(prefix))?.[1];
 }
 
@@ -146,12 +169,15 @@ function trimFrom(sql: string, tokens: SqlToken[], i: number): Splice | undefine
  * Boolean catalog columns compared with PostgreSQL's `'t'`/`'f'` (SQLAlchemy's
  * `ix.indisprimary = 'f'`): the engine reads only `true`/`false` as booleans.
  */
-const BOOLEAN_COLUMN = /^(indis|indimmediate|indcheckxmin|relis|relhas|relforce|relrowsecurity|attis|atthas|attnotnull|typis|typnotnull|typbyval|prois|proret|rol(super|inherit|create|can|replication|bypass)|datis|datallow|con(deferrable|deferred|validated|islocal|noinherit))/;
+const BOOLEAN_COLUMN =
+  /^(indis|indimmediate|indcheckxmin|relis|relhas|relforce|relrowsecurity|attis|atthas|attnotnull|typis|typnotnull|typbyval|prois|proret|rol(super|inherit|create|can|replication|bypass)|datis|datallow|con(deferrable|deferred|validated|islocal|noinherit))/;
 
 function booleanLiteral(tokens: SqlToken[], i: number): string | undefined {
   const t = tokens[i];
   if (t.kind !== "string" || (t.lower !== "t" && t.lower !== "f")) return undefined;
-  if (!["=", "<>", "!="].includes(tokens[i - 1]?.text) || !BOOLEAN_COLUMN.test(tokens[i - 2]?.lower ?? "")) return undefined;
+  if (!["=", "<>", "!="].includes(tokens[i - 1]?.text) || !BOOLEAN_COLUMN.test(tokens[i - 2]?.lower ?? "")) {
+    return undefined;
+  }
   return t.lower === "t" ? "true" : "false";
 }
 
@@ -211,7 +237,10 @@ export function rewriteForEngine(sql: string): string {
       continue;
     }
     if (lower === "substring" && tokens[i + 1]?.text === "(") substringCommas(tokens, i + 1, marks);
-    if (BARE_FUNCTIONS.has(lower) && tokens[i + 1]?.text !== "(" && tokens[i - 1]?.text !== "." && tokens[i - 1]?.lower !== "as") {
+    if (
+      BARE_FUNCTIONS.has(lower) && tokens[i + 1]?.text !== "(" && tokens[i - 1]?.text !== "." &&
+      tokens[i - 1]?.lower !== "as"
+    ) {
       replace(t, t, (lower === "current_catalog" ? "current_database" : lower) + "()");
       continue;
     }
@@ -246,7 +275,9 @@ export function rewriteForEngine(sql: string): string {
         i = close;
         continue;
       }
-      const derivedEmpty = close > 0 && isDerivedTable(tokens, i) ? emptySelect(tokens, i + 1, close) : undefined;
+      const derivedEmpty = close > 0 && isDerivedTable(tokens, i)
+        ? emptySelect(tokens, i + 1, close)
+        : undefined;
       if (derivedEmpty) {
         replace(t, tokens[close], `(${derivedEmpty})`);
         i = close;
@@ -294,18 +325,33 @@ export function rewriteForEngine(sql: string): string {
       if (name === "regclass" && literal) {
         // A relation name: its oid from pg_class (NULL when there is no such relation); shown,
         // the name itself when that relation exists.
-        const rel = literal.lower.replace(/^(public|pg_catalog|information_schema)\./, "").replaceAll('"', "");
+        const rel = literal.lower.replace(/^(public|pg_catalog|information_schema)\./, "").replaceAll(
+          '"',
+          "",
+        );
         const quoted = `'${rel.replaceAll("'", "''")}'`;
-        const oid = CATALOG_OIDS[rel] !== undefined ? String(CATALOG_OIDS[rel]) : `(select oid from pg_class where relname = ${quoted})`;
-        const name = CATALOG_OIDS[rel] !== undefined ? quoted : `(select relname from pg_class where relname = ${quoted})`;
+        const oid = CATALOG_OIDS[rel] !== undefined
+          ? String(CATALOG_OIDS[rel])
+          : `(select oid from pg_class where relname = ${quoted})`;
+        const name = CATALOG_OIDS[rel] !== undefined
+          ? quoted
+          : `(select relname from pg_class where relname = ${quoted})`;
         replace(literal, tokens[j], showing ? name + label : oid);
         i = j;
       } else if (name === "regclass" && showing && tokens[operand].kind === "number" && operand === i - 1) {
         // `16385::regclass` shown: read from pg_class, so the answer needs no other catalog read.
-        replace(tokens[operand], tokens[j], `(select relname from pg_class where oid = ${tokens[operand].text})${label}`);
+        replace(
+          tokens[operand],
+          tokens[j],
+          `(select relname from pg_class where oid = ${tokens[operand].text})${label}`,
+        );
         i = j;
       } else if (name === "regtype" && literal) {
-        replace(literal, tokens[j], showing ? `regtypeout(to_regtype(${literal.text}))${label}` : `to_regtype(${literal.text})`);
+        replace(
+          literal,
+          tokens[j],
+          showing ? `regtypeout(to_regtype(${literal.text}))${label}` : `to_regtype(${literal.text})`,
+        );
         i = j;
       } else if (name === "regclass" && showing && tokens[operand].pos >= copied) {
         // `c.oid::regclass` shown: the relation's name.
@@ -322,7 +368,11 @@ export function rewriteForEngine(sql: string): string {
         i = j;
       } else if (name === "regproc" && tokens[i - 1]?.kind === "string") {
         // A regproc prints without its schema, so `'pg_catalog.array_in'::regproc` compares as 'array_in'.
-        replace(tokens[i - 1], tokens[j], `'${tokens[i - 1].lower.replace(/^pg_catalog\./, "").replaceAll("'", "''")}'`);
+        replace(
+          tokens[i - 1],
+          tokens[j],
+          `'${tokens[i - 1].lower.replace(/^pg_catalog\./, "").replaceAll("'", "''")}'`,
+        );
         i = j;
       } else if (name in CAST_REPLACEMENTS || arrayEnd !== j) {
         const to = CAST_REPLACEMENTS[name] ?? "";

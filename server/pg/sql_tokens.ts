@@ -86,7 +86,9 @@ export function tokenize(sql: string): SqlToken[] {
       while (i < sql.length && WORD_PART.test(sql[i])) i++;
       kind = "word";
     } else if (OPERATOR_CHARS.includes(c)) {
-      while (i < sql.length && OPERATOR_CHARS.includes(sql[i]) && !(sql[i] === "-" && sql[i + 1] === "-")) i++;
+      while (i < sql.length && OPERATOR_CHARS.includes(sql[i]) && !(sql[i] === "-" && sql[i + 1] === "-")) {
+        i++;
+      }
       kind = "op";
     } else {
       i++;

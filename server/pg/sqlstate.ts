@@ -89,7 +89,9 @@ export function errorFieldsOf(err: unknown, text = "", offset = 0): ErrorFields 
     if (err.position >= 0) f.position = clientPosition(text, offset + err.position);
     return f;
   }
-  if (err instanceof ProtocolError) return { severity: "ERROR", code: SQLSTATE.PROTOCOL_VIOLATION, message: err.message };
+  if (err instanceof ProtocolError) {
+    return { severity: "ERROR", code: SQLSTATE.PROTOCOL_VIOLATION, message: err.message };
+  }
   if (err instanceof SqlError) {
     // The engine's deadline (Session.timeoutMs) fired: PostgreSQL's code and wording for
     // statement_timeout, so drivers raise their "query canceled" error (issue 9).

@@ -116,19 +116,29 @@ async function authenticate(
     await flush();
     const msg = await stream.readMessage();
     if (!msg) return null;
-    if (msg.code !== 0x70) throw new ProtocolError(`expected password message [type=${String.fromCharCode(msg.code)}]`);
+    if (msg.code !== 0x70) {
+      throw new ProtocolError(`expected password message [type=${String.fromCharCode(msg.code)}]`);
+    }
     const password = parseMessage(msg.code, msg.body);
     result = password.kind === "password" ? await auth.authenticate(user, password.password) : undefined;
   }
   if (result && "refused" in result) {
-    M.errorResponse(out, { severity: "ERROR", code: SQLSTATE.INSUFFICIENT_PRIVILEGE, message: result.refused });
+    M.errorResponse(out, {
+      severity: "ERROR",
+      code: SQLSTATE.INSUFFICIENT_PRIVILEGE,
+      message: result.refused,
+    });
     await flush();
     return null;
   }
   const principal = result;
   if (!principal) {
     // QuestDB's message text (§12.2) with the SQLSTATE drivers map to "bad credentials".
-    M.errorResponse(out, { severity: "ERROR", code: SQLSTATE.INVALID_PASSWORD, message: "invalid username/password" });
+    M.errorResponse(out, {
+      severity: "ERROR",
+      code: SQLSTATE.INVALID_PASSWORD,
+      message: "invalid username/password",
+    });
     await flush();
     return null;
   }

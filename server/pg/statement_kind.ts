@@ -87,7 +87,9 @@ export function statementKind(tokens: SqlToken[]): StatementKind {
       return "query";
     }
     default:
-      return tokens.length === 1 && (tokens[0].kind === "word" || tokens[0].kind === "quoted") ? "query" : "other";
+      return tokens.length === 1 && (tokens[0].kind === "word" || tokens[0].kind === "quoted")
+        ? "query"
+        : "other";
   }
 }
 

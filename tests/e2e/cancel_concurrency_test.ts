@@ -9,7 +9,10 @@ Deno.test("short queries are answered while a long one runs, and a disconnect ca
   const server = await startServer();
   try {
     const abort = new AbortController();
-    const long = fetch(`${server.httpUrl}/exec?query=${encodeURIComponent("SELECT count() FROM long_sequence(5000000000)")}`, { signal: abort.signal })
+    const long = fetch(
+      `${server.httpUrl}/exec?query=${encodeURIComponent("SELECT count() FROM long_sequence(5000000000)")}`,
+      { signal: abort.signal },
+    )
       .then(() => "finished", () => "aborted");
     await new Promise((r) => setTimeout(r, 300));
     const order: string[] = [];
@@ -23,7 +26,10 @@ Deno.test("short queries are answered while a long one runs, and a disconnect ca
     abort.abort();
     assert.equal(await long, "aborted");
     // A graceful stop waits for running requests: it completes only if the query stopped.
-    const stopped = await Promise.race([server.stop().then(() => true), new Promise((r) => setTimeout(() => r(false), 20_000))]);
+    const stopped = await Promise.race([
+      server.stop().then(() => true),
+      new Promise((r) => setTimeout(() => r(false), 20_000)),
+    ]);
     assert.equal(stopped, true, "the server stopped, so the cancelled query is no longer running");
   } finally {
     await server.kill();

@@ -23,7 +23,9 @@ Deno.test("acknowledged inserts survive SIGKILL at random moments", async () => 
   let server = await startServer();
   const root = server.root;
   try {
-    const created = await server.exec("CREATE TABLE t (ts TIMESTAMP, n LONG, k SYMBOL) TIMESTAMP(ts) PARTITION BY HOUR");
+    const created = await server.exec(
+      "CREATE TABLE t (ts TIMESTAMP, n LONG, k SYMBOL) TIMESTAMP(ts) PARTITION BY HOUR",
+    );
     assert.equal(created.status, 200, await created.text());
     let acked = 0;
     for (let round = 0; round < KILLS; round++) {
@@ -55,7 +57,9 @@ Deno.test("acknowledged inserts survive SIGKILL at random moments", async () => 
       const r = await server.exec("SELECT count() c, count_distinct(n) d, min(n) lo, max(n) hi FROM t");
       const body = await r.json();
       const [c, d, lo, hi] = body.dataset[0];
-      const allowed = wasInFlight ? [acked * ROWS_PER_INSERT, (acked + 1) * ROWS_PER_INSERT] : [acked * ROWS_PER_INSERT];
+      const allowed = wasInFlight
+        ? [acked * ROWS_PER_INSERT, (acked + 1) * ROWS_PER_INSERT]
+        : [acked * ROWS_PER_INSERT];
       assert.ok(allowed.includes(c), `round ${round}: ${c} rows, acknowledged ${acked * ROWS_PER_INSERT}`);
       assert.equal(d, c, "no duplicated or torn rows");
       if (c > 0) {

@@ -26,7 +26,9 @@ Deno.test("a full disk gives clean errors, loses no acknowledged row, and the ta
   let server = await startServer({ fileSizeLimitBytes: 1024 * 1024 });
   const root = server.root;
   try {
-    const created = await server.exec("CREATE TABLE full (ts TIMESTAMP, n LONG, s STRING) TIMESTAMP(ts) PARTITION BY YEAR");
+    const created = await server.exec(
+      "CREATE TABLE full (ts TIMESTAMP, n LONG, s STRING) TIMESTAMP(ts) PARTITION BY YEAR",
+    );
     assert.equal(created.status, 200, await created.text());
     let acked = 0;
     let error = "";
@@ -51,11 +53,19 @@ Deno.test("a full disk gives clean errors, loses no acknowledged row, and the ta
 
     server = await startServer({ root });
     const after = await (await server.exec("SELECT count() c, count_distinct(n) d FROM full")).json();
-    assert.deepEqual(after.dataset, [[acked * ROWS, acked * ROWS]], "restart keeps exactly the acknowledged rows");
+    assert.deepEqual(
+      after.dataset,
+      [[acked * ROWS, acked * ROWS]],
+      "restart keeps exactly the acknowledged rows",
+    );
     const more = await post(server.httpUrl, insertSql(acked));
     assert.equal(more.status, 200, await more.text());
     const last = await (await server.exec("SELECT count() c, max(n) m FROM full")).json();
-    assert.deepEqual(last.dataset, [[(acked + 1) * ROWS, (acked + 1) * ROWS - 1]], "writes work once space returns");
+    assert.deepEqual(
+      last.dataset,
+      [[(acked + 1) * ROWS, (acked + 1) * ROWS - 1]],
+      "writes work once space returns",
+    );
   } finally {
     await server.stop();
     await Deno.remove(root, { recursive: true }).catch(() => {});

@@ -49,7 +49,10 @@ Deno.test({
       assert.match(di, /sym\s+\| character varying \| yes\s+\| sym/);
       assert.match(di, /bitmap, for table "public\.t"/);
       // reg* casts print names, as PostgreSQL's regtype and regclass output does.
-      assert.match(await ok("select 'int4'::regtype, 't'::regclass, 'pg_type'::regclass::oid"), /integer \| t\s+\|\s+1247/);
+      assert.match(
+        await ok("select 'int4'::regtype, 't'::regclass, 'pg_type'::regclass::oid"),
+        /integer \| t\s+\|\s+1247/,
+      );
 
       assert.match(await ok("\\dt"), /public \| t\s+\| table \| admin/);
       const dn = await ok("\\dn");

@@ -10,7 +10,14 @@ import { startServer } from "./server_process.ts";
 
 Deno.test("pg.net.connection.limit refuses the extra connection with 'too many connections'", async () => {
   const server = await startServer({ pg: true, env: { QDB_PG_NET_CONNECTION_LIMIT: "2" } });
-  const client = () => new pg.Client({ host: "127.0.0.1", port: server.pgPort, user: "admin", password: "quest", database: "qdb" });
+  const client = () =>
+    new pg.Client({
+      host: "127.0.0.1",
+      port: server.pgPort,
+      user: "admin",
+      password: "quest",
+      database: "qdb",
+    });
   const a = client(), b = client();
   try {
     await a.connect();
@@ -34,7 +41,14 @@ Deno.test("pg.net.connection.limit refuses the extra connection with 'too many c
 
 Deno.test("pg.recv.buffer.size refuses an oversized message and other clients carry on", async () => {
   const server = await startServer({ pg: true, env: { QDB_PG_RECV_BUFFER_SIZE: "65536" } });
-  const client = () => new pg.Client({ host: "127.0.0.1", port: server.pgPort, user: "admin", password: "quest", database: "qdb" });
+  const client = () =>
+    new pg.Client({
+      host: "127.0.0.1",
+      port: server.pgPort,
+      user: "admin",
+      password: "quest",
+      database: "qdb",
+    });
   const big = client(), other = client();
   try {
     await big.connect();
@@ -61,7 +75,10 @@ Deno.test("http.net.connection.limit answers 503 beyond the limit while long que
   try {
     const aborts = [new AbortController(), new AbortController()];
     const longs = aborts.map((a) =>
-      fetch(`${server.httpUrl}/exec?query=${encodeURIComponent("SELECT count() FROM long_sequence(5000000000)")}`, { signal: a.signal })
+      fetch(
+        `${server.httpUrl}/exec?query=${encodeURIComponent("SELECT count() FROM long_sequence(5000000000)")}`,
+        { signal: a.signal },
+      )
         .then((r) => r.text(), () => "aborted")
     );
     await new Promise((r) => setTimeout(r, 500));

@@ -7,7 +7,13 @@ import assert from "node:assert/strict";
 import pg from "pg";
 import { startServer } from "./server_process.ts";
 
-const options = (port: number) => ({ host: "127.0.0.1", port, user: "admin", password: "quest", database: "qdb" });
+const options = (port: number) => ({
+  host: "127.0.0.1",
+  port,
+  user: "admin",
+  password: "quest",
+  database: "qdb",
+});
 
 Deno.test({
   name: "50 concurrent connections each run prepared and simple queries",
@@ -27,7 +33,12 @@ Deno.test({
         sum += Number((await c.query("select count() n from long_sequence(1000)")).rows[0].n);
         return sum;
       }));
-      sums.forEach((s, i) => assert.equal(s, Array.from({ length: 10 }, (_, k) => ((i + k) % 100) + 1).reduce((a, b) => a + b) + 1000));
+      sums.forEach((s, i) =>
+        assert.equal(
+          s,
+          Array.from({ length: 10 }, (_, k) => ((i + k) % 100) + 1).reduce((a, b) => a + b) + 1000,
+        )
+      );
     } finally {
       await Promise.all(clients.map((c) => c.end().catch(() => {})));
       await server.stop();

@@ -52,7 +52,17 @@ const VALID_TRAFFIC = [
   query("select 1"),
   concat(
     message("P", concat(cstr(""), cstr("select $1::int + 1"), new Uint8Array([0, 1, 0, 0, 0, 23]))),
-    message("B", concat(cstr(""), cstr(""), new Uint8Array([0, 0, 0, 1]), int32(1), new TextEncoder().encode("5"), new Uint8Array([0, 0]))),
+    message(
+      "B",
+      concat(
+        cstr(""),
+        cstr(""),
+        new Uint8Array([0, 0, 0, 1]),
+        int32(1),
+        new TextEncoder().encode("5"),
+        new Uint8Array([0, 0]),
+      ),
+    ),
     message("D", concat(new TextEncoder().encode("P"), cstr(""))),
     message("E", concat(cstr(""), int32(0))),
     message("S"),
@@ -95,7 +105,11 @@ Deno.test({
         return [first, second];
       })();
       assert.deepEqual(unknown, ["EZ", "TDCZ"]);
-      await poke(port, message("B", concat(cstr(""), cstr(""), new Uint8Array([0, 0, 0, 1]), int32(1000))), true);
+      await poke(
+        port,
+        message("B", concat(cstr(""), cstr(""), new Uint8Array([0, 0, 0, 1]), int32(1000))),
+        true,
+      );
       await poke(port, message("P", new TextEncoder().encode("no terminator")), true);
       await poke(port, message("D", new TextEncoder().encode("X")), true);
       await poke(port, new Uint8Array([0x51, 0, 0, 0, 2]), true); // length < 4
@@ -107,15 +121,18 @@ Deno.test({
       for (let i = 0; i < 2000; i++) {
         const kind = i % 4;
         if (kind === 0) await poke(port, bytes(1 + Math.floor(random() * 64)), false);
-        else if (kind === 1) await poke(port, concat(startupPacket(), bytes(Math.floor(random() * 64))), false);
-        else {
+        else if (kind === 1) {
+          await poke(port, concat(startupPacket(), bytes(Math.floor(random() * 64))), false);
+        } else {
           const valid = VALID_TRAFFIC[Math.floor(random() * VALID_TRAFFIC.length)].slice();
           for (let k = 0; k < 1 + Math.floor(random() * 4); k++) {
             valid[Math.floor(random() * valid.length)] = Math.floor(random() * 256);
           }
           await poke(port, kind === 2 ? valid : concat(valid, bytes(Math.floor(random() * 32))), true);
         }
-        if (i % 250 === 249) assert.ok(await serverAnswers(port), `server answers after ${i + 1} random inputs`);
+        if (i % 250 === 249) {
+          assert.ok(await serverAnswers(port), `server answers after ${i + 1} random inputs`);
+        }
       }
       assert.ok(await serverAnswers(port), "server answers after the fuzzing");
     } finally {

@@ -17,7 +17,13 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     const server = await startServer({ pg: true });
-    const client = new pg.Client({ host: "127.0.0.1", port: server.pgPort, user: "admin", password: "quest", database: "qdb" });
+    const client = new pg.Client({
+      host: "127.0.0.1",
+      port: server.pgPort,
+      user: "admin",
+      password: "quest",
+      database: "qdb",
+    });
     try {
       await client.connect();
       const one = await client.query("select 1 as x, 'a' as s");
@@ -28,13 +34,46 @@ Deno.test({
       const ts = new Date(Date.UTC(2024, 0, 2, 3, 4, 5, 678));
       const insert = "insert into node_t values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
       const id = "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11";
-      const r = await client.query(insert, [ts.toISOString(), "BTC", 42000.25, "9007199254740993", 7, true, "héllo", id, 1.5, 3]);
+      const r = await client.query(insert, [
+        ts.toISOString(),
+        "BTC",
+        42000.25,
+        "9007199254740993",
+        7,
+        true,
+        "héllo",
+        id,
+        1.5,
+        3,
+      ]);
       assert.equal(r.command, "INSERT");
       assert.equal(r.rowCount, 1);
-      await client.query({ name: "ins", text: insert, values: [new Date(ts.getTime() + 1000).toISOString(), "ETH", 1.5, 2, null, false, null, null, null, 4] });
-      await client.query({ name: "ins", text: insert, values: [new Date(ts.getTime() + 2000).toISOString(), "BTC", 3.5, 5, 9, true, "x", id, 2.5, 5] });
+      await client.query({
+        name: "ins",
+        text: insert,
+        values: [
+          new Date(ts.getTime() + 1000).toISOString(),
+          "ETH",
+          1.5,
+          2,
+          null,
+          false,
+          null,
+          null,
+          null,
+          4,
+        ],
+      });
+      await client.query({
+        name: "ins",
+        text: insert,
+        values: [new Date(ts.getTime() + 2000).toISOString(), "BTC", 3.5, 5, 9, true, "x", id, 2.5, 5],
+      });
 
-      const sel = await client.query("select * from node_t where sym = $1 and price > $2 order by ts", ["BTC", 1]);
+      const sel = await client.query("select * from node_t where sym = $1 and price > $2 order by ts", [
+        "BTC",
+        1,
+      ]);
       assert.equal(sel.rows.length, 2);
       const row = sel.rows[0];
       assert.equal(row.sym, "BTC");
@@ -48,7 +87,11 @@ Deno.test({
       assert.equal(row.sh, 3);
       // node-postgres reads `timestamp` text as local time; the test process runs with TZ unset (UTC)
       // or any zone, so compare the raw text instead.
-      const text = await client.query({ text: "select ts from node_t where qty = $1", values: [2], types: { getTypeParser: () => (v: string) => v } });
+      const text = await client.query({
+        text: "select ts from node_t where qty = $1",
+        values: [2],
+        types: { getTypeParser: () => (v: string) => v },
+      });
       assert.equal(text.rows[0].ts, "2024-01-02 03:04:06.678000");
 
       // Binary result format: node-postgres decodes int, float, bool and timestamp binary cells.
@@ -74,19 +117,33 @@ Deno.test({
       assert.equal(many.rowCount, 100000);
       assert.equal(many.rows[99999].x, "100000");
 
-      await assert.rejects(client.query("select * from no_such_table"), (e: { code: string; position: string }) => {
-        assert.equal(e.code, "42P01");
-        assert.equal(e.position, "15");
-        return true;
-      });
-      await assert.rejects(client.query("select nope from node_t"), (e: { code: string }) => e.code === "42703");
+      await assert.rejects(
+        client.query("select * from no_such_table"),
+        (e: { code: string; position: string }) => {
+          assert.equal(e.code, "42P01");
+          assert.equal(e.position, "15");
+          return true;
+        },
+      );
+      await assert.rejects(
+        client.query("select nope from node_t"),
+        (e: { code: string }) => e.code === "42703",
+      );
       await assert.rejects(client.query("selec 1"), (e: { code: string }) => e.code === "42601");
-      await assert.rejects(client.query("declare c cursor for select 1"), (e: { code: string }) => e.code === "0A000");
+      await assert.rejects(
+        client.query("declare c cursor for select 1"),
+        (e: { code: string }) => e.code === "0A000",
+      );
       assert.equal((await client.query("select 2 as y")).rows[0].y, 2); // still usable after errors
 
       const slow = client.query(SLOW_QUERY);
       await new Promise((r) => setTimeout(r, 300));
-      const canceller = new pg.Client({ host: "127.0.0.1", port: server.pgPort, user: "admin", password: "quest" });
+      const canceller = new pg.Client({
+        host: "127.0.0.1",
+        port: server.pgPort,
+        user: "admin",
+        password: "quest",
+      });
       // node-postgres cancels the client's active query over a new connection (CancelRequest).
       // deno-lint-ignore no-explicit-any
       (canceller as any).cancel(client, (client as any).activeQuery);
@@ -112,13 +169,22 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     const server = await startServer({ pg: true });
-    const sql = postgres({ host: "127.0.0.1", port: server.pgPort, user: "admin", password: "quest", database: "qdb", max: 4 });
+    const sql = postgres({
+      host: "127.0.0.1",
+      port: server.pgPort,
+      user: "admin",
+      password: "quest",
+      database: "qdb",
+      max: 4,
+    });
     try {
       await sql`create table js_t (ts timestamp, sym symbol, price double, qty long, ok boolean, id uuid) timestamp(ts) partition by day`;
       const ts = new Date(Date.UTC(2024, 4, 6, 7, 8, 9, 123));
       await sql`insert into js_t values (${ts}, ${"AAPL"}, ${101.5}, ${42}, ${true}, ${"11111111-2222-3333-4444-555555555555"})`;
       for (let i = 0; i < 20; i++) {
-        await sql`insert into js_t values (${new Date(ts.getTime() + i + 1)}, ${"MSFT"}, ${i * 0.5}, ${i}, ${i % 2 === 0}, ${null})`;
+        await sql`insert into js_t values (${new Date(ts.getTime() + i + 1)}, ${"MSFT"}, ${i * 0.5}, ${i}, ${
+          i % 2 === 0
+        }, ${null})`;
       }
       const rows = await sql`select * from js_t where sym = ${"AAPL"}`;
       assert.equal(rows.length, 1);
@@ -127,7 +193,11 @@ Deno.test({
       assert.equal(rows[0].id, "11111111-2222-3333-4444-555555555555");
       assert.equal((rows[0].ts as Date).getTime(), ts.getTime());
       const agg = await sql`select sym, count() n, sum(qty) q from js_t group by sym order by sym`;
-      assert.deepEqual(agg.map((r) => [r.sym, String(r.n), String(r.q)]), [["AAPL", "1", "42"], ["MSFT", "20", "190"]]);
+      assert.deepEqual(agg.map((r) => [r.sym, String(r.n), String(r.q)]), [["AAPL", "1", "42"], [
+        "MSFT",
+        "20",
+        "190",
+      ]]);
       // Ask for binary results explicitly through the unsafe interface with a typed statement.
       const limited = await sql`select qty from js_t where qty < ${5} and sym = ${"MSFT"} order by qty`;
       assert.deepEqual(limited.map((r) => Number(r.qty)), [0, 1, 2, 3, 4]);

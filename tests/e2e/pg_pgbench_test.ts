@@ -17,7 +17,11 @@ Deno.test({
     const server = await startServer({ pg: true });
     try {
       for (const protocol of ["simple", "prepared"] as const) {
-        const r = await runPgbench(server.pgPort, { clients: 20, seconds: protocol === "simple" ? 10 : 5, protocol });
+        const r = await runPgbench(server.pgPort, {
+          clients: 20,
+          seconds: protocol === "simple" ? 10 : 5,
+          protocol,
+        });
         assert.equal(r.failed, 0, r.output);
         assert.ok(r.transactions > 0, r.output);
         console.log(`pgbench ${protocol}: ${r.tps.toFixed(0)} TPS, ${r.transactions} transactions`);

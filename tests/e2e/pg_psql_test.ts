@@ -14,10 +14,14 @@ Deno.test({
     await requireCommand("psql", "postgresql-client");
     const server = await startServer({ pg: true });
     const psql = (...args: string[]) =>
-      run("psql", ["-h", "127.0.0.1", "-p", String(server.pgPort), "-U", "admin", "-d", "qdb", "-X", ...args], {
-        env: { PGPASSWORD: "quest", PGCONNECT_TIMEOUT: "10" },
-        timeoutMs: 30_000,
-      });
+      run(
+        "psql",
+        ["-h", "127.0.0.1", "-p", String(server.pgPort), "-U", "admin", "-d", "qdb", "-X", ...args],
+        {
+          env: { PGPASSWORD: "quest", PGCONNECT_TIMEOUT: "10" },
+          timeoutMs: 30_000,
+        },
+      );
     try {
       const setup = await psql(
         "-c",
@@ -30,7 +34,10 @@ Deno.test({
 
       const q = await psql("-A", "-t", "-c", "select sym, price, qty, ts from trades order by ts");
       assert.equal(q.code, 0, q.stderr);
-      assert.equal(q.stdout.trim(), "BTC|42000.5|3|2024-01-01 00:00:00.123456\nETH|2200.25|7|2024-01-01 00:00:01.000000");
+      assert.equal(
+        q.stdout.trim(),
+        "BTC|42000.5|3|2024-01-01 00:00:00.123456\nETH|2200.25|7|2024-01-01 00:00:01.000000",
+      );
 
       const dt = await psql("-c", "\\dt");
       assert.equal(dt.code, 0, dt.stderr);

@@ -9,7 +9,11 @@ import { startServer } from "./server_process.ts";
 import { DEBIAN_PYTHON, requireFile, run } from "./clients/pg_tools.ts";
 
 const CLIENT = new URL("./clients/pg_python_client.py", import.meta.url).pathname;
-const MODULES: Record<string, string> = { psycopg2: "python3-psycopg2", psycopg: "python3-psycopg", asyncpg: "python3-asyncpg" };
+const MODULES: Record<string, string> = {
+  psycopg2: "python3-psycopg2",
+  psycopg: "python3-psycopg",
+  asyncpg: "python3-asyncpg",
+};
 
 Deno.test({
   name: "psycopg2, psycopg 3 and asyncpg create, insert, executemany and read timestamps exactly",

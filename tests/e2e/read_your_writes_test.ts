@@ -16,7 +16,12 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     const server = await startServer({ pg: true });
-    const client = new pg.Client({ host: "127.0.0.1", port: server.pgPort, user: "admin", password: "quest" });
+    const client = new pg.Client({
+      host: "127.0.0.1",
+      port: server.pgPort,
+      user: "admin",
+      password: "quest",
+    });
     await client.connect();
     const rest = async (sql: string) => {
       const r = await server.exec(sql);
@@ -27,14 +32,20 @@ Deno.test({
     const restCount = async () => (await rest("select count() from ryw")).dataset[0][0] as number;
     const pgCount = async () => Number((await client.query("select count() c from ryw")).rows[0].c);
     const expCount = async () => {
-      const text = await (await fetch(`${server.httpUrl}/exp?query=${encodeURIComponent("select count() from ryw")}`)).text();
+      const text =
+        await (await fetch(`${server.httpUrl}/exp?query=${encodeURIComponent("select count() from ryw")}`))
+          .text();
       return Number(text.trim().split("\n")[1]);
     };
     try {
-      await rest("create table ryw (ts timestamp, k symbol, v long) timestamp(ts) partition by day wal dedup upsert keys(ts, k)");
+      await rest(
+        "create table ryw (ts timestamp, k symbol, v long) timestamp(ts) partition by day wal dedup upsert keys(ts, k)",
+      );
       let expected = 0;
       for (let i = 0; i < 40; i++) {
-        const ts = `2024-01-${String(1 + (i % 28)).padStart(2, "0")}T00:00:${String(i % 60).padStart(2, "0")}.000000Z`;
+        const ts = `2024-01-${String(1 + (i % 28)).padStart(2, "0")}T00:00:${
+          String(i % 60).padStart(2, "0")
+        }.000000Z`;
         switch (i % 4) {
           case 0:
             await rest(`insert into ryw values ('${ts}', 'r${i}', ${i})`);
@@ -47,7 +58,10 @@ Deno.test({
             break;
           default: {
             const nanos = BigInt(Date.parse(ts)) * 1_000_000n;
-            const r = await fetch(`${server.httpUrl}/write`, { method: "POST", body: `ryw,k=i${i} v=${i}i ${nanos}\n` });
+            const r = await fetch(`${server.httpUrl}/write`, {
+              method: "POST",
+              body: `ryw,k=i${i} v=${i}i ${nanos}\n`,
+            });
             assert.equal(r.status, 204, await r.text());
           }
         }
@@ -70,7 +84,10 @@ Deno.test({
       // CSV import: the reply means the rows are there.
       const csv = new FormData();
       csv.append("data", new Blob(["ts,k,v\n2024-02-01T00:00:00.000000Z,imp,7\n"]), "ryw.csv");
-      const imp = await fetch(`${server.httpUrl}/imp?name=ryw&timestamp=ts&fmt=json`, { method: "POST", body: csv });
+      const imp = await fetch(`${server.httpUrl}/imp?name=ryw&timestamp=ts&fmt=json`, {
+        method: "POST",
+        body: csv,
+      });
       assert.equal(imp.status, 200, await imp.text());
       assert.equal(await pgCount(), ++expected);
 

@@ -16,16 +16,22 @@ const CB = "http://127.0.0.1:9/cb";
 const ADMIN = "Basic " + btoa("admin:quest");
 
 async function exec(url: string, sql: string, auth?: string) {
-  const res = await fetch(`${url}/exec?query=${encodeURIComponent(sql)}`, { headers: auth ? { authorization: auth } : {} });
+  const res = await fetch(`${url}/exec?query=${encodeURIComponent(sql)}`, {
+    headers: auth ? { authorization: auth } : {},
+  });
   return { status: res.status, body: await res.text() };
 }
 
 Deno.test({
-  name: "threat model (security.md §7, OIDC): unknown kid, cache bounded by exp, group spoofing, no code exchange",
+  name:
+    "threat model (security.md §7, OIDC): unknown kid, cache bounded by exp, group spoofing, no code exchange",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn(t) {
-    const idp = await startIdp({ accounts: { alice: { name: "Alice", groups: ["idp-readers"] } }, clients: { "qdb-console": [CB] } });
+    const idp = await startIdp({
+      accounts: { alice: { name: "Alice", groups: ["idp-readers"] } },
+      clients: { "qdb-console": [CB] },
+    });
     const server = await startServer({
       env: {
         QDB_ACL_ENABLED: "true",
@@ -43,7 +49,9 @@ Deno.test({
       const key = await importJWK(idp.signingKey, "RS256");
       const now = () => Math.floor(Date.now() / 1000);
       const token = (claims: Record<string, unknown>, exp: number, kid = "test-key") =>
-        new SignJWT({ sub: "alice", ...claims }).setProtectedHeader({ alg: "RS256", kid }).setIssuer(idp.issuer)
+        new SignJWT({ sub: "alice", ...claims }).setProtectedHeader({ alg: "RS256", kid }).setIssuer(
+          idp.issuer,
+        )
           .setAudience("qdb-console").setIssuedAt(now()).setExpirationTime(exp).sign(key);
 
       await t.step("T4: a key id the provider's JWKS does not publish is refused", async () => {
@@ -69,19 +77,35 @@ Deno.test({
         }
       });
 
-      await t.step("T22: /settings publishes the provider's own endpoints; the server exchanges no codes", async () => {
-        const config = JSON.parse(await (await fetch(`${server.httpUrl}/settings`)).text()).config;
-        const discovery = await (await fetch(idp.discoveryUrl)).json();
-        assert.equal(config["acl.oidc.authorization.endpoint"], discovery.authorization_endpoint);
-        assert.equal(config["acl.oidc.token.endpoint"], discovery.token_endpoint);
-        assert.equal(config["acl.oidc.pkce.required"], true);
-        for (const path of ["/token", "/oauth2/token", "/callback?code=abc&state=x", "/auth?redirect_uri=http://evil.example"]) {
-          const r = await fetch(`${server.httpUrl}${path}`, { method: path.startsWith("/callback") ? "GET" : "POST", redirect: "manual" });
-          const body = await r.text();
-          assert.ok(!/access_token|id_token/.test(body), `${path} answered with tokens`);
-          assert.ok(!(r.headers.get("location") ?? "").includes("evil.example"), `${path} redirects off-site`);
-        }
-      });
+      await t.step(
+        "T22: /settings publishes the provider's own endpoints; the server exchanges no codes",
+        async () => {
+          const config = JSON.parse(await (await fetch(`${server.httpUrl}/settings`)).text()).config;
+          const discovery = await (await fetch(idp.discoveryUrl)).json();
+          assert.equal(config["acl.oidc.authorization.endpoint"], discovery.authorization_endpoint);
+          assert.equal(config["acl.oidc.token.endpoint"], discovery.token_endpoint);
+          assert.equal(config["acl.oidc.pkce.required"], true);
+          for (
+            const path of [
+              "/token",
+              "/oauth2/token",
+              "/callback?code=abc&state=x",
+              "/auth?redirect_uri=http://evil.example",
+            ]
+          ) {
+            const r = await fetch(`${server.httpUrl}${path}`, {
+              method: path.startsWith("/callback") ? "GET" : "POST",
+              redirect: "manual",
+            });
+            const body = await r.text();
+            assert.ok(!/access_token|id_token/.test(body), `${path} answered with tokens`);
+            assert.ok(
+              !(r.headers.get("location") ?? "").includes("evil.example"),
+              `${path} redirects off-site`,
+            );
+          }
+        },
+      );
     } finally {
       await server.stop();
       await idp.close();

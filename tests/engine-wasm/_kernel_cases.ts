@@ -423,7 +423,9 @@ export function kernelCases(name: string, impl: () => Kernels): void {
     const columns = {
       f64: a.f64(Array.from({ length: n }, (_, i) => (i % 11 === 0 ? NaN : ((i * 37) % 101) - 50.25))),
       f32: a.f32(Array.from({ length: n }, (_, i) => (i % 9 === 0 ? NaN : ((i * 13) % 17) / 4))),
-      i64: a.i64(Array.from({ length: n }, (_, i) => (i % 10 === 0 ? LONG_NULL : BigInt((i * 31) % 97) - 40n))),
+      i64: a.i64(
+        Array.from({ length: n }, (_, i) => (i % 10 === 0 ? LONG_NULL : BigInt((i * 31) % 97) - 40n)),
+      ),
       i32: a.i32(Array.from({ length: n }, (_, i) => (i % 8 === 0 ? INT_NULL : ((i * 17) % 89) - 30))),
     } as const;
     for (const kind of ["f64", "f32", "i64", "i32"] as const) {
@@ -436,17 +438,28 @@ export function kernelCases(name: string, impl: () => Kernels): void {
           if (kind === "i64") return a.i64(new Array(m).fill(LONG_NULL));
           return a.i32(new Array(m).fill(INT_NULL));
         };
-        const zeroSums = () => (kind === "f64" || kind === "f32" ? a.f64(new Array(slots).fill(0)) : a.i64(new Array(slots).fill(0n)));
-        const fused = { rows: a.i64(new Array(slots).fill(0n)), counts: a.i64(new Array(slots).fill(0n)), sums: zeroSums(), mins: nul(slots), maxs: nul(slots) };
+        const zeroSums = () => (kind === "f64" || kind === "f32"
+          ? a.f64(new Array(slots).fill(0))
+          : a.i64(new Array(slots).fill(0n)));
+        const fused = {
+          rows: a.i64(new Array(slots).fill(0n)),
+          counts: a.i64(new Array(slots).fill(0n)),
+          sums: zeroSums(),
+          mins: nul(slots),
+          maxs: nul(slots),
+        };
         const args = { ...rows, keys, keyCount, data: columns[kind] };
         k.keyedStats(kind, { ...args, ...fused });
-        const rowCounts = a.i64(new Array(slots).fill(0n)), counts = a.i64(new Array(slots).fill(0n)), sums = zeroSums();
+        const rowCounts = a.i64(new Array(slots).fill(0n)),
+          counts = a.i64(new Array(slots).fill(0n)),
+          sums = zeroSums();
         const mins = nul(slots), maxs = nul(slots);
         k.keyedCount({ ...args, counts: rowCounts });
         k.keyedSum(kind, { ...args, counts, sums });
         k.keyedMin(kind, { ...args, out: mins });
         k.keyedMax(kind, { ...args, out: maxs });
-        const bytes = (p: number, w: number) => Array.from(a.mem.u8(p, slots * w));
+        const bytes = (p: number, w: number) =>
+          Array.from(a.mem.u8(p, slots * w));
         const label = `${kind} ${rows.sel ? "selection" : "whole"}`;
         assert.deepEqual(bytes(fused.rows, 8), bytes(rowCounts, 8), `${label} rows`);
         assert.deepEqual(bytes(fused.counts, 8), bytes(counts, 8), `${label} counts`);

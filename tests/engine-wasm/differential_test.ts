@@ -321,7 +321,10 @@ Deno.test("differential: the ASOF merge agrees step by step, ties, strict (LT), 
       const leftKeys = a.i32(left.keys), rightKeys = a.i32(right.keys);
       const leftTable = left.table && a.i32(left.table), rightTable = right.table && a.i32(right.table);
       const strict = rng.chance(0.5);
-      const state = [0, 1].map(() => ({ lastRow: a.i32(new Array(slotCount).fill(-1)), match: a.i32(new Array(n).fill(-2)) }));
+      const state = [0, 1].map(() => ({
+        lastRow: a.i32(new Array(slotCount).fill(-1)),
+        match: a.i32(new Array(n).fill(-2)),
+      }));
       // Feed the right side in random-sized batches, as the join does; both must stop alike.
       let from = 0, rBatch = 0;
       const label = `seed=${7000 + seed} n=${n} m=${m} slots=${slotCount} strict=${strict}`;
@@ -330,10 +333,24 @@ Deno.test("differential: the ASOF merge agrees step by step, ties, strict (LT), 
         const rCount = rBatch >= m ? 0 : rng.int(1, m - rBatch);
         const more = rBatch + rCount < m;
         const args = (s: number) => ({
-          leftTs, leftKeys, leftTable, leftTableLength: left.table?.length, from, to: n,
-          rightTs: rightTs + rBatch * 8, rightKeys: rightKeys + rBatch * 4,
-          rightTable, rightTableLength: right.table?.length, rightFrom: rFrom, rightCount: rCount,
-          rightBase: rBatch, lastRow: state[s].lastRow, slotCount, match: state[s].match, strict, more,
+          leftTs,
+          leftKeys,
+          leftTable,
+          leftTableLength: left.table?.length,
+          from,
+          to: n,
+          rightTs: rightTs + rBatch * 8,
+          rightKeys: rightKeys + rBatch * 4,
+          rightTable,
+          rightTableLength: right.table?.length,
+          rightFrom: rFrom,
+          rightCount: rCount,
+          rightBase: rBatch,
+          lastRow: state[s].lastRow,
+          slotCount,
+          match: state[s].match,
+          strict,
+          more,
         });
         const w = wasm.asofMerge(args(0)), r = ref.asofMerge(args(1));
         assert.deepEqual(w, r, `${label} step ${step}`);
@@ -346,13 +363,20 @@ Deno.test("differential: the ASOF merge agrees step by step, ties, strict (LT), 
       }
       assert.equal(from, n, `${label}: every left row decided`);
       assert.deepEqual(a.rows(state[0].match, n), a.rows(state[1].match, n), `${label} match`);
-      assert.deepEqual(a.rows(state[0].lastRow, slotCount), a.rows(state[1].lastRow, slotCount), `${label} lastRow`);
+      assert.deepEqual(
+        a.rows(state[0].lastRow, slotCount),
+        a.rows(state[1].lastRow, slotCount),
+        `${label} lastRow`,
+      );
       // The answer itself, by brute force: the last right row of the slot at or before (LT: before) the left row.
       const lts = a.mem.i64(leftTs, n), rts = a.mem.i64(rightTs, m), match = a.mem.i32(state[0].match, n);
-      const ls = left.keys.map((k) => left.slot ? left.slot(k) : k), rs = right.keys.map((k) => right.slot ? right.slot(k) : k);
+      const ls = left.keys.map((k) => left.slot ? left.slot(k) : k),
+        rs = right.keys.map((k) => right.slot ? right.slot(k) : k);
       for (let i = 0; i < n; i++) {
         let want = -1;
-        for (let j = 0; j < m; j++) if (rs[j] === ls[i] && (strict ? rts[j] < lts[i] : rts[j] <= lts[i])) want = j;
+        for (let j = 0; j < m; j++) {
+          if (rs[j] === ls[i] && (strict ? rts[j] < lts[i] : rts[j] <= lts[i])) want = j;
+        }
         assert.equal(match[i], want, `${label} row ${i}`);
       }
     });
@@ -360,8 +384,20 @@ Deno.test("differential: the ASOF merge agrees step by step, ties, strict (LT), 
   withArena((a) => {
     const ts = a.i64([1n, 2n]), keys = a.i32([0, 5]);
     const args = {
-      leftTs: ts, leftKeys: keys, from: 0, to: 2, rightTs: ts, rightKeys: keys, rightFrom: 0, rightCount: 2,
-      rightBase: 0, lastRow: a.i32([-1, -1]), slotCount: 2, match: a.i32([0, 0]), strict: false, more: false,
+      leftTs: ts,
+      leftKeys: keys,
+      from: 0,
+      to: 2,
+      rightTs: ts,
+      rightKeys: keys,
+      rightFrom: 0,
+      rightCount: 2,
+      rightBase: 0,
+      lastRow: a.i32([-1, -1]),
+      slotCount: 2,
+      match: a.i32([0, 0]),
+      strict: false,
+      more: false,
     };
     assert.throws(() => wasm.asofMerge(args), "a slot outside slotCount traps");
     assert.throws(() => ref.asofMerge(args), RangeError);
@@ -376,7 +412,9 @@ Deno.test("differential: gatherOrNull agrees, NULL rows and every width included
       const width = rng.pick([1, 2, 4, 8] as const);
       const data = a.alloc(Math.max(n, 1) * width);
       a.mem.u8(data, n * width).forEach((_, i, bytes) => (bytes[i] = rng.int(0, 255)));
-      const match = a.i32(Array.from({ length: count }, () => (n === 0 || rng.chance(0.2) ? -1 : rng.int(0, n - 1))));
+      const match = a.i32(
+        Array.from({ length: count }, () => (n === 0 || rng.chance(0.2) ? -1 : rng.int(0, n - 1))),
+      );
       const nul = rng.pick([-1n, -(2n ** 63n), 0x7ff8000000000000n, -2147483648n]);
       const [ow, or] = [a.alloc(count * width), a.alloc(count * width)];
       wasm.gatherOrNull({ width, data, rowCount: n, match, count, out: ow, nul });
@@ -386,7 +424,15 @@ Deno.test("differential: gatherOrNull agrees, NULL rows and every width included
     });
   }
   withArena((a) => {
-    const args = { width: 8 as const, data: a.alloc(16), rowCount: 2, match: a.i32([0, 2]), count: 2, out: a.alloc(16), nul: -1n };
+    const args = {
+      width: 8 as const,
+      data: a.alloc(16),
+      rowCount: 2,
+      match: a.i32([0, 2]),
+      count: 2,
+      out: a.alloc(16),
+      nul: -1n,
+    };
     assert.throws(() => wasm.gatherOrNull(args), "a match past rowCount traps");
     assert.throws(() => ref.gatherOrNull(args), RangeError);
   });

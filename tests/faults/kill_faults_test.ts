@@ -7,5 +7,8 @@ Deno.test("every acknowledged write survives SIGKILL during inserts, merges, ILP
   console.log(JSON.stringify(report));
   assert.equal(report.kills, 8);
   assert.ok(report.operationsAcknowledged > 8, "writes were acknowledged between kills");
-  assert.ok(Object.keys(report.byOperation).length >= 4, `several kinds of write ran: ${Object.keys(report.byOperation)}`);
+  assert.ok(
+    Object.keys(report.byOperation).length >= 4,
+    `several kinds of write ran: ${Object.keys(report.byOperation)}`,
+  );
 });

@@ -5,7 +5,7 @@
  * open and read back exactly as the reference model says: every acknowledged operation, and
  * the one in flight either wholly or not at all.
  */
-import { startServer, type ServerProcess } from "../e2e/server_process.ts";
+import { type ServerProcess, startServer } from "../e2e/server_process.ts";
 import { rng } from "../fuzz/prng.ts";
 import { cloneModel, digest, emptyModel, type Model, nextOperation, type Operation } from "./kill_model.ts";
 
@@ -40,19 +40,39 @@ async function readBack(server: ServerProcess): Promise<string> {
 function firstDifference(a: string, b: string): string {
   const la = a.split("\n"), lb = b.split("\n");
   for (let i = 0; i < Math.max(la.length, lb.length); i++) {
-    if (la[i] !== lb[i]) return `line ${i}: server ${JSON.stringify(la[i])}, model ${JSON.stringify(lb[i])} (server ${la.length} lines, model ${lb.length})`;
+    if (la[i] !== lb[i]) {
+      return `line ${i}: server ${JSON.stringify(la[i])}, model ${
+        JSON.stringify(lb[i])
+      } (server ${la.length} lines, model ${lb.length})`;
+    }
   }
   return "equal";
 }
 
-export async function runKills(o: { kills: number; seed: number; log?: (s: string) => void }): Promise<KillReport> {
+export async function runKills(
+  o: { kills: number; seed: number; log?: (s: string) => void },
+): Promise<KillReport> {
   const r = rng(o.seed);
   let server = await startServer();
   const root = server.root;
-  const report: KillReport = { kills: 0, operationsAcknowledged: 0, inFlightApplied: 0, inFlightLost: 0, byOperation: {}, rows: 0 };
+  const report: KillReport = {
+    kills: 0,
+    operationsAcknowledged: 0,
+    inFlightApplied: 0,
+    inFlightLost: 0,
+    byOperation: {},
+    rows: 0,
+  };
   let model: Model = emptyModel();
   try {
-    await send(server, { name: "create", request: { kind: "sql", sql: "CREATE TABLE f (ts TIMESTAMP, n LONG, k SYMBOL, v DOUBLE) TIMESTAMP(ts) PARTITION BY HOUR" }, apply: () => {} });
+    await send(server, {
+      name: "create",
+      request: {
+        kind: "sql",
+        sql: "CREATE TABLE f (ts TIMESTAMP, n LONG, k SYMBOL, v DOUBLE) TIMESTAMP(ts) PARTITION BY HOUR",
+      },
+      apply: () => {},
+    });
     for (let round = 0; round < o.kills; round++) {
       let inFlight: Operation | undefined;
       let stopped = false;
@@ -86,14 +106,22 @@ export async function runKills(o: { kills: number; seed: number; log?: (s: strin
         const withIt = cloneModel(model);
         (inFlight as Operation).apply(withIt);
         if (actual !== digest(withIt)) {
-          throw new Error(`round ${round}: after a kill during ${(inFlight as Operation).name} the table matches neither state: ${firstDifference(actual, acked)}`);
+          throw new Error(
+            `round ${round}: after a kill during ${
+              (inFlight as Operation).name
+            } the table matches neither state: ${firstDifference(actual, acked)}`,
+          );
         }
         model = withIt;
         report.inFlightApplied++;
       } else {
         throw new Error(`round ${round}: acknowledged state lost: ${firstDifference(actual, acked)}`);
       }
-      o.log?.(`kill ${round + 1}: ${model.rows.size} rows, ${report.operationsAcknowledged} operations acknowledged`);
+      o.log?.(
+        `kill ${
+          round + 1
+        }: ${model.rows.size} rows, ${report.operationsAcknowledged} operations acknowledged`,
+      );
     }
     report.rows = model.rows.size;
     return report;

@@ -38,11 +38,19 @@ export function emptyModel(): Model {
 }
 
 export function cloneModel(m: Model): Model {
-  return { rows: new Map([...m.rows].map(([n, r]) => [n, { ...r }])), extra: [...m.extra], nextN: m.nextN, maxTs: m.maxTs };
+  return {
+    rows: new Map([...m.rows].map(([n, r]) => [n, { ...r }])),
+    extra: [...m.extra],
+    nextN: m.nextN,
+    maxTs: m.maxTs,
+  };
 }
 
 function newRows(m: Model, count: number, ts: (i: number) => number): Row[] {
-  return Array.from({ length: count }, (_, i) => ({ n: m.nextN + i, ts: ts(i), k: `k${(m.nextN + i) % 5}`, v: (m.nextN + i) % 100 }));
+  return Array.from(
+    { length: count },
+    (_, i) => ({ n: m.nextN + i, ts: ts(i), k: `k${(m.nextN + i) % 5}`, v: (m.nextN + i) % 100 }),
+  );
 }
 
 function addRows(rows: Row[]): (m: Model) => void {
@@ -53,7 +61,8 @@ function addRows(rows: Row[]): (m: Model) => void {
   };
 }
 
-const iso = (us: number) => new Date(us / 1000).toISOString().replace("Z", "") + String(us % 1000).padStart(3, "0") + "Z";
+const iso = (us: number) =>
+  new Date(us / 1000).toISOString().replace("Z", "") + String(us % 1000).padStart(3, "0") + "Z";
 
 /** The next operation, chosen at random against the current model. */
 export function nextOperation(r: Rng, m: Model): Operation {
@@ -98,10 +107,18 @@ export function nextOperation(r: Rng, m: Model): Operation {
   if (k < 90) {
     if (m.extra.length > 0 && r.chance(0.5)) {
       const col = m.extra[r.int(m.extra.length)];
-      return { name: "drop column", request: { kind: "sql", sql: `ALTER TABLE f DROP COLUMN ${col}` }, apply: (x) => void (x.extra = x.extra.filter((c) => c !== col)) };
+      return {
+        name: "drop column",
+        request: { kind: "sql", sql: `ALTER TABLE f DROP COLUMN ${col}` },
+        apply: (x) => void (x.extra = x.extra.filter((c) => c !== col)),
+      };
     }
     const col = `c${m.nextN}_${r.int(1000)}`;
-    return { name: "add column", request: { kind: "sql", sql: `ALTER TABLE f ADD COLUMN ${col} INT` }, apply: (x) => void x.extra.push(col) };
+    return {
+      name: "add column",
+      request: { kind: "sql", sql: `ALTER TABLE f ADD COLUMN ${col} INT` },
+      apply: (x) => void x.extra.push(col),
+    };
   }
   // Drop the partitions of the oldest hours that still hold rows.
   const oldest = Math.min(...[...m.rows.values()].map((x) => x.ts), m.maxTs);
@@ -116,7 +133,9 @@ export function nextOperation(r: Rng, m: Model): Operation {
 }
 
 function insertSql(rows: Row[]): string {
-  return `INSERT INTO f (ts, n, k, v) VALUES ${rows.map((x) => `(${x.ts}, ${x.n}, '${x.k}', ${x.v})`).join(", ")}`;
+  return `INSERT INTO f (ts, n, k, v) VALUES ${
+    rows.map((x) => `(${x.ts}, ${x.n}, '${x.k}', ${x.v})`).join(", ")
+  }`;
 }
 
 /** The model as the harness reads the table back: rows ordered by n, and the column list. */

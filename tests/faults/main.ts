@@ -5,5 +5,9 @@ const arg = (name: string, fallback: number) => {
   const i = Deno.args.indexOf(`--${name}`);
   return i >= 0 ? Number(Deno.args[i + 1]) : fallback;
 };
-const report = await runKills({ kills: arg("kills", 100), seed: arg("seed", Date.now() % 1_000_000), log: console.log });
+const report = await runKills({
+  kills: arg("kills", 100),
+  seed: arg("seed", Date.now() % 1_000_000),
+  log: console.log,
+});
 console.log(JSON.stringify(report, null, 2));

@@ -21,7 +21,18 @@ const i32 = (n: number) => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255,
 const VALID: [string, number[]][] = [
   ["Q", cstr("select 1")],
   ["P", [...cstr("s1"), ...cstr("select $1::int"), ...i16(1), ...i32(23)]],
-  ["B", [...cstr(""), ...cstr("s1"), ...i16(1), ...i16(1), ...i16(2), ...i32(4), ...i32(7), ...i32(-1), ...i16(1), ...i16(0)]],
+  ["B", [
+    ...cstr(""),
+    ...cstr("s1"),
+    ...i16(1),
+    ...i16(1),
+    ...i16(2),
+    ...i32(4),
+    ...i32(7),
+    ...i32(-1),
+    ...i16(1),
+    ...i16(0),
+  ]],
   ["D", [0x53, ...cstr("s1")]],
   ["E", [...cstr(""), ...i32(10)]],
   ["C", [0x50, ...cstr("p")]],
@@ -36,7 +47,22 @@ const STARTS: number[][] = [
   [...i32(80877102), ...i32(1234), ...i32(5678)],
 ];
 
-const ALPHABET = new Uint8Array([0, 1, 0xff, 0x7f, 0x80, 0x30, 0x39, 0x2d, 0x2e, 0x3a, 0x20, 0x65, 0x54, 0x5a]);
+const ALPHABET = new Uint8Array([
+  0,
+  1,
+  0xff,
+  0x7f,
+  0x80,
+  0x30,
+  0x39,
+  0x2d,
+  0x2e,
+  0x3a,
+  0x20,
+  0x65,
+  0x54,
+  0x5a,
+]);
 
 function allowed(e: unknown): boolean {
   return (e instanceof ProtocolError || e instanceof SqlError) && (e as Error).message.length > 0;
@@ -56,7 +82,10 @@ Deno.test("fuzz: pgwire start packets and messages decode or fail with a protoco
       else parseMessage(actualCode, bytes);
       decoded++;
     } catch (e) {
-      assert.ok(allowed(e), `input #${i} code ${actualCode} ${JSON.stringify([...bytes])}: ${(e as Error)?.stack}`);
+      assert.ok(
+        allowed(e),
+        `input #${i} code ${actualCode} ${JSON.stringify([...bytes])}: ${(e as Error)?.stack}`,
+      );
     }
   }
   console.log(`pg messages: ${n} inputs, ${decoded} decoded`);

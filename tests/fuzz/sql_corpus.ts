@@ -40,13 +40,67 @@ export async function seedStatements(): Promise<{ seeds: string[]; setups: strin
   return { seeds: out.filter((s) => s.trim().length > 0), setups };
 }
 
-const TOKEN = /'(?:[^']|'')*'|"[^"]*"|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?[a-zA-Z]*|[A-Za-z_][\w$]*|::|<=|>=|!=|<>|\|\||\s+|./g;
+const TOKEN =
+  /'(?:[^']|'')*'|"[^"]*"|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?[a-zA-Z]*|[A-Za-z_][\w$]*|::|<=|>=|!=|<>|\|\||\s+|./g;
 const NOISE = [
-  "(", ")", ",", "'", "\"", ";", "::", "*", "SELECT", "FROM", "WHERE", "GROUP BY", "ORDER BY", "SAMPLE BY",
-  "LATEST ON", "PARTITION BY", "JOIN", "ASOF JOIN", "ON", "AND", "OR", "NOT", "NULL", "CASE", "WHEN", "END",
-  "OVER", "UNION", "LIMIT", "IN", "BETWEEN", "CAST", "AS", "FILL", "ALIGN TO", "WITH", "1", "-1", "1e308",
-  "9223372036854775808", "'2024-13-45'", "''", "$1", "$99", "x", "ts", "s", "v", "ft", "long_sequence(3)",
-  "((((((((((", "))))))))))", "--", "/*", "\u0000", "é", "😀", "\\",
+  "(",
+  ")",
+  ",",
+  "'",
+  '"',
+  ";",
+  "::",
+  "*",
+  "SELECT",
+  "FROM",
+  "WHERE",
+  "GROUP BY",
+  "ORDER BY",
+  "SAMPLE BY",
+  "LATEST ON",
+  "PARTITION BY",
+  "JOIN",
+  "ASOF JOIN",
+  "ON",
+  "AND",
+  "OR",
+  "NOT",
+  "NULL",
+  "CASE",
+  "WHEN",
+  "END",
+  "OVER",
+  "UNION",
+  "LIMIT",
+  "IN",
+  "BETWEEN",
+  "CAST",
+  "AS",
+  "FILL",
+  "ALIGN TO",
+  "WITH",
+  "1",
+  "-1",
+  "1e308",
+  "9223372036854775808",
+  "'2024-13-45'",
+  "''",
+  "$1",
+  "$99",
+  "x",
+  "ts",
+  "s",
+  "v",
+  "ft",
+  "long_sequence(3)",
+  "((((((((((",
+  "))))))))))",
+  "--",
+  "/*",
+  "\u0000",
+  "é",
+  "😀",
+  "\\",
 ];
 
 /** Token-level mutations of a seed statement. */
@@ -56,12 +110,23 @@ export function mutateSql(r: { int(n: number): number; pick<T>(a: readonly T[]):
   for (let e = 0; e < edits; e++) {
     const at = r.int(tokens.length + 1);
     switch (r.int(6)) {
-      case 0: tokens.splice(at, 1); break;
-      case 1: tokens.splice(at, 0, " ", r.pick(NOISE), " "); break;
-      case 2: if (tokens.length) tokens.splice(at, 0, tokens[r.int(tokens.length)]); break;
-      case 3: tokens.length = Math.min(tokens.length, at); break;
-      case 4: if (at + 2 < tokens.length) [tokens[at], tokens[at + 2]] = [tokens[at + 2], tokens[at]]; break;
-      default: if (tokens.length) tokens[Math.min(at, tokens.length - 1)] = r.pick(NOISE);
+      case 0:
+        tokens.splice(at, 1);
+        break;
+      case 1:
+        tokens.splice(at, 0, " ", r.pick(NOISE), " ");
+        break;
+      case 2:
+        if (tokens.length) tokens.splice(at, 0, tokens[r.int(tokens.length)]);
+        break;
+      case 3:
+        tokens.length = Math.min(tokens.length, at);
+        break;
+      case 4:
+        if (at + 2 < tokens.length) [tokens[at], tokens[at + 2]] = [tokens[at + 2], tokens[at]];
+        break;
+      default:
+        if (tokens.length) tokens[Math.min(at, tokens.length - 1)] = r.pick(NOISE);
     }
   }
   return tokens.join("");

@@ -33,11 +33,15 @@ async function check(engine: Engine, sql: string, answered: { n: number }): Prom
     answered.n++;
     return undefined;
   } catch (e) {
-    if (!(e instanceof SqlError)) return `${(e as Error)?.name}: ${(e as Error)?.message}\n${(e as Error)?.stack}`;
+    if (!(e instanceof SqlError)) {
+      return `${(e as Error)?.name}: ${(e as Error)?.message}\n${(e as Error)?.stack}`;
+    }
     if (e.kind === "internal") return `internal error: ${e.message}\n${(e.cause as Error)?.stack ?? ""}`;
     if (e.kind === "cancelled") return `ran past ${TIMEOUT_MS} ms`;
     if (!e.message) return "error without a message";
-    if (!Number.isInteger(e.position) || e.position < -1 || e.position > sql.length) return `position ${e.position} outside the text`;
+    if (!Number.isInteger(e.position) || e.position < -1 || e.position > sql.length) {
+      return `position ${e.position} outside the text`;
+    }
     return undefined;
   } finally {
     clearTimeout(timer);
@@ -62,7 +66,14 @@ async function scalar(engine: Engine, sql: string): Promise<unknown> {
 }
 
 /** `fixtureIntact`: the inputs never drop fixtures, so the fixture table must still be whole. */
-async function fuzz(name: string, inputs: (i: number) => string, n: number, fixtureIntact: boolean, minAnswered: number, setups: string[] = []): Promise<void> {
+async function fuzz(
+  name: string,
+  inputs: (i: number) => string,
+  n: number,
+  fixtureIntact: boolean,
+  minAnswered: number,
+  setups: string[] = [],
+): Promise<void> {
   const { engine, root } = await fixtureEngine(setups);
   const bugs: string[] = [];
   const answered = { n: 0 };
@@ -72,16 +83,30 @@ async function fuzz(name: string, inputs: (i: number) => string, n: number, fixt
       const bug = await check(engine, sql, answered);
       if (bug && bugs.length < 20) bugs.push(`#${i} ${JSON.stringify(sql)}\n  ${bug}`);
     }
-    assert.equal(await scalar(engine, "SELECT sum(x) FROM long_sequence(100)"), 5050n, "the engine still answers");
+    assert.equal(
+      await scalar(engine, "SELECT sum(x) FROM long_sequence(100)"),
+      5050n,
+      "the engine still answers",
+    );
     await engine.execute("CREATE TABLE after_fuzz (ts TIMESTAMP, v LONG) TIMESTAMP(ts)", adminSession());
     await engine.execute("INSERT INTO after_fuzz VALUES (1, 2), (3, 4)", adminSession());
-    assert.equal(await scalar(engine, "SELECT sum(v) FROM after_fuzz"), 6n, "a new table works after the run");
-    if (fixtureIntact) assert.equal(await scalar(engine, "SELECT count() FROM ft"), 500n, "the fixture table is whole");
+    assert.equal(
+      await scalar(engine, "SELECT sum(v) FROM after_fuzz"),
+      6n,
+      "a new table works after the run",
+    );
+    if (fixtureIntact) {
+      assert.equal(await scalar(engine, "SELECT count() FROM ft"), 500n, "the fixture table is whole");
+    }
   } finally {
     await engine.close();
     await Deno.remove(root, { recursive: true });
   }
-  console.log(`${name}: ${n} inputs, ${answered.n} answered, ${n - answered.n - bugs.length} refused with a clear error, ${bugs.length} failing`);
+  console.log(
+    `${name}: ${n} inputs, ${answered.n} answered, ${
+      n - answered.n - bugs.length
+    } refused with a clear error, ${bugs.length} failing`,
+  );
   // A fuzzer whose inputs all die in the parser tests little: most must reach the executor.
   assert.ok(answered.n >= n * minAnswered, `only ${answered.n} of ${n} inputs were answered`);
   assert.deepEqual(bugs, [], `${name} found bugs (replay with FUZZ_SEED=${fuzzSeed()})`);

@@ -19,7 +19,10 @@ const report = await runSoak({
 });
 const text = formatReport(report);
 console.log(text);
-const out = new URL(`../../bench/results/soak-${new Date().toISOString().slice(0, 16).replace(":", "")}.md`, import.meta.url);
+const out = new URL(
+  `../../bench/results/soak-${new Date().toISOString().slice(0, 16).replace(":", "")}.md`,
+  import.meta.url,
+);
 await Deno.writeTextFile(out, text + "\n");
 const failures = Object.values(report.endpoints).reduce((n, s) => n + s.failures, 0);
 const bad = failures > 0 || report.ilpRowsVisible !== report.ilpRowsSent || report.rssGrowthMiB > 256;

@@ -69,7 +69,14 @@ class Recorder {
       const s = [...l].sort((a, b) => a - b);
       const q = (p: number) => Math.round(s[Math.min(s.length - 1, Math.floor(p * s.length))] * 100) / 100;
       const f = this.#fail.get(k);
-      out[k] = { requests: s.length, failures: f?.n ?? 0, p50: q(0.5), p99: q(0.99), max: q(1), firstFailure: f?.first };
+      out[k] = {
+        requests: s.length,
+        failures: f?.n ?? 0,
+        p50: q(0.5),
+        p99: q(0.99),
+        max: q(1),
+        firstFailure: f?.first,
+      };
     }
     return out;
   }
@@ -97,7 +104,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   try {
     const exec = (sql: string, headers: Record<string, string> = {}) =>
       fetch(`${server.httpUrl}/exec?query=${encodeURIComponent(sql)}`, { headers }).then(okJson);
-    await exec("CREATE TABLE soak (ts TIMESTAMP, sym SYMBOL, price DOUBLE, qty LONG) TIMESTAMP(ts) PARTITION BY HOUR WAL");
+    await exec(
+      "CREATE TABLE soak (ts TIMESTAMP, sym SYMBOL, price DOUBLE, qty LONG) TIMESTAMP(ts) PARTITION BY HOUR WAL",
+    );
     const shortQueries = [
       "SELECT 1",
       "SELECT count() FROM soak",
@@ -114,7 +123,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       try {
         while (running()) {
           for (let i = 0; i < 500; i++) {
-            sender.table("soak").symbol("sym", `S${i % 10}`).floatColumn("price", 100 + (i % 97)).intColumn("qty", i)
+            sender.table("soak").symbol("sym", `S${i % 10}`).floatColumn("price", 100 + (i % 97)).intColumn(
+              "qty",
+              i,
+            )
               .at(BigInt(ts += 1000), "us");
           }
           const ok = await rec.time("ilp/http flush", () => sender.flush());
@@ -134,12 +146,20 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     }
     for (let c = 0; c < o.longClients; c++) {
       tasks.push((async () => {
-        while (running()) await rec.time("rest /exec long scan", () => exec("SELECT sum(x) FROM long_sequence(30000000)"));
+        while (running()) {
+          await rec.time("rest /exec long scan", () => exec("SELECT sum(x) FROM long_sequence(30000000)"));
+        }
       })());
     }
     for (let c = 0; c < o.pgClients; c++) {
       tasks.push((async () => {
-        const client = new pg.Client({ host: "127.0.0.1", port: server.pgPort, user: "admin", password: "quest", database: "qdb" });
+        const client = new pg.Client({
+          host: "127.0.0.1",
+          port: server.pgPort,
+          user: "admin",
+          password: "quest",
+          database: "qdb",
+        });
         await rec.time("pgwire connect", () => client.connect());
         try {
           for (let i = c; running(); i++) {
@@ -189,12 +209,20 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
 
 export function formatReport(r: SoakReport): string {
   const lines = [
-    `soak: ${r.seconds}s; ILP rows acknowledged ${r.ilpRowsSent}, visible ${r.ilpRowsVisible}; RSS start ${r.rssMiB[0]} MiB, ` +
-    `peak ${Math.max(...r.rssMiB)} MiB, end ${r.rssMiB.at(-1)} MiB, growth after warm-up ${r.rssGrowthMiB} MiB`,
+    `soak: ${r.seconds}s; ILP rows acknowledged ${r.ilpRowsSent}, visible ${r.ilpRowsVisible}; RSS start ${
+      r.rssMiB[0]
+    } MiB, ` +
+    `peak ${Math.max(...r.rssMiB)} MiB, end ${
+      r.rssMiB.at(-1)
+    } MiB, growth after warm-up ${r.rssGrowthMiB} MiB`,
     "| endpoint | requests | failed | p50 ms | p99 ms | max ms |",
     "|---|---:|---:|---:|---:|---:|",
   ];
-  for (const [k, s] of Object.entries(r.endpoints)) lines.push(`| ${k} | ${s.requests} | ${s.failures} | ${s.p50} | ${s.p99} | ${s.max} |`);
-  for (const [k, s] of Object.entries(r.endpoints)) if (s.firstFailure) lines.push(`first failure on ${k}: ${s.firstFailure}`);
+  for (const [k, s] of Object.entries(r.endpoints)) {
+    lines.push(`| ${k} | ${s.requests} | ${s.failures} | ${s.p50} | ${s.p99} | ${s.max} |`);
+  }
+  for (const [k, s] of Object.entries(r.endpoints)) {
+    if (s.firstFailure) lines.push(`first failure on ${k}: ${s.firstFailure}`);
+  }
   return lines.join("\n");
 }

@@ -15,6 +15,9 @@ Deno.test("quick soak: mixed REST, pgwire and ILP load with zero failures", asyn
   assert.ok(report.ilpRowsSent > 0, "ILP rows were acknowledged");
   assert.equal(report.ilpRowsVisible, report.ilpRowsSent, "every acknowledged ILP row is visible");
   assert.ok(report.endpoints["health"].requests >= 8, "health answered throughout");
-  assert.ok(report.endpoints["rest /exec short"].requests > report.endpoints["rest /exec long scan"].requests * 10, "short queries kept flowing");
+  assert.ok(
+    report.endpoints["rest /exec short"].requests > report.endpoints["rest /exec long scan"].requests * 10,
+    "short queries kept flowing",
+  );
   assert.ok(report.endpoints["health"].max < 2000, "health never waited behind the long scan");
 });

@@ -59,7 +59,15 @@ export function parseLogicFile(text: string): Block[] {
       while (i < lines.length && lines[i].trim() !== "") expected.push(lines[i++].replace(/\r$/, ""));
     }
     if (head[0] === "statement") {
-      const block: Block = { kind: "statement", line: start, sql: sql.join("\n"), rowsort: false, names: false, expected, mode };
+      const block: Block = {
+        kind: "statement",
+        line: start,
+        sql: sql.join("\n"),
+        rowsort: false,
+        names: false,
+        expected,
+        mode,
+      };
       if (head[1] === "error") {
         const rest = line.slice(line.indexOf("error") + 5).trim();
         const m = /^(.*?)\s*(?:@(\d+))?$/.exec(rest)!;
@@ -67,7 +75,15 @@ export function parseLogicFile(text: string): Block[] {
       }
       blocks.push(block);
     } else if (head[0] === "query") {
-      blocks.push({ kind: "query", line: start, sql: sql.join("\n"), rowsort: head.includes("rowsort"), names: head.includes("names"), expected, mode });
+      blocks.push({
+        kind: "query",
+        line: start,
+        sql: sql.join("\n"),
+        rowsort: head.includes("rowsort"),
+        names: head.includes("names"),
+        expected,
+        mode,
+      });
     } else {
       throw new Error(`line ${start - 1}: unknown block '${line}'`);
     }
@@ -137,13 +153,19 @@ export async function runLogicFile(path: string): Promise<string[]> {
       if (b.kind === "statement") continue;
       let expected = b.expected;
       if (b.names) {
-        if (result.header !== expected[0]) failures.push(`${where}: columns\n  got      ${result.header}\n  expected ${expected[0]}`);
+        if (result.header !== expected[0]) {
+          failures.push(`${where}: columns\n  got      ${result.header}\n  expected ${expected[0]}`);
+        }
         expected = expected.slice(1);
       }
       const got = b.rowsort ? [...result.rows].sort() : result.rows;
       const want = b.rowsort ? [...expected].sort() : expected;
       if (got.join("\n") !== want.join("\n")) {
-        failures.push(`${where}: rows differ for\n  ${b.sql}\n  got:\n    ${got.join("\n    ")}\n  expected:\n    ${want.join("\n    ")}`);
+        failures.push(
+          `${where}: rows differ for\n  ${b.sql}\n  got:\n    ${got.join("\n    ")}\n  expected:\n    ${
+            want.join("\n    ")
+          }`,
+        );
       }
     }
   } finally {

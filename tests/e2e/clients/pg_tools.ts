@@ -19,7 +19,11 @@ export async function requireFile(path: string, what: string): Promise<void> {
 
 /** Throws a clear error when `command` is not on PATH. */
 export async function requireCommand(command: string, what: string): Promise<void> {
-  const out = await new Deno.Command("sh", { args: ["-c", `command -v ${command}`], stdout: "null", stderr: "null" }).output();
+  const out = await new Deno.Command("sh", {
+    args: ["-c", `command -v ${command}`],
+    stdout: "null",
+    stderr: "null",
+  }).output();
   if (!out.success) throw new Error(`${what} (${command}) is not installed; run .ci/install_pg_clients.sh`);
 }
 

@@ -157,7 +157,12 @@ Deno.test("workers stream partitions through a cache smaller than the table; one
     ];
     const results: unknown[][][] = [];
     for (const c of cases) {
-      const small = await Engine.open({ root, cacheBytes: c.cacheBytes, parallelWorkers: 2, parallelValuesMin: 1 });
+      const small = await Engine.open({
+        root,
+        cacheBytes: c.cacheBytes,
+        parallelWorkers: 2,
+        parallelValuesMin: 1,
+      });
       try {
         if (results.length === 0) await makeTable(small);
         results.push(await rows(small, sql));

@@ -8,41 +8,55 @@ import { adminSession, Engine, readValue } from "../../../engine/mod.ts";
 
 const root = await Deno.makeTempDir({ prefix: "qdb_explain_" });
 const engine = await Engine.open({ root, cacheBytes: 32 * 1024 * 1024 });
-await engine.execute("CREATE TABLE t (ts TIMESTAMP, s SYMBOL, price DOUBLE, qty LONG) TIMESTAMP(ts) PARTITION BY DAY", adminSession());
+await engine.execute(
+  "CREATE TABLE t (ts TIMESTAMP, s SYMBOL, price DOUBLE, qty LONG) TIMESTAMP(ts) PARTITION BY DAY",
+  adminSession(),
+);
 
 async function explain(sql: string): Promise<string> {
   const out = await engine.execute(`EXPLAIN ${sql}`, adminSession());
   assert.equal(out.kind, "rows");
   const lines: string[] = [];
-  if (out.kind === "rows") for await (const b of out.batches) for (let i = 0; i < b.rowCount; i++) lines.push(String(readValue(b.columns[0], i)));
+  if (out.kind === "rows") {
+    for await (const b of out.batches) {
+      for (let i = 0; i < b.rowCount; i++) lines.push(String(readValue(b.columns[0], i)));
+    }
+  }
   return lines.join("\n");
 }
 
 Deno.test("explain shows a scan narrowed to the columns a query reads", async () => {
   assert.equal(
     await explain("SELECT avg(price) FROM t"),
-    ["VirtualRecord columns: avg(price)", "    GroupBy values: avg", "        DataFrame table: t columns: price"].join("\n"),
+    [
+      "VirtualRecord columns: avg(price)",
+      "    GroupBy values: avg",
+      "        DataFrame table: t columns: price",
+    ].join("\n"),
   );
 });
 
 Deno.test("explain shows timestamp filters as scan intervals and other filters kept", async () => {
   assert.equal(
     await explain("SELECT qty FROM t WHERE ts IN '2024-01-15' AND s = 'a'"),
-    ["VirtualRecord columns: qty", "    Filter", "        DataFrame table: t columns: s,qty intervals: 1"].join("\n"),
+    ["VirtualRecord columns: qty", "    Filter", "        DataFrame table: t columns: s,qty intervals: 1"]
+      .join("\n"),
   );
 });
 
 Deno.test("explain shows ORDER BY ts DESC LIMIT as a backward scan without a sort", async () => {
   assert.equal(
     await explain("SELECT ts, price FROM t ORDER BY ts DESC LIMIT 10"),
-    ["Limit", "    VirtualRecord columns: ts,price", "        DataFrame table: t columns: ts,price backward"].join("\n"),
+    ["Limit", "    VirtualRecord columns: ts,price", "        DataFrame table: t columns: ts,price backward"]
+      .join("\n"),
   );
 });
 
 Deno.test("explain shows a sort for a non-timestamp key", async () => {
   assert.equal(
     await explain("SELECT price FROM t ORDER BY price"),
-    ["Sort keys: price", "    VirtualRecord columns: price", "        DataFrame table: t columns: price"].join("\n"),
+    ["Sort keys: price", "    VirtualRecord columns: price", "        DataFrame table: t columns: price"]
+      .join("\n"),
   );
 });
 

@@ -70,7 +70,11 @@ Deno.test("exec treats absurd limits as bounds, not errors", async () => {
 Deno.test("exp reports errors as JSON with a position", async () => {
   const r = await app.request(`/exp?query=${encodeURIComponent("SELECT nope FROM t")}`);
   assert.equal(r.status, 400);
-  assert.deepEqual(await r.json(), { query: "SELECT nope FROM t", error: "Invalid column: nope", position: 7 });
+  assert.deepEqual(await r.json(), {
+    query: "SELECT nope FROM t",
+    error: "Invalid column: nope",
+    position: 7,
+  });
   const ddl = await app.request(`/exp?query=${encodeURIComponent("CREATE TABLE u (x INT)")}`);
   assert.equal(ddl.status, 400);
 });

@@ -49,9 +49,13 @@ Deno.test("start packets: SSL request, cancel request and startup parameters", (
     processId: 7,
     secretKey: -5,
   });
-  const startup = parseStartPacket(body((w) => w.int32(196608).cstring("user").cstring("admin").cstring("database").cstring("qdb").byte(0)));
+  const startup = parseStartPacket(
+    body((w) => w.int32(196608).cstring("user").cstring("admin").cstring("database").cstring("qdb").byte(0)),
+  );
   assert.equal(startup.kind, "startup");
-  if (startup.kind === "startup") assert.deepEqual([...startup.params], [["user", "admin"], ["database", "qdb"]]);
+  if (startup.kind === "startup") {
+    assert.deepEqual([...startup.params], [["user", "admin"], ["database", "qdb"]]);
+  }
   assert.deepEqual(parseStartPacket(body((w) => w.int32(1234))), { kind: "unknown", code: 1234 });
 });
 
@@ -78,16 +82,31 @@ Deno.test("Bind with a value length beyond the message is a protocol error", () 
 Deno.test("Parse, Describe, Execute, Close and unknown messages", () => {
   const p = parseMessage(80, body((w) => w.cstring("s").cstring("select $1").int16(1).int32(23)));
   assert.deepEqual(p, { kind: "parse", name: "s", sql: "select $1", paramOids: [23] });
-  assert.deepEqual(parseMessage(68, body((w) => w.byte(83).cstring("s"))), { kind: "describe", target: "S", name: "s" });
-  assert.deepEqual(parseMessage(69, body((w) => w.cstring("").int32(10))), { kind: "execute", portal: "", maxRows: 10 });
-  assert.deepEqual(parseMessage(67, body((w) => w.byte(80).cstring("p"))), { kind: "close", target: "P", name: "p" });
+  assert.deepEqual(parseMessage(68, body((w) => w.byte(83).cstring("s"))), {
+    kind: "describe",
+    target: "S",
+    name: "s",
+  });
+  assert.deepEqual(parseMessage(69, body((w) => w.cstring("").int32(10))), {
+    kind: "execute",
+    portal: "",
+    maxRows: 10,
+  });
+  assert.deepEqual(parseMessage(67, body((w) => w.byte(80).cstring("p"))), {
+    kind: "close",
+    target: "P",
+    name: "p",
+  });
   assert.throws(() => parseMessage(68, body((w) => w.byte(88).cstring("s"))), ProtocolError);
   assert.deepEqual(parseMessage(70, new Uint8Array()), { kind: "unknown", code: 70 });
 });
 
 Deno.test("message stream frames pipelined messages and rejects bad lengths", async () => {
   const chunks = [enc.encode("Q\0\0\0\x0dselect 1\0S"), new Uint8Array([0, 0, 0, 4])];
-  const source = { read: (p: Uint8Array) => Promise.resolve(chunks.length ? (p.set(chunks[0]), chunks.shift()!.length) : null) };
+  const source = {
+    read: (p: Uint8Array) =>
+      Promise.resolve(chunks.length ? (p.set(chunks[0]), chunks.shift()!.length) : null),
+  };
   const stream = new MessageStream(source, 1024);
   const q = await stream.readMessage();
   assert.equal(String.fromCharCode(q!.code), "Q");
@@ -103,7 +122,12 @@ Deno.test("message stream frames pipelined messages and rejects bad lengths", as
 
 Deno.test("ErrorResponse carries severity, SQLSTATE, message and position fields", () => {
   const w = new BufferWriter();
-  M.errorResponse(w, { severity: "ERROR", code: "42P01", message: "table does not exist [table=x]", position: 15 });
+  M.errorResponse(w, {
+    severity: "ERROR",
+    code: "42P01",
+    message: "table does not exist [table=x]",
+    position: 15,
+  });
   const text = new TextDecoder().decode(w.take().subarray(5));
   assert.equal(text, "SERROR\0VERROR\0C42P01\0Mtable does not exist [table=x]\0P15\0\0");
 });

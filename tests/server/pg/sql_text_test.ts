@@ -40,52 +40,107 @@ Deno.test("placeholders are counted and typed from their context", () => {
     return inferParamTypes(tokens, paramCount(tokens), lookup).map((t) => t?.tag);
   };
   assert.deepEqual(infer("insert into trades (sym, ts) values ($1, $2)"), ["SYMBOL", "TIMESTAMP"]);
-  assert.deepEqual(infer("insert into trades values ($1, $2, $3, $4)"), ["TIMESTAMP", "LONG", "SYMBOL", "DOUBLE"]);
-  assert.deepEqual(infer("select * from trades t where t.sym = $1 and $2 < price limit $3"), ["SYMBOL", "DOUBLE", "LONG"]);
+  assert.deepEqual(infer("insert into trades values ($1, $2, $3, $4)"), [
+    "TIMESTAMP",
+    "LONG",
+    "SYMBOL",
+    "DOUBLE",
+  ]);
+  assert.deepEqual(infer("select * from trades t where t.sym = $1 and $2 < price limit $3"), [
+    "SYMBOL",
+    "DOUBLE",
+    "LONG",
+  ]);
   assert.deepEqual(infer("select $1::int, cast($2 as timestamp), $3"), ["INT", "TIMESTAMP", undefined]);
-  assert.deepEqual(infer("select * from trades where qty in ($1, $2) or ts between $3 and $4"), ["LONG", "LONG", "TIMESTAMP", "TIMESTAMP"]);
+  assert.deepEqual(infer("select * from trades where qty in ($1, $2) or ts between $3 and $4"), [
+    "LONG",
+    "LONG",
+    "TIMESTAMP",
+    "TIMESTAMP",
+  ]);
   assert.deepEqual(infer("select x from long_sequence(10) where x = $1 % 10 + 1"), ["LONG"]);
   assert.deepEqual(infer("update trades set price = $1 where sym = $2"), ["DOUBLE", "SYMBOL"]);
 });
 
 Deno.test("catalog spellings are rewritten outside string literals only", () => {
   assert.equal(
-    rewriteForEngine("select c.relname from pg_catalog.pg_class c where c.relname OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default"),
+    rewriteForEngine(
+      "select c.relname from pg_catalog.pg_class c where c.relname OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default",
+    ),
     "select c.relname from pg_class c where c.relname ~ '^(t)$' ",
   );
-  assert.equal(rewriteForEngine("select 'pg_catalog.x', n.nspname <> 'pg_catalog' from pg_namespace n"), "select 'pg_catalog.x', n.nspname <> 'pg_catalog' from pg_namespace n");
-  assert.equal(rewriteForEngine("select 'pg_class'::regclass, a::pg_catalog.regtype::pg_catalog.text from pg_type"), "select 'pg_class' AS regclass, format_type(a, NULL)::varchar from pg_type");
   assert.equal(
-    rewriteForEngine("select 'int4'::regtype, t.oid::regtype from pg_class t where t.oid = 'public.t'::regclass"),
+    rewriteForEngine("select 'pg_catalog.x', n.nspname <> 'pg_catalog' from pg_namespace n"),
+    "select 'pg_catalog.x', n.nspname <> 'pg_catalog' from pg_namespace n",
+  );
+  assert.equal(
+    rewriteForEngine("select 'pg_class'::regclass, a::pg_catalog.regtype::pg_catalog.text from pg_type"),
+    "select 'pg_class' AS regclass, format_type(a, NULL)::varchar from pg_type",
+  );
+  assert.equal(
+    rewriteForEngine(
+      "select 'int4'::regtype, t.oid::regtype from pg_class t where t.oid = 'public.t'::regclass",
+    ),
     "select regtypeout(to_regtype('int4')) AS regtype, format_type(t.oid, NULL) from pg_class t where t.oid = (select oid from pg_class where relname = 't')",
   );
   assert.equal(
-    rewriteForEngine("select a.attname, (select d.adbin from pg_catalog.pg_attrdef d where d.adrelid = a.attrelid) from pg_attribute a"),
+    rewriteForEngine(
+      "select a.attname, (select d.adbin from pg_catalog.pg_attrdef d where d.adrelid = a.attrelid) from pg_attribute a",
+    ),
     "select a.attname, NULL from pg_attribute a",
   );
-  assert.equal(rewriteForEngine("select pubname, null from pg_catalog.pg_publication p join x on true"), "SELECT NULL pubname, NULL c2 FROM long_sequence(0)");
-  assert.equal(rewriteForEngine("select * from (select 1 from pg_attrdef) x"), "select * from (SELECT NULL c1 FROM long_sequence(0)) x");
+  assert.equal(
+    rewriteForEngine("select pubname, null from pg_catalog.pg_publication p join x on true"),
+    "SELECT NULL pubname, NULL c2 FROM long_sequence(0)",
+  );
+  assert.equal(
+    rewriteForEngine("select * from (select 1 from pg_attrdef) x"),
+    "select * from (SELECT NULL c1 FROM long_sequence(0)) x",
+  );
   // Derived tables over empty relations keep their column names; inner joins with them are empty too.
   assert.equal(
-    rewriteForEngine("select a.attname from pg_attribute a join (select unnest(ix.indkey) attnum, generate_subscripts(ix.indkey, 1) as ord from pg_index ix where ix.indisprimary) k on a.attnum = k.attnum"),
+    rewriteForEngine(
+      "select a.attname from pg_attribute a join (select unnest(ix.indkey) attnum, generate_subscripts(ix.indkey, 1) as ord from pg_index ix where ix.indisprimary) k on a.attnum = k.attnum",
+    ),
     "SELECT NULL attname FROM long_sequence(0)",
   );
   assert.equal(
-    rewriteForEngine("select t.relname, a.attname from pg_class t join pg_trigger g on t.oid = g.tgrelid left join pg_attribute a on a.attnum = 1"),
+    rewriteForEngine(
+      "select t.relname, a.attname from pg_class t join pg_trigger g on t.oid = g.tgrelid left join pg_attribute a on a.attnum = 1",
+    ),
     "SELECT NULL relname, NULL attname FROM long_sequence(0)",
   );
-  assert.equal(rewriteForEngine("select c.relname from pg_class c left join pg_description d on d.objoid = c.oid"), "select c.relname from pg_class c left join pg_description d on d.objoid = c.oid");
+  assert.equal(
+    rewriteForEngine("select c.relname from pg_class c left join pg_description d on d.objoid = c.oid"),
+    "select c.relname from pg_class c left join pg_description d on d.objoid = c.oid",
+  );
   // psqlODBC's parenthesised left-deep joins lose their parentheses; substring(s FROM a FOR b) takes commas.
   assert.equal(
-    rewriteForEngine("select c.oid from ((pg_class c join pg_namespace n on n.oid = c.relnamespace) join pg_attribute a on a.attrelid = c.oid)"),
+    rewriteForEngine(
+      "select c.oid from ((pg_class c join pg_namespace n on n.oid = c.relnamespace) join pg_attribute a on a.attrelid = c.oid)",
+    ),
     "select c.oid from pg_class c join pg_namespace n on n.oid = c.relnamespace join pg_attribute a on a.attrelid = c.oid",
   );
-  assert.equal(rewriteForEngine("select substring(pg_get_function_result(p.oid) from 0 for 6) from pg_proc p"), "select substring(pg_get_function_result(p.oid) , 0 , 6) from pg_proc p");
-  assert.equal(rewriteForEngine("select n.nspname = (pg_catalog.current_schemas(true))[1] from pg_namespace n"), "select n.nspname = 'pg_catalog' from pg_namespace n");
-  assert.equal(rewriteForEngine("select typinput = 'pg_catalog.array_in'::regproc from pg_type"), "select typinput = 'array_in' from pg_type");
-  assert.equal(rewriteForEngine("select current_schema(), session_user, x as current_user"), "select current_schema(), session_user(), x as current_user");
   assert.equal(
-    rewriteForEngine("select c.relname from pg_class c, pg_constraint con where con.conrelid = c.oid order by 1"),
+    rewriteForEngine("select substring(pg_get_function_result(p.oid) from 0 for 6) from pg_proc p"),
+    "select substring(pg_get_function_result(p.oid) , 0 , 6) from pg_proc p",
+  );
+  assert.equal(
+    rewriteForEngine("select n.nspname = (pg_catalog.current_schemas(true))[1] from pg_namespace n"),
+    "select n.nspname = 'pg_catalog' from pg_namespace n",
+  );
+  assert.equal(
+    rewriteForEngine("select typinput = 'pg_catalog.array_in'::regproc from pg_type"),
+    "select typinput = 'array_in' from pg_type",
+  );
+  assert.equal(
+    rewriteForEngine("select current_schema(), session_user, x as current_user"),
+    "select current_schema(), session_user(), x as current_user",
+  );
+  assert.equal(
+    rewriteForEngine(
+      "select c.relname from pg_class c, pg_constraint con where con.conrelid = c.oid order by 1",
+    ),
     "SELECT NULL relname FROM long_sequence(0)",
   );
   assert.equal(rewriteForEngine("select 1 from trades"), "select 1 from trades");

@@ -88,7 +88,10 @@ Deno.test("binary parameters are decoded by OID and their length is checked", ()
   new DataView(ts.buffer).setBigInt64(0, TS - PG_EPOCH_MICROS);
   assert.equal(decodeBinaryParam(ts, OID.TIMESTAMPTZ, 0), TS);
   assert.equal(decodeBinaryParam(be(0, 4), OID.DATE, 0), "2000-01-01");
-  assert.throws(() => decodeBinaryParam(be(1, 2), OID.INT4, 3), /bad parameter value length \[sizeRequired=4, sizeActual=2, variableIndex=3\]/);
+  assert.throws(
+    () => decodeBinaryParam(be(1, 2), OID.INT4, 3),
+    /bad parameter value length \[sizeRequired=4, sizeActual=2, variableIndex=3\]/,
+  );
   const numeric = new Uint8Array([0, 2, 0, 0, 0x40, 0, 0, 2, 0, 12, 0x13, 0x88]); // -12.5
   assert.equal(decodeBinaryParam(numeric, OID.NUMERIC, 0), -12.5);
   assert.equal(decodeBinaryParam(new TextEncoder().encode("hé"), OID.TEXT, 0), "hé");
