@@ -4,7 +4,8 @@
  * (default ./qdb_root).
  */
 import { Engine } from "./engine/mod.ts";
-import { loadConfig } from "./server/config.ts";
+import { type Config, loadConfig, StartupError } from "./server/config.ts";
+import { RootInUseError } from "./engine/storage/root_lock.ts";
 import { type Listener, startHealth, startHttp } from "./server/http/mod.ts";
 import { startPg } from "./server/pg/mod.ts";
 import { startIlp } from "./server/ilp/mod.ts";
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
   const auth = await AuthService.open(engine, config, root);
   const listeners: Listener[] = [];
   if (config.bool("http.enabled")) {
-    const http = await startHttp(engine, config, auth);
+    const http = await listen(config, "http.net.bind.to", () => startHttp(engine, config, auth));
     listeners.push(http);
     const host = http.hostname === "0.0.0.0" ? "localhost" : http.hostname;
     console.log(
@@ -48,15 +49,21 @@ async function main(): Promise<void> {
     }
   }
   if (config.bool("http.min.enabled")) {
-    const health = await startHealth(config);
+    const health = await listen(config, "http.min.net.bind.to", () => startHealth(config));
     listeners.push(health);
     const host = health.hostname === "0.0.0.0" ? "localhost" : health.hostname;
     console.log(`health listening on ${health.scheme ?? "http"}://${host}:${health.port}`);
   }
   if (config.bool("pg.enabled")) {
-    const pg = auth.aclEnabled
-      ? await startPg(engine, config, (u, p) => auth.authenticatePg(u, p), await auth.pgScram())
-      : await startPg(engine, config);
+    const scram = auth.aclEnabled ? await auth.pgScram() : undefined;
+    const pg = await listen(
+      config,
+      "pg.net.bind.to",
+      () =>
+        auth.aclEnabled
+          ? startPg(engine, config, (u, p) => auth.authenticatePg(u, p), scram)
+          : startPg(engine, config),
+    );
     listeners.push(pg);
     console.log(`pg listening on ${pg.hostname}:${pg.port}${pg.tls ? " (TLS available)" : ""}`);
     if (!auth.aclEnabled && !["127.0.0.1", "localhost", "::1"].includes(pg.hostname)) {
@@ -69,7 +76,11 @@ async function main(): Promise<void> {
   // (security.md §5.3) unless line.tcp.acl.enabled=false turns TCP authentication off.
   if (config.bool("line.tcp.enabled")) {
     const tcpAuth = auth.aclEnabled && config.get("line.tcp.acl.enabled")?.toLowerCase() !== "false";
-    const ilp = await startIlp(engine, config, tcpAuth ? auth.ilpTcp() : undefined);
+    const ilp = await listen(
+      config,
+      "line.tcp.net.bind.to",
+      () => startIlp(engine, config, tcpAuth ? auth.ilpTcp() : undefined),
+    );
     listeners.push(ilp);
     console.log(`ilp listening on ${ilp.hostname}:${ilp.port}`);
     if (config.bool("tls.enabled") || config.bool("line.tcp.tls.enabled")) {
@@ -88,4 +99,36 @@ async function main(): Promise<void> {
   Deno.addSignalListener("SIGTERM", stop);
 }
 
-if (import.meta.main) await main();
+/**
+ * Starts a listener, turning the bind failures a user can fix into a message that names the
+ * setting, its value and how to change it (no stack trace).
+ */
+async function listen<T>(config: Config, key: string, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (e) {
+    const setting = config.describe(key);
+    const change = config.howToSet(key);
+    if (e instanceof Deno.errors.AddrInUse) {
+      throw new StartupError(`${setting} is in use by another program; ${change} to a free port`);
+    }
+    if (e instanceof Deno.errors.AddrNotAvailable) {
+      throw new StartupError(`${setting} is not an address of this machine; ${change}`);
+    }
+    if (e instanceof Deno.errors.PermissionDenied) {
+      throw new StartupError(`${setting} needs privileges this user lacks (ports below 1024); ${change}`);
+    }
+    throw e;
+  }
+}
+
+if (import.meta.main) {
+  try {
+    await main();
+  } catch (e) {
+    // Mistakes in the set-up are told plainly; anything else is a bug and keeps its stack.
+    if (!(e instanceof StartupError || e instanceof RootInUseError)) throw e;
+    console.error(`cannot start: ${e.message}`);
+    Deno.exit(1);
+  }
+}

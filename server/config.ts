@@ -36,6 +36,17 @@ const ALIASES: Record<string, string> = {
   "http.tls.key.path": "http.tls.private.key.path",
 };
 
+/**
+ * A setting that stops the start (a bad value, a port in use): main prints the message alone,
+ * without a stack trace, so it must name the setting, its value and what to change.
+ */
+export class StartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StartupError";
+  }
+}
+
 /** Keys whose values are secrets: never printed. */
 const SECRET = /password|secret|token|key$/i;
 
@@ -93,18 +104,39 @@ export class Config {
     const certPath = key("cert.path");
     const keyPath = key("private.key.path");
     if (!certPath || !keyPath) {
-      throw new Error(
+      throw new StartupError(
         `${prefix}.tls.enabled=true needs ${prefix}.tls.cert.path and ${prefix}.tls.private.key.path`,
       );
     }
     return { certPath, keyPath };
   }
 
-  /** host:port of a bind key. */
+  /**
+   * host:port of a bind key. A bare port (`QDB_HTTP_BIND_TO=24200`) listens on every
+   * interface, as `0.0.0.0:24200` would; IPv6 hosts may be bracketed (`[::1]:9000`).
+   */
   bind(key: string): { hostname: string; port: number } {
-    const v = this.get(key) ?? "0.0.0.0:0";
+    const v = (this.get(key) ?? "0.0.0.0:0").trim();
     const i = v.lastIndexOf(":");
-    return { hostname: v.slice(0, i) || "0.0.0.0", port: Number(v.slice(i + 1)) };
+    const host = i < 0 ? "" : v.slice(0, i).replace(/^\[(.*)\]$/, "$1");
+    const port = v.slice(i + 1);
+    if (!/^\d{1,5}$/.test(port) || Number(port) > 65535 || (i < 0 && port !== v)) {
+      throw new StartupError(
+        `${this.describe(key)} is not a port or host:port (e.g. 9000 or 0.0.0.0:9000); ${this.howToSet(key)}`,
+      );
+    }
+    return { hostname: host || "0.0.0.0", port: Number(port) };
+  }
+
+  /** `key=value` as users spell the key (README names win over QuestDB's aliases). */
+  describe(key: string): string {
+    return `${displayName(key)}=${this.get(key) ?? ""}`;
+  }
+
+  /** Where to change a setting: its environment variable or the root's server.conf. */
+  howToSet(key: string): string {
+    const name = displayName(key);
+    return `set QDB_${name.toUpperCase().replace(/[.-]/g, "_")} or ${name} in server.conf`;
   }
 
   /** Rows for SHOW PARAMETERS with secrets masked. */
@@ -118,6 +150,12 @@ export class Config {
       false,
     ]);
   }
+}
+
+/** The shortest name of a setting: an alias when one exists (`http.bind.to`). */
+function displayName(key: string): string {
+  const k = canonical(key);
+  return Object.keys(ALIASES).find((a) => ALIASES[a] === k) ?? k;
 }
 
 function canonical(key: string): string {

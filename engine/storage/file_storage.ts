@@ -16,6 +16,7 @@ import { makeState } from "./table_state.ts";
 import { TableStore } from "./table_store.ts";
 import { recoverTable } from "./recover_table.ts";
 import { ColumnCache } from "./column_cache.ts";
+import { acquireRootLock, type RootLock } from "./root_lock.ts";
 import { memoryBytesForCache, SCRATCH_RESERVE_BYTES, wasmMemory } from "../../engine-wasm/mod.ts";
 
 /** QuestDB's defaults for the table parameters CREATE TABLE may leave out. */
@@ -30,16 +31,29 @@ export class FileStorage implements Storage {
   readonly #mutex = new Mutex();
   #tableIdNext: number;
   #closed = false;
+  readonly #lock: RootLock;
 
-  private constructor(root: string, cache: ColumnCache, tableIdNext: number) {
+  private constructor(root: string, cache: ColumnCache, tableIdNext: number, lock: RootLock) {
     this.root = root;
     this.cache = cache;
     this.#tableIdNext = tableIdNext;
+    this.#lock = lock;
   }
 
   /** Opens (creating when missing) the data root and recovers every table in it. */
   static async open(root: string, cacheBytes: number): Promise<FileStorage> {
     await Deno.mkdir(root, { recursive: true });
+    // Before anything is read: recovery truncates files to `_txn`, which a live server owns.
+    const lock = await acquireRootLock(root);
+    try {
+      return await FileStorage.#openLocked(root, cacheBytes, lock);
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
+  }
+
+  static async #openLocked(root: string, cacheBytes: number, lock: RootLock): Promise<FileStorage> {
     let idNext = 1;
     try {
       idNext = JSON.parse(await Deno.readTextFile(joinPath(root, IDS_FILE))).tableIdNext;
@@ -49,7 +63,7 @@ export class FileStorage implements Storage {
     // The first storage opened in a process sizes the shared WASM memory to its budget.
     const memory = wasmMemory(memoryBytesForCache(cacheBytes));
     const budget = Math.min(cacheBytes, memory.buffer.byteLength - SCRATCH_RESERVE_BYTES);
-    const storage = new FileStorage(root, new ColumnCache(budget, memory), idNext);
+    const storage = new FileStorage(root, new ColumnCache(budget, memory), idNext, lock);
     await removePath(joinPath(root, IDS_FILE + ".tmp"));
     for (const entry of await listDir(root)) {
       const id = tableIdOfDir(entry.name);
@@ -127,6 +141,7 @@ export class FileStorage implements Storage {
       this.#closed = true;
       for (const t of this.#tables.values()) await t.close();
       this.cache.clear();
+      this.#lock.release();
     });
   }
 
