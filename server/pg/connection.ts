@@ -5,7 +5,7 @@
  * the next Sync. Every message is handled inside one try: nothing a client sends may stop
  * the server, and a protocol violation closes only this connection.
  */
-import { type Engine, type Principal, type Session, type Value } from "../../engine/mod.ts";
+import { type Engine, type Principal, type Session, Transaction, type Value } from "../../engine/mod.ts";
 import * as M from "./backend_messages.ts";
 import { ProtocolError } from "./buffer_reader.ts";
 import { BufferWriter } from "./buffer_writer.ts";
@@ -43,23 +43,38 @@ export interface ConnectionOptions {
   scram?: ScramAuthenticator;
 }
 
+/**
+ * The listener's accounting of one connection (mod.ts, server/pending_connections.ts):
+ * `started` when the StartupMessage arrives, `authenticated` once the login succeeded; false
+ * means pg.net.connection.limit is reached and the client is refused.
+ */
+export interface Admission {
+  started(): void;
+  authenticated(): boolean;
+}
+
+const ADMIT_ALL: Admission = { started: () => {}, authenticated: () => true };
+
 export class Connection implements ConnectionState {
   readonly engine: Engine;
-  txStatus: "I" | "T" | "E" = "I";
+  /** BEGIN … COMMIT state; the engine holds a block's inserts in it (§12.10). */
+  readonly transaction = new Transaction();
   readonly settings = new Map<string, string>();
   readonly out = new BufferWriter();
   readonly #conn: WireConn;
   readonly #options: ConnectionOptions;
   readonly #extended: ExtendedQuery;
+  readonly #admission: Admission;
   #principal: Principal = { name: "", groups: [] };
   #abort = new AbortController();
   #closed = false;
   /** The message stream, once the handshake is done (COPY FROM reads its data from it). */
   #stream: MessageStream | undefined;
 
-  constructor(conn: WireConn, options: ConnectionOptions) {
+  constructor(conn: WireConn, options: ConnectionOptions, admission: Admission = ADMIT_ALL) {
     this.#conn = conn;
     this.#options = options;
+    this.#admission = admission;
     this.engine = options.engine;
     this.#extended = new ExtendedQuery(this, options.namedStatementLimit);
     // SHOW statement_timeout tells the timeout that applies (query.timeout) until a SET.
@@ -73,7 +88,14 @@ export class Connection implements ConnectionState {
     this.#abort = new AbortController();
     const timeoutMs = sessionTimeoutMs(this.settings, this.#options.statementTimeoutMs ?? 0);
     const timeZone = this.settings.get("timezone") ?? "UTC"; // SET TIME ZONE (time_zone.ts)
-    return { principal: this.#principal, timeZone, signal: this.#abort.signal, params, timeoutMs };
+    const transaction = this.transaction;
+    return { principal: this.#principal, timeZone, signal: this.#abort.signal, params, timeoutMs, transaction };
+  }
+
+  /** ReadyForQuery status: I idle, T in a transaction block, E in a failed one. */
+  get txStatus(): "I" | "T" | "E" {
+    const status = this.transaction.status;
+    return status === "idle" ? "I" : status === "open" ? "T" : "E";
   }
 
   /** The signal of the statement running now (checked while rows stream). */
@@ -120,9 +142,19 @@ export class Connection implements ConnectionState {
         handshake(stream, this.out, () => this.flush(), {
           ...this.#options,
           startTls: this.#conn.startTls?.bind(this.#conn),
+          started: this.#admission.started,
         })
       );
       if (!start) return;
+      if (!this.#admission.authenticated()) {
+        M.errorResponse(this.out, {
+          severity: "FATAL",
+          code: SQLSTATE.TOO_MANY_CONNECTIONS,
+          message: "too many connections",
+        });
+        await this.flush();
+        return;
+      }
       this.#principal = start.principal;
       this.#stream = stream;
       for (const [k, v] of start.params) this.settings.set(k, v);
@@ -225,7 +257,7 @@ export class Connection implements ConnectionState {
   reportError(err: unknown, text = "", offset = 0): void {
     if (err instanceof ProtocolError) throw err;
     M.errorResponse(this.out, errorFieldsOf(err, text, offset));
-    if (this.txStatus === "T") this.txStatus = "E";
+    this.transaction.fail();
   }
 
   /** Runs one statement; a cancelled or failed one throws. */

@@ -12,12 +12,10 @@ import "../../engine/functions/pg_functions.ts";
 import type { Config } from "../config.ts";
 import { CancelRegistry } from "./cancel_registry.ts";
 import { Connection, type ConnectionOptions } from "./connection.ts";
-import * as M from "./backend_messages.ts";
-import { BufferWriter } from "./buffer_writer.ts";
-import { SQLSTATE } from "./sqlstate.ts";
 import type { Authenticator, ScramAuthenticator } from "./startup.ts";
 import { constantTimeEqual, type ScramVerifier, scramVerifier } from "../scram.ts";
 import { listenTlsCapable, type WireConn } from "./tls_upgrade.ts";
+import { PendingConnections, pendingLimitsOf } from "../pending_connections.ts";
 
 export type { Authenticator, ScramAuthenticator } from "./startup.ts";
 
@@ -97,20 +95,10 @@ function scramEnabled(config: Config): boolean {
   throw new Error(`pg.auth.method must be password or scram [value=${method}]`);
 }
 
-/** Refuses a connection over the limit after reading nothing: one FATAL ErrorResponse. */
-async function refuse(conn: WireConn): Promise<void> {
-  const w = new BufferWriter();
-  M.errorResponse(w, {
-    severity: "FATAL",
-    code: SQLSTATE.TOO_MANY_CONNECTIONS,
-    message: "too many connections",
-  });
-  try {
-    await conn.write(w.take());
-  } catch {
-    // The peer left already.
-  }
-  conn.close();
+/** The client's address, the key of the per-address cap on connections still logging in. */
+function clientAddress(conn: WireConn): string {
+  const addr = (conn as Partial<Deno.Conn>).remoteAddr as Deno.NetAddr | undefined;
+  return addr?.hostname ?? conn.remoteHostname ?? "";
 }
 
 /**
@@ -148,19 +136,34 @@ export async function startPg(
     statementTimeoutMs: config.durationMs("query.timeout", 60_000),
     scram: scramEnabled(config) ? scram ?? await configScram(config) : undefined,
   };
+  // pg.net.connection.limit counts authenticated connections only; those still in startup or
+  // authentication are pending (pg.net.handshake.*): deadline, per-address and total caps
+  // (server/pending_connections.ts), so a flood of half-open connections locks nobody out.
   const connectionLimit = config.int("pg.net.connection.limit", 64);
+  const pending = new PendingConnections(pendingLimitsOf(config, "pg.net.handshake"));
+  let authenticated = 0;
   const open = new Set<WireConn>();
   const served = new Set<Promise<void>>();
   const accepting = (async () => {
     for await (const conn of listener) {
-      if (open.size >= connectionLimit) {
-        refuse(conn);
-        continue;
-      }
+      const ticket = pending.admit(clientAddress(conn), () => conn.close());
+      let counted = false;
       open.add(conn);
-      const done = new Connection(conn, options).serve().catch((err) => {
+      const admission = {
+        started: () => ticket.progressed(),
+        authenticated: () => {
+          ticket.done();
+          if (authenticated >= connectionLimit) return false;
+          authenticated++;
+          counted = true;
+          return true;
+        },
+      };
+      const done = new Connection(conn, options, admission).serve().catch((err) => {
         console.error("pg connection failed:", err);
       }).finally(() => {
+        ticket.done();
+        if (counted) authenticated--;
         open.delete(conn);
         served.delete(done);
       });

@@ -57,6 +57,8 @@ export async function handshake(
     cancels: CancelRegistry;
     startTls?: () => Promise<void>;
     scram?: ScramAuthenticator;
+    /** The StartupMessage arrived: the client behaves like a real one (pending_connections.ts). */
+    started?: () => void;
   },
 ): Promise<Startup | null> {
   let secured = false;
@@ -89,6 +91,7 @@ export async function handshake(
       case "unknown":
         return null;
       case "startup":
+        options.started?.();
         return await authenticate(stream, out, flush, options, packet.params);
     }
   }

@@ -15,6 +15,8 @@ export interface WireConn {
   read(p: Uint8Array): Promise<number | null>;
   write(p: Uint8Array): Promise<number>;
   close(): void;
+  /** The client's address (a `Deno.Conn` has `remoteAddr` instead). */
+  readonly remoteHostname?: string;
   /** Starts server-side TLS after `S` was sent; absent when TLS is not configured. */
   startTls?(): Promise<void>;
 }
@@ -39,9 +41,11 @@ export class NodeConn implements WireConn {
   #ended = false;
   #error: Error | undefined;
   #wake: (() => void) | undefined;
+  readonly remoteHostname: string;
 
   constructor(socket: net.Socket, context: tls.SecureContext) {
     this.#socket = socket;
+    this.remoteHostname = socket.remoteAddress ?? "";
     this.#context = context;
     socket.setNoDelay(true);
     this.#attach(socket);
