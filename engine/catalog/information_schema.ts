@@ -30,7 +30,7 @@ const PRECISION: Record<string, number> = { int2: 16, int4: 32, int8: 64, float4
 
 /** The designated timestamp is the one column that cannot hold NULL. */
 export function isNotNull(m: TableMeta, column: number): boolean {
-  return column === m.timestampIndex;
+  return column === m.timestampIndex || m.columns[column]?.notNull === true;
 }
 
 function columnRows(storage: Storage): Value[][] {

@@ -154,6 +154,7 @@ export function createTableText(m: TableMeta): string {
       t += ` CAPACITY ${col.symbolCapacity} ${col.symbolCache ? "CACHE" : "NOCACHE"}`;
       if (col.indexed) t += ` INDEX CAPACITY ${col.indexCapacity}`;
     }
+    if (col.notNull) t += " NOT NULL";
     return `\t${col.name} ${t}`;
   });
   let s = `CREATE TABLE '${m.name}' ( \n${cols.join(",\n")}\n)`;

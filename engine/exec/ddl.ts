@@ -28,6 +28,7 @@ export function storedColumn(def: A.ColumnDef, type?: ColumnType): Omit<StoredCo
     symbolCache: def.symbolCache ?? true,
     indexed: def.indexed ?? false,
     indexCapacity: def.indexCapacity ?? (def.indexed ? 256 : 0),
+    ...(def.notNull ? { notNull: true } : {}),
   };
 }
 
@@ -252,6 +253,15 @@ export function columnIndex(t: Table, name: string, pos: number): number {
   return i;
 }
 
+function hasRows(t: Table): boolean {
+  const snap = t.snapshot();
+  try {
+    return snap.rowCount > 0;
+  } finally {
+    snap.release();
+  }
+}
+
 export async function alterTable(
   s: A.AlterTableStmt,
   storage: Storage,
@@ -266,6 +276,15 @@ export async function alterTable(
       defs.forEach((d, i) => {
         if (existing.has(d.name.toLowerCase()) && !a.ifNotExists) {
           throw new SqlError(`Duplicate column [name=${d.name}]`, a.columns[i].pos);
+        }
+      });
+      defs.forEach((d, i) => {
+        // Existing rows would read NULL in the new column, breaking the constraint at once.
+        if (d.notNull && hasRows(t)) {
+          throw new SqlError(
+            `cannot add NOT NULL column to a table with rows [column=${d.name}]`,
+            a.columns[i].pos,
+          );
         }
       });
       for (const d of defs) {

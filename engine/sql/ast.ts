@@ -454,6 +454,8 @@ export interface ColumnDef {
   symbolCache?: boolean;
   indexed?: boolean;
   indexCapacity?: number;
+  /** `NOT NULL` after the type: writes of NULL into the column are rejected. */
+  notNull?: boolean;
 }
 
 export type PartitionUnit = "NONE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | "YEAR";

@@ -57,7 +57,7 @@ export function parseCreateTable(p: ParseState): CreateTableStmt {
   return stmt;
 }
 
-/** `name type [CAPACITY n] [CACHE | NOCACHE] [INDEX [CAPACITY n]]`. */
+/** `name type [CAPACITY n] [CACHE | NOCACHE] [INDEX [CAPACITY n]] [[NOT] NULL]`. */
 export function parseColumnDef(p: ParseState): ColumnDef {
   const name = p.anyName("column name");
   const def: ColumnDef = { name: name.name, pos: name.pos, type: parseType(p) };
@@ -65,10 +65,13 @@ export function parseColumnDef(p: ParseState): ColumnDef {
   return def;
 }
 
-/** The symbol and index options after a column type. */
+/** The symbol, index and nullability options after a column type. */
 export function readColumnOptions(p: ParseState, def: ColumnDef): void {
   for (;;) {
-    if (p.acceptWord("capacity")) def.symbolCapacity = p.integer("symbol capacity").value;
+    if (p.acceptWords("not", "null")) def.notNull = true;
+    // A bare NULL is the default nullability, accepted as PostgreSQL does.
+    else if (p.acceptWord("null")) def.notNull = false;
+    else if (p.acceptWord("capacity")) def.symbolCapacity = p.integer("symbol capacity").value;
     else if (p.acceptWord("cache")) def.symbolCache = true;
     else if (p.acceptWord("nocache")) def.symbolCache = false;
     else if (p.acceptWord("index")) readColumnIndex(p, def);

@@ -131,6 +131,7 @@ function columnOptions(c: ColumnDef): string {
   if (c.symbolCache !== undefined) text += c.symbolCache ? " CACHE" : " NOCACHE";
   if (c.indexed) text += " INDEX";
   if (c.indexed && c.indexCapacity !== undefined) text += ` CAPACITY ${c.indexCapacity}`;
+  if (c.notNull) text += " NOT NULL";
   return text;
 }
 

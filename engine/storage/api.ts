@@ -19,6 +19,8 @@ export interface StoredColumn {
   symbolCache: boolean;
   indexed: boolean;
   indexCapacity: number;
+  /** Declared NOT NULL: an append or update writing NULL into it is rejected. Absent = nullable. */
+  notNull?: boolean;
 }
 
 export interface TableMeta {

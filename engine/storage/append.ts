@@ -39,6 +39,7 @@ import {
 import { joinPath, syncDir } from "./_fs.ts";
 import type { SymbolTable } from "./symbol_dict.ts";
 import { forEachLimit } from "./_limit.ts";
+import { checkNotNull } from "./not_null.ts";
 
 /** Columns written at once by a rewrite: bounds memory to a few whole columns. */
 const REWRITE_COLUMNS_PARALLEL = 4;
@@ -102,6 +103,7 @@ export async function appendRows(
   const n = input.rowCount;
   assert(input.columns.length === meta.columns.length, "append: one entry per table column expected");
   if (n === 0) return undefined;
+  meta.columns.forEach((c, i) => checkNotNull(c, input.columns[i], n));
   const tsIndex = meta.timestampIndex;
   const ts = tsIndex >= 0 ? checkTimestamps(meta.columns[tsIndex], input.columns[tsIndex], n) : null;
   let chunks = meta.columns.map((c, i) =>

@@ -15,6 +15,7 @@ import { gatherChunk } from "./column_chunk.ts";
 import { encodeChunk } from "./append.ts";
 import { joinPath, linkOrCopy, syncDir } from "./_fs.ts";
 import { forEachLimit } from "./_limit.ts";
+import { checkNotNull } from "./not_null.ts";
 
 export async function updateOp(w: TableWriter, work: WriteSet, changes: ColumnUpdate[]): Promise<void> {
   const s = w.state;
@@ -24,6 +25,7 @@ export async function updateOp(w: TableWriter, work: WriteSet, changes: ColumnUp
       throw new SqlError("Designated timestamp column cannot be updated");
     }
     assert(s.meta.columns[c.column] !== undefined, "update: no such column");
+    checkNotNull(s.meta.columns[c.column], c.values, c.rows.length);
     const list = byPartition.get(c.partition) ?? [];
     list.push(c);
     byPartition.set(c.partition, list);
