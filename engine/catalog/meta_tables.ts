@@ -60,7 +60,20 @@ const PARTITIONS: Col[] = [
   c("attachable", T.BOOLEAN),
 ];
 
+/** wal_tables(): one row per WAL table (QuestDB's columns). */
+const WAL_TABLES: Col[] = [
+  c("name", T.STRING),
+  c("suspended", T.BOOLEAN),
+  c("writerTxn", T.LONG),
+  c("writerLagTxnCount", T.LONG),
+  c("sequencerTxn", T.LONG),
+  c("errorTag", T.STRING),
+  c("errorMessage", T.STRING),
+  c("memoryPressure", T.INT),
+];
+
 const DEFINITIONS: Record<string, Col[]> = {
+  "wal_tables": WAL_TABLES,
   "tables": TABLES,
   "all_tables": [c("table_name", T.STRING)],
   "show tables": [c("table_name", T.STRING)],
@@ -110,7 +123,7 @@ function tableRow(m: TableMeta, storage: Storage): Value[] {
       m.dirName,
       m.maxUncommittedRows,
       m.o3MaxLagMicros,
-      false,
+      m.suspended ?? false,
       "T",
       BigInt(snap.rowCount),
       ts && parts.length ? parts[0].minTs : null,
@@ -119,6 +132,26 @@ function tableRow(m: TableMeta, storage: Storage): Value[] {
   } finally {
     snap.release();
   }
+}
+
+/**
+ * A commit is applied as it is made (there is no separate apply job), so the writer and the
+ * sequencer are always at the same transaction and nothing lags; a suspended table refuses
+ * writes instead of queueing them (docs/alter_table.md).
+ */
+function walRow(m: TableMeta, storage: Storage): Value[] {
+  const txn = BigInt(storage.table(m.name)!.txn);
+  const suspended = m.suspended ?? false;
+  return [
+    m.name,
+    suspended,
+    txn,
+    0n,
+    txn,
+    null,
+    suspended ? "suspended by ALTER TABLE SUSPEND WAL" : null,
+    0,
+  ];
 }
 
 function columnRows(m: TableMeta, storage: Storage): Value[][] {
@@ -177,6 +210,8 @@ export function metaRows(
   switch (name) {
     case "tables":
       return tables.map((m) => tableRow(m, storage));
+    case "wal_tables":
+      return tables.filter((m) => m.wal).map((m) => walRow(m, storage));
     case "all_tables":
     case "show tables":
       return tables.map((m) => [m.name]);

@@ -414,7 +414,58 @@ export async function alterTable(
         `${a.kind === "detachPartition" ? "DETACH" : "ATTACH"} PARTITION is not supported`,
         a.pos,
       );
-    case "noop":
+    case "suspendWal":
+    case "resumeWal":
+      return await suspendOrResume(t, a);
+    case "squashPartitions":
+      // Storage never splits a partition (docs/storage.md), so every partition is already whole:
+      // there is nothing to squash, and table_partitions() shows one row per partition.
       return;
+    case "symbolCapacity": {
+      const i = columnIndex(t, a.column.name, a.column.pos);
+      if (t.meta.columns[i].type.tag !== "SYMBOL") {
+        throw new SqlError(`column is not a symbol [column=${t.meta.columns[i].name}]`, a.column.pos);
+      }
+      if (a.capacity.value < 2) throw new SqlError("min symbol capacity is 2", a.capacity.pos);
+      if (a.capacity.value > SYMBOL_CAPACITY_MAX) {
+        throw new SqlError(`max symbol capacity is ${SYMBOL_CAPACITY_MAX}`, a.capacity.pos);
+      }
+      await t.alterMeta((m) => {
+        m.columns[i].symbolCapacity = a.capacity.value;
+      });
+      return;
+    }
+    case "unsupported":
+      throw new SqlError(`${a.what} is not supported`, a.pos);
   }
+}
+
+/** QuestDB's symbol capacity ceiling (`SYMBOL CAPACITY` beyond it is an error there too). */
+const SYMBOL_CAPACITY_MAX = 1 << 30;
+
+/**
+ * SUSPEND WAL / RESUME WAL [FROM TRANSACTION n]: the table's `suspended` flag, kept in its
+ * metadata. While it is set storage refuses writes (docs/alter_table.md explains why we refuse
+ * rather than queue them as QuestDB's WAL does).
+ */
+async function suspendOrResume(
+  t: Table,
+  a: Extract<A.AlterAction, { kind: "suspendWal" | "resumeWal" }>,
+): Promise<void> {
+  if (!t.meta.wal) throw new SqlError(`${t.meta.name} is not a WAL table`, a.pos);
+  if (a.kind === "resumeWal" && a.fromTxn) {
+    // Every committed transaction is applied here, so the next one is the only place to resume from.
+    const next = t.txn + 1;
+    if (a.fromTxn.value > next) {
+      throw new SqlError(
+        `resume txn is higher than next available transaction [resumeFromTxn=${a.fromTxn.value}, nextTxn=${next}]`,
+        a.fromTxn.pos,
+      );
+    }
+  }
+  const suspended = a.kind === "suspendWal";
+  if ((t.meta.suspended ?? false) === suspended) return;
+  await t.alterMeta((m) => {
+    m.suspended = suspended;
+  });
 }

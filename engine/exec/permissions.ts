@@ -71,8 +71,20 @@ function alterPermission(a: A.AlterAction): [string, string[]] | undefined {
       return ["SET TABLE PARAM", []];
     case "setType":
       return ["SET TABLE TYPE", []];
-    case "noop":
-      return undefined;
+    // QuestDB: suspending and resuming share one authorization.
+    case "suspendWal":
+    case "resumeWal":
+      return ["RESUME WAL", []];
+    // The catalogue has no SQUASH permission; squashing is physical upkeep of a table's files,
+    // like VACUUM TABLE (docs/alter_table.md).
+    case "squashPartitions":
+      return ["VACUUM TABLE", []];
+    case "symbolCapacity":
+      return ["ALTER COLUMN TYPE", [a.column.name]];
+    // A form we do not implement still needs the permission its QuestDB form would, so the
+    // "not supported" answer tells nobody more than an access error would.
+    case "unsupported":
+      return [a.what.startsWith("REFRESH") ? "REFRESH MATERIALIZED VIEW" : "SET TABLE PARAM", []];
   }
 }
 

@@ -528,7 +528,22 @@ export type AlterAction =
   | { kind: "setParam"; pos: number; params: { name: string; value: Expr; pos: number }[] }
   | { kind: "setTtl"; pos: number; amount: number; unit: string }
   | { kind: "setType"; pos: number; wal: boolean }
-  | { kind: "noop"; pos: number; what: string };
+  | { kind: "suspendWal"; pos: number }
+  /** `RESUME WAL [FROM {TRANSACTION | TXN} n]`. */
+  | { kind: "resumeWal"; pos: number; fromTxn?: { value: number; pos: number } }
+  | { kind: "squashPartitions"; pos: number }
+  | {
+    kind: "symbolCapacity";
+    pos: number;
+    column: { name: string; pos: number };
+    capacity: { value: number; pos: number };
+  }
+  /**
+   * A form QuestDB has and this server does not (CONVERT PARTITION, SET FORMAT, REFRESH ...):
+   * it fails with "not supported" once the table and the permission are checked. `what` is
+   * its leading words in upper case (`CONVERT PARTITION`).
+   */
+  | { kind: "unsupported"; pos: number; what: string };
 
 export interface AlterTableStmt {
   kind: "alterTable";

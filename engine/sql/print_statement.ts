@@ -175,7 +175,15 @@ function alterActionToText(a: AlterAction): string {
       return `SET TTL ${a.amount} ${a.unit}`;
     case "setType":
       return `SET TYPE ${a.wal ? "" : "BYPASS "}WAL`;
-    case "noop":
+    case "suspendWal":
+      return "SUSPEND WAL";
+    case "resumeWal":
+      return a.fromTxn ? `RESUME WAL FROM TRANSACTION ${a.fromTxn.value}` : "RESUME WAL";
+    case "squashPartitions":
+      return "SQUASH PARTITIONS";
+    case "symbolCapacity":
+      return `ALTER COLUMN ${identToText(a.column.name)} SYMBOL CAPACITY ${a.capacity.value}`;
+    case "unsupported":
       return a.what;
   }
 }

@@ -40,6 +40,11 @@ export interface TableMeta {
   o3MaxLagMicros: bigint;
   ttl?: { amount: number; unit: string };
   /**
+   * ALTER TABLE SUSPEND WAL: while true, writes of rows (append, update, delete, truncate) fail
+   * with `table is suspended`; RESUME WAL clears it (docs/alter_table.md).
+   */
+  suspended?: boolean;
+  /**
    * Metadata version: increases with every schema or parameter change (ALTER, RENAME), so a
    * prepared plan can tell that the table changed under it. Set by storage.
    */
@@ -148,6 +153,8 @@ export interface TableSnapshot {
 
 export interface Table {
   readonly meta: TableMeta;
+  /** Number of the last committed transaction (+1 per commit); wal_tables() shows it. */
+  readonly txn: number;
   snapshot(): TableSnapshot;
   /** Appends rows in one atomic, durable commit. Returns rows written after dedup. */
   append(rows: RowsToWrite, options?: AppendOptions): Promise<number>;

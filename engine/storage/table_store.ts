@@ -72,6 +72,10 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
     return this.#state;
   }
 
+  get txn(): number {
+    return this.#state.txn.txn;
+  }
+
   get tableId(): number {
     return this.#state.meta.id;
   }
@@ -96,7 +100,7 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
   }
 
   append(rows: RowsToWrite, options?: AppendOptions): Promise<number> {
-    return this.#write(async (work) => {
+    return this.#writeRows(async (work) => {
       const result = await appendRows(this.#state, work, rows, options);
       if (!result) return 0;
       await this.commit(work, { partitions: result.partitions });
@@ -105,11 +109,11 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
   }
 
   update(changes: ColumnUpdate[]): Promise<void> {
-    return this.#write((work) => updateOp(this, work, changes));
+    return this.#writeRows((work) => updateOp(this, work, changes));
   }
 
   deleteRows(pick: (snapshot: TableSnapshot) => Promise<RowDelete[]>): Promise<number> {
-    return this.#write(async (work) => {
+    return this.#writeRows(async (work) => {
       // Writes are serialized by the mutex held here, so this snapshot is the state deleted from.
       const snap = this.snapshot();
       let deletes: RowDelete[];
@@ -123,7 +127,7 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
   }
 
   truncate(): Promise<void> {
-    return this.#write((work) => truncateOp(this, work));
+    return this.#writeRows((work) => truncateOp(this, work));
   }
 
   addColumn(column: Omit<StoredColumn, "id">): Promise<void> {
@@ -173,6 +177,19 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
     return this.#mutex.run(async () => {
       this.#closed = true;
       await this.#collect();
+    });
+  }
+
+  /**
+   * A write of rows: refused while the table is suspended (ALTER TABLE SUSPEND WAL). The flag
+   * is read under the mutex, so a write queued behind SUSPEND WAL sees it.
+   */
+  #writeRows<T>(work: (w: WriteSet) => Promise<T>): Promise<T> {
+    return this.#write((ws) => {
+      if (this.meta.suspended) {
+        throw new SqlError(`table is suspended [tableName=${this.meta.name}]`, -1, "semantic");
+      }
+      return work(ws);
     });
   }
 

@@ -92,13 +92,28 @@ Deno.test("alter table dedup, params, TTL and WAL type", () => {
   assert.deepEqual(bare("SET TYPE WAL"), { kind: "setType", wal: true });
 });
 
-Deno.test("alter table accepts maintenance actions as no-ops with their text", () => {
-  assert.deepEqual(bare("SQUASH PARTITIONS"), { kind: "noop", what: "SQUASH PARTITIONS" });
-  assert.deepEqual(bare("RESUME WAL FROM TXN 5"), { kind: "noop", what: "RESUME WAL FROM TXN 5" });
+Deno.test("alter table reads the WAL and partition maintenance forms", () => {
+  assert.deepEqual(bare("SUSPEND WAL"), { kind: "suspendWal" });
+  assert.deepEqual(bare("RESUME WAL"), { kind: "resumeWal" });
+  assert.deepEqual(bare("RESUME WAL FROM TXN 5"), { kind: "resumeWal", fromTxn: { value: 5 } });
+  assert.deepEqual(bare("RESUME WAL FROM TRANSACTION 7"), { kind: "resumeWal", fromTxn: { value: 7 } });
+  assert.deepEqual(bare("SQUASH PARTITIONS"), { kind: "squashPartitions" });
   assert.deepEqual(bare("ALTER COLUMN s SYMBOL CAPACITY 10"), {
-    kind: "noop",
-    what: "ALTER COLUMN s SYMBOL CAPACITY 10",
+    kind: "symbolCapacity",
+    column: { name: "s" },
+    capacity: { value: 10 },
   });
+});
+
+Deno.test("alter table forms this server lacks parse as unsupported, named by their first words", () => {
+  assert.deepEqual(bare("CONVERT PARTITION TO PARQUET LIST '2024-01-01'"), {
+    kind: "unsupported",
+    what: "CONVERT PARTITION",
+  });
+  assert.deepEqual(bare("SET FORMAT PARQUET"), { kind: "unsupported", what: "SET FORMAT" });
+  assert.deepEqual(bare("REFRESH"), { kind: "unsupported", what: "REFRESH" });
+  assert.equal(parseError("ALTER TABLE t RESUME WAL FROM 5").message, "'transaction' or 'txn' expected");
+  assert.equal(parseError("ALTER TABLE t SUSPEND WAL WITH 1, 'x'").message, "unexpected token [WITH]");
 });
 
 Deno.test("alter table errors", () => {
