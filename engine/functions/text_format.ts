@@ -4,7 +4,7 @@
  * input, STRING otherwise; NULL in gives NULL out.
  */
 import { isIntArg, isTextArg, noMatch, scalar, textResult, toIntArg } from "./_util.ts";
-import { compileRegex } from "./operators_pattern.ts";
+import { compileRegex, type Regex, replaceAllJava } from "./regex.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 
 function bindTrim(name: string, f: (s: string) => string) {
@@ -74,52 +74,27 @@ export function quoteIdent(s: string): string {
 }
 
 /**
- * Converts a Java replacement string (`$1` group references, `\` escapes) into the JS form,
- * where a literal dollar is `$$`.
+ * `regexp_replace(s, regex, repl)`: every match replaced, with Java's replacement syntax (`$1`,
+ * `${name}`, `\\$` for a dollar) as QuestDB's String.replaceAll has it; RE2 matching (regex.ts).
  */
-function jsReplacement(repl: string): string {
-  let out = "";
-  for (let i = 0; i < repl.length; i++) {
-    const c = repl[i];
-    if (c === "\\" && i + 1 < repl.length) {
-      const next = repl[++i];
-      out += next === "$" ? "$$" : next;
-    } else if (c === "$" && repl[i + 1] === "{") {
-      const close = repl.indexOf("}", i);
-      out += close > 0 ? `$<${repl.slice(i + 2, close)}>` : "$$";
-      i = close > 0 ? close : i;
-    } else if (c === "$" && !/\d/.test(repl[i + 1] ?? "")) {
-      out += "$$";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-function globalRegex(p: string): RegExp | undefined {
-  const re = compileRegex(p);
-  return re && new RegExp(re.source, re.flags + "g");
-}
-
 function bindRegexpReplace(args: BoundArg[]): ScalarBinding | string {
   if (args.length !== 3 || !args.every((a) => isTextArg(a.type))) return noMatch("regexp_replace", args);
-  let fixed: RegExp | undefined;
-  if (args[1].constant && args[1].value !== null) {
-    fixed = globalRegex(args[1].value as string);
-    if (!fixed) return `invalid regex: ${args[1].value}`;
-  }
-  let lastPattern: string | undefined, last: RegExp | undefined;
+  const patternPos = args[1].pos, replacementPos = args[2].pos;
+  let fixed: Regex | undefined;
+  if (args[1].constant && args[1].value !== null) fixed = compileRegex(args[1].value as string, patternPos);
+  let lastPattern: string | undefined, last: Regex | undefined;
   return {
     returns: textResult(args[0].type),
     eval: ([s, p, r]) => {
       if (s === null || p === null || r === null) return null;
       let re = fixed;
       if (!re) {
-        if (p !== lastPattern) [lastPattern, last] = [p as string, globalRegex(p as string)];
+        if (p !== lastPattern || !last) {
+          [last, lastPattern] = [compileRegex(p as string, patternPos), p as string];
+        }
         re = last;
       }
-      return re ? (s as string).replace(re, jsReplacement(r as string)) : null;
+      return replaceAllJava(re, s as string, r as string, replacementPos);
     },
   };
 }

@@ -119,6 +119,7 @@ export function bindExpr(e: A.Expr, ctx: BindContext): BoundExpr {
         [bindExpr(e.expr, sub), bindExpr(e.pattern, sub)],
         e.pos,
         ctx,
+        [e.expr.pos, e.pattern.pos],
       );
       return e.not ? negate(r) : r;
     }
@@ -230,7 +231,7 @@ function bindBinary(e: A.BinaryExpr, ctx: BindContext): BoundExpr {
   if (e.op === "within" && e.list) {
     return callByName("within", [left, ...e.list.map((x) => bindExpr(x, ctx))], e.pos, ctx);
   }
-  return callByName(e.op === "<>" ? "!=" : e.op, [left, right], e.pos, ctx);
+  return callByName(e.op === "<>" ? "!=" : e.op, [left, right], e.pos, ctx, [e.left.pos, e.right.pos]);
 }
 
 function bindCast(e: A.CastExpr, ctx: BindContext): BoundExpr {
@@ -420,7 +421,7 @@ function bindCall(e: A.FunctionCall, ctx: BindContext): BoundExpr {
   }
   if (e.star) throw new SqlError(`'*' is not allowed in ${name}()`, e.pos);
   const args = e.args.map((a) => bindExpr(a, ctx));
-  return callByName(name, args, e.pos, ctx);
+  return callByName(name, args, e.pos, ctx, e.args.map((a) => a.pos));
 }
 
 let aggregateNames: ((n: string) => boolean) | undefined;
@@ -436,17 +437,27 @@ export function isAggregateCall(e: A.FunctionCall): boolean {
   return aggregateNames ? aggregateNames(name) : false;
 }
 
-/** Resolves and binds a scalar function or operator by name; folds constant calls. */
-export function callByName(name: string, args: BoundExpr[], pos: number, ctx: BindContext): BoundExpr {
+/**
+ * Resolves and binds a scalar function or operator by name; folds constant calls. `argPositions`
+ * are the arguments' offsets in the SQL text (the call's own offset where not given), so that a
+ * function can point an error at the argument at fault (a bad regex pattern).
+ */
+export function callByName(
+  name: string,
+  args: BoundExpr[],
+  pos: number,
+  ctx: BindContext,
+  argPositions?: number[],
+): BoundExpr {
   const fn = lookupScalar(name);
   if (!fn) {
     throw new SqlError(`unknown function name: ${name}(${args.map((a) => typeName(a.type)).join(",")})`, pos);
   }
-  const bound: BoundArg[] = args.map((a) => ({
+  const bound: BoundArg[] = args.map((a, i) => ({
     type: a.type,
     constant: isConst(a),
     value: isConst(a) ? a.value : undefined,
-    pos,
+    pos: argPositions?.[i] ?? pos,
   }));
   let binding: ScalarBinding | string;
   try {

@@ -46,5 +46,20 @@ Deno.test("regexp_replace replaces every match with $n group references", () => 
     call(fn("regexp_replace"), [col(T.STRING), col(T.STRING), lit("-")], ["aXbX", "X", "-"]),
     "a-b-",
   );
-  assert.match(bindError(fn("regexp_replace"), [col(T.STRING), lit("("), lit("")]), /invalid regex/);
+  assert.equal(run(fn("regexp_replace"), "John Smith", "(?<first>\\w+) (\\w+)", "${first}!"), "John!");
+  assert.throws(() => fn("regexp_replace").bind([col(T.STRING), lit("("), lit("")]), /invalid regex/);
+  assert.throws(() => run(fn("regexp_replace"), "ab", "a", "$x"), /invalid replacement/);
+});
+
+Deno.test("regexp_replace is linear-time and refuses Java-only syntax", () => {
+  const started = performance.now();
+  assert.equal(
+    run(fn("regexp_replace"), "a".repeat(100_000) + "!", "(a+)+$", "x"),
+    "a".repeat(100_000) + "!",
+  );
+  assert.ok(performance.now() - started < 1000);
+  assert.throws(
+    () => fn("regexp_replace").bind([col(T.STRING), lit("(a)\\1"), lit("")]),
+    /backreference not supported/,
+  );
 });
