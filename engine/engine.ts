@@ -43,6 +43,7 @@ import {
 } from "./exec/permissions.ts";
 import { prepareSubqueries } from "./exec/subqueries.ts";
 import { dropPartitionsWhere } from "./exec/drop_partitions_where.ts";
+import type { TransactionTag } from "./exec/transaction.ts";
 import "./exec/time_series_ops.ts";
 
 setAggregateNamePredicate(isAggregateName);
@@ -54,7 +55,8 @@ export interface ColumnMeta {
 
 export type Outcome =
   | { kind: "rows"; columns: ColumnMeta[]; timestampIndex: number; batches: AsyncIterable<Batch> }
-  | { kind: "ddl" }
+  /** `command`: the tag of a transaction statement (BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE). */
+  | { kind: "ddl"; command?: TransactionTag }
   /** UPDATE, or DELETE (`command`, for the wire's command tag); `updated` counts the rows. */
   | { kind: "dml"; updated: number; command?: "DELETE" }
   | { kind: "insert"; inserted: number };
@@ -150,7 +152,8 @@ export class Engine {
     let handedOff = false;
     try {
       if (sql.trim() === "") throw new SqlError("empty query", 0);
-      const outcome = await this.#run(parseStatement(sql), session);
+      const stmt = parseStatement(sql);
+      const outcome = await this.#inTransaction(stmt, session, () => this.#run(stmt, session));
       if (outcome.kind !== "rows") return outcome;
       handedOff = true;
       return { ...outcome, batches: countedUntilDone(outcome.batches) };
@@ -158,6 +161,47 @@ export class Engine {
       throw asSqlError(err);
     } finally {
       if (!handedOff) statementsRunning.count--;
+    }
+  }
+
+  /**
+   * Runs a statement under the session's transaction: in a failed block only COMMIT,
+   * ROLLBACK and ROLLBACK TO run; an error inside a block fails the block (§12.10).
+   */
+  async #inTransaction(stmt: A.Statement, session: Session, run: () => Promise<Outcome>): Promise<Outcome> {
+    const tx = session.transaction;
+    if (!tx || tx.status === "idle") return await run();
+    const ends = stmt.kind === "noop" &&
+      (stmt.what === "commit" || stmt.what === "rollback" || stmt.what === "rollbackTo");
+    try {
+      if (!ends) tx.checkNotFailed();
+      return await run();
+    } catch (err) {
+      tx.fail();
+      throw err;
+    }
+  }
+
+  /** BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, ROLLBACK TO on the session's transaction. */
+  async #transactionStatement(stmt: A.NoopStmt, session: Session): Promise<Outcome> {
+    const tx = session.transaction;
+    if (!tx) return { kind: "ddl" };
+    const name = stmt.name ?? "";
+    switch (stmt.what) {
+      case "begin":
+        return { kind: "ddl", command: tx.begin() };
+      case "commit":
+        return { kind: "ddl", command: await tx.commit() };
+      case "rollback":
+        return { kind: "ddl", command: tx.rollback() };
+      case "savepoint":
+        return { kind: "ddl", command: tx.savepoint(name, stmt.pos) };
+      case "release":
+        return { kind: "ddl", command: tx.release(name, stmt.pos) };
+      case "rollbackTo":
+        return { kind: "ddl", command: tx.rollbackTo(name, stmt.pos) };
+      default:
+        return { kind: "ddl" };
     }
   }
 
@@ -272,6 +316,16 @@ export class Engine {
           const reads = session.principal.can ? insertReads(stmt) : undefined;
           if (reads) checkReads(pruneColumns(planQuery(reads, ipc)), session, this.storage, stmt.pos, false);
           const { extras, returning } = insertExtras(stmt, this.storage, bind, pc.legacyNames);
+          if (session.transaction?.buffering) {
+            // Which rows DO NOTHING drops is only known when COMMIT appends them.
+            if (returning && extras.onConflict) {
+              throw new SqlError(
+                "INSERT ... ON CONFLICT ... RETURNING is not supported inside a transaction block",
+                stmt.pos,
+              );
+            }
+            extras.transaction = session.transaction;
+          }
           const inserted = stmt.query
             ? await insertSelect(stmt, this.storage, checked(planQuery(stmt.query, ipc)), runQuery, extras)
             : await insertValues(stmt, this.storage, bind, xc, extras);
@@ -298,7 +352,7 @@ export class Engine {
           };
         }
         case "noop":
-          return { kind: "ddl" };
+          return await this.#transactionStatement(stmt, session);
         case "delete": {
           // SELECT on what the WHERE reads (security.md T14), checked as UPDATE checks its reads.
           if (session.principal.can && stmt.where) {

@@ -45,6 +45,12 @@ export interface Session {
    * them a type is inferred from the value (bigint → LONG, number → INT or DOUBLE, ...).
    */
   paramTypes?: import("./base/types.ts").ColumnType[];
+  /**
+   * The connection's transaction (spec/protocols.md §12.10), kept by the listener across
+   * statements: inside BEGIN … COMMIT inserts are held until COMMIT. Without one (REST),
+   * BEGIN/COMMIT/ROLLBACK/SAVEPOINT are accepted and do nothing.
+   */
+  transaction?: import("./exec/transaction.ts").Transaction;
 }
 
 /**

@@ -5,7 +5,16 @@
  * Listeners turn it into their own form (REST as is, pgwire plus one).
  */
 
-export type ErrorKind = "syntax" | "semantic" | "permission" | "limit" | "internal" | "cancelled" | "io";
+/** `transaction`: a transaction-state error (failed block, unknown savepoint, savepoint outside a block). */
+export type ErrorKind =
+  | "syntax"
+  | "semantic"
+  | "permission"
+  | "limit"
+  | "internal"
+  | "cancelled"
+  | "io"
+  | "transaction";
 
 export class SqlError extends Error {
   readonly position: number;

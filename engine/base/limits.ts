@@ -18,6 +18,11 @@ export const NAME_LENGTH_MAX = 127;
 export const INTERVALS_MAX = 1_024;
 /** Rows a single VALUES list may carry: bounds memory of one INSERT statement. */
 export const INSERT_VALUES_ROWS_MAX = 1_000_000;
+/**
+ * Uncommitted INSERT rows one transaction block may hold (engine/exec/transaction.ts): they
+ * live in the JavaScript heap until COMMIT.
+ */
+export const TRANSACTION_PENDING_ROWS_MAX = 10_000_000;
 /** Generated result column names are cut to this many characters (spec/sql.md §18.1). */
 export const COLUMN_ALIAS_LENGTH_MAX = 64;
 

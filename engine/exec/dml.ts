@@ -1,7 +1,7 @@
 /**
  * INSERT (VALUES and SELECT) and UPDATE (spec/sql.md §6). Values are converted to the column
  * types with the assignment rules of §3.4 before anything is written; each statement is one
- * atomic commit.
+ * atomic commit, or inside a transaction block rows kept for COMMIT (transaction.ts).
  */
 import { SqlError } from "../base/errors.ts";
 import { INSERT_VALUES_ROWS_MAX } from "../base/limits.ts";
@@ -28,17 +28,25 @@ import type { ExecContext } from "./exec_context.ts";
 import { batchesToRows } from "./rows_to_write.ts";
 import { runPlan } from "./run_plan.ts";
 import { prepareExprSubqueries } from "./subqueries.ts";
+import type { Transaction } from "./transaction.ts";
 
 /** ON CONFLICT and RETURNING of an INSERT (issue 10). */
 export interface InsertExtras {
   onConflict?: OnConflict;
   /** When given, each append's rows and the rows ON CONFLICT DO NOTHING dropped (RETURNING). */
   written?: { rows: RowsToWrite; skipped: Uint8Array }[];
+  /** Inside a transaction block the rows are kept for COMMIT instead of appended (§12.10). */
+  transaction?: Transaction;
 }
 
 /** Appends with the INSERT's extras; returns the rows the statement counts as inserted. */
 async function appendRows(t: Table, rows: RowsToWrite, extras: InsertExtras): Promise<number> {
   const skipped = new Uint8Array(rows.rowCount);
+  if (extras.transaction?.buffering) {
+    extras.transaction.buffer(t, rows, extras.onConflict);
+    extras.written?.push({ rows, skipped });
+    return rows.rowCount;
+  }
   await t.append(rows, { onConflict: extras.onConflict, skipped });
   extras.written?.push({ rows, skipped });
   let n = rows.rowCount;

@@ -635,12 +635,28 @@ export interface DeclareStmt {
   statement: Statement;
 }
 
-/** Statements accepted and ignored: SET, BEGIN, COMMIT, ROLLBACK, DISCARD, DEALLOCATE, ... */
+/**
+ * Session statements: SET, DISCARD, DEALLOCATE, ... are accepted and ignored by the engine;
+ * BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE and ROLLBACK TO act on the session's transaction
+ * when it has one (engine/exec/transaction.ts) and are no-ops otherwise (REST).
+ */
 export interface NoopStmt {
   kind: "noop";
   pos: number;
-  what: "set" | "begin" | "commit" | "rollback" | "discard" | "deallocate" | "reset" | "close" | "other";
-  /** SET name = value (pgwire reads `SET TIME ZONE` etc.). */
+  what:
+    | "set"
+    | "begin"
+    | "commit"
+    | "rollback"
+    | "savepoint"
+    | "release"
+    | "rollbackTo"
+    | "discard"
+    | "deallocate"
+    | "reset"
+    | "close"
+    | "other";
+  /** SET name = value (pgwire reads `SET TIME ZONE` etc.); the savepoint of SAVEPOINT/RELEASE/ROLLBACK TO. */
   name?: string;
   value?: string;
 }

@@ -79,7 +79,10 @@ function restValue(p: ParseState): string | undefined {
   return text === "" ? undefined : text;
 }
 
-/** BEGIN, START TRANSACTION, COMMIT, END, ROLLBACK, ABORT, DISCARD, DEALLOCATE, RESET, CLOSE. */
+/**
+ * BEGIN, START TRANSACTION, COMMIT, END, ROLLBACK, ABORT, SAVEPOINT, RELEASE [SAVEPOINT],
+ * ROLLBACK TO [SAVEPOINT], DISCARD, DEALLOCATE, RESET, CLOSE.
+ */
 export function parseNoop(p: ParseState): NoopStmt {
   const kw = p.next();
   const word = kw.text.toLowerCase();
@@ -96,8 +99,21 @@ export function parseNoop(p: ParseState): NoopStmt {
       return noop("commit");
     case "rollback":
     case "abort":
+      // ROLLBACK [WORK | TRANSACTION] TO [SAVEPOINT] name
+      if (word === "rollback") {
+        if (!p.acceptWord("work")) p.acceptWord("transaction");
+        if (p.acceptWord("to")) {
+          p.acceptWord("savepoint");
+          return noop("rollbackTo", nameWord(p));
+        }
+      }
       p.restText();
       return noop("rollback");
+    case "savepoint":
+      return noop("savepoint", nameWord(p));
+    case "release":
+      p.acceptWord("savepoint");
+      return noop("release", nameWord(p));
     case "discard":
     case "reset":
       return noop(word, nameWord(p).toLowerCase());

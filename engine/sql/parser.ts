@@ -31,6 +31,8 @@ const NOOP_STARTS = new Set([
   "end",
   "rollback",
   "abort",
+  "savepoint",
+  "release",
   "discard",
   "deallocate",
   "reset",
@@ -133,11 +135,15 @@ function isNoopStart(p: ParseState, word: string): boolean {
     case "discard":
     case "reset":
     case "close":
+    case "savepoint":
       return nameAt(1) && endsAt(2);
+    case "release":
+      return (nameAt(1) && endsAt(2)) || (p.isWord("savepoint", 1) && nameAt(2) && endsAt(3));
     case "deallocate":
       return (nameAt(1) && endsAt(2)) || (p.isWord("prepare", 1) && nameAt(2) && endsAt(3));
     default:
-      return endsAt(1) || ["transaction", "work", "isolation", "read", "and"].includes(p.wordAt(1) ?? "");
+      return endsAt(1) ||
+        ["transaction", "work", "isolation", "read", "and", "to"].includes(p.wordAt(1) ?? "");
   }
 }
 

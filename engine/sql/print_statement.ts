@@ -227,7 +227,11 @@ function noopToText(s: Statement & { kind: "noop" }): string {
     case "deallocate":
     case "reset":
     case "close":
+    case "savepoint":
+    case "release":
       return `${s.what.toUpperCase()} ${identToText(s.name ?? "")}`;
+    case "rollbackTo":
+      return `ROLLBACK TO SAVEPOINT ${identToText(s.name ?? "")}`;
     default:
       return s.what.toUpperCase();
   }

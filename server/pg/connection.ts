@@ -5,7 +5,7 @@
  * the next Sync. Every message is handled inside one try: nothing a client sends may stop
  * the server, and a protocol violation closes only this connection.
  */
-import { type Engine, type Principal, type Session, type Value } from "../../engine/mod.ts";
+import { type Engine, type Principal, type Session, Transaction, type Value } from "../../engine/mod.ts";
 import * as M from "./backend_messages.ts";
 import { ProtocolError } from "./buffer_reader.ts";
 import { BufferWriter } from "./buffer_writer.ts";
@@ -57,7 +57,8 @@ const ADMIT_ALL: Admission = { started: () => {}, authenticated: () => true };
 
 export class Connection implements ConnectionState {
   readonly engine: Engine;
-  txStatus: "I" | "T" | "E" = "I";
+  /** BEGIN … COMMIT state; the engine holds a block's inserts in it (§12.10). */
+  readonly transaction = new Transaction();
   readonly settings = new Map<string, string>();
   readonly out = new BufferWriter();
   readonly #conn: WireConn;
@@ -87,7 +88,21 @@ export class Connection implements ConnectionState {
     this.#abort = new AbortController();
     const timeoutMs = sessionTimeoutMs(this.settings, this.#options.statementTimeoutMs ?? 0);
     const timeZone = this.settings.get("timezone") ?? "UTC"; // SET TIME ZONE (time_zone.ts)
-    return { principal: this.#principal, timeZone, signal: this.#abort.signal, params, timeoutMs };
+    const transaction = this.transaction;
+    return {
+      principal: this.#principal,
+      timeZone,
+      signal: this.#abort.signal,
+      params,
+      timeoutMs,
+      transaction,
+    };
+  }
+
+  /** ReadyForQuery status: I idle, T in a transaction block, E in a failed one. */
+  get txStatus(): "I" | "T" | "E" {
+    const status = this.transaction.status;
+    return status === "idle" ? "I" : status === "open" ? "T" : "E";
   }
 
   /** The signal of the statement running now (checked while rows stream). */
@@ -249,7 +264,7 @@ export class Connection implements ConnectionState {
   reportError(err: unknown, text = "", offset = 0): void {
     if (err instanceof ProtocolError) throw err;
     M.errorResponse(this.out, errorFieldsOf(err, text, offset));
-    if (this.txStatus === "T") this.txStatus = "E";
+    this.transaction.fail();
   }
 
   /** Runs one statement; a cancelled or failed one throws. */

@@ -1,10 +1,19 @@
 /**
  * Runs one statement for a connection: the session statements drivers send are answered
- * here (SET, BEGIN/COMMIT/ROLLBACK, DEALLOCATE, DISCARD, SHOW of a setting, and a clear
- * 0A000 for cursors; spec/protocols.md §12.10, §12.12), everything else goes to the engine.
+ * here (SET, DEALLOCATE, DISCARD, SHOW of a setting, and a clear 0A000 for cursors;
+ * spec/protocols.md §12.12), everything else goes to the engine, transaction statements
+ * included (they act on the session's Transaction, §12.10).
  * The result is rows to stream or a finished command tag (§12.6).
  */
-import { type Batch, type ColumnMeta, type Engine, type Session, T, type Value } from "../../engine/mod.ts";
+import {
+  type Batch,
+  type ColumnMeta,
+  type Engine,
+  type Session,
+  T,
+  type Transaction,
+  type Value,
+} from "../../engine/mod.ts";
 import { type CopySpec, parseCopy } from "./copy_statement.ts";
 import { showSetting } from "./server_settings.ts";
 import { DEFAULT_TIME_ZONE, parseSessionTimeZone } from "./time_zone.ts";
@@ -33,8 +42,8 @@ export interface StatementText {
 /** What a statement may read and change of its connection. */
 export interface ConnectionState {
   engine: Engine;
-  /** I idle, T in a transaction block, E in a failed one (ReadyForQuery status). */
-  txStatus: "I" | "T" | "E";
+  /** The connection's transaction (the engine buffers inserts of a block in it, §12.10). */
+  transaction: Transaction;
   /** Startup parameters and SET values (lower-case names). */
   settings: Map<string, string>;
   /** DEALLOCATE name / ALL: drops prepared statements. */
@@ -83,26 +92,11 @@ export async function runStatement(
   session: Session,
 ): Promise<StatementResult> {
   const { tokens, kind } = stmt;
-  if (state.txStatus === "E" && kind !== "commit" && kind !== "rollback") {
-    throw new PgError(
-      SQLSTATE.IN_FAILED_TRANSACTION,
-      "current transaction is aborted, commands ignored until end of transaction block",
-    );
-  }
+  // The statements answered here obey a failed block too; the engine checks its own.
+  if (kind !== "commit" && kind !== "rollback") state.transaction.checkNotFailed();
   switch (kind) {
     case "set":
       return setStatement(state, tokens);
-    case "begin":
-      state.txStatus = "T";
-      return { kind: "command", tag: "BEGIN" };
-    case "commit": {
-      const failed = state.txStatus === "E";
-      state.txStatus = "I";
-      return { kind: "command", tag: failed ? "ROLLBACK" : "COMMIT" };
-    }
-    case "rollback":
-      state.txStatus = "I";
-      return { kind: "command", tag: "ROLLBACK" };
     case "deallocate": {
       const name = tokens[1]?.lower === "prepare" && tokens.length > 2 ? tokens[2] : tokens[1];
       const all = !name || (name.kind === "word" && name.lower === "all");
@@ -146,7 +140,8 @@ export async function runStatement(
     case "dml":
       return { kind: "command", tag: `${outcome.command ?? "UPDATE"} ${outcome.updated}` };
     case "ddl":
-      return { kind: "command", tag: "OK" };
+      // BEGIN/COMMIT/ROLLBACK/SAVEPOINT/RELEASE run in the engine's transaction (§12.10).
+      return { kind: "command", tag: outcome.command ?? "OK" };
   }
 }
 

@@ -24,6 +24,8 @@ export const SQLSTATE = {
   INTERNAL_ERROR: "XX000",
   IO_ERROR: "58030",
   IN_FAILED_TRANSACTION: "25P02",
+  NO_ACTIVE_TRANSACTION: "25P01",
+  INVALID_SAVEPOINT: "3B001",
   INVALID_CURSOR_NAME: "34000",
   DUPLICATE_PREPARED_STATEMENT: "42P05",
   UNDEFINED_PREPARED_STATEMENT: "26000",
@@ -53,6 +55,10 @@ function codeOf(e: SqlError): string {
       return SQLSTATE.PROGRAM_LIMIT_EXCEEDED;
     case "io":
       return SQLSTATE.IO_ERROR;
+    case "transaction":
+      if (/^savepoint .* does not exist/.test(m)) return SQLSTATE.INVALID_SAVEPOINT;
+      if (/can only be used in transaction blocks/.test(m)) return SQLSTATE.NO_ACTIVE_TRANSACTION;
+      return SQLSTATE.IN_FAILED_TRANSACTION;
     case "internal":
       return SQLSTATE.INTERNAL_ERROR;
     default:

@@ -81,6 +81,22 @@ Deno.test("misc transaction and session statements are no-ops", () => {
   assert.deepEqual(noop("CLOSE c1"), { kind: "noop", what: "close", name: "c1" });
 });
 
+Deno.test("misc savepoint statements carry the savepoint name", () => {
+  assert.deepEqual(noop("SAVEPOINT s1"), { kind: "noop", what: "savepoint", name: "s1" });
+  assert.deepEqual(noop("RELEASE SAVEPOINT _EXEC_SVP_1"), {
+    kind: "noop",
+    what: "release",
+    name: "_EXEC_SVP_1",
+  });
+  assert.deepEqual(noop("release s1"), { kind: "noop", what: "release", name: "s1" });
+  assert.deepEqual(noop("ROLLBACK TO SAVEPOINT s1"), { kind: "noop", what: "rollbackTo", name: "s1" });
+  assert.deepEqual(noop("ROLLBACK TO s1"), { kind: "noop", what: "rollbackTo", name: "s1" });
+  assert.deepEqual(noop("ROLLBACK WORK TO SAVEPOINT s1"), { kind: "noop", what: "rollbackTo", name: "s1" });
+  assert.deepEqual(noop("ABORT"), { kind: "noop", what: "rollback" });
+  assert.equal(parseStatement("savepoint").kind, "query", "a bare word is a table name");
+  assert.equal(parseStatement("release").kind, "query");
+});
+
 Deno.test("misc words like begin or close can still be table names", () => {
   assert.equal(parseStatement("close WHERE x = 1").kind, "query");
   assert.equal(parseStatement("start").kind, "query");
