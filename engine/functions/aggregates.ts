@@ -6,6 +6,7 @@
 import { aggregate } from "./_util.ts";
 import { BASIC_AGGREGATES } from "./aggregate_basic.ts";
 import { COLLECT_AGGREGATES } from "./aggregate_collect.ts";
+import { QUANTILE_AGGREGATES } from "./aggregate_quantile.ts";
 import { STATS_AGGREGATES } from "./aggregate_stats.ts";
 import type { Accumulator, AggregateBinding, AggregateFunction } from "./registry_types.ts";
 import { hashKey } from "./value_compare.ts";
@@ -40,4 +41,5 @@ export const AGGREGATE_FUNCTIONS: AggregateFunction[] = [
   ...BASIC_AGGREGATES,
   ...STATS_AGGREGATES,
   ...COLLECT_AGGREGATES,
+  ...QUANTILE_AGGREGATES,
 ].map(withDistinct);

@@ -11,18 +11,35 @@ export function baseName(item: A.SelectItem, legacy: boolean): string {
   if (item.alias !== undefined) return item.alias;
   const e = item.expr;
   if (e.kind === "column") return e.name;
+  if (e.kind === "literal" && e.type !== "null") return literalName(e, legacy);
   if (legacy) {
     if (e.kind === "call") {
       return e.nulls === "ignore"
         ? `${e.name.toLowerCase()}_ignore_nulls`
         : e.name.toLowerCase().replace(/^pg_catalog\./, "");
     }
+    // QuestDB's sqllogictest files (run in this mode) select `x::int` from a subquery as `x`.
+    if (e.kind === "cast" && e.syntax === "colon" && e.expr.kind === "column") return e.expr.name;
     if (e.kind === "cast") return e.syntax === "prefix" ? "column" : "cast";
     if (e.kind === "case") return "case";
     if (e.kind === "binary" && e.op === "||") return "concat";
     return "column";
   }
   return exprToText(e).slice(0, COLUMN_ALIAS_LENGTH_MAX).trimEnd();
+}
+
+/**
+ * §18.1 rule 3: a select item that is a bare literal is named by its text without quotes
+ * (`SELECT 'C1', 2022` → `C1`, `2022`); an empty string gets `column`, and in the legacy mode
+ * so does a number with a `.` (`1.5`).
+ */
+function literalName(e: A.Literal, legacy: boolean): string {
+  if (e.type === "string" || e.type === "char") {
+    const text = String(e.value ?? "");
+    return text === "" ? "column" : text.slice(0, COLUMN_ALIAS_LENGTH_MAX);
+  }
+  if (legacy && e.text.includes(".")) return "column";
+  return e.text.slice(0, COLUMN_ALIAS_LENGTH_MAX);
 }
 
 /** Assigns unique names (case-insensitive): default mode `x_2`, legacy and `*` expansion `x1`. */
@@ -32,6 +49,8 @@ export class NameAllocator {
 
   take(name: string, numericSuffix = this.legacy): string {
     let candidate = name;
+    // Legacy mode: a repeated numeric name (`SELECT 1, 1`) falls back to `column` first.
+    if (this.legacy && /^\d+$/.test(name) && this.#taken.has(name)) candidate = name = "column";
     if (this.#taken.has(candidate.toLowerCase())) {
       for (let k = numericSuffix ? 1 : 2;; k++) {
         candidate = numericSuffix ? `${name}${k}` : `${name}_${k}`;

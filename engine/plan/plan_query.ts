@@ -5,7 +5,7 @@ import { type ColumnType, sameType, T } from "../base/types.ts";
 import type * as A from "../sql/ast.ts";
 import { commonType } from "../functions/cast.ts";
 import { castTo } from "./bind_expr.ts";
-import type { BoundExpr } from "./bound.ts";
+import { type BoundExpr, isConst } from "./bound.ts";
 import type { CteEntry, PlanContext } from "./plan_context.ts";
 import { type PlanNode, shape } from "./plan_node.ts";
 import { finishQuery, outputScope, planSelect } from "./plan_select.ts";
@@ -51,14 +51,27 @@ function castColumns(node: PlanNode, types: ColumnType[]): PlanNode {
   };
 }
 
+/**
+ * A branch column's type for the set operation: a bare NULL projected by the branch
+ * (`SELECT NULL, 0.1`) takes the other branch's type, as in QuestDB, instead of the STRING a
+ * lone NULL column gets.
+ */
+function branchType(node: PlanNode, i: number): ColumnType {
+  if (node.kind === "project") {
+    const e = node.exprs[i];
+    if (isConst(e) && e.value === null && e.type.tag === "NULL") return e.type;
+  }
+  return node.columns[i].type;
+}
+
 function planSetOp(op: A.SetOperation, pc: PlanContext): PlanNode {
   const left = planBody(op.left, pc);
   const right = planBody(op.right, pc);
   if (left.columns.length !== right.columns.length) {
     throw new SqlError("queries have different number of columns", op.pos);
   }
-  const types = left.columns.map((c, i) => {
-    const t = commonType(c.type, right.columns[i].type);
+  const types = left.columns.map((_, i) => {
+    const t = commonType(branchType(left, i), branchType(right, i));
     return t.tag === "NULL" ? T.STRING : t;
   });
   const columns = left.columns.map((c, i) => ({ name: c.name, type: types[i] }));

@@ -8,6 +8,7 @@ import { SqlError } from "../base/errors.ts";
 import { type ColumnType, isNumeric, T } from "../base/types.ts";
 import type * as A from "../sql/ast.ts";
 import { mapChildExprs } from "../sql/expr_walk.ts";
+import { WHOLE_PARTITION_WINDOW_FUNCTIONS } from "../functions/aggregate_quantile.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import { bindExpr, castTo } from "./bind_expr.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
@@ -144,6 +145,10 @@ function bindWindowCall(call: A.FunctionCall, core: A.SelectCore, scope: Scope, 
   }
   const frameAst = spec.frame;
   const hasOrder = spec.orderBy.length > 0;
+  if (WHOLE_PARTITION_WINDOW_FUNCTIONS.has(name) && (hasOrder || frameAst)) {
+    // QuestDB computes these over the whole partition only.
+    throw new SqlError(`${name} window function supports only whole partition frames`, call.pos);
+  }
   const unit = frameAst?.unit === "range" ? "range" : "rows";
   if (frameAst?.unit === "groups") throw new SqlError("GROUPS frames are not supported", frameAst.pos);
   if (
