@@ -5,7 +5,8 @@
  */
 import { type ColumnType, T, typeName } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
-import type { Storage, TableMeta } from "../storage/api.ts";
+import type { Storage, Table, TableMeta } from "../storage/api.ts";
+import { sizePretty } from "../functions/numeric.ts";
 
 type Col = { name: string; type: ColumnType };
 const c = (name: string, type: ColumnType): Col => ({ name, type });
@@ -179,6 +180,36 @@ function columnRows(m: TableMeta, storage: Storage): Value[][] {
   }
 }
 
+/** table_partitions('t') and SHOW PARTITIONS FROM t: diskSize sums each partition's files. */
+async function partitionRows(t: Table): Promise<Value[][]> {
+  const snap = t.snapshot();
+  try {
+    const rows: Value[][] = [];
+    const hasTs = t.meta.timestampIndex >= 0;
+    for (const [i, p] of snap.partitions.entries()) {
+      const bytes = BigInt(await snap.partitionByteSize(i));
+      rows.push([
+        i,
+        t.meta.partitionBy,
+        p.name,
+        hasTs ? p.minTs : null,
+        hasTs ? p.maxTs : null,
+        BigInt(p.rowCount),
+        bytes,
+        sizePretty(bytes),
+        false,
+        i === snap.partitions.length - 1,
+        true,
+        false,
+        false,
+      ]);
+    }
+    return rows;
+  } finally {
+    snap.release();
+  }
+}
+
 /** SHOW CREATE TABLE text (spec/sql.md §17.3). */
 export function createTableText(m: TableMeta): string {
   const cols = m.columns.map((col) => {
@@ -200,12 +231,13 @@ export function createTableText(m: TableMeta): string {
   return s + ";";
 }
 
+/** The rows of meta function or SHOW `name`; table_partitions() reads file sizes, so may be async. */
 export function metaRows(
   storage: Storage,
   name: string,
   args: Value[],
   settings: () => Value[][],
-): Value[][] {
+): Value[][] | Promise<Value[][]> {
   const tables = storage.tables();
   switch (name) {
     case "tables":
@@ -225,27 +257,7 @@ export function metaRows(
     }
     case "table_partitions": {
       const t = storage.table(String(args[0]));
-      if (!t) return [];
-      const snap = t.snapshot();
-      try {
-        return snap.partitions.map((p, i) => [
-          i,
-          t.meta.partitionBy,
-          p.name,
-          t.meta.timestampIndex >= 0 ? p.minTs : null,
-          t.meta.timestampIndex >= 0 ? p.maxTs : null,
-          BigInt(p.rowCount),
-          0n,
-          "0.0 B",
-          false,
-          i === snap.partitions.length - 1,
-          true,
-          false,
-          false,
-        ]);
-      } finally {
-        snap.release();
-      }
+      return t ? partitionRows(t) : [];
     }
     case "show parameters":
       return settings();

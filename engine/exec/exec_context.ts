@@ -68,7 +68,7 @@ export async function pace(ctx: ExecContext): Promise<void> {
 
 /** What table functions like tables() and table_columns() read; implemented by the engine. */
 export interface MetaSource {
-  rowsOf(name: string, args: Value[]): Value[][];
+  rowsOf(name: string, args: Value[]): Value[][] | Promise<Value[][]>;
 }
 
 export function checkCancelled(ctx: ExecContext): void {

@@ -57,5 +57,5 @@ export async function* runGenerator(
     }
     return;
   }
-  yield* rowsToBatches(n.columns.map((c) => c.type), ctx.meta.rowsOf(n.name, n.args));
+  yield* rowsToBatches(n.columns.map((c) => c.type), await ctx.meta.rowsOf(n.name, n.args));
 }

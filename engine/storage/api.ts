@@ -148,6 +148,11 @@ export interface TableSnapshot {
    */
   readonly regionBudgetBytes?: number;
   symbols(column: number): SymbolDict;
+  /**
+   * Bytes on disk of the files of partition `partition` (an index into `partitions`) as this
+   * snapshot sees it: table_partitions().diskSize.
+   */
+  partitionByteSize(partition: number): Promise<number>;
   release(): void;
 }
 

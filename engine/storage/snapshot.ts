@@ -16,7 +16,7 @@ import { partitionDir, type PartitionState, topOf, type TxnState } from "./txn_f
 import { type Block, type ColumnCache, type Loader } from "./column_cache.ts";
 import { fillNull, fixedVectorData } from "./fixed_codec.ts";
 import { dataPath, indexPath } from "./column_files.ts";
-import { readInto } from "./_fs.ts";
+import { fileSize, joinPath, listDir, readInto } from "./_fs.ts";
 import { decodeRecord } from "./var_column.ts";
 import { SymbolDictView } from "./symbol_dict.ts";
 
@@ -135,6 +135,17 @@ export class Snapshot implements TableSnapshot {
       meta: this.meta,
       txn: this.#state.txn,
     };
+  }
+
+  async partitionByteSize(partition: number): Promise<number> {
+    const part = this.#state.txn.partitions[partition];
+    assert(part !== undefined, "partitionByteSize: no such partition");
+    const dir = joinPath(this.#host.tablePath, partitionDir(part));
+    let bytes = 0;
+    for (const entry of await listDir(dir)) {
+      if (!entry.isDirectory) bytes += Math.max(0, await fileSize(joinPath(dir, entry.name)));
+    }
+    return bytes;
   }
 
   /** The transaction number this snapshot reads. */
