@@ -60,6 +60,7 @@ export async function handleExec(
   const nm = flag(params, "nm");
   const countAll = flag(params, "count");
   const timings = flag(params, "timings");
+  const explain = flag(params, "explain");
   const quoteLargeNum = flag(params, "quoteLargeNum") || text(params, "src") === "con";
   const { skip, stop: stop0 } = execLimit(text(params, "limit"));
   const stop = Math.min(stop0, skip + maxRows);
@@ -110,6 +111,10 @@ export async function handleExec(
         ns(performance.now() - compiledAt)
       },"count":0}`;
     }
+    // QuestDB reports whether the filter was JIT-compiled to native code (spec/protocols.md
+    // §2.2); this server has no JIT (filters run in WebAssembly kernels chosen by the planner),
+    // so the answer is always false. The plan itself comes from `EXPLAIN <query>`.
+    if (explain) s += ',"explain":{"jitCompiled":false}';
     return s + "}";
   };
   // A result of at most one batch (SELECT 1, a count, a LATEST ON) is answered as one body

@@ -92,6 +92,29 @@ Deno.test("exec nm and timings change the reply shape", async () => {
   });
 });
 
+Deno.test("exec explain=true adds QuestDB's explain object after timings", async () => {
+  await withApp(async (get) => {
+    const body =
+      await (await get(q("SELECT x FROM long_sequence(3) WHERE x > 1", "&timings=true&explain=true")))
+        .json();
+    assert.deepEqual(Object.keys(body), [
+      "query",
+      "columns",
+      "timestamp",
+      "dataset",
+      "count",
+      "timings",
+      "explain",
+    ]);
+    assert.deepEqual(body.explain, { jitCompiled: false });
+    assert.deepEqual(body.dataset, [[2], [3]]);
+    const nm = await (await get(q("SELECT 1", "&nm=true&explain=true"))).json();
+    assert.deepEqual(Object.keys(nm), ["dataset", "count", "explain"]);
+    const plain = await (await get(q("SELECT 1", "&explain=false"))).json();
+    assert.equal(plain.explain, undefined);
+  });
+});
+
 Deno.test("exp streams CSV with quoted strings and timestamps", async () => {
   await withApp(async (get) => {
     await get(q("CREATE TABLE t (ts TIMESTAMP, s STRING, d DOUBLE) TIMESTAMP(ts)"));
