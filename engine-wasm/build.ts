@@ -13,7 +13,6 @@
  * laid out from MEMORY_BASE and must end below the 1 MiB that `wasmMemory()` reserves, the
  * stub runtime is linked but never called (kernels allocate nothing), and aborts trap.
  */
-import asc from "assemblyscript/asc";
 
 const HERE = new URL(".", import.meta.url);
 const OUT_URL = new URL("build/kernels.wasm", HERE);
@@ -53,6 +52,11 @@ export async function compileKernels(wantText = false): Promise<{ wasm: Uint8Arr
   let wat: string | undefined;
   const errors: string[] = [];
   const flags = wantText ? [...FLAGS, "--textFile", "build/kernels.wat"] : FLAGS;
+  // Loaded only to build: `task start` runs this with --if-missing and the committed module, so
+  // a start (offline too) never fetches or loads the compiler.
+  // The specifier is a variable so Deno's graph does not pull the package in ahead of time.
+  const compiler = "assemblyscript/asc";
+  const { default: asc } = await import(compiler);
   const { error } = await asc.main(flags, {
     readFile: (name: string, baseDir: string) => {
       try {
