@@ -19,6 +19,7 @@ import { planQuery } from "./plan/plan_query.ts";
 import { pruneColumns } from "./plan/prune_columns.ts";
 import { bindContext } from "./plan/plan_select.ts";
 import { planShow } from "./plan/plan_show.ts";
+import { inferParams } from "./plan/infer_params.ts";
 import { explainPlan } from "./plan/explain.ts";
 import type { Storage } from "./storage/api.ts";
 import { CACHE_BYTES_DEFAULT, openStorage } from "./storage/mod.ts";
@@ -133,6 +134,26 @@ export class Engine {
       const plan = planQuery(stmt, this.#planContext(session, this.#evalContext(session)));
       checkReads(pruneColumns(plan), session, this.storage, stmt.pos);
       return plan.columns.map(visible);
+    } catch (err) {
+      throw asSqlError(err);
+    }
+  }
+
+  /**
+   * Prepares a statement without running it (pgwire Parse/Describe): the types of its
+   * placeholders as the binder infers them from their context (`x > $1` → x's type; explicit
+   * casts; INSERT/UPDATE target columns). `session.paramTypes` are the types the client
+   * declared: they win, and the result has undefined where nothing says a type.
+   */
+  prepare(sql: string, session: Session): { paramTypes: (ColumnType | undefined)[] } {
+    try {
+      const stmt = parseStatement(sql);
+      const declared = session.paramTypes ?? [];
+      const inferred: (ColumnType | undefined)[] = [];
+      const pc = { ...this.#planContext(session, this.#evalContext(session)), paramTypes: declared };
+      inferParams(stmt, { ...pc, inferParams: inferred });
+      const n = Math.max(declared.length, inferred.length);
+      return { paramTypes: Array.from({ length: n }, (_, i) => declared[i] ?? inferred[i]) };
     } catch (err) {
       throw asSqlError(err);
     }

@@ -51,7 +51,13 @@ export interface BindContext {
   /** Where aggregates are refused, the message names the clause. */
   clause?: string;
   /** Types of bind variables, by 1-based index, when known. */
-  paramTypes?: ColumnType[];
+  paramTypes?: (ColumnType | undefined)[];
+  /**
+   * Set while preparing (Engine.prepare): placeholders without a type take the type their
+   * context gives them (`x > $1` → x's type, `$1::int` → INT, `col IN ($1)`, BETWEEN, LIMIT)
+   * and the types are recorded here, by 0-based index.
+   */
+  inferParams?: (ColumnType | undefined)[];
   depth?: number;
 }
 
@@ -98,7 +104,7 @@ export function bindExpr(e: A.Expr, ctx: BindContext): BoundExpr {
     case "star":
       throw new SqlError("'*' is not allowed here", e.pos);
     case "param": {
-      const type = ctx.paramTypes?.[e.index - 1] ?? T.STRING;
+      const type = ctx.paramTypes?.[e.index - 1] ?? ctx.inferParams?.[e.index - 1] ?? T.STRING;
       return { kind: "param", type, index: e.index, pos: e.pos };
     }
     case "unary":
@@ -231,12 +237,33 @@ function bindBinary(e: A.BinaryExpr, ctx: BindContext): BoundExpr {
   if (e.op === "within" && e.list) {
     return callByName("within", [left, ...e.list.map((x) => bindExpr(x, ctx))], e.pos, ctx);
   }
-  return callByName(e.op === "<>" ? "!=" : e.op, [left, right], e.pos, ctx, [e.left.pos, e.right.pos]);
+  const [l, r] = INFERRING_OPS.has(e.op)
+    ? [inferParam(left, right.type, ctx), inferParam(right, left.type, ctx)]
+    : [left, right];
+  return callByName(e.op === "<>" ? "!=" : e.op, [l, r], e.pos, ctx, [e.left.pos, e.right.pos]);
+}
+
+/** Operators whose placeholder operand takes the other operand's type while preparing. */
+const INFERRING_OPS = new Set(["=", "!=", "<>", "<", "<=", ">", ">=", "+", "-", "*", "/", "%"]);
+
+/**
+ * While preparing: a placeholder the client gave no type and the binder has not typed yet
+ * takes type `t` (the other operand's, a cast's target, a column's), recorded in
+ * `ctx.inferParams`. Anything else is returned as is.
+ */
+export function inferParam(x: BoundExpr, t: ColumnType, ctx: BindContext): BoundExpr {
+  const types = ctx.inferParams;
+  if (!types || x.kind !== "param" || x.outer !== undefined) return x;
+  const i = x.index - 1;
+  if (ctx.paramTypes?.[i] !== undefined || types[i] !== undefined) return x;
+  if (t.tag === "NULL" || t.tag === "STRING") return x;
+  types[i] = t;
+  return { ...x, type: t };
 }
 
 function bindCast(e: A.CastExpr, ctx: BindContext): BoundExpr {
-  const arg = bindExpr(e.expr, ctx);
   const to = typeFromSpec(e.type);
+  const arg = inferParam(bindExpr(e.expr, ctx), to, ctx);
   return castTo(arg, to, e.pos);
 }
 
@@ -288,7 +315,7 @@ function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
     if (plan.columns.length !== 1) throw new SqlError("select must provide exactly one column", e.list.pos);
     return { kind: "inSubquery", type: T.BOOLEAN, arg, plan, not: e.not, ...outer };
   }
-  const items = e.list.map((x) => bindExpr(x, ctx));
+  const items = e.list.map((x) => inferParam(bindExpr(x, ctx), arg.type, ctx));
   if (isTimestamp(arg.type) && items.length === 1) {
     const only = items[0];
     if (
@@ -368,8 +395,8 @@ export function normKey(v: Value): unknown {
 
 function bindBetween(e: A.BetweenExpr, ctx: BindContext): BoundExpr {
   const x = bindExpr(e.expr, ctx);
-  let lo = bindExpr(e.lo, ctx);
-  let hi = bindExpr(e.hi, ctx);
+  let lo = inferParam(bindExpr(e.lo, ctx), x.type, ctx);
+  let hi = inferParam(bindExpr(e.hi, ctx), x.type, ctx);
   if (isTimestamp(x.type)) {
     lo = timestampBound(lo, x.type, e.lo.pos);
     hi = timestampBound(hi, x.type, e.hi.pos);

@@ -19,7 +19,9 @@ export interface PlanContext {
   ctes: Map<string, CteEntry>;
   /** cairo.sql.column.alias.expression.enabled = false */
   legacyNames: boolean;
-  paramTypes?: ColumnType[];
+  paramTypes?: (ColumnType | undefined)[];
+  /** While preparing: the placeholder types the binder infers (bind_expr.ts `inferParam`). */
+  inferParams?: (ColumnType | undefined)[];
   meta: MetaCatalog;
   /**
    * The storage as the user's catalog reads see it (permissions.ts `visibleStorage`): reads of

@@ -9,7 +9,14 @@ import { exprToText } from "../sql/printer.ts";
 import { someExpr } from "../sql/expr_walk.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { BoundArg } from "../functions/registry_types.ts";
-import { type AggregateBinder, type BindContext, bindExpr, castTo, isAggregateCall } from "./bind_expr.ts";
+import {
+  type AggregateBinder,
+  type BindContext,
+  bindExpr,
+  castTo,
+  inferParam,
+  isAggregateCall,
+} from "./bind_expr.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
 import { baseName, NameAllocator } from "./column_names.ts";
 import { intervalsFromWhere } from "./intervals_from_where.ts";
@@ -36,6 +43,7 @@ export function bindContext(scope: Scope, pc: PlanContext, clause?: string): Bin
     outer: pc.outer,
     clause,
     paramTypes: pc.paramTypes,
+    inferParams: pc.inferParams,
   };
 }
 
@@ -468,7 +476,8 @@ function planOrderBy(
 function bindLimit(limit: A.Limit, pc: PlanContext): LimitSpec {
   const one = (e: A.Expr | undefined) => {
     if (!e) return null;
-    const b = bindExpr(e, bindContext(new Scope([]), pc, "LIMIT"));
+    const ctx = bindContext(new Scope([]), pc, "LIMIT");
+    const b = inferParam(bindExpr(e, ctx), T.LONG, ctx);
     if (isConst(b) && b.type.tag === "NULL") throw new SqlError("invalid type: NULL", e.pos);
     if (b.kind !== "const" && b.kind !== "param") throw new SqlError("LIMIT expects a constant", e.pos);
     return b;

@@ -144,7 +144,15 @@ export class ExtendedQuery {
   }
 
   #paramOids(stmt: PreparedStatement): number[] {
-    return paramOidsOf(stmt, engineLookup(this.#engine, this.#conn.session()));
+    const session = this.#conn.session();
+    const bound = () => {
+      try {
+        return this.#engine.prepare(rewriteForEngine(stmt.text), session).paramTypes;
+      } catch {
+        return []; // a statement the engine cannot parse reports its error at Execute
+      }
+    };
+    return paramOidsOf(stmt, engineLookup(this.#engine, session), bound);
   }
 
   async #bind(msg: Msg<"bind">): Promise<void> {

@@ -54,11 +54,21 @@ export function engineLookup(engine: Engine, session: Session): ColumnLookup {
   };
 }
 
-/** Resolves (once) and returns the effective parameter OIDs. */
-export function paramOidsOf(stmt: PreparedStatement, lookup: ColumnLookup): number[] {
+/**
+ * Resolves (once) and returns the effective parameter OIDs: declared by Parse, else typed by
+ * the engine's binder from the context (`engineTypes`, Engine.prepare), else guessed from the
+ * tokens (param_inference.ts), else varchar.
+ */
+export function paramOidsOf(
+  stmt: PreparedStatement,
+  lookup: ColumnLookup,
+  engineTypes: () => (ColumnType | undefined)[] = () => [],
+): number[] {
   if (!stmt.paramOids) {
     const needs = stmt.declaredOids.some((o) => o === 0);
-    const inferred = needs ? inferParamTypes(stmt.tokens, stmt.declaredOids.length, lookup) : [];
+    const bound = needs ? engineTypes() : [];
+    const guessed = needs ? inferParamTypes(stmt.tokens, stmt.declaredOids.length, lookup) : [];
+    const inferred = stmt.declaredOids.map((_, i) => bound[i] ?? guessed[i]);
     stmt.paramTypes = inferred;
     stmt.paramOids = stmt.declaredOids.map((o, i) => {
       if (o !== 0) return o;

@@ -8,19 +8,18 @@ const here = new URL(".", import.meta.url);
 export async function seedStatements(): Promise<{ seeds: string[]; setups: string[] }> {
   const out: string[] = [];
   const setups: string[] = [];
-  const conformance = new URL("../../../shared/conformance/cases/", here);
-  try {
-    for await (const f of Deno.readDir(conformance)) {
-      if (!f.name.endsWith(".jsonl")) continue;
-      for (const line of (await Deno.readTextFile(new URL(f.name, conformance))).split("\n")) {
-        if (!line.trim()) continue;
-        const c = JSON.parse(line) as { setup?: string[]; query?: string };
-        out.push(...(c.setup ?? []));
-        setups.push(...(c.setup ?? []));
-        if (c.query) out.push(c.query);
-      }
+  // The repository's copy of the shared conformance sample (tests/fixtures/README.md).
+  const conformance = new URL("../fixtures/conformance/", here);
+  for await (const f of Deno.readDir(conformance)) {
+    if (!f.name.endsWith(".jsonl")) continue;
+    for (const line of (await Deno.readTextFile(new URL(f.name, conformance))).split("\n")) {
+      if (!line.trim()) continue;
+      const c = JSON.parse(line) as { setup?: string[]; query?: string };
+      out.push(...(c.setup ?? []));
+      setups.push(...(c.setup ?? []));
+      if (c.query) out.push(c.query);
     }
-  } catch { /* the shared kit is optional: the sqllogic files are enough */ }
+  }
   for (const dir of ["../sql/core/", "../sql/time_series/"]) {
     const base = new URL(dir, here);
     for await (const f of Deno.readDir(base)) {
