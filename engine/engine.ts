@@ -242,6 +242,7 @@ export class Engine {
       random: createRandom(),
       timeZone: session.timeZone,
       user: session.principal.name,
+      tableExists: (name) => this.storage.table(name) !== undefined,
     };
   }
 

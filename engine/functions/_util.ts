@@ -23,8 +23,9 @@ export function scalar(name: string, bind: (args: BoundArg[]) => ScalarBinding |
 export function aggregate(
   name: string,
   bind: (args: BoundArg[], options: { distinct: boolean; star: boolean }) => AggregateBinding | string,
+  signature?: string[],
 ): AggregateFunction {
-  return { name, bind };
+  return signature ? { name, bind, signature } : { name, bind };
 }
 
 /** The same bind registered under several names (aliases such as `ceil` / `ceiling`). */

@@ -23,7 +23,7 @@ function percentileOf(name: string, a: BoundArg): number | string {
 
 function bindQuantile(name: string, continuous: boolean) {
   return (args: BoundArg[]): AggregateBinding | string => {
-    if (args.length !== 2) return `function \`${name}\` requires arguments: ${name}(DOUBLE, DOUBLE)`;
+    if (args.length !== 2) return noMatch(name, args);
     const x = args[0].type;
     if (!(isNumeric(x) || x.tag === "NULL")) return noMatch(name, args);
     const p = percentileOf(name, args[1]);
@@ -60,8 +60,8 @@ export const WHOLE_PARTITION_WINDOW_FUNCTIONS = new Set(["percentile_cont", "per
 
 /** The aggregates of this file. */
 export const QUANTILE_AGGREGATES: AggregateFunction[] = [
-  aggregate("percentile_cont", bindQuantile("percentile_cont", true)),
-  aggregate("quantile_cont", bindQuantile("quantile_cont", true)),
-  aggregate("percentile_disc", bindQuantile("percentile_disc", false)),
-  aggregate("quantile_disc", bindQuantile("quantile_disc", false)),
+  aggregate("percentile_cont", bindQuantile("percentile_cont", true), ["DOUBLE", "DOUBLE"]),
+  aggregate("quantile_cont", bindQuantile("quantile_cont", true), ["DOUBLE", "DOUBLE"]),
+  aggregate("percentile_disc", bindQuantile("percentile_disc", false), ["DOUBLE", "DOUBLE"]),
+  aggregate("quantile_disc", bindQuantile("quantile_disc", false), ["DOUBLE", "DOUBLE"]),
 ];

@@ -20,7 +20,8 @@ function finite(x: number): number | null {
 }
 
 /** Binds an aggregate of `arity` numeric (or timestamp, where allowed) arguments returning DOUBLE. */
-function doubleAggregate(name: string, arity: number, create: () => Accumulator, timeArg = -1) {
+export function doubleAggregate(name: string, arity: number, create: () => Accumulator, timeArg = -1) {
+  const signature = Array.from({ length: arity }, (_, i) => (i === timeArg ? "TIMESTAMP" : "DOUBLE"));
   return aggregate(name, (args: BoundArg[]): AggregateBinding | string => {
     if (args.length !== arity) return noMatch(name, args);
     for (let i = 0; i < arity; i++) {
@@ -30,7 +31,7 @@ function doubleAggregate(name: string, arity: number, create: () => Accumulator,
       if (!ok) return noMatch(name, args);
     }
     return { returns: T.DOUBLE, create };
-  });
+  }, signature);
 }
 
 /** Kahan-compensated sum. */
@@ -69,7 +70,7 @@ function neumaier(): Accumulator {
 type VarianceKind = "var_pop" | "var_samp" | "stddev_pop" | "stddev_samp";
 
 /** Welford variance; sample forms need two values, population forms one (§13.1). */
-function welford(kind: VarianceKind): () => Accumulator {
+export function welford(kind: VarianceKind): () => Accumulator {
   const sample = kind === "var_samp" || kind === "stddev_samp";
   const root = kind === "stddev_pop" || kind === "stddev_samp";
   return () => {

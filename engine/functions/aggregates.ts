@@ -7,6 +7,7 @@ import { aggregate } from "./_util.ts";
 import { BASIC_AGGREGATES } from "./aggregate_basic.ts";
 import { COLLECT_AGGREGATES } from "./aggregate_collect.ts";
 import { QUANTILE_AGGREGATES } from "./aggregate_quantile.ts";
+import { REGRESSION_AGGREGATES } from "./aggregate_regression.ts";
 import { STATS_AGGREGATES } from "./aggregate_stats.ts";
 import type { Accumulator, AggregateBinding, AggregateFunction } from "./registry_types.ts";
 import { hashKey } from "./value_compare.ts";
@@ -33,7 +34,7 @@ function withDistinct(fn: AggregateFunction): AggregateFunction {
     const create = b.create;
     const wrapped: AggregateBinding = { ...b, create: () => distinctOnly(create()) };
     return wrapped;
-  });
+  }, fn.signature);
 }
 
 /** The aggregate functions, DISTINCT-aware. */
@@ -42,4 +43,5 @@ export const AGGREGATE_FUNCTIONS: AggregateFunction[] = [
   ...STATS_AGGREGATES,
   ...COLLECT_AGGREGATES,
   ...QUANTILE_AGGREGATES,
+  ...REGRESSION_AGGREGATES,
 ].map(withDistinct);

@@ -10,6 +10,7 @@ import { assert } from "../base/assert.ts";
 import { AGGREGATE_FUNCTIONS } from "./aggregates.ts";
 import { CONDITIONAL_FUNCTIONS } from "./conditional.ts";
 import { DATETIME_FUNCTIONS } from "./datetime.ts";
+import { ENCODING_FUNCTIONS } from "./encoding.ts";
 import { MISC_FUNCTIONS } from "./misc.ts";
 import { NUMERIC_FUNCTIONS } from "./numeric.ts";
 import { OPERATOR_FUNCTIONS } from "./operators.ts";
@@ -68,6 +69,7 @@ function registerBuiltins(): void {
     RANDOM_FUNCTIONS,
     MISC_FUNCTIONS,
     DATETIME_FUNCTIONS,
+    ENCODING_FUNCTIONS,
   ];
   for (const family of families) {
     for (const fn of family) {

@@ -31,6 +31,8 @@ export interface EvalContext {
   timeZone: string;
   /** The authenticated principal's name, for current_user(). */
   user: string;
+  /** Whether a table exists (wait_wal_table); absent where no catalog is at hand. */
+  tableExists?: (name: string) => boolean;
 }
 
 export interface RandomSource {
@@ -78,5 +80,7 @@ export interface AggregateBinding {
 
 export interface AggregateFunction {
   name: string;
+  /** Declared argument types, for QuestDB's arity errors (`function `f` requires arguments: f(DOUBLE)`). */
+  signature?: string[];
   bind(args: BoundArg[], options: { distinct: boolean; star: boolean }): AggregateBinding | string;
 }

@@ -12,6 +12,7 @@ import { someExpr } from "../sql/expr_walk.ts";
 import { exprToText } from "../sql/printer.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { BoundArg } from "../functions/registry_types.ts";
+import { checkAggregateArgs } from "./aggregate_args.ts";
 import { parseOffsetSeconds, resolveTimeZone } from "../functions/timezone.ts";
 import { parseTimestamp } from "../functions/timestamp_parse.ts";
 import { type AggregateBinder, type BindContext, bindExpr, castTo } from "./bind_expr.ts";
@@ -63,13 +64,14 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
       if (known >= 0) {
         return { kind: "column", type: aggs[known].binding.returns, index: 1 + keys.length + known };
       }
+      const fn = lookupAggregate(call.name.toLowerCase())!;
+      checkAggregateArgs(call, fn);
       const args = call.args.map((a) => {
         if (containsWindow(a)) {
           throw new SqlError("window function cannot be an aggregate argument", call.pos);
         }
         return bindExpr(a, inputCtx);
       });
-      const fn = lookupAggregate(call.name.toLowerCase())!;
       const bound: BoundArg[] = args.map((a) => ({
         type: a.type,
         constant: isConst(a),

@@ -9,6 +9,7 @@ import { exprToText } from "../sql/printer.ts";
 import { someExpr } from "../sql/expr_walk.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { BoundArg } from "../functions/registry_types.ts";
+import { checkAggregateArgs } from "./aggregate_args.ts";
 import {
   type AggregateBinder,
   type BindContext,
@@ -308,8 +309,9 @@ function planAggregation(core: A.SelectCore, items: Item[], input: PlanNode, sco
       if (known >= 0) {
         return { kind: "column", type: aggs[known].binding.returns, index: keys.length + known };
       }
-      const args = call.args.map((a) => bindExpr(a, inputCtx));
       const fn = lookupAggregate(call.name.toLowerCase())!;
+      checkAggregateArgs(call, fn);
+      const args = call.args.map((a) => bindExpr(a, inputCtx));
       const bound: BoundArg[] = args.map((a) => ({
         type: a.type,
         constant: isConst(a),

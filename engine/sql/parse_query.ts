@@ -126,7 +126,8 @@ export function parseSelectItems(p: ParseState): SelectItem[] {
     const item: SelectItem = { expr: parseExpr(p) };
     readAlias(p, item);
     items.push(item);
-  } while (p.acceptOp(","));
+    // QuestDB accepts a trailing comma before FROM (`SELECT a, b, FROM t`).
+  } while (p.acceptOp(",") && !p.isWord("from"));
   return items;
 }
 

@@ -1,0 +1,33 @@
+/**
+ * Checks QuestDB makes on an aggregate call before its arguments are typed: the argument
+ * count against the function's declared signature, with QuestDB's texts
+ * (``function `corr` requires arguments: corr(DOUBLE, DOUBLE)``, ``wrong number of arguments
+ * for function `VAR_SAMP`; expected: 1, provided: 3``), then no aggregate inside an argument.
+ * The function name is shown as written.
+ */
+import { SqlError } from "../base/errors.ts";
+import type { AggregateFunction } from "../functions/registry_types.ts";
+import type * as A from "../sql/ast.ts";
+import { someExpr } from "../sql/expr_walk.ts";
+import { isAggregateCall } from "./bind_expr.ts";
+
+export function checkAggregateArgs(call: A.FunctionCall, fn: AggregateFunction): void {
+  const sig = fn.signature;
+  const n = call.args.length;
+  if (sig && !call.star && n !== sig.length) {
+    if (n === 0) {
+      throw new SqlError(
+        `function \`${call.name}\` requires arguments: ${call.name}(${sig.join(", ")})`,
+        call.pos,
+      );
+    }
+    throw new SqlError(
+      `wrong number of arguments for function \`${call.name}\`; expected: ${sig.length}, provided: ${n}`,
+      call.pos,
+    );
+  }
+  for (const a of call.args) {
+    const nested = someExpr(a, (x) => (x.kind === "call" && isAggregateCall(x) ? true : undefined));
+    if (nested) throw new SqlError("Aggregate function cannot be passed as an argument", a.pos);
+  }
+}
