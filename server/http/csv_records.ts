@@ -7,6 +7,11 @@
 export interface CsvRecord {
   line: number;
   fields: string[];
+  /**
+   * The input ended inside a quoted field that opened on `line`: its last field holds the rest
+   * of the text, so the record is malformed (the importer rejects it with this line number).
+   */
+  unclosed?: boolean;
 }
 
 export class CsvRecords {
@@ -82,7 +87,7 @@ export class CsvRecords {
     if (final) {
       if (start < s.length && (fields.length > 0 || field !== "" || quoted)) {
         fields.push(field);
-        out.push({ line: startLine, fields });
+        out.push(quoted ? { line: startLine, fields, unclosed: true } : { line: startLine, fields });
       }
       this.#rest = "";
     } else {

@@ -319,7 +319,7 @@ class CsvImport {
     if (existing) {
       types = existing.columns.map((c) => c.type);
     } else {
-      const rest = sample.length > 1 ? sample.slice(1) : sample;
+      const rest = wellFormed(sample.length > 1 ? sample.slice(1) : sample);
       types = Array.from({ length: width }, (_, i) => inferColumnType(rest.map((r) => r.fields[i] ?? "")));
     }
     const header = this.params.forceHeader || looksLikeHeader(sample[0].fields, types);
@@ -330,7 +330,7 @@ class CsvImport {
       return name || fallback[i] || (this.schema?.[i]?.name ?? `f${i}`);
     });
     if (header && !existing && sample.length > 1) {
-      const rest = sample.slice(1);
+      const rest = wellFormed(sample.slice(1));
       types = this.names.map((_, i) => inferColumnType(rest.map((r) => r.fields[i] ?? "")));
     }
     const typeMap = new Map<string, ColumnType>();
@@ -391,6 +391,11 @@ class CsvImport {
 
   #add(r: CsvRecord): void {
     if (r.fields.length === 1 && r.fields[0] === "") return; // blank line
+    if (r.unclosed) {
+      // Everything after the opening quote was read as one value: say so rather than import it.
+      this.#reject(r.line, "unclosed quoted field: the rest of the file was read as its value");
+      return;
+    }
     let fields = r.fields;
     if (fields.length > this.names.length) {
       if (!this.params.skipLev) {
@@ -471,6 +476,11 @@ class CsvImport {
 }
 
 /** Names lose whitespace and `. ? , : \ / \0 ) ( _ + - * ~ %` as QuestDB sanitises them (§4.2)... except `_`, kept so names stay readable. */
+/** Records that type inference may learn from: an unclosed quote's swallowed text would mislead it. */
+function wellFormed(records: CsvRecord[]): CsvRecord[] {
+  return records.filter((r) => !r.unclosed);
+}
+
 function sanitize(name: string): string {
   // deno-lint-ignore no-control-regex -- NUL is one of the characters QuestDB removes
   return name.replace(/[\s.?,:\\/\u0000)(+\-*~%"']/g, "");

@@ -101,6 +101,29 @@ Deno.test("imp rejects lines with extra values unless skipLev, appends to existi
   });
 });
 
+Deno.test("imp rejects a record whose quote never closes, at the line where it opened", async () => {
+  await withIlpApp(async (t) => {
+    const csv = 'a,b\n1,x\n2,"never closed\n3,y\n4,z\n';
+    let body = await (await t.request("/imp?name=q1&fmt=json", upload(csv))).json();
+    assert.equal(body.status, "OK");
+    assert.equal(body.rowsImported, 1);
+    assert.equal(body.rowsRejected, 1);
+    assert.deepEqual(body.rejectedLines, [{
+      line: 3,
+      error: "unclosed quoted field: the rest of the file was read as its value",
+    }]);
+    // The swallowed text does not shape the inferred types.
+    assert.deepEqual(body.columns.map((c: { type: string }) => c.type), ["INT", "VARCHAR"]);
+    assert.deepEqual(await t.rows("SELECT a, b FROM q1"), [[1, "x"]]);
+    body = await (await t.request("/imp?name=q2&fmt=json&atomicity=abort", upload(csv))).json();
+    assert.match(body.status, /^import aborted: unclosed quoted field.*\[line=3\]$/);
+    // A closed quote spanning lines is one well-formed value.
+    body = await (await t.request("/imp?name=q3&fmt=json", upload('a,b\n1,"two\nlines"\n2,y\n'))).json();
+    assert.equal(body.rowsRejected, 0);
+    assert.deepEqual(await t.rows("SELECT b FROM q3"), [["two\nlines"], ["y"]]);
+  });
+});
+
 Deno.test("imp reports request-level failures as 200 with a status", async () => {
   await withIlpApp(async (t) => {
     let r = await t.request("/imp?fmt=json&partitionBy=DAY", upload("a\n1\n"));
