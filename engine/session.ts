@@ -44,7 +44,7 @@ export interface Session {
    * Types of the placeholders when the client said them (pgwire Parse/Bind OIDs); without
    * them a type is inferred from the value (bigint → LONG, number → INT or DOUBLE, ...).
    */
-  paramTypes?: import("./base/types.ts").ColumnType[];
+  paramTypes?: (import("./base/types.ts").ColumnType | undefined)[];
   /**
    * The connection's transaction (spec/protocols.md §12.10), kept by the listener across
    * statements: inside BEGIN … COMMIT inserts are held until COMMIT. Without one (REST),

@@ -5,7 +5,14 @@
  * the next Sync. Every message is handled inside one try: nothing a client sends may stop
  * the server, and a protocol violation closes only this connection.
  */
-import { type Engine, type Principal, type Session, Transaction, type Value } from "../../engine/mod.ts";
+import {
+  type ColumnType,
+  type Engine,
+  type Principal,
+  type Session,
+  Transaction,
+  type Value,
+} from "../../engine/mod.ts";
 import * as M from "./backend_messages.ts";
 import { ProtocolError } from "./buffer_reader.ts";
 import { BufferWriter } from "./buffer_writer.ts";
@@ -267,9 +274,18 @@ export class Connection implements ConnectionState {
     this.transaction.fail();
   }
 
-  /** Runs one statement; a cancelled or failed one throws. */
-  run(stmt: StatementText, params: Value[] = []): ReturnType<typeof runStatement> {
-    return runStatement(this, stmt, this.session(params));
+  /**
+   * Runs one statement; a cancelled or failed one throws. `paramTypes`: the types of values
+   * whose JavaScript form does not say it (a timestamp is a bigint of microseconds).
+   */
+  run(
+    stmt: StatementText,
+    params: Value[] = [],
+    paramTypes?: (ColumnType | undefined)[],
+  ): ReturnType<typeof runStatement> {
+    const session = this.session(params);
+    if (paramTypes) session.paramTypes = paramTypes;
+    return runStatement(this, stmt, session);
   }
 
   async #simpleQuery(sql: string): Promise<void> {

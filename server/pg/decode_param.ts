@@ -4,7 +4,7 @@
  * are decoded by their OID. A value that does not fit its type is an error the client sees
  * (22P02 / 08P01), never a crash.
  */
-import { SqlError, type Value } from "../../engine/mod.ts";
+import { type ColumnType, SqlError, T, type Value } from "../../engine/mod.ts";
 import { utf8 } from "./buffer_reader.ts";
 import { OID } from "./pg_types.ts";
 import { civilFromDays, parseTimestampText, PG_EPOCH_MICROS } from "./pg_time.ts";
@@ -64,6 +64,17 @@ export function decodeTextParam(text: string, oid: number, index: number): Value
     default:
       return text;
   }
+}
+
+/**
+ * The engine type of a decoded value when its JavaScript form alone would mislead: timestamps
+ * (text or binary) decode to bigint microseconds, which would otherwise be bound as LONG and
+ * stored unconverted into DATE (ms) and TIMESTAMP_NS (ns) columns. Undefined: the engine
+ * types the value itself.
+ */
+export function decodedParamType(oid: number, value: Value): ColumnType | undefined {
+  if ((oid === OID.TIMESTAMP || oid === OID.TIMESTAMPTZ) && typeof value === "bigint") return T.TIMESTAMP;
+  return undefined;
 }
 
 function checkLength(bytes: Uint8Array, required: number, index: number): DataView {

@@ -7,7 +7,7 @@
 import { type Engine, type Value } from "../../engine/mod.ts";
 import * as M from "./backend_messages.ts";
 import type { BufferWriter } from "./buffer_writer.ts";
-import { decodeBinaryParam, decodeTextParam } from "./decode_param.ts";
+import { decodeBinaryParam, decodedParamType, decodeTextParam } from "./decode_param.ts";
 import type { FrontendMessage } from "./frontend_messages.ts";
 import { Portal } from "./portal.ts";
 import {
@@ -178,13 +178,14 @@ export class ExtendedQuery {
       throw new PgError(SQLSTATE.PROTOCOL_VIOLATION, `portal already exists [namedPortal=${msg.portal}]`);
     }
     await this.#portals.get(msg.portal)?.close();
-    this.#portals.set(msg.portal, new Portal(msg.portal, stmt, params, msg.resultFormats));
+    const types = params.map((v, i) => decodedParamType(oids[i], v));
+    this.#portals.set(msg.portal, new Portal(msg.portal, stmt, params, msg.resultFormats, types));
     M.bindComplete(this.#out);
   }
 
   async #start(portal: Portal): Promise<void> {
     if (portal.started) return;
-    portal.accept(await this.#conn.run(portal.statement, portal.params));
+    portal.accept(await this.#conn.run(portal.statement, portal.params, portal.paramTypes));
   }
 
   async #describe(msg: Msg<"describe">): Promise<void> {

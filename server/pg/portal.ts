@@ -4,7 +4,7 @@
  * spec/protocols.md §12.5). Running at Describe time gives Describe the real result columns,
  * including those of SHOW and catalog queries the planner cannot describe ahead.
  */
-import type { Value } from "../../engine/mod.ts";
+import type { ColumnType, Value } from "../../engine/mod.ts";
 import type { PreparedStatement } from "./prepared_statement.ts";
 import { resultFormats, RowCursor } from "./row_cursor.ts";
 import type { StatementResult } from "./run_statement.ts";
@@ -13,6 +13,8 @@ export class Portal {
   readonly name: string;
   readonly statement: PreparedStatement;
   readonly params: Value[];
+  /** Types of parameters whose value alone does not say it (decode_param.ts `decodedParamType`). */
+  readonly paramTypes: (ColumnType | undefined)[];
   readonly requestedFormats: number[];
   /** Set once the statement ran. */
   cursor?: RowCursor;
@@ -21,10 +23,17 @@ export class Portal {
   /** Row result kind tag (SELECT / EXPLAIN). */
   rowsTag = "SELECT";
 
-  constructor(name: string, statement: PreparedStatement, params: Value[], requestedFormats: number[]) {
+  constructor(
+    name: string,
+    statement: PreparedStatement,
+    params: Value[],
+    requestedFormats: number[],
+    paramTypes: (ColumnType | undefined)[] = [],
+  ) {
     this.name = name;
     this.statement = statement;
     this.params = params;
+    this.paramTypes = paramTypes;
     this.requestedFormats = requestedFormats;
   }
 
