@@ -36,6 +36,7 @@ import { type ExecContext, releaseAll, statementsRunning } from "./exec/exec_con
 import { runPlan } from "./exec/run_plan.ts";
 import {
   ACL_SHOWS,
+  checkExprReads,
   checkReads,
   checkStatement,
   insertReads,
@@ -348,6 +349,7 @@ export class Engine {
             }
             extras.transaction = session.transaction;
           }
+          extras.checkReads = (exprs) => checkExprReads(exprs, session, this.storage, stmt.pos);
           const inserted = stmt.query
             ? await insertSelect(stmt, this.storage, checked(planQuery(stmt.query, ipc)), runQuery, extras)
             : await insertValues(stmt, this.storage, bind, xc, extras);

@@ -37,6 +37,8 @@ export interface InsertExtras {
   written?: { rows: RowsToWrite; skipped: Uint8Array }[];
   /** Inside a transaction block the rows are kept for COMMIT instead of appended (§12.10). */
   transaction?: Transaction;
+  /** Checks SELECT on what the VALUES expressions read through their subqueries (security.md T14). */
+  checkReads?: (exprs: BoundExpr[]) => void;
 }
 
 /** Appends with the INSERT's extras; returns the rows the statement counts as inserted. */
@@ -96,21 +98,28 @@ export async function insertValues(
   }
   const empty: Batch = { rowCount: 1, columns: [] };
   const scope = new Scope([]);
-  rows.forEach((row, r) => {
+  const bound = rows.map((row) => {
     if (row.length !== targets.length) {
       throw new SqlError(
         `row value count does not match column count [expected=${targets.length}, actual=${row.length}]`,
         row[0]?.pos ?? s.pos,
       );
     }
-    row.forEach((ast, j) => {
+    return row.map((ast) => bindExpr(ast, bind(scope)));
+  });
+  // Subqueries in VALUES (`VALUES ((SELECT max(x) FROM t))`) are checked and run first, as the
+  // main pipeline does for a query's, so they give their value instead of NULL.
+  const exprs = bound.flat();
+  extras.checkReads?.(exprs);
+  await prepareExprSubqueries(exprs, ctx, runPlan);
+  bound.forEach((row, r) => {
+    row.forEach((e, j) => {
       const col = cols[targets[j]];
-      const e = bindExpr(ast, bind(scope));
       const v = compileExpr(e, ctx)(empty, 0);
       // QuestDB reports implicit conversion failures of VALUES at the statement (errors-018).
       const x = convertForAssign(v, e.type, col.type, s.pos);
       if (targets[j] === t.meta.timestampIndex && x === null) {
-        throw new SqlError("designated timestamp column cannot be NULL", ast.pos);
+        throw new SqlError("designated timestamp column cannot be NULL", rows[r][j].pos);
       }
       if (col.type.tag === "SYMBOL") (data[targets[j]] as Value[])[r] = x;
       else writeValue(col.type, data[targets[j]]!, r, x);

@@ -6,6 +6,8 @@
 import { SqlError } from "../base/errors.ts";
 import type * as A from "../sql/ast.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
+import { type BoundExpr, walkBound } from "../plan/bound.ts";
+import { pruneColumns } from "../plan/prune_columns.ts";
 import type { Storage } from "../storage/api.ts";
 import type { Session } from "../session.ts";
 
@@ -225,6 +227,21 @@ export function checkReads(
     const any = can.call(session.principal, "SELECT", meta.name) ||
       meta.columns.some((c) => can.call(session.principal, "SELECT", meta.name, c.name));
     if (!any) throw denied(session, `SELECT on ${meta.name}`, pos);
+  }
+}
+
+/**
+ * SELECT on what the subqueries inside loose expressions read (INSERT ... VALUES, which has no
+ * plan of its own), as checkReads does for a query's plan.
+ */
+export function checkExprReads(exprs: BoundExpr[], session: Session, storage: Storage, pos: number): void {
+  if (!session.principal.can) return;
+  for (const e of exprs) {
+    walkBound(e, (x) => {
+      if (x.kind === "subquery" || x.kind === "inSubquery" || x.kind === "exists") {
+        checkReads(pruneColumns(x.plan), session, storage, pos);
+      }
+    });
   }
 }
 

@@ -24,8 +24,9 @@ export interface PlanContext {
   inferParams?: (ColumnType | undefined)[];
   meta: MetaCatalog;
   /**
-   * The storage as the user's catalog reads see it (permissions.ts `visibleStorage`): reads of
-   * one table's catalog (SHOW COLUMNS, table_columns(), ...) find only the tables listings show.
+   * The storage as the user's catalog reads see it (permissions.ts `visibleStorage`): table
+   * names in FROM and reads of one table's catalog (SHOW COLUMNS, table_columns(), ...) find
+   * only the tables listings show.
    */
   catalog: Storage;
   depth: number;

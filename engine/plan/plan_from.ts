@@ -81,7 +81,10 @@ function planTable(src: A.TableSource, pc: PlanContext): Planned {
     const node = planQuery(cte.cte.query, { ...pc, ctes: cte.visible, depth: pc.depth + 1 });
     return { node, scope: scopeOf(node, [src.alias ?? src.name]) };
   }
-  const table = pc.storage.table(src.name);
+  // Through the principal's catalog: a table the user holds no permission on at all answers
+  // exactly as a missing one, before any column is bound, so that neither the error nor its
+  // position tells it exists (docs/access_control.md, issue #24).
+  const table = pc.catalog.table(src.name);
   if (!table) {
     const metaColumns = pc.meta.columnsOf(lower);
     if (metaColumns) {

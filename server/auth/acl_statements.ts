@@ -187,7 +187,9 @@ export class AclStatements implements AccessControl {
       this.#need(actor, enable ? "ENABLE USER" : "DISABLE USER", name.pos);
       change = (e) => {
         e.enabled = enable;
-        if (!enable) e.sessionsFrom = Date.now(); // a later ENABLE does not revive old sessions
+        // A later ENABLE revives no session opened or REST token issued before, even in the same
+        // millisecond as this DISABLE (hence the +1).
+        if (!enable) e.sessionsFrom = Date.now() + 1;
       };
     } else if (w.keyword() === "WITH") {
       const noPassword = w.keyword(1) === "NO";

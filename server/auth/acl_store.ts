@@ -21,7 +21,7 @@ export interface Entity {
    * (server/scram.ts). Missing for passwords set before SCRAM support: set them again.
    */
   scram?: ScramVerifier;
-  /** Cookie sessions opened before this time (ms) are dead: set at CREATE and DISABLE (T10). */
+  /** Cookie sessions opened and REST tokens issued before this time (ms) are dead: set at CREATE and DISABLE (T10). */
   sessionsFrom?: number;
 }
 

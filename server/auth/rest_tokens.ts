@@ -26,6 +26,8 @@ export interface StoredToken {
   refresh: boolean;
   /** Last time the expiry moved (refresh tokens). */
   refreshedAt: number;
+  /** Creation time (ms); tokens stored before it was recorded count from refreshedAt. */
+  issuedAt?: number;
 }
 
 /** `'<n><s|m|h|d>'` → milliseconds within [1 minute, 10 years]; undefined when malformed or out of range. */
@@ -63,6 +65,7 @@ export class RestTokens {
       ttlMs,
       refresh,
       refreshedAt: now,
+      issuedAt: now,
     };
     if (transient) this.#transient.push(stored);
     else {
@@ -120,6 +123,12 @@ export class RestTokens {
     const stored = transient ??
       this.#store.data.tokens.find((t) => t.id === id && constantTimeEqualText(t.digest, digest));
     if (!stored || stored.expiresAt <= now) return undefined;
+    // Issued before its owner's last DISABLE: dead for good, even once the owner is enabled again
+    // (issue #24). While the owner is disabled it still names them, so the answer is "disabled".
+    const owner = this.#store.entity(stored.entity);
+    if (owner?.enabled && (stored.issuedAt ?? stored.refreshedAt) < (owner.sessionsFrom ?? 0)) {
+      return undefined;
+    }
     if (stored.refresh && now - stored.refreshedAt >= this.#thresholdMs) {
       if (transient) {
         transient.expiresAt = now + transient.ttlMs;

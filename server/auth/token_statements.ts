@@ -1,8 +1,9 @@
 /**
  * `ALTER USER|SERVICE ACCOUNT name CREATE TOKEN TYPE {REST WITH TTL '<ttl>' [REFRESH]
  * [TRANSIENT] | JWK}` and `... DROP TOKEN TYPE {REST ['<token>'] | JWK}` (security.md §4.1,
- * §4.2). Principals manage their own tokens freely (the Web Console logs in by creating one);
- * for others CREATE/DROP REST TOKEN or CREATE/DROP JWK is needed. The built-in admin's tokens
+ * §4.2). Principals manage their own REST tokens freely (the Web Console logs in by creating
+ * one) and may drop their own JWK; creating a JWK, and anything for others, needs CREATE/DROP
+ * REST TOKEN or CREATE/DROP JWK. The built-in admin's tokens
  * are the admin's alone. The secret is returned once, in the result row, and never stored.
  */
 import { type AclResult, SqlError, T } from "../../engine/mod.ts";
@@ -38,7 +39,11 @@ export async function tokenStatement(w: Words, target: TokenTarget, c: TokenCont
   if (target.name.name === c.adminName && !self) {
     throw new SqlError("the built-in admin cannot be changed", target.name.pos, "permission");
   }
-  if (!self) c.need(`${create ? "CREATE" : "DROP"} ${rest ? "REST TOKEN" : "JWK"}`, target.name.pos);
+  // A principal's own REST tokens are free (the Web Console logs in by creating one), and so is
+  // dropping its own key. A JWK is a lasting credential of its own (ILP over TCP), so creating
+  // one needs CREATE JWK even for oneself (security.md §2.3, issue #24).
+  const free = self && (rest || !create);
+  if (!free) c.need(`${create ? "CREATE" : "DROP"} ${rest ? "REST TOKEN" : "JWK"}`, target.name.pos);
   if (target.name.name !== c.adminName) {
     const e = c.store.entity(target.name.name);
     if (!e || e.kind !== target.kind) {

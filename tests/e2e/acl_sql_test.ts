@@ -61,9 +61,15 @@ Deno.test({
       assert.equal(r.status, 403);
       assert.match(JSON.parse(r.body).error, /^Access denied for bob \[HTTP\]$/);
       await ok("grant http, pgwire to bob");
+      // Without any permission on t, t looks missing (issue #24); with one (INSERT), reads are refused.
+      r = await run("select a from t", bob);
+      assert.equal(r.status, 400);
+      assert.equal(JSON.parse(r.body).error, "table does not exist [table=t]");
+      await ok("grant insert on t to bob");
       r = await run("select a from t", bob);
       assert.equal(r.status, 403);
       assert.match(JSON.parse(r.body).error, /Access denied for bob \[SELECT on t\.a\]/);
+      await ok("revoke insert on t from bob");
 
       // Column level: only the granted column (and, implicitly, the designated timestamp).
       await ok("grant select on t(a) to bob");
@@ -101,7 +107,7 @@ Deno.test({
       await ok("insert into b1 values (1)", bob); // the creator owns the new table
       assert.equal((await run("drop table t", bob)).status, 403);
       await ok("revoke select on t(a) from bob");
-      assert.equal((await run("select a from t", bob)).status, 403);
+      assert.equal((await run("select a from t", bob)).status, 400); // no permission left on t: missing
 
       // SHOW statements.
       const users = (await ok("show users")).dataset.map((row: string[]) => row[0]);
@@ -126,6 +132,7 @@ Deno.test({
       // pgwire: password check, PGWIRE permission, 42501 for a refused statement.
       await assert.rejects(pgConnect(server.pgPort, "bob", "wrong"), /invalid username\/password/);
       await assert.rejects(pgConnect(server.pgPort, "carol", "c"), /Access denied for carol \[PGWIRE\]/);
+      await ok("grant insert on t to bob"); // some permission on t: t is visible, reads are refused
       const client = await pgConnect(server.pgPort, "bob", "s3cr:et");
       try {
         await assert.rejects(client.query("select * from t"), (e: { code?: string; message: string }) => {

@@ -93,12 +93,25 @@ Deno.test({
       await ok("alter user jo drop token type rest", jo);
       assert.equal((await run("select 1", bearer(second))).status, 401);
 
-      // Disabled owner → 403; dropped owner → 401.
+      // Disabled owner → 403; a token issued before a DISABLE stays dead after ENABLE (issue #24),
+      // over REST and as a pgwire password; one issued after works.
       const third = (await ok("alter user jo create token type rest with ttl '1h'")).dataset[0][1];
       await ok("alter user jo disable");
       assert.equal((await run("select 1", bearer(third))).status, 403);
       await ok("alter user jo enable");
-      assert.equal((await run("select 1", bearer(third))).status, 200);
+      assert.equal((await run("select 1", bearer(third))).status, 401);
+      await assert.rejects(pgConnect(server.pgPort, "jo", third), /invalid username\/password/);
+      const fourth = (await ok("alter user jo create token type rest with ttl '1h'", jo)).dataset[0][1];
+      assert.equal((await run("select 1", bearer(fourth))).status, 200);
+
+      // A JWK needs CREATE JWK, for oneself too (security.md §2.3); dropping one's own key does not.
+      await refused("alter user jo create token type jwk", jo, "Access denied for jo [CREATE JWK]");
+      await ok("grant create jwk to jo");
+      const jwk = await ok("alter user jo create token type jwk", jo);
+      assert.equal(jwk.dataset[0][0], "jo");
+      await ok("revoke create jwk from jo");
+      await ok("alter user jo drop token type jwk", jo);
+      await refused("alter user kai drop token type jwk", jo, "Access denied for jo [DROP JWK]");
 
       // The Web Console's login statement, for the built-in admin, with a session cookie.
       const consoleLogin = await fetch(
@@ -123,7 +136,7 @@ Deno.test({
 
       // T18: nothing secret in the store or the log; transient tokens are not stored at all.
       const stored = await Deno.readTextFile(`${server.root}/acl.json`);
-      for (const secret of [token, second, third, adminToken, "pw-jo"]) {
+      for (const secret of [token, second, third, fourth, adminToken, "pw-jo"]) {
         assert.ok(!stored.includes(secret), "store leaks a secret");
         assert.ok(!server.log().includes(secret), "log leaks a secret");
       }
@@ -134,8 +147,9 @@ Deno.test({
     // Persisted tokens survive a restart; transient ones do not.
     const again = await startServer({ root: server.root, env: ACL_ENV });
     try {
-      const third = JSON.parse(await Deno.readTextFile(`${server.root}/acl.json`)).tokens;
-      assert.equal(third.length, 1);
+      // The third (dead since the DISABLE, kept until it expires) and the fourth.
+      const stored = JSON.parse(await Deno.readTextFile(`${server.root}/acl.json`)).tokens;
+      assert.equal(stored.length, 2);
     } finally {
       await again.stop();
       await Deno.remove(server.root, { recursive: true });
