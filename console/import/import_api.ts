@@ -35,11 +35,18 @@ export interface ImportColumn {
   errors: number;
 }
 
+/** A line the server did not import, and why (the first lines only; `rowsRejected` counts all). */
+export interface RejectedLine {
+  line: number;
+  error: string;
+}
+
 export interface ImportResult {
   status: string;
   location: string;
   rowsImported: number;
   rowsRejected: number;
+  rejectedLines: RejectedLine[];
   header: boolean;
   columns: ImportColumn[];
 }
@@ -87,6 +94,7 @@ export function uploadCsv(
         location: String(data.location ?? opts.name),
         rowsImported: Number(data.rowsImported ?? 0),
         rowsRejected: Number(data.rowsRejected ?? 0),
+        rejectedLines: Array.isArray(data.rejectedLines) ? data.rejectedLines : [],
         header: data.header === true,
         columns: Array.isArray(data.columns) ? data.columns : [],
       });

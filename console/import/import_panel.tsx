@@ -8,7 +8,8 @@
  * `import-dropzone`, `import-file-input`, `import-file-row` (`data-status`, `data-exists`,
  * `data-file`), `import-table-name`, `import-write-mode`, `import-partition`,
  * `import-timestamp`, `import-upload-button`, `import-remove-button`, `import-progress`,
- * `import-result` (`data-rows-imported`, `data-rows-rejected`), `import-result-details`,
+ * `import-result` (`data-rows-imported`, `data-rows-rejected`), `import-rejected` (the count, in the
+ * error colour), `import-rejected-line` (`data-line`: "line n: reason"), `import-result-details`,
  * `import-view-data`, `import-error`.
  */
 import { useRef, useState } from "preact/hooks";
@@ -56,10 +57,12 @@ function ResultView(props: { result: ImportResult }) {
       data-rows-imported={r.rowsImported}
       data-rows-rejected={r.rowsRejected}
     >
-      <span>
-        {formatCount(r.rowsImported)}{" "}
-        rows imported{r.rowsRejected ? `, ${formatCount(r.rowsRejected)} rejected` : ""}
-      </span>
+      <span class="import-imported">{formatCount(r.rowsImported)} rows imported</span>
+      {r.rowsRejected > 0 && (
+        <span class="import-rejected" data-testid="import-rejected" role="status">
+          {formatCount(r.rowsRejected)} rejected
+        </span>
+      )}
       <button type="button" class="btn small ghost" aria-expanded={open} onClick={() => setOpen(!open)}>
         Details
       </button>
@@ -71,6 +74,18 @@ function ResultView(props: { result: ImportResult }) {
       >
         View data
       </button>
+      {r.rejectedLines.length > 0 && (
+        <ul class="import-rejected-lines" data-testid="import-rejected-lines">
+          {r.rejectedLines.map((x) => (
+            <li key={x.line} data-testid="import-rejected-line" data-line={x.line}>
+              line {x.line}: {x.error}
+            </li>
+          ))}
+          {r.rowsRejected > r.rejectedLines.length && (
+            <li class="dim">and {formatCount(r.rowsRejected - r.rejectedLines.length)} more</li>
+          )}
+        </ul>
+      )}
       {open && (
         <table class="details-table" data-testid="import-result-details">
           <thead>

@@ -27,6 +27,8 @@ declare const DataTransfer: any;
 declare const File: any;
 // deno-lint-ignore no-explicit-any
 declare const DragEvent: any;
+// deno-lint-ignore no-explicit-any
+declare const getComputedStyle: any;
 
 const CSV = "ts,sym,price\n" +
   "2024-01-01T00:00:00.000000Z,a,1.5\n" +
@@ -130,6 +132,47 @@ Deno.test({
       assert.deepEqual((await res.json()).dataset, [[1]]);
       await row.getByTestId("import-remove-button").click();
       assert.equal(await panel.getByTestId("import-file-row").count(), 1);
+    });
+    await t.step("rejected rows show in the error colour with their line and reason", async () => {
+      await panel.getByTestId("import-file-input").setInputFiles({
+        name: "bad.csv",
+        mimeType: "text/csv",
+        buffer: Buffer.from('k,v\na,1\nb,2,extra\nc,3\nd,"never closed\ne,5\n'),
+      });
+      const row = panel.locator('[data-testid="import-file-row"][data-file="bad.csv"]');
+      await row.waitFor();
+      await row.getByTestId("import-upload-button").click();
+      await panel.locator('[data-testid="import-file-row"][data-file="bad.csv"][data-status="done"]')
+        .waitFor();
+      const result = row.getByTestId("import-result");
+      assert.equal(await result.getAttribute("data-rows-imported"), "2");
+      assert.equal(await result.getAttribute("data-rows-rejected"), "2");
+      const lines = await row.getByTestId("import-rejected-line").evaluateAll((els) =>
+        els.map((e) => [e.getAttribute("data-line"), e.textContent])
+      );
+      assert.deepEqual(lines, [
+        ["3", "line 3: too many values [expected=2, actual=3]"],
+        ["5", "line 5: unclosed quoted field: the rest of the file was read as its value"],
+      ]);
+      // The count is in the error colour, not the success colour of the imported rows.
+      const colours = await row.evaluate((el) => {
+        const probe = (v: string) => {
+          const s = document.createElement("span");
+          s.style.color = `var(${v})`;
+          el.appendChild(s);
+          const c = getComputedStyle(s).color;
+          s.remove();
+          return c;
+        };
+        return {
+          rejected: getComputedStyle(el.querySelector('[data-testid="import-rejected"]')).color,
+          err: probe("--err"),
+          ok: probe("--ok"),
+        };
+      });
+      assert.equal(colours.rejected, colours.err);
+      assert.notEqual(colours.rejected, colours.ok);
+      await saveArtifact(page, "console_import_rejected.png");
     });
   } finally {
     await browser.close();
