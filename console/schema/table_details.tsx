@@ -92,7 +92,7 @@ function WalStatus(props: { details: TableDetails }) {
       {suspended && (
         <div class="details-banner warn" role="alert">
           <div>
-            WAL is suspended: new writes are not applied.
+            WAL is suspended: writes to this table are refused until it is resumed.
             {walRow?.errorMessage ? <div class="dim">{String(walRow.errorMessage)}</div> : null}
           </div>
           <div class="details-resume">

@@ -155,25 +155,21 @@ Deno.test({
     });
 
     await t.step("a suspended WAL table is flagged, filterable and can be resumed", async () => {
-      // Our engine cannot suspend a WAL table on demand yet, so the server's tables() answer is
-      // rewritten to report `trips` as suspended until Resume WAL has been sent.
-      let suspended = true;
+      // The server suspends the table for real (ALTER TABLE SUSPEND WAL); the requests the
+      // console sends are only observed, never rewritten.
       const resumes: string[] = [];
-      await page.route(/\/exec\?/, async (route) => {
-        const url = new URL(route.request().url());
-        const query = url.searchParams.get("query") ?? "";
-        if (/resume wal/i.test(query)) {
-          resumes.push(query);
-          suspended = false;
-        }
-        if (!/^tables\(\)$/i.test(query.trim())) return route.continue();
-        const res = await route.fetch();
-        const body = await res.json();
-        const col = body.columns.findIndex((c: { name: string }) => c.name === "table_suspended");
-        const nameCol = body.columns.findIndex((c: { name: string }) => c.name === "table_name");
-        for (const r of body.dataset) if (r[nameCol] === "trips") r[col] = suspended;
-        await route.fulfill({ response: res, json: body });
-      });
+      const watch = (r: { url(): string }) => {
+        const query = new URL(r.url()).searchParams.get("query") ?? "";
+        if (/resume wal/i.test(query)) resumes.push(query);
+      };
+      page.on("request", watch);
+      await sql("alter table trips suspend wal");
+      // A suspended table refuses writes (docs/alter_table.md).
+      const refused = await fetch(
+        `${server.httpUrl}/exec?query=${encodeURIComponent("insert into trips values (now(), 'z', 1.0)")}`,
+      );
+      assert.equal(refused.status, 400);
+      assert.match((await refused.json()).error, /table is suspended \[tableName=trips\]/);
       await sql("create table calm(ts timestamp, v double) timestamp(ts) partition by day wal");
       await page.getByTestId("schema-refresh-button").click();
       const filter = page.getByTestId("schema-suspended-filter");
@@ -201,7 +197,13 @@ Deno.test({
       // Nothing is suspended any more: the filter goes away and every table shows again.
       await filter.waitFor({ state: "detached" });
       await page.locator('[data-testid="schema-table"][data-name="calm"]').waitFor();
-      await page.unroute(/\/exec\?/);
+      page.off("request", watch);
+      const wal = await (await fetch(
+        `${server.httpUrl}/exec?query=${
+          encodeURIComponent("select suspended from wal_tables() where name = 'trips'")
+        }`,
+      )).json();
+      assert.deepEqual(wal.dataset, [[false]]);
     });
 
     await t.step("the query inspector shows the exact request and the raw reply", async () => {
