@@ -185,6 +185,11 @@ export class ExtendedQuery {
 
   async #start(portal: Portal): Promise<void> {
     if (portal.started) return;
+    // Several statements in one Parse: the leading ones run first, their results dropped.
+    for (const stmt of portal.statement.before ?? []) {
+      const result = await this.#conn.run(stmt, portal.params, portal.paramTypes);
+      if (result.kind === "rows") await result.batches[Symbol.asyncIterator]().return?.();
+    }
     portal.accept(await this.#conn.run(portal.statement, portal.params, portal.paramTypes));
   }
 
@@ -199,7 +204,13 @@ export class ExtendedQuery {
     const stmt = this.#statement(msg.name);
     const oids = this.#paramOids(stmt);
     M.parameterDescription(this.#out, oids);
-    if (stmt.columns === undefined) stmt.columns = await this.#describeStatement(stmt, oids);
+    if (stmt.columns === undefined) {
+      // After leading statements (several in one Parse) the last may read a table they create:
+      // unknown until Execute, so described as NoData rather than refused.
+      stmt.columns = stmt.before
+        ? await this.#describeStatement(stmt, oids).catch(() => null)
+        : await this.#describeStatement(stmt, oids);
+    }
     if (stmt.columns) M.rowDescription(this.#out, fieldsOf(stmt.columns, resultFormats(stmt.columns, [])));
     else M.noData(this.#out);
   }

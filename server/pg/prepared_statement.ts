@@ -7,8 +7,7 @@
 import type { ColumnMeta, ColumnType, Engine, Session, Value } from "../../engine/mod.ts";
 import { type ColumnLookup, inferParamTypes } from "./param_inference.ts";
 import { OID, paramOidOf } from "./pg_types.ts";
-import { paramCount, tokenize } from "./sql_tokens.ts";
-import { PgError, SQLSTATE } from "./sqlstate.ts";
+import { paramCount, splitStatements } from "./sql_tokens.ts";
 import { statementKind } from "./statement_kind.ts";
 import type { StatementText } from "./run_statement.ts";
 
@@ -22,24 +21,34 @@ export interface PreparedStatement extends StatementText {
   paramTypes?: (ColumnType | undefined)[];
   /** Result columns (null: the statement returns no rows). Set on first Describe. */
   columns?: ColumnMeta[] | null;
+  /**
+   * Statements before the last when Parse carried several (`create ...; insert ...`): QuestDB
+   * runs them all at Execute, in order, and answers with the last one's result.
+   */
+  before?: StatementText[];
 }
 
-/** Builds a prepared statement from a Parse message; rejects several statements in one. */
+/**
+ * Builds a prepared statement from a Parse message. Several statements in one Parse are kept
+ * as the last one plus `before` (QuestDB runs them all); placeholders count across them all.
+ */
 export function prepareStatement(name: string, sql: string, declaredOids: number[]): PreparedStatement {
-  let tokens = tokenize(sql);
-  while (tokens.length && tokens[tokens.length - 1].text === ";") tokens = tokens.slice(0, -1);
-  const semicolon = tokens.find((t) => t.text === ";");
-  if (semicolon) {
-    throw new PgError(
-      SQLSTATE.SYNTAX_ERROR,
-      "cannot insert multiple commands into a prepared statement",
-      semicolon.pos,
-    );
-  }
+  const parts = splitStatements(sql);
+  const last = parts.at(-1);
+  const tokens = last?.tokens ?? [];
   const end = tokens.length ? tokens[tokens.length - 1].pos + tokens[tokens.length - 1].text.length : 0;
-  const count = Math.max(paramCount(tokens), declaredOids.length);
+  const count = Math.max(...parts.map((p) => paramCount(p.tokens)), declaredOids.length, 0);
   const oids = Array.from({ length: count }, (_, i) => declaredOids[i] ?? 0);
-  return { name, text: sql.slice(0, end), tokens, kind: statementKind(tokens), declaredOids: oids };
+  const text = last ? last.text.slice(0, end) : "";
+  const stmt: PreparedStatement = { name, text, tokens, kind: statementKind(tokens), declaredOids: oids };
+  if (parts.length > 1) {
+    stmt.before = parts.slice(0, -1).map((p) => ({
+      text: p.text,
+      tokens: p.tokens,
+      kind: statementKind(p.tokens),
+    }));
+  }
+  return stmt;
 }
 
 /** A column lookup for inference that asks the engine to describe `SELECT * FROM table`. */
