@@ -7,6 +7,7 @@ import { type ColumnType, T, typeName } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import type { Storage, Table, TableMeta } from "../storage/api.ts";
 import { sizePretty } from "../functions/numeric.ts";
+import { hasBuiltIndex } from "./symbol_index.ts";
 
 type Col = { name: string; type: ColumnType };
 const c = (name: string, type: ColumnType): Col => ({ name, type });
@@ -164,14 +165,15 @@ function columnRows(m: TableMeta, storage: Storage): Value[][] {
       return [
         col.name,
         typeName(col.type),
-        col.indexed,
-        col.indexed ? col.indexCapacity : 0,
+        // No symbol index is built yet (symbol_index.ts): a declared INDEX is not reported.
+        hasBuiltIndex(col),
+        hasBuiltIndex(col) ? col.indexCapacity : 0,
         sym ? col.symbolCache : false,
         sym ? col.symbolCapacity : 0,
         sym ? snap.symbols(i).size : 0,
         i === m.timestampIndex,
         dedup.has(col.name.toLowerCase()),
-        col.indexed ? "BITMAP" : "",
+        hasBuiltIndex(col) ? "BITMAP" : "",
         "",
       ];
     });

@@ -27,6 +27,7 @@ import {
   TABLE_OID_BASE,
 } from "./pg_catalog_index.ts";
 import { PG_PROC_COLUMNS, pgProcRows } from "./pg_catalog_proc.ts";
+import { hasBuiltIndex } from "./symbol_index.ts";
 import {
   columnPgType,
   NAMESPACE_PG_CATALOG,
@@ -137,7 +138,7 @@ function pgClassRows(storage: Storage): Value[][] {
       "r",
       m.columns.length,
       2,
-      m.columns.some((c) => c.indexed),
+      m.columns.some(hasBuiltIndex),
     )
   );
   const indexes = allIndexes(storage).map((ix) =>
@@ -331,7 +332,7 @@ function registerAll(): void {
     (storage) =>
       storage.tables().map((
         m,
-      ) => ["public", m.name, "admin", null, m.columns.some((c) => c.indexed), false, false, false]),
+      ) => ["public", m.name, "admin", null, m.columns.some(hasBuiltIndex), false, false, false]),
   );
   pg("pg_views", cols("schemaname viewname viewowner definition"), empty);
   pg(

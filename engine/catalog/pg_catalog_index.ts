@@ -1,11 +1,14 @@
 /**
- * Indexes as pg_catalog describes them (spec/protocols.md §12.12): each indexed SYMBOL column
- * is one single-column, non-unique bitmap index named `<table>_<column>_idx`, with a pg_class
- * row (relkind 'i', access method `bitmap` of pg_am), a pg_index row (indkey is the column's
- * attnum as int2vector text, `'3'`) and a pg_indexes row. pg_get_indexdef() answers from here.
+ * Indexes as pg_catalog describes them (spec/protocols.md §12.12). A built index would be one
+ * single-column, non-unique bitmap index named `<table>_<column>_idx`, with a pg_class row
+ * (relkind 'i', access method `bitmap` of pg_am), a pg_index row (indkey is the column's attnum
+ * as int2vector text, `'3'`) and a pg_indexes row; pg_get_indexdef() answers from here.
+ * No index is built yet (symbol_index.ts), so these relations list none: a deliberate deviation
+ * from QuestDB, which reports every declared SYMBOL index.
  */
 import type { Value } from "../base/values.ts";
 import type { Storage, TableMeta } from "../storage/api.ts";
+import { hasBuiltIndex } from "./symbol_index.ts";
 import { catalogStorage } from "./pg_catalog_define.ts";
 
 /** pg_am oid of the bitmap access method (PostgreSQL has none; outside its fixed range). */
@@ -25,11 +28,11 @@ export interface IndexInfo {
   attnum: number;
 }
 
-/** The indexes of one table, in column order. */
+/** The built indexes of one table, in column order. */
 export function tableIndexes(m: TableMeta): IndexInfo[] {
   const out: IndexInfo[] = [];
   m.columns.forEach((c, i) => {
-    if (!c.indexed) return;
+    if (!hasBuiltIndex(c)) return;
     out.push({
       oid: INDEX_OID_BASE + m.id * 10_000 + c.id,
       name: `${m.name}_${c.name}_idx`,

@@ -2,8 +2,8 @@
 evidence).
 
 Usage: gui_odbc_client.py PORT DRIVER_PATH
-Connects DSN-less, lists tables (SQLTables), columns (SQLColumns) and the index a SYMBOL column
-gets from ALTER TABLE ... ADD INDEX (SQLStatistics) from the catalog, and runs a parameterised query. Prints "OK odbc"; a failed check raises and exits non-zero. Run with
+Connects DSN-less, lists tables (SQLTables), columns (SQLColumns) and indexes (SQLStatistics: none
+after ALTER TABLE ... ADD INDEX, which only declares a SYMBOL index) from the catalog, and runs a parameterised query. Prints "OK odbc"; a failed check raises and exits non-zero. Run with
 Debian's /usr/bin/python3 (python3-pyodbc).
 """
 import sys
@@ -34,9 +34,9 @@ assert [c[2] for c in cols] == [1, 2, 3, 4, 5], cols
 assert list(cur.primaryKeys(table="t")) == []
 assert list(cur.statistics(table="t")) == []
 cur.execute("alter table t alter column sym add index")
-stats = [(r.index_name, r.column_name, r.non_unique, r.ordinal_position, r.type)
-         for r in cur.statistics(table="t") if r.index_name is not None]
-assert stats == [("t_sym_idx", "sym", 1, 1, 3)], stats  # 3: SQL_INDEX_OTHER
+# A declared SYMBOL INDEX is not built, so SQLStatistics lists no index (it still runs).
+stats = [(r.index_name, r.column_name) for r in cur.statistics(table="t") if r.index_name is not None]
+assert stats == [], stats
 list(cur.foreignKeys(table="t"))
 type_names = [r.type_name for r in cur.getTypeInfo()]
 assert "int4" in type_names and "varchar" in type_names, type_names
