@@ -16,6 +16,7 @@ import type { Config } from "../config.ts";
 import { commitBlocks } from "./commit_blocks.ts";
 import { ingestorOptions } from "./ilp_config.ts";
 import { LineParser, type Precision, precisionOf } from "./line_parser.ts";
+import { PendingConnections, pendingLimitsOf } from "../pending_connections.ts";
 
 export interface IlpListener {
   hostname: string;
@@ -55,6 +56,12 @@ export function startIlp(engine: Engine, config: Config, access?: IlpTcpAccess):
   const bind = config.bind("line.tcp.net.bind.to");
   const listener = Deno.listen({ hostname: bind.hostname, port: bind.port, transport: "tcp" });
   const open = new Map<Deno.Conn, Promise<void>>();
+  // line.tcp.net.connection.limit counts connections past their JWK handshake (or, without
+  // access control, past their first byte); until then they are pending
+  // (line.tcp.net.handshake.*: deadline, per-address and total caps, pending_connections.ts),
+  // so idle or never-authenticating sockets hold nothing for long and lock nobody out.
+  const pending = new PendingConnections(pendingLimitsOf(config, "line.tcp.net.handshake"));
+  let active = 0;
   let closing = false;
   const accepting = (async () => {
     for (;;) {
@@ -64,11 +71,24 @@ export function startIlp(engine: Engine, config: Config, access?: IlpTcpAccess):
       } catch {
         return; // listener closed
       }
-      if (closing || open.size >= settings.connectionLimit) {
+      if (closing) {
         conn.close();
         continue;
       }
-      const done = new Connection(conn, ingestor, settings, access).run().finally(() => open.delete(conn));
+      const ticket = pending.admit((conn.remoteAddr as Deno.NetAddr).hostname, () => conn.close());
+      let counted = false;
+      const admit = () => {
+        ticket.done();
+        if (active >= settings.connectionLimit) return false;
+        active++;
+        counted = true;
+        return true;
+      };
+      const done = new Connection(conn, ingestor, settings, admit, access).run().finally(() => {
+        ticket.done();
+        if (counted) active--;
+        open.delete(conn);
+      });
       open.set(conn, done);
     }
   })();
@@ -103,10 +123,20 @@ class Connection {
   #pendingRest = true;
   #failed = false;
   readonly #access: IlpTcpAccess | undefined;
+  /** Leaves the pending set; false: over line.tcp.net.connection.limit, the connection closes. */
+  readonly #admit: () => boolean;
+  #admitted = false;
   #principal: Principal | undefined;
 
-  constructor(conn: Deno.Conn, ingestor: Ingestor, settings: TcpSettings, access?: IlpTcpAccess) {
+  constructor(
+    conn: Deno.Conn,
+    ingestor: Ingestor,
+    settings: TcpSettings,
+    admit: () => boolean,
+    access?: IlpTcpAccess,
+  ) {
     this.#access = access;
+    this.#admit = admit;
     this.#conn = conn;
     this.#ingestor = ingestor;
     this.#settings = settings;
@@ -118,7 +148,7 @@ class Connection {
     let filled = 0;
     if (this.#access) {
       const auth = await this.#access.handshake(this.#conn);
-      if (!auth) {
+      if (!auth || !this.#enter()) {
         try {
           this.#conn.close();
         } catch { /* already closed */ }
@@ -149,6 +179,7 @@ class Connection {
         }
         this.#pendingRest = false;
         if (n === null) break; // an incomplete last line is dropped
+        if (!this.#enter()) break; // first bytes without access control: over the limit, nothing parsed
         filled += n;
         const r = this.#parser.parse(buf, 0, filled, false);
         if (r.error) {
@@ -177,6 +208,13 @@ class Connection {
         this.#conn.close();
       } catch { /* already closed */ }
     }
+  }
+
+  /** Counts the connection as active once; false when the listener is full. */
+  #enter(): boolean {
+    if (this.#admitted) return true;
+    this.#admitted = this.#admit();
+    return this.#admitted;
   }
 
   #arm(): void {
