@@ -10,6 +10,8 @@ import { type Listener, startHealth, startHttp } from "./server/http/mod.ts";
 import { startPg } from "./server/pg/mod.ts";
 import { startIlp } from "./server/ilp/mod.ts";
 import { AuthService } from "./server/auth/mod.ts";
+import { type ConnectionGauges, metricsPage } from "./server/metrics/mod.ts";
+import { serverWarnings } from "./server/warnings.ts";
 
 function rootArg(args: string[]): string {
   const i = args.indexOf("--root");
@@ -32,9 +34,12 @@ async function main(): Promise<void> {
   });
   const auth = await AuthService.open(engine, config, root);
   const listeners: Listener[] = [];
+  // Filled in as the listeners start; read by /metrics on the health port.
+  const gauges: ConnectionGauges = {};
   if (config.bool("http.enabled")) {
     const http = await listen(config, "http.net.bind.to", () => startHttp(engine, config, auth));
     listeners.push(http);
+    gauges.http = http.connections;
     const host = http.hostname === "0.0.0.0" ? "localhost" : http.hostname;
     console.log(
       `http listening on ${http.scheme ?? "http"}://${host}:${http.port} (Web Console and REST /exec, /exp)`,
@@ -49,7 +54,8 @@ async function main(): Promise<void> {
     }
   }
   if (config.bool("http.min.enabled")) {
-    const health = await listen(config, "http.min.net.bind.to", () => startHealth(config));
+    const metrics = config.bool("metrics.enabled") ? () => metricsPage(engine, gauges) : undefined;
+    const health = await listen(config, "http.min.net.bind.to", () => startHealth(config, metrics));
     listeners.push(health);
     const host = health.hostname === "0.0.0.0" ? "localhost" : health.hostname;
     console.log(`health listening on ${health.scheme ?? "http"}://${host}:${health.port}`);
@@ -65,6 +71,7 @@ async function main(): Promise<void> {
           : startPg(engine, config),
     );
     listeners.push(pg);
+    gauges.pg = pg.connections;
     console.log(`pg listening on ${pg.hostname}:${pg.port}${pg.tls ? " (TLS available)" : ""}`);
     if (!auth.aclEnabled && !["127.0.0.1", "localhost", "::1"].includes(pg.hostname)) {
       console.warn(
@@ -90,6 +97,8 @@ async function main(): Promise<void> {
     }
   }
   console.log(`data root: ${await Deno.realPath(root)}`);
+  // The same checks /warnings answers with (QuestDB logs them at start too).
+  for (const w of await serverWarnings(config)) console.warn(`warning: ${w.tag}: ${w.warning}`);
   const stop = async () => {
     for (const l of listeners) await l.close();
     await engine.close();

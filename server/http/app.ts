@@ -10,6 +10,7 @@ import { allowProviderInCsp, type AuthService, gate, ilpRefusal, sessionCookie }
 import type { Config } from "../config.ts";
 import { handleExec } from "./exec_handler.ts";
 import { handleExp } from "./exp_handler.ts";
+import { parquetExportDefaults } from "./exp_parquet.ts";
 import { handleValidate } from "./validate_handler.ts";
 import { ilpHandler } from "./ilp_handler.ts";
 import { importHandler } from "./import_handler.ts";
@@ -18,6 +19,7 @@ import { requestLimit } from "./request_limit.ts";
 import { settingsBody } from "./settings.ts";
 import { execTimeoutMs, expTimeoutMs } from "./statement_timeout.ts";
 import { serveConsole } from "./static_files.ts";
+import { serverWarnings } from "../warnings.ts";
 
 export function createApp(engine: Engine, config: Config, auth?: AuthService): Hono {
   const app = new Hono();
@@ -26,7 +28,10 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
   /** The session a request's statements run as. */
   const sessionOf = (request: Request): Session => {
     const principal = acl ? principals.get(request) : undefined;
-    return principal ? { principal, timeZone: "UTC", signal: request.signal } : adminSession(request.signal);
+    const session = principal
+      ? { principal, timeZone: "UTC", signal: request.signal }
+      : adminSession(request.signal);
+    return { ...session, protocol: "http" };
   };
   const maxRows = Number(config.get("http.security.max.response.rows") ?? Infinity);
   app.use("*", async (c, next) => {
@@ -56,12 +61,13 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
     if (!params.has("query") && body) params.set("query", body);
     return handleExec(params, engine, execSession(c.req.raw), maxRows);
   });
+  const parquetDefaults = parquetExportDefaults(config);
   app.get("/exp", (c) => {
     const params = parseQuery(c.req.url);
     return handleExp(params, engine, {
       ...sessionOf(c.req.raw),
       timeoutMs: expTimeoutMs(text(params, "timeout")),
-    });
+    }, parquetDefaults);
   });
   app.get("/api/v1/sql/validate", (c) => handleValidate(parseQuery(c.req.url), engine, sessionOf(c.req.raw)));
   app.get("/chk", (c) => {
@@ -92,7 +98,11 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
         headers: { "X-Influxdb-Version": config.get("line.http.ping.version") ?? "v2.2.2" },
       }),
   );
-  app.get("/warnings", (c) => c.body("[]", 200, { "content-type": "application/json" }));
+  app.get(
+    "/warnings",
+    async (c) =>
+      c.body(JSON.stringify(await serverWarnings(config)), 200, { "content-type": "application/json" }),
+  );
   // ILP over HTTP and CSV import (spec/protocols.md §4, §9); the gate above already required
   // the HTTP permission, each table write is checked here.
   const ilp = ilpHandler(engine, config, {

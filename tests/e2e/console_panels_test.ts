@@ -237,29 +237,32 @@ Deno.test({
     });
 
     await t.step("server warnings show as a banner and can be dismissed", async () => {
-      // Our server has no warnings to report on a healthy disk, so its reply is replaced.
-      await page.route(/\/warnings$/, (route) =>
-        route.fulfill({
-          json: [
-            { tag: "DISK FULL", warning: "the data volume is 97% full" },
-            { tag: "TOO MANY OPEN FILES", warning: "fs.file-max is low" },
-          ],
-        }));
-      await page.reload();
-      await page.locator('[data-testid="app-root"][data-state="ready"]').waitFor();
-      const banner = page.getByTestId("warnings-banner");
-      await banner.waitFor();
-      assert.deepEqual(
-        await banner.getByTestId("server-warning").evaluateAll((els) =>
-          els.map((e) => e.getAttribute("data-tag"))
-        ),
-        ["DISK FULL", "TOO MANY OPEN FILES"],
-      );
-      await banner.locator('[data-tag="DISK FULL"]').getByTestId("server-warning-dismiss").click();
-      assert.equal(await banner.getByTestId("server-warning").count(), 1);
-      await banner.getByTestId("server-warning-dismiss").click();
-      await banner.waitFor({ state: "detached" });
-      await page.unroute(/\/warnings$/);
+      // A server started under a low open-files limit really reports one (server/warnings.ts).
+      const low = await startServer({ openFilesLimit: 512 });
+      try {
+        await openConsole(page, low.httpUrl);
+        const banner = page.getByTestId("warnings-banner");
+        await banner.waitFor();
+        const shown = banner.getByTestId("server-warning");
+        assert.deepEqual(await shown.evaluateAll((els) => els.map((e) => e.getAttribute("data-tag"))), [
+          "TOO MANY OPEN FILES",
+        ]);
+        assert.match(
+          await shown.textContent() ?? "",
+          /open files limit \(ulimit -n\) is too low \[current=512,/,
+        );
+        await banner.getByTestId("server-warning-dismiss").click();
+        await banner.waitFor({ state: "detached" });
+      } finally {
+        await low.stop();
+      }
+      // Back on this test's server: the banner mirrors its /warnings, normally empty.
+      const own = await (await fetch(`${server.httpUrl}/warnings`)).json();
+      const answered = page.waitForResponse(/\/warnings$/);
+      await openConsole(page, server.httpUrl);
+      await answered;
+      await page.waitForTimeout(100);
+      assert.equal(await page.getByTestId("server-warning").count(), own.length);
     });
 
     await t.step("the loaded rows copy as CSV, JSON and TSV, with or without headers", async () => {

@@ -32,13 +32,23 @@ export async function startServer(
     ilp?: boolean;
     /** Caps every file the server writes at this many bytes (RLIMIT_FSIZE, SIGXFSZ ignored): a full disk. */
     fileSizeLimitBytes?: number;
+    /**
+     * The limit of open file descriptors the server runs under (`ulimit -n`: soft and hard, since
+     * Deno raises its soft limit to the hard one at start).
+     */
+    openFilesLimit?: number;
   } = {},
 ): Promise<ServerProcess> {
   const root = opts.root ?? await Deno.makeTempDir({ prefix: "qdb_e2e_" });
   const serverArgs = ["run", "-A", MAIN, "--root", root];
-  const limited = opts.fileSizeLimitBytes !== undefined;
+  const limits: string[] = [];
   // `ulimit -f` counts 512-byte blocks in sh; with SIGXFSZ ignored a write past the cap fails with EFBIG.
-  const script = `trap '' XFSZ; ulimit -f ${Math.ceil((opts.fileSizeLimitBytes ?? 0) / 512)}; exec "$0" "$@"`;
+  if (opts.fileSizeLimitBytes !== undefined) {
+    limits.push(`trap '' XFSZ; ulimit -f ${Math.ceil(opts.fileSizeLimitBytes / 512)}`);
+  }
+  if (opts.openFilesLimit !== undefined) limits.push(`ulimit -n ${opts.openFilesLimit}`);
+  const limited = limits.length > 0;
+  const script = `${limits.join("; ")}; exec "$0" "$@"`;
   const child = new Deno.Command(limited ? "sh" : Deno.execPath(), {
     args: limited ? ["-c", script, Deno.execPath(), ...serverArgs] : serverArgs,
     env: {
