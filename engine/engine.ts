@@ -47,6 +47,8 @@ import { prepareSubqueries } from "./exec/subqueries.ts";
 import { dropPartitionsWhere } from "./exec/drop_partitions_where.ts";
 import type { TransactionTag } from "./exec/transaction.ts";
 import "./exec/time_series_ops.ts";
+import { activity, untilDone } from "./activity.ts";
+import { Operations } from "./operations.ts";
 
 setAggregateNamePredicate(isAggregateName);
 
@@ -85,6 +87,8 @@ export interface EngineOptions {
   parallelWorkers?: number;
   /** Values (rows × columns) a scan reads before it goes to the workers (default 4M; tests lower it). */
   parallelValuesMin?: number;
+  /** `cairo.sql.backup.root`: where BACKUP TABLE / DATABASE write (unset: BACKUP is refused). */
+  backupRoot?: string;
 }
 
 export class Engine {
@@ -92,10 +96,13 @@ export class Engine {
   readonly #options: EngineOptions;
   readonly #parallel: WorkerPool;
   #access: AccessControl | undefined;
+  /** CHECKPOINT and BACKUP (engine/operations.ts). */
+  readonly #operations: Operations;
 
   private constructor(storage: Storage, options: EngineOptions) {
     this.storage = storage;
     this.#options = options;
+    this.#operations = new Operations(storage, options);
     this.#parallel = new WorkerPool({
       workers: options.parallelWorkers ?? PARALLEL_WORKERS_DEFAULT,
       cacheBytes: options.cacheBytes ?? CACHE_BYTES_DEFAULT,
@@ -167,20 +174,28 @@ export class Engine {
     return insertExtras(stmt, this.storage, bind, pc.legacyNames).returning!.columns;
   }
 
-  async execute(sql: string, session: Session): Promise<Outcome> {
+  async execute(sql: string, caller: Session): Promise<Outcome> {
     // Counted while running (a query until its batches are drained or abandoned): pace()
     // gives the event loop turns more often when other statements are in flight.
     statementsRunning.count++;
+    // Listed by query_activity() until done; its session's signal also fires on CANCEL QUERY.
+    const running = activity.begin(sql, caller);
+    const session = running.session;
     let handedOff = false;
     try {
       if (sql.trim() === "") throw new SqlError("empty query", 0);
       const stmt = parseStatement(sql);
       const outcome = await this.#inTransaction(stmt, session, () => this.#run(stmt, session));
-      if (outcome.kind !== "rows") return outcome;
+      if (outcome.kind !== "rows") {
+        activity.end(running);
+        return outcome;
+      }
       handedOff = true;
-      return { ...outcome, batches: countedUntilDone(outcome.batches) };
+      return { ...outcome, batches: untilDone(countedUntilDone(outcome.batches), running) };
     } catch (err) {
-      throw asSqlError(err);
+      const error = asSqlError(err);
+      activity.end(running, error);
+      throw error;
     } finally {
       if (!handedOff) statementsRunning.count--;
     }
@@ -395,6 +410,12 @@ export class Engine {
           throw new SqlError("DECLARE is not supported yet", stmt.pos);
         case "copy":
           throw new SqlError("COPY is not supported", stmt.pos);
+        case "cancelQuery":
+          activity.cancel(stmt.id, session, stmt.idPos);
+          return { kind: "ddl" };
+        case "checkpoint":
+        case "backup":
+          return await this.#operations.run(stmt, session);
         case "acl":
           if (!this.#access) {
             throw new SqlError("access control statements require acl.enabled=true", stmt.pos);

@@ -23,6 +23,7 @@ export {
   type Session,
 } from "./session.ts";
 export { type ErrorKind, SqlError } from "./base/errors.ts";
+export { engineStats, LATENCY_BUCKETS_SECONDS, resourceStats } from "./stats.ts";
 export { Transaction, type TransactionStatus, type TransactionTag } from "./exec/transaction.ts";
 export { type ColumnType, T, typeName, type TypeTag } from "./base/types.ts";
 export { type Batch, readValue, type Value, type Vector } from "./base/values.ts";

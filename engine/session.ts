@@ -38,6 +38,11 @@ export interface Session {
    * "timeout, query aborted" error. A deadline, not a timer, so idle sessions cost nothing.
    */
   timeoutMs?: number;
+  /**
+   * The listener the statement came through ("http", "pgwire"): query_activity().worker_pool
+   * and the per-protocol query metrics (engine/activity.ts, engine/stats.ts).
+   */
+  protocol?: string;
   /** Values for `$n` / `?` / `:name` placeholders, already in scalar form. */
   params?: unknown[];
   /**

@@ -24,6 +24,7 @@ export const DEFAULTS: Record<string, string> = {
   "cairo.max.file.name.length": "127",
   "cairo.column.cache.bytes": String(1536 * 1024 * 1024),
   "cairo.sql.parallel.workers": "2",
+  "metrics.enabled": "false",
 };
 
 /** Keys that are the same setting under two names (QuestDB aliases). */

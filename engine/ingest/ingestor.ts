@@ -13,6 +13,7 @@ import type { Value, VectorData } from "../base/values.ts";
 import type { PartitionUnit } from "../sql/ast.ts";
 import type { Storage, StoredColumn, Table, TableMeta } from "../storage/api.ts";
 import { Mutex } from "../storage/_mutex.ts";
+import { engineStats } from "../base/counters.ts";
 import { type BlockColumn, type IngestBlock, K, type ValueKind } from "./block.ts";
 import { convertColumn, type TextParser, timestampsToInt64 } from "./convert.ts";
 import { checkIlpColumnName, checkIlpTableName } from "./names.ts";
@@ -199,7 +200,9 @@ export class Ingestor {
         await table.addColumn(c);
       }
     }
-    return await table.append(rowsFor(table, p, n));
+    const written = await table.append(rowsFor(table, p, n));
+    engineStats.ingestedRows += written;
+    return written;
   }
 
   async #createTable(p: Prepared): Promise<Table> {

@@ -444,7 +444,10 @@ export type Statement =
   | DeclareStmt
   | NoopStmt
   | CopyStmt
-  | AclStmt;
+  | AclStmt
+  | CancelQueryStmt
+  | CheckpointStmt
+  | BackupStmt;
 
 export interface ColumnDef {
   name: string;
@@ -640,6 +643,30 @@ export interface DeclareStmt {
  * BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE and ROLLBACK TO act on the session's transaction
  * when it has one (engine/exec/transaction.ts) and are no-ops otherwise (REST).
  */
+/** CANCEL QUERY id: stops a running statement of query_activity() (engine/activity.ts). */
+export interface CancelQueryStmt {
+  kind: "cancelQuery";
+  pos: number;
+  id: number;
+  /** Offset of the id, for errors about it. */
+  idPos: number;
+}
+
+/** CHECKPOINT CREATE | RELEASE: holds writes back from the files while an external copy runs. */
+export interface CheckpointStmt {
+  kind: "checkpoint";
+  pos: number;
+  action: "create" | "release";
+}
+
+/** BACKUP TABLE t [, ...] | BACKUP DATABASE: QuestDB OSS's copy into cairo.sql.backup.root. */
+export interface BackupStmt {
+  kind: "backup";
+  pos: number;
+  /** The tables to copy; undefined for BACKUP DATABASE (every table). */
+  tables?: { name: string; pos: number }[];
+}
+
 export interface NoopStmt {
   kind: "noop";
   pos: number;

@@ -20,6 +20,7 @@ import {
   parseSet,
 } from "./parse_misc.ts";
 import { parseQuery, parseWith } from "./parse_query.ts";
+import { parseBackup, parseCancelQuery, parseCheckpoint } from "./parse_operations.ts";
 import { parseShow } from "./parse_show.ts";
 import { ParseState } from "./parse_state.ts";
 
@@ -118,6 +119,15 @@ export function parseStatementBody(p: ParseState): Statement {
       return parseSet(p);
     case "copy":
       return parseCopy(p);
+    case "cancel":
+      if (p.isWord("query", 1)) return parseCancelQuery(p);
+      break;
+    case "checkpoint":
+      if (p.isWord("create", 1) || p.isWord("release", 1)) return parseCheckpoint(p);
+      break;
+    case "backup":
+      if (p.peek(1).kind === "word") return parseBackup(p);
+      break;
   }
   if (word !== undefined && NOOP_STARTS.has(word) && isNoopStart(p, word)) return parseNoop(p);
   const t = p.peek();

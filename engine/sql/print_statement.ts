@@ -81,6 +81,12 @@ export function statementToText(s: Statement): string {
       }
       return text;
     }
+    case "cancelQuery":
+      return `CANCEL QUERY ${s.id}`;
+    case "checkpoint":
+      return `CHECKPOINT ${s.action.toUpperCase()}`;
+    case "backup":
+      return s.tables ? `BACKUP TABLE ${s.tables.map((t) => tn(t.name)).join(", ")}` : "BACKUP DATABASE";
     case "acl":
       return [s.verb.toUpperCase(), ...s.words.map((w) => (w.quoted ? quoteString(w.text) : w.text))].join(
         " ",

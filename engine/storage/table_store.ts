@@ -38,6 +38,7 @@ import {
 import { updateOp } from "./table_update.ts";
 import { deleteOp } from "./table_delete.ts";
 import type { SymbolTable } from "./symbol_dict.ts";
+import { engineStats } from "../base/counters.ts";
 
 /** A path that becomes garbage once no snapshot older than `afterTxn` is live. */
 interface Obsolete {
@@ -104,6 +105,8 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
       const result = await appendRows(this.#state, work, rows, options);
       if (!result) return 0;
       await this.commit(work, { partitions: result.partitions });
+      engineStats.committedRows += result.written;
+      if (this.meta.wal) engineStats.walRows += result.written;
       return result.written;
     });
   }
@@ -203,6 +206,7 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
         return await work(ws);
       } catch (e) {
         if (ws.committed) throw e;
+        engineStats.rollbacks++;
         this.#versionFloor = Math.max(this.#versionFloor, ws.versionNext);
         for (const dict of this.#state.dicts.values()) dict.rollback();
         await ws.rollback().catch(() => {});
@@ -239,6 +243,7 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
     await Deno.rename(temp, joinPath(this.tablePath, TXN_FILE));
     // In force from here on: nothing below may undo it.
     work.committed = true;
+    engineStats.commits++;
     for (const [id, bytes] of symbolBytes) dicts.get(id)!.markCommitted(bytes);
     this.#state = makeState(meta, columnIdNext, txn, dicts);
     for (const path of work.obsolete) this.#obsolete.push({ path, afterTxn: txn.txn });

@@ -6,7 +6,7 @@
  * (server/ilp/parse_pool.ts), so concurrent requests parse in parallel while this thread reads
  * bodies and commits; only the commit of each table is serialised (the Ingestor's table lock).
  */
-import { type Engine, Ingestor } from "../../engine/mod.ts";
+import { type Engine, engineStats, Ingestor } from "../../engine/mod.ts";
 import type { Config } from "../config.ts";
 import { type Precision, precisionOf } from "../ilp/line_parser.ts";
 import { parseBody, type ParsedBody } from "../ilp/parse_body.ts";
@@ -121,6 +121,7 @@ async function handle(
     );
   }
   if (body.kind === "bad encoding") return errorReply(400, "invalid", `invalid gzip body: ${body.message}`);
+  engineStats.lineBytes.http += body.bytes.length;
   let parsed: ParsedBody;
   const boundary = multipartBoundary(req.headers.get("content-type"));
   if (boundary) {

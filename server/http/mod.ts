@@ -15,6 +15,8 @@ export interface Listener {
   /** "https" when the listener has a certificate (`http.tls.enabled`, `http.min.tls.enabled`). */
   scheme?: "http" | "https";
   close(): Promise<void>;
+  /** Connections (HTTP: requests) being served now, for the metrics page. */
+  connections?(): number;
 }
 
 /** Certificate and key (PEM) of a listener from `<prefix>.tls.*`, or undefined when TLS is off. */
@@ -47,11 +49,31 @@ function serve(
 
 export async function startHttp(engine: Engine, config: Config, auth?: AuthService): Promise<Listener> {
   const app = createApp(engine, config, auth);
-  return serve(app.fetch, config.bind("http.net.bind.to"), await tlsOf(config, "http"));
+  // Deno.serve does not show its connections; requests until their response starts are what
+  // questdb_http_connections reports.
+  let serving = 0;
+  const handler = async (request: Request) => {
+    serving++;
+    try {
+      return await app.fetch(request);
+    } finally {
+      serving--;
+    }
+  };
+  const listener = await serve(handler, config.bind("http.net.bind.to"), await tlsOf(config, "http"));
+  return { ...listener, connections: () => serving };
 }
 
-/** Any GET on the min HTTP port answers `Status: Healthy` (spec/protocols.md §8). */
-export async function startHealth(config: Config): Promise<Listener> {
-  const healthy = () => new Response("Status: Healthy", { headers: { "content-type": "text/plain" } });
+/**
+ * Any GET on the min HTTP port answers `Status: Healthy` (spec/protocols.md §8); with
+ * `metrics.enabled=true`, `GET /metrics` answers `metrics()` in Prometheus text format.
+ */
+export async function startHealth(config: Config, metrics?: () => string): Promise<Listener> {
+  const healthy = (request: Request) => {
+    if (metrics && new URL(request.url).pathname === "/metrics") {
+      return new Response(metrics(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } });
+    }
+    return new Response("Status: Healthy", { headers: { "content-type": "text/plain" } });
+  };
   return serve(healthy, config.bind("http.min.net.bind.to"), await tlsOf(config, "http.min"));
 }

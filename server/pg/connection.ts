@@ -103,6 +103,7 @@ export class Connection implements ConnectionState {
       params,
       timeoutMs,
       transaction,
+      protocol: "pgwire",
     };
   }
 

@@ -29,6 +29,8 @@ export interface PgListener {
   tls: boolean;
   /** Stops accepting, closes every connection and waits for them to end. */
   close(): Promise<void>;
+  /** Open connections, logged in or not (questdb_pg_wire_connections). */
+  connections(): number;
 }
 
 /** Server version reported as `questdb_version`. */
@@ -175,6 +177,7 @@ export async function startPg(
     hostname: addr.hostname,
     port: addr.port,
     tls: tls !== undefined,
+    connections: () => open.size,
     async close() {
       listener.close();
       await accepting;
