@@ -45,6 +45,8 @@ export const CATALOGUE: ReadonlyMap<string, Granularity> = new Map<string, Granu
   ["BACKUP DATABASE", "D"],
   ["SNAPSHOT", "D"],
   ["CANCEL ANY COPY", "D"],
+  // CANCEL QUERY of another user's statement (engine/activity.ts; the name for it).
+  ["CANCEL ANY COMMAND", "D"],
   ["SQL ENGINE ADMIN", "D"],
   ["SYSTEM ADMIN", "D"],
   ["SETTINGS", "D"],
