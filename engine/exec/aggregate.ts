@@ -11,6 +11,8 @@ import { compileExpr, compilePredicate } from "./compile_expr.ts";
 import { charge, checkCancelled, type ExecContext, rowBytes } from "./exec_context.ts";
 import { columnarPlan, runColumnarAggregate } from "./columnar_aggregate.ts";
 import { tryFastAggregate } from "./fast_aggregate.ts";
+import { runHashAggregate } from "./vector/hash_aggregate.ts";
+import { aggregateOp } from "./vector/physical.ts";
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
 
@@ -24,19 +26,32 @@ export async function* runAggregate(
   input: () => AsyncIterable<Batch>,
   ctx: ExecContext,
 ): AsyncGenerator<Batch> {
-  const fast = await tryFastAggregate(n, ctx);
-  if (fast) {
-    if (fast.rowCount > 0 || n.keys.length === 0) yield fast;
-    return;
+  // The operator is the plan's choice (vector/physical.ts), the one EXPLAIN prints.
+  switch (aggregateOp(n)) {
+    case "wasm": {
+      const fast = await tryFastAggregate(n, ctx);
+      if (fast) {
+        if (fast.rowCount > 0 || n.keys.length === 0) yield fast;
+        return;
+      }
+      // The kernels' columns did not fit in WASM memory: same shape, batch at a time.
+      yield* runHashAggregate(n, input(), ctx);
+      return;
+    }
+    case "columnar":
+      yield* rowsToBatches(n.columns.map((c) => c.type), [
+        await runColumnarAggregate(columnarPlan(n)!, input(), ctx),
+      ]);
+      return;
+    case "hash":
+      yield* runHashAggregate(n, input(), ctx);
+      return;
+    case "rows":
+      yield* runGenericAggregate(n, input(), ctx);
   }
-  const columnar = columnarPlan(n);
-  if (columnar) {
-    yield* rowsToBatches(n.columns.map((c) => c.type), [await runColumnarAggregate(columnar, input(), ctx)]);
-    return;
-  }
-  yield* runGenericAggregate(n, input(), ctx);
 }
 
+/** The row-at-a-time aggregate: the reference the vectorized operators are tested against. */
 async function* runGenericAggregate(
   n: AggregateNode,
   input: AsyncIterable<Batch>,

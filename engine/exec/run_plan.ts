@@ -16,6 +16,8 @@ import { runProject } from "./project.ts";
 import { runScan } from "./scan.ts";
 import { runSetOp } from "./setop.ts";
 import { runSort } from "./sort.ts";
+import { topNKeep } from "./vector/physical.ts";
+import { runTopN } from "./vector/top_n.ts";
 import { runGenerator, runLongSequence, runRows, runValues } from "./sources.ts";
 
 type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
@@ -58,9 +60,16 @@ export async function* runPlan(n: PlanNode, ctx: ExecContext): AsyncGenerator<Ba
     case "sort":
       yield* runSort(n, runPlan(n.input, ctx), ctx);
       return;
-    case "limit":
-      yield* runLimit(n, runPlan(n.input, ctx), ctx);
+    case "limit": {
+      // A sort under a LIMIT keeping the first rows is a top-N (vector/physical.ts).
+      const keep = n.input.kind === "sort" ? topNKeep(n.limit) : undefined;
+      const sorted = n.input;
+      const input = keep !== undefined && sorted.kind === "sort"
+        ? runTopN(sorted, keep, runPlan(sorted.input, ctx), ctx)
+        : runPlan(n.input, ctx);
+      yield* runLimit(n, input, ctx);
       return;
+    }
     case "distinct":
       yield* runDistinct(n, runPlan(n.input, ctx), ctx);
       return;

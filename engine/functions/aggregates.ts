@@ -32,7 +32,12 @@ function withDistinct(fn: AggregateFunction): AggregateFunction {
     if (typeof b === "string" || !options.distinct) return b;
     if (options.star) return `DISTINCT * is not supported [function=${fn.name}]`;
     const create = b.create;
-    const wrapped: AggregateBinding = { ...b, create: () => distinctOnly(create()) };
+    // `distinct` tells the executor's own aggregate operators (engine/exec/vector) to dedupe.
+    const wrapped: AggregateBinding & { distinct: true } = {
+      ...b,
+      create: () => distinctOnly(create()),
+      distinct: true,
+    };
     return wrapped;
   }, fn.signature);
 }

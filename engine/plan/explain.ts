@@ -1,14 +1,16 @@
 /** The plan printer EXPLAIN uses (and tests compare): one line per node, indented by depth. */
 import type { PlanNode } from "./plan_node.ts";
+// The physical choice is the executor's; EXPLAIN asks the same function that decides it.
+import { AGGREGATE_OP_LABEL, aggregateOp, topNKeep } from "../exec/vector/physical.ts";
 
-export function explainPlan(n: PlanNode, depth = 0): string[] {
+export function explainPlan(n: PlanNode, depth = 0, parent?: PlanNode): string[] {
   const pad = "    ".repeat(depth);
-  const line = pad + describe(n);
+  const line = pad + describe(n, parent);
   const inputs: PlanNode[] = "input" in n ? [n.input] : "left" in n ? [n.left, n.right] : [];
-  return [line, ...inputs.flatMap((i) => explainPlan(i, depth + 1))];
+  return [line, ...inputs.flatMap((i) => explainPlan(i, depth + 1, n))];
 }
 
-function describe(n: PlanNode): string {
+function describe(n: PlanNode, parent?: PlanNode): string {
   switch (n.kind) {
     case "scan":
       return `DataFrame table: ${n.table} columns: ${n.columns.map((c) => c.name).join(",")}` +
@@ -17,12 +19,17 @@ function describe(n: PlanNode): string {
       return "Filter";
     case "project":
       return `VirtualRecord columns: ${n.columns.map((c) => c.name).join(",")}`;
-    case "aggregate":
-      return n.keys.length
+    case "aggregate": {
+      const op = ` [${AGGREGATE_OP_LABEL[aggregateOp(n)]}]`;
+      return (n.keys.length
         ? `GroupBy keys: ${n.keys.length} values: ${n.aggs.map((a) => a.name).join(",")}`
-        : `GroupBy values: ${n.aggs.map((a) => a.name).join(",")}`;
-    case "sort":
-      return `Sort keys: ${n.keys.map((k) => n.columns[k.index].name + (k.desc ? " desc" : "")).join(",")}`;
+        : `GroupBy values: ${n.aggs.map((a) => a.name).join(",")}`) + op;
+    }
+    case "sort": {
+      const keep = parent?.kind === "limit" ? topNKeep(parent.limit) : undefined;
+      const keys = n.keys.map((k) => n.columns[k.index].name + (k.desc ? " desc" : "")).join(",");
+      return keep !== undefined ? `Top N keys: ${keys} keep: ${keep}` : `Sort keys: ${keys}`;
+    }
     case "limit":
       return "Limit";
     case "join":

@@ -19,7 +19,8 @@ async function withEngine(queryMemoryBytes: number, fn: (e: Engine) => Promise<v
 }
 
 const HEAVY = [
-  ["sort", "SELECT x FROM long_sequence(200000) ORDER BY x DESC LIMIT 1"],
+  // LIMIT -1 (the last row) needs the whole sort; `LIMIT 1` is a top-N holding one row.
+  ["sort", "SELECT x FROM long_sequence(200000) ORDER BY x DESC LIMIT -1"],
   [
     "hash aggregation",
     "SELECT x % 100000 k, count() FROM long_sequence(200000) GROUP BY k ORDER BY k LIMIT 1",
@@ -45,12 +46,16 @@ Deno.test("a statement over query.memory.limit fails clearly and the engine carr
     assert.deepEqual(await rows(engine, "SELECT x FROM long_sequence(100) ORDER BY x DESC LIMIT 1"), [[
       100n,
     ]]);
+    // A top-N keeps n rows, never the input: the sort that failed above fits with LIMIT 1.
+    assert.deepEqual(await rows(engine, "SELECT x FROM long_sequence(200000) ORDER BY x DESC LIMIT 1"), [[
+      200000n,
+    ]]);
   });
 });
 
 Deno.test("the same statements run under a budget that fits them", async () => {
   await withEngine(512 * 1024 * 1024, async (engine) => {
-    assert.deepEqual(await rows(engine, HEAVY[0][1]), [[200000n]]);
+    assert.deepEqual(await rows(engine, HEAVY[0][1]), [[1n]]);
     assert.deepEqual(await rows(engine, HEAVY[1][1]), [[0n, 2n]]);
     assert.deepEqual(await rows(engine, HEAVY[2][1]), [[10n]]);
     assert.equal((await rows(engine, HEAVY[3][1])).length, 1);

@@ -1,0 +1,178 @@
+/**
+ * Vectorized hash aggregation: GROUP BY any number of keys of any type, every aggregate, over
+ * any input, batch at a time (issue #16). Per batch:
+ *
+ * 1. each key becomes a vector (a column as is, an expression evaluated over the batch) and
+ *    then a vector of dense value ids (key_ids.ts);
+ * 2. several keys fold pairwise into one group id per row through IntPairHash tables;
+ * 3. each aggregate updates its per-group typed-array state in one loop over the group ids
+ *    (agg_states.ts): count/sum/avg/min/max of numbers and times, count(DISTINCT x) as a
+ *    second-level (group, value) hash. Other aggregates (first, stddev, string_agg, ...) and
+ *    other DISTINCT aggregates keep one accumulator per group, fed row by row, but still
+ *    grouped by the id vector.
+ *
+ * Groups come out in first-appearance order, as from the row-at-a-time reference
+ * (aggregate.ts `runGenericAggregate`).
+ */
+import { allocVectorData, type Batch, type Value, type Vector, writeValue } from "../../base/values.ts";
+import type { Accumulator } from "../../functions/registry_types.ts";
+import type { BoundExpr } from "../../plan/bound.ts";
+import type { AggregateCall, PlanNode } from "../../plan/plan_node.ts";
+import { rowsToBatches } from "../batch_util.ts";
+import { compileExpr, type Evaluator } from "../compile_expr.ts";
+import { charge, checkCancelled, type ExecContext } from "../exec_context.ts";
+import { compileVectorExpr } from "../vector_expr.ts";
+import { NativeAgg, nativeFnOf } from "./agg_states.ts";
+import { IntPairHash } from "./int_hash.ts";
+import { KeyIds } from "./key_ids.ts";
+
+type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
+
+/** Computes an expression over a whole batch as a vector. */
+export type VectorOf = (b: Batch) => Vector;
+
+/**
+ * A batch-wide evaluator of `e`: columns pass through, DOUBLE arithmetic runs as one generated
+ * loop (vector_expr.ts), anything else is evaluated per row into a vector of its type.
+ */
+export function vectorOf(e: BoundExpr, ctx: ExecContext): VectorOf {
+  if (e.kind === "column") {
+    const index = e.index;
+    return (b) => b.columns[index];
+  }
+  const fused = e.type.tag === "DOUBLE" ? compileVectorExpr(e) : undefined;
+  if (fused) return (b) => ({ type: e.type, data: fused(b) });
+  const f = compileExpr(e, ctx);
+  const t = e.type;
+  return (b) => {
+    const data = allocVectorData(t, b.rowCount);
+    for (let i = 0; i < b.rowCount; i++) writeValue(t, data, i, f(b, i));
+    return { type: t, data };
+  };
+}
+
+/** Whether the call is a DISTINCT aggregate (aggregates.ts marks the binding). */
+export function isDistinct(a: AggregateCall): boolean {
+  return (a.binding as { distinct?: boolean }).distinct === true;
+}
+
+interface AggPlan {
+  native?: NativeAgg;
+  arg?: VectorOf;
+  /** Accumulator fallback: one per group, argument evaluators per row. */
+  accs?: Accumulator[];
+  args?: Evaluator[];
+  filter?: Evaluator;
+  call: AggregateCall;
+}
+
+export async function* runHashAggregate(
+  n: AggregateNode,
+  input: AsyncIterable<Batch>,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
+  const keyVectors = n.keys.map((k) => vectorOf(k, ctx));
+  const keyIds = n.keys.map(() => new KeyIds());
+  const folds = n.keys.slice(1).map(() => new IntPairHash());
+  const aggs: AggPlan[] = n.aggs.map((call) => {
+    const filter = call.filter ? compileExpr(call.filter, ctx) : undefined;
+    const fn = nativeFnOf(
+      call.name,
+      call.args.length === 1 ? call.args[0].type : undefined,
+      isDistinct(call),
+    );
+    if (fn && call.args.length <= 1) {
+      const distinctIds = fn === "countDistinct" ? new KeyIds() : undefined;
+      return {
+        call,
+        filter,
+        native: new NativeAgg(fn, call.binding.returns, distinctIds),
+        arg: call.args.length ? vectorOf(call.args[0], ctx) : undefined,
+      };
+    }
+    return { call, filter, accs: [], args: call.args.map((x) => compileExpr(x, ctx)) };
+  });
+  // Group g's key ids, one array per key (several keys); a single key's ids are its group ids.
+  const groupKeyIds: number[][] = n.keys.map(() => []);
+  let groups = n.keys.length === 0 ? 1 : 0;
+  let ids = new Int32Array(0), gids = new Int32Array(0), fold = new Int32Array(0);
+  let perKey: Int32Array[] = [];
+  let mask = new Uint8Array(0);
+  const groupBytes = NativeAgg.GROUP_BYTES * aggs.length + 16 * n.keys.length +
+    96 * aggs.filter((a) => a.accs).length;
+  for (const a of aggs) a.native?.reserve(groups);
+  let charged = 0;
+  for await (const b of input) {
+    checkCancelled(ctx);
+    const rows = b.rowCount;
+    if (rows === 0) continue;
+    if (gids.length < rows) {
+      ids = new Int32Array(rows);
+      gids = new Int32Array(rows);
+      fold = new Int32Array(rows);
+      perKey = n.keys.map(() => new Int32Array(rows));
+      mask = new Uint8Array(rows);
+    }
+    if (n.keys.length === 0) {
+      // gids stays all zeros: the single group.
+    } else if (n.keys.length === 1) {
+      keyIds[0].map(keyVectors[0](b), rows, gids);
+      groups = keyIds[0].size;
+    } else {
+      keyIds[0].map(keyVectors[0](b), rows, perKey[0]);
+      let cur = perKey[0];
+      for (let k = 1; k < n.keys.length; k++) {
+        keyIds[k].map(keyVectors[k](b), rows, perKey[k]);
+        const out = k === n.keys.length - 1 ? gids : (k % 2 ? fold : ids);
+        folds[k - 1].mapBatch(cur, perKey[k], rows, out);
+        cur = out;
+      }
+      groups = folds[folds.length - 1].size;
+      for (let i = 0; i < rows && groupKeyIds[0].length < groups; i++) {
+        if (gids[i] === groupKeyIds[0].length) {
+          for (let k = 0; k < n.keys.length; k++) groupKeyIds[k].push(perKey[k][i]);
+        }
+      }
+    }
+    if (groups * groupBytes > charged) {
+      const extra = aggs.reduce((s, a) => s + (a.native?.extraBytes ?? 0), 0);
+      charge(ctx, groups * groupBytes + extra - charged);
+      charged = groups * groupBytes + extra;
+    }
+    for (const a of aggs) {
+      let m: Uint8Array | undefined;
+      if (a.filter) {
+        m = mask;
+        for (let i = 0; i < rows; i++) m[i] = a.filter(b, i) === true ? 1 : 0;
+      }
+      if (a.native) {
+        a.native.reserve(groups);
+        a.native.add(gids, rows, a.arg?.(b), m);
+        continue;
+      }
+      const accs = a.accs!, args = a.args!, create = a.call.binding.create;
+      while (accs.length < groups) accs.push(create());
+      for (let i = 0; i < rows; i++) {
+        if (m && !m[i]) continue;
+        accs[gids[i]].add(args.length === 0 ? [] : args.map((x) => x(b, i)));
+      }
+    }
+  }
+  for (const a of aggs) {
+    if (a.native) a.native.reserve(groups);
+    else while (a.accs!.length < groups) a.accs!.push(a.call.binding.create());
+  }
+  const types = n.columns.map((c) => c.type);
+  const out: Value[][] = new Array(groups);
+  for (let g = 0; g < groups; g++) {
+    const row: Value[] = new Array(n.keys.length + aggs.length);
+    if (n.keys.length === 1) row[0] = keyIds[0].values[g];
+    else for (let k = 0; k < n.keys.length; k++) row[k] = keyIds[k].values[groupKeyIds[k][g]];
+    for (let a = 0; a < aggs.length; a++) {
+      const p = aggs[a];
+      row[n.keys.length + a] = p.native ? p.native.result(g) : p.accs![g].result();
+    }
+    out[g] = row;
+  }
+  yield* rowsToBatches(types, out);
+}

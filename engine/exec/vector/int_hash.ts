@@ -1,0 +1,107 @@
+/**
+ * An open-addressing hash table from a pair of int32 values to a dense id (0, 1, 2, ... in
+ * first-insertion order), in typed arrays: the one structure behind every vectorized grouping
+ * step. A pair serves all key shapes without boxing: (previous group id, next key's id) folds
+ * multi-column keys, (high word, low word) is a LONG or TIMESTAMP, the two words of a DOUBLE's
+ * bits are a DOUBLE, (value, 0) is an INT, (group id, value id) is one DISTINCT pair.
+ *
+ * A JS Map over numbers or strings costs 30-100 ns a row here; a probe of these arrays costs a
+ * few, and a batch is mapped in one monomorphic loop (`mapBatch`).
+ */
+export class IntPairHash {
+  #mask: number;
+  #a: Int32Array;
+  #b: Int32Array;
+  #id: Int32Array;
+  size = 0;
+
+  constructor(capacity = 1024) {
+    let cap = 16;
+    while (cap < capacity * 2) cap *= 2;
+    this.#mask = cap - 1;
+    this.#a = new Int32Array(cap);
+    this.#b = new Int32Array(cap);
+    this.#id = new Int32Array(cap).fill(-1);
+  }
+
+  /** Bytes held, for the statement's memory budget. */
+  get bytes(): number {
+    return this.#id.length * 12;
+  }
+
+  /** The id of (a, b), inserting it with the next id when new. */
+  idOf(a: number, b: number): number {
+    if (this.size * 2 >= this.#mask) this.#grow();
+    const mask = this.#mask, ka = this.#a, kb = this.#b, ids = this.#id;
+    let h = hash(a, b) & mask;
+    for (;;) {
+      const id = ids[h];
+      if (id < 0) {
+        ka[h] = a;
+        kb[h] = b;
+        ids[h] = this.size;
+        return this.size++;
+      }
+      if (ka[h] === a && kb[h] === b) return id;
+      h = (h + 1) & mask;
+    }
+  }
+
+  /**
+   * out[i] = id of (a[i], b ? b[i] : 0) for i < n. Grows before the loop so that the loop
+   * itself never reallocates (a batch adds at most n entries).
+   */
+  mapBatch(a: Int32Array, b: Int32Array | undefined, n: number, out: Int32Array): void {
+    while ((this.size + n) * 2 >= this.#mask) this.#grow();
+    const mask = this.#mask, ka = this.#a, kb = this.#b, ids = this.#id;
+    let size = this.size;
+    for (let i = 0; i < n; i++) {
+      const x = a[i], y = b === undefined ? 0 : b[i];
+      let h = hash(x, y) & mask;
+      for (;;) {
+        const id = ids[h];
+        if (id < 0) {
+          ka[h] = x;
+          kb[h] = y;
+          ids[h] = size;
+          out[i] = size++;
+          break;
+        }
+        if (ka[h] === x && kb[h] === y) {
+          out[i] = id;
+          break;
+        }
+        h = (h + 1) & mask;
+      }
+    }
+    this.size = size;
+  }
+
+  #grow(): void {
+    const oa = this.#a, ob = this.#b, oid = this.#id;
+    const cap = oid.length * 2;
+    const mask = cap - 1;
+    const ka = new Int32Array(cap), kb = new Int32Array(cap), ids = new Int32Array(cap).fill(-1);
+    for (let i = 0; i < oid.length; i++) {
+      const id = oid[i];
+      if (id < 0) continue;
+      let h = hash(oa[i], ob[i]) & mask;
+      while (ids[h] >= 0) h = (h + 1) & mask;
+      ka[h] = oa[i];
+      kb[h] = ob[i];
+      ids[h] = id;
+    }
+    this.#a = ka;
+    this.#b = kb;
+    this.#id = ids;
+    this.#mask = mask;
+  }
+}
+
+/** Mixes both words so that sequential keys (ids, timestamps) spread over the table. */
+function hash(a: number, b: number): number {
+  let h = Math.imul(a ^ Math.imul(b, 0x85ebca6b), 0x9e3779b1);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  return h ^ (h >>> 13);
+}

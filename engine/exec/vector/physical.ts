@@ -1,0 +1,75 @@
+/**
+ * Physical operator choice (issue #16): which implementation runs a logical aggregate or a
+ * sorted LIMIT. The choice is a pure function of the plan node, so EXPLAIN (plan/explain.ts)
+ * prints exactly the operator the executor runs, and no operator is picked by trying another
+ * first.
+ *
+ * | aggregate op | runs                                                                        |
+ * | ------------ | --------------------------------------------------------------------------- |
+ * | `wasm`       | fast_aggregate.ts: WASM kernels over the table's column memory (count/sum/   |
+ * |              | avg/min/max of numeric columns, unkeyed or keyed by one SYMBOL column,      |
+ * |              | simple filters); worker heaps when enabled                                  |
+ * | `columnar`   | columnar_aggregate.ts: unkeyed count/sum/avg/min/max over any input         |
+ * | `hash`       | vector/hash_aggregate.ts: every other GROUP BY (any keys, any aggregate)    |
+ * | `rows`       | aggregate.ts: row at a time, the reference the differential tests compare   |
+ *
+ * `wasm` needs its columns in WASM memory; when the column cache cannot place them there the
+ * same query runs on `hash` instead (a memory condition, not a shape decision).
+ *
+ * A sort under a LIMIT with constant bounds whose rows come from the start (`LIMIT n`,
+ * `LIMIT a, b` with a, b >= 0, `LIMIT n OFFSET m`) becomes a top-N keeping those rows.
+ */
+import type { LimitSpec, PlanNode } from "../../plan/plan_node.ts";
+import { limitWindow } from "../limit.ts";
+import { columnarPlan } from "../columnar_aggregate.ts";
+import { fastShape } from "../fast_aggregate.ts";
+import { isDistinct } from "./hash_aggregate.ts";
+
+type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
+
+export type AggregateOp = "wasm" | "columnar" | "hash" | "rows";
+
+let reference = false;
+
+/**
+ * Forces the row-at-a-time reference operators (aggregate `rows`, full sorts). For the
+ * differential tests, which run each query both ways; never set in production.
+ */
+export function setReferenceExecution(on: boolean): void {
+  reference = on;
+}
+
+export function aggregateOp(n: AggregateNode): AggregateOp {
+  if (reference) return "rows";
+  if (!n.aggs.some(isDistinct) && fastShape(n)) return "wasm";
+  if (columnarPlan(n)) return "columnar";
+  return "hash";
+}
+
+export const AGGREGATE_OP_LABEL: Record<AggregateOp, string> = {
+  wasm: "wasm kernels",
+  columnar: "columnar",
+  hash: "vectorized hash",
+  rows: "row at a time",
+};
+
+/** Rows a top-N must keep under `limit` (skip included), or undefined for a full sort. */
+export function topNKeep(limit: LimitSpec): number | undefined {
+  if (reference) return undefined;
+  const c = (e: LimitSpec["lo"]) => {
+    if (e === null) return undefined;
+    if (e.kind !== "const") return NaN;
+    const v = e.value;
+    return v === null
+      ? null
+      : typeof v === "bigint"
+      ? Number(v)
+      : typeof v === "number"
+      ? Math.trunc(v)
+      : NaN;
+  };
+  const lo = c(limit.lo), hi = c(limit.hi), offset = c(limit.offset);
+  if ([lo, hi, offset].some((x) => typeof x === "number" && Number.isNaN(x))) return undefined;
+  const w = limitWindow(lo, hi, limit.comma, offset);
+  return w.kind === "head" && Number.isFinite(w.stop) ? w.stop : undefined;
+}
