@@ -15,6 +15,8 @@ import { ilpHandler } from "./ilp_handler.ts";
 import { importHandler } from "./import_handler.ts";
 import { parseQuery, text } from "./query_params.ts";
 import { requestLimit } from "./request_limit.ts";
+import { bodyFailure, readBody } from "./read_body.ts";
+import { PendingConnections, pendingLimitsOf } from "../pending_connections.ts";
 import { settingsBody } from "./settings.ts";
 import { execTimeoutMs, expTimeoutMs } from "./statement_timeout.ts";
 import { serveConsole } from "./static_files.ts";
@@ -37,7 +39,11 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
     await next();
     c.res.headers.set("Server", "questDB/1.0");
   });
-  app.use("*", requestLimit(config.int("http.net.connection.limit", 64)));
+  // Requests whose body is still arriving are out of the limit, under http.request.body.* (issue 24).
+  const pendingBodies = new PendingConnections(
+    pendingLimitsOf(config, "http.request.body", { timeoutMs: 30_000, perAddress: 64, total: 1024 }),
+  );
+  app.use("*", requestLimit(config.int("http.net.connection.limit", 64), pendingBodies));
   if (acl) {
     app.use("*", async (c, next) => {
       const allowed = await gate(acl, c.req.raw);
@@ -55,7 +61,10 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
   });
   app.get("/exec", (c) => handleExec(parseQuery(c.req.url), engine, execSession(c.req.raw), maxRows));
   app.post("/exec", async (c) => {
-    const body = await c.req.text();
+    // At most 4 bytes per character of the longest query text (exec_handler.ts).
+    const read = await readBody(c.req.raw, { maxBytes: 4 * 1_048_576, gzip: false });
+    if (read.kind !== "ok") return bodyFailure(read);
+    const body = new TextDecoder().decode(read.bytes);
     const params = parseQuery(c.req.url);
     if (!params.has("query") && body) params.set("query", body);
     return handleExec(params, engine, execSession(c.req.raw), maxRows);

@@ -121,6 +121,10 @@ async function handle(
     );
   }
   if (body.kind === "bad encoding") return errorReply(400, "invalid", `invalid gzip body: ${body.message}`);
+  if (body.kind === "timeout") {
+    return errorReply(408, "invalid", "request body not received in time [http.request.body.timeout]");
+  }
+  if (body.kind === "busy") return errorReply(503, "busy", "server is busy: too many concurrent requests");
   engineStats.lineBytes.http += body.bytes.length;
   let parsed: ParsedBody;
   const boundary = multipartBoundary(req.headers.get("content-type"));
