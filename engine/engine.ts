@@ -16,6 +16,7 @@ import { setAggregateNamePredicate } from "./plan/bind_expr.ts";
 import type { PlanContext } from "./plan/plan_context.ts";
 import type { OutputColumn, PlanNode } from "./plan/plan_node.ts";
 import { planQuery } from "./plan/plan_query.ts";
+import { hasPivotLists, resolvePivotLists } from "./plan/pivot_lists.ts";
 import { pruneColumns } from "./plan/prune_columns.ts";
 import { bindContext } from "./plan/plan_select.ts";
 import { planShow } from "./plan/plan_show.ts";
@@ -305,6 +306,10 @@ export class Engine {
       return plan;
     };
     checkStatement(stmt, session, this.storage);
+    // PIVOT ... IN (SELECT ...) names columns after the values: run before planning.
+    if (hasPivotLists(stmt)) {
+      await resolvePivotLists(stmt, { plan: (q) => checked(planQuery(q, pc)), run: runQuery });
+    }
     try {
       switch (stmt.kind) {
         case "query":

@@ -11,6 +11,7 @@ import { type BoundExpr, isConst } from "./bound.ts";
 import { andAll, conjuncts } from "./intervals_from_where.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { type PlanNode, shape } from "./plan_node.ts";
+import { planPivotSource } from "./plan_pivot.ts";
 import { planQuery } from "./plan_query.ts";
 import { bindContext } from "./plan_select.ts";
 import { planShow } from "./plan_show.ts";
@@ -54,6 +55,10 @@ export function planSource(src: A.Source, pc: PlanContext): Planned {
     case "table":
       return planTable(src, pc);
     case "subquerySource": {
+      if (src.pivot || src.unpivot) {
+        const node = planPivotSource(src, pc);
+        return { node, scope: scopeOf(node, src.alias ? [src.alias] : []) };
+      }
       let node = planQuery(src.query, { ...pc, depth: pc.depth + 1 });
       if (src.timestamp) {
         const idx = node.columns.findIndex((c) => c.name.toLowerCase() === src.timestamp!.name.toLowerCase());

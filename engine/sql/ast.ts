@@ -7,6 +7,8 @@
  * case-insensitive later. Quoted identifiers arrive unquoted.
  */
 
+import type { PivotClause, UnpivotClause } from "./ast_pivot.ts";
+
 // ---------------------------------------------------------------- expressions
 
 export type Expr =
@@ -368,6 +370,9 @@ export interface SubquerySource {
   alias?: string;
   /** `(query) TIMESTAMP(col)`: declares the designated timestamp of the result. */
   timestamp?: ColumnRef;
+  /** `source PIVOT (...)` / `source UNPIVOT (...)`: `query` is the source (ast_pivot.ts). */
+  pivot?: PivotClause;
+  unpivot?: UnpivotClause;
 }
 
 export interface FunctionSource {

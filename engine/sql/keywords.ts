@@ -64,6 +64,8 @@ export const SOURCE_ALIAS_STOP = new Set([
   "outer",
   "lateral",
   "tolerance",
+  "pivot",
+  "unpivot",
   "set",
   "using",
   "fill",

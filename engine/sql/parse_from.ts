@@ -8,6 +8,7 @@ import type { ColumnRef, FromClause, Join, JoinKind, Query, Source, SubquerySour
 import { JOIN_STARTS, SOURCE_ALIAS_STOP } from "./keywords.ts";
 import { splitAmountUnit } from "./literal.ts";
 import { parseExpr } from "./parse_expr.ts";
+import { atPivot, parsePivotTail } from "./parse_pivot.ts";
 import { parseCall } from "./parse_primary.ts";
 import { parseQuery } from "./parse_query.ts";
 import { parseShow } from "./parse_show.ts";
@@ -82,6 +83,11 @@ export function parseSourceTail(p: ParseState, source: Source): Source {
       break;
     }
   }
+  // `source [alias] PIVOT (...) [alias]`, repeatable (parse_pivot.ts).
+  while (atPivot(p)) {
+    source = parsePivotTail(p, source);
+    readSourceAlias(p, source);
+  }
   return source;
 }
 
@@ -145,6 +151,7 @@ export function continuesAsSource(p: ParseState): boolean {
   if (["where", "latest", "sample", "group", "having", "window", "as"].includes(w)) return true;
   if (JOIN_STARTS.has(w)) return true;
   if (w === "timestamp" && p.isOp("(", 1)) return true;
+  if (atPivot(p)) return true;
   return isSourceAlias(p);
 }
 

@@ -6,6 +6,7 @@ import type { FillOption, FromClause, Limit, Query, QueryBody, SampleBy, SelectC
 import { SOURCE_ALIAS_STOP } from "./keywords.ts";
 import { exprToSql as x, identToText, orderItemsToText, windowToText } from "./printer.ts";
 import { showToText } from "./print_statement.ts";
+import { pivotToText } from "./print_pivot.ts";
 
 /** SQL text of a whole query. */
 export function queryToText(q: Query): string {
@@ -102,6 +103,10 @@ function sourceToText(s: Source): string {
       text = `(${showToText(s.show)})`;
       break;
     case "subquerySource":
+      if (s.pivot || s.unpivot) {
+        text = pivotToText(s, sourceToText);
+        break;
+      }
       text = `(${queryToText(s.query)})`;
       if (s.timestamp) text += ` TIMESTAMP(${x(s.timestamp)})`;
       break;

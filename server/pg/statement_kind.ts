@@ -87,7 +87,11 @@ export function statementKind(tokens: SqlToken[]): StatementKind {
       return "query";
     }
     default:
-      return tokens.length === 1 && (tokens[0].kind === "word" || tokens[0].kind === "quoted")
+      if (tokens.length === 1 && (tokens[0].kind === "word" || tokens[0].kind === "quoted")) return "query";
+      // `t PIVOT (...)`, `(q) UNPIVOT (...)`: QuestDB's PIVOT queries need no SELECT.
+      return tokens.some((t, j) =>
+          t.kind === "word" && (t.lower === "pivot" || t.lower === "unpivot") && tokens[j + 1]?.text === "("
+        )
         ? "query"
         : "other";
   }
