@@ -7,7 +7,7 @@
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import { type CompressionCodec, parquetMetadata, parquetRead, type SchemaElement } from "hyparquet";
 import { compressors as hyDecompressors } from "hyparquet-compressors";
-import * as lz4 from "lz4js";
+import { lz4CompressBlock } from "../engine/parquet/lz4_block.ts";
 // The candidate not chosen stays out of deno.json: pinned here, for this measurement only.
 // deno-lint-ignore no-import-prefix
 import * as pw from "npm:parquet-wasm@0.8.0";
@@ -51,32 +51,10 @@ function report(lib: string, op: string, codec: string, ms: number, bytes?: numb
   console.log(line);
 }
 
-// lz4js's block compressor, wrapped for LZ4_RAW (a bare LZ4 block, no frame).
-function lz4RawCompress(input: Uint8Array): Uint8Array {
-  const out = new Uint8Array(lz4.compressBound(input.length));
-  const n = lz4.compressBlock(input, out, 0, input.length, new Uint32Array(1 << 16));
-  return n > 0 ? out.subarray(0, n) : lz4LiteralBlock(input);
-}
-
-/** An LZ4 block holding `input` as one literal run (lz4js returns 0 for incompressible input). */
-function lz4LiteralBlock(input: Uint8Array): Uint8Array {
-  const extra = input.length >= 15 ? Math.floor((input.length - 15) / 255) + 1 : 0;
-  const out = new Uint8Array(1 + extra + input.length);
-  out[0] = Math.min(input.length, 15) << 4;
-  let p = 1;
-  if (input.length >= 15) {
-    let rest = input.length - 15;
-    while (rest >= 255) out[p++] = 255, rest -= 255;
-    out[p++] = rest;
-  }
-  out.set(input, p);
-  return out;
-}
-
 // ---- hyparquet-writer + hyparquet ----
 // ZSTD through the runtime's own zstd (node:zlib, native in Deno), level 3 for the measurement.
 const writeCompressors = {
-  LZ4_RAW: lz4RawCompress,
+  LZ4_RAW: lz4CompressBlock,
   ZSTD: (b: Uint8Array) => new Uint8Array(zstdCompressSync(b, { params: { 100: 3 } })),
 };
 const readDecompressors = {

@@ -52,3 +52,10 @@ export {
   type ValueKind,
   ValueKinds,
 } from "./ingest/mod.ts";
+// /exp?fmt=parquet streams a result through the engine's Parquet writer (docs/parquet.md).
+export {
+  PARQUET_EXPORT_DEFAULTS,
+  ParquetResultWriter,
+  type ParquetWriteOptions,
+  parseCodec as parseParquetCodec,
+} from "./parquet/mod.ts";

@@ -10,6 +10,7 @@ import { allowProviderInCsp, type AuthService, gate, ilpRefusal, sessionCookie }
 import type { Config } from "../config.ts";
 import { handleExec } from "./exec_handler.ts";
 import { handleExp } from "./exp_handler.ts";
+import { parquetExportDefaults } from "./exp_parquet.ts";
 import { handleValidate } from "./validate_handler.ts";
 import { ilpHandler } from "./ilp_handler.ts";
 import { importHandler } from "./import_handler.ts";
@@ -69,12 +70,13 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
     if (!params.has("query") && body) params.set("query", body);
     return handleExec(params, engine, execSession(c.req.raw), maxRows);
   });
+  const parquetDefaults = parquetExportDefaults(config);
   app.get("/exp", (c) => {
     const params = parseQuery(c.req.url);
     return handleExp(params, engine, {
       ...sessionOf(c.req.raw),
       timeoutMs: expTimeoutMs(text(params, "timeout")),
-    });
+    }, parquetDefaults);
   });
   app.get("/api/v1/sql/validate", (c) => handleValidate(parseQuery(c.req.url), engine, sessionOf(c.req.raw)));
   app.get("/chk", (c) => {

@@ -2,8 +2,17 @@
  * GET /exp (spec/protocols.md §3): streams a query result as CSV with backpressure, one
  * batch at a time, so exporting millions of rows keeps memory flat.
  */
-import { type Batch, type Engine, readValue, type Session, SqlError } from "../../engine/mod.ts";
+import {
+  type Batch,
+  type Engine,
+  PARQUET_EXPORT_DEFAULTS,
+  type ParquetWriteOptions,
+  readValue,
+  type Session,
+  SqlError,
+} from "../../engine/mod.ts";
 import { errorBody, jsonResponse, statusOf, toSqlError } from "./errors.ts";
+import { parquetOptions, parquetStream } from "./exp_parquet.ts";
 import { flag, type Params, text } from "./query_params.ts";
 import { csvCell, csvHeader } from "./value_text.ts";
 
@@ -17,7 +26,12 @@ export function expLimit(raw: string | undefined): { skip: number; stop: number 
   return { skip: 0, stop: parts[0] };
 }
 
-export async function handleExp(params: Params, engine: Engine, session: Session): Promise<Response> {
+export async function handleExp(
+  params: Params,
+  engine: Engine,
+  session: Session,
+  parquetDefaults: ParquetWriteOptions = PARQUET_EXPORT_DEFAULTS,
+): Promise<Response> {
   const raw = params.get("query");
   if (typeof raw === "object") {
     return jsonResponse(
@@ -29,9 +43,16 @@ export async function handleExp(params: Params, engine: Engine, session: Session
   if (query.trim() === "") {
     return jsonResponse(JSON.stringify({ query, error: "No query text", position: 0 }), 400);
   }
-  const fmt = text(params, "fmt") ?? "csv";
-  if (fmt !== "csv") {
+  const fmt = (text(params, "fmt") ?? "csv").toLowerCase();
+  if (fmt !== "csv" && fmt !== "parquet") {
     return jsonResponse(errorBody(query, new SqlError(`unrecognised format [format=${fmt}]`, 0)), 400);
+  }
+  let parquet: ParquetWriteOptions | undefined;
+  try {
+    if (fmt === "parquet") parquet = parquetOptions(params, parquetDefaults);
+  } catch (err) {
+    const e = toSqlError(err);
+    return jsonResponse(errorBody(query, e), statusOf(e));
   }
   const delimiter = (text(params, "delimiter") ?? ",").slice(0, 1) || ",";
   const { skip, stop } = expLimit(text(params, "limit"));
@@ -53,6 +74,23 @@ export async function handleExp(params: Params, engine: Engine, session: Session
   } catch (err) {
     const e = toSqlError(err);
     return jsonResponse(errorBody(query, e), statusOf(e));
+  }
+  const name = (text(params, "filename") ?? `questdb-query-${Date.now()}`).replace(/[^\w.\-]/g, "_");
+  if (parquet) {
+    let body;
+    try {
+      body = parquetStream(columns, outcome.timestampIndex, iterator, first, parquet, skip, stop);
+    } catch (err) {
+      await iterator.return?.();
+      const e = toSqlError(err);
+      return jsonResponse(errorBody(query, e), statusOf(e));
+    }
+    return new Response(body, {
+      headers: {
+        "content-type": "application/vnd.apache.parquet",
+        "content-disposition": `attachment; filename="${name}.parquet"`,
+      },
+    });
   }
   let head = flag(params, "nm") ? "" : csvHeader(columns.map((c) => c.name), delimiter);
   let row = 0;
@@ -84,7 +122,6 @@ export async function handleExp(params: Params, engine: Engine, session: Session
       await iterator.return?.();
     },
   });
-  const name = (text(params, "filename") ?? `questdb-query-${Date.now()}`).replace(/[^\w.\-]/g, "_");
   return new Response(stream, {
     headers: {
       "content-type": "text/csv; charset=utf-8",

@@ -1,0 +1,46 @@
+/** LZ4_RAW pages (engine/parquet/lz4_block.ts): round trip, and the format's end-of-block rules. */
+import assert from "node:assert/strict";
+import * as lz4 from "lz4js";
+import { lz4CompressBlock } from "../../engine/parquet/lz4_block.ts";
+
+/** Walks the sequences of a block; returns where the last match starts in the output. */
+function lastMatchStart(block: Uint8Array): number {
+  let ip = 0;
+  let out = 0;
+  let last = -1;
+  while (ip < block.length) {
+    const token = block[ip++];
+    let lit = token >> 4;
+    if (lit === 15) { for (let b = 255; b === 255; lit += b) b = block[ip++]; }
+    ip += lit;
+    out += lit;
+    if (ip >= block.length) break;
+    ip += 2;
+    let m = token & 15;
+    if (m === 15) { for (let b = 255; b === 255; m += b) b = block[ip++]; }
+    last = out;
+    out += m + 4;
+  }
+  return last;
+}
+
+Deno.test("lz4 blocks round-trip and keep the last match 12 bytes from the end", () => {
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  for (const n of [0, 1, 5, 12, 13, 20, 100, 1000, 70000, 300000]) {
+    for (const kind of ["zero", "random", "mixed"]) {
+      const src = new Uint8Array(n);
+      for (let i = 0; i < n; i++) {
+        const r = (rnd() * 256) | 0;
+        src[i] = kind === "zero" ? 0 : kind === "random" ? r : i % 300 < 150 ? i % 7 : r;
+      }
+      const block = lz4CompressBlock(src);
+      const back = new Uint8Array(n);
+      assert.equal(lz4.decompressBlock(block, back, 0, block.length, 0), n, `${kind} ${n}`);
+      assert.deepEqual(back, src, `${kind} ${n}`);
+      const last = lastMatchStart(block);
+      if (last >= 0) assert.ok(last <= n - 12, `${kind} ${n}: last match at ${last}`);
+      if (kind === "zero" && n > 1000) assert.ok(block.length < n / 50, "zeros compress");
+    }
+  }
+});
