@@ -2,7 +2,8 @@
  * Filter: keeps the rows for which the predicate is true, as a gathered batch. When every
  * conjunct is a simple comparison (numeric column vs constant, symbol = / IN, IS NULL) and
  * the batch's columns are views of WASM memory (as scans hand them out), the WASM filter
- * kernels build the selection vector; otherwise the predicate runs row by row.
+ * kernels build the selection vector; otherwise the predicate runs row by row, giving other
+ * clients a turn every few thousand rows when the batch takes long (a regex per row).
  */
 import type { Batch, SymbolDict, Vector } from "../base/values.ts";
 import { kernels, wasmMemory } from "../../engine-wasm/mod.ts";
@@ -10,7 +11,7 @@ import { conjuncts } from "../plan/intervals_from_where.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { gather } from "./batch_util.ts";
 import { compilePredicate } from "./compile_expr.ts";
-import { checkCancelled, type ExecContext } from "./exec_context.ts";
+import { checkCancelled, type ExecContext, pace, PACE_ROWS, paceDue } from "./exec_context.ts";
 import { type Pred, predicateOf } from "./kernel_predicates.ts";
 
 type FilterNode = Extract<PlanNode, { kind: "filter" }>;
@@ -35,7 +36,11 @@ export async function* runFilter(
     }
     const sel = new Int32Array(b.rowCount);
     let count = 0;
-    for (let i = 0; i < b.rowCount; i++) if (pred(b, i)) sel[count++] = i;
+    for (let from = 0; from < b.rowCount; from += PACE_ROWS) {
+      if (from > 0 && paceDue(ctx)) await pace(ctx);
+      const to = Math.min(b.rowCount, from + PACE_ROWS);
+      for (let i = from; i < to; i++) if (pred(b, i)) sel[count++] = i;
+    }
     if (count === b.rowCount) yield b;
     else if (count > 0) yield gather(b, sel, count);
   }

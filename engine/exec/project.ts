@@ -2,7 +2,7 @@
 import { allocVectorData, type Batch, type Vector, writeValue } from "../base/values.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { compileExpr } from "./compile_expr.ts";
-import { checkCancelled, type ExecContext } from "./exec_context.ts";
+import { checkCancelled, type ExecContext, pace, PACE_ROWS, paceDue } from "./exec_context.ts";
 
 type ProjectNode = Extract<PlanNode, { kind: "project" }>;
 
@@ -14,18 +14,25 @@ export async function* runProject(
   const evals = n.exprs.map((e) => (e.kind === "column" ? undefined : compileExpr(e, ctx)));
   for await (const b of input) {
     checkCancelled(ctx);
-    const columns: Vector[] = n.exprs.map((e, c) => {
+    const columns: Vector[] = [];
+    for (let c = 0; c < n.exprs.length; c++) {
+      const e = n.exprs[c];
       if (e.kind === "column") {
-        const v = b.columns[e.index];
         // A reference whose type the planner changed (never happens today) would need a cast.
-        return v;
+        columns.push(b.columns[e.index]);
+        continue;
       }
       const f = evals[c]!;
       const t = n.columns[c].type;
       const data = allocVectorData(t, b.rowCount);
-      for (let i = 0; i < b.rowCount; i++) writeValue(t, data, i, f(b, i));
-      return { type: t, data };
-    });
+      // A costly expression (a regex per row) must not hold the event loop for a whole batch.
+      for (let from = 0; from < b.rowCount; from += PACE_ROWS) {
+        if (from > 0 && paceDue(ctx)) await pace(ctx);
+        const to = Math.min(b.rowCount, from + PACE_ROWS);
+        for (let i = from; i < to; i++) writeValue(t, data, i, f(b, i));
+      }
+      columns.push({ type: t, data });
+    }
     yield { rowCount: b.rowCount, columns };
   }
 }
