@@ -8,6 +8,8 @@
  *   deno task bench [-- --rows 10m|100m|1m] [--only t1,t2] [--runs 5] [--cache-mib 1536|3584 at 100m]
  *                   [--threads 2] [--timeout-s 300] [--no-duckdb] [--no-http] [--no-bandwidth] [--reload]
  *                   [--workers 2]   (cairo.sql.parallel.workers of our engine; 0: main thread only)
+ *                   [--shapes 1,2]  (instead of t1–t10: the kit's random query shapes of those seeds,
+ *                                    bench/shapes.ts, over HTTP against DuckDB)
  */
 import { Engine } from "../engine/mod.ts";
 import { CACHE_BYTES_DEFAULT } from "../engine/storage/mod.ts";
@@ -25,6 +27,7 @@ import { peakRssMib, startServer } from "./server_child.ts";
 import { type HttpLoad, measureHttpLoad } from "./http_load.ts";
 import type { WasmBandwidth } from "./wasm_bandwidth.ts";
 import { type BenchResult, checkCell, markdown, type QueryRow, ratioOf } from "./report.ts";
+import { runShapes } from "./shapes.ts";
 
 const BENCH_DIR = new URL(".", import.meta.url).pathname.replace(/\/$/, "");
 const REPO_DIR = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
@@ -47,6 +50,8 @@ interface Options {
   /** Measure the WASM SIMD bandwidth ceiling (skipped anyway when t2 is not among the queries). */
   bandwidth: boolean;
   reload: boolean;
+  /** Seeds of the query shapes to run instead of t1–t10 (bench/shapes.ts). */
+  shapes?: number[];
 }
 
 function parseOptions(args: string[]): Options {
@@ -71,6 +76,7 @@ function parseOptions(args: string[]): Options {
     http: !args.includes("--no-http"),
     bandwidth: !args.includes("--no-bandwidth"),
     reload: args.includes("--reload"),
+    shapes: value("shapes")?.split(",").map(Number),
   };
 }
 
@@ -99,6 +105,7 @@ async function main(): Promise<void> {
   const loadAvgStart = await loadAverage();
 
   const { dbFile, duckdbLoad, root, engineLoad } = await prepare(o, size, spec.datasets.trades.ddl.questdb);
+  if (o.shapes) return await shapesOnly(o, size, root, dbFile);
 
   // The ceiling only means something next to t2, and is measured in this run because it
   // drifts with the machine and its load as much as our timings do.
@@ -152,6 +159,28 @@ async function main(): Promise<void> {
   };
   console.log("\n" + markdown(result));
   await writeResult(result, { partial: o.only !== undefined || !o.duckdb || !o.http });
+}
+
+/** `--shapes`: the seeds' shapes on our server and DuckDB, written to results/shapes-<size>-<date>.json. */
+async function shapesOnly(o: Options, size: string, root: string, dbFile: string): Promise<void> {
+  if (!o.duckdb) throw new Error("--shapes compares with DuckDB: drop --no-duckdb");
+  const started = new Date().toISOString();
+  const runs = await runShapes({
+    kitDir: KIT_DIR,
+    repoDir: REPO_DIR,
+    root,
+    dbFile,
+    seeds: o.shapes!,
+    cacheBytes: o.cacheBytes,
+    workers: o.workers,
+    runs: Math.min(o.runs, 3),
+    timeoutMs: Math.min(o.timeoutMs, 60_000),
+  });
+  for (const r of runs) console.log(`seed ${r.seed}: ${r.summary}`);
+  await Deno.mkdir(`${BENCH_DIR}/results`, { recursive: true });
+  const file = `${BENCH_DIR}/results/shapes-${size}-${started.slice(0, 16).replace(":", "")}.json`;
+  await Deno.writeTextFile(file, JSON.stringify({ date: started, size, runs }, null, 1) + "\n");
+  console.log(`wrote ${file}`);
 }
 
 /** Data, DuckDB's database and our root: made when missing, reused when complete. */
