@@ -16,7 +16,7 @@ import { runProject } from "./project.ts";
 import { runScan } from "./scan.ts";
 import { runSetOp } from "./setop.ts";
 import { runSort } from "./sort.ts";
-import { topNKeep } from "./vector/physical.ts";
+import { topNOf } from "./vector/physical.ts";
 import { runTopN } from "./vector/top_n.ts";
 import { runGenerator, runLongSequence, runRows, runValues } from "./sources.ts";
 
@@ -62,12 +62,8 @@ export async function* runPlan(n: PlanNode, ctx: ExecContext): AsyncGenerator<Ba
       return;
     case "limit": {
       // A sort under a LIMIT keeping the first rows is a top-N (vector/physical.ts).
-      const keep = n.input.kind === "sort" ? topNKeep(n.limit) : undefined;
-      const sorted = n.input;
-      const input = keep !== undefined && sorted.kind === "sort"
-        ? runTopN(sorted, keep, runPlan(sorted.input, ctx), ctx)
-        : runPlan(n.input, ctx);
-      yield* runLimit(n, input, ctx);
+      const top = topNOf(n);
+      yield* runLimit(n, top ? runAbove(n.input, top.sort, top.keep, ctx) : runPlan(n.input, ctx), ctx);
       return;
     }
     case "distinct":
@@ -85,6 +81,18 @@ export async function* runPlan(n: PlanNode, ctx: ExecContext): AsyncGenerator<Ba
       yield* ext(n, ctx, runPlan);
     }
   }
+}
+
+/** Runs `n` with the sort `sort` below it (through column projections) as a top-N of `keep` rows. */
+function runAbove(
+  n: PlanNode,
+  sort: Extract<PlanNode, { kind: "sort" }>,
+  keep: number,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
+  if (n === sort) return runTopN(sort, keep, runPlan(sort.input, ctx), ctx);
+  if (n.kind !== "project") return runPlan(n, ctx);
+  return runProject(n, runAbove(n.input, sort, keep, ctx), ctx);
 }
 
 /** A node's input, with the correlated subqueries of the node run ahead of each batch. */

@@ -1,16 +1,18 @@
 /** The plan printer EXPLAIN uses (and tests compare): one line per node, indented by depth. */
 import type { PlanNode } from "./plan_node.ts";
 // The physical choice is the executor's; EXPLAIN asks the same function that decides it.
-import { AGGREGATE_OP_LABEL, aggregateOp, topNKeep } from "../exec/vector/physical.ts";
+import { AGGREGATE_OP_LABEL, aggregateOp, topNOf } from "../exec/vector/physical.ts";
 
-export function explainPlan(n: PlanNode, depth = 0, parent?: PlanNode): string[] {
+export function explainPlan(n: PlanNode, depth = 0, topN?: { sort: PlanNode; keep: number }): string[] {
   const pad = "    ".repeat(depth);
-  const line = pad + describe(n, parent);
+  const line = pad + describe(n, topN);
+  // The sort a LIMIT turns into a top-N, as the executor decides it (run_plan.ts).
+  if (n.kind === "limit") topN = topNOf(n);
   const inputs: PlanNode[] = "input" in n ? [n.input] : "left" in n ? [n.left, n.right] : [];
-  return [line, ...inputs.flatMap((i) => explainPlan(i, depth + 1, n))];
+  return [line, ...inputs.flatMap((i) => explainPlan(i, depth + 1, topN))];
 }
 
-function describe(n: PlanNode, parent?: PlanNode): string {
+function describe(n: PlanNode, topN?: { sort: PlanNode; keep: number }): string {
   switch (n.kind) {
     case "scan":
       return `DataFrame table: ${n.table} columns: ${n.columns.map((c) => c.name).join(",")}` +
@@ -26,9 +28,8 @@ function describe(n: PlanNode, parent?: PlanNode): string {
         : `GroupBy values: ${n.aggs.map((a) => a.name).join(",")}`) + op;
     }
     case "sort": {
-      const keep = parent?.kind === "limit" ? topNKeep(parent.limit) : undefined;
       const keys = n.keys.map((k) => n.columns[k.index].name + (k.desc ? " desc" : "")).join(",");
-      return keep !== undefined ? `Top N keys: ${keys} keep: ${keep}` : `Sort keys: ${keys}`;
+      return topN?.sort === n ? `Top N keys: ${keys} keep: ${topN.keep}` : `Sort keys: ${keys}`;
     }
     case "limit":
       return "Limit";

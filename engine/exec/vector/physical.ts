@@ -53,6 +53,22 @@ export const AGGREGATE_OP_LABEL: Record<AggregateOp, string> = {
   rows: "row at a time",
 };
 
+type LimitNode = Extract<PlanNode, { kind: "limit" }>;
+type SortNode = Extract<PlanNode, { kind: "sort" }>;
+
+/**
+ * The sort under a LIMIT that runs as a top-N, reached through projections of plain columns
+ * (they keep rows one for one: ORDER BY an expression sorts a widened row and narrows after),
+ * and how many rows it keeps; undefined for a full sort.
+ */
+export function topNOf(limit: LimitNode): { sort: SortNode; keep: number } | undefined {
+  const keep = topNKeep(limit.limit);
+  if (keep === undefined) return undefined;
+  let n = limit.input;
+  while (n.kind === "project" && n.exprs.every((e) => e.kind === "column")) n = n.input;
+  return n.kind === "sort" ? { sort: n, keep } : undefined;
+}
+
 /** Rows a top-N must keep under `limit` (skip included), or undefined for a full sort. */
 export function topNKeep(limit: LimitSpec): number | undefined {
   if (reference) return undefined;

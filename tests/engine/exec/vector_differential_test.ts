@@ -112,7 +112,10 @@ function shapeOf(r: Rng, table: string): { sql: string; ordered: boolean } {
   if (r.chance(0.25)) {
     const keys = Array.from(
       { length: 1 + r.int(3) },
-      () => `${r.pick(["i", "l", "d", "f", "ts", "s", "str", "sh"])}${r.chance(0.5) ? " DESC" : ""}`,
+      () =>
+        `${r.pick(["i", "l", "d", "f", "ts", "s", "str", "sh", "d * 2", "i % 3"])}${
+          r.chance(0.5) ? " DESC" : ""
+        }`,
     );
     return {
       sql: `SELECT ts, s, i, l, d, str FROM ${table}${where} ORDER BY ${keys.join(", ")} LIMIT ${
