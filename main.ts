@@ -31,6 +31,8 @@ async function main(): Promise<void> {
     parameters: () => config.rows(),
     queryMemoryBytes: config.int("query.memory.limit", 4 * 1024 ** 3),
     parallelWorkers: config.int("cairo.sql.parallel.workers", 2),
+    // QuestDB resolves a relative cairo.sql.copy.root against the server root.
+    copyRoot: resolveCopyRoot(root, config.get("cairo.sql.copy.root")),
   });
   const auth = await AuthService.open(engine, config, root);
   const listeners: Listener[] = [];
@@ -140,4 +142,10 @@ if (import.meta.main) {
     console.error(`cannot start: ${e.message}`);
     Deno.exit(1);
   }
+}
+
+/** cairo.sql.copy.root: unset → `<root>/import`; relative → under the root. */
+function resolveCopyRoot(root: string, value: string | undefined): string {
+  const v = (value ?? "").trim() || "import";
+  return v.startsWith("/") ? v : `${root.replace(/\/+$/, "")}/${v}`;
 }

@@ -90,6 +90,8 @@ export interface EngineOptions {
   parallelValuesMin?: number;
   /** `cairo.sql.backup.root`: where BACKUP TABLE / DATABASE write (unset: BACKUP is refused). */
   backupRoot?: string;
+  /** `cairo.sql.copy.root`: the folder read_parquet reads under (default `<root>/import`). */
+  copyRoot?: string;
 }
 
 export class Engine {
@@ -273,6 +275,7 @@ export class Engine {
       meta: { columnsOf: (n) => metaColumns(n) },
       catalog: visibleStorage(this.storage, session),
       depth: 0,
+      copyRoot: this.#options.copyRoot ?? `${this.storage.root}/import`,
     };
   }
 

@@ -8,6 +8,7 @@ import { rowsToBatch, rowsToBatches } from "./batch_util.ts";
 import { compileExpr } from "./compile_expr.ts";
 import { runSeries, type Series } from "./generate_series.ts";
 import { type ExecContext, pace } from "./exec_context.ts";
+import { type ParquetSource, readParquetBatches, rowGroupSpans } from "../parquet/reader.ts";
 
 const EMPTY: Batch = { rowCount: 1, columns: [] };
 
@@ -50,6 +51,20 @@ export async function* runGenerator(
   n: Extract<PlanNode, { kind: "generator" }>,
   ctx: ExecContext,
 ): AsyncGenerator<Batch> {
+  if (n.name === "read_parquet") {
+    const src = n.args[0] as unknown as ParquetSource;
+    for await (
+      const b of readParquetBatches(
+        src,
+        src.columns.map((_, i) => i),
+        rowGroupSpans(src.metadata),
+      )
+    ) {
+      await pace(ctx);
+      yield b;
+    }
+    return;
+  }
   if (n.name === "generate_series") {
     for (const b of runSeries(n.args[0] as unknown as Series)) {
       await pace(ctx);

@@ -30,6 +30,8 @@ export interface PlanContext {
    */
   catalog: Storage;
   depth: number;
+  /** `cairo.sql.copy.root`: read_parquet's files are resolved inside it. */
+  copyRoot?: string;
   /** Inside a subquery: the enclosing query's columns, for correlated references. */
   outer?: OuterRefs;
 }

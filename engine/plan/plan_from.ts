@@ -18,6 +18,7 @@ import { planShow } from "./plan_show.ts";
 import { Scope } from "./scope.ts";
 import { T } from "../base/types.ts";
 import { seriesOf } from "../exec/generate_series.ts";
+import { openParquet, resolveInRoot } from "../parquet/reader.ts";
 
 export interface Planned {
   node: PlanNode;
@@ -152,6 +153,7 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
     };
     return { node, scope: scopeOf(node, alias ? [alias] : [name]) };
   }
+  if (name === "read_parquet" || name === "parquet_scan") return planReadParquet(call, alias, pc);
   const columns = pc.meta.columnsOf(name);
   if (!columns) throw new SqlError(`unknown function name: ${call.name}`, call.pos);
   const args = constArgs(call, pc);
@@ -162,6 +164,24 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
     }
   }
   const node: PlanNode = { ...shape(columns), kind: "generator", name, args };
+  return { node, scope: scopeOf(node, alias ? [alias] : [name]) };
+}
+
+/** read_parquet('file'): the file's footer gives the columns now; rows are read when run. */
+function planReadParquet(call: A.FunctionCall, alias: string | undefined, pc: PlanContext): Planned {
+  const name = call.name.toLowerCase();
+  const args = constArgs(call, pc);
+  if (args.length !== 1 || typeof args[0] !== "string") {
+    throw new SqlError(`${name} expects one argument, the file path`, call.pos);
+  }
+  const root = pc.copyRoot ?? `${pc.storage.root}/import`;
+  const src = openParquet(resolveInRoot(root, args[0], call.args[0].pos), call.args[0].pos);
+  const node: PlanNode = {
+    ...shape(src.columns.map((c) => ({ name: c.name, type: c.type }))),
+    kind: "generator",
+    name: "read_parquet",
+    args: [src as unknown as Value],
+  };
   return { node, scope: scopeOf(node, alias ? [alias] : [name]) };
 }
 
