@@ -48,6 +48,7 @@ import { prepareSubqueries } from "./exec/subqueries.ts";
 import { dropPartitionsWhere } from "./exec/drop_partitions_where.ts";
 import type { TransactionTag } from "./exec/transaction.ts";
 import "./exec/time_series_ops.ts";
+import "./exec/lateral.ts";
 import { activity, untilDone } from "./activity.ts";
 import { Operations } from "./operations.ts";
 

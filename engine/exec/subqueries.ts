@@ -22,6 +22,8 @@ export function nodeExprs(n: PlanNode): BoundExpr[] {
       return n.rows.flat();
     case "join":
       return n.condition ? [n.condition] : [];
+    case "lateral":
+      return n.condition ? [...n.outer, n.condition] : n.outer;
     case "longSequence":
       return n.seed ? [n.count, ...n.seed] : [n.count];
     case "limit":
@@ -40,6 +42,7 @@ export function nodeInputs(n: PlanNode): PlanNode[] {
     case "setop":
     case "join":
     case "asof":
+    case "lateral":
       return [n.left, n.right];
     case "filter":
     case "project":

@@ -37,6 +37,8 @@ function describe(n: PlanNode, topN?: { sort: PlanNode; keep: number }): string 
       return `${n.type[0].toUpperCase()}${n.type.slice(1)} Join${
         n.equi.length ? " (hash)" : " (nested loop)"
       }`;
+    case "lateral":
+      return `Lateral ${n.type[0].toUpperCase()}${n.type.slice(1)} Join (per outer values: ${n.outer.length})`;
     case "longSequence":
       return "long_sequence";
     default:

@@ -11,6 +11,7 @@ import { type BoundExpr, isConst } from "./bound.ts";
 import { andAll, conjuncts } from "./intervals_from_where.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { type PlanNode, shape } from "./plan_node.ts";
+import { planLateral } from "./plan_lateral.ts";
 import { planPivotSource } from "./plan_pivot.ts";
 import { planQuery } from "./plan_query.ts";
 import { bindContext } from "./plan_select.ts";
@@ -38,6 +39,10 @@ export function planFrom(from: A.FromClause | undefined, pc: PlanContext): Plann
   }
   let left = planSource(from.first, pc);
   for (const j of from.joins) {
+    if (j.lateral) {
+      left = planLateral(j, left, pc);
+      continue;
+    }
     const right = planSource(j.source, pc);
     left = planJoin(j, left, right, pc);
   }

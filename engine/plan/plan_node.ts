@@ -79,6 +79,21 @@ export type PlanNode =
     condition?: BoundExpr;
   })
   | (Base & {
+    /**
+     * LATERAL JOIN (spec/sql.md §11.6): `right` runs once per distinct combination of the
+     * `outer` values of a left row (its outer slots, read as `ctx.outerValues`), and its rows
+     * join that left row. Columns: left, then right.
+     */
+    kind: "lateral";
+    type: "inner" | "left" | "cross";
+    left: PlanNode;
+    right: PlanNode;
+    /** Per outer slot of `right`: the expression over the left row that fills it. */
+    outer: BoundExpr[];
+    /** The ON condition over left ++ right columns. */
+    condition?: BoundExpr;
+  })
+  | (Base & {
     kind: "asof";
     type: "asof" | "lt" | "splice";
     left: PlanNode;

@@ -166,6 +166,25 @@ function prune(n: PlanNode, needed: Set<number>): Pruned {
       };
       return { node, map };
     }
+    case "lateral": {
+      // The left side also feeds the right side's outer slots; the right side keeps its columns.
+      const width = n.left.columns.length;
+      const want = uses([...n.outer, n.condition], new Set(needed));
+      const left = prune(n.left, new Set([...want].filter((i) => i < width)));
+      const right = prune(n.right, all(n.right));
+      const lw = left.node.columns.length;
+      const map = [...left.map, ...right.map.map((i) => (i < 0 ? -1 : i + lw))];
+      const node: PlanNode = {
+        ...n,
+        left: left.node,
+        right: right.node,
+        columns: [...left.node.columns, ...right.node.columns],
+        timestampIndex: n.timestampIndex >= 0 ? map[n.timestampIndex] : -1,
+        outer: n.outer.map((o) => remap(o, left.map)),
+        condition: n.condition && remap(n.condition, map),
+      };
+      return { node, map };
+    }
     case "sampleBy":
     case "latestBy":
     case "asof":

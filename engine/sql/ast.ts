@@ -404,6 +404,8 @@ export interface Join {
   tolerance?: { amount: number; unit: string; pos: number };
   /** `FROM a, b` */
   implicit?: boolean;
+  /** `JOIN LATERAL (query)`, `, LATERAL (query)`: the query may read the sources to its left (spec/sql.md §11.6). */
+  lateral?: boolean;
 }
 
 export interface LatestOn {

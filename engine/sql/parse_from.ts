@@ -20,7 +20,13 @@ export function parseFromClause(p: ParseState, first?: Source): FromClause {
   for (;;) {
     const t = p.peek();
     if (p.acceptOp(",")) {
-      from.joins.push({ kind: "cross", pos: t.pos, source: parseSource(p), implicit: true });
+      const lateral = p.acceptWord("lateral") !== undefined;
+      const source = lateral ? parseLateralSource(p) : parseSource(p);
+      from.joins.push({ kind: "cross", pos: t.pos, source, implicit: true, ...(lateral ? { lateral } : {}) });
+    } else if (p.isWord("lateral")) {
+      // QuestDB also reads `FROM t alias LATERAL (query) alias`, as `, LATERAL`.
+      p.next();
+      from.joins.push({ kind: "cross", pos: t.pos, source: parseLateralSource(p), implicit: true, lateral: true });
     } else if (p.wordAt() !== undefined && JOIN_STARTS.has(p.wordAt()!)) {
       from.joins.push(parseJoin(p));
     } else {
@@ -175,7 +181,13 @@ function parseJoin(p: ParseState): Join {
     if (kind === "left" || kind === "right" || kind === "full") p.acceptWord("outer");
     p.expectWord("join");
   }
-  const join: Join = { kind, pos: t.pos, source: parseSource(p) };
+  const lateral = p.acceptWord("lateral");
+  if (lateral && kind !== "inner" && kind !== "left" && kind !== "cross") {
+    throw syntaxError("LATERAL is only supported with INNER, LEFT, or CROSS joins", lateral.pos);
+  }
+  const join: Join = lateral
+    ? { kind, pos: t.pos, source: parseLateralSource(p), lateral: true }
+    : { kind, pos: t.pos, source: parseSource(p) };
   if (p.acceptWord("on")) {
     const using = p.isOp("(") ? readNameList(p) : undefined;
     if (using) {
@@ -199,6 +211,13 @@ function parseJoin(p: ParseState): Join {
     join.tolerance = { amount: split.amount, unit: split.unit, pos: tok.pos };
   }
   return join;
+}
+
+/** The source after LATERAL: a parenthesised query only (QuestDB's error text otherwise). */
+function parseLateralSource(p: ParseState): Source {
+  const t = p.peek();
+  if (!p.isOp("(") || p.isWord("show", 1)) throw syntaxError("LATERAL requires a subquery", t.pos);
+  return parseSource(p);
 }
 
 /** `(name, name, ...)` when the parentheses hold only plain names; otherwise reads nothing. */

@@ -78,11 +78,12 @@ function windowSpecText(spec: Parameters<typeof windowToText>[0]): string {
 export function fromToText(f: FromClause): string {
   let text = sourceToText(f.first);
   for (const j of f.joins) {
+    const lateral = j.lateral ? "LATERAL " : "";
     if (j.implicit) {
-      text += `, ${sourceToText(j.source)}`;
+      text += `, ${lateral}${sourceToText(j.source)}`;
       continue;
     }
-    text += ` ${j.kind === "inner" ? "" : j.kind.toUpperCase() + " "}JOIN ${sourceToText(j.source)}`;
+    text += ` ${j.kind === "inner" ? "" : j.kind.toUpperCase() + " "}JOIN ${lateral}${sourceToText(j.source)}`;
     if (j.using) text += ` ON (${j.using.map((u) => identToText(u.name)).join(", ")})`;
     else if (j.on) text += ` ON ${x(j.on)}`;
     if (j.tolerance) text += ` TOLERANCE ${j.tolerance.amount}${j.tolerance.unit}`;
