@@ -4,8 +4,8 @@
  * place that catches errors per statement (STYLE.md §4 "Catch in few places").
  */
 import { asSqlError, SqlError } from "./base/errors.ts";
-import { type ColumnType, T } from "./base/types.ts";
-import type { Batch, Value } from "./base/values.ts";
+import { arrayType, type ColumnType, T } from "./base/types.ts";
+import { type Batch, DoubleArray, type Value } from "./base/values.ts";
 import type * as A from "./sql/ast.ts";
 import { parseStatement, parseStatements } from "./sql/parser.ts";
 import { createRandom } from "./functions/random.ts";
@@ -472,6 +472,7 @@ function paramType(v: unknown): ColumnType {
   if (typeof v === "number") return Number.isInteger(v) && Math.abs(v) < 2 ** 31 ? T.INT : T.DOUBLE;
   if (typeof v === "boolean") return T.BOOLEAN;
   if (v === null || v === undefined) return T.NULL;
+  if (v instanceof DoubleArray) return arrayType(v.dims);
   return T.STRING;
 }
 

@@ -26,6 +26,11 @@ export { type ErrorKind, SqlError } from "./base/errors.ts";
 export { engineStats, LATENCY_BUCKETS_SECONDS, resourceStats } from "./stats.ts";
 export { Transaction, type TransactionStatus, type TransactionTag } from "./exec/transaction.ts";
 export { type ColumnType, T, typeName, type TypeTag } from "./base/types.ts";
+// Arrays and DECIMAL for the listeners' encoders (spec/sql.md §22.8, §23).
+export { arrayType, decimalType } from "./base/types.ts";
+export { DoubleArray } from "./base/double_array.ts";
+export { formatArrayJson, formatArrayPg, parseArrayText } from "./functions/array_text.ts";
+export { formatDecimal, parseDecimalText } from "./functions/decimal_math.ts";
 export { type Batch, readValue, type Value, type Vector } from "./base/values.ts";
 export { formatValue } from "./functions/format_value.ts";
 export { formatDouble, formatFloat } from "./functions/double_format.ts";

@@ -26,6 +26,8 @@ export type TypeTag =
   | "BINARY"
   | "GEOHASH"
   | "INTERVAL"
+  | "ARRAY" // N-dimensional DOUBLE array (§22); `dims` says how many dimensions
+  | "DECIMAL" // exact fixed point (§23); `precision` and `scale`
   | "NULL"
   | "CURSOR"; // a table-valued argument, never a column
 
@@ -33,6 +35,40 @@ export interface ColumnType {
   readonly tag: TypeTag;
   /** GEOHASH precision in bits (1..60); 0 for every other type. */
   readonly geoBits: number;
+  /** ARRAY: number of dimensions (1..32). */
+  readonly dims?: number;
+  /** DECIMAL: precision (1..76) and scale (0..precision). */
+  readonly precision?: number;
+  readonly scale?: number;
+}
+
+/** Most dimensions an array type may have (§22.1). */
+export const ARRAY_DIMS_MAX = 32;
+/** Largest DECIMAL precision (§23.1). */
+export const DECIMAL_PRECISION_MAX = 76;
+
+const arrayTypes = new Map<number, ColumnType>();
+const decimalTypes = new Map<number, ColumnType>();
+
+/** The shared instance of `DOUBLE` with `dims` pairs of brackets. */
+export function arrayType(dims: number): ColumnType {
+  let t = arrayTypes.get(dims);
+  if (!t) {
+    t = Object.freeze({ tag: "ARRAY", geoBits: 0, dims });
+    arrayTypes.set(dims, t);
+  }
+  return t;
+}
+
+/** The shared instance of `DECIMAL(precision, scale)`. */
+export function decimalType(precision: number, scale: number): ColumnType {
+  const key = precision * 100 + scale;
+  let t = decimalTypes.get(key);
+  if (!t) {
+    t = Object.freeze({ tag: "DECIMAL", geoBits: 0, precision, scale });
+    decimalTypes.set(key, t);
+  }
+  return t;
 }
 
 const cache = new Map<TypeTag, ColumnType>();
@@ -76,7 +112,8 @@ export const T = {
 } as const;
 
 export function sameType(a: ColumnType, b: ColumnType): boolean {
-  return a.tag === b.tag && a.geoBits === b.geoBits;
+  return a.tag === b.tag && a.geoBits === b.geoBits && a.dims === b.dims && a.precision === b.precision &&
+    a.scale === b.scale;
 }
 
 /** The name clients see (spec/sql.md §2.2): REST `columns[].type`, table_columns(), errors. */
@@ -88,6 +125,10 @@ export function typeName(t: ColumnType): string {
       return t.geoBits % 5 === 0 ? `GEOHASH(${t.geoBits / 5}c)` : `GEOHASH(${t.geoBits}b)`;
     case "NULL":
       return "STRING"; // an untyped NULL result column is reported as STRING (§2.2)
+    case "ARRAY":
+      return "DOUBLE" + "[]".repeat(t.dims ?? 1);
+    case "DECIMAL":
+      return `DECIMAL(${t.precision},${t.scale})`;
     default:
       return t.tag;
   }
@@ -96,6 +137,11 @@ export function typeName(t: ColumnType): string {
 /** Parses a SQL type name (case-insensitive, with aliases); undefined when unknown. */
 export function parseTypeName(name: string): ColumnType | undefined {
   const n = name.toLowerCase();
+  // The reported names of the parameterised types read back (`DOUBLE[][]`, `DECIMAL(18,3)`).
+  const arr = /^(?:double|float8)((?:\[\])+)$/.exec(n);
+  if (arr) return arrayType(arr[1].length / 2);
+  const dec = /^(?:decimal|numeric)\((\d+),\s*(\d+)\)$/.exec(n);
+  if (dec) return decimalType(Number(dec[1]), Number(dec[2]));
   switch (n) {
     case "boolean":
     case "bool":
@@ -179,13 +225,30 @@ export function fixedSize(t: ColumnType): number {
       return 32;
     case "GEOHASH":
       return t.geoBits <= 7 ? 1 : t.geoBits <= 15 ? 2 : t.geoBits <= 31 ? 4 : 8;
+    case "DECIMAL":
+      return decimalSize(t.precision ?? 18);
     default:
       return 0;
   }
 }
 
+/** Storage bytes of a DECIMAL by precision (§23.1): 1, 2, 4, 8, 16 or 32. */
+export function decimalSize(precision: number): number {
+  return precision <= 2
+    ? 1
+    : precision <= 4
+    ? 2
+    : precision <= 9
+    ? 4
+    : precision <= 18
+    ? 8
+    : precision <= 38
+    ? 16
+    : 32;
+}
+
 export function isVarSize(t: ColumnType): boolean {
-  return t.tag === "STRING" || t.tag === "VARCHAR" || t.tag === "BINARY";
+  return t.tag === "STRING" || t.tag === "VARCHAR" || t.tag === "BINARY" || t.tag === "ARRAY";
 }
 
 export function isStringLike(t: ColumnType): boolean {

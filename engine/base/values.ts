@@ -21,18 +21,23 @@
  * | GEOHASH                                | bigint of geoBits bits, null                |
  * | BINARY                                 | Uint8Array, null                            |
  * | INTERVAL                               | Interval, null                              |
+ * | ARRAY (DOUBLE[]…)                      | DoubleArray, null                           |
+ * | DECIMAL(p,s)                           | bigint unscaled value (× 10^-s), null       |
  *
  * Vector form (inside a batch) is storage-shaped: typed arrays holding the QuestDB sentinels
  * (INT_MIN, LONG_MIN, NaN, symbol key -1), so kernels and files share one layout.
  */
 import type { ColumnType } from "./types.ts";
+import { DoubleArray } from "./double_array.ts";
+
+export { DoubleArray };
 
 export interface Interval {
   lo: bigint;
   hi: bigint;
 }
 
-export type Value = null | boolean | number | bigint | string | Uint8Array | Interval;
+export type Value = null | boolean | number | bigint | string | Uint8Array | Interval | DoubleArray;
 
 export const INT_NULL = -2147483648;
 export const LONG_NULL = -9223372036854775808n;
@@ -68,7 +73,8 @@ export function int64(x: bigint): bigint | null {
  * - LONG, DATE, TIMESTAMP, TIMESTAMP_NS: BigInt64Array (LONG_MIN = null)
  * - SYMBOL: Int32Array of dictionary keys (-1 = null) plus `dict`; a SYMBOL computed by an
  *   expression (no dictionary) is Value[] of strings instead
- * - STRING, VARCHAR, UUID, LONG256, GEOHASH, BINARY, INTERVAL, NULL: Value[] in scalar form
+ * - STRING, VARCHAR, UUID, LONG256, GEOHASH, BINARY, INTERVAL, ARRAY, DECIMAL, NULL: Value[] in
+ *   scalar form
  */
 export type VectorData =
   | Int8Array

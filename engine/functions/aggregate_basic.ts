@@ -6,7 +6,14 @@
  * NULLs) count is 0 and the others NULL. BYTE, SHORT and BOOLEAN results cannot be NULL and
  * give their NULL stand-in (0 / false) instead (§2.1).
  */
-import { type ColumnType, isIntegral, isNumeric, T } from "../base/types.ts";
+import {
+  type ColumnType,
+  DECIMAL_PRECISION_MAX,
+  decimalType,
+  isIntegral,
+  isNumeric,
+  T,
+} from "../base/types.ts";
 import { int64, nullValueOf, type Value } from "../base/values.ts";
 import { aggregate, noMatch } from "./_util.ts";
 import type { Accumulator, AggregateBinding, AggregateFunction, BoundArg } from "./registry_types.ts";
@@ -84,6 +91,36 @@ function doubleSum(float: boolean): Accumulator {
   };
 }
 
+/** sum of DECIMAL: exact, precision widened to the maximum, scale kept (§23.3). */
+function decimalSumType(t: ColumnType): ColumnType {
+  return decimalType(DECIMAL_PRECISION_MAX, t.scale ?? 0);
+}
+
+function decimalSum(): Accumulator {
+  let sum = 0n, any = false;
+  return {
+    add: ([v]) => {
+      if (v === null) return;
+      sum += v as bigint;
+      any = true;
+    },
+    result: () => (any ? sum : null),
+  };
+}
+
+/** avg of DECIMAL: exact sum over count, truncated at the argument's scale (§23.3). */
+function decimalAvg(): Accumulator {
+  let sum = 0n, n = 0n;
+  return {
+    add: ([v]) => {
+      if (v === null) return;
+      sum += v as bigint;
+      n++;
+    },
+    result: () => (n === 0n ? null : sum / n),
+  };
+}
+
 /** sum(x): BYTE/SHORT/INT/LONG → LONG (wrapping), FLOAT → FLOAT, DOUBLE → DOUBLE. */
 function bindSum(args: BoundArg[]): AggregateBinding | string {
   if (args.length !== 1) return noMatch("sum", args);
@@ -91,11 +128,15 @@ function bindSum(args: BoundArg[]): AggregateBinding | string {
   if (isIntegral(t)) return { returns: T.LONG, create: integerSum };
   if (t.tag === "FLOAT") return { returns: T.FLOAT, create: () => doubleSum(true) };
   if (t.tag === "DOUBLE" || t.tag === "NULL") return { returns: T.DOUBLE, create: () => doubleSum(false) };
+  if (t.tag === "DECIMAL") return { returns: decimalSumType(t), create: decimalSum };
   return noMatch("sum", args);
 }
 
 /** avg(x): DOUBLE mean of the non-NULL values. */
 function bindAvg(args: BoundArg[]): AggregateBinding | string {
+  if (args.length === 1 && args[0].type.tag === "DECIMAL") {
+    return { returns: args[0].type, create: decimalAvg };
+  }
   if (args.length !== 1 || !(isNumeric(args[0].type) || args[0].type.tag === "NULL")) {
     return noMatch("avg", args);
   }
@@ -133,6 +174,7 @@ const ORDERED = new Set([
   "UUID",
   "BOOLEAN",
   "LONG256",
+  "DECIMAL",
   "NULL",
 ]);
 

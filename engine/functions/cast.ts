@@ -24,6 +24,10 @@ import { parseIPv4 } from "./_ipv4.ts";
 import { convertUnit, type TimeUnit } from "./datetime_calendar.ts";
 import { formatValue, GEOHASH_ALPHABET } from "./format_value.ts";
 import { parseTimestamp } from "./timestamp_parse.ts";
+import { assignableSpecial, canCastSpecial, castSpecial, isSpecialCast } from "./cast_special.ts";
+import { decimalCommonType } from "./decimal_types.ts";
+import { fitsPrecision, parseDecimalText, rescale } from "./decimal_math.ts";
+import { parseArrayText } from "./array_text.ts";
 
 /** How a cast is being applied. */
 export interface CastOptions {
@@ -67,6 +71,7 @@ export function inconvertibleValue(v: Value, from: ColumnType, to: ColumnType, p
 
 /** True when CAST(from AS to) is defined at all (values may still fail to convert). */
 export function canCast(from: ColumnType, to: ColumnType): boolean {
+  if (isSpecialCast(from, to)) return canCastSpecial(from, to);
   if (from.tag === "NULL" || from.tag === to.tag) return from.tag !== "CURSOR";
   if (to.tag === "CURSOR" || from.tag === "CURSOR" || to.tag === "NULL") return false;
   if (from.tag === "BINARY" || to.tag === "BINARY") return false;
@@ -88,6 +93,7 @@ export function canCast(from: ColumnType, to: ColumnType): boolean {
  */
 export function castValue(v: Value, from: ColumnType, to: ColumnType, options: CastOptions = {}): Value {
   if (v === null) return nullValueOf(to);
+  if (isSpecialCast(from, to)) return castSpecial(v, from, to, options.constant === true, options.pos);
   if (from.tag === to.tag && from.tag !== "GEOHASH") return v;
   if (isTextOrChar(from) && !TEXT_TAGS.has(to.tag) && to.tag !== "CHAR") {
     return castText(v as string, from, to, options);
@@ -282,6 +288,14 @@ export function parseText(s: string, to: ColumnType): Value | undefined {
     case "VARCHAR":
     case "SYMBOL":
       return s;
+    case "DECIMAL": {
+      const p = parseDecimalText(s);
+      if (p === undefined) return undefined;
+      const v = rescale(p.unscaled, p.scale, to.scale ?? 0);
+      return fitsPrecision(v, to.precision ?? 18) ? v : undefined;
+    }
+    case "ARRAY":
+      return parseArrayText(s, to.dims ?? 1);
     default:
       return undefined;
   }
@@ -330,6 +344,7 @@ export function parseGeohashText(s: string, bits: number): bigint | undefined {
  */
 export function assignable(from: ColumnType, to: ColumnType, constantValue?: Value): boolean {
   if (from.tag === "NULL" || sameType(from, to)) return true;
+  if (isSpecialCast(from, to)) return assignableSpecial(from, to);
   if (isIntegral(from) && isIntegral(to) && numericRank(from) > numericRank(to)) {
     return constantValue !== undefined && fitsInteger(constantValue, to);
   }
@@ -412,6 +427,16 @@ export function convertForAssign(v: Value, from: ColumnType, to: ColumnType, pos
  *   DOUBLE (§3.3 recommendation: a float cannot hold every long).
  */
 export function commonType(a: ColumnType, b: ColumnType): ColumnType {
+  if (a.tag === "DECIMAL" || b.tag === "DECIMAL") {
+    const d = decimalCommonType(a, b);
+    if (d) return d;
+  }
+  if (a.tag === "ARRAY" || b.tag === "ARRAY") {
+    if (a.tag === "NULL") return b;
+    if (b.tag === "NULL") return a;
+    if (a.tag === b.tag && a.dims === b.dims) return a;
+    return T.STRING;
+  }
   if (a.tag === b.tag) {
     if (a.tag === "SYMBOL") return T.STRING;
     if (a.tag === "GEOHASH") return a.geoBits <= b.geoBits ? a : b;

@@ -3,7 +3,9 @@
  * endpoint renders inside its quotes. Listeners add their own quoting and escaping.
  */
 import type { ColumnType } from "../base/types.ts";
-import type { Interval, Value } from "../base/values.ts";
+import type { DoubleArray, Interval, Value } from "../base/values.ts";
+import { formatArrayJson } from "./array_text.ts";
+import { formatDecimal } from "./decimal_math.ts";
 import { formatDouble, formatFloat } from "./double_format.ts";
 import { civilFromDays, splitDay, TICKS_PER_SECOND_NUM, type TimeUnit } from "./datetime_calendar.ts";
 
@@ -121,6 +123,10 @@ export function formatValue(v: Value, t: ColumnType): string | null {
       return formatGeohash(v as bigint, t.geoBits);
     case "INTERVAL":
       return formatInterval(v as Interval);
+    case "ARRAY":
+      return formatArrayJson(v as DoubleArray);
+    case "DECIMAL":
+      return formatDecimal(v as bigint, t.scale ?? 0);
     case "BINARY":
     case "CURSOR":
       return null;

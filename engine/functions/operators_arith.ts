@@ -9,6 +9,8 @@ import { type ColumnType, isIntegral, T } from "../base/types.ts";
 import { dbl, int32, int64 } from "../base/values.ts";
 import { isNullType, noMatchOp, scalar, toBigInt, toDouble } from "./_util.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
+import { bindArrayArith, negArray } from "./array_ops.ts";
+import { bindDecimalArith, negDecimal } from "./decimal_ops.ts";
 
 /** How a numeric operation computes: 32-bit int, 64-bit bigint, float32 or float64. */
 export type NumKind = "int" | "long" | "float" | "double";
@@ -198,6 +200,9 @@ export function bindNumeric(op: ArithOp, args: BoundArg[]): ScalarBinding | stri
 function binary(op: ArithOp): ScalarFunction {
   return scalar(op, (args) => {
     if (args.length !== 2) return noMatchOp(op, args);
+    // Arrays (§22.4) and DECIMAL (§23.3) have their own element-wise / exact forms.
+    const special = bindArrayArith(op, args) ?? bindDecimalArith(op, args);
+    if (special !== undefined) return special;
     return op === "+" || op === "-" ? bindAdditive(op, args) : bindNumeric(op, args);
   });
 }
@@ -220,6 +225,10 @@ function bindNeg(args: BoundArg[]): ScalarBinding | string {
       return { returns: t, eval: ([a]) => (a === null ? null : -(a as number)) };
     case "NULL":
       return { returns: T.DOUBLE, eval: () => null };
+    case "ARRAY":
+      return negArray(t);
+    case "DECIMAL":
+      return negDecimal(t);
     default:
       return noMatchOp("-", args);
   }

@@ -14,6 +14,8 @@ import { T } from "../base/types.ts";
 import { noMatchOp, scalar } from "./_util.ts";
 import { planComparison } from "./compare_domain.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
+import { bindArrayEquality } from "./array_ops.ts";
+import { decimalComparator } from "./decimal_ops.ts";
 import { compareValues } from "./value_compare.ts";
 
 type CmpOp = "=" | "!=" | "<" | "<=" | ">" | ">=";
@@ -45,6 +47,22 @@ function nullResult(op: CmpOp, both: boolean, sentinelNull: boolean): boolean {
 
 function bindComparison(op: CmpOp, args: BoundArg[]): ScalarBinding | string {
   if (args.length !== 2) return noMatchOp(op, args);
+  const arrays = bindArrayEquality(op, args);
+  if (arrays !== undefined) return arrays;
+  const decimal = decimalComparator(args);
+  if (typeof decimal === "string") return decimal;
+  if (decimal) {
+    const test = TEST[op];
+    const bothNull = nullResult(op, true, true), oneNull = nullResult(op, false, true);
+    return {
+      returns: T.BOOLEAN,
+      eval: ([a, b]) => {
+        if (a === null) return b === null ? bothNull : oneNull;
+        if (b === null) return oneNull;
+        return test(decimal(a, b));
+      },
+    };
+  }
   const plan = planComparison(op, args);
   if (typeof plan === "string") return plan;
   const { left, right, sentinelNull } = plan;

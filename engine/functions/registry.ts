@@ -8,6 +8,7 @@
  */
 import { assert } from "../base/assert.ts";
 import { AGGREGATE_FUNCTIONS } from "./aggregates.ts";
+import { ARRAY_FUNCTIONS } from "./arrays.ts";
 import { CONDITIONAL_FUNCTIONS } from "./conditional.ts";
 import { DATETIME_FUNCTIONS } from "./datetime.ts";
 import { ENCODING_FUNCTIONS } from "./encoding.ts";
@@ -70,6 +71,7 @@ function registerBuiltins(): void {
     MISC_FUNCTIONS,
     DATETIME_FUNCTIONS,
     ENCODING_FUNCTIONS,
+    ARRAY_FUNCTIONS,
   ];
   for (const family of families) {
     for (const fn of family) {

@@ -7,7 +7,7 @@
  * (spec/sql.md §4.1, §4.5).
  */
 import type { ColumnType } from "../base/types.ts";
-import type { Interval, Value } from "../base/values.ts";
+import { DoubleArray, type Interval, type Value } from "../base/values.ts";
 
 /**
  * Compares two values of type `type`: negative, zero or positive.
@@ -22,6 +22,7 @@ export function compareValues(a: Value, b: Value, _type?: ColumnType): number {
   if (a === null) return -1;
   if (b === null) return 1;
   if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b);
+  if (a instanceof DoubleArray && b instanceof DoubleArray) return compareArrays(a, b);
   if (typeof a === "object" && typeof b === "object") {
     const x = a as Interval, y = b as Interval;
     return x.lo !== y.lo ? (x.lo < y.lo ? -1 : 1) : x.hi === y.hi ? 0 : x.hi < y.hi ? -1 : 1;
@@ -29,6 +30,20 @@ export function compareValues(a: Value, b: Value, _type?: ColumnType): number {
   // Primitive values: number, bigint, string and boolean all order correctly with < and >,
   // including number against bigint.
   return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+}
+
+/** Arrays order by dimension count, then shape, then elements (NULL elements first, as NaN sentinels). */
+function compareArrays(a: DoubleArray, b: DoubleArray): number {
+  if (a.shape.length !== b.shape.length) return a.shape.length - b.shape.length;
+  for (let d = 0; d < a.shape.length; d++) if (a.shape[d] !== b.shape[d]) return a.shape[d] - b.shape[d];
+  for (let i = 0; i < a.data.length; i++) {
+    const x = a.data[i], y = b.data[i];
+    if (x === y || (Number.isNaN(x) && Number.isNaN(y))) continue;
+    if (Number.isNaN(x)) return -1;
+    if (Number.isNaN(y)) return 1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
 }
 
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
@@ -75,6 +90,7 @@ export function keyPart(v: Value): string {
       if (v instanceof Uint8Array) {
         return `x${Array.from(v, (b) => b.toString(16).padStart(2, "0")).join("")}`;
       }
+      if (v instanceof DoubleArray) return `a${v.shape.join("x")}:${Array.from(v.data).join(",")}`;
       return `v${(v as Interval).lo}:${(v as Interval).hi}`;
   }
 }

@@ -7,7 +7,11 @@
 import { SqlError } from "../base/errors.ts";
 import { NESTING_DEPTH_MAX } from "../base/limits.ts";
 import {
+  ARRAY_DIMS_MAX,
+  arrayType,
   type ColumnType,
+  DECIMAL_PRECISION_MAX,
+  decimalType,
   geohashType,
   isTimestamp,
   parseTypeName,
@@ -26,6 +30,9 @@ import { type BoundExpr, isConst, valueKey } from "./bound.ts";
 import type { PlanNode } from "./plan_node.ts";
 import type { Scope } from "./scope.ts";
 import { type OuterRefs, resolveOuter } from "./outer_refs.ts";
+import { bindArrayIndex, bindArrayLiteral } from "./bind_array.ts";
+import { arrayArgumentHint } from "../functions/arrays.ts";
+import { parseDecimalText } from "../functions/decimal_math.ts";
 
 /** Handles aggregate calls met while binding (GROUP BY / SAMPLE BY select items). */
 export interface AggregateBinder {
@@ -143,8 +150,9 @@ export function bindExpr(e: A.Expr, ctx: BindContext): BoundExpr {
       return { kind: "exists", type: T.BOOLEAN, plan, ...outer };
     }
     case "array":
+      return bindArrayLiteral(e, sub, bindExpr, castTo);
     case "index":
-      throw new SqlError("arrays are not supported", e.pos);
+      return bindArrayIndex(e, sub, bindExpr);
   }
 }
 
@@ -165,8 +173,12 @@ function bindLiteral(e: A.Literal): BoundExpr {
       return constant(T.DOUBLE, e.value as number);
     case "float":
       return constant(T.FLOAT, Math.fround(e.value as number));
-    case "decimal":
-      return constant(T.DOUBLE, Number(e.value));
+    case "decimal": {
+      // `123.45m`: DECIMAL with the digits written (§23.2).
+      const d = parseDecimalText(String(e.value));
+      if (!d || d.precision > DECIMAL_PRECISION_MAX) throw new SqlError("invalid decimal literal", e.pos);
+      return constant(decimalType(d.precision, d.scale), d.unscaled);
+    }
     case "string":
       return constant(T.STRING, e.value as string);
     case "char":
@@ -269,8 +281,32 @@ function bindCast(e: A.CastExpr, ctx: BindContext): BoundExpr {
 
 export function typeFromSpec(spec: A.TypeSpec): ColumnType {
   if (spec.name === "GEOHASH") return geohashType(spec.geoBits ?? 60);
-  if (spec.arrayDims) throw new SqlError("arrays are not supported", spec.pos);
-  if (spec.name === "DECIMAL") return T.DOUBLE;
+  if (spec.arrayDims) {
+    // Only DOUBLE elements exist (§22.1).
+    if (spec.name !== "DOUBLE") {
+      throw new SqlError(
+        `unsupported array element type, only DOUBLE[] is supported: ${spec.text}`,
+        spec.pos,
+      );
+    }
+    if (spec.arrayDims > ARRAY_DIMS_MAX) {
+      throw new SqlError(`too many array dimensions [max=${ARRAY_DIMS_MAX}]`, spec.pos);
+    }
+    return arrayType(spec.arrayDims);
+  }
+  if (spec.name === "DECIMAL") {
+    const p = spec.precision ?? 18, s = spec.scale ?? (spec.precision === undefined ? 3 : 0);
+    if (p < 1 || p > DECIMAL_PRECISION_MAX) {
+      throw new SqlError(
+        `invalid DECIMAL type, precision must be between 1 and ${DECIMAL_PRECISION_MAX}`,
+        spec.pos,
+      );
+    }
+    if (s < 0 || s > p) {
+      throw new SqlError("invalid DECIMAL type, scale must be between 0 and precision", spec.pos);
+    }
+    return decimalType(p, s);
+  }
   const t = parseTypeName(spec.name);
   if (!t) throw new SqlError(`unsupported type: ${spec.text}`, spec.pos);
   return t;
@@ -479,6 +515,13 @@ export function callByName(
   const fn = lookupScalar(name);
   if (!fn) {
     throw new SqlError(`unknown function name: ${name}(${args.map((a) => typeName(a.type)).join(",")})`, pos);
+  }
+  if (ctx.inferParams) {
+    // A placeholder where an array function wants its array is typed DOUBLE[] (§22.5).
+    args = args.map((a, i) => {
+      const hint = arrayArgumentHint(name, i);
+      return hint ? inferParam(a, hint, ctx) : a;
+    });
   }
   const bound: BoundArg[] = args.map((a, i) => ({
     type: a.type,

@@ -4,7 +4,7 @@
  * `engine/exec/compile_expr.ts`. Immutable once built (STYLE.md "Plans are values").
  */
 import type { ColumnType } from "../base/types.ts";
-import type { Interval, Value } from "../base/values.ts";
+import { DoubleArray, type Interval, type Value } from "../base/values.ts";
 import type { ScalarBinding } from "../functions/registry_types.ts";
 import type { PlanNode } from "./plan_node.ts";
 
@@ -82,6 +82,7 @@ export function valueKey(v: Value): unknown {
   if (v === null) return null;
   if (typeof v === "bigint") return `b${v}`;
   if (v instanceof Uint8Array) return `x${Array.from(v).join(",")}`;
+  if (v instanceof DoubleArray) return `a${v.shape.join("x")}:${Array.from(v.data).join(",")}`;
   if (typeof v === "object") return `i${v.lo}:${v.hi}`;
   return v;
 }

@@ -236,7 +236,10 @@ export interface IndexExpr {
   kind: "index";
   pos: number;
   expr: Expr;
+  /** One selector per dimension: an index, or the `lo` of a range `lo:hi` (spec/sql.md §22.3). */
   indexes: Expr[];
+  /** Per selector: present when it is a range; `hi` absent for an open end (`arr[2:]`). */
+  ranges?: ({ hi?: Expr } | undefined)[];
 }
 
 // ---------------------------------------------------------------- windows

@@ -29,7 +29,7 @@ export function childExprs(e: Expr): Expr[] {
     case "array":
       return e.elements;
     case "index":
-      return [e.expr, ...e.indexes];
+      return [e.expr, ...e.indexes, ...(e.ranges ?? []).flatMap((r) => (r?.hi ? [r.hi] : []))];
     default:
       return [];
   }
@@ -74,7 +74,12 @@ export function mapChildExprs(e: Expr, f: (x: Expr) => Expr): Expr {
     case "array":
       return { ...e, elements: e.elements.map(f) };
     case "index":
-      return { ...e, expr: f(e.expr), indexes: e.indexes.map(f) };
+      return {
+        ...e,
+        expr: f(e.expr),
+        indexes: e.indexes.map(f),
+        ...(e.ranges ? { ranges: e.ranges.map((r) => (r?.hi ? { hi: f(r.hi) } : r)) } : {}),
+      };
     default:
       return e;
   }

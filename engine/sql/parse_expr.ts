@@ -75,12 +75,21 @@ function parsePostfix(p: ParseState, expr: Expr): Expr {
       expr = { kind: "cast", pos: t.pos, expr, type: parseType(p), syntax: "colon" };
     } else if (p.isOp("[")) {
       const indexes: Expr[] = [];
+      const ranges: ({ hi?: Expr } | undefined)[] = [];
       while (p.acceptOp("[")) {
         if (p.isOp("]")) throw p.expected("array index");
-        indexes.push(...parseExprList(p));
+        do {
+          indexes.push(parseExpr(p));
+          // `lo:hi` or `lo:` is a range selector (spec/sql.md §22.3).
+          if (p.acceptOp(":")) {
+            ranges[indexes.length - 1] = p.isOp(",") || p.isOp("]") ? {} : { hi: parseExpr(p) };
+          }
+        } while (p.acceptOp(","));
         if (!p.acceptOp("]")) throw p.atEnd() ? p.unexpected() : p.expected("']'");
       }
-      expr = { kind: "index", pos: t.pos, expr, indexes };
+      expr = ranges.length > 0
+        ? { kind: "index", pos: t.pos, expr, indexes, ranges: Array.from(ranges) }
+        : { kind: "index", pos: t.pos, expr, indexes };
     } else {
       return expr;
     }

@@ -104,7 +104,12 @@ function print(e: Expr, sql: boolean): string {
     case "array":
       return `ARRAY${arrayBody(e, sql)}`;
     case "index":
-      return `${sub(e.expr, PREC.postfix)}${e.indexes.map((i) => `[${print(i, sql)}]`).join("")}`;
+      return `${sub(e.expr, PREC.postfix)}[${
+        e.indexes.map((i, k) => {
+          const r = e.ranges?.[k];
+          return r ? `${print(i, sql)}:${r.hi ? print(r.hi, sql) : ""}` : print(i, sql);
+        }).join(", ")
+      }]`;
   }
 }
 

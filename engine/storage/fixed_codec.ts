@@ -6,7 +6,8 @@
  *
  * UUID is stored as two LE int64 (low half first, as QuestDB does), LONG256 as four LE int64
  * (least significant first), GEOHASH in 1, 2, 4 or 8 bytes by precision; their vectors are
- * `Value[]` in scalar form.
+ * `Value[]` in scalar form. DECIMAL is its unscaled value as a two's-complement LE integer of
+ * 1, 2, 4, 8, 16 or 32 bytes by precision, NULL being the width's minimum value (§23.1).
  */
 import { type ColumnType, fixedSize } from "../base/types.ts";
 import { INT_NULL, LONG_NULL, type Value, type VectorData } from "../base/values.ts";
@@ -77,6 +78,9 @@ export function nullPattern(t: ColumnType): Uint8Array {
     case "UUID":
     case "LONG256":
       for (let at = 0; at < size; at += 8) view.setBigInt64(at, LONG_NULL, true);
+      break;
+    case "DECIMAL":
+      out[size - 1] = 0x80; // the minimum two's-complement value of the width
       break;
   }
   return out;
@@ -190,6 +194,9 @@ function encodeWide(t: ColumnType, view: DataView, at: number, x: Value): void {
     view.setUint32(at + 4, parseInt(hex.slice(16, 24), 16), true);
     view.setUint32(at + 8, parseInt(hex.slice(8, 16), 16), true);
     view.setUint32(at + 12, parseInt(hex.slice(0, 8), 16), true);
+  } else if (t.tag === "DECIMAL") {
+    let v = BigInt.asUintN(8 * fixedSize(t), x as bigint);
+    for (let b = 0; b < fixedSize(t); b++, v >>= 8n) view.setUint8(at + b, Number(v & 255n));
   } else if (t.tag === "LONG256") {
     let v = BigInt.asUintN(256, typeof x === "bigint" ? x : BigInt(x as string | number));
     for (let w = 0; w < 4; w++, v >>= 64n) view.setBigUint64(at + 8 * w, BigInt.asUintN(64, v), true);
@@ -216,6 +223,13 @@ export function decodeWide(t: ColumnType, view: DataView, at: number): Value {
       if (i === 12 || i === 10 || i === 8 || i === 6) s += "-";
     }
     return s;
+  }
+  if (t.tag === "DECIMAL") {
+    const size = fixedSize(t);
+    let v = 0n;
+    for (let b = size - 1; b >= 0; b--) v = (v << 8n) | BigInt(view.getUint8(at + b));
+    v = BigInt.asIntN(8 * size, v);
+    return v === -(1n << BigInt(8 * size - 1)) ? null : v;
   }
   if (t.tag === "LONG256") {
     let isNull = true;

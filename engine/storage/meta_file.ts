@@ -5,7 +5,7 @@
  * A metadata file is written once and never changed; the transaction file names the version
  * in force, so a schema change and the data change it implies commit in one rename.
  */
-import { type ColumnType, geohashType, typeOf, type TypeTag } from "../base/types.ts";
+import { arrayType, type ColumnType, decimalType, geohashType, typeOf, type TypeTag } from "../base/types.ts";
 import { SqlError } from "../base/errors.ts";
 import type { StoredColumn, TableMeta } from "./api.ts";
 
@@ -25,7 +25,7 @@ export function encodeMeta(record: MetaRecord): Uint8Array {
     columnIdNext: record.columnIdNext,
     meta: {
       ...m,
-      columns: m.columns.map((c) => ({ ...c, type: { tag: c.type.tag, geoBits: c.type.geoBits } })),
+      columns: m.columns.map((c) => ({ ...c, type: encodeType(c.type) })),
       o3MaxLagMicros: String(m.o3MaxLagMicros),
     },
   };
@@ -44,7 +44,7 @@ export function decodeMeta(bytes: Uint8Array, path: string): MetaRecord {
   const m = json.meta;
   const meta: TableMeta = {
     ...m,
-    columns: m.columns.map((c: StoredColumn & { type: { tag: TypeTag; geoBits: number } }) => ({
+    columns: m.columns.map((c: StoredColumn & { type: StoredType }) => ({
       ...c,
       type: decodeType(c.type),
     })),
@@ -53,7 +53,24 @@ export function decodeMeta(bytes: Uint8Array, path: string): MetaRecord {
   return { meta: freezeMeta(meta), columnIdNext: json.columnIdNext };
 }
 
-function decodeType(t: { tag: TypeTag; geoBits: number }): ColumnType {
+/** A column type as the metadata JSON holds it; the parameterised types add their parameters. */
+interface StoredType {
+  tag: TypeTag;
+  geoBits: number;
+  dims?: number;
+  precision?: number;
+  scale?: number;
+}
+
+function encodeType(t: ColumnType): StoredType {
+  if (t.tag === "ARRAY") return { tag: t.tag, geoBits: 0, dims: t.dims };
+  if (t.tag === "DECIMAL") return { tag: t.tag, geoBits: 0, precision: t.precision, scale: t.scale };
+  return { tag: t.tag, geoBits: t.geoBits };
+}
+
+function decodeType(t: StoredType): ColumnType {
+  if (t.tag === "ARRAY") return arrayType(t.dims ?? 1);
+  if (t.tag === "DECIMAL") return decimalType(t.precision ?? 18, t.scale ?? 3);
   return t.tag === "GEOHASH" ? geohashType(t.geoBits) : typeOf(t.tag);
 }
 

@@ -1,15 +1,17 @@
 /**
- * Var-size columns (STRING, VARCHAR, BINARY): a data file of records and an offsets file
+ * Var-size columns (STRING, VARCHAR, BINARY, ARRAY): a data file of records and an offsets file
  * (docs/storage.md "Column files").
  *
  * A record is an int32 LE payload length (-1 for NULL, so NULL and '' differ, spec/sql.md
  * §2.1) followed by the payload: UTF-16LE code units for STRING (exact for any JS string),
- * UTF-8 for VARCHAR, raw bytes for BINARY. The offsets file holds n+1 int64 LE entries for n
+ * UTF-8 for VARCHAR, raw bytes for BINARY, for ARRAY an int32 LE length per dimension then the
+ * float64 LE elements row-major (engine/base/double_array.ts). The offsets file holds n+1 int64 LE entries for n
  * rows: entry i is where record i starts, entry n is the committed size of the data file.
  */
 import type { ColumnType } from "../base/types.ts";
 import type { Value, VectorData } from "../base/values.ts";
 import { assert } from "../base/assert.ts";
+import { decodeArrayBytes, DoubleArray, encodeArrayBytes } from "../base/double_array.ts";
 
 /** Records of n rows in memory: `offsets` has n+1 entries, `offsets[0]` is 0. */
 export interface VarColumn {
@@ -53,6 +55,7 @@ export function encodeVar(t: ColumnType, data: VectorData | null, rowCount: numb
 
 function payloadBound(t: ColumnType, v: unknown): number {
   if (v instanceof Uint8Array) return v.length;
+  if (v instanceof DoubleArray) return 4 * v.shape.length + 8 * v.data.length;
   const s = typeof v === "string" ? v : String(v);
   return t.tag === "STRING" ? 2 * s.length : 3 * s.length;
 }
@@ -70,6 +73,7 @@ function writeRecord(t: ColumnType, buf: Uint8Array, at: number, v: unknown): nu
     return at + 4;
   }
   let length: number;
+  if (v instanceof DoubleArray) v = encodeArrayBytes(v);
   if (v instanceof Uint8Array) {
     buf.set(v, at + 4);
     length = v.length;
@@ -96,6 +100,7 @@ export function decodeRecord(t: ColumnType, data: Uint8Array, start: number): Va
   if (length < 0) return null;
   const from = b + 4;
   if (t.tag === "BINARY") return data.slice(from, from + length);
+  if (t.tag === "ARRAY") return decodeArrayBytes(data, from, length, t.dims ?? 1);
   if (t.tag === "STRING") return decodeUtf16(data, from, length >>> 1);
   if (length <= 32) {
     // Short ASCII values are the common case; this avoids a TextDecoder call per row.

@@ -3,10 +3,10 @@
  * batch is pulled before the status line is sent, so an error the query meets early is a
  * proper 400; a failure after rows went out closes the JSON with `error` and `errorPos`.
  */
-import { type Batch, type Engine, readValue, type Session, SqlError, typeName } from "../../engine/mod.ts";
+import { type Batch, type Engine, readValue, type Session, SqlError } from "../../engine/mod.ts";
 import { errorBody, jsonResponse, statusOf, toSqlError } from "./errors.ts";
 import { flag, type Params, text } from "./query_params.ts";
-import { jsonCell } from "./value_text.ts";
+import { jsonCell, jsonColumn } from "./value_text.ts";
 
 const SQL_TEXT_MAX = 1_048_576;
 const encoder = new TextEncoder();
@@ -88,7 +88,7 @@ export async function handleExec(
   let head = nm
     ? '{"dataset":['
     : `{"query":${JSON.stringify(query)},"columns":[${
-      columns.map((c) => `{"name":${JSON.stringify(c.name)},"type":"${typeName(c.type)}"}`).join(",")
+      columns.map((c) => jsonColumn(c.name, c.type)).join(",")
     }],"timestamp":${outcome.timestampIndex},"dataset":[`;
   let row = 0;
   let sent = 0;

@@ -3,10 +3,10 @@
  * of a value is always the engine's `formatValue` (§18.3); the formats differ only in which
  * types are written bare and which quoted.
  */
-import { type ColumnType, formatValue, type TypeTag, type Value } from "../../engine/mod.ts";
+import { type ColumnType, formatValue, typeName, type TypeTag, type Value } from "../../engine/mod.ts";
 
 /** Types JSON carries as bare literals (numbers and booleans); the rest are JSON strings. */
-const JSON_BARE = new Set<TypeTag>(["BOOLEAN", "BYTE", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE"]);
+const JSON_BARE = new Set<TypeTag>(["BOOLEAN", "BYTE", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE", "ARRAY"]);
 /** Types CSV writes unquoted (§3.2); the rest are quoted with `"` doubled. */
 const CSV_BARE = new Set<TypeTag>([
   "BOOLEAN",
@@ -29,6 +29,14 @@ export function jsonCell(v: Value, t: ColumnType, quoteLargeNum: boolean): strin
   if (s === null) return "null";
   if (t.tag === "LONG" && quoteLargeNum) return `"${s}"`;
   return JSON_BARE.has(t.tag) ? s : JSON.stringify(s);
+}
+
+/** A column of /exec metadata; arrays say `"type":"ARRAY","dim":n,"elemType":"DOUBLE"` (§2.2). */
+export function jsonColumn(name: string, t: ColumnType): string {
+  if (t.tag === "ARRAY") {
+    return `{"name":${JSON.stringify(name)},"type":"ARRAY","dim":${t.dims},"elemType":"DOUBLE"}`;
+  }
+  return `{"name":${JSON.stringify(name)},"type":"${typeName(t)}"}`;
 }
 
 function quote(s: string): string {

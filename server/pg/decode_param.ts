@@ -4,7 +4,18 @@
  * are decoded by their OID. A value that does not fit its type is an error the client sees
  * (22P02 / 08P01), never a crash.
  */
-import { type ColumnType, SqlError, T, type Value } from "../../engine/mod.ts";
+import {
+  arrayType,
+  type ColumnType,
+  decimalType,
+  DoubleArray,
+  parseArrayText,
+  parseDecimalText,
+  SqlError,
+  T,
+  type Value,
+} from "../../engine/mod.ts";
+import { decodeBinaryArray, decodeBinaryNumeric } from "./pg_arrays_numeric.ts";
 import { utf8 } from "./buffer_reader.ts";
 import { OID } from "./pg_types.ts";
 import { civilFromDays, parseTimestampText, PG_EPOCH_MICROS } from "./pg_time.ts";
@@ -46,9 +57,20 @@ export function decodeTextParam(text: string, oid: number, index: number): Value
       if (!/^[+-]?\d+$/.test(s)) throw invalid(text, "LONG", index);
       return BigInt(s);
     }
-    case OID.FLOAT4:
-    case OID.FLOAT8:
     case OID.NUMERIC: {
+      // Kept as text: typedParam() makes it a DECIMAL of the digits written (§12.8).
+      if (/^nan$/i.test(s)) return null;
+      if (parseDecimalText(s) === undefined || /[mM]$/.test(s)) throw invalid(text, "DECIMAL", index);
+      return s;
+    }
+    case OID.FLOAT8_ARRAY:
+    case OID.INT8_ARRAY: {
+      const a = parseArrayText(s);
+      if (!a) throw invalid(text, "DOUBLE[]", index);
+      return a;
+    }
+    case OID.FLOAT4:
+    case OID.FLOAT8: {
       const x = Number(s);
       if (s === "" || Number.isNaN(x) && !/^nan$/i.test(s)) throw invalid(text, "DOUBLE", index);
       return x;
@@ -74,7 +96,23 @@ export function decodeTextParam(text: string, oid: number, index: number): Value
  */
 export function decodedParamType(oid: number, value: Value): ColumnType | undefined {
   if ((oid === OID.TIMESTAMP || oid === OID.TIMESTAMPTZ) && typeof value === "bigint") return T.TIMESTAMP;
+  if (value instanceof DoubleArray) return arrayType(value.dims);
   return undefined;
+}
+
+/**
+ * The value and type a decoded parameter binds with: NUMERIC text becomes a DECIMAL of the
+ * digits it has (`2.5` → DECIMAL(2,1) 25n); others as `decodedParamType` says.
+ */
+export function typedParam(oid: number, value: Value): { value: Value; type: ColumnType | undefined } {
+  if (oid === OID.NUMERIC && typeof value === "string") {
+    const d = parseDecimalText(value)!;
+    return {
+      value: d.unscaled,
+      type: decimalType(Math.min(76, Math.max(d.precision, d.scale + 1)), d.scale),
+    };
+  }
+  return { value, type: decodedParamType(oid, value) };
 }
 
 function checkLength(bytes: Uint8Array, required: number, index: number): DataView {
@@ -86,21 +124,6 @@ function checkLength(bytes: Uint8Array, required: number, index: number): DataVi
     );
   }
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-/** Decodes a PostgreSQL binary NUMERIC into a double (exact for the digits a double holds). */
-function numericToNumber(bytes: Uint8Array, index: number): number | null {
-  if (bytes.length < 8) throw new SqlError(`bad numeric parameter [variableIndex=${index}]`, -1, "semantic");
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const ndigits = view.getInt16(0), weight = view.getInt16(2), sign = view.getUint16(4);
-  if (sign === 0xc000) return null; // NaN
-  if (bytes.length < 8 + 2 * ndigits) {
-    throw new SqlError(`bad numeric parameter [variableIndex=${index}]`, -1, "semantic");
-  }
-  let text = "";
-  for (let i = 0; i < ndigits; i++) text += String(view.getInt16(8 + 2 * i)).padStart(4, "0");
-  const x = Number(text === "" ? "0" : text) * Math.pow(10000, weight - ndigits + 1);
-  return sign === 0x4000 ? -x : x;
 }
 
 /** A binary-format value of parameter type `oid`; other OIDs are UTF-8 text (§12.8). */
@@ -120,7 +143,13 @@ export function decodeBinaryParam(bytes: Uint8Array, oid: number, index: number)
     case OID.FLOAT8:
       return checkLength(bytes, 8, index).getFloat64(0);
     case OID.NUMERIC:
-      return numericToNumber(bytes, index);
+      return decodeBinaryNumeric(bytes, index);
+    case OID.FLOAT8_ARRAY:
+    case OID.INT8_ARRAY:
+    case 1021: // _float4
+    case 1007: // _int4
+    case 1005: // _int2
+      return decodeBinaryArray(bytes, index);
     case OID.TIMESTAMP:
     case OID.TIMESTAMPTZ:
       return checkLength(bytes, 8, index).getBigInt64(0) + PG_EPOCH_MICROS;

@@ -3,7 +3,8 @@
  * big-endian integers and floats, timestamps as int64 µs since 2000-01-01, UUIDs as 16 bytes.
  * Types reported as varchar send their text bytes, which is what binary varchar is.
  */
-import type { ColumnType, Value } from "../../engine/mod.ts";
+import type { ColumnType, DoubleArray, Value } from "../../engine/mod.ts";
+import { writeBinaryArray, writeBinaryNumeric } from "./pg_arrays_numeric.ts";
 import type { BufferWriter } from "./buffer_writer.ts";
 import { writeTextCell } from "./encode_text.ts";
 import { PG_EPOCH_MICROS } from "./pg_time.ts";
@@ -52,6 +53,12 @@ export function writeBinaryCell(w: BufferWriter, v: Value, t: ColumnType): void 
     case "UUID":
       w.int32(16);
       writeUuid(w, v as string);
+      return;
+    case "ARRAY":
+      writeBinaryArray(w, v as DoubleArray);
+      return;
+    case "DECIMAL":
+      writeBinaryNumeric(w, v as bigint, t.scale ?? 0);
       return;
     default:
       writeTextCell(w, v, t);

@@ -3,7 +3,13 @@
  * `t`/`f`, decimal integers, shortest round-trip floats, timestamps with a space and six
  * fraction digits, raw UTF-8 strings. NULL is a length of -1.
  */
-import { type ColumnType, formatValue, type Value } from "../../engine/mod.ts";
+import {
+  type ColumnType,
+  type DoubleArray,
+  formatArrayPg,
+  formatValue,
+  type Value,
+} from "../../engine/mod.ts";
 import type { BufferWriter } from "./buffer_writer.ts";
 import { formatDateText, formatTimestampText } from "./pg_time.ts";
 import { formatTimestamptzText, zoneOfType } from "./time_zone.ts";
@@ -22,6 +28,8 @@ export function textOf(v: Value, t: ColumnType): string | null {
       return formatTimestampText((v as bigint) / 1000n - ((v as bigint) % 1000n < 0n ? 1n : 0n));
     case "DATE":
       return formatDateText(v as bigint);
+    case "ARRAY":
+      return formatArrayPg(v as DoubleArray); // `{1.0,2.0}`, PostgreSQL's literal (§12.8)
     default:
       // Numbers, strings, UUID, IPv4 ... read the same in Postgres text as in QuestDB's (§18.3).
       return formatValue(v, t);

@@ -7,7 +7,7 @@
 import { type Engine, type Value } from "../../engine/mod.ts";
 import * as M from "./backend_messages.ts";
 import type { BufferWriter } from "./buffer_writer.ts";
-import { decodeBinaryParam, decodedParamType, decodeTextParam } from "./decode_param.ts";
+import { decodeBinaryParam, decodeTextParam, typedParam } from "./decode_param.ts";
 import type { FrontendMessage } from "./frontend_messages.ts";
 import { Portal } from "./portal.ts";
 import {
@@ -164,7 +164,7 @@ export class ExtendedQuery {
         `bind message supplies ${msg.values.length} parameters, but prepared statement "${stmt.name}" requires ${oids.length}`,
       );
     }
-    const params: Value[] = msg.values.map((bytes, i) => {
+    const decoded: Value[] = msg.values.map((bytes, i) => {
       if (bytes === null) return null;
       const f = msg.paramFormats.length === 0
         ? 0
@@ -178,7 +178,8 @@ export class ExtendedQuery {
       throw new PgError(SQLSTATE.PROTOCOL_VIOLATION, `portal already exists [namedPortal=${msg.portal}]`);
     }
     await this.#portals.get(msg.portal)?.close();
-    const types = params.map((v, i) => decodedParamType(oids[i], v));
+    const typed = decoded.map((v, i) => typedParam(oids[i], v));
+    const params = typed.map((t) => t.value), types = typed.map((t) => t.type);
     this.#portals.set(msg.portal, new Portal(msg.portal, stmt, params, msg.resultFormats, types));
     M.bindComplete(this.#out);
   }

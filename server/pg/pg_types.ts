@@ -3,7 +3,7 @@
  * §12.7), in both directions: result columns (RowDescription) and declared parameter types
  * (Parse, ParameterDescription).
  */
-import { catalogTypeOid, type ColumnType, T } from "../../engine/mod.ts";
+import { arrayType, catalogTypeOid, type ColumnType, decimalType, T } from "../../engine/mod.ts";
 import { zoneOfType } from "./time_zone.ts";
 
 export const OID = {
@@ -74,6 +74,11 @@ export function pgTypeOf(t: ColumnType): PgColumnType {
       return { oid: OID.UUID, size: 16, modifier: -1 };
     case "BINARY":
       return { oid: OID.BYTEA, size: -1, modifier: -1 };
+    case "ARRAY":
+      // Any dimensionality: the OID does not carry it (§12.7).
+      return { oid: OID.FLOAT8_ARRAY, size: -1, modifier: -1 };
+    case "DECIMAL":
+      return { oid: OID.NUMERIC, size: -1, modifier: -1 };
     default:
       return VARCHAR;
   }
@@ -97,8 +102,11 @@ export function columnTypeOfOid(oid: number): ColumnType | undefined {
     case OID.FLOAT4:
       return T.FLOAT;
     case OID.FLOAT8:
-    case OID.NUMERIC:
       return T.DOUBLE;
+    case OID.NUMERIC:
+      return decimalType(38, 10);
+    case OID.FLOAT8_ARRAY:
+      return arrayType(1);
     case OID.TIMESTAMP:
     case OID.TIMESTAMPTZ:
       return T.TIMESTAMP;

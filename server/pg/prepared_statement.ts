@@ -5,6 +5,7 @@
  * Parse replaces it.
  */
 import type { ColumnMeta, ColumnType, Engine, Session, Value } from "../../engine/mod.ts";
+import { DoubleArray } from "../../engine/mod.ts";
 import { type ColumnLookup, inferParamTypes } from "./param_inference.ts";
 import { OID, paramOidOf } from "./pg_types.ts";
 import { paramCount, splitStatements } from "./sql_tokens.ts";
@@ -105,6 +106,8 @@ export function placeholderValues(oids: number[]): Value[] {
         return 0.5;
       case OID.BOOL:
         return false;
+      case OID.FLOAT8_ARRAY:
+        return DoubleArray.empty(1);
       default:
         return "";
     }

@@ -93,6 +93,7 @@ Deno.test("binary parameters are decoded by OID and their length is checked", ()
     /bad parameter value length \[sizeRequired=4, sizeActual=2, variableIndex=3\]/,
   );
   const numeric = new Uint8Array([0, 2, 0, 0, 0x40, 0, 0, 2, 0, 12, 0x13, 0x88]); // -12.5
-  assert.equal(decodeBinaryParam(numeric, OID.NUMERIC, 0), -12.5);
+  // NUMERIC keeps its digits and dscale: it binds as DECIMAL (typedParam), not as a double.
+  assert.equal(decodeBinaryParam(numeric, OID.NUMERIC, 0), "-12.50");
   assert.equal(decodeBinaryParam(new TextEncoder().encode("hé"), OID.TEXT, 0), "hé");
 });

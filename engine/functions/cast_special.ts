@@ -1,0 +1,140 @@
+/**
+ * CAST and assignment for the parameterised types: DECIMAL(p, s) (spec/sql.md §23.4) and DOUBLE
+ * arrays (§22.2). engine/functions/cast.ts hands these pairs over here.
+ */
+import { SqlError } from "../base/errors.ts";
+import { type ColumnType, isIntegral, isNumeric, typeName } from "../base/types.ts";
+import { DoubleArray, type Value } from "../base/values.ts";
+import { formatArrayJson, parseArrayText } from "./array_text.ts";
+import {
+  decimalFromNumber,
+  decimalToNumber,
+  fitsPrecision,
+  formatDecimal,
+  parseDecimalText,
+  pow10,
+  rescale,
+} from "./decimal_math.ts";
+
+function isTextType(t: ColumnType): boolean {
+  return t.tag === "STRING" || t.tag === "VARCHAR" || t.tag === "SYMBOL" || t.tag === "CHAR";
+}
+
+/** Whether the pair is handled here. */
+export function isSpecialCast(from: ColumnType, to: ColumnType): boolean {
+  return from.tag === "DECIMAL" || to.tag === "DECIMAL" || from.tag === "ARRAY" || to.tag === "ARRAY";
+}
+
+/** True when CAST(from AS to) is defined for a pair of which one side is DECIMAL or ARRAY. */
+export function canCastSpecial(from: ColumnType, to: ColumnType): boolean {
+  if (from.tag === "NULL") return true;
+  if (to.tag === "ARRAY") return (from.tag === "ARRAY" && from.dims === to.dims) || isTextType(from);
+  if (from.tag === "ARRAY") return to.tag === "STRING" || to.tag === "VARCHAR";
+  // DECIMAL on one side
+  const other = to.tag === "DECIMAL" ? from : to;
+  return other.tag === "DECIMAL" || isNumeric(other) || isTextType(other) || other.tag === "BOOLEAN";
+}
+
+/** May a `from` value be stored in a `to` column without CAST (§3.4, §23.1)? */
+export function assignableSpecial(from: ColumnType, to: ColumnType): boolean {
+  if (from.tag === "NULL") return true;
+  if (to.tag === "ARRAY") return (from.tag === "ARRAY" && from.dims === to.dims) || isTextType(from);
+  if (from.tag === "ARRAY") return to.tag === "STRING" || to.tag === "VARCHAR";
+  if (to.tag === "DECIMAL") return from.tag === "DECIMAL" || isIntegral(from) || isTextType(from);
+  // DECIMAL into another type: numbers and text (QuestDB renders it)
+  return isNumeric(to) || to.tag === "STRING" || to.tag === "VARCHAR" || to.tag === "SYMBOL";
+}
+
+function unsupported(from: ColumnType, to: ColumnType, pos: number): SqlError {
+  return new SqlError(`unsupported cast [from=${typeName(from)}, to=${typeName(to)}]`, pos);
+}
+
+function inconvertible(text: string, from: ColumnType, to: ColumnType, pos: number): SqlError {
+  const shown = isTextType(from) ? `\`${text}\`` : text;
+  return new SqlError(`inconvertible value: ${shown} [${typeName(from)} -> ${typeName(to)}]`, pos);
+}
+
+/**
+ * Converts a non-null value; `strict` (constants, assignment) turns a value that does not
+ * convert into an error, otherwise it becomes NULL.
+ */
+export function castSpecial(v: Value, from: ColumnType, to: ColumnType, strict: boolean, pos = -1): Value {
+  if (to.tag === "ARRAY") {
+    if (from.tag === "ARRAY") return v;
+    const parsed = parseArrayText(String(v), to.dims ?? 1);
+    if (parsed === undefined) {
+      if (strict) throw inconvertible(String(v), from, to, pos);
+      return null;
+    }
+    return parsed;
+  }
+  if (from.tag === "ARRAY") {
+    if (to.tag === "STRING" || to.tag === "VARCHAR") return formatArrayJson(v as DoubleArray);
+    throw unsupported(from, to, pos);
+  }
+  if (to.tag === "DECIMAL") {
+    const scale = to.scale ?? 0, precision = to.precision ?? 18;
+    let unscaled: bigint | undefined;
+    if (from.tag === "DECIMAL") unscaled = rescale(v as bigint, from.scale ?? 0, scale);
+    else if (typeof v === "bigint") unscaled = v * pow10(scale);
+    else if (typeof v === "boolean") unscaled = (v ? 1n : 0n) * pow10(scale);
+    else if (typeof v === "number") {
+      unscaled = Number.isInteger(v) && isIntegral(from)
+        ? BigInt(v) * pow10(scale)
+        : decimalFromNumber(v, scale);
+      if (unscaled === undefined) return null; // NaN/Inf are NULL doubles already
+    } else if (typeof v === "string") {
+      const p = parseDecimalText(v);
+      if (p === undefined) {
+        if (strict) throw inconvertible(v, from, to, pos);
+        return null;
+      }
+      unscaled = rescale(p.unscaled, p.scale, scale);
+    }
+    if (unscaled === undefined) throw unsupported(from, to, pos);
+    if (!fitsPrecision(unscaled, precision)) {
+      if (strict) {
+        const text = from.tag === "DECIMAL" ? formatDecimal(v as bigint, from.scale ?? 0) : String(v);
+        throw inconvertible(text, from, to, pos);
+      }
+      return null;
+    }
+    return unscaled;
+  }
+  // DECIMAL → another type
+  const d = v as bigint, scale = from.scale ?? 0;
+  switch (to.tag) {
+    case "STRING":
+    case "VARCHAR":
+    case "SYMBOL":
+      return formatDecimal(d, scale);
+    case "DOUBLE":
+      return decimalToNumber(d, scale);
+    case "FLOAT":
+      return Math.fround(decimalToNumber(d, scale));
+    case "BOOLEAN":
+      return d !== 0n;
+    case "LONG":
+      return rescale(d, scale, 0, true);
+    case "INT":
+    case "SHORT":
+    case "BYTE": {
+      const i = rescale(d, scale, 0, true);
+      const bits = to.tag === "INT" ? 32 : to.tag === "SHORT" ? 16 : 8;
+      const n = Number(BigInt.asIntN(bits, i));
+      return to.tag === "INT" && n === -2147483648 ? null : n;
+    }
+    default:
+      throw unsupported(from, to, pos);
+  }
+}
+
+/** The common type of two types where one is DECIMAL or ARRAY; undefined when there is none. */
+export function commonSpecial(a: ColumnType, b: ColumnType): ColumnType | undefined {
+  if (a.tag === "NULL") return b;
+  if (b.tag === "NULL") return a;
+  if (a.tag === "ARRAY" || b.tag === "ARRAY") return a.tag === b.tag && a.dims === b.dims ? a : undefined;
+  return undefined;
+}
+
+export { DoubleArray };

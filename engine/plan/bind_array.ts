@@ -1,0 +1,68 @@
+/**
+ * Binding of `ARRAY[...]` constructors and `arr[...]` element access / slicing (spec/sql.md
+ * §22.2, §22.3) into ordinary call nodes, folded when constant.
+ */
+import { SqlError } from "../base/errors.ts";
+import { type ColumnType, T } from "../base/types.ts";
+import type { Value } from "../base/values.ts";
+import type * as A from "../sql/ast.ts";
+import { accessArray, constructArray, type Selector } from "../functions/array_ops.ts";
+import type { ScalarBinding } from "../functions/registry_types.ts";
+import { type BoundExpr, isConst } from "./bound.ts";
+import type { BindContext } from "./bind_expr.ts";
+
+type Bind = (e: A.Expr, ctx: BindContext) => BoundExpr;
+type Cast = (arg: BoundExpr, to: ColumnType, pos: number) => BoundExpr;
+
+/** A call node of `binding`, or its value when every argument is constant. */
+function callNode(
+  name: string,
+  binding: ScalarBinding,
+  args: BoundExpr[],
+  ctx: BindContext,
+  pos: number,
+): BoundExpr {
+  if (args.every(isConst)) {
+    try {
+      const v = binding.eval(args.map((a) => (a as { value: Value }).value), ctx.evalContext);
+      return { kind: "const", type: binding.returns, value: v };
+    } catch (err) {
+      if (err instanceof SqlError && err.position < 0) throw new SqlError(err.message, pos, err.kind);
+      throw err;
+    }
+  }
+  return { kind: "call", type: binding.returns, name, binding, args };
+}
+
+/** `ARRAY[e1, e2, …]`; nested bare `[...]` elements are arrays themselves. */
+export function bindArrayLiteral(e: A.ArrayLiteral, ctx: BindContext, bind: Bind, cast: Cast): BoundExpr {
+  if (e.elements.length === 0) throw new SqlError("empty array needs a type: ARRAY[]::DOUBLE[]", e.pos);
+  const args = e.elements.map((x) => {
+    const b = x.kind === "array" ? bindArrayLiteral(x, ctx, bind, cast) : bind(x, ctx);
+    // Decimals and integers enter as doubles: arrays hold DOUBLE only (§22.2).
+    return b.type.tag === "ARRAY" || b.type.tag === "NULL" ? b : cast(b, T.DOUBLE, x.pos);
+  });
+  return callNode("array", constructArray(args.map((a) => a.type), e.pos), args, ctx, e.pos);
+}
+
+/** `arr[i, lo:hi, …]` (also `arr[i][j]`, which the parser reads as one list of selectors). */
+export function bindArrayIndex(e: A.IndexExpr, ctx: BindContext, bind: Bind): BoundExpr {
+  const arr = bind(e.expr, ctx);
+  if (arr.type.tag !== "ARRAY") {
+    throw new SqlError(`array expected, found ${arr.type.tag}`, e.expr.pos);
+  }
+  const args: BoundExpr[] = [arr];
+  const selectors: Selector[] = [];
+  e.indexes.forEach((x, k) => {
+    const range = e.ranges?.[k];
+    for (const part of range?.hi ? [x, range.hi] : [x]) {
+      const b = bind(part, ctx);
+      if (!["BYTE", "SHORT", "INT", "LONG", "NULL"].includes(b.type.tag)) {
+        throw new SqlError(`array index must be an integer, found ${b.type.tag}`, part.pos);
+      }
+      args.push(b);
+    }
+    selectors.push({ range: range !== undefined, hasHi: range?.hi !== undefined });
+  });
+  return callNode("[]", accessArray(arr.type, selectors, e.pos), args, ctx, e.pos);
+}
