@@ -12,6 +12,7 @@ import { startIlp } from "./server/ilp/mod.ts";
 import { AuthService } from "./server/auth/mod.ts";
 import { type ConnectionGauges, metricsPage } from "./server/metrics/mod.ts";
 import { serverWarnings } from "./server/warnings.ts";
+import { parquetExportDefaults } from "./server/http/exp_parquet.ts";
 
 function rootArg(args: string[]): string {
   const i = args.indexOf("--root");
@@ -33,6 +34,9 @@ async function main(): Promise<void> {
     parallelWorkers: config.int("cairo.sql.parallel.workers", 2),
     // QuestDB resolves a relative cairo.sql.copy.root against the server root.
     copyRoot: resolveCopyRoot(root, config.get("cairo.sql.copy.root")),
+    // COPY ... TO writes under cairo.sql.copy.export.root (default <root>/export); set blank, COPY TO is off.
+    copyExportRoot: resolveExportRoot(root, config.get("cairo.sql.copy.export.root")),
+    parquetExportDefaults: parquetExportDefaults(config),
   });
   const auth = await AuthService.open(engine, config, root);
   const listeners: Listener[] = [];
@@ -145,6 +149,13 @@ if (import.meta.main) {
 }
 
 /** cairo.sql.copy.root: unset → `<root>/import`; relative → under the root. */
+function resolveExportRoot(root: string, value: string | undefined): string {
+  if (value === undefined) return `${root.replace(/\/+$/, "")}/export`;
+  const v = value.trim();
+  if (v === "") return "";
+  return v.startsWith("/") ? v : `${root.replace(/\/+$/, "")}/${v}`;
+}
+
 function resolveCopyRoot(root: string, value: string | undefined): string {
   const v = (value ?? "").trim() || "import";
   return v.startsWith("/") ? v : `${root.replace(/\/+$/, "")}/${v}`;

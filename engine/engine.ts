@@ -46,6 +46,8 @@ import {
 } from "./exec/permissions.ts";
 import { prepareSubqueries } from "./exec/subqueries.ts";
 import { dropPartitionsWhere } from "./exec/drop_partitions_where.ts";
+import { copyStatement } from "./exec/copy_to.ts";
+import { PARQUET_EXPORT_DEFAULTS, type ParquetWriteOptions } from "./parquet/writer.ts";
 import type { TransactionTag } from "./exec/transaction.ts";
 import "./exec/time_series_ops.ts";
 import "./exec/lateral.ts";
@@ -93,6 +95,10 @@ export interface EngineOptions {
   backupRoot?: string;
   /** `cairo.sql.copy.root`: the folder read_parquet reads under (default `<root>/import`). */
   copyRoot?: string;
+  /** `cairo.sql.copy.export.root`: where COPY ... TO writes (default `<root>/export`; "" disables). */
+  copyExportRoot?: string;
+  /** `cairo.parquet.export.*`: COPY TO's Parquet defaults. */
+  parquetExportDefaults?: ParquetWriteOptions;
 }
 
 export class Engine {
@@ -142,6 +148,7 @@ export class Engine {
     try {
       const stmt = parseStatement(sql);
       if (stmt.kind === "insert" && stmt.returning) return this.#describeReturning(stmt, session);
+      if (stmt.kind === "copy" && typeof stmt.target === "object") return [{ name: "id", type: T.VARCHAR }];
       if (stmt.kind !== "query") return [];
       const plan = planQuery(stmt, this.#planContext(session, this.#evalContext(session)));
       checkReads(pruneColumns(plan), session, this.storage, stmt.pos);
@@ -417,8 +424,17 @@ export class Engine {
         }
         case "declare":
           throw new SqlError("DECLARE is not supported yet", stmt.pos);
-        case "copy":
-          throw new SqlError("COPY is not supported", stmt.pos);
+        case "copy": {
+          const id = await copyStatement(stmt, {
+            storage: this.storage,
+            exportRoot: this.#options.copyExportRoot ?? `${this.storage.root}/export`,
+            defaults: this.#options.parquetExportDefaults ?? PARQUET_EXPORT_DEFAULTS,
+            plan: (q) => checked(planQuery(q, pc)),
+            run: runQuery,
+          });
+          const columns = [{ name: "id", type: T.VARCHAR }];
+          return await this.#rows({ kind: "rows", columns, timestampIndex: -1, rows: [[id]] }, xc);
+        }
         case "cancelQuery":
           activity.cancel(stmt.id, session, stmt.idPos);
           return { kind: "ddl" };

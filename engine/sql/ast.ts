@@ -706,7 +706,10 @@ export interface CopyStmt {
   columns?: { name: string; pos: number }[];
   direction: "from" | "to";
   target: "stdin" | "stdout" | { file: string };
-  options: { name: string; value?: string }[];
+  /** Where the target (STDIN, STDOUT or the file name) is. */
+  targetPos?: number;
+  /** Options with the positions of their names and values (COPY TO's errors point at them). */
+  options: { name: string; value?: string; pos?: number; valuePos?: number }[];
 }
 
 /** Access-control statements (issue 6); the parser fills `words` for the binder to read. */

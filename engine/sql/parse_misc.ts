@@ -153,10 +153,11 @@ export function parseCopy(p: ParseState): CopyStmt {
   }
   const direction = p.acceptWord("from") ? "from" : p.acceptWord("to") ? "to" : undefined;
   if (!direction) throw p.expected("'from' or 'to'");
+  const targetPos = p.peek().pos;
   const target = copyTarget(p);
   p.acceptWord("with");
   const options = p.isOp("(") ? parenOptions(p) : bareOptions(p);
-  const stmt: CopyStmt = { kind: "copy", pos: kw.pos, direction, target, options };
+  const stmt: CopyStmt = { kind: "copy", pos: kw.pos, direction, target, targetPos, options };
   if (query) stmt.query = query;
   if (table) stmt.table = table;
   if (columns) stmt.columns = columns;
@@ -177,25 +178,50 @@ function parenOptions(p: ParseState): CopyStmt["options"] {
   const open = p.next();
   const options: CopyStmt["options"] = [];
   do {
-    const name = p.anyName("option name").name.toLowerCase();
-    if (p.isOp(",") || p.isOp(")")) options.push({ name });
-    else options.push({ name, value: p.next().value });
+    const n = p.anyName("option name");
+    const name = n.name.toLowerCase();
+    if (p.isOp(",") || p.isOp(")")) options.push({ name, pos: n.pos });
+    else {
+      const v = p.next();
+      options.push({ name, value: v.value, pos: n.pos, valuePos: v.pos });
+    }
   } while (p.acceptOp(","));
   p.closeParen(open);
   return options;
 }
 
+/** Options whose value is a bare word (`FORMAT PARQUET`, `COMPRESSION_CODEC zstd`, `PARTITION_BY DAY`). */
+const WORD_VALUED = new Set([
+  "partition_by",
+  "format",
+  "compression_codec",
+  "compression_level",
+  "row_group_size",
+  "data_page_size",
+  "parquet_version",
+  "statistics_enabled",
+  "raw_array_encoding",
+  "size_limit",
+]);
+
 /** QuestDB's `WITH HEADER true FORMAT csv PARTITION BY DAY ...`; flags such as `CSV` have no value. */
 function bareOptions(p: ParseState): CopyStmt["options"] {
   const options: CopyStmt["options"] = [];
   while (!p.atEnd()) {
-    let name = p.anyName("option name").name.toLowerCase();
+    const n = p.anyName("option name");
+    let name = n.name.toLowerCase();
     if (name === "partition" && p.acceptWord("by")) name = "partition_by";
     const v = p.peek();
+    if (v.kind === "op" && v.text === "-" && p.peek(1).kind === "number") {
+      p.next(); // a negative number (`ROW_GROUP_SIZE -1`)
+      options.push({ name, value: "-" + p.next().value, pos: n.pos, valuePos: v.pos });
+      continue;
+    }
     const valued = v.kind === "string" || v.kind === "number" ||
-      ["true", "false", "on", "off"].includes(p.wordAt() ?? "") || name === "partition_by";
-    if (valued) options.push({ name, value: p.next().value });
-    else options.push({ name });
+      ["true", "false", "on", "off"].includes(p.wordAt() ?? "") ||
+      (WORD_VALUED.has(name) && (v.kind === "word" || v.kind === "quoted"));
+    if (valued) options.push({ name, value: p.next().value, pos: n.pos, valuePos: v.pos });
+    else options.push({ name, pos: n.pos });
   }
   return options;
 }

@@ -70,7 +70,9 @@ export function statementKind(tokens: SqlToken[]): StatementKind {
     case "deallocate":
       return "deallocate";
     case "copy":
-      return "copy";
+      // COPY ... TO 'dir' (a Parquet export) is QuestDB's SQL statement: the engine runs it and
+      // answers with a row (the export id), as over REST. STDIN/STDOUT are the wire's own.
+      return copyTargetIsFile(tokens) ? "query" : "copy";
     case "discard":
     case "reset":
       return "discard";
@@ -95,6 +97,20 @@ export function statementKind(tokens: SqlToken[]): StatementKind {
         ? "query"
         : "other";
   }
+}
+
+/** True when the word after COPY's top-level FROM/TO is a quoted file name. */
+function copyTargetIsFile(tokens: SqlToken[]): boolean {
+  let depth = 0;
+  for (let i = 1; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.text === "(") depth++;
+    else if (t.text === ")") depth--;
+    else if (depth === 0 && t.kind === "word" && (t.lower === "to" || t.lower === "from")) {
+      return tokens[i + 1]?.kind === "string";
+    }
+  }
+  return false;
 }
 
 /** True for statements whose result is rows (RowDescription + DataRows). */

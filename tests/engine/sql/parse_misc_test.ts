@@ -117,7 +117,23 @@ Deno.test("misc copy from stdin and to stdout", () => {
   assert.equal(as(parseStatement("COPY t TO STDOUT"), "copy").options.length, 0);
   const c = as(parseStatement("COPY weather FROM 'weather.csv' WITH HEADER true PARTITION BY MONTH"), "copy");
   assert.deepEqual(c.target, { file: "weather.csv" });
-  assert.deepEqual(c.options, [{ name: "header", value: "true" }, { name: "partition_by", value: "MONTH" }]);
+  assert.deepEqual(stripPositions(c.options), [
+    { name: "header", value: "true" },
+    { name: "partition_by", value: "MONTH" },
+  ]);
+  const d = as(
+    parseStatement(
+      "COPY t TO 'out' WITH FORMAT PARQUET COMPRESSION_CODEC zstd ROW_GROUP_SIZE -1 PARTITION_BY DAY",
+    ),
+    "copy",
+  );
+  assert.deepEqual(d.options, [
+    { name: "format", value: "PARQUET", pos: 21, valuePos: 28 },
+    { name: "compression_codec", value: "zstd", pos: 36, valuePos: 54 },
+    { name: "row_group_size", value: "-1", pos: 59, valuePos: 74 },
+    { name: "partition_by", value: "DAY", pos: 77, valuePos: 90 },
+  ]);
+  assert.equal(d.targetPos, 10);
   assert.equal(parseError("COPY t INTO x").message, "'from' or 'to' expected");
 });
 
