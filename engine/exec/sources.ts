@@ -8,7 +8,8 @@ import { rowsToBatch, rowsToBatches } from "./batch_util.ts";
 import { compileExpr } from "./compile_expr.ts";
 import { runSeries, type Series } from "./generate_series.ts";
 import { type ExecContext, pace } from "./exec_context.ts";
-import { type ParquetSource, readParquetBatches, rowGroupSpans } from "../parquet/reader.ts";
+import { readParquetBatches, rowGroupSpans } from "../parquet/reader.ts";
+import type { ParquetScan } from "../plan/parquet_pushdown.ts";
 
 const EMPTY: Batch = { rowCount: 1, columns: [] };
 
@@ -52,13 +53,9 @@ export async function* runGenerator(
   ctx: ExecContext,
 ): AsyncGenerator<Batch> {
   if (n.name === "read_parquet") {
-    const src = n.args[0] as unknown as ParquetSource;
+    const scan = n.args[0] as unknown as ParquetScan;
     for await (
-      const b of readParquetBatches(
-        src,
-        src.columns.map((_, i) => i),
-        rowGroupSpans(src.metadata),
-      )
+      const b of readParquetBatches(scan.src, scan.columns, rowGroupSpans(scan.src.metadata, scan.bounds))
     ) {
       await pace(ctx);
       yield b;

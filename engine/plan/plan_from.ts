@@ -20,6 +20,7 @@ import { Scope } from "./scope.ts";
 import { T } from "../base/types.ts";
 import { seriesOf } from "../exec/generate_series.ts";
 import { openParquet, resolveInRoot } from "../parquet/reader.ts";
+import type { ParquetScan } from "./parquet_pushdown.ts";
 
 export interface Planned {
   node: PlanNode;
@@ -185,7 +186,7 @@ function planReadParquet(call: A.FunctionCall, alias: string | undefined, pc: Pl
     ...shape(src.columns.map((c) => ({ name: c.name, type: c.type }))),
     kind: "generator",
     name: "read_parquet",
-    args: [src as unknown as Value],
+    args: [{ src, columns: src.columns.map((_, i) => i), bounds: [] } satisfies ParquetScan as unknown as Value],
   };
   return { node, scope: scopeOf(node, alias ? [alias] : [name]) };
 }

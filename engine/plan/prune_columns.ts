@@ -6,6 +6,7 @@
 import { type BoundExpr, walkBound } from "./bound.ts";
 import type { PlanNode } from "./plan_node.ts";
 import { pruneTimeSeries } from "./prune_time_series.ts";
+import { parquetScanOf, pruneParquet, pushParquetFilter } from "./parquet_pushdown.ts";
 
 type Pruned = { node: PlanNode; map: number[] };
 
@@ -72,12 +73,13 @@ function prune(n: PlanNode, needed: Set<number>): Pruned {
     }
     case "filter": {
       const inner = prune(n.input, uses([n.predicate], new Set(needed)));
+      const predicate = remap(n.predicate, inner.map);
       const node: PlanNode = {
         ...n,
-        input: inner.node,
+        input: pushParquetFilter(inner.node, predicate),
         columns: inner.node.columns,
         timestampIndex: inner.node.timestampIndex,
-        predicate: remap(n.predicate, inner.map),
+        predicate,
       };
       return { node, map: inner.map };
     }
@@ -190,6 +192,8 @@ function prune(n: PlanNode, needed: Set<number>): Pruned {
     case "asof":
     case "window":
       return pruneTimeSeries(n, needed, prune);
+    case "generator":
+      return parquetScanOf(n) ? pruneParquet(n, needed) : identity(n);
     default:
       // Leaves keep their columns.
       return identity(n);
