@@ -22,6 +22,7 @@ import { ToastHost } from "./ui/toast_host.tsx";
 import { Workspace } from "./workspace.tsx";
 import { WarningsBanner } from "./ui/warnings_banner.tsx";
 import { ThemeSelect } from "./ui/theme_select.tsx";
+import { StorageNotice } from "./ui/storage_notice.tsx";
 import { ShareConfirmDialog, shareConfirmStore } from "./ui/share_confirm_dialog.tsx";
 
 type Boot = { state: "loading" } | { state: "error"; message: string } | {
@@ -131,6 +132,7 @@ export function App() {
         <span class="logo" aria-hidden="true" />
         <span class="product">Web Console</span>
         <span class="spacer" />
+        <StorageNotice />
         <ThemeSelect />
         {auth.user && <span class="user-badge" data-testid="current-user">{auth.user}</span>}
         {auth.mode !== "none" && (
