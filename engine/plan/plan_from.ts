@@ -186,7 +186,9 @@ function planReadParquet(call: A.FunctionCall, alias: string | undefined, pc: Pl
     ...shape(src.columns.map((c) => ({ name: c.name, type: c.type }))),
     kind: "generator",
     name: "read_parquet",
-    args: [{ src, columns: src.columns.map((_, i) => i), bounds: [] } satisfies ParquetScan as unknown as Value],
+    args: [
+      { src, columns: src.columns.map((_, i) => i), bounds: [] } satisfies ParquetScan as unknown as Value,
+    ],
   };
   return { node, scope: scopeOf(node, alias ? [alias] : [name]) };
 }
