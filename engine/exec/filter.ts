@@ -2,7 +2,8 @@
  * Filter: keeps the rows for which the predicate is true, as a gathered batch. When every
  * conjunct is a simple comparison (numeric column vs constant, symbol = / IN, IS NULL) and
  * the batch's columns are views of WASM memory (as scans hand them out), the WASM filter
- * kernels build the selection vector; otherwise the predicate runs row by row, giving other
+ * kernels build the selection vector; otherwise a generated batch loop does when the predicate
+ * has one (vector/batch_expr.ts), and else the predicate runs row by row, giving other
  * clients a turn every few thousand rows when the batch takes long (a regex per row).
  */
 import type { Batch, SymbolDict, Vector } from "../base/values.ts";
@@ -13,6 +14,7 @@ import { gather } from "./batch_util.ts";
 import { compilePredicate } from "./compile_expr.ts";
 import { checkCancelled, type ExecContext, pace, PACE_ROWS, paceDue } from "./exec_context.ts";
 import { type Pred, predicateOf } from "./kernel_predicates.ts";
+import { batchSelect } from "./vector/batch_eval.ts";
 
 type FilterNode = Extract<PlanNode, { kind: "filter" }>;
 
@@ -25,6 +27,9 @@ export async function* runFilter(
   const simple = conjuncts(n.predicate).map((c) => predicateOf(c, n.input.columns));
   const kernelPreds = simple.every((p) => p !== undefined) ? (simple as Pred[]) : undefined;
   const keySets = new Map<SymbolDict, Map<Pred, Uint8Array>>();
+  // Predicates the kernels cannot take (OR, arithmetic, date functions) or batches outside WASM
+  // memory: one generated loop over the batch (vector/batch_expr.ts) when the predicate has one.
+  const batchPred = batchSelect(n.predicate, ctx);
   for await (const b of input) {
     checkCancelled(ctx);
     const viaKernels = kernelPreds && kernelSelect(b, kernelPreds, keySets);
@@ -35,6 +40,12 @@ export async function* runFilter(
       continue;
     }
     const sel = new Int32Array(b.rowCount);
+    if (batchPred) {
+      const count = batchPred(b, sel);
+      if (count === b.rowCount) yield b;
+      else if (count > 0) yield gather(b, sel, count);
+      continue;
+    }
     let count = 0;
     for (let from = 0; from < b.rowCount; from += PACE_ROWS) {
       if (from > 0 && paceDue(ctx)) await pace(ctx);

@@ -3,6 +3,7 @@ import { allocVectorData, type Batch, type Vector, writeValue } from "../base/va
 import type { PlanNode } from "../plan/plan_node.ts";
 import { compileExpr } from "./compile_expr.ts";
 import { checkCancelled, type ExecContext, pace, PACE_ROWS, paceDue } from "./exec_context.ts";
+import { batchVector } from "./vector/batch_eval.ts";
 
 type ProjectNode = Extract<PlanNode, { kind: "project" }>;
 
@@ -11,7 +12,9 @@ export async function* runProject(
   input: AsyncIterable<Batch>,
   ctx: ExecContext,
 ): AsyncGenerator<Batch> {
-  const evals = n.exprs.map((e) => (e.kind === "column" ? undefined : compileExpr(e, ctx)));
+  // Expressions with a batch form run as one generated loop per batch (vector/batch_expr.ts).
+  const batched = n.exprs.map((e) => batchVector(e, ctx));
+  const evals = n.exprs.map((e, c) => (e.kind === "column" || batched[c] ? undefined : compileExpr(e, ctx)));
   for await (const b of input) {
     checkCancelled(ctx);
     const columns: Vector[] = [];
@@ -22,8 +25,13 @@ export async function* runProject(
         columns.push(b.columns[e.index]);
         continue;
       }
-      const f = evals[c]!;
       const t = n.columns[c].type;
+      const batch = batched[c];
+      if (batch && e.type.tag === t.tag) {
+        columns.push(batch(b));
+        continue;
+      }
+      const f = evals[c] ?? (evals[c] = compileExpr(e, ctx));
       const data = allocVectorData(t, b.rowCount);
       // A costly expression (a regex per row) must not hold the event loop for a whole batch.
       for (let from = 0; from < b.rowCount; from += PACE_ROWS) {

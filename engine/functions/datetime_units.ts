@@ -19,7 +19,7 @@ import {
 } from "./datetime_calendar.ts";
 
 /** Nanoseconds per fixed-length unit letter. */
-const FIXED_NANOS: Readonly<Record<string, bigint>> = {
+export const FIXED_NANOS: Readonly<Record<string, bigint>> = {
   n: 1n,
   u: 1_000n,
   U: 1_000n,
@@ -147,7 +147,7 @@ const TRUNC_ALIASES: Readonly<Record<string, string>> = {
   years: "year",
 };
 
-const TRUNC_LETTERS: Readonly<Record<string, string>> = {
+export const TRUNC_LETTERS: Readonly<Record<string, string>> = {
   week: "w",
   day: "d",
   hour: "h",

@@ -22,6 +22,7 @@ import { rowsToBatches } from "../batch_util.ts";
 import { compileExpr, type Evaluator } from "../compile_expr.ts";
 import { charge, checkCancelled, type ExecContext } from "../exec_context.ts";
 import { compileVectorExpr } from "../vector_expr.ts";
+import { type BatchMask, batchMask, batchVector } from "./batch_eval.ts";
 import { NativeAgg, nativeFnOf } from "./agg_states.ts";
 import { IntPairHash } from "./int_hash.ts";
 import { KeyIds } from "./key_ids.ts";
@@ -32,14 +33,17 @@ type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
 export type VectorOf = (b: Batch) => Vector;
 
 /**
- * A batch-wide evaluator of `e`: columns pass through, DOUBLE arithmetic runs as one generated
- * loop (vector_expr.ts), anything else is evaluated per row into a vector of its type.
+ * A batch-wide evaluator of `e`: columns pass through, expressions with a batch form run as one
+ * generated loop (batch_expr.ts; its vector is reused batch to batch), the rest is evaluated
+ * per row into a vector of its type.
  */
 export function vectorOf(e: BoundExpr, ctx: ExecContext): VectorOf {
   if (e.kind === "column") {
     const index = e.index;
     return (b) => b.columns[index];
   }
+  const batch = batchVector(e, ctx, true);
+  if (batch) return batch;
   const fused = e.type.tag === "DOUBLE" ? compileVectorExpr(e) : undefined;
   if (fused) return (b) => ({ type: e.type, data: fused(b) });
   const f = compileExpr(e, ctx);
@@ -63,6 +67,8 @@ interface AggPlan {
   accs?: Accumulator[];
   args?: Evaluator[];
   filter?: Evaluator;
+  /** The FILTER clause as a batch mask, when it has a batch form. */
+  filterMask?: BatchMask;
   call: AggregateCall;
 }
 
@@ -75,7 +81,8 @@ export async function* runHashAggregate(
   const keyIds = n.keys.map(() => new KeyIds());
   const folds = n.keys.slice(1).map(() => new IntPairHash());
   const aggs: AggPlan[] = n.aggs.map((call) => {
-    const filter = call.filter ? compileExpr(call.filter, ctx) : undefined;
+    const filterMask = call.filter ? batchMask(call.filter, ctx) : undefined;
+    const filter = call.filter && !filterMask ? compileExpr(call.filter, ctx) : undefined;
     const fn = nativeFnOf(
       call.name,
       call.args.length === 1 ? call.args[0].type : undefined,
@@ -86,11 +93,12 @@ export async function* runHashAggregate(
       return {
         call,
         filter,
+        filterMask,
         native: new NativeAgg(fn, call.binding.returns, distinctIds),
         arg: call.args.length ? vectorOf(call.args[0], ctx) : undefined,
       };
     }
-    return { call, filter, accs: [], args: call.args.map((x) => compileExpr(x, ctx)) };
+    return { call, filter, filterMask, accs: [], args: call.args.map((x) => compileExpr(x, ctx)) };
   });
   // Group g's key ids, one array per key (several keys); a single key's ids are its group ids.
   const groupKeyIds: number[][] = n.keys.map(() => []);
@@ -141,7 +149,10 @@ export async function* runHashAggregate(
     }
     for (const a of aggs) {
       let m: Uint8Array | undefined;
-      if (a.filter) {
+      if (a.filterMask) {
+        m = mask;
+        a.filterMask(b, m);
+      } else if (a.filter) {
         m = mask;
         for (let i = 0; i < rows; i++) m[i] = a.filter(b, i) === true ? 1 : 0;
       }

@@ -39,6 +39,11 @@ export function setReferenceExecution(on: boolean): void {
   reference = on;
 }
 
+/** Whether the reference operators are forced (batch expression forms are off too). */
+export function referenceExecution(): boolean {
+  return reference;
+}
+
 export function aggregateOp(n: AggregateNode): AggregateOp {
   if (reference) return "rows";
   if (!n.aggs.some(isDistinct) && fastShape(n)) return "wasm";

@@ -1,0 +1,105 @@
+/**
+ * Operator-facing forms of the batch expression compiler (batch_expr.ts): a whole-batch value
+ * vector, a selection vector, a 0/1 mask. Each answers undefined when the expression has no
+ * batch form (the operator keeps its row loop) and otherwise evaluates a batch the compiled
+ * loop declines (a LONG past 2^53, a column in an unexpected layout) through the row path
+ * (compile_expr.ts), so results never depend on which form ran. The reference execution of the
+ * differential tests (physical.ts) turns all of them off.
+ */
+import { type Batch, type Vector, type VectorData, writeValue } from "../../base/values.ts";
+import type { ColumnType } from "../../base/types.ts";
+import type { BoundExpr } from "../../plan/bound.ts";
+import { compileExpr, compilePredicate } from "../compile_expr.ts";
+import type { ExecContext } from "../exec_context.ts";
+import { compileBatchExpr } from "./batch_expr.ts";
+import { referenceExecution } from "./physical.ts";
+
+type Out = Int8Array | Int16Array | Int32Array | Float32Array | Float64Array;
+
+/** Uninitialized (zeroed) data of `t` for n rows; every row is written by the loop. */
+function rawData(t: ColumnType, n: number): VectorData {
+  switch (t.tag) {
+    case "BOOLEAN":
+    case "BYTE":
+      return new Int8Array(n);
+    case "SHORT":
+      return new Int16Array(n);
+    case "INT":
+      return new Int32Array(n);
+    case "FLOAT":
+      return new Float32Array(n);
+    case "DOUBLE":
+      return new Float64Array(n);
+    default:
+      return new BigInt64Array(n);
+  }
+}
+
+/** The array the loop writes: LONG-like data through its 32-bit word view. */
+function outOf(d: VectorData, n: number): Out {
+  return d instanceof BigInt64Array ? new Int32Array(d.buffer, d.byteOffset, n * 2) : d as Out;
+}
+
+/**
+ * `e` over a whole batch as a vector of e.type, or undefined without a batch form. With
+ * `reuse`, the data array is reused for the next batch (for consumers that are done with a
+ * batch's vectors before asking for the next: the hash aggregation).
+ */
+export function batchVector(
+  e: BoundExpr,
+  ctx: ExecContext,
+  reuse = false,
+): ((b: Batch) => Vector) | undefined {
+  if (referenceExecution() || e.kind === "column") return undefined;
+  const run = compileBatchExpr(e, "value", ctx.params);
+  if (!run) return undefined;
+  const t = e.type;
+  let rows: ReturnType<typeof compileExpr> | undefined;
+  let buf: VectorData | undefined;
+  return (b) => {
+    const n = b.rowCount;
+    let data: VectorData;
+    if (reuse) {
+      if (!buf || buf.length < n) buf = rawData(t, n);
+      data = buf.length === n ? buf : (buf as Out).subarray(0, n) as VectorData;
+    } else data = rawData(t, n);
+    if (run(b, outOf(data, n)) < 0) {
+      rows ??= compileExpr(e, ctx);
+      for (let i = 0; i < n; i++) writeValue(t, data, i, rows(b, i));
+    }
+    return { type: t, data };
+  };
+}
+
+/** Writes into `sel` the rows where predicate `e` is true and answers their count. */
+export type BatchSelect = (b: Batch, sel: Int32Array) => number;
+
+export function batchSelect(e: BoundExpr, ctx: ExecContext): BatchSelect | undefined {
+  if (referenceExecution()) return undefined;
+  const run = compileBatchExpr(e, "select", ctx.params);
+  if (!run) return undefined;
+  let rows: ReturnType<typeof compilePredicate> | undefined;
+  return (b, sel) => {
+    const c = run(b, sel);
+    if (c >= 0) return c;
+    rows ??= compilePredicate(e, ctx);
+    let count = 0;
+    for (let i = 0; i < b.rowCount; i++) if (rows(b, i)) sel[count++] = i;
+    return count;
+  };
+}
+
+/** Writes 1 into `mask` for the rows where predicate `e` is true, 0 elsewhere. */
+export type BatchMask = (b: Batch, mask: Uint8Array) => void;
+
+export function batchMask(e: BoundExpr, ctx: ExecContext): BatchMask | undefined {
+  if (referenceExecution()) return undefined;
+  const run = compileBatchExpr(e, "mask", ctx.params);
+  if (!run) return undefined;
+  let rows: ReturnType<typeof compilePredicate> | undefined;
+  return (b, mask) => {
+    if (run(b, mask) >= 0) return;
+    rows ??= compilePredicate(e, ctx);
+    for (let i = 0; i < b.rowCount; i++) mask[i] = rows(b, i) ? 1 : 0;
+  };
+}

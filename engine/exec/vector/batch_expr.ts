@@ -1,0 +1,614 @@
+/**
+ * Batch-wide expression evaluation (issue #16): compiles a bound expression into one generated
+ * JS loop over a batch's typed arrays, so filters, FILTER masks, grouping keys, aggregate
+ * inputs and projections stop calling a closure per row.
+ *
+ * Inside the loop every numeric value is a double, NaN standing for NULL (the sentinels INT_MIN,
+ * LONG_MIN and non-finite doubles become NaN when read); booleans are JS booleans (BOOLEAN has
+ * no NULL); a SYMBOL column is its dictionary key, only compared through per-dictionary tables.
+ * LONG and TIMESTAMP values ride as exact doubles: a value or an intermediate result of 2^53 or
+ * more in magnitude sets a flag and the caller evaluates that batch row by row instead, so the
+ * int64 semantics (wrapping, LONG_MIN as NULL) never need emulating. INT arithmetic wraps as
+ * the row path's int32 does.
+ *
+ * Covered: column, constant, parameter, + - * / % and unary minus over INT/LONG/FLOAT/DOUBLE and
+ * TIMESTAMP ± integer, comparisons (QuestDB's NULL rules: `=` holds for two NULLs, `<=`/`>=`
+ * too, `<`/`>` never), AND/OR/NOT, IS [NOT] NULL, IN lists, timestamp IN intervals, CASE,
+ * numeric casts, symbol = / != / IN against constants, and on TIMESTAMP hour, minute, second,
+ * day_of_week, day, month, year, date_trunc and timestamp_floor with constant units. Anything
+ * else makes `compileBatchExpr` answer undefined and the caller keeps the row path
+ * (compile_expr.ts), which stays the reference the differential test compares with.
+ */
+import type { ColumnType } from "../../base/types.ts";
+import type { Batch, SymbolDict } from "../../base/values.ts";
+import { parseTimestamp } from "../../functions/timestamp_parse.ts";
+import { parseStride, truncUnit } from "../../functions/datetime_units.ts";
+import type { BoundExpr } from "../../plan/bound.ts";
+import { fieldFn, strideFloor, truncFloor } from "./batch_time.ts";
+
+type NumKind = "int" | "long" | "float" | "double";
+type Repr = "num" | "bool" | "sym";
+
+/** A compiled sub-expression: the loop variable (or literal) holding it and its form. */
+interface Node {
+  v: string;
+  repr: Repr;
+  /** For "num": how arithmetic on it computes; "null" for an untyped NULL constant. */
+  kind?: NumKind | "null";
+}
+
+/** Where a compiled loop writes. */
+export type Sink = "value" | "mask" | "select";
+
+/**
+ * Runs the loop over batch `b` into `out`: a vector data array of the expression's type
+ * ("value"; LONG-like types as their Int32Array word view), a 0/1 Uint8Array ("mask") or
+ * the selected row numbers ("select"). Answers the selected count ("select"), the row count
+ * otherwise, or -1 when this batch must be evaluated row by row.
+ */
+export type BatchRun = (
+  b: Batch,
+  out: Int8Array | Int16Array | Int32Array | Float32Array | Float64Array | Uint8Array,
+) => number;
+
+interface Leaf {
+  col: number;
+  tag: string;
+}
+
+const LAYOUT: Record<string, { kind?: NumKind; repr: Repr }> = {
+  BYTE: { kind: "int", repr: "num" },
+  SHORT: { kind: "int", repr: "num" },
+  INT: { kind: "int", repr: "num" },
+  LONG: { kind: "long", repr: "num" },
+  DATE: { kind: "long", repr: "num" },
+  TIMESTAMP: { kind: "long", repr: "num" },
+  FLOAT: { kind: "float", repr: "num" },
+  DOUBLE: { kind: "double", repr: "num" },
+  BOOLEAN: { repr: "bool" },
+  SYMBOL: { repr: "sym" },
+};
+
+const TIME = new Set(["DATE", "TIMESTAMP"]);
+const SAFE = 9007199254740992;
+const CMP = new Set(["=", "!=", "<", "<=", ">", ">="]);
+const ARITH = new Set(["+", "-", "*", "/", "%"]);
+const RESULT_KIND: Record<string, NumKind> = { INT: "int", LONG: "long", FLOAT: "float", DOUBLE: "double" };
+
+class Unsupported extends Error {}
+
+function unsupported(): never {
+  throw new Unsupported();
+}
+
+/** Code generation state for one expression. */
+class Gen {
+  readonly leaves: Leaf[] = [];
+  readonly consts: unknown[] = [];
+  readonly steps: string[] = [];
+  /** Per-batch tables (symbol key sets): built from the batch before the loop runs. */
+  readonly tables: ((b: Batch) => Uint8Array)[] = [];
+  #t = 0;
+
+  constructor(readonly params: readonly unknown[]) {}
+
+  tmp(code: string): string {
+    const t = `t${this.#t++}`;
+    this.steps.push(`const ${t} = ${code};`);
+    return t;
+  }
+
+  konst(v: unknown): string {
+    this.consts.push(v);
+    return `k${this.consts.length - 1}`;
+  }
+
+  leaf(col: number, tag: string): number {
+    const at = this.leaves.findIndex((l) => l.col === col);
+    if (at >= 0) return at;
+    this.leaves.push({ col, tag });
+    return this.leaves.length - 1;
+  }
+
+  table(build: (b: Batch) => Uint8Array): string {
+    this.tables.push(build);
+    return `s${this.tables.length - 1}`;
+  }
+
+  /** Marks the batch for the row path when a LONG-domain value leaves the exact range. */
+  checkRange(v: string): void {
+    this.steps.push(`if (${v} >= ${SAFE} || ${v} <= -${SAFE}) bad = 1;`);
+  }
+}
+
+/**
+ * Compiles `e` for the given sink; undefined when some part of it has no batch form.
+ * `params` are the statement's bind values (a parameter is a constant of the batch loop).
+ */
+export function compileBatchExpr(
+  e: BoundExpr,
+  sink: Sink,
+  params: readonly unknown[] = [],
+): BatchRun | undefined {
+  const g = new Gen(params);
+  let r: Node;
+  try {
+    r = node(g, e);
+    if (sink === "value" ? !sinkFits(e.type, r) : r.repr !== "bool") return undefined;
+  } catch (err) {
+    if (err instanceof Unsupported) return undefined;
+    throw err;
+  }
+  return build(g, r, sink, e.type);
+}
+
+function sinkFits(t: ColumnType, r: Node): boolean {
+  if (t.tag === "BOOLEAN") return r.repr === "bool";
+  return r.repr === "num" &&
+    ["BYTE", "SHORT", "INT", "LONG", "DATE", "TIMESTAMP", "FLOAT", "DOUBLE"].includes(t.tag);
+}
+
+function store(sink: Sink, t: ColumnType, r: string): string {
+  if (sink === "mask") return `out[i] = ${r} ? 1 : 0;`;
+  if (sink === "select") return `if (${r}) out[c++] = i;`;
+  switch (t.tag) {
+    case "BOOLEAN":
+      return `out[i] = ${r} ? 1 : 0;`;
+    case "BYTE":
+    case "SHORT":
+      return `out[i] = ${r} !== ${r} ? 0 : ${r};`;
+    case "INT":
+      return `out[i] = ${r} !== ${r} ? -2147483648 : ${r};`;
+    case "LONG":
+    case "DATE":
+    case "TIMESTAMP":
+      // Words of the int64: the Int32Array store wraps the low part to its bit pattern.
+      return `if (${r} !== ${r}) { out[2 * i] = 0; out[2 * i + 1] = -2147483648; } else {
+        const h = Math.floor(${r} / 4294967296); out[2 * i] = ${r} - h * 4294967296; out[2 * i + 1] = h; }`;
+    default:
+      return `out[i] = ${r};`;
+  }
+}
+
+/** How each leaf's value for row i is read into `vN`. */
+function readLeaf(l: Leaf, n: number): string {
+  const a = `a${n}`, v = `v${n}`;
+  switch (l.tag) {
+    case "DOUBLE":
+    case "FLOAT":
+      return `let ${v} = ${a}[i]; if (${v} - ${v} !== 0) ${v} = NaN;`;
+    case "INT":
+      return `let ${v} = ${a}[i]; if (${v} === -2147483648) ${v} = NaN;`;
+    case "BYTE":
+    case "SHORT":
+    case "SYMBOL":
+      return `const ${v} = ${a}[i];`;
+    case "BOOLEAN":
+      return `const ${v} = ${a}[i] !== 0;`;
+    default: {
+      // LONG-like: two 32-bit words; outside ±2^53 the batch goes row by row (LONG_MIN is NULL).
+      const h = `h${n}`, lo = `l${n}`;
+      return `const ${h} = ${a}[2 * i + 1], ${lo} = ${a}[2 * i];
+      let ${v} = ${h} * 4294967296 + (${lo} >>> 0);
+      if (${h} >= 2097152 || ${h} < -2097152) { if (${h} === -2147483648 && ${lo} === 0) ${v} = NaN; else bad = 1; }`;
+    }
+  }
+}
+
+/** The leaf's array for this batch, or undefined when the vector is not in the expected layout. */
+function leafData(l: Leaf, b: Batch): ArrayLike<number> | undefined {
+  const v = b.columns[l.col];
+  if (!v || v.type.tag !== l.tag) return undefined;
+  const d = v.data;
+  switch (l.tag) {
+    case "DOUBLE":
+      return d instanceof Float64Array ? d : undefined;
+    case "FLOAT":
+      return d instanceof Float32Array ? d : undefined;
+    case "INT":
+      return d instanceof Int32Array ? d : undefined;
+    case "SHORT":
+      return d instanceof Int16Array ? d : undefined;
+    case "BYTE":
+    case "BOOLEAN":
+      return d instanceof Int8Array ? d : undefined;
+    case "SYMBOL":
+      return d instanceof Int32Array && v.dict ? d : undefined;
+    default:
+      return d instanceof BigInt64Array ? new Int32Array(d.buffer, d.byteOffset, b.rowCount * 2) : undefined;
+  }
+}
+
+function build(g: Gen, r: Node, sink: Sink, t: ColumnType): BatchRun {
+  const head = [
+    ...g.leaves.map((_, i) => `const a${i} = A[${i}];`),
+    ...g.tables.map((_, i) => `const s${i} = S[${i}];`),
+    ...g.consts.map((_, i) => `const k${i} = K[${i}];`),
+  ];
+  const body = `${head.join("\n")}
+  let bad = 0, c = 0;
+  for (let i = 0; i < n; i++) {
+    ${g.leaves.map((l, i) => readLeaf(l, i)).join("\n    ")}
+    ${g.steps.join("\n    ")}
+    ${store(sink, t, r.v)}
+  }
+  return bad ? -1 : ${sink === "select" ? "c" : "n"};`;
+  const loop = new Function("n", "A", "S", "K", "out", body) as (
+    n: number,
+    A: ArrayLike<number>[],
+    S: Uint8Array[],
+    K: unknown[],
+    out: unknown,
+  ) => number;
+  const { leaves, tables, consts } = g;
+  return (b, out) => {
+    const A: ArrayLike<number>[] = [];
+    for (const l of leaves) {
+      const d = leafData(l, b);
+      if (!d) return -1;
+      A.push(d);
+    }
+    const S = tables.map((f) => f(b));
+    return loop(b.rowCount, A, S, consts, out);
+  };
+}
+
+/** Numeric kind of a node for arithmetic, failing for anything else. */
+function num(n: Node): NumKind | "null" {
+  if (n.repr !== "num" || !n.kind) unsupported();
+  return n.kind;
+}
+
+function node(g: Gen, e: BoundExpr): Node {
+  switch (e.kind) {
+    case "column": {
+      const lay = LAYOUT[e.type.tag] ?? unsupported();
+      const leaf = g.leaf(e.index, e.type.tag);
+      return { v: `v${leaf}`, repr: lay.repr, kind: lay.kind };
+    }
+    case "const":
+      return constant(g, e.type, e.value);
+    case "param": {
+      if (e.outer !== undefined || e.index < 1 || e.index > g.params.length) unsupported();
+      return constant(g, e.type, g.params[e.index - 1]);
+    }
+    case "call":
+      return call(g, e);
+    case "cast":
+      return cast(g, e);
+    case "and":
+    case "or": {
+      const args = e.args.map((a) => bool(g, a));
+      return { v: g.tmp(args.join(e.kind === "and" ? " && " : " || ")), repr: "bool" };
+    }
+    case "not":
+      return { v: g.tmp(`!${bool(g, e.arg)}`), repr: "bool" };
+    case "isNull": {
+      const a = node(g, e.arg);
+      const isNull = a.repr === "num" ? `${a.v} !== ${a.v}` : a.repr === "sym" ? `${a.v} < 0` : "false";
+      return { v: g.tmp(e.not ? `!(${isNull})` : isNull), repr: "bool" };
+    }
+    case "inSet":
+      return inSet(g, e);
+    case "inIntervals": {
+      const a = node(g, e.arg);
+      if (!TIME.has(e.arg.type.tag) || a.repr !== "num") unsupported();
+      const tests = e.intervals.map((iv) =>
+        `(${a.v} >= ${g.konst(Number(iv.lo))} && ${a.v} <= ${g.konst(Number(iv.hi))})`
+      );
+      const any = tests.length ? tests.join(" || ") : "false";
+      // NULL is in no interval: NaN fails every comparison, so only NOT IN needs it spelled out.
+      return { v: g.tmp(e.not ? `(${a.v} !== ${a.v}) || !(${any})` : any), repr: "bool" };
+    }
+    case "case": {
+      const out = e.type.tag === "BOOLEAN" ? "bool" : "num";
+      let code = "";
+      for (const w of e.whens) {
+        const c = bool(g, w.cond);
+        code += `${c} ? ${branch(g, w.then, e.type, out)} : `;
+      }
+      code += branch(g, e.otherwise, e.type, out);
+      return {
+        v: g.tmp(code),
+        repr: out,
+        kind: out === "num" ? (RESULT_KIND[e.type.tag] ?? kindOfTag(e.type.tag)) : undefined,
+      };
+    }
+    default:
+      return unsupported();
+  }
+}
+
+function kindOfTag(tag: string): NumKind {
+  return LAYOUT[tag]?.kind ?? unsupported();
+}
+
+/** A CASE branch: of the CASE's own type (the binder casts branches), or a NULL constant. */
+function branch(g: Gen, e: BoundExpr, t: ColumnType, repr: Repr): string {
+  const n = node(g, e);
+  const isNull = e.kind === "const" && e.value === null;
+  if (n.repr !== repr || (!isNull && e.type.tag !== t.tag)) unsupported();
+  return n.v;
+}
+
+function bool(g: Gen, e: BoundExpr): string {
+  const n = node(g, e);
+  if (n.repr !== "bool") unsupported();
+  return n.v;
+}
+
+function constant(g: Gen, t: ColumnType, v: unknown): Node {
+  if (t.tag === "BOOLEAN") {
+    if (typeof v !== "boolean") unsupported();
+    return { v: String(v), repr: "bool" };
+  }
+  const kind: NumKind | "null" | undefined = t.tag === "NULL" ? "null" : LAYOUT[t.tag]?.kind;
+  if (!kind) unsupported();
+  if (v === null || v === undefined) return { v: "NaN", repr: "num", kind };
+  let x: number;
+  if (typeof v === "bigint") {
+    if (v >= BigInt(SAFE) || v <= -BigInt(SAFE)) unsupported();
+    x = Number(v);
+  } else if (typeof v === "number") {
+    x = Number.isFinite(v) ? v : NaN;
+  } else return unsupported();
+  return { v: g.konst(x), repr: "num", kind };
+}
+
+function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
+  const name = e.name;
+  if (ARITH.has(name) && e.args.length === 2) return arith(g, e);
+  if (name === "neg" && e.args.length === 1) return neg(g, e);
+  if (CMP.has(name) && e.args.length === 2) return compare(g, e);
+  if (e.args.length === 1 && e.type.tag === "INT" && e.args[0].type.tag === "TIMESTAMP") {
+    const f = fieldFn(name);
+    if (!f) unsupported();
+    const a = node(g, e.args[0]);
+    return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : ${g.konst(f)}(${a.v})`), repr: "num", kind: "int" };
+  }
+  if (
+    (name === "date_trunc" || name === "timestamp_floor") && e.args.length === 2 &&
+    e.type.tag === "TIMESTAMP" && e.args[1].type.tag === "TIMESTAMP" && e.args[0].kind === "const" &&
+    typeof e.args[0].value === "string"
+  ) {
+    const text = e.args[0].value;
+    let f;
+    if (name === "date_trunc") {
+      const word = truncUnit(text);
+      f = word === undefined ? undefined : truncFloor(word);
+    } else {
+      const stride = parseStride(text);
+      f = stride && strideFloor(stride);
+    }
+    if (!f) unsupported();
+    const a = node(g, e.args[1]);
+    return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : ${g.konst(f)}(${a.v})`), repr: "num", kind: "long" };
+  }
+  return unsupported();
+}
+
+/** `+ - * / %` computed as the row path's numericBinding / timeShift / timeDiff do. */
+function arith(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
+  const [ea, eb] = e.args;
+  const a = node(g, ea), b = node(g, eb);
+  const ka = num(a), kb = num(b);
+  const op = e.name;
+  const ta = ea.type.tag, tb = eb.type.tag, rt = e.type.tag;
+  let kind: NumKind;
+  if (TIME.has(ta) || TIME.has(tb)) {
+    // TIMESTAMP ± integer keeps the type; TIMESTAMP - TIMESTAMP of one unit is a LONG of ticks.
+    const shift = (op === "+" || op === "-") && rt === ta && TIME.has(ta) &&
+      (kb === "int" || kb === "long") &&
+      !TIME.has(tb);
+    const shiftRight = op === "+" && rt === tb && TIME.has(tb) && (ka === "int" || ka === "long") &&
+      !TIME.has(ta);
+    const diff = op === "-" && ta === tb && rt === "LONG";
+    if (!shift && !shiftRight && !diff) unsupported();
+    kind = "long";
+  } else {
+    kind = RESULT_KIND[rt] ?? unsupported();
+    // The binder's widening: the result kind is at least each operand's kind.
+    const rank = { null: 0, int: 1, long: 2, float: 3, double: 4 };
+    if (rank[ka] > rank[kind] || rank[kb] > rank[kind]) unsupported();
+    if (kind === "float" && (ka === "long" || kb === "long")) unsupported();
+  }
+  const x = a.v, y = b.v;
+  switch (kind) {
+    case "int": {
+      const core = op === "*"
+        ? `Math.imul(${x}, ${y})`
+        : op === "/"
+        ? `(${y} === 0 ? NaN : (${x} / ${y}) | 0)`
+        : op === "%"
+        ? `(${y} === 0 ? NaN : (${x} % ${y}) | 0)`
+        : `(${x} ${op} ${y}) | 0`;
+      const t = g.tmp(`${x} !== ${x} || ${y} !== ${y} ? NaN : ${core}`);
+      return { v: g.tmp(`${t} === -2147483648 ? NaN : ${t}`), repr: "num", kind };
+    }
+    case "long": {
+      if (op === "/") {
+        // |x| < 2^53: the rounded quotient cannot cross an integer, so trunc is exact.
+        return { v: g.tmp(`${y} === 0 ? NaN : Math.trunc(${x} / ${y})`), repr: "num", kind };
+      }
+      if (op === "%") return { v: g.tmp(`${y} === 0 ? NaN : ${x} % ${y}`), repr: "num", kind };
+      const t = g.tmp(`${x} ${op} ${y}`);
+      g.checkRange(t);
+      return { v: t, repr: "num", kind };
+    }
+    case "float": {
+      const t = g.tmp(`Math.fround(${x} ${op} ${y})`);
+      return { v: g.tmp(`${t} - ${t} === 0 ? ${t} : NaN`), repr: "num", kind };
+    }
+    case "double": {
+      const t = g.tmp(`${x} ${op} ${y}`);
+      return { v: g.tmp(`${t} - ${t} === 0 ? ${t} : NaN`), repr: "num", kind };
+    }
+  }
+}
+
+function neg(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
+  const a = node(g, e.args[0]);
+  const k = num(a);
+  const tag = e.args[0].type.tag;
+  if (e.type.tag !== tag) unsupported();
+  switch (tag) {
+    case "BYTE":
+      return { v: g.tmp(`((0 - ${a.v}) << 24) >> 24`), repr: "num", kind: k };
+    case "SHORT":
+      return { v: g.tmp(`((0 - ${a.v}) << 16) >> 16`), repr: "num", kind: k };
+    case "INT":
+    case "LONG":
+      // 0 - x, not -x: a zero stays +0 as the row path's integers do.
+      return { v: g.tmp(`0 - ${a.v}`), repr: "num", kind: k };
+    case "FLOAT":
+    case "DOUBLE":
+      return { v: g.tmp(`-${a.v}`), repr: "num", kind: k };
+    default:
+      return unsupported();
+  }
+}
+
+/** The operand of a comparison as a number in the comparison's domain. */
+function operand(g: Gen, e: BoundExpr, other: BoundExpr): Node {
+  if (
+    e.kind === "const" && (e.type.tag === "STRING" || e.type.tag === "VARCHAR") && TIME.has(other.type.tag)
+  ) {
+    // compare_domain.ts: text meeting a time is parsed as a point in time of that domain.
+    if (e.value === null) return { v: "NaN", repr: "num", kind: "long" };
+    if (other.type.tag !== "TIMESTAMP") unsupported();
+    const t = parseTimestamp(e.value as string, "us");
+    if (t === undefined) unsupported();
+    return constant(g, other.type, t);
+  }
+  return node(g, e);
+}
+
+function compare(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
+  const [ea, eb] = e.args;
+  const op = e.name;
+  if (ea.type.tag === "SYMBOL" || eb.type.tag === "SYMBOL") return symbolCompare(g, e);
+  const a = operand(g, ea, eb), b = operand(g, eb, ea);
+  num(a);
+  num(b);
+  const ta = ea.type.tag, tb = eb.type.tag;
+  // Two time types of different units are scaled by the row path; not here.
+  if (TIME.has(ta) && TIME.has(tb) && ta !== tb) unsupported();
+  const x = a.v, y = b.v;
+  const bothNull = `(${x} !== ${x} && ${y} !== ${y})`;
+  const code: Record<string, string> = {
+    "=": `${x} === ${y} || ${bothNull}`,
+    "!=": `!(${x} === ${y} || ${bothNull})`,
+    "<": `${x} < ${y}`,
+    ">": `${x} > ${y}`,
+    "<=": `${x} <= ${y} || ${bothNull}`,
+    ">=": `${x} >= ${y} || ${bothNull}`,
+  };
+  return { v: g.tmp(code[op]), repr: "bool" };
+}
+
+/** A per-dictionary table over `keyOf` slots (0 = NULL, key + 1 otherwise) of matching keys. */
+function symbolTable(g: Gen, col: number, values: (string | null)[]): string {
+  const cache = new Map<SymbolDict, Uint8Array>();
+  return g.table((b) => {
+    const dict = b.columns[col].dict!;
+    let t = cache.get(dict);
+    if (!t || t.length !== dict.size + 1) {
+      t = new Uint8Array(dict.size + 1);
+      for (const v of values) {
+        if (v === null) t[0] = 1;
+        else {
+          const k = dict.keyOf(v);
+          if (k !== undefined) t[k + 1] = 1;
+        }
+      }
+      cache.set(dict, t);
+    }
+    return t;
+  });
+}
+
+function symTest(g: Gen, a: Node, col: number, values: (string | null)[], not: boolean): Node {
+  const s = symbolTable(g, col, values);
+  const hit = `${s}[${a.v} < 0 ? 0 : ${a.v} + 1] === 1`;
+  return { v: g.tmp(not ? `!(${hit})` : hit), repr: "bool" };
+}
+
+/** symbol = / != a constant text or NULL (two NULLs are equal, §4). */
+function symbolCompare(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
+  let [ea, eb] = e.args;
+  if (ea.kind === "const") [ea, eb] = [eb, ea];
+  if ((e.name !== "=" && e.name !== "!=") || ea.kind !== "column" || ea.type.tag !== "SYMBOL") unsupported();
+  if (eb.kind !== "const" || (eb.value !== null && typeof eb.value !== "string")) unsupported();
+  if (eb.value !== null && !["STRING", "VARCHAR", "SYMBOL"].includes(eb.type.tag)) unsupported();
+  const a = node(g, ea);
+  return symTest(g, a, ea.index, [eb.value as string | null], e.name === "!=");
+}
+
+function inSet(g: Gen, e: Extract<BoundExpr, { kind: "inSet" }>): Node {
+  const a = node(g, e.arg);
+  if (a.repr === "sym" && e.arg.kind === "column") {
+    const values: (string | null)[] = [];
+    for (const k of e.keys) {
+      if (typeof k !== "string") unsupported();
+      values.push(k);
+    }
+    if (e.hasNull) values.push(null);
+    return symTest(g, a, e.arg.index, values, e.not);
+  }
+  num(a);
+  // Keys are normKey forms (bind_expr.ts): `n<integer>` text, or the double itself.
+  const keys: number[] = [];
+  for (const k of e.keys) {
+    if (typeof k === "number") keys.push(k);
+    else if (typeof k === "string" && /^n-?\d+$/.test(k)) {
+      const x = BigInt(k.slice(1));
+      // A key beyond 2^53 equals no value this loop holds (larger values go row by row).
+      if (x < BigInt(SAFE) && x > -BigInt(SAFE)) keys.push(Number(x));
+    } else unsupported();
+  }
+  const v = a.v;
+  let hit: string;
+  if (keys.length <= 8) hit = keys.length ? keys.map((k) => `${v} === ${g.konst(k)}`).join(" || ") : "false";
+  else hit = `${g.konst(new Set(keys))}.has(${v})`;
+  const code = `(${v} !== ${v} ? ${e.hasNull} : (${hit})) !== ${e.not}`;
+  return { v: g.tmp(code), repr: "bool" };
+}
+
+/** Numeric casts with castValue's rules: truncation and saturation, INT_MIN/LONG_MIN as NULL. */
+function cast(g: Gen, e: Extract<BoundExpr, { kind: "cast" }>): Node {
+  const a = node(g, e.arg);
+  const from = e.from.tag, to = e.type.tag;
+  if (from !== e.arg.type.tag) unsupported();
+  if (from === to) return a;
+  const k = num(a);
+  const x = a.v;
+  switch (to) {
+    case "DOUBLE":
+      return { v: x, repr: "num", kind: "double" };
+    case "FLOAT": {
+      const t = g.tmp(`Math.fround(${x})`);
+      return { v: g.tmp(`${t} - ${t} === 0 ? ${t} : NaN`), repr: "num", kind: "float" };
+    }
+    case "LONG": {
+      if (k === "int" || k === "long" || k === "null") return { v: x, repr: "num", kind: "long" };
+      const t = g.tmp(`Math.trunc(${x})`);
+      g.checkRange(t);
+      return { v: t, repr: "num", kind: "long" };
+    }
+    case "INT": {
+      if (k === "int" || k === "null") return { v: x, repr: "num", kind: "int" };
+      if (k === "long") {
+        const t = g.tmp(`${x} | 0`);
+        return { v: g.tmp(`${x} !== ${x} || ${t} === -2147483648 ? NaN : ${t}`), repr: "num", kind: "int" };
+      }
+      const t = g.tmp(`Math.trunc(${x})`);
+      return {
+        v: g.tmp(`${t} !== ${t} || ${t} <= -2147483648 ? NaN : ${t} > 2147483647 ? 2147483647 : ${t}`),
+        repr: "num",
+        kind: "int",
+      };
+    }
+    default:
+      return unsupported();
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * TIMESTAMP (microsecond) field extraction and truncation on doubles, for the batch expression
+ * compiler (batch_expr.ts). Timestamps reach it as exact integers (|t| < 2^53), so every step
+ * below is exact: the day split corrects the rounding of one floating division, and calendar
+ * fields (year, month, day, month/year truncation) call the row path's own functions once per
+ * distinct day, remembered, since a batch of time-ordered rows stays within few days.
+ */
+import { civilFromDays, dayOfWeek } from "../../functions/datetime_calendar.ts";
+import {
+  FIXED_NANOS,
+  floorStride,
+  type Stride,
+  TRUNC_LETTERS,
+  truncate,
+} from "../../functions/datetime_units.ts";
+
+const DAY = 86_400_000_000;
+
+/** Whole days since the epoch of a µs timestamp (floor), exact. */
+export function dayOf(t: number): number {
+  let d = Math.floor(t / DAY);
+  const rem = t - d * DAY;
+  if (rem < 0) d--;
+  else if (rem >= DAY) d++;
+  return d;
+}
+
+/** Microseconds since the start of the timestamp's day. */
+export function timeOfDay(t: number): number {
+  return t - dayOf(t) * DAY;
+}
+
+/** A function of a non-NULL µs timestamp giving an INT field. */
+export type FieldFn = (t: number) => number;
+
+/** The extractor of a field function, or undefined when the compiler does not carry it. */
+export function fieldFn(name: string): FieldFn | undefined {
+  switch (name) {
+    case "hour":
+      return (t) => Math.floor(timeOfDay(t) / 3_600_000_000);
+    case "minute":
+      return (t) => Math.floor(timeOfDay(t) / 60_000_000) % 60;
+    case "second":
+      return (t) => Math.floor(timeOfDay(t) / 1_000_000) % 60;
+    case "day_of_week":
+      return (t) => dayOfWeek(dayOf(t));
+    case "day_of_week_sunday_first":
+      return (t) => (dayOfWeek(dayOf(t)) % 7) + 1;
+    case "year":
+      return civilField(0);
+    case "month":
+      return civilField(1);
+    case "day":
+      return civilField(2);
+    default:
+      return undefined;
+  }
+}
+
+/** year/month/day through civilFromDays, remembering the last day seen. */
+function civilField(part: 0 | 1 | 2): FieldFn {
+  let lastDay = NaN, last = 0;
+  return (t) => {
+    const d = dayOf(t);
+    if (d !== lastDay) {
+      lastDay = d;
+      last = civilFromDays(d)[part];
+    }
+    return last;
+  };
+}
+
+/** A function flooring a non-NULL µs timestamp. */
+export type FloorFn = (t: number) => number;
+
+/**
+ * Floors to a fixed stride of `ticks` µs counted from the epoch (shifted by `shift` µs: weeks
+ * start on Mondays), as datetime_units.ts floorFixed does when the stride is whole ticks.
+ */
+function fixedFloor(ticks: number, shift: number): FloorFn {
+  return (t) => {
+    let r = (t + shift) % ticks;
+    if (r < 0) r += ticks;
+    return t - r;
+  };
+}
+
+/** A floor whose result depends only on the day: computed by `f` once per distinct day. */
+function perDay(f: (dayStart: bigint) => bigint): FloorFn {
+  let lastDay = NaN, last = 0;
+  return (t) => {
+    const d = dayOf(t);
+    if (d !== lastDay) {
+      lastDay = d;
+      last = Number(f(BigInt(d) * BigInt(DAY)));
+    }
+    return last;
+  };
+}
+
+/** timestamp_floor(stride, t) on µs, or undefined when the stride is not whole µs. */
+export function strideFloor(stride: Stride): FloorFn | undefined {
+  if (stride.letter === "M" || stride.letter === "y") return perDay((s) => floorStride(s, stride, "us"));
+  const nanos = BigInt(stride.count) * FIXED_NANOS[stride.letter];
+  if (nanos % 1000n !== 0n || nanos / 1000n > 2n ** 52n) return undefined;
+  return fixedFloor(Number(nanos / 1000n), stride.letter === "w" ? 3 * DAY : 0);
+}
+
+/** date_trunc(word, t) on µs, for a word truncUnit normalized. */
+export function truncFloor(word: string): FloorFn | undefined {
+  const letter = TRUNC_LETTERS[word];
+  if (letter !== undefined) return strideFloor({ count: 1, letter });
+  return perDay((s) => truncate(s, word, "us"));
+}

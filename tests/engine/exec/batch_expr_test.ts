@@ -1,0 +1,85 @@
+/**
+ * The batch expression compiler (engine/exec/vector/batch_expr.ts) on hand-built batches: NULL
+ * sentinels in and out, int32 wrapping, LONG values past 2^53 handed to the row path (-1), and
+ * the shapes it must decline. Agreement with the row path over generated SQL is
+ * vector_differential_test.ts's job.
+ */
+import assert from "node:assert/strict";
+import { T } from "../../../engine/base/types.ts";
+import { type Batch, INT_NULL, LONG_NULL } from "../../../engine/base/values.ts";
+import { compileBatchExpr } from "../../../engine/exec/vector/batch_expr.ts";
+import type { BoundExpr } from "../../../engine/plan/bound.ts";
+import type { ScalarBinding } from "../../../engine/functions/registry_types.ts";
+
+const binding = {} as ScalarBinding;
+const col = (index: number, type = T.INT): BoundExpr => ({ kind: "column", index, type });
+const k = (value: number | bigint | null, type = T.INT): BoundExpr => ({ kind: "const", type, value });
+const call = (name: string, type: typeof T.INT, ...args: BoundExpr[]): BoundExpr => ({
+  kind: "call",
+  name,
+  type,
+  binding,
+  args,
+});
+
+const batch: Batch = {
+  rowCount: 4,
+  columns: [
+    { type: T.INT, data: new Int32Array([7, -7, INT_NULL, 2147483647]) },
+    { type: T.LONG, data: new BigInt64Array([10n, LONG_NULL, -3n, 4n]) },
+    {
+      type: T.TIMESTAMP,
+      data: new BigInt64Array([0n, 1704067200000000n + 3_600_000_000n * 5n, LONG_NULL, -1n]),
+    },
+    { type: T.DOUBLE, data: new Float64Array([1.5, NaN, Infinity, -0]) },
+  ],
+};
+
+Deno.test("INT arithmetic wraps as int32 and keeps NULL", () => {
+  const run = compileBatchExpr(call("+", T.INT, call("%", T.INT, col(0), k(3)), k(1)), "value")!;
+  const out = new Int32Array(4);
+  assert.equal(run(batch, out), 4);
+  assert.deepEqual([...out], [2, 0, INT_NULL, 2]);
+  const wrap = compileBatchExpr(call("*", T.INT, col(0), k(2)), "value")!;
+  wrap(batch, out);
+  assert.equal(out[3], -2);
+});
+
+Deno.test("LONG results are written as int64 words; NULL is LONG_MIN", () => {
+  const run = compileBatchExpr(call("*", T.LONG, col(1, T.LONG), k(2)), "value")!;
+  const data = new BigInt64Array(4);
+  run(batch, new Int32Array(data.buffer));
+  assert.deepEqual([...data], [20n, LONG_NULL, -6n, 8n]);
+});
+
+Deno.test("a LONG past 2^53 sends the batch to the row path", () => {
+  const big: Batch = { rowCount: 1, columns: [{ type: T.LONG, data: new BigInt64Array([2n ** 60n]) }] };
+  const run = compileBatchExpr(call("+", T.LONG, col(0, T.LONG), k(1)), "value")!;
+  assert.equal(run(big, new Int32Array(2)), -1);
+  const overflow = compileBatchExpr(call("*", T.LONG, col(1, T.LONG), k(2n ** 50n, T.LONG)), "value")!;
+  assert.equal(overflow(batch, new Int32Array(8)), -1);
+});
+
+Deno.test("hour() and day_of_week() of TIMESTAMP, NULL in, NULL out", () => {
+  const out = new Int32Array(4);
+  compileBatchExpr(call("hour", T.INT, col(2, T.TIMESTAMP)), "value")!(batch, out);
+  assert.deepEqual([...out], [0, 5, INT_NULL, 23]);
+  compileBatchExpr(call("day_of_week", T.INT, col(2, T.TIMESTAMP)), "value")!(batch, out);
+  assert.deepEqual([...out], [4, 1, INT_NULL, 3]);
+});
+
+Deno.test("comparisons follow QuestDB's NULL rules; non-finite doubles are NULL", () => {
+  const sel = new Int32Array(4);
+  const eqNull = compileBatchExpr(call("=", T.BOOLEAN, col(3, T.DOUBLE), k(null, T.DOUBLE)), "select")!;
+  assert.deepEqual([...sel.subarray(0, eqNull(batch, sel))], [1, 2]);
+  const lt = compileBatchExpr(call("<", T.BOOLEAN, col(3, T.DOUBLE), k(null, T.DOUBLE)), "select")!;
+  assert.equal(lt(batch, sel), 0);
+  const ge = compileBatchExpr(call(">=", T.BOOLEAN, col(3, T.DOUBLE), k(0, T.DOUBLE)), "select")!;
+  assert.deepEqual([...sel.subarray(0, ge(batch, sel))], [0, 3]);
+});
+
+Deno.test("expressions without a batch form are declined", () => {
+  assert.equal(compileBatchExpr(call("concat", T.STRING, col(0), col(0)), "value"), undefined);
+  assert.equal(compileBatchExpr(call("length", T.INT, col(0)), "value"), undefined);
+  assert.equal(compileBatchExpr(col(0), "select"), undefined);
+});
