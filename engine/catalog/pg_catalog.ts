@@ -60,7 +60,8 @@ const FIXED_RELATION_OIDS: Record<string, number> = {
 
 const tableOid = (m: TableMeta) => TABLE_OID_BASE + m.id;
 
-const NAMESPACES: Record<string, number> = {
+/** The schemas and their oids (pg_namespace; `::regnamespace` reads them too). */
+export const NAMESPACES: Record<string, number> = {
   pg_catalog: NAMESPACE_PG_CATALOG,
   public: NAMESPACE_PUBLIC,
   information_schema: NAMESPACE_INFORMATION_SCHEMA,

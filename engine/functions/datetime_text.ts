@@ -3,7 +3,7 @@
  * to_timestamp_ns, to_date, to_str, to_timezone, to_utc. Constant patterns and zones are
  * compiled once at bind time; per-row ones go through a small cache.
  */
-import { type ColumnType, T } from "../base/types.ts";
+import { type ColumnType, isNumeric, T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import { constText, fn, isTextArg, memo, noMatch, timeArg, timeArgKeepingDate } from "./datetime_args.ts";
 import type { TimeUnit } from "./datetime_calendar.ts";
@@ -41,6 +41,7 @@ function patternOf(arg: BoundArg): (v: Value) => CompiledPattern | undefined {
  */
 function parser(name: string, returns: ColumnType, unit: TimeUnit): ScalarFunction {
   return fn(name, (args): ScalarBinding | string => {
+    if (name === "to_timestamp" && args.length === 1 && isNumeric(args[0].type)) return fromEpochSeconds();
     if (args.length < 1 || args.length > 2 || !args.every(isTextArg)) return noMatch(name, args);
     if (args.length === 1) {
       return { returns, eval: ([s]) => (s === null ? null : parseTimestamp(s as string, unit) ?? null) };
@@ -54,6 +55,21 @@ function parser(name: string, returns: ColumnType, unit: TimeUnit): ScalarFuncti
       },
     };
   });
+}
+
+/**
+ * PostgreSQL's to_timestamp(epoch seconds), which Grafana's and Superset's epoch queries send
+ * (`to_timestamp(1704067200)`): fractional seconds kept to the microsecond, NULL for NULL
+ * (and for NaN, QuestDB's double NULL). QuestDB has only the text forms, so no meaning changes.
+ */
+function fromEpochSeconds(): ScalarBinding {
+  return {
+    returns: T.TIMESTAMP,
+    argTypes: [T.DOUBLE],
+    eval: (
+      [s],
+    ) => (s === null || !Number.isFinite(s as number) ? null : BigInt(Math.round((s as number) * 1e6))),
+  };
 }
 
 /** to_str(ts, fmt) (§14.4): DATE values print in their own unit, unknown letters are literal. */

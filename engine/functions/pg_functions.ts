@@ -12,7 +12,7 @@
 import { type ColumnType, T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import { indexDefinitionByOid } from "../catalog/pg_catalog_index.ts";
-import { relationName } from "../catalog/pg_catalog.ts";
+import { NAMESPACES, relationName } from "../catalog/pg_catalog.ts";
 import { functionResult } from "../catalog/pg_catalog_proc.ts";
 import { formatType, PG_TYPES } from "../catalog/pg_catalog_types.ts";
 import { toBigInt } from "./_util.ts";
@@ -208,6 +208,26 @@ function registerAll(): void {
   define("regtypeout", (args) => {
     if (args.length !== 1) return "regtypeout expects (type oid)";
     return { returns: T.STRING, eval: ([oid]) => (oid === null ? null : typeName(Number(toBigInt(oid)))) };
+  });
+  // `'public'::regnamespace` and `oid::regnamespace` (engine/sql/pg_reg_casts.ts): a schema's oid
+  // by name (NULL for none, as to_regnamespace answers), a schema's name by oid (the oid as text for none).
+  define("to_regnamespace", (args) => {
+    if (args.length !== 1) return "to_regnamespace expects (schema name)";
+    return {
+      returns: T.INT,
+      eval: ([name]) => (name === null ? null : NAMESPACES[String(name).replace(/^"(.*)"$/, "$1")] ?? null),
+    };
+  });
+  define("regnamespaceout", (args) => {
+    if (args.length !== 1) return "regnamespaceout expects (schema oid)";
+    return {
+      returns: T.STRING,
+      eval: ([oid]) => {
+        if (oid === null) return null;
+        const n = Number(toBigInt(oid));
+        return Object.entries(NAMESPACES).find(([, o]) => o === n)?.[0] ?? String(n);
+      },
+    };
   });
   define("to_regtype", (args) => {
     if (args.length !== 1) return "to_regtype expects (type name)";

@@ -14,7 +14,7 @@ import { syntaxError } from "../base/errors.ts";
 export type TokenKind =
   | "word" // unquoted identifier or keyword
   | "quoted" // "double quoted" identifier; value is unescaped
-  | "string" // 'single quoted' or E'...' literal; value is unescaped
+  | "string" // 'single quoted', E'...' or $$dollar quoted$$ literal; value is unescaped
   | "number" // digits with any trailing letters, or 0x hex
   | "geohash" // #u33d8, #u33d/18, ##0101
   | "param" // $1, ?, :name
@@ -116,6 +116,10 @@ export function tokenize(sql: string): Token[] {
       while (end < n && isDigit(sql[end])) end++;
       push("param", i, end);
       i = end;
+    } else if (c === "$" && dollarTag(sql, i) !== undefined) {
+      const [end, value] = readDollarQuoted(sql, i);
+      push("string", i, end, value);
+      i = end;
     } else if (c === "?") {
       push("param", i, i + 1);
       i++;
@@ -156,6 +160,23 @@ function readQuoted(sql: string, start: number, quote: string): [number, string]
       return [close + 1, value];
     }
   }
+}
+
+/**
+ * The opening delimiter of a PostgreSQL dollar-quoted string at `start` (`$$` or `$tag$`, the
+ * tag an identifier without `$`), or undefined. BI tools and ORMs send function bodies and
+ * literals so; QuestDB has no other use for a bare `$` outside strings (`$1` is a parameter).
+ */
+export function dollarTag(sql: string, start: number): string | undefined {
+  return /^\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/.exec(sql.slice(start, start + 66))?.[0];
+}
+
+/** Reads a dollar-quoted string from `start`; its content is taken verbatim, no escapes. */
+function readDollarQuoted(sql: string, start: number): [number, string] {
+  const tag = dollarTag(sql, start)!;
+  const close = sql.indexOf(tag, start + tag.length);
+  if (close < 0) throw syntaxError("unterminated dollar-quoted string", start);
+  return [close + tag.length, sql.slice(start + tag.length, close)];
 }
 
 /** True when the character before `i` ends an operand, so a `.` there qualifies a name. */

@@ -12,6 +12,9 @@ import { BINARY_PREC, PREC } from "./precedence.ts";
 import { parsePrimary } from "./parse_primary.ts";
 import { parseQuery } from "./parse_query.ts";
 import { parseType } from "./parse_type.ts";
+import { intervalArithmetic } from "./pg_interval.ts";
+import { atTimeZone } from "./pg_at_time_zone.ts";
+import { regnamespaceCast } from "./pg_reg_casts.ts";
 
 /** Parses an expression whose operators bind at least as tightly as `minPrec`. */
 export function parseExpr(p: ParseState, minPrec = 0): Expr {
@@ -72,7 +75,9 @@ function parsePostfix(p: ParseState, expr: Expr): Expr {
     const t = p.peek();
     if (p.isOp("::")) {
       p.next();
-      expr = { kind: "cast", pos: t.pos, expr, type: parseType(p), syntax: "colon" };
+      const type = parseType(p);
+      expr = regnamespaceCast(expr, type.text, t.pos) ??
+        { kind: "cast", pos: t.pos, expr, type, syntax: "colon" };
     } else if (p.isOp("[")) {
       const indexes: Expr[] = [];
       const ranges: ({ hi?: Expr } | undefined)[] = [];
@@ -130,10 +135,19 @@ function parseInfix(p: ParseState, left: Expr, minPrec: number): Expr | undefine
     const prec = BINARY_PREC[op];
     if (prec < minPrec) return undefined;
     p.next();
-    return { kind: "binary", pos: t.pos, op, left, right: parseExpr(p, prec + 1) };
+    const right = parseExpr(p, prec + 1);
+    return intervalArithmetic(op, left, right, t.pos) ?? { kind: "binary", pos: t.pos, op, left, right };
   }
   const word = p.wordAt();
   if (word === undefined) return undefined;
+  if (word === "at" && p.wordAt(1) === "time" && p.wordAt(2) === "zone") {
+    // PostgreSQL's AT TIME ZONE binds tighter than `*` and looser than unary minus (pg_at_time_zone.ts).
+    if (PREC.unary < minPrec) return undefined;
+    p.next();
+    p.next();
+    p.next();
+    return atTimeZone(left, parseExpr(p, PREC.unary + 1), t.pos);
+  }
   if (word === "and" || word === "or") {
     const prec = BINARY_PREC[word];
     if (prec < minPrec) return undefined;

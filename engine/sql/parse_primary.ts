@@ -5,6 +5,7 @@
  */
 import type { ArrayLiteral, CaseExpr, Expr, FunctionCall, Literal, Param } from "./ast.ts";
 import { PREFIX_LITERAL_TYPES, RESERVED } from "./keywords.ts";
+import { INTERVAL_FIELDS } from "./pg_interval.ts";
 import type { Token } from "./lexer.ts";
 import { geohashLiteral, numberLiteral, stringLiteral } from "./literal.ts";
 import { parseExpr, parseExprList } from "./parse_expr.ts";
@@ -103,9 +104,28 @@ function parseName(p: ParseState): Expr {
     p.next();
     p.next();
     const type = { pos: t.pos, name: canonicalTypeName(t.text), text: t.text };
-    return { kind: "cast", pos: t.pos, expr: stringLiteral(next), type, syntax: "prefix" };
+    const expr = word === "interval" ? intervalQualifier(p, stringLiteral(next)) : stringLiteral(next);
+    return { kind: "cast", pos: t.pos, expr, type, syntax: "prefix" };
   }
   return parseNameOrCall(p);
+}
+
+/**
+ * The SQL-standard field after an interval literal, `INTERVAL '1' HOUR` or
+ * `INTERVAL '1:30' HOUR TO MINUTE`: read into the literal's text as PostgreSQL does
+ * (`'1 hour'`, `'1:30'`), which pg_interval.ts then reads.
+ */
+function intervalQualifier(p: ParseState, lit: Literal): Literal {
+  const field = p.wordAt();
+  if (field === undefined || !INTERVAL_FIELDS.has(field)) return lit;
+  p.next();
+  if (p.isWord("to") && INTERVAL_FIELDS.has(p.wordAt(1) ?? "")) {
+    p.next();
+    p.next();
+  }
+  const text = String(lit.value);
+  const value = /[:\s]/.test(text.trim()) ? text : `${text} ${field}`;
+  return { ...lit, type: "string", value };
 }
 
 function literal(t: Token, type: Literal["type"], value: unknown): Literal {

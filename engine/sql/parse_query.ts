@@ -10,6 +10,7 @@ import { parseSelectClauses } from "./parse_clauses.ts";
 import { parseExpr, parseExprList, parseOrderItems } from "./parse_expr.ts";
 import { continuesAsSource, parseFromClause, parseSourceTail } from "./parse_from.ts";
 import { parseShow } from "./parse_show.ts";
+import { seriesItemAsSource } from "./pg_select_series.ts";
 import type { ParseState } from "./parse_state.ts";
 
 /** A WITH already read by the caller, and where the statement (the WITH) starts. */
@@ -110,6 +111,7 @@ export function parseSelectCore(p: ParseState): SelectCore {
     core.from = parseFromClause(p);
   }
   parseSelectClauses(p, core);
+  seriesItemAsSource(core);
   return core;
 }
 

@@ -60,7 +60,6 @@ const CAST_REPLACEMENTS: Record<string, string> = {
   regtype: "",
   regproc: "",
   regprocedure: "",
-  regnamespace: "",
   regrole: "",
   regconfig: "",
   oid: "int",

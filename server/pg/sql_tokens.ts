@@ -21,6 +21,16 @@ export interface SqlToken {
 const WORD_START = /[A-Za-z_\u0080-\uffff]/;
 const WORD_PART = /[A-Za-z0-9_$\u0080-\uffff]/;
 const OPERATOR_CHARS = "+-*/<>=~!@#%^&|`?:";
+/** The opening of a dollar-quoted string: `$$` or `$tag$`. */
+const DOLLAR_TAG = /^\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/;
+
+/** The content of a dollar-quoted string token (an unterminated one runs to the end). */
+function dollarContent(text: string): string {
+  const tag = DOLLAR_TAG.exec(text)![0];
+  return text.length >= 2 * tag.length && text.endsWith(tag)
+    ? text.slice(tag.length, -tag.length)
+    : text.slice(tag.length);
+}
 
 function skipQuoted(sql: string, i: number, quote: string, backslashes: boolean): number {
   i++;
@@ -79,6 +89,12 @@ export function tokenize(sql: string): SqlToken[] {
       i++;
       while (/[0-9]/.test(sql[i] ?? "")) i++;
       kind = "param";
+    } else if (c === "$" && DOLLAR_TAG.test(sql.slice(i, i + 66))) {
+      // $$text$$ or $tag$text$tag$: a string whose `;` and `pg_` must stay as written.
+      const tag = DOLLAR_TAG.exec(sql.slice(i, i + 66))![0];
+      const close = sql.indexOf(tag, i + tag.length);
+      i = close < 0 ? sql.length : close + tag.length;
+      kind = "string";
     } else if (/[0-9]/.test(c) || (c === "." && /[0-9]/.test(sql[i + 1] ?? ""))) {
       while (i < sql.length && /[0-9a-zA-Z_.]/.test(sql[i])) i++;
       kind = "number";
@@ -96,7 +112,8 @@ export function tokenize(sql: string): SqlToken[] {
     }
     const text = sql.slice(start, i);
     let lower = text.toLowerCase();
-    if (kind === "string") lower = text.slice(text[0] === "'" ? 1 : 2, -1).replaceAll("''", "'");
+    if (kind === "string" && text[0] === "$") lower = dollarContent(text);
+    else if (kind === "string") lower = text.slice(text[0] === "'" ? 1 : 2, -1).replaceAll("''", "'");
     if (kind === "quoted") lower = text.slice(1, -1).replaceAll('""', '"');
     out.push({ kind, text, lower, pos: start });
     i = skipSpace(sql, i);

@@ -168,3 +168,12 @@ Deno.test("lexer ends with one eof token at the end of the text", () => {
   assert.equal(tokens[0].kind, "eof");
   assert.equal(tokens[0].pos, 2);
 });
+
+Deno.test("lexer reads PostgreSQL dollar-quoted strings verbatim", () => {
+  const tokens = tokenize("select $$it's; -- not a comment$$, $fn$a $$ b$fn$, $1");
+  assert.equal(tokens[1].kind, "string");
+  assert.equal(tokens[1].value, "it's; -- not a comment");
+  assert.equal(tokens[3].value, "a $$ b");
+  assert.equal(tokens[5].kind, "param");
+  assert.match(sqlError(() => tokenize("select $x$ open")).message, /unterminated dollar-quoted string/);
+});
