@@ -15,9 +15,8 @@ import { formatInZone, timeZoneStore, zoneName } from "../ui/time_zone.ts";
 import { editorSettingsStore } from "../ui/editor_settings.ts";
 import { columnWindow, HEADER_PX, ROW_PX, rowWindow, scrollTopFor, virtualHeight } from "./grid_geometry.ts";
 import { PAGE_ROWS, type ResultSet } from "./result_set.ts";
+import { COL_MIN_PX, ColumnSizer } from "./column_sizer.ts";
 
-const COL_MIN_PX = 60;
-const CHAR_PX = 7.8;
 const ROWNUM_PX = 64;
 
 export interface CellPos {
@@ -27,18 +26,6 @@ export interface CellPos {
 
 /** Selected cell of the visible grid, for the toolbar's copy-row action. */
 export let selectedCell: CellPos | null = null;
-
-/** Widths from the first page's content, capped by the "Maximum column width" setting. */
-function initialWidths(rs: ResultSet, maxPx: number): number[] {
-  const sample = rs.pages.get(0) ?? [];
-  return rs.columns.map((c, i) => {
-    let chars = Math.max(c.name.length, c.type.length + 2);
-    for (let r = 0; r < Math.min(sample.length, 200); r++) {
-      chars = Math.max(chars, cellText(sample[r][i]).length);
-    }
-    return Math.max(COL_MIN_PX, Math.min(maxPx, Math.round(chars * CHAR_PX + 22)));
-  });
-}
 
 function useViewportSize(ref: { current: HTMLElement | null }): { w: number; h: number } {
   const [size, setSize] = useState({ w: 800, h: 400 });
@@ -100,19 +87,39 @@ export function ResultGrid(props: { resultSet: ResultSet }) {
   const size = useViewportSize(viewport);
   const [scroll, setScroll] = useState({ top: 0, left: 0 });
   const maxColumnWidth = useStore(editorSettingsStore).maxColumnWidth;
-  const [widths, setWidths] = useState(() => initialWidths(rs, maxColumnWidth));
+  // Widths follow every page fetched so far (column_sizer.ts); a column the user resized keeps
+  // its width until the result or the maximum changes.
+  const sizer = useRef<{ rs: ResultSet; sizer: ColumnSizer } | null>(null);
+  const manual = useRef(new Map<number, number>());
+  // Read through a ref: the page listener below outlives the render that set it up.
+  const maxWidth = useRef(maxColumnWidth);
+  maxWidth.current = maxColumnWidth;
+  const measured = () => {
+    if (sizer.current?.rs !== rs) sizer.current = { rs, sizer: new ColumnSizer(rs.columns) };
+    sizer.current.sizer.measure(rs);
+    return sizer.current.sizer.widths(maxWidth.current).map((w, i) => manual.current.get(i) ?? w);
+  };
+  const [widths, setWidths] = useState(measured);
   const [sel, setSel] = useState<CellPos | null>(null);
   const [, setVersion] = useState(0);
 
   useEffect(() => {
-    setWidths(initialWidths(rs, maxColumnWidth));
+    manual.current.clear();
+    setWidths(measured());
     setSel(null);
     setScroll({ top: 0, left: 0 });
     if (viewport.current) viewport.current.scrollTop = viewport.current.scrollLeft = 0;
-    return rs.onChange(() => setVersion(rs.version));
+    return rs.onChange(() => {
+      // A page that arrived may hold wider values than the ones measured so far.
+      if (sizer.current?.rs === rs && sizer.current.sizer.measure(rs)) setWidths(measured());
+      setVersion(rs.version);
+    });
   }, [rs]);
   // A new maximum applies at once to the result on screen (manual resizes start over).
-  useEffect(() => setWidths(initialWidths(rs, maxColumnWidth)), [maxColumnWidth]);
+  useEffect(() => {
+    manual.current.clear();
+    setWidths(measured());
+  }, [maxColumnWidth]);
   selectedCell = sel;
 
   const lefts = useMemo(
@@ -252,7 +259,10 @@ export function ResultGrid(props: { resultSet: ResultSet }) {
                 left={lefts[i]}
                 width={widths[i]}
                 zone={temporal[i] ? zoneName(zone) : undefined}
-                onResize={(px) => setWidths((w) => w.map((x, j) => (j === i ? px : x)))}
+                onResize={(px) => {
+                  manual.current.set(i, px);
+                  setWidths((w) => w.map((x, j) => (j === i ? px : x)));
+                }}
               />
             );
           })}

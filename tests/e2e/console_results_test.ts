@@ -120,6 +120,21 @@ Deno.test({
       );
       assert.equal(await last.textContent(), "1000000");
       assert.ok(await last.isVisible());
+      // The first page's values have at most 4 digits; the column widened when the last page
+      // arrived, so the 7 digits show whole instead of as "10000…" (console/results/column_sizer.ts).
+      await page.waitForFunction(
+        () => {
+          const el = document.querySelector('[data-testid="grid-cell"][data-row="999999"][data-col="0"]');
+          return el !== null && el.scrollWidth <= el.clientWidth;
+        },
+        null,
+        { timeout: 5_000 },
+      );
+      const header = grid.locator('[data-testid="grid-header-cell"][data-col="0"]');
+      // deno-lint-ignore no-explicit-any
+      const cellWidth = await last.evaluate((el: any) => el.getBoundingClientRect().width);
+      // deno-lint-ignore no-explicit-any
+      assert.equal(await header.evaluate((el: any) => el.getBoundingClientRect().width), cellWidth);
       // Scrolling by the scrollbar reaches the end too, and the middle loads its own page.
       // deno-lint-ignore no-explicit-any
       await grid.evaluate((g: any) => (g.scrollTop = g.scrollHeight / 2));
