@@ -28,6 +28,8 @@ Deno.test({
   const server = await startServer();
   const browser = await launchConsoleBrowser();
   const { page } = browser;
+  /** Origin of the access-controlled server the login step starts. */
+  let aclOrigin = "";
   try {
     await openConsole(page, server.httpUrl);
 
@@ -201,43 +203,52 @@ Deno.test({
     });
 
     await t.step("a password login keeps credentials in memory only", async () => {
+      // A second server with access control on (its /settings says acl.enabled), whose admin
+      // password is not the default: only the typed credentials can log in.
+      const acl = await startServer({
+        env: { QDB_ACL_ENABLED: "true", QDB_ACL_ADMIN_PASSWORD: "quest-secret" },
+      });
+      aclOrigin = new URL(acl.httpUrl).origin;
       const login = await browser.context.newPage();
-      // The server of this test runs without access control; pretend /settings says it is on.
-      await login.route("**/settings", async (route) => {
-        const res = await route.fetch();
-        const body = await res.json();
-        body.config["acl.enabled"] = true;
-        await route.fulfill({ response: res, body: JSON.stringify(body) });
-      });
-      const headers: (string | undefined)[] = [];
-      login.on("request", (r) => r.url().includes("/exec?") && headers.push(r.headers()["authorization"]));
-      await login.goto(`${server.httpUrl}/`);
-      await login.locator('[data-testid="app-root"][data-state="login"]').waitFor();
-      await login.getByTestId("login-username").fill("admin");
-      await login.getByTestId("login-password").fill("quest-secret");
-      await login.getByTestId("login-submit").click();
-      await login.locator('[data-testid="app-root"][data-state="ready"]').waitFor();
-      assert.ok(headers.length > 0 && headers.every((h) => h === "Basic " + btoa("admin:quest-secret")));
-      const stored = await login.evaluate(async () => {
-        // deno-lint-ignore no-explicit-any
-        const g = globalThis as any;
-        const local = JSON.stringify({ ...g.localStorage }) + JSON.stringify({ ...g.sessionStorage });
-        const idb = await new Promise<string>((resolve) => {
-          const req = g.indexedDB.open("web-console");
-          req.onsuccess = () => {
-            const all = req.result.transaction("kv").objectStore("kv").getAll();
-            all.onsuccess = () => resolve(JSON.stringify(all.result));
-          };
+      try {
+        const headers: (string | undefined)[] = [];
+        login.on("request", (r) => r.url().includes("/exec?") && headers.push(r.headers()["authorization"]));
+        await login.goto(`${acl.httpUrl}/`);
+        await login.locator('[data-testid="app-root"][data-state="login"]').waitFor();
+        // A wrong password is refused by the server and the console stays on the login form.
+        await login.getByTestId("login-username").fill("admin");
+        await login.getByTestId("login-password").fill("quest");
+        await login.getByTestId("login-submit").click();
+        await login.getByTestId("login-error").waitFor();
+        assert.equal(await login.locator('[data-testid="app-root"]').getAttribute("data-state"), "login");
+        headers.length = 0;
+        await login.getByTestId("login-password").fill("quest-secret");
+        await login.getByTestId("login-submit").click();
+        await login.locator('[data-testid="app-root"][data-state="ready"]').waitFor();
+        assert.ok(headers.length > 0 && headers.every((h) => h === "Basic " + btoa("admin:quest-secret")));
+        const stored = await login.evaluate(async () => {
+          // deno-lint-ignore no-explicit-any
+          const g = globalThis as any;
+          const local = JSON.stringify({ ...g.localStorage }) + JSON.stringify({ ...g.sessionStorage });
+          const idb = await new Promise<string>((resolve) => {
+            const req = g.indexedDB.open("web-console");
+            req.onsuccess = () => {
+              const all = req.result.transaction("kv").objectStore("kv").getAll();
+              all.onsuccess = () => resolve(JSON.stringify(all.result));
+            };
+          });
+          return local + idb;
         });
-        return local + idb;
-      });
-      assert.ok(
-        !stored.includes("quest-secret") && !stored.includes(btoa("admin:quest-secret")),
-        "no credentials in storage",
-      );
-      await login.getByTestId("logout-button").click();
-      await login.locator('[data-testid="app-root"][data-state="login"]').waitFor();
-      await login.close();
+        assert.ok(
+          !stored.includes("quest-secret") && !stored.includes(btoa("admin:quest-secret")),
+          "no credentials in storage",
+        );
+        await login.getByTestId("logout-button").click();
+        await login.locator('[data-testid="app-root"][data-state="login"]').waitFor();
+      } finally {
+        await login.close();
+        await acl.stop();
+      }
     });
 
     await t.step("a share link opens its query in a tab and runs it when it only reads", async () => {
@@ -259,8 +270,10 @@ Deno.test({
 
     await t.step("no request leaves the server's origin", () => {
       const origin = new URL(server.httpUrl).origin;
+      // The login step's page talked to its own access-controlled server, and only to it.
       const foreign = browser.requests.filter((u) =>
-        !u.startsWith(origin) && !u.startsWith("data:") && !u.startsWith("blob:")
+        !u.startsWith(origin) && !(aclOrigin && u.startsWith(aclOrigin)) && !u.startsWith("data:") &&
+        !u.startsWith("blob:")
       );
       assert.deepEqual(foreign, []);
     });
