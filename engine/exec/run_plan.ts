@@ -16,7 +16,8 @@ import { runProject } from "./project.ts";
 import { runScan } from "./scan.ts";
 import { runSetOp } from "./setop.ts";
 import { runSort } from "./sort.ts";
-import { topNOf } from "./vector/physical.ts";
+import { distinctOp, topNOf } from "./vector/physical.ts";
+import { runHashDistinct } from "./vector/hash_distinct.ts";
 import { runTopN } from "./vector/top_n.ts";
 import { runGenerator, runLongSequence, runRows, runValues } from "./sources.ts";
 
@@ -67,7 +68,8 @@ export async function* runPlan(n: PlanNode, ctx: ExecContext): AsyncGenerator<Ba
       return;
     }
     case "distinct":
-      yield* runDistinct(n, runPlan(n.input, ctx), ctx);
+      if (distinctOp(n) === "hash") yield* runHashDistinct(runPlan(n.input, ctx), ctx);
+      else yield* runDistinct(n, runPlan(n.input, ctx), ctx);
       return;
     case "setop":
       yield* runSetOp(n, runPlan(n.left, ctx), runPlan(n.right, ctx), ctx);

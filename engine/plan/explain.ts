@@ -1,7 +1,7 @@
 /** The plan printer EXPLAIN uses (and tests compare): one line per node, indented by depth. */
 import type { PlanNode } from "./plan_node.ts";
 // The physical choice is the executor's; EXPLAIN asks the same function that decides it.
-import { AGGREGATE_OP_LABEL, aggregateOp, topNOf } from "../exec/vector/physical.ts";
+import { AGGREGATE_OP_LABEL, aggregateOp, distinctOp, topNOf } from "../exec/vector/physical.ts";
 
 export function explainPlan(n: PlanNode, depth = 0, topN?: { sort: PlanNode; keep: number }): string[] {
   const pad = "    ".repeat(depth);
@@ -33,12 +33,16 @@ function describe(n: PlanNode, topN?: { sort: PlanNode; keep: number }): string 
     }
     case "limit":
       return "Limit";
+    case "distinct":
+      return `Distinct [${AGGREGATE_OP_LABEL[distinctOp(n)]}]`;
     case "join":
       return `${n.type[0].toUpperCase()}${n.type.slice(1)} Join${
         n.equi.length ? " (hash)" : " (nested loop)"
       }`;
     case "lateral":
-      return `Lateral ${n.type[0].toUpperCase()}${n.type.slice(1)} Join (per outer values: ${n.outer.length})`;
+      return `Lateral ${n.type[0].toUpperCase()}${
+        n.type.slice(1)
+      } Join (per outer values: ${n.outer.length})`;
     case "longSequence":
       return "long_sequence";
     default:

@@ -58,6 +58,13 @@ export const AGGREGATE_OP_LABEL: Record<AggregateOp, string> = {
   rows: "row at a time",
 };
 
+type DistinctNode = Extract<PlanNode, { kind: "distinct" }>;
+
+/** SELECT DISTINCT: the hash (hash_distinct.ts) or the row-at-a-time reference (distinct.ts). */
+export function distinctOp(_n: DistinctNode): "hash" | "rows" {
+  return reference ? "rows" : "hash";
+}
+
 type LimitNode = Extract<PlanNode, { kind: "limit" }>;
 type SortNode = Extract<PlanNode, { kind: "sort" }>;
 

@@ -213,6 +213,12 @@ function expressionShape(r: Rng, table: string): { sql: string; ordered: boolean
 
 function shapeOf(r: Rng, table: string): { sql: string; ordered: boolean; batch?: boolean } {
   if (r.chance(0.4)) return { ...expressionShape(r, table), batch: true };
+  if (r.chance(0.15)) {
+    // SELECT DISTINCT: the hash distinct keeps first occurrences in input order, as the rows do.
+    const cols = [...new Set(Array.from({ length: 1 + r.int(3) }, () => r.pick(KEYS)))];
+    const where = r.chance(0.4) ? ` WHERE ${r.pick(FILTERS)}` : "";
+    return { sql: `SELECT DISTINCT ${cols.join(", ")} FROM ${table}${where}`, ordered: true };
+  }
   const where = r.chance(0.4) ? ` WHERE ${r.pick(FILTERS)}` : "";
   if (r.chance(0.25)) {
     const keys = Array.from(
