@@ -25,6 +25,7 @@ import type { ColumnUpdate, OnConflict, RowsToWrite, Storage, Table } from "../s
 import { compileExpr, compilePredicate } from "./compile_expr.ts";
 import { columnIndex, requireTable } from "./ddl.ts";
 import type { ExecContext } from "./exec_context.ts";
+import { narrowForInsert, narrowsOnInsert } from "./insert_narrowing.ts";
 import { batchesToRows } from "./rows_to_write.ts";
 import { runPlan } from "./run_plan.ts";
 import { prepareExprSubqueries } from "./subqueries.ts";
@@ -117,7 +118,9 @@ export async function insertValues(
       const col = cols[targets[j]];
       const v = compileExpr(e, ctx)(empty, 0);
       // QuestDB reports implicit conversion failures of VALUES at the statement (errors-018).
-      const x = convertForAssign(v, e.type, col.type, s.pos);
+      const x = narrowsOnInsert(e.type, col.type)
+        ? narrowForInsert(v, e.type, col.type, s.pos)
+        : convertForAssign(v, e.type, col.type, s.pos);
       if (targets[j] === t.meta.timestampIndex && x === null) {
         throw new SqlError("designated timestamp column cannot be NULL", rows[r][j].pos);
       }
@@ -147,7 +150,7 @@ export async function insertSelect(
   }
   plan.columns.forEach((c, j) => {
     const to = t.meta.columns[targets[j]].type;
-    if (!assignable(c.type, to)) {
+    if (!assignable(c.type, to) && !narrowsOnInsert(c.type, to)) {
       throw new SqlError(
         `inconvertible types: ${typeName(c.type)} -> ${typeName(to)} [from=${c.name}, to=${
           t.meta.columns[targets[j]].name
@@ -161,7 +164,12 @@ export async function insertSelect(
   let pendingRows = 0;
   const flush = async () => {
     if (pendingRows === 0) return;
-    const rows = batchesToRows(pending, t.meta.columns, targets);
+    const rows = batchesToRows(
+      pending,
+      t.meta.columns,
+      targets,
+      (v, from, to) => narrowsOnInsert(from, to) ? narrowForInsert(v, from, to, s.query!.pos) : undefined,
+    );
     const ts = t.meta.timestampIndex;
     if (ts >= 0 && rows.columns[ts]) {
       const tsData = rows.columns[ts] as BigInt64Array;

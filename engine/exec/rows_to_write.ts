@@ -14,9 +14,15 @@ import type { RowsToWrite, StoredColumn } from "../storage/api.ts";
 
 /**
  * Builds rows for `target` columns from batches whose column `j` feeds target column
- * `mapping[j]`; target columns not fed stay NULL.
+ * `mapping[j]`; target columns not fed stay NULL. `convert`, when it gives a value, replaces
+ * the assignment cast (INSERT's narrowing, insert_narrowing.ts).
  */
-export function batchesToRows(batches: Batch[], target: StoredColumn[], mapping: number[]): RowsToWrite {
+export function batchesToRows(
+  batches: Batch[],
+  target: StoredColumn[],
+  mapping: number[],
+  convert?: (v: Value, from: ColumnType, to: ColumnType) => Value | undefined,
+): RowsToWrite {
   const rowCount = batches.reduce((n, b) => n + b.rowCount, 0);
   const columns: (VectorData | null)[] = target.map(() => null);
   mapping.forEach((t, j) => {
@@ -35,7 +41,7 @@ export function batchesToRows(batches: Batch[], target: StoredColumn[], mapping:
           const x = readValue(v, i);
           const y = sameType(from, to) || (sym && typeof x === "string")
             ? x
-            : castValue(x, from, to, { constant: false, pos: -1 });
+            : convert?.(x, from, to) ?? castValue(x, from, to, { constant: false, pos: -1 });
           if (sym) (data as Value[])[at + i] = y;
           else writeValue(to, data, at + i, y);
         }

@@ -3,7 +3,7 @@
  * designated timestamp, table functions, SHOW, and joins left to right (spec/sql.md §11).
  */
 import { SqlError } from "../base/errors.ts";
-import { isTimestamp } from "../base/types.ts";
+import { isIntegral, isTimestamp, typeName } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
 import { bindExpr } from "./bind_expr.ts";
@@ -135,6 +135,12 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
     }
     const ctx = bindContext(new Scope([]), pc, "long_sequence");
     const args = call.args.map((a) => bindExpr(a, ctx));
+    // QuestDB takes integer counts (and seeds) only; a DOUBLE would count fractional rows.
+    args.forEach((a, i) => {
+      if (!isIntegral(a.type) && a.type.tag !== "NULL" && a.kind !== "param") {
+        throw new SqlError(`argument type ${typeName(a.type)} is not supported`, call.args[i].pos);
+      }
+    });
     const node: PlanNode = {
       ...shape([{ name: "x", type: T.LONG }]),
       kind: "longSequence",

@@ -136,9 +136,28 @@ export function planSelect(
     scope = windowed.scope;
     items.forEach((it, k) => (it.ast = { ...it.ast, expr: windowed.exprs[k] }));
   }
-  const projected = aggregated
-    ? planAggregation(core, items, node, scope, pc)
-    : planProjection(items, node, scope, pc);
+  if (aggregated) {
+    const grouped = planAggregation(core, items, node, scope, pc, orderBy);
+    // Hidden ORDER BY aggregates read the grouped rows; nothing else of them is nameable.
+    const source = {
+      input: grouped.input,
+      scope: new Scope([]),
+      exprs: grouped.exprs,
+      prebound: grouped.prebound,
+    };
+    const out = outputScope(grouped.node);
+    return finishQuery(
+      grouped.node,
+      out,
+      orderBy,
+      limit,
+      pc,
+      core.distinct,
+      core.distinctOn ? undefined : source,
+      core.distinctOn,
+    );
+  }
+  const projected = planProjection(items, node, scope, pc);
   return finishQuery(
     projected.node,
     outputScope(projected.node),
@@ -146,7 +165,7 @@ export function planSelect(
     limit,
     pc,
     core.distinct,
-    aggregated ? undefined : { input: projected.input, scope, exprs: projected.exprs },
+    { input: projected.input, scope, exprs: projected.exprs },
     core.distinctOn,
   );
 }
@@ -266,7 +285,15 @@ export function substituteAliases(e: A.Expr, aliases: Map<string, A.Expr>, scope
   }
 }
 
-function planAggregation(core: A.SelectCore, items: Item[], input: PlanNode, scope: Scope, pc: PlanContext) {
+/** `orderBy`: its aggregate expressions are bound here too, so they are computed though not selected. */
+function planAggregation(
+  core: A.SelectCore,
+  items: Item[],
+  input: PlanNode,
+  scope: Scope,
+  pc: PlanContext,
+  orderBy: A.OrderItem[] = [],
+) {
   const inputCtx = bindContext(scope, pc);
   // Keys: explicit GROUP BY (aliases and 1-based positions allowed), else the non-aggregate items.
   const keyAsts: A.Expr[] = [];
@@ -347,6 +374,11 @@ function planAggregation(core: A.SelectCore, items: Item[], input: PlanNode, sco
       throw err;
     }
   });
+  // ORDER BY count(a) with count(a) not selected: bound over the grouped rows (planOrderBy).
+  const prebound = new Map<A.Expr, BoundExpr>();
+  for (const o of orderBy) {
+    if (containsAggregate(o.expr)) prebound.set(o.expr, bindExpr(o.expr, { ...postCtx, clause: "ORDER BY" }));
+  }
   const aggColumns: OutputColumn[] = [
     ...keys.map((k, i) => ({ name: `\u0000k${i}`, type: k.type })),
     ...aggs.map((a, i) => ({ name: `\u0000a${i}`, type: a.binding.returns })),
@@ -360,7 +392,19 @@ function planAggregation(core: A.SelectCore, items: Item[], input: PlanNode, sco
     node: { ...shape(columns), kind: "project", input: aggNode, exprs } as PlanNode,
     input: aggNode,
     exprs,
+    prebound,
   };
+}
+
+/**
+ * What ORDER BY may read besides the output: the projection's input (`scope`, `exprs` the
+ * projection over it), and ORDER BY expressions already bound over it (aggregates).
+ */
+export interface OrderSource {
+  input: PlanNode;
+  scope: Scope;
+  exprs: BoundExpr[];
+  prebound?: Map<A.Expr, BoundExpr>;
 }
 
 /** DISTINCT, ORDER BY and LIMIT over a projected select. */
@@ -371,7 +415,7 @@ export function finishQuery(
   limit: A.Limit | undefined,
   pc: PlanContext,
   distinct: boolean,
-  source?: { input: PlanNode; scope: Scope; exprs: BoundExpr[] },
+  source?: OrderSource,
   distinctOn?: A.Expr[],
 ): PlanNode {
   if (distinctOn) return planDistinctOn(node, scope, distinctOn, orderBy, limit, pc, source);
@@ -393,7 +437,7 @@ function planOrderBy(
   scope: Scope,
   orderBy: A.OrderItem[],
   pc: PlanContext,
-  source?: { input: PlanNode; scope: Scope; exprs: BoundExpr[] },
+  source?: OrderSource,
 ): PlanNode {
   const width = node.columns.length;
   const extra: BoundExpr[] = [];
@@ -416,7 +460,7 @@ function planOrderBy(
       return { index: width + extra.length - 1, desc: o.desc, onOutput: true };
     } catch (err) {
       if (!source || node.kind !== "project") throw err;
-      const bound = bindExpr(e, bindContext(source.scope, pc, "ORDER BY"));
+      const bound = source.prebound?.get(e) ?? bindExpr(e, bindContext(source.scope, pc, "ORDER BY"));
       extra.push({ ...bound, kind: bound.kind } as BoundExpr);
       return { index: width + extra.length - 1, desc: o.desc, onInput: true };
     }

@@ -349,7 +349,8 @@ async function mergePartition(
   let mergedSet: Int32Array | undefined;
   if (conflict && replaced) {
     if (conflict.action === "update") mergedSet = mergeOrder(existingTs, ts, rows, replaced);
-    for (const b of replaced) {
+    // One batch row may match several existing rows: it is dropped once.
+    for (const b of new Set(replaced)) {
       if (b < 0 || conflict.action !== "nothing") continue;
       dropped.rows++;
       if (options.skipped) options.skipped[b] = 1;

@@ -113,6 +113,8 @@ function dedupRuns(
  * Matches batch rows against existing rows with equal timestamps and keys (DEDUP UPSERT
  * KEYS): returns, for each existing row, the batch row replacing it (or -1), and the batch
  * rows left to insert. `rows` is sorted by timestamp and already deduplicated in itself.
+ * Existing rows may repeat a key (rows written before the keys changed): as in QuestDB, the
+ * batch row replaces each of them.
  */
 export function matchExisting(
   existingTs: BigInt64Array,
@@ -128,18 +130,17 @@ export function matchExisting(
     const b = rows[k];
     const t = batchTs[b];
     while (e < existingTs.length && existingTs[e] < t) e++;
-    let hit = -1;
+    let hit = false;
     if (e < existingTs.length && existingTs[e] === t) {
       const key = batchKeyOf(b);
       for (let x = e; x < existingTs.length && existingTs[x] === t; x++) {
         if (existingKeyOf(x) === key) {
-          hit = x;
-          break;
+          replaced[x] = b;
+          hit = true;
         }
       }
     }
-    if (hit >= 0) replaced[hit] = b;
-    else remaining.push(b);
+    if (!hit) remaining.push(b);
   }
   return { replaced, remaining: Int32Array.from(remaining) };
 }
