@@ -1,15 +1,14 @@
 /**
  * In-process ILP/HTTP pipeline benchmark without HTTP: for each 8 MiB chunk of the `trades`
- * ILP data, parse (LineParser), prepare and commit (commitBlocks) into a fresh engine, timing
+ * ILP data, parse (LineParser), prepare and commit (the ingest door's commitBlocks) into a fresh engine, timing
  * each phase, so a change can be attributed to parse or to prepare+commit. Run under
  * `--cpu-prof` to profile the whole path.
  *
  *   deno run -A bench/ilp_pipeline.ts [--file …/part-00000.ilp]
  */
 import { fileURLToPath } from "node:url";
-import { Engine, Ingestor } from "../engine/mod.ts";
+import { adminSession, Engine } from "../engine/mod.ts";
 import { LineParser } from "../server/ilp/line_parser.ts";
-import { commitBlocks } from "../server/ilp/commit_blocks.ts";
 
 const args = Deno.args;
 const opt = (name: string, dflt: string) => {
@@ -23,7 +22,7 @@ const chunkBytes = Number(opt("chunk-mib", "8")) * 1024 * 1024;
 const data = await Deno.readFile(file);
 const root = await Deno.makeTempDir({ prefix: "qdb_ilp_pipeline_" });
 const engine = await Engine.open({ root, cacheBytes: 256 * 1024 * 1024 });
-const ingestor = new Ingestor(engine.storage, { partitionBy: "DAY" });
+const writer = engine.ingest(adminSession(), { partitionBy: "DAY" });
 let parseMs = 0, commitMs = 0, rows = 0;
 const t0 = performance.now();
 try {
@@ -38,7 +37,7 @@ try {
     if (r.error) throw new Error(`line ${r.error.line}: ${r.error.message}`);
     const blocks = parser.take();
     const t2 = performance.now();
-    const outcome = await commitBlocks(ingestor, blocks, { mode: "all" });
+    const outcome = await writer.commitBlocks(blocks, { mode: "all" });
     if (outcome.error || outcome.failure) throw new Error(JSON.stringify(outcome));
     rows += outcome.rows;
     commitMs += performance.now() - t2;

@@ -7,6 +7,7 @@
  *   deno run -A bench/load_engine.ts --data bench/data/trades-1m --root bench/data/qdb-1m
  */
 import { adminSession, Engine, readValue, type Value } from "../engine/mod.ts";
+import { storageOf } from "../engine/engine.ts";
 import type { VectorData } from "../engine/base/values.ts";
 import { CACHE_BYTES_DEFAULT } from "../engine/storage/mod.ts";
 import { type KitType, readCsvChunks } from "./csv_reader.ts";
@@ -83,7 +84,7 @@ async function loadTable(
   options: { dataDir: string; manifest: Manifest; table: string; chunkRows: number },
 ): Promise<TableLoad> {
   const { dataDir, manifest, table, chunkRows } = options;
-  const target = engine.storage.table(table);
+  const target = storageOf(engine).table(table);
   if (!target) throw new Error(`table ${table} was not created by the DDL`);
   const kitColumns = manifest.columns[table];
   // Storage wants the table's column order; the CSV has the kit's.

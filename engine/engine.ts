@@ -22,7 +22,7 @@ import { bindContext } from "./plan/plan_select.ts";
 import { planShow } from "./plan/plan_show.ts";
 import { inferParams } from "./plan/infer_params.ts";
 import { explainPlan } from "./plan/explain.ts";
-import type { Storage } from "./storage/api.ts";
+import type { Storage, TableMeta } from "./storage/api.ts";
 import { CACHE_BYTES_DEFAULT, openStorage } from "./storage/mod.ts";
 import type { ColumnCache } from "./storage/column_cache.ts";
 import { PARALLEL_WORKERS_DEFAULT, WorkerPool } from "./parallel/mod.ts";
@@ -53,6 +53,9 @@ import "./exec/time_series_ops.ts";
 import "./exec/lateral.ts";
 import { activity, untilDone } from "./activity.ts";
 import { Operations } from "./operations.ts";
+import { Ingestor, type IngestorOptions } from "./ingest/ingestor.ts";
+import { IngestHandle } from "./ingest/ingest_handle.ts";
+import { type ResourceStats, resourceStats } from "./stats.ts";
 
 setAggregateNamePredicate(isAggregateName);
 
@@ -101,16 +104,27 @@ export interface EngineOptions {
   parquetExportDefaults?: ParquetWriteOptions;
 }
 
+/**
+ * The engine's storage, for tests and benchmarks that drive it below the door
+ * (tests/engine, bench/). Not exported by engine/mod.ts: listeners reach tables only
+ * through Engine's methods (tests/server/layering_test.ts checks that server/ never does).
+ */
+export let storageOf: (engine: Engine) => Storage;
+
 export class Engine {
-  readonly storage: Storage;
+  readonly #storage: Storage;
   readonly #options: EngineOptions;
   readonly #parallel: WorkerPool;
   #access: AccessControl | undefined;
   /** CHECKPOINT and BACKUP (engine/operations.ts). */
   readonly #operations: Operations;
 
+  static {
+    storageOf = (engine) => engine.#storage;
+  }
+
   private constructor(storage: Storage, options: EngineOptions) {
-    this.storage = storage;
+    this.#storage = storage;
     this.#options = options;
     this.#operations = new Operations(storage, options);
     this.#parallel = new WorkerPool({
@@ -134,6 +148,30 @@ export class Engine {
     this.#access = access;
   }
 
+  /**
+   * The write door for rows that arrive outside SQL (ILP, CSV import, COPY FROM): a handle
+   * that checks each write's permissions for `session` as the SQL path does and commits
+   * through an Ingestor with `options` (engine/ingest/ingest_handle.ts).
+   */
+  ingest(session: Session, options: IngestorOptions = {}): IngestHandle {
+    return new IngestHandle(new Ingestor(this.#storage, options), this.#storage, session, () => this.#access);
+  }
+
+  /** A table's metadata (name as created, columns, designated timestamp), or undefined. */
+  tableMeta(name: string): TableMeta | undefined {
+    return this.#storage.table(name)?.meta;
+  }
+
+  /** Every table's metadata, unfiltered by any principal (access control's own catalog). */
+  tableMetas(): TableMeta[] {
+    return this.#storage.tables();
+  }
+
+  /** Gauges read when metrics are scraped: column cache, WebAssembly heap, WAL transactions. */
+  resourceStats(): ResourceStats {
+    return resourceStats(this.#storage);
+  }
+
   /** Splits SQL text into its statements' texts (pgwire simple query). */
   split(sql: string): string[] {
     try {
@@ -151,7 +189,7 @@ export class Engine {
       if (stmt.kind === "copy" && typeof stmt.target === "object") return [{ name: "id", type: T.VARCHAR }];
       if (stmt.kind !== "query") return [];
       const plan = planQuery(stmt, this.#planContext(session, this.#evalContext(session)));
-      checkReads(pruneColumns(plan), session, this.storage, stmt.pos);
+      checkReads(pruneColumns(plan), session, this.#storage, stmt.pos);
       return plan.columns.map(visible);
     } catch (err) {
       throw asSqlError(err);
@@ -182,7 +220,7 @@ export class Engine {
   #describeReturning(stmt: A.InsertStmt, session: Session): ColumnMeta[] {
     const pc = this.#planContext(session, this.#evalContext(session));
     const bind = (scope: Scope) => bindContext(scope, pc);
-    return insertExtras(stmt, this.storage, bind, pc.legacyNames).returning!.columns;
+    return insertExtras(stmt, this.#storage, bind, pc.legacyNames).returning!.columns;
   }
 
   async execute(sql: string, caller: Session): Promise<Outcome> {
@@ -260,7 +298,7 @@ export class Engine {
 
   async close(): Promise<void> {
     this.#parallel.close();
-    await this.storage.close();
+    await this.#storage.close();
   }
 
   #evalContext(session: Session): EvalContext {
@@ -269,26 +307,26 @@ export class Engine {
       random: createRandom(),
       timeZone: session.timeZone,
       user: session.principal.name,
-      tableExists: (name) => this.storage.table(name) !== undefined,
+      tableExists: (name) => this.#storage.table(name) !== undefined,
     };
   }
 
   #planContext(session: Session, evalContext: EvalContext): PlanContext {
     return {
-      storage: this.storage,
+      storage: this.#storage,
       evalContext,
       ctes: new Map(),
       legacyNames: this.#options.legacyColumnNames ?? false,
       paramTypes: session.params?.map((v, i) => session.paramTypes?.[i] ?? paramType(v)),
       meta: { columnsOf: (n) => metaColumns(n) },
-      catalog: visibleStorage(this.storage, session),
+      catalog: visibleStorage(this.#storage, session),
       depth: 0,
-      copyRoot: this.#options.copyRoot ?? `${this.storage.root}/import`,
+      copyRoot: this.#options.copyRoot ?? `${this.#storage.root}/import`,
     };
   }
 
   #execContext(session: Session, evalContext: EvalContext): ExecContext {
-    const storage = this.storage;
+    const storage = this.#storage;
     const parameters = this.#options.parameters ?? (() => []);
     return {
       storage,
@@ -313,10 +351,10 @@ export class Engine {
     const xc = this.#execContext(session, ec);
     const runQuery = (plan: PlanNode) => streamPlan(pruneColumns(plan), xc);
     const checked = (plan: PlanNode) => {
-      checkReads(pruneColumns(plan), session, this.storage, stmt.pos);
+      checkReads(pruneColumns(plan), session, this.#storage, stmt.pos);
       return plan;
     };
-    checkStatement(stmt, session, this.storage);
+    checkStatement(stmt, session, this.#storage);
     // PIVOT ... IN (SELECT ...) names columns after the values: run before planning.
     if (hasPivotLists(stmt)) {
       await resolvePivotLists(stmt, { plan: (q) => checked(planQuery(q, pc)), run: runQuery });
@@ -341,24 +379,24 @@ export class Engine {
           return await this.#rows(plan, xc);
         }
         case "createTable":
-          await createTable(stmt, this.storage, {
+          await createTable(stmt, this.#storage, {
             walDefault: this.#options.walDefault ?? true,
             planQuery: (q) => checked(planQuery(q, pc)),
             runQuery,
           });
-          await this.#access?.tableCreated?.(this.storage.table(stmt.name)?.meta.name ?? stmt.name, session);
+          await this.#access?.tableCreated?.(this.#storage.table(stmt.name)?.meta.name ?? stmt.name, session);
           return { kind: "ddl" };
         case "dropTable":
-          await dropTable(stmt, this.storage);
+          await dropTable(stmt, this.#storage);
           return { kind: "ddl" };
         case "truncateTable":
-          await truncateTable(stmt, this.storage);
+          await truncateTable(stmt, this.#storage);
           return { kind: "ddl" };
         case "renameTable":
-          await renameTable(stmt, this.storage);
+          await renameTable(stmt, this.#storage);
           return { kind: "ddl" };
         case "alterTable":
-          await alterTable(stmt, this.storage, {
+          await alterTable(stmt, this.#storage, {
             dropPartitionsWhere: (t, where) =>
               dropPartitionsWhere(t, where, (scope) => bindContext(scope, pc), xc),
           });
@@ -368,8 +406,8 @@ export class Engine {
           const bind = (scope: Scope) => bindContext(scope, ipc);
           // SELECT on what RETURNING and DO UPDATE SET read of the table (security.md T14).
           const reads = session.principal.can ? insertReads(stmt) : undefined;
-          if (reads) checkReads(pruneColumns(planQuery(reads, ipc)), session, this.storage, stmt.pos, false);
-          const { extras, returning } = insertExtras(stmt, this.storage, bind, pc.legacyNames);
+          if (reads) checkReads(pruneColumns(planQuery(reads, ipc)), session, this.#storage, stmt.pos, false);
+          const { extras, returning } = insertExtras(stmt, this.#storage, bind, pc.legacyNames);
           if (session.transaction?.buffering) {
             // Which rows DO NOTHING drops is only known when COMMIT appends them.
             if (returning && extras.onConflict) {
@@ -380,12 +418,12 @@ export class Engine {
             }
             extras.transaction = session.transaction;
           }
-          extras.checkReads = (exprs) => checkExprReads(exprs, session, this.storage, stmt.pos);
+          extras.checkReads = (exprs) => checkExprReads(exprs, session, this.#storage, stmt.pos);
           const inserted = stmt.query
-            ? await insertSelect(stmt, this.storage, checked(planQuery(stmt.query, ipc)), runQuery, extras)
-            : await insertValues(stmt, this.storage, bind, xc, extras);
+            ? await insertSelect(stmt, this.#storage, checked(planQuery(stmt.query, ipc)), runQuery, extras)
+            : await insertValues(stmt, this.#storage, bind, xc, extras);
           if (!returning) return { kind: "insert", inserted };
-          const t = this.storage.table(stmt.table.name)!;
+          const t = this.#storage.table(stmt.table.name)!;
           const rows = await returningRows(t, returning, extras.written!, xc);
           return await this.#rows({ kind: "rows", columns: returning.columns, timestampIndex: -1, rows }, xc);
         }
@@ -396,14 +434,14 @@ export class Engine {
             checkReads(
               pruneColumns(planQuery(updateReads(stmt), upc)),
               session,
-              this.storage,
+              this.#storage,
               stmt.pos,
               false,
             );
           }
           return {
             kind: "dml",
-            updated: await update(stmt, this.storage, (scope) => bindContext(scope, upc), xc),
+            updated: await update(stmt, this.#storage, (scope) => bindContext(scope, upc), xc),
           };
         }
         case "noop":
@@ -417,17 +455,17 @@ export class Engine {
               with: [],
               set: [{ column: "", pos: stmt.where.pos, expr: stmt.where }],
             });
-            checkReads(pruneColumns(planQuery(reads, pc)), session, this.storage, stmt.pos, false);
+            checkReads(pruneColumns(planQuery(reads, pc)), session, this.#storage, stmt.pos, false);
           }
-          const deleted = await deleteRows(stmt, this.storage, (scope) => bindContext(scope, pc), xc);
+          const deleted = await deleteRows(stmt, this.#storage, (scope) => bindContext(scope, pc), xc);
           return { kind: "dml", updated: deleted, command: "DELETE" };
         }
         case "declare":
           throw new SqlError("DECLARE is not supported yet", stmt.pos);
         case "copy": {
           const id = await copyStatement(stmt, {
-            storage: this.storage,
-            exportRoot: this.#options.copyExportRoot ?? `${this.storage.root}/export`,
+            storage: this.#storage,
+            exportRoot: this.#options.copyExportRoot ?? `${this.#storage.root}/export`,
             defaults: this.#options.parquetExportDefaults ?? PARQUET_EXPORT_DEFAULTS,
             plan: (q) => checked(planQuery(q, pc)),
             run: runQuery,

@@ -23,7 +23,8 @@ export {
   type Session,
 } from "./session.ts";
 export { type ErrorKind, SqlError } from "./base/errors.ts";
-export { engineStats, LATENCY_BUCKETS_SECONDS, resourceStats } from "./stats.ts";
+export { engineStats, LATENCY_BUCKETS_SECONDS, type ResourceStats } from "./stats.ts";
+export type { TableMeta } from "./storage/api.ts";
 export { Transaction, type TransactionStatus, type TransactionTag } from "./exec/transaction.ts";
 export { type ColumnType, T, typeName, type TypeTag } from "./base/types.ts";
 // Arrays and DECIMAL for the listeners' encoders (spec/sql.md §22.8, §23).
@@ -47,7 +48,6 @@ export {
   inferColumnType,
   IngestBlock,
   type IngestError,
-  Ingestor,
   type IngestorOptions,
   looksLikeHeader,
   type Prepared,
@@ -57,6 +57,8 @@ export {
   type ValueKind,
   ValueKinds,
 } from "./ingest/mod.ts";
+// The ingest door's handle (Engine.ingest): ILP, CSV import and COPY FROM write through it.
+export type { BlocksOutcome, BlocksOptions, IngestHandle, LineFault } from "./ingest/ingest_handle.ts";
 // /exp?fmt=parquet streams a result through the engine's Parquet writer (docs/parquet.md).
 export {
   PARQUET_EXPORT_DEFAULTS,

@@ -140,6 +140,41 @@ export function checkStatement(stmt: A.Statement, session: Session, storage: Sto
 }
 
 /**
+ * A write that arrives outside SQL (ILP lines, CSV import, pgwire COPY FROM) through the
+ * engine's ingest door (engine/ingest/ingest_handle.ts).
+ */
+export interface IngestWrite {
+  table: string;
+  /** The write creates the table. */
+  createsTable: boolean;
+  /** Columns the write adds to the existing table. */
+  addsColumns: string[];
+  /** CSV import `overwrite=true`: the existing table is dropped and created again (T16). */
+  overwrites?: boolean;
+}
+
+/**
+ * The permissions of an ingest write, as SQL would need them for the same change
+ * (security.md §2.2, T15, T16): DROP TABLE to overwrite, CREATE TABLE to create (the creator
+ * then owns the table, §3.4), else INSERT on the table and ADD COLUMN for each new column.
+ * Errors have no position: there is no statement text.
+ */
+export function checkIngestWrite(session: Session, write: IngestWrite): void {
+  const principal = session.principal;
+  if (!principal.can) return;
+  if (principal.active && !principal.active.call(principal)) throw denied(session, "user is disabled", -1);
+  if (write.overwrites) requirePermission(session, "DROP TABLE", -1, write.table);
+  if (write.createsTable) return requirePermission(session, "CREATE TABLE", -1);
+  requirePermission(session, "INSERT", -1, write.table);
+  for (const c of write.addsColumns) {
+    // ADD COLUMN is a table permission (as ALTER TABLE ADD COLUMN checks it); the message names the column.
+    if (!principal.can.call(principal, "ADD COLUMN", write.table)) {
+      throw denied(session, `ADD COLUMN on ${write.table}.${c}`, -1);
+    }
+  }
+}
+
+/**
  * What an UPDATE reads, as a query: `SELECT <set expressions> FROM t [alias] WHERE <where>`.
  * Planning it and running checkReads (with empty scans allowed, so `SET a = 1` needs no
  * SELECT) asks SELECT on every column the statement reads, subqueries included (T14).

@@ -6,9 +6,9 @@
  * resource server for other Bearer tokens; cookie sessions; JWK keys for the ILP/TCP
  * handshake. Entry point: `AuthService.open(engine, config, root)`, which also registers the
  * ACL statement handler with the engine. The listeners use `authenticateHttp`,
- * `authenticatePg`, `ilpTcp()` and `ilpRefusal` (ilp_access.ts); every statement's own
- * permission check runs in the engine against `Principal.can`, and catalog listings against
- * `Principal.sees`. Imports only engine/mod.ts and this folder.
+ * `authenticatePg` and `ilpTcp()` (ilp_access.ts); every statement's own permission check,
+ * and every write's through the engine's ingest door (ILP, CSV import, COPY), runs in the
+ * engine against `Principal.can`, and catalog listings against `Principal.sees`. Imports only engine/mod.ts and this folder.
  */
 import type { Engine, Principal } from "../../engine/mod.ts";
 import { AclStatements } from "./acl_statements.ts";
@@ -27,10 +27,10 @@ import { type Identity, Principals } from "./principals.ts";
 import { type ScramVerifier, scramVerifier } from "../scram.ts";
 import { JwkKeys } from "./jwk_keys.ts";
 import { ilpHandshake } from "./ilp_handshake.ts";
-import { ilpRefusal, type IlpTcpAccess } from "./ilp_access.ts";
+import type { IlpTcpAccess } from "./ilp_access.ts";
 import { RestTokens, TOKEN_PREFIX } from "./rest_tokens.ts";
 
-export { ilpRefusal, type IlpTcpAccess } from "./ilp_access.ts";
+export type { IlpTcpAccess } from "./ilp_access.ts";
 export { credentialsOf } from "./http_credentials.ts";
 export type { Identity } from "./principals.ts";
 
@@ -103,10 +103,10 @@ export class AuthService {
         tokens: service.tokens,
         jwks: service.jwks,
         catalog: {
-          tables: () => engine.storage.tables().map((t) => t.name),
-          columns: (t) => engine.storage.table(t)?.meta.columns.map((c) => c.name),
+          tables: () => engine.tableMetas().map((t) => t.name),
+          columns: (t) => engine.tableMeta(t)?.columns.map((c) => c.name),
           timestamp: (t) => {
-            const meta = engine.storage.table(t)?.meta;
+            const meta = engine.tableMeta(t);
             return meta && meta.timestampIndex >= 0 ? meta.columns[meta.timestampIndex].name : undefined;
           },
         },
@@ -208,7 +208,7 @@ export class AuthService {
 
   /**
    * ILP over TCP (security.md §5.3): the JWK handshake against keys made by CREATE TOKEN
-   * TYPE JWK, then ILP; each write needs INSERT / CREATE TABLE / ADD COLUMN (ilp_access.ts).
+   * TYPE JWK, then ILP; each write's table permissions are checked by the engine's ingest door.
    */
   ilpTcp(): IlpTcpAccess {
     return {
@@ -221,14 +221,9 @@ export class AuthService {
         return { principal, rest: r.rest };
       },
       // ILP is rechecked per batch: a REVOKE or DISABLE reaches an open connection (T10).
-      refusal: (principal, write) => ilpRefusal(principal, { ...write, endpoint: "ILP" }),
-      created: (principal, table) => this.tableCreated(principal, table),
+      endpointRefusal: (principal) =>
+        principal.can && !principal.can("ILP") ? `Access denied for ${principal.name} [ILP]` : undefined,
     };
-  }
-
-  /** Owner grants for a table the principal created outside SQL (CSV import, ILP auto-create; §3.4). */
-  async tableCreated(principal: Principal, table: string): Promise<void> {
-    await this.#statements?.tableCreated(table, { principal, timeZone: "UTC" });
   }
 
   /** Opens a cookie session for an authenticated request (`/exec?session=true`); returns Set-Cookie. */

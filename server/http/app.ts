@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import { adminSession, type Engine, type Principal, type Session } from "../../engine/mod.ts";
-import { allowProviderInCsp, type AuthService, gate, ilpRefusal, sessionCookie } from "../auth/mod.ts";
+import { allowProviderInCsp, type AuthService, gate, sessionCookie } from "../auth/mod.ts";
 import type { Config } from "../config.ts";
 import { handleExec } from "./exec_handler.ts";
 import { handleExp } from "./exp_handler.ts";
@@ -86,8 +86,8 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
     if (!name) return c.text("table name missing");
     // Like the listings, a table the principal holds no permission on does not exist for it.
     const principal = acl ? principals.get(c.req.raw) : undefined;
-    const table = engine.storage.table(name);
-    const visible = table !== undefined && (!principal?.sees || principal.sees(table.meta.name));
+    const meta = engine.tableMeta(name);
+    const visible = meta !== undefined && (!principal?.sees || principal.sees(meta.name));
     const status = visible ? "Exists" : "Does not exist";
     return json
       ? c.body(JSON.stringify({ status }), 200, { "content-type": "application/json" })
@@ -113,45 +113,12 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
       c.body(JSON.stringify(await serverWarnings(config)), 200, { "content-type": "application/json" }),
   );
   // ILP over HTTP and CSV import (spec/protocols.md §4, §9); the gate above already required
-  // the HTTP permission, each table write is checked here.
-  const ilp = ilpHandler(engine, config, {
-    authorize: acl
-      ? (req, w) => {
-        const principal = principals.get(req);
-        return principal
-          ? ilpRefusal(principal, {
-            table: w.table,
-            createsTable: w.createsTable,
-            addsColumns: w.addsColumns,
-          })
-          : "Access denied";
-      }
-      : undefined,
-    created: acl
-      ? async (req, table) => {
-        const principal = principals.get(req);
-        if (principal) await acl.tableCreated(principal, table);
-      }
-      : undefined,
-  });
+  // the HTTP permission, and the engine's ingest door checks each table write for the
+  // request's session as it checks SQL (security.md T15, T16).
+  const ilp = ilpHandler(engine, config, sessionOf);
   app.all("/write", (c) => ilp(c.req.raw));
   app.all("/api/v2/write", (c) => ilp(c.req.raw));
-  // CSV import checks each table write like ILP does (security.md T15, T16).
-  const imp = importHandler(
-    engine,
-    config,
-    acl
-      ? (req) => {
-        const principal = principals.get(req);
-        return {
-          refusal: (w) => principal ? ilpRefusal(principal, w) : "Access denied",
-          created: async (table) => {
-            if (principal) await acl.tableCreated(principal, table);
-          },
-        };
-      }
-      : undefined,
-  );
+  const imp = importHandler(engine, config, sessionOf);
   app.on(["POST", "PUT"], "/imp", (c) => imp(c.req.raw));
   app.get("/", (c) => c.redirect("/index.html", 301));
   app.get("*", (c) => serveConsole(c.req.path));

@@ -5,13 +5,22 @@
  * replies are the JSON of §9.2 with the first bad line. Large bodies parse on worker threads
  * (server/ilp/parse_pool.ts), so concurrent requests parse in parallel while this thread reads
  * bodies and commits; only the commit of each table is serialised (the Ingestor's table lock).
+ * Rows go through the engine's ingest door, which checks each table write for the request's
+ * session (INSERT, CREATE TABLE, ADD COLUMN: a refusal is 403 and nothing commits).
  */
-import { type Engine, engineStats, Ingestor } from "../../engine/mod.ts";
+import {
+  adminSession,
+  type Engine,
+  engineStats,
+  type IngestHandle,
+  type IngestorOptions,
+  type Session,
+  SqlError,
+} from "../../engine/mod.ts";
 import type { Config } from "../config.ts";
 import { type Precision, precisionOf } from "../ilp/line_parser.ts";
 import { parseBody, type ParsedBody } from "../ilp/parse_body.ts";
 import { ParsePool } from "../ilp/parse_pool.ts";
-import { commitBlocks } from "../ilp/commit_blocks.ts";
 import { ingestorOptions } from "../ilp/ilp_config.ts";
 import { readBody } from "./read_body.ts";
 import { multipartBoundary, parseMultipart } from "./multipart.ts";
@@ -44,41 +53,21 @@ function errorReply(status: number, code: string, message: string, line?: number
   });
 }
 
-export interface IlpHttpOptions {
-  maxBodyBytes?: number;
-  /**
-   * Access control (security.md): the refusal message for writing to `table` as the
-   * request's principal, or undefined when allowed. Without it every write is allowed.
-   */
-  authorize?: (
-    req: Request,
-    write: { table: string; createsTable: boolean; addsColumns: string[] },
-  ) => string | undefined;
-  /** The request's principal created `table` by writing to it: owner grants (security.md §3.4). */
-  created?: (req: Request, table: string) => Promise<void>;
-}
-
-/** Builds the handler for both ILP paths; mount it for every method (others get 404). */
+/**
+ * Builds the handler for both ILP paths; mount it for every method (others get 404).
+ * `sessionOf` gives the session a request writes as (access control); default: admin.
+ */
 export function ilpHandler(
   engine: Engine,
   config: Config,
-  options: IlpHttpOptions = {},
+  sessionOf: (req: Request) => Session = () => adminSession(),
 ): (req: Request) => Promise<Response> {
-  const ingestor = new Ingestor(engine.storage, ingestorOptions(config));
+  const options = ingestorOptions(config);
   const pool = new ParsePool();
-  const maxBodyBytes = options.maxBodyBytes ??
-    config.int("line.http.max.recv.buffer.size", ILP_HTTP_BODY_BYTES_MAX_DEFAULT);
+  const maxBodyBytes = config.int("line.http.max.recv.buffer.size", ILP_HTTP_BODY_BYTES_MAX_DEFAULT);
   return async (req) => {
     try {
-      const created = options.created;
-      return await handle(
-        req,
-        ingestor,
-        pool,
-        maxBodyBytes,
-        (write) => options.authorize?.(req, write),
-        created && ((table) => created(req, table)),
-      );
+      return await handle(req, engine, options, pool, maxBodyBytes, sessionOf);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       return errorReply(500, "internal error", message);
@@ -88,11 +77,11 @@ export function ilpHandler(
 
 async function handle(
   req: Request,
-  ingestor: Ingestor,
+  engine: Engine,
+  options: IngestorOptions,
   pool: ParsePool,
   maxBodyBytes: number,
-  authorize: (write: { table: string; createsTable: boolean; addsColumns: string[] }) => string | undefined,
-  created?: (table: string) => Promise<void>,
+  sessionOf: (req: Request) => Session,
 ): Promise<Response> {
   if (req.method !== "POST" && req.method !== "PUT") {
     return errorReply(404, "invalid", `method not supported [method=${req.method}]`);
@@ -136,20 +125,14 @@ async function handle(
     parsed = await pool.parse(body.bytes, [[0, body.bytes.length]], precision);
   } else parsed = parseBody([body.bytes], precision);
   if (parsed.error) return lineErrorReply(parsed.error.line, parsed.error.message);
-  const blocks = parsed.blocks;
-  const creates: string[] = [];
-  for (const b of blocks) {
-    const createsTable = !ingestor.hasTable(b.table);
-    const refusal = authorize({
-      table: b.table,
-      createsTable,
-      addsColumns: createsTable ? [] : ingestor.newColumns(b),
-    });
-    if (refusal) return errorReply(403, "unauthorised", refusal);
-    if (createsTable) creates.push(b.table);
+  const writer: IngestHandle = engine.ingest(sessionOf(req), options);
+  let outcome;
+  try {
+    outcome = await writer.commitBlocks(parsed.blocks, { mode: "all" });
+  } catch (e) {
+    if (e instanceof SqlError && e.kind === "permission") return errorReply(403, "unauthorised", e.message);
+    throw e;
   }
-  const outcome = await commitBlocks(ingestor, blocks, { mode: "all" });
-  for (const t of creates) if (created && ingestor.hasTable(t)) await created(t);
   if (outcome.error) return lineErrorReply(outcome.error.line, outcome.error.message);
   if (outcome.failure) return errorReply(500, "internal error", outcome.failure);
   return new Response(null, { status: 204 });

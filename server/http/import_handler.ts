@@ -5,18 +5,24 @@
  * records are appended in commits of `maxUncommittedRows` (the console's misspelt
  * `maxUncommitedRows` too). Bad values follow `atomicity`: `skipCol` stores NULL and counts
  * the error, `skipRow` drops the row, `abort` stops the import at that line and discards the
- * rows not yet committed.
+ * rows not yet committed. Rows go through the engine's ingest door, which checks each write
+ * for the request's session (security.md §2.2, T15, T16: INSERT on an existing table, CREATE
+ * TABLE to create one, ADD COLUMN for new columns, DROP TABLE for `overwrite=true`; a refusal
+ * is 403) and gives the creator of a table its owner grants.
  */
 import {
+  adminSession,
   checkIngestTableName,
   type ColumnType,
   columnTypeOf,
   type Engine,
   inferColumnType,
   IngestBlock,
-  Ingestor,
+  type IngestHandle,
   looksLikeHeader,
   type PrepareOptions,
+  type Session,
+  SqlError,
   type TextParser,
   textParserFor,
   typeName,
@@ -35,21 +41,6 @@ const MAX_UNCOMMITTED_ROWS_DEFAULT = 500_000;
 
 /** A request-level failure: HTTP 200 with the message as status (§4.2). */
 class ImportFailure extends Error {}
-
-/** A write the principal may not make: answered 403 (security.md §6.6, T16). */
-class ImportRefused extends Error {}
-
-/**
- * Access control for /imp (security.md §2.2, T15, T16), bound to one request: INSERT on an
- * existing table, CREATE TABLE to create one, ADD COLUMN for new columns, DROP TABLE (and
- * CREATE TABLE) for `overwrite=true`; `created` gives the creator its owner grants.
- */
-export interface ImportAccess {
-  refusal(
-    write: { table: string; createsTable: boolean; addsColumns: string[]; overwrites?: boolean },
-  ): string | undefined;
-  created?(table: string): Promise<void>;
-}
 
 interface SchemaColumn {
   name: string;
@@ -119,11 +110,14 @@ function paramsOf(url: URL): Params {
   };
 }
 
-/** Builds the `/imp` handler; mount it for POST (and PUT). */
+/**
+ * Builds the `/imp` handler; mount it for POST (and PUT). `sessionOf` gives the session a
+ * request writes as (access control); default: admin.
+ */
 export function importHandler(
   engine: Engine,
   config: Config,
-  accessOf?: (req: Request) => ImportAccess,
+  sessionOf: (req: Request) => Session = () => adminSession(),
 ): (req: Request) => Promise<Response> {
   const analysisLines = config.int("http.text.analysis.max.lines", 1000);
   return async (req) => {
@@ -139,16 +133,16 @@ export function importHandler(
         throw new ImportFailure("expected a multipart/form-data request with a 'data' part");
       }
       const outcome = await runImport(
-        engine,
+        engine.ingest(sessionOf(req), { autoCreateTables: params.create }),
         new MultipartReader(req.body, boundary),
         params,
         analysisLines,
-        accessOf?.(req),
       );
       return params.json ? jsonReply(outcome) : textReply(outcome);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      if (e instanceof ImportRefused) {
+      // A write the principal may not make (security.md §6.6, T16).
+      if (e instanceof SqlError && e.kind === "permission") {
         return new Response(JSON.stringify({ status: message }), {
           status: 403,
           headers: { connection: "close", "content-type": "application/json; charset=utf-8" },
@@ -167,11 +161,10 @@ export function importHandler(
 }
 
 async function runImport(
-  engine: Engine,
+  writer: IngestHandle,
   reader: MultipartReader,
   params: Params,
   analysisLines: number,
-  access?: ImportAccess,
 ): Promise<Outcome> {
   let schema: SchemaColumn[] | undefined;
   for (;;) {
@@ -191,10 +184,9 @@ async function runImport(
     if (!table) throw new ImportFailure("no file name given");
     // The name rules of ILP and SQL (no path separators, no "..", no control characters):
     // a table name never names a path, and every endpoint accepts the same names.
-    const badName = engine.storage.table(table) ? undefined : checkIngestTableName(table);
+    const badName = writer.table(table) ? undefined : checkIngestTableName(table);
     if (badName) throw new ImportFailure(badName);
-    const outcome = await new CsvImport(engine, reader, params, { table, schema, analysisLines, access })
-      .run();
+    const outcome = await new CsvImport(writer, reader, params, { table, schema, analysisLines }).run();
     await reader.cancel();
     return outcome;
   }
@@ -227,34 +219,30 @@ function parseSchema(text: string): SchemaColumn[] {
 
 /** One import: the state of reading, typing and committing the data part. */
 class CsvImport {
-  readonly engine: Engine;
+  readonly writer: IngestHandle;
   readonly reader: MultipartReader;
   readonly params: Params;
   readonly table: string;
   readonly schema: SchemaColumn[] | undefined;
   readonly analysisLines: number;
-  readonly ingestor: Ingestor;
   readonly outcome: Outcome;
   names: string[] = [];
   prepare: PrepareOptions = {};
   block!: IngestBlock;
   skipLeft: number;
-  access?: ImportAccess;
 
   constructor(
-    engine: Engine,
+    writer: IngestHandle,
     reader: MultipartReader,
     params: Params,
-    o: { table: string; schema?: SchemaColumn[]; analysisLines: number; access?: ImportAccess },
+    o: { table: string; schema?: SchemaColumn[]; analysisLines: number },
   ) {
-    this.access = o.access;
-    this.engine = engine;
+    this.writer = writer;
     this.reader = reader;
     this.params = params;
     this.table = o.table;
     this.schema = o.schema;
     this.analysisLines = o.analysisLines;
-    this.ingestor = new Ingestor(engine.storage, { autoCreateTables: params.create });
     this.skipLeft = params.skipLines;
     this.outcome = {
       table: o.table,
@@ -305,13 +293,8 @@ class CsvImport {
 
   /** Decides header, names, types and the table; returns the records that are data. */
   async #analyse(sample: CsvRecord[]): Promise<CsvRecord[]> {
-    const storage = this.engine.storage;
-    const old = storage.table(this.table)?.meta.name;
-    if (this.params.overwrite && old) {
-      this.#authorize({ table: old, createsTable: true, addsColumns: [], overwrites: true });
-      await storage.dropTable(this.table);
-    }
-    const existing = storage.table(this.table)?.meta;
+    if (this.params.overwrite) await this.writer.dropForOverwrite(this.table);
+    const existing = this.writer.table(this.table);
     // The first line (header or not) says how many columns there are; longer lines have extra values.
     const width = sample[0].fields.length;
     const bySchema = new Map((this.schema ?? []).map((c) => [c.name.toLowerCase(), c]));
@@ -384,11 +367,6 @@ class CsvImport {
     return header ? sample.slice(1) : sample;
   }
 
-  #authorize(write: Parameters<ImportAccess["refusal"]>[0]): void {
-    const refusal = this.access?.refusal(write);
-    if (refusal) throw new ImportRefused(refusal);
-  }
-
   #add(r: CsvRecord): void {
     if (r.fields.length === 1 && r.fields[0] === "") return; // blank line
     if (r.unclosed) {
@@ -423,7 +401,7 @@ class CsvImport {
     const block = this.block;
     if (!block || block.rowCount === 0) return;
     this.block = new IngestBlock(this.table, block.rowCount);
-    const p = this.ingestor.prepare(block, this.prepare);
+    const p = this.writer.prepare(block, this.prepare);
     if (p.error && this.params.atomicity === "abort") {
       // The uncommitted chunk is discarded whole, like a rollback: rows of earlier chunks
       // (each `maxUncommittedRows` long) stay committed, as in QuestDB.
@@ -433,15 +411,8 @@ class CsvImport {
       // A problem with the table itself (a name, a missing timestamp): nothing can be imported.
       if (p.rowCount === 0) throw new ImportFailure(p.error.message);
     }
-    const before = this.engine.storage.table(this.table)?.meta.name;
-    this.#authorize({
-      table: before ?? this.table,
-      createsTable: before === undefined,
-      addsColumns: before === undefined ? [] : this.ingestor.newColumns(block),
-    });
-    const written = await this.ingestor.commit(p);
-    const after = this.engine.storage.table(this.table)?.meta.name;
-    if (before === undefined && after !== undefined) await this.access?.created?.(after);
+    // Checks INSERT / CREATE TABLE / ADD COLUMN first; the creator gets its owner grants.
+    const written = await this.writer.commit(p);
     this.outcome.rowsImported += written;
     const dropped = block.rowCount - written;
     this.outcome.rowsRejected += dropped;
@@ -465,7 +436,7 @@ class CsvImport {
 
   /** Reports the table's columns in table order. */
   #finish(): void {
-    const meta = this.engine.storage.table(this.table)?.meta;
+    const meta = this.writer.table(this.table);
     if (!meta) return;
     this.outcome.table = meta.name;
     this.outcome.columns = meta.columns.map((c) => {

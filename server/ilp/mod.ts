@@ -10,10 +10,16 @@
  * (see line_parser.ts). Also home of the line parser that ILP over HTTP shares, and of the
  * worker pool that parses large HTTP bodies off the main thread (parse_pool.ts).
  */
-import { type Engine, type IngestBlock, Ingestor, type Principal } from "../../engine/mod.ts";
+import {
+  adminSession,
+  type Engine,
+  type IngestHandle,
+  type IngestorOptions,
+  type Session,
+  SqlError,
+} from "../../engine/mod.ts";
 import type { IlpTcpAccess } from "../auth/mod.ts";
 import type { Config } from "../config.ts";
-import { commitBlocks } from "./commit_blocks.ts";
 import { ingestorOptions } from "./ilp_config.ts";
 import { LineParser, type Precision, precisionOf } from "./line_parser.ts";
 import { PendingConnections, pendingLimitsOf } from "../pending_connections.ts";
@@ -52,7 +58,7 @@ function settingsOf(config: Config): TcpSettings {
 /** Starts the TCP listener on `line.tcp.net.bind.to`. */
 export function startIlp(engine: Engine, config: Config, access?: IlpTcpAccess): Promise<IlpListener> {
   const settings = settingsOf(config);
-  const ingestor = new Ingestor(engine.storage, ingestorOptions(config));
+  const options = ingestorOptions(config);
   const bind = config.bind("line.tcp.net.bind.to");
   const listener = Deno.listen({ hostname: bind.hostname, port: bind.port, transport: "tcp" });
   const open = new Map<Deno.Conn, Promise<void>>();
@@ -84,7 +90,7 @@ export function startIlp(engine: Engine, config: Config, access?: IlpTcpAccess):
         counted = true;
         return true;
       };
-      const done = new Connection(conn, ingestor, settings, admit, access).run().finally(() => {
+      const done = new Connection(conn, engine, options, settings, admit, access).run().finally(() => {
         ticket.done();
         if (counted) active--;
         open.delete(conn);
@@ -114,7 +120,10 @@ export function startIlp(engine: Engine, config: Config, access?: IlpTcpAccess):
 /** One client: reads, parses, and commits by row count, by time and at the end. */
 class Connection {
   readonly #conn: Deno.Conn;
-  readonly #ingestor: Ingestor;
+  readonly #engine: Engine;
+  readonly #options: IngestorOptions;
+  /** The engine's ingest door for this connection's session (after the handshake). */
+  #writer: IngestHandle;
   readonly #settings: TcpSettings;
   readonly #parser: LineParser;
   #commits: Promise<void> = Promise.resolve();
@@ -126,11 +135,12 @@ class Connection {
   /** Leaves the pending set; false: over line.tcp.net.connection.limit, the connection closes. */
   readonly #admit: () => boolean;
   #admitted = false;
-  #principal: Principal | undefined;
+  #session: Session = { ...adminSession(), protocol: "ilp" };
 
   constructor(
     conn: Deno.Conn,
-    ingestor: Ingestor,
+    engine: Engine,
+    options: IngestorOptions,
     settings: TcpSettings,
     admit: () => boolean,
     access?: IlpTcpAccess,
@@ -138,7 +148,9 @@ class Connection {
     this.#access = access;
     this.#admit = admit;
     this.#conn = conn;
-    this.#ingestor = ingestor;
+    this.#engine = engine;
+    this.#options = options;
+    this.#writer = engine.ingest(this.#session, options);
     this.#settings = settings;
     this.#parser = new LineParser({ precision: settings.precision, maxLineBytes: settings.maxLineBytes });
   }
@@ -154,7 +166,8 @@ class Connection {
         } catch { /* already closed */ }
         return;
       }
-      this.#principal = auth.principal;
+      this.#session = { principal: auth.principal, timeZone: "UTC", protocol: "ilp" };
+      this.#writer = this.#engine.ingest(this.#session, this.#options);
       if (auth.rest.length > buf.length) buf = new Uint8Array(auth.rest.length + READ_BYTES);
       buf.set(auth.rest);
       filled = auth.rest.length;
@@ -231,9 +244,9 @@ class Connection {
     if (blocks.length === 0) return this.#commits;
     this.#commits = this.#commits.then(async () => {
       try {
-        const created = this.#authorize(blocks);
-        if (created === undefined) return;
-        const outcome = await commitBlocks(this.#ingestor, blocks, {
+        const refusal = this.#access?.endpointRefusal(this.#session.principal);
+        if (refusal) return this.#refuse(refusal);
+        const outcome = await this.#writer.commitBlocks(blocks, {
           mode: this.#settings.disconnectOnError ? "prefix" : "skip",
         });
         if (outcome.error) {
@@ -244,10 +257,9 @@ class Connection {
           this.#log(`ilp: ${outcome.failure}`);
           this.#fail();
         }
-        for (const table of created) {
-          if (this.#ingestor.hasTable(table)) await this.#access!.created(this.#principal!, table);
-        }
       } catch (e) {
+        // A table permission the engine refused (INSERT, CREATE TABLE, ADD COLUMN): nothing committed.
+        if (e instanceof SqlError && e.kind === "permission") return this.#refuse(e.message);
         this.#log(`ilp: commit failed: ${e instanceof Error ? e.message : e}`);
         this.#fail();
       }
@@ -255,25 +267,10 @@ class Connection {
     return this.#commits;
   }
 
-  /** Checks every block's write; a refusal closes the connection (undefined). Returns the tables to be created. */
-  #authorize(blocks: IngestBlock[]): string[] | undefined {
-    const created: string[] = [];
-    if (!this.#access || !this.#principal) return created;
-    for (const b of blocks) {
-      const createsTable = !this.#ingestor.hasTable(b.table);
-      const refusal = this.#access.refusal(this.#principal, {
-        table: b.table,
-        createsTable,
-        addsColumns: createsTable ? [] : this.#ingestor.newColumns(b),
-      });
-      if (refusal) {
-        this.#log(`ilp: ${refusal}`);
-        this.#fail();
-        return undefined;
-      }
-      if (createsTable) created.push(b.table);
-    }
-    return created;
+  /** A refused write closes the connection (TCP has no error channel). */
+  #refuse(message: string): void {
+    this.#log(`ilp: ${message}`);
+    this.#fail();
   }
 
   /** A line that parsed but did not fit its table: lines after it must not commit either. */

@@ -7,7 +7,7 @@
  * heap); what only this server has carries a name of its own under `questdb_`.
  * Entry point: `metricsPage`. Reaches the engine only through engine/mod.ts.
  */
-import { type Engine, engineStats, LATENCY_BUCKETS_SECONDS, resourceStats } from "../../engine/mod.ts";
+import { type Engine, engineStats, LATENCY_BUCKETS_SECONDS } from "../../engine/mod.ts";
 import { PrometheusText } from "./prometheus_text.ts";
 import { gcObserved, openFileCount } from "./process_stats.ts";
 import v8 from "node:v8";
@@ -100,7 +100,7 @@ function storage(out: PrometheusText, engine: Engine): void {
   out.add("questdb_rollbacks_total", "counter", "Writes undone before their commit.", s.rollbacks);
   out.add("questdb_wal_written_rows_total", "counter", "Rows written to WAL tables.", s.walRows);
   out.add("questdb_wal_apply_written_rows_total", "counter", "Rows applied to WAL tables.", s.walRows);
-  const r = resourceStats(engine.storage);
+  const r = engine.resourceStats();
   out.add("questdb_wal_seq_txn", "gauge", "Sum of committed transaction numbers of WAL tables.", r.walSeqTxn);
   out.add(
     "questdb_wal_writer_txn",
@@ -144,7 +144,7 @@ function storage(out: PrometheusText, engine: Engine): void {
 function memory(out: PrometheusText, engine: Engine): void {
   const m = Deno.memoryUsage();
   const heap = v8.getHeapStatistics();
-  const r = resourceStats(engine.storage);
+  const r = engine.resourceStats();
   out.add("questdb_memory_rss", "gauge", "Resident set size of the process (bytes).", m.rss);
   // QuestDB's questdb_memory_jvm_total is a gauge with a counter's suffix, which promtool
   // rejects ("non-counter metrics should not have _total suffix"); same value, lint-clean name.

@@ -1,6 +1,6 @@
 /**
  * `COPY t FROM STDIN`: CopyInResponse, then CopyData until CopyDone or CopyFail. Rows go
- * through the same Ingestor that CSV import (/imp) uses, into one block that commits in one
+ * through the engine's ingest door, as CSV import's (/imp) do, into one block that commits in one
  * append at CopyDone: a bad row or a CopyFail writes nothing. Errors name the line (1-based,
  * header included) and the column, like Postgres's `COPY t, line 3, column x` context.
  */
@@ -8,7 +8,6 @@ import {
   type ColumnType,
   type Engine,
   IngestBlock,
-  Ingestor,
   parseText,
   type Session,
   type TextParser,
@@ -84,17 +83,11 @@ export async function copyIn(
   spec: Extract<CopySpec, { direction: "from" }>,
   session: Session,
 ): Promise<string> {
-  const table = host.engine.storage.table(spec.table);
-  if (!table) throw new PgError(SQLSTATE.UNDEFINED_TABLE, `table does not exist [table=${spec.table}]`);
-  const meta = table.meta;
-  // The permission an INSERT into the table needs (engine/exec/permissions.ts, security.md §2.2).
-  const can = session.principal.can;
-  if (can && !can.call(session.principal, "INSERT", meta.name)) {
-    throw new PgError(
-      SQLSTATE.INSUFFICIENT_PRIVILEGE,
-      `Access denied for ${session.principal.name} [INSERT on ${meta.name}]`,
-    );
-  }
+  const writer = host.engine.ingest(session, { autoCreateTables: false, autoCreateColumns: false });
+  const meta = writer.table(spec.table);
+  if (!meta) throw new PgError(SQLSTATE.UNDEFINED_TABLE, `table does not exist [table=${spec.table}]`);
+  // INSERT on the table, before any data is read (a SqlError of kind "permission": 42501).
+  writer.checkInsert(meta.name);
   const targets: Target[] = [];
   for (const name of spec.columns ?? meta.columns.map((c) => c.name)) {
     const c = meta.columns.find((x) => x.name.toLowerCase() === name.toLowerCase());
@@ -147,20 +140,19 @@ export async function copyIn(
   if (error) throw error;
   if (block.rowCount === 0) return "COPY 0";
 
-  const ingestor = new Ingestor(host.engine.storage, { autoCreateTables: false, autoCreateColumns: false });
   const parsers = new Map<string, TextParser>();
   for (const t of targets) {
     const p = parserFor(t.type);
     if (p) parsers.set(t.name.toLowerCase(), p);
   }
   const ts = meta.timestampIndex >= 0 ? meta.columns[meta.timestampIndex].name : undefined;
-  const prepared = ingestor.prepare(block, {
+  const prepared = writer.prepare(block, {
     parsers,
     timestamp: ts ? { name: ts, fromColumn: true } : null,
     onBad: "stop",
   });
   if (prepared.error) throw describeBadRow(block, targets, parsers, prepared.error, meta.name);
-  const written = await ingestor.commit(prepared);
+  const written = await writer.commit(prepared);
   if (written !== block.rowCount) {
     // The table changed between prepare and commit and a row no longer fits: say so rather
     // than report a partial count as success.

@@ -117,7 +117,7 @@ Deno.test("fuzz: mutated CSV imports report rows imported exactly and never a 5x
     for (let i = 0; i < n; i++) {
       const csv = mutateBytes(r, encoder.encode(r.pick(CSV_SEEDS)), ALPHABET);
       const name = `imp${r.int(4)}`;
-      const before = app.engine.storage.table(name) ? await app.count(name) : 0n;
+      const before = app.engine.tableMeta(name) ? await app.count(name) : 0n;
       const form = new FormData();
       form.append("data", new File([csv], r.pick(["data.csv", "../../etc/passwd", "x\u0000.csv", ""])));
       const params = r.pick([
@@ -139,14 +139,14 @@ Deno.test("fuzz: mutated CSV imports report rows imported exactly and never a 5x
       const json = JSON.parse(text);
       if (json.status === "OK") {
         ok++;
-        const after = app.engine.storage.table(name) ? await app.count(name) : 0n;
+        const after = app.engine.tableMeta(name) ? await app.count(name) : 0n;
         const expected = params.includes("overwrite")
           ? BigInt(json.rowsImported)
           : before + BigInt(json.rowsImported);
         assert.equal(after, expected, `row count after import for ${replay}`);
       } else {
         refused++;
-        const after = app.engine.storage.table(name) ? await app.count(name) : 0n;
+        const after = app.engine.tableMeta(name) ? await app.count(name) : 0n;
         assert.equal(after, before, `a refused import changed ${name}: ${replay}`);
       }
     }

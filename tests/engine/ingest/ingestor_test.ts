@@ -4,11 +4,12 @@ import {
   adminSession,
   Engine,
   IngestBlock,
-  Ingestor,
   readValue,
   type Value,
   ValueKinds as K,
 } from "../../../engine/mod.ts";
+import { storageOf } from "../../../engine/engine.ts";
+import { Ingestor } from "../../../engine/ingest/mod.ts";
 
 async function withEngine(fn: (e: Engine, rows: (sql: string) => Promise<Value[][]>) => Promise<void>) {
   const root = await Deno.makeTempDir({ prefix: "qdb_ingest_" });
@@ -52,12 +53,12 @@ function block(
 
 Deno.test("ingestor creates a DAY-partitioned table with timestamp last", async () => {
   await withEngine(async (engine, rows) => {
-    const ing = new Ingestor(engine.storage);
+    const ing = new Ingestor(storageOf(engine));
     const n = await ing.ingest(
       block("t", [[["s", K.SYMBOL, "a"], ["v", K.DOUBLE, 1.5], ["n", K.LONG, 7]]], [86400000000]),
     );
     assert.equal(n, 1);
-    const meta = engine.storage.table("t")!.meta;
+    const meta = storageOf(engine).table("t")!.meta;
     assert.equal(meta.partitionBy, "DAY");
     assert.deepEqual(meta.columns.map((c) => `${c.name}:${c.type.tag}`), [
       "s:SYMBOL",
@@ -72,21 +73,21 @@ Deno.test("ingestor creates a DAY-partitioned table with timestamp last", async 
 
 Deno.test("ingestor prepare touches nothing and finds the first bad row", async () => {
   await withEngine(async (engine) => {
-    const ing = new Ingestor(engine.storage);
+    const ing = new Ingestor(storageOf(engine));
     await ing.ingest(block("t", [[["v", K.LONG, 1]]], [1]));
     const p = ing.prepare(
       block("t", [[["v", K.LONG, 2]], [["v", K.STRING, "x"]], [["w", K.LONG, 3]]], [2, 3, 4]),
     );
     assert.equal(p.error?.row, 1);
     assert.match(p.error!.message, /cast error from protocol type: STRING to column type: LONG/);
-    assert.equal(engine.storage.table("t")!.meta.columns.length, 2, "column w not added by prepare");
+    assert.equal(storageOf(engine).table("t")!.meta.columns.length, 2, "column w not added by prepare");
     assert.equal(await ing.commit(p), 1);
   });
 });
 
 Deno.test("ingestor prepares again when the table changed since prepare", async () => {
   await withEngine(async (engine, rows) => {
-    const ing = new Ingestor(engine.storage);
+    const ing = new Ingestor(storageOf(engine));
     await ing.ingest(block("t", [[["v", K.LONG, 1]]], [1]));
     const p = ing.prepare(block("t", [[["v", K.LONG, 2], ["x", K.LONG, 5]]], [2]));
     await engine.execute("ALTER TABLE t ADD COLUMN x DOUBLE", adminSession());
@@ -97,7 +98,7 @@ Deno.test("ingestor prepares again when the table changed since prepare", async 
 
 Deno.test("ingestor rejects negative designated timestamps per row and can skip bad rows", async () => {
   await withEngine(async (engine, rows) => {
-    const ing = new Ingestor(engine.storage);
+    const ing = new Ingestor(storageOf(engine));
     const bad = ing.prepare(block("t", [[["v", K.LONG, 1]], [["v", K.LONG, 2]]], [1, -5]));
     assert.match(bad.error!.message, /before 1970/);
     assert.equal(bad.rowCount, 1);

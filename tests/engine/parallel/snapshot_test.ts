@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { T } from "../../../engine/mod.ts";
+import { storageOf } from "../../../engine/engine.ts";
 import type { ExecContext } from "../../../engine/exec/exec_context.ts";
 import { accumulatePartitions, type HeapScan } from "../../../engine/exec/fast_aggregate.ts";
 import { assertSame, parallelEngine, rows, run } from "./_parallel_util.ts";
@@ -18,7 +19,7 @@ Deno.test("a parallel job reads its snapshot, not the commits after it", async (
   const engine = await parallelEngine(root);
   try {
     await run(engine, TABLE);
-    const table = engine.storage.table("t")!;
+    const table = storageOf(engine).table("t")!;
     const snap = table.snapshot();
     try {
       const col = (name: string) => snap.meta.columns.findIndex((c) => c.name === name);

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { adminSession, Engine, T } from "../../../engine/mod.ts";
+import { storageOf } from "../../../engine/engine.ts";
 
 Deno.test("prepare infers placeholder types from their context; declared types win", async () => {
   const root = await Deno.makeTempDir({ prefix: "qdb_prepare_" });
@@ -42,7 +43,7 @@ Deno.test("prepare infers placeholder types from their context; declared types w
       [],
       "a statement that does not bind infers nothing",
     );
-    const snap = engine.storage.table("t")!.snapshot();
+    const snap = storageOf(engine).table("t")!.snapshot();
     assert.equal(snap.rowCount, 0, "preparing ran nothing");
     snap.release();
   } finally {

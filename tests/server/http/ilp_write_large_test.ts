@@ -46,6 +46,6 @@ Deno.test("a bad line in a large body gets its number and commits nothing", asyn
       body.message,
       "failed to parse line protocol:errors encountered on line(s):\nerror in line 15001: Could not parse entire line, field value is invalid. Field: price; value: 1x",
     );
-    assert.equal(t.engine.storage.table("trades"), undefined);
+    assert.equal(t.engine.tableMeta("trades"), undefined);
   });
 });

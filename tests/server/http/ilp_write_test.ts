@@ -49,7 +49,7 @@ Deno.test("write reports the first bad line and commits none of the request", as
     );
     assert.equal(body.line, 3);
     assert.match(body.errorId, /^[0-9a-f]{12}-\d+$/);
-    assert.equal(t.engine.storage.table("m"), undefined);
+    assert.equal(t.engine.tableMeta("m"), undefined);
   });
 });
 
@@ -170,7 +170,7 @@ Deno.test("write refuses invalid UTF-8 and invalid names without creating anythi
     const col = await t.request("/write", post("ok bad.col=1\n"));
     assert.equal(col.status, 400);
     assert.match((await col.json()).message, /invalid column name: bad.col/);
-    assert.equal(t.engine.storage.tables().length, 0);
+    assert.equal(t.engine.tableMetas().length, 0);
   });
 });
 

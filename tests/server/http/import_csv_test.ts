@@ -81,7 +81,7 @@ Deno.test("imp atomicity: skipCol keeps rows with NULLs, skipRow drops them with
       .json();
     assert.match(body.status, /import aborted: .*\[line=4\]/);
     // The aborted chunk was never committed: no half-written table (here: none at all).
-    assert.equal(t.engine.storage.table("c3"), undefined);
+    assert.equal(t.engine.tableMeta("c3"), undefined);
   });
 });
 

@@ -19,7 +19,7 @@ async function withIlp(fn: (c: Ctx) => Promise<void>, conf: Record<string, strin
     new Config({ "line.tcp.net.bind.to": "127.0.0.1:0", "line.log.message.on.error": "false", ...conf }, {}),
   );
   const rows = async (sql: string) => {
-    if (!engine.storage.table(sql.match(/FROM (\w+)/)![1])) return [];
+    if (!engine.tableMeta(sql.match(/FROM (\w+)/)![1])) return [];
     const out = await engine.execute(sql, adminSession());
     const result: Value[][] = [];
     if (out.kind === "rows") {
@@ -136,7 +136,7 @@ Deno.test("tcp survives garbage and invalid UTF-8 without touching tables", asyn
     await c.send(new Uint8Array([0xff, 0xfe, 0x00, 0x2c, 0x20, 0x3d, 0x0a, 0x80, 0x81]));
     await c.send("ok v=1i 1000\n");
     assert.deepEqual(await c.waitRows("SELECT v FROM ok", 1), [[1n]]);
-    assert.equal(c.engine.storage.tables().length, 1);
+    assert.equal(c.engine.tableMetas().length, 1);
   });
 });
 
