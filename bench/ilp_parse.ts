@@ -21,8 +21,10 @@ const passes = Number(opt("passes", "5"));
 const chunkBytes = Number(opt("chunk-mib", "8")) * 1024 * 1024;
 const parserModule = opt("parser", "");
 const { LineParser } = await import(
-  parserModule ? new URL(parserModule, `file://${Deno.cwd()}/`).href : "../server/ilp/line_parser.ts"
-) as typeof import("../server/ilp/line_parser.ts");
+  parserModule
+    ? new URL(parserModule, `file://${Deno.cwd()}/`).href
+    : "../server/line_protocol/line_parser.ts"
+) as typeof import("../server/line_protocol/line_parser.ts");
 
 const data = await Deno.readFile(file);
 const chunks: Uint8Array[] = [];

@@ -8,7 +8,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { adminSession, Engine } from "../engine/mod.ts";
-import { LineParser } from "../server/ilp/line_parser.ts";
+import { LineParser } from "../server/line_protocol/line_parser.ts";
 
 const args = Deno.args;
 const opt = (name: string, dflt: string) => {

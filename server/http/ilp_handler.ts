@@ -3,7 +3,7 @@
  * gzip or multipart) is parsed whole, every line checked, and the rows committed table by
  * table: 204 means every row of the request is committed, an error reply means none is. Error
  * replies are the JSON of §9.2 with the first bad line. Large bodies parse on worker threads
- * (server/ilp/parse_pool.ts), so concurrent requests parse in parallel while this thread reads
+ * (server/line_protocol/parse_pool.ts), so concurrent requests parse in parallel while this thread reads
  * bodies and commits; only the commit of each table is serialised (the Ingestor's table lock).
  * Rows go through the engine's ingest door, which checks each table write for the request's
  * session (INSERT, CREATE TABLE, ADD COLUMN: a refusal is 403 and nothing commits).
@@ -18,10 +18,14 @@ import {
   SqlError,
 } from "../../engine/mod.ts";
 import type { Config } from "../config.ts";
-import { type Precision, precisionOf } from "../ilp/line_parser.ts";
-import { parseBody, type ParsedBody } from "../ilp/parse_body.ts";
-import { ParsePool } from "../ilp/parse_pool.ts";
-import { ingestorOptions } from "../ilp/ilp_config.ts";
+import {
+  ingestorOptions,
+  parseBody,
+  type ParsedBody,
+  ParsePool,
+  type Precision,
+  precisionOf,
+} from "../line_protocol/mod.ts";
 import { readBody } from "./read_body.ts";
 import { multipartBoundary, parseMultipart } from "./multipart.ts";
 

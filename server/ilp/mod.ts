@@ -5,10 +5,9 @@
  * `cairo.max.uncommitted.rows` pending, every `line.tcp.commit.interval.default` ms, and when
  * the client disconnects; an incomplete last line at disconnect is dropped. A bad line is
  * logged and, with `line.tcp.disconnect.on.error` (default), closes the connection after the
- * lines before it are committed. Entry point: `startIlp`. Reaches the engine through
- * engine/mod.ts, except that the parser and its workers import the leaf engine/ingest/block.ts
- * (see line_parser.ts). Also home of the line parser that ILP over HTTP shares, and of the
- * worker pool that parses large HTTP bodies off the main thread (parse_pool.ts).
+ * lines before it are committed. Entry point: `startIlp`. Lines are parsed by
+ * server/line_protocol (shared with ILP over HTTP) and written through the engine's ingest
+ * door for the connection's session, which checks each table write (security.md §5.3, T15).
  */
 import {
   adminSession,
@@ -20,8 +19,7 @@ import {
 } from "../../engine/mod.ts";
 import type { IlpTcpAccess } from "../auth/mod.ts";
 import type { Config } from "../config.ts";
-import { ingestorOptions } from "./ilp_config.ts";
-import { LineParser, type Precision, precisionOf } from "./line_parser.ts";
+import { ingestorOptions, LineParser, type Precision, precisionOf } from "../line_protocol/mod.ts";
 import { PendingConnections, pendingLimitsOf } from "../pending_connections.ts";
 
 export interface IlpListener {

@@ -1,4 +1,4 @@
-/** ILP over HTTP with bodies large enough to parse on the worker pool (server/ilp/parse_pool.ts). */
+/** ILP over HTTP with bodies large enough to parse on the worker pool (server/line_protocol/parse_pool.ts). */
 import assert from "node:assert/strict";
 import { withIlpApp } from "./_ilp_app.ts";
 

@@ -1,7 +1,7 @@
 /** The ILP parser (spec/protocols.md §10): escapes, typing by suffix, timestamps, binary values, errors. */
 import assert from "node:assert/strict";
 import { ValueKinds as K } from "../../../engine/mod.ts";
-import { LineParser } from "../../../server/ilp/line_parser.ts";
+import { LineParser } from "../../../server/line_protocol/line_parser.ts";
 
 const enc = new TextEncoder();
 

@@ -1,9 +1,9 @@
-/** Parsing ILP bodies on worker threads (server/ilp/parse_pool.ts) gives exactly what parsing in place does. */
+/** Parsing ILP bodies on worker threads (server/line_protocol/parse_pool.ts) gives exactly what parsing in place does. */
 import assert from "node:assert/strict";
 import type { IngestBlock } from "../../../engine/mod.ts";
-import { blocksFromWire, blocksToWire } from "../../../server/ilp/block_wire.ts";
-import { parseBody } from "../../../server/ilp/parse_body.ts";
-import { ParsePool } from "../../../server/ilp/parse_pool.ts";
+import { blocksFromWire, blocksToWire } from "../../../server/line_protocol/block_wire.ts";
+import { parseBody } from "../../../server/line_protocol/parse_body.ts";
+import { ParsePool } from "../../../server/line_protocol/parse_pool.ts";
 
 const enc = new TextEncoder();
 

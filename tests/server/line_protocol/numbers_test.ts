@@ -1,6 +1,10 @@
-/** ILP number parsing from bytes (server/ilp/_numbers.ts): timestamps in every unit, the fused plain-number scan. */
+/** ILP number parsing from bytes (server/line_protocol/_numbers.ts): timestamps in every unit, the fused plain-number scan. */
 import assert from "node:assert/strict";
-import { parseDoubleBytes, parseMicrosBytes, scanPlainNumber } from "../../../server/ilp/_numbers.ts";
+import {
+  parseDoubleBytes,
+  parseMicrosBytes,
+  scanPlainNumber,
+} from "../../../server/line_protocol/_numbers.ts";
 
 const enc = new TextEncoder();
 const micros = (text: string, per: number) => {

@@ -1,12 +1,12 @@
 /**
- * The line parser's fast paths (server/ilp/line_parser.ts): names recognised by comparing
+ * The line parser's fast paths (server/line_protocol/line_parser.ts): names recognised by comparing
  * bytes with the previous line's layout, plain numbers and timestamps read in one pass. Each
  * case is parsed whole and one byte at a time (TCP), and must give what a fresh parser gives
  * for each line alone.
  */
 import assert from "node:assert/strict";
 import type { IngestBlock } from "../../../engine/mod.ts";
-import { LineParser } from "../../../server/ilp/line_parser.ts";
+import { LineParser } from "../../../server/line_protocol/line_parser.ts";
 
 const enc = new TextEncoder();
 
