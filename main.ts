@@ -3,7 +3,7 @@
  * nothing else (ARCHITECTURE.md "Layout"). `--root DIR` or QDB_ROOT picks the data root
  * (default ./qdb_root).
  */
-import { Engine } from "./engine/mod.ts";
+import { adminSession, Engine } from "./engine/mod.ts";
 import { type Config, loadConfig, StartupError } from "./server/config.ts";
 import { RootInUseError } from "./engine/storage/root_lock.ts";
 import { type Listener, startHealth, startHttp } from "./server/http/mod.ts";
@@ -106,6 +106,8 @@ async function main(): Promise<void> {
   // The same checks /warnings answers with (QuestDB logs them at start too).
   for (const w of await serverWarnings(config)) console.warn(`warning: ${w.tag}: ${w.warning}`);
   const stop = async () => {
+    // Writes held by an open CHECKPOINT would keep the listeners from closing.
+    await engine.execute("CHECKPOINT RELEASE", adminSession()).catch(() => {});
     for (const l of listeners) await l.close();
     await engine.close();
     Deno.exit(0);

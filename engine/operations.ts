@@ -1,10 +1,11 @@
 /**
  * CHECKPOINT CREATE / RELEASE and BACKUP TABLE / DATABASE (spec/sql.md §5.5): operations on the
- * data root as a whole, for backups taken by the server or by an external file copy.
+ * data root as a whole, for backups taken by an external file copy or by the server.
  */
 import { SqlError } from "./base/errors.ts";
 import type { BackupStmt, CheckpointStmt } from "./sql/ast.ts";
 import type { Storage } from "./storage/api.ts";
+import { createCheckpoint, releaseCheckpoint } from "./storage/checkpoint.ts";
 import type { Session } from "./session.ts";
 
 export interface OperationsOptions {
@@ -21,10 +22,29 @@ export class Operations {
     this.#options = options;
   }
 
-  run(stmt: CheckpointStmt | BackupStmt, _session: Session): Promise<{ kind: "ddl" }> {
-    void this.#storage;
+  async run(stmt: CheckpointStmt | BackupStmt, session: Session): Promise<{ kind: "ddl" }> {
+    // Both freeze or copy every table: the database-level BACKUP DATABASE permission (security.md §2.2).
+    const can = session.principal.can;
+    if (can && !can.call(session.principal, "BACKUP DATABASE")) {
+      throw new SqlError(
+        `Access denied for ${session.principal.name} [BACKUP DATABASE]`,
+        stmt.pos,
+        "permission",
+      );
+    }
+    if (stmt.kind === "checkpoint") {
+      if (stmt.action === "create") await createCheckpoint(this.#storage.root, () => this.#txns());
+      else await releaseCheckpoint(this.#storage.root);
+      return { kind: "ddl" };
+    }
     void this.#options;
-    const what = stmt.kind === "checkpoint" ? "CHECKPOINT" : "BACKUP";
-    return Promise.reject(new SqlError(`${what} is not supported yet`, stmt.pos));
+    throw new SqlError("BACKUP is not supported yet", stmt.pos);
+  }
+
+  /** Transaction number of every table, recorded in the checkpoint for whoever restores it. */
+  #txns(): Record<string, number> {
+    const txns: Record<string, number> = {};
+    for (const m of this.#storage.tables()) txns[m.name] = this.#storage.table(m.name)?.txn ?? 0;
+    return txns;
   }
 }

@@ -15,6 +15,7 @@ import { SymbolTable } from "./symbol_dict.ts";
 import { makeState } from "./table_state.ts";
 import { TableStore } from "./table_store.ts";
 import { recoverTable } from "./recover_table.ts";
+import { finishRestore, gated } from "./checkpoint.ts";
 import { ColumnCache } from "./column_cache.ts";
 import { acquireRootLock, type RootLock } from "./root_lock.ts";
 import { memoryBytesForCache, SCRATCH_RESERVE_BYTES, wasmMemory } from "../../engine-wasm/mod.ts";
@@ -65,6 +66,8 @@ export class FileStorage implements Storage {
     const budget = Math.min(cacheBytes, memory.buffer.byteLength - SCRATCH_RESERVE_BYTES);
     const storage = new FileStorage(root, new ColumnCache(budget, memory), idNext, lock);
     await removePath(joinPath(root, IDS_FILE + ".tmp"));
+    // A root copied during CHECKPOINT (with `_restore` touched) or left with one open.
+    await finishRestore(root);
     for (const entry of await listDir(root)) {
       const id = tableIdOfDir(entry.name);
       if (!entry.isDirectory || id === undefined) continue; // not ours: the root may hold other files
@@ -86,30 +89,32 @@ export class FileStorage implements Storage {
   }
 
   createTable(def: TableDefinition): Promise<Table> {
-    return this.#mutex.run(async () => {
-      this.#checkOpen();
-      if (this.#tables.has(def.name.toLowerCase())) {
-        throw new SqlError(`table already exists [table=${def.name}]`);
-      }
-      checkDefinition(def);
-      const id = this.#tableIdNext++;
-      await replaceFileAtomic(
-        this.root,
-        IDS_FILE,
-        new TextEncoder().encode(JSON.stringify({ tableIdNext: this.#tableIdNext })),
-      );
-      const dirName = tableDirName(def.name, id);
-      const path = joinPath(this.root, dirName);
-      try {
-        const table = await createTableFiles(path, def, id, dirName, this.cache);
-        await syncDir(this.root);
-        this.#tables.set(def.name.toLowerCase(), table);
-        return table;
-      } catch (e) {
-        await removePath(path).catch(() => {});
-        throw e;
-      }
-    });
+    return this.#mutex.run(() => gated(this.root, () => this.#createTable(def)));
+  }
+
+  async #createTable(def: TableDefinition): Promise<Table> {
+    this.#checkOpen();
+    if (this.#tables.has(def.name.toLowerCase())) {
+      throw new SqlError(`table already exists [table=${def.name}]`);
+    }
+    checkDefinition(def);
+    const id = this.#tableIdNext++;
+    await replaceFileAtomic(
+      this.root,
+      IDS_FILE,
+      new TextEncoder().encode(JSON.stringify({ tableIdNext: this.#tableIdNext })),
+    );
+    const dirName = tableDirName(def.name, id);
+    const path = joinPath(this.root, dirName);
+    try {
+      const table = await createTableFiles(path, def, id, dirName, this.cache);
+      await syncDir(this.root);
+      this.#tables.set(def.name.toLowerCase(), table);
+      return table;
+    } catch (e) {
+      await removePath(path).catch(() => {});
+      throw e;
+    }
   }
 
   dropTable(name: string): Promise<void> {

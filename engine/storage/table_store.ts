@@ -39,6 +39,7 @@ import { updateOp } from "./table_update.ts";
 import { deleteOp } from "./table_delete.ts";
 import type { SymbolTable } from "./symbol_dict.ts";
 import { engineStats } from "../base/counters.ts";
+import { type CheckpointGate, checkpointGate } from "./checkpoint.ts";
 
 /** A path that becomes garbage once no snapshot older than `afterTxn` is live. */
 interface Obsolete {
@@ -58,9 +59,12 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
   #versionFloor = 0;
   #dropped = false;
   #closed = false;
+  /** CHECKPOINT CREATE holds this table's writes and file deletions (checkpoint.ts). */
+  readonly #checkpoint: CheckpointGate;
 
   constructor(tablePath: string, state: TableState, cache: ColumnCache) {
     this.tablePath = tablePath;
+    this.#checkpoint = checkpointGate(tablePath.slice(0, tablePath.lastIndexOf("/")));
     this.#state = state;
     this.cache = cache;
   }
@@ -201,18 +205,28 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
     return this.#mutex.run(async () => {
       if (this.#dropped) throw new SqlError(`table does not exist [table=${this.meta.name}]`);
       if (this.#closed) throw new SqlError("storage is closed", -1, "internal");
-      const ws = new WriteSet(this.tablePath, Math.max(this.#state.txn.versionNext, this.#versionFloor));
+      await this.#checkpoint.enter();
       try {
-        return await work(ws);
-      } catch (e) {
-        if (ws.committed) throw e;
-        engineStats.rollbacks++;
-        this.#versionFloor = Math.max(this.#versionFloor, ws.versionNext);
-        for (const dict of this.#state.dicts.values()) dict.rollback();
-        await ws.rollback().catch(() => {});
-        throw e;
+        return await this.#writeUnder(work);
+      } finally {
+        this.#checkpoint.leave();
       }
     });
+  }
+
+  /** The body of a write: its files, and on failure the undoing of them. */
+  async #writeUnder<T>(work: (w: WriteSet) => Promise<T>): Promise<T> {
+    const ws = new WriteSet(this.tablePath, Math.max(this.#state.txn.versionNext, this.#versionFloor));
+    try {
+      return await work(ws);
+    } catch (e) {
+      if (ws.committed) throw e;
+      engineStats.rollbacks++;
+      this.#versionFloor = Math.max(this.#versionFloor, ws.versionNext);
+      for (const dict of this.#state.dicts.values()) dict.rollback();
+      await ws.rollback().catch(() => {});
+      throw e;
+    }
   }
 
   async commit(work: WriteSet, next: NextState): Promise<void> {
@@ -276,6 +290,8 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
 
   /** Deletes obsolete paths no live snapshot can read; a dropped table goes whole. */
   async #collect(): Promise<void> {
+    // Nothing is deleted while a checkpoint is open; the next collection after RELEASE does it.
+    if (this.#checkpoint.open) return;
     const oldest = this.#live.size === 0 ? Infinity : Math.min(...this.#live.keys());
     if (this.#dropped) {
       if (this.#live.size > 0) return;

@@ -1,0 +1,134 @@
+/**
+ * CHECKPOINT CREATE / RELEASE (spec/sql.md §5.5) for one data root: while a checkpoint is open,
+ * no file under the root changes, so any file tool (`cp -a`, rsync, a disk snapshot) copies a
+ * consistent root. CREATE waits for the writes in flight to finish; writes that start later wait
+ * at their start (holding nothing on disk) and run, in order, after RELEASE. File deletion of
+ * obsolete partition versions waits as well.
+ *
+ * QuestDB keeps accepting WAL writes during a checkpoint and applies them after release; here a
+ * commit is applied as it is written, so holding it back means the writer waits: an ILP
+ * connection stops reading, an INSERT answers after RELEASE. Either way no acknowledged row is
+ * lost and none written after CREATE is in the copy.
+ *
+ * The gate is per root and process-wide (the tables of a root and the root itself share it)
+ * because every TableStore of the root must see it without a reference threaded through.
+ */
+import { SqlError } from "../base/errors.ts";
+import { joinPath, removePath, syncDir, writeFileSynced } from "./_fs.ts";
+
+/** Directory QuestDB keeps a checkpoint's bookkeeping in; a copy carries it to the restore. */
+export const CHECKPOINT_DIR = ".checkpoint";
+/** The file a user creates in a copied root to ask for the restore procedure at start. */
+export const RESTORE_TRIGGER_FILE = "_restore";
+
+export class CheckpointGate {
+  #open = false;
+  #writers = 0;
+  #drained: (() => void) | undefined;
+  #released: Promise<void> = Promise.resolve();
+  #release: (() => void) | undefined;
+
+  get open(): boolean {
+    return this.#open;
+  }
+
+  /** Called before a write touches a file: waits while a checkpoint is open. */
+  async enter(): Promise<void> {
+    while (this.#open) await this.#released;
+    this.#writers++;
+  }
+
+  /** Called when that write is done (committed or rolled back). */
+  leave(): void {
+    this.#writers--;
+    if (this.#writers === 0) this.#drained?.();
+  }
+
+  /** Opens the checkpoint once the writes in flight have finished. */
+  async create(): Promise<void> {
+    if (this.#open) throw new SqlError("checkpoint already in progress", 0);
+    this.#open = true;
+    this.#released = new Promise((resolve) => this.#release = resolve);
+    while (this.#writers > 0) await new Promise<void>((resolve) => this.#drained = resolve);
+    this.#drained = undefined;
+  }
+
+  /** Closes the checkpoint; held writes proceed. Without an open checkpoint it does nothing. */
+  release(): void {
+    if (!this.#open) return;
+    this.#open = false;
+    this.#release?.();
+  }
+}
+
+const gates = new Map<string, CheckpointGate>();
+
+/** The gate of the data root at `root` (as the storage was opened with it). */
+export function checkpointGate(root: string): CheckpointGate {
+  let g = gates.get(root);
+  if (!g) gates.set(root, g = new CheckpointGate());
+  return g;
+}
+
+/** Runs a write under the gate of `root`. */
+export async function gated<T>(root: string, work: () => Promise<T>): Promise<T> {
+  const gate = checkpointGate(root);
+  await gate.enter();
+  try {
+    return await work();
+  } finally {
+    gate.leave();
+  }
+}
+
+/**
+ * CHECKPOINT CREATE on `root`: waits for writes in flight, then writes `.checkpoint/_meta`
+ * (when and the table transaction numbers at that moment, for the person restoring) and syncs.
+ */
+export async function createCheckpoint(root: string, txns: () => Record<string, number>): Promise<void> {
+  const gate = checkpointGate(root);
+  await gate.create();
+  try {
+    const dir = joinPath(root, CHECKPOINT_DIR);
+    await removePath(dir);
+    await Deno.mkdir(dir, { recursive: true });
+    const meta = { createdAt: new Date().toISOString(), tables: txns() };
+    await writeFileSynced(joinPath(dir, "_meta"), new TextEncoder().encode(JSON.stringify(meta)));
+    await syncDir(dir);
+    await syncDir(root);
+  } catch (e) {
+    gate.release();
+    throw e;
+  }
+}
+
+/** CHECKPOINT RELEASE: removes `.checkpoint` and lets held writes run. */
+export async function releaseCheckpoint(root: string): Promise<void> {
+  const gate = checkpointGate(root);
+  if (!gate.open) return;
+  try {
+    await removePath(joinPath(root, CHECKPOINT_DIR));
+  } finally {
+    gate.release();
+  }
+}
+
+/**
+ * At start: a root copied during a checkpoint holds `.checkpoint`. With the `_restore` trigger
+ * file the copy is accepted (recovery already trusts only each table's transaction file, and
+ * nothing changed under the checkpoint) and both are removed. Without it, a `.checkpoint` left
+ * behind means the server stopped with a checkpoint open, which is harmless: it is removed.
+ * Returns true when a restore was done.
+ */
+export async function finishRestore(root: string): Promise<boolean> {
+  let restored = false;
+  try {
+    await Deno.stat(joinPath(root, RESTORE_TRIGGER_FILE));
+    restored = true;
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  await removePath(joinPath(root, CHECKPOINT_DIR));
+  if (restored) await removePath(joinPath(root, RESTORE_TRIGGER_FILE));
+  return restored;
+}
