@@ -15,6 +15,9 @@ import {
   checkIngestTableName,
   type ColumnType,
   columnTypeOf,
+  CsvReader,
+  type CsvRecord,
+  detectDelimiter,
   type Engine,
   inferColumnType,
   IngestBlock,
@@ -29,7 +32,6 @@ import {
   ValueKinds as K,
 } from "../../engine/mod.ts";
 import type { Config } from "../config.ts";
-import { type CsvRecord, CsvRecords, detectDelimiter } from "./csv_records.ts";
 import { multipartBoundary, MultipartReader } from "./multipart.ts";
 
 type PartitionUnit = "NONE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | "YEAR";
@@ -258,7 +260,7 @@ class CsvImport {
 
   async run(): Promise<Outcome> {
     const decoder = new TextDecoder();
-    let records: CsvRecords | undefined;
+    let records: CsvReader | undefined;
     let sample: CsvRecord[] = [];
     let text = "";
     let analysed = false;
@@ -270,7 +272,8 @@ class CsvImport {
         text += piece;
         const nl = text.search(/[\r\n]/);
         if (nl < 0 && !final) continue;
-        records = new CsvRecords(this.params.delimiter ?? detectDelimiter(nl < 0 ? text : text.slice(0, nl)));
+        const delimiter = this.params.delimiter ?? detectDelimiter(nl < 0 ? text : text.slice(0, nl));
+        records = new CsvReader({ delimiter });
         sample = records.push(text, final);
       } else sample.push(...records.push(piece, final));
       if (!analysed && (sample.length > this.params.skipLines + this.analysisLines || final)) {

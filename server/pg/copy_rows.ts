@@ -2,12 +2,13 @@
  * COPY data in both directions, in PostgreSQL's two text formats:
  * - text: one line per row, fields split by the delimiter (tab), `\N` for NULL and backslash
  *   escapes (`\t`, `\n`, `\\`, octal, `\x..`) for the characters that would break the layout;
- * - CSV: RFC 4180 quoting; an unquoted field equal to the NULL text (empty by default) is
- *   NULL, a quoted one (`""`) is that string — which is why this has its own CSV reader
- *   rather than /imp's, which cannot tell the two apart.
+ * - CSV: RFC 4180 quoting, read by the engine's CSV reader (the one /imp uses); an unquoted
+ *   field equal to the NULL text (empty by default) is NULL, a quoted one (`""`) is that
+ *   string, which the reader tells apart by reporting which fields were quoted.
  * The reader takes CopyData chunks as they come (rows may be split anywhere, even inside a
  * UTF-8 sequence) and yields whole rows with their 1-based line numbers.
  */
+import { CsvReader } from "../../engine/mod.ts";
 import type { CopyFormat } from "./copy_statement.ts";
 
 /** One row of COPY input: fields, `null` for NULL. */
@@ -27,7 +28,9 @@ export class CopyRowReader {
 
   constructor(format: CopyFormat) {
     this.#format = format;
-    if (format.kind === "csv") this.#csv = new CsvReader(format);
+    if (format.kind === "csv") {
+      this.#csv = new CsvReader({ delimiter: format.delimiter, quote: format.quote });
+    }
   }
 
   /** The rows completed by `chunk`; with `final` (CopyDone) the unterminated last line too. */
@@ -39,13 +42,15 @@ export class CopyRowReader {
 
   #csvRows(text: string, final: boolean): CopyRow[] {
     const out: CopyRow[] = [];
+    const nullText = this.#format.nullText;
     for (const r of this.#csv!.push(text, final)) {
-      if (r.fields.length === 1 && r.fields[0] === "\\.") {
+      const fields = r.fields.map((f, i) => (!r.quoted?.[i] && f === nullText ? null : f));
+      if (fields.length === 1 && fields[0] === "\\.") {
         this.#ended = true;
         break;
       }
-      if (r.fields.length === 1 && r.fields[0] === null && this.#format.nullText === "") continue; // blank line
-      out.push(r);
+      if (fields.length === 1 && fields[0] === null && nullText === "") continue; // blank line
+      out.push({ line: r.line, fields });
     }
     return out;
   }
@@ -72,85 +77,6 @@ export class CopyRowReader {
       out.push({ line: number, fields: splitTextLine(line, this.#format) });
     }
     this.#rest = start < s.length ? s.slice(start) : "";
-    return out;
-  }
-}
-
-/**
- * Incremental CSV: text in chunk by chunk, complete records out with the line they start on.
- * Quoted fields may hold delimiters, doubled quotes and line ends.
- */
-class CsvReader {
-  readonly #format: CopyFormat;
-  #rest = "";
-  #line = 1;
-
-  constructor(format: CopyFormat) {
-    this.#format = format;
-  }
-
-  push(text: string, final: boolean): CopyRow[] {
-    const s = this.#rest + text;
-    const { delimiter: d, quote: q, nullText } = this.#format;
-    const out: CopyRow[] = [];
-    let i = 0, start = 0, line = this.#line, startLine = line;
-    let fields: (string | null)[] = [];
-    let field = "", quoted = false, wasQuoted = false, fieldStart = 0;
-    const endField = () => {
-      fields.push(!wasQuoted && field === nullText ? null : field);
-      field = "";
-      wasQuoted = false;
-    };
-    while (i < s.length) {
-      const c = s[i];
-      if (quoted) {
-        if (c === q) {
-          if (i + 1 >= s.length && !final) break; // a quote at the chunk end may start a doubled one
-          if (s[i + 1] === q) {
-            field += q;
-            i += 2;
-            continue;
-          }
-          quoted = false;
-          i++;
-          continue;
-        }
-        if (c === "\n") line++;
-        field += c;
-        i++;
-        continue;
-      }
-      if (c === q && i === fieldStart) {
-        quoted = wasQuoted = true;
-        i++;
-        continue;
-      }
-      if (c === d) {
-        endField();
-        fieldStart = ++i;
-        continue;
-      }
-      if (c === "\n" || c === "\r") {
-        if (c === "\r" && i + 1 >= s.length && !final) break; // may be \r\n
-        endField();
-        out.push({ line: startLine, fields });
-        i += c === "\r" && s[i + 1] === "\n" ? 2 : 1;
-        start = fieldStart = i;
-        startLine = ++line;
-        fields = [];
-        continue;
-      }
-      field += c;
-      i++;
-    }
-    if (final) {
-      if (start < s.length) {
-        endField();
-        out.push({ line: startLine, fields });
-      }
-      this.#rest = "";
-    } else this.#rest = s.slice(start);
-    this.#line = startLine;
     return out;
   }
 }
