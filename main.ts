@@ -3,7 +3,7 @@
  * nothing else (ARCHITECTURE.md "Layout"). `--root DIR` or QDB_ROOT picks the data root
  * (default ./qdb_root).
  */
-import { adminSession, Engine } from "./engine/mod.ts";
+import { adminSession, configureLog, Engine } from "./engine/mod.ts";
 import { type Config, loadConfig, StartupError } from "./server/config.ts";
 import { RootInUseError } from "./engine/storage/root_lock.ts";
 import { type Listener, startHealth, startHttp } from "./server/http/mod.ts";
@@ -24,6 +24,7 @@ async function main(): Promise<void> {
   const root = rootArg(Deno.args);
   await Deno.mkdir(root, { recursive: true });
   const config = await loadConfig(root);
+  setUpLog(config);
   const engine = await Engine.open({
     root,
     cacheBytes: config.int("cairo.column.cache.bytes", 1536 * 1024 * 1024),
@@ -114,6 +115,25 @@ async function main(): Promise<void> {
   };
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
+}
+
+/**
+ * `log.level` (QuestDB's level names, default info) and `cairo.sql.slow.query.threshold` (a
+ * duration; a bare number is milliseconds; default 10s): statements that take longer are logged
+ * with their time.
+ */
+function setUpLog(config: Config): void {
+  const threshold = config.get("cairo.sql.slow.query.threshold");
+  const slowQueryMs = threshold === undefined
+    ? undefined
+    : /^\s*\d+\s*$/.test(threshold)
+    ? Number(threshold)
+    : config.durationMs("cairo.sql.slow.query.threshold", 10_000);
+  try {
+    configureLog({ level: config.get("log.level"), slowQueryMs });
+  } catch (e) {
+    throw new StartupError(`${(e as Error).message}; ${config.howToSet("log.level")}`);
+  }
 }
 
 /**

@@ -18,6 +18,7 @@ import type { Value } from "./base/values.ts";
 import { registerMetaTable } from "./catalog/meta_tables.ts";
 import type { Session } from "./session.ts";
 import { protocolStats, recordStatement } from "./base/counters.ts";
+import { log, logEnabled, redactSql, slowQueryMs } from "./base/log.ts";
 
 /** One statement in the registry. */
 export interface RunningStatement {
@@ -83,7 +84,15 @@ export class Activity {
     if (!this.#running.delete(entry.id)) return;
     const cancelled = error instanceof SqlError && error.kind === "cancelled";
     const outcome = error === undefined ? "completed" : cancelled ? "cancelled" : "failed";
-    recordStatement(entry.pool, outcome, (performance.now() - entry.startMs) / 1000);
+    const ms = performance.now() - entry.startMs;
+    recordStatement(entry.pool, outcome, ms / 1000);
+    const slow = ms >= slowQueryMs();
+    if (slow || logEnabled("D")) {
+      const what =
+        `${slow ? "slow query" : "query"} [id=${entry.id}, time=${Math.round(ms)}ms, outcome=${outcome}, ` +
+        `user=${entry.username}, protocol=${entry.pool}]`;
+      log(slow ? "I" : "D", "sql", `${what} ${redactSql(entry.query)}`);
+    }
   }
 
   /**
@@ -108,6 +117,7 @@ export class Activity {
     }
     entry.state = "cancelled";
     entry.stateChangeMicros = nowMicros();
+    log("I", "sql", `cancel query [id=${id}, owner=${entry.username}, by=${session.principal.name}]`);
     entry.controller.abort();
   }
 

@@ -24,6 +24,7 @@ export {
 } from "./session.ts";
 export { type ErrorKind, SqlError } from "./base/errors.ts";
 export { engineStats, LATENCY_BUCKETS_SECONDS, type ResourceStats } from "./stats.ts";
+export { configureLog, log, type LogLevel, redactSql } from "./base/log.ts";
 export type { TableMeta } from "./storage/api.ts";
 export { Transaction, type TransactionStatus, type TransactionTag } from "./exec/transaction.ts";
 export { type ColumnType, T, typeName, type TypeTag } from "./base/types.ts";

@@ -3,6 +3,7 @@
  * data root as a whole, for backups taken by an external file copy or by the server.
  */
 import { SqlError } from "./base/errors.ts";
+import { log } from "./base/log.ts";
 import type { BackupStmt, CheckpointStmt } from "./sql/ast.ts";
 import type { Storage } from "./storage/api.ts";
 import { createCheckpoint, releaseCheckpoint } from "./storage/checkpoint.ts";
@@ -35,6 +36,11 @@ export class Operations {
     if (stmt.kind === "checkpoint") {
       if (stmt.action === "create") await createCheckpoint(this.#storage.root, () => this.#txns());
       else await releaseCheckpoint(this.#storage.root);
+      log(
+        "A",
+        "checkpoint",
+        `${stmt.action === "create" ? "created" : "released"} [user=${session.principal.name}]`,
+      );
       return { kind: "ddl" };
     }
     void this.#options;

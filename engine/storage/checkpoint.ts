@@ -14,6 +14,7 @@
  * because every TableStore of the root must see it without a reference threaded through.
  */
 import { SqlError } from "../base/errors.ts";
+import { log } from "../base/log.ts";
 import { joinPath, removePath, syncDir, writeFileSynced } from "./_fs.ts";
 
 /** Directory QuestDB keeps a checkpoint's bookkeeping in; a copy carries it to the restore. */
@@ -129,6 +130,9 @@ export async function finishRestore(root: string): Promise<boolean> {
     if (!(e instanceof Deno.errors.NotFound)) throw e;
   }
   await removePath(joinPath(root, CHECKPOINT_DIR));
-  if (restored) await removePath(joinPath(root, RESTORE_TRIGGER_FILE));
+  if (restored) {
+    await removePath(joinPath(root, RESTORE_TRIGGER_FILE));
+    log("A", "checkpoint", `restored the root from a checkpoint copy [root=${root}]`);
+  }
   return restored;
 }
