@@ -60,6 +60,8 @@ const PARTITIONS: Col[] = [
   c("attached", T.BOOLEAN),
   c("detached", T.BOOLEAN),
   c("attachable", T.BOOLEAN),
+  c("isParquet", T.BOOLEAN),
+  c("parquetFileSize", T.LONG),
 ];
 
 /** wal_tables(): one row per WAL table (QuestDB's columns). */
@@ -204,6 +206,9 @@ async function partitionRows(t: Table): Promise<Value[][]> {
         true,
         false,
         false,
+        p.parquetSize !== undefined,
+        // QuestDB reports -1 for a native partition.
+        BigInt(p.parquetSize ?? -1),
       ]);
     }
     return rows;

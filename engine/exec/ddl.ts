@@ -262,6 +262,43 @@ function hasRows(t: Table): boolean {
   }
 }
 
+/**
+ * CONVERT PARTITION TO PARQUET | NATIVE (docs/alter_table.md): LIST names must all exist;
+ * WHERE picks the partitions all of whose rows match, as DROP PARTITION WHERE does. The
+ * active (newest) partition is left native, as QuestDB does: it takes the appends.
+ */
+async function convertPartitions(
+  t: Table,
+  a: Extract<A.AlterAction, { kind: "convertPartition" }>,
+  opts: { dropPartitionsWhere: (t: Table, where: A.Expr) => Promise<string[]> },
+): Promise<void> {
+  if (t.meta.partitionBy === "NONE") throw new SqlError("table is not partitioned", a.pos);
+  const snap = t.snapshot();
+  const all = snap.partitions.map((p) => p.name);
+  snap.release();
+  const active = all[all.length - 1];
+  let names: string[];
+  if (a.list) {
+    for (const n of a.list) {
+      if (!all.includes(n.name)) {
+        throw new SqlError(`could not convert partition [table=${t.meta.name}, partition=${n.name}]`, n.pos);
+      }
+      if (a.format === "parquet" && n.name === active) {
+        throw new SqlError(
+          `cannot convert the active partition [table=${t.meta.name}, partition=${n.name}]`,
+          n.pos,
+        );
+      }
+    }
+    names = a.list.map((n) => n.name);
+  } else {
+    names = (await opts.dropPartitionsWhere(t, a.where!)).filter((n) =>
+      a.format === "native" || n !== active
+    );
+  }
+  if (names.length) await t.convertPartitions(names, a.format);
+}
+
 export async function alterTable(
   s: A.AlterTableStmt,
   storage: Storage,
@@ -408,6 +445,8 @@ export async function alterTable(
         m.wal = a.wal && m.partitionBy !== "NONE";
       });
       return;
+    case "convertPartition":
+      return await convertPartitions(t, a, opts);
     case "detachPartition":
     case "attachPartition":
       throw new SqlError(

@@ -535,6 +535,14 @@ export type AlterAction =
   | { kind: "dropIndex"; pos: number; column: { name: string; pos: number } }
   | { kind: "symbolCache"; pos: number; column: { name: string; pos: number }; cache: boolean }
   | { kind: "dropPartition"; pos: number; list?: { name: string; pos: number }[]; where?: Expr }
+  /** `CONVERT PARTITION TO {PARQUET | NATIVE} {LIST 'p', ... | WHERE expr}` (issue #21). */
+  | {
+    kind: "convertPartition";
+    pos: number;
+    format: "parquet" | "native";
+    list?: { name: string; pos: number }[];
+    where?: Expr;
+  }
   | { kind: "detachPartition" | "attachPartition"; pos: number; list: { name: string; pos: number }[] }
   | { kind: "dedupEnable"; pos: number; keys: { name: string; pos: number }[] }
   | { kind: "dedupDisable"; pos: number }

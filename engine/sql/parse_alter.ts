@@ -1,6 +1,6 @@
 /**
  * ALTER TABLE with every action of spec/sql.md §5.3. QuestDB forms this server does not
- * implement (CONVERT PARTITION, SET FORMAT, ...) parse as `unsupported`, so the executor can
+ * implement (SET FORMAT, ...) parse as `unsupported`, so the executor can
  * check the table and the permission before failing with "not supported".
  */
 import type { AlterAction, AlterTableStmt, ColumnDef } from "./ast.ts";
@@ -42,6 +42,14 @@ function parseAction(p: ParseState): AlterAction {
     if (p.acceptWord("where")) return { kind: "dropPartition", pos, where: parseExpr(p) };
     p.expectWord("list");
     return { kind: "dropPartition", pos, list: partitionNames(p) };
+  }
+  if (p.acceptWords("convert", "partition")) {
+    p.expectWord("to");
+    const format = p.acceptWord("parquet") ? "parquet" : p.acceptWord("native") ? "native" : undefined;
+    if (!format) throw p.expected("'parquet' or 'native'");
+    if (p.acceptWord("where")) return { kind: "convertPartition", pos, format, where: parseExpr(p) };
+    p.expectWord("list");
+    return { kind: "convertPartition", pos, format, list: partitionNames(p) };
   }
   if (p.acceptWords("detach", "partition") || p.acceptWords("attach", "partition")) {
     const kind = t.text.toLowerCase() === "detach" ? "detachPartition" : "attachPartition";
@@ -88,7 +96,7 @@ function parseAction(p: ParseState): AlterAction {
 
 /**
  * First words of QuestDB ALTER TABLE forms this server does not implement (spec/sql.md §5.3,
- * §26): `CONVERT PARTITION TO PARQUET` (a later Parquet issue), `SET FORMAT`, `SET STORAGE
+ * §26): `SET FORMAT` (new partitions as Parquet), `SET STORAGE
  * POLICY`, `REFRESH`, `REBASE WAL`. They parse so that the error is "not supported", not a
  * syntax error.
  */

@@ -167,6 +167,10 @@ function alterActionToText(a: AlterAction): string {
       return a.where
         ? `DROP PARTITION WHERE ${x(a.where)}`
         : `DROP PARTITION LIST ${partitions(a.list ?? [])}`;
+    case "convertPartition":
+      return `CONVERT PARTITION TO ${a.format.toUpperCase()} ${
+        a.where ? `WHERE ${x(a.where)}` : `LIST ${partitions(a.list ?? [])}`
+      }`;
     case "detachPartition":
       return `DETACH PARTITION LIST ${partitions(a.list)}`;
     case "attachPartition":

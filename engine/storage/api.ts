@@ -74,6 +74,8 @@ export interface PartitionInfo {
   /** Partition range [lo, hi) by the partition unit; NONE: the whole time line. */
   lo: bigint;
   hi: bigint;
+  /** Bytes of `data.parquet` when the partition is in Parquet format (table_partitions()). */
+  parquetSize?: number;
 }
 
 /**
@@ -178,6 +180,11 @@ export interface Table {
   /** Replaces a column's type, rewriting its data with the converted values (ALTER COLUMN TYPE). */
   convertColumn(name: string, column: Omit<StoredColumn, "id">, convert: (v: Value) => Value): Promise<void>;
   dropPartitions(names: string[]): Promise<void>;
+  /**
+   * ALTER TABLE CONVERT PARTITION TO PARQUET | NATIVE: rewrites each named partition (already
+   * in that format: left alone) as a new version in the other format, in one commit.
+   */
+  convertPartitions(names: string[], format: "parquet" | "native"): Promise<void>;
   /** Metadata-only changes: index flags, symbol cache, dedup keys, params, TTL, WAL flag. */
   alterMeta(change: (meta: TableMeta) => void): Promise<void>;
 }

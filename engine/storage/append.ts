@@ -40,6 +40,7 @@ import { joinPath, syncDir } from "./_fs.ts";
 import type { SymbolTable } from "./symbol_dict.ts";
 import { forEachLimit } from "./_limit.ts";
 import { checkNotNull } from "./not_null.ts";
+import { parquetWriteError } from "./parquet_partition.ts";
 
 /** Columns written at once by a rewrite: bounds memory to a few whole columns. */
 const REWRITE_COLUMNS_PARALLEL = 4;
@@ -141,6 +142,7 @@ export async function appendRows(
         : sliceChunk(c.type, chunks[ci], g.from, g.to);
     };
     let next: PartitionState;
+    if (p?.parquet) throw parquetWriteError(meta.name, p.name);
     if (!p) next = await writePartition(state, work, g, groupChunk);
     else if (!ts || g.minTs > p.maxTs || (g.minTs === p.maxTs && !dedup)) {
       next = await appendInPlace(state, work, p, g, groupChunk);

@@ -6,7 +6,8 @@
  */
 import { isVarSize } from "../base/types.ts";
 import { SqlError } from "../base/errors.ts";
-import { joinPath, listDir, removePath, truncateTo } from "./_fs.ts";
+import { fileSize, joinPath, listDir, removePath, truncateTo } from "./_fs.ts";
+import { PARQUET_FILE } from "./parquet_partition.ts";
 import { metaFileName, symbolFileName, TXN_FILE } from "./dir_name.ts";
 import { decodeMeta } from "./meta_file.ts";
 import { decodeTxn, partitionDir, topOf, type TxnState } from "./txn_file.ts";
@@ -36,6 +37,7 @@ export async function recoverTable(path: string): Promise<TableState | undefined
   await removeUnnamed(path, meta, txn);
   await forEachLimit(txn.partitions, 8, async (p) => {
     const partPath = joinPath(path, partitionDir(p));
+    if (p.parquet) return await recoverParquet(partPath, p.parquet.size);
     await removeUnknownFiles(partPath, meta);
     for (const col of meta.columns) {
       const fileRows = p.rowCount - topOf(p, col.id);
@@ -72,6 +74,18 @@ async function removeUnknownFiles(partPath: string, meta: TableMeta): Promise<vo
   for (const entry of await listDir(partPath)) {
     if (!keep.has(entry.name)) await removePath(joinPath(partPath, entry.name));
   }
+}
+
+/** A Parquet partition folder holds `data.parquet` only, cut to its committed size. */
+async function recoverParquet(partPath: string, size: number): Promise<void> {
+  for (const entry of await listDir(partPath)) {
+    if (entry.name !== PARQUET_FILE) await removePath(joinPath(partPath, entry.name));
+  }
+  const file = joinPath(partPath, PARQUET_FILE);
+  if (await fileSize(file) < size) {
+    throw new SqlError(`committed parquet data is missing [file=${file}]`, -1, "io");
+  }
+  await truncateTo(file, size);
 }
 
 async function recoverDictionary(path: string, columnId: number, count: number): Promise<SymbolTable> {

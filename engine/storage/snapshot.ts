@@ -18,7 +18,15 @@ import { fillNull, fixedVectorData } from "./fixed_codec.ts";
 import { dataPath, indexPath } from "./column_files.ts";
 import { fileSize, joinPath, listDir, readInto } from "./_fs.ts";
 import { decodeRecord } from "./var_column.ts";
-import { SymbolDictView } from "./symbol_dict.ts";
+import { SymbolDictView, SymbolTable } from "./symbol_dict.ts";
+import type { ColumnChunk } from "./column_chunk.ts";
+import { encodeOffsets } from "./var_column.ts";
+import {
+  decodeParquetColumn,
+  openParquetPartition,
+  type ParquetPartitionFile,
+  readDictionary,
+} from "./parquet_partition.ts";
 
 /** What a snapshot needs from its table. */
 export interface SnapshotHost {
@@ -57,6 +65,13 @@ export class Snapshot implements TableSnapshot {
   readonly #blocks = new Map<string, Block>();
   readonly #pinned: Block[] = [];
   readonly #dicts = new Map<number, SymbolDict>();
+  /**
+   * Parquet partitions decoded by this snapshot (docs/storage.md "Parquet partitions"): the
+   * file per folder, and each column's native form until both of its streams are cached.
+   */
+  readonly #parquetFiles = new Map<string, Promise<ParquetPartitionFile>>();
+  readonly #parquetColumns = new Map<string, Promise<ColumnChunk>>();
+  readonly #parquetDicts = new Map<number, Promise<SymbolTable>>();
   #released = false;
 
   constructor(host: SnapshotHost, state: TableState) {
@@ -121,6 +136,9 @@ export class Snapshot implements TableSnapshot {
     for (const b of this.#pinned) this.#host.cache.unpin(b);
     this.#pinned.length = 0;
     this.#blocks.clear();
+    this.#parquetFiles.clear();
+    this.#parquetColumns.clear();
+    this.#parquetDicts.clear();
     this.#host.released(this.#state.txn.txn);
   }
 
@@ -184,6 +202,13 @@ export class Snapshot implements TableSnapshot {
     const size = fixedSize(col.type);
     const topBytes = topOf(part, col.id) * size;
     const path = dataPath(this.#partPath(part), col);
+    if (part.parquet && topBytes === 0) {
+      return this.#block(this.#key(part, `${col.id}.d`), part.rowCount * size, async (target, fromByte) => {
+        const chunk = await this.#parquetColumn(part, col);
+        assert(chunk.kind === "fixed", "parquet decode: fixed column expected");
+        target.set(chunk.bytes.subarray(fromByte, fromByte + target.length));
+      });
+    }
     return this.#block(this.#key(part, `${col.id}.d`), part.rowCount * size, async (target, fromByte) => {
       let at = 0;
       if (fromByte < topBytes) {
@@ -201,17 +226,31 @@ export class Snapshot implements TableSnapshot {
     if (to <= top || fileRows === 0) return out;
     const partPath = this.#partPath(part);
     const ipath = indexPath(partPath, col), dpath = dataPath(partPath, col);
+    // A Parquet partition's column is decoded into the streams a native one caches.
+    const fromParquet = part.parquet !== undefined;
+    const parquetVar = async () => {
+      const chunk = await this.#parquetColumn(part, col);
+      assert(chunk.kind === "var", "parquet decode: var-size column expected");
+      return chunk.col;
+    };
     const index = await this.#block(
       this.#key(part, `${col.id}.i`),
       (fileRows + 1) * 8,
-      (t, f) => readInto(ipath, f, t),
+      fromParquet
+        ? async (t, f) => {
+          const c = await parquetVar();
+          t.set(encodeOffsets(c.offsets, 0, fileRows + 1, 0).subarray(f, f + t.length));
+        }
+        : (t, f) => readInto(ipath, f, t),
     );
     const words = new Uint32Array(index.buffer, index.byteOffset, (fileRows + 1) * 2);
     const offsetOf = (k: number) => words[2 * k] + words[2 * k + 1] * 4294967296;
     const data = await this.#block(
       this.#key(part, `${col.id}.d`),
       offsetOf(fileRows),
-      (t, f) => readInto(dpath, f, t),
+      fromParquet
+        ? async (t, f) => void t.set((await parquetVar()).data.subarray(f, f + t.length))
+        : (t, f) => readInto(dpath, f, t),
     );
     const bytes = data.bytes(0, offsetOf(fileRows));
     for (let r = Math.max(from, top); r < to; r++) {
@@ -220,7 +259,49 @@ export class Snapshot implements TableSnapshot {
     return out;
   }
 
+  /** Column `col` of a Parquet partition in native form, decoded once per snapshot. */
+  #parquetColumn(part: PartitionState, col: StoredColumn): Promise<ColumnChunk> {
+    const dir = partitionDir(part);
+    const key = `${dir}/${col.id}`;
+    let chunk = this.#parquetColumns.get(key);
+    if (!chunk) {
+      let file = this.#parquetFiles.get(dir);
+      if (!file) {
+        file = openParquetPartition(this.#partPath(part), part.parquet!);
+        this.#parquetFiles.set(dir, file);
+      }
+      chunk = (async () => {
+        const dict = col.type.tag === "SYMBOL" ? await this.#parquetDict(col.id) : undefined;
+        return decodeParquetColumn(await file, part, col, dict);
+      })();
+      this.#parquetColumns.set(key, chunk);
+      chunk.catch(() => this.#parquetColumns.delete(key));
+    }
+    return chunk;
+  }
+
+  /** The committed dictionary of a SYMBOL column, read from its file (also in a Worker). */
+  #parquetDict(columnId: number): Promise<SymbolTable> {
+    let dict = this.#parquetDicts.get(columnId);
+    if (!dict) {
+      const count = this.#state.txn.symbolCounts[columnId] ?? 0;
+      const own = this.#state.dicts.get(columnId);
+      dict = own
+        ? Promise.resolve(copyOf(own, count))
+        : readDictionary(this.#host.tablePath, columnId, count);
+      this.#parquetDicts.set(columnId, dict);
+    }
+    return dict;
+  }
+
   #partPath(part: PartitionState): string {
     return `${this.#host.tablePath}/${partitionDir(part)}`;
   }
+}
+
+/** The first `count` entries of a dictionary as a private table (re-keying never adds to it). */
+function copyOf(table: SymbolTable, count: number): SymbolTable {
+  const values: string[] = [];
+  for (let k = 0; k < count; k++) values.push(table.valueOf(k)!);
+  return SymbolTable.of(values);
 }

@@ -19,6 +19,7 @@ import { chunkValue } from "./column_chunk.ts";
 import { encodeChunk } from "./append.ts";
 import { joinPath, removePath, syncDir, truncateTo } from "./_fs.ts";
 import { forEachLimit } from "./_limit.ts";
+import { parquetWriteError } from "./parquet_partition.ts";
 
 /** Partitions converted at once by ALTER COLUMN TYPE: each holds a whole column in memory. */
 const CONVERT_PARTITIONS_PARALLEL = 2;
@@ -120,6 +121,8 @@ export async function convertColumnOp(
     throw new SqlError(`cannot change type of designated timestamp column [column=${name}]`);
   }
   const old = s.meta.columns[index];
+  const pq = s.txn.partitions.find((p) => p.parquet);
+  if (pq) throw parquetWriteError(s.meta.name, pq.name);
   const target: StoredColumn = { ...column, id: s.columnIdNext };
   const oldDict = s.dicts.get(old.id);
   const newDict = target.type.tag === "SYMBOL" ? new SymbolTable() : undefined;

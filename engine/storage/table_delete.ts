@@ -15,6 +15,7 @@ import { readColumnRange, writeColumn } from "./column_files.ts";
 import { type ColumnChunk, gatherChunk } from "./column_chunk.ts";
 import { joinPath, syncDir } from "./_fs.ts";
 import { forEachLimit } from "./_limit.ts";
+import { parquetWriteError } from "./parquet_partition.ts";
 
 /** Columns rewritten at once per partition: each holds a whole column in memory. */
 const COLUMNS_PARALLEL = 4;
@@ -39,6 +40,7 @@ export async function deleteOp(w: TableWriter, work: WriteSet, deletes: RowDelet
       continue;
     }
     byName.delete(p.name);
+    if (p.parquet) throw parquetWriteError(s.meta.name, p.name);
     const keep = keptRows(p.rowCount, rows);
     deleted += p.rowCount - keep.length;
     // The old folder is read by live snapshots until they go; the collector removes it after.

@@ -41,5 +41,14 @@ function partitionInfoOf(meta: TableMeta, p: PartitionState): PartitionInfo {
   const range = partitionRange(meta.partitionBy, p.name) ?? partitionRangeOf("NONE", 0n);
   const scale = tsScale(meta);
   const scaled = meta.partitionBy === "NONE" ? range : { lo: range.lo * scale, hi: range.hi * scale };
-  return { name: p.name, rowCount: p.rowCount, minTs: p.minTs, maxTs: p.maxTs, lo: scaled.lo, hi: scaled.hi };
+  const info: PartitionInfo = {
+    name: p.name,
+    rowCount: p.rowCount,
+    minTs: p.minTs,
+    maxTs: p.maxTs,
+    lo: scaled.lo,
+    hi: scaled.hi,
+  };
+  if (p.parquet) info.parquetSize = p.parquet.size;
+  return info;
 }

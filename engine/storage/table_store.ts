@@ -37,6 +37,7 @@ import {
 } from "./table_alter.ts";
 import { updateOp } from "./table_update.ts";
 import { deleteOp } from "./table_delete.ts";
+import { convertPartitionsOp } from "./table_convert.ts";
 import type { SymbolTable } from "./symbol_dict.ts";
 import { engineStats } from "../base/counters.ts";
 import { type CheckpointGate, checkpointGate } from "./checkpoint.ts";
@@ -155,6 +156,18 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
 
   dropPartitions(names: string[]): Promise<void> {
     return this.#write((work) => dropPartitionsOp(this, work, names));
+  }
+
+  convertPartitions(names: string[], format: "parquet" | "native"): Promise<void> {
+    return this.#write(async (work) => {
+      // Writes are serialized by the mutex held here, so this snapshot is the state converted.
+      const snap = this.snapshot();
+      try {
+        await convertPartitionsOp(this, work, snap, names, format);
+      } finally {
+        snap.release();
+      }
+    });
   }
 
   alterMeta(change: (meta: TableMeta) => void): Promise<void> {

@@ -16,6 +16,7 @@ import { encodeChunk } from "./append.ts";
 import { joinPath, linkOrCopy, syncDir } from "./_fs.ts";
 import { forEachLimit } from "./_limit.ts";
 import { checkNotNull } from "./not_null.ts";
+import { parquetWriteError } from "./parquet_partition.ts";
 
 export async function updateOp(w: TableWriter, work: WriteSet, changes: ColumnUpdate[]): Promise<void> {
   const s = w.state;
@@ -35,6 +36,7 @@ export async function updateOp(w: TableWriter, work: WriteSet, changes: ColumnUp
   for (const [name, list] of byPartition) {
     const p = s.txn.partitions.find((x) => x.name === name);
     if (!p) throw new SqlError(`partition does not exist [table=${s.meta.name}, partition=${name}]`);
+    if (p.parquet) throw parquetWriteError(s.meta.name, name);
     rewritten.set(name, await rewritePartition(w, work, p, list));
   }
   await w.commit(work, { partitions: s.txn.partitions.map((p) => rewritten.get(p.name) ?? p) });

@@ -23,6 +23,19 @@ export interface PartitionState {
    * hold rows [top, rowCount). Only columns added after the partition was written have one.
    */
   readonly tops: Readonly<Record<string, number>>;
+  /**
+   * Present when the partition version is one Parquet file (`data.parquet`) instead of column
+   * files (ALTER TABLE CONVERT PARTITION TO PARQUET; docs/storage.md "Parquet partitions").
+   */
+  readonly parquet?: ParquetPart;
+}
+
+/** The `_txn` record of a Parquet partition version. */
+export interface ParquetPart {
+  /** Committed size of `data.parquet` in bytes. */
+  readonly size: number;
+  /** The column id of each column of the file, in file order (names may change later). */
+  readonly columnIds: readonly number[];
 }
 
 /** The committed state of a table. */
@@ -77,6 +90,7 @@ export function decodeTxn(bytes: Uint8Array, path: string): TxnState {
       minTs: BigInt(p.minTs as string),
       maxTs: BigInt(p.maxTs as string),
       tops: p.tops ?? {},
+      ...(p.parquet ? { parquet: p.parquet as ParquetPart } : {}),
     })),
   };
 }

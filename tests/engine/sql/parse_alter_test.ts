@@ -107,9 +107,11 @@ Deno.test("alter table reads the WAL and partition maintenance forms", () => {
 
 Deno.test("alter table forms this server lacks parse as unsupported, named by their first words", () => {
   assert.deepEqual(bare("CONVERT PARTITION TO PARQUET LIST '2024-01-01'"), {
-    kind: "unsupported",
-    what: "CONVERT PARTITION",
+    kind: "convertPartition",
+    format: "parquet",
+    list: [{ name: "2024-01-01" }],
   });
+  assert.equal(action("CONVERT PARTITION TO NATIVE WHERE ts < '2024'").kind, "convertPartition");
   assert.deepEqual(bare("SET FORMAT PARQUET"), { kind: "unsupported", what: "SET FORMAT" });
   assert.deepEqual(bare("REFRESH"), { kind: "unsupported", what: "REFRESH" });
   assert.equal(parseError("ALTER TABLE t RESUME WAL FROM 5").message, "'transaction' or 'txn' expected");

@@ -1,0 +1,188 @@
+/**
+ * Partitions stored as one Parquet file (issue #21, docs/storage.md "Parquet partitions"):
+ * `<partition>.<N>/data.parquet`, written from a snapshot by ALTER TABLE CONVERT PARTITION TO
+ * PARQUET and decoded column by column into the same native byte layout the column cache holds
+ * for native partitions. A column is decoded once per cache entry, so later scans cost what a
+ * native scan costs.
+ *
+ * The file is plain Parquet with the table's column names (QuestDB's encoding, engine/parquet)
+ * so DuckDB, Spark or Trino read it as is. SYMBOL columns are stored as strings and re-keyed
+ * through the table's dictionary on decode; the `_txn` entry lists the column id of each file
+ * column, so RENAME / ADD / DROP COLUMN after the conversion keep reading the right data.
+ */
+import { type FileMetaData, parquetMetadata, parquetRead } from "hyparquet";
+import { SqlError } from "../base/errors.ts";
+import { allocVectorData, type Value, writeValue } from "../base/values.ts";
+import type { StoredColumn, TableSnapshot } from "./api.ts";
+import { PARQUET_EXPORT_DEFAULTS, ParquetResultWriter } from "../parquet/writer.ts";
+import { decompressors } from "../parquet/codecs.ts";
+import { joinPath, writeAll } from "./_fs.ts";
+import { encodeChunk } from "./append.ts";
+import type { ColumnChunk } from "./column_chunk.ts";
+import { decodeSymbolFile, type SymbolTable } from "./symbol_dict.ts";
+import { symbolFileName } from "./dir_name.ts";
+import type { ParquetPart, PartitionState } from "./txn_file.ts";
+
+/** QuestDB's name for the file of a Parquet partition. */
+export const PARQUET_FILE = "data.parquet";
+
+/** Rows read from the snapshot and buffered per row group while converting. */
+const ROW_GROUP_ROWS = PARQUET_EXPORT_DEFAULTS.rowGroupSize;
+
+/** The error of a row write (append, O3 merge, UPDATE, DELETE, ALTER TYPE) into a Parquet partition. */
+export function parquetWriteError(table: string, partition: string): SqlError {
+  return new SqlError(
+    `partition is in Parquet format; convert it to NATIVE first [table=${table}, partition=${partition}]`,
+  );
+}
+
+/**
+ * Writes partition `index` of `snap` as `<partPath>/data.parquet` and fsyncs it. Returns what
+ * the `_txn` entry records: the file size and the column id of each file column.
+ */
+export async function writeParquetPartition(
+  snap: TableSnapshot,
+  index: number,
+  partPath: string,
+): Promise<ParquetPart> {
+  const meta = snap.meta;
+  const rowCount = snap.partitions[index].rowCount;
+  const writer = new ParquetResultWriter(
+    meta.columns.map((c) => ({ name: c.name, type: c.type })),
+    meta.timestampIndex,
+    PARQUET_EXPORT_DEFAULTS,
+  );
+  const file = await Deno.open(joinPath(partPath, PARQUET_FILE), { write: true, createNew: true });
+  let size = 0;
+  try {
+    for (let from = 0; from < rowCount; from += ROW_GROUP_ROWS) {
+      const to = Math.min(rowCount, from + ROW_GROUP_ROWS);
+      const columns = await Promise.all(meta.columns.map((_, c) => snap.read(index, c, from, to)));
+      const bytes = writer.add({ rowCount: to - from, columns });
+      await writeAll(file, bytes);
+      size += bytes.length;
+    }
+    const tail = writer.finish();
+    await writeAll(file, tail);
+    size += tail.length;
+    await file.sync();
+  } finally {
+    file.close();
+  }
+  return { size, columnIds: meta.columns.map((c) => c.id) };
+}
+
+/** An open Parquet partition file: its bytes and footer, shared by the columns decoded from it. */
+export interface ParquetPartitionFile {
+  bytes: ArrayBuffer;
+  metadata: FileMetaData;
+}
+
+/** Keeps raw values where hyparquet would make Dates (as engine/parquet/reader.ts). */
+const PARSERS = {
+  timestampFromMilliseconds: (v: bigint) => v,
+  timestampFromMicroseconds: (v: bigint) => v,
+  timestampFromNanoseconds: (v: bigint) => v,
+  dateFromDays: (days: number) => BigInt(days) * 86_400_000n,
+};
+
+/** Reads a Parquet partition's file; a file shorter than committed is an io error. */
+export async function openParquetPartition(
+  partPath: string,
+  part: ParquetPart,
+): Promise<ParquetPartitionFile> {
+  const path = joinPath(partPath, PARQUET_FILE);
+  const data = await Deno.readFile(path);
+  if (data.length < part.size) {
+    throw new SqlError(`committed parquet data is missing [file=${path}]`, -1, "io");
+  }
+  const bytes = data.buffer.slice(data.byteOffset, data.byteOffset + part.size) as ArrayBuffer;
+  return { bytes, metadata: parquetMetadata(bytes, { parsers: PARSERS as never }) };
+}
+
+/**
+ * The dictionary a Parquet partition's SYMBOL strings are re-keyed through: the committed
+ * entries of the table's dictionary file (a private copy, so the same in a Worker's heap).
+ */
+export async function readDictionary(
+  tablePath: string,
+  columnId: number,
+  count: number,
+): Promise<SymbolTable> {
+  const file = joinPath(tablePath, symbolFileName(columnId));
+  const decoded = decodeSymbolFile(await Deno.readFile(file), count);
+  if (!decoded) throw new SqlError(`committed symbol entries are missing [file=${file}]`, -1, "io");
+  return decoded.table;
+}
+
+/**
+ * All rows of `col` in a Parquet partition, in the native file form (fixed bytes, or var-size
+ * offsets and data). The first `top` rows (a column added after the conversion) are NULL.
+ */
+export async function decodeParquetColumn(
+  file: ParquetPartitionFile,
+  part: PartitionState,
+  col: StoredColumn,
+  dict: SymbolTable | undefined,
+): Promise<ColumnChunk> {
+  const n = part.rowCount;
+  const data = allocVectorData(col.type, n);
+  const at = part.parquet!.columnIds.indexOf(col.id);
+  if (at >= 0) {
+    const name = file.metadata.schema[at + 1].name;
+    await parquetRead({
+      file: file.bytes,
+      metadata: file.metadata,
+      columns: [name],
+      compressors: decompressors,
+      parsers: PARSERS as never,
+      utf8: false,
+      onChunk: (chunk) => {
+        const values = chunk.columnData as ArrayLike<unknown>;
+        for (let i = 0; i < values.length; i++) {
+          writeValue(col.type, data, chunk.rowStart + i, valueOf(col, values[i]));
+        }
+      },
+    });
+  }
+  return encodeChunk(col, data, n, dict);
+}
+
+/** A raw Parquet value as the engine value of the column it was written from (engine/parquet/writer.ts). */
+function valueOf(col: StoredColumn, v: unknown): Value {
+  if (v === null || v === undefined) return null;
+  switch (col.type.tag) {
+    case "BOOLEAN":
+      return v === true;
+    case "CHAR":
+      return (v as number) === 0 ? null : String.fromCharCode(v as number);
+    case "IPV4":
+      return (v as number) >>> 0;
+    case "GEOHASH":
+      return BigInt(v as number | bigint);
+    case "BYTE":
+    case "SHORT":
+    case "INT":
+    case "FLOAT":
+    case "DOUBLE":
+      return typeof v === "bigint" ? Number(v) : (v as number);
+    case "LONG":
+    case "DATE":
+    case "TIMESTAMP":
+    case "TIMESTAMP_NS":
+      return typeof v === "bigint" ? v : BigInt(v as number);
+    case "LONG256": {
+      const b = v as Uint8Array;
+      const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+      let x = 0n;
+      for (let w = 3; w >= 0; w--) x = (x << 64n) | view.getBigUint64(w * 8, true);
+      return x;
+    }
+    case "SYMBOL":
+    case "STRING":
+    case "VARCHAR":
+      return typeof v === "string" ? v : new TextDecoder().decode(v as Uint8Array);
+    default:
+      return v as Value;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * ALTER TABLE CONVERT PARTITION TO PARQUET | NATIVE (issue #21): each partition is rewritten
+ * as a new version folder in the other format and the commit swaps the versions through the
+ * transaction file, as any partition rewrite does. A crash before the `_txn` rename leaves an
+ * unnamed folder that recovery deletes; the old version is deleted once no snapshot reads it.
+ */
+import { isVarSize } from "../base/types.ts";
+import { SqlError } from "../base/errors.ts";
+import { readValue, type Value } from "../base/values.ts";
+import type { TableSnapshot } from "./api.ts";
+import type { TableWriter } from "./table_writer.ts";
+import type { WriteSet } from "./write_set.ts";
+import { partitionDir, type PartitionState } from "./txn_file.ts";
+import { writeColumn } from "./column_files.ts";
+import { encodeChunk } from "./append.ts";
+import { syncDir } from "./_fs.ts";
+import { writeParquetPartition } from "./parquet_partition.ts";
+
+/**
+ * Converts the partitions `names` (each must exist) of the table to `format`, reading them
+ * from `snap`, a snapshot of the committed state taken under the table's write lock.
+ */
+export async function convertPartitionsOp(
+  w: TableWriter,
+  work: WriteSet,
+  snap: TableSnapshot,
+  names: string[],
+  format: "parquet" | "native",
+): Promise<void> {
+  const s = w.state;
+  const wanted = new Set(names);
+  for (const name of wanted) {
+    if (!s.txn.partitions.some((p) => p.name === name)) {
+      throw new SqlError(`could not convert partition [table=${s.meta.name}, partition=${name}]`);
+    }
+  }
+  const next: PartitionState[] = [];
+  for (const [index, p] of s.txn.partitions.entries()) {
+    if (!wanted.has(p.name) || (format === "parquet") === (p.parquet !== undefined)) {
+      next.push(p);
+      continue;
+    }
+    const { version, path } = await work.createPartitionDir(p.name);
+    const base = { name: p.name, version, rowCount: p.rowCount, minTs: p.minTs, maxTs: p.maxTs, tops: {} };
+    if (format === "parquet") {
+      next.push({ ...base, parquet: await writeParquetPartition(snap, index, path) });
+    } else {
+      await writeNative(w, snap, index, path);
+      next.push(base);
+    }
+    await syncDir(path);
+    work.obsolete.push(partitionDir(p));
+  }
+  if (next.every((p, i) => p === s.txn.partitions[i])) return;
+  await w.commit(work, { partitions: next });
+}
+
+/** Writes every column of partition `index` of `snap` as native column files into `path`. */
+async function writeNative(w: TableWriter, snap: TableSnapshot, index: number, path: string): Promise<void> {
+  const rowCount = snap.partitions[index].rowCount;
+  for (const [c, col] of snap.meta.columns.entries()) {
+    const v = await snap.read(index, c, 0, rowCount);
+    if (!isVarSize(col.type) && col.type.tag !== "SYMBOL") {
+      // A fixed-width vector is the file's bytes (docs/storage.md "Column files").
+      const d = v.data as unknown as ArrayBufferView;
+      if (ArrayBuffer.isView(d)) {
+        await writeColumn(path, col, {
+          kind: "fixed",
+          bytes: new Uint8Array(d.buffer, d.byteOffset, d.byteLength),
+        });
+        continue;
+      }
+    }
+    // SYMBOL strings are interned into the table's dictionary, where they already are.
+    const values = new Array<Value>(rowCount);
+    for (let r = 0; r < rowCount; r++) values[r] = readValue(v, r);
+    await writeColumn(path, col, encodeChunk(col, values, rowCount, w.state.dicts.get(col.id)));
+  }
+}

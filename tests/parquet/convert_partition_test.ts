@@ -1,0 +1,186 @@
+/**
+ * ALTER TABLE CONVERT PARTITION TO PARQUET | NATIVE (issue #21): converted partitions answer
+ * every query as before (also after a reopen), show their format in table_partitions(), refuse
+ * row writes until converted back, and their `data.parquet` is read by DuckDB from the table
+ * folder with the same answers.
+ */
+import assert from "node:assert/strict";
+import { adminSession, Engine, readValue, type SqlError, type Value } from "../../engine/mod.ts";
+import { openDuck } from "./duckdb.ts";
+
+async function rows(engine: Engine, sql: string): Promise<Value[][]> {
+  const o = await engine.execute(sql, adminSession());
+  if (o.kind !== "rows") throw new Error(`expected rows from ${sql}`);
+  const out: Value[][] = [];
+  for await (const b of o.batches) {
+    for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => readValue(c, i)));
+  }
+  return out;
+}
+
+async function failure(engine: Engine, sql: string): Promise<string> {
+  try {
+    await engine.execute(sql, adminSession());
+  } catch (e) {
+    return (e as SqlError).message;
+  }
+  throw new Error(`expected an error from ${sql}`);
+}
+
+/** Every storable type the Parquet encoder takes, NULLs included. */
+const TABLE = `CREATE TABLE t AS (
+  SELECT timestamp_sequence('2024-01-01', 1800000000L) ts,
+    rnd_symbol('A','B','C', NULL) sym,
+    CASE WHEN x % 9 = 0 THEN NULL ELSE x * 1.25 END d,
+    x l,
+    CASE WHEN x % 4 = 0 THEN NULL ELSE cast(x AS INT) END i,
+    CASE WHEN x % 6 = 0 THEN NULL ELSE 'v' || x END vc,
+    cast(CASE WHEN x % 5 = 0 THEN NULL ELSE 's' || x END AS STRING) st,
+    x % 2 = 0 b,
+    cast(x AS SHORT) sh,
+    cast(x % 100 AS BYTE) by,
+    cast(x / 3.0 AS FLOAT) f,
+    cast(x * 1000 AS DATE) dt,
+    rnd_uuid4() u,
+    rnd_geohash(30) g,
+    rnd_ipv4() ip,
+    rnd_long256() l256,
+    rnd_char() ch
+  FROM long_sequence(200)) TIMESTAMP(ts) PARTITION BY DAY`;
+
+const QUERIES = [
+  "SELECT * FROM t",
+  "SELECT sym, count(), sum(d), min(l), max(i), avg(f) FROM t GROUP BY sym ORDER BY sym",
+  "SELECT ts, l, vc FROM t WHERE d > 50 AND sym = 'B'",
+  "SELECT count() FROM t WHERE ts IN '2024-01-02'",
+  "SELECT ts, sum(l) FROM t SAMPLE BY 6h",
+];
+
+async function answers(engine: Engine): Promise<string[]> {
+  const out: string[] = [];
+  for (const q of QUERIES) {
+    out.push(JSON.stringify(await rows(engine, q), (_, v) => typeof v === "bigint" ? `${v}n` : v));
+  }
+  return out;
+}
+
+async function withRoot(fn: (root: string) => Promise<void>): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix: "qdb_pq_convert_" });
+  try {
+    await fn(root);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+const open = (root: string) => Engine.open({ root, cacheBytes: 64 * 1024 * 1024 });
+
+Deno.test("CONVERT PARTITION TO PARQUET keeps every answer, shows the format, reopens, converts back", async () => {
+  await withRoot(async (root) => {
+    let engine = await open(root);
+    try {
+      await engine.execute(TABLE, adminSession());
+      const before = await answers(engine);
+      await engine.execute(
+        "ALTER TABLE t CONVERT PARTITION TO PARQUET LIST '2024-01-01', '2024-01-02'",
+        adminSession(),
+      );
+      const parts = await rows(
+        engine,
+        "SELECT name, isParquet, parquetFileSize, numRows FROM table_partitions('t')",
+      );
+      assert.deepEqual(parts.map((p) => [p[0], p[1]]), [
+        ["2024-01-01", true],
+        ["2024-01-02", true],
+        ["2024-01-03", false],
+        ["2024-01-04", false],
+        ["2024-01-05", false],
+      ]);
+      assert.ok((parts[0][2] as bigint) > 0n && parts[2][2] === -1n);
+      assert.deepEqual(await answers(engine), before, "same answers with Parquet partitions");
+      await engine.close();
+      engine = await open(root);
+      assert.deepEqual(await answers(engine), before, "same answers after reopening");
+
+      const refused = await failure(engine, "INSERT INTO t (ts, l) VALUES ('2024-01-01T05:00:00Z', 1)");
+      assert.match(refused, /partition is in Parquet format; convert it to NATIVE first/);
+      assert.match(await failure(engine, "UPDATE t SET l = 0 WHERE ts IN '2024-01-02'"), /Parquet format/);
+      assert.match(await failure(engine, "DELETE FROM t WHERE ts IN '2024-01-01'"), /Parquet format/);
+      assert.match(await failure(engine, "ALTER TABLE t ALTER COLUMN i TYPE LONG"), /Parquet format/);
+      assert.match(
+        await failure(engine, "ALTER TABLE t CONVERT PARTITION TO PARQUET LIST '2024-01-05'"),
+        /active partition/,
+      );
+      assert.deepEqual(await answers(engine), before, "refused writes left nothing");
+
+      // Schema changes that touch metadata only keep reading the file by column id.
+      await engine.execute("ALTER TABLE t RENAME COLUMN vc TO vc2", adminSession());
+      await engine.execute("ALTER TABLE t ADD COLUMN extra LONG", adminSession());
+      const renamed = await rows(engine, "SELECT vc2, extra FROM t WHERE ts IN '2024-01-01' LIMIT 3");
+      assert.deepEqual(renamed.map((r) => r[1]), [null, null, null]);
+      await engine.execute("ALTER TABLE t RENAME COLUMN vc2 TO vc", adminSession());
+      await engine.execute("ALTER TABLE t DROP COLUMN extra", adminSession());
+
+      await engine.execute(
+        "ALTER TABLE t CONVERT PARTITION TO NATIVE WHERE ts < '2024-01-03'",
+        adminSession(),
+      );
+      const after = await rows(engine, "SELECT isParquet FROM table_partitions('t')");
+      assert.deepEqual(after.map((r) => r[0]), [false, false, false, false, false]);
+      assert.deepEqual(await answers(engine), before, "same answers after converting back");
+      await engine.execute("INSERT INTO t (ts, l) VALUES ('2024-01-01T05:00:00Z', 1)", adminSession());
+      assert.deepEqual(await rows(engine, "SELECT count() FROM t"), [[201n]]);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+Deno.test("DuckDB reads a converted partition's data.parquet from the table folder with the same answers", async () => {
+  await withRoot(async (root) => {
+    const engine = await open(root);
+    const duck = await openDuck();
+    try {
+      await engine.execute(TABLE, adminSession());
+      await engine.execute(
+        "ALTER TABLE t CONVERT PARTITION TO PARQUET WHERE ts < '2024-01-03'",
+        adminSession(),
+      );
+      const tableDir = [...Deno.readDirSync(root)].find((e) => e.name.startsWith("t~"))!.name;
+      const glob = `${root}/${tableDir}/*/data.parquet`;
+      const files = [...Deno.readDirSync(`${root}/${tableDir}`)]
+        .filter((e) =>
+          e.isDirectory &&
+          [...Deno.readDirSync(`${root}/${tableDir}/${e.name}`)].some((f) => f.name === "data.parquet")
+        );
+      assert.equal(files.length, 2, "two Parquet partitions");
+      const ours = await rows(
+        engine,
+        "SELECT sym, count(), sum(l), sum(d), count(vc), count(st) FROM t WHERE ts < '2024-01-03' GROUP BY sym ORDER BY sym",
+      );
+      const theirs = await duck.rows(
+        `SELECT sym, count(*) n, sum(l) sl, sum(d) sd, count(vc) cv, count(st) cs FROM read_parquet('${glob}') GROUP BY sym ORDER BY sym NULLS FIRST`,
+      );
+      assert.deepEqual(
+        theirs.map((
+          r,
+        ) => [
+          r.sym,
+          BigInt(r.n as number),
+          BigInt(r.sl as number),
+          r.sd,
+          BigInt(r.cv as number),
+          BigInt(r.cs as number),
+        ]),
+        ours,
+      );
+      const ts = await duck.rows(
+        `SELECT min(ts)::VARCHAR lo, max(ts)::VARCHAR hi FROM read_parquet('${glob}')`,
+      );
+      assert.deepEqual(ts, [{ lo: "2024-01-01 00:00:00+00", hi: "2024-01-02 23:30:00+00" }]);
+    } finally {
+      duck.close();
+      await engine.close();
+    }
+  });
+});
