@@ -122,8 +122,8 @@ function firstRowOf(col: BlockColumn, n: number): number {
 }
 
 /**
- * Per storage, one lock per table name: every Ingestor on the same storage (HTTP and TCP each
- * make one) serializes the create-or-extend-then-append of a table through it.
+ * Per storage, one lock per table name: every Ingestor on the same storage (Engine.ingest makes
+ * one per request or connection) serializes the create-or-extend-then-append of a table through it.
  */
 const LOCKS = new WeakMap<Storage, Map<string, Mutex>>();
 
@@ -131,11 +131,6 @@ export class Ingestor {
   readonly #storage: Storage;
   readonly #options: Required<IngestorOptions>;
   readonly #locks: Map<string, Mutex>;
-
-  /** True when the table exists (access control asks before a write may create it). */
-  hasTable(name: string): boolean {
-    return this.#storage.table(name) !== undefined;
-  }
 
   /** Columns of the block the existing table lacks (a write would add them: ADD COLUMN is checked). */
   newColumns(block: IngestBlock): string[] {
