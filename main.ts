@@ -96,6 +96,7 @@ async function main(): Promise<void> {
       () => startIlp(engine, config, tcpAuth ? auth.ilpTcp() : undefined),
     );
     listeners.push(ilp);
+    gauges.ilp = ilp.connections;
     console.log(`ilp listening on ${ilp.hostname}:${ilp.port}`);
     if (config.bool("tls.enabled") || config.bool("line.tcp.tls.enabled")) {
       console.warn(

@@ -12,6 +12,7 @@
 import {
   adminSession,
   type Engine,
+  engineStats,
   type IngestHandle,
   type IngestorOptions,
   type Session,
@@ -26,6 +27,8 @@ export interface IlpListener {
   hostname: string;
   port: number;
   close(): Promise<void>;
+  /** Open connections (questdb_line_tcp_connections). */
+  connections(): number;
 }
 
 interface TcpSettings {
@@ -100,6 +103,7 @@ export function startIlp(engine: Engine, config: Config, access?: IlpTcpAccess):
   return Promise.resolve({
     hostname: addr.hostname,
     port: addr.port,
+    connections: () => open.size,
     close: async () => {
       closing = true;
       listener.close();
@@ -192,6 +196,7 @@ class Connection {
         if (n === null) break; // an incomplete last line is dropped
         if (!this.#enter()) break; // first bytes without access control: over the limit, nothing parsed
         filled += n;
+        engineStats.lineBytes.tcp += n;
         const r = this.#parser.parse(buf, 0, filled, false);
         if (r.error) {
           this.#log(`ilp: bad line [line=${r.error.line}]: ${r.error.message}`);

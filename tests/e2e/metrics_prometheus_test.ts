@@ -35,7 +35,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const server = await startServer({ env: { QDB_METRICS_ENABLED: "true" } });
+    const server = await startServer({ ilp: true, env: { QDB_METRICS_ENABLED: "true" } });
     const promDir = await Deno.makeTempDir({ prefix: "qdb_prom_" });
     let prometheus: Deno.ChildProcess | undefined;
     try {
@@ -47,6 +47,14 @@ Deno.test({
       assert.equal((await server.exec("SELECT nope FROM m")).status, 400);
       const write = await fetch(`${server.httpUrl}/write`, { method: "POST", body: "w,s=a v=1i 1000\n" });
       assert.equal(write.status, 204);
+      const tcp = await Deno.connect({ hostname: "127.0.0.1", port: server.ilpPort });
+      await tcp.write(new TextEncoder().encode("t2 v=1i\n"));
+      // Wait until the TCP row is committed, so that the page's counters are final.
+      for (let i = 0; i < 100; i++) {
+        const r = await (await server.exec("select count() from t2")).json();
+        if (r.dataset?.[0]?.[0] === 1) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
 
       const health = await fetch(`${server.healthUrl}/`);
       assert.equal(await health.text(), "Status: Healthy", "other paths still answer the health check");
@@ -59,11 +67,16 @@ Deno.test({
 
       assert.ok(sample(page, "questdb_json_queries_total") >= 3);
       assert.ok(sample(page, "questdb_json_queries_completed_total") >= 2);
-      assert.match(page, /^questdb_query_errors_total\{protocol="http"\} 1$/m);
+      // The SELECT of a missing column, and polls of t2 before the ILP row created it.
+      const errors = /^questdb_query_errors_total\{protocol="http"\} (\d+)$/m.exec(page);
+      assert.ok(errors && Number(errors[1]) >= 1, "failed statements are counted");
       assert.ok(sample(page, "questdb_commits_total") >= 2, "CREATE TABLE AS and the ILP write commit");
       assert.ok(sample(page, "questdb_committed_rows_total") >= 26);
-      assert.equal(sample(page, "questdb_ingested_rows_total"), 1);
+      assert.equal(sample(page, "questdb_ingested_rows_total"), 2, "one row over HTTP, one over TCP");
       assert.match(page, /^questdb_line_received_bytes_total\{transport="http"\} 16$/m);
+      assert.match(page, /^questdb_line_received_bytes_total\{transport="tcp"\} 8$/m);
+      assert.equal(sample(page, "questdb_line_tcp_connections"), 1);
+      tcp.close();
       assert.equal(sample(page, "questdb_wal_seq_txn"), sample(page, "questdb_wal_writer_txn"));
       assert.ok(sample(page, "questdb_memory_rss") > 0);
       assert.ok(sample(page, "questdb_column_cache_budget_bytes") > 0);
