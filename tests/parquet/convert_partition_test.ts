@@ -184,3 +184,35 @@ Deno.test("DuckDB reads a converted partition's data.parquet from the table fold
     }
   });
 });
+
+Deno.test("parallel workers read Parquet partitions (symbols re-keyed from the dictionary file) like the main heap", async () => {
+  await withRoot(async (root) => {
+    const single = await Engine.open({ root, cacheBytes: 64 * 1024 * 1024, parallelWorkers: 0 });
+    await single.execute(TABLE, adminSession());
+    await single.execute(
+      "ALTER TABLE t CONVERT PARTITION TO PARQUET WHERE ts < '2024-01-04'",
+      adminSession(),
+    );
+    const queries = [
+      "SELECT sym, count(), sum(l) FROM t GROUP BY sym ORDER BY sym",
+      "SELECT count(*), sum(l), count(d) FROM t WHERE sym = 'B'",
+      "SELECT count(*), sum(l), count(d) FROM t",
+    ];
+    const expected = [];
+    for (const q of queries) expected.push(await rows(single, q));
+    await single.close();
+    const par = await Engine.open({
+      root,
+      cacheBytes: 64 * 1024 * 1024,
+      parallelWorkers: 2,
+      parallelValuesMin: 1,
+    });
+    try {
+      const jobs = par.parallel.jobs;
+      for (const [i, q] of queries.entries()) assert.deepEqual(await rows(par, q), expected[i], q);
+      assert.ok(par.parallel.jobs > jobs, "the queries went to the workers");
+    } finally {
+      await par.close();
+    }
+  });
+});
