@@ -49,7 +49,17 @@ async function denoNpmCache(): Promise<string> {
 async function bundle(outFile: URL): Promise<void> {
   const entry = new URL("main.tsx", ROOT).pathname;
   const status = await new Deno.Command(Deno.execPath(), {
-    args: ["bundle", "--unstable-npm-lazy-caching", "--quiet", "--platform", "browser", "--minify", "-o", outFile.pathname, entry],
+    args: [
+      "bundle",
+      "--unstable-npm-lazy-caching",
+      "--quiet",
+      "--platform",
+      "browser",
+      "--minify",
+      "-o",
+      outFile.pathname,
+      entry,
+    ],
     stdout: "inherit",
     stderr: "inherit",
   }).spawn().status;

@@ -63,7 +63,7 @@ export {
   ValueKinds,
 } from "./ingest/mod.ts";
 // The ingest door's handle (Engine.ingest): ILP, CSV import and COPY FROM write through it.
-export type { BlocksOutcome, BlocksOptions, IngestHandle, LineFault } from "./ingest/ingest_handle.ts";
+export type { BlocksOptions, BlocksOutcome, IngestHandle, LineFault } from "./ingest/ingest_handle.ts";
 // /exp?fmt=parquet streams a result through the engine's Parquet writer (docs/parquet.md).
 export {
   PARQUET_EXPORT_DEFAULTS,

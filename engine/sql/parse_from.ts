@@ -26,7 +26,13 @@ export function parseFromClause(p: ParseState, first?: Source): FromClause {
     } else if (p.isWord("lateral")) {
       // QuestDB also reads `FROM t alias LATERAL (query) alias`, as `, LATERAL`.
       p.next();
-      from.joins.push({ kind: "cross", pos: t.pos, source: parseLateralSource(p), implicit: true, lateral: true });
+      from.joins.push({
+        kind: "cross",
+        pos: t.pos,
+        source: parseLateralSource(p),
+        implicit: true,
+        lateral: true,
+      });
     } else if (p.wordAt() !== undefined && JOIN_STARTS.has(p.wordAt()!)) {
       from.joins.push(parseJoin(p));
     } else {

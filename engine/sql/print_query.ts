@@ -83,7 +83,9 @@ export function fromToText(f: FromClause): string {
       text += `, ${lateral}${sourceToText(j.source)}`;
       continue;
     }
-    text += ` ${j.kind === "inner" ? "" : j.kind.toUpperCase() + " "}JOIN ${lateral}${sourceToText(j.source)}`;
+    text += ` ${j.kind === "inner" ? "" : j.kind.toUpperCase() + " "}JOIN ${lateral}${
+      sourceToText(j.source)
+    }`;
     if (j.using) text += ` ON (${j.using.map((u) => identToText(u.name)).join(", ")})`;
     else if (j.on) text += ` ON ${x(j.on)}`;
     if (j.tolerance) text += ` TOLERANCE ${j.tolerance.amount}${j.tolerance.unit}`;

@@ -71,7 +71,9 @@ export async function startHttp(engine: Engine, config: Config, auth?: AuthServi
 export async function startHealth(config: Config, metrics?: () => string): Promise<Listener> {
   const healthy = (request: Request) => {
     if (metrics && new URL(request.url).pathname === "/metrics") {
-      return new Response(metrics(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } });
+      return new Response(metrics(), {
+        headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
+      });
     }
     return new Response("Status: Healthy", { headers: { "content-type": "text/plain" } });
   };
