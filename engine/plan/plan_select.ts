@@ -477,16 +477,35 @@ function planOrderBy(
   const onInput = keys.some((k) => (k as { onInput?: boolean }).onInput);
   let widened: PlanNode;
   if (onInput && node.kind === "project") {
-    const exprs = [...node.exprs, ...extra];
+    // Keys bound on the source go into the projection itself. Keys bound on the output
+    // (`ORDER BY i % 3, f` with `i` selected and `f` not) read output indexes, which mean
+    // other columns of the source: they are computed in a second projection over the first.
+    const onSource = new Set(keys.filter((k) => "onInput" in k).map((k) => k.index - width));
+    const fromSource = extra.filter((_, i) => onSource.has(i));
+    const hidden = (xs: BoundExpr[]) => xs.map((x, i) => ({ name: `\u0000o${i}`, type: x.type }));
     widened = {
-      ...shape(
-        [...node.columns, ...extra.map((x, i) => ({ name: `\u0000o${i}`, type: x.type }))],
-        node.timestampIndex,
-      ),
+      ...shape([...node.columns, ...hidden(fromSource)], node.timestampIndex),
       kind: "project",
       input: node.input,
-      exprs,
+      exprs: [...node.exprs, ...fromSource],
     };
+    if (fromSource.length < extra.length) {
+      let next = 0;
+      const exprs: BoundExpr[] = [
+        ...node.columns.map((c, i) => ({ kind: "column", type: c.type, index: i }) as BoundExpr),
+        ...extra.map((x, i) =>
+          onSource.has(i)
+            ? ({ kind: "column", type: x.type, index: width + next++ }) as BoundExpr
+            : x
+        ),
+      ];
+      widened = {
+        ...shape([...node.columns, ...hidden(extra)], node.timestampIndex),
+        kind: "project",
+        input: widened,
+        exprs,
+      };
+    }
   } else {
     const exprs: BoundExpr[] = [
       ...node.columns.map((c, i) => ({ kind: "column", type: c.type, index: i }) as BoundExpr),

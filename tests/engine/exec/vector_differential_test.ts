@@ -224,13 +224,16 @@ function shapeOf(r: Rng, table: string): { sql: string; ordered: boolean; batch?
     const keys = Array.from(
       { length: 1 + r.int(3) },
       () =>
-        `${r.pick(["i", "l", "d", "f", "ts", "s", "str", "sh", "d * 2", "i % 3"])}${
-          r.chance(0.5) ? " DESC" : ""
-        }`,
+        // Keys over selected columns, over columns that are not selected (f, sh, b, bo) and
+        // mixed: a hidden key next to an output expression once read the wrong columns.
+        `${
+          r.pick(["i", "l", "d", "f", "ts", "s", "str", "sh", "d * 2", "i % 3", "f * 2", "sh % 4", "b - i"])
+        }${r.chance(0.5) ? " DESC" : ""}`,
     );
+    const select = r.pick(["ts, s, i, l, d, str", "s, i, d", "str, l, ts"]);
     return {
-      sql: `SELECT ts, s, i, l, d, str FROM ${table}${where} ORDER BY ${keys.join(", ")} LIMIT ${
-        r.pick([1, 3, 10, 50])
+      sql: `SELECT ${select} FROM ${table}${where} ORDER BY ${keys.join(", ")}${
+        r.chance(0.8) ? ` LIMIT ${r.pick([1, 3, 10, 50])}` : ""
       }`,
       ordered: true,
     };
