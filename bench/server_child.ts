@@ -6,6 +6,8 @@
 
 export interface ServerChild {
   url: string;
+  /** host:port of the pgwire listener (from the `pg listening on` line). */
+  pg: string;
   pid: number;
   /** VmHWM of the child in MiB (Linux only; undefined elsewhere). */
   peakRssMib(): Promise<number | undefined>;
@@ -37,12 +39,13 @@ export async function startServer(
     stderr: "piped",
   }).spawn();
   const stderr = collectTail(child.stderr);
-  const url = await waitForUrl(child.stdout, child.status).catch(async (e) => {
+  const { url, pg } = await waitForUrl(child.stdout, child.status).catch(async (e) => {
     kill(child, "SIGKILL");
     throw new Error(`server did not start: ${e.message}; stderr: ${(await stderr).slice(-500)}`);
   });
   return {
     url,
+    pg,
     pid: child.pid,
     peakRssMib: () => peakRssMib(child.pid),
     stop: async () => {
@@ -60,11 +63,14 @@ function kill(child: Deno.ChildProcess, signal: Deno.Signal): void {
   } catch { /* already exited */ }
 }
 
-/** Reads stdout until `http listening on http://HOST:PORT`, then keeps draining it. */
+/**
+ * Reads stdout until `http listening on http://HOST:PORT` and `pg listening on HOST:PORT`
+ * (main.ts prints the pg line after the http one), then keeps draining it.
+ */
 async function waitForUrl(
   stdout: ReadableStream<Uint8Array>,
   status: Promise<Deno.CommandStatus>,
-): Promise<string> {
+): Promise<{ url: string; pg: string }> {
   const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -81,9 +87,10 @@ async function waitForUrl(
       if (next.done) throw new Error(`${next.value ?? "stdout closed"}; stdout: ${text.slice(-300)}`);
       text += next.value;
       const m = /http listening on (http:\/\/[^\s]+)/.exec(text);
-      if (m) {
+      const pg = /pg listening on ([^\s]+)/.exec(text);
+      if (m && pg) {
         drain(reader);
-        return m[1];
+        return { url: m[1], pg: pg[1] };
       }
     }
   } finally {
