@@ -57,16 +57,30 @@ export function limitWindow(
   return { kind: "tail", last: -a, dropLast: Math.max(0, -a - b) };
 }
 
+/**
+ * QuestDB refuses `LIMIT <negative>, <positive>` (a range from the end to the start) at the
+ * lower bound; checked at plan time for constants and again at run time for bind variables.
+ */
+export function checkLimitSigns(spec: LimitSpec, lo?: number | null, hi?: number | null): void {
+  if (!spec.comma || spec.offset !== null) return;
+  const v = (e: LimitSpec["lo"]) =>
+    e?.kind === "const" && (typeof e.value === "number" || typeof e.value === "bigint")
+      ? Number(e.value)
+      : null;
+  const a = lo === undefined ? v(spec.lo) : lo;
+  const b = hi === undefined ? v(spec.hi) : hi;
+  if (a !== null && b !== null && a < 0 && b > 0) {
+    throw new SqlError("LIMIT <negative>, <positive> is not allowed", spec.loPos ?? 0);
+  }
+}
+
 export function evalLimit(spec: LimitSpec, ctx: ExecContext): Window {
   const ev = (
     e: LimitSpec["lo"],
   ) => (e === null ? undefined : num(compileExpr(e, ctx)({ rowCount: 0, columns: [] }, 0), -1));
-  return limitWindow(
-    ev(spec.lo),
-    ev(spec.hi),
-    spec.comma,
-    spec.offset === null ? undefined : ev(spec.offset),
-  );
+  const lo = ev(spec.lo), hi = ev(spec.hi);
+  checkLimitSigns(spec, lo ?? null, hi ?? null);
+  return limitWindow(lo, hi, spec.comma, spec.offset === null ? undefined : ev(spec.offset));
 }
 
 export async function* runLimit(

@@ -6,7 +6,8 @@
  * a JS number → bigint or bigint → number step, cheaper than a cast node per row.
  */
 import { type ColumnType, isIntegral, T } from "../base/types.ts";
-import { dbl, int32, int64 } from "../base/values.ts";
+import { dbl, int32, int64, type Value } from "../base/values.ts";
+import { parseIPv4 } from "./_ipv4.ts";
 import { isNullType, noMatchOp, scalar, toBigInt, toDouble } from "./_util.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 import { bindArrayArith, negArray } from "./array_ops.ts";
@@ -124,6 +125,23 @@ function isTime(t: ColumnType): boolean {
   return t.tag === "DATE" || t.tag === "TIMESTAMP" || t.tag === "TIMESTAMP_NS";
 }
 
+function isFloating(t: ColumnType): boolean {
+  return t.tag === "DOUBLE" || t.tag === "FLOAT";
+}
+
+function isIpv4OrText(t: ColumnType): boolean {
+  return t.tag === "IPV4" || t.tag === "STRING" || t.tag === "VARCHAR";
+}
+
+/** An IPv4 operand as its number; text is parsed, 0.0.0.0 and malformed text are NULL. */
+function ipv4Of(v: Value): number | null {
+  if (typeof v === "string") {
+    const n = parseIPv4(v);
+    return n === undefined || n === 0 ? null : n;
+  }
+  return v === null ? null : Number(v);
+}
+
 function isIntOrNull(t: ColumnType): boolean {
   return isIntegral(t) || isNullType(t);
 }
@@ -180,10 +198,26 @@ function bindAdditive(op: "+" | "-", args: BoundArg[]): ScalarBinding | string {
   if (op === "-" && isTime(a) && isTime(b)) return timeDiff(a, b);
   if (a.tag === "IPV4" && isIntOrNull(b)) return ipv4Shift(op, true);
   if (op === "+" && isIntOrNull(a) && b.tag === "IPV4") return ipv4Shift(op, false);
-  if (op === "-" && a.tag === "IPV4" && b.tag === "IPV4") {
+  // QuestDB reads a string operand of IPv4 - IPv4 as an address (its STRING -> IPv4 cast).
+  if (op === "-" && isIpv4OrText(a) && isIpv4OrText(b) && (a.tag === "IPV4" || b.tag === "IPV4")) {
     return {
       returns: T.LONG,
-      eval: ([x, y]) => (x === null || y === null ? null : BigInt(x as number) - BigInt(y as number)),
+      eval: ([x, y]) => {
+        const p = ipv4Of(x), q = ipv4Of(y);
+        return p === null || q === null ? null : BigInt(p) - BigInt(q);
+      },
+    };
+  }
+  // TIMESTAMP ± DOUBLE resolves to DOUBLE arithmetic on the ticks (QuestDB's +(DD) overload:
+  // a timestamp widens to DOUBLE, a DOUBLE never narrows to LONG).
+  if (isTime(a) && isFloating(b) || (isFloating(a) && isTime(b))) {
+    const f = op === "+" ? (x: number, y: number) => x + y : (x: number, y: number) => x - y;
+    return {
+      returns: T.DOUBLE,
+      eval: ([x, y]) => {
+        const p = toDouble(x), q = toDouble(y);
+        return p === null || q === null ? null : dbl(f(p, q));
+      },
     };
   }
   return bindNumeric(op, args);

@@ -470,7 +470,16 @@ export function bindIsNull(arg: BoundExpr, not: boolean): BoundExpr {
 }
 
 function bindCall(e: A.FunctionCall, ctx: BindContext): BoundExpr {
-  if (e.over) throw new SqlError("window functions are not supported here", e.pos);
+  if (e.over) {
+    // QuestDB names the clause for WHERE and PARTITION BY.
+    const named = ctx.clause === "WHERE" || ctx.clause === "PARTITION BY";
+    throw new SqlError(
+      named
+        ? `window function is not allowed in ${ctx.clause} clause`
+        : "window functions are not supported here",
+      e.pos,
+    );
+  }
   const name = e.name.toLowerCase().replace(/^pg_catalog\./, "");
   if (ctx.aggregates) {
     const key = ctx.aggregates.matchKey(e);
@@ -500,6 +509,21 @@ export function isAggregateCall(e: A.FunctionCall): boolean {
   return aggregateNames ? aggregateNames(name) : false;
 }
 
+/** Functions that exist only with OVER: called without it, QuestDB names the missing clause. */
+const WINDOW_ONLY_FUNCTIONS = new Set([
+  "row_number",
+  "rank",
+  "dense_rank",
+  "percent_rank",
+  "cume_dist",
+  "ntile",
+  "lag",
+  "lead",
+  "first_value",
+  "last_value",
+  "nth_value",
+]);
+
 /**
  * Resolves and binds a scalar function or operator by name; folds constant calls. `argPositions`
  * are the arguments' offsets in the SQL text (the call's own offset where not given), so that a
@@ -513,6 +537,9 @@ export function callByName(
   argPositions?: number[],
 ): BoundExpr {
   const fn = lookupScalar(name);
+  if (!fn && WINDOW_ONLY_FUNCTIONS.has(name.toLowerCase())) {
+    throw new SqlError("window function called in non-window context, make sure to add OVER clause", pos);
+  }
   if (!fn) {
     throw new SqlError(`unknown function name: ${name}(${args.map((a) => typeName(a.type)).join(",")})`, pos);
   }

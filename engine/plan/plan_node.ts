@@ -36,6 +36,8 @@ export interface LimitSpec {
   hi: BoundExpr | null;
   comma: boolean;
   offset: BoundExpr | null;
+  /** Where `lo` starts in the text: QuestDB points there for `LIMIT <negative>, <positive>`. */
+  loPos?: number;
 }
 
 export type JoinType = "inner" | "left" | "right" | "full" | "cross";

@@ -204,12 +204,17 @@ function fillSpecs(
   aggOfName: Map<string, number>,
 ): FillSpec[] {
   if (options.length === 0 || options.every((o) => o.kind === "none")) return [];
-  if (options.length > 1 && options.length !== aggs.length) {
-    const at = options[Math.min(options.length, aggs.length) - 1] ?? options[0];
+  // A lone PREV / NULL / LINEAR / NONE applies to every aggregate; a lone constant does not:
+  // QuestDB wants one value per aggregate and points at the last value given.
+  const broadcast = options.length === 1 && options[0].kind !== "value";
+  if (!broadcast && options.length < aggs.length) {
     throw new SqlError(
-      options.length < aggs.length ? "not enough values in FILL" : "too many values in FILL",
-      at.pos,
+      `insufficient fill values for SAMPLE BY FILL: expected ${aggs.length} values but only ${options.length} provided`,
+      options[options.length - 1].pos,
     );
+  }
+  if (options.length > 1 && options.length > aggs.length) {
+    throw new SqlError("too many values in FILL", options[aggs.length].pos);
   }
   return aggs.map((a, i) => {
     const o = options.length === 1 ? options[0] : options[i];

@@ -3,7 +3,7 @@
  * into the scan), implicit or explicit GROUP BY, projection, DISTINCT, ORDER BY, LIMIT.
  */
 import { SqlError } from "../base/errors.ts";
-import { T } from "../base/types.ts";
+import { T, typeName } from "../base/types.ts";
 import type * as A from "../sql/ast.ts";
 import { exprToText } from "../sql/printer.ts";
 import { someExpr } from "../sql/expr_walk.ts";
@@ -30,6 +30,7 @@ import { planHaving } from "./plan_having.ts";
 import { needsGroupedWindows, planGroupedWindows } from "./plan_window_grouped.ts";
 import type { OuterRefs } from "./outer_refs.ts";
 import { planDistinctOn } from "./plan_distinct_on.ts";
+import { checkLimitSigns } from "../exec/limit.ts";
 import { Scope } from "./scope.ts";
 
 export function bindContext(scope: Scope, pc: PlanContext, clause?: string): BindContext {
@@ -494,9 +495,7 @@ function planOrderBy(
       const exprs: BoundExpr[] = [
         ...node.columns.map((c, i) => ({ kind: "column", type: c.type, index: i }) as BoundExpr),
         ...extra.map((x, i) =>
-          onSource.has(i)
-            ? ({ kind: "column", type: x.type, index: width + next++ }) as BoundExpr
-            : x
+          onSource.has(i) ? ({ kind: "column", type: x.type, index: width + next++ }) as BoundExpr : x
         ),
       ];
       widened = {
@@ -538,14 +537,28 @@ function planOrderBy(
   };
 }
 
+const LIMIT_TYPES = new Set(["BYTE", "SHORT", "INT", "LONG"]);
+
 function bindLimit(limit: A.Limit, pc: PlanContext): LimitSpec {
   const one = (e: A.Expr | undefined) => {
     if (!e) return null;
     const ctx = bindContext(new Scope([]), pc, "LIMIT");
     const b = inferParam(bindExpr(e, ctx), T.LONG, ctx);
-    if (isConst(b) && b.type.tag === "NULL") throw new SqlError("invalid type: NULL", e.pos);
+    // QuestDB takes integer expressions only: `LIMIT 5 + 0.3` is 'invalid type: DOUBLE' at the
+    // expression's top node, `LIMIT 5,'ab'` 'invalid type: STRING' at the literal.
+    if (!LIMIT_TYPES.has(b.type.tag)) {
+      throw new SqlError(`invalid type: ${b.type.tag === "NULL" ? "NULL" : typeName(b.type)}`, e.pos);
+    }
     if (b.kind !== "const" && b.kind !== "param") throw new SqlError("LIMIT expects a constant", e.pos);
     return b;
   };
-  return { lo: one(limit.lo), hi: one(limit.hi), comma: limit.comma, offset: one(limit.offset) };
+  const spec: LimitSpec = {
+    lo: one(limit.lo),
+    hi: one(limit.hi),
+    comma: limit.comma,
+    offset: one(limit.offset),
+    loPos: limit.lo?.pos,
+  };
+  checkLimitSigns(spec);
+  return spec;
 }

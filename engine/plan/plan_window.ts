@@ -116,6 +116,20 @@ function resultType(
   return aggregate;
 }
 
+/**
+ * A frame starts at UNBOUNDED PRECEDING, n PRECEDING or CURRENT ROW (QuestDB 9 lets only the
+ * end follow the current row); the error points at the FOLLOWING keyword as QuestDB's does.
+ */
+function checkFrameBounds(frame: A.WindowFrame): void {
+  const { start } = frame;
+  if (start.kind === "following" || start.kind === "unboundedFollowing") {
+    throw new SqlError(
+      "frame start supports UNBOUNDED PRECEDING, _number_ PRECEDING and CURRENT ROW only",
+      start.pos ?? frame.pos,
+    );
+  }
+}
+
 function bindWindowCall(call: A.FunctionCall, core: A.SelectCore, scope: Scope, pc: PlanContext): WindowCall {
   const name = call.name.toLowerCase();
   const ctx = bindContext(scope, pc, "window function");
@@ -149,6 +163,7 @@ function bindWindowCall(call: A.FunctionCall, core: A.SelectCore, scope: Scope, 
     // QuestDB computes these over the whole partition only.
     throw new SqlError(`${name} window function supports only whole partition frames`, call.pos);
   }
+  if (frameAst) checkFrameBounds(frameAst);
   const unit = frameAst?.unit === "range" ? "range" : "rows";
   if (frameAst?.unit === "groups") throw new SqlError("GROUPS frames are not supported", frameAst.pos);
   if (
@@ -166,7 +181,7 @@ function bindWindowCall(call: A.FunctionCall, core: A.SelectCore, scope: Scope, 
   return {
     name,
     args,
-    partitionBy: spec.partitionBy.map((p) => bindExpr(p, ctx)),
+    partitionBy: spec.partitionBy.map((p) => bindExpr(p, { ...ctx, clause: "PARTITION BY" })),
     orderBy: spec.orderBy.map((o) => ({ expr: bindExpr(o.expr, ctx), desc: o.desc })),
     frame: { unit, start, end, excludeCurrent: frameAst?.exclude === "currentRow" },
     ignoreNulls: call.nulls === "ignore",

@@ -268,6 +268,8 @@ export interface FrameBound {
   offset?: Expr;
   /** RANGE offsets: `'5' MINUTE`, `1 minute` → "minute" (singular, lower case). */
   timeUnit?: string;
+  /** Where PRECEDING / FOLLOWING / ROW is written: QuestDB's frame errors point there. */
+  pos?: number;
 }
 
 export interface NamedWindow {

@@ -96,9 +96,10 @@ function parseFrame(p: ParseState): WindowFrame {
 }
 
 function parseBound(p: ParseState): FrameBound {
-  if (p.acceptWords("unbounded", "preceding")) return { kind: "unboundedPreceding" };
-  if (p.acceptWords("unbounded", "following")) return { kind: "unboundedFollowing" };
-  if (p.acceptWords("current", "row")) return { kind: "currentRow" };
+  const second = p.peek(1).pos;
+  if (p.acceptWords("unbounded", "preceding")) return { kind: "unboundedPreceding", pos: second };
+  if (p.acceptWords("unbounded", "following")) return { kind: "unboundedFollowing", pos: second };
+  if (p.acceptWords("current", "row")) return { kind: "currentRow", pos: second };
   const offset: Expr = parseExpr(p, PREC.bitOr);
   const bound: FrameBound = { kind: "preceding", offset };
   const unit = p.wordAt();
@@ -109,6 +110,7 @@ function parseBound(p: ParseState): FrameBound {
       bound.timeUnit = singular;
     }
   }
+  bound.pos = p.peek().pos;
   if (p.acceptWord("following")) bound.kind = "following";
   else if (!p.acceptWord("preceding")) throw p.expected("'preceding' or 'following'");
   return bound;
