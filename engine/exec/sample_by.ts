@@ -13,7 +13,7 @@ import { valueKey } from "../plan/bound.ts";
 import { RowBuffer } from "./batch_util.ts";
 import { compileExpr, compilePredicate } from "./compile_expr.ts";
 import { checkCancelled, type ExecContext } from "./exec_context.ts";
-import { type Bucketer, bucketerOf } from "./sample_by_buckets.ts";
+import { boundTicks, type Bucketer, bucketerOf } from "./sample_by_buckets.ts";
 import { trySampleByFast } from "./sample_by_fast.ts";
 
 export type SampleByNode = Extract<PlanNode, { kind: "sampleBy" }>;
@@ -63,7 +63,7 @@ async function collectRows(n: SampleByNode, input: AsyncIterable<Batch>, ctx: Ex
       if (!bucketer) {
         bucketer = bucketerOf(spec, t);
         if (bucketer.first !== undefined) lo = bucketer.first;
-        if (spec.to !== undefined) hi = spec.to - 1n;
+        if (spec.to !== undefined) hi = boundTicks(spec, spec.to) - 1n;
       }
       if (t < lo || t > hi) continue;
       if (!current || t < start || t >= end) {
@@ -94,7 +94,8 @@ async function collectRows(n: SampleByNode, input: AsyncIterable<Batch>, ctx: Ex
     buckets.set(s, out);
   }
   return {
-    bucketer: bucketer ?? (spec.from !== undefined ? bucketerOf(spec, spec.from) : undefined),
+    bucketer: bucketer ??
+      (spec.from !== undefined ? bucketerOf(spec, boundTicks(spec, spec.from)) : undefined),
     buckets,
     keys,
   };
@@ -107,7 +108,7 @@ function bucketRange(n: SampleByNode, s: Sampled): bigint[] {
   if (spec.fill.length === 0 || !s.bucketer) return data;
   const first = s.bucketer.first ?? data[0];
   if (first === undefined) return data;
-  const last = spec.to !== undefined ? spec.to - 1n : data[data.length - 1];
+  const last = spec.to !== undefined ? boundTicks(spec, spec.to) - 1n : data[data.length - 1];
   const out: bigint[] = [];
   for (let b = first; b <= last; b = s.bucketer.next(b)) out.push(b);
   return out;

@@ -72,8 +72,33 @@ function standardOffset(rules: ZoneRules, at: bigint): bigint {
   return BigInt(Math.min(jan, jul)) * 1_000_000n;
 }
 
-/** Builds the bucketer; `firstTs` is the first row's timestamp (FIRST OBSERVATION origin). */
+/** FROM / TO (kept in microseconds in the spec) in the rows' own ticks. */
+export function boundTicks(spec: SampleBySpec, us: bigint): bigint {
+  return spec.nanos ? us * 1000n : us;
+}
+
+/** The fixed stride in the rows' own ticks (nanoseconds for a TIMESTAMP_NS timestamp). */
+export function fixedStrideTicks(spec: SampleBySpec): bigint | undefined {
+  const us = fixedStrideMicros(spec);
+  return us === undefined || !spec.nanos ? us : us * 1000n;
+}
+
+/**
+ * Builds the bucketer; `firstTs` is the first row's timestamp (FIRST OBSERVATION origin), in
+ * the rows' ticks. A TIMESTAMP_NS timestamp is bucketed on its microsecond and the bucket
+ * bounds scaled back, so a nanosecond row lands in the bucket its microsecond does.
+ */
 export function bucketerOf(spec: SampleBySpec, firstTs: bigint): Bucketer {
+  if (!spec.nanos) return bucketerOfMicros(spec, firstTs);
+  const us = bucketerOfMicros(spec, floorDiv(firstTs, 1000n));
+  return {
+    floor: (t) => us.floor(floorDiv(t, 1000n)) * 1000n,
+    next: (s) => us.next(floorDiv(s, 1000n)) * 1000n,
+    ...(us.first === undefined ? {} : { first: us.first * 1000n }),
+  };
+}
+
+function bucketerOfMicros(spec: SampleBySpec, firstTs: bigint): Bucketer {
   if (spec.alignFirstObservation) {
     const g = gridOf(spec, firstTs);
     return { floor: (t) => (t < firstTs ? firstTs : g.floor(t)), next: g.next };

@@ -12,7 +12,7 @@ import { kernels, type MeasureKind, wasmMemory } from "../../engine-wasm/mod.ts"
 import type { PlanNode } from "../plan/plan_node.ts";
 import { checkCancelled, type ExecContext, snapshotOf } from "./exec_context.ts";
 import type { SampleByNode, Sampled } from "./sample_by.ts";
-import { type Bucketer, bucketerOf, fixedStrideMicros } from "./sample_by_buckets.ts";
+import { boundTicks, type Bucketer, bucketerOf, fixedStrideTicks } from "./sample_by_buckets.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
 import { trySampleByKeyedFast } from "./sample_by_keyed_fast.ts";
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
@@ -157,7 +157,7 @@ async function runFast(
   const mem = wasmMemory();
   const k = kernels();
   const tsCol = scan.columnIndexes[spec.tsIndex];
-  const stride = fixedStrideMicros(spec) ?? 28n * 86_400_000_000n;
+  const stride = fixedStrideTicks(spec) ?? 28n * 86_400_000_000n;
   const partial = new Map<bigint, Acc[]>();
   let bucketer: Bucketer | undefined;
   const columns = [...new Set(aggs.filter((a) => a.col >= 0).map((a) => a.col))];
@@ -179,7 +179,7 @@ async function runFast(
       const ts = mem.i64(tsRegion.ptr, rowCount);
       if (!bucketer) bucketer = bucketerOf(spec, ts[from]);
       if (bucketer.first !== undefined) from = lowerBound(ts, bucketer.first, from, to);
-      if (spec.to !== undefined) to = lowerBound(ts, spec.to, from, to);
+      if (spec.to !== undefined) to = lowerBound(ts, boundTicks(spec, spec.to), from, to);
       if (to <= from) continue;
       const { starts, ends } = segmentEnds(bucketer, ts, tsRegion.ptr, from, to, stride, scratch);
       const segCount = ends.length;
@@ -211,7 +211,8 @@ async function runFast(
     keys.set("", []);
   }
   return {
-    bucketer: bucketer ?? (spec.from !== undefined ? bucketerOf(spec, spec.from) : undefined),
+    bucketer: bucketer ??
+      (spec.from !== undefined ? bucketerOf(spec, boundTicks(spec, spec.from)) : undefined),
     buckets,
     keys,
   };

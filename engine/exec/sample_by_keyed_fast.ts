@@ -26,7 +26,7 @@ import { kernels, type MeasureKind, wasmMemory } from "../../engine-wasm/mod.ts"
 import type { PlanNode } from "../plan/plan_node.ts";
 import { type ExecContext, pace, snapshotOf } from "./exec_context.ts";
 import type { SampleByNode, Sampled } from "./sample_by.ts";
-import { type Bucketer, bucketerOf, fixedStrideMicros } from "./sample_by_buckets.ts";
+import { boundTicks, type Bucketer, bucketerOf, fixedStrideTicks } from "./sample_by_buckets.ts";
 import { isNull, KIND, segmentEnds, typed, type View, view, WIDTH } from "./sample_by_fast.ts";
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
@@ -377,7 +377,7 @@ async function runKeyed(
     if (!r0) return undefined;
     bucketer = bucketerOf(spec, wasmMemory().i64(r0.ptr, r0.rowCount)[plan[0].ranges[0][0]]);
   }
-  bucketer ??= spec.from !== undefined ? bucketerOf(spec, spec.from) : undefined;
+  bucketer ??= spec.from !== undefined ? bucketerOf(spec, boundTicks(spec, spec.from)) : undefined;
   return {
     bucketer,
     buckets: new Map(),
@@ -404,7 +404,7 @@ async function* streamKeyed(
   const mem = wasmMemory();
   const k = kernels();
   const K = dict.size;
-  const stride = fixedStrideMicros(spec) ?? 28n * 86_400_000_000n;
+  const stride = fixedStrideTicks(spec) ?? 28n * 86_400_000_000n;
   const kindOf = (c: number) => KIND[scan.columns[c].type.tag]!;
   const out = new Output(n, aggs, dict, K);
   let held: HeldBucket | undefined;
@@ -435,7 +435,7 @@ async function* streamKeyed(
     for (let [from, to] of ranges) {
       const ts = mem.i64(tsRegion.ptr, rowCount);
       if (bucketer.first !== undefined) from = lowerBound(ts, bucketer.first, from, to);
-      if (spec.to !== undefined) to = lowerBound(ts, spec.to, from, to);
+      if (spec.to !== undefined) to = lowerBound(ts, boundTicks(spec, spec.to), from, to);
       if (to <= from) continue;
       const scratch = new Scratch();
       try {

@@ -160,6 +160,11 @@ export interface SampleBySpec {
   offsetMicros: bigint;
   from?: bigint;
   to?: bigint;
+  /**
+   * The designated timestamp is TIMESTAMP_NS: rows carry nanoseconds while the grid, FROM/TO
+   * and the offset stay in microseconds (sample_by_buckets.ts converts at the edge).
+   */
+  nanos?: boolean;
 }
 
 /** The output shape helper used by the planner. */

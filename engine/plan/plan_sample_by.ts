@@ -108,6 +108,7 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
     }
   });
   const spec = sampleSpec(sb, tsIndex, keys, aggs, pc, aggOfName);
+  if (scope.columns[tsIndex].type.tag === "TIMESTAMP_NS") spec.nanos = true;
   const sampleColumns: OutputColumn[] = [
     { name: "\u0000ts", type: scope.columns[tsIndex].type },
     ...keys.map((k, i) => ({ name: `\u0000k${i}`, type: k.type })),
