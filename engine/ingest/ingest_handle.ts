@@ -73,6 +73,17 @@ export class IngestHandle {
   }
 
   /**
+   * The table as a SQL statement of this session sees it: undefined also when the user holds
+   * no permission at all on it, so a statement (pgwire COPY) answers as for a missing table
+   * and reveals nothing (the planner's rule, docs/access_control.md).
+   */
+  visibleTable(name: string): TableMeta | undefined {
+    const meta = this.table(name);
+    const principal = this.#session.principal;
+    return meta && (!principal.sees || principal.sees.call(principal, meta.name)) ? meta : undefined;
+  }
+
+  /**
    * Throws the permission error (SqlError of kind "permission") a write of `block` meets:
    * CREATE TABLE when the table does not exist yet, else INSERT and ADD COLUMN per new column.
    */

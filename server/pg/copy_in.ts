@@ -84,7 +84,7 @@ export async function copyIn(
   session: Session,
 ): Promise<string> {
   const writer = host.engine.ingest(session, { autoCreateTables: false, autoCreateColumns: false });
-  const meta = writer.table(spec.table);
+  const meta = writer.visibleTable(spec.table);
   if (!meta) throw new PgError(SQLSTATE.UNDEFINED_TABLE, `table does not exist [table=${spec.table}]`);
   // INSERT on the table, before any data is read (a SqlError of kind "permission": 42501).
   writer.checkInsert(meta.name);

@@ -283,17 +283,25 @@ Deno.test({
       const code = (c: Copy) => (c.error as unknown as { code?: string } | undefined)?.code;
       const row = ["2024-01-01T00:00:00Z\t1\n"];
 
-      const denyIn = await copy(bob, "COPY acl_copy FROM STDIN", row);
-      assert.equal(code(denyIn), "42501");
-      assert.match(String(denyIn.error), /Access denied for bob \[INSERT on acl_copy\]/);
+      // Without any permission the table is hidden: COPY answers as for a missing table.
+      const hiddenIn = await copy(bob, "COPY acl_copy FROM STDIN", row);
+      assert.equal(code(hiddenIn), "42P01");
+      assert.match(String(hiddenIn.error), /table does not exist \[table=acl_copy\]/);
+      assert.equal(code(await copy(bob, "COPY acl_copy TO STDOUT")), "42P01");
+      assert.equal(code(await copy(bob, "COPY (select * from acl_copy) TO STDOUT")), "42P01");
+
+      // With INSERT only, the table is visible and reading it is refused.
+      await ok("grant insert on acl_copy to bob");
       assert.equal(code(await copy(bob, "COPY acl_copy TO STDOUT")), "42501");
-      assert.equal(code(await copy(bob, "COPY (select * from acl_copy) TO STDOUT")), "42501");
+      await ok("revoke insert on acl_copy from bob");
 
       await ok("grant select on acl_copy to bob");
       const out = await copy(bob, "COPY acl_copy TO STDOUT");
       assert.equal(out.error, undefined);
       assert.equal(out.tag, "COPY 0");
-      assert.equal(code(await copy(bob, "COPY acl_copy FROM STDIN", row)), "42501");
+      const denyIn = await copy(bob, "COPY acl_copy FROM STDIN", row);
+      assert.equal(code(denyIn), "42501");
+      assert.match(String(denyIn.error), /Access denied for bob \[INSERT on acl_copy\]/);
 
       await ok("grant insert on acl_copy to bob");
       const written = await copy(bob, "COPY acl_copy FROM STDIN", row);
