@@ -16,7 +16,8 @@ import { runProject } from "./project.ts";
 import { runScan } from "./scan.ts";
 import { runSetOp } from "./setop.ts";
 import { runSort } from "./sort.ts";
-import { distinctOp, topNOf } from "./vector/physical.ts";
+import { distinctOp, sortOp, topNOf } from "./vector/physical.ts";
+import { runRadixSort } from "./vector/radix_sort.ts";
 import { runHashDistinct } from "./vector/hash_distinct.ts";
 import { runTopN } from "./vector/top_n.ts";
 import { runGenerator, runLongSequence, runRows, runValues } from "./sources.ts";
@@ -59,7 +60,8 @@ export async function* runPlan(n: PlanNode, ctx: ExecContext): AsyncGenerator<Ba
       yield* runAggregate(n, () => withCorrelated(n, ctx), ctx);
       return;
     case "sort":
-      yield* runSort(n, runPlan(n.input, ctx), ctx);
+      if (sortOp(n) === "radix") yield* runRadixSort(n, runPlan(n.input, ctx), ctx);
+      else yield* runSort(n, runPlan(n.input, ctx), ctx);
       return;
     case "limit": {
       // A sort under a LIMIT keeping the first rows is a top-N (vector/physical.ts).

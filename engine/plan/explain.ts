@@ -1,7 +1,14 @@
 /** The plan printer EXPLAIN uses (and tests compare): one line per node, indented by depth. */
 import type { PlanNode } from "./plan_node.ts";
 // The physical choice is the executor's; EXPLAIN asks the same function that decides it.
-import { AGGREGATE_OP_LABEL, aggregateOp, distinctOp, topNOf } from "../exec/vector/physical.ts";
+import {
+  AGGREGATE_OP_LABEL,
+  aggregateOp,
+  distinctOp,
+  SORT_OP_LABEL,
+  sortOp,
+  topNOf,
+} from "../exec/vector/physical.ts";
 
 export function explainPlan(n: PlanNode, depth = 0, topN?: { sort: PlanNode; keep: number }): string[] {
   const pad = "    ".repeat(depth);
@@ -29,7 +36,9 @@ function describe(n: PlanNode, topN?: { sort: PlanNode; keep: number }): string 
     }
     case "sort": {
       const keys = n.keys.map((k) => n.columns[k.index].name + (k.desc ? " desc" : "")).join(",");
-      return topN?.sort === n ? `Top N keys: ${keys} keep: ${topN.keep}` : `Sort keys: ${keys}`;
+      return topN?.sort === n
+        ? `Top N keys: ${keys} keep: ${topN.keep}`
+        : `Sort [${SORT_OP_LABEL[sortOp(n)]}] keys: ${keys}`;
     }
     case "limit":
       return "Limit";

@@ -17,13 +17,16 @@
  * same query runs on `hash` instead (a memory condition, not a shape decision).
  *
  * A sort under a LIMIT with constant bounds whose rows come from the start (`LIMIT n`,
- * `LIMIT a, b` with a, b >= 0, `LIMIT n OFFSET m`) becomes a top-N keeping those rows.
+ * `LIMIT a, b` with a, b >= 0, `LIMIT n OFFSET m`) becomes a top-N keeping those rows. Any
+ * other sort whose keys are numbers, times, symbols or strings is a radix sort of a row
+ * permutation (radix_sort.ts); keys of other types sort rows (sort.ts).
  */
 import type { LimitSpec, PlanNode } from "../../plan/plan_node.ts";
 import { limitWindow } from "../limit.ts";
 import { columnarPlan } from "../columnar_aggregate.ts";
 import { fastShape } from "../fast_aggregate.ts";
 import { isDistinct } from "./hash_aggregate.ts";
+import { RADIX_KEY_TYPES } from "./radix_sort.ts";
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
 
@@ -67,6 +70,14 @@ export function distinctOp(_n: DistinctNode): "hash" | "rows" {
 
 type LimitNode = Extract<PlanNode, { kind: "limit" }>;
 type SortNode = Extract<PlanNode, { kind: "sort" }>;
+
+/** A full sort: the radix sort of a permutation (radix_sort.ts) or rows (sort.ts). */
+export function sortOp(n: SortNode): "radix" | "rows" {
+  if (reference) return "rows";
+  return n.keys.every((k) => RADIX_KEY_TYPES.has(n.columns[k.index].type.tag)) ? "radix" : "rows";
+}
+
+export const SORT_OP_LABEL = { radix: "radix permutation", rows: "row at a time" } as const;
 
 /**
  * The sort under a LIMIT that runs as a top-N, reached through projections of plain columns

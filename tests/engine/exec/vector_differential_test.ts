@@ -304,11 +304,11 @@ for (const seed of SEEDS) {
         } finally {
           setReferenceExecution(false);
         }
-        if (batch || /vectorized hash|Top N/.test(plan)) vectorized++;
+        if (batch || /vectorized hash|Top N|radix/.test(plan)) vectorized++;
         setReferenceExecution(true);
         try {
           want = await rows(engine, sql);
-          assert.doesNotMatch(await explain(engine, sql), /vectorized hash|Top N|wasm kernels/);
+          assert.doesNotMatch(await explain(engine, sql), /vectorized hash|Top N|wasm kernels|radix/);
         } finally {
           setReferenceExecution(false);
         }

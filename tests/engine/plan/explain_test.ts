@@ -55,7 +55,11 @@ Deno.test("explain shows ORDER BY ts DESC LIMIT as a backward scan without a sor
 Deno.test("explain shows a sort for a non-timestamp key", async () => {
   assert.equal(
     await explain("SELECT price FROM t ORDER BY price"),
-    ["Sort keys: price", "    VirtualRecord columns: price", "        DataFrame table: t columns: price"]
+    [
+      "Sort [radix permutation] keys: price",
+      "    VirtualRecord columns: price",
+      "        DataFrame table: t columns: price",
+    ]
       .join("\n"),
   );
 });

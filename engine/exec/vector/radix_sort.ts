@@ -1,0 +1,322 @@
+/**
+ * Full ORDER BY as a radix sort of a row permutation (issue #16). The input's columns are
+ * concatenated (typed arrays stay typed arrays), every sort key becomes one or two words of
+ * unsigned 32-bit order-preserving codes, a Uint32Array permutation is sorted by those words
+ * with a least-significant-digit radix sort (16-bit digits; last key first, each pass stable,
+ * so ties keep input order as the row sort in sort.ts does), and the output columns are
+ * gathered through the permutation. No per-row JS arrays.
+ *
+ * Codes follow `compareValues` (functions/value_compare.ts): NULL is 0, below every value, so
+ * NULLs come first ascending and last descending (DESC complements every code). DOUBLE/FLOAT
+ * NaN and ±Infinity read as NULL, -0.0 ties with 0.0; strings order by UTF-16 code units (the
+ * dictionary of a SYMBOL key is ranked once, over the keys that occur).
+ *
+ * Key types it takes are listed in `RADIX_KEY_TYPES`; vector/physical.ts picks this sort at
+ * plan time only when every key has one of them.
+ */
+import type { ColumnType } from "../../base/types.ts";
+import { BATCH_ROWS_MAX } from "../../base/limits.ts";
+import {
+  type Batch,
+  readValue,
+  type SymbolDict,
+  type Value,
+  type Vector,
+  type VectorData,
+} from "../../base/values.ts";
+import type { PlanNode } from "../../plan/plan_node.ts";
+import { charge, checkCancelled, type ExecContext, rowBytes } from "../exec_context.ts";
+
+type SortNode = Extract<PlanNode, { kind: "sort" }>;
+
+export const RADIX_KEY_TYPES: ReadonlySet<string> = new Set([
+  "BOOLEAN",
+  "BYTE",
+  "SHORT",
+  "CHAR",
+  "INT",
+  "IPV4",
+  "FLOAT",
+  "DOUBLE",
+  "LONG",
+  "DATE",
+  "TIMESTAMP",
+  "TIMESTAMP_NS",
+  "SYMBOL",
+  "STRING",
+  "VARCHAR",
+]);
+
+/** The sort key codes of one key: `hi` absent for keys that fit 32 bits. */
+interface KeyWords {
+  lo: Uint32Array;
+  hi?: Uint32Array;
+}
+
+export async function* runRadixSort(
+  n: SortNode,
+  input: AsyncIterable<Batch>,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
+  const chunks: Batch[] = [];
+  let total = 0;
+  for await (const b of input) {
+    checkCancelled(ctx);
+    if (b.rowCount === 0) continue;
+    charge(ctx, rowBytes(b.rowCount, n.columns.length));
+    chunks.push(b);
+    total += b.rowCount;
+  }
+  if (total === 0) return;
+  const whole: Batch = {
+    rowCount: total,
+    columns: n.columns.map((c, i) =>
+      concatColumn(c.type, chunks.map((b) => trimmed(b.columns[i], b.rowCount)), total)
+    ),
+  };
+  chunks.length = 0;
+  // Permutation, scratch, one histogram: 8 bytes a row plus the key words.
+  charge(ctx, total * (8 + 8 * n.keys.length));
+  let perm = new Uint32Array(total);
+  for (let i = 0; i < total; i++) perm[i] = i;
+  let tmp = new Uint32Array(total);
+  const count = new Uint32Array(65536);
+  for (let k = n.keys.length - 1; k >= 0; k--) {
+    checkCancelled(ctx);
+    const key = n.keys[k];
+    const w = keyWords(whole.columns[key.index], total, key.desc);
+    const passes: [Uint32Array, number][] = [[w.lo, 0], [w.lo, 16]];
+    if (w.hi) passes.push([w.hi, 0], [w.hi, 16]);
+    for (const [words, shift] of passes) {
+      if (radixPass(perm, tmp, words, shift, count)) [perm, tmp] = [tmp, perm];
+    }
+  }
+  for (let at = 0; at < total; at += BATCH_ROWS_MAX) {
+    checkCancelled(ctx);
+    const end = Math.min(total, at + BATCH_ROWS_MAX);
+    yield gatherRows(whole, perm.subarray(at, end));
+  }
+}
+
+/**
+ * One stable counting pass on the 16-bit digit at `shift` of `words[perm[i]]`, from `perm`
+ * into `out`. Returns false (nothing moved) when every row has the same digit.
+ */
+function radixPass(
+  perm: Uint32Array,
+  out: Uint32Array,
+  words: Uint32Array,
+  shift: number,
+  count: Uint32Array,
+) {
+  const n = perm.length;
+  count.fill(0);
+  for (let i = 0; i < n; i++) count[(words[i] >>> shift) & 0xffff]++;
+  if (count[(words[0] >>> shift) & 0xffff] === n) return false;
+  let sum = 0;
+  for (let d = 0; d < 65536; d++) {
+    const c = count[d];
+    count[d] = sum;
+    sum += c;
+  }
+  for (let i = 0; i < n; i++) {
+    const p = perm[i];
+    out[count[(words[p] >>> shift) & 0xffff]++] = p;
+  }
+  return true;
+}
+
+/** Order-preserving codes of a key column; DESC complements them. */
+function keyWords(v: Vector, n: number, desc: boolean): KeyWords {
+  const w = encode(v, n);
+  if (desc) {
+    for (const a of w.hi ? [w.lo, w.hi] : [w.lo]) for (let i = 0; i < n; i++) a[i] = ~a[i];
+  }
+  return w;
+}
+
+function encode(v: Vector, n: number): KeyWords {
+  const d = v.data;
+  const lo = new Uint32Array(n);
+  switch (v.type.tag) {
+    case "FLOAT":
+    case "DOUBLE": {
+      const x = d as Float64Array | Float32Array;
+      const hi = new Uint32Array(n);
+      const f = new Float64Array(1);
+      const u = new Uint32Array(f.buffer);
+      for (let i = 0; i < n; i++) {
+        const y = x[i];
+        // Non-finite values are NULL (readValue); 0 stays below every finite code.
+        if (y - y !== 0) continue;
+        f[0] = y === 0 ? 0 : y;
+        const h = u[1];
+        if (h & 0x80000000) {
+          hi[i] = ~h;
+          lo[i] = ~u[0];
+        } else {
+          hi[i] = h | 0x80000000;
+          lo[i] = u[0];
+        }
+      }
+      return { lo, hi };
+    }
+    case "LONG":
+    case "DATE":
+    case "TIMESTAMP":
+    case "TIMESTAMP_NS": {
+      // Two's complement with the sign bit flipped orders as unsigned; LONG_MIN (NULL) is 0.
+      const b = d as BigInt64Array;
+      const u = new Uint32Array(b.buffer, b.byteOffset, n * 2);
+      const hi = new Uint32Array(n);
+      for (let i = 0; i < n; i++) {
+        lo[i] = u[2 * i];
+        hi[i] = u[2 * i + 1] ^ 0x80000000;
+      }
+      return { lo, hi };
+    }
+    case "INT": // INT_MIN (NULL) maps to 0
+    case "BYTE":
+    case "SHORT": {
+      const x = d as Int32Array | Int16Array | Int8Array;
+      for (let i = 0; i < n; i++) lo[i] = x[i] ^ 0x80000000;
+      return { lo };
+    }
+    case "BOOLEAN":
+    case "CHAR": // 0 is NULL, below every character
+    case "IPV4": {
+      // IPV4 orders as unsigned (readValue's x >>> 0), 0 being NULL.
+      const x = d as Int8Array | Uint16Array | Int32Array;
+      for (let i = 0; i < n; i++) lo[i] = x[i];
+      return { lo };
+    }
+    case "SYMBOL":
+      if (v.dict) return { lo: symbolRanks(d as Int32Array, v.dict, lo) };
+      return { lo: stringRanks(d as Value[], lo) };
+    default:
+      return { lo: stringRanks(d as Value[], lo) };
+  }
+}
+
+/** Rank + 1 of each row's symbol string among the strings that occur; NULL (key -1) is 0. */
+function symbolRanks(keys: Int32Array, dict: SymbolDict, out: Uint32Array): Uint32Array {
+  let top = -1;
+  for (let i = 0; i < keys.length; i++) if (keys[i] > top) top = keys[i];
+  const byKey = new Uint32Array(top + 1);
+  for (let i = 0; i < keys.length; i++) if (keys[i] >= 0) byKey[keys[i]] = 1;
+  const used: { k: number; s: string }[] = [];
+  for (let k = 0; k <= top; k++) if (byKey[k]) used.push({ k, s: dict.valueOf(k) ?? "" });
+  used.sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0));
+  // Equal strings under two keys (not expected in one dictionary) share a rank.
+  let rank = 0;
+  for (let j = 0; j < used.length; j++) {
+    if (j === 0 || used[j].s !== used[j - 1].s) rank++;
+    byKey[used[j].k] = rank;
+  }
+  for (let i = 0; i < keys.length; i++) out[i] = keys[i] < 0 ? 0 : byKey[keys[i]];
+  return out;
+}
+
+/** Rank + 1 of each row's string among the distinct strings; NULL is 0. */
+function stringRanks(values: Value[], out: Uint32Array): Uint32Array {
+  const rankOf = new Map<string, number>();
+  for (const s of values) if (s !== null && s !== undefined) rankOf.set(s as string, 0);
+  const distinct = [...rankOf.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (let j = 0; j < distinct.length; j++) rankOf.set(distinct[j], j + 1);
+  for (let i = 0; i < values.length; i++) {
+    const s = values[i];
+    out[i] = s === null || s === undefined ? 0 : rankOf.get(s as string)!;
+  }
+  return out;
+}
+
+/** A vector cut to `rows` (a batch's data may be longer than its row count). */
+function trimmed(v: Vector, rows: number): Vector {
+  const d = v.data;
+  if (d.length === rows) return v;
+  return { ...v, data: (Array.isArray(d) ? d.slice(0, rows) : d.subarray(0, rows)) as VectorData };
+}
+
+/**
+ * One column of all the input: typed arrays copied into one typed array, Value[] appended.
+ * SYMBOL batches keep their keys when they share one dictionary (a table's column); otherwise
+ * the column becomes strings, as a computed SYMBOL is.
+ */
+function concatColumn(type: ColumnType, parts: Vector[], total: number): Vector {
+  const first = parts[0];
+  const dict = first.dict;
+  const oneDict = type.tag !== "SYMBOL" || (dict !== undefined && parts.every((p) => p.dict === dict));
+  if (oneDict && !Array.isArray(first.data) && parts.every((p) => !Array.isArray(p.data))) {
+    if (parts.length === 1) return first;
+    // deno-lint-ignore no-explicit-any
+    const out = new (first.data.constructor as any)(total) as Exclude<VectorData, Value[]>;
+    let at = 0;
+    for (const p of parts) {
+      // deno-lint-ignore no-explicit-any
+      out.set(p.data as any, at);
+      at += (p.data as ArrayLike<unknown>).length;
+    }
+    return { type, data: out, dict };
+  }
+  const out = new Array<Value>(total);
+  let at = 0;
+  for (const p of parts) {
+    const len = (p.data as ArrayLike<unknown>).length;
+    if (Array.isArray(p.data)) { for (let i = 0; i < len; i++) out[at++] = p.data[i] ?? null; }
+    else for (let i = 0; i < len; i++) out[at++] = readValue(p, i);
+  }
+  return { type, data: out };
+}
+
+/**
+ * The output batch of rows `sel`. One loop per element width, each seeing one array type
+ * (batch_util's gather shares one loop among all types, which V8 cannot specialise); 64-bit
+ * integers move as two 32-bit words, never as BigInts.
+ */
+function gatherRows(b: Batch, sel: Uint32Array): Batch {
+  const n = sel.length;
+  const columns = b.columns.map((v): Vector => {
+    const d = v.data;
+    if (Array.isArray(d)) {
+      const out = new Array<Value>(n);
+      for (let i = 0; i < n; i++) out[i] = d[sel[i]];
+      return { type: v.type, data: out, dict: v.dict };
+    }
+    if (d instanceof BigInt64Array) {
+      const out = new BigInt64Array(n);
+      gather32x2(new Int32Array(d.buffer, d.byteOffset, d.length * 2), new Int32Array(out.buffer), sel);
+      return { type: v.type, data: out, dict: v.dict };
+    }
+    if (d instanceof Float64Array) {
+      const out = new Float64Array(n);
+      gatherF64(d, out, sel);
+      return { type: v.type, data: out, dict: v.dict };
+    }
+    if (d instanceof Int32Array) {
+      const out = new Int32Array(n);
+      gatherI32(d, out, sel);
+      return { type: v.type, data: out, dict: v.dict };
+    }
+    // deno-lint-ignore no-explicit-any
+    const out = new (d.constructor as any)(n);
+    for (let i = 0; i < n; i++) out[i] = d[sel[i]];
+    return { type: v.type, data: out, dict: v.dict };
+  });
+  return { rowCount: n, columns };
+}
+
+function gather32x2(src: Int32Array, out: Int32Array, sel: Uint32Array): void {
+  for (let i = 0; i < sel.length; i++) {
+    const p = sel[i] * 2;
+    out[2 * i] = src[p];
+    out[2 * i + 1] = src[p + 1];
+  }
+}
+
+function gatherF64(src: Float64Array, out: Float64Array, sel: Uint32Array): void {
+  for (let i = 0; i < sel.length; i++) out[i] = src[sel[i]];
+}
+
+function gatherI32(src: Int32Array, out: Int32Array, sel: Uint32Array): void {
+  for (let i = 0; i < sel.length; i++) out[i] = src[sel[i]];
+}
