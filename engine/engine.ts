@@ -4,7 +4,7 @@
  * place that catches errors per statement (STYLE.md §4 "Catch in few places").
  */
 import { asSqlError, SqlError } from "./base/errors.ts";
-import { arrayType, type ColumnType, T } from "./base/types.ts";
+import { arrayType, type ColumnType, T, typeName } from "./base/types.ts";
 import { type Batch, DoubleArray, type Value } from "./base/values.ts";
 import type * as A from "./sql/ast.ts";
 import { parseStatement, parseStatements } from "./sql/parser.ts";
@@ -18,6 +18,7 @@ import type { OutputColumn, PlanNode } from "./plan/plan_node.ts";
 import { planQuery } from "./plan/plan_query.ts";
 import { hasPivotLists, resolvePivotLists } from "./plan/pivot_lists.ts";
 import { pruneColumns } from "./plan/prune_columns.ts";
+import { markParallelHash } from "./exec/vector/hash_parallel.ts";
 import { bindContext } from "./plan/plan_select.ts";
 import { planShow } from "./plan/plan_show.ts";
 import { inferParams } from "./plan/infer_params.ts";
@@ -56,13 +57,16 @@ import { Operations } from "./operations.ts";
 import { Ingestor, type IngestorOptions } from "./ingest/ingestor.ts";
 import { IngestHandle } from "./ingest/ingest_handle.ts";
 import { type ResourceStats, resourceStats } from "./stats.ts";
+import { aclShowColumns } from "./plan/acl_show_columns.ts";
+import { ClockHolder, type ColumnMeta, PreparedStatement, sameSchema } from "./prepared.ts";
+// The pg catalog (pg_class, pg_type, ...) and the pg_* functions drivers and GUI tools call
+// belong to the SQL layer and are always there (issue #18), whichever listener asks.
+import "./catalog/pg_catalog.ts";
+import "./functions/pg_functions.ts";
 
 setAggregateNamePredicate(isAggregateName);
 
-export interface ColumnMeta {
-  name: string;
-  type: ColumnType;
-}
+export type { ColumnMeta };
 
 export type Outcome =
   | { kind: "rows"; columns: ColumnMeta[]; timestampIndex: number; batches: AsyncIterable<Batch> }
@@ -197,22 +201,68 @@ export class Engine {
   }
 
   /**
-   * Prepares a statement without running it (pgwire Parse/Describe): the types of its
-   * placeholders as the binder infers them from their context (`x > $1` → x's type; explicit
-   * casts; INSERT/UPDATE target columns). `session.paramTypes` are the types the client
-   * declared: they win, and the result has undefined where nothing says a type.
+   * Prepares a statement without running it (pgwire Parse/Describe; engine/prepared.ts): parsed
+   * once, the types of its placeholders as the binder infers them from their context
+   * (`x > $1` → x's type; explicit casts; INSERT/UPDATE target columns) and its result
+   * columns, all without executing anything. `session.paramTypes` are the types the client
+   * declared: they win, and the result has undefined where nothing says a type. With
+   * `session.statements` the same text is prepared once per session while table metadata
+   * stays the same; `Engine.execute(prepared, session)` reuses the parse and the plan.
    */
-  prepare(sql: string, session: Session): { paramTypes: (ColumnType | undefined)[] } {
+  prepare(sql: string, session: Session): PreparedStatement {
     try {
-      const stmt = parseStatement(sql);
       const declared = session.paramTypes ?? [];
+      const key = declared.length ? `${sql}\u0000${declared.map((t) => t?.tag ?? "").join(",")}` : sql;
+      const schema = this.#storage.tables();
+      const hit = session.statements?.get(key);
+      if (hit && sameSchema(hit.schema, schema)) return hit;
+      if (sql.trim() === "") throw new SqlError("empty query", 0);
+      const stmt = parseStatement(sql);
+      const reparse = hasPivotLists(stmt);
       const inferred: (ColumnType | undefined)[] = [];
       const pc = { ...this.#planContext(session, this.#evalContext(session)), paramTypes: declared };
       inferParams(stmt, { ...pc, inferParams: inferred });
       const n = Math.max(declared.length, inferred.length);
-      return { paramTypes: Array.from({ length: n }, (_, i) => declared[i] ?? inferred[i]) };
+      const paramTypes = Array.from({ length: n }, (_, i) => declared[i] ?? inferred[i]);
+      const typedPc = { ...pc, paramTypes: paramTypes.map((t) => t ?? T.STRING) };
+      const columns = reparse ? this.#pivotColumns(stmt) : this.#columnsOf(stmt, session, typedPc);
+      const prepared = new PreparedStatement(sql, stmt, paramTypes, columns, schema, reparse);
+      session.statements?.set(key, prepared);
+      return prepared;
     } catch (err) {
       throw asSqlError(err);
+    }
+  }
+
+  /** False once a table's metadata changed since `prepared` was made: prepare it again. */
+  isCurrent(prepared: PreparedStatement): boolean {
+    return sameSchema(prepared.schema, this.#storage.tables());
+  }
+
+  /** A PIVOT whose IN list is a query names its columns after that query's rows. */
+  #pivotColumns(stmt: A.Statement): ColumnMeta[] | null {
+    return stmt.kind === "query" ? [] : null;
+  }
+
+  /** Result columns of a statement, known statically (no statement is run to learn them). */
+  #columnsOf(stmt: A.Statement, session: Session, pc: PlanContext): ColumnMeta[] | null {
+    switch (stmt.kind) {
+      case "query": {
+        const plan = planQuery(stmt, pc);
+        checkReads(pruneColumns(plan), session, this.#storage, stmt.pos);
+        return plan.columns.map(visible);
+      }
+      case "insert":
+        return stmt.returning ? this.#describeReturning(stmt, session) : null;
+      case "copy":
+        return typeof stmt.target === "object" ? [{ name: "id", type: T.VARCHAR }] : null;
+      case "explain":
+        return [{ name: "QUERY PLAN", type: T.STRING }];
+      case "show":
+        if (ACL_SHOWS.has(stmt.what)) return aclShowColumns(stmt);
+        return planShow(stmt, pc).columns.map(visible);
+      default:
+        return null;
     }
   }
 
@@ -223,7 +273,13 @@ export class Engine {
     return insertExtras(stmt, this.#storage, bind, pc.legacyNames).returning!.columns;
   }
 
-  async execute(sql: string, caller: Session): Promise<Outcome> {
+  /**
+   * Runs a statement: SQL text, or a statement from `prepare` (parsed once; a query reuses the
+   * plan of its last execution while that stays valid, engine/prepared.ts).
+   */
+  async execute(statement: string | PreparedStatement, caller: Session): Promise<Outcome> {
+    const prepared = typeof statement === "string" ? undefined : statement;
+    const sql = prepared ? prepared.sql : statement as string;
     // Counted while running (a query until its batches are drained or abandoned): pace()
     // gives the event loop turns more often when other statements are in flight.
     statementsRunning.count++;
@@ -233,8 +289,8 @@ export class Engine {
     let handedOff = false;
     try {
       if (sql.trim() === "") throw new SqlError("empty query", 0);
-      const stmt = parseStatement(sql);
-      const outcome = await this.#inTransaction(stmt, session, () => this.#run(stmt, session));
+      const stmt = prepared && !prepared.reparse ? prepared.statement : parseStatement(sql);
+      const outcome = await this.#inTransaction(stmt, session, () => this.#run(stmt, session, prepared));
       if (outcome.kind !== "rows") {
         activity.end(running);
         return outcome;
@@ -345,7 +401,7 @@ export class Engine {
     };
   }
 
-  async #run(stmt: A.Statement, session: Session): Promise<Outcome> {
+  async #run(stmt: A.Statement, session: Session, prepared?: PreparedStatement): Promise<Outcome> {
     const ec = this.#evalContext(session);
     const pc = this.#planContext(session, ec);
     const xc = this.#execContext(session, ec);
@@ -362,6 +418,9 @@ export class Engine {
     try {
       switch (stmt.kind) {
         case "query":
+          if (prepared && !prepared.reparse) {
+            return await this.#rows(checked(this.#reusablePlan(prepared, pc, session)), xc);
+          }
           return await this.#rows(checked(planQuery(stmt, pc)), xc);
         case "show":
           if (this.#access && ACL_SHOWS.has(stmt.what)) return await this.#acl(stmt, session, xc);
@@ -369,7 +428,7 @@ export class Engine {
         case "explain": {
           const inner = stmt.statement;
           if (inner.kind !== "query") throw new SqlError("EXPLAIN supports queries only", stmt.pos);
-          const lines = explainPlan(pruneColumns(checked(planQuery(inner, pc))));
+          const lines = explainPlan(this.#chooseParallel(pruneColumns(checked(planQuery(inner, pc)))));
           const plan: PlanNode = {
             kind: "rows",
             columns: [{ name: "QUERY PLAN", type: T.STRING }],
@@ -491,6 +550,32 @@ export class Engine {
     }
   }
 
+  /**
+   * The plan of a prepared query: the one kept from an earlier execution when it was made for
+   * the same tables, principal, time zone and parameter types and read no clock or random
+   * value while planning (engine/prepared.ts), else a new one, kept when it qualifies.
+   */
+  #reusablePlan(prepared: PreparedStatement, pc: PlanContext, session: Session): PlanNode {
+    const stmt = prepared.statement as A.Query;
+    const principal = session.principal;
+    // current_user() folds into the plan: the user name is part of the key.
+    const types = (pc.paramTypes ?? []).map((t) => t ? typeName(t) : "").join(",");
+    const key = `${pc.evalContext.timeZone}\u0000${principal.name}\u0000${types}`;
+    const schema = this.#storage.tables();
+    const cached = prepared.cachedPlan;
+    if (cached && cached.key === key && sameSchema(cached.schema, schema)) {
+      cached.clock.current = pc.evalContext;
+      return cached.plan;
+    }
+    const clock = new ClockHolder(pc.evalContext);
+    const plan = planQuery(stmt, { ...pc, evalContext: clock.context() });
+    // read_parquet reads its files' footers while planning: the files may change. With access
+    // control on, what the principal sees may change with a GRANT or REVOKE: planned anew.
+    const reusable = !clock.volatile && !/parquet/i.test(prepared.sql) && !principal.sees;
+    prepared.cachedPlan = reusable ? { plan, key, schema, clock } : undefined;
+    return plan;
+  }
+
   async #acl(stmt: A.AclStmt | A.ShowStmt, session: Session, xc: ExecContext): Promise<Outcome> {
     const result: AclResult = await this.#access!.execute(stmt, session);
     if (result.kind === "ddl") return { kind: "ddl" };
@@ -503,8 +588,14 @@ export class Engine {
     return await this.#rows(plan, xc);
   }
 
+  /** Marks the operators this plan runs on the worker heaps (EXPLAIN prints what runs). */
+  #chooseParallel(plan: PlanNode): PlanNode {
+    markParallelHash(plan, this.#parallel, this.#storage);
+    return plan;
+  }
+
   async #rows(unpruned: PlanNode, xc: ExecContext): Promise<Outcome> {
-    const plan = pruneColumns(unpruned);
+    const plan = this.#chooseParallel(pruneColumns(unpruned));
     try {
       await prepareSubqueries(plan, xc, runPlan);
     } catch (err) {

@@ -14,6 +14,7 @@
  * ```
  */
 export { type ColumnMeta, Engine, type EngineOptions, type Outcome } from "./engine.ts";
+export { PreparedStatement, StatementCache } from "./prepared.ts";
 export {
   type AccessControl,
   type AclRequest,

@@ -56,6 +56,11 @@ export interface Session {
    * BEGIN/COMMIT/ROLLBACK/SAVEPOINT are accepted and do nothing.
    */
   transaction?: import("./exec/transaction.ts").Transaction;
+  /**
+   * The session's prepared statements by SQL text (Engine.prepare), kept by the listener
+   * across statements (pgwire: per connection). Without one every prepare parses anew.
+   */
+  statements?: import("./prepared.ts").StatementCache;
 }
 
 /**

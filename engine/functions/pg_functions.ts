@@ -7,7 +7,7 @@
  * answer for a database with one user schema (`public`), no comments, no column defaults and
  * no constraints; type facts come from engine/catalog/pg_catalog_types.ts, function facts
  * from pg_catalog_proc.ts, index facts from pg_catalog_index.ts. Each is registered both
- * plain and with the `pg_catalog.` prefix. Registered when server/pg loads this module.
+ * plain and with the `pg_catalog.` prefix. Registered by engine/engine.ts, whichever listener asks.
  */
 import { type ColumnType, T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";

@@ -10,6 +10,7 @@ import {
   type Engine,
   type Principal,
   type Session,
+  StatementCache,
   Transaction,
   type Value,
 } from "../../engine/mod.ts";
@@ -73,6 +74,8 @@ export class Connection implements ConnectionState {
   readonly #extended: ExtendedQuery;
   readonly #admission: Admission;
   #principal: Principal = { name: "", groups: [] };
+  /** Prepared statements by SQL text (Engine.prepare's per-session cache). */
+  readonly #statements = new StatementCache();
   #abort = new AbortController();
   #closed = false;
   /** The message stream, once the handshake is done (COPY FROM reads its data from it). */
@@ -104,6 +107,7 @@ export class Connection implements ConnectionState {
       timeoutMs,
       transaction,
       protocol: "pgwire",
+      statements: this.#statements,
     };
   }
 

@@ -4,21 +4,21 @@
  * up to the next Sync is skipped, and the error is reported once. Outside a transaction
  * block, Sync ends the implicit transaction and drops the portals.
  */
-import { type Engine, type Value } from "../../engine/mod.ts";
+import type { Engine, PreparedStatement as EnginePrepared, Value } from "../../engine/mod.ts";
+import { T } from "../../engine/mod.ts";
 import * as M from "./backend_messages.ts";
 import type { BufferWriter } from "./buffer_writer.ts";
 import { decodeBinaryParam, decodeTextParam, typedParam } from "./decode_param.ts";
 import type { FrontendMessage } from "./frontend_messages.ts";
 import { Portal } from "./portal.ts";
 import {
-  engineLookup,
+  enginePrepared,
   paramOidsOf,
-  placeholderValues,
   type PreparedStatement,
   prepareStatement,
 } from "./prepared_statement.ts";
 import { fieldsOf, resultFormats } from "./row_cursor.ts";
-import { rewriteForEngine } from "./sql_rewrite.ts";
+import { wireSetting } from "./run_statement.ts";
 import { PgError, SQLSTATE } from "./sqlstate.ts";
 import { returnsRows } from "./statement_kind.ts";
 import type { Connection } from "./connection.ts";
@@ -143,16 +143,22 @@ export class ExtendedQuery {
     return portal;
   }
 
+  /**
+   * The engine's prepared statement (parsed, parameters typed, columns known, plan kept), made
+   * once and again only when table metadata changed. After leading statements (several in
+   * one Parse) the last may read a table they create: prepared when it runs, after them.
+   */
+  #prepared(stmt: PreparedStatement): EnginePrepared | undefined {
+    if (!stmt.before) return enginePrepared(stmt, this.#engine, this.#conn.session());
+    try {
+      return enginePrepared(stmt, this.#engine, this.#conn.session());
+    } catch {
+      return undefined;
+    }
+  }
+
   #paramOids(stmt: PreparedStatement): number[] {
-    const session = this.#conn.session();
-    const bound = () => {
-      try {
-        return this.#engine.prepare(rewriteForEngine(stmt.text), session).paramTypes;
-      } catch {
-        return []; // a statement the engine cannot parse reports its error at Execute
-      }
-    };
-    return paramOidsOf(stmt, engineLookup(this.#engine, session), bound);
+    return paramOidsOf(stmt, () => this.#prepared(stmt));
   }
 
   async #bind(msg: Msg<"bind">): Promise<void> {
@@ -191,6 +197,8 @@ export class ExtendedQuery {
       const result = await this.#conn.run(stmt, portal.params, portal.paramTypes);
       if (result.kind === "rows") await result.batches[Symbol.asyncIterator]().return?.();
     }
+    // Leading statements may have changed tables: the last is prepared (again) after them.
+    this.#prepared(portal.statement);
     portal.accept(await this.#conn.run(portal.statement, portal.params, portal.paramTypes));
   }
 
@@ -203,34 +211,22 @@ export class ExtendedQuery {
       return;
     }
     const stmt = this.#statement(msg.name);
-    const oids = this.#paramOids(stmt);
-    M.parameterDescription(this.#out, oids);
-    if (stmt.columns === undefined) {
-      // After leading statements (several in one Parse) the last may read a table they create:
-      // unknown until Execute, so described as NoData rather than refused.
-      stmt.columns = stmt.before
-        ? await this.#describeStatement(stmt, oids).catch(() => null)
-        : await this.#describeStatement(stmt, oids);
-    }
-    if (stmt.columns) M.rowDescription(this.#out, fieldsOf(stmt.columns, resultFormats(stmt.columns, [])));
+    M.parameterDescription(this.#out, this.#paramOids(stmt));
+    const columns = this.#columns(stmt);
+    if (columns) M.rowDescription(this.#out, fieldsOf(columns, resultFormats(columns, [])));
     else M.noData(this.#out);
   }
 
-  async #describeStatement(stmt: PreparedStatement, oids: number[]) {
-    if (!returnsRows(stmt.kind)) return null;
-    const session = this.#conn.session(placeholderValues(oids));
-    const columns = this.#engine.describe(rewriteForEngine(stmt.text), session);
-    // INSERT ... RETURNING is described by the engine too: running it here would insert.
-    if (columns.length > 0 || stmt.kind === "query" || stmt.kind === "insertReturning") {
-      // timestamptz casts are described as Execute will send them (time_zone_columns.ts).
-      return withSessionZone(columns, stmt.tokens, this.#conn.settings.get("timezone") ?? DEFAULT_TIME_ZONE);
-    }
-    // SHOW and EXPLAIN are not described by the planner; they have no side effects, so
-    // running them is the way to learn their columns.
-    const result = await this.#conn.run(stmt, placeholderValues(oids));
-    if (result.kind !== "rows") return null;
-    await result.batches[Symbol.asyncIterator]().return?.();
-    return result.columns;
+  /**
+   * Result columns of a prepared statement, known without running it: the engine's, or the
+   * one column of a setting SHOW the wire answers; timestamptz casts as Execute sends them.
+   */
+  #columns(stmt: PreparedStatement) {
+    const setting = wireSetting(stmt, this.#conn.settings);
+    if (setting) return [{ name: setting[0], type: T.STRING }];
+    const columns = this.#prepared(stmt)?.columns;
+    if (!columns) return null;
+    return withSessionZone(columns, stmt.tokens, this.#conn.settings.get("timezone") ?? DEFAULT_TIME_ZONE);
   }
 
   async #execute(msg: Msg<"execute">): Promise<void> {

@@ -3,12 +3,10 @@
  * The PostgreSQL wire protocol listener (port 8812, spec/protocols.md §12): a `Deno.listen`
  * TCP server (node:net when `pg.tls.enabled`, see tls_upgrade.ts) speaking protocol v3 to psql, pgjdbc, psycopg, asyncpg, node-postgres and
  * friends. Entry point: `startPg(engine, config)`. Reaches the engine only through
- * engine/mod.ts; must not import other listeners. Importing this module also registers the
- * pg_catalog / information_schema meta tables and the catalog functions drivers call.
+ * engine/mod.ts; must not import other listeners. The pg_catalog / information_schema
+ * relations and the catalog functions drivers call are the engine's (always registered).
  */
 import type { Engine, Principal } from "../../engine/mod.ts";
-import "../../engine/catalog/pg_catalog.ts";
-import "../../engine/functions/pg_functions.ts";
 import type { Config } from "../config.ts";
 import { CancelRegistry } from "./cancel_registry.ts";
 import { Connection, type ConnectionOptions } from "./connection.ts";

@@ -1,8 +1,9 @@
 /**
  * A portal: a prepared statement bound to parameter values and result formats (Bind), run on
  * first Describe or Execute and then read in slices (Execute with max rows, PortalSuspended;
- * spec/protocols.md §12.5). Running at Describe time gives Describe the real result columns,
- * including those of SHOW and catalog queries the planner cannot describe ahead.
+ * spec/protocols.md §12.5). Describe of a portal starts it (Execute then goes on from there):
+ * its columns are those rows are sent with, timestamptz casts in the session zone included.
+ * The statement is the engine's prepared one: parsed and planned once (Engine.prepare).
  */
 import type { ColumnType, Value } from "../../engine/mod.ts";
 import type { PreparedStatement } from "./prepared_statement.ts";

@@ -1,27 +1,24 @@
 /**
- * A statement prepared with Parse (spec/protocols.md §12.5): its text, tokens and kind, the
- * parameter types the client declared or that were inferred, and its result columns once
- * described. Named statements live until Close or DEALLOCATE; the unnamed one until the next
- * Parse replaces it.
+ * A statement prepared with Parse (spec/protocols.md §12.5): its text, tokens and kind (the
+ * wire answers SET, DEALLOCATE, DISCARD, COPY and setting SHOWs itself), the parameter types
+ * the client declared, and the engine's prepared statement (Engine.prepare: parsed once,
+ * parameter types inferred by the binder, result columns known without running it, plan
+ * reused across executions). Named statements live until Close or DEALLOCATE; the unnamed one
+ * until the next Parse replaces it.
  */
-import type { ColumnMeta, ColumnType, Engine, Session, Value } from "../../engine/mod.ts";
-import { DoubleArray } from "../../engine/mod.ts";
-import { type ColumnLookup, inferParamTypes } from "./param_inference.ts";
+import type { Engine, PreparedStatement as EnginePrepared, Session } from "../../engine/mod.ts";
 import { OID, paramOidOf } from "./pg_types.ts";
 import { paramCount, splitStatements } from "./sql_tokens.ts";
 import { statementKind } from "./statement_kind.ts";
 import type { StatementText } from "./run_statement.ts";
+import { rewriteForEngine } from "./sql_rewrite.ts";
 
 export interface PreparedStatement extends StatementText {
   name: string;
   /** OIDs from Parse (0 = unspecified), padded to the placeholder count. */
   declaredOids: number[];
-  /** Effective OID per parameter: declared, else inferred, else varchar. Set on first use. */
+  /** Effective OID per parameter: declared, else inferred by the engine, else varchar. */
   paramOids?: number[];
-  /** Inferred dialect types, for describing with typed placeholder values. */
-  paramTypes?: (ColumnType | undefined)[];
-  /** Result columns (null: the statement returns no rows). Set on first Describe. */
-  columns?: ColumnMeta[] | null;
   /**
    * Statements before the last when Parse carried several (`create ...; insert ...`): QuestDB
    * runs them all at Execute, in order, and answers with the last one's result.
@@ -52,64 +49,41 @@ export function prepareStatement(name: string, sql: string, declaredOids: number
   return stmt;
 }
 
-/** A column lookup for inference that asks the engine to describe `SELECT * FROM table`. */
-export function engineLookup(engine: Engine, session: Session): ColumnLookup {
-  return (table) => {
-    try {
-      const cols = engine.describe(`SELECT * FROM "${table.replaceAll('"', '""')}"`, session);
-      return new Map(cols.map((c) => [c.name.toLowerCase(), c.type]));
-    } catch {
-      return undefined;
-    }
-  };
+/** Kinds the wire answers itself (run_statement.ts); everything else is the engine's. */
+const WIRE_KINDS = new Set(["set", "deallocate", "discard", "cursor", "copy"]);
+
+/** True when the engine runs the statement (and so prepares it). */
+export function forEngine(stmt: StatementText): boolean {
+  return stmt.tokens.length > 0 && !WIRE_KINDS.has(stmt.kind);
 }
 
 /**
- * Resolves (once) and returns the effective parameter OIDs: declared by Parse, else typed by
- * the engine's binder from the context (`engineTypes`, Engine.prepare), else guessed from the
- * tokens (param_inference.ts), else varchar.
+ * The engine's prepared statement for `stmt`, made on first use and kept on it (the engine
+ * also caches it per connection by text). Undefined for statements the wire answers. After
+ * leading statements (several in one Parse) the last may read a table they create: then it
+ * is prepared at Execute, after they ran.
  */
-export function paramOidsOf(
-  stmt: PreparedStatement,
-  lookup: ColumnLookup,
-  engineTypes: () => (ColumnType | undefined)[] = () => [],
-): number[] {
+export function enginePrepared(
+  stmt: StatementText,
+  engine: Engine,
+  session: Session,
+): EnginePrepared | undefined {
+  if (!forEngine(stmt)) return undefined;
+  if (stmt.prepared && engine.isCurrent(stmt.prepared)) return stmt.prepared;
+  stmt.prepared = engine.prepare(stmt.prepared?.sql ?? rewriteForEngine(stmt.text), session);
+  return stmt.prepared;
+}
+
+/** Resolves (once) and returns the effective parameter OIDs: declared, else inferred, else varchar. */
+export function paramOidsOf(stmt: PreparedStatement, inferred: () => EnginePrepared | undefined): number[] {
   if (!stmt.paramOids) {
     const needs = stmt.declaredOids.some((o) => o === 0);
-    const bound = needs ? engineTypes() : [];
-    const guessed = needs ? inferParamTypes(stmt.tokens, stmt.declaredOids.length, lookup) : [];
-    const inferred = stmt.declaredOids.map((_, i) => bound[i] ?? guessed[i]);
-    stmt.paramTypes = inferred;
+    const types = needs ? inferred()?.paramTypes ?? [] : [];
     stmt.paramOids = stmt.declaredOids.map((o, i) => {
       if (o !== 0) return o;
-      const t = inferred[i];
+      const t = types[i];
       return t ? paramOidOf(t) : OID.VARCHAR;
     });
   }
   return stmt.paramOids;
-}
-
-/** A value of each parameter's type, so the planner can type placeholders while describing. */
-export function placeholderValues(oids: number[]): Value[] {
-  return oids.map((oid) => {
-    switch (oid) {
-      case OID.INT2:
-      case OID.INT4:
-        return 0;
-      case OID.INT8:
-      case OID.TIMESTAMP:
-      case OID.TIMESTAMPTZ:
-        return 0n;
-      case OID.FLOAT4:
-      case OID.FLOAT8:
-      case OID.NUMERIC:
-        return 0.5;
-      case OID.BOOL:
-        return false;
-      case OID.FLOAT8_ARRAY:
-        return DoubleArray.empty(1);
-      default:
-        return "";
-    }
-  });
 }

@@ -9,6 +9,7 @@ import {
   type Batch,
   type ColumnMeta,
   type Engine,
+  type PreparedStatement,
   type Session,
   T,
   type Transaction,
@@ -37,6 +38,8 @@ export interface StatementText {
   text: string;
   tokens: SqlToken[];
   kind: StatementKind;
+  /** The engine's prepared statement (extended protocol): run without parsing or planning again. */
+  prepared?: PreparedStatement;
 }
 
 /** What a statement may read and change of its connection. */
@@ -118,9 +121,7 @@ export async function runStatement(
       return { kind: "command", tag: await state.copy(spec, session) };
     }
     case "show": {
-      const name = tokens.slice(1).map((t) => t.lower).join(" ");
-      const known = tokens.length === 2 || name === "time zone";
-      const setting = known ? showSetting(name, state.settings) : undefined;
+      const setting = wireSetting(stmt, state.settings);
       if (setting) return constantRow(setting[0], setting[1]);
       if (tokens.length === 2 && tokens[1].lower === "all") {
         throw new PgError(SQLSTATE.FEATURE_NOT_SUPPORTED, "SHOW ALL is not supported", 5);
@@ -128,7 +129,7 @@ export async function runStatement(
       break;
     }
   }
-  const outcome = await state.engine.execute(rewriteForEngine(stmt.text), session);
+  const outcome = await state.engine.execute(stmt.prepared ?? rewriteForEngine(stmt.text), session);
   switch (outcome.kind) {
     case "rows": {
       const zone = state.settings.get("timezone") ?? DEFAULT_TIME_ZONE;
@@ -143,6 +144,18 @@ export async function runStatement(
       // BEGIN/COMMIT/ROLLBACK/SAVEPOINT/RELEASE run in the engine's transaction (§12.10).
       return { kind: "command", tag: outcome.command ?? "OK" };
   }
+}
+
+/** A SHOW of a session setting, answered here (name, value); undefined for the engine's SHOWs. */
+export function wireSetting(
+  stmt: StatementText,
+  settings: Map<string, string>,
+): [string, string] | undefined {
+  if (stmt.kind !== "show") return undefined;
+  const tokens = stmt.tokens;
+  const name = tokens.slice(1).map((t) => t.lower).join(" ");
+  const known = tokens.length === 2 || name === "time zone";
+  return known ? showSetting(name, settings) : undefined;
 }
 
 /** The command tag before the row count: `INSERT 0 n` for INSERT ... RETURNING (§12.6). */

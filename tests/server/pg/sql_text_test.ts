@@ -1,7 +1,5 @@
 /** What the wire layer reads from SQL text: statements, kinds, placeholders, types, rewrites. */
 import assert from "node:assert/strict";
-import { T } from "../../../engine/mod.ts";
-import { inferParamTypes } from "../../../server/pg/param_inference.ts";
 import { rewriteForEngine } from "../../../server/pg/sql_rewrite.ts";
 import { paramCount, splitStatements, tokenize } from "../../../server/pg/sql_tokens.ts";
 import { statementKind } from "../../../server/pg/statement_kind.ts";
@@ -32,34 +30,9 @@ Deno.test("statement kinds drive command tags and session statements", () => {
   assert.equal(kind("insert into t values ('returning')"), "insert");
 });
 
-Deno.test("placeholders are counted and typed from their context", () => {
-  const cols = new Map([["ts", T.TIMESTAMP], ["qty", T.LONG], ["sym", T.SYMBOL], ["price", T.DOUBLE]]);
-  const lookup = (t: string) => (t === "trades" ? cols : undefined);
-  const infer = (sql: string) => {
-    const tokens = tokenize(sql);
-    return inferParamTypes(tokens, paramCount(tokens), lookup).map((t) => t?.tag);
-  };
-  assert.deepEqual(infer("insert into trades (sym, ts) values ($1, $2)"), ["SYMBOL", "TIMESTAMP"]);
-  assert.deepEqual(infer("insert into trades values ($1, $2, $3, $4)"), [
-    "TIMESTAMP",
-    "LONG",
-    "SYMBOL",
-    "DOUBLE",
-  ]);
-  assert.deepEqual(infer("select * from trades t where t.sym = $1 and $2 < price limit $3"), [
-    "SYMBOL",
-    "DOUBLE",
-    "LONG",
-  ]);
-  assert.deepEqual(infer("select $1::int, cast($2 as timestamp), $3"), ["INT", "TIMESTAMP", undefined]);
-  assert.deepEqual(infer("select * from trades where qty in ($1, $2) or ts between $3 and $4"), [
-    "LONG",
-    "LONG",
-    "TIMESTAMP",
-    "TIMESTAMP",
-  ]);
-  assert.deepEqual(infer("select x from long_sequence(10) where x = $1 % 10 + 1"), ["LONG"]);
-  assert.deepEqual(infer("update trades set price = $1 where sym = $2"), ["DOUBLE", "SYMBOL"]);
+Deno.test("placeholders are counted outside literals (types are the engine's: Engine.prepare)", () => {
+  assert.equal(paramCount(tokenize("select $1, $3 where x = '$4'")), 3);
+  assert.equal(paramCount(tokenize("select 1")), 0);
 });
 
 Deno.test("catalog spellings are rewritten outside string literals only", () => {
