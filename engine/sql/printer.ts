@@ -103,13 +103,19 @@ function print(e: Expr, sql: boolean): string {
       return `exists (${queryToText(e.query)})`;
     case "array":
       return `ARRAY${arrayBody(e, sql)}`;
-    case "index":
-      return `${sub(e.expr, PREC.postfix)}[${
+    case "index": {
+      const target = sub(e.expr, PREC.postfix);
+      // The parser reads `arr[1][2]` and `arr[1, 2]` as the same node. Plain indexes print as
+      // QuestDB names the chained form (`arr[10][2]`, spec/sql.md §18.1); with a range selector
+      // the one-bracket form is kept, where each selector plainly applies to its own dimension.
+      if (!e.ranges) return `${target}${e.indexes.map((i) => `[${print(i, sql)}]`).join("")}`;
+      return `${target}[${
         e.indexes.map((i, k) => {
           const r = e.ranges?.[k];
           return r ? `${print(i, sql)}:${r.hi ? print(r.hi, sql) : ""}` : print(i, sql);
         }).join(", ")
       }]`;
+    }
   }
 }
 

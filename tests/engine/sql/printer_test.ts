@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { exprToText, identToText } from "../../../engine/sql/printer.ts";
-import { expr, select } from "./_helpers.ts";
+import { expr, select, stripPositions } from "./_helpers.ts";
 
 const name = (text: string) => exprToText(expr(text));
 
@@ -61,6 +61,20 @@ Deno.test("printer writes arrays and indexing", () => {
   assert.equal(name("ARRAY[1, 2, 3]"), "ARRAY[1, 2, 3]");
   assert.equal(name("ARRAY[[1,2],[3,4]]"), "ARRAY[[1, 2], [3, 4]]");
   assert.equal(name("arr[10][2]"), "arr[10][2]");
+  // `arr[1, 2]` is the same node as `arr[1][2]`, so it gets the same name.
+  assert.equal(name("arr[10, 2]"), "arr[10][2]");
+  // A range selector keeps the one-bracket form.
+  assert.equal(name("arr[1:3, 2]"), "arr[1:3, 2]");
+  assert.equal(name("arr[2:]"), "arr[2:]");
+});
+
+Deno.test("printed array indexing parses back to the same tree", () => {
+  for (
+    const text of ["arr[10][2]", "arr[10, 2]", "arr[1:3, 2]", "arr[1][2:]", "(a + b)[1]", "f(x)[i + 1][2]"]
+  ) {
+    const tree = expr(text);
+    assert.deepEqual(stripPositions(expr(exprToText(tree))), stripPositions(tree), text);
+  }
 });
 
 Deno.test("printer writes window calls", () => {
