@@ -4,7 +4,8 @@
  * unsigned 32-bit order-preserving codes, a Uint32Array permutation is sorted by those words
  * with a least-significant-digit radix sort (16-bit digits; last key first, each pass stable,
  * so ties keep input order as the row sort in sort.ts does), and the output columns are
- * gathered through the permutation. No per-row JS arrays.
+ * gathered through the permutation. No per-row JS arrays. Up to `SMALL` rows (a grouped result
+ * being ordered) the permutation is sorted by comparing the same codes, index last.
  *
  * Codes follow `compareValues` (functions/value_compare.ts): NULL is 0, below every value, so
  * NULLs come first ascending and last descending (DESC complements every code). DOUBLE/FLOAT
@@ -28,6 +29,9 @@ import type { PlanNode } from "../../plan/plan_node.ts";
 import { charge, checkCancelled, type ExecContext, rowBytes } from "../exec_context.ts";
 
 type SortNode = Extract<PlanNode, { kind: "sort" }>;
+
+/** Up to this many rows, codes are compared instead of radix-sorted. */
+const SMALL = 2048;
 
 export const RADIX_KEY_TYPES: ReadonlySet<string> = new Set([
   "BOOLEAN",
@@ -80,6 +84,20 @@ export async function* runRadixSort(
   let perm = new Uint32Array(total);
   for (let i = 0; i < total; i++) perm[i] = i;
   let tmp = new Uint32Array(total);
+  if (total <= SMALL) {
+    // A few rows (a grouped result): comparing codes beats the 64K-bucket histograms.
+    const words = n.keys.flatMap((key) => {
+      const w = keyWords(whole.columns[key.index], total, key.desc);
+      return w.hi ? [w.hi, w.lo] : [w.lo];
+    });
+    const order = Array.from(perm).sort((a, b) => {
+      for (const w of words) if (w[a] !== w[b]) return w[a] < w[b] ? -1 : 1;
+      return a - b;
+    });
+    perm.set(order);
+    yield gatherRows(whole, perm);
+    return;
+  }
   const count = new Uint32Array(65536);
   for (let k = n.keys.length - 1; k >= 0; k--) {
     checkCancelled(ctx);
