@@ -43,7 +43,7 @@ export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanC
   const rightKeys: number[] = [];
   if (j.using) {
     for (const u of j.using) {
-      leftKeys.push(left.scope.resolve(u.name, undefined, u.pos));
+      leftKeys.push(left.scope.resolveUsing(u.name, left.firstWidth ?? leftWidth, u.pos));
       rightKeys.push(right.scope.resolve(u.name, undefined, u.pos));
     }
   } else if (j.on) {

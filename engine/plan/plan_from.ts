@@ -25,6 +25,11 @@ import type { ParquetScan } from "./parquet_pushdown.ts";
 export interface Planned {
   node: PlanNode;
   scope: Scope;
+  /**
+   * After a join: how many leading columns belong to the FROM clause's first source, whose
+   * columns `ON (col)` compares (Scope.resolveUsing). Unset for a single source (all of them).
+   */
+  firstWidth?: number;
 }
 
 /** Hook for ASOF/LT/SPLICE joins (time-series issue). */
@@ -39,13 +44,14 @@ export function planFrom(from: A.FromClause | undefined, pc: PlanContext): Plann
     return { node: { ...shape([]), kind: "values", rows: [[]] }, scope: new Scope([]) };
   }
   let left = planSource(from.first, pc);
+  const firstWidth = left.node.columns.length;
   for (const j of from.joins) {
     if (j.lateral) {
-      left = planLateral(j, left, pc);
+      left = { ...planLateral(j, left, pc), firstWidth };
       continue;
     }
     const right = planSource(j.source, pc);
-    left = planJoin(j, left, right, pc);
+    left = { ...planJoin(j, left, right, pc), firstWidth };
   }
   return left;
 }
@@ -210,7 +216,7 @@ function planJoin(j: A.Join, left: Planned, right: Planned, pc: PlanContext): Pl
   let condition: BoundExpr | undefined;
   if (j.using) {
     for (const u of j.using) {
-      const l = left.scope.resolve(u.name, undefined, u.pos);
+      const l = left.scope.resolveUsing(u.name, left.firstWidth ?? leftWidth, u.pos);
       const r = right.scope.resolve(u.name, undefined, u.pos);
       equi.push([l, leftWidth + r]);
     }

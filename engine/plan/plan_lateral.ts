@@ -50,7 +50,7 @@ export function planLateral(j: A.Join, left: Planned, pc: PlanContext): Planned 
 function usingCondition(using: A.Join["using"] & object, left: Planned, right: Planned, pc: PlanContext) {
   const width = left.node.columns.length;
   const parts = using.map((u) => {
-    const l = left.scope.resolve(u.name, undefined, u.pos);
+    const l = left.scope.resolveUsing(u.name, left.firstWidth ?? width, u.pos);
     const r = right.scope.resolve(u.name, undefined, u.pos);
     // Bound over a two-column scope so `=` gets the binder's coercions, then moved into place.
     const pair = new Scope([

@@ -45,6 +45,20 @@ export class Scope {
     return i;
   }
 
+  /**
+   * The left column of `ON (col)` / `ON col` in a join: QuestDB compares `col` of the FROM
+   * clause's first source (SqlOptimiser.resolveJoinColumns uses the base model's alias for every
+   * join of the chain), so `a JOIN b ON id JOIN c ON id` is `a.id = b.id AND a.id = c.id` and
+   * never ambiguous. `firstWidth` is how many leading columns that first source holds.
+   */
+  resolveUsing(name: string, firstWidth: number, pos: number): number {
+    const first = new Scope(this.columns.slice(0, firstWidth));
+    const i = first.find(name, undefined, pos);
+    if (i !== undefined) return i;
+    const q = first.columns[0]?.qualifiers[0];
+    throw new SqlError(`Invalid column: ${q ? q + "." : ""}${name}`, pos);
+  }
+
   /** True when some column carries this qualifier. */
   hasQualifier(qualifier: string): boolean {
     const q = qualifier.toLowerCase();
