@@ -159,3 +159,25 @@ Deno.test("exec: one-batch results (one body) and longer ones (streamed) keep li
     assert.deepEqual(later.dataset, [[70_000], [70_001]]);
   });
 });
+
+// QuestDB's /exec compiles one statement (SqlCompiler.compile in single-query mode; running
+// `;`-separated scripts is the open feature request questdb#4638, the Web Console splits scripts
+// itself). pgwire simple query is the batch door (tests/e2e/pg_psql_test.ts).
+Deno.test("exec runs one statement: trailing ';' and comments are fine, a second statement is refused", async () => {
+  await withApp(async (get) => {
+    for (const sql of ["SELECT 1 x;", "SELECT 1 x;;", "SELECT 1 x; -- done", "SELECT 1 x /* c */ ;"]) {
+      const r = await get(q(sql));
+      assert.equal(r.status, 200, sql);
+      assert.deepEqual((await r.json()).dataset, [[1]], sql);
+    }
+    const r = await get(q("CREATE TABLE a (x INT); CREATE TABLE b (x INT)"));
+    assert.equal(r.status, 400);
+    assert.deepEqual(await r.json(), {
+      query: "CREATE TABLE a (x INT); CREATE TABLE b (x INT)",
+      error: "unexpected token [CREATE]",
+      position: 24,
+    });
+    // The text is refused as a whole: the first statement did not run either.
+    assert.equal((await get(q("SELECT * FROM a"))).status, 400);
+  });
+});
