@@ -45,7 +45,8 @@ export function writeBinaryCell(w: BufferWriter, v: Value, t: ColumnType): void 
       w.int32(8).int64((v as bigint) - PG_EPOCH_MICROS);
       return;
     case "TIMESTAMP_NS":
-      w.int32(8).int64((v as bigint) / 1000n - PG_EPOCH_MICROS);
+      // Floored to µs like the text form (§12.8): BigInt division truncates toward zero.
+      w.int32(8).int64((v as bigint) / 1000n - ((v as bigint) % 1000n < 0n ? 1n : 0n) - PG_EPOCH_MICROS);
       return;
     case "DATE":
       w.int32(8).int64((v as bigint) * 1000n - PG_EPOCH_MICROS);

@@ -181,3 +181,27 @@ Deno.test("exec runs one statement: trailing ';' and comments are fine, a second
     assert.equal((await get(q("SELECT * FROM a"))).status, 400);
   });
 });
+
+Deno.test("TIMESTAMP_NS: /exec JSON and /exp CSV print nine fraction digits (§2.3, §3.2)", async () => {
+  await withApp(async (get) => {
+    await get(q("CREATE TABLE n (ts TIMESTAMP_NS, v TIMESTAMP_NS) TIMESTAMP(ts)"));
+    await get(q(
+      "INSERT INTO n VALUES ('2024-01-01T00:00:00.123456789Z', '1969-12-31T23:59:59.999999999Z'), ('2024-01-01T00:00:01Z', null)",
+    ));
+    const body = await (await get(q("n"))).json();
+    assert.deepEqual(body.columns, [{ name: "ts", type: "TIMESTAMP_NS" }, {
+      name: "v",
+      type: "TIMESTAMP_NS",
+    }]);
+    assert.equal(body.timestamp, 0);
+    assert.deepEqual(body.dataset, [
+      ["2024-01-01T00:00:00.123456789Z", "1969-12-31T23:59:59.999999999Z"],
+      ["2024-01-01T00:00:01.000000000Z", null],
+    ]);
+    assert.equal(
+      await (await get(`/exp?query=n`)).text(),
+      '"ts","v"\r\n"2024-01-01T00:00:00.123456789Z","1969-12-31T23:59:59.999999999Z"\r\n' +
+        '"2024-01-01T00:00:01.000000000Z",\r\n',
+    );
+  });
+});

@@ -22,6 +22,7 @@ Deno.test("timestamps are text with a space and six digits, DATE with three", ()
   assert.equal(textOf(-1n, T.TIMESTAMP), "1969-12-31 23:59:59.999999");
   assert.equal(textOf(1704164645678n, T.DATE), "2024-01-02 03:04:05.678");
   assert.equal(textOf(TS * 1000n + 999n, T.TIMESTAMP_NS), "2024-01-02 03:04:05.678901");
+  assert.equal(textOf(-1n, T.TIMESTAMP_NS), "1969-12-31 23:59:59.999999");
 });
 
 Deno.test("timestamp text parses ISO and PostgreSQL forms with zones", () => {
@@ -50,6 +51,13 @@ Deno.test("binary cells: big-endian integers, floats, µs since 2000, 16-byte UU
   assert.equal(new DataView(new Uint8Array(f8).buffer).getFloat64(4), 1.5);
   const ts = cell((w) => writeBinaryCell(w, TS, T.TIMESTAMP));
   assert.equal(new DataView(new Uint8Array(ts).buffer).getBigInt64(4), TS - PG_EPOCH_MICROS);
+  // TIMESTAMP_NS goes out as a timestamp floored to the microsecond, as its text form is.
+  const ns = (v: bigint) =>
+    new DataView(new Uint8Array(cell((w) => writeBinaryCell(w, v, T.TIMESTAMP_NS))).buffer);
+  assert.equal(ns(TS * 1000n + 999n).getBigInt64(4), TS - PG_EPOCH_MICROS);
+  assert.equal(ns(-1n).getBigInt64(4), -1n - PG_EPOCH_MICROS);
+  assert.equal(ns(-1000n).getBigInt64(4), -1n - PG_EPOCH_MICROS);
+  assert.equal(ns(0n).getInt32(0), 8);
   const uuid = cell((w) => writeBinaryCell(w, "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", T.UUID));
   assert.deepEqual(uuid.slice(0, 6), [0, 0, 0, 16, 0xa0, 0xee]);
   assert.equal(uuid.length, 20);
