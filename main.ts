@@ -38,6 +38,10 @@ async function main(): Promise<void> {
     // COPY ... TO writes under cairo.sql.copy.export.root (default <root>/export); set blank, COPY TO is off.
     copyExportRoot: resolveExportRoot(root, config.get("cairo.sql.copy.export.root")),
     parquetExportDefaults: parquetExportDefaults(config),
+    // BACKUP TABLE / DATABASE write under cairo.sql.backup.root (relative: against the server root).
+    backupRoot: resolveBackupRoot(root, config.get("cairo.sql.backup.root")),
+    backupDirFormat: config.get("cairo.sql.backup.dir.datetime.format") || undefined,
+    backupTmpName: config.get("cairo.sql.backup.dir.tmp.name") || undefined,
   });
   const auth = await AuthService.open(engine, config, root);
   const listeners: Listener[] = [];
@@ -181,5 +185,12 @@ function resolveExportRoot(root: string, value: string | undefined): string {
 
 function resolveCopyRoot(root: string, value: string | undefined): string {
   const v = (value ?? "").trim() || "import";
+  return v.startsWith("/") ? v : `${root.replace(/\/+$/, "")}/${v}`;
+}
+
+/** `cairo.sql.backup.root`: unset or blank leaves BACKUP refused; relative paths are under the root. */
+function resolveBackupRoot(root: string, value: string | undefined): string | undefined {
+  const v = (value ?? "").trim();
+  if (!v) return undefined;
   return v.startsWith("/") ? v : `${root.replace(/\/+$/, "")}/${v}`;
 }

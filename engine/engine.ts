@@ -100,6 +100,9 @@ export interface EngineOptions {
   parallelValuesMin?: number;
   /** `cairo.sql.backup.root`: where BACKUP TABLE / DATABASE write (unset: BACKUP is refused). */
   backupRoot?: string;
+  /** `cairo.sql.backup.dir.datetime.format` (default `yyyy-MM-dd`) and `.dir.tmp.name` (default `tmp`). */
+  backupDirFormat?: string;
+  backupTmpName?: string;
   /** `cairo.sql.copy.root`: the folder read_parquet reads under (default `<root>/import`). */
   copyRoot?: string;
   /** `cairo.sql.copy.export.root`: where COPY ... TO writes (default `<root>/export`; "" disables). */

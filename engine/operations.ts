@@ -7,11 +7,16 @@ import { log } from "./base/log.ts";
 import type { BackupStmt, CheckpointStmt } from "./sql/ast.ts";
 import type { Storage } from "./storage/api.ts";
 import { createCheckpoint, releaseCheckpoint } from "./storage/checkpoint.ts";
+import { backup } from "./storage/backup.ts";
 import type { Session } from "./session.ts";
 
 export interface OperationsOptions {
   /** `cairo.sql.backup.root` */
   backupRoot?: string;
+  /** `cairo.sql.backup.dir.datetime.format` (default `yyyy-MM-dd`). */
+  backupDirFormat?: string;
+  /** `cairo.sql.backup.dir.tmp.name` (default `tmp`). */
+  backupTmpName?: string;
 }
 
 export class Operations {
@@ -43,8 +48,32 @@ export class Operations {
       );
       return { kind: "ddl" };
     }
-    void this.#options;
-    throw new SqlError("BACKUP is not supported yet", stmt.pos);
+    return await this.#backup(stmt, session);
+  }
+
+  /** BACKUP TABLE t, ... | BACKUP DATABASE into `cairo.sql.backup.root` (storage/backup.ts). */
+  async #backup(stmt: BackupStmt, session: Session): Promise<{ kind: "ddl" }> {
+    const backupRoot = this.#options.backupRoot;
+    if (!backupRoot) {
+      throw new SqlError("backup is disabled, server.conf property 'cairo.sql.backup.root' is not set", 0);
+    }
+    const named = stmt.tables;
+    for (const t of named ?? []) {
+      if (!this.#storage.table(t.name)) throw new SqlError(`table does not exist [table=${t.name}]`, t.pos);
+    }
+    await backup({
+      root: this.#storage.root,
+      backupRoot,
+      // Resolved under the freeze: a table dropped meanwhile is simply not copied.
+      tableDirs: () =>
+        named
+          ? named.flatMap((t) => this.#storage.table(t.name)?.meta.dirName ?? [])
+          : this.#storage.tables().map((m) => m.dirName),
+      dirFormat: this.#options.backupDirFormat,
+      tmpName: this.#options.backupTmpName,
+      user: session.principal.name,
+    });
+    return { kind: "ddl" };
   }
 
   /** Transaction number of every table, recorded in the checkpoint for whoever restores it. */

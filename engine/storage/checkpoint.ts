@@ -23,42 +23,63 @@ export const CHECKPOINT_DIR = ".checkpoint";
 export const RESTORE_TRIGGER_FILE = "_restore";
 
 export class CheckpointGate {
-  #open = false;
+  /** Freezes in force: an open checkpoint counts one, each BACKUP copying the root one. */
+  #holds = 0;
+  #checkpoint = false;
   #writers = 0;
-  #drained: (() => void) | undefined;
+  #drained: (() => void)[] = [];
   #released: Promise<void> = Promise.resolve();
   #release: (() => void) | undefined;
 
+  /** True while no file may change (a checkpoint is open or a BACKUP is copying). */
   get open(): boolean {
-    return this.#open;
+    return this.#holds > 0;
   }
 
-  /** Called before a write touches a file: waits while a checkpoint is open. */
+  /** True while CHECKPOINT CREATE is in force (until RELEASE). */
+  get checkpointOpen(): boolean {
+    return this.#checkpoint;
+  }
+
+  /** Called before a write touches a file: waits while the files are frozen. */
   async enter(): Promise<void> {
-    while (this.#open) await this.#released;
+    while (this.#holds > 0) await this.#released;
     this.#writers++;
   }
 
   /** Called when that write is done (committed or rolled back). */
   leave(): void {
     this.#writers--;
-    if (this.#writers === 0) this.#drained?.();
+    if (this.#writers === 0) { for (const d of this.#drained.splice(0)) d(); }
   }
 
-  /** Opens the checkpoint once the writes in flight have finished. */
+  /**
+   * Freezes the files once the writes in flight have finished; later writes wait until every
+   * freeze is thawed. Freezes nest: a BACKUP may copy while a checkpoint is open.
+   */
+  async freeze(): Promise<void> {
+    if (this.#holds++ === 0) this.#released = new Promise((resolve) => this.#release = resolve);
+    while (this.#writers > 0) await new Promise<void>((resolve) => this.#drained.push(resolve));
+  }
+
+  /** Ends one freeze; held writes proceed when it was the last. */
+  thaw(): void {
+    if (this.#holds === 0) return;
+    if (--this.#holds === 0) this.#release?.();
+  }
+
+  /** CHECKPOINT CREATE: one freeze until release(). */
   async create(): Promise<void> {
-    if (this.#open) throw new SqlError("checkpoint already in progress", 0);
-    this.#open = true;
-    this.#released = new Promise((resolve) => this.#release = resolve);
-    while (this.#writers > 0) await new Promise<void>((resolve) => this.#drained = resolve);
-    this.#drained = undefined;
+    if (this.#checkpoint) throw new SqlError("checkpoint already in progress", 0);
+    this.#checkpoint = true;
+    await this.freeze();
   }
 
-  /** Closes the checkpoint; held writes proceed. Without an open checkpoint it does nothing. */
+  /** Closes the checkpoint; without an open checkpoint it does nothing. */
   release(): void {
-    if (!this.#open) return;
-    this.#open = false;
-    this.#release?.();
+    if (!this.#checkpoint) return;
+    this.#checkpoint = false;
+    this.thaw();
   }
 }
 
@@ -106,7 +127,7 @@ export async function createCheckpoint(root: string, txns: () => Record<string, 
 /** CHECKPOINT RELEASE: removes `.checkpoint` and lets held writes run. */
 export async function releaseCheckpoint(root: string): Promise<void> {
   const gate = checkpointGate(root);
-  if (!gate.open) return;
+  if (!gate.checkpointOpen) return;
   try {
     await removePath(joinPath(root, CHECKPOINT_DIR));
   } finally {

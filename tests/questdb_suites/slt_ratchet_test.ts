@@ -72,7 +72,9 @@ Deno.test({
       `python3-psycopg (psycopg 3) is not installed; run .ci/install_pg_clients.sh\n${probe.stderr}`,
     );
     const out = await Deno.makeTempFile({ prefix: "qdb_slt_", suffix: ".json" });
-    const server = await startServer({ pg: true });
+    // BACKUP records need cairo.sql.backup.root, as QuestDB's own test harness sets it; relative: under
+    // the temporary root, removed with it.
+    const server = await startServer({ pg: true, env: { QDB_CAIRO_SQL_BACKUP_ROOT: "backups" } });
     let result: RunResult;
     try {
       const r = await run(
