@@ -12,6 +12,7 @@ import { charge, checkCancelled, type ExecContext, rowBytes } from "./exec_conte
 import { columnarPlan, runColumnarAggregate } from "./columnar_aggregate.ts";
 import { tryFastAggregate } from "./fast_aggregate.ts";
 import { runHashAggregate } from "./vector/hash_aggregate.ts";
+import { parallelOf, runParallelHash } from "./vector/hash_parallel.ts";
 import { aggregateOp } from "./vector/physical.ts";
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
@@ -43,9 +44,16 @@ export async function* runAggregate(
         await runColumnarAggregate(columnarPlan(n)!, input(), ctx),
       ]);
       return;
-    case "hash":
+    case "hash": {
+      // Chosen for this plan (EXPLAIN shows it): morsels on the worker heaps, merged here.
+      const merged = parallelOf(n) ? await runParallelHash(n, ctx) : undefined;
+      if (merged) {
+        yield* merged;
+        return;
+      }
       yield* runHashAggregate(n, input(), ctx);
       return;
+    }
     case "rows":
       yield* runGenericAggregate(n, input(), ctx);
   }

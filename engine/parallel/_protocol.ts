@@ -2,6 +2,7 @@
  * The messages between the worker pool and a worker heap: plain, structured-cloneable data.
  */
 import type { HeapScan, Partials } from "../exec/fast_aggregate.ts";
+import type { HashJob, HashPartial, Morsel } from "../exec/vector/hash_parallel.ts";
 import type { SnapshotOrigin } from "../storage/snapshot.ts";
 
 export type HeapRequest =
@@ -16,12 +17,22 @@ export type HeapRequest =
     job: HeapScan;
     /** Indexes into `origin.txn.partitions`. */
     partitions: number[];
+  }
+  /** One morsel of a vectorized hash aggregation (exec/vector/hash_parallel.ts). */
+  | {
+    kind: "hash";
+    id: number;
+    forget: string[];
+    origin: SnapshotOrigin;
+    job: HashJob;
+    morsel: Morsel;
   };
 
 export type HeapReply =
   | { kind: "ready" }
   | { kind: "failed"; message: string }
   | { kind: "partials"; id: number; partials: Partials }
+  | { kind: "hashPartial"; id: number; partial: HashPartial }
   /** The heap could not hold what the kernels need: the query runs on the main heap. */
   | { kind: "unavailable"; id: number }
   | { kind: "error"; id: number; message: string };

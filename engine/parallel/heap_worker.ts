@@ -14,6 +14,7 @@ import { ColumnCache } from "../storage/column_cache.ts";
 import { openSnapshot } from "../storage/snapshot.ts";
 import { accumulatePartitions } from "../exec/fast_aggregate.ts";
 import { FastPathUnavailable } from "../exec/wasm_scratch.ts";
+import { hashPartialOf } from "../exec/vector/hash_parallel.ts";
 import type { HeapReply, HeapRequest } from "./_protocol.ts";
 
 let cache: ColumnCache | undefined;
@@ -46,6 +47,14 @@ async function handle(req: HeapRequest): Promise<void> {
     for (const prefix of req.forget) cache!.forget(prefix);
     const snap = openSnapshot(req.origin, cache!);
     try {
+      if (req.kind === "hash") {
+        const partial = await hashPartialOf(req.job, snap, req.morsel);
+        // The typed arrays move to the main thread instead of being copied.
+        const transfer = [...partial.counts, ...partial.values].filter((a) => a !== undefined)
+          .map((a) => a!.buffer as ArrayBuffer);
+        self.postMessage({ kind: "hashPartial", id: req.id, partial } satisfies HeapReply, { transfer });
+        return;
+      }
       const partials = await accumulatePartitions(req.job, { snap, partitions: req.partitions });
       reply({ kind: "partials", id: req.id, partials });
     } finally {

@@ -9,7 +9,8 @@
  * the aggregate then runs on the main heap as before.
  */
 import { SqlError } from "../base/errors.ts";
-import type { ExecContext } from "../exec/exec_context.ts";
+import { charge, checkCancelled, type ExecContext } from "../exec/exec_context.ts";
+import type { HashJob, HashPartial, Morsel, ParallelHash } from "../exec/vector/hash_parallel.ts";
 import { emptyPartials, type HeapScan, mergePartials, type Partials } from "../exec/fast_aggregate.ts";
 import type { TableSnapshot } from "../storage/api.ts";
 import type { ColumnCache } from "../storage/column_cache.ts";
@@ -32,6 +33,19 @@ export const PARALLEL_VALUES_MIN_DEFAULT = 4_000_000;
  * the scan they save.
  */
 const KEYS_MAX = 16_384;
+/**
+ * Tables smaller than this keep their hash aggregations on the main thread: 100K rows group
+ * in a few milliseconds there, about the cost of a round trip to the workers.
+ */
+export const HASH_ROWS_MIN_DEFAULT = 100_000;
+/**
+ * Rows of one hash-aggregation morsel. Morsels are the unit of fairness and cancellation: a
+ * worker runs one at a time, the jobs of concurrent statements interleave between morsels, and
+ * a cancelled statement sends no more. 256K rows group in tens of milliseconds.
+ */
+const MORSEL_ROWS = 262_144;
+/** Morsels of one statement in flight per worker: the next waits in the worker's queue. */
+const IN_FLIGHT = 2;
 
 export interface WorkerPoolOptions {
   /** Workers to run; 0 disables the pool. */
@@ -53,9 +67,10 @@ interface Heap {
 
 type Waiter = { resolve: (r: HeapReply) => void; reject: (e: Error) => void };
 
-export class WorkerPool {
+export class WorkerPool implements ParallelHash {
   readonly workers: number;
   readonly valuesMin: number;
+  readonly hashRowsMin: number;
   readonly #cacheBytes: number;
   #heaps: Heap[] | undefined;
   /** Set once a worker failed to start: the pool then declines every job. */
@@ -69,6 +84,8 @@ export class WorkerPool {
   constructor(options: WorkerPoolOptions) {
     this.workers = Math.max(0, Math.floor(options.workers));
     this.valuesMin = options.valuesMin ?? PARALLEL_VALUES_MIN_DEFAULT;
+    // Tests lower valuesMin to send every scan to the workers: hash jobs follow.
+    this.hashRowsMin = Math.min(HASH_ROWS_MIN_DEFAULT, this.valuesMin);
     this.#cacheBytes = options.cacheBytes;
     this.#unwatch = options.cache?.watchForget((prefix) => {
       for (const h of this.#heaps ?? []) h.forget.push(prefix);
@@ -124,6 +141,79 @@ export class WorkerPool {
     }
     this.#jobs++;
     return merged;
+  }
+
+  /**
+   * The partial hash tables of every morsel of `snap` (row ranges in table order), computed on
+   * the workers; undefined when the pool cannot run them (no workers, a worker failed, not a
+   * plain table snapshot): the caller groups on its own heap. Morsel `i` (MORSEL_ROWS rows of
+   * consecutive partitions) goes to worker `i % workers`, so while the table's partitions stay
+   * the same a worker keeps caching the same ones. Throws the
+   * statement's cancel, timeout or memory-limit error between morsels.
+   */
+  async hashPartials(
+    job: HashJob,
+    snap: TableSnapshot,
+    ctx: ExecContext,
+  ): Promise<HashPartial[] | undefined> {
+    if (this.workers === 0 || this.#broken || this.#closed || !(snap instanceof Snapshot)) return undefined;
+    const queues: number[][] = Array.from({ length: this.workers }, () => []);
+    const morsels: Morsel[] = [];
+    let open: Morsel | undefined, rows = 0;
+    snap.partitions.forEach((p, i) => {
+      if (p.rowCount === 0) return;
+      if (job.intervals && !job.intervals.some((iv) => iv.hi >= p.minTs && iv.lo <= p.maxTs)) return;
+      // Fill the open morsel up to MORSEL_ROWS; a large partition spans several morsels.
+      for (let lo = 0; lo < p.rowCount;) {
+        if (!open) {
+          queues[morsels.length % this.workers].push(morsels.length);
+          morsels.push(open = { pieces: [] });
+          rows = 0;
+        }
+        const hi = Math.min(p.rowCount, lo + MORSEL_ROWS - rows);
+        open.pieces.push({ p: i, lo, hi });
+        rows += hi - lo;
+        lo = hi;
+        if (rows >= MORSEL_ROWS) open = undefined;
+      }
+    });
+    if (morsels.length === 0) return [];
+    const heaps = await this.#start();
+    if (!heaps) return undefined;
+    const origin = snap.origin();
+    const partials: HashPartial[] = new Array(morsels.length);
+    const groupBytes = 16 * job.keys.length + 24 * job.aggs.length;
+    let failed = false;
+    const drain = async (h: Heap, queue: number[]) => {
+      while (queue.length && !failed) {
+        checkCancelled(ctx);
+        const i = queue.shift()!;
+        const forget = h.forget.splice(0);
+        const r = await this.#send(
+          h,
+          (id) => ({ kind: "hash", id, forget, origin, job, morsel: morsels[i] }),
+        );
+        if (r.kind === "error") throw new SqlError(`parallel scan failed: ${r.message}`, -1, "internal");
+        if (r.kind !== "hashPartial") {
+          throw new SqlError(`parallel scan: unexpected reply ${r.kind}`, -1, "internal");
+        }
+        // The partial is held until the merge: it counts against the statement's memory.
+        charge(ctx, r.partial.groups * groupBytes);
+        partials[i] = r.partial;
+      }
+    };
+    try {
+      await Promise.all(
+        heaps.flatMap((h, w) => Array.from({ length: IN_FLIGHT }, () => drain(h, queues[w]))),
+      );
+    } catch (err) {
+      failed = true;
+      // A worker died (the pool now declines everything): this heap runs the aggregation instead.
+      if (this.#broken && !this.#closed && !ctx.signal?.aborted) return undefined;
+      throw err;
+    }
+    this.#jobs++;
+    return partials;
   }
 
   /** Terminates the workers; later jobs are declined. */

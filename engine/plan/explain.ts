@@ -10,6 +10,9 @@ import {
   topNOf,
 } from "../exec/vector/physical.ts";
 
+// Whether an aggregate runs on the worker heaps was chosen for this plan (Engine, before EXPLAIN).
+import { parallelOf } from "../exec/vector/hash_parallel.ts";
+
 export function explainPlan(n: PlanNode, depth = 0, topN?: { sort: PlanNode; keep: number }): string[] {
   const pad = "    ".repeat(depth);
   const line = pad + describe(n, topN);
@@ -29,7 +32,8 @@ function describe(n: PlanNode, topN?: { sort: PlanNode; keep: number }): string 
     case "project":
       return `VirtualRecord columns: ${n.columns.map((c) => c.name).join(",")}`;
     case "aggregate": {
-      const op = ` [${AGGREGATE_OP_LABEL[aggregateOp(n)]}]`;
+      const workers = parallelOf(n);
+      const op = ` [${AGGREGATE_OP_LABEL[aggregateOp(n)]}${workers ? `, parallel ${workers}` : ""}]`;
       return (n.keys.length
         ? `GroupBy keys: ${n.keys.length} values: ${n.aggs.map((a) => a.name).join(",")}`
         : `GroupBy values: ${n.aggs.map((a) => a.name).join(",")}`) + op;

@@ -179,6 +179,11 @@ export class NativeAgg {
     }
   }
 
+  /** Non-NULL rows folded into group g (partial states for the workers: hash_parallel.ts). */
+  countOf(g: number): number {
+    return this.#count[g];
+  }
+
   /** Bytes held by DISTINCT pairs (the per-group arrays are counted by GROUP_BYTES). */
   get extraBytes(): number {
     return this.#distinct ? this.#distinct.pairs.bytes : 0;
