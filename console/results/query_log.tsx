@@ -4,7 +4,8 @@
  * The tab's query log and history: every executed statement with its status, row count or
  * message, and timings (Execute, Network, Total, Compile, Count). Collapsed it shows the latest
  * entry; expanded, the whole history, which is kept across reloads with the tab. An entry can
- * be copied, put back into the editor, or run again.
+ * be copied, put back into the editor, or run again. Expanded, it also lists the statements
+ * running on the server from any client, each with a Cancel button (running_queries.tsx).
  */
 import { useEffect, useState } from "preact/hooks";
 import type { Timings } from "../api/types.ts";
@@ -14,6 +15,7 @@ import { copyText } from "../ui/clipboard.ts";
 import { formatCount, formatNs } from "../ui/format.ts";
 import { cancelRun, rerun } from "./query_runner.ts";
 import { exchangeFor, inspectorStore } from "./inspector_store.ts";
+import { RunningQueries } from "./running_queries.tsx";
 
 function networkNs(t: Timings): number {
   const server = (t.authentication ?? 0) + (t.compiler ?? 0) + (t.execute ?? 0) + (t.count ?? 0);
@@ -143,6 +145,7 @@ export function QueryLog(props: { tabId: string; history: LogEntry[] }) {
         )}
       </div>
       <div class="query-log-entries">
+        {expanded && <RunningQueries />}
         {shown.map((e) => <Entry key={e.id} entry={e} />)}
         {props.history.length === 0 && <div class="dim log-empty">No queries run in this tab yet</div>}
       </div>
