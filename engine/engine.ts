@@ -414,8 +414,9 @@ export class Engine {
       return plan;
     };
     checkStatement(stmt, session, this.#storage);
-    // PIVOT ... IN (SELECT ...) names columns after the values: run before planning.
-    if (hasPivotLists(stmt)) {
+    // PIVOT ... IN (SELECT ...) names columns after the values: run before planning (a
+    // prepared statement knows it has none unless it is parsed per execution).
+    if ((!prepared || prepared.reparse) && hasPivotLists(stmt)) {
       await resolvePivotLists(stmt, { plan: (q) => checked(planQuery(q, pc)), run: runQuery });
     }
     try {

@@ -52,8 +52,20 @@ function uses(exprs: (BoundExpr | undefined)[], into: Set<number>): Set<number> 
 const all = (n: PlanNode) => new Set(n.columns.map((_, i) => i));
 const identity = (n: PlanNode): Pruned => ({ node: n, map: n.columns.map((_, i) => i) });
 
+/**
+ * Pruned plans by the plan they came from (and themselves): a statement prunes its plan for
+ * the read check and again to run it, and a prepared query's kept plan (engine/prepared.ts)
+ * is pruned at each execution; plan nodes are not changed once built.
+ */
+const pruned = new WeakMap<PlanNode, PlanNode>();
+
 export function pruneColumns(root: PlanNode): PlanNode {
-  return prune(root, all(root)).node;
+  const known = pruned.get(root);
+  if (known) return known;
+  const node = prune(root, all(root)).node;
+  pruned.set(root, node);
+  pruned.set(node, node);
+  return node;
 }
 
 function prune(n: PlanNode, needed: Set<number>): Pruned {

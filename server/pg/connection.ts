@@ -78,6 +78,9 @@ export class Connection implements ConnectionState {
   readonly #statements = new StatementCache();
   #abort = new AbortController();
   #closed = false;
+  /** When the read under the idle timeout began (performance.now()), -1 when not reading. */
+  #readingSince = -1;
+  #idleTimer: ReturnType<typeof setTimeout> | undefined;
   /** The message stream, once the handshake is done (COPY FROM reads its data from it). */
   #stream: MessageStream | undefined;
 
@@ -200,16 +203,34 @@ export class Connection implements ConnectionState {
     }
   }
 
+  /**
+   * Closes the connection when a read waits longer than the idle timeout. One timer per idle
+   * period, not one per message: it fires, and is armed again for what is left of the timeout
+   * when the read it watches has not waited long enough (most reads come from the buffer).
+   */
   async #withIdleTimeout<R>(read: () => Promise<R>): Promise<R> {
-    const timer = setTimeout(() => this.#close(), this.#options.idleTimeoutMs);
+    this.#readingSince = performance.now();
+    if (this.#idleTimer === undefined) this.#armIdle(this.#options.idleTimeoutMs);
     try {
       return await read();
     } finally {
-      clearTimeout(timer);
+      this.#readingSince = -1;
     }
   }
 
+  #armIdle(ms: number): void {
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = undefined;
+      if (this.#closed || this.#readingSince < 0) return; // not reading: the next read arms it
+      const waited = performance.now() - this.#readingSince;
+      if (waited >= this.#options.idleTimeoutMs) this.#close();
+      else this.#armIdle(this.#options.idleTimeoutMs - waited);
+    }, ms);
+  }
+
   #close(): void {
+    if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
     if (this.#closed) return;
     this.#closed = true;
     try {
