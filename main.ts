@@ -3,7 +3,7 @@
  * nothing else (ARCHITECTURE.md "Layout"). `--root DIR` or QDB_ROOT picks the data root
  * (default ./qdb_root).
  */
-import { adminSession, configureLog, Engine } from "./engine/mod.ts";
+import { adminSession, configureLog, Engine, log } from "./engine/mod.ts";
 import { type Config, loadConfig, StartupError } from "./server/config.ts";
 import { RootInUseError } from "./engine/storage/root_lock.ts";
 import { type Listener, startHealth, startHttp } from "./server/http/mod.ts";
@@ -52,14 +52,18 @@ async function main(): Promise<void> {
     listeners.push(http);
     gauges.http = http.connections;
     const host = http.hostname === "0.0.0.0" ? "localhost" : http.hostname;
-    console.log(
+    log(
+      "A",
+      "http",
       `http listening on ${http.scheme ?? "http"}://${host}:${http.port} (Web Console and REST /exec, /exp)`,
     );
     if (
       !auth.aclEnabled && http.hostname !== "127.0.0.1" && http.hostname !== "localhost" &&
       http.hostname !== "::1"
     ) {
-      console.warn(
+      log(
+        "A",
+        "http",
         "warning: HTTP listens on a non-loopback address without access control (acl.enabled=false)",
       );
     }
@@ -69,7 +73,7 @@ async function main(): Promise<void> {
     const health = await listen(config, "http.min.net.bind.to", () => startHealth(config, metrics));
     listeners.push(health);
     const host = health.hostname === "0.0.0.0" ? "localhost" : health.hostname;
-    console.log(`health listening on ${health.scheme ?? "http"}://${host}:${health.port}`);
+    log("A", "health", `health listening on ${health.scheme ?? "http"}://${host}:${health.port}`);
   }
   if (config.bool("pg.enabled")) {
     const scram = auth.aclEnabled ? await auth.pgScram() : undefined;
@@ -83,9 +87,11 @@ async function main(): Promise<void> {
     );
     listeners.push(pg);
     gauges.pg = pg.connections;
-    console.log(`pg listening on ${pg.hostname}:${pg.port}${pg.tls ? " (TLS available)" : ""}`);
+    log("A", "pg", `pg listening on ${pg.hostname}:${pg.port}${pg.tls ? " (TLS available)" : ""}`);
     if (!auth.aclEnabled && !["127.0.0.1", "localhost", "::1"].includes(pg.hostname)) {
-      console.warn(
+      log(
+        "A",
+        "pg",
         "warning: pgwire listens on a non-loopback address without access control (acl.enabled=false)",
       );
     }
@@ -101,16 +107,18 @@ async function main(): Promise<void> {
     );
     listeners.push(ilp);
     gauges.ilp = ilp.connections;
-    console.log(`ilp listening on ${ilp.hostname}:${ilp.port}`);
+    log("A", "ilp", `ilp listening on ${ilp.hostname}:${ilp.port}`);
     if (config.bool("tls.enabled") || config.bool("line.tcp.tls.enabled")) {
-      console.warn(
+      log(
+        "A",
+        "ilp",
         "warning: ILP over TCP has no TLS here; it stays plain text (use ILP over HTTPS on the http port)",
       );
     }
   }
-  console.log(`data root: ${await Deno.realPath(root)}`);
+  log("A", "server", `data root: ${await Deno.realPath(root)}`);
   // The same checks /warnings answers with (QuestDB logs them at start too).
-  for (const w of await serverWarnings(config)) console.warn(`warning: ${w.tag}: ${w.warning}`);
+  for (const w of await serverWarnings(config)) log("A", "server", `warning: ${w.tag}: ${w.warning}`);
   const stop = async () => {
     // Writes held by an open CHECKPOINT would keep the listeners from closing.
     await engine.execute("CHECKPOINT RELEASE", adminSession()).catch(() => {});
@@ -170,7 +178,7 @@ if (import.meta.main) {
   } catch (e) {
     // Mistakes in the set-up are told plainly; anything else is a bug and keeps its stack.
     if (!(e instanceof StartupError || e instanceof RootInUseError)) throw e;
-    console.error(`cannot start: ${e.message}`);
+    log("C", "server", `cannot start: ${e.message}`);
     Deno.exit(1);
   }
 }

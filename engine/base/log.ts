@@ -58,8 +58,9 @@ export function slowQueryMs(): number {
   return settings.slowQueryMs;
 }
 
+/** Critical lines (a server that cannot start) pass every `log.level`, as advisory ones do. */
 export function logEnabled(level: LogLevel): boolean {
-  return RANK[level] >= settings.minRank;
+  return level === "C" || RANK[level] >= settings.minRank;
 }
 
 /** Writes one line when `level` passes `log.level`; line breaks in `message` are escaped. */

@@ -10,7 +10,7 @@
  * and every write's through the engine's ingest door (ILP, CSV import, COPY), runs in the
  * engine against `Principal.can`, and catalog listings against `Principal.sees`. Imports only engine/mod.ts and this folder.
  */
-import type { Engine, Principal } from "../../engine/mod.ts";
+import { type Engine, log, type Principal } from "../../engine/mod.ts";
 import { AclStatements } from "./acl_statements.ts";
 import { AclStore } from "./acl_store.ts";
 import { type Credentials, credentialsOf, SESSION_COOKIE } from "./http_credentials.ts";
@@ -114,7 +114,7 @@ export class AuthService {
       engine.setAccessControl(service.#statements);
       if (service.oidc) {
         // Resolve the provider now so /settings can publish its endpoints; retried on demand.
-        await service.oidc.endpoints().catch((err) => console.warn(`oidc: ${err.message}`));
+        await service.oidc.endpoints().catch((err) => log("E", "oidc", err.message));
       }
     }
     return service;

@@ -9,6 +9,7 @@
  */
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { type OidcEndpoints, type OidcSettings, resolveEndpoints } from "./oidc_config.ts";
+import { log } from "../../engine/mod.ts";
 
 export interface ExternalIdentity {
   /** Value of the sub claim (acl.oidc.sub.claim). */
@@ -77,7 +78,7 @@ export class OidcResourceServer {
     try {
       found = this.settings.groupsEncodedInToken ? await this.#verifyJwt(token) : await this.#userinfo(token);
     } catch (err) {
-      console.warn(`oidc: token refused: ${(err as Error).message}`);
+      log("I", "oidc", `token refused: ${(err as Error).message}`);
       return undefined;
     }
     if (!found) return undefined;
@@ -87,7 +88,7 @@ export class OidcResourceServer {
       freshUntil: Math.min(ttlEnd, found.expiresAt ?? ttlEnd),
     });
     while (this.#cache.size > CACHE_ENTRIES_MAX) this.#cache.delete(this.#cache.keys().next().value!);
-    console.log(`oidc: authenticated ${found.identity.name} [groups=${found.identity.groups.join(",")}]`);
+    log("D", "oidc", `authenticated ${found.identity.name} [groups=${found.identity.groups.join(",")}]`);
     return found.identity;
   }
 
@@ -101,7 +102,7 @@ export class OidcResourceServer {
     });
     if (!res.ok) {
       await res.body?.cancel();
-      console.warn(`oidc: user info refused a token [status=${res.status}]`);
+      log("E", "oidc", `user info refused a token [status=${res.status}]`);
       return undefined;
     }
     const identity = this.identityOf(await res.json());

@@ -22,6 +22,7 @@ import {
   inferColumnType,
   IngestBlock,
   type IngestHandle,
+  log,
   looksLikeHeader,
   type PrepareOptions,
   type Session,
@@ -150,7 +151,7 @@ export function importHandler(
           headers: { connection: "close", "content-type": "application/json; charset=utf-8" },
         });
       }
-      if (!(e instanceof ImportFailure)) console.error(`imp: ${message}`);
+      if (!(e instanceof ImportFailure)) log("E", "imp", message);
       // Request-level failures answer 200 with the message (§4.2), then close the connection.
       const headers = { connection: "close" };
       return json

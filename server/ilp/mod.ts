@@ -15,6 +15,7 @@ import {
   engineStats,
   type IngestHandle,
   type IngestorOptions,
+  log,
   type Session,
   SqlError,
 } from "../../engine/mod.ts";
@@ -286,7 +287,7 @@ class Connection {
   }
 
   #log(message: string): void {
-    if (this.#settings.logErrors) console.error(message);
+    if (this.#settings.logErrors) log("E", "ilp", message);
   }
 }
 

@@ -6,7 +6,7 @@
  * engine/mod.ts; must not import other listeners. The pg_catalog / information_schema
  * relations and the catalog functions drivers call are the engine's (always registered).
  */
-import type { Engine, Principal } from "../../engine/mod.ts";
+import { type Engine, log, type Principal } from "../../engine/mod.ts";
 import type { Config } from "../config.ts";
 import { CancelRegistry } from "./cancel_registry.ts";
 import { Connection, type ConnectionOptions } from "./connection.ts";
@@ -160,7 +160,8 @@ export async function startPg(
         },
       };
       const done = new Connection(conn, options, admission).serve().catch((err) => {
-        console.error("pg connection failed:", err);
+        // A bug, not a client's mistake (those are answered on the wire): keep the stack, on one line.
+        log("E", "pg", `connection failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
       }).finally(() => {
         ticket.done();
         if (counted) authenticated--;

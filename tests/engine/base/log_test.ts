@@ -19,6 +19,11 @@ Deno.test("log writes one line per event with level and component, filtered by l
     log("E", "pg", "first\nsecond");
     log("A", "checkpoint", "advisory is always shown");
     assert.equal(lines.length, 2);
+    configureLog({ level: "advisory" });
+    log("E", "pg", "hidden at advisory");
+    log("C", "server", "cannot start: critical is always shown");
+    assert.equal(lines.length, 3);
+    assert.match(lines[2][1], / C server cannot start: critical is always shown$/);
     assert.match(lines[0][1], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z E pg first\\nsecond$/);
     assert.match(lines[1][1], / A checkpoint advisory is always shown$/);
     assert.throws(() => configureLog({ level: "loud" }), /log\.level must be debug, info/);
