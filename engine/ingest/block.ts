@@ -5,6 +5,8 @@
  * is decided later, against the table, so one block can be checked and converted in one pass.
  */
 
+import type { DoubleArray } from "../base/double_array.ts";
+
 /** What a client sent for one cell. NONE: the row has no value for the column. */
 export const K = {
   NONE: 0,
@@ -28,7 +30,14 @@ export const K = {
   NULL: 9,
   /** CSV text, converted to the column's type by parsing: `refs` holds the string. */
   TEXT: 10,
+  /** ILP v2 binary DOUBLE array: `refs` holds the DoubleArray. */
+  ARRAY: 11,
+  /** ILP v3 DECIMAL (binary, or text `1.5d`): `refs` holds its decimal text (`-1.50`). */
+  DECIMAL: 12,
 } as const;
+
+/** The payload of a cell kept in `refs`. */
+export type CellRef = string | bigint | DoubleArray;
 
 export type ValueKind = typeof K[keyof typeof K];
 
@@ -45,6 +54,8 @@ export const KIND_NAMES: readonly string[] = [
   "LONG256",
   "NULL",
   "TEXT",
+  "ARRAY",
+  "DECIMAL",
 ];
 
 const CAPACITY_INITIAL = 256;
@@ -54,7 +65,7 @@ export class BlockColumn {
   readonly name: string;
   kinds: Uint8Array;
   nums: Float64Array;
-  refs: (string | bigint | null)[];
+  refs: (CellRef | null)[];
   /** Cells with a value (not NONE); a column nobody filled is ignored. */
   count = 0;
   /** Line of the first value, for errors about the column itself (invalid name). */
@@ -74,7 +85,7 @@ export class BlockColumn {
   }
 
   /** Sets a cell whose payload is a string or bigint; `refs` stays dense (rows only ascend). */
-  setRef(row: number, kind: ValueKind, x: string | bigint): void {
+  setRef(row: number, kind: ValueKind, x: CellRef): void {
     this.kinds[row] = kind;
     if (this.refs.length <= row) this.#fillRefs();
     this.refs[row] = x;
@@ -83,7 +94,7 @@ export class BlockColumn {
   /** Makes `refs` as long as the arrays (filled with null): dense, so writes stay fast. */
   #fillRefs(): void {
     const capacity = this.kinds.length;
-    const refs = new Array<string | bigint | null>(capacity).fill(null);
+    const refs = new Array<CellRef | null>(capacity).fill(null);
     for (let i = 0; i < this.refs.length; i++) refs[i] = this.refs[i];
     this.refs = refs;
   }

@@ -16,6 +16,8 @@ import {
   writeValue,
 } from "../base/values.ts";
 import { parseText } from "../functions/cast.ts";
+import { fitsPrecision, parseDecimalText, rescale } from "../functions/decimal_math.ts";
+import type { DoubleArray } from "../base/double_array.ts";
 import { type BlockColumn, K, KIND_NAMES } from "./block.ts";
 
 export interface Converted {
@@ -187,6 +189,25 @@ function convertOther(
         continue;
       }
       v = type.tag === "INT" && x === INT_NULL ? null : x;
+    } else if (type.tag === "ARRAY" && k === K.ARRAY) {
+      // The dimensionality must match the column's exactly (spec/protocols.md §10.4).
+      const a = refs[i] as DoubleArray;
+      if (a.dims !== type.dims) {
+        fail(
+          i,
+          () =>
+            `cast error from protocol type: DOUBLE${"[]".repeat(a.dims)} to column type: ${typeName(type)}`,
+        );
+        continue;
+      }
+      v = a;
+    } else if (type.tag === "DECIMAL" && (k === K.DECIMAL || k === K.DOUBLE || k === K.LONG)) {
+      v = decimalCell(k === K.DECIMAL ? refs[i] as string : nums[i], type);
+      if (v === undefined) {
+        const shown = k === K.DECIMAL ? refs[i] as string : String(nums[i]);
+        fail(i, () => `inconvertible value: ${shown} [${KIND_NAMES[k]} -> ${typeName(type)}]`);
+        continue;
+      }
     } else if (type.tag === "BOOLEAN" && k === K.BOOLEAN) v = nums[i] === 1;
     else if (type.tag === "LONG256" && (k === K.LONG256 || k === K.LONG || k === K.LONG_BIG)) {
       v = k === K.LONG ? BigInt(nums[i]) : refs[i] as bigint;
@@ -203,6 +224,21 @@ function convertOther(
     }
     writeValue(type, d, i, v);
   }
+}
+
+/**
+ * A decimal text or a number as the unscaled value of a DECIMAL(p,s) column; undefined when
+ * digits would be lost to the scale or the value exceeds the precision (the line is rejected).
+ */
+function decimalCell(x: string | number, type: ColumnType): bigint | null | undefined {
+  const scale = type.scale ?? 0, precision = type.precision ?? 18;
+  // A double goes by its shortest text, so 0.1 is 0.1 and not its binary expansion.
+  if (typeof x === "number") return Number.isFinite(x) ? decimalCell(String(x), type) : null;
+  const d = parseDecimalText(x);
+  if (d === undefined) return undefined;
+  const v = rescale(d.unscaled, d.scale, scale, true);
+  if (rescale(v, scale, d.scale) !== d.unscaled) return undefined; // digits lost to the scale
+  return fitsPrecision(v, precision) ? v : undefined;
 }
 
 const INTEGER_RANGES: Partial<Record<string, [number, number]>> = {

@@ -8,8 +8,8 @@
  * before committing any: `prepare` (synchronous, touches nothing) and `commit`.
  */
 import { TABLE_COLUMNS_MAX } from "../base/limits.ts";
-import { type ColumnType, T } from "../base/types.ts";
-import type { Value, VectorData } from "../base/values.ts";
+import { arrayType, type ColumnType, decimalType, T } from "../base/types.ts";
+import type { DoubleArray, Value, VectorData } from "../base/values.ts";
 import type { PartitionUnit } from "../sql/ast.ts";
 import type { Storage, StoredColumn, Table, TableMeta } from "../storage/api.ts";
 import { Mutex } from "../storage/_mutex.ts";
@@ -88,9 +88,20 @@ export interface Prepared {
 
 const ILP_TIMESTAMP = { name: "timestamp", fromColumn: false };
 
-/** The column type a value kind creates (spec/protocols.md §10.5). */
-function typeForKind(kind: ValueKind): ColumnType | undefined {
+/**
+ * The column type a value kind creates (spec/protocols.md §10.5): an array column has as many
+ * dimensions as the column's first array; a DECIMAL column is DECIMAL(18,3) (§10.4).
+ */
+function typeForKind(kind: ValueKind, col: BlockColumn, n: number): ColumnType | undefined {
   switch (kind) {
+    case K.ARRAY: {
+      for (let i = 0; i < n; i++) {
+        if (col.kinds[i] === K.ARRAY) return arrayType((col.refs[i] as DoubleArray).dims);
+      }
+      return undefined;
+    }
+    case K.DECIMAL:
+      return decimalType(18, 3);
     case K.SYMBOL:
       return T.SYMBOL;
     case K.STRING:
@@ -373,7 +384,7 @@ class Preparation {
   #newColumn(col: BlockColumn, lower: string, columnCount: number): ColumnType | undefined {
     const n = this.block.rowCount;
     const row = firstRowOf(col, n);
-    const type = this.options.types?.get(lower) ?? typeForKind(col.firstKind(n));
+    const type = this.options.types?.get(lower) ?? typeForKind(col.firstKind(n), col, n);
     const reason = !type
       ? undefined
       : this.meta && !this.config.autoCreateColumns

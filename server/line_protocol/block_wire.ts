@@ -6,7 +6,8 @@
  * give the receiving side one shared string per distinct value.
  */
 // The leaf block module, not engine/mod.ts: the parse workers load this file (see line_parser.ts).
-import { BlockColumn, IngestBlock } from "../../engine/ingest/block.ts";
+import { BlockColumn, type CellRef, IngestBlock } from "../../engine/ingest/block.ts";
+import { DoubleArray } from "../../engine/base/double_array.ts";
 
 export interface WireColumn {
   name: string;
@@ -16,7 +17,7 @@ export interface WireColumn {
   nums: Float64Array<ArrayBuffer>;
   /** Per row: index into `dict`, or -1 for no payload; absent when the column has none. */
   codes?: Int32Array;
-  dict?: (string | bigint)[];
+  dict?: CellRef[];
 }
 
 export interface WireBlock {
@@ -71,13 +72,13 @@ const RECENT_SLOTS = 256;
  * string object per distinct value, so the cache's `===` is mostly an identity check).
  */
 function encodeRefs(
-  refs: (string | bigint | null)[],
+  refs: (CellRef | null)[],
   n: number,
-): { codes: Int32Array<ArrayBuffer>; dict: (string | bigint)[] } {
+): { codes: Int32Array<ArrayBuffer>; dict: CellRef[] } {
   const codes = new Int32Array(n);
-  const dict: (string | bigint)[] = [];
-  const index = new Map<string | bigint, number>();
-  const recent: (string | bigint | null)[] = new Array(RECENT_SLOTS).fill(null);
+  const dict: CellRef[] = [];
+  const index = new Map<CellRef, number>();
+  const recent: (CellRef | null)[] = new Array(RECENT_SLOTS).fill(null);
   const recentCodes = new Int32Array(RECENT_SLOTS);
   for (let i = 0; i < n; i++) {
     const v = refs[i];
@@ -123,8 +124,14 @@ export function blocksFromWire(wire: WireBlock[]): IngestBlock[] {
         // Filled first, then set: the quickest way to a dense array in V8 (push is slower).
         // Rows past the codes (none from blocksToWire) have no payload; a later setRef
         // fills up to the capacity.
-        const codes = wc.codes, dict = wc.dict, n = codes.length;
-        const refs = new Array<string | bigint | null>(n).fill(null);
+        const codes = wc.codes, n = codes.length;
+        // An array arrives as a plain {shape, data} (structured clone drops the class).
+        const dict = wc.dict.map((v): CellRef => {
+          if (typeof v !== "object" || v instanceof DoubleArray) return v;
+          const plain = v as { shape: number[]; data: Float64Array };
+          return new DoubleArray(plain.shape, plain.data);
+        });
+        const refs = new Array<CellRef | null>(n).fill(null);
         for (let i = 0; i < n; i++) {
           const code = codes[i];
           if (code >= 0) refs[i] = dict[code];

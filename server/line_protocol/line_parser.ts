@@ -8,6 +8,7 @@
 // The block module itself rather than engine/mod.ts: the parse workers (parse_worker.ts) load
 // this file, and the whole engine's module graph would add a quarter second to their start.
 // block.ts is a leaf (plain data, no imports), re-exported unchanged by engine/mod.ts.
+import { DoubleArray } from "../../engine/base/double_array.ts";
 import { IngestBlock, K, type ValueKind } from "../../engine/ingest/block.ts";
 import { ByteInterner, decodeUtf8 } from "./_bytes.ts";
 import { parseDoubleBytes, parseIntBytes, parseMicrosBytes, scanPlainNumber } from "./_numbers.ts";
@@ -68,6 +69,10 @@ const B_FLOAT = 2,
   B_LONG = 15,
   B_DOUBLE = 16,
   B_DECIMAL = 23;
+/** Array element types: DOUBLE, and the marker of a NULL array (no payload follows). */
+const B_ARRAY_ELEM_DOUBLE = 10, B_NULL_ARRAY = 33;
+/** `cairo.max.array.element.count` default and the largest dimension length (§10.4). */
+const ARRAY_ELEMENTS_MAX = 10_000_000, ARRAY_DIM_MAX = (1 << 28) - 1;
 
 /**
  * Parses lines into blocks, one per table (`blocks`), across calls: TCP feeds it buffer after
@@ -92,7 +97,8 @@ export class LineParser {
   readonly #plain = new Float64Array(1);
   /** The last typed value (see #typedValue). */
   #x = 0;
-  #big = 0n;
+  /** LONG256 and big integers (bigint) or a DECIMAL's text. */
+  #big: bigint | string = 0n;
   /** FNV-1a of the bytes the last name or tag value scan went over (for the interners). */
   #hash = 0;
   #capacityHint = 0;
@@ -444,9 +450,9 @@ export class LineParser {
       if (cell) cell.setNum(row, K.NULL, 0);
       return i;
     }
-    const kind = this.#typedValue(block, name, from, i);
+    const kind = this.#typedValue(name, from, i);
     if (cell) {
-      if (kind === K.LONG256 || kind === K.LONG_BIG) cell.setRef(row, kind, this.#big);
+      if (kind === K.LONG256 || kind === K.LONG_BIG || kind === K.DECIMAL) cell.setRef(row, kind, this.#big);
       else cell.setNum(row, kind, this.#x);
     }
     return i;
@@ -456,7 +462,7 @@ export class LineParser {
    * Types a text field value by its last byte (spec/protocols.md §10.2); the value is left in
    * `#x` (numbers) or `#big` (LONG256, big integers).
    */
-  #typedValue(block: IngestBlock, name: string, from: number, to: number): ValueKind {
+  #typedValue(name: string, from: number, to: number): ValueKind {
     const buf = this.#buf;
     const last = buf[to - 1];
     let kind: ValueKind = K.DOUBLE;
@@ -487,8 +493,12 @@ export class LineParser {
         kind = K.TIMESTAMP;
         x = parseMicrosBytes(buf, from, to - 1, 1000);
         break;
-      case 0x64: // d: decimal
-        throw new LineFail(`table: ${block.table}, column: ${name}; DECIMAL columns are not supported`);
+      case 0x64: { // d: decimal (v3), kept as its text; the column's scale is applied later
+        const text = this.#text(from, to - 1);
+        if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(text)) throw new LineFail(this.#invalidField(name, from, to));
+        this.#big = text;
+        return K.DECIMAL;
+      }
       default: {
         const bool = last >= 0x41 ? booleanOf(buf, from, to) : undefined;
         if (bool !== undefined) {
@@ -597,6 +607,7 @@ export class LineParser {
     let kind: ValueKind;
     let x: number;
     let big: bigint | undefined;
+    let ref: string | DoubleArray | undefined;
     switch (type) {
       case B_DOUBLE:
         this.#need(i, 8, name);
@@ -640,15 +651,36 @@ export class LineParser {
       }
       case B_ARRAY: {
         this.#need(i, 1, name);
-        if (this.#buf[i] === 33) {
+        if (this.#buf[i] === B_NULL_ARRAY) {
           i += 1;
           kind = K.NULL, x = 0;
           break;
         }
-        throw new LineFail(`table: ${block.table}, column: ${name}; array columns are not supported`);
+        const read = this.#binaryArray(block, name, i);
+        i = read.end;
+        kind = K.ARRAY, x = 0, ref = read.value;
+        break;
       }
-      case B_DECIMAL:
-        throw new LineFail(`table: ${block.table}, column: ${name}; DECIMAL columns are not supported`);
+      case B_DECIMAL: {
+        // scale byte, length byte, then the unscaled value big-endian two's complement (§10.4).
+        this.#need(i, 2, name);
+        const scale = this.#buf[i], length = this.#buf[i + 1];
+        i += 2;
+        if (scale > 76) {
+          throw new LineFail(`table: ${block.table}, column: ${name}; invalid decimal scale ${scale}`);
+        }
+        this.#need(i, length, name);
+        if (length === 0) {
+          kind = K.NULL, x = 0;
+          break;
+        }
+        let v = 0n;
+        for (let k = 0; k < length; k++) v = (v << 8n) | BigInt(this.#buf[i + k]);
+        if (this.#buf[i] & 0x80) v -= 1n << BigInt(8 * length);
+        i += length;
+        kind = K.DECIMAL, x = 0, ref = decimalText(v, scale);
+        break;
+      }
       default:
         throw new LineFail(
           `Could not parse entire line, field value is invalid. Field: ${name}; value: unknown binary type ${type}`,
@@ -661,10 +693,56 @@ export class LineParser {
     const cell = block.cell(name, row, line, ordinal);
     if (cell) {
       if (big !== undefined) cell.setRef(row, K.LONG_BIG, big);
+      else if (ref !== undefined) cell.setRef(row, kind, ref);
       else cell.setNum(row, kind, x);
     }
     return i;
   }
+
+  /**
+   * A binary DOUBLE array after its type byte: element type (10 = DOUBLE), dimension count
+   * (1-32), that many uint32 LE lengths, then the float64 LE elements in row-major order.
+   */
+  #binaryArray(block: IngestBlock, name: string, i: number): { value: DoubleArray; end: number } {
+    const bad = (why: string) => new LineFail(`table: ${block.table}, column: ${name}; ${why}`);
+    this.#need(i, 2, name);
+    const elem = this.#buf[i], dims = this.#buf[i + 1];
+    i += 2;
+    if (elem !== B_ARRAY_ELEM_DOUBLE) throw bad(`unsupported array element type ${elem}`);
+    if (dims < 1 || dims > 32) throw bad(`invalid array dimension count ${dims}`);
+    this.#need(i, 4 * dims, name);
+    const view = this.#view;
+    const shape = new Array<number>(dims);
+    let count = 1;
+    for (let d = 0; d < dims; d++) {
+      const len = view.getUint32(i + 4 * d, true);
+      if (len > ARRAY_DIM_MAX) throw bad(`array dimension length ${len} exceeds ${ARRAY_DIM_MAX}`);
+      shape[d] = len;
+      count *= len;
+    }
+    i += 4 * dims;
+    if (count > ARRAY_ELEMENTS_MAX) {
+      throw bad(`array has too many elements [count=${count}, max=${ARRAY_ELEMENTS_MAX}]`);
+    }
+    this.#need(i, 8 * count, name);
+    const data = new Float64Array(count);
+    for (let k = 0; k < count; k++) {
+      const v = view.getFloat64(i + 8 * k, true);
+      data[k] = Number.isFinite(v) ? v : NaN; // NaN and ±Infinity are NULL elements
+    }
+    return { value: new DoubleArray(shape, data), end: i + 8 * count };
+  }
+}
+
+/** `unscaled × 10^-scale` as decimal text (`-1.50`); the column's DECIMAL type parses it. */
+function decimalText(unscaled: bigint, scale: number): string {
+  const neg = unscaled < 0n;
+  let digits = (neg ? -unscaled : unscaled).toString();
+  if (scale > 0) {
+    digits = digits.padStart(scale + 1, "0");
+    digits = `${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`;
+  }
+  return neg ? `-${digits}` : digits;
 }
 
 /** `t T true True TRUE…` → 1, `f F false…` → 0 (the long forms in any case), else undefined. */

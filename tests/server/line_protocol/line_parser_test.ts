@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { ValueKinds as K } from "../../../engine/mod.ts";
 import { LineParser } from "../../../server/line_protocol/line_parser.ts";
+import type { DoubleArray } from "../../../engine/base/double_array.ts";
 
 const enc = new TextEncoder();
 
@@ -123,4 +124,49 @@ Deno.test("line parser refuses invalid UTF-8 and a slash in a name", () => {
     parse(new Uint8Array([0x74, 0x2c, 0x73, 0x3d, 0xc3, 0x28, 0x20, 0x61, 0x3d, 0x31, 0x0a])).r.error,
   );
   assert.ok(parse("a/b v=1\n").r.error);
+});
+
+/** `t name==` + a binary array of `shape` holding `values` (spec/protocols.md §10.4). */
+function arrayLine(name: string, shape: number[], values: number[], elem = 10): Uint8Array {
+  const body = new Uint8Array(3 + 4 * shape.length + 8 * values.length);
+  const view = new DataView(body.buffer);
+  body[0] = 14, body[1] = elem, body[2] = shape.length;
+  shape.forEach((n, d) => view.setUint32(3 + 4 * d, n, true));
+  values.forEach((v, k) => view.setFloat64(3 + 4 * shape.length + 8 * k, v, true));
+  return new Uint8Array([...enc.encode(`t ${name}==`), ...body, 0x0a]);
+}
+
+Deno.test("line parser reads v2 binary arrays: shape, row-major values, NaN/Infinity as NULL", () => {
+  const { r, blocks } = parse(arrayLine("m", [2, 3], [1, 2, 3, 4, Infinity, -0.5]));
+  assert.equal(r.error, undefined);
+  const col = blocks[0].columns[0];
+  assert.equal(col.kinds[0], K.ARRAY);
+  const a = col.refs[0] as DoubleArray;
+  assert.deepEqual(a.shape, [2, 3]);
+  assert.deepEqual([...a.data], [1, 2, 3, 4, NaN, -0.5]);
+  assert.deepEqual(
+    (parse(arrayLine("e", [0], [])).blocks[0].columns[0].refs[0] as DoubleArray).shape,
+    [0],
+  );
+  assert.match(parse(arrayLine("x", [1], [1], 5)).r.error!.message, /unsupported array element type 5/);
+  assert.match(parse(arrayLine("x", [], [])).r.error!.message, /invalid array dimension count 0/);
+  // Fewer elements than the shape says: a truncated value.
+  const short = arrayLine("x", [3], [1, 2]);
+  assert.match(parse(short.slice(0, short.length - 1)).r.error!.message, /truncated binary value/);
+});
+
+Deno.test("line parser reads v3 DECIMAL: binary two's complement and text with the d suffix", () => {
+  const dec = (scale: number, bytes: number[]) =>
+    new Uint8Array([...enc.encode("t p=="), 23, scale, bytes.length, ...bytes, 0x0a]);
+  const cell = (b: Uint8Array) => {
+    const { r, blocks } = parse(b);
+    assert.equal(r.error, undefined);
+    return [blocks[0].columns[0].kinds[0], blocks[0].columns[0].refs[0]];
+  };
+  assert.deepEqual(cell(dec(3, [0x01, 0xe2, 0x40])), [K.DECIMAL, "123.456"]);
+  assert.deepEqual(cell(dec(2, [0xff, 0x85])), [K.DECIMAL, "-1.23"]);
+  assert.deepEqual(cell(dec(4, [0x05])), [K.DECIMAL, "0.0005"]);
+  assert.equal(cell(dec(0, []))[0], K.NULL);
+  assert.deepEqual(cell(enc.encode("t p=-12.50d\n")), [K.DECIMAL, "-12.50"]);
+  assert.match(parse("t p=1.2.3d\n").r.error!.message, /field value is invalid/);
 });

@@ -1,6 +1,7 @@
 /** Parsing ILP bodies on worker threads (server/line_protocol/parse_pool.ts) gives exactly what parsing in place does. */
 import assert from "node:assert/strict";
 import type { IngestBlock } from "../../../engine/mod.ts";
+import { DoubleArray } from "../../../engine/base/double_array.ts";
 import { blocksFromWire, blocksToWire } from "../../../server/line_protocol/block_wire.ts";
 import { parseBody } from "../../../server/line_protocol/parse_body.ts";
 import { ParsePool } from "../../../server/line_protocol/parse_pool.ts";
@@ -46,6 +47,24 @@ Deno.test("blocks survive the trip through transferable messages", () => {
   assert.ok(b.cell("fresh", row, 9));
   b.endRow();
   assert.equal(b.rowCount, 4);
+});
+
+Deno.test("arrays and decimals survive the trip as DoubleArrays and decimal text", () => {
+  const arr = new Uint8Array(3 + 8 + 16);
+  const view = new DataView(arr.buffer);
+  arr[0] = 14, arr[1] = 10, arr[2] = 2;
+  view.setUint32(3, 1, true), view.setUint32(7, 2, true);
+  view.setFloat64(11, 1.5, true), view.setFloat64(19, -2, true);
+  const body = new Uint8Array([...enc.encode("t m=="), ...arr, ...enc.encode(",p=1.25d\n")]);
+  const parsed = parseBody([body], "n");
+  const back = blocksFromWire(structuredClone(blocksToWire(parsed.blocks).wire));
+  const [m, p] = back[0].columns;
+  assert.ok(m.refs[0] instanceof DoubleArray);
+  assert.deepEqual([(m.refs[0] as DoubleArray).shape, [...(m.refs[0] as DoubleArray).data]], [[1, 2], [
+    1.5,
+    -2,
+  ]]);
+  assert.equal(p.refs[0], "1.25");
 });
 
 Deno.test("a worker parses a body into the same blocks and errors as parsing in place", async () => {
