@@ -3,7 +3,7 @@ import type { Batch } from "../base/values.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { valueKey } from "../plan/bound.ts";
 import { gather } from "./batch_util.ts";
-import { checkCancelled, type ExecContext } from "./exec_context.ts";
+import { checkCancelled, type ExecContext, pace, PACE_MASK, paceDue } from "./exec_context.ts";
 import { readValue } from "../base/values.ts";
 
 type DistinctNode = Extract<PlanNode, { kind: "distinct" }>;
@@ -25,6 +25,7 @@ export async function* runDistinct(
     checkCancelled(ctx);
     const sel: number[] = [];
     for (let i = 0; i < b.rowCount; i++) {
+      if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
       const k = rowKey(b, i);
       if (!seen.has(k)) {
         seen.add(k);

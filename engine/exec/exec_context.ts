@@ -54,6 +54,15 @@ const YIELD_ALONE_MS = 25;
  */
 export const PACE_ROWS = 256;
 
+/**
+ * `(i & PACE_MASK) === PACE_MASK` picks every PACE_ROWS-th iteration of a long loop in an
+ * operator (building a hash index, gathering rows, a window partition, a sort merge), where it
+ * checks `paceDue(ctx)` and awaits `pace(ctx)` when due: those loops ran whole partitions or
+ * inputs of a million rows without a turn, holding every other client for seconds and letting
+ * a timeout or cancel fire only at their end (issue #24).
+ */
+export const PACE_MASK = PACE_ROWS - 1;
+
 /** Statements being executed or streamed (Engine.execute keeps the count). */
 export const statementsRunning = { count: 0 };
 

@@ -9,7 +9,15 @@ import type { PlanNode } from "../plan/plan_node.ts";
 import { normKey } from "../plan/bind_expr.ts";
 import { batchToRows, RowBuffer, rowsToBatch } from "./batch_util.ts";
 import { compilePredicate } from "./compile_expr.ts";
-import { charge, checkCancelled, type ExecContext, pace, rowBytes } from "./exec_context.ts";
+import {
+  charge,
+  checkCancelled,
+  type ExecContext,
+  pace,
+  PACE_MASK,
+  paceDue,
+  rowBytes,
+} from "./exec_context.ts";
 
 type JoinNode = Extract<PlanNode, { kind: "join" }>;
 
@@ -43,12 +51,13 @@ export async function* runJoin(
   let index: Map<unknown, number[]> | undefined;
   if (n.equi.length > 0) {
     index = new Map();
-    rightRows.forEach((r, i) => {
-      const k = keyOf(r, rightKeyCols);
-      const list = index!.get(k);
+    for (let i = 0; i < rightRows.length; i++) {
+      if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
+      const k = keyOf(rightRows[i], rightKeyCols);
+      const list = index.get(k);
       if (list) list.push(i);
-      else index!.set(k, [i]);
-    });
+      else index.set(k, [i]);
+    }
   }
   const all = rightRows.map((_, i) => i);
   const cond = n.condition ? compilePredicate(n.condition, ctx) : undefined;
@@ -89,9 +98,11 @@ export async function* runJoin(
     }
   }
   if (n.type === "right" || n.type === "full") {
-    rightRows.forEach((r, i) => {
-      if (!matchedRight[i]) out.push([...leftNulls, ...r]);
-    });
+    for (let i = 0; i < rightRows.length; i++) {
+      if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
+      if (!matchedRight[i]) out.push([...leftNulls, ...rightRows[i]]);
+      if (out.full) yield out.take();
+    }
   }
   if (out.rows.length) yield out.take();
 }

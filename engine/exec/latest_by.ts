@@ -14,7 +14,8 @@ import { valueKey } from "../plan/bound.ts";
 import { gather, rowOf, rowsToBatches } from "./batch_util.ts";
 import { compileExpr, compilePredicate } from "./compile_expr.ts";
 import { correlatedOf } from "./correlated_prefetch.ts";
-import { checkCancelled, type ExecContext, snapshotOf } from "./exec_context.ts";
+import { checkCancelled, type ExecContext, pace, PACE_MASK, paceDue, snapshotOf } from "./exec_context.ts";
+import { sortPaced } from "./paced_sort.ts";
 import { partitionRanges } from "./scan.ts";
 import { findNullKeyRow, latestBySymbolKeys, readRow } from "./latest_by_keys.ts";
 
@@ -74,12 +75,13 @@ async function latestBackward(
     for (let r = ranges.length - 1; r >= 0; r--) {
       const [from, to] = ranges[r];
       for (let hi = to; hi > from;) {
-        checkCancelled(ctx);
+        if (paceDue(ctx)) await pace(ctx);
         const lo = Math.max(from, hi - BATCH_ROWS_MAX);
         const columns = await Promise.all(scan.columnIndexes.map((c) => snap.read(p, c, lo, hi)));
         const b: Batch = { rowCount: hi - lo, columns };
         const ts = columns[n.tsIndex].data as BigInt64Array;
         for (let i = b.rowCount - 1; i >= 0; i--) {
+          if ((i & PACE_MASK) === 0 && paceDue(ctx)) await pace(ctx);
           if (pred && !pred(b, i)) continue;
           const h = hashOf(b, i);
           if (!latest.has(h)) latest.set(h, { ts: ts[i], row: rowOf(b, i) });
@@ -117,6 +119,7 @@ export async function* runLatestBy(n: LatestNode, ctx: ExecContext, run: Runner)
       checkCancelled(ctx);
       const ts = b.columns[n.tsIndex].data as BigInt64Array;
       for (let i = 0; i < b.rowCount; i++) {
+        if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
         if (ts[i] === LONG_NULL) continue;
         const h = hashOf(b, i);
         const cur = latest.get(h);
@@ -127,7 +130,9 @@ export async function* runLatestBy(n: LatestNode, ctx: ExecContext, run: Runner)
   const entries = [...latest.values()];
   // The backward read met rows newest first; put equal timestamps back in storage order.
   if (backward) entries.reverse();
-  const rows = entries.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0)).map((r) => r.row);
+  const rows = (await sortPaced(entries, (a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0), ctx)).map((r) =>
+    r.row
+  );
   const post = n.post ? compilePredicate(n.post, ctx) : undefined;
   for (const batch of rowsToBatches(n.columns.map((c) => c.type), rows)) {
     if (!post) {

@@ -12,7 +12,7 @@ import type { PlanNode } from "../plan/plan_node.ts";
 import { valueKey } from "../plan/bound.ts";
 import { RowBuffer } from "./batch_util.ts";
 import { compileExpr, compilePredicate } from "./compile_expr.ts";
-import { checkCancelled, type ExecContext } from "./exec_context.ts";
+import { checkCancelled, type ExecContext, pace, PACE_MASK, paceDue } from "./exec_context.ts";
 import { boundTicks, type Bucketer, bucketerOf } from "./sample_by_buckets.ts";
 import { trySampleByFast } from "./sample_by_fast.ts";
 
@@ -58,6 +58,7 @@ async function collectRows(n: SampleByNode, input: AsyncIterable<Batch>, ctx: Ex
     checkCancelled(ctx);
     const ts = b.columns[spec.tsIndex].data as BigInt64Array;
     for (let i = 0; i < b.rowCount; i++) {
+      if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
       const t = ts[i];
       if (t === LONG_NULL) continue;
       if (!bucketer) {
@@ -131,7 +132,7 @@ interface KeyState {
   at: number;
 }
 
-function* emit(n: SampleByNode, s: Sampled, ctx: ExecContext): Generator<Batch> {
+async function* emit(n: SampleByNode, s: Sampled, ctx: ExecContext): AsyncGenerator<Batch> {
   const spec = n.spec;
   const buffer = new RowBuffer(n.columns.map((c) => c.type));
   const range = bucketRange(n, s);
@@ -155,7 +156,8 @@ function* emit(n: SampleByNode, s: Sampled, ctx: ExecContext): Generator<Batch> 
   });
   const aggTypes = spec.aggs.map((a) => a.binding.returns);
   for (let pos = 0; pos < range.length; pos++) {
-    if ((pos & 1023) === 0) checkCancelled(ctx);
+    // Every bucket of the range, filled or not: a fine step over a long range is many rows.
+    if ((pos & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
     const b = range[pos];
     const m = s.buckets.get(b);
     for (const [h, st] of states) {

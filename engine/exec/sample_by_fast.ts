@@ -10,7 +10,7 @@ import { LONG_NULL, type Value } from "../base/values.ts";
 import type { ColumnType } from "../base/types.ts";
 import { kernels, type MeasureKind, wasmMemory } from "../../engine-wasm/mod.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
-import { checkCancelled, type ExecContext, snapshotOf } from "./exec_context.ts";
+import { type ExecContext, pace, paceDue, snapshotOf } from "./exec_context.ts";
 import type { SampleByNode, Sampled } from "./sample_by.ts";
 import { boundTicks, type Bucketer, bucketerOf, fixedStrideTicks } from "./sample_by_buckets.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
@@ -162,7 +162,7 @@ async function runFast(
   let bucketer: Bucketer | undefined;
   const columns = [...new Set(aggs.filter((a) => a.col >= 0).map((a) => a.col))];
   for (let p = 0; p < snap.partitions.length; p++) {
-    checkCancelled(ctx);
+    if (paceDue(ctx)) await pace(ctx);
     const ranges = await partitionRanges(snap, p, scan.intervals);
     if (!ranges.length) continue;
     const tsRegion = await snap.region(p, tsCol);
@@ -175,6 +175,9 @@ async function runFast(
     }
     const rowCount = tsRegion.rowCount;
     for (let [from, to] of ranges) {
+      // Turns only here, before this range's views are made: another statement's allocations
+      // during a turn may grow (and detach) the memory.
+      if (paceDue(ctx)) await pace(ctx);
       // A fresh view per range: scratch allocations may grow (and detach) the memory.
       const ts = mem.i64(tsRegion.ptr, rowCount);
       if (!bucketer) bucketer = bucketerOf(spec, ts[from]);

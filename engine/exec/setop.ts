@@ -6,7 +6,7 @@ import type { Batch } from "../base/values.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { gather } from "./batch_util.ts";
 import { rowKey } from "./distinct.ts";
-import { checkCancelled, type ExecContext } from "./exec_context.ts";
+import { checkCancelled, type ExecContext, pace, PACE_MASK, paceDue } from "./exec_context.ts";
 
 type SetOpNode = Extract<PlanNode, { kind: "setop" }>;
 
@@ -27,6 +27,7 @@ export async function* runSetOp(
         }
         const sel: number[] = [];
         for (let i = 0; i < b.rowCount; i++) {
+          if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
           const k = rowKey(b, i);
           if (!seen.has(k)) {
             seen.add(k);
@@ -41,7 +42,10 @@ export async function* runSetOp(
   const rightKeys = new Set<unknown>();
   for await (const b of right) {
     checkCancelled(ctx);
-    for (let i = 0; i < b.rowCount; i++) rightKeys.add(rowKey(b, i));
+    for (let i = 0; i < b.rowCount; i++) {
+      if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
+      rightKeys.add(rowKey(b, i));
+    }
   }
   const emitted = new Set<unknown>();
   const keepIfInRight = n.op === "intersect";
@@ -49,6 +53,7 @@ export async function* runSetOp(
     checkCancelled(ctx);
     const sel: number[] = [];
     for (let i = 0; i < b.rowCount; i++) {
+      if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
       const k = rowKey(b, i);
       if (rightKeys.has(k) !== keepIfInRight) continue;
       if (!n.all) {

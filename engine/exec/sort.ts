@@ -4,6 +4,7 @@ import { compareValues } from "../functions/operators.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { batchToRows, rowsToBatches } from "./batch_util.ts";
 import { charge, checkCancelled, type ExecContext, rowBytes } from "./exec_context.ts";
+import { sortPaced } from "./paced_sort.ts";
 
 type SortNode = Extract<PlanNode, { kind: "sort" }>;
 
@@ -19,12 +20,12 @@ export async function* runSort(
     for (const r of batchToRows(b)) rows.push(r);
   }
   const keys = n.keys.map((k) => ({ ...k, type: n.columns[k.index].type }));
-  rows.sort((a, b) => {
+  const sorted = await sortPaced(rows, (a, b) => {
     for (const k of keys) {
       const c = compareValues(a[k.index], b[k.index], k.type);
       if (c !== 0) return k.desc ? -c : c;
     }
     return 0;
-  });
-  yield* rowsToBatches(n.columns.map((c) => c.type), rows);
+  }, ctx);
+  yield* rowsToBatches(n.columns.map((c) => c.type), sorted);
 }

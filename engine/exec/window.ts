@@ -7,7 +7,8 @@ import { allocVectorData, type Batch, type Value, type Vector, writeValue } from
 import { compareValues, hashKey } from "../functions/value_compare.ts";
 import type { PlanNode, WindowCall } from "../plan/plan_node.ts";
 import { compileExpr } from "./compile_expr.ts";
-import { charge, checkCancelled, type ExecContext } from "./exec_context.ts";
+import { charge, checkCancelled, type ExecContext, pace, PACE_MASK, paceDue } from "./exec_context.ts";
+import { sortPaced } from "./paced_sort.ts";
 import { computePartition } from "./window_functions.ts";
 
 type WindowNode = Extract<PlanNode, { kind: "window" }>;
@@ -22,7 +23,8 @@ export async function* runWindow(n: WindowNode, ctx: ExecContext, run: Runner): 
     batches.push(b);
   }
   const total = batches.reduce((s, b) => s + b.rowCount, 0);
-  const results = n.windows.map((w) => computeWindow(w, batches, total, ctx));
+  const results: Value[][] = [];
+  for (const w of n.windows) results.push(await computeWindow(w, batches, total, ctx));
   let at = 0;
   for (const b of batches) {
     const columns: Vector[] = [...b.columns];
@@ -38,31 +40,51 @@ export async function* runWindow(n: WindowNode, ctx: ExecContext, run: Runner): 
 }
 
 /** Evaluates `e` for every input row, in input order. */
-function evalAll(
+async function evalAll(
   e: Parameters<typeof compileExpr>[0],
   batches: Batch[],
   total: number,
   ctx: ExecContext,
-): Value[] {
+): Promise<Value[]> {
   const f = compileExpr(e, ctx);
   const out = new Array<Value>(total);
   let at = 0;
   for (const b of batches) {
-    for (let i = 0; i < b.rowCount; i++) out[at++] = f(b, i);
+    for (let i = 0; i < b.rowCount; i++) {
+      if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
+      out[at++] = f(b, i);
+    }
   }
   return out;
 }
 
-function computeWindow(w: WindowCall, batches: Batch[], total: number, ctx: ExecContext): Value[] {
+async function evalEach(
+  es: Parameters<typeof compileExpr>[0][],
+  batches: Batch[],
+  total: number,
+  ctx: ExecContext,
+): Promise<Value[][]> {
+  const out: Value[][] = [];
+  for (const e of es) out.push(await evalAll(e, batches, total, ctx));
+  return out;
+}
+
+async function computeWindow(
+  w: WindowCall,
+  batches: Batch[],
+  total: number,
+  ctx: ExecContext,
+): Promise<Value[]> {
   const out = new Array<Value>(total).fill(null);
-  const keys = w.partitionBy.map((p) => evalAll(p, batches, total, ctx));
-  const order = w.orderBy.map((o) => evalAll(o.expr, batches, total, ctx));
-  const args = w.args.map((a) => evalAll(a, batches, total, ctx));
+  const keys = await evalEach(w.partitionBy, batches, total, ctx);
+  const order = await evalEach(w.orderBy.map((o) => o.expr), batches, total, ctx);
+  const args = await evalEach(w.args, batches, total, ctx);
   const partitions: number[][] = [];
   if (keys.length === 0) partitions.push(Array.from({ length: total }, (_, i) => i));
   else {
     const byKey = new Map<string, number[]>();
     for (let i = 0; i < total; i++) {
+      if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
       const h = hashKey(keys.map((k) => k[i]));
       let rows = byKey.get(h);
       if (!rows) byKey.set(h, rows = []), partitions.push(rows);
@@ -76,9 +98,11 @@ function computeWindow(w: WindowCall, batches: Batch[], total: number, ctx: Exec
     }
     return 0;
   };
-  for (const rows of partitions) {
-    checkCancelled(ctx);
-    if (order.length > 0 && !isSorted(rows, cmp)) rows.sort((a, b) => cmp(a, b) || a - b);
+  for (let rows of partitions) {
+    if (paceDue(ctx)) await pace(ctx);
+    if (order.length > 0 && !isSorted(rows, cmp)) {
+      rows = await sortPaced(rows, (a, b) => cmp(a, b) || a - b, ctx);
+    }
     computePartition(w, rows, { order: order[0], peer: (a, b) => cmp(a, b) === 0, args, out });
   }
   return out;

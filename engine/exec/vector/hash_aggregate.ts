@@ -20,7 +20,7 @@ import type { BoundExpr } from "../../plan/bound.ts";
 import type { AggregateCall, PlanNode } from "../../plan/plan_node.ts";
 import { rowsToBatches } from "../batch_util.ts";
 import { compileExpr, type Evaluator } from "../compile_expr.ts";
-import { charge, checkCancelled, type ExecContext } from "../exec_context.ts";
+import { charge, checkCancelled, type ExecContext, pace, PACE_MASK, paceDue } from "../exec_context.ts";
 import { compileVectorExpr } from "../vector_expr.ts";
 import { type BatchMask, batchMask, batchVector } from "./batch_eval.ts";
 import { NativeAgg, nativeFnOf } from "./agg_states.ts";
@@ -164,6 +164,8 @@ export async function* runHashAggregate(
       const accs = a.accs!, args = a.args!, create = a.call.binding.create;
       while (accs.length < groups) accs.push(create());
       for (let i = 0; i < rows; i++) {
+        // Accumulators fed row by row (string_agg, ...) can cost a while per batch.
+        if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
         if (m && !m[i]) continue;
         accs[gids[i]].add(args.length === 0 ? [] : args.map((x) => x(b, i)));
       }
@@ -176,6 +178,7 @@ export async function* runHashAggregate(
   const types = n.columns.map((c) => c.type);
   const out: Value[][] = new Array(groups);
   for (let g = 0; g < groups; g++) {
+    if ((g & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
     const row: Value[] = new Array(n.keys.length + aggs.length);
     if (n.keys.length === 1) row[0] = keyIds[0].values[g];
     else for (let k = 0; k < n.keys.length; k++) row[k] = keyIds[k].values[groupKeyIds[k][g]];

@@ -26,7 +26,7 @@ import {
   type VectorData,
 } from "../../base/values.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
-import { charge, checkCancelled, type ExecContext, rowBytes } from "../exec_context.ts";
+import { charge, checkCancelled, type ExecContext, pace, paceDue, rowBytes } from "../exec_context.ts";
 
 type SortNode = Extract<PlanNode, { kind: "sort" }>;
 
@@ -72,12 +72,16 @@ export async function* runRadixSort(
     total += b.rowCount;
   }
   if (total === 0) return;
-  const whole: Batch = {
-    rowCount: total,
-    columns: n.columns.map((c, i) =>
-      concatColumn(c.type, chunks.map((b) => trimmed(b.columns[i], b.rowCount)), total)
-    ),
-  };
+  // Each step below is one synchronous pass over every row (~10-50 ms at a million rows):
+  // between steps the statement checks its deadline and lets other clients in (issue #24).
+  const columns: Vector[] = [];
+  for (let i = 0; i < n.columns.length; i++) {
+    if (paceDue(ctx)) await pace(ctx);
+    columns.push(
+      concatColumn(n.columns[i].type, chunks.map((b) => trimmed(b.columns[i], b.rowCount)), total),
+    );
+  }
+  const whole: Batch = { rowCount: total, columns };
   chunks.length = 0;
   // Permutation, scratch, one histogram: 8 bytes a row plus the key words.
   charge(ctx, total * (8 + 8 * n.keys.length));
@@ -100,17 +104,18 @@ export async function* runRadixSort(
   }
   const count = new Uint32Array(65536);
   for (let k = n.keys.length - 1; k >= 0; k--) {
-    checkCancelled(ctx);
+    if (paceDue(ctx)) await pace(ctx);
     const key = n.keys[k];
     const w = keyWords(whole.columns[key.index], total, key.desc);
     const passes: [Uint32Array, number][] = [[w.lo, 0], [w.lo, 16]];
     if (w.hi) passes.push([w.hi, 0], [w.hi, 16]);
     for (const [words, shift] of passes) {
+      if (paceDue(ctx)) await pace(ctx);
       if (radixPass(perm, tmp, words, shift, count)) [perm, tmp] = [tmp, perm];
     }
   }
   for (let at = 0; at < total; at += BATCH_ROWS_MAX) {
-    checkCancelled(ctx);
+    if (paceDue(ctx)) await pace(ctx);
     const end = Math.min(total, at + BATCH_ROWS_MAX);
     yield gatherRows(whole, perm.subarray(at, end));
   }
