@@ -101,8 +101,18 @@ export class Activity {
    */
   cancel(id: number, session: Session, pos: number): void {
     if (id < 0) throw new SqlError(`non-negative integer literal expected as query id`, pos);
-    const entry = this.#running.get(id);
-    if (!entry) throw new SqlError(`query to cancel not found in registry [id=${id}]`, pos);
+    if (!this.tryCancel(id, session, pos)) {
+      throw new SqlError(`query to cancel not found in registry [id=${id}]`, pos);
+    }
+  }
+
+  /**
+   * cancel_query(id) (QuestDB's function form): false for a negative or unknown id, true once
+   * the statement was told to stop; the permission rule and error are CANCEL QUERY's.
+   */
+  tryCancel(id: number, session: Session, pos: number): boolean {
+    const entry = id < 0 ? undefined : this.#running.get(id);
+    if (!entry) return false;
     const can = session.principal.can;
     const own = entry.username === session.principal.name;
     if (
@@ -119,6 +129,7 @@ export class Activity {
     entry.stateChangeMicros = nowMicros();
     log("I", "sql", `cancel query [id=${id}, owner=${entry.username}, by=${session.principal.name}]`);
     entry.controller.abort();
+    return true;
   }
 
   /** Rows of query_activity(), oldest statement first. */

@@ -367,6 +367,7 @@ export class Engine {
       timeZone: session.timeZone,
       user: session.principal.name,
       tableExists: (name) => this.#storage.table(name) !== undefined,
+      cancelQuery: (id, pos) => activity.tryCancel(id, session, pos),
     };
   }
 

@@ -1,9 +1,11 @@
 /**
  * Session, server and assorted scalar functions: current_user / session_user,
  * current_database, current_schema, version, build (spec/sql.md §17.4); md5 / sha1 / sha256,
- * typeOf, pg_typeof, to_uuid, netmask (§15.4); flush_query_cache and reload_config.
+ * typeOf, pg_typeof, to_uuid, netmask (§15.4); flush_query_cache and reload_config;
+ * cancel_query.
  */
 import { createHash } from "node:crypto";
+import { SqlError } from "../base/errors.ts";
 import { type ColumnType, T, typeName } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import { maskOf, parseSubnet } from "./_ipv4.ts";
@@ -115,9 +117,34 @@ function bindNetmask(args: BoundArg[]): ScalarBinding | string {
   };
 }
 
+/**
+ * cancel_query(id): QuestDB's function form of CANCEL QUERY. True when the statement was told
+ * to stop, false for an unknown or negative id; a negative literal is refused when bound.
+ * Never folded into a constant: it acts when a row is evaluated.
+ */
+function bindCancelQuery(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 1 || !isIntArg(args[0].type)) return noMatch("cancel_query", args);
+  const arg = args[0];
+  const literal = arg.constant ? toBigInt(arg.value ?? null) : null;
+  if (literal !== null && literal < 0n) {
+    return "non-negative integer literal expected as query id";
+  }
+  return {
+    returns: T.BOOLEAN,
+    argTypes: [T.LONG],
+    deterministic: false,
+    eval: ([v], ctx) => {
+      if (v === null) return false;
+      if (!ctx.cancelQuery) throw new SqlError("cancel_query() is not available here", arg.pos);
+      return ctx.cancelQuery(Number(v), arg.pos);
+    },
+  };
+}
+
 /** The functions of this file. */
 export const MISC_FUNCTIONS: ScalarFunction[] = [
   sessionUser("current_user"),
+  scalar("cancel_query", bindCancelQuery),
   sessionUser("session_user"),
   fixed("current_database", T.STRING, "qdb"),
   fixed("current_schema", T.STRING, "public"),

@@ -31,6 +31,11 @@ export interface EvalContext {
   timeZone: string;
   /** The authenticated principal's name, for current_user(). */
   user: string;
+  /**
+   * cancel_query(id): stops a running statement as the session's principal (engine/activity.ts
+   * tryCancel); absent where no session is at hand.
+   */
+  cancelQuery?: (id: number, pos: number) => boolean;
   /** Whether a table exists (wait_wal_table); absent where no catalog is at hand. */
   tableExists?: (name: string) => boolean;
 }

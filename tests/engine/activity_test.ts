@@ -88,3 +88,47 @@ Deno.test("CANCEL QUERY by the owner; negative and unknown ids are errors at the
     );
   });
 });
+
+/** The one value of a one-row, one-column answer. */
+async function scalarOf(engine: Engine, sql: string, s: Session): Promise<unknown> {
+  const out = await engine.execute(sql, s);
+  assert.equal(out.kind, "rows");
+  const values: unknown[] = [];
+  for await (const b of out.batches) {
+    for (let i = 0; i < b.rowCount; i++) values.push(b.columns[0].data[i]);
+  }
+  assert.equal(values.length, 1, sql);
+  return values[0];
+}
+
+Deno.test("SELECT cancel_query(id): true when cancelled, false for unknown ids, CANCEL QUERY's permission rule", async () => {
+  await withEngine(async (engine) => {
+    const alice = session("alice");
+    const out = await engine.execute(LONG_QUERY, alice);
+    assert.equal(out.kind, "rows");
+    const ended = drain(out.batches);
+    const id = await idOf(engine, LONG_QUERY);
+    assert.equal(Boolean(await scalarOf(engine, "select cancel_query(99999999)", alice)), false);
+    await assert.rejects(
+      engine.execute(`select cancel_query(${id})`, session("bob")).then(async (o) => {
+        if (o.kind === "rows") { for await (const _ of o.batches) { /* drain */ } }
+      }),
+      (e: SqlError) =>
+        e.kind === "permission" && /Access denied for bob \[CANCEL ANY COMMAND\]/.test(e.message),
+    );
+    assert.equal(activity.rows().find((r) => Number(r[0]) === id)?.[6], "active");
+    // The form QuestDB documents: pick the id from query_activity() in the same statement.
+    const cancelled = await scalarOf(
+      engine,
+      `select cancel_query(query_id) from query_activity() where query = '${LONG_QUERY}'`,
+      alice,
+    );
+    assert.equal(Boolean(cancelled), true);
+    const err = await ended;
+    assert.ok(err instanceof SqlError && err.kind === "cancelled", String(err));
+    await assert.rejects(
+      engine.execute("select cancel_query(-1)", alice),
+      (e: SqlError) => /non-negative integer literal expected as query id/.test(e.message),
+    );
+  });
+});
