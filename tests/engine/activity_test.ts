@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { type Batch, Engine, type Session, SqlError } from "../../engine/mod.ts";
 import { activity } from "../../engine/activity.ts";
+import { T } from "../../engine/base/types.ts";
 
 const LONG_QUERY = "select sum(a.x * b.x) from long_sequence(100000) a cross join long_sequence(100000) b";
 
@@ -90,14 +91,14 @@ Deno.test("CANCEL QUERY by the owner; negative and unknown ids are errors at the
 });
 
 /** The one value of a one-row, one-column answer. */
-async function scalarOf(engine: Engine, sql: string, s: Session): Promise<unknown> {
+async function scalarOf(engine: Engine, sql: Parameters<Engine["execute"]>[0], s: Session): Promise<unknown> {
   const out = await engine.execute(sql, s);
   assert.equal(out.kind, "rows");
   const values: unknown[] = [];
   for await (const b of out.batches) {
     for (let i = 0; i < b.rowCount; i++) values.push(b.columns[0].data[i]);
   }
-  assert.equal(values.length, 1, sql);
+  assert.equal(values.length, 1, String(sql));
   return values[0];
 }
 
@@ -130,5 +131,23 @@ Deno.test("SELECT cancel_query(id): true when cancelled, false for unknown ids, 
       engine.execute("select cancel_query(-1)", alice),
       (e: SqlError) => /non-negative integer literal expected as query id/.test(e.message),
     );
+  });
+});
+
+Deno.test("a prepared cancel_query($1::long) cancels as the principal of each execution", async () => {
+  await withEngine(async (engine) => {
+    const alice = session("alice");
+    const p = engine.prepare("select cancel_query($1::long)", alice);
+    const run = (s: Session, id: number) =>
+      scalarOf(engine, p, { ...s, params: [BigInt(id)], paramTypes: [T.LONG] });
+    assert.equal(Boolean(await run(alice, 99999999)), false);
+    const out = await engine.execute(LONG_QUERY, alice);
+    assert.equal(out.kind, "rows");
+    const ended = drain(out.batches);
+    const id = await idOf(engine, LONG_QUERY);
+    await assert.rejects(run(session("bob"), id), (e: SqlError) => e.kind === "permission");
+    assert.equal(Boolean(await run(alice, id)), true);
+    const err = await ended;
+    assert.ok(err instanceof SqlError && err.kind === "cancelled", String(err));
   });
 });
