@@ -97,6 +97,8 @@ export function decodeTextParam(text: string, oid: number, index: number): Value
 export function decodedParamType(oid: number, value: Value): ColumnType | undefined {
   if ((oid === OID.TIMESTAMP || oid === OID.TIMESTAMPTZ) && typeof value === "bigint") return T.TIMESTAMP;
   if (value instanceof DoubleArray) return arrayType(value.dims);
+  // bytea (text `\x..` or binary) is BINARY: a Uint8Array alone would bind as a string.
+  if (value instanceof Uint8Array) return T.BINARY;
   return undefined;
 }
 

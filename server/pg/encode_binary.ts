@@ -61,6 +61,9 @@ export function writeBinaryCell(w: BufferWriter, v: Value, t: ColumnType): void 
     case "DECIMAL":
       writeBinaryNumeric(w, v as bigint, t.scale ?? 0);
       return;
+    case "BINARY":
+      w.int32((v as Uint8Array).length).bytes(v as Uint8Array);
+      return;
     default:
       writeTextCell(w, v, t);
   }

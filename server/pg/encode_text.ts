@@ -36,6 +36,15 @@ export function textOf(v: Value, t: ColumnType): string | null {
   }
 }
 
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+/** `\x0001fe`: bytea in text format. */
+export function byteaHex(bytes: Uint8Array): string {
+  let s = "\\x";
+  for (const b of bytes) s += HEX[b];
+  return s;
+}
+
 /** Writes one DataRow cell in text format. */
 export function writeTextCell(w: BufferWriter, v: Value, t: ColumnType): void {
   if (v === null) {
@@ -43,7 +52,8 @@ export function writeTextCell(w: BufferWriter, v: Value, t: ColumnType): void {
     return;
   }
   if (v instanceof Uint8Array) {
-    w.int32(v.length).bytes(v);
+    // bytea's text form (PostgreSQL's default bytea_output=hex): `\x` and two hex digits a byte.
+    w.lengthPrefixedString(byteaHex(v));
     return;
   }
   const s = textOf(v, t);

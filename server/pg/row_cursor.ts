@@ -19,11 +19,12 @@ type CellWriter = (w: BufferWriter, v: Value, t: ColumnType) => void;
 
 /**
  * The format code of each result column: none = all text, one = all that, else one per
- * column (spec/protocols.md §12.5). BINARY columns are always binary (§12.8).
+ * column (spec/protocols.md §12.5). BINARY follows the request too, as bytea does in
+ * PostgreSQL (text: `\x` hex): QuestDB sends it binary whatever was asked (§12.8), which
+ * psycopg 3 reads as an empty value when a text row mixes formats (issue #18).
  */
 export function resultFormats(columns: ColumnMeta[], requested: number[]): number[] {
-  return columns.map((c, i) => {
-    if (c.type.tag === "BINARY") return 1;
+  return columns.map((_c, i) => {
     const f = requested.length === 0 ? 0 : requested.length === 1 ? requested[0] : requested[i] ?? 0;
     return f === 1 ? 1 : 0;
   });
