@@ -11,6 +11,7 @@
  */
 import { type ColumnType, T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
+import { DoubleArray } from "../base/double_array.ts";
 import { indexDefinitionByOid } from "../catalog/pg_catalog_index.ts";
 import { NAMESPACES, relationName } from "../catalog/pg_catalog.ts";
 import { functionResult } from "../catalog/pg_catalog_proc.ts";
@@ -18,6 +19,7 @@ import { formatType, PG_TYPES } from "../catalog/pg_catalog_types.ts";
 import { toBigInt } from "./_util.ts";
 import { registerScalar } from "./registry.ts";
 import type { BoundArg, ScalarBinding } from "./registry_types.ts";
+import { parseTextArray } from "./pg_text_arrays.ts";
 
 /** Values current_setting() answers (lower-case names). */
 const SETTINGS: Record<string, string> = {
@@ -103,13 +105,31 @@ function registerAll(): void {
     if (args.length < 2 || args.length > 3) {
       return "array_to_string expects (array, delimiter [, null string])";
     }
-    return { returns: T.STRING, eval: ([a]) => (a === null ? null : String(a)) };
+    // A text array (`{a,b}`, pg_text_arrays.ts) joins its elements, skipping NULLs unless a
+    // null string is given; a catalog vector's text (`'2 3'`) is answered as it is.
+    return {
+      returns: T.STRING,
+      eval: ([a, d, n]) => {
+        if (a === null) return null;
+        const s = String(a);
+        if (!s.startsWith("{") || d === null) return s;
+        return parseTextArray(s).flatMap((e) => e !== null ? [e] : n == null ? [] : [String(n)]).join(
+          String(d),
+        );
+      },
+    };
   });
   define("pg_any_equal", (args) => {
     if (args.length !== 2) return "pg_any_equal expects (value, array)";
     return {
       returns: T.BOOLEAN,
-      eval: ([v, a]) => (v === null || a === null ? null : anyEqual(v, String(a))),
+      // A catalog vector (text, `'1 2'`) or a DOUBLE[] (`x = ANY(ARRAY[1.0, 2.0])`).
+      eval: ([v, a]) =>
+        v === null || a === null
+          ? null
+          : a instanceof DoubleArray
+          ? a.data.some((e) => e === Number(v))
+          : anyEqual(v, String(a)),
     };
   });
   define("pg_array_element", (args) => {

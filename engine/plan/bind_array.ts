@@ -8,6 +8,8 @@ import type { Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
 import { accessArray, constructArray, type Selector } from "../functions/array_ops.ts";
 import type { ScalarBinding } from "../functions/registry_types.ts";
+import { textArrayElement } from "../functions/pg_text_arrays.ts";
+import { toBigInt } from "../functions/_util.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
 import type { BindContext } from "./bind_expr.ts";
 
@@ -48,6 +50,9 @@ export function bindArrayLiteral(e: A.ArrayLiteral, ctx: BindContext, bind: Bind
 /** `arr[i, lo:hi, …]` (also `arr[i][j]`, which the parser reads as one list of selectors). */
 export function bindArrayIndex(e: A.IndexExpr, ctx: BindContext, bind: Bind): BoundExpr {
   const arr = bind(e.expr, ctx);
+  if (isTextArrayBase(arr) && e.indexes.length === 1 && !e.ranges?.[0]) {
+    return textElement(arr, bind(e.indexes[0], ctx), ctx, e);
+  }
   if (arr.type.tag !== "ARRAY") {
     throw new SqlError(`array expected, found ${arr.type.tag}`, e.expr.pos);
   }
@@ -65,4 +70,25 @@ export function bindArrayIndex(e: A.IndexExpr, ctx: BindContext, bind: Bind): Bo
     selectors.push({ range: range !== undefined, hasHi: range?.hi !== undefined });
   });
   return callNode("[]", accessArray(arr.type, selectors, e.pos), args, ctx, e.pos);
+}
+
+/**
+ * A text value subscripted: PostgreSQL's text arrays, which the engine holds in their text
+ * form `{a,b}` (functions/pg_text_arrays.ts: string_to_array, parse_ident, catalog vectors).
+ * QuestDB has no subscript on text, so no query of its dialect changes meaning.
+ */
+function isTextArrayBase(arr: BoundExpr): boolean {
+  return arr.type.tag === "STRING" || arr.type.tag === "VARCHAR";
+}
+
+const TEXT_ELEMENT: ScalarBinding = {
+  returns: T.STRING,
+  eval: ([a, n]) => (a === null || n === null ? null : textArrayElement(String(a), Number(toBigInt(n)))),
+};
+
+function textElement(arr: BoundExpr, index: BoundExpr, ctx: BindContext, e: A.IndexExpr): BoundExpr {
+  if (!["BYTE", "SHORT", "INT", "LONG", "NULL"].includes(index.type.tag)) {
+    throw new SqlError(`array index must be an integer, found ${index.type.tag}`, e.indexes[0].pos);
+  }
+  return callNode("text_array_element", TEXT_ELEMENT, [arr, index], ctx, e.pos);
 }

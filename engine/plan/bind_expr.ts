@@ -105,6 +105,21 @@ export function bindExpr(e: A.Expr, ctx: BindContext): BoundExpr {
         const ref = resolveOuter(ctx.outer, e.name, e.qualifier, e.pos);
         if (ref) return ref;
       }
+      // SQL's bare `user` (Grafana's `THEN user ELSE` for the search path's "$user") is
+      // current_user when no column of that name is in scope, where QuestDB had only an error.
+      if (
+        !e.qualifier && e.name.toLowerCase() === "user" &&
+        ctx.scope.find(e.name, undefined, e.pos) === undefined
+      ) {
+        return bindCall({
+          kind: "call",
+          pos: e.pos,
+          name: "current_user",
+          args: [],
+          distinct: false,
+          star: false,
+        }, sub);
+      }
       const index = ctx.scope.resolve(e.name, e.qualifier, e.pos);
       return { kind: "column", type: ctx.scope.columns[index].type, index };
     }

@@ -169,11 +169,11 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
       name,
       args: [series as unknown as Value],
     };
-    return { node, scope: scopeOf(node, alias ? [alias] : [name]) };
+    return { node, scope: aliasedColumn(scopeOf(node, alias ? [alias] : [name]), alias) };
   }
   if (name === "read_parquet" || name === "parquet_scan") return planReadParquet(call, alias, pc);
   const columns = pc.meta.columnsOf(name);
-  if (!columns) throw new SqlError(`unknown function name: ${call.name}`, call.pos);
+  if (!columns) return planScalarSource(call, alias, pc);
   const args = constArgs(call, pc);
   if ((name === "table_columns" || name === "table_partitions") && args.length > 0) {
     const t = args[0];
@@ -183,6 +183,29 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
   }
   const node: PlanNode = { ...shape(columns), kind: "generator", name, args };
   return { node, scope: scopeOf(node, alias ? [alias] : [name]) };
+}
+
+/**
+ * PostgreSQL reads a function of one column with a table alias under that alias too
+ * (`generate_series(1, 3) AS i` has column `i`): Grafana's catalog queries read it so. The
+ * column keeps QuestDB's name (what `*` shows); the alias is an extra name for it.
+ */
+function aliasedColumn(scope: Scope, alias: string | undefined): Scope {
+  if (!alias || scope.columns.length !== 1) return scope;
+  return new Scope([{ ...scope.columns[0], alsoNamed: alias }], scope.timestampIndex);
+}
+
+/**
+ * A scalar function in FROM, as PostgreSQL allows (`FROM string_to_array(...) s` in Grafana's
+ * catalog queries): one row of one column, named as the function and read under the alias
+ * too. QuestDB takes only table functions there, so only what it refused is read this way;
+ * an unknown name keeps its "unknown function name" error from the binder.
+ */
+function planScalarSource(call: A.FunctionCall, alias: string | undefined, pc: PlanContext): Planned {
+  const name = call.name.toLowerCase().replace(/^pg_catalog\./, "");
+  const value = bindExpr(call, bindContext(new Scope([]), pc, "FROM"));
+  const node: PlanNode = { ...shape([{ name, type: value.type }]), kind: "values", rows: [[value]] };
+  return { node, scope: aliasedColumn(scopeOf(node, alias ? [alias] : [name]), alias) };
 }
 
 /** read_parquet('file'): the file's footer gives the columns now; rows are read when run. */

@@ -10,6 +10,8 @@ export interface ScopeColumn {
   type: ColumnType;
   /** Names that may qualify this column (`t.col`): the table name and/or its alias. */
   qualifiers: string[];
+  /** A second name, the table alias of a one-column function in FROM (plan_from.ts aliasedColumn). */
+  alsoNamed?: string;
 }
 
 export class Scope {
@@ -29,7 +31,7 @@ export class Scope {
     let found: number | undefined;
     for (let i = 0; i < this.columns.length; i++) {
       const c = this.columns[i];
-      if (c.name.toLowerCase() !== n) continue;
+      if (c.name.toLowerCase() !== n && c.alsoNamed?.toLowerCase() !== n) continue;
       if (q !== undefined && !c.qualifiers.some((x) => x.toLowerCase() === q)) continue;
       if (found !== undefined) throw new SqlError(`Ambiguous column [name=${name}]`, pos);
       found = i;
