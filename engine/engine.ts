@@ -49,6 +49,8 @@ import { prepareSubqueries } from "./exec/subqueries.ts";
 import { dropPartitionsWhere } from "./exec/drop_partitions_where.ts";
 import { copyStatement } from "./exec/copy_to.ts";
 import { PARQUET_EXPORT_DEFAULTS, type ParquetWriteOptions } from "./parquet/writer.ts";
+import { type ColdStorageOptions, ColdStorageTask } from "./cold_storage.ts";
+import type { ObjectStoreConfig } from "./storage/mod.ts";
 import type { TransactionTag } from "./exec/transaction.ts";
 import "./exec/time_series_ops.ts";
 import "./exec/lateral.ts";
@@ -109,6 +111,11 @@ export interface EngineOptions {
   copyExportRoot?: string;
   /** `cairo.parquet.export.*`: COPY TO's Parquet defaults. */
   parquetExportDefaults?: ParquetWriteOptions;
+  /**
+   * `cold.storage.*` (cold.storage.enabled=true): the object store Parquet partitions move to,
+   * and the background task's policy (engine/cold_storage.ts; docs/storage.md "Cold storage").
+   */
+  coldStorage?: ColdStorageOptions & { objectStore: ObjectStoreConfig };
 }
 
 /**
@@ -125,6 +132,8 @@ export class Engine {
   #access: AccessControl | undefined;
   /** CHECKPOINT and BACKUP (engine/operations.ts). */
   readonly #operations: Operations;
+  /** Moves old partitions to the cold store (cold.storage.enabled). */
+  readonly #cold: ColdStorageTask | undefined;
 
   static {
     storageOf = (engine) => engine.#storage;
@@ -140,10 +149,17 @@ export class Engine {
       valuesMin: options.parallelValuesMin,
       cache: (storage as { cache?: ColumnCache }).cache,
     });
+    if (options.coldStorage) {
+      this.#cold = new ColdStorageTask(storage, options.coldStorage);
+      this.#cold.start();
+    }
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
-    const storage = await openStorage(options.root, { cacheBytes: options.cacheBytes });
+    const storage = await openStorage(options.root, {
+      cacheBytes: options.cacheBytes,
+      objectStore: options.coldStorage?.objectStore,
+    });
     return new Engine(storage, options);
   }
 
@@ -356,6 +372,7 @@ export class Engine {
   }
 
   async close(): Promise<void> {
+    await this.#cold?.close();
     this.#parallel.close();
     await this.#storage.close();
   }

@@ -48,8 +48,8 @@ export class StartupError extends Error {
   }
 }
 
-/** Keys whose values are secrets: never printed. */
-const SECRET = /password|secret|token|key$/i;
+/** Keys whose values are secrets: never printed (an object store string holds its credentials). */
+const SECRET = /password|secret|token|key$|object\.store$/i;
 
 export class Config {
   readonly #values = new Map<string, { value: string; source: "default" | "conf" | "env" }>();

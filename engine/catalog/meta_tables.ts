@@ -62,6 +62,8 @@ const PARTITIONS: Col[] = [
   c("attachable", T.BOOLEAN),
   c("isParquet", T.BOOLEAN),
   c("parquetFileSize", T.LONG),
+  // Not a QuestDB column: the partition's Parquet file is in the cold store (docs/storage.md).
+  c("isRemote", T.BOOLEAN),
 ];
 
 /** wal_tables(): one row per WAL table (QuestDB's columns). */
@@ -209,6 +211,7 @@ async function partitionRows(t: Table): Promise<Value[][]> {
         p.parquetSize !== undefined,
         // QuestDB reports -1 for a native partition.
         BigInt(p.parquetSize ?? -1),
+        p.remote === true,
       ]);
     }
     return rows;

@@ -283,7 +283,7 @@ async function convertPartitions(
       if (!all.includes(n.name)) {
         throw new SqlError(`could not convert partition [table=${t.meta.name}, partition=${n.name}]`, n.pos);
       }
-      if (a.format === "parquet" && n.name === active) {
+      if (a.format !== "native" && n.name === active) {
         throw new SqlError(
           `cannot convert the active partition [table=${t.meta.name}, partition=${n.name}]`,
           n.pos,
@@ -295,6 +295,16 @@ async function convertPartitions(
     names = (await opts.dropPartitionsWhere(t, a.where!)).filter((n) =>
       a.format === "native" || n !== active
     );
+  }
+  if (a.format === "remote") {
+    // Checked first (moves nothing), so that a server without a cold store converts nothing.
+    await t.movePartitionsRemote([]).catch((e) => {
+      throw new SqlError((e as Error).message, a.pos);
+    });
+    if (!names.length) return;
+    await t.convertPartitions(names, "parquet");
+    await t.movePartitionsRemote(names);
+    return;
   }
   if (names.length) await t.convertPartitions(names, a.format);
 }

@@ -537,11 +537,14 @@ export type AlterAction =
   | { kind: "dropIndex"; pos: number; column: { name: string; pos: number } }
   | { kind: "symbolCache"; pos: number; column: { name: string; pos: number }; cache: boolean }
   | { kind: "dropPartition"; pos: number; list?: { name: string; pos: number }[]; where?: Expr }
-  /** `CONVERT PARTITION TO {PARQUET | NATIVE} {LIST 'p', ... | WHERE expr}` (issue #21). */
+  /**
+   * `CONVERT PARTITION TO {PARQUET | NATIVE | REMOTE} {LIST 'p', ... | WHERE expr}` (issue #21);
+   * REMOTE (ours, not QuestDB's) converts to Parquet and moves the file to the cold store.
+   */
   | {
     kind: "convertPartition";
     pos: number;
-    format: "parquet" | "native";
+    format: "parquet" | "native" | "remote";
     list?: { name: string; pos: number }[];
     where?: Expr;
   }

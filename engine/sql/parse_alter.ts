@@ -45,8 +45,14 @@ function parseAction(p: ParseState): AlterAction {
   }
   if (p.acceptWords("convert", "partition")) {
     p.expectWord("to");
-    const format = p.acceptWord("parquet") ? "parquet" : p.acceptWord("native") ? "native" : undefined;
-    if (!format) throw p.expected("'parquet' or 'native'");
+    const format = p.acceptWord("parquet")
+      ? "parquet"
+      : p.acceptWord("native")
+      ? "native"
+      : p.acceptWord("remote")
+      ? "remote"
+      : undefined;
+    if (!format) throw p.expected("'parquet', 'native' or 'remote'");
     if (p.acceptWord("where")) return { kind: "convertPartition", pos, format, where: parseExpr(p) };
     p.expectWord("list");
     return { kind: "convertPartition", pos, format, list: partitionNames(p) };

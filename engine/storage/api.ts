@@ -76,6 +76,8 @@ export interface PartitionInfo {
   hi: bigint;
   /** Bytes of `data.parquet` when the partition is in Parquet format (table_partitions()). */
   parquetSize?: number;
+  /** True when the Parquet file lives in the cold store (docs/storage.md "Cold storage"). */
+  remote?: boolean;
 }
 
 /**
@@ -185,6 +187,13 @@ export interface Table {
    * in that format: left alone) as a new version in the other format, in one commit.
    */
   convertPartitions(names: string[], format: "parquet" | "native"): Promise<void>;
+  /**
+   * Cold storage (docs/storage.md "Cold storage"): uploads the named Parquet partitions to the
+   * object store and commits them as remote; returns the names moved.
+   */
+  movePartitionsRemote(names: string[]): Promise<string[]>;
+  /** Deletes the table's objects in the cold store that no committed or live state names. */
+  collectRemote(): Promise<number>;
   /** Metadata-only changes: index flags, symbol cache, dedup keys, params, TTL, WAL flag. */
   alterMeta(change: (meta: TableMeta) => void): Promise<void>;
 }

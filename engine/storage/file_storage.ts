@@ -18,6 +18,7 @@ import { recoverTable } from "./recover_table.ts";
 import { finishRestore, gated } from "./checkpoint.ts";
 import { ColumnCache } from "./column_cache.ts";
 import { acquireRootLock, type RootLock } from "./root_lock.ts";
+import { ObjectStore, type ObjectStoreConfig } from "./object_store.ts";
 import { memoryBytesForCache, SCRATCH_RESERVE_BYTES, wasmMemory } from "../../engine-wasm/mod.ts";
 
 /** QuestDB's defaults for the table parameters CREATE TABLE may leave out. */
@@ -33,28 +34,42 @@ export class FileStorage implements Storage {
   #tableIdNext: number;
   #closed = false;
   readonly #lock: RootLock;
+  /** The cold store, when cold.storage.enabled (docs/storage.md "Cold storage"). */
+  readonly objectStore?: ObjectStore;
 
-  private constructor(root: string, cache: ColumnCache, tableIdNext: number, lock: RootLock) {
+  private constructor(
+    root: string,
+    cache: ColumnCache,
+    tableIdNext: number,
+    lock: RootLock,
+    objectStore?: ObjectStore,
+  ) {
     this.root = root;
+    this.objectStore = objectStore;
     this.cache = cache;
     this.#tableIdNext = tableIdNext;
     this.#lock = lock;
   }
 
   /** Opens (creating when missing) the data root and recovers every table in it. */
-  static async open(root: string, cacheBytes: number): Promise<FileStorage> {
+  static async open(root: string, cacheBytes: number, objectStore?: ObjectStoreConfig): Promise<FileStorage> {
     await Deno.mkdir(root, { recursive: true });
     // Before anything is read: recovery truncates files to `_txn`, which a live server owns.
     const lock = await acquireRootLock(root);
     try {
-      return await FileStorage.#openLocked(root, cacheBytes, lock);
+      return await FileStorage.#openLocked(root, cacheBytes, lock, objectStore);
     } catch (e) {
       lock.release();
       throw e;
     }
   }
 
-  static async #openLocked(root: string, cacheBytes: number, lock: RootLock): Promise<FileStorage> {
+  static async #openLocked(
+    root: string,
+    cacheBytes: number,
+    lock: RootLock,
+    objectStore?: ObjectStoreConfig,
+  ): Promise<FileStorage> {
     let idNext = 1;
     try {
       idNext = JSON.parse(await Deno.readTextFile(joinPath(root, IDS_FILE))).tableIdNext;
@@ -64,7 +79,13 @@ export class FileStorage implements Storage {
     // The first storage opened in a process sizes the shared WASM memory to its budget.
     const memory = wasmMemory(memoryBytesForCache(cacheBytes));
     const budget = Math.min(cacheBytes, memory.buffer.byteLength - SCRATCH_RESERVE_BYTES);
-    const storage = new FileStorage(root, new ColumnCache(budget, memory), idNext, lock);
+    const storage = new FileStorage(
+      root,
+      new ColumnCache(budget, memory),
+      idNext,
+      lock,
+      objectStore ? new ObjectStore(objectStore) : undefined,
+    );
     await removePath(joinPath(root, IDS_FILE + ".tmp"));
     // A root copied during CHECKPOINT (with `_restore` touched) or left with one open.
     await finishRestore(root);
@@ -74,7 +95,10 @@ export class FileStorage implements Storage {
       const path = joinPath(root, entry.name);
       const state = await recoverTable(path);
       if (!state) continue;
-      storage.#tables.set(state.meta.name.toLowerCase(), new TableStore(path, state, storage.cache));
+      storage.#tables.set(
+        state.meta.name.toLowerCase(),
+        new TableStore(path, state, storage.cache, storage.objectStore),
+      );
       storage.#tableIdNext = Math.max(storage.#tableIdNext, id + 1);
     }
     return storage;
@@ -107,7 +131,7 @@ export class FileStorage implements Storage {
     const dirName = tableDirName(def.name, id);
     const path = joinPath(this.root, dirName);
     try {
-      const table = await createTableFiles(path, def, id, dirName, this.cache);
+      const table = await createTableFiles(path, def, id, dirName, this.cache, this.objectStore);
       await syncDir(this.root);
       this.#tables.set(def.name.toLowerCase(), table);
       return table;
@@ -172,6 +196,7 @@ async function createTableFiles(
   id: number,
   dirName: string,
   cache: ColumnCache,
+  objectStore: ObjectStore | undefined,
 ): Promise<TableStore> {
   await Deno.mkdir(path);
   const meta = freezeMeta({
@@ -200,5 +225,5 @@ async function createTableFiles(
   };
   await replaceFileAtomic(path, TXN_FILE, encodeTxn(txn));
   const dicts = new Map(symbols.map((c) => [c.id, new SymbolTable()]));
-  return new TableStore(path, makeState(meta, columnIdNext, txn, dicts), cache);
+  return new TableStore(path, makeState(meta, columnIdNext, txn, dicts), cache, objectStore);
 }

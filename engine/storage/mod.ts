@@ -20,6 +20,8 @@
  */
 import type { Storage } from "./api.ts";
 import { FileStorage } from "./file_storage.ts";
+import type { ObjectStoreConfig } from "./object_store.ts";
+export { type ObjectStoreConfig, parseObjectStore } from "./object_store.ts";
 
 export type * from "./api.ts";
 export { SymbolDictView, SymbolTable } from "./symbol_dict.ts";
@@ -32,6 +34,8 @@ export const CACHE_BYTES_DEFAULT = 1.5 * 1024 * 1024 * 1024;
 export interface StorageOptions {
   /** Bytes of WASM memory the column cache may keep resident. */
   cacheBytes?: number;
+  /** The cold store Parquet partitions move to (cold.storage.*; docs/storage.md "Cold storage"). */
+  objectStore?: ObjectStoreConfig;
 }
 
 /**
@@ -39,5 +43,5 @@ export interface StorageOptions {
  * committed state, and returns the storage the engine works with.
  */
 export function openStorage(root: string, options: StorageOptions = {}): Promise<Storage> {
-  return FileStorage.open(root, options.cacheBytes ?? CACHE_BYTES_DEFAULT);
+  return FileStorage.open(root, options.cacheBytes ?? CACHE_BYTES_DEFAULT, options.objectStore);
 }

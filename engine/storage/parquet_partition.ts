@@ -10,7 +10,13 @@
  * through the table's dictionary on decode; the `_txn` entry lists the column id of each file
  * column, so RENAME / ADD / DROP COLUMN after the conversion keep reading the right data.
  */
-import { type FileMetaData, parquetMetadata, parquetRead } from "hyparquet";
+import {
+  type AsyncBuffer,
+  type FileMetaData,
+  parquetMetadata,
+  parquetMetadataAsync,
+  parquetRead,
+} from "hyparquet";
 import { SqlError } from "../base/errors.ts";
 import { allocVectorData, type Value, writeValue } from "../base/values.ts";
 import type { StoredColumn, TableSnapshot } from "./api.ts";
@@ -22,6 +28,7 @@ import type { ColumnChunk } from "./column_chunk.ts";
 import { decodeSymbolFile, type SymbolTable } from "./symbol_dict.ts";
 import { symbolFileName } from "./dir_name.ts";
 import type { ParquetPart, PartitionState } from "./txn_file.ts";
+import type { ObjectStore } from "./object_store.ts";
 
 /** QuestDB's name for the file of a Parquet partition. */
 export const PARQUET_FILE = "data.parquet";
@@ -72,9 +79,12 @@ export async function writeParquetPartition(
   return { size, columnIds: meta.columns.map((c) => c.id) };
 }
 
-/** An open Parquet partition file: its bytes and footer, shared by the columns decoded from it. */
+/**
+ * An open Parquet partition file: its bytes (a local file read whole, or ranged reads of a
+ * remote object) and footer, shared by the columns decoded from it.
+ */
 export interface ParquetPartitionFile {
-  bytes: ArrayBuffer;
+  bytes: ArrayBuffer | AsyncBuffer;
   metadata: FileMetaData;
 }
 
@@ -86,11 +96,16 @@ const PARSERS = {
   dateFromDays: (days: number) => BigInt(days) * 86_400_000n,
 };
 
-/** Reads a Parquet partition's file; a file shorter than committed is an io error. */
+/**
+ * Reads a Parquet partition's file; a file shorter than committed is an io error. A remote
+ * partition's footer is fetched now and its column chunks by range when decoded.
+ */
 export async function openParquetPartition(
   partPath: string,
   part: ParquetPart,
+  store: ObjectStore | undefined,
 ): Promise<ParquetPartitionFile> {
+  if (part.remote !== undefined) return await openRemote(part, store);
   const path = joinPath(partPath, PARQUET_FILE);
   const data = await Deno.readFile(path);
   if (data.length < part.size) {
@@ -98,6 +113,22 @@ export async function openParquetPartition(
   }
   const bytes = data.buffer.slice(data.byteOffset, data.byteOffset + part.size) as ArrayBuffer;
   return { bytes, metadata: parquetMetadata(bytes, { parsers: PARSERS as never }) };
+}
+
+async function openRemote(part: ParquetPart, store: ObjectStore | undefined): Promise<ParquetPartitionFile> {
+  const key = part.remote!;
+  if (!store) {
+    throw new SqlError(
+      `partition is in cold storage but cold.storage.enabled is false [key=${key}]`,
+      -1,
+      "io",
+    );
+  }
+  const bytes: AsyncBuffer = {
+    byteLength: part.size,
+    slice: (start, end) => store.getRange(key, start, end ?? part.size),
+  };
+  return { bytes, metadata: await parquetMetadataAsync(bytes, { parsers: PARSERS as never }) };
 }
 
 /**

@@ -37,6 +37,8 @@ export async function recoverTable(path: string): Promise<TableState | undefined
   await removeUnnamed(path, meta, txn);
   await forEachLimit(txn.partitions, 8, async (p) => {
     const partPath = joinPath(path, partitionDir(p));
+    // A remote version has no local folder; one left by a crash is a stray.
+    if (p.parquet?.remote !== undefined) return await removePath(partPath);
     if (p.parquet) return await recoverParquet(partPath, p.parquet.size);
     await removeUnknownFiles(partPath, meta);
     for (const col of meta.columns) {

@@ -27,12 +27,15 @@ import {
   type ParquetPartitionFile,
   readDictionary,
 } from "./parquet_partition.ts";
+import { ObjectStore, type ObjectStoreConfig } from "./object_store.ts";
 
 /** What a snapshot needs from its table. */
 export interface SnapshotHost {
   readonly tablePath: string;
   readonly tableId: number;
   readonly cache: ColumnCache;
+  /** The cold store remote Parquet partitions are read from (cold.storage.enabled). */
+  readonly objectStore?: ObjectStore;
   /** Called once when the snapshot is released. */
   released(txn: number): void;
 }
@@ -43,6 +46,8 @@ export interface SnapshotOrigin {
   tableId: number;
   meta: TableMeta;
   txn: TxnState;
+  /** The cold store's settings (with its credentials: they stay inside the process). */
+  objectStore?: ObjectStoreConfig;
 }
 
 /**
@@ -51,7 +56,13 @@ export interface SnapshotOrigin {
  * The folders it reads stay on disk while the snapshot `origin` came from is live.
  */
 export function openSnapshot(origin: SnapshotOrigin, cache: ColumnCache): Snapshot {
-  const host: SnapshotHost = { tablePath: origin.tablePath, tableId: origin.tableId, cache, released() {} };
+  const host: SnapshotHost = {
+    tablePath: origin.tablePath,
+    tableId: origin.tableId,
+    cache,
+    objectStore: origin.objectStore ? new ObjectStore(origin.objectStore) : undefined,
+    released() {},
+  };
   return new Snapshot(host, makeState(origin.meta, 0, origin.txn, new Map()));
 }
 
@@ -152,12 +163,14 @@ export class Snapshot implements TableSnapshot {
       tableId: this.#host.tableId,
       meta: this.meta,
       txn: this.#state.txn,
+      ...(this.#host.objectStore ? { objectStore: this.#host.objectStore.config } : {}),
     };
   }
 
   async partitionByteSize(partition: number): Promise<number> {
     const part = this.#state.txn.partitions[partition];
     assert(part !== undefined, "partitionByteSize: no such partition");
+    if (part.parquet?.remote !== undefined) return 0; // nothing on the local disk
     const dir = joinPath(this.#host.tablePath, partitionDir(part));
     let bytes = 0;
     for (const entry of await listDir(dir)) {
@@ -267,7 +280,7 @@ export class Snapshot implements TableSnapshot {
     if (!chunk) {
       let file = this.#parquetFiles.get(dir);
       if (!file) {
-        file = openParquetPartition(this.#partPath(part), part.parquet!);
+        file = openParquetPartition(this.#partPath(part), part.parquet!, this.#host.objectStore);
         this.#parquetFiles.set(dir, file);
       }
       chunk = (async () => {

@@ -50,5 +50,6 @@ function partitionInfoOf(meta: TableMeta, p: PartitionState): PartitionInfo {
     hi: scaled.hi,
   };
   if (p.parquet) info.parquetSize = p.parquet.size;
+  if (p.parquet?.remote !== undefined) info.remote = true;
   return info;
 }

@@ -38,6 +38,8 @@ import {
 import { updateOp } from "./table_update.ts";
 import { deleteOp } from "./table_delete.ts";
 import { convertPartitionsOp } from "./table_convert.ts";
+import { collectRemoteOp, movePartitionsOp } from "./table_cold.ts";
+import type { ObjectStore } from "./object_store.ts";
 import type { SymbolTable } from "./symbol_dict.ts";
 import { engineStats } from "../base/counters.ts";
 import { type CheckpointGate, checkpointGate } from "./checkpoint.ts";
@@ -51,6 +53,8 @@ interface Obsolete {
 export class TableStore implements Table, SnapshotHost, TableWriter {
   readonly tablePath: string;
   readonly cache: ColumnCache;
+  /** The cold store (cold.storage.enabled), where remote Parquet partitions are read from. */
+  readonly objectStore?: ObjectStore;
   #state: TableState;
   readonly #mutex = new Mutex();
   /** Live snapshots per transaction number. */
@@ -63,8 +67,9 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
   /** CHECKPOINT CREATE holds this table's writes and file deletions (checkpoint.ts). */
   readonly #checkpoint: CheckpointGate;
 
-  constructor(tablePath: string, state: TableState, cache: ColumnCache) {
+  constructor(tablePath: string, state: TableState, cache: ColumnCache, objectStore?: ObjectStore) {
     this.tablePath = tablePath;
+    this.objectStore = objectStore;
     this.#checkpoint = checkpointGate(tablePath.slice(0, tablePath.lastIndexOf("/")));
     this.#state = state;
     this.cache = cache;
@@ -167,6 +172,31 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
       } finally {
         snap.release();
       }
+    });
+  }
+
+  /** Uploads the named local Parquet partitions to the cold store (table_cold.ts); returns those moved. */
+  movePartitionsRemote(names: string[]): Promise<string[]> {
+    const store = this.objectStore;
+    if (!store) {
+      return Promise.reject(new SqlError("cold storage is not enabled [cold.storage.enabled=false]"));
+    }
+    return this.#write((work) => movePartitionsOp(this, work, names, store));
+  }
+
+  /**
+   * Deletes this table's objects in the cold store that the committed state does not name
+   * (table_cold.ts). Skipped (0) while a snapshot of an older state may still read one.
+   */
+  collectRemote(): Promise<number> {
+    const store = this.objectStore;
+    if (!store) return Promise.resolve(0);
+    return this.#write(() => {
+      const txn = this.#state.txn;
+      if (this.#checkpoint.open || [...this.#live.keys()].some((t) => t < txn.txn)) return Promise.resolve(0);
+      const inUse = new Set<string>();
+      for (const p of txn.partitions) if (p.parquet?.remote !== undefined) inUse.add(p.parquet.remote);
+      return collectRemoteOp(this.tablePath, store, inUse);
     });
   }
 

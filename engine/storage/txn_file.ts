@@ -36,6 +36,11 @@ export interface ParquetPart {
   readonly size: number;
   /** The column id of each column of the file, in file order (names may change later). */
   readonly columnIds: readonly number[];
+  /**
+   * The object key in the cold store when the file lives there (docs/storage.md "Cold
+   * storage"); the version then has no local folder.
+   */
+  readonly remote?: string;
 }
 
 /** The committed state of a table. */

@@ -46,6 +46,11 @@ export class WriteSet {
     return { version, path };
   }
 
+  /** A fresh version number for a partition version without a local folder (a remote one). */
+  newVersion(): number {
+    return this.#versionNext++;
+  }
+
   /** Runs the undo steps; the first error is rethrown after all have run. */
   async rollback(): Promise<void> {
     let first: unknown;
