@@ -71,7 +71,7 @@ async function waitForUrl(
   stdout: ReadableStream<Uint8Array>,
   status: Promise<Deno.CommandStatus>,
 ): Promise<{ url: string; pg: string }> {
-  const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = decodeText(stdout).getReader();
   let text = "";
   let timer: ReturnType<typeof setTimeout> | undefined;
   const exited = status.then((s) => ({ done: true, value: `[exited with code ${s.code}]` }));
@@ -98,6 +98,24 @@ async function waitForUrl(
   }
 }
 
+/**
+ * UTF-8 chunks as text. Not TextDecoderStream: its declared types clash with Node's stream
+ * types when a type-check also loads a module with Node typings (the bench is checked as one
+ * program with the console's Playwright script).
+ */
+function decodeText(stream: ReadableStream<Uint8Array>): ReadableStream<string> {
+  const decoder = new TextDecoder();
+  return stream.pipeThrough(
+    new TransformStream<Uint8Array, string>({
+      transform: (chunk, out) => out.enqueue(decoder.decode(chunk, { stream: true })),
+      flush: (out) => {
+        const rest = decoder.decode();
+        if (rest) out.enqueue(rest);
+      },
+    }),
+  );
+}
+
 /** Keeps reading so that a full pipe never blocks the child. */
 async function drain(reader: ReadableStreamDefaultReader<string>): Promise<void> {
   try {
@@ -108,7 +126,7 @@ async function drain(reader: ReadableStreamDefaultReader<string>): Promise<void>
 async function collectTail(stream: ReadableStream<Uint8Array>): Promise<string> {
   let text = "";
   try {
-    for await (const s of stream.pipeThrough(new TextDecoderStream())) text = (text + s).slice(-4000);
+    for await (const s of decodeText(stream)) text = (text + s).slice(-4000);
   } catch { /* the child went away */ }
   return text;
 }
