@@ -20,6 +20,7 @@ import { toBigInt } from "./_util.ts";
 import { registerScalar } from "./registry.ts";
 import type { BoundArg, ScalarBinding } from "./registry_types.ts";
 import { parseTextArray } from "./pg_text_arrays.ts";
+import "./pg_format.ts";
 
 /** Values current_setting() answers (lower-case names). */
 const SETTINGS: Record<string, string> = {

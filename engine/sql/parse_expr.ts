@@ -15,6 +15,7 @@ import { parseType } from "./parse_type.ts";
 import { intervalArithmetic } from "./pg_interval.ts";
 import { atTimeZone } from "./pg_at_time_zone.ts";
 import { regnamespaceCast } from "./pg_reg_casts.ts";
+import { anyEquals, pgCatalogCast } from "./pg_spellings.ts";
 
 /** Parses an expression whose operators bind at least as tightly as `minPrec`. */
 export function parseExpr(p: ParseState, minPrec = 0): Expr {
@@ -75,9 +76,22 @@ function parsePostfix(p: ParseState, expr: Expr): Expr {
     const t = p.peek();
     if (p.isOp("::")) {
       p.next();
+      // `::pg_catalog.text`: the type's schema (the only one there is) is dropped.
+      if (p.isWord("pg_catalog") && p.isOp(".", 1)) {
+        p.next();
+        p.next();
+      }
       const type = parseType(p);
-      expr = regnamespaceCast(expr, type.text, t.pos) ??
+      expr = regnamespaceCast(expr, type.text, t.pos) ?? pgCatalogCast(expr, type, t.pos) ??
         { kind: "cast", pos: t.pos, expr, type, syntax: "colon" };
+    } else if (p.isWord("collate") && (p.peek(1).kind === "word" || p.peek(1).kind === "quoted")) {
+      // One collation here: `COLLATE [pg_catalog.]"default"` changes nothing (pg_spellings.ts).
+      p.next();
+      p.next();
+      while (p.isOp(".") && (p.peek(1).kind === "word" || p.peek(1).kind === "quoted")) {
+        p.next();
+        p.next();
+      }
     } else if (p.isOp("[")) {
       const indexes: Expr[] = [];
       const ranges: ({ hi?: Expr } | undefined)[] = [];
@@ -127,16 +141,31 @@ const OP_TOKENS = new Set([
   "%",
 ]);
 
+/**
+ * PostgreSQL's `OPERATOR([schema.]op)` (psql's `c.relname OPERATOR(pg_catalog.~) '^t$'`):
+ * the operator and how many tokens spell it, when the cursor is on one.
+ */
+function operatorCall(p: ParseState): { text: string; tokens: number } | undefined {
+  if (!p.isWord("operator") || !p.isOp("(", 1)) return undefined;
+  let k = 2;
+  if ((p.peek(k).kind === "word" || p.peek(k).kind === "quoted") && p.isOp(".", k + 1)) k += 2;
+  const op = p.peek(k);
+  if (op.kind !== "op" || !OP_TOKENS.has(op.text) || !p.isOp(")", k + 1)) return undefined;
+  return { text: op.text, tokens: k + 2 };
+}
+
 /** One infix step on `left`, or undefined when the next token does not continue at `minPrec`. */
 function parseInfix(p: ParseState, left: Expr, minPrec: number): Expr | undefined {
   const t = p.peek();
-  if (t.kind === "op" && OP_TOKENS.has(t.text)) {
-    const op = t.text as BinaryOp;
+  const pgOp = operatorCall(p);
+  if (pgOp || t.kind === "op" && OP_TOKENS.has(t.text)) {
+    const op = (pgOp?.text ?? t.text) as BinaryOp;
     const prec = BINARY_PREC[op];
     if (prec < minPrec) return undefined;
-    p.next();
+    for (let k = 0; k < (pgOp?.tokens ?? 1); k++) p.next();
     const right = parseExpr(p, prec + 1);
-    return intervalArithmetic(op, left, right, t.pos) ?? { kind: "binary", pos: t.pos, op, left, right };
+    return intervalArithmetic(op, left, right, t.pos) ?? anyEquals(op, left, right, t.pos) ??
+      { kind: "binary", pos: t.pos, op, left, right };
   }
   const word = p.wordAt();
   if (word === undefined) return undefined;

@@ -3,6 +3,7 @@
  * ARRAY[...], typed prefix literals (`TIMESTAMP '...'`), parenthesised expressions and scalar
  * subqueries (spec/sql.md §1.3, §3.1, §7.11).
  */
+import { bareFunction } from "./pg_spellings.ts";
 import type { ArrayLiteral, CaseExpr, Expr, FunctionCall, Literal, Param } from "./ast.ts";
 import { PREFIX_LITERAL_TYPES, RESERVED } from "./keywords.ts";
 import { INTERVAL_FIELDS } from "./pg_interval.ts";
@@ -151,6 +152,10 @@ function parseNameOrCall(p: ParseState): Expr {
     parts.push(p.next().value);
   }
   if (first.kind === "word" && p.isOp("(")) return parseCall(p, { name: parts.join("."), pos: first.pos });
+  if (parts.length === 1 && first.kind === "word") {
+    const bare = bareFunction(parts[0], first.pos);
+    if (bare) return bare;
+  }
   const name = parts.pop()!;
   return parts.length === 0
     ? { kind: "column", pos: first.pos, name }
@@ -172,7 +177,12 @@ export function parseCall(p: ParseState, head: { name: string; pos: number }): F
     if (p.acceptWord("distinct")) call.distinct = true;
     else p.acceptWord("all");
     const field = p.peek();
-    if (name.toLowerCase() === "extract" && field.kind === "word" && p.isWord("from", 1)) {
+    const lower = name.toLowerCase();
+    if ((lower === "trim" || lower === "pg_catalog.trim") && trimFrom(p, call)) {
+      p.closeParen(open);
+      return call;
+    }
+    if (lower === "extract" && field.kind === "word" && p.isWord("from", 1)) {
       // extract(YEAR FROM ts) becomes extract('year', ts); the literal's text keeps `YEAR`.
       p.next();
       p.next();
@@ -188,11 +198,32 @@ export function parseCall(p: ParseState, head: { name: string; pos: number }): F
       ];
     } else {
       call.args = parseExprList(p);
+      // SQL-standard substring(s FROM a [FOR b]) is substring(s, a[, b]).
+      if ((lower === "substring" || lower === "pg_catalog.substring") && call.args.length === 1) {
+        if (p.acceptWord("from")) {
+          call.args.push(parseExpr(p));
+          if (p.acceptWord("for")) call.args.push(parseExpr(p));
+        }
+      }
     }
   }
   p.closeParen(open);
   parseCallTail(p, call);
   return call;
+}
+
+/**
+ * `trim([BOTH] 'chars' FROM s)` (pgjdbc's getIndexInfo) as btrim(s, 'chars'); the cursor after
+ * `trim(`. False, reading nothing, for the dialect's own trim(s).
+ */
+function trimFrom(p: ParseState, call: FunctionCall): boolean {
+  const both = p.isWord("both") ? 1 : 0;
+  const chars = p.peek(both);
+  if (chars.kind !== "string" || !p.isWord("from", both + 1)) return false;
+  for (let k = 0; k < both + 2; k++) p.next();
+  call.name = "btrim";
+  call.args = [parseExpr(p), stringLiteral(chars)];
+  return true;
 }
 
 function parseCase(p: ParseState): CaseExpr {

@@ -1,21 +1,17 @@
 /**
- * Rewrites the PostgreSQL-only spellings that driver and psql catalog queries use into the
- * dialect the engine parses (spec/protocols.md §12.12 "casts such as ::regclass, ::oid"):
- * `pg_catalog.` qualifiers, `OPERATOR(pg_catalog.~)`, `COLLATE pg_catalog.default`, and casts
- * to the pseudo types regclass/regtype/oid/name. Works on tokens, so string literals such as
- * `'pg_catalog'` are never touched. Ordinary queries pass through unchanged and cheaply.
- * Helpers, one concern each: sql_rewrite_empty.ts (queries over always-empty relations),
- * sql_rewrite_joins.ts (comma joins as JOIN ... ON), sql_rewrite_arrays.ts (`= ANY`, vector
- * subscripts, `_pg_expandarray`), sql_rewrite_casts.ts (where a reg* cast prints as a name).
+ * Rewrites the PostgreSQL-only spellings of driver and psql catalog queries the engine's parser
+ * does not read yet (spec/protocols.md §12.12): `pg_catalog.` qualifiers, casts to the reg*
+ * pseudo types and to arrays, catalog subqueries answered as constants. The spellings the
+ * engine reads itself (engine/sql/pg_spellings.ts: OPERATOR(...), COLLATE, ::oid/::name/
+ * ::text, bare current_user, `= ANY (array)`, substring/trim FROM) are no longer rewritten.
+ * Works on tokens, so string literals such as `'pg_catalog'` are never touched. Ordinary
+ * queries pass through unchanged and cheaply. Helpers, one concern each:
+ * sql_rewrite_empty.ts (queries over always-empty relations), sql_rewrite_joins.ts (comma
+ * joins as JOIN ... ON), sql_rewrite_arrays.ts (vector subscripts, `_pg_expandarray`),
+ * sql_rewrite_casts.ts (where a reg* cast prints as a name).
  */
 import { type SqlToken, tokenize } from "./sql_tokens.ts";
-import {
-  anyEqualsAt,
-  expandArrayField,
-  operandStart,
-  type Splice,
-  vectorSubscript,
-} from "./sql_rewrite_arrays.ts";
+import { expandArrayField, operandStart, vectorSubscript } from "./sql_rewrite_arrays.ts";
 import { castToText, hasAlias, isSelectItem } from "./sql_rewrite_casts.ts";
 import { commaJoins } from "./sql_rewrite_joins.ts";
 import {
@@ -26,20 +22,7 @@ import {
   selectsFromEmpty,
 } from "./sql_rewrite_empty.ts";
 
-const TRIGGER =
-  /pg_|operator\s*\(|collate|::\s*(reg|oid|name|bpchar|"char")|\[\]|substring\s*\(|current_|session_user/i;
-
-/**
- * SQL's parameterless functions, written without parentheses (`SELECT session_user`): the
- * engine knows them as calls. `user` is left alone: it is a common column name here.
- */
-const BARE_FUNCTIONS = new Set([
-  "current_user",
-  "session_user",
-  "current_schema",
-  "current_catalog",
-  "current_database",
-]);
+const TRIGGER = /pg_|::\s*reg|\[\]|current_/i;
 
 /** OIDs of the catalog relations `'name'::regclass` may name (pg_catalog.ts uses the same). */
 const CATALOG_OIDS: Record<string, number> = {
@@ -54,7 +37,11 @@ const CATALOG_OIDS: Record<string, number> = {
   pg_index: 2610,
 };
 
-/** What a cast to a pseudo type becomes: a dialect type name, or "" to drop the cast. */
+/**
+ * What a cast to a pseudo type becomes: a dialect type name, or "" to drop the cast. The
+ * element types of array casts (`::oid[]`, `::text[]`, dropped) are listed too; casts to
+ * oid, name, text, bpchar and "char" themselves are the parser's (pg_spellings.ts).
+ */
 const CAST_REPLACEMENTS: Record<string, string> = {
   regclass: "",
   regtype: "",
@@ -62,13 +49,6 @@ const CAST_REPLACEMENTS: Record<string, string> = {
   regprocedure: "",
   regrole: "",
   regconfig: "",
-  oid: "int",
-  name: "varchar",
-  bpchar: "varchar",
-  char: "varchar",
-  text: "varchar",
-  int2vector: "",
-  oidvector: "",
 };
 
 /**
@@ -137,34 +117,6 @@ function currentSchemasElement(tokens: SqlToken[], at: number): { end: number; t
 }
 
 /**
- * SQL-standard `substring(s FROM a FOR b)` (pgjdbc's getFunctions) is `substring(s, a, b)`:
- * marks the FROM and FOR at depth 1 of the call opening at `open` to become commas.
- */
-function substringCommas(tokens: SqlToken[], open: number, marks: Map<number, string>): void {
-  const close = closingParen(tokens, open);
-  let depth = 0;
-  for (let j = open + 1; j < close; j++) {
-    if (tokens[j].text === "(") depth++;
-    else if (tokens[j].text === ")") depth--;
-    else if (depth === 0 && (tokens[j].lower === "from" || tokens[j].lower === "for")) marks.set(j, ",");
-  }
-}
-
-/**
- * `trim(both 'c' from e)` and `trim('c' from e)` (pgjdbc's getIndexInfo strips quotes so) at
- * `i`, as `btrim(e, 'c')`; the engine's trim takes one argument.
- */
-function trimFrom(sql: string, tokens: SqlToken[], i: number): Splice | undefined {
-  if (tokens[i].lower !== "trim" || tokens[i + 1]?.text !== "(") return undefined;
-  const chars = tokens[i + 2]?.lower === "both" ? i + 3 : i + 2;
-  if (tokens[chars]?.kind !== "string" || tokens[chars + 1]?.lower !== "from") return undefined;
-  const close = closingParen(tokens, i + 1);
-  if (close < 0) return undefined;
-  const operand = sql.slice(tokens[chars + 2].pos, tokens[close].pos);
-  return { start: i, end: close, text: `btrim(${operand}, ${tokens[chars].text})` };
-}
-
-/**
  * Boolean catalog columns compared with PostgreSQL's `'t'`/`'f'` (SQLAlchemy's
  * `ix.indisprimary = 'f'`): the engine reads only `true`/`false` as booleans.
  */
@@ -195,10 +147,8 @@ export function rewriteForEngine(sql: string): string {
     copied = to.pos + to.text.length;
   };
   // Tokens marked when their construct starts, replaced when reached: the `)` of a flattened
-  // join group (dropped), FROM/FOR inside substring(...) (commas), the `]` of a vector
-  // subscript (the `)` of pg_array_element), `= ANY (` of pg_any_equal (a comma).
+  // join group (dropped), the `]` of a vector subscript (the `)` of pg_array_element).
   const marks = new Map<number, string>();
-  const anyEquals = anyEqualsAt(tokens);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     const lower = t.kind === "word" ? t.lower : "";
@@ -208,13 +158,7 @@ export function rewriteForEngine(sql: string): string {
       continue;
     }
     // Array spellings (sql_rewrite_arrays.ts); the spliced text is rewritten in turn.
-    const anyEq = anyEquals.get(i);
-    if (anyEq !== undefined) {
-      parts.push(sql.slice(copied, t.pos), "pg_any_equal(");
-      copied = t.pos;
-      marks.set(anyEq, ",").set(anyEq + 1, "").set(anyEq + 2, "");
-    }
-    const splice = expandArrayField(tokens, i) ?? trimFrom(sql, tokens, i);
+    const splice = expandArrayField(tokens, i);
     if (splice && tokens[splice.start].pos >= copied) {
       parts.push(sql.slice(copied, tokens[splice.start].pos), rewriteForEngine(splice.text));
       copied = tokens[splice.end].pos + tokens[splice.end].text.length;
@@ -233,14 +177,6 @@ export function rewriteForEngine(sql: string): string {
       copied = tokens[i + 1].pos + 1;
       marks.set(element.close, ")");
       i++;
-      continue;
-    }
-    if (lower === "substring" && tokens[i + 1]?.text === "(") substringCommas(tokens, i + 1, marks);
-    if (
-      BARE_FUNCTIONS.has(lower) && tokens[i + 1]?.text !== "(" && tokens[i - 1]?.text !== "." &&
-      tokens[i - 1]?.lower !== "as"
-    ) {
-      replace(t, t, (lower === "current_catalog" ? "current_database" : lower) + "()");
       continue;
     }
     if (lower === "from" && tokens[i + 1]?.text === "(") {
@@ -296,19 +232,6 @@ export function rewriteForEngine(sql: string): string {
     if (lower === "pg_catalog" && tokens[i + 1]?.text === ".") {
       replace(t, tokens[i + 1], "");
       i++;
-    } else if (lower === "operator" && tokens[i + 1]?.text === "(") {
-      let j = i + 2;
-      while (j < tokens.length && tokens[j].text !== ")") j++;
-      const op = tokens[j - 1];
-      if (j < tokens.length && op) {
-        replace(t, tokens[j], op.text);
-        i = j;
-      }
-    } else if (lower === "collate" && tokens[i + 1]) {
-      let j = i + 1;
-      if (tokens[j].lower === "pg_catalog" && tokens[j + 1]?.text === ".") j += 2;
-      replace(t, tokens[j], "");
-      i = j;
     } else if (t.text === "::" && tokens[i + 1]) {
       let j = i + 1;
       if (tokens[j].lower === "pg_catalog" && tokens[j + 1]?.text === ".") j += 2;

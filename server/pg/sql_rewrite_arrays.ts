@@ -1,10 +1,9 @@
 /**
  * The array spellings of driver catalog queries over pg_index, for sql_rewrite.ts. The engine
- * has no int2vector or PostgreSQL array values: catalog vectors are text (`'2 3'`, `'{1,2}'`)
- * and engine/functions/pg_functions.ts reads them with pg_any_equal and pg_array_element.
+ * has no int2vector values: catalog vectors are text (`'2 3'`, `'{1,2}'`) and
+ * engine/functions/pg_functions.ts reads them with pg_any_equal and pg_array_element.
+ * (`x = ANY (v)` is the engine parser's: engine/sql/pg_spellings.ts.)
  *
- * - `x = ANY (v)` (SQLAlchemy's get_indexes joins `a.attnum = ANY(ix.indkey)`) becomes
- *   `pg_any_equal(x, v)`;
  * - `v[n]` on a catalog vector column (pgjdbc's getIndexInfo reads `I_INDOPTION[pos - 1]`)
  *   becomes `pg_array_element(v, n)`;
  * - `(information_schema._pg_expandarray(v)).n` (pgjdbc's key position in getIndexInfo)
@@ -67,22 +66,6 @@ export function operandStart(tokens: SqlToken[], at: number): number {
   // `a.attnum::int = ANY(...)`: the cast belongs to the operand.
   if (tokens[k - 1]?.text === "::") return operandStart(tokens, k - 1);
   return k;
-}
-
-/**
- * Every `x = ANY (v)` (not `= ANY (SELECT ...)`) as the index of the first token of `x` and
- * of the `=`: the rewrite writes `pg_any_equal(` before `x` and `,` for `= ANY (`, so `x` and
- * `v` are rewritten as usual in between.
- */
-export function anyEqualsAt(tokens: SqlToken[]): Map<number, number> {
-  const out = new Map<number, number>();
-  for (let i = 0; i < tokens.length; i++) {
-    if (tokens[i].text !== "=" || tokens[i + 1]?.lower !== "any" || tokens[i + 2]?.text !== "(") continue;
-    if (tokens[i + 3]?.lower === "select") continue;
-    const start = operandStart(tokens, i);
-    if (start >= 0 && !out.has(start)) out.set(start, i);
-  }
-  return out;
 }
 
 /**

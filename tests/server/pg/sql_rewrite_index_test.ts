@@ -1,33 +1,22 @@
 /**
  * The rewrites of server/pg/sql_rewrite.ts and sql_rewrite_arrays.ts for driver queries over
- * pg_index (issue 10, indexes): `= ANY(vector)`, vector subscripts, `_pg_expandarray(...).n`,
- * `trim(both ... from ...)`, `'t'`/`'f'` against boolean catalog columns, and primary-key
- * lookups answered as empty.
+ * pg_index (issue 10, indexes): vector subscripts, `_pg_expandarray(...).n`, `'t'`/`'f'`
+ * against boolean catalog columns, and primary-key lookups answered as empty. `= ANY(vector)`
+ * and `trim(both ... from ...)` are the engine parser's (tests/engine/sql/pg_spellings_test.ts).
  */
 import assert from "node:assert/strict";
 import { rewriteForEngine } from "../../../server/pg/sql_rewrite.ts";
 
-Deno.test("= ANY over a catalog vector becomes pg_any_equal, casts and qualifiers included", () => {
-  assert.equal(
-    rewriteForEngine(
-      "select a.attname from pg_class t join pg_index ix on t.oid = ix.indrelid left join pg_attribute a on t.oid = a.attrelid and a.attnum = ANY(ix.indkey)",
-    ),
-    "select a.attname from pg_class t join pg_index ix on t.oid = ix.indrelid left join pg_attribute a on t.oid = a.attrelid and pg_any_equal(a.attnum , ix.indkey)",
-  );
+Deno.test("= ANY over a catalog vector is the engine's (pg_spellings.ts): only qualifiers go", () => {
   assert.equal(
     rewriteForEngine(
       "select 1 from pg_catalog.pg_index i where i.indrelid::pg_catalog.oid = any (pg_catalog.string_to_array('1 2', ' '))",
     ),
-    "select 1 from pg_index i where pg_any_equal(i.indrelid::int ,  string_to_array('1 2', ' '))",
-  );
-  // `= ANY (SELECT ...)` is a subquery, not an array: left alone.
-  assert.equal(
-    rewriteForEngine("select 1 from pg_class where oid = any (select 1)"),
-    "select 1 from pg_class where oid = any (select 1)",
+    "select 1 from pg_index i where i.indrelid::oid = any (string_to_array('1 2', ' '))",
   );
 });
 
-Deno.test("pgjdbc's getIndexInfo spellings: subscripts, _pg_expandarray(...).n, trim(both ... from ...)", () => {
+Deno.test("pgjdbc's getIndexInfo spellings: subscripts, _pg_expandarray(...).n", () => {
   assert.equal(
     rewriteForEngine(
       "select CASE tmp.I_INDOPTION[tmp.ORDINAL_POSITION - 1] & 1::smallint WHEN 1 THEN 'D' END from pg_index tmp",
@@ -39,12 +28,6 @@ Deno.test("pgjdbc's getIndexInfo spellings: subscripts, _pg_expandarray(...).n, 
       "select (information_schema._pg_expandarray(i.indkey)).n AS ORDINAL_POSITION from pg_catalog.pg_index i",
     ),
     "select 1 AS ORDINAL_POSITION from pg_index i",
-  );
-  assert.equal(
-    rewriteForEngine(
-      `select trim(both '"' from pg_catalog.pg_get_indexdef(tmp.CI_OID, 1, false)) from pg_index tmp`,
-    ),
-    `select btrim(pg_get_indexdef(tmp.CI_OID, 1, false), '"') from pg_index tmp`,
   );
   // Other subscripts (QuestDB arrays) are the engine's.
   assert.equal(rewriteForEngine("select arr[1] from pg_class"), "select arr[1] from pg_class");
@@ -89,13 +72,13 @@ Deno.test("regclass and regtype print as names in select items and text casts, s
     rewriteForEngine(
       "select 'int4'::regtype, 16385::regclass as r, 'int4'::regtype::oid, 't'::regclass from pg_class",
     ),
-    "select regtypeout(to_regtype('int4')) AS regtype, (select relname from pg_class where oid = 16385) as r, to_regtype('int4')::int, (select relname from pg_class where relname = 't') AS regclass from pg_class",
+    "select regtypeout(to_regtype('int4')) AS regtype, (select relname from pg_class where oid = 16385) as r, to_regtype('int4')::oid, (select relname from pg_class where relname = 't') AS regclass from pg_class",
   );
   assert.equal(
     rewriteForEngine(
       "SELECT c.oid::pg_catalog.regclass FROM pg_catalog.pg_class c WHERE c.oid = 't'::regclass ORDER BY c.oid::pg_catalog.regclass::pg_catalog.text",
     ),
-    "SELECT regclassout(c.oid) AS oid FROM pg_class c WHERE c.oid = (select oid from pg_class where relname = 't') ORDER BY regclassout(c.oid)::varchar",
+    "SELECT regclassout(c.oid) AS oid FROM pg_class c WHERE c.oid = (select oid from pg_class where relname = 't') ORDER BY regclassout(c.oid)::text",
   );
   assert.equal(
     rewriteForEngine("select f(c.oid::regclass), a.atttypid = 'int4'::regtype from pg_class c"),
