@@ -450,6 +450,12 @@ function registerEmptyRelations(pg: (name: string, columns: Col[], rows: Rows) =
   );
   pg("pg_ts_config", cols("oid:INT cfgname cfgnamespace:INT cfgowner:INT cfgparser:INT"), empty);
   pg("pg_db_role_setting", cols("setdatabase:INT setrole:INT setconfig"), empty);
+  // Metabase's table sync LEFT JOINs it for an estimated row count; none is kept (NULL there).
+  pg(
+    "pg_stat_user_tables",
+    cols("relid:INT schemaname relname seq_scan:LONG idx_scan:LONG n_live_tup:LONG n_dead_tup:LONG"),
+    empty,
+  );
   pg("pg_locks", cols("locktype database:INT relation:INT pid:INT mode granted:BOOLEAN"), empty);
   pg("pg_prepared_xacts", cols("transaction:INT gid prepared:TIMESTAMP owner database"), empty);
   pg(
