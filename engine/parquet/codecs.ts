@@ -7,7 +7,7 @@ import type { CompressionCodec } from "hyparquet";
 import { compressors as jsDecompressors } from "hyparquet-compressors";
 import { brotliCompressSync, constants, gzipSync, zstdCompressSync, zstdDecompressSync } from "node:zlib";
 import { SqlError } from "../base/errors.ts";
-import { lz4CompressBlock } from "./lz4_block.ts";
+import { lz4CompressBlock, lz4DecompressBlock } from "./lz4_block.ts";
 
 /** The codecs QuestDB names for `compression_codec` (LZ4 and LZO are not writable here). */
 const WRITABLE: readonly CompressionCodec[] = ["UNCOMPRESSED", "SNAPPY", "GZIP", "BROTLI", "ZSTD", "LZ4_RAW"];
@@ -42,5 +42,7 @@ export function compressorsFor(level: number): Record<string, Compress> {
 /** Decompressors for hyparquet: the pure-JS set, with ZSTD through native zlib (3× faster). */
 export const decompressors = {
   ...jsDecompressors,
+  // Ours: 2-3x hyparquet-compressors' on sorted timestamps (lz4_block.ts).
+  LZ4_RAW: lz4DecompressBlock,
   ZSTD: (input: Uint8Array, _outputLength: number) => new Uint8Array(zstdDecompressSync(input)),
 };

@@ -80,3 +80,59 @@ function writeLength(out: Uint8Array, op: number, rest: number): number {
   out[op++] = rest;
   return op;
 }
+
+/**
+ * Decompresses one LZ4 block (Parquet's LZ4_RAW) of `outputLength` bytes. Short literal runs
+ * and matches are copied byte by byte (a subarray per token costs more than the copy, and
+ * Parquet's sorted timestamps are mostly tokens of a few bytes); long ones with `set` /
+ * `copyWithin`. Malformed input throws.
+ */
+export function lz4DecompressBlock(input: Uint8Array, outputLength: number): Uint8Array {
+  const out = new Uint8Array(outputLength);
+  let i = 0, o = 0;
+  const n = input.length;
+  while (i < n) {
+    const token = input[i++];
+    let lit = token >> 4;
+    if (lit === 15) {
+      let b;
+      do {
+        b = input[i++];
+        lit += b;
+      } while (b === 255);
+    }
+    if (lit) {
+      if (i + lit > n || o + lit > outputLength) throw new Error("lz4: literals out of range");
+      if (lit < 16) { for (let k = 0; k < lit; k++) out[o++] = input[i++]; }
+      else {
+        out.set(input.subarray(i, i + lit), o);
+        i += lit;
+        o += lit;
+      }
+    }
+    if (i >= n) break; // the last sequence has literals only
+    const offset = input[i] | (input[i + 1] << 8);
+    i += 2;
+    if (offset === 0 || offset > o) throw new Error(`lz4: offset out of range ${offset}`);
+    let len = token & 15;
+    if (len === 15) {
+      let b;
+      do {
+        b = input[i++];
+        len += b;
+      } while (b === 255);
+    }
+    len += 4;
+    if (o + len > outputLength) throw new Error("lz4: match out of range");
+    let from = o - offset;
+    if (len >= 32 && offset >= len) {
+      out.copyWithin(o, from, from + len);
+      o += len;
+    } else {
+      const end = o + len;
+      while (o < end) out[o++] = out[from++];
+    }
+  }
+  if (o !== outputLength) throw new Error(`lz4: decompressed ${o} bytes, expected ${outputLength}`);
+  return out;
+}

@@ -10,19 +10,15 @@
  * through the table's dictionary on decode; the `_txn` entry lists the column id of each file
  * column, so RENAME / ADD / DROP COLUMN after the conversion keep reading the right data.
  */
-import {
-  type AsyncBuffer,
-  type FileMetaData,
-  parquetMetadata,
-  parquetMetadataAsync,
-  parquetRead,
-} from "hyparquet";
+import { type AsyncBuffer, type FileMetaData, parquetMetadataAsync, parquetRead } from "hyparquet";
 import { SqlError } from "../base/errors.ts";
 import { allocVectorData, type Value, writeValue } from "../base/values.ts";
 import type { StoredColumn, TableSnapshot } from "./api.ts";
 import { PARQUET_EXPORT_DEFAULTS, ParquetResultWriter } from "../parquet/writer.ts";
 import { decompressors } from "../parquet/codecs.ts";
-import { joinPath, writeAll } from "./_fs.ts";
+import { decodeColumnFast, type ReadRange, type Target } from "../parquet/fast_decode.ts";
+import { fillNull } from "./fixed_codec.ts";
+import { fileSize, joinPath, readRange, writeAll } from "./_fs.ts";
 import { encodeChunk } from "./append.ts";
 import type { ColumnChunk } from "./column_chunk.ts";
 import { decodeSymbolFile, type SymbolTable } from "./symbol_dict.ts";
@@ -107,12 +103,16 @@ export async function openParquetPartition(
 ): Promise<ParquetPartitionFile> {
   if (part.remote !== undefined) return await openRemote(part, store);
   const path = joinPath(partPath, PARQUET_FILE);
-  const data = await Deno.readFile(path);
-  if (data.length < part.size) {
+  if (await fileSize(path) < part.size) {
     throw new SqlError(`committed parquet data is missing [file=${path}]`, -1, "io");
   }
-  const bytes = data.buffer.slice(data.byteOffset, data.byteOffset + part.size) as ArrayBuffer;
-  return { bytes, metadata: parquetMetadata(bytes, { parsers: PARSERS as never }) };
+  // Ranges on demand: a query reads the footer and the column chunks it decodes, not the file.
+  const bytes: AsyncBuffer = {
+    byteLength: part.size,
+    slice: async (start, end) =>
+      (await readRange(path, start, (end ?? part.size) - start)).buffer as ArrayBuffer,
+  };
+  return { bytes, metadata: await parquetMetadataAsync(bytes, { parsers: PARSERS as never }) };
 }
 
 async function openRemote(part: ParquetPart, store: ObjectStore | undefined): Promise<ParquetPartitionFile> {
@@ -157,8 +157,16 @@ export async function decodeParquetColumn(
   dict: SymbolTable | undefined,
 ): Promise<ColumnChunk> {
   const n = part.rowCount;
-  const data = allocVectorData(col.type, n);
   const at = part.parquet!.columnIds.indexOf(col.id);
+  if (at >= 0) {
+    const fast = await decodeFast(file, at, n, col, dict);
+    if (fast) {
+      parquetColumnDecodes.direct++;
+      return { kind: "fixed", bytes: fast };
+    }
+  }
+  parquetColumnDecodes.generic++;
+  const data = allocVectorData(col.type, n);
   if (at >= 0) {
     const name = file.metadata.schema[at + 1].name;
     await parquetRead({
@@ -177,6 +185,45 @@ export async function decodeParquetColumn(
     });
   }
   return encodeChunk(col, data, n, dict);
+}
+
+/** Columns decoded by the direct decoder and by hyparquet (tests check which path ran). */
+export const parquetColumnDecodes = { direct: 0, generic: 0 };
+
+/** Native widths of the column types the direct decoder (engine/parquet/fast_decode.ts) writes. */
+const FAST_WIDTH: Partial<Record<string, 4 | 8>> = {
+  INT: 4,
+  FLOAT: 4,
+  DOUBLE: 8,
+  LONG: 8,
+  TIMESTAMP: 8,
+  TIMESTAMP_NS: 8,
+};
+
+/** Column `at` of the file decoded straight into native bytes, or undefined (use hyparquet). */
+function decodeFast(
+  file: ParquetPartitionFile,
+  at: number,
+  n: number,
+  col: StoredColumn,
+  dict: SymbolTable | undefined,
+): Promise<Uint8Array | undefined> {
+  let target: Target;
+  if (col.type.tag === "SYMBOL") {
+    if (!dict) return Promise.resolve(undefined);
+    target = { kind: "symbol", keyOf: (s) => dict.intern(s) };
+  } else {
+    const width = FAST_WIDTH[col.type.tag];
+    if (!width) return Promise.resolve(undefined);
+    const nullBytes = new Uint8Array(width);
+    fillNull(col.type, nullBytes);
+    target = { kind: "fixed", width, nullBytes };
+  }
+  const bytes = file.bytes;
+  const read: ReadRange = bytes instanceof ArrayBuffer
+    ? (start, end) => new Uint8Array(bytes, start, end - start)
+    : async (start, end) => new Uint8Array(await bytes.slice(start, end));
+  return decodeColumnFast(read, file.metadata, at, n, target);
 }
 
 /** A raw Parquet value as the engine value of the column it was written from (engine/parquet/writer.ts). */

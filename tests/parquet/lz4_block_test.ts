@@ -1,7 +1,7 @@
 /** LZ4_RAW pages (engine/parquet/lz4_block.ts): round trip, and the format's end-of-block rules. */
 import assert from "node:assert/strict";
 import * as lz4 from "lz4js";
-import { lz4CompressBlock } from "../../engine/parquet/lz4_block.ts";
+import { lz4CompressBlock, lz4DecompressBlock } from "../../engine/parquet/lz4_block.ts";
 
 /** Walks the sequences of a block; returns where the last match starts in the output. */
 function lastMatchStart(block: Uint8Array): number {
@@ -43,4 +43,20 @@ Deno.test("lz4 blocks round-trip and keep the last match 12 bytes from the end",
       if (kind === "zero" && n > 1000) assert.ok(block.length < n / 50, "zeros compress");
     }
   }
+});
+
+Deno.test("LZ4 block decompression: our blocks and lz4js's decode to the input; malformed blocks throw", () => {
+  const ts = new BigInt64Array(50_000).map((_, i) => 1_704_067_200_000_000n + BigInt(i) * 100_000n);
+  const random = crypto.getRandomValues(new Uint8Array(40_000));
+  const runs = new Uint8Array(70_000).map((_, i) => (i >> 9) % 3); // long matches, overlapping and not
+  for (const input of [new Uint8Array(ts.buffer), random, runs, new Uint8Array(0), new Uint8Array([7])]) {
+    assert.deepEqual(lz4DecompressBlock(lz4CompressBlock(input), input.length), input);
+    const other = new Uint8Array(lz4.compressBound(input.length));
+    const size = lz4.compressBlock(input, other, 0, input.length, new Uint32Array(1 << 16));
+    if (size > 0) assert.deepEqual(lz4DecompressBlock(other.subarray(0, size), input.length), input);
+  }
+  const block = lz4CompressBlock(new Uint8Array(ts.buffer));
+  assert.throws(() => lz4DecompressBlock(block, ts.byteLength - 1), /lz4/);
+  assert.throws(() => lz4DecompressBlock(block, ts.byteLength + 1), /lz4/);
+  assert.throws(() => lz4DecompressBlock(new Uint8Array([0x0f, 0x05, 0x00]), 100), /offset out of range/);
 });

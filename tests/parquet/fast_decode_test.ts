@@ -1,0 +1,163 @@
+/**
+ * The direct Parquet decoder (engine/parquet/fast_decode.ts, issue #21 "Speed"): it decodes
+ * what hyparquet decodes, bit for bit, for the column kinds it takes (data pages v1 from
+ * DuckDB, v2 from our writer; PLAIN and dictionary; NULLs), converted partitions read through
+ * it answer as before, and it declines what it does not handle.
+ */
+import assert from "node:assert/strict";
+import { parquetMetadata, parquetRead } from "hyparquet";
+import { adminSession, Engine, readValue, type Value } from "../../engine/mod.ts";
+import { decodeColumnFast, readHybrid } from "../../engine/parquet/fast_decode.ts";
+import { decompressors } from "../../engine/parquet/codecs.ts";
+import { parquetColumnDecodes } from "../../engine/storage/parquet_partition.ts";
+import { openDuck } from "./duckdb.ts";
+
+async function rows(engine: Engine, sql: string): Promise<Value[][]> {
+  const o = await engine.execute(sql, adminSession());
+  if (o.kind !== "rows") throw new Error(`expected rows from ${sql}`);
+  const out: Value[][] = [];
+  for await (const b of o.batches) {
+    for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => readValue(c, i)));
+  }
+  return out;
+}
+
+Deno.test("RLE / bit-packed hybrid: the Parquet specification's examples", () => {
+  // Bit-packed, width 3: 0..7 in three bytes; then an RLE run of five 7s (header 5 << 1).
+  const out = new Uint32Array(13);
+  assert.ok(readHybrid(new Uint8Array([3, 0x88, 0xc6, 0xfa, 10, 7]), 0, 3, 13, out));
+  assert.deepEqual([...out], [0, 1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7]);
+  assert.equal(readHybrid(new Uint8Array([3, 0x88]), 0, 3, 13, new Uint32Array(13)), false, "runs out");
+});
+
+Deno.test("direct decoder: DuckDB's files (data page v1, dictionaries, NULLs) decode as hyparquet decodes them", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "qdb_fastdec_" });
+  const duck = await openDuck();
+  try {
+    const path = `${dir}/d.parquet`;
+    await duck.run(
+      `COPY (SELECT range::BIGINT - 1000 a, (range % 7)::DOUBLE * 1.5 b,
+          CASE WHEN range % 5 = 0 THEN NULL ELSE range::INT END c,
+          CASE WHEN range % 4 = 0 THEN NULL ELSE (range % 3)::BIGINT - 2 END e,
+          random() f,
+          'k' || (range % 3) s
+        FROM range(250000)) TO '${path}' (FORMAT parquet, ROW_GROUP_SIZE 100000, COMPRESSION snappy)`,
+    );
+    const bytes = await Deno.readFile(path);
+    const buf = bytes.buffer as ArrayBuffer;
+    const metadata = parquetMetadata(buf);
+    const n = 250000;
+    const read = (s: number, e: number) => new Uint8Array(buf, s, e - s);
+    const reference = async (name: string) => {
+      const values: unknown[] = [];
+      await parquetRead({
+        file: buf,
+        metadata,
+        columns: [name],
+        compressors: decompressors,
+        onChunk: (c) => values.push(...Array.from(c.columnData as ArrayLike<unknown>)),
+      });
+      return values;
+    };
+    const NULL64 = new Uint8Array(new BigInt64Array([-9223372036854775808n]).buffer);
+    const NULL32 = new Uint8Array(new Int32Array([-2147483648]).buffer);
+    // a: INT64 plain; e: INT64 dictionary with NULLs and -1 (a NaN bit pattern as a double).
+    for (const [at, name] of [[0, "a"], [3, "e"]] as const) {
+      const out = await decodeColumnFast(read, metadata, at, n, {
+        kind: "fixed",
+        width: 8,
+        nullBytes: NULL64,
+      });
+      assert.ok(out, `column ${name} decoded directly`);
+      const got = new BigInt64Array(out.buffer, out.byteOffset, n);
+      const want = await reference(name);
+      for (let i = 0; i < n; i++) {
+        const w = want[i] === null ? -9223372036854775808n : BigInt(want[i] as bigint);
+        if (got[i] !== w) assert.fail(`${name}[${i}]: ${got[i]} != ${w}`);
+      }
+    }
+    for (const [at, name] of [[1, "b"], [4, "f"]] as const) {
+      const out = await decodeColumnFast(read, metadata, at, n, {
+        kind: "fixed",
+        width: 8,
+        nullBytes: new Uint8Array(new Float64Array([NaN]).buffer),
+      });
+      assert.ok(out, `column ${name} decoded directly`);
+      assert.deepEqual([...new Float64Array(out.buffer, out.byteOffset, n)], await reference(name));
+    }
+    const c = await decodeColumnFast(read, metadata, 2, n, { kind: "fixed", width: 4, nullBytes: NULL32 });
+    assert.ok(c);
+    assert.deepEqual(
+      [...new Int32Array(c.buffer, c.byteOffset, n)],
+      (await reference("c")).map((v) => v ?? -2147483648),
+    );
+    const keys = new Map<string, number>();
+    const s = await decodeColumnFast(read, metadata, 5, n, {
+      kind: "symbol",
+      keyOf: (v) => keys.get(v) ?? (keys.set(v, keys.size), keys.size - 1),
+    });
+    assert.ok(s);
+    const names = [...keys.keys()];
+    assert.deepEqual(
+      [...new Int32Array(s.buffer, s.byteOffset, n)].map((k) => names[k]),
+      await reference("s"),
+    );
+    // Declined: a wrong width, and a row count that does not match the file.
+    assert.equal(
+      await decodeColumnFast(read, metadata, 0, n, { kind: "fixed", width: 4, nullBytes: NULL32 }),
+      undefined,
+    );
+    assert.equal(
+      await decodeColumnFast(read, metadata, 0, n + 1, { kind: "fixed", width: 8, nullBytes: NULL64 }),
+      undefined,
+    );
+  } finally {
+    duck.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("direct decoder: converted partitions read through it answer as native ones did", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_fastdec_part_" });
+  try {
+    let engine = await Engine.open({ root, cacheBytes: 64 * 1024 * 1024, parallelWorkers: 0 });
+    await engine.execute(
+      `CREATE TABLE t AS (SELECT timestamp_sequence('2024-01-01', 600000000L) ts,
+        rnd_symbol('A','B','C', NULL) sym,
+        CASE WHEN x % 9 = 0 THEN NULL ELSE x * 1.25 END d,
+        (x % 4) * 0.5 dd,
+        CASE WHEN x % 7 = 0 THEN NULL ELSE (x % 3) - 2 END l,
+        CASE WHEN x % 4 = 0 THEN NULL ELSE cast(x AS INT) END i,
+        cast(x / 3.0 AS FLOAT) f,
+        'v' || x vc
+      FROM long_sequence(1000)) TIMESTAMP(ts) PARTITION BY DAY`,
+      adminSession(),
+    );
+    const queries = [
+      "SELECT * FROM t",
+      "SELECT sym, count(), sum(d), sum(dd), min(l), max(l), sum(i), avg(f) FROM t GROUP BY sym ORDER BY sym",
+      "SELECT count() FROM t WHERE l = -1",
+    ];
+    const before = [];
+    for (const q of queries) before.push(await rows(engine, q));
+    await engine.execute(
+      "ALTER TABLE t CONVERT PARTITION TO PARQUET WHERE ts < '2024-01-07'",
+      adminSession(),
+    );
+    await engine.close();
+    engine = await Engine.open({ root, cacheBytes: 64 * 1024 * 1024, parallelWorkers: 0 });
+    try {
+      const start = { ...parquetColumnDecodes };
+      for (const [k, q] of queries.entries()) assert.deepEqual(await rows(engine, q), before[k], q);
+      const parts = (await rows(engine, "SELECT count() FROM table_partitions('t') WHERE isParquet"))[0][0];
+      assert.equal(parts, 6n);
+      // ts, sym, d, dd, l, i, f directly in each of the 6 partitions; vc through hyparquet.
+      assert.equal(parquetColumnDecodes.direct - start.direct, 7 * 6);
+      assert.equal(parquetColumnDecodes.generic - start.generic, 6);
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
