@@ -21,6 +21,9 @@ const OPS = new Set(["+", "-", "*", "/"]);
  * Compiles `e`. The output buffer is reused across batches (the consumer reduces a batch
  * before asking for the next), so a long input allocates nothing per batch.
  */
+type Loop = (n: number, out: Float64Array, k: number[], ...cols: Float64Array[]) => void;
+const loops = new Map<string, Loop>();
+
 export function compileVectorExpr(e: BoundExpr): VectorEval | undefined {
   const leaves: VectorEval[] = [];
   const constants: number[] = [];
@@ -30,20 +33,21 @@ export function compileVectorExpr(e: BoundExpr): VectorEval | undefined {
   if (leaves.length === 1 && result === "c0v") return leaves[0];
   const args = leaves.map((_, i) => `c${i}`);
   // NULL is a local constant: the global `NaN` read per row made the loop ~6x slower.
-  const loop = new Function(
-    "n",
-    "out",
-    "k",
-    ...args,
-    `
+  const body = `
     const NULL = NaN;
     ${constants.map((_, i) => `const k${i} = k[${i}];`).join(" ")}
     for (let i = 0; i < n; i++) {
       ${args.map((a) => `const ${a}v = ${a}[i];`).join(" ")}
       ${steps.join("\n      ")}
       out[i] = ${result};
-    }`,
-  ) as (n: number, out: Float64Array, k: number[], ...cols: Float64Array[]) => void;
+    }`;
+  // One function per text, reused by later statements of the same shape (warm, optimized).
+  let loop = loops.get(body);
+  if (!loop) {
+    if (loops.size >= 1024) loops.clear();
+    loop = new Function("n", "out", "k", ...args, body) as Loop;
+    loops.set(body, loop);
+  }
   const k = constants;
   let buf = new Float64Array(0);
   return (b) => {

@@ -24,7 +24,16 @@ import type { Batch, SymbolDict } from "../../base/values.ts";
 import { parseTimestamp } from "../../functions/timestamp_parse.ts";
 import { parseStride, truncUnit } from "../../functions/datetime_units.ts";
 import type { BoundExpr } from "../../plan/bound.ts";
-import { fieldFn, strideFloor, truncFloor } from "./batch_time.ts";
+import type { InlineField } from "./batch_time.ts";
+import {
+  civilFromDays,
+  DAY_MICROS,
+  dayOf,
+  dayOfWeek,
+  inlineField,
+  strideFloor,
+  truncFloor,
+} from "./batch_time.ts";
 
 type NumKind = "int" | "long" | "float" | "double";
 type Repr = "num" | "bool" | "sym";
@@ -88,6 +97,10 @@ class Gen {
   readonly steps: string[] = [];
   /** Per-batch tables (symbol key sets): built from the batch before the loop runs. */
   readonly tables: ((b: Batch) => Uint8Array)[] = [];
+  /** Declarations placed before the loop (day caches of dayField). */
+  readonly pre: string[] = [];
+  #days = new Map<string, { j: number; step: number; dow: boolean; civil: boolean; fns: string[] }>();
+  #units = new Map<string, number>();
   #t = 0;
 
   constructor(readonly params: readonly unknown[]) {}
@@ -113,6 +126,56 @@ class Gen {
   table(build: (b: Batch) => Uint8Array): string {
     this.tables.push(build);
     return `s${this.tables.length - 1}`;
+  }
+
+  /**
+   * The code of a day field of the (non-NaN) timestamp in `x`. Per timestamp source the loop
+   * keeps the current day (`dN`), its first µs (`dsN`) and the next day's (`deN`) in locals
+   * declared before the loop; one step, placed before the first use, moves them when a row
+   * leaves the day and then recomputes the per-day fields asked for (day of week, civil date).
+   */
+  dayField(x: string, f: InlineField): string {
+    let c = this.#days.get(x);
+    if (!c) {
+      const j = this.#days.size;
+      const fns = [this.konst(dayOf), this.konst(dayOfWeek), this.konst(civilFromDays)];
+      c = { j, step: this.steps.length, dow: false, civil: false, fns };
+      this.#days.set(x, c);
+      this.pre.push(
+        `let d${j} = 0, ds${j} = 0, de${j} = -1, dw${j} = 0, cy${j} = 0, cm${j} = 0, cd${j} = 0;`,
+      );
+      this.steps.push("");
+    }
+    const j = c.j;
+    if (f.kind === "dow") c.dow = true;
+    if (f.kind === "civil") c.civil = true;
+    const [dayOfK, dowK, civilK] = c.fns;
+    this.steps[c.step] = `if (${x} === ${x} && !(${x} >= ds${j} && ${x} < de${j})) {
+      d${j} = ${dayOfK}(${x}); ds${j} = d${j} * ${DAY_MICROS}; de${j} = ds${j} + ${DAY_MICROS};
+      ${c.dow ? `dw${j} = ${dowK}(d${j});` : ""}
+      ${c.civil ? `const cv = ${civilK}(d${j}); cy${j} = cv[0]; cm${j} = cv[1]; cd${j} = cv[2];` : ""}
+    }`;
+    switch (f.kind) {
+      case "tod": {
+        // The current hour (minute, second) is kept the same way: a row inside it costs two
+        // comparisons, a row past it one division.
+        const key = `${x}/${f.unit}`;
+        let u = this.#units.get(key);
+        if (u === undefined) {
+          u = this.#units.size;
+          this.#units.set(key, u);
+          this.pre.push(`let u${u} = 0, us${u} = 0, ue${u} = -1;`);
+          this.steps.push(`if (${x} === ${x} && !(${x} >= us${u} && ${x} < ue${u})) {
+      u${u} = Math.floor((${x} - ds${j}) / ${f.unit}); us${u} = ds${j} + u${u} * ${f.unit}; ue${u} = us${u} + ${f.unit};
+    }`);
+        }
+        return f.modulo ? `u${u} % ${f.modulo}` : `u${u}`;
+      }
+      case "dow":
+        return f.sundayFirst ? `(dw${j} % 7) + 1` : `dw${j}`;
+      case "civil":
+        return [`cy${j}`, `cm${j}`, `cd${j}`][f.part];
+    }
   }
 
   /** Marks the batch for the row path when a LONG-domain value leaves the exact range. */
@@ -163,8 +226,10 @@ function store(sink: Sink, t: ColumnType, r: string): string {
     case "DATE":
     case "TIMESTAMP":
       // Words of the int64: the Int32Array store wraps the low part to its bit pattern.
-      return `if (${r} !== ${r}) { out[2 * i] = 0; out[2 * i + 1] = -2147483648; } else {
-        const h = Math.floor(${r} / 4294967296); out[2 * i] = ${r} - h * 4294967296; out[2 * i + 1] = h; }`;
+      // Values within int32 (most computed keys) skip the division.
+      return `if (${r} !== ${r}) { out[2 * i] = 0; out[2 * i + 1] = -2147483648; }
+      else if (${r} >= -2147483648 && ${r} <= 2147483647) { out[2 * i] = ${r}; out[2 * i + 1] = ${r} < 0 ? -1 : 0; }
+      else { const h = Math.floor(${r} / 4294967296); out[2 * i] = ${r} - h * 4294967296; out[2 * i + 1] = h; }`;
     default:
       return `out[i] = ${r};`;
   }
@@ -219,27 +284,45 @@ function leafData(l: Leaf, b: Batch): ArrayLike<number> | undefined {
   }
 }
 
+type Loop = (n: number, A: ArrayLike<number>[], S: Uint8Array[], K: unknown[], out: unknown) => number;
+
+/**
+ * Compiled loops by source text. A loop's leaves, tables and constants are its arguments, so
+ * one text serves every statement of the same shape: the next execution reuses the function
+ * V8 has already optimized. A fresh `new Function` per statement ran its first batches in the
+ * interpreter with cold type feedback, which cost more than the loop itself at 1M rows.
+ */
+const loops = new Map<string, Loop>();
+const LOOPS_MAX = 1024;
+
+function loopOf(body: string): Loop {
+  let loop = loops.get(body);
+  if (!loop) {
+    if (loops.size >= LOOPS_MAX) loops.clear();
+    loop = new Function("n", "A", "S", "K", "out", body) as Loop;
+    loops.set(body, loop);
+  }
+  return loop;
+}
+
 function build(g: Gen, r: Node, sink: Sink, t: ColumnType): BatchRun {
   const head = [
     ...g.leaves.map((_, i) => `const a${i} = A[${i}];`),
     ...g.tables.map((_, i) => `const s${i} = S[${i}];`),
     ...g.consts.map((_, i) => `const k${i} = K[${i}];`),
   ];
-  const body = `${head.join("\n")}
+  // NaN shadowed by a local: the global's load per row made simple loops ~3x slower.
+  const body = `const NaN = 0 / 0;
+  ${head.join("\n")}
   let bad = 0, c = 0;
+  ${g.pre.join("\n  ")}
   for (let i = 0; i < n; i++) {
     ${g.leaves.map((l, i) => readLeaf(l, i)).join("\n    ")}
     ${g.steps.join("\n    ")}
     ${store(sink, t, r.v)}
   }
   return bad ? -1 : ${sink === "select" ? "c" : "n"};`;
-  const loop = new Function("n", "A", "S", "K", "out", body) as (
-    n: number,
-    A: ArrayLike<number>[],
-    S: Uint8Array[],
-    K: unknown[],
-    out: unknown,
-  ) => number;
+  const loop = loopOf(body);
   const { leaves, tables, consts } = g;
   return (b, out) => {
     const A: ArrayLike<number>[] = [];
@@ -361,10 +444,10 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
   if (name === "neg" && e.args.length === 1) return neg(g, e);
   if (CMP.has(name) && e.args.length === 2) return compare(g, e);
   if (e.args.length === 1 && e.type.tag === "INT" && e.args[0].type.tag === "TIMESTAMP") {
-    const f = fieldFn(name);
+    const f = inlineField(name);
     if (!f) unsupported();
     const a = node(g, e.args[0]);
-    return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : ${g.konst(f)}(${a.v})`), repr: "num", kind: "int" };
+    return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : ${g.dayField(a.v, f)}`), repr: "num", kind: "int" };
   }
   if (
     (name === "date_trunc" || name === "timestamp_floor") && e.args.length === 2 &&
@@ -420,7 +503,8 @@ function arith(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
         : op === "/"
         ? `(${y} === 0 ? NaN : (${x} / ${y}) | 0)`
         : op === "%"
-        ? `(${y} === 0 ? NaN : (${x} % ${y}) | 0)`
+        // Both are int32 here: the |0 lets V8 take an integer remainder instead of fmod.
+        ? `(${y} === 0 ? NaN : ((${x} | 0) % (${y} | 0)) | 0)`
         : `(${x} ${op} ${y}) | 0`;
       const t = g.tmp(`${x} !== ${x} || ${y} !== ${y} ? NaN : ${core}`);
       return { v: g.tmp(`${t} === -2147483648 ? NaN : ${t}`), repr: "num", kind };
@@ -430,7 +514,17 @@ function arith(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
         // |x| < 2^53: the rounded quotient cannot cross an integer, so trunc is exact.
         return { v: g.tmp(`${y} === 0 ? NaN : Math.trunc(${x} / ${y})`), repr: "num", kind };
       }
-      if (op === "%") return { v: g.tmp(`${y} === 0 ? NaN : ${x} % ${y}`), repr: "num", kind };
+      if (op === "%") {
+        // Operands within int32 (qty % 7) take the integer remainder; the double one calls fmod.
+        const int32 = (z: string) => `(${z} >= -2147483648 && ${z} <= 2147483647)`;
+        return {
+          v: g.tmp(
+            `${y} === 0 ? NaN : ${int32(x)} && ${int32(y)} ? ((${x} | 0) % (${y} | 0)) | 0 : ${x} % ${y}`,
+          ),
+          repr: "num",
+          kind,
+        };
+      }
       const t = g.tmp(`${x} ${op} ${y}`);
       g.checkRange(t);
       return { v: t, repr: "num", kind };

@@ -3,7 +3,9 @@
  * compiler (batch_expr.ts). Timestamps reach it as exact integers (|t| < 2^53), so every step
  * below is exact: the day split corrects the rounding of one floating division, and calendar
  * fields (year, month, day, month/year truncation) call the row path's own functions once per
- * distinct day, remembered, since a batch of time-ordered rows stays within few days.
+ * distinct day, remembered, since a batch of time-ordered rows stays within few days. The
+ * compiler inlines the INT fields (`inlineField`: the day and hour bounds live in the loop's
+ * locals); `fieldFn` is their per-row form, the reference its test compares with.
  */
 import { civilFromDays, dayOfWeek } from "../../functions/datetime_calendar.ts";
 import {
@@ -29,6 +31,45 @@ export function dayOf(t: number): number {
 export function timeOfDay(t: number): number {
   return t - dayOf(t) * DAY;
 }
+
+/**
+ * How the batch compiler inlines a field: `tod` fields divide the microseconds since the row's
+ * day start, `dow` and `civil` fields depend on the day only. The generated loop keeps the
+ * current day's bounds in locals and recomputes the day (and its calendar fields) only when a
+ * row leaves them, so a run of rows of one day costs two comparisons and a division per row.
+ */
+export type InlineField =
+  | { kind: "tod"; unit: number; modulo?: number }
+  | { kind: "dow"; sundayFirst: boolean }
+  | { kind: "civil"; part: 0 | 1 | 2 };
+
+export function inlineField(name: string): InlineField | undefined {
+  switch (name) {
+    case "hour":
+      return { kind: "tod", unit: 3_600_000_000 };
+    case "minute":
+      return { kind: "tod", unit: 60_000_000, modulo: 60 };
+    case "second":
+      return { kind: "tod", unit: 1_000_000, modulo: 60 };
+    case "day_of_week":
+      return { kind: "dow", sundayFirst: false };
+    case "day_of_week_sunday_first":
+      return { kind: "dow", sundayFirst: true };
+    case "year":
+      return { kind: "civil", part: 0 };
+    case "month":
+      return { kind: "civil", part: 1 };
+    case "day":
+      return { kind: "civil", part: 2 };
+    default:
+      return undefined;
+  }
+}
+
+/** Microseconds in a day, for the generated day bounds. */
+export const DAY_MICROS = DAY;
+
+export { civilFromDays, dayOfWeek };
 
 /** A function of a non-NULL µs timestamp giving an INT field. */
 export type FieldFn = (t: number) => number;

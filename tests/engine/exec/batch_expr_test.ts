@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { T } from "../../../engine/base/types.ts";
 import { type Batch, INT_NULL, LONG_NULL } from "../../../engine/base/values.ts";
 import { compileBatchExpr } from "../../../engine/exec/vector/batch_expr.ts";
+import { fieldFn } from "../../../engine/exec/vector/batch_time.ts";
 import type { BoundExpr } from "../../../engine/plan/bound.ts";
 import type { ScalarBinding } from "../../../engine/functions/registry_types.ts";
 
@@ -82,4 +83,51 @@ Deno.test("expressions without a batch form are declined", () => {
   assert.equal(compileBatchExpr(call("concat", T.STRING, col(0), col(0)), "value"), undefined);
   assert.equal(compileBatchExpr(call("length", T.INT, col(0)), "value"), undefined);
   assert.equal(compileBatchExpr(col(0), "select"), undefined);
+});
+
+Deno.test("day fields computed per run of one day agree with the per-row functions", () => {
+  // Runs of one day, day changes back and forth, pre-1970 days, NULLs and a leap day.
+  const times: bigint[] = [];
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const day = 86_400_000_000;
+  for (let run = 0; run < 60; run++) {
+    const base = Math.floor((rnd() - 0.3) * 40_000) * day + Math.floor(rnd() * day);
+    const len = 1 + Math.floor(rnd() * 20);
+    for (let i = 0; i < len; i++) {
+      times.push(rnd() < 0.05 ? LONG_NULL : BigInt(base + Math.floor(rnd() * 2 * day) - day));
+    }
+  }
+  times.push(BigInt(Date.UTC(2024, 1, 29, 23, 59, 59)) * 1000n + 999_999n, 0n, -1n, BigInt(-day));
+  const ts: Batch = {
+    rowCount: times.length,
+    columns: [{ type: T.TIMESTAMP, data: new BigInt64Array(times) }],
+  };
+  const names = [
+    "hour",
+    "minute",
+    "second",
+    "day_of_week",
+    "day_of_week_sunday_first",
+    "year",
+    "month",
+    "day",
+  ];
+  // Several fields of one source share its day cache: a sum of all of them exercises that.
+  const all = names.map((n) => call(n, T.INT, col(0, T.TIMESTAMP)))
+    .reduce((a, b) => call("+", T.INT, call("*", T.INT, a, k(3)), b));
+  const sumOut = new Int32Array(times.length);
+  compileBatchExpr(all, "value")!(ts, sumOut);
+  const expectSum = new Array(times.length).fill(0);
+  for (const n of names) {
+    const out = new Int32Array(times.length);
+    compileBatchExpr(call(n, T.INT, col(0, T.TIMESTAMP)), "value")!(ts, out);
+    const f = fieldFn(n)!;
+    times.forEach((t, i) => {
+      const want = t === LONG_NULL ? INT_NULL : f(Number(t));
+      assert.equal(out[i], want, `${n}(${t})`);
+      expectSum[i] = t === LONG_NULL ? INT_NULL : Math.imul(expectSum[i], 3) + want;
+    });
+  }
+  times.forEach((t, i) => assert.equal(sumOut[i], t === LONG_NULL ? INT_NULL : expectSum[i], `sum at ${t}`));
 });
