@@ -49,15 +49,53 @@ export function gather(b: Batch, sel: ArrayLike<number>, count = sel.length): Ba
       const out = new Array<Value>(count);
       for (let i = 0; i < count; i++) out[i] = src[sel[i]];
       data = out;
-    } else {
-      // deno-lint-ignore no-explicit-any
-      const out = new (src.constructor as any)(count);
-      for (let i = 0; i < count; i++) out[i] = src[sel[i]];
-      data = out;
-    }
+    } else data = gatherTyped(src, sel, count);
     return { type: v.type, data, dict: v.dict };
   });
   return { rowCount: count, columns };
+}
+
+/**
+ * One loop per array type, so that each stays monomorphic; 64-bit integers move as two int32
+ * words (reading a BigInt64Array element allocates a bigint).
+ */
+function gatherTyped(src: Exclude<VectorData, Value[]>, sel: ArrayLike<number>, count: number): VectorData {
+  if (src instanceof Float64Array) return gatherF64(src, sel, count);
+  if (src instanceof Int32Array) return gatherI32(src, sel, count);
+  if (src instanceof BigInt64Array) {
+    const out = new BigInt64Array(count);
+    gatherWords(
+      new Int32Array(src.buffer, src.byteOffset, src.length * 2),
+      new Int32Array(out.buffer),
+      sel,
+      count,
+    );
+    return out;
+  }
+  // deno-lint-ignore no-explicit-any
+  const out = new (src.constructor as any)(count);
+  for (let i = 0; i < count; i++) out[i] = src[sel[i]];
+  return out;
+}
+
+function gatherF64(src: Float64Array, sel: ArrayLike<number>, count: number): Float64Array {
+  const out = new Float64Array(count);
+  for (let i = 0; i < count; i++) out[i] = src[sel[i]];
+  return out;
+}
+
+function gatherI32(src: Int32Array, sel: ArrayLike<number>, count: number): Int32Array {
+  const out = new Int32Array(count);
+  for (let i = 0; i < count; i++) out[i] = src[sel[i]];
+  return out;
+}
+
+function gatherWords(src: Int32Array, out: Int32Array, sel: ArrayLike<number>, count: number): void {
+  for (let i = 0; i < count; i++) {
+    const r = 2 * sel[i];
+    out[2 * i] = src[r];
+    out[2 * i + 1] = src[r + 1];
+  }
 }
 
 /** A contiguous slice of a batch (views, no copy). */

@@ -8,11 +8,16 @@
  * A JS Map over numbers or strings costs 30-100 ns a row here; a probe of these arrays costs a
  * few, and a batch is mapped in one monomorphic loop (`mapBatch`).
  */
+/** Side of the direct-index square of small pairs (64K entries, 256 KB). */
+const DIRECT = 256;
+
 export class IntPairHash {
   #mask: number;
   #a: Int32Array;
   #b: Int32Array;
   #id: Int32Array;
+  /** Ids of pairs with both ints in [0, DIRECT), by a * DIRECT + b (-1: not seen yet). */
+  #direct?: Int32Array;
   size = 0;
 
   constructor(capacity = 1024) {
@@ -26,7 +31,7 @@ export class IntPairHash {
 
   /** Bytes held, for the statement's memory budget. */
   get bytes(): number {
-    return this.#id.length * 12;
+    return this.#id.length * 12 + (this.#direct ? this.#direct.length * 4 : 0);
   }
 
   /** The id of (a, b), inserting it with the next id when new. */
@@ -54,9 +59,21 @@ export class IntPairHash {
   mapBatch(a: Int32Array, b: Int32Array | undefined, n: number, out: Int32Array): void {
     while ((this.size + n) * 2 >= this.#mask) this.#grow();
     const mask = this.#mask, ka = this.#a, kb = this.#b, ids = this.#id;
+    // Pairs of two small non-negative ints (folded ids of low-cardinality keys, small INT
+    // values such as hour(ts) or qty % 7) are found by direct index: one read, no hashing. The
+    // table only caches the hash's ids, so both routes give the same id.
+    const direct = this.#direct ??= new Int32Array(DIRECT * DIRECT).fill(-1);
     let size = this.size;
     for (let i = 0; i < n; i++) {
       const x = a[i], y = b === undefined ? 0 : b[i];
+      const small = (x | y) >>> 0 < DIRECT;
+      if (small) {
+        const id = direct[x * DIRECT + y];
+        if (id >= 0) {
+          out[i] = id;
+          continue;
+        }
+      }
       let h = hash(x, y) & mask;
       for (;;) {
         const id = ids[h];
@@ -64,10 +81,12 @@ export class IntPairHash {
           ka[h] = x;
           kb[h] = y;
           ids[h] = size;
+          if (small) direct[x * DIRECT + y] = size;
           out[i] = size++;
           break;
         }
         if (ka[h] === x && kb[h] === y) {
+          if (small) direct[x * DIRECT + y] = id;
           out[i] = id;
           break;
         }

@@ -5,7 +5,8 @@
  *
  * - SYMBOL with a dictionary: a per-dictionary table from dictionary key to id, so a row costs
  *   one array read; ids go through the symbol's text, so batches with different dictionaries
- *   (a UNION of two tables) agree.
+ *   (a UNION of two tables) agree. SYMBOL codes without a dictionary (worker heaps): a direct
+ *   table from code to id, the code being the value.
  * - BYTE/SHORT/CHAR/BOOLEAN: a direct table over the 16-bit range.
  * - INT/IPV4, LONG/DATE/TIMESTAMP, FLOAT/DOUBLE: the value's 32-bit words in an IntPairHash
  *   (NULL sentinels and all non-finite doubles fold into one NULL word pair; -0 into 0).
@@ -17,6 +18,8 @@ import { readValue } from "../../base/values.ts";
 import { IntPairHash } from "./int_hash.ts";
 
 const NULL_HI = -2147483648;
+/** Values 0..SMALL-1 of INT and LONG-like keys get their ids by direct index. */
+const SMALL = 4096;
 
 export class KeyIds {
   /** Scalar value of each id. */
@@ -24,6 +27,8 @@ export class KeyIds {
   #symbolTables = new Map<unknown, Int32Array>();
   #byText = new Map<unknown, number>();
   #small?: Int32Array;
+  #codeTable = new Int32Array(0);
+  #direct?: Int32Array;
   #pairs?: IntPairHash;
   #hi = new Int32Array(0);
   #lo = new Int32Array(0);
@@ -37,12 +42,15 @@ export class KeyIds {
     const d = v.data;
     const tag = v.type.tag;
     if (tag === "SYMBOL" && v.dict) return this.#symbol(v, n, out);
+    if (tag === "SYMBOL" && d instanceof Int32Array) return this.#codes(d, n, out);
     if (d instanceof Int8Array || d instanceof Int16Array || d instanceof Uint16Array) {
       return this.#smallInts(v, n, out);
     }
-    if (d instanceof Int32Array) return this.#words(v, d, n, out, tag === "IPV4" ? 0 : NULL_HI);
+    if (d instanceof Int32Array && tag !== "IPV4") return this.#ints(v, d, 1, n, out);
+    if (d instanceof Int32Array) return this.#words(v, d, n, out, 0);
     if (d instanceof BigInt64Array) {
       const w = new Int32Array(d.buffer, d.byteOffset, n * 2);
+      if (tag !== "LONG256") return this.#ints(v, w, 2, n, out);
       this.#ensure(n);
       const hi = this.#hi, lo = this.#lo;
       // LONG_NULL is hi = INT_MIN, lo = 0: the (NULL_HI, 0) pair the NULL test below uses.
@@ -114,6 +122,31 @@ export class KeyIds {
     }
   }
 
+  /**
+   * SYMBOL keys without a dictionary (a worker's snapshot: hash_parallel.ts) group by their
+   * codes through a direct table, as #symbol does; the value of an id is the code (a number),
+   * or null for a negative code.
+   */
+  #codes(keys: Int32Array, n: number, out: Int32Array): void {
+    let table = this.#codeTable;
+    for (let i = 0; i < n; i++) {
+      const k = keys[i];
+      const slot = k < 0 ? 0 : k + 1;
+      if (slot >= table.length) {
+        const grown = new Int32Array(Math.max(slot + 1, table.length * 2)).fill(-1);
+        grown.set(table);
+        this.#codeTable = table = grown;
+      }
+      let id = table[slot];
+      if (id < 0) {
+        id = this.values.length;
+        this.values.push(k < 0 ? null : k);
+        table[slot] = id;
+      }
+      out[i] = id;
+    }
+  }
+
   #textId(x: Value): number {
     const k = valueKey(x);
     let id = this.#byText.get(k);
@@ -136,6 +169,33 @@ export class KeyIds {
         this.values.push(readValue(v, i));
         table[slot] = id;
       }
+      out[i] = id;
+    }
+  }
+
+  /**
+   * INT (`step` 1) or LONG-like (`step` 2: low word, high word) values: small non-negative ones
+   * (hour(ts), qty % 7, ...) by a direct table, one read a row; others, and a small value's
+   * first row, through the pair table, which alone hands out ids (the direct table caches them).
+   */
+  #ints(v: Vector, w: Int32Array, step: 1 | 2, n: number, out: Int32Array): void {
+    const direct = this.#direct ??= new Int32Array(SMALL).fill(-1);
+    const pairs = this.#pairs ??= new IntPairHash();
+    const values = this.values;
+    for (let i = 0; i < n; i++) {
+      const lo = w[step * i], hi = step === 2 ? w[2 * i + 1] : 0;
+      const small = hi === 0 && lo >>> 0 < SMALL;
+      if (small) {
+        const id = direct[lo];
+        if (id >= 0) {
+          out[i] = id;
+          continue;
+        }
+      }
+      // INT's NULL (INT_MIN) becomes the pair (NULL_HI, 0); LONG_NULL already is that pair.
+      const id = step === 1 && lo === NULL_HI ? pairs.idOf(NULL_HI, 0) : pairs.idOf(hi, lo);
+      if (id === values.length) values.push(readValue(v, i));
+      if (small) direct[lo] = id;
       out[i] = id;
     }
   }

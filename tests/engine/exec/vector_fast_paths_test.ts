@@ -1,0 +1,146 @@
+/**
+ * The direct-index and monomorphic fast paths of the vector operators against their general
+ * forms: KeyIds' small-int table (INT and LONG keys), IntPairHash's small-pair square, SYMBOL
+ * codes without a dictionary, typed gathers, and the batch compiler's integer remainder and
+ * int32 LONG store. Each mixes values the fast path takes with values it must hand on.
+ */
+import assert from "node:assert/strict";
+import { T } from "../../../engine/base/types.ts";
+import { type Batch, INT_NULL, LONG_NULL, readValue } from "../../../engine/base/values.ts";
+import { gather } from "../../../engine/exec/batch_util.ts";
+import { compileBatchExpr } from "../../../engine/exec/vector/batch_expr.ts";
+import { IntPairHash } from "../../../engine/exec/vector/int_hash.ts";
+import { KeyIds } from "../../../engine/exec/vector/key_ids.ts";
+import type { BoundExpr } from "../../../engine/plan/bound.ts";
+import type { ScalarBinding } from "../../../engine/functions/registry_types.ts";
+
+let seed = 11;
+const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+
+/** Ids in first-appearance order of the values' keys: what KeyIds must answer. */
+function expectedIds(keys: string[]): { ids: number[]; firsts: string[] } {
+  const seen = new Map<string, number>();
+  const ids = keys.map((k) => {
+    if (!seen.has(k)) seen.set(k, seen.size);
+    return seen.get(k)!;
+  });
+  return { ids, firsts: [...seen.keys()] };
+}
+
+Deno.test("KeyIds: small INT and LONG keys by direct index agree with first-appearance ids", () => {
+  for (const tag of ["INT", "LONG"] as const) {
+    const ids = new KeyIds();
+    const all: string[] = [];
+    const got: number[] = [];
+    for (let batch = 0; batch < 5; batch++) {
+      const n = 500;
+      const vals = Array.from({ length: n }, () => {
+        const r = rnd();
+        if (r < 0.05) return null;
+        if (r < 0.15) return Math.floor(rnd() * 1e9) - 5e8; // beyond the table, negative too
+        if (r < 0.2) return 4095 + Math.floor(rnd() * 3); // at the table's edge
+        return Math.floor(rnd() * 30);
+      });
+      const data = tag === "INT"
+        ? new Int32Array(vals.map((v) => v ?? INT_NULL))
+        : new BigInt64Array(vals.map((v) => v === null ? LONG_NULL : BigInt(v)));
+      const v = { type: tag === "INT" ? T.INT : T.LONG, data };
+      const out = new Int32Array(n);
+      ids.map(v, n, out);
+      got.push(...out);
+      all.push(...vals.map(String));
+      for (let i = 0; i < n; i++) {
+        const back = readValue(v, i);
+        assert.equal(ids.values[out[i]], back, `${tag} value of id ${out[i]}`);
+      }
+    }
+    const want = expectedIds(all);
+    assert.deepEqual(got, want.ids, tag);
+    assert.equal(ids.size, want.firsts.length);
+  }
+});
+
+Deno.test("KeyIds: SYMBOL codes without a dictionary group by code, NULL apart", () => {
+  const ids = new KeyIds();
+  const codes = new Int32Array([3, -1, 0, 3, 700, -1, 0, 2]);
+  const out = new Int32Array(codes.length);
+  ids.map({ type: T.SYMBOL, data: codes }, codes.length, out);
+  assert.deepEqual([...out], [0, 1, 2, 0, 3, 1, 2, 4]);
+  assert.deepEqual(ids.values, [3, null, 0, 700, 2]);
+});
+
+Deno.test("IntPairHash: the small-pair square and the hash hand out the same ids", () => {
+  const h = new IntPairHash(4);
+  const ref = new Map<string, number>();
+  for (let batch = 0; batch < 4; batch++) {
+    const n = 2000;
+    const a = new Int32Array(n), b = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const big = rnd() < 0.2;
+      a[i] = big ? Math.floor(rnd() * 2e9) - 1e9 : Math.floor(rnd() * 40);
+      b[i] = rnd() < 0.1 ? 255 + Math.floor(rnd() * 3) : Math.floor(rnd() * 20);
+    }
+    const out = new Int32Array(n);
+    h.mapBatch(a, b, n, out);
+    for (let i = 0; i < n; i++) {
+      const k = `${a[i]},${b[i]}`;
+      if (!ref.has(k)) ref.set(k, ref.size);
+      assert.equal(out[i], ref.get(k), k);
+      assert.equal(h.idOf(a[i], b[i]), out[i]);
+    }
+  }
+  assert.equal(h.size, ref.size);
+});
+
+Deno.test("gather copies every layout, 64-bit integers exactly", () => {
+  const b: Batch = {
+    rowCount: 4,
+    columns: [
+      { type: T.LONG, data: new BigInt64Array([LONG_NULL, 2n ** 62n + 5n, -3n, 7n]) },
+      { type: T.DOUBLE, data: new Float64Array([1.5, NaN, -0, 4]) },
+      { type: T.INT, data: new Int32Array([1, INT_NULL, 3, 4]) },
+      { type: T.SHORT, data: new Int16Array([1, -2, 3, 4]) },
+      { type: T.STRING, data: ["a", null, "c", "d"] },
+    ],
+  };
+  const g = gather(b, new Int32Array([3, 1, 0, 1]), 3);
+  assert.equal(g.rowCount, 3);
+  assert.deepEqual([...g.columns[0].data as BigInt64Array], [7n, 2n ** 62n + 5n, LONG_NULL]);
+  assert.deepEqual([...g.columns[1].data as Float64Array], [4, NaN, 1.5]);
+  assert.deepEqual([...g.columns[2].data as Int32Array], [4, INT_NULL, 1]);
+  assert.deepEqual([...g.columns[3].data as Int16Array], [4, -2, 1]);
+  assert.deepEqual(g.columns[4].data, ["d", null, "a"]);
+});
+
+Deno.test("LONG % takes the integer remainder within int32 and the exact one beyond", () => {
+  const binding = {} as ScalarBinding;
+  const vals = [
+    0n,
+    7n,
+    -7n,
+    -13n,
+    13n,
+    2147483647n,
+    -2147483648n,
+    2147483648n,
+    -(2n ** 40n) - 3n,
+    2n ** 50n + 1n,
+  ];
+  const b: Batch = {
+    rowCount: vals.length + 1,
+    columns: [{ type: T.LONG, data: new BigInt64Array([...vals, LONG_NULL]) }],
+  };
+  for (const m of [7n, -5n, 3000000000n]) {
+    const e: BoundExpr = {
+      kind: "call",
+      name: "%",
+      type: T.LONG,
+      binding,
+      args: [{ kind: "column", index: 0, type: T.LONG }, { kind: "const", type: T.LONG, value: m }],
+    };
+    const out = new BigInt64Array(b.rowCount);
+    assert.equal(compileBatchExpr(e, "value")!(b, new Int32Array(out.buffer)), b.rowCount);
+    // BigInt % truncates toward zero like the row path's LONG remainder.
+    assert.deepEqual([...out], [...vals.map((v) => v % m), LONG_NULL], `% ${m}`);
+  }
+});
