@@ -199,9 +199,9 @@ export class ObjectStore {
       });
     } catch (e) {
       throw new SqlError(
-        `could not reach object store [endpoint=${c.endpoint}, bucket=${c.bucket}, key=${key}]: ${
-          (e as Error).message
-        }`,
+        `could not reach object store [endpoint=${c.endpoint}, bucket=${c.bucket}, key=${
+          key || query.prefix
+        }]: ${(e as Error).message}`,
         -1,
         "io",
         { cause: e },
