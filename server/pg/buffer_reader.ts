@@ -16,6 +16,21 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** Decodes UTF-8, turning invalid input into a ProtocolError instead of a TypeError. */
 export function utf8(bytes: Uint8Array): string {
+  // Short ASCII (statement and portal names, parameter values like `42`): TextDecoder's call
+  // costs more than the loop (pgbench -M prepared spends ~4% of the server here otherwise).
+  if (bytes.length <= 32) {
+    let s = "";
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i];
+      if (b >= 0x80) return decodeUtf8(bytes);
+      s += String.fromCharCode(b);
+    }
+    return s;
+  }
+  return decodeUtf8(bytes);
+}
+
+function decodeUtf8(bytes: Uint8Array): string {
   try {
     return decoder.decode(bytes);
   } catch {

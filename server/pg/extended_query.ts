@@ -103,6 +103,7 @@ export class ExtendedQuery {
   }
 
   async #closePortals(which: (p: Portal) => boolean): Promise<void> {
+    if (this.#portals.size === 0) return; // every Sync outside a block gets here
     for (const [name, portal] of [...this.#portals]) {
       if (!which(portal)) continue;
       this.#portals.delete(name);
