@@ -79,10 +79,27 @@ export class NativeAgg {
   #rowsSinceFlush = 0;
   #integer = false;
   #wide = false;
-  #distinct?: { pairs: IntPairHash; ids: KeyIds; tmp: Int32Array };
+  #distinct?: {
+    pairs: IntPairHash;
+    ids: KeyIds;
+    tmp: Int32Array;
+    groups: Int32Array;
+    kept: Int32Array;
+    pairIds: Int32Array;
+  };
 
   constructor(readonly fn: NativeFn, readonly returns: ColumnType, distinctIds?: KeyIds) {
-    if (distinctIds) this.#distinct = { pairs: new IntPairHash(), ids: distinctIds, tmp: new Int32Array(0) };
+    if (distinctIds) {
+      const none = new Int32Array(0);
+      this.#distinct = {
+        pairs: new IntPairHash(),
+        ids: distinctIds,
+        tmp: none,
+        groups: none,
+        kept: none,
+        pairIds: none,
+      };
+    }
   }
 
   /** Bytes per group, for the memory budget. */
@@ -137,6 +154,13 @@ export class NativeAgg {
       return;
     }
     const d = arg!.data as Float64Array | Float32Array | Int32Array | Int16Array | Int8Array;
+    if (layout === "f64" && !mask) {
+      // DOUBLE columns and expressions, the common case: loops that see one array type only.
+      const f = d as Float64Array;
+      if (this.fn === "min") return minF64(cnt, this.#best, gids, n, f);
+      if (this.fn === "max") return maxF64(cnt, this.#best, gids, n, f);
+      return sumF64(cnt, this.#sum, gids, n, f);
+    }
     const nullable = layout === "f64" || layout === "f32" ? 2 : layout === "i32" ? 1 : 0;
     if (this.fn === "min") return extreme(cnt, this.#best, gids, n, d, nullable, mask, false);
     if (this.fn === "max") return extreme(cnt, this.#best, gids, n, d, nullable, mask, true);
@@ -171,11 +195,29 @@ export class NativeAgg {
     const vids = st.tmp;
     st.ids.map(arg, n, vids);
     const cnt = this.#count, values = st.ids.values, pairs = st.pairs;
+    // The kept rows' (group, value id) pairs go through the pair table in one batch: pairs of
+    // small ids (a few groups, a SYMBOL's values) hit its direct square, no hashing. A pair
+    // is new exactly when its id is the next one handed out.
+    if (st.groups.length < n) {
+      st.groups = new Int32Array(n);
+      st.kept = new Int32Array(n);
+      st.pairIds = new Int32Array(n);
+    }
+    const g = st.groups, v = st.kept, ids = st.pairIds;
+    let m = 0;
     for (let i = 0; i < n; i++) {
       if (mask && !mask[i]) continue;
       if (values[vids[i]] === null) continue;
-      const before = pairs.size;
-      if (pairs.idOf(gids[i], vids[i]) === before) cnt[gids[i]]++;
+      g[m] = gids[i];
+      v[m++] = vids[i];
+    }
+    let next = pairs.size;
+    pairs.mapBatch(g, v, m, ids);
+    for (let i = 0; i < m; i++) {
+      if (ids[i] === next) {
+        cnt[g[i]]++;
+        next++;
+      }
     }
   }
 
@@ -348,6 +390,36 @@ function extremeWide(
       bestHi[g] = h;
       bestLo[g] = l;
     }
+    cnt[g]++;
+  }
+}
+
+function sumF64(cnt: Float64Array, s: Float64Array, gids: Int32Array, n: number, d: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    const x = d[i];
+    if (x - x !== 0) continue;
+    const g = gids[i];
+    s[g] += x;
+    cnt[g]++;
+  }
+}
+
+function minF64(cnt: Float64Array, best: Float64Array, gids: Int32Array, n: number, d: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    const x = d[i];
+    if (x - x !== 0) continue;
+    const g = gids[i];
+    if (cnt[g] === 0 || x < best[g]) best[g] = x;
+    cnt[g]++;
+  }
+}
+
+function maxF64(cnt: Float64Array, best: Float64Array, gids: Int32Array, n: number, d: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    const x = d[i];
+    if (x - x !== 0) continue;
+    const g = gids[i];
+    if (cnt[g] === 0 || x > best[g]) best[g] = x;
     cnt[g]++;
   }
 }

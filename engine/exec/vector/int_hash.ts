@@ -53,12 +53,12 @@ export class IntPairHash {
   }
 
   /**
-   * out[i] = id of (a[i], b ? b[i] : 0) for i < n. Grows before the loop so that the loop
-   * itself never reallocates (a batch adds at most n entries).
+   * out[i] = id of (a[i], b ? b[i] : 0) for i < n. The table grows when an insert would pass
+   * half full, not ahead for a whole batch: growing for 64K possible inserts made a table of
+   * 100 groups 256K slots wide, each probe a cache miss.
    */
   mapBatch(a: Int32Array, b: Int32Array | undefined, n: number, out: Int32Array): void {
-    while ((this.size + n) * 2 >= this.#mask) this.#grow();
-    const mask = this.#mask, ka = this.#a, kb = this.#b, ids = this.#id;
+    let mask = this.#mask, ka = this.#a, kb = this.#b, ids = this.#id;
     // Pairs of two small non-negative ints (folded ids of low-cardinality keys, small INT
     // values such as hour(ts) or qty % 7) are found by direct index: one read, no hashing. The
     // table only caches the hash's ids, so both routes give the same id.
@@ -78,6 +78,13 @@ export class IntPairHash {
       for (;;) {
         const id = ids[h];
         if (id < 0) {
+          if ((size + 1) * 2 >= mask) {
+            this.size = size;
+            this.#grow();
+            mask = this.#mask, ka = this.#a, kb = this.#b, ids = this.#id;
+            h = hash(x, y) & mask;
+            continue;
+          }
           ka[h] = x;
           kb[h] = y;
           ids[h] = size;

@@ -54,7 +54,8 @@ export async function* runTopN(
   // Worst kept row's first key, valid when kept.length === keep.
   let thresholdValue: Value = null;
   let thresholdRank = 0;
-  const mergeEvery = Math.max(keep * 2, 1024);
+  // Merging often keeps the threshold tight (fewer candidates); a merge sorts at most 3 keep rows.
+  const mergeEvery = Math.max(keep * 2, 64);
   const merge = () => {
     if (candidates.length === 0) return;
     const all = kept.concat(candidates);
@@ -75,11 +76,29 @@ export async function* runTopN(
     for await (const _ of input) checkCancelled(ctx);
     return;
   }
+  let sel = new Int32Array(0);
   for await (const b of input) {
     checkCancelled(ctx);
     const v = b.columns[first.index];
     const rank = rankReader(v);
     const rows = b.rowCount;
+    if (kept.length === keep && v.data instanceof Float64Array) {
+      // A DOUBLE first key: one typed-array loop lists the rows that could enter under the
+      // current threshold; only they are re-checked (the threshold tightens as they merge)
+      // and materialized.
+      if (sel.length < rows) sel = new Int32Array(rows);
+      const count = sign > 0
+        ? atMostF64(v.data, rows, thresholdRank, sel)
+        : atLeastF64(v.data, rows, thresholdRank, sel);
+      for (let j = 0; j < count; j++) {
+        const i = sel[j];
+        const r = rank!(i);
+        if (sign > 0 ? r > thresholdRank : r < thresholdRank) continue;
+        candidates.push(rowOf(b, i));
+        if (candidates.length >= mergeEvery) merge();
+      }
+      continue;
+    }
     for (let i = 0; i < rows; i++) {
       if (kept.length === keep) {
         // Skip a row whose first key is strictly worse than the worst kept row's.
@@ -97,4 +116,24 @@ export async function* runTopN(
   }
   merge();
   yield* rowsToBatches(n.columns.map((c) => c.type), kept);
+}
+
+/** Rows whose DOUBLE value is NULL (ranked lowest) or at most `t`: ascending candidates. */
+function atMostF64(d: Float64Array, n: number, t: number, sel: Int32Array): number {
+  let c = 0;
+  for (let i = 0; i < n; i++) {
+    const x = d[i];
+    if (x <= t || x - x !== 0) sel[c++] = i;
+  }
+  return c;
+}
+
+/** Rows whose DOUBLE value is at least `t` (NULL only when t is -Infinity): descending. */
+function atLeastF64(d: Float64Array, n: number, t: number, sel: Int32Array): number {
+  let c = 0;
+  for (let i = 0; i < n; i++) {
+    const x = d[i];
+    if (x >= t || (t === -Infinity && x - x !== 0)) sel[c++] = i;
+  }
+  return c;
 }

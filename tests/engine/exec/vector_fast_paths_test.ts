@@ -2,7 +2,8 @@
  * The direct-index and monomorphic fast paths of the vector operators against their general
  * forms: KeyIds' small-int table (INT and LONG keys), IntPairHash's small-pair square, SYMBOL
  * codes without a dictionary, typed gathers, and the batch compiler's integer remainder and
- * int32 LONG store. Each mixes values the fast path takes with values it must hand on.
+ * int32 LONG store, top-N's DOUBLE threshold loop. Each mixes values the fast path takes with
+ * values it must hand on.
  */
 import assert from "node:assert/strict";
 import { T } from "../../../engine/base/types.ts";
@@ -13,6 +14,9 @@ import { IntPairHash } from "../../../engine/exec/vector/int_hash.ts";
 import { KeyIds } from "../../../engine/exec/vector/key_ids.ts";
 import type { BoundExpr } from "../../../engine/plan/bound.ts";
 import type { ScalarBinding } from "../../../engine/functions/registry_types.ts";
+import { adminSession, Engine } from "../../../engine/mod.ts";
+import { setReferenceExecution } from "../../../engine/exec/vector/physical.ts";
+import { rows } from "../_result_rows.ts";
 
 let seed = 11;
 const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -142,5 +146,55 @@ Deno.test("LONG % takes the integer remainder within int32 and the exact one bey
     assert.equal(compileBatchExpr(e, "value")!(b, new Int32Array(out.buffer)), b.rowCount);
     // BigInt % truncates toward zero like the row path's LONG remainder.
     assert.deepEqual([...out], [...vals.map((v) => v % m), LONG_NULL], `% ${m}`);
+  }
+});
+
+Deno.test("top-N with a DOUBLE first key (threshold loop) equals the full sort, NULLs and ties", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_topn_" });
+  const engine = await Engine.open({ root, cacheBytes: 32 * 1024 * 1024 });
+  try {
+    await engine.execute(
+      "CREATE TABLE t (ts TIMESTAMP, d DOUBLE, k INT) TIMESTAMP(ts) PARTITION BY DAY",
+      adminSession(),
+    );
+    // Four days of 20K rows: later batches go through the threshold loop; values repeat (ties)
+    // and one in ten is NULL.
+    for (let day = 1; day <= 4; day++) {
+      const rowsSql: string[] = [];
+      for (let i = 0; i < 20_000; i++) {
+        const d = rnd() < 0.1 ? "NULL" : String(Math.floor(rnd() * 5000) / 10 - 250);
+        const ts = new Date(Date.UTC(2024, 0, day) + i).toISOString();
+        rowsSql.push(`('${ts}', ${d}, ${i})`);
+      }
+      for (let at = 0; at < rowsSql.length; at += 2000) {
+        await engine.execute(
+          `INSERT INTO t VALUES ${rowsSql.slice(at, at + 2000).join(", ")}`,
+          adminSession(),
+        );
+      }
+    }
+    for (
+      const sql of [
+        "SELECT ts, d, k FROM t ORDER BY d DESC, ts DESC LIMIT 20",
+        "SELECT ts, d, k FROM t ORDER BY d LIMIT 20",
+        "SELECT ts, d, k FROM t ORDER BY d DESC LIMIT 200",
+        "SELECT ts, d, k FROM t ORDER BY d, k DESC LIMIT 7",
+      ]
+    ) {
+      const plan = (await rows(engine, `EXPLAIN ${sql}`)).map((r) => r[0]).join("\n");
+      assert.match(plan, /Top N/, sql);
+      const got = await rows(engine, sql);
+      setReferenceExecution(true);
+      let want;
+      try {
+        want = await rows(engine, sql);
+      } finally {
+        setReferenceExecution(false);
+      }
+      assert.deepEqual(got, want, sql);
+    }
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
   }
 });
