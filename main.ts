@@ -16,15 +16,17 @@ import { parquetExportDefaults } from "./server/http/exp_parquet.ts";
 import { type ObjectStoreConfig, parseObjectStore } from "./engine/storage/mod.ts";
 
 /**
- * The `cold.storage.*` settings (QuestDB Enterprise names; docs/storage.md "Cold storage"). Off
- * unless `cold.storage.enabled=true`; then a bad value stops the start naming the setting,
- * never the object store string (it holds the credentials).
+ * The `cold.storage.*` and `storage.policy.*` settings (QuestDB Enterprise names; docs/storage.md
+ * "Cold storage"). The object store only with `cold.storage.enabled=true` (storage policies run
+ * without it, converting locally); a bad value stops the start naming the setting, never the
+ * object store string (it holds the credentials).
  */
 export function coldStorageSettings(
   config: Config,
   env: Record<string, string | undefined> = Deno.env.toObject(),
-): { objectStore: ObjectStoreConfig; moveAfterMicros?: bigint; checkIntervalMs: number } | undefined {
-  if (!config.bool("cold.storage.enabled")) return undefined;
+): { objectStore?: ObjectStoreConfig; moveAfterMicros?: bigint; checkIntervalMs: number } {
+  const checkIntervalMs = Math.max(1000, config.durationMs("storage.policy.check.interval", 15 * 60_000));
+  if (!config.bool("cold.storage.enabled")) return { checkIntervalMs };
   const store = config.get("cold.storage.object.store");
   if (!store) throw new StartupError("cold.storage.enabled=true needs cold.storage.object.store");
   let objectStore: ObjectStoreConfig;
@@ -45,7 +47,6 @@ export function coldStorageSettings(
     const unit = { s: 1n, m: 60n, h: 3600n, d: 86_400n, w: 604_800n }[m[2].toLowerCase() as "s"];
     moveAfterMicros = BigInt(m[1]) * unit * 1_000_000n;
   }
-  const checkIntervalMs = Math.max(1000, config.durationMs("storage.policy.check.interval", 15 * 60_000));
   return { objectStore, moveAfterMicros, checkIntervalMs };
 }
 
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
     // COPY ... TO writes under cairo.sql.copy.export.root (default <root>/export); set blank, COPY TO is off.
     copyExportRoot: resolveExportRoot(root, config.get("cairo.sql.copy.export.root")),
     parquetExportDefaults: parquetExportDefaults(config),
-    // cold.storage.enabled=true: old partitions move to the object store (docs/storage.md "Cold storage").
+    // Storage policies, and with cold.storage.enabled=true the object store (docs/storage.md "Cold storage").
     coldStorage: coldStorageSettings(config),
     // BACKUP TABLE / DATABASE write under cairo.sql.backup.root (relative: against the server root).
     backupRoot: resolveBackupRoot(root, config.get("cairo.sql.backup.root")),

@@ -1,11 +1,12 @@
 /**
- * The cold-storage task (docs/storage.md "Cold storage"): every `storage.policy.check.interval`
- * it moves the partitions whose time range ended more than `cold.storage.move.after` ago to the
- * object store (converting them to Parquet first), and deletes objects no committed state
- * names (uploads a crash left behind, remote versions since replaced). The active (newest)
- * partition never moves. One pass at a time; a failing table is logged and retried next pass.
+ * The storage-policy and cold-storage task (docs/storage.md "Cold storage"): every
+ * `storage.policy.check.interval` it converts partitions to Parquet by a table's storage policy
+ * (TO PARQUET), moves them to the object store (converting first) by the policy's DROP LOCAL or
+ * by `cold.storage.move.after`, and deletes objects no committed state names (uploads a crash
+ * left behind, remote versions since replaced). The active (newest) partition never changes.
+ * One pass at a time; a failing table is logged and retried next pass.
  */
-import type { Storage } from "./storage/mod.ts";
+import type { Storage, TableSnapshot } from "./storage/mod.ts";
 import { log } from "./base/log.ts";
 
 export interface ColdStorageOptions {
@@ -22,9 +23,13 @@ export class ColdStorageTask {
   #running: Promise<unknown> | undefined;
   #closed = false;
 
-  constructor(storage: Storage, options: ColdStorageOptions) {
+  /** Whether partitions can move (a cold store is configured); policies still convert without. */
+  readonly #hasStore: boolean;
+
+  constructor(storage: Storage, options: ColdStorageOptions, hasStore = true) {
     this.#storage = storage;
     this.#options = options;
+    this.#hasStore = hasStore;
   }
 
   /** Starts the periodic passes (the first one right away). */
@@ -48,10 +53,25 @@ export class ColdStorageTask {
       const table = this.#storage.table(meta.name);
       if (!table) continue;
       try {
-        const due = this.#due(table.snapshot(), meta.columns[meta.timestampIndex]?.type.tag, nowMicros);
-        if (due.length) {
-          await table.convertPartitions(due, "parquet");
-          const names = await table.movePartitionsRemote(due);
+        const due = this.#due(table.snapshot(), nowMicros);
+        if (due.toParquet.length) {
+          await table.convertPartitions(due.toParquet, "parquet");
+          log(
+            "I",
+            "cold-storage",
+            `converted to Parquet [table=${meta.name}, partitions=${due.toParquet.join(",")}]`,
+          );
+        }
+        if (due.kept) {
+          log(
+            "I",
+            "cold-storage",
+            `DROP LOCAL is due but cold storage is not enabled: kept [table=${meta.name}]`,
+          );
+        }
+        if (due.remote.length) {
+          await table.convertPartitions(due.remote, "parquet");
+          const names = await table.movePartitionsRemote(due.remote);
           moved += names.length;
           log(
             "I",
@@ -69,19 +89,41 @@ export class ColdStorageTask {
     return { moved, collected };
   }
 
-  /** Names of the partitions of `snap` old enough to move and not remote yet (snap released). */
-  #due(
-    snap: ReturnType<NonNullable<ReturnType<Storage["table"]>>["snapshot"]>,
-    tsTag: string | undefined,
-    nowMicros: bigint,
-  ): string[] {
+  /**
+   * The partitions of `snap` due for conversion and for the move to the store (snap released).
+   * As QuestDB's TTL: a partition is due when its whole range ended before the reference time
+   * minus the stage's TTL, the reference being the table's newest timestamp capped by the
+   * wall clock (a row far in the future does not make everything due). A table's storage
+   * policy (TO PARQUET, DROP LOCAL) wins over `cold.storage.move.after`; DROP NATIVE has nothing
+   * to do here (a conversion leaves no native copy). The active partition never is due.
+   */
+  #due(snap: TableSnapshot, nowMicros: bigint): { toParquet: string[]; remote: string[]; kept: boolean } {
     try {
-      const after = this.#options.moveAfterMicros;
-      if (after === undefined || snap.meta.partitionBy === "NONE") return [];
-      const scale = tsTag === "TIMESTAMP_NS" ? 1000n : 1n;
-      const limit = (nowMicros - after) * scale;
-      // The active (newest) partition takes the appends: it stays native and local.
-      return snap.partitions.slice(0, -1).filter((p) => !p.remote && p.hi <= limit).map((p) => p.name);
+      const none = { toParquet: [], remote: [], kept: false };
+      const meta = snap.meta;
+      const policy = meta.storagePolicy;
+      if (meta.partitionBy === "NONE" || snap.partitions.length < 2) return none;
+      if (policy && !policy.enabled) return none;
+      const scale = meta.columns[meta.timestampIndex]?.type.tag === "TIMESTAMP_NS" ? 1000n : 1n;
+      const newest = snap.partitions[snap.partitions.length - 1].maxTs / scale;
+      const reference = newest < nowMicros ? newest : nowMicros;
+      const older = snap.partitions.slice(0, -1);
+      const dueBy = (cutoff: bigint | undefined) =>
+        cutoff === undefined ? [] : older.filter((p) => p.hi <= cutoff * scale);
+      const moveCutoff = policy
+        ? (policy.dropLocal ? ttlCutoff(reference, policy.dropLocal) : undefined)
+        : (this.#options.moveAfterMicros !== undefined
+          ? reference - this.#options.moveAfterMicros
+          : undefined);
+      let remote = dueBy(moveCutoff).filter((p) => !p.remote).map((p) => p.name);
+      // Without a store QuestDB's DROP LOCAL would delete the data; here it is kept (and logged).
+      const kept = !this.#hasStore && remote.length > 0;
+      if (kept) remote = [];
+      const toParquet = policy?.toParquet
+        ? dueBy(ttlCutoff(reference, policy.toParquet))
+          .filter((p) => p.parquetSize === undefined && !remote.includes(p.name)).map((p) => p.name)
+        : [];
+      return { toParquet, remote, kept };
     } finally {
       snap.release();
     }
@@ -93,4 +135,19 @@ export class ColdStorageTask {
     if (this.#timer !== undefined) clearInterval(this.#timer);
     await this.#running;
   }
+}
+
+/** `reference` (µs) minus a TTL; MONTH and YEAR are calendar months (QuestDB's TTL units). */
+export function ttlCutoff(reference: bigint, ttl: { amount: number; unit: string }): bigint {
+  const unit = ttl.unit.toUpperCase().replace(/S$/, "");
+  const fixed: Record<string, bigint> = {
+    HOUR: 3_600_000_000n,
+    DAY: 86_400_000_000n,
+    WEEK: 604_800_000_000n,
+  };
+  if (fixed[unit]) return reference - BigInt(ttl.amount) * fixed[unit];
+  const ms = Number(reference / 1000n);
+  const d = new Date(ms);
+  d.setUTCMonth(d.getUTCMonth() - ttl.amount * (unit === "YEAR" ? 12 : 1));
+  return BigInt(d.getTime()) * 1000n + (reference % 1000n);
 }

@@ -112,10 +112,11 @@ export interface EngineOptions {
   /** `cairo.parquet.export.*`: COPY TO's Parquet defaults. */
   parquetExportDefaults?: ParquetWriteOptions;
   /**
-   * `cold.storage.*` (cold.storage.enabled=true): the object store Parquet partitions move to,
-   * and the background task's policy (engine/cold_storage.ts; docs/storage.md "Cold storage").
+   * Runs the storage-policy task (engine/cold_storage.ts; docs/storage.md "Cold storage"), with
+   * `objectStore` (cold.storage.enabled=true) the store Parquet partitions move to. Unset (tests,
+   * benchmarks): no background task, and remote partitions cannot be read.
    */
-  coldStorage?: ColdStorageOptions & { objectStore: ObjectStoreConfig };
+  coldStorage?: ColdStorageOptions & { objectStore?: ObjectStoreConfig };
 }
 
 /**
@@ -150,7 +151,11 @@ export class Engine {
       cache: (storage as { cache?: ColumnCache }).cache,
     });
     if (options.coldStorage) {
-      this.#cold = new ColdStorageTask(storage, options.coldStorage);
+      this.#cold = new ColdStorageTask(
+        storage,
+        options.coldStorage,
+        options.coldStorage.objectStore !== undefined,
+      );
       this.#cold.start();
     }
   }

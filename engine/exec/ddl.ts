@@ -263,6 +263,30 @@ function hasRows(t: Table): boolean {
 }
 
 /**
+ * ALTER TABLE SET | ENABLE | DISABLE | DROP STORAGE POLICY (QuestDB Enterprise; docs/storage.md
+ * "Cold storage"): kept in the table's metadata, run by the cold-storage task. SET changes only
+ * the stages it names; a new policy starts enabled.
+ */
+async function storagePolicy(t: Table, a: Extract<A.AlterAction, { kind: "storagePolicy" }>): Promise<void> {
+  if (t.meta.partitionBy === "NONE" || t.meta.timestampIndex < 0) {
+    throw new SqlError("storage policy requires a partitioned table with a designated timestamp", a.pos);
+  }
+  const old = t.meta.storagePolicy;
+  if (a.op !== "set" && !old) throw new SqlError(`table has no storage policy [table=${t.meta.name}]`, a.pos);
+  await t.alterMeta((m) => {
+    if (a.op === "drop") delete m.storagePolicy;
+    else if (a.op === "set") {
+      const units = Object.fromEntries(
+        Object.entries(a.settings ?? {}).map((
+          [k, v],
+        ) => [k, { amount: v.amount, unit: v.unit.toUpperCase() }]),
+      );
+      m.storagePolicy = { ...(old ?? { enabled: true }), ...units };
+    } else m.storagePolicy = { ...old!, enabled: a.op === "enable" };
+  });
+}
+
+/**
  * CONVERT PARTITION TO PARQUET | NATIVE (docs/alter_table.md): LIST names must all exist;
  * WHERE picks the partitions all of whose rows match, as DROP PARTITION WHERE does. The
  * active (newest) partition is left native, as QuestDB does: it takes the appends.
@@ -457,6 +481,8 @@ export async function alterTable(
       return;
     case "convertPartition":
       return await convertPartitions(t, a, opts);
+    case "storagePolicy":
+      return await storagePolicy(t, a);
     case "detachPartition":
     case "attachPartition":
       throw new SqlError(

@@ -553,6 +553,16 @@ export type AlterAction =
   | { kind: "dedupDisable"; pos: number }
   | { kind: "setParam"; pos: number; params: { name: string; value: Expr; pos: number }[] }
   | { kind: "setTtl"; pos: number; amount: number; unit: string }
+  /**
+   * QuestDB Enterprise's storage policy: `SET STORAGE POLICY(TO PARQUET ttl, DROP NATIVE ttl,
+   * DROP LOCAL ttl)` (only the named settings change), `ENABLE | DISABLE | DROP STORAGE POLICY`.
+   */
+  | {
+    kind: "storagePolicy";
+    pos: number;
+    op: "set" | "enable" | "disable" | "drop";
+    settings?: Partial<Record<StoragePolicyStage, { amount: number; unit: string }>>;
+  }
   | { kind: "setType"; pos: number; wal: boolean }
   | { kind: "suspendWal"; pos: number }
   /** `RESUME WAL [FROM {TRANSACTION | TXN} n]`. */
@@ -732,3 +742,6 @@ export interface AclStmt {
   verb: string;
   words: { text: string; pos: number; quoted: boolean }[];
 }
+
+/** The stages of a storage policy (QuestDB's `TO PARQUET`, `DROP NATIVE`, `DROP LOCAL`). */
+export type StoragePolicyStage = "toParquet" | "dropNative" | "dropLocal";

@@ -3,7 +3,8 @@
  * implement (SET FORMAT, ...) parse as `unsupported`, so the executor can
  * check the table and the permission before failing with "not supported".
  */
-import type { AlterAction, AlterTableStmt, ColumnDef } from "./ast.ts";
+import type { AlterAction, AlterTableStmt, ColumnDef, StoragePolicyStage } from "./ast.ts";
+import { syntaxError } from "../base/errors.ts";
 import type { Token } from "./lexer.ts";
 import {
   parseColumnDef,
@@ -76,6 +77,10 @@ function parseAction(p: ParseState): AlterAction {
   }
   if (p.acceptWords("set", "param")) return { kind: "setParam", pos, params: parseParams(p) };
   if (p.acceptWords("set", "ttl")) return { kind: "setTtl", pos, ...parseTtl(p) };
+  if (p.acceptWords("set", "storage", "policy")) return parseStoragePolicy(p, pos);
+  for (const op of ["enable", "disable", "drop"] as const) {
+    if (p.acceptWords(op, "storage", "policy")) return { kind: "storagePolicy", pos, op };
+  }
   if (p.acceptWords("set", "type")) {
     const bypass = p.acceptWord("bypass") !== undefined;
     p.expectWord("wal");
@@ -149,4 +154,26 @@ function partitionNames(p: ParseState): NamePos[] {
     list.push({ name: t.value, pos: t.pos });
   } while (p.acceptOp(","));
   return list;
+}
+
+/** `(TO PARQUET ttl, DROP NATIVE ttl, DROP LOCAL ttl)`, each optional, in any order. */
+function parseStoragePolicy(p: ParseState, pos: number): AlterAction {
+  const open = p.expectOp("(");
+  const settings: Partial<Record<StoragePolicyStage, { amount: number; unit: string }>> = {};
+  do {
+    const at = p.peek().pos;
+    let stage: StoragePolicyStage;
+    if (p.acceptWords("to", "parquet")) stage = "toParquet";
+    else if (p.acceptWords("drop", "native")) stage = "dropNative";
+    else if (p.acceptWords("drop", "local")) stage = "dropLocal";
+    else if (p.acceptWords("drop", "remote")) throw syntaxError("'DROP REMOTE' is not supported yet", at);
+    else throw p.expected("'TO PARQUET', 'DROP NATIVE' or 'DROP LOCAL'");
+    if (settings[stage]) throw syntaxError("duplicate storage policy setting", at);
+    const ttlAt = p.peek().pos;
+    const ttl = parseTtl(p);
+    if (ttl.amount <= 0) throw syntaxError("storage policy TTL must be positive", ttlAt);
+    settings[stage] = ttl;
+  } while (p.acceptOp(","));
+  p.closeParen(open);
+  return { kind: "storagePolicy", pos, op: "set", settings };
 }

@@ -183,6 +183,14 @@ function alterActionToText(a: AlterAction): string {
       return `SET PARAM ${params(a.params)}`;
     case "setTtl":
       return `SET TTL ${a.amount} ${a.unit}`;
+    case "storagePolicy": {
+      if (a.op !== "set") return `${a.op.toUpperCase()} STORAGE POLICY`;
+      const names = { toParquet: "TO PARQUET", dropNative: "DROP NATIVE", dropLocal: "DROP LOCAL" };
+      const parts = Object.entries(a.settings ?? {}).map(([k, v]) =>
+        `${names[k as keyof typeof names]} ${v.amount} ${v.unit}`
+      );
+      return `SET STORAGE POLICY(${parts.join(", ")})`;
+    }
     case "setType":
       return `SET TYPE ${a.wal ? "" : "BYPASS "}WAL`;
     case "suspendWal":

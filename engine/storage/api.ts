@@ -40,6 +40,11 @@ export interface TableMeta {
   o3MaxLagMicros: bigint;
   ttl?: { amount: number; unit: string };
   /**
+   * QuestDB Enterprise's storage policy (ALTER TABLE SET STORAGE POLICY), run by the cold-storage
+   * task (engine/cold_storage.ts; docs/storage.md "Cold storage").
+   */
+  storagePolicy?: StoragePolicy;
+  /**
    * ALTER TABLE SUSPEND WAL: while true, writes of rows (append, update, delete, truncate) fail
    * with `table is suspended`; RESUME WAL clears it (docs/alter_table.md).
    */
@@ -49,6 +54,14 @@ export interface TableMeta {
    * prepared plan can tell that the table changed under it. Set by storage.
    */
   version?: number;
+}
+
+/** TTLs of the stages of a storage policy (units HOUR, DAY, WEEK, MONTH, YEAR), and whether it runs. */
+export interface StoragePolicy {
+  toParquet?: { amount: number; unit: string };
+  dropNative?: { amount: number; unit: string };
+  dropLocal?: { amount: number; unit: string };
+  enabled: boolean;
 }
 
 /** The definition CREATE TABLE hands to storage (validated by the engine before). */

@@ -238,11 +238,15 @@ Deno.test(
         assert.deepEqual([...parts].filter(([, p]) => p[0]).map(([n]) => n), ["2024-01-01", "2024-01-02"]);
         assert.equal((await keys()).has(orphan), false);
         assert.equal((await keys()).size, 2);
-        // Far in the future every partition but the active (newest) one is due.
-        assert.deepEqual(await task.runOnce(BigInt(Date.now()) * 1000n), { moved: 2, collected: 0 });
+        // Today: the reference is the table's newest timestamp (2024-01-05T03:30), not the wall
+        // clock, so one more partition (2024-01-03) ended a day before it; 2024-01-04 did not.
+        assert.deepEqual(await task.runOnce(BigInt(Date.now()) * 1000n), { moved: 1, collected: 0 });
         const after = await partitions(engine);
-        const names = [...after.keys()];
-        assert.deepEqual(names.filter((n) => after.get(n)![0]), names.slice(0, -1));
+        assert.deepEqual([...after].filter(([, p]) => p[0]).map(([n]) => n), [
+          "2024-01-01",
+          "2024-01-02",
+          "2024-01-03",
+        ]);
         assert.deepEqual(await answers(engine), before);
       } finally {
         await engine.close();
@@ -333,7 +337,7 @@ Deno.test("cold storage settings: QuestDB's keys, object store string parsed, se
   assert.equal(s.checkIntervalMs, 60_000);
   const shown = new Config(conf, {}).rows().find((r) => r[0] === "cold.storage.object.store")!;
   assert.equal(shown[2], "****");
-  assert.equal(coldStorageSettings(new Config({}, {}), {}), undefined);
+  assert.deepEqual(coldStorageSettings(new Config({}, {}), {}), { checkIntervalMs: 15 * 60_000 });
   assert.throws(
     () => coldStorageSettings(new Config({ ...conf, "cold.storage.move.after": "soon" }, {}), {}),
     /cold.storage.move.after=soon is not a positive age/,
@@ -343,7 +347,7 @@ Deno.test("cold storage settings: QuestDB's keys, object store string parsed, se
     new Config({ ...conf, "cold.storage.object.store": "s3::bucket=b;" }, {}),
     { AWS_ACCESS_KEY_ID: "A", AWS_SECRET_ACCESS_KEY: "S" },
   )!;
-  assert.equal(env.objectStore.accessKeyId, "A");
+  assert.equal(env.objectStore!.accessKeyId, "A");
   assert.throws(
     () => coldStorageSettings(new Config({ ...conf, "cold.storage.object.store": "s3::bucket=b;" }, {}), {}),
     (e: Error) => /credentials missing/.test(e.message) && !e.message.includes("SK"),
@@ -377,3 +381,95 @@ Deno.test("cold storage: requests are signed as AWS Signature V4 specifies (the 
       "Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41",
   );
 });
+
+Deno.test(
+  "storage policy: SET STORAGE POLICY(TO PARQUET, DROP LOCAL) converts and moves by age; ENABLE/DISABLE/DROP; kept across restarts",
+  opts,
+  async () => {
+    await withS3(async ({ store, root, keys }) => {
+      let engine = await open(root, store);
+      try {
+        await engine.execute(TABLE, adminSession());
+        const before = await answers(engine);
+        await engine.execute(
+          "ALTER TABLE t SET STORAGE POLICY(TO PARQUET 1d, DROP LOCAL 2 DAYS)",
+          adminSession(),
+        );
+        // The newest row is 2024-01-05T03:30: TO PARQUET takes what ended by 01-04T03:30, DROP LOCAL by 01-03T03:30.
+        const task = () => new ColdStorageTask(storageOf(engine), { checkIntervalMs: 3_600_000 });
+        assert.deepEqual(await task().runOnce(), { moved: 2, collected: 0 });
+        const state = async () =>
+          [...(await partitions(engine))].map(([n, p]) =>
+            `${n}:${p[0] ? "remote" : p[1] ? "parquet" : "native"}`
+          );
+        assert.deepEqual(await state(), [
+          "2024-01-01:remote",
+          "2024-01-02:remote",
+          "2024-01-03:parquet",
+          "2024-01-04:native",
+          "2024-01-05:native",
+        ]);
+        assert.equal((await keys()).size, 2);
+        assert.deepEqual(await answers(engine), before);
+        // Disabled, a shorter DROP LOCAL does nothing; the policy is kept in the metadata across a restart.
+        await engine.execute("ALTER TABLE t DISABLE STORAGE POLICY", adminSession());
+        await engine.execute("ALTER TABLE t SET STORAGE POLICY(DROP LOCAL 1d)", adminSession());
+        assert.deepEqual(await task().runOnce(), { moved: 0, collected: 0 });
+        await engine.close();
+        engine = await open(root, store);
+        await engine.execute("ALTER TABLE t ENABLE STORAGE POLICY", adminSession());
+        assert.deepEqual(await task().runOnce(), { moved: 1, collected: 0 });
+        assert.equal((await state())[2], "2024-01-03:remote");
+        await engine.execute("ALTER TABLE t DROP STORAGE POLICY", adminSession());
+        assert.match(
+          await failure(engine, "ALTER TABLE t ENABLE STORAGE POLICY"),
+          /table has no storage policy/,
+        );
+        assert.deepEqual(await answers(engine), before);
+        // QuestDB's errors, at the clause.
+        const sql = "ALTER TABLE t SET STORAGE POLICY(TO PARQUET 1d, DROP REMOTE 3d)";
+        try {
+          await engine.execute(sql, adminSession());
+          assert.fail("DROP REMOTE accepted");
+        } catch (e) {
+          assert.equal((e as SqlError).message, "'DROP REMOTE' is not supported yet");
+          assert.equal((e as SqlError).position, sql.indexOf("DROP REMOTE"));
+        }
+        assert.match(
+          await failure(engine, "ALTER TABLE t SET STORAGE POLICY(TO PARQUET 0d)"),
+          /must be positive/,
+        );
+        await engine.execute("CREATE TABLE flat (x INT)", adminSession());
+        assert.match(
+          await failure(engine, "ALTER TABLE flat SET STORAGE POLICY(TO PARQUET 1d)"),
+          /requires a partitioned table/,
+        );
+      } finally {
+        await engine.close();
+      }
+    });
+  },
+);
+
+Deno.test(
+  "storage policy without cold storage: TO PARQUET converts locally, DROP LOCAL keeps the data",
+  opts,
+  async () => {
+    const root = await Deno.makeTempDir({ prefix: "qdb_policy_" });
+    const engine = await open(root, undefined);
+    try {
+      await engine.execute(TABLE, adminSession());
+      const before = await answers(engine);
+      await engine.execute("ALTER TABLE t SET STORAGE POLICY(TO PARQUET 2d, DROP LOCAL 1d)", adminSession());
+      const task = new ColdStorageTask(storageOf(engine), { checkIntervalMs: 3_600_000 }, false);
+      assert.deepEqual(await task.runOnce(), { moved: 0, collected: 0 });
+      const parts = await partitions(engine);
+      assert.deepEqual([...parts].filter(([, p]) => p[1]).map(([n]) => n), ["2024-01-01", "2024-01-02"]);
+      assert.ok([...parts.values()].every((p) => !p[0]), "nothing remote");
+      assert.deepEqual(await answers(engine), before);
+    } finally {
+      await engine.close();
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+);
