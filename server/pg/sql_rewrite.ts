@@ -2,18 +2,17 @@
  * Rewrites the PostgreSQL-only spellings of driver and psql catalog queries the engine's parser
  * does not read yet (spec/protocols.md §12.12): `pg_catalog.` qualifiers, casts to the reg*
  * pseudo types and to arrays, catalog subqueries answered as constants. The spellings the
- * engine reads itself (engine/sql/pg_spellings.ts: OPERATOR(...), COLLATE, ::oid/::name/
- * ::text, bare current_user, `= ANY (array)`, substring/trim FROM) are no longer rewritten.
+ * engine reads itself (engine/sql/pg_spellings.ts: OPERATOR(...), COLLATE, ::oid/::name,
+ * bare current_user, `= ANY (array)`, substring/trim FROM; engine/plan/comma_joins.ts: comma
+ * joins planned as equi-joins) are no longer rewritten.
  * Works on tokens, so string literals such as `'pg_catalog'` are never touched. Ordinary
  * queries pass through unchanged and cheaply. Helpers, one concern each:
- * sql_rewrite_empty.ts (queries over always-empty relations), sql_rewrite_joins.ts (comma
- * joins as JOIN ... ON), sql_rewrite_arrays.ts (vector subscripts, `_pg_expandarray`),
+ * sql_rewrite_empty.ts (queries over always-empty relations), sql_rewrite_arrays.ts (vector subscripts, `_pg_expandarray`),
  * sql_rewrite_casts.ts (where a reg* cast prints as a name).
  */
 import { type SqlToken, tokenize } from "./sql_tokens.ts";
 import { expandArrayField, operandStart, vectorSubscript } from "./sql_rewrite_arrays.ts";
 import { castToText, hasAlias, isSelectItem } from "./sql_rewrite_casts.ts";
-import { commaJoins } from "./sql_rewrite_joins.ts";
 import {
   closingParen,
   emptyResult,
@@ -138,8 +137,6 @@ export function rewriteForEngine(sql: string): string {
   const tokens = tokenize(sql);
   const empty = emptyResult(tokens);
   if (empty) return empty;
-  const joined = commaJoins(sql, tokens);
-  if (joined !== sql) return rewriteForEngine(joined);
   const parts: string[] = [];
   let copied = 0;
   const replace = (from: SqlToken, to: SqlToken, text: string) => {

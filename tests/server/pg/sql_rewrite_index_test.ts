@@ -50,23 +50,6 @@ Deno.test("boolean catalog columns read 't'/'f'; primary-key lookups over pg_ind
   );
 });
 
-Deno.test("comma joins of three or more relations become JOIN ... ON with the connecting conjuncts", () => {
-  assert.equal(
-    rewriteForEngine(
-      "select ta.attname from pg_catalog.pg_attribute ta, pg_catalog.pg_class ic, pg_catalog.pg_index i where ic.relname = 'x' AND ic.oid = i.indexrelid AND ta.attrelid = i.indrelid AND (NOT ta.attisdropped) order by 1",
-    ),
-    "select ta.attname FROM pg_attribute ta JOIN pg_index i ON ta.attrelid = i.indrelid JOIN pg_class ic ON ic.oid = i.indexrelid WHERE ic.relname = 'x' AND (NOT ta.attisdropped) order by 1",
-  );
-  // OR at the top of WHERE, explicit joins, or a relation nothing connects: unchanged.
-  for (
-    const sql of [
-      "select 1 from pg_class a, pg_class b, pg_class c where a.oid = b.oid or b.oid = c.oid",
-      "select 1 from pg_class a, pg_class b join pg_class c on b.oid = c.oid where a.oid = b.oid",
-      "select 1 from pg_class a, pg_class b, pg_class c where a.oid = b.oid",
-    ]
-  ) assert.equal(rewriteForEngine(sql), sql);
-});
-
 Deno.test("regclass and regtype print as names in select items and text casts, stay oids elsewhere", () => {
   assert.equal(
     rewriteForEngine(
