@@ -34,10 +34,12 @@ export const PARALLEL_VALUES_MIN_DEFAULT = 4_000_000;
  */
 const KEYS_MAX = 16_384;
 /**
- * Tables smaller than this keep their hash aggregations on the main thread: 100K rows group
- * in a few milliseconds there, about the cost of a round trip to the workers.
+ * Tables smaller than this keep their hash aggregations on the main thread. Measured on the
+ * 2-core machine (docs/parallel.md): 1M rows grouped in 15-30 ms on the main thread and no
+ * faster on two workers (each morsel's work is as fast there, but the two workers need two
+ * free cores); from 2M rows the workers won 1.7-1.9x whenever the cores were free.
  */
-export const HASH_ROWS_MIN_DEFAULT = 100_000;
+export const HASH_ROWS_MIN_DEFAULT = 2_000_000;
 /**
  * Rows of one hash-aggregation morsel. Morsels are the unit of fairness and cancellation: a
  * worker runs one at a time, the jobs of concurrent statements interleave between morsels, and
@@ -72,6 +74,8 @@ export class WorkerPool implements ParallelHash {
   readonly valuesMin: number;
   readonly hashRowsMin: number;
   readonly #cacheBytes: number;
+  /** Whether `busy` reads the machine's load (off when tests force the workers). */
+  readonly #loadGate: boolean;
   #heaps: Heap[] | undefined;
   /** Set once a worker failed to start: the pool then declines every job. */
   #broken = false;
@@ -84,12 +88,31 @@ export class WorkerPool implements ParallelHash {
   constructor(options: WorkerPoolOptions) {
     this.workers = Math.max(0, Math.floor(options.workers));
     this.valuesMin = options.valuesMin ?? PARALLEL_VALUES_MIN_DEFAULT;
-    // Tests lower valuesMin to send every scan to the workers: hash jobs follow.
+    // Tests lower valuesMin to send every scan to the workers: hash jobs follow, whatever the
+    // machine's load.
     this.hashRowsMin = Math.min(HASH_ROWS_MIN_DEFAULT, this.valuesMin);
+    this.#loadGate = options.valuesMin === undefined;
     this.#cacheBytes = options.cacheBytes;
     this.#unwatch = options.cache?.watchForget((prefix) => {
       for (const h of this.#heaps ?? []) h.forget.push(prefix);
     });
+  }
+
+  /**
+   * Whether every core is already busy: the 1-minute load average (this process included) is
+   * at least the core count. Workers then only take CPU from the main thread and other
+   * processes: on 2 cores at load 3-4, 1M-4M-row hash aggregations on the workers ran no
+   * faster than on the main thread and sometimes 25% slower (docs/parallel.md). Without the
+   * permission to read the load, the machine counts as not busy.
+   */
+  get busy(): boolean {
+    if (!this.#loadGate) return false;
+    try {
+      if (Deno.permissions.querySync({ name: "sys", kind: "loadavg" }).state !== "granted") return false;
+      return Deno.loadavg()[0] >= (navigator.hardwareConcurrency || 1);
+    } catch {
+      return false;
+    }
   }
 
   /** Jobs the workers ran (tests: shows that a query took the parallel path). */

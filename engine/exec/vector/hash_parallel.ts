@@ -109,6 +109,8 @@ export interface ParallelHash {
   readonly workers: number;
   /** Rows a table must hold for a hash aggregation over it to go to the workers. */
   readonly hashRowsMin: number;
+  /** Every core is busy now: plans keep their aggregations on the main thread. */
+  readonly busy?: boolean;
   /** Partials of every morsel in order, or undefined when the workers cannot run it. */
   hashPartials(job: HashJob, snap: TableSnapshot, ctx: ExecContext): Promise<HashPartial[] | undefined>;
 }
@@ -159,10 +161,11 @@ const chosen = new WeakMap<PlanNode, number>();
 
 /**
  * Marks the aggregates of `plan` that run on the workers: the shape fits, the pool has
- * workers and the table holds at least `hashRowsMin` rows now.
+ * workers, the machine has a core to spare (the pool is not `busy`) and the table holds at
+ * least `hashRowsMin` rows now. A plan kept by a statement cache keeps its choice.
  */
 export function markParallelHash(plan: PlanNode, pool: ParallelHash | undefined, storage: Storage): void {
-  if (!pool || pool.workers === 0) return;
+  if (!pool || pool.workers === 0 || pool.busy) return;
   const visit = (n: PlanNode) => {
     if (n.kind === "aggregate") {
       const shape = parallelHashShape(n);
@@ -218,8 +221,9 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
       const vectors = new Map<number, Vector>();
       for (const c of cols) {
         const v = await snap.read(p, job.columnIndexes[c], at, end);
-        // A worker's snapshot has no dictionaries: SYMBOL keys group by their codes.
-        vectors.set(c, job.types[c].tag === "SYMBOL" ? { type: T.INT, data: v.data } : v);
+        // A worker's snapshot has no dictionaries: SYMBOL keys group by their codes (KeyIds
+        // takes a dictionary-less SYMBOL vector as codes).
+        vectors.set(c, job.types[c].tag === "SYMBOL" ? { type: T.SYMBOL, data: v.data } : v);
       }
       if (gids.length < rows) {
         gids = new Int32Array(rows);
@@ -344,7 +348,9 @@ export async function runParallelHash(n: AggregateNode, ctx: ExecContext): Promi
     if (rows === 0) continue;
     const vectors: Vector[] = p.keys.map((vs, k) => {
       const dict = dicts[k];
-      const data = dict ? vs.map((code) => dict.valueOf(code as number)) : vs.map((x) => (x === 0 ? 0 : x)); // -0 and 0 are one key, as on one heap
+      const data = dict
+        ? vs.map((code) => code === null ? null : dict.valueOf(code as number))
+        : vs.map((x) => (x === 0 ? 0 : x)); // -0 and 0 are one key, as on one heap
       return { type: job.types[job.keys[k]], data };
     });
     const gids = new Int32Array(rows);

@@ -7,8 +7,9 @@
  * Also: cancel and timeout of a statement whose morsels run on the workers.
  */
 import assert from "node:assert/strict";
-import { adminSession, type Engine } from "../../../engine/mod.ts";
-import { assertSame, parallelEngine, rows, run, singleEngine } from "./_parallel_util.ts";
+import { adminSession, Engine } from "../../../engine/mod.ts";
+import { WorkerPool } from "../../../engine/parallel/worker_pool.ts";
+import { assertSame, CACHE_BYTES, parallelEngine, rows, run, singleEngine } from "./_parallel_util.ts";
 
 // (One SYMBOL key with these aggregates takes the WASM kernels, not the hash: not listed.)
 const PARALLEL = [
@@ -145,3 +146,38 @@ async function drain(engine: Engine, sql: string, session: ReturnType<typeof adm
   if (out.kind !== "rows") throw new Error("expected rows");
   for await (const _ of out.batches) { /* read everything */ }
 }
+
+Deno.test("the workers take hash aggregations of 2M-row tables only, and none while every core is busy", async () => {
+  // The measured crossover (docs/parallel.md): 1M rows were no faster on two workers.
+  const pool = new WorkerPool({ workers: 2, cacheBytes: CACHE_BYTES });
+  assert.equal(pool.hashRowsMin, 2_000_000);
+  const load = Deno.loadavg()[0];
+  const busy = pool.busy;
+  // The load may cross the line between the two reads: only a consistent answer is required.
+  const again = Deno.loadavg()[0];
+  const cores = navigator.hardwareConcurrency;
+  if ((load >= cores) === (again >= cores)) assert.equal(busy, load >= cores, `load ${load}, ${cores} cores`);
+  // Forced by a lowered threshold (the tests' engines), the load is not consulted.
+  assert.equal(new WorkerPool({ workers: 2, cacheBytes: CACHE_BYTES, valuesMin: 1 }).busy, false);
+  pool.close();
+
+  const root = await Deno.makeTempDir({ prefix: "qdb_hash_choice_" });
+  try {
+    const engine = await Engine.open({ root, cacheBytes: CACHE_BYTES, parallelWorkers: 2 });
+    try {
+      await run(
+        engine,
+        "CREATE TABLE t AS (SELECT timestamp_sequence('2024-03-01', 1_000_000L) ts, " +
+          "rnd_symbol('a','b') s, rnd_long() l FROM long_sequence(200000)) TIMESTAMP(ts) PARTITION BY DAY",
+      );
+      const plan = (await rows(engine, "EXPLAIN SELECT s, l, count(*) FROM t GROUP BY s, l")).map((r) =>
+        r[0]
+      );
+      assert.ok(plan.join("\n").includes("[vectorized hash]"), plan.join("\n"));
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
