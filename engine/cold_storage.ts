@@ -86,6 +86,13 @@ export class ColdStorageTask {
         log("E", "cold-storage", `pass failed [table=${meta.name}]: ${(e as Error).message}`);
       }
     }
+    try {
+      const n = await this.#storage.collectDroppedRemote?.() ?? 0;
+      if (n) log("I", "cold-storage", `deleted objects of dropped tables [count=${n}]`);
+      collected += n;
+    } catch (e) {
+      log("E", "cold-storage", `pass failed [dropped tables]: ${(e as Error).message}`);
+    }
     return { moved, collected };
   }
 

@@ -220,5 +220,10 @@ export interface Storage {
   createTable(def: TableDefinition): Promise<Table>;
   dropTable(name: string): Promise<void>;
   renameTable(from: string, to: string): Promise<void>;
+  /**
+   * Deletes the cold store's objects of tables no longer on disk (docs/storage.md "Cold
+   * storage"); 0 without a cold store.
+   */
+  collectDroppedRemote?(): Promise<number>;
   close(): Promise<void>;
 }

@@ -19,6 +19,7 @@ import { finishRestore, gated } from "./checkpoint.ts";
 import { ColumnCache } from "./column_cache.ts";
 import { acquireRootLock, type RootLock } from "./root_lock.ts";
 import { ObjectStore, type ObjectStoreConfig } from "./object_store.ts";
+import { collectDroppedOp } from "./table_cold.ts";
 import { memoryBytesForCache, SCRATCH_RESERVE_BYTES, wasmMemory } from "../../engine-wasm/mod.ts";
 
 /** QuestDB's defaults for the table parameters CREATE TABLE may leave out. */
@@ -172,6 +173,13 @@ export class FileStorage implements Storage {
       this.cache.clear();
       this.#lock.release();
     });
+  }
+
+  collectDroppedRemote(): Promise<number> {
+    const store = this.objectStore;
+    if (!store) return Promise.resolve(0);
+    // Under the mutex: CREATE TABLE makes folders, DROP TABLE removes them.
+    return this.#mutex.run(() => collectDroppedOp(this.root, store));
   }
 
   #checkOpen(): void {

@@ -12,7 +12,7 @@
  * local folder, which recovery deletes as it deletes any unnamed folder.
  */
 import { SqlError } from "../base/errors.ts";
-import { joinPath } from "./_fs.ts";
+import { exists, joinPath } from "./_fs.ts";
 import type { TableWriter } from "./table_writer.ts";
 import type { WriteSet } from "./write_set.ts";
 import { partitionDir, type PartitionState } from "./txn_file.ts";
@@ -78,6 +78,33 @@ export async function collectRemoteOp(
   let n = 0;
   for (const key of await store.list(tablePrefix(store, tablePath))) {
     if (inUse.has(key)) continue;
+    await store.delete(key);
+    n++;
+  }
+  return n;
+}
+
+/** A key this database writes: `<table folder>/<partition>.<N>/data.parquet` under the root. */
+const KEY_PATTERN = /^([^/]+~\d+)\/[^/]+\/data\.parquet$/;
+
+/**
+ * Deletes the objects of tables whose folder is gone from `root` (dropped, or never committed
+ * before a crash). A dropped table's folder stays while a snapshot reads it, so its objects do
+ * too. Returns the number deleted.
+ */
+export async function collectDroppedOp(root: string, store: ObjectStore): Promise<number> {
+  const prefix = store.keyOf("");
+  const gone = new Map<string, boolean>();
+  let n = 0;
+  for (const key of await store.list(prefix)) {
+    const m = KEY_PATTERN.exec(key.slice(prefix.length));
+    if (!m) continue;
+    let isGone = gone.get(m[1]);
+    if (isGone === undefined) {
+      isGone = !(await exists(joinPath(root, m[1])));
+      gone.set(m[1], isGone);
+    }
+    if (!isGone) continue;
     await store.delete(key);
     n++;
   }

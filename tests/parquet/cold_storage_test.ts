@@ -473,3 +473,33 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "cold storage: a dropped table's objects go once no snapshot reads its folder; other tables' stay",
+  opts,
+  async () => {
+    await withS3(async ({ store, root, keys }) => {
+      const engine = await open(root, store);
+      try {
+        await engine.execute(TABLE, adminSession());
+        await engine.execute(TABLE.replace("CREATE TABLE t", "CREATE TABLE u"), adminSession());
+        for (const t of ["t", "u"]) {
+          await engine.execute(
+            `ALTER TABLE ${t} CONVERT PARTITION TO REMOTE LIST '2024-01-01'`,
+            adminSession(),
+          );
+        }
+        assert.equal((await keys()).size, 2);
+        await engine.execute("DROP TABLE u", adminSession());
+        const task = new ColdStorageTask(storageOf(engine), { checkIntervalMs: 3_600_000 });
+        assert.deepEqual(await task.runOnce(), { moved: 0, collected: 1 });
+        const left = [...(await keys()).keys()];
+        assert.equal(left.length, 1);
+        assert.match(left[0], /^qdb\/t~\d+\//);
+        assert.deepEqual(await rows(engine, "SELECT count() FROM t WHERE ts IN '2024-01-01'"), [[48n]]);
+      } finally {
+        await engine.close();
+      }
+    });
+  },
+);
