@@ -1,10 +1,10 @@
 /**
  * Rewrites the PostgreSQL-only spellings of driver and psql catalog queries the engine's parser
- * does not read yet (spec/protocols.md §12.12): `pg_catalog.` qualifiers, casts to the reg*
- * pseudo types and to arrays, catalog subqueries answered as constants. The spellings the
- * engine reads itself (engine/sql/pg_spellings.ts: OPERATOR(...), COLLATE, ::oid/::name,
- * bare current_user, `= ANY (array)`, substring/trim FROM; engine/plan/comma_joins.ts: comma
- * joins planned as equi-joins) are no longer rewritten.
+ * does not read yet (spec/protocols.md §12.12): casts to the reg* pseudo types and to arrays,
+ * catalog subqueries answered as constants. The spellings the engine reads itself
+ * (engine/sql/pg_spellings.ts: `pg_catalog.` qualifiers of relations, functions and types,
+ * OPERATOR(...), COLLATE, ::oid/::name, bare current_user, `= ANY (array)`, substring/trim
+ * FROM; engine/plan/comma_joins.ts: comma joins planned as equi-joins) are not rewritten.
  * Works on tokens, so string literals such as `'pg_catalog'` are never touched. Ordinary
  * queries pass through unchanged and cheaply. Helpers, one concern each:
  * sql_rewrite_empty.ts (queries over always-empty relations), sql_rewrite_arrays.ts (vector subscripts, `_pg_expandarray`),
@@ -226,10 +226,7 @@ export function rewriteForEngine(sql: string): string {
         continue;
       }
     }
-    if (lower === "pg_catalog" && tokens[i + 1]?.text === ".") {
-      replace(t, tokens[i + 1], "");
-      i++;
-    } else if (t.text === "::" && tokens[i + 1]) {
+    if (t.text === "::" && tokens[i + 1]) {
       let j = i + 1;
       if (tokens[j].lower === "pg_catalog" && tokens[j + 1]?.text === ".") j += 2;
       const name = tokens[j]?.lower ?? "";

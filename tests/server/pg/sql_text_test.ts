@@ -40,8 +40,8 @@ Deno.test("catalog spellings are rewritten outside string literals only", () => 
     rewriteForEngine(
       "select c.relname from pg_catalog.pg_class c where c.relname OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default",
     ),
-    // OPERATOR(...) and COLLATE are the engine parser's (pg_spellings.ts): qualifiers go.
-    "select c.relname from pg_class c where c.relname OPERATOR(~) '^(t)$' COLLATE default",
+    // OPERATOR(...), COLLATE and pg_catalog qualifiers are the engine parser's (pg_spellings.ts).
+    "select c.relname from pg_catalog.pg_class c where c.relname OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default",
   );
   assert.equal(
     rewriteForEngine("select 'pg_catalog.x', n.nspname <> 'pg_catalog' from pg_namespace n"),
@@ -49,7 +49,7 @@ Deno.test("catalog spellings are rewritten outside string literals only", () => 
   );
   assert.equal(
     rewriteForEngine("select 'pg_class'::regclass, a::pg_catalog.regtype::pg_catalog.text from pg_type"),
-    "select 'pg_class' AS regclass, format_type(a, NULL)::text from pg_type",
+    "select 'pg_class' AS regclass, format_type(a, NULL)::pg_catalog.text from pg_type",
   );
   assert.equal(
     rewriteForEngine(
