@@ -101,3 +101,22 @@ Deno.test("a malformed bind value is explained; a port-only value listens on tha
     await Deno.remove(server.root, { recursive: true });
   }
 });
+
+Deno.test("cold storage settings that cannot work stop the start in one line, without the credentials", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_cold_cfg_" });
+  try {
+    const missing = await runToExit(root, { QDB_COLD_STORAGE_ENABLED: "true" });
+    assert.equal(missing.code, 1, missing.out);
+    assert.match(missing.out, /cannot start: cold.storage.enabled=true needs cold.storage.object.store/);
+    const noKeys = await runToExit(root, {
+      QDB_COLD_STORAGE_ENABLED: "true",
+      QDB_COLD_STORAGE_OBJECT_STORE: "s3::bucket=b;endpoint=http://127.0.0.1:9;secret_access_key=TOPSECRET;",
+    });
+    assert.equal(noKeys.code, 1, noKeys.out);
+    assert.match(noKeys.out, /cannot start: cold.storage.object.store: credentials missing/);
+    assert.doesNotMatch(noKeys.out, /TOPSECRET/);
+    assert.doesNotMatch(noKeys.out, /\n\s+at /, "no stack trace");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
