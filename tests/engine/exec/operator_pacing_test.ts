@@ -3,7 +3,7 @@
  * deadline. For each operator class a heavy statement runs while `SELECT 1` is timed on another
  * session of the same engine; probes must be answered while the heavy statement is still
  * running (a loop holding the event loop for its whole input answers them only at its end),
- * and the same statement with a 200 ms timeout must fail within 1 s. Bounds are generous: the
+ * and the same statement with a 200 ms timeout (less for a fast one) must fail within 0.8 s of it. Bounds are generous: the
  * test machine is shared.
  */
 import assert from "node:assert/strict";
@@ -17,7 +17,7 @@ const HEAVY: Record<string, string> = {
   "window (ordered partition)": `SELECT x, row_number() OVER (ORDER BY x DESC) FROM long_sequence(${N})`,
   "hash join": `SELECT count() FROM long_sequence(${N}) a JOIN long_sequence(${N}) b ON a.x = b.x`,
   "set operation": `SELECT x FROM long_sequence(${N}) EXCEPT SELECT x + 1 FROM long_sequence(${N})`,
-  "distinct": `SELECT DISTINCT x % 500000 FROM long_sequence(${N})`,
+  "distinct": `SELECT DISTINCT x % 1500000 FROM long_sequence(${3 * N})`,
   "sample by fill": `SELECT ts, first(x) FROM ${TS} SAMPLE BY 1s FILL(LINEAR)`,
   "latest by": `SELECT * FROM ${TS} LATEST ON ts PARTITION BY x`,
 };
@@ -61,10 +61,16 @@ for (const [name, sql] of Object.entries(HEAVY)) {
         assert.ok(sorted[Math.floor(sorted.length / 2)] < 100, `SELECT 1 took ${shown} ms`);
         assert.ok(sorted[sorted.length - 1] < 300, `SELECT 1 took ${shown} ms`);
 
+        // 200 ms, or less for a statement that has become fast: the timeout must still fall
+        // well inside its run, or the statement may finish before it fires.
+        const limit = Math.max(20, Math.min(200, Math.floor(took / 4)));
         const t1 = performance.now();
-        await assert.rejects(drain(engine, sql, 200), /timeout, query aborted \[timeout=200ms\]/);
+        await assert.rejects(
+          drain(engine, sql, limit),
+          new RegExp(`timeout, query aborted \\[timeout=${limit}ms\\]`),
+        );
         const stopped = performance.now() - t1;
-        assert.ok(stopped < 1000, `the 200 ms timeout fired after ${Math.round(stopped)} ms`);
+        assert.ok(stopped < limit + 800, `the ${limit} ms timeout fired after ${Math.round(stopped)} ms`);
       } finally {
         await engine.close();
         await Deno.remove(root, { recursive: true });
