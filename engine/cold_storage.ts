@@ -8,6 +8,7 @@
  */
 import type { Storage, TableSnapshot } from "./storage/mod.ts";
 import { log } from "./base/log.ts";
+import { partitionsDueForParquet } from "./storage/parquet_format.ts";
 
 export interface ColdStorageOptions {
   /** Partitions whose end is older than this many microseconds move; undefined: none move by age. */
@@ -110,7 +111,9 @@ export class ColdStorageTask {
       const meta = snap.meta;
       const policy = meta.storagePolicy;
       if (meta.partitionBy === "NONE" || snap.partitions.length < 2) return none;
-      if (policy && !policy.enabled) return none;
+      // FORMAT PARQUET: partitions an append left native (its conversion failed, or a crash).
+      const byFormat = partitionsDueForParquet(meta, snap.partitions);
+      if (policy && !policy.enabled) return { ...none, toParquet: byFormat };
       const scale = meta.columns[meta.timestampIndex]?.type.tag === "TIMESTAMP_NS" ? 1000n : 1n;
       const newest = snap.partitions[snap.partitions.length - 1].maxTs / scale;
       const reference = newest < nowMicros ? newest : nowMicros;
@@ -126,10 +129,11 @@ export class ColdStorageTask {
       // Without a store QuestDB's DROP LOCAL would delete the data; here it is kept (and logged).
       const kept = !this.#hasStore && remote.length > 0;
       if (kept) remote = [];
-      const toParquet = policy?.toParquet
+      const byPolicy = policy?.toParquet
         ? dueBy(ttlCutoff(reference, policy.toParquet))
           .filter((p) => p.parquetSize === undefined && !remote.includes(p.name)).map((p) => p.name)
         : [];
+      const toParquet = [...new Set([...byPolicy, ...byFormat])].filter((n) => !remote.includes(n));
       return { toParquet, remote, kept };
     } finally {
       snap.release();

@@ -236,6 +236,7 @@ export function createTableText(m: TableMeta): string {
   s += ` PARTITION BY ${m.partitionBy}`;
   if (m.partitionBy !== "NONE") s += m.wal ? " WAL" : " BYPASS WAL";
   if (m.ttl) s += `\nTTL ${m.ttl.amount} ${m.ttl.unit}${m.ttl.amount === 1 ? "" : "S"}`;
+  if (m.parquetFormat) s += `\nFORMAT PARQUET`;
   s += `\nWITH maxUncommittedRows=${m.maxUncommittedRows}, o3MaxLag=${m.o3MaxLagMicros}us`;
   if (m.dedupKeys.length) s += `\nDEDUP UPSERT KEYS(${m.dedupKeys.join(",")})`;
   return s + ";";

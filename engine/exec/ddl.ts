@@ -106,6 +106,8 @@ export function tableDefinition(
       throw new SqlError(`TTL value must be an integer multiple of partition size`, s.ttl.pos);
     }
   }
+  const parquetFormat = s.format?.value === "parquet";
+  if (parquetFormat && !wal) throw new SqlError(PARQUET_FORMAT_TABLES, s.format!.pos);
   let maxUncommittedRows: number | undefined;
   let o3MaxLagMicros: bigint | undefined;
   for (const p of s.withParams) {
@@ -123,8 +125,12 @@ export function tableDefinition(
     maxUncommittedRows,
     o3MaxLagMicros,
     ttl: s.ttl ? { amount: s.ttl.amount, unit: s.ttl.unit.toUpperCase().replace(/S$/, "") } : undefined,
+    parquetFormat: parquetFormat || undefined,
   };
 }
+
+/** QuestDB's documented rule for FORMAT PARQUET (the exact error text is unconfirmed). */
+const PARQUET_FORMAT_TABLES = "FORMAT PARQUET is only supported on partitioned WAL tables";
 
 /** `600s`, `10m`, `500ms`, `100us` → microseconds (WITH o3MaxLag). */
 export function parseDurationMicros(text: string): bigint | undefined {
@@ -169,6 +175,7 @@ export async function createTable(
       maxUncommittedRows: m.maxUncommittedRows,
       o3MaxLagMicros: m.o3MaxLagMicros,
       ttl: m.ttl,
+      parquetFormat: m.parquetFormat !== undefined || undefined,
     });
     return;
   }
@@ -479,6 +486,8 @@ export async function alterTable(
         m.wal = a.wal && m.partitionBy !== "NONE";
       });
       return;
+    case "setFormat":
+      return await setFormat(t, a);
     case "convertPartition":
       return await convertPartitions(t, a, opts);
     case "storagePolicy":
@@ -513,6 +522,27 @@ export async function alterTable(
     case "unsupported":
       throw new SqlError(`${a.what} is not supported`, a.pos);
   }
+}
+
+/**
+ * SET FORMAT PARQUET | NATIVE: as QuestDB, the format applies to partitions written afterwards
+ * and converts nothing now. PARQUET remembers where the active partition starts: it and
+ * partitions written after it become Parquet once no longer active (storage, on the append
+ * that ends them); older ones keep their format. NATIVE stops that; Parquet partitions stay.
+ */
+async function setFormat(t: Table, a: Extract<A.AlterAction, { kind: "setFormat" }>): Promise<void> {
+  if (a.format === "native") {
+    if (t.meta.parquetFormat) await t.alterMeta((m) => void delete m.parquetFormat);
+    return;
+  }
+  if (t.meta.parquetFormat) return;
+  if (!t.meta.wal) throw new SqlError(PARQUET_FORMAT_TABLES, a.pos);
+  const snap = t.snapshot();
+  const active = snap.partitions.at(-1);
+  snap.release();
+  await t.alterMeta((m) => {
+    m.parquetFormat = active ? { fromTs: String(active.minTs) } : {};
+  });
 }
 
 /** QuestDB's symbol capacity ceiling (`SYMBOL CAPACITY` beyond it is an error there too). */

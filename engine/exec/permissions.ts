@@ -74,6 +74,7 @@ function alterPermission(a: A.AlterAction): [string, string[]] | undefined {
       return ["DEDUP DISABLE", []];
     case "setParam":
     case "setTtl":
+    case "setFormat":
     case "storagePolicy":
       return ["SET TABLE PARAM", []];
     case "setType":

@@ -492,6 +492,8 @@ export interface CreateTableStmt {
   timestamp?: { name: string; pos: number };
   partitionBy?: { unit: PartitionUnit; pos: number };
   ttl?: { amount: number; unit: string; pos: number };
+  /** `FORMAT NATIVE | PARQUET` (spec/sql.md §26.5). */
+  format?: { value: "native" | "parquet"; pos: number };
   /** true = WAL, false = BYPASS WAL, undefined = default. */
   wal?: boolean;
   dedupKeys?: { name: string; pos: number }[];
@@ -564,6 +566,8 @@ export type AlterAction =
     settings?: Partial<Record<StoragePolicyStage, { amount: number; unit: string }>>;
   }
   | { kind: "setType"; pos: number; wal: boolean }
+  /** `SET FORMAT NATIVE | PARQUET`: the format of partitions written afterwards (docs/parquet.md). */
+  | { kind: "setFormat"; pos: number; format: "native" | "parquet" }
   | { kind: "suspendWal"; pos: number }
   /** `RESUME WAL [FROM {TRANSACTION | TXN} n]`. */
   | { kind: "resumeWal"; pos: number; fromTxn?: { value: number; pos: number } }
@@ -575,7 +579,7 @@ export type AlterAction =
     capacity: { value: number; pos: number };
   }
   /**
-   * A form QuestDB has and this server does not (CONVERT PARTITION, SET FORMAT, REFRESH ...):
+   * A form QuestDB has and this server does not (REFRESH, REBASE WAL, ...):
    * it fails with "not supported" once the table and the permission are checked. `what` is
    * its leading words in upper case (`CONVERT PARTITION`).
    */

@@ -11,6 +11,7 @@ import {
   parseNameList,
   parseParams,
   parseTtl,
+  partitionFormat,
   readColumnOptions,
 } from "./parse_create_table.ts";
 import { parseExpr } from "./parse_expr.ts";
@@ -81,6 +82,7 @@ function parseAction(p: ParseState): AlterAction {
   for (const op of ["enable", "disable", "drop"] as const) {
     if (p.acceptWords(op, "storage", "policy")) return { kind: "storagePolicy", pos, op };
   }
+  if (p.acceptWords("set", "format")) return { kind: "setFormat", pos, format: partitionFormat(p) };
   if (p.acceptWords("set", "type")) {
     const bypass = p.acceptWord("bypass") !== undefined;
     p.expectWord("wal");
@@ -107,8 +109,7 @@ function parseAction(p: ParseState): AlterAction {
 
 /**
  * First words of QuestDB ALTER TABLE forms this server does not implement (spec/sql.md §5.3,
- * §26): `SET FORMAT` (new partitions as Parquet), `SET STORAGE
- * POLICY`, `REFRESH`, `REBASE WAL`. They parse so that the error is "not supported", not a
+ * §26): `REFRESH`, `REBASE WAL`, other `SET` forms. They parse so that the error is "not supported", not a
  * syntax error.
  */
 const UNSUPPORTED_WORDS = new Set(["convert", "set", "refresh", "rebase"]);

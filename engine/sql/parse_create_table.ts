@@ -146,7 +146,7 @@ function parseTableClauses(p: ParseState, stmt: CreateTableStmt): void {
       stmt.ttl = { ...parseTtl(p), pos: t.pos };
     } else if (p.acceptWord("format")) {
       once("format", t);
-      p.anyName("format");
+      stmt.format = { value: partitionFormat(p), pos: t.pos };
     } else if (p.acceptWord("wal") || p.acceptWords("bypass", "wal")) {
       once("wal", t);
       stmt.wal = t.text.toLowerCase() === "wal";
@@ -166,6 +166,14 @@ function parseTableClauses(p: ParseState, stmt: CreateTableStmt): void {
       return;
     }
   }
+}
+
+/** `NATIVE | PARQUET`, any case (CREATE TABLE ... FORMAT, ALTER TABLE ... SET FORMAT). */
+export function partitionFormat(p: ParseState): "native" | "parquet" {
+  const word = (p.wordAt() ?? "").toLowerCase();
+  if (word !== "native" && word !== "parquet") throw p.expected("'native' or 'parquet'");
+  p.next();
+  return word;
 }
 
 /** `NONE | HOUR | DAY | WEEK | MONTH | YEAR`, any case, returned in upper case. */

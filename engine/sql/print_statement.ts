@@ -115,6 +115,7 @@ function createTableToText(s: CreateTableStmt): string {
   if (s.timestamp) text += ` TIMESTAMP(${identToText(s.timestamp.name)})`;
   if (s.partitionBy) text += ` PARTITION BY ${s.partitionBy.unit}`;
   if (s.ttl) text += ` TTL ${s.ttl.amount} ${s.ttl.unit}`;
+  if (s.format) text += ` FORMAT ${s.format.value.toUpperCase()}`;
   if (s.wal !== undefined) text += s.wal ? " WAL" : " BYPASS WAL";
   if (s.dedupKeys) text += ` DEDUP UPSERT KEYS(${s.dedupKeys.map((k) => identToText(k.name)).join(", ")})`;
   if (s.withParams.length > 0) text += ` WITH ${params(s.withParams)}`;
@@ -191,6 +192,8 @@ function alterActionToText(a: AlterAction): string {
       );
       return `SET STORAGE POLICY(${parts.join(", ")})`;
     }
+    case "setFormat":
+      return `SET FORMAT ${a.format.toUpperCase()}`;
     case "setType":
       return `SET TYPE ${a.wal ? "" : "BYPASS "}WAL`;
     case "suspendWal":

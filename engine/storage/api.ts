@@ -45,6 +45,14 @@ export interface TableMeta {
    */
   storagePolicy?: StoragePolicy;
   /**
+   * FORMAT PARQUET (CREATE TABLE ... FORMAT PARQUET, ALTER TABLE SET FORMAT PARQUET): partitions
+   * written since are converted to Parquet when they stop being the active (newest) one
+   * (docs/storage.md "FORMAT PARQUET tables"). `fromTs` (designated timestamp units, decimal
+   * text) is the first row of the partition that was active when SET FORMAT PARQUET ran: older
+   * partitions existed before and keep their format. Absent: NATIVE, the default.
+   */
+  parquetFormat?: { fromTs?: string };
+  /**
    * ALTER TABLE SUSPEND WAL: while true, writes of rows (append, update, delete, truncate) fail
    * with `table is suspended`; RESUME WAL clears it (docs/alter_table.md).
    */
@@ -75,6 +83,8 @@ export interface TableDefinition {
   maxUncommittedRows?: number;
   o3MaxLagMicros?: bigint;
   ttl?: { amount: number; unit: string };
+  /** FORMAT PARQUET: every partition becomes Parquet once no longer active (TableMeta.parquetFormat). */
+  parquetFormat?: boolean;
 }
 
 export interface PartitionInfo {

@@ -219,6 +219,7 @@ async function createTableFiles(
     maxUncommittedRows: def.maxUncommittedRows ?? MAX_UNCOMMITTED_ROWS_DEFAULT,
     o3MaxLagMicros: def.o3MaxLagMicros ?? O3_MAX_LAG_MICROS_DEFAULT,
     ttl: def.ttl ? { ...def.ttl } : undefined,
+    parquetFormat: def.parquetFormat ? {} : undefined,
     version: 0,
   });
   const columnIdNext = meta.columns.length;

@@ -33,10 +33,20 @@ export const PARQUET_FILE = "data.parquet";
 const ROW_GROUP_ROWS = PARQUET_EXPORT_DEFAULTS.rowGroupSize;
 
 /** The error of a row write (append, O3 merge, UPDATE, DELETE, ALTER TYPE) into a Parquet partition. */
+export class ParquetWriteError extends SqlError {
+  /** The partition written to: an append to a FORMAT PARQUET table converts it back and retries. */
+  readonly partition: string;
+
+  constructor(table: string, partition: string) {
+    super(
+      `partition is in Parquet format; convert it to NATIVE first [table=${table}, partition=${partition}]`,
+    );
+    this.partition = partition;
+  }
+}
+
 export function parquetWriteError(table: string, partition: string): SqlError {
-  return new SqlError(
-    `partition is in Parquet format; convert it to NATIVE first [table=${table}, partition=${partition}]`,
-  );
+  return new ParquetWriteError(table, partition);
 }
 
 /**

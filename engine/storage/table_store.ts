@@ -38,6 +38,9 @@ import {
 import { updateOp } from "./table_update.ts";
 import { deleteOp } from "./table_delete.ts";
 import { convertPartitionsOp } from "./table_convert.ts";
+import { ParquetWriteError } from "./parquet_partition.ts";
+import { partitionsDueForParquet } from "./parquet_format.ts";
+import { log } from "../base/log.ts";
 import { collectRemoteOp, movePartitionsOp } from "./table_cold.ts";
 import type { ObjectStore } from "./object_store.ts";
 import type { SymbolTable } from "./symbol_dict.ts";
@@ -110,7 +113,49 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
     this.#mutex.run(() => this.#collect()).catch(() => {});
   }
 
-  append(rows: RowsToWrite, options?: AppendOptions): Promise<number> {
+  /**
+   * Appends rows. In a FORMAT PARQUET table (parquet_format.ts) a write into a Parquet partition
+   * first converts it back to native (one commit), and after the append every partition due is
+   * converted to Parquet (another commit): readers see each state whole, never a mix.
+   */
+  async append(rows: RowsToWrite, options?: AppendOptions): Promise<number> {
+    const convertedBack = new Set<string>();
+    let written: number;
+    for (;;) {
+      try {
+        written = await this.#appendOnce(rows, options);
+        break;
+      } catch (e) {
+        if (!(e instanceof ParquetWriteError) || !this.meta.parquetFormat || convertedBack.has(e.partition)) {
+          throw e;
+        }
+        convertedBack.add(e.partition);
+        await this.convertPartitions([e.partition], "native");
+      }
+    }
+    if (this.meta.parquetFormat) await this.#settleParquetFormat();
+    return written;
+  }
+
+  /**
+   * Converts the partitions of a FORMAT PARQUET table that stopped being active. The rows are
+   * committed already, so a failure is logged, not thrown (the storage-policy task retries).
+   */
+  async #settleParquetFormat(): Promise<void> {
+    const due = partitionsDueForParquet(this.meta, this.#state.txn.partitions);
+    if (due.length === 0) return;
+    try {
+      await this.convertPartitions(due, "parquet");
+    } catch (e) {
+      log(
+        "E",
+        "storage",
+        `FORMAT PARQUET conversion failed [table=${this.meta.name}]: ${(e as Error).message}`,
+      );
+    }
+  }
+
+  #appendOnce(rows: RowsToWrite, options?: AppendOptions): Promise<number> {
     return this.#writeRows(async (work) => {
       const result = await appendRows(this.#state, work, rows, options);
       if (!result) return 0;

@@ -112,7 +112,10 @@ Deno.test("alter table forms this server lacks parse as unsupported, named by th
     list: [{ name: "2024-01-01" }],
   });
   assert.equal(action("CONVERT PARTITION TO NATIVE WHERE ts < '2024'").kind, "convertPartition");
-  assert.deepEqual(bare("SET FORMAT PARQUET"), { kind: "unsupported", what: "SET FORMAT" });
+  assert.deepEqual(bare("SET FORMAT PARQUET"), { kind: "setFormat", format: "parquet" });
+  assert.deepEqual(bare("set format Native"), { kind: "setFormat", format: "native" });
+  assert.equal(parseError("ALTER TABLE t SET FORMAT csv").message, "'native' or 'parquet' expected");
+  assert.deepEqual(bare("SET FROB 1"), { kind: "unsupported", what: "SET FROB" });
   assert.deepEqual(bare("REFRESH"), { kind: "unsupported", what: "REFRESH" });
   assert.equal(parseError("ALTER TABLE t RESUME WAL FROM 5").message, "'transaction' or 'txn' expected");
   assert.equal(parseError("ALTER TABLE t SUSPEND WAL WITH 1, 'x'").message, "unexpected token [WITH]");
