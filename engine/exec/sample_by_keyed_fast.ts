@@ -24,7 +24,7 @@ import {
 import type { ColumnType } from "../base/types.ts";
 import { kernels, type MeasureKind, wasmMemory } from "../../engine-wasm/mod.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
-import { type ExecContext, pace, snapshotOf } from "./exec_context.ts";
+import { type ExecContext, pace, paceDue, snapshotOf } from "./exec_context.ts";
 import type { SampleByNode, Sampled } from "./sample_by.ts";
 import { boundTicks, type Bucketer, bucketerOf, fixedStrideTicks } from "./sample_by_buckets.ts";
 import { isNull, KIND, segmentEnds, typed, type View, view, WIDTH } from "./sample_by_fast.ts";
@@ -39,6 +39,12 @@ const FNS = ["count", "sum", "avg", "min", "max", "first", "last"];
 
 /** Partitions reduced on this path since start-up: lets tests tell it from the row path. */
 export const keyedFastStats = { partitions: 0 };
+
+/**
+ * Rows reduced between two chances to give the event loop a turn: ~2-5 ms of grouping, kernel
+ * and output at 32K rows, so pace() can keep its slices. Tests lower it to cut buckets often.
+ */
+export const keyedFastTuning = { sliceRows: 32_768 };
 
 interface KAgg {
   fn: Fn;
@@ -402,13 +408,12 @@ async function* streamKeyed(
   if (!bucketer) return;
   const spec = n.spec;
   const mem = wasmMemory();
-  const k = kernels();
   const K = dict.size;
   const stride = fixedStrideTicks(spec) ?? 28n * 86_400_000_000n;
   const kindOf = (c: number) => KIND[scan.columns[c].type.tag]!;
   const out = new Output(n, aggs, dict, K);
   let held: HeldBucket | undefined;
-  /** Per key slot: the segment it last appeared in (within the current range), and its group. */
+  // Per key slot: the segment it last appeared in (within the current slice), and its group.
   const stamp = new Int32Array(K + 1);
   const slotGroup = new Int32Array(K + 1);
   // Appends a group set to the output, handing out batches as they fill.
@@ -427,6 +432,8 @@ async function* streamKeyed(
       }
       return r;
     };
+    // Regions stay pinned (their addresses valid) until releasePartition; views of them do not
+    // survive a turn of the event loop, so each slice makes its own.
     const tsRegion = await region(tsCol);
     const keyRegion = await region(keyCol);
     const dataPtr = new Map<number, number>();
@@ -436,91 +443,35 @@ async function* streamKeyed(
       const ts = mem.i64(tsRegion.ptr, rowCount);
       if (bucketer.first !== undefined) from = lowerBound(ts, bucketer.first, from, to);
       if (spec.to !== undefined) to = lowerBound(ts, boundTicks(spec, spec.to), from, to);
-      if (to <= from) continue;
-      const scratch = new Scratch();
-      try {
-        const { starts, ends } = segmentEnds(bucketer, ts, tsRegion.ptr, from, to, stride, scratch);
-        const rangeRows = to - from;
-        const gidPtr = scratch.alloc(rangeRows * 4);
-        const gid = mem.i32(gidPtr, rangeRows);
-        const keys = mem.i32(keyRegion.ptr, rowCount);
-        // Number the range's groups by (segment, key) in first-appearance order.
-        const maxGroups = Math.min(rangeRows, (K + 1) * ends.length);
-        const gSeg = new Int32Array(maxGroups), gSlot = new Int32Array(maxGroups);
-        const gRows = new Float64Array(maxGroups),
-          firstRow = new Int32Array(maxGroups),
-          lastRow = new Int32Array(maxGroups);
-        stamp.fill(-1);
-        let groups = 0, prev = from;
-        for (let s = 0; s < ends.length; s++) {
-          const end = ends[s];
-          for (let i = prev; i < end; i++) {
-            const key = keys[i];
-            let sl = key;
-            if (key < 0 || key >= K) {
-              if (key !== -1) throw new SqlError(`symbol key ${key} outside its dictionary`, -1, "internal");
-              sl = K;
-            }
-            let g: number;
-            if (stamp[sl] === s) g = slotGroup[sl];
-            else {
-              stamp[sl] = s;
-              g = slotGroup[sl] = groups++;
-              gSeg[g] = s;
-              gSlot[g] = sl;
-              firstRow[g] = i - from;
-            }
-            gRows[g]++;
-            gid[i - from] = g;
-            lastRow[g] = i - from;
-          }
-          prev = Math.max(prev, end);
-        }
-        const reduced = measured.map((col) =>
-          rangeStats(
-            k,
-            scratch,
-            kindOf(col),
-            col,
-            gidPtr,
-            dataPtr.get(col)! + from * WIDTH[kindOf(col)],
-            rangeRows,
-            groups,
-            firstRow,
-            lastRow,
-            aggs,
-          )
+      // Slices of the range, each reduced without a turn in between and the event loop given
+      // turns between them (issue #17): a whole partition held it for up to ~500 ms at 10M
+      // rows. A bucket cut by a slice edge continues in the held bucket, as across ranges.
+      for (let a = from; a < to;) {
+        if (paceDue(ctx)) await pace(ctx);
+        const b = Math.min(to, a + keyedFastTuning.sliceRows);
+        const set = reduceSlice(
+          { bucketer, stride, K, stamp, slotGroup, kindOf, aggs, measured },
+          { ts: tsRegion.ptr, keys: keyRegion.ptr, rowCount, data: dataPtr },
+          a,
+          b,
         );
-        // Views only now: each scratch allocation may have grown (and detached) the memory.
-        const cols = reduced.map((view) => view());
-        const set: GroupSet = {
-          count: groups,
-          bucket: (g) => starts[gSeg[g]],
-          slot: gSlot,
-          rows: gRows,
-          cols,
-        };
+        a = b;
+        // The set is plain JS (no WASM views): the consumer may take turns while it drains.
+        const groups = set.count;
         // Groups of the first segment continue the held bucket when it is the same bucket.
         let g = 0;
-        if (held && starts[gSeg[0]] === held.start) {
-          while (g < groups && gSeg[g] === gSeg[0]) held.add(set, g++);
+        if (held && set.bucket(0) === held.start) {
+          while (g < groups && set.seg[g] === set.seg[0]) held.add(set, g++);
         }
         if (g < groups) {
           if (held) yield* drain(held, 0, held.count);
-          const lastSeg = gSeg[groups - 1];
+          const lastSeg = set.seg[groups - 1];
           let lastStart = groups;
-          while (lastStart > g && gSeg[lastStart - 1] === lastSeg) lastStart--;
+          while (lastStart > g && set.seg[lastStart - 1] === lastSeg) lastStart--;
           yield* drain(set, g, lastStart);
-          held = new HeldBucket(starts[lastSeg], cols);
+          held = new HeldBucket(set.bucket(groups - 1), set.cols);
           for (let h = lastStart; h < groups; h++) held.add(set, h);
         }
-      } catch (err) {
-        if (err instanceof FastPathUnavailable) {
-          throw new SqlError("not enough WASM memory for SAMPLE BY", -1, "limit");
-        }
-        throw err;
-      } finally {
-        scratch.release();
       }
     }
     // Reduced (the held bucket holds copies): the partition may leave the cache.
@@ -531,7 +482,113 @@ async function* streamKeyed(
   if (out.rows > 0) yield out.take();
 }
 
-/** Reduces one column of a range by group number (keyedStats), as views into the range's scratch. */
+/** What stays the same across a statement's slices. */
+interface SliceEnv {
+  bucketer: Bucketer;
+  stride: bigint;
+  /** Dictionary size: slot K stands for NULL. */
+  K: number;
+  /** Per key slot: the segment it last appeared in (within the slice), and its group. */
+  stamp: Int32Array;
+  slotGroup: Int32Array;
+  kindOf: (c: number) => MeasureKind;
+  aggs: KAgg[];
+  measured: number[];
+}
+
+/** A slice's groups, copied out of WASM memory; `seg` numbers their buckets within the slice. */
+interface SliceSet extends GroupSet {
+  seg: Int32Array;
+}
+
+/**
+ * Reduces rows [from, to) of one partition (non-empty) to its groups, numbered by (segment,
+ * key) in first-appearance order, the `keyedStats` kernel reducing every column by group
+ * number. Synchronous, and it answers copies: the scratch is freed before the caller yields.
+ */
+function reduceSlice(
+  env: SliceEnv,
+  at: { ts: number; keys: number; rowCount: number; data: Map<number, number> },
+  from: number,
+  to: number,
+): SliceSet {
+  const { K, stamp, slotGroup } = env;
+  const mem = wasmMemory();
+  const scratch = new Scratch();
+  try {
+    const ts = mem.i64(at.ts, at.rowCount);
+    const { starts, ends } = segmentEnds(env.bucketer, ts, at.ts, from, to, env.stride, scratch);
+    const rangeRows = to - from;
+    const gidPtr = scratch.alloc(rangeRows * 4);
+    // Views only after the allocations above, which may have grown (and detached) the memory.
+    const gid = mem.i32(gidPtr, rangeRows);
+    const keys = mem.i32(at.keys, at.rowCount);
+    const maxGroups = Math.min(rangeRows, (K + 1) * ends.length);
+    const gSeg = new Int32Array(maxGroups), gSlot = new Int32Array(maxGroups);
+    const gRows = new Float64Array(maxGroups),
+      firstRow = new Int32Array(maxGroups),
+      lastRow = new Int32Array(maxGroups);
+    stamp.fill(-1);
+    let groups = 0, prev = from;
+    for (let s = 0; s < ends.length; s++) {
+      const end = ends[s];
+      for (let i = prev; i < end; i++) {
+        const key = keys[i];
+        let sl = key;
+        if (key < 0 || key >= K) {
+          if (key !== -1) throw new SqlError(`symbol key ${key} outside its dictionary`, -1, "internal");
+          sl = K;
+        }
+        let g: number;
+        if (stamp[sl] === s) g = slotGroup[sl];
+        else {
+          stamp[sl] = s;
+          g = slotGroup[sl] = groups++;
+          gSeg[g] = s;
+          gSlot[g] = sl;
+          firstRow[g] = i - from;
+        }
+        gRows[g]++;
+        gid[i - from] = g;
+        lastRow[g] = i - from;
+      }
+      prev = Math.max(prev, end);
+    }
+    const cols = env.measured.map((col) => {
+      const kind = env.kindOf(col);
+      return rangeStats(
+        kernels(),
+        scratch,
+        kind,
+        col,
+        gidPtr,
+        at.data.get(col)! + from * WIDTH[kind],
+        rangeRows,
+        groups,
+        firstRow,
+        lastRow,
+        env.aggs,
+      );
+    });
+    return {
+      count: groups,
+      seg: gSeg,
+      bucket: (g) => starts[gSeg[g]],
+      slot: gSlot,
+      rows: gRows,
+      cols,
+    };
+  } catch (err) {
+    if (err instanceof FastPathUnavailable) {
+      throw new SqlError("not enough WASM memory for SAMPLE BY", -1, "limit");
+    }
+    throw err;
+  } finally {
+    scratch.release();
+  }
+}
+
+/** Reduces one column of a range by group number (keyedStats), copied out of the range's scratch. */
 function rangeStats(
   k: ReturnType<typeof kernels>,
   scratch: Scratch,
@@ -544,7 +601,7 @@ function rangeStats(
   firstRow: Int32Array,
   lastRow: Int32Array,
   aggs: KAgg[],
-): () => ColStats {
+): ColStats {
   const w = WIDTH[kind], slots = groups + 1;
   const float = kind === "f64" || kind === "f32";
   const nul = nullOf(kind);
@@ -577,14 +634,16 @@ function rangeStats(
   };
   const firsts = needs("first") ? pickRows(firstRow) : undefined;
   const lasts = needs("last") ? pickRows(lastRow) : undefined;
-  return () => ({
+  // Copies (the allocations above may have grown the memory, so views are made only now):
+  // the caller frees the scratch and may yield before it reads them.
+  return {
     col,
     kind,
-    counts: wasmMemory().i64(counts, slots),
-    sums: float ? wasmMemory().f64(sums, slots) : wasmMemory().i64(sums, slots),
-    mins: view(kind, mins, slots),
-    maxs: view(kind, maxs, slots),
+    counts: wasmMemory().i64(counts, slots).slice(),
+    sums: float ? wasmMemory().f64(sums, slots).slice() : wasmMemory().i64(sums, slots).slice(),
+    mins: view(kind, mins, slots).slice(),
+    maxs: view(kind, maxs, slots).slice(),
     firsts,
     lasts,
-  });
+  };
 }

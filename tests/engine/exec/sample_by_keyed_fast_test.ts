@@ -85,6 +85,25 @@ Deno.test("keyed SAMPLE BY: the WASM stream and the row path agree", async () =>
       assert.ok(a.length > 0, `${table} ${by}: rows`);
       assertSame(a, b, `${table} SAMPLE BY ${by} ${where ?? ""}`);
     }
+    // Small slices (issue #17: the event loop gets turns between them) cut buckets, ranges and
+    // partitions at arbitrary rows; the held bucket joins the pieces.
+    const { keyedFastTuning } = await import("../../../engine/exec/sample_by_keyed_fast.ts");
+    const sliceRows = keyedFastTuning.sliceRows;
+    try {
+      for (const rowsPerSlice of [1, 7, 1000]) {
+        keyedFastTuning.sliceRows = rowsPerSlice;
+        for (const [table, by, where] of rowsPerSlice === 1000 ? cases : cases.slice(0, 3)) {
+          const [fast, slow] = pair(table, by, where);
+          assertSame(
+            await rows(engine, fast),
+            await rows(engine, slow),
+            `${rowsPerSlice}-row slices: ${table} ${by}`,
+          );
+        }
+      }
+    } finally {
+      keyedFastTuning.sliceRows = sliceRows;
+    }
     // A result longer than one output batch (65,536 groups).
     const [fast, slow] = pair("td", "1s");
     const big = await rows(engine, fast);
