@@ -217,6 +217,9 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
       } finally {
         snap.release();
       }
+      // The versions replaced go now unless a query still reads them, so that a glob over the
+      // table folder (DuckDB, Spark; docs/storage.md "Other readers") sees one version each.
+      await this.#collect().catch(() => {});
     });
   }
 
