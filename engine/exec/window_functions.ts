@@ -195,6 +195,10 @@ function aggregateOverFrames(w: WindowCall, rows: number[], f: Frames, p: Partit
   if ((w.name === "sum" || w.name === "avg" || w.name === "count") && !f.excludeCurrent) {
     return slidingSum(w, rows, f, p);
   }
+  if (
+    (w.name === "min" || w.name === "max") && !f.excludeCurrent && !f.fromStart &&
+    w.args[0]?.type.tag === "DOUBLE" && slidingExtreme(w.name === "max", rows, f, p)
+  ) return;
   const realBinding = bindingFor(w);
   if (!realBinding) throw new Error(`window aggregate ${w.name} cannot be bound`);
   if (f.fromStart && !f.excludeCurrent) {
@@ -217,6 +221,39 @@ function aggregateOverFrames(w: WindowCall, rows: number[], f: Frames, p: Partit
     }
     p.out[rows[k]] = any ? toResult(w, acc.result()) : emptyResult(w);
   }
+}
+
+/**
+ * min/max of DOUBLE over frames whose bounds never move back (ROWS and RANGE frames): a
+ * monotonic deque of row positions, each row entering and leaving once, instead of a fresh
+ * accumulator over every frame. Among equal extremes the earliest stays in front, which is the
+ * value the accumulator's strict comparison keeps. Answers false (nothing written) when some
+ * bound moves back.
+ */
+function slidingExtreme(max: boolean, rows: number[], f: Frames, p: PartitionInput): boolean {
+  const m = rows.length;
+  for (let k = 1; k < m; k++) if (f.lo[k] < f.lo[k - 1] || f.hi[k] < f.hi[k - 1]) return false;
+  const xs = p.args[0];
+  const deque = new Int32Array(m);
+  let head = 0, tail = 0, entered = -1;
+  for (let k = 0; k < m; k++) {
+    const lo = f.lo[k], hi = f.hi[k];
+    while (entered < hi) {
+      const j = ++entered;
+      const v = xs[rows[j]] as number | null;
+      if (v === null) continue;
+      // Later equal values stay behind earlier ones.
+      while (tail > head) {
+        const back = xs[rows[deque[tail - 1]]] as number;
+        if (max ? back < v : back > v) tail--;
+        else break;
+      }
+      deque[tail++] = j;
+    }
+    while (tail > head && deque[head] < lo) head++;
+    p.out[rows[k]] = hi < lo || tail === head ? null : xs[rows[deque[head]]];
+  }
+  return true;
 }
 
 /** The binding the planner chose is not kept on the plan; rebind with the argument types. */
