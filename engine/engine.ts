@@ -389,6 +389,7 @@ export class Engine {
       timeZone: session.timeZone,
       user: session.principal.name,
       tableExists: (name) => this.#storage.table(name) !== undefined,
+      catalog: this.#storage,
       cancelQuery: (id, pos) => activity.tryCancel(id, session, pos),
     };
   }

@@ -40,7 +40,16 @@ export interface ColumnType {
   /** DECIMAL: precision (1..76) and scale (0..precision). */
   readonly precision?: number;
   readonly scale?: number;
+  /**
+   * INT only: a PostgreSQL object identifier type (regclass, regtype, regproc). It is an INT
+   * everywhere (comparisons, joins, arithmetic: sameType ignores it); where PostgreSQL prints
+   * it (a result column, a cast to text) the engine prints the object's name (engine/plan/reg_types.ts).
+   */
+  readonly reg?: RegKind;
 }
+
+/** The reg* types the engine reads as INT oids that print as names. */
+export type RegKind = "regclass" | "regtype" | "regproc";
 
 /** Most dimensions an array type may have (§22.1). */
 export const ARRAY_DIMS_MAX = 32;
@@ -79,6 +88,18 @@ export function typeOf(tag: TypeTag): ColumnType {
   if (!t) {
     t = Object.freeze({ tag, geoBits: 0 });
     cache.set(tag, t);
+  }
+  return t;
+}
+
+const regTypes = new Map<RegKind, ColumnType>();
+
+/** The shared instance of the INT that is a regclass/regtype/regproc. */
+export function regType(kind: RegKind): ColumnType {
+  let t = regTypes.get(kind);
+  if (!t) {
+    t = Object.freeze({ tag: "INT", geoBits: 0, reg: kind });
+    regTypes.set(kind, t);
   }
   return t;
 }

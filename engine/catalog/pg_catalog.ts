@@ -26,7 +26,7 @@ import {
   pgIndexRows,
   TABLE_OID_BASE,
 } from "./pg_catalog_index.ts";
-import { PG_PROC_COLUMNS, pgProcRows } from "./pg_catalog_proc.ts";
+import { PG_PROC_COLUMNS, pgProcRows, procOid } from "./pg_catalog_proc.ts";
 import { hasBuiltIndex } from "./symbol_index.ts";
 import {
   columnPgType,
@@ -155,12 +155,38 @@ function pgClassRows(storage: Storage): Value[][] {
  * The name a regclass prints as (regclassout): the relation's name, or the oid as text when no
  * relation has it (as PostgreSQL prints a dangling regclass).
  */
-export function relationName(oid: number): string {
+export function relationName(oid: number, from?: Storage): string {
   const catalog = CATALOG_RELATIONS.findIndex((_, i) => catalogRelationOid(i) === oid);
   if (catalog >= 0) return CATALOG_RELATIONS[catalog].name;
-  const storage = catalogStorage();
+  const storage = from ?? catalogStorage();
   const row = storage ? pgClassRows(storage).find((r) => r[0] === oid) : undefined;
   return row ? String(row[1]) : String(oid);
+}
+
+/**
+ * The oid of the relation a regclass input names (`'t'::regclass`, `'public."My T"'`,
+ * `'pg_catalog.pg_class'`), or undefined when none has that name. Unquoted names match
+ * case-insensitively (table names are case-insensitive here); a schema, when given, must match.
+ */
+export function relationOid(text: string, from?: Storage): number | undefined {
+  const parts = [...text.trim().matchAll(/"((?:[^"]|"")*)"|([^."]+)/g)].map((m) =>
+    m[1] !== undefined ? m[1].replaceAll('""', '"') : m[2].trim()
+  );
+  if (parts.length === 0 || parts.length > 2) return undefined;
+  const name = parts[parts.length - 1].toLowerCase();
+  const schema = parts.length === 2 ? NAMESPACES[parts[0].toLowerCase()] : undefined;
+  if (parts.length === 2 && schema === undefined) return undefined;
+  const catalog = CATALOG_RELATIONS.findIndex((r) =>
+    r.name === name && (schema === undefined || NAMESPACES[r.schema] === schema)
+  );
+  if (catalog >= 0) return catalogRelationOid(catalog);
+  const storage = from ?? catalogStorage();
+  const row = storage
+    ? pgClassRows(storage).find((r) =>
+      String(r[1]).toLowerCase() === name && (schema === undefined || r[2] === schema)
+    )
+    : undefined;
+  return row ? Number(row[0]) : undefined;
 }
 
 const PG_ATTRIBUTE = cols(`attrelid:INT attname atttypid:INT attstattarget:INT attlen:SHORT attnum:SHORT
@@ -231,7 +257,8 @@ function pgAttributeRows(storage: Storage): Value[][] {
 
 const PG_TYPE = cols(`oid:INT typname typnamespace:INT typowner:INT typlen:SHORT typbyval:BOOLEAN typtype:CHAR
   typcategory:CHAR typispreferred:BOOLEAN typisdefined:BOOLEAN typdelim:CHAR typrelid:INT typelem:INT
-  typarray:INT typinput typoutput typreceive typsend typmodin typmodout typanalyze typalign:CHAR
+  typarray:INT typinput:REGPROC typoutput:REGPROC typreceive:REGPROC typsend:REGPROC
+  typmodin:REGPROC typmodout:REGPROC typanalyze:REGPROC typalign:CHAR
   typstorage:CHAR typnotnull:BOOLEAN typbasetype:INT typtypmod:INT typndims:INT typcollation:INT
   typdefaultbin typdefault typacl`);
 
@@ -260,7 +287,7 @@ function registerAll(): void {
   const pg = (name: string, columns: Col[], rows: Rows) => defineRelation("pg_catalog", name, columns, rows);
   pg("pg_class", PG_CLASS, pgClassRows);
   pg("pg_attribute", PG_ATTRIBUTE, pgAttributeRows);
-  pg("pg_type", PG_TYPE, pgTypeRows);
+  pg("pg_type", PG_TYPE, () => pgTypeRows(procOid));
   pg(
     "pg_namespace",
     cols("oid:INT nspname nspowner:INT nspacl"),

@@ -4,7 +4,7 @@
  * (always on PostgreSQL's search path) under the bare name too. information_schema is not on
  * the search path, so its `tables`, `columns`, `views` do not shadow missing user tables.
  */
-import { type ColumnType, T } from "../base/types.ts";
+import { type ColumnType, regType, T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import type { Storage } from "../storage/api.ts";
 import { registerMetaTable } from "./meta_tables.ts";
@@ -20,6 +20,8 @@ export type Rows = (storage: Storage) => Value[][];
 const VECTOR_TYPES: Record<string, ColumnType> = {
   INT2VECTOR: Object.freeze({ ...T.STRING }),
   OIDVECTOR: Object.freeze({ ...T.STRING }),
+  // pg_type's typinput/typreceive/...: oids of pg_proc rows that print as the function's name.
+  REGPROC: regType("regproc"),
 };
 const VECTOR_OIDS = new Map<ColumnType, number>([[VECTOR_TYPES.INT2VECTOR, 22], [
   VECTOR_TYPES.OIDVECTOR,

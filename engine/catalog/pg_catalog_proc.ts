@@ -7,7 +7,7 @@
  */
 import type { Value } from "../base/values.ts";
 import { functionNames, isAggregateName, lookupScalar } from "../functions/registry.ts";
-import { columnPgType, formatType, NAMESPACE_PG_CATALOG } from "./pg_catalog_types.ts";
+import { columnPgType, formatType, NAMESPACE_PG_CATALOG, PG_TYPES } from "./pg_catalog_types.ts";
 
 /** First oid of the function rows: above the table oids' usual range, so the two never meet. */
 export const PROC_OID_BASE = 1_000_000;
@@ -32,12 +32,37 @@ function resultOid(name: string): number {
 }
 
 let cache: Value[][] | undefined;
+let byName: Map<string, number> | undefined;
+
+/**
+ * The types' I/O functions pg_type names (array_recv, int4in, ...) that are not functions of
+ * the registry: rows of their own, so that npgsql's `pg_proc.oid = typreceive` join finds
+ * `array_recv` for the array types. Each returns its type (in, recv), cstring (out) or bytea (send).
+ */
+function ioFunctions(registry: Set<string>): [string, number][] {
+  const out = new Map<string, number>();
+  for (const t of PG_TYPES) {
+    for (
+      const [suffix, ret] of [["in", t.oid], ["out", CSTRING], ["recv", t.oid], ["send", BYTEA]] as const
+    ) {
+      const name = t.io + suffix;
+      if (!registry.has(name) && !out.has(name)) out.set(name, ret);
+    }
+  }
+  return [...out];
+}
+const CSTRING = 2275, BYTEA = 17;
 
 /** The rows; computed once, since the registry is complete once the server has started. */
 export function pgProcRows(): Value[][] {
-  cache ??= functionNames().filter((n) => !n.includes(".")).map((name, i) => {
-    const aggregate = isAggregateName(name) && !lookupScalar(name);
-    const rettype = aggregate ? ANYELEMENT : resultOid(name);
+  if (cache) return cache;
+  const names = functionNames().filter((n) => !n.includes("."));
+  const io = ioFunctions(new Set(names));
+  cache = [
+    ...names.map((name) => [name, isAggregateName(name) && !lookupScalar(name)] as const),
+    ...io.map(([name]) => [name, false] as const),
+  ].map(([name, aggregate], i) => {
+    const rettype = i >= names.length ? io[i - names.length][1] : aggregate ? ANYELEMENT : resultOid(name);
     return [
       PROC_OID_BASE + i,
       name,
@@ -72,7 +97,21 @@ export function pgProcRows(): Value[][] {
       false,
     ];
   });
+  byName = new Map(cache.map((r) => [String(r[1]), Number(r[0])]));
   return cache;
+}
+
+/** The oid of the function a regproc input names (`'array_recv'`, `'pg_catalog.int4in'`), or undefined. */
+export function procOid(name: string): number | undefined {
+  pgProcRows();
+  return byName!.get(name.trim().replace(/^pg_catalog\./i, "").replaceAll('"', ""));
+}
+
+/** How a regproc prints: the function's name, `-` for 0 (no function), the oid as text for an unknown one. */
+export function procName(oid: number): string {
+  if (oid === 0) return "-";
+  const row = pgProcRows()[oid - PROC_OID_BASE];
+  return row ? String(row[1]) : String(oid);
 }
 
 /** Result type name for pg_get_function_result(oid), or null for an unknown oid. */

@@ -151,13 +151,28 @@ export function formatType(oid: number, typmod: number): string {
   return name;
 }
 
+/** A regtype as it prints: format_type's name, or the oid as text when no type has it. */
+export function typeName(oid: number): string {
+  return BY_OID.has(oid) ? formatType(oid, -1) : String(oid);
+}
+
+/** The oid of a type named as typname (`int4`) or as format_type prints it (`integer`). */
+export function typeOidByName(name: string): number | null {
+  const n = name.toLowerCase().replace(/^pg_catalog\./, "").trim();
+  return PG_TYPES.find((t) => t.name === n || formatType(t.oid, -1) === n)?.oid ?? null;
+}
+
 /** Collation of text-like types (100 = default), 0 for the rest. */
 export function typeCollation(t: PgTypeInfo): number {
   return t.category === "S" && t.name !== "char" ? (t.name === "name" ? 950 : 100) : 0;
 }
 
-/** The pg_type rows: column order of PG_TYPE_COLUMNS in pg_catalog.ts. */
-export function pgTypeRows(): Value[][] {
+/**
+ * The pg_type rows: column order of PG_TYPE_COLUMNS in pg_catalog.ts. The I/O function
+ * columns are regprocs: `procOid` gives each function's pg_proc oid (0 for none, printed `-`).
+ */
+export function pgTypeRows(procOid: (name: string) => number | undefined): Value[][] {
+  const proc = (name: string) => procOid(name) ?? 0;
   return PG_TYPES.map((t) => {
     const byval = t.len === 1 || t.len === 2 || t.len === 4 || t.len === 8;
     const fixed = t.len > 0 || t.name === "name" || t.len === -2;
@@ -176,13 +191,13 @@ export function pgTypeRows(): Value[][] {
       0,
       t.elem,
       t.array,
-      t.io + "in",
-      t.io + "out",
-      t.io + "recv",
-      t.io + "send",
-      "-",
-      "-",
-      "-",
+      proc(t.io + "in"),
+      proc(t.io + "out"),
+      proc(t.io + "recv"),
+      proc(t.io + "send"),
+      0,
+      0,
+      0,
       t.align,
       fixed ? "p" : "x",
       false,

@@ -15,7 +15,7 @@ import { DoubleArray } from "../base/double_array.ts";
 import { indexDefinitionByOid } from "../catalog/pg_catalog_index.ts";
 import { NAMESPACES, relationName } from "../catalog/pg_catalog.ts";
 import { functionResult } from "../catalog/pg_catalog_proc.ts";
-import { formatType, PG_TYPES } from "../catalog/pg_catalog_types.ts";
+import { formatType, typeName, typeOidByName } from "../catalog/pg_catalog_types.ts";
 import { toBigInt } from "./_util.ts";
 import { registerScalar } from "./registry.ts";
 import type { BoundArg, ScalarBinding } from "./registry_types.ts";
@@ -324,17 +324,6 @@ function arrayElement(array: string, n: number): number | null {
   const { items, lower } = arrayElements(array);
   const e = items[n - lower];
   return e === undefined || !/^-?\d+$/.test(e) ? null : Number(e);
-}
-
-/** A regtype as it prints: format_type's name, or the oid as text when no type has it. */
-function typeName(oid: number): string {
-  return PG_TYPES.some((t) => t.oid === oid) ? formatType(oid, -1) : String(oid);
-}
-
-/** The oid of a type named as typname (`int4`) or as format_type prints it (`integer`). */
-function typeOidByName(name: string): number | null {
-  const n = name.toLowerCase().replace(/^pg_catalog\./, "").trim();
-  return PG_TYPES.find((t) => t.name === n || formatType(t.oid, -1) === n)?.oid ?? null;
 }
 
 registerAll();

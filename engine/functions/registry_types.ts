@@ -11,6 +11,7 @@
  */
 import type { ColumnType } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
+import type { Storage } from "../storage/api.ts";
 
 export interface BoundArg {
   type: ColumnType;
@@ -38,6 +39,8 @@ export interface EvalContext {
   cancelQuery?: (id: number, pos: number) => boolean;
   /** Whether a table exists (wait_wal_table); absent where no catalog is at hand. */
   tableExists?: (name: string) => boolean;
+  /** The tables, for reg* casts naming relations by oid and oid by name (engine/plan/reg_types.ts). */
+  catalog?: Storage;
 }
 
 export interface RandomSource {

@@ -33,6 +33,7 @@ import { type OuterRefs, resolveOuter } from "./outer_refs.ts";
 import { bindArrayIndex, bindArrayLiteral } from "./bind_array.ts";
 import { arrayArgumentHint } from "../functions/arrays.ts";
 import { parseDecimalText } from "../functions/decimal_math.ts";
+import { bindRegCast, castFromReg, regKindOf } from "./reg_types.ts";
 
 /** Handles aggregate calls met while binding (GROUP BY / SAMPLE BY select items). */
 export interface AggregateBinder {
@@ -289,6 +290,8 @@ export function inferParam(x: BoundExpr, t: ColumnType, ctx: BindContext): Bound
 }
 
 function bindCast(e: A.CastExpr, ctx: BindContext): BoundExpr {
+  const reg = regKindOf(e.type);
+  if (reg) return bindRegCast(bindExpr(e.expr, ctx), reg, e.expr.pos, ctx.evalContext);
   const to = typeFromSpec(e.type);
   const arg = inferParam(bindExpr(e.expr, ctx), to, ctx);
   return castTo(arg, to, e.pos);
@@ -329,6 +332,8 @@ export function typeFromSpec(spec: A.TypeSpec): ColumnType {
 
 /** Converts `arg` to type `to`: folded for constants (unparseable text is an error), a cast node otherwise. */
 export function castTo(arg: BoundExpr, to: ColumnType, pos: number): BoundExpr {
+  const fromReg = castFromReg(arg, to, pos);
+  if (fromReg) return fromReg;
   if (sameType(arg.type, to)) return arg;
   if (isConst(arg)) return constant(to, castValue(arg.value, arg.type, to, { constant: true, pos }));
   return { kind: "cast", type: to, from: arg.type, arg, pos };

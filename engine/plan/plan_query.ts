@@ -9,8 +9,29 @@ import { type BoundExpr, isConst } from "./bound.ts";
 import type { CteEntry, PlanContext } from "./plan_context.ts";
 import { type PlanNode, shape } from "./plan_node.ts";
 import { finishQuery, outputScope, planSelect } from "./plan_select.ts";
+import { showReg } from "./reg_types.ts";
 
 export function planQuery(q: A.Query, pc: PlanContext): PlanNode {
+  const node = planQueryBody(q, pc);
+  return pc.depth === 0 ? showRegColumns(node) : node;
+}
+
+/**
+ * The statement's result shows regclass/regtype/regproc values by name (reg_types.ts), as
+ * PostgreSQL prints them; inside the query they stay oids.
+ */
+function showRegColumns(node: PlanNode): PlanNode {
+  if (!node.columns.some((c) => c.type.reg)) return node;
+  const exprs: BoundExpr[] = node.columns.map((c, i) => showReg({ kind: "column", type: c.type, index: i }));
+  return {
+    ...shape(node.columns.map((c, i) => ({ ...c, type: exprs[i].type })), node.timestampIndex),
+    kind: "project",
+    input: node,
+    exprs,
+  };
+}
+
+function planQueryBody(q: A.Query, pc: PlanContext): PlanNode {
   if (pc.depth > NESTING_DEPTH_MAX) throw new SqlError("query too deeply nested", q.pos, "limit");
   let ctx = pc;
   if (q.with.length) {

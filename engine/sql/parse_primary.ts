@@ -14,6 +14,8 @@ import { parseQuery } from "./parse_query.ts";
 import type { ParseState } from "./parse_state.ts";
 import { canonicalTypeName, parseType } from "./parse_type.ts";
 import { parseCallTail } from "./parse_window.ts";
+import { regnamespaceCast } from "./pg_reg_casts.ts";
+import { pgCatalogCast } from "./pg_spellings.ts";
 
 /** One primary expression at the cursor; the postfix `::` and `[...]` are read by the caller. */
 export function parsePrimary(p: ParseState): Expr {
@@ -246,8 +248,16 @@ function parseCast(p: ParseState): Expr {
   const open = p.next();
   const expr = parseExpr(p);
   p.expectWord("as");
+  // `CAST(x AS pg_catalog.regclass)`: the type's schema (the only one there is) is dropped.
+  if (p.isWord("pg_catalog") && p.isOp(".", 1)) {
+    p.next();
+    p.next();
+  }
   const type = parseType(p);
   p.closeParen(open);
+  // PostgreSQL's catalog types (`CAST(x AS OID)`, Metabase's field sync) as `x::oid` reads them.
+  const pg = regnamespaceCast(expr, type.text, kw.pos) ?? pgCatalogCast(expr, type, kw.pos);
+  if (pg) return pg.kind === "cast" && pg.expr === expr ? { ...pg, syntax: "cast" } : pg;
   return { kind: "cast", pos: kw.pos, expr, type, syntax: "cast" };
 }
 

@@ -1,18 +1,17 @@
 /**
  * Rewrites the PostgreSQL-only spellings of driver and psql catalog queries the engine's parser
- * does not read yet (spec/protocols.md §12.12): casts to the reg* pseudo types and to arrays,
+ * does not read yet (spec/protocols.md §12.12): casts to regrole/regconfig and to arrays,
  * catalog subqueries answered as constants. The spellings the engine reads itself
  * (engine/sql/pg_spellings.ts: `pg_catalog.` qualifiers of relations, functions and types,
  * OPERATOR(...), COLLATE, ::oid/::name, bare current_user, `= ANY (array)`, substring/trim
- * FROM; engine/plan/comma_joins.ts: comma joins planned as equi-joins) are not rewritten.
+ * FROM; engine/plan/reg_types.ts: regclass/regtype/regproc; engine/plan/comma_joins.ts: comma
+ * joins planned as equi-joins) are not rewritten.
  * Works on tokens, so string literals such as `'pg_catalog'` are never touched. Ordinary
  * queries pass through unchanged and cheaply. Helpers, one concern each:
- * sql_rewrite_empty.ts (queries over always-empty relations), sql_rewrite_arrays.ts (vector subscripts, `_pg_expandarray`),
- * sql_rewrite_casts.ts (where a reg* cast prints as a name).
+ * sql_rewrite_empty.ts (queries over always-empty relations), sql_rewrite_arrays.ts (vector subscripts, `_pg_expandarray`).
  */
 import { type SqlToken, tokenize } from "./sql_tokens.ts";
-import { expandArrayField, operandStart, vectorSubscript } from "./sql_rewrite_arrays.ts";
-import { castToText, hasAlias, isSelectItem } from "./sql_rewrite_casts.ts";
+import { expandArrayField, vectorSubscript } from "./sql_rewrite_arrays.ts";
 import {
   closingParen,
   emptyResult,
@@ -21,20 +20,7 @@ import {
   selectsFromEmpty,
 } from "./sql_rewrite_empty.ts";
 
-const TRIGGER = /pg_|::\s*reg|\[\]|current_/i;
-
-/** OIDs of the catalog relations `'name'::regclass` may name (pg_catalog.ts uses the same). */
-const CATALOG_OIDS: Record<string, number> = {
-  pg_class: 1259,
-  pg_type: 1247,
-  pg_attribute: 1249,
-  pg_proc: 1255,
-  pg_namespace: 2615,
-  pg_database: 1262,
-  pg_description: 2609,
-  pg_constraint: 2606,
-  pg_index: 2610,
-};
+const TRIGGER = /pg_|::\s*reg(role|config)|\[\]|current_/i;
 
 /**
  * What a cast to a pseudo type becomes: a dialect type name, or "" to drop the cast. The
@@ -42,10 +28,6 @@ const CATALOG_OIDS: Record<string, number> = {
  * oid, name, text, bpchar and "char" themselves are the parser's (pg_spellings.ts).
  */
 const CAST_REPLACEMENTS: Record<string, string> = {
-  regclass: "",
-  regtype: "",
-  regproc: "",
-  regprocedure: "",
   regrole: "",
   regconfig: "",
 };
@@ -231,66 +213,7 @@ export function rewriteForEngine(sql: string): string {
       if (tokens[j].lower === "pg_catalog" && tokens[j + 1]?.text === ".") j += 2;
       const name = tokens[j]?.lower ?? "";
       const arrayEnd = tokens[j + 1]?.text === "[" && tokens[j + 2]?.text === "]" ? j + 2 : j;
-      const operand = operandStart(tokens, i);
-      // A select item or a text cast shows a regclass/regtype by name (sql_rewrite_casts.ts),
-      // under the column name PostgreSQL gives it; elsewhere it is an oid.
-      const item = operand >= 0 && isSelectItem(tokens, operand, j);
-      const showing = item || (operand >= 0 && castToText(tokens, j + 1));
-      const label = item && !hasAlias(tokens, j + 1) ? ` AS ${name}` : "";
-      const literal = tokens[i - 1]?.kind === "string" ? tokens[i - 1] : undefined;
-      if (name === "regclass" && literal) {
-        // A relation name: its oid from pg_class (NULL when there is no such relation); shown,
-        // the name itself when that relation exists.
-        const rel = literal.lower.replace(/^(public|pg_catalog|information_schema)\./, "").replaceAll(
-          '"',
-          "",
-        );
-        const quoted = `'${rel.replaceAll("'", "''")}'`;
-        const oid = CATALOG_OIDS[rel] !== undefined
-          ? String(CATALOG_OIDS[rel])
-          : `(select oid from pg_class where relname = ${quoted})`;
-        const name = CATALOG_OIDS[rel] !== undefined
-          ? quoted
-          : `(select relname from pg_class where relname = ${quoted})`;
-        replace(literal, tokens[j], showing ? name + label : oid);
-        i = j;
-      } else if (name === "regclass" && showing && tokens[operand].kind === "number" && operand === i - 1) {
-        // `16385::regclass` shown: read from pg_class, so the answer needs no other catalog read.
-        replace(
-          tokens[operand],
-          tokens[j],
-          `(select relname from pg_class where oid = ${tokens[operand].text})${label}`,
-        );
-        i = j;
-      } else if (name === "regtype" && literal) {
-        replace(
-          literal,
-          tokens[j],
-          showing ? `regtypeout(to_regtype(${literal.text}))${label}` : `to_regtype(${literal.text})`,
-        );
-        i = j;
-      } else if (name === "regclass" && showing && tokens[operand].pos >= copied) {
-        // `c.oid::regclass` shown: the relation's name.
-        const start = tokens[operand];
-        const column = tokens[i - 1].kind === "word" && label ? ` AS ${tokens[i - 1].text}` : label; // `c.oid::regclass` is "oid"
-        parts.push(sql.slice(copied, start.pos), "regclassout(", sql.slice(start.pos, t.pos), `)${column}`);
-        copied = tokens[j].pos + tokens[j].text.length;
-        i = j;
-      } else if (name === "regtype" && (tokens[operandStart(tokens, i)]?.pos ?? -1) >= copied) {
-        // A type oid shown as a regtype prints as format_type does without a modifier.
-        const start = tokens[operandStart(tokens, i)];
-        parts.push(sql.slice(copied, start.pos), "format_type(", sql.slice(start.pos, t.pos), ", NULL)");
-        copied = tokens[j].pos + tokens[j].text.length;
-        i = j;
-      } else if (name === "regproc" && tokens[i - 1]?.kind === "string") {
-        // A regproc prints without its schema, so `'pg_catalog.array_in'::regproc` compares as 'array_in'.
-        replace(
-          tokens[i - 1],
-          tokens[j],
-          `'${tokens[i - 1].lower.replace(/^pg_catalog\./, "").replaceAll("'", "''")}'`,
-        );
-        i = j;
-      } else if (name in CAST_REPLACEMENTS || arrayEnd !== j) {
+      if (name in CAST_REPLACEMENTS || arrayEnd !== j) {
         const to = CAST_REPLACEMENTS[name] ?? "";
         replace(t, tokens[arrayEnd], to === "" ? "" : "::" + to);
         i = arrayEnd;
