@@ -2,7 +2,10 @@
 
 export interface Column {
   name: string;
+  /** The server's type name; `ARRAY` for arrays, whose shape is in `dim` and `elemType`. */
   type: string;
+  dim?: number;
+  elemType?: string;
 }
 
 export type Cell = string | number | boolean | null | unknown[];

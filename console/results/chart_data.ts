@@ -5,7 +5,7 @@
  * apart from the drawing.
  */
 import type { Column, Row } from "../api/types.ts";
-import { isNumericType, isTemporalType } from "../ui/format.ts";
+import { isArrayType, isNumericType, isTemporalType } from "../ui/format.ts";
 
 export type ChartType = "line" | "area" | "bar" | "scatter";
 export const CHART_TYPES: ChartType[] = ["line", "area", "bar", "scatter"];
@@ -78,7 +78,8 @@ export function parseIsoMs(s: string): number {
 
 export function defaultConfig(columns: Column[], timestampIndex: number): ChartConfig {
   const temporal = columns.findIndex((c) => isTemporalType(c.type));
-  const x = timestampIndex >= 0 ? timestampIndex : temporal >= 0 ? temporal : 0;
+  const plain = columns.findIndex((c) => !isArrayType(c.type));
+  const x = timestampIndex >= 0 ? timestampIndex : temporal >= 0 ? temporal : Math.max(0, plain);
   const numeric = columns.map((c, i) => (i !== x && isNumericType(c.type) ? i : -1)).filter((i) => i >= 0);
   const xIsCategory = !isTemporalType(columns[x]?.type ?? "") && !isNumericType(columns[x]?.type ?? "");
   return { type: xIsCategory ? "bar" : "line", x, series: numeric.slice(0, SERIES_DEFAULT_MAX) };

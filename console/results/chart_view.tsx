@@ -10,7 +10,7 @@ import uPlot from "uplot";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { exec } from "../api/exec_client.ts";
 import type { Column, Row } from "../api/types.ts";
-import { formatCount, isNumericType } from "../ui/format.ts";
+import { formatCount, isArrayType, isNumericType } from "../ui/format.ts";
 import {
   autoPartition,
   BARS_MAX,
@@ -218,7 +218,10 @@ export function ChartView(props: { query: string; columns: Column[]; timestampIn
               setConfig({ ...config, x, series: config.series.filter((s) => s !== x) });
             }}
           >
-            {props.columns.map((c, i) => <option key={i} value={String(i)}>{c.name}</option>)}
+            {/* An array cell is no point on an axis: arrays are neither x nor series. */}
+            {props.columns.map((c, i) =>
+              (i === config.x || !isArrayType(c.type)) && <option key={i} value={String(i)}>{c.name}</option>
+            )}
           </select>
         </label>
         <label>

@@ -6,7 +6,7 @@
  * scrolling.
  */
 import type { Column } from "../api/types.ts";
-import { cellText } from "../ui/format.ts";
+import { cellText, columnTypeName } from "../ui/format.ts";
 import type { ResultSet } from "./result_set.ts";
 
 export const COL_MIN_PX = 60;
@@ -20,7 +20,7 @@ export class ColumnSizer {
   readonly #measured = new Set<number>();
 
   constructor(columns: Column[]) {
-    this.chars = columns.map((c) => Math.max(c.name.length, c.type.length + 2));
+    this.chars = columns.map((c) => Math.max(c.name.length, columnTypeName(c).length + 2));
   }
 
   /** Measures the pages not measured yet; true when a column got wider. */

@@ -9,7 +9,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Column } from "../api/types.ts";
 import { copyText } from "../ui/clipboard.ts";
-import { cellText, isNumericType, isTemporalType, toTsv } from "../ui/format.ts";
+import { cellText, columnTypeName, isArrayType, isNumericType, isTemporalType, toTsv } from "../ui/format.ts";
 import { useStore } from "../ui/store.ts";
 import { formatInZone, timeZoneStore, zoneName } from "../ui/time_zone.ts";
 import { editorSettingsStore } from "../ui/editor_settings.ts";
@@ -62,18 +62,19 @@ function HeaderCell(
     addEventListener("mouseup", up);
   };
   const { column } = props;
+  const type = columnTypeName(column).toLowerCase();
   return (
     <div
       class={`grid-header-cell${isNumericType(column.type) ? " num" : ""}`}
       data-testid="grid-header-cell"
       data-col={props.index}
-      data-type={column.type.toLowerCase()}
+      data-type={type}
       style={`left:${props.left}px;width:${props.width}px`}
-      title={`${column.name} (${column.type.toLowerCase()})`}
+      title={`${column.name} (${type})`}
     >
       <span class="grid-header-name" data-testid="grid-header-name">{column.name}</span>
       <span class="grid-header-meta">
-        <span class="grid-header-type" data-testid="grid-header-type">{column.type.toLowerCase()}</span>
+        <span class="grid-header-type" data-testid="grid-header-type">{type}</span>
         {props.zone && <span class="grid-header-zone" data-testid="grid-header-zone">· {props.zone}</span>}
       </span>
       <span class="grid-resize" onMouseDown={startDrag} />
@@ -134,6 +135,7 @@ export function ResultGrid(props: { resultSet: ResultSet }) {
   const win = rowWindow(scroll.top, size.h, rs.rowCount);
   const cols = columnWindow(lefts, widths, scroll.left, size.w);
   const numeric = useMemo(() => rs.columns.map((c) => isNumericType(c.type)), [rs]);
+  const array = useMemo(() => rs.columns.map((c) => isArrayType(c.type)), [rs]);
   const temporal = useMemo(() => rs.columns.map((c) => isTemporalType(c.type)), [rs]);
   const zone = useStore(timeZoneStore);
 
@@ -196,9 +198,9 @@ export function ResultGrid(props: { resultSet: ResultSet }) {
       cells.push(
         <div
           key={c}
-          class={`grid-cell${numeric[c] ? " num" : ""}${isNull ? " null" : ""}${selected ? " selected" : ""}${
-            row ? "" : " loading"
-          }`}
+          class={`grid-cell${numeric[c] ? " num" : ""}${array[c] ? " array" : ""}${isNull ? " null" : ""}${
+            selected ? " selected" : ""
+          }${row ? "" : " loading"}`}
           data-testid="grid-cell"
           data-row={index}
           data-col={c}

@@ -1,5 +1,5 @@
 /** Text formatting shared by the grid, the log and the charts. */
-import type { Cell } from "../api/types.ts";
+import type { Cell, Column } from "../api/types.ts";
 
 /** A duration in nanoseconds as QuestDB's console shows it: ns, µs, ms or s. */
 export function formatNs(ns: number | undefined): string {
@@ -16,10 +16,44 @@ export function formatCount(n: number): string {
   return n.toLocaleString("en-US");
 }
 
+/**
+ * A column's type as SQL spells it: REST sends arrays as `"type":"ARRAY"` with `dim` and
+ * `elemType`, shown as `DOUBLE[][]` (what table_columns() and CREATE TABLE say).
+ */
+export function columnTypeName(column: Column): string {
+  if (column.type.toUpperCase() !== "ARRAY" || !column.elemType) return column.type;
+  return column.elemType + "[]".repeat(Math.max(1, column.dim ?? 1));
+}
+
+export function isArrayType(type: string): boolean {
+  return /^ARRAY$|\[\]$/i.test(type);
+}
+
+/**
+ * An array element as QuestDB writes a DOUBLE (Java's Double.toString, as `/exp` CSV has it):
+ * `1.0`, `0.1`, `1.0E20`, `1.5E-7`. The JSON parse lost the server's spelling of `1.0`.
+ */
+function javaDouble(n: number): string {
+  if (Object.is(n, -0)) return "-0.0";
+  if (!Number.isFinite(n)) return Number.isNaN(n) ? "NaN" : n > 0 ? "Infinity" : "-Infinity";
+  const abs = Math.abs(n);
+  if (abs >= 1e-3 && abs < 1e7) return Number.isInteger(n) ? `${n}.0` : String(n);
+  const [mantissa, exp] = n.toExponential().split("e");
+  return `${mantissa.includes(".") ? mantissa : mantissa + ".0"}E${Number(exp)}`;
+}
+
+/** A (nested) array as `[1.0,2.0]` / `[[1.0],[2.5]]`, the text `/exp` writes. */
+function arrayText(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(arrayText).join(",")}]`;
+  if (typeof v === "number") return javaDouble(v);
+  return v === null || v === undefined ? "null" : String(v);
+}
+
 /** A cell as text: the server's exact text for strings (64-bit integers arrive quoted). */
 export function cellText(v: Cell | undefined): string {
   if (v === null || v === undefined) return "null";
   if (typeof v === "string") return v;
+  if (Array.isArray(v)) return arrayText(v);
   if (typeof v === "object") return JSON.stringify(v);
   return String(v);
 }
