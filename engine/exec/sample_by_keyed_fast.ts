@@ -42,9 +42,9 @@ export const keyedFastStats = { partitions: 0 };
 
 /**
  * Rows reduced between two chances to give the event loop a turn: ~2-5 ms of grouping, kernel
- * and output at 32K rows, so pace() can keep its slices. Tests lower it to cut buckets often.
+ * and output at 40K rows, so pace() can keep its slices. Tests lower it to cut buckets often.
  */
-export const keyedFastTuning = { sliceRows: 32_768 };
+export const keyedFastTuning = { sliceRows: 40_000 };
 
 interface KAgg {
   fn: Fn;
@@ -446,9 +446,11 @@ async function* streamKeyed(
       // Slices of the range, each reduced without a turn in between and the event loop given
       // turns between them (issue #17): a whole partition held it for up to ~500 ms at 10M
       // rows. A bucket cut by a slice edge continues in the held bucket, as across ranges.
+      // Equal slices: a 33K-row partition is one slice, not 32K rows and a costly sliver.
+      const slice = Math.ceil((to - from) / Math.ceil((to - from) / keyedFastTuning.sliceRows));
       for (let a = from; a < to;) {
         if (paceDue(ctx)) await pace(ctx);
-        const b = Math.min(to, a + keyedFastTuning.sliceRows);
+        const b = Math.min(to, a + slice);
         const set = reduceSlice(
           { bucketer, stride, K, stamp, slotGroup, kindOf, aggs, measured },
           { ts: tsRegion.ptr, keys: keyRegion.ptr, rowCount, data: dataPtr },
