@@ -12,7 +12,7 @@ import { BINARY_PREC, PREC } from "./precedence.ts";
 import { parsePrimary } from "./parse_primary.ts";
 import { parseQuery } from "./parse_query.ts";
 import { parseType } from "./parse_type.ts";
-import { intervalArithmetic } from "./pg_interval.ts";
+import { intervalArithmetic, intervalScale } from "./pg_interval.ts";
 import { atTimeZone } from "./pg_at_time_zone.ts";
 import { regnamespaceCast } from "./pg_reg_casts.ts";
 import { anyEquals, pgCatalogCast } from "./pg_spellings.ts";
@@ -164,7 +164,8 @@ function parseInfix(p: ParseState, left: Expr, minPrec: number): Expr | undefine
     if (prec < minPrec) return undefined;
     for (let k = 0; k < (pgOp?.tokens ?? 1); k++) p.next();
     const right = parseExpr(p, prec + 1);
-    return intervalArithmetic(op, left, right, t.pos) ?? anyEquals(op, left, right, t.pos) ??
+    return intervalArithmetic(op, left, right, t.pos) ?? intervalScale(op, left, right, t.pos) ??
+      anyEquals(op, left, right, t.pos) ??
       { kind: "binary", pos: t.pos, op, left, right };
   }
   const word = p.wordAt();

@@ -25,6 +25,16 @@ export function parseType(p: ParseState): TypeSpec {
   const spec: TypeSpec = { pos: first.pos, name: canonicalTypeName(first.value), text: "" };
   const lower = first.value.toLowerCase();
   if (lower === "double" && p.isWord("precision")) p.next();
+  // PostgreSQL's spelled-out `timestamp with time zone` / `timestamp without time zone` (BI
+  // tools' casts): both are TIMESTAMP here; the text keeps which one it was for AT TIME ZONE.
+  if (
+    lower === "timestamp" && (p.isWord("with") || p.isWord("without")) && p.wordAt(1) === "time" &&
+    p.wordAt(2) === "zone"
+  ) {
+    p.next();
+    p.next();
+    p.next();
+  }
   if (spec.name === "GEOHASH") readGeohashPrecision(p, spec);
   else if (spec.name === "DECIMAL") readDecimalPrecision(p, spec);
   else if ((spec.name === "VARCHAR" || spec.name === "STRING") && p.isOp("(")) skipLength(p);

@@ -6,6 +6,8 @@ import type { Expr, FrameBound, FunctionCall, WindowFrame, WindowSpec } from "./
 import { parseExpr, parseExprList, parseOrderItems } from "./parse_expr.ts";
 import type { ParseState } from "./parse_state.ts";
 import { PREC } from "./precedence.ts";
+import { durationLiteral } from "./pg_interval.ts";
+import { syntaxError } from "../base/errors.ts";
 
 /** RANGE offset units, singular (`5 minutes` → "minute"). */
 const TIME_UNITS = new Set([
@@ -100,8 +102,17 @@ function parseBound(p: ParseState): FrameBound {
   if (p.acceptWords("unbounded", "preceding")) return { kind: "unboundedPreceding", pos: second };
   if (p.acceptWords("unbounded", "following")) return { kind: "unboundedFollowing", pos: second };
   if (p.acceptWords("current", "row")) return { kind: "currentRow", pos: second };
-  const offset: Expr = parseExpr(p, PREC.bitOr);
+  let offset: Expr = parseExpr(p, PREC.bitOr);
   const bound: FrameBound = { kind: "preceding", offset };
+  // PostgreSQL's `INTERVAL '5' MINUTE PRECEDING` / `interval '5 minutes' PRECEDING`: QuestDB's
+  // `5 MINUTE PRECEDING` counted in microseconds (a day is 24 hours; months have no fixed length).
+  const duration = durationLiteral(offset);
+  if (duration) {
+    if (duration.months !== 0) throw syntaxError("a month or year RANGE offset is not supported", offset.pos);
+    const micros = BigInt(duration.days) * 86_400_000_000n + duration.micros;
+    offset = { kind: "literal", pos: offset.pos, type: "long", value: micros, text: String(micros) };
+    return finishBound(p, { kind: "preceding", offset, timeUnit: "microsecond" });
+  }
   const unit = p.wordAt();
   if (unit !== undefined) {
     const singular = unit.endsWith("s") ? unit.slice(0, -1) : unit;
@@ -110,6 +121,11 @@ function parseBound(p: ParseState): FrameBound {
       bound.timeUnit = singular;
     }
   }
+  return finishBound(p, bound);
+}
+
+/** The PRECEDING or FOLLOWING after a bound's offset. */
+function finishBound(p: ParseState, bound: FrameBound): FrameBound {
   bound.pos = p.peek().pos;
   if (p.acceptWord("following")) bound.kind = "following";
   else if (!p.acceptWord("preceding")) throw p.expected("'preceding' or 'following'");

@@ -137,6 +137,45 @@ export function intervalArithmetic(op: string, left: Expr, right: Expr, pos: num
   return x;
 }
 
+/**
+ * `interval '1 day' * 3` and `2.5 * interval '1 hour'` (Grafana's and Metabase's relative ranges):
+ * a duration literal times a number literal is the scaled duration literal, folded here so the
+ * `+`/`-` around it reads it as any duration. As in PostgreSQL a fraction of a month spills into
+ * days (30 a month) and a fraction of a day into time (24 hours a day). Anything else, undefined.
+ */
+export function intervalScale(op: string, left: Expr, right: Expr, pos: number): Expr | undefined {
+  if (op !== "*") return undefined;
+  const l = durationLiteral(left), r = durationLiteral(right);
+  const d = l ?? r;
+  const factor = numberLiteral(l ? right : left);
+  if (!d || (l && r) || factor === undefined) return undefined;
+  const months = d.months * factor;
+  const wholeMonths = Math.trunc(months);
+  const days = d.days * factor + (months - wholeMonths) * 30;
+  const wholeDays = Math.trunc(days);
+  const micros = Math.round(Number(d.micros) * factor + (days - wholeDays) * MICROS_PER_DAY);
+  const value = `${wholeMonths} months ${wholeDays} days ${micros} microseconds`;
+  return {
+    kind: "cast",
+    pos,
+    expr: { kind: "literal", pos, type: "string", value, text: `'${value}'` },
+    type: { pos, name: "INTERVAL", text: "interval" },
+    syntax: "colon",
+  };
+}
+
+/** The value of a number literal (`3`, `-2`, `1.5`), or undefined. */
+function numberLiteral(e: Expr): number | undefined {
+  if (e.kind === "unary" && e.op === "-") {
+    const v = numberLiteral(e.operand);
+    return v === undefined ? undefined : -v;
+  }
+  if (e.kind !== "literal") return undefined;
+  if (e.type === "int" || e.type === "double" || e.type === "float") return e.value as number;
+  if (e.type === "long" || e.type === "decimal") return Number(e.value);
+  return undefined;
+}
+
 function durationOrFail(e: Expr): PgDuration | undefined {
   const d = durationLiteral(e);
   if (d || e.kind !== "cast" || e.type.name !== "INTERVAL") return d;
