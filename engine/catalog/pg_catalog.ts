@@ -28,6 +28,7 @@ import {
 } from "./pg_catalog_index.ts";
 import { PG_PROC_COLUMNS, pgProcRows, procOid } from "./pg_catalog_proc.ts";
 import { hasBuiltIndex } from "./symbol_index.ts";
+import { registerZoneRelations } from "./pg_catalog_zones.ts";
 import {
   columnPgType,
   NAMESPACE_PG_CATALOG,
@@ -483,13 +484,19 @@ function registerEmptyRelations(pg: (name: string, columns: Col[], rows: Rows) =
     cols("relid:INT schemaname relname seq_scan:LONG idx_scan:LONG n_live_tup:LONG n_dead_tup:LONG"),
     empty,
   );
-  pg("pg_locks", cols("locktype database:INT relation:INT pid:INT mode granted:BOOLEAN"), empty);
+  // transactionid: DataGrip reads the oldest open transaction from it (none here).
+  pg(
+    "pg_locks",
+    cols("locktype database:INT relation:INT transactionid:INT pid:INT mode granted:BOOLEAN"),
+    empty,
+  );
   pg("pg_prepared_xacts", cols("transaction:INT gid prepared:TIMESTAMP owner database"), empty);
   pg(
     "pg_sequences",
     cols("schemaname sequencename sequenceowner data_type start_value:LONG increment_by:LONG"),
     empty,
   );
+  registerZoneRelations();
 }
 
 registerAll();

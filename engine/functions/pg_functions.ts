@@ -263,7 +263,8 @@ function registerAll(): void {
   constant("pg_get_serial_sequence", 2, 2, T.STRING, null);
   constant("pg_get_statisticsobjdef_columns", 1, 1, T.STRING, null);
   constant("pg_tablespace_location", 1, 1, T.STRING, "");
-  constant("pg_postmaster_start_time", 0, 0, T.TIMESTAMP, null);
+  // When this process loaded the engine (DataGrip reads it as the server's startup time).
+  constant("pg_postmaster_start_time", 0, 0, T.TIMESTAMP, BigInt(Date.now()) * 1000n);
   constant("pg_conf_load_time", 0, 0, T.TIMESTAMP, null);
   constant("has_function_privilege", 2, 3, T.BOOLEAN, true);
   constant("has_sequence_privilege", 2, 3, T.BOOLEAN, true);
@@ -275,6 +276,16 @@ function registerAll(): void {
   constant("pg_table_size", 1, 1, T.LONG, 0n);
   constant("pg_indexes_size", 1, 1, T.LONG, 0n);
   constant("txid_current", 0, 0, T.LONG, 1n);
+  // psqlODBC asks on connect; the wire speaks UTF8 only.
+  constant("pg_client_encoding", 0, 0, T.STRING, "UTF8");
+  define("age", (args) => {
+    // age(xid): transactions since xid, against txid_current() (1); catalog rows' xmin is 1
+    // (engine/plan/system_columns.ts). age(timestamp) answers an interval, which is no value here.
+    if (args.length !== 1 || !["BYTE", "SHORT", "INT", "LONG"].includes(args[0].type.tag)) {
+      return "age expects (xid): age of a timestamp is an interval, which is not supported";
+    }
+    return { returns: T.INT, eval: ([xid]) => (xid === null ? null : 1 - Number(xid)) };
+  });
   constant("inet_server_port", 0, 0, T.INT, 8812);
 }
 

@@ -34,6 +34,7 @@ import { bindArrayIndex, bindArrayLiteral } from "./bind_array.ts";
 import { arrayArgumentHint } from "../functions/arrays.ts";
 import { parseDecimalText } from "../functions/decimal_math.ts";
 import { bindRegCast, castFromReg, regKindOf } from "./reg_types.ts";
+import { bindSystemColumn } from "./system_columns.ts";
 
 /** Handles aggregate calls met while binding (GROUP BY / SAMPLE BY select items). */
 export interface AggregateBinder {
@@ -121,6 +122,8 @@ export function bindExpr(e: A.Expr, ctx: BindContext): BoundExpr {
           star: false,
         }, sub);
       }
+      const system = bindSystemColumn(e, ctx.scope);
+      if (system) return system;
       const index = ctx.scope.resolve(e.name, e.qualifier, e.pos);
       return { kind: "column", type: ctx.scope.columns[index].type, index };
     }

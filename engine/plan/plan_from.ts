@@ -107,7 +107,11 @@ function planTable(src: A.TableSource, pc: PlanContext): Planned {
     const metaColumns = pc.meta.columnsOf(lower);
     if (metaColumns) {
       const node: PlanNode = { ...shape(metaColumns), kind: "generator", name: lower, args: [] };
-      return { node, scope: scopeOf(node, [src.alias ?? src.name.replace(/^.*\./, "")]) };
+      const scope = scopeOf(node, [src.alias ?? src.name.replace(/^.*\./, "")]);
+      return {
+        node,
+        scope: new Scope(scope.columns.map((c) => ({ ...c, catalog: true })), scope.timestampIndex),
+      };
     }
     throw new SqlError(`table does not exist [table=${src.name}]`, src.pos);
   }

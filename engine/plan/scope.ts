@@ -12,6 +12,8 @@ export interface ScopeColumn {
   qualifiers: string[];
   /** A second name, the table alias of a one-column function in FROM (plan_from.ts aliasedColumn). */
   alsoNamed?: string;
+  /** A column of a pg_catalog/information_schema relation, which also has `xmin` (system_columns.ts). */
+  catalog?: boolean;
 }
 
 export class Scope {

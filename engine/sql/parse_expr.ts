@@ -16,6 +16,7 @@ import { intervalArithmetic, intervalScale } from "./pg_interval.ts";
 import { atTimeZone } from "./pg_at_time_zone.ts";
 import { regnamespaceCast } from "./pg_reg_casts.ts";
 import { anyEquals, pgCatalogCast } from "./pg_spellings.ts";
+import { rowComparison } from "./pg_row_values.ts";
 
 /** Parses an expression whose operators bind at least as tightly as `minPrec`. */
 export function parseExpr(p: ParseState, minPrec = 0): Expr {
@@ -165,7 +166,7 @@ function parseInfix(p: ParseState, left: Expr, minPrec: number): Expr | undefine
     for (let k = 0; k < (pgOp?.tokens ?? 1); k++) p.next();
     const right = parseExpr(p, prec + 1);
     return intervalArithmetic(op, left, right, t.pos) ?? intervalScale(op, left, right, t.pos) ??
-      anyEquals(op, left, right, t.pos) ??
+      anyEquals(op, left, right, t.pos) ?? rowComparison(op, left, right, t.pos) ??
       { kind: "binary", pos: t.pos, op, left, right };
   }
   const word = p.wordAt();

@@ -16,6 +16,7 @@ import { canonicalTypeName, parseType } from "./parse_type.ts";
 import { parseCallTail } from "./parse_window.ts";
 import { regnamespaceCast } from "./pg_reg_casts.ts";
 import { pgCatalogCast } from "./pg_spellings.ts";
+import { rowValue } from "./pg_row_values.ts";
 
 /** One primary expression at the cursor; the postfix `::` and `[...]` are read by the caller. */
 export function parsePrimary(p: ParseState): Expr {
@@ -69,6 +70,13 @@ function parseParenthesised(p: ParseState): Expr {
     return { kind: "subquery", pos: open.pos, query };
   }
   const e = parseExpr(p);
+  if (p.isOp(",")) {
+    // A row value `(a, b)`, compared element-wise (pg_row_values.ts).
+    const items = [e];
+    while (p.acceptOp(",")) items.push(parseExpr(p));
+    p.closeParen(open);
+    return rowValue(items, open.pos);
+  }
   p.closeParen(open);
   return e;
 }
