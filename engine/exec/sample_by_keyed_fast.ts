@@ -7,7 +7,9 @@
  * reduces every column by group number in one pass. The result streams: a range's complete
  * buckets are written straight into output batches from the kernel's WASM scratch, and only
  * its last bucket is held back (at most one group per key) in case the next range continues
- * it. Memory is per range, not per result. Other shapes answer undefined.
+ * it. Memory is per range, not per result. Ranges are reduced in slices of rows with turns of
+ * the event loop between them (issue #17); no WASM view lives across a turn. Other shapes
+ * answer undefined.
  */
 import { BATCH_ROWS_MAX } from "../base/limits.ts";
 import { SqlError } from "../base/errors.ts";
@@ -416,11 +418,14 @@ async function* streamKeyed(
   // Per key slot: the segment it last appeared in (within the current slice), and its group.
   const stamp = new Int32Array(K + 1);
   const slotGroup = new Int32Array(K + 1);
-  // Appends a group set to the output, handing out batches as they fill.
-  const drain = function* (set: GroupSet, from: number, to: number): Generator<Batch> {
+  // Appends a group set to the output; full batches wait in `ready` until the slice's scratch
+  // is freed, so that no WASM view is read after a yield (the consumer may take turns, and
+  // another statement's allocation then grow and detach the memory).
+  const ready: Batch[] = [];
+  const drain = (set: GroupSet, from: number, to: number) => {
     for (let g = from; g < to;) {
       g = out.append(set, g, to);
-      if (out.full) yield out.take();
+      if (out.full) ready.push(out.take());
     }
   };
   for (const { p, ranges } of plan) {
@@ -451,36 +456,48 @@ async function* streamKeyed(
       for (let a = from; a < to;) {
         if (paceDue(ctx)) await pace(ctx);
         const b = Math.min(to, a + slice);
-        const set = reduceSlice(
-          { bucketer, stride, K, stamp, slotGroup, kindOf, aggs, measured },
-          { ts: tsRegion.ptr, keys: keyRegion.ptr, rowCount, data: dataPtr },
-          a,
-          b,
-        );
+        const scratch = new Scratch();
+        try {
+          const set = reduceSlice(
+            { bucketer, stride, K, stamp, slotGroup, kindOf, aggs, measured },
+            { ts: tsRegion.ptr, keys: keyRegion.ptr, rowCount, data: dataPtr },
+            a,
+            b,
+            scratch,
+          );
+          const groups = set.count;
+          // Groups of the first segment continue the held bucket when it is the same bucket.
+          let g = 0;
+          if (held && set.bucket(0) === held.start) {
+            while (g < groups && set.seg[g] === set.seg[0]) held.add(set, g++);
+          }
+          if (g < groups) {
+            if (held) drain(held, 0, held.count);
+            const lastSeg = set.seg[groups - 1];
+            let lastStart = groups;
+            while (lastStart > g && set.seg[lastStart - 1] === lastSeg) lastStart--;
+            drain(set, g, lastStart);
+            held = new HeldBucket(set.bucket(groups - 1), set.cols);
+            for (let h = lastStart; h < groups; h++) held.add(set, h);
+          }
+        } catch (err) {
+          if (err instanceof FastPathUnavailable) {
+            throw new SqlError("not enough WASM memory for SAMPLE BY", -1, "limit");
+          }
+          throw err;
+        } finally {
+          scratch.release();
+        }
         a = b;
-        // The set is plain JS (no WASM views): the consumer may take turns while it drains.
-        const groups = set.count;
-        // Groups of the first segment continue the held bucket when it is the same bucket.
-        let g = 0;
-        if (held && set.bucket(0) === held.start) {
-          while (g < groups && set.seg[g] === set.seg[0]) held.add(set, g++);
-        }
-        if (g < groups) {
-          if (held) yield* drain(held, 0, held.count);
-          const lastSeg = set.seg[groups - 1];
-          let lastStart = groups;
-          while (lastStart > g && set.seg[lastStart - 1] === lastSeg) lastStart--;
-          yield* drain(set, g, lastStart);
-          held = new HeldBucket(set.bucket(groups - 1), set.cols);
-          for (let h = lastStart; h < groups; h++) held.add(set, h);
-        }
+        yield* ready.splice(0);
       }
     }
     // Reduced (the held bucket holds copies): the partition may leave the cache.
     snap.releasePartition?.(p);
     keyedFastStats.partitions++;
   }
-  if (held) yield* drain(held, 0, held.count);
+  if (held) drain(held, 0, held.count);
+  yield* ready.splice(0);
   if (out.rows > 0) yield out.take();
 }
 
@@ -498,7 +515,7 @@ interface SliceEnv {
   measured: number[];
 }
 
-/** A slice's groups, copied out of WASM memory; `seg` numbers their buckets within the slice. */
+/** A slice's groups, statistics as views into its scratch; `seg` numbers their buckets within the slice. */
 interface SliceSet extends GroupSet {
   seg: Int32Array;
 }
@@ -506,91 +523,84 @@ interface SliceSet extends GroupSet {
 /**
  * Reduces rows [from, to) of one partition (non-empty) to its groups, numbered by (segment,
  * key) in first-appearance order, the `keyedStats` kernel reducing every column by group
- * number. Synchronous, and it answers copies: the scratch is freed before the caller yields.
+ * number. Synchronous; the views it answers are valid until the caller frees `scratch` or
+ * allocates WASM memory, so the caller reads them before either and never across a yield.
  */
 function reduceSlice(
   env: SliceEnv,
   at: { ts: number; keys: number; rowCount: number; data: Map<number, number> },
   from: number,
   to: number,
+  scratch: Scratch,
 ): SliceSet {
   const { K, stamp, slotGroup } = env;
   const mem = wasmMemory();
-  const scratch = new Scratch();
-  try {
-    const ts = mem.i64(at.ts, at.rowCount);
-    const { starts, ends } = segmentEnds(env.bucketer, ts, at.ts, from, to, env.stride, scratch);
-    const rangeRows = to - from;
-    const gidPtr = scratch.alloc(rangeRows * 4);
-    // Views only after the allocations above, which may have grown (and detached) the memory.
-    const gid = mem.i32(gidPtr, rangeRows);
-    const keys = mem.i32(at.keys, at.rowCount);
-    const maxGroups = Math.min(rangeRows, (K + 1) * ends.length);
-    const gSeg = new Int32Array(maxGroups), gSlot = new Int32Array(maxGroups);
-    const gRows = new Float64Array(maxGroups),
-      firstRow = new Int32Array(maxGroups),
-      lastRow = new Int32Array(maxGroups);
-    stamp.fill(-1);
-    let groups = 0, prev = from;
-    for (let s = 0; s < ends.length; s++) {
-      const end = ends[s];
-      for (let i = prev; i < end; i++) {
-        const key = keys[i];
-        let sl = key;
-        if (key < 0 || key >= K) {
-          if (key !== -1) throw new SqlError(`symbol key ${key} outside its dictionary`, -1, "internal");
-          sl = K;
-        }
-        let g: number;
-        if (stamp[sl] === s) g = slotGroup[sl];
-        else {
-          stamp[sl] = s;
-          g = slotGroup[sl] = groups++;
-          gSeg[g] = s;
-          gSlot[g] = sl;
-          firstRow[g] = i - from;
-        }
-        gRows[g]++;
-        gid[i - from] = g;
-        lastRow[g] = i - from;
+  const ts = mem.i64(at.ts, at.rowCount);
+  const { starts, ends } = segmentEnds(env.bucketer, ts, at.ts, from, to, env.stride, scratch);
+  const rangeRows = to - from;
+  const gidPtr = scratch.alloc(rangeRows * 4);
+  // Views only after the allocations above, which may have grown (and detached) the memory.
+  const gid = mem.i32(gidPtr, rangeRows);
+  const keys = mem.i32(at.keys, at.rowCount);
+  const maxGroups = Math.min(rangeRows, (K + 1) * ends.length);
+  const gSeg = new Int32Array(maxGroups), gSlot = new Int32Array(maxGroups);
+  const gRows = new Float64Array(maxGroups),
+    firstRow = new Int32Array(maxGroups),
+    lastRow = new Int32Array(maxGroups);
+  stamp.fill(-1);
+  let groups = 0, prev = from;
+  for (let s = 0; s < ends.length; s++) {
+    const end = ends[s];
+    for (let i = prev; i < end; i++) {
+      const key = keys[i];
+      let sl = key;
+      if (key < 0 || key >= K) {
+        if (key !== -1) throw new SqlError(`symbol key ${key} outside its dictionary`, -1, "internal");
+        sl = K;
       }
-      prev = Math.max(prev, end);
+      let g: number;
+      if (stamp[sl] === s) g = slotGroup[sl];
+      else {
+        stamp[sl] = s;
+        g = slotGroup[sl] = groups++;
+        gSeg[g] = s;
+        gSlot[g] = sl;
+        firstRow[g] = i - from;
+      }
+      gRows[g]++;
+      gid[i - from] = g;
+      lastRow[g] = i - from;
     }
-    const cols = env.measured.map((col) => {
-      const kind = env.kindOf(col);
-      return rangeStats(
-        kernels(),
-        scratch,
-        kind,
-        col,
-        gidPtr,
-        at.data.get(col)! + from * WIDTH[kind],
-        rangeRows,
-        groups,
-        firstRow,
-        lastRow,
-        env.aggs,
-      );
-    });
-    return {
-      count: groups,
-      seg: gSeg,
-      bucket: (g) => starts[gSeg[g]],
-      slot: gSlot,
-      rows: gRows,
-      cols,
-    };
-  } catch (err) {
-    if (err instanceof FastPathUnavailable) {
-      throw new SqlError("not enough WASM memory for SAMPLE BY", -1, "limit");
-    }
-    throw err;
-  } finally {
-    scratch.release();
+    prev = Math.max(prev, end);
   }
+  const reduced = env.measured.map((col) => {
+    const kind = env.kindOf(col);
+    return rangeStats(
+      kernels(),
+      scratch,
+      kind,
+      col,
+      gidPtr,
+      at.data.get(col)! + from * WIDTH[kind],
+      rangeRows,
+      groups,
+      firstRow,
+      lastRow,
+      env.aggs,
+    );
+  });
+  return {
+    count: groups,
+    seg: gSeg,
+    bucket: (g) => starts[gSeg[g]],
+    slot: gSlot,
+    rows: gRows,
+    // Views only now: each column's scratch allocations may have grown (and detached) the memory.
+    cols: reduced.map((view) => view()),
+  };
 }
 
-/** Reduces one column of a range by group number (keyedStats), copied out of the range's scratch. */
+/** Reduces one column of a range by group number (keyedStats), as views into the range's scratch. */
 function rangeStats(
   k: ReturnType<typeof kernels>,
   scratch: Scratch,
@@ -603,7 +613,7 @@ function rangeStats(
   firstRow: Int32Array,
   lastRow: Int32Array,
   aggs: KAgg[],
-): ColStats {
+): () => ColStats {
   const w = WIDTH[kind], slots = groups + 1;
   const float = kind === "f64" || kind === "f32";
   const nul = nullOf(kind);
@@ -636,16 +646,14 @@ function rangeStats(
   };
   const firsts = needs("first") ? pickRows(firstRow) : undefined;
   const lasts = needs("last") ? pickRows(lastRow) : undefined;
-  // Copies (the allocations above may have grown the memory, so views are made only now):
-  // the caller frees the scratch and may yield before it reads them.
-  return {
+  return () => ({
     col,
     kind,
-    counts: wasmMemory().i64(counts, slots).slice(),
-    sums: float ? wasmMemory().f64(sums, slots).slice() : wasmMemory().i64(sums, slots).slice(),
-    mins: view(kind, mins, slots).slice(),
-    maxs: view(kind, maxs, slots).slice(),
+    counts: wasmMemory().i64(counts, slots),
+    sums: float ? wasmMemory().f64(sums, slots) : wasmMemory().i64(sums, slots),
+    mins: view(kind, mins, slots),
+    maxs: view(kind, maxs, slots),
     firsts,
     lasts,
-  };
+  });
 }
