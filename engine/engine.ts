@@ -65,6 +65,7 @@ import { ClockHolder, type ColumnMeta, PreparedStatement, sameSchema } from "./p
 // belong to the SQL layer and are always there (issue #18), whichever listener asks.
 import "./catalog/pg_catalog.ts";
 import "./functions/pg_functions.ts";
+import "./functions/pg_expandarray.ts";
 
 setAggregateNamePredicate(isAggregateName);
 

@@ -82,13 +82,36 @@ function textParser(from: ColumnType, target: ColumnType, ns: boolean): Parse | 
   }
 }
 
+/**
+ * PostgreSQL's other boolean input spellings (`ix.indisprimary = 'f'`, as SQLAlchemy and psql
+ * write them), read for constants only: QuestDB refuses them as inconvertible, so no query of
+ * its dialect changes meaning, and a text column compared with a BOOLEAN still reads only
+ * true/false.
+ */
+const PG_BOOLEAN_TEXT: Record<string, boolean> = {
+  t: true,
+  f: false,
+  y: true,
+  n: false,
+  yes: true,
+  no: false,
+  on: true,
+  off: false,
+  "1": true,
+  "0": false,
+};
+
+function constantBoolean(v: Value): boolean | undefined {
+  return PG_BOOLEAN_TEXT[String(v).trim().toLowerCase()];
+}
+
 /** Builds the converter of one operand; a constant is converted now (error string if it fails). */
 function converter(arg: BoundArg, parse: Parse | undefined, target: ColumnType): Conv | string {
   if (!parse) return ID;
   if (arg.constant) {
     const v = arg.value ?? null;
     if (v === null) return () => null;
-    const c = parse(v);
+    const c = parse(v) ?? (target.tag === "BOOLEAN" ? constantBoolean(v) : undefined);
     if (c === undefined) return inconvertible(String(v), arg.type, target);
     return () => c;
   }

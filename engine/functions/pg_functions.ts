@@ -3,7 +3,7 @@
  * format_type, pg_get_expr, pg_get_indexdef, pg_table_is_visible, has_*_privilege,
  * obj/col_description, pg_get_userbyid, current_setting, quote_ident, pg_encoding_to_char,
  * pg_get_function_result, to_regtype, btrim and friends, and pg_any_equal/pg_array_element, which
- * read catalog vectors for the array spellings server/pg/sql_rewrite_arrays.ts rewrites. They
+ * read catalog vectors (`v = ANY(vector)`, `v[n]` on int2vector/oidvector columns). They
  * answer for a database with one user schema (`public`), no comments, no column defaults and
  * no constraints; type facts come from engine/catalog/pg_catalog_types.ts, function facts
  * from pg_catalog_proc.ts, index facts from pg_catalog_index.ts. Each is registered both
@@ -303,7 +303,7 @@ function sizePretty(bytes: number): string {
  * The elements of a catalog vector or array as text: int2vector/oidvector text is separated by
  * spaces (`'2 3'`, subscripts from 0), array text is braced (`'{1,2}'`, subscripts from 1).
  */
-function arrayElements(text: string): { items: string[]; lower: number } {
+export function arrayElements(text: string): { items: string[]; lower: number } {
   const t = text.trim();
   if (!t.startsWith("{")) return { items: t === "" ? [] : t.split(/\s+/), lower: 0 };
   const body = t.slice(1, -1);
@@ -321,7 +321,7 @@ function trimChars(s: string, chars: string): string {
   return s.slice(from, to);
 }
 
-/** `v = ANY(array)` (the rewrite of server/pg/sql_rewrite_arrays.ts): numbers compare by value. */
+/** `v = ANY(array)` over a catalog vector (engine/sql/pg_spellings.ts): numbers compare by value. */
 function anyEqual(v: Value, array: string): boolean {
   const { items } = arrayElements(array);
   if (typeof v === "number" || typeof v === "bigint") {
@@ -330,8 +330,11 @@ function anyEqual(v: Value, array: string): boolean {
   return items.includes(String(v));
 }
 
-/** `array[n]` of an integer vector or array; NULL out of range or when not a number. */
-function arrayElement(array: string, n: number): number | null {
+/**
+ * `array[n]` of an integer vector or array; NULL out of range or when not a number. Also the
+ * engine's `v[n]` on a catalog vector column (engine/plan/bind_array.ts).
+ */
+export function arrayElement(array: string, n: number): number | null {
   const { items, lower } = arrayElements(array);
   const e = items[n - lower];
   return e === undefined || !/^-?\d+$/.test(e) ? null : Number(e);

@@ -9,6 +9,8 @@ import type * as A from "../sql/ast.ts";
 import { accessArray, constructArray, type Selector } from "../functions/array_ops.ts";
 import type { ScalarBinding } from "../functions/registry_types.ts";
 import { textArrayElement } from "../functions/pg_text_arrays.ts";
+import { arrayElement } from "../functions/pg_functions.ts";
+import { catalogTypeOid } from "../catalog/pg_catalog_define.ts";
 import { toBigInt } from "../functions/_util.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
 import type { BindContext } from "./bind_expr.ts";
@@ -86,9 +88,21 @@ const TEXT_ELEMENT: ScalarBinding = {
   eval: ([a, n]) => (a === null || n === null ? null : textArrayElement(String(a), Number(toBigInt(n)))),
 };
 
+/**
+ * `v[n]` of a catalog int2vector/oidvector column (pgjdbc's getIndexInfo reads
+ * `I_INDOPTION[pos - 1]`): PostgreSQL numbers a vector's elements from 0 and they are integers.
+ */
+const VECTOR_ELEMENT: ScalarBinding = {
+  returns: T.INT,
+  eval: ([a, n]) => (a === null || n === null ? null : arrayElement(String(a), Number(toBigInt(n)))),
+};
+
 function textElement(arr: BoundExpr, index: BoundExpr, ctx: BindContext, e: A.IndexExpr): BoundExpr {
   if (!["BYTE", "SHORT", "INT", "LONG", "NULL"].includes(index.type.tag)) {
     throw new SqlError(`array index must be an integer, found ${index.type.tag}`, e.indexes[0].pos);
+  }
+  if (catalogTypeOid(arr.type) !== undefined) {
+    return callNode("vector_element", VECTOR_ELEMENT, [arr, index], ctx, e.pos);
   }
   return callNode("text_array_element", TEXT_ELEMENT, [arr, index], ctx, e.pos);
 }

@@ -83,8 +83,10 @@ export function planSource(src: A.Source, pc: PlanContext): Planned {
       }
       return { node, scope: scopeOf(node, src.alias ? [src.alias] : []) };
     }
-    case "functionSource":
-      return planFunctionSource(src.call, src.alias, pc);
+    case "functionSource": {
+      const planned = planFunctionSource(src.call, src.alias, pc);
+      return src.columnAliases ? renameColumns(planned, src.columnAliases, src.pos) : planned;
+    }
     case "showSource": {
       const node = planShow(src.show, pc);
       return { node, scope: scopeOf(node, src.alias ? [src.alias] : []) };
@@ -187,6 +189,22 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
   }
   const node: PlanNode = { ...shape(columns), kind: "generator", name, args };
   return { node, scope: scopeOf(node, alias ? [alias] : [name]) };
+}
+
+/**
+ * `f(...) AS s(a, b)`: the columns read under the listed names too (as aliasedColumn, QuestDB's
+ * names stay what `*` shows). More names than columns is PostgreSQL's error too.
+ */
+function renameColumns(planned: Planned, names: string[], pos: number): Planned {
+  const { scope } = planned;
+  if (names.length > scope.columns.length) {
+    throw new SqlError(
+      `table function has ${scope.columns.length} columns available but ${names.length} columns specified`,
+      pos,
+    );
+  }
+  const columns = scope.columns.map((c, i) => i < names.length ? { ...c, alsoNamed: names[i] } : c);
+  return { ...planned, scope: new Scope(columns, scope.timestampIndex) };
 }
 
 /**

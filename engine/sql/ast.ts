@@ -385,6 +385,8 @@ export interface FunctionSource {
   pos: number;
   call: FunctionCall;
   alias?: string;
+  /** PostgreSQL's `f(...) AS s(a, b)`: names of the function's columns, in order. */
+  columnAliases?: string[];
 }
 
 /** `(SHOW ...)` used as a source, and SHOW statements themselves. */

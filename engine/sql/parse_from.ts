@@ -16,7 +16,9 @@ import type { NamePos, ParseState } from "./parse_state.ts";
 
 /** A first source (read here unless given) and the joins after it. */
 export function parseFromClause(p: ParseState, first?: Source): FromClause {
-  const from: FromClause = { first: first ?? parseSource(p), joins: [] };
+  const from: FromClause = first ?? !isJoinGroup(p)
+    ? { first: first ?? parseSource(p), joins: [] }
+    : joinGroup(p);
   for (;;) {
     const t = p.peek();
     if (p.acceptOp(",")) {
@@ -39,6 +41,42 @@ export function parseFromClause(p: ParseState, first?: Source): FromClause {
       return from;
     }
   }
+}
+
+/**
+ * `((a JOIN b ON ..) JOIN c ON ..)` as the first FROM item, as psqlODBC writes its catalog
+ * queries: a left-deep join group means the same as its joins without the parentheses, so it
+ * is read as them (its aliases stay visible). Otherwise `(` opens a subquery, QuestDB's
+ * `(trades)` included: a group is told apart by a JOIN at its own depth before its `)`, with
+ * a name (not SELECT/WITH/SHOW/VALUES) or a parenthesised item right after its `(`.
+ */
+const QUERY_STARTS = new Set(["select", "with", "show", "values", "table", "declare"]);
+
+function isJoinGroup(p: ParseState): boolean {
+  if (!p.isOp("(")) return false;
+  let opens = 0;
+  while (p.isOp("(", opens)) opens++;
+  // `(select ... JOIN ...)` is a query; `((select ...) a JOIN ...)` a group starting with one.
+  const w = p.wordAt(opens);
+  if (opens === 1 && (w === undefined || QUERY_STARTS.has(w))) return false;
+  let depth = 1, joins = false, k = 1;
+  for (; depth > 0; k++) {
+    const t = p.peek(k);
+    if (t.kind === "eof" || (t.kind === "op" && t.text === ";")) return false;
+    if (p.isOp("(", k)) depth++;
+    else if (p.isOp(")", k)) depth--;
+    else if (depth === 1 && t.kind === "word" && JOIN_STARTS.has(t.text.toLowerCase())) joins = true;
+  }
+  // `(t JOIN u ON ..) alias` stays QuestDB's subquery, whose columns the alias names.
+  return joins && !p.isWord("as", k) && !isSourceAlias(p, k);
+}
+
+/** The join group at `(` (isJoinGroup), flattened: its first source and joins. */
+function joinGroup(p: ParseState): FromClause {
+  const open = p.next();
+  const inner = parseFromClause(p);
+  p.closeParen(open);
+  return inner;
 }
 
 /** One source with its alias. */
@@ -137,13 +175,18 @@ export function parseTimestampColumn(p: ParseState): ColumnRef {
 function readSourceAlias(p: ParseState, source: Source): boolean {
   if (p.acceptWord("as")) {
     source.alias = p.anyName("alias").name;
-    return true;
-  }
-  if (isSourceAlias(p)) {
+  } else if (isSourceAlias(p)) {
     source.alias = p.next().value;
-    return true;
+  } else {
+    return false;
   }
-  return false;
+  // `generate_series(1, n) AS s(r)` (pgjdbc's getTypeInfo): the function's columns renamed.
+  if (source.kind === "functionSource" && p.isOp("(")) {
+    const names = readNameList(p);
+    if (!names) throw p.expected("column name");
+    source.columnAliases = names.map((n) => n.name);
+  }
+  return true;
 }
 
 function isSourceAlias(p: ParseState, ahead = 0): boolean {

@@ -78,6 +78,12 @@ function parseParenthesised(p: ParseState): Expr {
     return rowValue(items, open.pos);
   }
   p.closeParen(open);
+  // `(f(args)).field`: a field of a composite-returning function, which the engine has only as
+  // the call `f.field(args)` (functions/pg_expandarray.ts: pgjdbc's `_pg_expandarray(v)).n`).
+  if (e.kind === "call" && p.isOp(".") && p.peek(1).kind === "word" && !p.isOp("(", 2)) {
+    p.next();
+    return { ...e, name: `${e.name}.${p.next().text.toLowerCase()}` };
+  }
   return e;
 }
 

@@ -101,6 +101,10 @@ function sourceToText(s: Source): string {
       break;
     case "functionSource":
       text = x(s.call);
+      if (s.columnAliases) {
+        const names = `(${s.columnAliases.map(identToText).join(", ")})`;
+        return `${text}${aliasToText(s.alias!)}${names}`;
+      }
       break;
     case "showSource":
       text = `(${showToText(s.show)})`;

@@ -1,8 +1,9 @@
 /**
- * The rewrites of server/pg/sql_rewrite.ts and sql_rewrite_arrays.ts for driver queries over
- * pg_index (issue 10, indexes): vector subscripts, `_pg_expandarray(...).n`, `'t'`/`'f'`
- * against boolean catalog columns, and primary-key lookups answered as empty. `= ANY(vector)`
- * and `trim(both ... from ...)` are the engine parser's (tests/engine/sql/pg_spellings_test.ts).
+ * server/pg/sql_rewrite.ts on driver queries over pg_index (issue 10, indexes): primary-key
+ * lookups answered as empty; everything else passes through to the engine, which reads vector
+ * subscripts, `_pg_expandarray(...).n`, `'t'`/`'f'` against booleans
+ * (tests/engine/sql/pg_front_door_test.ts), `= ANY(vector)` and `trim(both ... from ...)`
+ * (tests/engine/sql/pg_spellings_test.ts).
  */
 import assert from "node:assert/strict";
 import { rewriteForEngine } from "../../../server/pg/sql_rewrite.ts";
@@ -13,28 +14,21 @@ Deno.test("= ANY over a catalog vector, casts and pg_catalog qualifiers are the 
   assert.equal(rewriteForEngine(sql), sql);
 });
 
-Deno.test("pgjdbc's getIndexInfo spellings: subscripts, _pg_expandarray(...).n", () => {
-  assert.equal(
-    rewriteForEngine(
+Deno.test("pgjdbc's getIndexInfo spellings and 't'/'f' pass through: the engine reads them", () => {
+  // Vector subscripts (engine/plan/bind_array.ts), `(_pg_expandarray(v)).n`
+  // (engine/functions/pg_expandarray.ts), booleans against 't'/'f' (compare_domain.ts):
+  // tests/engine/sql/pg_front_door_test.ts.
+  for (
+    const sql of [
       "select CASE tmp.I_INDOPTION[tmp.ORDINAL_POSITION - 1] & 1::smallint WHEN 1 THEN 'D' END from pg_index tmp",
-    ),
-    "select CASE pg_array_element(tmp.I_INDOPTION, tmp.ORDINAL_POSITION - 1) & 1::smallint WHEN 1 THEN 'D' END from pg_index tmp",
-  );
-  assert.equal(
-    rewriteForEngine(
       "select (information_schema._pg_expandarray(i.indkey)).n AS ORDINAL_POSITION from pg_catalog.pg_index i",
-    ),
-    "select 1 AS ORDINAL_POSITION from pg_catalog.pg_index i",
-  );
-  // Other subscripts (QuestDB arrays) are the engine's.
-  assert.equal(rewriteForEngine("select arr[1] from pg_class"), "select arr[1] from pg_class");
+      "select 1 from pg_index ix where ix.indisprimary = 'f' and x = 't'",
+      "select arr[1] from pg_class",
+    ]
+  ) assert.equal(rewriteForEngine(sql), sql);
 });
 
-Deno.test("boolean catalog columns read 't'/'f'; primary-key lookups over pg_index are empty", () => {
-  assert.equal(
-    rewriteForEngine("select 1 from pg_index ix where ix.indisprimary = 'f' and x = 't'"),
-    "select 1 from pg_index ix where ix.indisprimary = false and x = 't'",
-  );
+Deno.test("primary-key lookups over pg_index are empty", () => {
   assert.equal(
     rewriteForEngine(
       "SELECT a.attname FROM pg_catalog.pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid WHERE i.indrelid = 1 AND i.indisprimary ORDER BY 1",

@@ -1,0 +1,125 @@
+/**
+ * Driver spellings that server/pg rewrote as text and the engine now reads itself (issue #18):
+ * subscripts of catalog vectors, `(_pg_expandarray(v)).n`, `'t'`/`'f'` against booleans,
+ * parenthesised left-deep join groups (psqlODBC), `(current_schemas(b))[n]`, `f(...) AS s(r)`
+ * column lists, and the correlated catalog subqueries pgjdbc sends.
+ */
+import assert from "node:assert/strict";
+import { adminSession, Engine } from "../../../engine/mod.ts";
+
+async function query(engine: Engine, sql: string) {
+  const out = await engine.execute(sql, adminSession());
+  assert.equal(out.kind, "rows");
+  if (out.kind !== "rows") return { names: [], types: [], rows: [] };
+  const rows: unknown[][] = [];
+  for await (const b of out.batches) {
+    for (let r = 0; r < b.rowCount; r++) rows.push(b.columns.map((c) => c.data[r]));
+  }
+  return { names: out.columns.map((c) => c.name), types: out.columns.map((c) => c.type.tag), rows };
+}
+
+async function withEngine(fn: (engine: Engine) => Promise<void>) {
+  const root = await Deno.makeTempDir({ prefix: "qdb_pgdoor_" });
+  const engine = await Engine.open({ root, parallelWorkers: 0 });
+  try {
+    await engine.execute("CREATE TABLE t (ts TIMESTAMP, x LONG, b BOOLEAN) TIMESTAMP(ts)", adminSession());
+    await engine.execute("INSERT INTO t VALUES (0, 1, true), (1, 2, false)", adminSession());
+    await fn(engine);
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+Deno.test("catalog vector subscripts are INT elements numbered from 0, also through a derived table", async () => {
+  await withEngine(async (engine) => {
+    const r = await query(
+      engine,
+      "select i.indkey[0], tmp.I_INDOPTION[tmp.p - 1] & 1::smallint from pg_index i, " +
+        "(select i.indoption AS I_INDOPTION, 1 p from pg_index i) tmp",
+    );
+    assert.deepEqual(r.types, ["INT", "INT"]);
+    // Text arrays (not vectors) keep text elements numbered from 1.
+    assert.deepEqual((await query(engine, "select string_to_array('a b', ' ')[1]")).rows, [["a"]]);
+  });
+});
+
+Deno.test("(_pg_expandarray(v)).n and .x for one-element vectors; longer ones are refused", async () => {
+  await withEngine(async (engine) => {
+    const r = await query(
+      engine,
+      "select (information_schema._pg_expandarray('3')).n as pos, (_pg_expandarray('{7}')).x as k",
+    );
+    assert.deepEqual(r.names, ["pos", "k"]);
+    assert.deepEqual(r.rows, [[1, 7]]);
+    await assert.rejects(
+      () => query(engine, "select (_pg_expandarray('3 4')).n"),
+      /_pg_expandarray over 2 elements is not supported/,
+    );
+    await assert.rejects(() => query(engine, "select (abs(1)).n"), /unknown function name: abs\.n/);
+    assert.equal(
+      (await query(engine, "select (information_schema._pg_expandarray(i.indkey)).n from pg_index i"))
+        .types[0],
+      "INT",
+    );
+  });
+});
+
+Deno.test("'t'/'f' (and PostgreSQL's other boolean constants) compare with BOOLEAN", async () => {
+  await withEngine(async (engine) => {
+    assert.deepEqual((await query(engine, "select x from t where b = 't'")).rows, [[1n]]);
+    assert.deepEqual((await query(engine, "select x from t where 'f' = b")).rows, [[2n]]);
+    assert.deepEqual((await query(engine, "select x from t where b <> 'no'")).rows, [[1n]]);
+    assert.deepEqual(
+      (await query(engine, "select count(*) from pg_index ix where ix.indisprimary = 'f'")).rows,
+      [[0n]],
+    );
+    await assert.rejects(() => query(engine, "select x from t where b = 'maybe'"), /inconvertible value/);
+  });
+});
+
+Deno.test("parenthesised left-deep join groups keep their aliases visible", async () => {
+  await withEngine(async (engine) => {
+    const r = await query(
+      engine,
+      "select c.relname, a.attname from ((pg_class c join pg_namespace n on n.oid = c.relnamespace) " +
+        "join pg_attribute a on a.attrelid = c.oid) where c.relname = 't' and n.nspname = 'public' order by a.attnum",
+    );
+    assert.deepEqual(r.rows, [["t", "ts"], ["t", "x"], ["t", "b"]]);
+    // `(query)` and `(t JOIN u ...) alias` stay QuestDB's subqueries.
+    assert.deepEqual((await query(engine, "select count(*) from (t where x = 1)")).rows, [[1n]]);
+    assert.deepEqual((await query(engine, "select count(*) from (t join t u on x) j")).rows, [[2n]]);
+    assert.deepEqual(
+      (await query(engine, "select a.x from ((select 1 x) a join (select 1 y) b on a.x = b.y)")).rows,
+      [[1]],
+    );
+  });
+});
+
+Deno.test("current_schemas subscripts, AS s(r) column lists and pgjdbc's correlated catalog subqueries", async () => {
+  await withEngine(async (engine) => {
+    assert.deepEqual(
+      (await query(engine, "select (pg_catalog.current_schemas(true))[1], (current_schemas(false))[2]")).rows,
+      [["pg_catalog", null]],
+    );
+    assert.deepEqual(
+      (await query(
+        engine,
+        "select sp.r, sp.nspname from (select s.r, (current_schemas(false))[s.r] as nspname " +
+          "from generate_series(1, array_upper(current_schemas(false), 1)) as s(r)) as sp",
+      )).rows,
+      [[1n, "public"]],
+    );
+    await assert.rejects(
+      () => query(engine, "select * from long_sequence(2) as s(a, b)"),
+      /1 columns available but 2 columns specified/,
+    );
+    const types = await query(
+      engine,
+      "SELECT t.typname FROM pg_catalog.pg_type t JOIN pg_catalog.pg_namespace n ON (t.typnamespace = n.oid) " +
+        "WHERE n.nspname != 'pg_toast' AND (t.typrelid = 0 OR " +
+        "(SELECT c.relkind = 'c' FROM pg_catalog.pg_class c WHERE c.oid = t.typrelid)) and t.typname = 'int4'",
+    );
+    assert.deepEqual(types.rows, [["int4"]]);
+  });
+});
