@@ -7,6 +7,8 @@
  * or `-` and its text is a PostgreSQL duration, the parser turns the arithmetic into QuestDB's
  * own `dateadd` calls: months first, then days, then microseconds, as PostgreSQL adds them
  * (Jan 31 + 1 month = Feb 29). A duration literal anywhere else keeps failing as before.
+ * An interval known only at run time (`$1::interval`, `col::interval`, `interval '1 hour' * qty`)
+ * becomes a call of pg_interval_add / pg_interval_scale (engine/functions/pg_interval_runtime.ts).
  */
 import { syntaxError } from "../base/errors.ts";
 import type { CastExpr, Expr, Literal } from "./ast.ts";
@@ -119,7 +121,7 @@ export function intervalArithmetic(op: string, left: Expr, right: Expr, pos: num
   if (op !== "+" && op !== "-") return undefined;
   const r = durationOrFail(right);
   const l = op === "+" && !r ? durationOrFail(left) : undefined;
-  if (!r && !l) return undefined;
+  if (!r && !l) return runtimeArithmetic(op, left, right, pos);
   const d = (r ?? l)!;
   const sign = op === "-" ? -1 : 1;
   let x = r ? left : right;
@@ -137,6 +139,23 @@ export function intervalArithmetic(op: string, left: Expr, right: Expr, pos: num
   return x;
 }
 
+/** The text operand of a cast to INTERVAL that is not a string literal (`$1::interval`), if any. */
+function runtimeInterval(e: Expr): Expr | undefined {
+  if (e.kind !== "cast" || e.type.name !== "INTERVAL" || e.type.arrayDims) return undefined;
+  const inner = e.expr;
+  return inner.kind === "literal" && (inner.type === "string" || inner.type === "char") ? undefined : inner;
+}
+
+/** `x ± $1::interval` and `$1::interval + x` as pg_interval_add(x, text, ±1); else undefined. */
+function runtimeArithmetic(op: string, left: Expr, right: Expr, pos: number): Expr | undefined {
+  const r = runtimeInterval(right);
+  const l = op === "+" && !r ? runtimeInterval(left) : undefined;
+  if (!r && !l) return undefined;
+  const sign = op === "-" ? -1 : 1;
+  const args = [r ? left : right, (r ?? l)!, number(sign, pos)];
+  return { kind: "call", pos, name: "pg_interval_add", args, distinct: false, star: false };
+}
+
 /**
  * `interval '1 day' * 3` and `2.5 * interval '1 hour'` (Grafana's and Metabase's relative ranges):
  * a duration literal times a number literal is the scaled duration literal, folded here so the
@@ -147,21 +166,39 @@ export function intervalScale(op: string, left: Expr, right: Expr, pos: number):
   if (op !== "*") return undefined;
   const l = durationLiteral(left), r = durationLiteral(right);
   const d = l ?? r;
-  const factor = numberLiteral(l ? right : left);
-  if (!d || (l && r) || factor === undefined) return undefined;
+  if (!d || (l && r)) return undefined;
+  const other = l ? right : left;
+  const factor = numberLiteral(other);
+  const interval = (expr: Expr): Expr => ({
+    kind: "cast",
+    pos,
+    expr,
+    type: { pos, name: "INTERVAL", text: "interval" },
+    syntax: "colon",
+  });
+  if (factor === undefined) {
+    // A column or parameter factor: scaled when the query runs, then added as any run-time interval.
+    const text = durationText(l ? left : right);
+    const args: Expr[] = [{ kind: "literal", pos, type: "string", value: text, text: `'${text}'` }, other];
+    return interval({ kind: "call", pos, name: "pg_interval_scale", args, distinct: false, star: false });
+  }
+  const value = scaleDuration(d, factor);
+  return interval({ kind: "literal", pos, type: "string", value, text: `'${value}'` });
+}
+
+/** The text of a duration literal (a cast of a string literal to INTERVAL). */
+function durationText(e: Expr): string {
+  return String(((e as CastExpr).expr as Literal).value);
+}
+
+/** A duration times a number as interval text; fractions spill into days (30 a month) and time. */
+export function scaleDuration(d: PgDuration, factor: number): string {
   const months = d.months * factor;
   const wholeMonths = Math.trunc(months);
   const days = d.days * factor + (months - wholeMonths) * 30;
   const wholeDays = Math.trunc(days);
   const micros = Math.round(Number(d.micros) * factor + (days - wholeDays) * MICROS_PER_DAY);
-  const value = `${wholeMonths} months ${wholeDays} days ${micros} microseconds`;
-  return {
-    kind: "cast",
-    pos,
-    expr: { kind: "literal", pos, type: "string", value, text: `'${value}'` },
-    type: { pos, name: "INTERVAL", text: "interval" },
-    syntax: "colon",
-  };
+  return `${wholeMonths} months ${wholeDays} days ${micros} microseconds`;
 }
 
 /** The value of a number literal (`3`, `-2`, `1.5`), or undefined. */
