@@ -250,6 +250,20 @@ function planReadParquet(call: A.FunctionCall, alias: string | undefined, pc: Pl
   return { node, scope: scopeOf(node, alias ? [alias] : [name]) };
 }
 
+/**
+ * NATURAL JOIN's equalities: each right column whose name one left column has (DataGrip's
+ * `routines natural join languages`). The columns stay on both sides, as QuestDB's ON (col)
+ * keeps them; with no shared name it is a cross join, as in PostgreSQL.
+ */
+function naturalPairs(left: Scope, right: Scope, leftWidth: number): [number, number][] {
+  const pairs: [number, number][] = [];
+  right.columns.forEach((c, r) => {
+    const l = left.columns.findIndex((x) => x.name.toLowerCase() === c.name.toLowerCase());
+    if (l >= 0) pairs.push([l, leftWidth + r]);
+  });
+  return pairs;
+}
+
 function planJoin(j: A.Join, left: Planned, right: Planned, pc: PlanContext): Planned {
   if (j.kind === "asof" || j.kind === "lt" || j.kind === "splice") {
     if (!timeJoinPlanner) throw new SqlError(`${j.kind.toUpperCase()} JOIN is not supported yet`, j.pos);
@@ -259,7 +273,9 @@ function planJoin(j: A.Join, left: Planned, right: Planned, pc: PlanContext): Pl
   const scope = Scope.concat(left.scope, right.scope, left.scope.timestampIndex);
   const equi: [number, number][] = [];
   let condition: BoundExpr | undefined;
-  if (j.using) {
+  if (j.natural) {
+    equi.push(...naturalPairs(left.scope, right.scope, leftWidth));
+  } else if (j.using) {
     for (const u of j.using) {
       const l = left.scope.resolveUsing(u.name, left.firstWidth ?? leftWidth, u.pos);
       const r = right.scope.resolve(u.name, undefined, u.pos);

@@ -413,6 +413,8 @@ export interface Join {
   implicit?: boolean;
   /** `JOIN LATERAL (query)`, `, LATERAL (query)`: the query may read the sources to its left (spec/sql.md §11.6). */
   lateral?: boolean;
+  /** `NATURAL [INNER|LEFT|RIGHT|FULL] JOIN`: equality on every column name both sides have. */
+  natural?: boolean;
 }
 
 export interface LatestOn {

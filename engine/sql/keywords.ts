@@ -61,6 +61,7 @@ export const SOURCE_ALIAS_STOP = new Set([
   "asof",
   "lt",
   "splice",
+  "natural",
   "outer",
   "lateral",
   "tolerance",
@@ -87,6 +88,7 @@ export const JOIN_STARTS = new Set([
   "asof",
   "lt",
   "splice",
+  "natural",
 ]);
 
 /** Words naming a type that may prefix a string literal: `TIMESTAMP '2024-01-01'`. */

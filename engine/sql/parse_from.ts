@@ -223,9 +223,13 @@ const JOIN_WORDS: Record<string, JoinKind> = {
 };
 
 function parseJoin(p: ParseState): Join {
+  const natural = p.acceptWord("natural");
   const t = p.next();
   const word = t.text.toLowerCase();
   const kind = JOIN_WORDS[word];
+  if (natural && !["inner", "left", "right", "full"].includes(kind)) {
+    throw syntaxError("NATURAL is only supported with INNER, LEFT, RIGHT or FULL joins", natural.pos);
+  }
   if (word !== "join") {
     if (kind === "left" || kind === "right" || kind === "full") p.acceptWord("outer");
     p.expectWord("join");
@@ -237,7 +241,10 @@ function parseJoin(p: ParseState): Join {
   const join: Join = lateral
     ? { kind, pos: t.pos, source: parseLateralSource(p), lateral: true }
     : { kind, pos: t.pos, source: parseSource(p) };
-  if (p.acceptWord("on")) {
+  if (natural) {
+    // The shared column names are known only when the sources are planned (plan_from.ts).
+    join.natural = true;
+  } else if (p.acceptWord("on")) {
     const using = p.isOp("(") ? readNameList(p) : undefined;
     if (using) {
       join.using = using;

@@ -83,7 +83,8 @@ export function fromToText(f: FromClause): string {
       text += `, ${lateral}${sourceToText(j.source)}`;
       continue;
     }
-    text += ` ${j.kind === "inner" ? "" : j.kind.toUpperCase() + " "}JOIN ${lateral}${
+    const natural = j.natural ? "NATURAL " : "";
+    text += ` ${natural}${j.kind === "inner" ? "" : j.kind.toUpperCase() + " "}JOIN ${lateral}${
       sourceToText(j.source)
     }`;
     if (j.using) text += ` ON (${j.using.map((u) => identToText(u.name)).join(", ")})`;
