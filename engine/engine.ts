@@ -66,6 +66,7 @@ import { ClockHolder, type ColumnMeta, PreparedStatement, sameSchema } from "./p
 import "./catalog/pg_catalog.ts";
 import "./functions/pg_functions.ts";
 import "./functions/pg_expandarray.ts";
+import { CURSOR_MESSAGE } from "./statement_kind.ts";
 
 setAggregateNamePredicate(isAggregateName);
 
@@ -351,6 +352,7 @@ export class Engine {
 
   /** BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, ROLLBACK TO on the session's transaction. */
   async #transactionStatement(stmt: A.NoopStmt, session: Session): Promise<Outcome> {
+    if (stmt.what === "cursor") throw new SqlError(CURSOR_MESSAGE, stmt.pos);
     const tx = session.transaction;
     if (!tx) return { kind: "ddl" };
     const name = stmt.name ?? "";

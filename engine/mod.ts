@@ -16,6 +16,16 @@
 export { type ColumnMeta, Engine, type EngineOptions, type Outcome } from "./engine.ts";
 export { PreparedStatement, StatementCache } from "./prepared.ts";
 export {
+  type ClassifiedStatement,
+  classifyStatement,
+  CURSOR_MESSAGE,
+  returnsRows,
+  showSettingName,
+  type StatementKind,
+  statementKindOf,
+} from "./statement_kind.ts";
+export type { NoopStmt, ShowStmt, Statement as ParsedStatement } from "./sql/ast.ts";
+export {
   type AccessControl,
   type AclRequest,
   type AclResult,

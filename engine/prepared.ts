@@ -20,6 +20,7 @@ import type { EvalContext } from "./functions/registry_types.ts";
 import type { PlanNode } from "./plan/plan_node.ts";
 import type * as A from "./sql/ast.ts";
 import type { TableMeta } from "./storage/api.ts";
+import { type StatementKind, statementKindOf } from "./statement_kind.ts";
 
 export interface ColumnMeta {
   name: string;
@@ -61,6 +62,11 @@ export class PreparedStatement {
   /** True for statements whose result is rows. */
   get returnsRows(): boolean {
     return this.columns !== null;
+  }
+
+  /** What kind of statement it is (command tags, session statements: statement_kind.ts). */
+  get kind(): StatementKind {
+    return this.statement ? statementKindOf(this.statement) : "query";
   }
 }
 

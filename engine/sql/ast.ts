@@ -723,6 +723,7 @@ export interface NoopStmt {
     | "deallocate"
     | "reset"
     | "close"
+    | "cursor" // DECLARE name CURSOR, FETCH, MOVE: refused when run (not supported)
     | "other";
   /** SET name = value (pgwire reads `SET TIME ZONE` etc.); the savepoint of SAVEPOINT/RELEASE/ROLLBACK TO. */
   name?: string;

@@ -116,6 +116,7 @@ export function parseNoop(p: ParseState): NoopStmt {
       return noop("release", nameWord(p));
     case "discard":
     case "reset":
+      if (p.acceptWords("time", "zone")) return noop(word, "timezone");
       return noop(word, nameWord(p).toLowerCase());
     case "deallocate":
       if (p.isWord("prepare") && !p.atEnd() && p.peek(1).kind !== "eof" && !p.isOp(";", 1)) p.next();

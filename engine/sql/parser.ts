@@ -87,6 +87,7 @@ export function parseStatementBody(p: ParseState): Statement {
   const word = p.wordAt();
   const acl = aclVerbAhead(p);
   if (acl) return parseAcl(p, acl);
+  if (word !== undefined && isCursorStatement(p, word)) return parseCursorStatement(p);
   switch (word) {
     case "with":
       return parseWithStatement(p);
@@ -135,6 +136,24 @@ export function parseStatementBody(p: ParseState): Statement {
   throw p.unexpected();
 }
 
+/**
+ * PostgreSQL's cursors: `DECLARE name [BINARY] [INSENSITIVE] [[NO] SCROLL] CURSOR ...` (QuestDB's
+ * `DECLARE @v := ...` is a query's variables), `FETCH ...` and `MOVE ...` with more words (a
+ * bare `fetch` is a table name). Parsed so that every listener refuses them the same way.
+ */
+function isCursorStatement(p: ParseState, word: string): boolean {
+  if (word === "fetch" || word === "move") return p.peek(1).kind !== "eof" && !p.isOp(";", 1);
+  if (word !== "declare" || (p.peek(1).kind !== "word" && p.peek(1).kind !== "quoted")) return false;
+  for (let k = 2; k < 8; k++) if (p.isWord("cursor", k)) return true;
+  return false;
+}
+
+function parseCursorStatement(p: ParseState): Statement {
+  const kw = p.next();
+  p.restText();
+  return { kind: "noop", pos: kw.pos, what: "cursor" };
+}
+
 /** `begin`, `close` or `reset` could also be a table name; only statement shapes count here. */
 function isNoopStart(p: ParseState, word: string): boolean {
   const endsAt = (k: number) => p.peek(k).kind === "eof" || p.isOp(";", k);
@@ -142,8 +161,9 @@ function isNoopStart(p: ParseState, word: string): boolean {
   switch (word) {
     case "start":
       return p.isWord("transaction", 1);
-    case "discard":
     case "reset":
+      return (nameAt(1) && endsAt(2)) || (p.isWord("time", 1) && p.isWord("zone", 2) && endsAt(3));
+    case "discard":
     case "close":
     case "savepoint":
       return nameAt(1) && endsAt(2);

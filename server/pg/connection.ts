@@ -21,12 +21,11 @@ import type { CancelRegistry } from "./cancel_registry.ts";
 import { type FrontendMessage, parseMessage } from "./frontend_messages.ts";
 import { MessageStream } from "./message_stream.ts";
 import { fieldsOf, resultFormats, RowCursor } from "./row_cursor.ts";
-import { type ConnectionState, runStatement, type StatementText } from "./run_statement.ts";
+import { type ConnectionState, runStatement, type StatementText, statementText } from "./run_statement.ts";
 import { startupParameters } from "./server_settings.ts";
 import { splitStatements } from "./sql_tokens.ts";
 import { errorFieldsOf, SQLSTATE } from "./sqlstate.ts";
 import { type Authenticator, handshake, type ScramAuthenticator } from "./startup.ts";
-import { statementKind } from "./statement_kind.ts";
 import { sessionTimeoutMs } from "./statement_timeout.ts";
 import type { WireConn } from "./tls_upgrade.ts";
 import { ExtendedQuery } from "./extended_query.ts";
@@ -320,7 +319,7 @@ export class Connection implements ConnectionState {
     for (const s of statements) {
       let cursor: RowCursor | undefined;
       try {
-        const result = await this.run({ text: s.text, tokens: s.tokens, kind: statementKind(s.tokens) });
+        const result = await this.run(statementText(s.text, s.tokens));
         if (result.kind === "command") {
           M.commandComplete(this.out, result.tag);
           continue;

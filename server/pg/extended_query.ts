@@ -5,7 +5,7 @@
  * block, Sync ends the implicit transaction and drops the portals.
  */
 import type { Engine, PreparedStatement as EnginePrepared, Value } from "../../engine/mod.ts";
-import { T } from "../../engine/mod.ts";
+import { returnsRows, T } from "../../engine/mod.ts";
 import * as M from "./backend_messages.ts";
 import type { BufferWriter } from "./buffer_writer.ts";
 import { decodeBinaryParam, decodeTextParam, typedParam } from "./decode_param.ts";
@@ -20,7 +20,6 @@ import {
 import { fieldsOf, resultFormats } from "./row_cursor.ts";
 import { wireSetting } from "./run_statement.ts";
 import { PgError, SQLSTATE } from "./sqlstate.ts";
-import { returnsRows } from "./statement_kind.ts";
 import type { Connection } from "./connection.ts";
 import { DEFAULT_TIME_ZONE } from "./time_zone.ts";
 import { withSessionZone } from "./time_zone_columns.ts";

@@ -1,6 +1,6 @@
 /**
- * A statement prepared with Parse (spec/protocols.md §12.5): its text, tokens and kind (the
- * wire answers SET, DEALLOCATE, DISCARD, COPY and setting SHOWs itself), the parameter types
+ * A statement prepared with Parse (spec/protocols.md §12.5): its text, tokens and kind from the
+ * engine's parser (the wire answers SET, DEALLOCATE, DISCARD, COPY and setting SHOWs itself), the parameter types
  * the client declared, and the engine's prepared statement (Engine.prepare: parsed once,
  * parameter types inferred by the binder, result columns known without running it, plan
  * reused across executions). Named statements live until Close or DEALLOCATE; the unnamed one
@@ -9,8 +9,7 @@
 import type { Engine, PreparedStatement as EnginePrepared, Session } from "../../engine/mod.ts";
 import { OID, paramOidOf } from "./pg_types.ts";
 import { paramCount, splitStatements } from "./sql_tokens.ts";
-import { statementKind } from "./statement_kind.ts";
-import type { StatementText } from "./run_statement.ts";
+import { type StatementText, statementText } from "./run_statement.ts";
 import { rewriteForEngine } from "./sql_rewrite.ts";
 
 export interface PreparedStatement extends StatementText {
@@ -38,14 +37,8 @@ export function prepareStatement(name: string, sql: string, declaredOids: number
   const count = Math.max(...parts.map((p) => paramCount(p.tokens)), declaredOids.length, 0);
   const oids = Array.from({ length: count }, (_, i) => declaredOids[i] ?? 0);
   const text = last ? last.text.slice(0, end) : "";
-  const stmt: PreparedStatement = { name, text, tokens, kind: statementKind(tokens), declaredOids: oids };
-  if (parts.length > 1) {
-    stmt.before = parts.slice(0, -1).map((p) => ({
-      text: p.text,
-      tokens: p.tokens,
-      kind: statementKind(p.tokens),
-    }));
-  }
+  const stmt: PreparedStatement = { name, ...statementText(text, tokens), declaredOids: oids };
+  if (parts.length > 1) stmt.before = parts.slice(0, -1).map((p) => statementText(p.text, p.tokens));
   return stmt;
 }
 

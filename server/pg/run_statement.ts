@@ -7,10 +7,16 @@
  */
 import {
   type Batch,
+  classifyStatement,
   type ColumnMeta,
+  CURSOR_MESSAGE,
   type Engine,
+  type NoopStmt,
+  type ParsedStatement,
   type PreparedStatement,
   type Session,
+  showSettingName,
+  type StatementKind,
   T,
   type Transaction,
   type Value,
@@ -22,7 +28,6 @@ import { withSessionZone } from "./time_zone_columns.ts";
 import { rewriteForEngine } from "./sql_rewrite.ts";
 import type { SqlToken } from "./sql_tokens.ts";
 import { PgError, SQLSTATE } from "./sqlstate.ts";
-import type { StatementKind } from "./statement_kind.ts";
 
 export type StatementResult =
   | {
@@ -33,13 +38,24 @@ export type StatementResult =
   }
   | { kind: "command"; tag: string };
 
-/** A statement as the wire layer keeps it: text, tokens and kind. */
+/**
+ * A statement as the wire layer keeps it: text, tokens (split, placeholders, COPY options,
+ * timestamptz casts), and its kind and parse from the engine's parser (statementText).
+ */
 export interface StatementText {
   text: string;
   tokens: SqlToken[];
   kind: StatementKind;
+  /** The engine's parse (a session statement's name and value, a SHOW's setting). */
+  statement?: ParsedStatement;
   /** The engine's prepared statement (extended protocol): run without parsing or planning again. */
   prepared?: PreparedStatement;
+}
+
+/** One statement's text with its kind, as the engine's parser reads it (issue #18). */
+export function statementText(text: string, tokens: SqlToken[]): StatementText {
+  const { kind, statement } = classifyStatement(rewriteForEngine(text));
+  return statement ? { text, tokens, kind, statement } : { text, tokens, kind };
 }
 
 /** What a statement may read and change of its connection. */
@@ -65,16 +81,11 @@ function constantRow(name: string, value: string): StatementResult {
   return { kind: "rows", columns: [{ name, type: T.STRING }], batches: oneBatch([value]), tag: "SELECT" };
 }
 
-function setStatement(state: ConnectionState, tokens: SqlToken[]): StatementResult {
-  let i = 1;
-  if (tokens[i]?.lower === "session" || tokens[i]?.lower === "local") i++;
-  const name = tokens[i]?.lower === "time" && tokens[i + 1]?.lower === "zone" ? "timezone" : tokens[i]?.lower;
-  const valueAt = tokens.findIndex((t, k) => k > i && (t.text === "=" || t.lower === "to"));
-  const value = tokens.slice(valueAt > 0 ? valueAt + 1 : i + 2).map((t) =>
-    t.kind === "string" ? t.lower : t.text
-  ).join(" ");
-  if (name === "timezone") setTimeZone(state, parseSessionTimeZone(value));
-  else if (name) state.settings.set(name, value);
+/** SET name = value (the engine's parse, NoopStmt): kept in the session's settings. */
+function setStatement(state: ConnectionState, stmt: NoopStmt): StatementResult {
+  const value = stmt.value ?? "";
+  if (stmt.name === "timezone") setTimeZone(state, parseSessionTimeZone(value));
+  else if (stmt.name) state.settings.set(stmt.name, value);
   return { kind: "command", tag: "SET" };
 }
 
@@ -85,9 +96,6 @@ function setTimeZone(state: ConnectionState, zone: string | null): void {
   state.parameterStatus?.("TimeZone", zone ?? DEFAULT_TIME_ZONE);
 }
 
-const CURSOR_MESSAGE = "cursors are not supported (DECLARE CURSOR, FETCH, MOVE, CLOSE); " +
-  "use LIMIT, or the row limit of the extended protocol's Execute";
-
 /** Executes one statement with bound parameter values. */
 export async function runStatement(
   state: ConnectionState,
@@ -97,21 +105,21 @@ export async function runStatement(
   const { tokens, kind } = stmt;
   // The statements answered here obey a failed block too; the engine checks its own.
   if (kind !== "commit" && kind !== "rollback") state.transaction.checkNotFailed();
+  const noop = stmt.statement?.kind === "noop" ? stmt.statement : undefined;
   switch (kind) {
     case "set":
-      return setStatement(state, tokens);
+      if (noop) return setStatement(state, noop);
+      break;
     case "deallocate": {
-      const name = tokens[1]?.lower === "prepare" && tokens.length > 2 ? tokens[2] : tokens[1];
-      const all = !name || (name.kind === "word" && name.lower === "all");
-      state.deallocate(all ? null : name.kind === "quoted" ? name.lower : name.text);
+      const all = !noop?.name || noop.name.toLowerCase() === "all";
+      state.deallocate(all ? null : noop!.name!);
       return { kind: "command", tag: all ? "DEALLOCATE ALL" : "DEALLOCATE" };
     }
     case "discard": {
       // RESET ALL / RESET TIME ZONE / DISCARD ALL put the session zone back.
-      const what = tokens.slice(1).map((t) => t.lower).join(" ");
-      const resetsZone = what === "all" || what === "timezone" || what === "time zone";
-      if (resetsZone && state.settings.has("timezone")) setTimeZone(state, null);
-      return { kind: "command", tag: tokens[0].lower === "reset" ? "RESET" : "DISCARD ALL" };
+      const what = noop?.name?.toLowerCase();
+      if ((what === "all" || what === "timezone") && state.settings.has("timezone")) setTimeZone(state, null);
+      return { kind: "command", tag: noop?.what === "reset" ? "RESET" : "DISCARD ALL" };
     }
     case "cursor":
       throw new PgError(SQLSTATE.FEATURE_NOT_SUPPORTED, CURSOR_MESSAGE, 0);
@@ -123,7 +131,7 @@ export async function runStatement(
     case "show": {
       const setting = wireSetting(stmt, state.settings);
       if (setting) return constantRow(setting[0], setting[1]);
-      if (tokens.length === 2 && tokens[1].lower === "all") {
+      if (stmt.statement?.kind === "show" && showSettingName(stmt.statement) === "all") {
         throw new PgError(SQLSTATE.FEATURE_NOT_SUPPORTED, "SHOW ALL is not supported", 5);
       }
       break;
@@ -151,11 +159,9 @@ export function wireSetting(
   stmt: StatementText,
   settings: Map<string, string>,
 ): [string, string] | undefined {
-  if (stmt.kind !== "show") return undefined;
-  const tokens = stmt.tokens;
-  const name = tokens.slice(1).map((t) => t.lower).join(" ");
-  const known = tokens.length === 2 || name === "time zone";
-  return known ? showSetting(name, settings) : undefined;
+  if (stmt.statement?.kind !== "show") return undefined;
+  const name = showSettingName(stmt.statement);
+  return name === undefined ? undefined : showSetting(name, settings);
 }
 
 /** The command tag before the row count: `INSERT 0 n` for INSERT ... RETURNING (§12.6). */

@@ -5,7 +5,7 @@
  * column lists, and the correlated catalog subqueries pgjdbc sends.
  */
 import assert from "node:assert/strict";
-import { adminSession, Engine } from "../../../engine/mod.ts";
+import { adminSession, classifyStatement, Engine, showSettingName } from "../../../engine/mod.ts";
 
 async function query(engine: Engine, sql: string) {
   const out = await engine.execute(sql, adminSession());
@@ -121,5 +121,35 @@ Deno.test("current_schemas subscripts, AS s(r) column lists and pgjdbc's correla
         "(SELECT c.relkind = 'c' FROM pg_catalog.pg_class c WHERE c.oid = t.typrelid)) and t.typname = 'int4'",
     );
     assert.deepEqual(types.rows, [["int4"]]);
+  });
+});
+
+Deno.test("statement kinds come from the engine's parse; cursors are refused by the engine", async () => {
+  const kinds = [
+    ["select 1", "query"],
+    ["trades", "query"],
+    ["insert into t values (1) returning x", "insertReturning"],
+    ["SET TIME ZONE 'UTC'", "set"],
+    ["reset time zone", "discard"],
+    ["DISCARD ALL", "discard"],
+    ["rollback to savepoint s", "rollback"],
+    ["DECLARE c SCROLL CURSOR FOR select 1", "cursor"],
+    ["DECLARE @x := 1 SELECT @x", "query"],
+    ["COPY t FROM STDIN", "copy"],
+    ["COPY t TO 'dir'", "query"],
+    ["show time zone", "show"],
+    ["selec 1", "other"],
+  ];
+  for (const [sql, kind] of kinds) assert.equal(classifyStatement(sql).kind, kind, sql);
+  const set = classifyStatement("SET TIME ZONE 'Europe/Berlin'").statement;
+  assert.deepEqual(set, { kind: "noop", pos: 0, what: "set", name: "timezone", value: "Europe/Berlin" });
+  const show = classifyStatement("SHOW TIME ZONE").statement;
+  assert.equal(show?.kind === "show" ? showSettingName(show) : undefined, "timezone");
+  await withEngine(async (engine) => {
+    const prepared = engine.prepare("insert into t values (2, 3, true) returning x", adminSession());
+    assert.equal(prepared.kind, "insertReturning");
+    for (const sql of ["DECLARE c CURSOR FOR select 1", "FETCH 10 FROM c", "MOVE ALL IN c"]) {
+      await assert.rejects(() => engine.execute(sql, adminSession()), /cursors are not supported/);
+    }
   });
 });

@@ -2,10 +2,10 @@
 import assert from "node:assert/strict";
 import { rewriteForEngine } from "../../../server/pg/sql_rewrite.ts";
 import { paramCount, splitStatements, tokenize } from "../../../server/pg/sql_tokens.ts";
-import { statementKind } from "../../../server/pg/statement_kind.ts";
+import { statementText, wireSetting } from "../../../server/pg/run_statement.ts";
 import { clientPosition } from "../../../server/pg/sqlstate.ts";
 
-const kind = (sql: string) => statementKind(tokenize(sql));
+const kind = (sql: string) => statementText(sql, tokenize(sql)).kind;
 
 Deno.test("simple query text splits at top-level semicolons only", () => {
   const parts = splitStatements("select ';'; -- c;\n select \"a;b\" from t; ;  ");
@@ -28,6 +28,36 @@ Deno.test("statement kinds drive command tags and session statements", () => {
   assert.equal(kind("insert into t values (1)"), "insert");
   assert.equal(kind("insert into t values (1) returning *"), "insertReturning");
   assert.equal(kind("insert into t values ('returning')"), "insert");
+  // Kinds come from the engine's parse (engine/statement_kind.ts), not from first words.
+  assert.equal(kind("fetch"), "query"); // a table named fetch
+  assert.equal(kind("MOVE ALL IN c"), "cursor");
+  assert.equal(kind("close c"), "cursor");
+  assert.equal(kind("rollback to savepoint a"), "rollback");
+  assert.equal(kind("savepoint a"), "other");
+  assert.equal(kind("reset time zone"), "discard");
+  assert.equal(kind("DEALLOCATE PREPARE s1"), "deallocate");
+  assert.equal(kind("COPY t FROM STDIN (FORMAT csv)"), "copy");
+  assert.equal(kind("COPY (select 1) TO STDOUT WITH CSV HEADER"), "copy");
+  assert.equal(kind("COPY t TO 'out_dir' WITH FORMAT PARQUET"), "query");
+  assert.equal(kind("delete from t where x = 1"), "other");
+  assert.equal(kind("explain select 1"), "explain");
+  assert.equal(kind("selec 1"), "other"); // does not parse: the engine reports it when run
+  // `select 'set x = 1'`: a string is not a statement's first word.
+  assert.equal(kind("select 'set x = 1'"), "query");
+});
+
+Deno.test("SHOW of a setting is recognised from the engine's parse", () => {
+  const show = (sql: string, settings = new Map<string, string>()) =>
+    wireSetting(statementText(sql, tokenize(sql)), settings);
+  assert.deepEqual(show("SHOW extra_float_digits"), ["extra_float_digits", "3"]);
+  assert.deepEqual(show("show server_version"), ["server_version", "12.3 (questdb)"]);
+  assert.deepEqual(show("SHOW TIME ZONE", new Map([["timezone", "Europe/Berlin"]])), [
+    "TimeZone",
+    "Europe/Berlin",
+  ]);
+  assert.equal(show("SHOW TABLES"), undefined);
+  assert.equal(show("SHOW COLUMNS FROM t"), undefined);
+  assert.equal(show("select 1"), undefined);
 });
 
 Deno.test("placeholders are counted outside literals (types are the engine's: Engine.prepare)", () => {
