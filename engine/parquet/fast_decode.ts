@@ -9,6 +9,7 @@
  */
 import type { ColumnMetaData, FileMetaData } from "hyparquet";
 import { decompressors } from "./codecs.ts";
+import { lz4DecompressBlock } from "./lz4_block.ts";
 
 /** A byte range reader of the file: a local buffer or ranged GETs of a remote object. */
 export type ReadRange = (start: number, end: number) => Promise<Uint8Array> | Uint8Array;
@@ -30,12 +31,15 @@ export async function decodeColumnFast(
   at: number,
   rowCount: number,
   target: Target,
+  into?: Uint8Array,
 ): Promise<Uint8Array | undefined> {
   const element = metadata.schema[at + 1];
   if (!element || element.num_children || element.repetition_type === "REPEATED") return undefined;
   const optional = element.repetition_type === "OPTIONAL";
   const width = target.kind === "fixed" ? target.width : 4;
-  const out = new Uint8Array(rowCount * width);
+  // `into`: the caller's buffer (a cache block), sparing a copy of the whole column.
+  const fits = into && into.length === rowCount * width && into.byteOffset % 4 === 0;
+  const out = fits ? into : new Uint8Array(rowCount * width);
   let row = 0;
   for (const group of metadata.row_groups) {
     const meta = group.columns[at]?.meta_data;
@@ -116,6 +120,21 @@ function decodeChunk(
       defs = optional ? body.subarray(0, defLen) : undefined;
       const rest = body.subarray(defLen);
       const isCompressed = dh.get(7) !== false;
+      const valueBytes = uncompressed - defLen;
+      if (
+        encoding === 0 && target.kind === "fixed" && valueBytes === numValues * width &&
+        (!optional || allPresent(defs!, numValues))
+      ) {
+        // A PLAIN page without NULLs holds the native bytes: decompressed straight into place.
+        if (row + numValues > end) return false;
+        const dest = out.subarray(row * width, (row + numValues) * width);
+        if (!isCompressed) {
+          if (rest.length < valueBytes) return false;
+          dest.set(rest.subarray(0, valueBytes));
+        } else if (!decompressInto(meta.codec, rest, dest)) return false;
+        row += numValues;
+        continue;
+      }
       const v = isCompressed ? decompress(meta.codec, rest, uncompressed - defLen) : rest;
       if (!v) return false;
       values = v;
@@ -123,9 +142,9 @@ function decodeChunk(
       continue; // index pages and the like
     }
     // Which of the page's rows hold a value (definition level 1).
-    let present: Uint8Array | undefined;
-    if (optional) {
-      present = new Uint8Array(numValues);
+    let present: Uint32Array | undefined;
+    if (optional && !(defs && allPresent(defs, numValues))) {
+      present = new Uint32Array(numValues);
       if (!defs || !readHybrid(defs, 0, 1, numValues, present)) return false;
     }
     const stored = present ? count1(present) : numValues;
@@ -183,9 +202,42 @@ function decodeChunk(
   return row === end;
 }
 
+/**
+ * Whether definition levels (bit width 1) say every one of `count` rows holds a value, read
+ * from the run headers alone: writers encode a page without NULLs as one RLE run of 1s, which
+ * spares the per-row levels. A bit-packed run answers false (the caller decodes the levels).
+ */
+function allPresent(defs: Uint8Array, count: number): boolean {
+  let pos = 0, covered = 0;
+  while (covered < count) {
+    if (pos >= defs.length) return false;
+    let header = 0, shift = 0, b;
+    do {
+      b = defs[pos++];
+      header += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (b & 0x80);
+    if (header & 1 || defs[pos++] !== 1) return false;
+    covered += Math.floor(header / 2);
+  }
+  return true;
+}
+
+/** Decompresses a page into `dest`, whose length is the page's uncompressed size. */
+function decompressInto(codec: string, input: Uint8Array, dest: Uint8Array): boolean {
+  if (codec === "LZ4_RAW") {
+    lz4DecompressBlock(input, dest.length, dest);
+    return true;
+  }
+  const bytes = decompress(codec, input, dest.length);
+  if (!bytes || bytes.length !== dest.length) return false;
+  dest.set(bytes);
+  return true;
+}
+
 const NULL_KEY = new Uint8Array(new Int32Array([-1]).buffer);
 
-function count1(a: Uint8Array): number {
+function count1(a: Uint32Array): number {
   let n = 0;
   for (let i = 0; i < a.length; i++) n += a[i];
   return n;
@@ -220,7 +272,7 @@ export function readHybrid(
   pos: number,
   bitWidth: number,
   count: number,
-  out: Uint8Array | Uint32Array,
+  out: Uint32Array,
 ): boolean {
   let n = 0;
   const byteWidth = (bitWidth + 7) >> 3;
@@ -236,21 +288,29 @@ export function readHybrid(
     } while (b & 0x80);
     if (header & 1) {
       // Bit-packed: (header >> 1) groups of 8 values, least significant bit first.
-      const values = Math.floor(header / 2) * 8;
-      if (bitWidth <= 24) {
-        // 32-bit integer arithmetic: at most 31 bits are ever pending.
-        let acc = 0, bits = 0;
-        const stop = Math.min(count, n + values);
-        for (let i = 0; i < values; i++) {
-          while (bits < bitWidth) {
-            acc |= (buf[pos++] ?? 0) << bits;
-            bits += 8;
-          }
-          if (n < stop) out[n++] = acc & mask;
-          acc >>>= bitWidth;
-          bits -= bitWidth;
+      const groups = Math.floor(header / 2);
+      const take = Math.min(count - n, groups * 8);
+      if (bitWidth <= 24 && pos + groups * bitWidth <= buf.length) {
+        // The common case: each value from a 4-byte little-endian window at its bit offset
+        // (shift <= 7, so width + shift <= 31 bits), no per-bit loop; the last few values,
+        // whose window would pass the end of `buf`, read only the bytes that are there.
+        let bit = pos * 8;
+        const safe = Math.max(0, Math.min(take, Math.floor(((buf.length - 4 - pos) * 8) / bitWidth)));
+        for (let i = 0; i < safe; i++, bit += bitWidth) {
+          const p = bit >>> 3;
+          out[n++] = ((buf[p] | (buf[p + 1] << 8) | (buf[p + 2] << 16) | (buf[p + 3] << 24)) >>> (bit & 7)) &
+            mask;
         }
+        for (let i = safe; i < take; i++, bit += bitWidth) {
+          const p = bit >>> 3;
+          let w = 0;
+          for (let k = 0; k < 4 && p + k < buf.length; k++) w |= buf[p + k] << (8 * k);
+          out[n++] = (w >>> (bit & 7)) & mask;
+        }
+        pos += groups * bitWidth;
       } else {
+        // Wide values or a run cut short by the end of the page (missing bytes read as 0).
+        const values = groups * 8;
         let acc = 0, bits = 0;
         for (let i = 0; i < values; i++) {
           while (bits < bitWidth) {

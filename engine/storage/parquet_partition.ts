@@ -159,17 +159,20 @@ export async function readDictionary(
 /**
  * All rows of `col` in a Parquet partition, in the native file form (fixed bytes, or var-size
  * offsets and data). The first `top` rows (a column added after the conversion) are NULL.
+ * The direct decoder writes a fixed-size column into `into` when given (a cache block of the
+ * column's size), which the answer's bytes then are.
  */
 export async function decodeParquetColumn(
   file: ParquetPartitionFile,
   part: PartitionState,
   col: StoredColumn,
   dict: SymbolTable | undefined,
+  into?: Uint8Array,
 ): Promise<ColumnChunk> {
   const n = part.rowCount;
   const at = part.parquet!.columnIds.indexOf(col.id);
   if (at >= 0) {
-    const fast = await decodeFast(file, at, n, col, dict);
+    const fast = await decodeFast(file, at, n, col, dict, into);
     if (fast) {
       parquetColumnDecodes.direct++;
       return { kind: "fixed", bytes: fast };
@@ -217,6 +220,7 @@ function decodeFast(
   n: number,
   col: StoredColumn,
   dict: SymbolTable | undefined,
+  into: Uint8Array | undefined,
 ): Promise<Uint8Array | undefined> {
   let target: Target;
   if (col.type.tag === "SYMBOL") {
@@ -233,7 +237,7 @@ function decodeFast(
   const read: ReadRange = bytes instanceof ArrayBuffer
     ? (start, end) => new Uint8Array(bytes, start, end - start)
     : async (start, end) => new Uint8Array(await bytes.slice(start, end));
-  return decodeColumnFast(read, file.metadata, at, n, target);
+  return decodeColumnFast(read, file.metadata, at, n, target, into);
 }
 
 /** A raw Parquet value as the engine value of the column it was written from (engine/parquet/writer.ts). */

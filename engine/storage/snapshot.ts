@@ -217,9 +217,11 @@ export class Snapshot implements TableSnapshot {
     const path = dataPath(this.#partPath(part), col);
     if (part.parquet && topBytes === 0) {
       return this.#block(this.#key(part, `${col.id}.d`), part.rowCount * size, async (target, fromByte) => {
-        const chunk = await this.#parquetColumn(part, col);
+        // The whole column at once: decoded straight into the cache block, not copied there.
+        const whole = fromByte === 0 && target.length === part.rowCount * size;
+        const chunk = await this.#parquetColumn(part, col, whole ? target : undefined);
         assert(chunk.kind === "fixed", "parquet decode: fixed column expected");
-        target.set(chunk.bytes.subarray(fromByte, fromByte + target.length));
+        if (chunk.bytes !== target) target.set(chunk.bytes.subarray(fromByte, fromByte + target.length));
       });
     }
     return this.#block(this.#key(part, `${col.id}.d`), part.rowCount * size, async (target, fromByte) => {
@@ -272,11 +274,14 @@ export class Snapshot implements TableSnapshot {
     return out;
   }
 
-  /** Column `col` of a Parquet partition in native form, decoded once per snapshot. */
-  #parquetColumn(part: PartitionState, col: StoredColumn): Promise<ColumnChunk> {
+  /**
+   * Column `col` of a Parquet partition in native form, decoded once per snapshot; decoded
+   * into `into` (a fixed column's whole cache block, loaded once) without keeping it here.
+   */
+  #parquetColumn(part: PartitionState, col: StoredColumn, into?: Uint8Array): Promise<ColumnChunk> {
     const dir = partitionDir(part);
     const key = `${dir}/${col.id}`;
-    let chunk = this.#parquetColumns.get(key);
+    let chunk = into ? undefined : this.#parquetColumns.get(key);
     if (!chunk) {
       let file = this.#parquetFiles.get(dir);
       if (!file) {
@@ -285,8 +290,9 @@ export class Snapshot implements TableSnapshot {
       }
       chunk = (async () => {
         const dict = col.type.tag === "SYMBOL" ? await this.#parquetDict(col.id) : undefined;
-        return decodeParquetColumn(await file, part, col, dict);
+        return decodeParquetColumn(await file, part, col, dict, into);
       })();
+      if (into) return chunk;
       this.#parquetColumns.set(key, chunk);
       chunk.catch(() => this.#parquetColumns.delete(key));
     }

@@ -60,3 +60,22 @@ Deno.test("LZ4 block decompression: our blocks and lz4js's decode to the input; 
   assert.throws(() => lz4DecompressBlock(block, ts.byteLength + 1), /lz4/);
   assert.throws(() => lz4DecompressBlock(new Uint8Array([0x0f, 0x05, 0x00]), 100), /offset out of range/);
 });
+
+Deno.test("LZ4 block decompression: 4-byte copies of short literals and overlapping matches end exactly", () => {
+  // Periods 1..9 make matches whose offset is below, at and above the 4-byte copy width; the
+  // random bytes between them make short literal runs; lengths around 20 put them at the end.
+  let seed = 11;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  for (const period of [1, 2, 3, 4, 5, 7, 8, 9]) {
+    for (const n of [13, 17, 18, 19, 20, 21, 24, 33, 100, 5000]) {
+      const src = new Uint8Array(n);
+      for (let i = 0; i < n; i++) src[i] = (i / 23 | 0) % 3 === 2 ? (rnd() * 256) | 0 : (i % period) * 17;
+      assert.deepEqual(lz4DecompressBlock(lz4CompressBlock(src), n), src, `period ${period}, ${n} bytes`);
+      const other = new Uint8Array(lz4.compressBound(n));
+      const size = lz4.compressBlock(src, other, 0, n, new Uint32Array(1 << 16));
+      if (size > 0) {
+        assert.deepEqual(lz4DecompressBlock(other.subarray(0, size), n), src, `lz4js ${period} ${n}`);
+      }
+    }
+  }
+});
