@@ -41,7 +41,7 @@ export interface ColumnType {
   readonly precision?: number;
   readonly scale?: number;
   /**
-   * INT only: a PostgreSQL object identifier type (regclass, regtype, regproc). It is an INT
+   * INT only: a PostgreSQL object identifier type (regclass, regtype, regproc, regrole). It is an INT
    * everywhere (comparisons, joins, arithmetic: sameType ignores it); where PostgreSQL prints
    * it (a result column, a cast to text) the engine prints the object's name (engine/plan/reg_types.ts).
    */
@@ -49,7 +49,7 @@ export interface ColumnType {
 }
 
 /** The reg* types the engine reads as INT oids that print as names. */
-export type RegKind = "regclass" | "regtype" | "regproc";
+export type RegKind = "regclass" | "regtype" | "regproc" | "regrole";
 
 /** Most dimensions an array type may have (§22.1). */
 export const ARRAY_DIMS_MAX = 32;

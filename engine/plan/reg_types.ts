@@ -1,5 +1,6 @@
 /**
- * PostgreSQL's object identifier types regclass, regtype and regproc (issue #23), as the
+ * PostgreSQL's object identifier types regclass, regtype, regproc and regrole (issues #23,
+ * #18), as the
  * engine reads them: a value of one is an INT oid (types.ts `regType`), so comparisons and
  * joins (`attrelid = 't'::regclass`, npgsql's `pg_proc.oid = typreceive`) work as on any INT,
  * while a result column or a cast to text prints the object's name, as PostgreSQL does
@@ -26,7 +27,11 @@ const KINDS: Record<string, RegKind> = {
   regtype: "regtype",
   regproc: "regproc",
   regprocedure: "regproc",
+  regrole: "regrole",
 };
+
+/** The one role here (pg_roles, pg_get_userbyid): its oid, as PostgreSQL's bootstrap superuser. */
+const ROLES: Record<string, number> = { admin: 10 };
 
 /** The reg* type a cast's type names (`regclass`, `pg_catalog.regtype`), or undefined. */
 export function regKindOf(spec: A.TypeSpec): RegKind | undefined {
@@ -39,13 +44,16 @@ const MISSING: Record<RegKind, string> = {
   regclass: "relation",
   regtype: "type",
   regproc: "function",
+  regrole: "role",
 };
 
 /** The oid `text` names as a `kind`; an error at `pos` when nothing has that name. */
 function oidByName(kind: RegKind, text: string, ec: EvalContext, pos: number): number {
   // An oid written as text (`'16385'::regclass`) is that oid, as in PostgreSQL.
   if (/^\s*\d+\s*$/.test(text)) return Number(text);
-  const oid = kind === "regclass"
+  const oid = kind === "regrole"
+    ? ROLES[text.trim().replace(/^"(.*)"$/, "$1")]
+    : kind === "regclass"
     ? relationOid(text, ec.catalog)
     : kind === "regtype"
     ? typeOidByName(text) ?? undefined
@@ -58,6 +66,8 @@ function oidByName(kind: RegKind, text: string, ec: EvalContext, pos: number): n
 function nameByOid(kind: RegKind, oid: number, ec: EvalContext): string {
   if (kind === "regclass") return relationName(oid, ec.catalog);
   if (kind === "regtype") return typeName(oid);
+  // An oid no role has prints as the number, as PostgreSQL's regroleout does.
+  if (kind === "regrole") return Object.keys(ROLES).find((r) => ROLES[r] === oid) ?? String(oid);
   return procName(oid);
 }
 

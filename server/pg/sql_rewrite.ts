@@ -1,9 +1,9 @@
 /**
  * Rewrites the PostgreSQL-only spellings of driver and psql catalog queries the engine's parser
- * does not read yet (spec/protocols.md §12.12): casts to regrole/regconfig and to arrays,
+ * does not read yet (spec/protocols.md §12.12): casts to regconfig and to arrays,
  * `array(select ...)`, queries over always-empty relations. The spellings the
  * engine reads itself are not rewritten (docs/pgwire.md lists them: engine/sql/pg_spellings.ts,
- * engine/plan/reg_types.ts, comma joins, correlated subqueries, `(current_schemas(b))[n]`
+ * engine/plan/reg_types.ts (regrole too), comma joins, correlated subqueries, `(current_schemas(b))[n]`
  * and other text-array subscripts, `AS s(r)` column lists, vector subscripts in engine/plan/bind_array.ts,
  * `_pg_expandarray` in engine/functions/pg_expandarray.ts, `'t'`/`'f'` against booleans in
  * engine/functions/compare_domain.ts, parenthesised join groups in engine/sql/parse_from.ts).
@@ -20,7 +20,7 @@ import {
   selectsFromEmpty,
 } from "./sql_rewrite_empty.ts";
 
-const TRIGGER = /pg_|::\s*reg(role|config)|\[\]/i;
+const TRIGGER = /pg_|::\s*regconfig|\[\]/i;
 
 /**
  * What a cast to a pseudo type becomes: a dialect type name, or "" to drop the cast. The
@@ -28,7 +28,6 @@ const TRIGGER = /pg_|::\s*reg(role|config)|\[\]/i;
  * oid, name, text, bpchar and "char" themselves are the parser's (pg_spellings.ts).
  */
 const CAST_REPLACEMENTS: Record<string, string> = {
-  regrole: "",
   regconfig: "",
 };
 

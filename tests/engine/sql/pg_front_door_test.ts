@@ -153,3 +153,18 @@ Deno.test("statement kinds come from the engine's parse; cursors are refused by 
     }
   });
 });
+
+Deno.test("::regrole names the one role, as regclass names relations", async () => {
+  await withEngine(async (engine) => {
+    const r = await query(
+      engine,
+      "select 10::regrole, 'admin'::regrole::oid, r.oid::regrole::text, 99::regrole from pg_roles r",
+    );
+    assert.deepEqual(r.rows, [["admin", 10, "admin", "99"]]);
+    assert.deepEqual(
+      (await query(engine, "select rolname from pg_roles where oid = 'admin'::pg_catalog.regrole")).rows,
+      [["admin"]],
+    );
+    await assert.rejects(() => query(engine, "select 'nobody'::regrole"), /role "nobody" does not exist/);
+  });
+});

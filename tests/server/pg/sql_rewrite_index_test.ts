@@ -41,12 +41,13 @@ Deno.test("primary-key lookups over pg_index are empty", () => {
   );
 });
 
-Deno.test("regclass, regtype and regproc casts pass through: the engine reads them (engine/plan/reg_types.ts)", () => {
+Deno.test("regclass, regtype, regproc and regrole casts pass through: the engine reads them (engine/plan/reg_types.ts)", () => {
   for (
     const sql of [
       "select 'int4'::regtype, 16385::regclass as r, 'int4'::regtype::oid, 't'::regclass from pg_class",
       "SELECT c.oid::pg_catalog.regclass FROM pg_catalog.pg_class c WHERE c.oid = 't'::regclass ORDER BY c.oid::pg_catalog.regclass::pg_catalog.text",
       "select typinput = 'pg_catalog.array_in'::regproc from pg_type",
+      "select r.oid::regrole from pg_roles r",
     ]
   ) assert.equal(rewriteForEngine(sql), sql);
 });
