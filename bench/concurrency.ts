@@ -139,9 +139,9 @@ async function loopFor(url: string, sql: string, clients: number, seconds: numbe
 }
 
 async function runLatency(args: string[]): Promise<Latency> {
-  // --config: bench/kit holds a package.json, which would hide deno.json's `pg` import.
+  // --config: bench/kit holds a package.json, which would hide deno.dev.json's `pg` import.
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--config", `${REPO_DIR}/deno.json`, LATENCY, ...args],
+    args: ["run", "-A", "--config", `${REPO_DIR}/deno.dev.json`, LATENCY, ...args],
     cwd: REPO_DIR,
     stdout: "piped",
     stderr: "inherit",

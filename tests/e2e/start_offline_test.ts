@@ -73,3 +73,38 @@ Deno.test("npx -y deno@2.9.6 task start starts without a network once installed"
     await Deno.remove(root, { recursive: true });
   }
 });
+Deno.test("the start task downloads only what running needs", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_start_" });
+  const denoDir = await Deno.makeTempDir({ prefix: "qdb_denodir_" });
+  try {
+    const r = await startsListening(
+      ["setsid", Deno.execPath(), "task", "start", "--root", root],
+      { ...ports(), DENO_DIR: denoDir },
+    );
+    assert.ok(r.listening, r.out);
+    const fetched = [...Deno.readDirSync(`${denoDir}/npm/registry.npmjs.org`)].map((e) => e.name);
+    for (
+      const testOnly of [
+        "pg",
+        "postgres",
+        "playwright-core",
+        "oidc-provider",
+        "@questdb",
+        "@influxdata",
+        "@duckdb",
+        "s3rver",
+        "@aws-sdk",
+      ]
+    ) {
+      assert.ok(!fetched.includes(testOnly), `start fetched the test-only package ${testOnly}`);
+    }
+    assert.ok(
+      !fetched.includes("assemblyscript"),
+      "start fetched the WASM compiler although the module is built",
+    );
+    assert.ok(fetched.includes("hono"), `the start path's own packages are fetched: ${fetched.join(" ")}`);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(denoDir, { recursive: true });
+  }
+});

@@ -2,10 +2,12 @@
 import assert from "node:assert/strict";
 
 const BUILD = new URL("../../engine-wasm/build.ts", import.meta.url).pathname;
+// The compiler is a development package (deno.dev.json), not one the server installs.
+const DEV_CONFIG = new URL("../../deno.dev.json", import.meta.url).pathname;
 
 async function build(...flags: string[]): Promise<{ code: number; output: string }> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", BUILD, ...flags],
+    args: ["run", "-A", "--config", DEV_CONFIG, BUILD, ...flags],
     stdout: "piped",
     stderr: "piped",
   }).output();
