@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { type ServerProcess, startServer } from "./server_process.ts";
+import { type HttpWriterState, sql, startWriters, type TcpWriterState, waitAckedPast } from "./ilp_writer.ts";
 
 /** Queries whose answers must match between the source at checkpoint time and the restored copy. */
 const QUERIES = [
@@ -28,54 +29,6 @@ async function answers(server: ServerProcess): Promise<string[]> {
   return out;
 }
 
-async function sql(server: ServerProcess, q: string): Promise<unknown[][]> {
-  const res = await server.exec(q);
-  const body = await res.json();
-  assert.equal(res.status, 200, `${q}: ${JSON.stringify(body)}`);
-  return body.dataset ?? [];
-}
-
-/** ILP over HTTP, one batch per request: `acked` holds the highest seq of a 204 reply. */
-function httpWriter(server: ServerProcess, state: { stop: boolean; acked: number; failures: string[] }) {
-  return (async () => {
-    let seq = 0;
-    while (!state.stop) {
-      const lines: string[] = [];
-      for (let i = 0; i < 50; i++, seq++) {
-        lines.push(`acked,src=http seq=${seq}i ${(1_700_000_000_000 + seq) * 1_000_000}`);
-      }
-      const res = await fetch(`${server.httpUrl}/write`, { method: "POST", body: lines.join("\n") + "\n" });
-      if (res.status !== 204) state.failures.push(`${res.status} ${await res.text()}`);
-      else state.acked = seq - 1;
-    }
-  })();
-}
-
-/** ILP over TCP, lines as fast as the server reads them. */
-function tcpWriter(port: number, state: { stop: boolean; sent: number }) {
-  return (async () => {
-    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-    const enc = new TextEncoder();
-    try {
-      let seq = 0;
-      while (!state.stop) {
-        let text = "";
-        for (let i = 0; i < 200; i++, seq++) {
-          text += `streamed,sym=s${seq % 5} seq=${seq}i,v=${seq % 7}.5 ${
-            (1_700_000_000_000 + seq) * 1_000_000
-          }\n`;
-        }
-        const bytes = enc.encode(text);
-        for (let off = 0; off < bytes.length;) off += await conn.write(bytes.subarray(off));
-        state.sent = seq;
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    } finally {
-      conn.close();
-    }
-  })();
-}
-
 Deno.test({
   name:
     "checkpoint: a cp -a copy taken under ILP ingestion restores to the source's answers at checkpoint time",
@@ -85,16 +38,10 @@ Deno.test({
     const source = await startServer({ ilp: true, env: { QDB_LINE_TCP_COMMIT_INTERVAL_DEFAULT: "100" } });
     const copyRoot = await Deno.makeTempDir({ prefix: "qdb_copy_" });
     let restored: ServerProcess | undefined;
-    const http = { stop: false, acked: -1, failures: [] as string[] };
-    const tcp = { stop: false, sent: 0 };
+    const http: HttpWriterState = { stop: false, acked: -1, failures: [] };
+    const tcp: TcpWriterState = { stop: false, sent: 0 };
     try {
-      const writers = [httpWriter(source, http), tcpWriter(source.ilpPort, tcp)];
-      const warmUp = Date.now() + 30_000;
-      while ((http.acked < 2000 || tcp.sent < 5000) && Date.now() < warmUp) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      assert.deepEqual(http.failures, []);
-      assert.ok(http.acked >= 2000 && tcp.sent >= 5000, `writers started: ${JSON.stringify({ http, tcp })}`);
+      const writers = await startWriters(source, http, tcp);
 
       const ackedBefore = http.acked;
       const create = await source.exec("CHECKPOINT CREATE");
@@ -114,10 +61,7 @@ Deno.test({
 
       const release = await source.exec("CHECKPOINT RELEASE");
       assert.equal(release.status, 200, await release.text());
-      const deadline = Date.now() + 30_000;
-      while (http.acked <= ackedDuring + 500 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await waitAckedPast(http, ackedDuring);
       assert.ok(http.acked > ackedDuring, "held writes are applied after RELEASE");
       http.stop = tcp.stop = true;
       await Promise.all(writers);
