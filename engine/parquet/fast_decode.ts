@@ -19,6 +19,10 @@ export type Target =
   | { kind: "fixed"; width: 4 | 8; nullBytes: Uint8Array }
   | { kind: "symbol"; keyOf: (s: string) => number };
 
+/** Column chunks read ahead of the one being decoded. */
+const READ_AHEAD = 4;
+const EMPTY = new Uint8Array(0);
+
 const PHYSICAL_WIDTH: Record<string, number> = { INT32: 4, FLOAT: 4, INT64: 8, DOUBLE: 8 };
 
 /**
@@ -40,14 +44,31 @@ export async function decodeColumnFast(
   // `into`: the caller's buffer (a cache block), sparing a copy of the whole column.
   const fits = into && into.length === rowCount * width && into.byteOffset % 4 === 0;
   const out = fits ? into : new Uint8Array(rowCount * width);
-  let row = 0;
-  for (const group of metadata.row_groups) {
+  const groups = metadata.row_groups;
+  for (const group of groups) {
     const meta = group.columns[at]?.meta_data;
     if (!meta || !supported(meta, target)) return undefined;
+  }
+  // The chunks are read a few row groups ahead of the decode: the reads' latency (a file
+  // open and read each, or a ranged GET) overlaps instead of adding up.
+  const reads: (Promise<Uint8Array> | Uint8Array)[] = [];
+  const request = (g: number) => {
+    if (g >= groups.length || reads[g]) return;
+    const meta = groups[g].columns[at].meta_data!;
     const start = Number(meta.dictionary_page_offset ?? meta.data_page_offset);
     const end = start + Number(meta.total_compressed_size);
-    const chunk = await read(start, end);
-    const n = Number(group.num_rows);
+    const chunk = read(start, end);
+    // A read left in flight when the decode gives up must not reject unhandled.
+    if (chunk instanceof Promise) chunk.catch(() => {});
+    reads[g] = chunk;
+  };
+  let row = 0;
+  for (let g = 0; g < groups.length; g++) {
+    for (let k = g; k < g + READ_AHEAD; k++) request(k);
+    const chunk = await reads[g];
+    reads[g] = EMPTY; // the chunk is garbage once decoded
+    const meta = groups[g].columns[at].meta_data!;
+    const n = Number(groups[g].num_rows);
     if (row + n > rowCount) return undefined;
     const ok = decodeChunk(chunk, meta, optional, target, out, row, n);
     if (!ok) return undefined;
