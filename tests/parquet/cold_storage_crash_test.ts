@@ -9,19 +9,10 @@
 import assert from "node:assert/strict";
 import S3rver from "s3rver";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
-import { adminSession, Engine, readValue, type Value } from "../../engine/mod.ts";
+import { adminSession, Engine, type Value } from "../../engine/mod.ts";
+import { rows } from "./_rows.ts";
 import { storageOf } from "../../engine/engine.ts";
 import { ColdStorageTask } from "../../engine/cold_storage.ts";
-
-async function rows(engine: Engine, sql: string): Promise<Value[][]> {
-  const o = await engine.execute(sql, adminSession());
-  if (o.kind !== "rows") throw new Error(`expected rows from ${sql}`);
-  const out: Value[][] = [];
-  for await (const b of o.batches) {
-    for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => readValue(c, i)));
-  }
-  return out;
-}
 
 const QUERIES = [
   "SELECT sym, count(), sum(l), sum(d), count(vc), min(ts), max(ts) FROM t GROUP BY sym ORDER BY sym",

@@ -9,7 +9,8 @@
 import assert from "node:assert/strict";
 import S3rver from "s3rver";
 import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { adminSession, Engine, readValue, type SqlError, type Value } from "../../engine/mod.ts";
+import { adminSession, Engine, type SqlError } from "../../engine/mod.ts";
+import { rows } from "./_rows.ts";
 import { storageOf } from "../../engine/engine.ts";
 import { ColdStorageTask } from "../../engine/cold_storage.ts";
 import type { ObjectStoreConfig } from "../../engine/storage/mod.ts";
@@ -19,16 +20,6 @@ import { coldStorageSettings } from "../../main.ts";
 
 const BUCKET = "cold";
 const SERVER_KEY = "S3RVER"; // s3rver's built-in account
-
-async function rows(engine: Engine, sql: string): Promise<Value[][]> {
-  const o = await engine.execute(sql, adminSession());
-  if (o.kind !== "rows") throw new Error(`expected rows from ${sql}`);
-  const out: Value[][] = [];
-  for await (const b of o.batches) {
-    for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => readValue(c, i)));
-  }
-  return out;
-}
 
 async function failure(engine: Engine, sql: string): Promise<string> {
   try {

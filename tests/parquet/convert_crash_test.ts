@@ -4,17 +4,8 @@
  * checks that the table answers exactly as before and that recovery left no stray folder.
  */
 import assert from "node:assert/strict";
-import { adminSession, Engine, readValue, type Value } from "../../engine/mod.ts";
-
-async function rows(engine: Engine, sql: string): Promise<Value[][]> {
-  const o = await engine.execute(sql, adminSession());
-  if (o.kind !== "rows") throw new Error(`expected rows from ${sql}`);
-  const out: Value[][] = [];
-  for await (const b of o.batches) {
-    for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => readValue(c, i)));
-  }
-  return out;
-}
+import { adminSession, Engine, type Value } from "../../engine/mod.ts";
+import { rows } from "./_rows.ts";
 
 const QUERIES = [
   "SELECT sym, count(), sum(l), sum(d), count(vc), min(ts), max(ts) FROM t GROUP BY sym ORDER BY sym",

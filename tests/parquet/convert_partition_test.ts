@@ -5,18 +5,9 @@
  * folder with the same answers.
  */
 import assert from "node:assert/strict";
-import { adminSession, Engine, readValue, type SqlError, type Value } from "../../engine/mod.ts";
+import { adminSession, Engine, type SqlError } from "../../engine/mod.ts";
+import { rows } from "./_rows.ts";
 import { openDuck } from "./duckdb.ts";
-
-async function rows(engine: Engine, sql: string): Promise<Value[][]> {
-  const o = await engine.execute(sql, adminSession());
-  if (o.kind !== "rows") throw new Error(`expected rows from ${sql}`);
-  const out: Value[][] = [];
-  for await (const b of o.batches) {
-    for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => readValue(c, i)));
-  }
-  return out;
-}
 
 async function failure(engine: Engine, sql: string): Promise<string> {
   try {

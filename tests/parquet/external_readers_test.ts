@@ -5,19 +5,10 @@
  * versions included only while a query still reads them, and `_txn` names the exact set.
  */
 import assert from "node:assert/strict";
-import { adminSession, Engine, readValue, type Value } from "../../engine/mod.ts";
+import { adminSession, Engine } from "../../engine/mod.ts";
+import { rows } from "./_rows.ts";
 import { storageOf } from "../../engine/engine.ts";
 import { openDuck } from "./duckdb.ts";
-
-async function rows(engine: Engine, sql: string): Promise<Value[][]> {
-  const o = await engine.execute(sql, adminSession());
-  if (o.kind !== "rows") throw new Error(`expected rows from ${sql}`);
-  const out: Value[][] = [];
-  for await (const b of o.batches) {
-    for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => readValue(c, i)));
-  }
-  return out;
-}
 
 const run = (engine: Engine, sql: string) => engine.execute(sql, adminSession());
 

@@ -4,19 +4,10 @@
  * stay those of the same query over the table (and DuckDB's over the file).
  */
 import assert from "node:assert/strict";
-import { adminSession, Engine, readValue, type Value } from "../../engine/mod.ts";
+import { adminSession, Engine, type Value } from "../../engine/mod.ts";
+import { rows } from "./_rows.ts";
 import { parquetDecodeCounts } from "../../engine/parquet/reader.ts";
 import { openDuck } from "./duckdb.ts";
-
-async function rows(engine: Engine, sql: string): Promise<Value[][]> {
-  const o = await engine.execute(sql, adminSession());
-  if (o.kind !== "rows") throw new Error(`expected rows from ${sql}`);
-  const out: Value[][] = [];
-  for await (const b of o.batches) {
-    for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => readValue(c, i)));
-  }
-  return out;
-}
 
 /** The query's rows and how many row groups / column chunks it decoded. */
 async function counted(engine: Engine, sql: string): Promise<[Value[][], number, number]> {
