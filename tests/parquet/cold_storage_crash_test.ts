@@ -11,6 +11,7 @@ import S3rver from "s3rver";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { adminSession, Engine, type Value } from "../../engine/mod.ts";
 import { rows } from "./_rows.ts";
+import { runAndKill } from "./_kill_loop.ts";
 import { storageOf } from "../../engine/engine.ts";
 import { ColdStorageTask } from "../../engine/cold_storage.ts";
 
@@ -18,41 +19,6 @@ const QUERIES = [
   "SELECT sym, count(), sum(l), sum(d), count(vc), min(ts), max(ts) FROM t GROUP BY sym ORDER BY sym",
   "SELECT * FROM t WHERE l % 997 = 0",
 ];
-
-/** Runs the child until `ready`, lets it work for `workMs`, kills it; returns the commits it reported. */
-async function runAndKill(root: string, endpoint: string, workMs: number): Promise<number> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--no-prompt",
-      new URL("./_cold_crash_child.ts", import.meta.url).pathname,
-      root,
-      endpoint,
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let commits = 0;
-  let ready!: () => void;
-  const isReady = new Promise<void>((r) => ready = r);
-  const reading = (async () => {
-    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-      if (chunk.includes("ready")) ready();
-      commits += chunk.split("moved").length - 1;
-    }
-  })();
-  const stderr = new Response(child.stderr).text();
-  await Promise.race([isReady, child.status]);
-  await new Promise((r) => setTimeout(r, workMs));
-  try {
-    child.kill("SIGKILL");
-  } catch { /* exited on its own: the status check below reports it */ }
-  const status = await child.status;
-  await reading;
-  assert.equal(status.signal, "SIGKILL", `mover exited by itself: ${await stderr}`);
-  return commits;
-}
 
 Deno.test({
   name:
@@ -108,7 +74,13 @@ Deno.test({
       let commits = 0, remoteSeen = 0;
       const rounds = 5;
       for (let round = 0; round < rounds; round++) {
-        commits += await runAndKill(root, endpoint, 100 + Math.floor(Math.random() * 1200));
+        commits += await runAndKill({
+          script: "./_cold_crash_child.ts",
+          args: [root, endpoint],
+          commitWord: "moved",
+          label: "mover",
+          workMs: 100 + Math.floor(Math.random() * 1200),
+        });
         engine = await open();
         try {
           for (const [i, q] of QUERIES.entries()) {

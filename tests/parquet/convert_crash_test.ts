@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { adminSession, Engine, type Value } from "../../engine/mod.ts";
 import { rows } from "./_rows.ts";
+import { runAndKill } from "./_kill_loop.ts";
 
 const QUERIES = [
   "SELECT sym, count(), sum(l), sum(d), count(vc), min(ts), max(ts) FROM t GROUP BY sym ORDER BY sym",
@@ -22,34 +23,6 @@ async function answers(root: string): Promise<{ text: string; formats: Value[][]
   } finally {
     await engine.close();
   }
-}
-
-/** Runs the child until `ready`, lets it work for `workMs`, kills it; returns the commits it reported. */
-async function runAndKill(root: string, workMs: number): Promise<number> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--no-prompt", new URL("./_convert_crash_child.ts", import.meta.url).pathname, root],
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let commits = 0;
-  let ready!: () => void;
-  const isReady = new Promise<void>((r) => ready = r);
-  const reading = (async () => {
-    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-      if (chunk.includes("ready")) ready();
-      commits += chunk.split("converted").length - 1;
-    }
-  })();
-  const stderr = new Response(child.stderr).text();
-  await Promise.race([isReady, child.status]);
-  await new Promise((r) => setTimeout(r, workMs));
-  try {
-    child.kill("SIGKILL");
-  } catch { /* exited on its own: the status check below reports it */ }
-  const status = await child.status;
-  await reading;
-  assert.equal(status.signal, "SIGKILL", `converter exited by itself: ${await stderr}`);
-  return commits;
 }
 
 Deno.test({
@@ -71,7 +44,13 @@ Deno.test({
       let commits = 0;
       const rounds = 6;
       for (let round = 0; round < rounds; round++) {
-        commits += await runAndKill(root, 50 + Math.floor(Math.random() * 900));
+        commits += await runAndKill({
+          script: "./_convert_crash_child.ts",
+          args: [root],
+          commitWord: "converted",
+          label: "converter",
+          workMs: 50 + Math.floor(Math.random() * 900),
+        });
         const after = await answers(root);
         assert.equal(after.text, before.text, `round ${round}: answers changed after the kill`);
         assert.equal(after.formats.length, before.formats.length);
