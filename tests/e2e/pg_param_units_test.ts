@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import pg from "pg";
 import { startServer } from "./server_process.ts";
-import { DEBIAN_PYTHON, requireFile, run } from "./clients/pg_tools.ts";
+import { DEBIAN_PYTHON, expectClientOk, requireFile } from "./clients/pg_tools.ts";
 
 const CLIENT = new URL("./clients/pg_param_units_client.py", import.meta.url).pathname;
 const options = { sanitizeResources: false, sanitizeOps: false };
@@ -19,9 +19,7 @@ Deno.test({
     await requireFile(DEBIAN_PYTHON, "Debian python3");
     const server = await startServer({ pg: true });
     try {
-      const r = await run(DEBIAN_PYTHON, [CLIENT, String(server.pgPort)], { timeoutMs: 60_000 });
-      assert.equal(r.code, 0, `client failed:\n${r.stdout}\n${r.stderr}`);
-      assert.match(r.stdout, /OK units/);
+      await expectClientOk(DEBIAN_PYTHON, [CLIENT, String(server.pgPort)], /OK units/, { timeoutMs: 60_000 });
     } finally {
       await server.stop();
     }

@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import pg from "pg";
 import { startServer } from "./server_process.ts";
-import { DEBIAN_PYTHON, JDBC_JAR, requireCommand, requireFile, run } from "./clients/pg_tools.ts";
+import { DEBIAN_PYTHON, expectClientOk, JDBC_JAR, requireCommand, requireFile } from "./clients/pg_tools.ts";
 
 const PY_CLIENT = new URL("./clients/pg_types_roundtrip_client.py", import.meta.url).pathname;
 const JAVA_CLIENT = new URL("./clients/PgTypesRoundtrip.java", import.meta.url).pathname;
@@ -25,9 +25,9 @@ Deno.test({
     await requireFile(DEBIAN_PYTHON, "Debian python3");
     const server = await startServer({ pg: true });
     try {
-      const r = await run(DEBIAN_PYTHON, [PY_CLIENT, String(server.pgPort)], { timeoutMs: 90_000 });
-      assert.equal(r.code, 0, `client failed:\n${r.stdout}\n${r.stderr}`);
-      assert.match(r.stdout, /OK types roundtrip/);
+      await expectClientOk(DEBIAN_PYTHON, [PY_CLIENT, String(server.pgPort)], /OK types roundtrip/, {
+        timeoutMs: 90_000,
+      });
     } finally {
       await server.stop();
     }
@@ -42,11 +42,9 @@ Deno.test({
     await requireFile(JDBC_JAR, "libpostgresql-jdbc-java");
     const server = await startServer({ pg: true });
     try {
-      const r = await run("java", ["-cp", JDBC_JAR, JAVA_CLIENT, String(server.pgPort)], {
+      await expectClientOk("java", ["-cp", JDBC_JAR, JAVA_CLIENT, String(server.pgPort)], /OK jdbc types/, {
         timeoutMs: 90_000,
       });
-      assert.equal(r.code, 0, `client failed:\n${r.stdout}\n${r.stderr}`);
-      assert.match(r.stdout, /OK jdbc types/);
     } finally {
       await server.stop();
     }

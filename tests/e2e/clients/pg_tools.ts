@@ -3,6 +3,7 @@
  * .ci/install_pg_clients.sh installs (failing loudly when one is missing, never skipping),
  * and run a client program to completion with a time limit.
  */
+import assert from "node:assert/strict";
 
 /** Debian's interpreter: python3-psycopg2/-psycopg/-asyncpg load there, not in a pyenv python. */
 export const DEBIAN_PYTHON = "/usr/bin/python3";
@@ -54,4 +55,19 @@ export async function run(
   clearTimeout(timer);
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/**
+ * Runs a client program that prints an "OK ..." line when every check it makes passed, and asserts
+ * that it exited 0 and printed `ok`; its whole output is the failure message.
+ */
+export async function expectClientOk(
+  command: string,
+  args: string[],
+  ok: RegExp,
+  opts: { timeoutMs?: number } = {},
+): Promise<void> {
+  const r = await run(command, args, opts);
+  assert.equal(r.code, 0, `client failed:\n${r.stdout}\n${r.stderr}`);
+  assert.match(r.stdout, ok);
 }
