@@ -57,7 +57,7 @@ export function openParquet(path: string, pos: number): ParquetSource {
     if (footerLength + 12 > size) throw new SqlError(`corrupt parquet footer [path=${path}]`, pos);
     const footer = readAt(file, size - 8 - footerLength, footerLength + 8);
     // Our parsers keep timestamps exact in the column statistics too (row-group skipping).
-    const metadata = parquetMetadata(footer.buffer as ArrayBuffer, { parsers: PARSERS as never });
+    const metadata = parquetMetadata(footer.buffer as ArrayBuffer, { parsers: PARQUET_PARSERS as never });
     return { path, metadata, columns: columnsOf(metadata, path, pos) };
   } catch (e) {
     if (e instanceof SqlError) throw e;
@@ -137,8 +137,11 @@ export function engineTypeOf(e: SchemaElement, path: string, pos: number): Colum
   }
 }
 
-/** Keeps raw values where hyparquet would make Dates (they lose microseconds). */
-const PARSERS = {
+/**
+ * Keeps raw values where hyparquet would make Dates (they lose microseconds); used for external
+ * files here and for the table's own Parquet partitions (engine/storage/parquet_partition.ts).
+ */
+export const PARQUET_PARSERS = {
   timestampFromMilliseconds: (v: bigint) => v,
   timestampFromMicroseconds: (v: bigint) => v,
   timestampFromNanoseconds: (v: bigint) => v,
@@ -258,7 +261,7 @@ export async function* readParquetBatches(
         rowStart: g.start,
         rowEnd: g.end,
         compressors: decompressors,
-        parsers: PARSERS as never,
+        parsers: PARQUET_PARSERS as never,
         utf8: false, // un-annotated BYTE_ARRAY stays bytes (BINARY); UTF8/STRING columns are still text
         onChunk: (chunk) => {
           const list = parts.get(chunk.columnName) ?? [];

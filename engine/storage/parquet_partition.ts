@@ -16,6 +16,7 @@ import { allocVectorData, type Value, writeValue } from "../base/values.ts";
 import type { StoredColumn, TableSnapshot } from "./api.ts";
 import { PARQUET_EXPORT_DEFAULTS, ParquetResultWriter } from "../parquet/writer.ts";
 import { decompressors } from "../parquet/codecs.ts";
+import { PARQUET_PARSERS } from "../parquet/reader.ts";
 import { decodeColumnFast, type ReadRange, type Target } from "../parquet/fast_decode.ts";
 import { fillNull } from "./fixed_codec.ts";
 import { fileSize, joinPath, readRange, writeAll } from "./_fs.ts";
@@ -94,14 +95,6 @@ export interface ParquetPartitionFile {
   metadata: FileMetaData;
 }
 
-/** Keeps raw values where hyparquet would make Dates (as engine/parquet/reader.ts). */
-const PARSERS = {
-  timestampFromMilliseconds: (v: bigint) => v,
-  timestampFromMicroseconds: (v: bigint) => v,
-  timestampFromNanoseconds: (v: bigint) => v,
-  dateFromDays: (days: number) => BigInt(days) * 86_400_000n,
-};
-
 /**
  * Reads a Parquet partition's file; a file shorter than committed is an io error. A remote
  * partition's footer is fetched now and its column chunks by range when decoded.
@@ -122,7 +115,7 @@ export async function openParquetPartition(
     slice: async (start, end) =>
       (await readRange(path, start, (end ?? part.size) - start)).buffer as ArrayBuffer,
   };
-  return { bytes, metadata: await parquetMetadataAsync(bytes, { parsers: PARSERS as never }) };
+  return { bytes, metadata: await parquetMetadataAsync(bytes, { parsers: PARQUET_PARSERS as never }) };
 }
 
 async function openRemote(part: ParquetPart, store: ObjectStore | undefined): Promise<ParquetPartitionFile> {
@@ -138,7 +131,7 @@ async function openRemote(part: ParquetPart, store: ObjectStore | undefined): Pr
     byteLength: part.size,
     slice: (start, end) => store.getRange(key, start, end ?? part.size),
   };
-  return { bytes, metadata: await parquetMetadataAsync(bytes, { parsers: PARSERS as never }) };
+  return { bytes, metadata: await parquetMetadataAsync(bytes, { parsers: PARQUET_PARSERS as never }) };
 }
 
 /**
@@ -187,7 +180,7 @@ export async function decodeParquetColumn(
       metadata: file.metadata,
       columns: [name],
       compressors: decompressors,
-      parsers: PARSERS as never,
+      parsers: PARQUET_PARSERS as never,
       utf8: false,
       onChunk: (chunk) => {
         const values = chunk.columnData as ArrayLike<unknown>;
