@@ -5,7 +5,7 @@
  * the sample variance). All return DOUBLE.
  */
 import type { Value } from "../base/values.ts";
-import { doubleAggregate, welford } from "./aggregate_stats.ts";
+import { CoMoments, doubleAggregate, welford } from "./aggregate_stats.ts";
 import type { Accumulator, AggregateFunction } from "./registry_types.ts";
 
 type RegrKind = "slope" | "intercept" | "count" | "r2" | "avgx" | "avgy" | "sxx" | "syy" | "sxy";
@@ -20,24 +20,18 @@ function finite(x: number): number | null {
   return Number.isFinite(x) ? x : null;
 }
 
-/** Streaming means and co-moments of (y, x) pairs, the same update corr and covar use. */
+/** regr_* over the streaming means and co-moments of (y, x) pairs that corr and covar use too. */
 function regression(kind: RegrKind): () => Accumulator {
   return () => {
-    let n = 0, meanX = 0, meanY = 0, sxy = 0, sxx = 0, syy = 0;
+    const m = new CoMoments();
     return {
       add: ([yv, xv]) => {
         const y = num(yv), x = num(xv);
         if (x === null || y === null) return;
-        n++;
-        const dx = x - meanX;
-        const oldY = meanY;
-        meanX += dx / n;
-        meanY += (y - meanY) / n;
-        sxy += dx * (y - meanY);
-        sxx += dx * (x - meanX);
-        syy += (y - oldY) * (y - meanY);
+        m.add(y, x);
       },
       result: () => {
+        const { n, meanX, meanY, sxy, sxx, syy } = m;
         if (kind === "count") return n;
         if (n === 0) return null;
         switch (kind) {

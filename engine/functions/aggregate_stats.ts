@@ -93,26 +93,41 @@ export function welford(kind: VarianceKind): () => Accumulator {
   };
 }
 
+/** Streaming means and co-moments of (y, x) pairs: corr and covar_* here, regr_* in aggregate_regression.ts. */
+export class CoMoments {
+  n = 0;
+  meanX = 0;
+  meanY = 0;
+  sxy = 0;
+  sxx = 0;
+  syy = 0;
+
+  add(y: number, x: number): void {
+    this.n++;
+    const dx = x - this.meanX;
+    const oldY = this.meanY;
+    this.meanX += dx / this.n;
+    this.meanY += (y - this.meanY) / this.n;
+    this.sxy += dx * (y - this.meanY);
+    this.sxx += dx * (x - this.meanX);
+    this.syy += (y - oldY) * (y - this.meanY);
+  }
+}
+
 type CoKind = "covar_pop" | "covar_samp" | "corr";
 
 /** Co-moment of pairs (y, x) with a NULL in either skipped; corr is NULL when a variance is 0. */
 function comoment(kind: CoKind): () => Accumulator {
   return () => {
-    let n = 0, meanX = 0, meanY = 0, c = 0, m2x = 0, m2y = 0;
+    const m = new CoMoments();
     return {
       add: ([yv, xv]) => {
         const y = num(yv), x = num(xv);
         if (x === null || y === null) return;
-        n++;
-        const dx = x - meanX;
-        const oldY = meanY;
-        meanX += dx / n;
-        meanY += (y - meanY) / n;
-        c += dx * (y - meanY);
-        m2x += dx * (x - meanX);
-        m2y += (y - oldY) * (y - meanY);
+        m.add(y, x);
       },
       result: () => {
+        const { n, sxy: c, sxx: m2x, syy: m2y } = m;
         if (kind === "covar_pop") return n === 0 ? null : finite(c / n);
         if (n < 2) return null;
         if (kind === "covar_samp") return finite(c / (n - 1));
