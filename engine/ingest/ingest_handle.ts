@@ -9,7 +9,7 @@
  */
 import type { AccessControl, Session } from "../session.ts";
 import type { Storage, TableMeta } from "../storage/api.ts";
-import { checkIngestWrite } from "../exec/permissions.ts";
+import { checkIngestWrite, visibleStorage } from "../exec/permissions.ts";
 import type { IngestBlock } from "./block.ts";
 import type { Ingestor, Prepared, PrepareOptions } from "./ingestor.ts";
 
@@ -78,9 +78,7 @@ export class IngestHandle {
    * and reveals nothing (the planner's rule, docs/access_control.md).
    */
   visibleTable(name: string): TableMeta | undefined {
-    const meta = this.table(name);
-    const principal = this.#session.principal;
-    return meta && (!principal.sees || principal.sees.call(principal, meta.name)) ? meta : undefined;
+    return visibleStorage(this.#storage, this.#session).table(name)?.meta;
   }
 
   /**
