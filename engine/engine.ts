@@ -187,9 +187,13 @@ export class Engine {
     return new IngestHandle(new Ingestor(this.#storage, options), this.#storage, session, () => this.#access);
   }
 
-  /** A table's metadata (name as created, columns, designated timestamp), or undefined. */
-  tableMeta(name: string): TableMeta | undefined {
-    return this.#storage.table(name)?.meta;
+  /**
+   * A table's metadata (name as created, columns, designated timestamp), or undefined. With a
+   * session, a table its principal may not see is undefined too (permissions.ts visibleStorage).
+   */
+  tableMeta(name: string, session?: Session): TableMeta | undefined {
+    const storage = session ? visibleStorage(this.#storage, session) : this.#storage;
+    return storage.table(name)?.meta;
   }
 
   /** Every table's metadata, unfiltered by any principal (access control's own catalog). */

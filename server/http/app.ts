@@ -85,10 +85,7 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
     const json = text(p, "f") === "json";
     if (!name) return c.text("table name missing");
     // Like the listings, a table the principal holds no permission on does not exist for it.
-    const principal = acl ? principals.get(c.req.raw) : undefined;
-    const meta = engine.tableMeta(name);
-    const visible = meta !== undefined && (!principal?.sees || principal.sees(meta.name));
-    const status = visible ? "Exists" : "Does not exist";
+    const status = engine.tableMeta(name, sessionOf(c.req.raw)) ? "Exists" : "Does not exist";
     return json
       ? c.body(JSON.stringify({ status }), 200, { "content-type": "application/json" })
       : c.text(status);
