@@ -124,11 +124,15 @@ try {
   let expBytes = 0;
   for await (const chunk of body) expBytes += chunk.length;
   const expMs = performance.now() - t0;
-  // Every partition but the active one, as QuestDB converts.
-  const converted = await count(engine, "SELECT count(*) FROM trades_pq WHERE ts < '2024-01-02'");
+  // Every partition but the active one (the day of the last row), as QuestDB converts.
+  const lastDay = new Date(Date.UTC(2024, 0, 1) + Math.floor((rows - 1) / 10) * 1000).toISOString().slice(
+    0,
+    10,
+  );
+  const converted = await count(engine, `SELECT count(*) FROM trades_pq WHERE ts < '${lastDay}'`);
   const convertMs = await run(
     engine,
-    "ALTER TABLE trades_pq CONVERT PARTITION TO PARQUET WHERE ts < '2024-01-02'",
+    `ALTER TABLE trades_pq CONVERT PARTITION TO PARQUET WHERE ts < '${lastDay}'`,
   );
   await engine.close();
   const timings = new Map([[0, await measure(0)], [2, await measure(2)]]);

@@ -27,7 +27,8 @@ const PHYSICAL_WIDTH: Record<string, number> = { INT32: 4, FLOAT: 4, INT64: 8, D
 
 /**
  * Column `at` (its index among the file's leaf columns) of every row group, as `rowCount`
- * rows of native bytes; undefined when this decoder does not handle the chunk.
+ * rows of native bytes; undefined when this decoder does not handle the chunk. `recycle`
+ * gets each chunk `read` returned once it is decoded.
  */
 export async function decodeColumnFast(
   read: ReadRange,
@@ -36,6 +37,7 @@ export async function decodeColumnFast(
   rowCount: number,
   target: Target,
   into?: Uint8Array,
+  recycle?: (chunk: Uint8Array) => void,
 ): Promise<Uint8Array | undefined> {
   const element = metadata.schema[at + 1];
   if (!element || element.num_children || element.repetition_type === "REPEATED") return undefined;
@@ -72,6 +74,9 @@ export async function decodeColumnFast(
     if (row + n > rowCount) return undefined;
     const ok = decodeChunk(chunk, meta, optional, target, out, row, n);
     if (!ok) return undefined;
+    // Nothing decoded keeps a view of the chunk (dictionaries are copied): its buffer can
+    // take the next read.
+    recycle?.(chunk);
     row += n;
   }
   return row === rowCount ? out : undefined;
@@ -171,7 +176,7 @@ function decodeChunk(
     const stored = present ? count1(present) : numValues;
     if (stored === numValues) present = undefined; // no NULL in this page: the tight loops below
     // Values as 32-bit words: a copy never goes through a double (no NaN canonicalization).
-    const words = width / 4;
+    const words = (width / 4) as 1 | 2;
     const o32 = new Int32Array(out.buffer, out.byteOffset, out.length / 4);
     let src: Int32Array, idx: Uint32Array | undefined;
     if (encoding === 0 && target.kind === "fixed") {
@@ -184,23 +189,15 @@ function decodeChunk(
       const aligned = values.byteOffset % 4 === 0 ? values : values.slice();
       src = new Int32Array(aligned.buffer, aligned.byteOffset, stored * words);
     } else if ((encoding === 8 || encoding === 2) && dict) {
-      idx = new Uint32Array(stored);
-      if (!readHybrid(values, 1, values[0], stored, idx)) return false;
       src = new Int32Array(dict.buffer, dict.byteOffset, dict.length / 4);
       if (!present) {
-        const base = row * words;
-        if (words === 2) {
-          for (let i = 0; i < stored; i++) {
-            const s = idx[i] * 2;
-            o32[base + 2 * i] = src[s];
-            o32[base + 2 * i + 1] = src[s + 1];
-          }
-        } else {
-          for (let i = 0; i < stored; i++) o32[base + i] = src[idx[i]];
-        }
+        // No NULL: indexes unpacked and looked up in one pass, no index array.
+        if (!readDictionaryIndexes(values, 1, values[0], stored, src, words, o32, row * words)) return false;
         row += numValues;
         continue;
       }
+      idx = new Uint32Array(stored);
+      if (!readHybrid(values, 1, values[0], stored, idx)) return false;
     } else {
       return false;
     }
@@ -282,6 +279,117 @@ function decompress(codec: string, input: Uint8Array, outputLength: number): Uin
   if (codec === "UNCOMPRESSED") return input;
   const f = (decompressors as Record<string, (i: Uint8Array, n: number) => Uint8Array>)[codec];
   return f ? f(input, outputLength) : undefined;
+}
+
+/**
+ * `count` dictionary indexes (RLE / bit-packed hybrid, `bitWidth` bits, from `buf` at `pos`)
+ * written as their dictionary entries (`words` 32-bit words each, from `dict`) into `out` from
+ * word `at`. One pass: each bit-packed index is read from a 4-byte little-endian window at its
+ * bit offset (a DataView load, 3-4× a loop of byte loads) and looked up at once. False when the
+ * data runs out or an index is outside the dictionary.
+ */
+export function readDictionaryIndexes(
+  buf: Uint8Array,
+  pos: number,
+  bitWidth: number,
+  count: number,
+  dict: Int32Array,
+  words: 1 | 2,
+  out: Int32Array,
+  at: number,
+): boolean {
+  if (bitWidth > 24) return readDictionaryIndexesSlow(buf, pos, bitWidth, count, dict, words, out, at);
+  const entries = dict.length / words;
+  const mask = (1 << bitWidth) - 1;
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const byteWidth = (bitWidth + 7) >> 3;
+  let n = 0;
+  while (n < count) {
+    if (pos >= buf.length) return false;
+    let header = 0, shift = 0, b;
+    do {
+      b = buf[pos++];
+      header += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (b & 0x80);
+    if (header & 1) {
+      const groups = Math.floor(header / 2);
+      const take = Math.min(count - n, groups * 8);
+      // Values whose 4-byte window lies inside `buf`; the rest (at most 4 bytes' worth) below.
+      const safe = Math.max(0, Math.min(take, Math.floor(((buf.length - 4 - pos) * 8) / bitWidth)));
+      let bit = pos * 8;
+      if (words === 1) {
+        for (let i = 0; i < safe; i++, bit += bitWidth) {
+          const k = (view.getUint32(bit >>> 3, true) >>> (bit & 7)) & mask;
+          if (k >= entries) return false;
+          out[at + n++] = dict[k];
+        }
+      } else {
+        for (let i = 0; i < safe; i++, bit += bitWidth) {
+          const k = (view.getUint32(bit >>> 3, true) >>> (bit & 7)) & mask;
+          if (k >= entries) return false;
+          const o = at + 2 * n++;
+          out[o] = dict[2 * k];
+          out[o + 1] = dict[2 * k + 1];
+        }
+      }
+      for (let i = safe; i < take; i++, bit += bitWidth) {
+        const p = bit >>> 3;
+        let w = 0;
+        for (let q = 0; q < 4 && p + q < buf.length; q++) w |= buf[p + q] << (8 * q);
+        const k = (w >>> (bit & 7)) & mask;
+        if (k >= entries) return false;
+        if (words === 1) out[at + n++] = dict[k];
+        else {
+          const o = at + 2 * n++;
+          out[o] = dict[2 * k];
+          out[o + 1] = dict[2 * k + 1];
+        }
+      }
+      pos += groups * bitWidth;
+    } else {
+      const run = Math.floor(header / 2);
+      let k = 0;
+      for (let i = 0; i < byteWidth; i++) k += buf[pos++] * 2 ** (8 * i);
+      if (k >= entries) return false;
+      const stop = Math.min(count, n + run);
+      if (words === 1) out.fill(dict[k], at + n, at + stop);
+      else {
+        for (let i = n; i < stop; i++) {
+          out[at + 2 * i] = dict[2 * k];
+          out[at + 2 * i + 1] = dict[2 * k + 1];
+        }
+      }
+      n = stop;
+    }
+  }
+  return true;
+}
+
+/** Indexes wider than 24 bits (dictionaries of over 16M entries): through an index array. */
+function readDictionaryIndexesSlow(
+  buf: Uint8Array,
+  pos: number,
+  bitWidth: number,
+  count: number,
+  dict: Int32Array,
+  words: 1 | 2,
+  out: Int32Array,
+  at: number,
+): boolean {
+  const idx = new Uint32Array(count);
+  if (!readHybrid(buf, pos, bitWidth, count, idx)) return false;
+  const entries = dict.length / words;
+  for (let i = 0; i < count; i++) {
+    const k = idx[i];
+    if (k >= entries) return false;
+    if (words === 1) out[at + i] = dict[k];
+    else {
+      out[at + 2 * i] = dict[2 * k];
+      out[at + 2 * i + 1] = dict[2 * k + 1];
+    }
+  }
+  return true;
 }
 
 /**

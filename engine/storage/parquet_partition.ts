@@ -19,6 +19,7 @@ import { decompressors } from "../parquet/codecs.ts";
 import { PARQUET_PARSERS } from "../parquet/reader.ts";
 import { decodeColumnFast, type ReadRange, type Target } from "../parquet/fast_decode.ts";
 import { fillNull } from "./fixed_codec.ts";
+import { LocalChunkReader, recycleChunk } from "./parquet_chunk_reader.ts";
 import { fileSize, joinPath, readRange, writeAll } from "./_fs.ts";
 import { encodeChunk } from "./append.ts";
 import type { ColumnChunk } from "./column_chunk.ts";
@@ -93,7 +94,12 @@ export async function writeParquetPartition(
 export interface ParquetPartitionFile {
   bytes: ArrayBuffer | AsyncBuffer;
   metadata: FileMetaData;
+  /** The local file's path (undefined for a remote object): the direct decoder reads it by handle. */
+  path?: string;
 }
+
+/** Bytes read for the footer first: the footer of a partition file is a few KiB (hyparquet reads more when not). */
+const FOOTER_FETCH = 64 * 1024;
 
 /**
  * Reads a Parquet partition's file; a file shorter than committed is an io error. A remote
@@ -115,7 +121,11 @@ export async function openParquetPartition(
     slice: async (start, end) =>
       (await readRange(path, start, (end ?? part.size) - start)).buffer as ArrayBuffer,
   };
-  return { bytes, metadata: await parquetMetadataAsync(bytes, { parsers: PARQUET_PARSERS as never }) };
+  const metadata = await parquetMetadataAsync(bytes, {
+    parsers: PARQUET_PARSERS as never,
+    initialFetchSize: Math.min(FOOTER_FETCH, part.size),
+  });
+  return { bytes, metadata, path };
 }
 
 async function openRemote(part: ParquetPart, store: ObjectStore | undefined): Promise<ParquetPartitionFile> {
@@ -226,11 +236,29 @@ function decodeFast(
     fillNull(col.type, nullBytes);
     target = { kind: "fixed", width, nullBytes };
   }
+  if (file.path !== undefined) return decodeLocal(file.path, file.metadata, at, n, target, into);
   const bytes = file.bytes;
   const read: ReadRange = bytes instanceof ArrayBuffer
     ? (start, end) => new Uint8Array(bytes, start, end - start)
     : async (start, end) => new Uint8Array(await bytes.slice(start, end));
   return decodeColumnFast(read, file.metadata, at, n, target, into);
+}
+
+/** A local file's column: its chunks read through one handle into recycled buffers. */
+async function decodeLocal(
+  path: string,
+  metadata: FileMetaData,
+  at: number,
+  n: number,
+  target: Target,
+  into: Uint8Array | undefined,
+): Promise<Uint8Array | undefined> {
+  const reader = new LocalChunkReader(path);
+  try {
+    return await decodeColumnFast(reader.read, metadata, at, n, target, into, recycleChunk);
+  } finally {
+    await reader.close();
+  }
 }
 
 /** A raw Parquet value as the engine value of the column it was written from (engine/parquet/writer.ts). */

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { parquetMetadata, parquetRead } from "hyparquet";
 import { adminSession, Engine, readValue, type Value } from "../../engine/mod.ts";
-import { decodeColumnFast, readHybrid } from "../../engine/parquet/fast_decode.ts";
+import { decodeColumnFast, readDictionaryIndexes, readHybrid } from "../../engine/parquet/fast_decode.ts";
 import { decompressors } from "../../engine/parquet/codecs.ts";
 import { parquetColumnDecodes } from "../../engine/storage/parquet_partition.ts";
 import { openDuck } from "./duckdb.ts";
@@ -226,6 +226,40 @@ Deno.test("RLE / bit-packed hybrid: every width 1-24, mixed runs, partial last g
       assert.deepEqual([...again], values, `width ${bitWidth} at offset 3`);
     }
   }
+});
+
+Deno.test("dictionary indexes looked up while unpacked: as readHybrid then the lookup, 1 and 2 words, out of range refused", () => {
+  let seed = 11;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  for (const bitWidth of [1, 3, 5, 8, 10, 13, 17, 24, 26]) {
+    const entries = Math.min(2 ** bitWidth, 3000);
+    for (const words of [1, 2] as const) {
+      const dict = Int32Array.from({ length: entries * words }, (_, i) => i * 7 - 5);
+      for (const count of [1, 9, 200, 1001]) {
+        const values = Array.from(
+          { length: count },
+          (_, i) => i % 30 < 12 ? 1 % entries : Math.floor(rnd() * entries),
+        );
+        const runs: ("rle" | "packed")[] = [];
+        for (let i = 0; i < 200; i++) runs.push(i % 3 === 0 ? "rle" : "packed");
+        runs.push("packed");
+        const buf = encodeHybrid(values, bitWidth, runs);
+        const out = new Int32Array(3 + count * words).fill(99);
+        const what = `width ${bitWidth}, ${words} words, ${count} values`;
+        assert.ok(readDictionaryIndexes(buf, 0, bitWidth, count, dict, words, out, 3), what);
+        const expected = values.flatMap((v) => words === 1 ? [dict[v]] : [dict[2 * v], dict[2 * v + 1]]);
+        assert.deepEqual([...out.subarray(3)], expected, what);
+        assert.deepEqual([...out.subarray(0, 3)], [99, 99, 99], `${what}: nothing before 'at'`);
+        // An index past the dictionary's end is refused (the caller falls back), not read as 0.
+        const small = dict.subarray(0, Math.max(...values) * words);
+        assert.equal(readDictionaryIndexes(buf, 0, bitWidth, count, small, words, out, 3), false, what);
+      }
+    }
+  }
+  assert.equal(
+    readDictionaryIndexes(new Uint8Array([3, 0x88]), 0, 3, 13, new Int32Array(8), 1, new Int32Array(13), 0),
+    false,
+  );
 });
 
 Deno.test("direct decoder: pages with and without NULLs in one column, decoded into the cache, answer as native", async () => {
