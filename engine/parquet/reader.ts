@@ -137,6 +137,8 @@ export function engineTypeOf(e: SchemaElement, path: string, pos: number): Colum
   }
 }
 
+const UTF8 = new TextDecoder();
+
 /**
  * Keeps raw values where hyparquet would make Dates (they lose microseconds); used for external
  * files here and for the table's own Parquet partitions (engine/storage/parquet_partition.ts).
@@ -146,6 +148,9 @@ export const PARQUET_PARSERS = {
   timestampFromMicroseconds: (v: bigint) => v,
   timestampFromNanoseconds: (v: bigint) => v,
   dateFromDays: (days: number) => BigInt(days) * 86_400_000n,
+  // JSON columns read as VARCHAR: the text as written, where hyparquet would parse it into
+  // objects (which then printed as "[object Object]").
+  jsonFromBytes: (bytes: Uint8Array | undefined) => bytes && UTF8.decode(bytes),
 };
 
 /** A row group's row range. */
@@ -318,7 +323,9 @@ function toEngineValue(t: ColumnType, v: unknown): Value {
       return x;
     }
     case "VARCHAR":
-      return typeof v === "string" ? v : String(v);
+      // ENUM columns (and a JSON logical type without the converted type) come as bytes:
+      // utf8 is off so that un-annotated BYTE_ARRAY stays BINARY.
+      return typeof v === "string" ? v : v instanceof Uint8Array ? UTF8.decode(v) : String(v);
     default:
       return v as Value;
   }
