@@ -66,6 +66,7 @@ import { ClockHolder, type ColumnMeta, PreparedStatement, sameSchema } from "./p
 import "./catalog/pg_catalog.ts";
 import "./functions/pg_functions.ts";
 import "./functions/pg_expandarray.ts";
+import "./functions/pg_json.ts";
 import { CURSOR_MESSAGE } from "./statement_kind.ts";
 
 setAggregateNamePredicate(isAggregateName);

@@ -45,7 +45,7 @@ const CATALOG_RELATION_OID_BASE = 12000;
 
 /**
  * PostgreSQL's fixed oids for the relations drivers name with `'pg_class'::regclass` (as
- * pg_description.classoid); server/pg/sql_rewrite.ts turns those casts into the same numbers.
+ * pg_description.classoid); engine/plan/reg_types.ts reads those casts as the same numbers.
  */
 const FIXED_RELATION_OIDS: Record<string, number> = {
   pg_class: 1259,
@@ -398,8 +398,10 @@ function registerAll(): void {
 
 /**
  * Relations with no rows here: tables have no constraints,
- * comments, column defaults, inheritance, triggers, rules, policies or sequences.
- * server/pg/sql_rewrite.ts knows these names too: subqueries over them are answered as empty.
+ * comments, column defaults, inheritance, triggers, rules, policies or sequences. Queries
+ * over them run like any other (issue #18: correlated subqueries, ARRAY(subquery), unnest and
+ * the other set-returning functions of driver catalog queries are the engine's), and so
+ * answer nothing.
  */
 function registerEmptyRelations(pg: (name: string, columns: Col[], rows: Rows) => void): void {
   pg("pg_description", cols("objoid:INT classoid:INT objsubid:INT description"), empty);

@@ -20,6 +20,7 @@ import { distinctOp, sortOp, topNOf } from "./vector/physical.ts";
 import { runRadixSort } from "./vector/radix_sort.ts";
 import { runHashDistinct } from "./vector/hash_distinct.ts";
 import { runTopN } from "./vector/top_n.ts";
+import { runSetFunction } from "./set_function.ts";
 import { runGenerator, runLongSequence, runRows, runValues } from "./sources.ts";
 
 type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
@@ -49,6 +50,9 @@ export async function* runPlan(n: PlanNode, ctx: ExecContext): AsyncGenerator<Ba
       return;
     case "generator":
       yield* runGenerator(n, ctx);
+      return;
+    case "setFunction":
+      yield* runSetFunction(n, ctx);
       return;
     case "filter":
       yield* runFilter(n, withCorrelated(n, ctx), ctx);

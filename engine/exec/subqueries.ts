@@ -24,6 +24,8 @@ export function nodeExprs(n: PlanNode): BoundExpr[] {
       return n.condition ? [n.condition] : [];
     case "lateral":
       return n.condition ? [...n.outer, n.condition] : n.outer;
+    case "setFunction":
+      return n.calls.flatMap((c) => c.args);
     case "longSequence":
       return n.seed ? [n.count, ...n.seed] : [n.count];
     case "limit":

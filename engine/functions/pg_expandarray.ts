@@ -38,6 +38,23 @@ const FIELDS: Record<string, ScalarBinding> = {
   },
 };
 
+/**
+ * `_pg_expandarray(v)` on its own (pgjdbc's getPrimaryKeys selects it `AS keys` in a derived
+ * table, then reads `(keys).x`): its one (x, n) row, kept as the vector itself, which the
+ * fields above read (parse_primary.ts turns `(column).x` into `_pg_expandarray.x(column)`).
+ */
+const ROW: ScalarBinding = {
+  returns: T.STRING,
+  eval: ([v]) => (v === null ? null : single(v).text),
+};
+
+for (const schema of ["", "information_schema.", "pg_catalog."]) {
+  registerScalar({
+    name: `${schema}_pg_expandarray`,
+    bind: (args) => args.length === 1 ? ROW : "_pg_expandarray expects one array",
+  });
+}
+
 for (const [field, binding] of Object.entries(FIELDS)) {
   for (const schema of ["", "information_schema.", "pg_catalog."]) {
     registerScalar({

@@ -11,8 +11,8 @@
 import { SqlError } from "../base/errors.ts";
 import { T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
-import { toBigInt } from "./_util.ts";
-import { registerScalar } from "./registry.ts";
+import { textOf, toBigInt } from "./_util.ts";
+import { registerAggregate, registerScalar } from "./registry.ts";
 import type { BoundArg, ScalarBinding } from "./registry_types.ts";
 
 /** An element written in an array literal: quoted when PostgreSQL's array_out would quote it. */
@@ -191,3 +191,26 @@ function registerAll(): void {
 }
 
 registerAll();
+
+/**
+ * pg_array_agg(x): the values of x, NULLs included, as a text array (`{a,b}`; `{}` over no
+ * rows). `ARRAY(subquery)` is read as this aggregate over the subquery (sql/pg_array_subquery.ts):
+ * psql's `\du` and `\d` build role and option lists so.
+ */
+registerAggregate({
+  name: "pg_array_agg",
+  bind: (args) => {
+    if (args.length !== 1) return "pg_array_agg expects one argument";
+    const type = args[0].type;
+    return {
+      returns: T.STRING,
+      create: () => {
+        const items: (string | null)[] = [];
+        return {
+          add: ([v]) => void items.push(textOf(v, type)),
+          result: () => formatTextArray(items),
+        };
+      },
+    };
+  },
+});

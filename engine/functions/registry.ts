@@ -38,14 +38,18 @@ export function lookupScalar(name: string): ScalarFunction | undefined {
   return scalars.get(name.toLowerCase());
 }
 
-/** The aggregate function named `name` (any case), if there is one. */
+/**
+ * The aggregate function named `name` (any case), if there is one; `pg_catalog.` before the
+ * name is PostgreSQL's schema for its built-ins (psql's `pg_catalog.string_agg`).
+ */
 export function lookupAggregate(name: string): AggregateFunction | undefined {
-  return aggregates.get(name.toLowerCase());
+  const lower = name.toLowerCase();
+  return aggregates.get(lower) ?? aggregates.get(lower.replace(/^pg_catalog\./, ""));
 }
 
 /** True when `name` is an aggregate: the binder then routes the call to GROUP BY machinery. */
 export function isAggregateName(name: string): boolean {
-  return aggregates.has(name.toLowerCase());
+  return lookupAggregate(name) !== undefined;
 }
 
 /** Operators registered under word names: keywords of the grammar, not callable functions. */

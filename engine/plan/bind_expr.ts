@@ -35,6 +35,7 @@ import { arrayArgumentHint } from "../functions/arrays.ts";
 import { parseDecimalText } from "../functions/decimal_math.ts";
 import { bindRegCast, castFromReg, regKindOf } from "./reg_types.ts";
 import { bindSystemColumn } from "./system_columns.ts";
+import { isTextArrayCast, textArrayCast } from "./pg_text_arrays.ts";
 
 /** Handles aggregate calls met while binding (GROUP BY / SAMPLE BY select items). */
 export interface AggregateBinder {
@@ -295,6 +296,7 @@ export function inferParam(x: BoundExpr, t: ColumnType, ctx: BindContext): Bound
 function bindCast(e: A.CastExpr, ctx: BindContext): BoundExpr {
   const reg = regKindOf(e.type);
   if (reg) return bindRegCast(bindExpr(e.expr, ctx), reg, e.expr.pos, ctx.evalContext);
+  if (isTextArrayCast(e.type)) return textArrayCast(bindExpr(e.expr, ctx), e.type, e.pos);
   const to = typeFromSpec(e.type);
   const arg = inferParam(bindExpr(e.expr, ctx), to, ctx);
   return castTo(arg, to, e.pos);

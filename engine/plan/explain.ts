@@ -58,6 +58,8 @@ function describe(n: PlanNode, topN?: { sort: PlanNode; keep: number }): string 
       } Join (per outer values: ${n.outer.length})`;
     case "longSequence":
       return "long_sequence";
+    case "setFunction":
+      return n.calls.map((c) => c.name).join(", ");
     default:
       return n.kind[0].toUpperCase() + n.kind.slice(1);
   }

@@ -21,6 +21,7 @@ import { T } from "../base/types.ts";
 import { seriesOf } from "../exec/generate_series.ts";
 import { openParquet, resolveInRoot } from "../parquet/reader.ts";
 import type { ParquetScan } from "./parquet_pushdown.ts";
+import { bindSetCall, setFunctionName, setFunctionNode, ZIPPED_SET_FUNCTIONS } from "./plan_set_function.ts";
 
 export interface Planned {
   node: PlanNode;
@@ -161,21 +162,34 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
     };
     return { node, scope: scopeOf(node, alias ? [alias] : ["long_sequence"]) };
   }
-  if (name === "generate_series") {
+  if (name === ZIPPED_SET_FUNCTIONS) {
+    // The set-returning calls of a select list, zipped (sql/pg_select_srf.ts).
+    const calls = call.args.map((a) => bindSetCall(a as A.FunctionCall, pc));
+    const node = setFunctionNode(calls, calls.map((_, i) => `srf${i + 1}`));
+    return { node, scope: scopeOf(node, alias ? [alias] : []) };
+  }
+  const setName = setFunctionName(name);
+  if (setName === "unnest" || setName === "generate_subscripts") {
+    const node = setFunctionNode([bindSetCall(call, pc)], [setName]);
+    return { node, scope: aliasedColumn(scopeOf(node, alias ? [alias] : [setName]), alias) };
+  }
+  if (setName === "generate_series") {
     const ctx = bindContext(new Scope([]), pc, "generate_series");
-    const args = call.args.map((a) => {
-      const b = bindExpr(a, ctx);
-      if (!isConst(b)) throw new SqlError("constant argument expected", a.pos);
-      return { value: b.value, type: b.type };
-    });
+    const bound = call.args.map((a) => bindExpr(a, ctx));
+    if (!bound.every(isConst)) {
+      // Bounds read from a LATERAL or correlated outer row: evaluated when it runs.
+      const node = setFunctionNode([bindSetCall(call, pc)], [setName]);
+      return { node, scope: aliasedColumn(scopeOf(node, alias ? [alias] : [setName]), alias) };
+    }
+    const args = bound.map((b) => ({ value: (b as { value: Value }).value, type: b.type }));
     const series = seriesOf(args, call.pos);
     const node: PlanNode = {
       ...shape([{ name: "generate_series", type: series.type }]),
       kind: "generator",
-      name,
+      name: setName,
       args: [series as unknown as Value],
     };
-    return { node, scope: aliasedColumn(scopeOf(node, alias ? [alias] : [name]), alias) };
+    return { node, scope: aliasedColumn(scopeOf(node, alias ? [alias] : [setName]), alias) };
   }
   if (name === "read_parquet" || name === "parquet_scan") return planReadParquet(call, alias, pc);
   const columns = pc.meta.columnsOf(name);

@@ -19,6 +19,15 @@ interface Base {
   timestampIndex: number;
 }
 
+/** One set-returning call of a `setFunction` node (plan_set_function.ts); arguments read when it runs. */
+export interface SetCall {
+  name: "unnest" | "generate_subscripts" | "generate_series";
+  args: BoundExpr[];
+  type: ColumnType;
+  /** unnest of a catalog vector (INT elements), not of a text array. */
+  vector: boolean;
+}
+
 export interface AggregateCall {
   name: string;
   binding: AggregateBinding;
@@ -57,6 +66,7 @@ export type PlanNode =
   | (Base & { kind: "rows"; rows: Value[][] })
   | (Base & { kind: "longSequence"; count: BoundExpr; seed?: [BoundExpr, BoundExpr] })
   | (Base & { kind: "generator"; name: string; args: Value[] })
+  | (Base & { kind: "setFunction"; calls: SetCall[] })
   | (Base & { kind: "filter"; input: PlanNode; predicate: BoundExpr })
   | (Base & { kind: "project"; input: PlanNode; exprs: BoundExpr[] })
   | (Base & { kind: "aggregate"; input: PlanNode; keys: BoundExpr[]; aggs: AggregateCall[] })

@@ -24,6 +24,7 @@ import { intervalsFromWhere } from "./intervals_from_where.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { planFrom } from "./plan_from.ts";
 import { commaJoinsAsEquiJoins } from "./comma_joins.ts";
+import { selectListSetFunctions } from "./plan_select_srf.ts";
 import { type AggregateCall, type LimitSpec, type OutputColumn, type PlanNode, shape } from "./plan_node.ts";
 import { planQuery } from "./plan_query.ts";
 import { orderByTimestamp } from "./order_by_timestamp.ts";
@@ -94,7 +95,7 @@ export function planSelect(
   limit: A.Limit | undefined,
   pc: PlanContext,
 ): PlanNode {
-  core = commaJoinsAsEquiJoins(core);
+  core = selectListSetFunctions(commaJoinsAsEquiJoins(core));
   if (needsGroupedWindows(core)) return planGroupedWindows(core, orderBy, limit, pc);
   if (core.having) return planHaving(core, orderBy, limit, pc);
   let { node, scope } = planFrom(core.from, pc);

@@ -17,6 +17,7 @@ import { parseCallTail } from "./parse_window.ts";
 import { regnamespaceCast } from "./pg_reg_casts.ts";
 import { pgCatalogCast } from "./pg_spellings.ts";
 import { rowValue } from "./pg_row_values.ts";
+import { arraySubquery } from "./pg_array_subquery.ts";
 
 /** One primary expression at the cursor; the postfix `::` and `[...]` are read by the caller. */
 export function parsePrimary(p: ParseState): Expr {
@@ -61,6 +62,9 @@ function param(p: ParseState, t: Token): Param {
   return { kind: "param", pos: t.pos, index, name };
 }
 
+/** The fields of _pg_expandarray's (x, n) rows. */
+const EXPANDARRAY_FIELDS = new Set(["x", "n"]);
+
 /** `( expr )` or `( SELECT ... )`. */
 function parseParenthesised(p: ParseState): Expr {
   const open = p.next();
@@ -83,6 +87,21 @@ function parseParenthesised(p: ParseState): Expr {
   if (e.kind === "call" && p.isOp(".") && p.peek(1).kind === "word" && !p.isOp("(", 2)) {
     p.next();
     return { ...e, name: `${e.name}.${p.next().text.toLowerCase()}` };
+  }
+  // `(keys).x` on a column: the one composite value here is _pg_expandarray's, kept as its
+  // vector (pgjdbc's getPrimaryKeys selects `_pg_expandarray(i.indkey) AS keys`, then reads
+  // `(result.keys).x`), so the field is the same call on the column.
+  if (e.kind === "column" && p.isOp(".") && EXPANDARRAY_FIELDS.has(p.wordAt(1) ?? "") && !p.isOp("(", 2)) {
+    p.next();
+    const field = p.next().text.toLowerCase();
+    return {
+      kind: "call",
+      pos: e.pos,
+      name: `_pg_expandarray.${field}`,
+      args: [e],
+      distinct: false,
+      star: false,
+    };
   }
   return e;
 }
@@ -114,6 +133,13 @@ function parseName(p: ParseState): Expr {
       if (nextIs("[")) {
         p.next();
         return parseArray(p, t.pos);
+      }
+      if (nextIs("(") && (p.wordAt(2) === "select" || p.wordAt(2) === "with")) {
+        p.next();
+        const open = p.next();
+        const query = parseQuery(p);
+        p.closeParen(open);
+        return arraySubquery(query, t.pos);
       }
       break;
   }

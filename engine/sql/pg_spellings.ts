@@ -6,7 +6,7 @@
  * - casts to PostgreSQL's catalog types: `::oid` is INT, `::name`, `::bpchar` and `::"char"`
  *   are VARCHAR (`::text` is the dialect's STRING already), `::pg_catalog.type` drops the
  *   schema, and the vector types `int2vector`/`oidvector` (text here) keep the
- *   value as it is;
+ *   value as it is, and so do `regconfig` (text search configurations are their names here);
  * - the parameterless SQL functions written without parentheses: `current_user`,
  *   `session_user`, `current_schema`, `current_catalog` (as current_database());
  * - `x = ANY (array)` (not a subquery) as pg_any_equal(x, array): catalog vectors are text
@@ -24,6 +24,7 @@ const CAST_TYPES: Record<string, string> = {
   char: "VARCHAR",
   int2vector: "",
   oidvector: "",
+  regconfig: "",
 };
 
 /** `x::type` for a PostgreSQL catalog type name, or undefined for the dialect's own types. */

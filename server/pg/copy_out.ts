@@ -10,7 +10,6 @@ import type { CopyHost } from "./copy_in.ts";
 import { formatRow } from "./copy_rows.ts";
 import type { CopySpec } from "./copy_statement.ts";
 import { textOf } from "./encode_text.ts";
-import { rewriteForEngine } from "./sql_rewrite.ts";
 import { tokenize } from "./sql_tokens.ts";
 import { withSessionZone } from "./time_zone_columns.ts";
 import { PgError, SQLSTATE } from "./sqlstate.ts";
@@ -24,7 +23,7 @@ function quoteName(name: string): string {
 
 /** The SELECT a COPY TO runs. */
 function queryOf(spec: Extract<CopySpec, { direction: "to" }>): string {
-  if ("query" in spec) return rewriteForEngine(spec.query);
+  if ("query" in spec) return spec.query;
   const columns = spec.columns ? spec.columns.map(quoteName).join(", ") : "*";
   return `SELECT ${columns} FROM ${quoteName(spec.table)}`;
 }

@@ -10,7 +10,6 @@ import type { Engine, PreparedStatement as EnginePrepared, Session } from "../..
 import { OID, paramOidOf } from "./pg_types.ts";
 import { paramCount, splitStatements } from "./sql_tokens.ts";
 import { type StatementText, statementText } from "./run_statement.ts";
-import { rewriteForEngine } from "./sql_rewrite.ts";
 
 export interface PreparedStatement extends StatementText {
   name: string;
@@ -63,7 +62,7 @@ export function enginePrepared(
 ): EnginePrepared | undefined {
   if (!forEngine(stmt)) return undefined;
   if (stmt.prepared && engine.isCurrent(stmt.prepared)) return stmt.prepared;
-  stmt.prepared = engine.prepare(stmt.prepared?.sql ?? rewriteForEngine(stmt.text), session);
+  stmt.prepared = engine.prepare(stmt.prepared?.sql ?? stmt.text, session);
   return stmt.prepared;
 }
 

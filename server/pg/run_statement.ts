@@ -25,7 +25,6 @@ import { type CopySpec, parseCopy } from "./copy_statement.ts";
 import { showSetting } from "./server_settings.ts";
 import { DEFAULT_TIME_ZONE, parseSessionTimeZone } from "./time_zone.ts";
 import { withSessionZone } from "./time_zone_columns.ts";
-import { rewriteForEngine } from "./sql_rewrite.ts";
 import type { SqlToken } from "./sql_tokens.ts";
 import { PgError, SQLSTATE } from "./sqlstate.ts";
 
@@ -54,7 +53,7 @@ export interface StatementText {
 
 /** One statement's text with its kind, as the engine's parser reads it (issue #18). */
 export function statementText(text: string, tokens: SqlToken[]): StatementText {
-  const { kind, statement } = classifyStatement(rewriteForEngine(text));
+  const { kind, statement } = classifyStatement(text);
   return statement ? { text, tokens, kind, statement } : { text, tokens, kind };
 }
 
@@ -137,7 +136,7 @@ export async function runStatement(
       break;
     }
   }
-  const outcome = await state.engine.execute(stmt.prepared ?? rewriteForEngine(stmt.text), session);
+  const outcome = await state.engine.execute(stmt.prepared ?? stmt.text, session);
   switch (outcome.kind) {
     case "rows": {
       const zone = state.settings.get("timezone") ?? DEFAULT_TIME_ZONE;

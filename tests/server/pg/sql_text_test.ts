@@ -1,6 +1,5 @@
-/** What the wire layer reads from SQL text: statements, kinds, placeholders, types, rewrites. */
+/** What the wire layer reads from SQL text: statements, kinds, placeholders, types. */
 import assert from "node:assert/strict";
-import { rewriteForEngine } from "../../../server/pg/sql_rewrite.ts";
 import { paramCount, splitStatements, tokenize } from "../../../server/pg/sql_tokens.ts";
 import { statementText, wireSetting } from "../../../server/pg/run_statement.ts";
 import { clientPosition } from "../../../server/pg/sqlstate.ts";
@@ -63,67 +62,6 @@ Deno.test("SHOW of a setting is recognised from the engine's parse", () => {
 Deno.test("placeholders are counted outside literals (types are the engine's: Engine.prepare)", () => {
   assert.equal(paramCount(tokenize("select $1, $3 where x = '$4'")), 3);
   assert.equal(paramCount(tokenize("select 1")), 0);
-});
-
-Deno.test("catalog spellings are rewritten outside string literals only", () => {
-  assert.equal(
-    rewriteForEngine(
-      "select c.relname from pg_catalog.pg_class c where c.relname OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default",
-    ),
-    // OPERATOR(...), COLLATE and pg_catalog qualifiers are the engine parser's (pg_spellings.ts).
-    "select c.relname from pg_catalog.pg_class c where c.relname OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default",
-  );
-  assert.equal(
-    rewriteForEngine("select 'pg_catalog.x', n.nspname <> 'pg_catalog' from pg_namespace n"),
-    "select 'pg_catalog.x', n.nspname <> 'pg_catalog' from pg_namespace n",
-  );
-  assert.equal(
-    rewriteForEngine(
-      "select a.attname, (select d.adbin from pg_catalog.pg_attrdef d where d.adrelid = a.attrelid) from pg_attribute a",
-    ),
-    "select a.attname, NULL from pg_attribute a",
-  );
-  assert.equal(
-    rewriteForEngine("select pubname, null from pg_catalog.pg_publication p join x on true"),
-    "SELECT NULL pubname, NULL c2 FROM long_sequence(0)",
-  );
-  assert.equal(
-    rewriteForEngine("select * from (select 1 from pg_attrdef) x"),
-    "select * from (SELECT NULL c1 FROM long_sequence(0)) x",
-  );
-  // Derived tables over empty relations keep their column names; inner joins with them are empty too.
-  assert.equal(
-    rewriteForEngine(
-      "select a.attname from pg_attribute a join (select unnest(ix.indkey) attnum, generate_subscripts(ix.indkey, 1) as ord from pg_index ix where ix.indisprimary) k on a.attnum = k.attnum",
-    ),
-    "SELECT NULL attname FROM long_sequence(0)",
-  );
-  assert.equal(
-    rewriteForEngine(
-      "select t.relname, a.attname from pg_class t join pg_trigger g on t.oid = g.tgrelid left join pg_attribute a on a.attnum = 1",
-    ),
-    "SELECT NULL relname, NULL attname FROM long_sequence(0)",
-  );
-  assert.equal(
-    rewriteForEngine("select c.relname from pg_class c left join pg_description d on d.objoid = c.oid"),
-    "select c.relname from pg_class c left join pg_description d on d.objoid = c.oid",
-  );
-  // psqlODBC's parenthesised joins and `(current_schemas(b))[n]` are the engine's
-  // (tests/engine/sql/pg_front_door_test.ts).
-  for (
-    const sql of [
-      "select c.oid from ((pg_class c join pg_namespace n on n.oid = c.relnamespace) join pg_attribute a on a.attrelid = c.oid)",
-      "select n.nspname = (pg_catalog.current_schemas(true))[1] from pg_namespace n",
-      "select t.typname from pg_type t where (t.typrelid = 0 OR (SELECT c.relkind = 'c' FROM pg_catalog.pg_class c WHERE c.oid = t.typrelid))",
-    ]
-  ) assert.equal(rewriteForEngine(sql), sql);
-  assert.equal(
-    rewriteForEngine(
-      "select c.relname from pg_class c, pg_constraint con where con.conrelid = c.oid order by 1",
-    ),
-    "SELECT NULL relname FROM long_sequence(0)",
-  );
-  assert.equal(rewriteForEngine("select 1 from trades"), "select 1 from trades");
 });
 
 Deno.test("error positions become 1-based code point positions", () => {

@@ -1,0 +1,59 @@
+/**
+ * Runs a `setFunction` node (plan/plan_set_function.ts): its arguments are evaluated now (a
+ * LATERAL or correlated run has its outer values in the context), then each call's rows are
+ * produced and zipped, NULL past the end of the shorter ones.
+ */
+import { BATCH_ROWS_MAX } from "../base/limits.ts";
+import type { Batch, Value } from "../base/values.ts";
+import { parseTextArray } from "../functions/pg_text_arrays.ts";
+import { arrayElements } from "../functions/pg_functions.ts";
+import type { PlanNode, SetCall } from "../plan/plan_node.ts";
+import { rowsToBatches } from "./batch_util.ts";
+import { compileExpr } from "./compile_expr.ts";
+import { type ExecContext, pace } from "./exec_context.ts";
+import { runSeries, seriesOf } from "./generate_series.ts";
+
+const ONE_ROW: Batch = { rowCount: 1, columns: [] };
+
+/** A text array's elements and the subscript of its first: catalog vectors count from 0. */
+function elements(text: string, vector: boolean): { items: (string | null)[]; lower: number } {
+  if (vector) return arrayElements(text);
+  return { items: parseTextArray(text), lower: 1 };
+}
+
+function callValues(call: SetCall, args: Value[]): Value[] {
+  switch (call.name) {
+    case "unnest": {
+      if (args[0] === null) return [];
+      const { items } = elements(String(args[0]), call.vector);
+      return call.vector ? items.map((e) => e === null || !/^-?\d+$/.test(e) ? null : Number(e)) : items;
+    }
+    case "generate_subscripts": {
+      if (args[0] === null || args[1] === null || Number(args[1]) !== 1) return [];
+      const vector = !String(args[0]).trim().startsWith("{");
+      const { items, lower } = elements(String(args[0]), vector);
+      return items.map((_, i) => lower + i);
+    }
+    case "generate_series": {
+      if (args.some((a) => a === null)) return [];
+      const series = seriesOf(args.map((value, i) => ({ value, type: call.args[i].type })), -1);
+      const out: Value[] = [];
+      for (const b of runSeries(series)) out.push(...Array.from(b.columns[0].data as ArrayLike<Value>));
+      return out;
+    }
+  }
+}
+
+export async function* runSetFunction(
+  n: Extract<PlanNode, { kind: "setFunction" }>,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
+  const lists = n.calls.map((c) => callValues(c, c.args.map((a) => compileExpr(a, ctx)(ONE_ROW, 0))));
+  const count = Math.max(0, ...lists.map((l) => l.length));
+  for (let at = 0; at < count; at += BATCH_ROWS_MAX) {
+    await pace(ctx);
+    const rows: Value[][] = [];
+    for (let r = at; r < Math.min(count, at + BATCH_ROWS_MAX); r++) rows.push(lists.map((l) => l[r] ?? null));
+    yield* rowsToBatches(n.columns.map((c) => c.type), rows);
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * PostgreSQL's set-returning functions over values known only when the statement runs, as
+ * catalog queries of drivers use them (issue #18): `unnest(vector)` and
+ * `generate_subscripts(vector, 1)` (SQLAlchemy's primary-key reflection, psql's `\d`),
+ * `generate_series(a, b)` with column or correlated bounds (pgjdbc's getImportedKeys). In FROM
+ * they are a `setFunction` node whose arguments are evaluated when it runs, so they may read a
+ * LATERAL or correlated subquery's outer row. Several calls in one node are zipped, as
+ * PostgreSQL does for set-returning functions in one select list (sql/pg_select_srf.ts):
+ * the longest gives the row count, the shorter ones are NULL past their end.
+ * Arrays here are PostgreSQL's text form (functions/pg_text_arrays.ts): a catalog vector's
+ * elements are INT, a text array's STRING.
+ */
+import { SqlError } from "../base/errors.ts";
+import { type ColumnType, isIntegral, T } from "../base/types.ts";
+import type * as A from "../sql/ast.ts";
+import { catalogTypeOid } from "../catalog/pg_catalog_define.ts";
+import { seriesOf } from "../exec/generate_series.ts";
+import { bindExpr } from "./bind_expr.ts";
+import type { PlanContext } from "./plan_context.ts";
+import { type PlanNode, type SetCall, shape } from "./plan_node.ts";
+import { bindContext } from "./plan_select.ts";
+import { Scope } from "./scope.ts";
+
+/** The synthetic call holding the zipped calls of one select list (pg_select_srf.ts). */
+export const ZIPPED_SET_FUNCTIONS = "pg_zipped_set_functions";
+
+const NAMES = new Set(["unnest", "generate_subscripts", "generate_series"]);
+
+/** The set-returning function `name` stands for (schema dropped), or undefined. */
+export function setFunctionName(name: string): SetCall["name"] | undefined {
+  const n = name.toLowerCase().replace(/^pg_catalog\./, "");
+  return NAMES.has(n) ? n as SetCall["name"] : undefined;
+}
+
+const TEXT_TAGS = new Set(["STRING", "VARCHAR", "NULL"]);
+
+/** Binds one call: its arguments (evaluated per run) and its column's type. */
+export function bindSetCall(call: A.FunctionCall, pc: PlanContext): SetCall {
+  const name = setFunctionName(call.name)!;
+  const ctx = bindContext(new Scope([]), pc, name);
+  const args = call.args.map((a) => bindExpr(a, ctx));
+  const textArg = (i: number) => {
+    if (!TEXT_TAGS.has(args[i].type.tag)) {
+      throw new SqlError(
+        `${name} expects an array (PostgreSQL array text), found ${args[i].type.tag}`,
+        call.args[i].pos,
+      );
+    }
+  };
+  switch (name) {
+    case "unnest": {
+      if (args.length !== 1) throw new SqlError("unnest expects one array", call.pos);
+      textArg(0);
+      const vector = catalogTypeOid(args[0].type) !== undefined;
+      return { name, args, type: vector ? T.INT : T.STRING, vector };
+    }
+    case "generate_subscripts": {
+      if (args.length !== 2) throw new SqlError("generate_subscripts expects (array, dimension)", call.pos);
+      textArg(0);
+      if (!isIntegral(args[1].type)) throw new SqlError("dimension must be an integer", call.args[1].pos);
+      return { name, args, type: T.INT, vector: false };
+    }
+    case "generate_series": {
+      // The type from the argument types alone (values are read at run time).
+      const type: ColumnType = seriesOf(args.map((a) => ({ type: a.type, value: 0 })), call.pos).type;
+      return { name, args, type, vector: false };
+    }
+  }
+}
+
+/** A `setFunction` node for the calls (one, or the zipped calls of a select list). */
+export function setFunctionNode(calls: SetCall[], names: string[]): PlanNode {
+  return { ...shape(calls.map((c, i) => ({ name: names[i], type: c.type }))), kind: "setFunction", calls };
+}
