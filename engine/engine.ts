@@ -19,6 +19,7 @@ import { planQuery } from "./plan/plan_query.ts";
 import { hasPivotLists, resolvePivotLists } from "./plan/pivot_lists.ts";
 import { pruneColumns } from "./plan/prune_columns.ts";
 import { markParallelHash } from "./exec/vector/hash_parallel.ts";
+import { markParallelSampleBy } from "./exec/sample_by_parallel.ts";
 import { bindContext } from "./plan/plan_select.ts";
 import { planShow } from "./plan/plan_show.ts";
 import { inferParams } from "./plan/infer_params.ts";
@@ -627,6 +628,7 @@ export class Engine {
   /** Marks the operators this plan runs on the worker heaps (EXPLAIN prints what runs). */
   #chooseParallel(plan: PlanNode): PlanNode {
     markParallelHash(plan, this.#parallel, this.#storage);
+    markParallelSampleBy(plan, this.#parallel, this.#storage);
     return plan;
   }
 

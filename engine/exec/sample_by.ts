@@ -15,6 +15,7 @@ import { compileExpr, compilePredicate } from "./compile_expr.ts";
 import { checkCancelled, type ExecContext, pace, PACE_MASK, paceDue } from "./exec_context.ts";
 import { boundTicks, type Bucketer, bucketerOf } from "./sample_by_buckets.ts";
 import { trySampleByFast } from "./sample_by_fast.ts";
+import { parallelSampleByOf, runParallelSampleBy } from "./sample_by_parallel.ts";
 
 export type SampleByNode = Extract<PlanNode, { kind: "sampleBy" }>;
 type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
@@ -34,7 +35,8 @@ export interface Sampled {
 }
 
 export async function* runSampleBy(n: SampleByNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
-  const sampled = (await trySampleByFast(n, ctx)) ?? (await collectRows(n, run(n.input, ctx), ctx));
+  const sampled = (parallelSampleByOf(n) ? await runParallelSampleBy(n, ctx) : undefined) ??
+    (await trySampleByFast(n, ctx)) ?? (await collectRows(n, run(n.input, ctx), ctx));
   if (sampled.batches && n.spec.fill.length === 0) yield* sampled.batches();
   else yield* emit(n, sampled, ctx);
 }
@@ -138,8 +140,10 @@ async function* emit(n: SampleByNode, s: Sampled, ctx: ExecContext): AsyncGenera
   const range = bucketRange(n, s);
   const fill = spec.fill;
   if (fill.length === 0) {
+    let rows = 0;
     for (const b of range) {
       for (const g of s.buckets.get(b)!.values()) {
+        if ((++rows & PACE_MASK) === 0 && paceDue(ctx)) await pace(ctx);
         buffer.push([b, ...g.keys, ...g.values]);
         if (buffer.full) yield buffer.take();
       }

@@ -6,11 +6,12 @@
  * reduces each bucket's rows in place in the column cache. Partial results of buckets that
  * span partitions merge in TypeScript. Other shapes answer undefined and take the row path.
  */
-import { LONG_NULL, type Value } from "../base/values.ts";
+import { type Interval, LONG_NULL, type Value } from "../base/values.ts";
 import type { ColumnType } from "../base/types.ts";
 import { kernels, type MeasureKind, wasmMemory } from "../../engine-wasm/mod.ts";
-import type { PlanNode } from "../plan/plan_node.ts";
-import { type ExecContext, pace, paceDue, snapshotOf } from "./exec_context.ts";
+import type { PlanNode, SampleBySpec } from "../plan/plan_node.ts";
+import type { TableSnapshot } from "../storage/api.ts";
+import { type ExecContext, pace, PACE_MASK, paceDue, snapshotOf } from "./exec_context.ts";
 import type { SampleByNode, Sampled } from "./sample_by.ts";
 import { boundTicks, type Bucketer, bucketerOf, fixedStrideTicks } from "./sample_by_buckets.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
@@ -31,7 +32,7 @@ export const KIND: Partial<Record<string, MeasureKind>> = {
 export const WIDTH: Record<MeasureKind, number> = { f64: 8, f32: 4, i64: 8, i32: 4 };
 const FNS = new Set(["count", "sum", "avg", "min", "max", "first", "last"]);
 
-interface FastAgg {
+export interface FastAgg {
   fn: Fn;
   /** Scan column, -1 for count(*). */
   col: number;
@@ -40,7 +41,7 @@ interface FastAgg {
 }
 
 /** Per-bucket partial state of one aggregate. */
-interface Acc {
+export interface Acc {
   rows: number;
   count: number;
   sum: number | bigint;
@@ -51,7 +52,7 @@ interface Acc {
   seen: boolean;
 }
 
-function shapeOf(n: SampleByNode): { scan: ScanNode; aggs: FastAgg[] } | undefined {
+export function unkeyedShapeOf(n: SampleByNode): { scan: ScanNode; aggs: FastAgg[] } | undefined {
   const spec = n.spec;
   const scan = n.input;
   if (scan.kind !== "scan" || scan.reverse || scan.timestampIndex !== spec.tsIndex || spec.keys.length > 0) {
@@ -77,7 +78,7 @@ function shapeOf(n: SampleByNode): { scan: ScanNode; aggs: FastAgg[] } | undefin
 
 export async function trySampleByFast(n: SampleByNode, ctx: ExecContext): Promise<Sampled | undefined> {
   if (n.spec.keys.length > 0) return await trySampleByKeyedFast(n, ctx);
-  const shape = shapeOf(n);
+  const shape = unkeyedShapeOf(n);
   if (!shape) return undefined;
   const scratch = new Scratch();
   try {
@@ -90,7 +91,7 @@ export async function trySampleByFast(n: SampleByNode, ctx: ExecContext): Promis
   }
 }
 
-const newAcc = (): Acc => ({
+export const newAcc = (): Acc => ({
   rows: 0,
   count: 0,
   sum: 0,
@@ -154,22 +155,93 @@ async function runFast(
 ): Promise<Sampled> {
   const spec = n.spec;
   const snap = snapshotOf(ctx, scan.table);
+  const env = unkeyedEnv(spec, scan, aggs);
+  const partial = new Map<bigint, Acc[]>();
+  const at: { bucketer?: Bucketer } = {};
+  const pieces = snap.partitions.map((p, i) => ({ p: i, lo: 0, hi: p.rowCount }));
+  await accumulatePieces(env, snap, pieces, partial, at, scratch, ctx);
+  return await sampledOf(spec, aggs, partial, at.bucketer, ctx);
+}
+
+/** The unkeyed fast path's result from its merged partial states (bucket starts in any order). */
+export async function sampledOf(
+  spec: SampleBySpec,
+  aggs: FastAgg[],
+  partial: Map<bigint, Acc[]>,
+  bucketer: Bucketer | undefined,
+  ctx: ExecContext,
+): Promise<Sampled> {
+  const buckets: Sampled["buckets"] = new Map();
+  const keys = new Map<unknown, Value[]>();
+  let i = 0;
+  for (const [start, accs] of partial) {
+    // A fine stride over a long range is many buckets: tens of thousands took ~100 ms.
+    if ((++i & PACE_MASK) === 0 && paceDue(ctx)) await pace(ctx);
+    buckets.set(start, new Map([["", { keys: [], values: aggs.map((a, i) => finish(a, accs[i])) }]]));
+    keys.set("", []);
+  }
+  return {
+    bucketer: bucketer ??
+      (spec.from !== undefined ? bucketerOf(spec, boundTicks(spec, spec.from)) : undefined),
+    buckets,
+    keys,
+  };
+}
+
+/**
+ * What the unkeyed fast path reads, as plain data: the main heap and the worker heaps
+ * (sample_by_parallel.ts) run the same accumulation over it. `spec` carries no expressions.
+ */
+export interface UnkeyedEnv {
+  spec: SampleBySpec;
+  tsCol: number;
+  /** Table column of each scan column. */
+  columnIndexes: number[];
+  intervals?: Interval[];
+  aggs: FastAgg[];
+}
+
+export function unkeyedEnv(spec: SampleBySpec, scan: ScanNode, aggs: FastAgg[]): UnkeyedEnv {
+  return {
+    spec: { ...spec, keys: [], aggs: [], fill: [] },
+    tsCol: scan.columnIndexes[spec.tsIndex],
+    columnIndexes: [...scan.columnIndexes],
+    intervals: scan.intervals,
+    aggs,
+  };
+}
+
+/**
+ * Accumulates rows [lo, hi) of each piece's partition (narrowed by the intervals, FROM and TO)
+ * into `partial`, per bucket start. `at.bucketer` is made from the first row seen unless the
+ * caller set it (a worker gets the statement's first timestamp). With `ctx` (the main heap)
+ * the event loop gets turns between ranges; a worker heap runs without.
+ */
+export async function accumulatePieces(
+  env: UnkeyedEnv,
+  snap: TableSnapshot,
+  pieces: { p: number; lo: number; hi: number }[],
+  partial: Map<bigint, Acc[]>,
+  at: { bucketer?: Bucketer },
+  scratch: Scratch,
+  ctx?: ExecContext,
+): Promise<void> {
+  const { spec, aggs } = env;
   const mem = wasmMemory();
   const k = kernels();
-  const tsCol = scan.columnIndexes[spec.tsIndex];
   const stride = fixedStrideTicks(spec) ?? 28n * 86_400_000_000n;
-  const partial = new Map<bigint, Acc[]>();
-  let bucketer: Bucketer | undefined;
   const columns = [...new Set(aggs.filter((a) => a.col >= 0).map((a) => a.col))];
-  for (let p = 0; p < snap.partitions.length; p++) {
-    if (paceDue(ctx)) await pace(ctx);
-    const ranges = await partitionRanges(snap, p, scan.intervals);
+  for (const { p, lo, hi } of pieces) {
+    if (ctx && paceDue(ctx)) await pace(ctx);
+    const ranges = (await partitionRanges(snap, p, env.intervals))
+      .map(([a, b]): [number, number] => [Math.max(a, lo), Math.min(b, hi)])
+      .filter(([a, b]) => b > a);
     if (!ranges.length) continue;
-    const tsRegion = await snap.region(p, tsCol);
+    const tsRegion = await snap.region(p, env.tsCol);
     if (!tsRegion) throw new FastPathUnavailable();
     const regions = new Map<number, number>();
     for (const c of columns) {
-      const r = await snap.region(p, scan.columnIndexes[c]);
+      const r = await snap.region(p, env.columnIndexes[c]);
       if (!r) throw new FastPathUnavailable();
       regions.set(c, r.ptr);
     }
@@ -177,10 +249,10 @@ async function runFast(
     for (let [from, to] of ranges) {
       // Turns only here, before this range's views are made: another statement's allocations
       // during a turn may grow (and detach) the memory.
-      if (paceDue(ctx)) await pace(ctx);
+      if (ctx && paceDue(ctx)) await pace(ctx);
       // A fresh view per range: scratch allocations may grow (and detach) the memory.
       const ts = mem.i64(tsRegion.ptr, rowCount);
-      if (!bucketer) bucketer = bucketerOf(spec, ts[from]);
+      const bucketer = at.bucketer ??= bucketerOf(spec, ts[from]);
       if (bucketer.first !== undefined) from = lowerBound(ts, bucketer.first, from, to);
       if (spec.to !== undefined) to = lowerBound(ts, boundTicks(spec, spec.to), from, to);
       if (to <= from) continue;
@@ -207,18 +279,22 @@ async function runFast(
     // the cache budget streams through this path instead of failing it.
     snap.releasePartition?.(p);
   }
-  const buckets: Sampled["buckets"] = new Map();
-  const keys = new Map<unknown, Value[]>();
-  for (const [start, accs] of partial) {
-    buckets.set(start, new Map([["", { keys: [], values: aggs.map((a, i) => finish(a, accs[i])) }]]));
-    keys.set("", []);
-  }
-  return {
-    bucketer: bucketer ??
-      (spec.from !== undefined ? bucketerOf(spec, boundTicks(spec, spec.from)) : undefined),
-    buckets,
-    keys,
-  };
+}
+
+/** Folds `b` (the state of later rows of the same bucket) into `a`. */
+export function mergeAcc(a: Acc, b: Acc): void {
+  a.rows += b.rows;
+  if (!b.seen) return;
+  if (!a.seen) a.first = b.first;
+  a.seen = true;
+  a.last = b.last;
+  if (b.count === 0) return;
+  a.count += b.count;
+  a.sum = typeof b.sum === "bigint"
+    ? BigInt.asIntN(64, BigInt(a.sum) + b.sum)
+    : Number(a.sum) + Number(b.sum);
+  if (b.min !== null && (a.min === null || b.min < a.min)) a.min = b.min;
+  if (b.max !== null && (a.max === null || b.max > a.max)) a.max = b.max;
 }
 
 export type View = Float64Array | Float32Array | BigInt64Array | Int32Array;

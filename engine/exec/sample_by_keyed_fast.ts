@@ -48,7 +48,7 @@ export const keyedFastStats = { partitions: 0 };
  */
 export const keyedFastTuning = { sliceRows: 40_000 };
 
-interface KAgg {
+export interface KAgg {
   fn: Fn;
   /** Scan column, -1 for count(*). */
   col: number;
@@ -67,7 +67,7 @@ interface ColState {
   lasts?: Num;
 }
 
-function shapeOf(n: SampleByNode): { scan: ScanNode; key: number; aggs: KAgg[] } | undefined {
+export function keyedShapeOf(n: SampleByNode): { scan: ScanNode; key: number; aggs: KAgg[] } | undefined {
   const spec = n.spec;
   const scan = n.input;
   if (spec.keys.length !== 1 || spec.fill.length > 0) return undefined;
@@ -92,7 +92,7 @@ function shapeOf(n: SampleByNode): { scan: ScanNode; key: number; aggs: KAgg[] }
 }
 
 export async function trySampleByKeyedFast(n: SampleByNode, ctx: ExecContext): Promise<Sampled | undefined> {
-  const shape = shapeOf(n);
+  const shape = keyedShapeOf(n);
   if (!shape) return undefined;
   try {
     return await runKeyed(n, shape.scan, shape.key, shape.aggs, ctx);
@@ -117,7 +117,7 @@ function newNum(kind: MeasureKind, n: number): Num {
 }
 
 /** Per-group statistics of one measured column, indexed by group. */
-interface ColStats {
+export interface ColStats {
   col: number;
   kind: MeasureKind;
   counts: ArrayLike<number | bigint>;
@@ -129,7 +129,7 @@ interface ColStats {
 }
 
 /** Groups [0, count) with their bucket, key slot (K = NULL) and statistics. */
-interface GroupSet {
+export interface GroupSet {
   count: number;
   bucket(g: number): bigint;
   slot: ArrayLike<number>;
@@ -141,7 +141,7 @@ interface GroupSet {
  * The groups of the last bucket seen, held until the next range shows whether it goes on:
  * plain JS arrays, one entry per key that appeared, merged in place when it continues.
  */
-class HeldBucket implements GroupSet {
+export class HeldBucket implements GroupSet {
   count = 0;
   readonly slot: number[] = [];
   readonly rows: number[] = [];
@@ -213,18 +213,19 @@ function pushed<T extends Num | Float64Array | BigInt64Array>(a: T, v: number | 
 }
 
 /** Output batches filled group by group; full ones are handed out by `take`. */
-class Output {
+export class Output {
   readonly #types: ColumnType[];
   #data: VectorData[] = [];
   rows = 0;
 
+  /** `dict` is undefined on a worker heap: the main thread attaches it to the key column. */
   constructor(
-    readonly n: SampleByNode,
+    types: ColumnType[],
     readonly aggs: KAgg[],
-    readonly dict: SymbolDict,
+    readonly dict: SymbolDict | undefined,
     readonly K: number,
   ) {
-    this.#types = n.columns.map((c) => c.type);
+    this.#types = types;
     this.#reset();
   }
 
@@ -413,7 +414,7 @@ async function* streamKeyed(
   const K = dict.size;
   const stride = fixedStrideTicks(spec) ?? 28n * 86_400_000_000n;
   const kindOf = (c: number) => KIND[scan.columns[c].type.tag]!;
-  const out = new Output(n, aggs, dict, K);
+  const out = new Output(n.columns.map((c) => c.type), aggs, dict, K);
   let held: HeldBucket | undefined;
   // Per key slot: the segment it last appeared in (within the current slice), and its group.
   const stamp = new Int32Array(K + 1);
@@ -502,7 +503,7 @@ async function* streamKeyed(
 }
 
 /** What stays the same across a statement's slices. */
-interface SliceEnv {
+export interface SliceEnv {
   bucketer: Bucketer;
   stride: bigint;
   /** Dictionary size: slot K stands for NULL. */
@@ -516,7 +517,7 @@ interface SliceEnv {
 }
 
 /** A slice's groups, statistics as views into its scratch; `seg` numbers their buckets within the slice. */
-interface SliceSet extends GroupSet {
+export interface SliceSet extends GroupSet {
   seg: Int32Array;
 }
 
@@ -526,7 +527,7 @@ interface SliceSet extends GroupSet {
  * number. Synchronous; the views it answers are valid until the caller frees `scratch` or
  * allocates WASM memory, so the caller reads them before either and never across a yield.
  */
-function reduceSlice(
+export function reduceSlice(
   env: SliceEnv,
   at: { ts: number; keys: number; rowCount: number; data: Map<number, number> },
   from: number,

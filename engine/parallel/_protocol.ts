@@ -3,6 +3,7 @@
  */
 import type { HeapScan, Partials } from "../exec/fast_aggregate.ts";
 import type { HashJob, HashPartial, Morsel } from "../exec/vector/hash_parallel.ts";
+import type { SampleByJob, SampleByMorsel, SampleByPartial } from "../exec/sample_by_parallel.ts";
 import type { SnapshotOrigin } from "../storage/snapshot.ts";
 
 export type HeapRequest =
@@ -26,6 +27,15 @@ export type HeapRequest =
     origin: SnapshotOrigin;
     job: HashJob;
     morsel: Morsel;
+  }
+  /** One morsel of a SAMPLE BY fast path (exec/sample_by_parallel.ts). */
+  | {
+    kind: "sampleBy";
+    id: number;
+    forget: string[];
+    origin: SnapshotOrigin;
+    job: SampleByJob;
+    morsel: SampleByMorsel;
   };
 
 export type HeapReply =
@@ -33,6 +43,7 @@ export type HeapReply =
   | { kind: "failed"; message: string }
   | { kind: "partials"; id: number; partials: Partials }
   | { kind: "hashPartial"; id: number; partial: HashPartial }
+  | { kind: "sampleByPartial"; id: number; partial: SampleByPartial }
   /** The heap could not hold what the kernels need: the query runs on the main heap. */
   | { kind: "unavailable"; id: number }
   | { kind: "error"; id: number; message: string };

@@ -15,6 +15,7 @@ import { openSnapshot } from "../storage/snapshot.ts";
 import { accumulatePartitions } from "../exec/fast_aggregate.ts";
 import { FastPathUnavailable } from "../exec/wasm_scratch.ts";
 import { hashPartialOf } from "../exec/vector/hash_parallel.ts";
+import { sampleByPartialOf, sampleByTransfers } from "../exec/sample_by_parallel.ts";
 import type { HeapReply, HeapRequest } from "./_protocol.ts";
 
 let cache: ColumnCache | undefined;
@@ -53,6 +54,12 @@ async function handle(req: HeapRequest): Promise<void> {
         const transfer = [...partial.counts, ...partial.values].filter((a) => a !== undefined)
           .map((a) => a!.buffer as ArrayBuffer);
         self.postMessage({ kind: "hashPartial", id: req.id, partial } satisfies HeapReply, { transfer });
+        return;
+      }
+      if (req.kind === "sampleBy") {
+        const partial = await sampleByPartialOf(req.job, snap, req.morsel);
+        const transfer = sampleByTransfers(partial);
+        self.postMessage({ kind: "sampleByPartial", id: req.id, partial } satisfies HeapReply, { transfer });
         return;
       }
       const partials = await accumulatePartitions(req.job, { snap, partitions: req.partitions });

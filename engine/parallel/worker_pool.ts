@@ -11,6 +11,12 @@
 import { SqlError } from "../base/errors.ts";
 import { charge, checkCancelled, type ExecContext } from "../exec/exec_context.ts";
 import type { HashJob, HashPartial, Morsel, ParallelHash } from "../exec/vector/hash_parallel.ts";
+import type {
+  ParallelSampleBy,
+  SampleByJob,
+  SampleByMorsel,
+  SampleByPartial,
+} from "../exec/sample_by_parallel.ts";
 import { emptyPartials, type HeapScan, mergePartials, type Partials } from "../exec/fast_aggregate.ts";
 import type { TableSnapshot } from "../storage/api.ts";
 import type { ColumnCache } from "../storage/column_cache.ts";
@@ -69,7 +75,7 @@ interface Heap {
 
 type Waiter = { resolve: (r: HeapReply) => void; reject: (e: Error) => void };
 
-export class WorkerPool implements ParallelHash {
+export class WorkerPool implements ParallelHash, ParallelSampleBy {
   readonly workers: number;
   readonly valuesMin: number;
   readonly hashRowsMin: number;
@@ -237,6 +243,56 @@ export class WorkerPool implements ParallelHash {
     }
     this.#jobs++;
     return partials;
+  }
+
+  /**
+   * The partials of a SAMPLE BY's morsels (exec/sample_by_parallel.ts), yielded in morsel order
+   * while later morsels run: morsel `i` goes to worker `i % workers`, at most IN_FLIGHT per
+   * worker are outstanding, so memory stays bounded and a cancelled statement (checked
+   * between morsels) sends no more. Undefined when the pool cannot run them.
+   */
+  async sampleByPartials(
+    job: SampleByJob,
+    snap: TableSnapshot,
+    morsels: SampleByMorsel[],
+    ctx: ExecContext,
+  ): Promise<AsyncGenerator<SampleByPartial> | undefined> {
+    if (this.workers === 0 || this.#broken || this.#closed || !(snap instanceof Snapshot)) return undefined;
+    const heaps = await this.#start();
+    if (!heaps) return undefined;
+    const origin = snap.origin();
+    const window = IN_FLIGHT * heaps.length;
+    const send = (i: number) => {
+      const h = heaps[i % heaps.length];
+      const forget = h.forget.splice(0);
+      const reply = this.#send(
+        h,
+        (id) => ({ kind: "sampleBy", id, forget, origin, job, morsel: morsels[i] }),
+      );
+      // Left unread when the consumer stops early: its failure must not go unhandled.
+      reply.catch(() => {});
+      return reply;
+    };
+    const pool = this;
+    return (async function* () {
+      const pending: Promise<HeapReply>[] = [];
+      let sent = 0;
+      for (let i = 0; i < morsels.length; i++) {
+        while (sent < morsels.length && sent - i < window) {
+          checkCancelled(ctx);
+          pending.push(send(sent++));
+        }
+        const r = await pending.shift()!;
+        checkCancelled(ctx);
+        if (r.kind === "error") throw new SqlError(`parallel SAMPLE BY failed: ${r.message}`, -1, "internal");
+        if (r.kind === "unavailable") throw new SqlError("not enough WASM memory for SAMPLE BY", -1, "limit");
+        if (r.kind !== "sampleByPartial") {
+          throw new SqlError(`parallel SAMPLE BY: unexpected reply ${r.kind}`, -1, "internal");
+        }
+        yield r.partial;
+      }
+      pool.#jobs++;
+    })();
   }
 
   /** Terminates the workers; later jobs are declined. */

@@ -12,6 +12,7 @@ import {
 
 // Whether an aggregate runs on the worker heaps was chosen for this plan (Engine, before EXPLAIN).
 import { parallelOf } from "../exec/vector/hash_parallel.ts";
+import { parallelSampleByOf } from "../exec/sample_by_parallel.ts";
 
 export function explainPlan(n: PlanNode, depth = 0, topN?: { sort: PlanNode; keep: number }): string[] {
   const pad = "    ".repeat(depth);
@@ -56,6 +57,10 @@ function describe(n: PlanNode, topN?: { sort: PlanNode; keep: number }): string 
       return `Lateral ${n.type[0].toUpperCase()}${
         n.type.slice(1)
       } Join (per outer values: ${n.outer.length})`;
+    case "sampleBy": {
+      const workers = parallelSampleByOf(n);
+      return workers ? `SampleBy [parallel ${workers}]` : "SampleBy";
+    }
     case "longSequence":
       return "long_sequence";
     case "setFunction":

@@ -1,0 +1,519 @@
+/**
+ * SAMPLE BY's WASM fast paths (sample_by_fast.ts unkeyed, sample_by_keyed_fast.ts keyed) as
+ * morsels on the worker heaps (issue #17): the table's rows, in table order, are cut into
+ * morsels (partition row ranges, MORSEL_ROWS each); a worker reduces a morsel with the same
+ * code the main heap runs, and the main thread only merges what crosses morsel edges.
+ *
+ * - Unkeyed: a morsel answers its buckets' partial states (count, sum, min, max, first, last
+ *   per aggregate); the main thread folds them per bucket start, in morsel order, and FILL,
+ *   FROM/TO and time zones are then handled as on one heap (sample_by.ts `emit`).
+ * - Keyed: a morsel answers its output rows as finished column batches (typed arrays,
+ *   transferred, not copied), except its first and last buckets, which travel as partial
+ *   states: a bucket cut by a morsel edge continues in the next morsel. The main thread merges
+ *   those edge buckets (the same `HeldBucket` the single-heap path holds between slices) and
+ *   streams the batches in order: keys within a bucket keep their first-appearance order.
+ *
+ * Every worker builds the statement's bucketer from the same first timestamp (read on the
+ * main thread), so FIRST OBSERVATION alignment, calendar units, time zones and offsets give
+ * the buckets one heap gives. The choice is made per plan (`markParallelSampleBy`, next to
+ * `markParallelHash`) and EXPLAIN prints `SampleBy [parallel N]`. While the workers reduce,
+ * the main thread waits on messages: its event loop serves other clients. Unlike the hash
+ * aggregation, the choice ignores the machine's load: the point here is that one statement's
+ * SAMPLE BY does not hold every other client's statements, not speed.
+ */
+import { SqlError } from "../base/errors.ts";
+import type { ColumnType } from "../base/types.ts";
+import { type Batch, type Interval, LONG_NULL } from "../base/values.ts";
+import { type MeasureKind, wasmMemory } from "../../engine-wasm/mod.ts";
+import type { PlanNode, SampleBySpec } from "../plan/plan_node.ts";
+import type { Storage, TableSnapshot } from "../storage/api.ts";
+import { checkCancelled, type ExecContext, pace, PACE_MASK, paceDue, snapshotOf } from "./exec_context.ts";
+import type { SampleByNode, Sampled } from "./sample_by.ts";
+import { boundTicks, bucketerOf, fixedStrideTicks } from "./sample_by_buckets.ts";
+import {
+  type Acc,
+  accumulatePieces,
+  type FastAgg,
+  isNull,
+  KIND,
+  mergeAcc,
+  sampledOf,
+  type UnkeyedEnv,
+  unkeyedEnv,
+  unkeyedShapeOf,
+  WIDTH,
+} from "./sample_by_fast.ts";
+import {
+  type ColStats,
+  type GroupSet,
+  HeldBucket,
+  type KAgg,
+  keyedShapeOf,
+  Output,
+  reduceSlice,
+  type SliceEnv,
+} from "./sample_by_keyed_fast.ts";
+import { lowerBound, partitionRanges } from "./scan.ts";
+import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
+
+/**
+ * Tables smaller than this keep SAMPLE BY on the main thread (tests lower it through the
+ * pool's `hashRowsMin`). At 500K rows the fast paths hold the main thread ~100 ms in all;
+ * below, a round trip to the workers is most of the time.
+ */
+export const SAMPLE_BY_ROWS_MIN = 500_000;
+/**
+ * Rows of one morsel (the unit of fairness and cancellation on a worker: a morsel of the keyed
+ * path reduces in ~30-60 ms on the bench machine) and rows a worker reduces per keyedStats
+ * call (bounds its scratch, as on the main heap). Tests lower both to cut buckets at morsel
+ * and slice edges on small tables.
+ */
+export const sampleByTuning = { morselRows: 262_144, workerSliceRows: 65_536 };
+
+/** Rows [lo, hi) of partition `p`, in table order (further narrowed by intervals, FROM, TO). */
+export interface SampleByMorsel {
+  pieces: { p: number; lo: number; hi: number }[];
+}
+
+/** What a worker needs, as plain structured-cloneable data (the spec without expressions). */
+export type SampleByJob =
+  | { kind: "unkeyed"; env: UnkeyedEnv; firstTs: bigint }
+  | {
+    kind: "keyed";
+    spec: SampleBySpec;
+    firstTs: bigint;
+    tsCol: number;
+    keyCol: number;
+    /** Table column of each scan column, and the scan columns' types. */
+    columnIndexes: number[];
+    scanTypes: ColumnType[];
+    intervals?: Interval[];
+    measured: number[];
+    aggs: KAgg[];
+    /** Output column types: bucket, key, aggregates. */
+    outTypes: ColumnType[];
+    /** Size of the key's dictionary in the snapshot: code K stands for NULL. */
+    K: number;
+    sliceRows: number;
+  };
+
+/** A morsel's edge bucket as it travels: a `HeldBucket`'s data (its class is not cloned). */
+export interface EdgeBucket {
+  start: bigint;
+  count: number;
+  slot: number[];
+  rows: number[];
+  cols: ColStats[];
+}
+
+/**
+ * The unkeyed partial states of a morsel's buckets, column-wise in typed arrays (moved, not
+ * cloned: an object per bucket and aggregate cost the main thread more to receive than the
+ * reduction saved). Per aggregate: `values` holds sum, min, max, first, last (NULL as the
+ * measured kind's NULL); `seen` marks the states that saw a row of their column.
+ */
+export interface UnkeyedBuckets {
+  starts: BigInt64Array;
+  rows: Float64Array;
+  aggs: { counts: Float64Array; seen: Uint8Array; values: (Float64Array | BigInt64Array)[] }[];
+}
+
+export type SampleByPartial =
+  | { kind: "unkeyed"; buckets: UnkeyedBuckets }
+  | { kind: "keyed"; head?: EdgeBucket; batches: Batch[]; tail?: EdgeBucket };
+
+/** The worker side of a pool, as SAMPLE BY sees it (engine/parallel/worker_pool.ts). */
+export interface ParallelSampleBy {
+  readonly workers: number;
+  readonly hashRowsMin: number;
+  /**
+   * The partials of `morsels`, in order, as the workers finish them (a few in flight per
+   * worker); undefined when the pool cannot run them. Throws the statement's cancel or timeout
+   * between morsels.
+   */
+  sampleByPartials(
+    job: SampleByJob,
+    snap: TableSnapshot,
+    morsels: SampleByMorsel[],
+    ctx: ExecContext,
+  ): Promise<AsyncGenerator<SampleByPartial> | undefined>;
+}
+
+/** Workers each parallel SAMPLE BY node runs on, as chosen for its plan. */
+const chosen = new WeakMap<PlanNode, number>();
+
+/** Marks the SAMPLE BY nodes of `plan` whose fast path runs on the workers. */
+export function markParallelSampleBy(
+  plan: PlanNode,
+  pool: Partial<ParallelSampleBy> | undefined,
+  storage: Storage,
+): void {
+  if (!pool?.workers || !pool.sampleByPartials) return;
+  const min = Math.min(SAMPLE_BY_ROWS_MIN, pool.hashRowsMin ?? SAMPLE_BY_ROWS_MIN);
+  const visit = (n: PlanNode) => {
+    if (n.kind === "sampleBy" && (keyedShapeOf(n) || (n.spec.keys.length === 0 && unkeyedShapeOf(n)))) {
+      const snap = storage.table((n.input as Extract<PlanNode, { kind: "scan" }>).table)?.snapshot();
+      const rows = snap?.rowCount ?? 0;
+      snap?.release();
+      if (rows >= min) chosen.set(n, pool.workers!);
+    }
+    if ("input" in n) visit(n.input);
+    if ("left" in n) {
+      visit(n.left);
+      visit(n.right);
+    }
+  };
+  visit(plan);
+}
+
+/** Workers the plan chose for this SAMPLE BY (0: it runs on the main thread). */
+export function parallelSampleByOf(n: PlanNode): number {
+  return chosen.get(n) ?? 0;
+}
+
+// ---- on the main thread ----
+
+/**
+ * Runs the SAMPLE BY on the workers, or answers undefined (the pool declines, the data does
+ * not fit a worker's cache): the caller then runs it on this heap.
+ */
+export async function runParallelSampleBy(n: SampleByNode, ctx: ExecContext): Promise<Sampled | undefined> {
+  const pool = ctx.parallel as Partial<ParallelSampleBy> | undefined;
+  if (!pool?.sampleByPartials || !pool.workers) return undefined;
+  const spec = n.spec;
+  const keyed = spec.keys.length > 0 ? keyedShapeOf(n) : undefined;
+  const unkeyed = keyed ? undefined : unkeyedShapeOf(n);
+  const scan = keyed?.scan ?? unkeyed?.scan;
+  if (!scan) return undefined;
+  const snap = snapshotOf(ctx, scan.table);
+  const tsCol = scan.columnIndexes[spec.tsIndex];
+  const measured = [...new Set((keyed?.aggs ?? unkeyed!.aggs).filter((a) => a.col >= 0).map((a) => a.col))];
+  // A partition's columns must fit a worker's cache (half of its share of the budget): the
+  // keyed output streams, so the main heap cannot take over once it began.
+  const rowBytes = 8 + 4 + measured.reduce((s, m) => s + WIDTH[KIND[scan.columns[m].type.tag]!], 0);
+  const budget = (snap.regionBudgetBytes ?? Infinity) / (2 * pool.workers);
+  const morsels: SampleByMorsel[] = [];
+  let firstTs: bigint | undefined;
+  let open: SampleByMorsel | undefined, rows = 0;
+  for (let p = 0; p < snap.partitions.length; p++) {
+    const part = snap.partitions[p];
+    if (part.rowCount === 0) continue;
+    if (scan.intervals && !scan.intervals.some((iv) => iv.hi >= part.minTs && iv.lo <= part.maxTs)) continue;
+    if (part.rowCount * rowBytes > budget) return undefined;
+    if (firstTs === undefined) {
+      // The first row in range gives FIRST OBSERVATION's origin, as on one heap.
+      const ranges = scan.intervals ? await partitionRanges(snap, p, scan.intervals) : [[0, part.rowCount]];
+      if (!ranges.length) continue;
+      const at = ranges[0][0];
+      firstTs = at === 0 ? part.minTs : (await snap.read(p, tsCol, at, at + 1)).data[0] as bigint;
+    }
+    for (let lo = 0; lo < part.rowCount;) {
+      if (!open) {
+        morsels.push(open = { pieces: [] });
+        rows = 0;
+      }
+      const hi = Math.min(part.rowCount, lo + sampleByTuning.morselRows - rows);
+      open.pieces.push({ p, lo, hi });
+      rows += hi - lo;
+      lo = hi;
+      if (rows >= sampleByTuning.morselRows) open = undefined;
+    }
+  }
+  const bucketer = firstTs !== undefined
+    ? bucketerOf(spec, firstTs)
+    : spec.from !== undefined
+    ? bucketerOf(spec, boundTicks(spec, spec.from))
+    : undefined;
+  const bare: SampleBySpec = { ...spec, keys: [], aggs: [], fill: [] };
+  if (unkeyed) {
+    const partial = new Map<bigint, Acc[]>();
+    if (firstTs !== undefined) {
+      const env = unkeyedEnv(spec, scan, unkeyed.aggs);
+      const replies = await pool.sampleByPartials({ kind: "unkeyed", env, firstTs }, snap, morsels, ctx);
+      if (!replies) return undefined;
+      for await (const r of replies) {
+        if (r.kind !== "unkeyed") throw new SqlError("parallel SAMPLE BY: unexpected reply", -1, "internal");
+        const { starts } = r.buckets;
+        for (let b = 0; b < starts.length; b++) {
+          if ((b & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
+          const accs = decodeAccs(unkeyed.aggs, r.buckets, b);
+          const had = partial.get(starts[b]);
+          if (!had) partial.set(starts[b], accs);
+          else accs.forEach((a, i) => mergeAcc(had[i], a));
+        }
+      }
+    }
+    return await sampledOf(spec, unkeyed.aggs, partial, bucketer, ctx);
+  }
+  const { aggs } = keyed!;
+  const keyCol = scan.columnIndexes[keyed!.key];
+  const dict = snap.symbols(keyCol);
+  const outTypes = n.columns.map((c) => c.type);
+  let replies: AsyncGenerator<SampleByPartial> | undefined;
+  if (firstTs !== undefined) {
+    const job: SampleByJob = {
+      kind: "keyed",
+      spec: bare,
+      firstTs,
+      tsCol,
+      keyCol,
+      columnIndexes: [...scan.columnIndexes],
+      scanTypes: scan.columns.map((c) => c.type),
+      intervals: scan.intervals,
+      measured,
+      aggs,
+      outTypes,
+      K: dict.size,
+      sliceRows: sampleByTuning.workerSliceRows,
+    };
+    replies = await pool.sampleByPartials(job, snap, morsels, ctx);
+    if (!replies) return undefined;
+  }
+  async function* batches(): AsyncGenerator<Batch> {
+    if (!replies) return;
+    const out = new Output(outTypes, aggs, dict, dict.size);
+    const ready: Batch[] = [];
+    const drain = (set: GroupSet) => {
+      for (let g = 0; g < set.count;) {
+        g = out.append(set, g, set.count);
+        if (out.full) ready.push(out.take());
+      }
+    };
+    const withDict = (b: Batch): Batch => ({
+      rowCount: b.rowCount,
+      columns: b.columns.map((c, i) => (i === 1 ? { ...c, dict } : c)),
+    });
+    let held: HeldBucket | undefined;
+    for await (const r of replies) {
+      if (r.kind !== "keyed") throw new SqlError("parallel SAMPLE BY: unexpected reply", -1, "internal");
+      if (!r.head) continue;
+      const head = groupSetOf(r.head);
+      if (held && held.start === r.head.start) {
+        for (let g = 0; g < head.count; g++) held.add(head, g);
+      } else {
+        if (held) drain(held);
+        held = new HeldBucket(r.head.start, head.cols);
+        for (let g = 0; g < head.count; g++) held.add(head, g);
+      }
+      if (!r.tail) continue;
+      // The head bucket is complete: it, then the morsel's inner buckets, then the tail held.
+      drain(held);
+      if (out.rows > 0) ready.push(out.take());
+      yield* ready.splice(0);
+      for (const b of r.batches) yield withDict(b);
+      const tail = groupSetOf(r.tail);
+      held = new HeldBucket(r.tail.start, tail.cols);
+      for (let g = 0; g < tail.count; g++) held.add(tail, g);
+      checkCancelled(ctx);
+    }
+    if (held) drain(held);
+    yield* ready.splice(0);
+    if (out.rows > 0) yield out.take();
+  }
+  return { bucketer, buckets: new Map(), keys: new Map(), batches };
+}
+
+const FIELDS = ["sum", "min", "max", "first", "last"] as const;
+
+/** Whether an aggregate's values travel as 64-bit integers (LONG/TIMESTAMP/DATE/INT columns). */
+const wideOf = (a: FastAgg) => a.kind !== undefined && a.kind !== "f64" && a.kind !== "f32";
+
+function encodeBuckets(env: UnkeyedEnv, partial: Map<bigint, Acc[]>): UnkeyedBuckets {
+  const n = partial.size;
+  const starts = new BigInt64Array(n), rows = new Float64Array(n);
+  const aggs = env.aggs.map((a) => ({
+    counts: new Float64Array(n),
+    seen: new Uint8Array(n),
+    values: FIELDS.map(() => (wideOf(a) ? new BigInt64Array(n) : new Float64Array(n))),
+  }));
+  let b = 0;
+  for (const [start, accs] of partial) {
+    starts[b] = start;
+    rows[b] = accs.length ? accs[0].rows : 0;
+    for (let i = 0; i < accs.length; i++) {
+      const acc = accs[i], out = aggs[i], v = out.values;
+      out.counts[b] = acc.count;
+      out.seen[b] = acc.seen ? 1 : 0;
+      if (v[0] instanceof BigInt64Array) {
+        // NULL travels as LONG_NULL for INT columns too: isNull reads a BigInt so.
+        const nul = LONG_NULL;
+        v[0][b] = acc.count === 0 ? 0n : BigInt(acc.sum);
+        v[1][b] = acc.min === null ? nul : BigInt(acc.min);
+        v[2][b] = acc.max === null ? nul : BigInt(acc.max);
+        v[3][b] = acc.first === null ? nul : BigInt(acc.first);
+        v[4][b] = acc.last === null ? nul : BigInt(acc.last);
+      } else {
+        v[0][b] = acc.count === 0 ? 0 : acc.sum as number;
+        v[1][b] = acc.min === null ? NaN : acc.min as number;
+        v[2][b] = acc.max === null ? NaN : acc.max as number;
+        v[3][b] = acc.first === null ? NaN : acc.first as number;
+        v[4][b] = acc.last === null ? NaN : acc.last as number;
+      }
+    }
+    b++;
+  }
+  return { starts, rows, aggs };
+}
+
+function decodeAccs(aggs: FastAgg[], enc: UnkeyedBuckets, b: number): Acc[] {
+  const out: Acc[] = new Array(aggs.length);
+  for (let i = 0; i < aggs.length; i++) {
+    const e = enc.aggs[i], v = e.values;
+    const kind = aggs[i].kind ?? "f64";
+    // An i32 column's min/max/first/last are numbers on one heap; its sum a 64-bit integer.
+    const get = (k: number) => {
+      const x = v[k][b];
+      return isNull(x, kind) ? null : kind === "i32" ? Number(x) : x;
+    };
+    out[i] = {
+      rows: enc.rows[b],
+      count: e.counts[b],
+      sum: e.counts[b] === 0 ? 0 : v[0][b],
+      min: get(1),
+      max: get(2),
+      first: get(3),
+      last: get(4),
+      seen: e.seen[b] === 1,
+    };
+  }
+  return out;
+}
+
+function groupSetOf(e: EdgeBucket): GroupSet {
+  return { count: e.count, bucket: () => e.start, slot: e.slot, rows: e.rows, cols: e.cols };
+}
+
+// ---- on a worker heap ----
+
+/** Reduces one morsel of `snap` (a worker's snapshot of the statement's committed state). */
+export async function sampleByPartialOf(
+  job: SampleByJob,
+  snap: TableSnapshot,
+  m: SampleByMorsel,
+): Promise<SampleByPartial> {
+  if (job.kind === "unkeyed") {
+    const partial = new Map<bigint, Acc[]>();
+    const scratch = new Scratch();
+    try {
+      await accumulatePieces(job.env, snap, m.pieces, partial, {
+        bucketer: bucketerOf(job.env.spec, job.firstTs),
+      }, scratch);
+    } finally {
+      scratch.release();
+    }
+    return { kind: "unkeyed", buckets: encodeBuckets(job.env, partial) };
+  }
+  return await keyedMorsel(job, snap, m);
+}
+
+async function keyedMorsel(
+  job: Extract<SampleByJob, { kind: "keyed" }>,
+  snap: TableSnapshot,
+  m: SampleByMorsel,
+): Promise<SampleByPartial> {
+  const { spec, K } = job;
+  const mem = wasmMemory();
+  const bucketer = bucketerOf(spec, job.firstTs);
+  const env: SliceEnv = {
+    bucketer,
+    stride: fixedStrideTicks(spec) ?? 28n * 86_400_000_000n,
+    K,
+    stamp: new Int32Array(K + 1),
+    slotGroup: new Int32Array(K + 1),
+    kindOf: (c: number): MeasureKind => KIND[job.scanTypes[c].tag]!,
+    aggs: job.aggs,
+    measured: job.measured,
+  };
+  const out = new Output(job.outTypes, job.aggs, undefined, K);
+  const batches: Batch[] = [];
+  const drain = (set: GroupSet, from: number, to: number) => {
+    for (let g = from; g < to;) {
+      g = out.append(set, g, to);
+      if (out.full) batches.push(out.take());
+    }
+  };
+  // The morsel's first bucket is held apart (it may continue the previous morsel's last), and
+  // so is the bucket being reduced, until a later one shows it complete.
+  let head: HeldBucket | undefined, held: HeldBucket | undefined;
+  const finished = (h: HeldBucket) => {
+    if (!head) head = h;
+    else drain(h, 0, h.count);
+  };
+  for (const { p, lo, hi } of m.pieces) {
+    const ranges = (await partitionRanges(snap, p, job.intervals))
+      .map(([a, b]): [number, number] => [Math.max(a, lo), Math.min(b, hi)])
+      .filter(([a, b]) => b > a);
+    if (!ranges.length) continue;
+    const region = async (c: number) => {
+      const r = await snap.region(p, c);
+      if (!r) throw new FastPathUnavailable();
+      return r;
+    };
+    const tsRegion = await region(job.tsCol);
+    const keyRegion = await region(job.keyCol);
+    const data = new Map<number, number>();
+    for (const c of job.measured) data.set(c, (await region(job.columnIndexes[c])).ptr);
+    const rowCount = tsRegion.rowCount;
+    for (let [from, to] of ranges) {
+      const ts = mem.i64(tsRegion.ptr, rowCount);
+      if (bucketer.first !== undefined) from = lowerBound(ts, bucketer.first, from, to);
+      if (spec.to !== undefined) to = lowerBound(ts, boundTicks(spec, spec.to), from, to);
+      for (let a = from; a < to;) {
+        const b = Math.min(to, a + job.sliceRows);
+        const scratch = new Scratch();
+        try {
+          const set = reduceSlice(
+            env,
+            { ts: tsRegion.ptr, keys: keyRegion.ptr, rowCount, data },
+            a,
+            b,
+            scratch,
+          );
+          const groups = set.count;
+          let g = 0;
+          held ??= new HeldBucket(set.bucket(0), set.cols);
+          if (set.bucket(0) === held.start) {
+            while (g < groups && set.seg[g] === set.seg[0]) held.add(set, g++);
+          }
+          if (g < groups) {
+            finished(held);
+            const lastSeg = set.seg[groups - 1];
+            let lastStart = groups;
+            while (lastStart > g && set.seg[lastStart - 1] === lastSeg) lastStart--;
+            drain(set, g, lastStart);
+            held = new HeldBucket(set.bucket(groups - 1), set.cols);
+            for (let h = lastStart; h < groups; h++) held.add(set, h);
+          }
+        } finally {
+          scratch.release();
+        }
+        a = b;
+      }
+    }
+    snap.releasePartition?.(p);
+  }
+  if (out.rows > 0) batches.push(out.take());
+  if (!head) return { kind: "keyed", head: held && edgeOf(held), batches };
+  return { kind: "keyed", head: edgeOf(head), batches, tail: held && edgeOf(held) };
+}
+
+function edgeOf(h: HeldBucket): EdgeBucket {
+  return { start: h.start, count: h.count, slot: h.slot, rows: h.rows, cols: h.cols };
+}
+
+/** The buffers of a keyed partial's output batches, moved to the main thread instead of copied. */
+export function sampleByTransfers(partial: SampleByPartial): ArrayBuffer[] {
+  if (partial.kind !== "keyed") {
+    const { starts, rows, aggs } = partial.buckets;
+    return [starts, rows, ...aggs.flatMap((a) => [a.counts, a.seen, ...a.values])].map((x) =>
+      x.buffer as ArrayBuffer
+    );
+  }
+  const buffers = new Set<ArrayBuffer>();
+  for (const b of partial.batches) {
+    for (const c of b.columns) {
+      if (ArrayBuffer.isView(c.data) && c.data.buffer instanceof ArrayBuffer) buffers.add(c.data.buffer);
+    }
+  }
+  return [...buffers];
+}
