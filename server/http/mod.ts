@@ -1,13 +1,18 @@
 /**
  * @module
- * The main HTTP listener (port 9000) and the minimal health listener (port 9003), on
- * Deno.serve, with TLS when `http.tls.*` / `http.min.tls.*` (or the server-wide `tls.*`) say so. Entry points: `startHttp`, `startHealth`. Reaches the engine only through
- * engine/mod.ts.
+ * The main HTTP listener (port 9000) and the minimal health listener (port 9003), with TLS when
+ * `http.tls.*` / `http.min.tls.*` (or the server-wide `tls.*`) say so. Both accept their own
+ * connections (serve_connections.ts) so that one that sends no complete request headers
+ * within `http.request.header.timeout`, or idles between requests past
+ * `http.net.connection.timeout`, is closed (issue 24). Entry points: `startHttp`,
+ * `startHealth`. Reaches the engine only through engine/mod.ts.
  */
 import type { Engine } from "../../engine/mod.ts";
 import type { AuthService } from "../auth/mod.ts";
 import type { Config } from "../config.ts";
 import { createApp } from "./app.ts";
+import { pendingLimitsOf } from "../pending_connections.ts";
+import { type ConnectionLimits, type Handler, serveConnections } from "./serve_connections.ts";
 
 export interface Listener {
   hostname: string;
@@ -26,25 +31,31 @@ async function tlsOf(config: Config, prefix: string): Promise<{ cert: string; ke
   return { cert: await Deno.readTextFile(paths.certPath), key: await Deno.readTextFile(paths.keyPath) };
 }
 
-function serve(
-  handler: (r: Request) => Response | Promise<Response>,
-  bind: { hostname: string; port: number },
-  tls?: { cert: string; key: string },
-): Promise<Listener> {
-  return new Promise((resolve) => {
-    const server = Deno.serve({
-      hostname: bind.hostname,
-      port: bind.port,
-      ...tls,
-      onListen: (addr) =>
-        resolve({
-          hostname: addr.hostname,
-          port: addr.port,
-          scheme: tls ? "https" : "http",
-          close: () => server.shutdown(),
-        }),
-    }, handler);
-  });
+/**
+ * The connection deadlines and caps of a listener (`http` or `http.min`):
+ * `<prefix>.request.header.timeout` (ms before the first request's headers must be in, default
+ * 5 s), `.request.header.limit.per.address` (64) and `.request.header.limit` (1024), the same caps
+ * for connections idle between requests, whose deadline is `<prefix>.net.connection.timeout`
+ * (QuestDB's idle timeout, 300 s). The health port's keys default to the main port's values.
+ */
+export function connectionLimitsOf(config: Config, prefix: "http" | "http.min"): ConnectionLimits {
+  const main = pendingLimitsOf(config, "http.request.header");
+  const header = prefix === "http" ? main : pendingLimitsOf(config, `${prefix}.request.header`, main);
+  const idleMain = config.int("http.net.connection.timeout", 300_000);
+  const idleMs = prefix === "http" ? idleMain : config.int(`${prefix}.net.connection.timeout`, idleMain);
+  return { header, idle: { ...header, timeoutMs: idleMs } };
+}
+
+async function serve(handler: Handler, config: Config, prefix: "http" | "http.min"): Promise<Listener> {
+  const bind = config.bind(prefix === "http" ? "http.net.bind.to" : "http.min.net.bind.to");
+  const tls = await tlsOf(config, prefix);
+  const served = await serveConnections(handler, bind, connectionLimitsOf(config, prefix), tls);
+  return {
+    hostname: served.hostname,
+    port: served.port,
+    scheme: tls ? "https" : "http",
+    close: () => served.close(),
+  };
 }
 
 export async function startHttp(engine: Engine, config: Config, auth?: AuthService): Promise<Listener> {
@@ -52,15 +63,15 @@ export async function startHttp(engine: Engine, config: Config, auth?: AuthServi
   // Deno.serve does not show its connections; requests until their response starts are what
   // questdb_http_connections reports.
   let serving = 0;
-  const handler = async (request: Request) => {
+  const handler: Handler = async (request, info) => {
     serving++;
     try {
-      return await app.fetch(request);
+      return await app.fetch(request, info);
     } finally {
       serving--;
     }
   };
-  const listener = await serve(handler, config.bind("http.net.bind.to"), await tlsOf(config, "http"));
+  const listener = await serve(handler, config, "http");
   return { ...listener, connections: () => serving };
 }
 
@@ -68,7 +79,7 @@ export async function startHttp(engine: Engine, config: Config, auth?: AuthServi
  * Any GET on the min HTTP port answers `Status: Healthy` (spec/protocols.md §8); with
  * `metrics.enabled=true`, `GET /metrics` answers `metrics()` in Prometheus text format.
  */
-export async function startHealth(config: Config, metrics?: () => string): Promise<Listener> {
+export function startHealth(config: Config, metrics?: () => string): Promise<Listener> {
   const healthy = (request: Request) => {
     if (metrics && new URL(request.url).pathname === "/metrics") {
       return new Response(metrics(), {
@@ -77,5 +88,5 @@ export async function startHealth(config: Config, metrics?: () => string): Promi
     }
     return new Response("Status: Healthy", { headers: { "content-type": "text/plain" } });
   };
-  return serve(healthy, config.bind("http.min.net.bind.to"), await tlsOf(config, "http.min"));
+  return serve(healthy, config, "http.min");
 }
