@@ -40,9 +40,9 @@ async function tlsOf(config: Config, prefix: string): Promise<{ cert: string; ke
  */
 export function connectionLimitsOf(config: Config, prefix: "http" | "http.min"): ConnectionLimits {
   const main = pendingLimitsOf(config, "http.request.header");
-  const header = prefix === "http" ? main : pendingLimitsOf(config, `${prefix}.request.header`, main);
+  const header = prefix === "http" ? main : pendingLimitsOf(config, "http.min.request.header", main);
   const idleMain = config.int("http.net.connection.timeout", 300_000);
-  const idleMs = prefix === "http" ? idleMain : config.int(`${prefix}.net.connection.timeout`, idleMain);
+  const idleMs = prefix === "http" ? idleMain : config.int("http.min.net.connection.timeout", idleMain);
   return { header, idle: { ...header, timeoutMs: idleMs } };
 }
 

@@ -37,11 +37,6 @@ export interface Served {
   port: number;
   /** Stops accepting, closes idle and pending connections, lets requests in progress finish. */
   close(): Promise<void>;
-  /** Connections open now (pending, idle or serving). */
-  open(): number;
-  /** The pending sets, for tests and logs: before the first request, and idle between requests. */
-  headers?: PendingConnections;
-  idle?: PendingConnections;
 }
 
 export interface ConnectionLimits {
@@ -194,9 +189,6 @@ export function serveConnections(
   return Promise.resolve({
     hostname: addr.hostname,
     port: addr.port,
-    open: () => open.size,
-    headers: sets.headers,
-    idle: sets.idle,
     async close() {
       stopped = true;
       listener.close();
@@ -224,7 +216,7 @@ function serveWithoutDeadlines(
       ...bind,
       ...tls,
       onListen: (addr) =>
-        resolve({ hostname: addr.hostname, port: addr.port, open: () => 0, close: () => server.shutdown() }),
+        resolve({ hostname: addr.hostname, port: addr.port, close: () => server.shutdown() }),
     }, handler);
   });
 }
