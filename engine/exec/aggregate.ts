@@ -39,11 +39,18 @@ export async function* runAggregate(
       yield* runHashAggregate(n, input(), ctx);
       return;
     }
-    case "columnar":
+    case "columnar": {
+      // Chosen for this plan (EXPLAIN shows it): morsels on the worker heaps, merged here.
+      const merged = parallelOf(n) ? await runParallelHash(n, ctx) : undefined;
+      if (merged) {
+        yield* merged;
+        return;
+      }
       yield* rowsToBatches(n.columns.map((c) => c.type), [
         await runColumnarAggregate(columnarPlan(n)!, input(), ctx),
       ]);
       return;
+    }
     case "hash": {
       // Chosen for this plan (EXPLAIN shows it): morsels on the worker heaps, merged here.
       const merged = parallelOf(n) ? await runParallelHash(n, ctx) : undefined;

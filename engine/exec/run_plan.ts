@@ -19,6 +19,7 @@ import { runSort } from "./sort.ts";
 import { distinctOp, sortOp, topNOf } from "./vector/physical.ts";
 import { runRadixSort } from "./vector/radix_sort.ts";
 import { runHashDistinct } from "./vector/hash_distinct.ts";
+import { parallelOf, runParallelHash } from "./vector/hash_parallel.ts";
 import { runTopN } from "./vector/top_n.ts";
 import { runSetFunction } from "./set_function.ts";
 import { runGenerator, runLongSequence, runRows, runValues } from "./sources.ts";
@@ -74,8 +75,12 @@ export async function* runPlan(n: PlanNode, ctx: ExecContext): AsyncGenerator<Ba
       return;
     }
     case "distinct":
-      if (distinctOp(n) === "hash") yield* runHashDistinct(runPlan(n.input, ctx), ctx);
-      else yield* runDistinct(n, runPlan(n.input, ctx), ctx);
+      if (distinctOp(n) === "hash") {
+        // Chosen for this plan (EXPLAIN shows it): morsels on the worker heaps, merged here.
+        const merged = parallelOf(n) ? await runParallelHash(n, ctx) : undefined;
+        if (merged) yield* merged;
+        else yield* runHashDistinct(runPlan(n.input, ctx), ctx);
+      } else yield* runDistinct(n, runPlan(n.input, ctx), ctx);
       return;
     case "setop":
       yield* runSetOp(n, runPlan(n.left, ctx), runPlan(n.right, ctx), ctx);

@@ -223,6 +223,9 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy {
           (id) => ({ kind: "hash", id, forget, origin, job, morsel: morsels[i] }),
         );
         if (r.kind === "error") throw new SqlError(`parallel scan failed: ${r.message}`, -1, "internal");
+        // A batch the worker cannot evaluate (a symbol's text its snapshot lacks): the main heap
+        // runs the whole aggregation.
+        if (r.kind === "unavailable") throw new HashUnavailable();
         if (r.kind !== "hashPartial") {
           throw new SqlError(`parallel scan: unexpected reply ${r.kind}`, -1, "internal");
         }
@@ -237,6 +240,7 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy {
       );
     } catch (err) {
       failed = true;
+      if (err instanceof HashUnavailable && !ctx.signal?.aborted) return undefined;
       // A worker died (the pool now declines everything): this heap runs the aggregation instead.
       if (this.#broken && !this.#closed && !ctx.signal?.aborted) return undefined;
       throw err;
@@ -387,6 +391,9 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy {
     });
   }
 }
+
+/** A worker answered `unavailable` for a morsel of a hash job. */
+class HashUnavailable extends Error {}
 
 /** Distinct columns a job reads per row (filters, aggregate arguments, the group key). */
 function columnsRead(job: HeapScan): number {

@@ -48,7 +48,9 @@ function describe(n: PlanNode, topN?: { sort: PlanNode; keep: number }): string 
     case "limit":
       return "Limit";
     case "distinct":
-      return `Distinct [${AGGREGATE_OP_LABEL[distinctOp(n)]}]`;
+      return `Distinct [${AGGREGATE_OP_LABEL[distinctOp(n)]}${
+        parallelOf(n) ? `, parallel ${parallelOf(n)}` : ""
+      }]`;
     case "join":
       return `${n.type[0].toUpperCase()}${n.type.slice(1)} Join${
         n.equi.length ? " (hash)" : " (nested loop)"

@@ -633,7 +633,7 @@ function symbolCompare(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
   if (ea.kind === "const") [ea, eb] = [eb, ea];
   if ((e.name !== "=" && e.name !== "!=") || ea.kind !== "column" || ea.type.tag !== "SYMBOL") unsupported();
   if (eb.kind !== "const" || (eb.value !== null && typeof eb.value !== "string")) unsupported();
-  if (eb.value !== null && !["STRING", "VARCHAR", "SYMBOL"].includes(eb.type.tag)) unsupported();
+  if (eb.value !== null && !["STRING", "VARCHAR", "SYMBOL", "CHAR"].includes(eb.type.tag)) unsupported();
   const a = node(g, ea);
   return symTest(g, a, ea.index, [eb.value as string | null], e.name === "!=");
 }

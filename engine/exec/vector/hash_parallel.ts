@@ -1,23 +1,29 @@
 /**
  * The vectorized hash aggregation over a table scan as morsels on the worker heaps (issue #17):
- * each morsel (a partition's row range) is grouped on a worker into a partial hash table (key
- * values per group, and per aggregate a count and a partial value in typed arrays, transferred
- * back), and the main thread merges the partials in morsel order. Morsels are contiguous row
- * ranges in table order and each partial lists its groups in first-appearance order, so the
- * merged groups come out in the order the single-heap operator (hash_aggregate.ts) gives.
+ * each morsel (a partition's row range) is filtered and grouped on a worker into a partial hash
+ * table (key values per group, and per aggregate a count and a partial value in typed arrays,
+ * transferred back), and the main thread merges the partials in morsel order. Morsels are
+ * contiguous row ranges in table order and each partial lists its groups in first-appearance
+ * order, so the merged groups come out in the order the single-heap operator
+ * (hash_aggregate.ts, hash_distinct.ts) gives.
  *
- * The shape: GROUP BY plain columns (SYMBOL, text, numbers, times, BOOLEAN, CHAR) of a forward
- * table scan (designated-timestamp intervals allowed, no other filter), aggregates
- * count(*)/count/sum/avg/min/max of numeric or time columns without FILTER or DISTINCT. Other
- * aggregates and inputs stay on the main thread.
+ * The shape: an aggregate (the `hash` or `columnar` operator) or a SELECT DISTINCT over a
+ * forward table scan, through filters and projections; keys, aggregate arguments, WHERE and
+ * FILTER clauses are plain columns or expressions with a batch form (batch_expr.ts), which the
+ * workers evaluate themselves (the expressions travel as plain data: expr_ship.ts). Aggregates
+ * count(*)/count/sum/avg/min/max and count(DISTINCT x); no keys (one group) or any number of
+ * keys of the types KeyIds groups. Other aggregates (first, stddev, string_agg, ...) and
+ * expressions without a batch form stay on the main thread.
  *
  * The choice is made per plan (`markParallelHash`, called by the engine after column pruning,
  * before EXPLAIN prints and before execution), so EXPLAIN shows `[vectorized hash, parallel N]`
- * exactly when the operator runs on N workers. While the workers run, the main thread only
- * waits on messages: its event loop serves other clients.
+ * (`Distinct [vectorized hash, parallel N]`) exactly when the operator runs on N workers.
+ * While the workers run, the main thread only waits on messages: its event loop serves other
+ * clients.
  *
  * What runs on a worker is `hashPartialOf`, plain data in and out (the job and the morsel);
- * avg travels as sum and count, and integer sums as exact 64-bit sums.
+ * avg travels as sum and count, integer sums as exact 64-bit sums, count(DISTINCT x) as the
+ * morsel's distinct (group, value) pairs.
  */
 import { BATCH_ROWS_MAX } from "../../base/limits.ts";
 import { type ColumnType, T } from "../../base/types.ts";
@@ -26,21 +32,28 @@ import {
   type Interval,
   LONG_NULL,
   nullValueOf,
+  type SymbolDict,
   type Value,
   type Vector,
 } from "../../base/values.ts";
+import type { EvalContext } from "../../functions/registry_types.ts";
+import type { BoundExpr } from "../../plan/bound.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
 import type { Storage, TableSnapshot } from "../../storage/api.ts";
-import { rowsToBatches } from "../batch_util.ts";
+import { gather, rowsToBatches } from "../batch_util.ts";
 import { charge, checkCancelled, type ExecContext, snapshotOf } from "../exec_context.ts";
 import { partitionRanges } from "../scan.ts";
+import { FastPathUnavailable } from "../wasm_scratch.ts";
 import { NativeAgg, type NativeFn, nativeFnOf } from "./agg_states.ts";
-import { isDistinct } from "./hash_aggregate.ts";
+import { batchMask, batchSelect } from "./batch_eval.ts";
+import { columnsOf, inline, rebind, shipExpr, shippable, type ShippedExpr, textsOf } from "./expr_ship.ts";
+import { isDistinct, vectorOf } from "./hash_aggregate.ts";
 import { IntPairHash } from "./int_hash.ts";
 import { KeyIds } from "./key_ids.ts";
-import { aggregateOp } from "./physical.ts";
+import { aggregateOp, distinctOp } from "./physical.ts";
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
+type DistinctNode = Extract<PlanNode, { kind: "distinct" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
 
 const KEY_TAGS = new Set([
@@ -62,14 +75,26 @@ const KEY_TAGS = new Set([
 const ARG_TAGS = new Set(["BYTE", "SHORT", "INT", "LONG", "DATE", "TIMESTAMP", "FLOAT", "DOUBLE"]);
 const WIDE_TAGS = new Set(["LONG", "DATE", "TIMESTAMP", "TIMESTAMP_NS"]);
 
-/** One aggregate of a job: its native form over scan column `col` (-1: count(*)). */
+/** One aggregate of a job: its native form over an argument (absent: count(*)). */
 export interface HashJobAgg {
-  fn: Exclude<NativeFn, "countDistinct">;
-  col: number;
+  fn: NativeFn;
+  arg?: ShippedExpr;
+  /** The FILTER clause. */
+  filter?: ShippedExpr;
   argTag?: string;
   returns: ColumnType;
   /** The partial value is a 64-bit integer (BigInt64Array) rather than a double. */
   wide: boolean;
+}
+
+/**
+ * What a SYMBOL column's dictionary answers on a worker, whose snapshot has none: the codes of
+ * the texts the expressions compare it with, and its size.
+ */
+export interface SymbolCodes {
+  col: number;
+  size: number;
+  codes: [string, number][];
 }
 
 /** What a worker needs to group a morsel: plain, structured-cloneable data. */
@@ -78,9 +103,14 @@ export interface HashJob {
   columnIndexes: number[];
   types: ColumnType[];
   intervals?: Interval[];
-  /** Scan column of each key. */
-  keys: number[];
+  /** WHERE conditions over the scan columns, all of which a row must meet. */
+  filters: ShippedExpr[];
+  /** The grouping keys over the scan columns (none: one group). */
+  keys: ShippedExpr[];
   aggs: HashJobAgg[];
+  symbols: SymbolCodes[];
+  /** The session's time zone, for the row path of a batch the loops decline. */
+  timeZone: string;
 }
 
 /**
@@ -93,15 +123,17 @@ export interface Morsel {
 }
 
 /**
- * The groups of one morsel: per key, the key value of each group (SYMBOL keys as dictionary
+ * The groups of one morsel: per key, the key value of each group (SYMBOL columns as dictionary
  * codes, which the main snapshot turns into text); per aggregate, the non-NULL rows and the
- * partial value of each group (sum, min or max; absent for counts).
+ * partial value of each group (sum, min or max; absent for counts); per count(DISTINCT x), the
+ * morsel's distinct pairs as a group and a value each.
  */
 export interface HashPartial {
   groups: number;
   keys: Value[][];
   counts: Float64Array[];
   values: (Float64Array | BigInt64Array | undefined)[];
+  distinct?: ({ groups: Int32Array; values: Value[] } | undefined)[];
 }
 
 /** The worker side of a pool, as the executor sees it (engine/parallel/worker_pool.ts). */
@@ -115,59 +147,149 @@ export interface ParallelHash {
   hashPartials(job: HashJob, snap: TableSnapshot, ctx: ExecContext): Promise<HashPartial[] | undefined>;
 }
 
+/** An aggregate of a shape, in bound form over the scan's columns. */
+interface ShapeAgg {
+  fn: NativeFn;
+  arg?: BoundExpr;
+  filter?: BoundExpr;
+  returns: ColumnType;
+}
+
+/** What the workers run, in bound form over the scan's columns (decided at plan time). */
 interface Shape {
   scan: ScanNode;
-  job: HashJob;
+  filters: BoundExpr[];
+  keys: BoundExpr[];
+  aggs: ShapeAgg[];
 }
 
-/** The job of an aggregate the workers can run, or undefined. */
-export function parallelHashShape(n: AggregateNode): Shape | undefined {
-  if (aggregateOp(n) !== "hash" || n.keys.length === 0) return undefined;
-  const scan = n.input;
-  if (scan.kind !== "scan" || scan.reverse) return undefined;
-  const keys: number[] = [];
-  for (const k of n.keys) {
-    if (k.kind !== "column" || !KEY_TAGS.has(scan.columns[k.index].type.tag)) return undefined;
-    keys.push(k.index);
+const shapes = new WeakMap<PlanNode, Shape | null>();
+
+/** The shape of an aggregate or DISTINCT the workers can run, or undefined. */
+export function parallelHashShape(n: AggregateNode | DistinctNode): Shape | undefined {
+  let s = shapes.get(n);
+  if (s === undefined) {
+    s = shapeOf(n) ?? null;
+    shapes.set(n, s);
   }
-  const aggs: HashJobAgg[] = [];
-  for (const a of n.aggs) {
-    if (a.filter || isDistinct(a) || a.args.length > 1) return undefined;
-    const arg = a.args[0];
-    if (arg && (arg.kind !== "column" || !ARG_TAGS.has(scan.columns[arg.index].type.tag))) return undefined;
-    const argTag = arg ? scan.columns[arg.index].type.tag : undefined;
-    const fn = nativeFnOf(a.name, arg?.type, false);
-    if (!fn || fn === "countDistinct") return undefined;
-    const returns = a.binding.returns;
-    const wide = fn === "avg"
-      ? !["FLOAT", "DOUBLE"].includes(argTag!)
-      : (fn === "sum" || fn === "min" || fn === "max") && WIDE_TAGS.has(returns.tag);
-    aggs.push({ fn, col: arg ? arg.index : -1, argTag, returns, wide });
+  return s ?? undefined;
+}
+
+function shapeOf(n: AggregateNode | DistinctNode): Shape | undefined {
+  let keys: BoundExpr[];
+  let aggs: ShapeAgg[] = [];
+  if (n.kind === "distinct") {
+    if (distinctOp(n) !== "hash") return undefined;
+    keys = n.input.columns.map((c, index): BoundExpr => ({ kind: "column", type: c.type, index }));
+  } else {
+    const op = aggregateOp(n);
+    if (op !== "hash" && op !== "columnar") return undefined;
+    keys = n.keys;
+    for (const a of n.aggs) {
+      if (a.args.length > 1) return undefined;
+      const arg = a.args[0];
+      const fn = nativeFnOf(a.name, arg?.type, isDistinct(a));
+      if (!fn) return undefined;
+      const tags = fn === "countDistinct" ? KEY_TAGS : ARG_TAGS;
+      if (arg && !tags.has(arg.type.tag)) return undefined;
+      aggs.push({ fn, arg, filter: a.filter, returns: a.binding.returns });
+    }
   }
-  return {
-    scan,
-    job: {
-      columnIndexes: [...scan.columnIndexes],
-      types: scan.columns.map((c) => c.type),
-      intervals: scan.intervals,
-      keys,
-      aggs,
-    },
+  // Down to the scan: filters are kept, projections are inlined into what is above them.
+  const filters: BoundExpr[] = [];
+  let input = n.input;
+  for (;;) {
+    if (input.kind === "filter") {
+      filters.push(input.predicate);
+      input = input.input;
+    } else if (input.kind === "project") {
+      const exprs = input.exprs;
+      keys = keys.map((k) => inline(k, exprs));
+      aggs = aggs.map((a) => ({
+        ...a,
+        arg: a.arg && inline(a.arg, exprs),
+        filter: a.filter && inline(a.filter, exprs),
+      }));
+      for (let i = 0; i < filters.length; i++) filters[i] = inline(filters[i], exprs);
+      input = input.input;
+    } else break;
+  }
+  if (input.kind !== "scan" || input.reverse) return undefined;
+  const scan = input;
+  for (const k of keys) {
+    if (k.kind === "column" ? !KEY_TAGS.has(k.type.tag) : !shippable(k, "value")) return undefined;
+  }
+  for (const a of aggs) {
+    if (a.arg && !shippable(a.arg, "value")) return undefined;
+    if (a.filter && !shippable(a.filter, "mask")) return undefined;
+  }
+  if (!filters.every((f) => shippable(f, "select"))) return undefined;
+  return { scan, filters, keys, aggs };
+}
+
+/** The job of `shape` for this execution over `snap`. */
+function jobOf(shape: Shape, ctx: ExecContext, snap: TableSnapshot): HashJob {
+  const ship = (e: BoundExpr) => shipExpr(e, ctx.params);
+  const { scan } = shape;
+  const job: HashJob = {
+    columnIndexes: [...scan.columnIndexes],
+    types: scan.columns.map((c) => c.type),
+    intervals: scan.intervals,
+    filters: shape.filters.map(ship),
+    keys: shape.keys.map(ship),
+    aggs: shape.aggs.map((a) => {
+      const argTag = a.arg?.type.tag;
+      const wide = a.fn === "avg"
+        ? !["FLOAT", "DOUBLE"].includes(argTag!)
+        : (a.fn === "sum" || a.fn === "min" || a.fn === "max") && WIDE_TAGS.has(a.returns.tag);
+      return {
+        fn: a.fn,
+        arg: a.arg && ship(a.arg),
+        filter: a.filter && ship(a.filter),
+        argTag,
+        returns: a.returns,
+        wide,
+      };
+    }),
+    symbols: [],
+    timeZone: ctx.evalContext.timeZone,
   };
+  // SYMBOL columns that expressions compare: the codes of the texts they could be compared with.
+  const texts = new Set<string>();
+  const cols = new Set<number>();
+  const exprs = [...job.filters, ...job.keys, ...job.aggs.flatMap((a) => [a.arg, a.filter])];
+  for (const e of exprs) {
+    if (!e || e.kind === "column") continue;
+    textsOf(e, texts);
+    columnsOf(e, (c) => cols.add(c));
+  }
+  for (const c of cols) {
+    if (job.types[c].tag !== "SYMBOL") continue;
+    const dict = snap.symbols(job.columnIndexes[c]);
+    const codes: [string, number][] = [];
+    for (const t of texts) {
+      const code = dict.keyOf(t);
+      if (code !== undefined) codes.push([t, code]);
+    }
+    job.symbols.push({ col: c, size: dict.size, codes });
+  }
+  return job;
 }
 
-/** Workers each parallel aggregate node runs on, as chosen for its plan. */
+/** Workers each parallel aggregate or DISTINCT node runs on, as chosen for its plan. */
 const chosen = new WeakMap<PlanNode, number>();
 
 /**
- * Marks the aggregates of `plan` that run on the workers: the shape fits, the pool has
- * workers, the machine has a core to spare (the pool is not `busy`) and the table holds at
- * least `hashRowsMin` rows now. A plan kept by a statement cache keeps its choice.
+ * Marks the aggregates and DISTINCTs of `plan` that run on the workers: the shape fits, the
+ * pool has workers, the machine has a core to spare (the pool is not `busy`) and the table
+ * holds at least `hashRowsMin` rows now. A DISTINCT right under a LIMIT stays on the main
+ * thread, which stops reading once it has the rows. A plan kept by a statement cache keeps
+ * its choice.
  */
 export function markParallelHash(plan: PlanNode, pool: ParallelHash | undefined, storage: Storage): void {
   if (!pool || pool.workers === 0 || pool.busy) return;
-  const visit = (n: PlanNode) => {
-    if (n.kind === "aggregate") {
+  const visit = (n: PlanNode, parent?: PlanNode) => {
+    if (n.kind === "aggregate" || (n.kind === "distinct" && parent?.kind !== "limit")) {
       const shape = parallelHashShape(n);
       if (shape) {
         const snap = storage.table(shape.scan.table)?.snapshot();
@@ -176,38 +298,117 @@ export function markParallelHash(plan: PlanNode, pool: ParallelHash | undefined,
         if (rows >= pool.hashRowsMin) chosen.set(n, pool.workers);
       }
     }
-    if ("input" in n) visit(n.input);
+    if ("input" in n) visit(n.input, n);
     if ("left" in n) {
-      visit(n.left);
-      visit(n.right);
+      visit(n.left, n);
+      visit(n.right, n);
     }
   };
   visit(plan);
 }
 
-/** Workers the plan chose for this aggregate (0: it runs on the main thread). */
+/** Workers the plan chose for this node (0: it runs on the main thread). */
 export function parallelOf(n: PlanNode): number {
   return chosen.get(n) ?? 0;
 }
 
 // ---- on a worker heap ----
 
+/** A worker's dictionary stand-in: the codes of the job's texts; no values. */
+class CodeDict implements SymbolDict {
+  readonly #codes: Map<string, number>;
+  constructor(readonly size: number, codes: [string, number][]) {
+    this.#codes = new Map(codes);
+  }
+  keyOf(value: string): number | undefined {
+    return this.#codes.get(value);
+  }
+  valueOf(): string | null {
+    // Only the row path of a declined batch reads symbol texts: the main heap runs the query.
+    throw new FastPathUnavailable("symbol text on a worker heap");
+  }
+}
+
+/** What the row path of a declined batch may need on a worker: constants only. */
+function workerContext(job: HashJob): ExecContext {
+  const evalContext = { nowMicros: 0n, timeZone: job.timeZone, user: "" } as unknown as EvalContext;
+  return { evalContext, params: [], subqueries: new Map(), snapshots: [] } as unknown as ExecContext;
+}
+
+/** A count(DISTINCT x) of a morsel: the (group, value id) pairs seen, in first-seen order. */
+class DistinctPairs {
+  readonly ids = new KeyIds();
+  readonly pairs = new IntPairHash();
+  readonly groups: number[] = [];
+  readonly valueIds: number[] = [];
+  #vids = new Int32Array(0);
+  #g = new Int32Array(0);
+  #v = new Int32Array(0);
+  #out = new Int32Array(0);
+
+  add(gids: Int32Array, n: number, arg: Vector, mask: Uint8Array | undefined): void {
+    if (this.#vids.length < n) {
+      this.#vids = new Int32Array(n);
+      this.#g = new Int32Array(n);
+      this.#v = new Int32Array(n);
+      this.#out = new Int32Array(n);
+    }
+    const vids = this.#vids, g = this.#g, v = this.#v, out = this.#out;
+    this.ids.map(arg, n, vids);
+    const values = this.ids.values;
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      if ((mask && !mask[i]) || values[vids[i]] === null) continue;
+      g[m] = gids[i];
+      v[m++] = vids[i];
+    }
+    let next = this.pairs.size;
+    this.pairs.mapBatch(g, v, m, out);
+    for (let i = 0; i < m; i++) {
+      if (out[i] === next) {
+        this.groups.push(g[i]);
+        this.valueIds.push(v[i]);
+        next++;
+      }
+    }
+  }
+}
+
 /** Groups the rows of one morsel of `snap` (a worker's snapshot of the same committed state). */
 export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel): Promise<HashPartial> {
-  const keyIds = job.keys.map(() => new KeyIds());
-  const folds = job.keys.slice(1).map(() => new IntPairHash());
+  const ctx = workerContext(job);
+  const keys = job.keys.map(rebind);
+  const filters = job.filters.map((f) => {
+    const e = rebind(f);
+    return batchSelect(e, ctx) ?? unavailable();
+  });
+  const keyOf = keys.map((k) => vectorOf(k, ctx));
+  const keyIds = keys.map(() => new KeyIds());
+  const folds = keys.slice(1).map(() => new IntPairHash());
   // avg travels as its sum; FLOAT sums stay doubles until the merged total is rounded once.
   const aggs = job.aggs.map((a) => {
+    const arg = a.arg && rebind(a.arg);
+    const filter = a.filter && rebind(a.filter);
     const summed = a.fn === "avg" || a.fn === "sum";
-    return new NativeAgg(
-      a.fn === "avg" ? "sum" : a.fn,
-      summed && a.returns.tag === "FLOAT" ? T.DOUBLE : a.returns,
-    );
+    return {
+      arg: arg && vectorOf(arg, ctx),
+      mask: filter && (batchMask(filter, ctx) ?? unavailable()),
+      distinct: a.fn === "countDistinct" ? new DistinctPairs() : undefined,
+      native: a.fn === "countDistinct" ? undefined : new NativeAgg(
+        a.fn === "avg" ? "sum" : a.fn,
+        summed && a.returns.tag === "FLOAT" ? T.DOUBLE : a.returns,
+      ),
+    };
   });
-  const groupKeyIds: number[][] = job.keys.map(() => []);
-  const cols = [...new Set([...job.keys, ...job.aggs.filter((a) => a.col >= 0).map((a) => a.col)])];
-  let groups = 0;
+  const stubs = new Map(job.symbols.map((s) => [s.col, new CodeDict(s.size, s.codes)]));
+  const cols = new Set<number>();
+  for (const e of [...job.filters, ...job.keys, ...job.aggs.flatMap((a) => [a.arg, a.filter])]) {
+    if (e) columnsOf(e, (c) => cols.add(c));
+  }
+  const groupKeyIds: number[][] = keys.map(() => []);
+  let groups = keys.length === 0 ? 1 : 0;
   let gids = new Int32Array(0), fold = new Int32Array(0), ids = new Int32Array(0);
+  let sel = new Int32Array(0), mask = new Uint8Array(0);
   let perKey: Int32Array[] = [];
   for (const piece of m.pieces) {
     const ranges = (await partitionRanges(snap, piece.p, job.intervals))
@@ -215,44 +416,86 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
       .filter(([a, b]) => b > a);
     for (const range of ranges) await groupRange(piece.p, range);
   }
+
+  /** A scan column as a key or argument: SYMBOL as its codes (no dictionary to read text from). */
+  function plainColumn(b: Batch, index: number): Vector {
+    const v = b.columns[index];
+    return v.type.tag === "SYMBOL" ? { type: T.SYMBOL, data: v.data } : v;
+  }
+
   async function groupRange(p: number, [from, to]: [number, number]): Promise<void> {
     for (let at = from; at < to; at += BATCH_ROWS_MAX) {
-      const end = Math.min(to, at + BATCH_ROWS_MAX), rows = end - at;
-      const vectors = new Map<number, Vector>();
+      const end = Math.min(to, at + BATCH_ROWS_MAX);
+      const columns: Vector[] = new Array(job.types.length);
       for (const c of cols) {
         const v = await snap.read(p, job.columnIndexes[c], at, end);
-        // A worker's snapshot has no dictionaries: SYMBOL keys group by their codes (KeyIds
-        // takes a dictionary-less SYMBOL vector as codes).
-        vectors.set(c, job.types[c].tag === "SYMBOL" ? { type: T.SYMBOL, data: v.data } : v);
+        const dict = stubs.get(c);
+        columns[c] = job.types[c].tag === "SYMBOL" ? { type: T.SYMBOL, data: v.data, dict } : v;
       }
+      let b: Batch = { rowCount: end - at, columns };
+      if (sel.length < b.rowCount) sel = new Int32Array(b.rowCount);
+      let empty = false;
+      for (const f of filters) {
+        const count = f(b, sel);
+        if (count === 0) empty = true;
+        if (empty) break;
+        if (count < b.rowCount) b = gather(b, sel, count);
+      }
+      if (empty) continue;
+      const rows = b.rowCount;
       if (gids.length < rows) {
         gids = new Int32Array(rows);
         fold = new Int32Array(rows);
         ids = new Int32Array(rows);
-        perKey = job.keys.map(() => new Int32Array(rows));
+        mask = new Uint8Array(rows);
+        perKey = keys.map(() => new Int32Array(rows));
       }
-      if (job.keys.length === 1) {
-        keyIds[0].map(vectors.get(job.keys[0])!, rows, gids);
+      const keyVector = (k: number) => {
+        const e = keys[k];
+        return e.kind === "column" ? plainColumn(b, e.index) : keyOf[k](b);
+      };
+      if (keys.length === 0) {
+        gids.fill(0, 0, rows);
+      } else if (keys.length === 1) {
+        keyIds[0].map(keyVector(0), rows, gids);
         groups = keyIds[0].size;
       } else {
-        groups = foldKeys(job.keys.map((k) => vectors.get(k)!), rows, keyIds, folds, perKey, gids, fold, ids);
+        groups = foldKeys(keys.map((_, k) => keyVector(k)), rows, keyIds, folds, perKey, gids, fold, ids);
         recordFirst(groupKeyIds, perKey, gids, rows, groups);
       }
       job.aggs.forEach((a, i) => {
-        aggs[i].reserve(groups);
-        aggs[i].add(gids, rows, a.col >= 0 ? vectors.get(a.col) : undefined, undefined);
+        const st = aggs[i];
+        let m: Uint8Array | undefined;
+        if (st.mask) {
+          m = mask;
+          st.mask(b, m);
+        }
+        const arg = a.arg?.kind === "column" ? plainColumn(b, a.arg.index) : st.arg?.(b);
+        if (st.distinct) return st.distinct.add(gids, rows, arg!, m);
+        st.native!.reserve(groups);
+        st.native!.add(gids, rows, arg, m);
       });
     }
   }
-  const keys = job.keys.map((_, k) =>
-    job.keys.length === 1
-      ? keyIds[0].values.slice(0, groups)
-      : groupKeyIds[k].map((id) => keyIds[k].values[id])
+  const outKeys = keys.map((_, k) =>
+    keys.length === 1 ? keyIds[0].values.slice(0, groups) : groupKeyIds[k].map((id) => keyIds[k].values[id])
   );
   const counts: Float64Array[] = [];
   const values: (Float64Array | BigInt64Array | undefined)[] = [];
+  const distinct: ({ groups: Int32Array; values: Value[] } | undefined)[] = [];
   job.aggs.forEach((a, i) => {
-    const st = aggs[i];
+    const { native, distinct: pairs } = aggs[i];
+    if (pairs) {
+      counts.push(new Float64Array(0));
+      values.push(undefined);
+      distinct.push({
+        groups: Int32Array.from(pairs.groups),
+        values: pairs.valueIds.map((id) => pairs.ids.values[id]),
+      });
+      return;
+    }
+    distinct.push(undefined);
+    const st = native!;
     st.reserve(groups);
     const count = new Float64Array(groups);
     for (let g = 0; g < groups; g++) count[g] = st.countOf(g);
@@ -277,7 +520,11 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
       values.push(out);
     }
   });
-  return { groups, keys, counts, values };
+  return { groups, keys: outKeys, counts, values, distinct };
+}
+
+function unavailable(): never {
+  throw new FastPathUnavailable("no batch form on the worker heap");
 }
 
 /** Folds several keys' value ids pairwise into one group id per row; answers the group count. */
@@ -320,72 +567,111 @@ function recordFirst(
 // ---- on the main thread ----
 
 /**
- * Runs the aggregate on the workers and answers its batches, or undefined when the pool
- * declines (no workers running, the snapshot is not a plain table's): the caller then runs it
- * on this heap.
+ * Runs the aggregate or DISTINCT on the workers and answers its batches, or undefined when the
+ * pool declines (no workers running, the snapshot is not a plain table's, a worker cannot
+ * evaluate a batch): the caller then runs it on this heap.
  */
-export async function runParallelHash(n: AggregateNode, ctx: ExecContext): Promise<Batch[] | undefined> {
+export async function runParallelHash(
+  n: AggregateNode | DistinctNode,
+  ctx: ExecContext,
+): Promise<Batch[] | undefined> {
   const pool = ctx.parallel as Partial<ParallelHash> | undefined;
   const shape = parallelHashShape(n);
   if (!shape || !pool?.hashPartials) return undefined;
-  const { job } = shape;
   const snap = snapshotOf(ctx, shape.scan.table);
+  const job = jobOf(shape, ctx, snap);
   const partials = await pool.hashPartials(job, snap, ctx);
   if (!partials) return undefined;
   checkCancelled(ctx);
-  const dicts = job.keys.map((c) =>
-    job.types[c].tag === "SYMBOL" ? snap.symbols(job.columnIndexes[c]) : undefined
+  const keyTypes = job.keys.map((k) => k.type);
+  const dicts = job.keys.map((k) =>
+    k.kind === "column" && k.type.tag === "SYMBOL" ? snap.symbols(job.columnIndexes[k.index]) : undefined
   );
+  const nk = job.keys.length;
   const keyIds = job.keys.map(() => new KeyIds());
   const folds = job.keys.slice(1).map(() => new IntPairHash());
   const groupKeyIds: number[][] = job.keys.map(() => []);
   const counts = job.aggs.map(() => [] as number[]);
   const values = job.aggs.map(() => [] as (number | bigint)[]);
-  let groups = 0;
-  const groupBytes = 16 * job.keys.length + 24 * job.aggs.length;
+  // count(DISTINCT x): the merged (group, value id) pairs, each new pair counting once.
+  const distinct = job.aggs.map((a, i) => {
+    if (a.fn !== "countDistinct") return undefined;
+    const arg = a.arg!;
+    const dict = arg.kind === "column" && arg.type.tag === "SYMBOL"
+      ? snap.symbols(job.columnIndexes[arg.index])
+      : undefined;
+    return { ids: new KeyIds(), pairs: new IntPairHash(), dict, type: arg.type, count: counts[i] };
+  });
+  let groups = nk === 0 ? 1 : 0;
+  const groupBytes = 16 * nk + 24 * job.aggs.length;
   for (const p of partials) {
     const rows = p.groups;
     if (rows === 0) continue;
-    const vectors: Vector[] = p.keys.map((vs, k) => {
-      const dict = dicts[k];
-      const data = dict
-        ? vs.map((code) => code === null ? null : dict.valueOf(code as number))
-        : vs.map((x) => (x === 0 ? 0 : x)); // -0 and 0 are one key, as on one heap
-      return { type: job.types[job.keys[k]], data };
-    });
     const gids = new Int32Array(rows);
     const before = groups;
-    if (job.keys.length === 1) {
-      keyIds[0].map(vectors[0], rows, gids);
-      groups = keyIds[0].size;
-    } else {
-      const perKey = job.keys.map(() => new Int32Array(rows));
-      groups = foldKeys(
-        vectors,
-        rows,
-        keyIds,
-        folds,
-        perKey,
-        gids,
-        new Int32Array(rows),
-        new Int32Array(rows),
-      );
-      recordFirst(groupKeyIds, perKey, gids, rows, groups);
+    if (nk > 0) {
+      const vectors: Vector[] = p.keys.map((vs, k) => {
+        const dict = dicts[k];
+        const data = dict
+          ? vs.map((code) => code === null ? null : dict.valueOf(code as number))
+          : vs.map((x) => (x === 0 ? 0 : x)); // -0 and 0 are one key, as on one heap
+        return { type: keyTypes[k], data };
+      });
+      if (nk === 1) {
+        keyIds[0].map(vectors[0], rows, gids);
+        groups = keyIds[0].size;
+      } else {
+        const perKey = job.keys.map(() => new Int32Array(rows));
+        groups = foldKeys(
+          vectors,
+          rows,
+          keyIds,
+          folds,
+          perKey,
+          gids,
+          new Int32Array(rows),
+          new Int32Array(rows),
+        );
+        recordFirst(groupKeyIds, perKey, gids, rows, groups);
+      }
     }
     charge(ctx, (groups - before) * groupBytes);
-    job.aggs.forEach((a, i) => mergeAgg(a, counts[i], values[i], p.counts[i], p.values[i], gids, rows));
+    job.aggs.forEach((a, i) => {
+      const d = distinct[i];
+      if (d) return mergeDistinct(d, p.distinct![i]!, gids);
+      mergeAgg(a, counts[i], values[i], p.counts[i], p.values[i], gids, rows);
+    });
   }
-  const types = n.columns.map((c) => c.type);
   const out: Value[][] = new Array(groups);
   for (let g = 0; g < groups; g++) {
-    const row: Value[] = new Array(job.keys.length + job.aggs.length);
-    for (let k = 0; k < job.keys.length; k++) {
-      row[k] = keyIds[k].values[job.keys.length === 1 ? g : groupKeyIds[k][g]];
-    }
-    job.aggs.forEach((a, i) => row[job.keys.length + i] = finish(a, counts[i][g] ?? 0, values[i][g]));
+    const row: Value[] = new Array(nk + job.aggs.length);
+    for (let k = 0; k < nk; k++) row[k] = keyIds[k].values[nk === 1 ? g : groupKeyIds[k][g]];
+    job.aggs.forEach((a, i) => row[nk + i] = finish(a, counts[i][g] ?? 0, values[i][g]));
     out[g] = row;
   }
-  return [...rowsToBatches(types, out)];
+  return [...rowsToBatches(n.columns.map((c) => c.type), out)];
+}
+
+function mergeDistinct(
+  d: { ids: KeyIds; pairs: IntPairHash; dict?: SymbolDict; type: ColumnType; count: number[] },
+  part: { groups: Int32Array; values: Value[] },
+  gids: Int32Array,
+): void {
+  const m = part.groups.length;
+  if (m === 0) return;
+  const dict = d.dict;
+  const data = dict ? part.values.map((code) => dict.valueOf(code as number)) : part.values;
+  const vids = new Int32Array(m), g = new Int32Array(m), out = new Int32Array(m);
+  d.ids.map({ type: d.type, data }, m, vids);
+  for (let i = 0; i < m; i++) g[i] = gids[part.groups[i]];
+  let next = d.pairs.size;
+  d.pairs.mapBatch(g, vids, m, out);
+  for (let i = 0; i < m; i++) {
+    if (out[i] === next) {
+      d.count[g[i]] = (d.count[g[i]] ?? 0) + 1;
+      next++;
+    }
+  }
 }
 
 function mergeAgg(
@@ -418,7 +704,7 @@ function mergeAgg(
 }
 
 function finish(a: HashJobAgg, count: number, v: number | bigint | undefined): Value {
-  if (a.fn === "count" || a.fn === "count*") return BigInt(count);
+  if (a.fn === "count" || a.fn === "count*" || a.fn === "countDistinct") return BigInt(count);
   if (count === 0 || v === undefined) return a.fn === "min" || a.fn === "max" ? nullValueOf(a.returns) : null;
   if (a.fn === "avg") {
     const r = Number(v) / count;

@@ -70,10 +70,9 @@ Deno.test("parallel aggregates equal the main heap's over partitions, NULLs, sym
         if (par.parallel.jobs === jobs) local.push(sql);
       }
       assert.equal(par.parallel.running, 2);
-      // The rest went to the workers.
+      // The rest went to the workers. (Two odd partitions, which one worker holds, are no longer
+      // kept here: the hash aggregation's morsels split their rows between both workers.)
       assert.deepEqual(local, [
-        // Both days are odd partitions, which one worker holds: nothing to share.
-        "SELECT count(*), sum(d) FROM t WHERE ts IN '2024-03-02' OR ts IN '2024-03-06'",
         // No partition in the interval.
         "SELECT count(*), sum(d) FROM t WHERE ts IN '2025-01-01'",
       ]);

@@ -1,0 +1,232 @@
+/**
+ * Bound expressions sent to a worker heap (issue #17): the parallel hash aggregation
+ * (hash_parallel.ts) evaluates its keys, arguments and filters on the workers with the same
+ * batch loops (batch_eval.ts) as the main thread, so the expressions travel as plain data.
+ *
+ * A bound call holds its function binding (closures), which cannot be cloned: it travels as
+ * name, type and arguments, and the worker binds it again through the registry with the same
+ * argument types (the binder's casts are already explicit nodes), which gives the same binding.
+ * Bind parameters travel as the constants they are for the statement. Only expressions the
+ * batch compiler takes are sent (`shippable`, decided at plan time); the re-bound calls serve
+ * the row path that a batch falls back to (a LONG past 2^53).
+ */
+import type { ColumnType } from "../../base/types.ts";
+import type { Interval, Value } from "../../base/values.ts";
+import { lookupScalar } from "../../functions/registry.ts";
+import type { BoundExpr } from "../../plan/bound.ts";
+import { compileBatchExpr, type Sink } from "./batch_expr.ts";
+
+/** A bound expression without its bindings: structured-cloneable. */
+export type ShippedExpr =
+  | { kind: "const"; type: ColumnType; value: Value }
+  | { kind: "column"; type: ColumnType; index: number }
+  | { kind: "call"; type: ColumnType; name: string; args: ShippedExpr[] }
+  | { kind: "cast"; type: ColumnType; from: ColumnType; arg: ShippedExpr; pos: number }
+  | {
+    kind: "case";
+    type: ColumnType;
+    whens: { cond: ShippedExpr; then: ShippedExpr }[];
+    otherwise: ShippedExpr;
+  }
+  | { kind: "and" | "or"; type: ColumnType; args: ShippedExpr[] }
+  | { kind: "not"; type: ColumnType; arg: ShippedExpr }
+  | { kind: "isNull"; type: ColumnType; arg: ShippedExpr; not: boolean }
+  | { kind: "inSet"; type: ColumnType; arg: ShippedExpr; keys: Set<unknown>; hasNull: boolean; not: boolean }
+  | { kind: "inIntervals"; type: ColumnType; arg: ShippedExpr; intervals: Interval[]; not: boolean };
+
+/** Stand-in bind values for the plan-time check (a parameter is a constant of the loop). */
+const PARAMS_PROBE: readonly unknown[] = new Array(64).fill(null);
+
+/**
+ * Whether `e` can run on a worker: no subquery or outer reference anywhere, and a batch form
+ * for `sink` (a plain column always can: it is read, not evaluated).
+ */
+export function shippable(e: BoundExpr, sink: Sink): boolean {
+  if (e.kind === "column") return true;
+  if (!plain(e)) return false;
+  return compileBatchExpr(e, sink, PARAMS_PROBE) !== undefined;
+}
+
+function plain(e: BoundExpr): boolean {
+  switch (e.kind) {
+    case "subquery":
+    case "inSubquery":
+    case "exists":
+      return false;
+    case "param":
+      return e.outer === undefined;
+    case "call":
+      return e.binding.deterministic !== false && e.args.every(plain);
+    case "and":
+    case "or":
+      return e.args.every(plain);
+    case "cast":
+    case "not":
+    case "isNull":
+    case "inSet":
+    case "inIntervals":
+      return plain(e.arg);
+    case "case":
+      return e.whens.every((w) => plain(w.cond) && plain(w.then)) && plain(e.otherwise);
+    default:
+      return true;
+  }
+}
+
+/** `e` with column i replaced by `exprs[i]` (an expression over a projection, over its input). */
+export function inline(e: BoundExpr, exprs: BoundExpr[]): BoundExpr {
+  const r = (x: BoundExpr) => inline(x, exprs);
+  switch (e.kind) {
+    case "column":
+      return exprs[e.index];
+    case "call":
+      return { ...e, args: e.args.map(r) };
+    case "and":
+    case "or":
+      return { ...e, args: e.args.map(r) };
+    case "cast":
+    case "not":
+    case "isNull":
+    case "inSet":
+    case "inIntervals":
+      return { ...e, arg: r(e.arg) } as BoundExpr;
+    case "case":
+      return {
+        ...e,
+        whens: e.whens.map((w) => ({ cond: r(w.cond), then: r(w.then) })),
+        otherwise: r(e.otherwise),
+      };
+    default:
+      return e;
+  }
+}
+
+/** The plain-data form of `e` for this execution (`params`: the statement's bind values). */
+export function shipExpr(e: BoundExpr, params: readonly Value[]): ShippedExpr {
+  const s = (x: BoundExpr) => shipExpr(x, params);
+  switch (e.kind) {
+    case "call":
+      return { kind: "call", type: e.type, name: e.name, args: e.args.map(s) };
+    case "param":
+      return { kind: "const", type: e.type, value: params[e.index - 1] ?? null };
+    case "and":
+    case "or":
+      return { kind: e.kind, type: e.type, args: e.args.map(s) };
+    case "cast":
+    case "not":
+    case "isNull":
+    case "inSet":
+    case "inIntervals":
+      return { ...e, arg: s(e.arg) } as ShippedExpr;
+    case "case":
+      return {
+        kind: "case",
+        type: e.type,
+        whens: e.whens.map((w) => ({ cond: s(w.cond), then: s(w.then) })),
+        otherwise: s(e.otherwise),
+      };
+    case "subquery":
+    case "inSubquery":
+    case "exists":
+      throw new Error("a subquery cannot run on a worker heap");
+    default:
+      return e;
+  }
+}
+
+/** Binds a shipped expression again (on the worker): calls get their registry bindings. */
+export function rebind(e: ShippedExpr): BoundExpr {
+  switch (e.kind) {
+    case "call": {
+      const args = e.args.map(rebind);
+      const fn = lookupScalar(e.name);
+      const binding = fn?.bind(args.map((a) => ({
+        type: a.type,
+        constant: a.kind === "const",
+        value: a.kind === "const" ? a.value : undefined,
+        pos: 0,
+      })));
+      if (!binding || typeof binding === "string") {
+        throw new Error(`cannot bind ${e.name} on a worker heap: ${binding ?? "unknown function"}`);
+      }
+      return { kind: "call", type: e.type, name: e.name, binding, args };
+    }
+    case "and":
+    case "or":
+      return { kind: e.kind, type: e.type, args: e.args.map(rebind) };
+    case "cast":
+    case "not":
+    case "isNull":
+    case "inSet":
+    case "inIntervals":
+      return { ...e, arg: rebind(e.arg) } as BoundExpr;
+    case "case":
+      return {
+        kind: "case",
+        type: e.type,
+        whens: e.whens.map((w) => ({ cond: rebind(w.cond), then: rebind(w.then) })),
+        otherwise: rebind(e.otherwise),
+      };
+    default:
+      return e;
+  }
+}
+
+/** Calls `visit` on every column index `e` reads. */
+export function columnsOf(e: ShippedExpr, visit: (index: number) => void): void {
+  switch (e.kind) {
+    case "column":
+      visit(e.index);
+      return;
+    case "call":
+    case "and":
+    case "or":
+      for (const a of e.args) columnsOf(a, visit);
+      return;
+    case "cast":
+    case "not":
+    case "isNull":
+    case "inSet":
+    case "inIntervals":
+      columnsOf(e.arg, visit);
+      return;
+    case "case":
+      for (const w of e.whens) {
+        columnsOf(w.cond, visit);
+        columnsOf(w.then, visit);
+      }
+      columnsOf(e.otherwise, visit);
+      return;
+  }
+}
+
+/** Every text constant in `e` (and IN-list text keys): what a SYMBOL comparison may look up. */
+export function textsOf(e: ShippedExpr, out: Set<string>): void {
+  switch (e.kind) {
+    case "const":
+      if (typeof e.value === "string") out.add(e.value);
+      return;
+    case "inSet":
+      for (const k of e.keys) if (typeof k === "string") out.add(k);
+      textsOf(e.arg, out);
+      return;
+    case "call":
+    case "and":
+    case "or":
+      for (const a of e.args) textsOf(a, out);
+      return;
+    case "cast":
+    case "not":
+    case "isNull":
+    case "inIntervals":
+      textsOf(e.arg, out);
+      return;
+    case "case":
+      for (const w of e.whens) {
+        textsOf(w.cond, out);
+        textsOf(w.then, out);
+      }
+      textsOf(e.otherwise, out);
+      return;
+  }
+}
