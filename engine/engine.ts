@@ -62,6 +62,7 @@ import { IngestHandle } from "./ingest/ingest_handle.ts";
 import { type ResourceStats, resourceStats } from "./stats.ts";
 import { aclShowColumns } from "./plan/acl_show_columns.ts";
 import { ClockHolder, type ColumnMeta, PreparedStatement, sameSchema } from "./prepared.ts";
+import { markTimestamptz } from "./plan/timestamptz_columns.ts";
 // The pg catalog (pg_class, pg_type, ...) and the pg_* functions drivers and GUI tools call
 // belong to the SQL layer and are always there (issue #18), whichever listener asks.
 import "./catalog/pg_catalog.ts";
@@ -282,7 +283,7 @@ export class Engine {
       case "query": {
         const plan = planQuery(stmt, pc);
         checkReads(pruneColumns(plan), session, this.#storage, stmt.pos);
-        return plan.columns.map(visible);
+        return markTimestamptz(stmt, plan.columns.map(visible));
       }
       case "insert":
         return stmt.returning ? this.#describeReturning(stmt, session) : null;
@@ -307,9 +308,14 @@ export class Engine {
 
   /**
    * Runs a statement: SQL text, or a statement from `prepare` (parsed once; a query reuses the
-   * plan of its last execution while that stays valid, engine/prepared.ts).
+   * plan of its last execution while that stays valid, engine/prepared.ts). `parsed`: the
+   * text's parse when the caller has it (splitScript, classifyStatement), not parsed again.
    */
-  async execute(statement: string | PreparedStatement, caller: Session): Promise<Outcome> {
+  async execute(
+    statement: string | PreparedStatement,
+    caller: Session,
+    parsed?: A.Statement,
+  ): Promise<Outcome> {
     const prepared = typeof statement === "string" ? undefined : statement;
     const sql = prepared ? prepared.sql : statement as string;
     // Counted while running (a query until its batches are drained or abandoned): pace()
@@ -321,8 +327,14 @@ export class Engine {
     let handedOff = false;
     try {
       if (sql.trim() === "") throw new SqlError("empty query", 0);
-      const stmt = prepared && !prepared.reparse ? prepared.statement : parseStatement(sql);
+      const stmt = prepared && !prepared.reparse
+        ? prepared.statement
+        // PIVOT lists are resolved into the parse: such a statement is parsed per execution.
+        : parsed && !hasPivotLists(parsed)
+        ? parsed
+        : parseStatement(sql);
       const outcome = await this.#inTransaction(stmt, session, () => this.#run(stmt, session, prepared));
+      if (outcome.kind === "rows") outcome.columns = markTimestamptz(stmt, outcome.columns);
       if (outcome.kind !== "rows") {
         activity.end(running);
         return outcome;

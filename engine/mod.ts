@@ -82,3 +82,5 @@ export {
   type ParquetWriteOptions,
   parseCodec as parseParquetCodec,
 } from "./parquet/mod.ts";
+// pgwire's simple query and Parse: a script's statements, placeholders and kinds (issue #18).
+export { type ScriptStatement, splitScript } from "./script.ts";

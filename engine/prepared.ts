@@ -25,6 +25,8 @@ import { type StatementKind, statementKindOf } from "./statement_kind.ts";
 export interface ColumnMeta {
   name: string;
   type: ColumnType;
+  /** A cast to timestamptz (plan/timestamptz_columns.ts): shown in a listener's session zone. */
+  timestamptz?: boolean;
 }
 
 /** A plan kept for reuse with what it was made for. */

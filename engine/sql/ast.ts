@@ -735,6 +735,8 @@ export interface CopyStmt {
   pos: number;
   table?: { name: string; pos: number };
   query?: Query;
+  /** Where the `)` closing `COPY (query)` is: the query's text ends there. */
+  queryEnd?: number;
   columns?: { name: string; pos: number }[];
   direction: "from" | "to";
   target: "stdin" | "stdout" | { file: string };

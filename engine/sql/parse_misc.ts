@@ -4,6 +4,7 @@
  * statements, which keep their words for the binder (spec/sql.md §19).
  */
 import type { AclStmt, CopyStmt, DeclareStmt, ExplainStmt, NoopStmt, Query, Statement } from "./ast.ts";
+import { stdioCopyOptions } from "./parse_copy_stdio.ts";
 import type { Token } from "./lexer.ts";
 import { parseExpr } from "./parse_expr.ts";
 import { parseQuery } from "./parse_query.ts";
@@ -139,10 +140,11 @@ export function parseCopy(p: ParseState): CopyStmt {
   let query: Query | undefined;
   let table: NamePos | undefined;
   let columns: NamePos[] | undefined;
+  let queryEnd: number | undefined;
   if (p.isOp("(")) {
     const open = p.next();
     query = parseQuery(p);
-    p.closeParen(open);
+    queryEnd = p.closeParen(open).pos;
   } else {
     table = p.tableName();
     if (p.isOp("(")) {
@@ -156,10 +158,13 @@ export function parseCopy(p: ParseState): CopyStmt {
   if (!direction) throw p.expected("'from' or 'to'");
   const targetPos = p.peek().pos;
   const target = copyTarget(p);
-  p.acceptWord("with");
-  const options = p.isOp("(") ? parenOptions(p) : bareOptions(p);
+  // STDIN/STDOUT are pgwire's COPY sub-protocol, with PostgreSQL's options (parse_copy_stdio.ts).
+  const options = typeof target === "string"
+    ? stdioCopyOptions(p)
+    : (p.acceptWord("with"), p.isOp("(") ? parenOptions(p) : bareOptions(p));
   const stmt: CopyStmt = { kind: "copy", pos: kw.pos, direction, target, targetPos, options };
   if (query) stmt.query = query;
+  if (queryEnd !== undefined) stmt.queryEnd = queryEnd;
   if (table) stmt.table = table;
   if (columns) stmt.columns = columns;
   return stmt;

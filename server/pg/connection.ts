@@ -10,6 +10,7 @@ import {
   type Engine,
   type Principal,
   type Session,
+  splitScript,
   StatementCache,
   Transaction,
   type Value,
@@ -21,9 +22,8 @@ import type { CancelRegistry } from "./cancel_registry.ts";
 import { type FrontendMessage, parseMessage } from "./frontend_messages.ts";
 import { MessageStream } from "./message_stream.ts";
 import { fieldsOf, resultFormats, RowCursor } from "./row_cursor.ts";
-import { type ConnectionState, runStatement, type StatementText, statementText } from "./run_statement.ts";
+import { type ConnectionState, runStatement, type StatementText } from "./run_statement.ts";
 import { startupParameters } from "./server_settings.ts";
-import { splitStatements } from "./sql_tokens.ts";
 import { errorFieldsOf, SQLSTATE } from "./sqlstate.ts";
 import { type Authenticator, handshake, type ScramAuthenticator } from "./startup.ts";
 import { sessionTimeoutMs } from "./statement_timeout.ts";
@@ -314,12 +314,12 @@ export class Connection implements ConnectionState {
   }
 
   async #simpleQuery(sql: string): Promise<void> {
-    const statements = splitStatements(sql);
+    const statements = splitScript(sql);
     if (statements.length === 0) M.emptyQueryResponse(this.out);
     for (const s of statements) {
       let cursor: RowCursor | undefined;
       try {
-        const result = await this.run(statementText(s.text, s.tokens));
+        const result = await this.run(s);
         if (result.kind === "command") {
           M.commandComplete(this.out, result.tag);
           continue;

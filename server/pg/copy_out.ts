@@ -10,8 +10,7 @@ import type { CopyHost } from "./copy_in.ts";
 import { formatRow } from "./copy_rows.ts";
 import type { CopySpec } from "./copy_statement.ts";
 import { textOf } from "./encode_text.ts";
-import { tokenize } from "./sql_tokens.ts";
-import { withSessionZone } from "./time_zone_columns.ts";
+import { withSessionZone } from "./time_zone.ts";
 import { PgError, SQLSTATE } from "./sqlstate.ts";
 
 /** The socket is written once this many bytes are buffered. */
@@ -47,9 +46,7 @@ export async function copyOut(
     throw new PgError(SQLSTATE.SYNTAX_ERROR, "COPY (query) TO needs a query that returns rows");
   }
   // timestamptz casts in the query are written with the session offset, as a SELECT shows them.
-  const columns = "query" in spec
-    ? withSessionZone(outcome.columns, tokenize(spec.query), session.timeZone)
-    : outcome.columns;
+  const columns = withSessionZone(outcome.columns, session.timeZone);
   const format = spec.format;
   M.copyResponse(host.out, "out", columns.length);
   const encoder = new TextEncoder();

@@ -21,8 +21,7 @@ import { fieldsOf, resultFormats } from "./row_cursor.ts";
 import { wireSetting } from "./run_statement.ts";
 import { PgError, SQLSTATE } from "./sqlstate.ts";
 import type { Connection } from "./connection.ts";
-import { DEFAULT_TIME_ZONE } from "./time_zone.ts";
-import { withSessionZone } from "./time_zone_columns.ts";
+import { DEFAULT_TIME_ZONE, withSessionZone } from "./time_zone.ts";
 
 type Msg<K extends FrontendMessage["kind"]> = Extract<FrontendMessage, { kind: K }>;
 
@@ -226,7 +225,7 @@ export class ExtendedQuery {
     if (setting) return [{ name: setting[0], type: T.STRING }];
     const columns = this.#prepared(stmt)?.columns;
     if (!columns) return null;
-    return withSessionZone(columns, stmt.tokens, this.#conn.settings.get("timezone") ?? DEFAULT_TIME_ZONE);
+    return withSessionZone(columns, this.#conn.settings.get("timezone") ?? DEFAULT_TIME_ZONE);
   }
 
   async #execute(msg: Msg<"execute">): Promise<void> {

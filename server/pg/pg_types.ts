@@ -64,7 +64,7 @@ export function pgTypeOf(t: ColumnType): PgColumnType {
     case "DOUBLE":
       return { oid: OID.FLOAT8, size: 8, modifier: -1 };
     case "TIMESTAMP":
-      // A timestamptz result in the session zone (time_zone_columns.ts); TIMESTAMP columns stay 1114.
+      // A timestamptz result in the session zone (time_zone.ts withSessionZone); TIMESTAMP columns stay 1114.
       if (zoneOfType(t) !== undefined) return { oid: OID.TIMESTAMPTZ, size: 8, modifier: -1 };
       return { oid: OID.TIMESTAMP, size: 8, modifier: -1 };
     case "DATE":

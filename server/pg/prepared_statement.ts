@@ -1,14 +1,18 @@
 /**
- * A statement prepared with Parse (spec/protocols.md §12.5): its text, tokens and kind from the
+ * A statement prepared with Parse (spec/protocols.md §12.5): its text and kind from the
  * engine's parser (the wire answers SET, DEALLOCATE, DISCARD, COPY and setting SHOWs itself), the parameter types
  * the client declared, and the engine's prepared statement (Engine.prepare: parsed once,
  * parameter types inferred by the binder, result columns known without running it, plan
  * reused across executions). Named statements live until Close or DEALLOCATE; the unnamed one
  * until the next Parse replaces it.
  */
-import type { Engine, PreparedStatement as EnginePrepared, Session } from "../../engine/mod.ts";
+import {
+  type Engine,
+  type PreparedStatement as EnginePrepared,
+  type Session,
+  splitScript,
+} from "../../engine/mod.ts";
 import { OID, paramOidOf } from "./pg_types.ts";
-import { paramCount, splitStatements } from "./sql_tokens.ts";
 import { type StatementText, statementText } from "./run_statement.ts";
 
 export interface PreparedStatement extends StatementText {
@@ -29,15 +33,14 @@ export interface PreparedStatement extends StatementText {
  * as the last one plus `before` (QuestDB runs them all); placeholders count across them all.
  */
 export function prepareStatement(name: string, sql: string, declaredOids: number[]): PreparedStatement {
-  const parts = splitStatements(sql);
-  const last = parts.at(-1);
-  const tokens = last?.tokens ?? [];
-  const end = tokens.length ? tokens[tokens.length - 1].pos + tokens[tokens.length - 1].text.length : 0;
-  const count = Math.max(...parts.map((p) => paramCount(p.tokens)), declaredOids.length, 0);
+  const parts = splitScript(sql);
+  const count = Math.max(...parts.map((p) => p.paramCount), declaredOids.length, 0);
   const oids = Array.from({ length: count }, (_, i) => declaredOids[i] ?? 0);
-  const text = last ? last.text.slice(0, end) : "";
-  const stmt: PreparedStatement = { name, ...statementText(text, tokens), declaredOids: oids };
-  if (parts.length > 1) stmt.before = parts.slice(0, -1).map((p) => statementText(p.text, p.tokens));
+  const text = (s: { text: string; kind: StatementText["kind"]; statement?: StatementText["statement"] }) =>
+    s.statement ? { text: s.text, kind: s.kind, statement: s.statement } : { text: s.text, kind: s.kind };
+  const last = parts.at(-1);
+  const stmt: PreparedStatement = { name, ...(last ? text(last) : statementText("")), declaredOids: oids };
+  if (parts.length > 1) stmt.before = parts.slice(0, -1).map(text);
   return stmt;
 }
 
@@ -46,7 +49,7 @@ const WIRE_KINDS = new Set(["set", "deallocate", "discard", "cursor", "copy"]);
 
 /** True when the engine runs the statement (and so prepares it). */
 export function forEngine(stmt: StatementText): boolean {
-  return stmt.tokens.length > 0 && !WIRE_KINDS.has(stmt.kind);
+  return stmt.text !== "" && !WIRE_KINDS.has(stmt.kind);
 }
 
 /**

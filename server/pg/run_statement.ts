@@ -21,11 +21,9 @@ import {
   type Transaction,
   type Value,
 } from "../../engine/mod.ts";
-import { type CopySpec, parseCopy } from "./copy_statement.ts";
+import { type CopySpec, copySpec } from "./copy_statement.ts";
 import { showSetting } from "./server_settings.ts";
-import { DEFAULT_TIME_ZONE, parseSessionTimeZone } from "./time_zone.ts";
-import { withSessionZone } from "./time_zone_columns.ts";
-import type { SqlToken } from "./sql_tokens.ts";
+import { DEFAULT_TIME_ZONE, parseSessionTimeZone, withSessionZone } from "./time_zone.ts";
 import { PgError, SQLSTATE } from "./sqlstate.ts";
 
 export type StatementResult =
@@ -38,23 +36,22 @@ export type StatementResult =
   | { kind: "command"; tag: string };
 
 /**
- * A statement as the wire layer keeps it: text, tokens (split, placeholders, COPY options,
- * timestamptz casts), and its kind and parse from the engine's parser (statementText).
+ * A statement as the wire layer keeps it: its text, and its kind and parse from the engine
+ * (engine/script.ts splitScript, classifyStatement); the wire reads no SQL text itself.
  */
 export interface StatementText {
   text: string;
-  tokens: SqlToken[];
   kind: StatementKind;
-  /** The engine's parse (a session statement's name and value, a SHOW's setting). */
+  /** The engine's parse (a session statement's name and value, a SHOW's setting, COPY's options). */
   statement?: ParsedStatement;
   /** The engine's prepared statement (extended protocol): run without parsing or planning again. */
   prepared?: PreparedStatement;
 }
 
 /** One statement's text with its kind, as the engine's parser reads it (issue #18). */
-export function statementText(text: string, tokens: SqlToken[]): StatementText {
+export function statementText(text: string): StatementText {
   const { kind, statement } = classifyStatement(text);
-  return statement ? { text, tokens, kind, statement } : { text, tokens, kind };
+  return statement ? { text, kind, statement } : { text, kind };
 }
 
 /** What a statement may read and change of its connection. */
@@ -101,7 +98,7 @@ export async function runStatement(
   stmt: StatementText,
   session: Session,
 ): Promise<StatementResult> {
-  const { tokens, kind } = stmt;
+  const { kind } = stmt;
   // The statements answered here obey a failed block too; the engine checks its own.
   if (kind !== "commit" && kind !== "rollback") state.transaction.checkNotFailed();
   const noop = stmt.statement?.kind === "noop" ? stmt.statement : undefined;
@@ -123,7 +120,8 @@ export async function runStatement(
     case "cursor":
       throw new PgError(SQLSTATE.FEATURE_NOT_SUPPORTED, CURSOR_MESSAGE, 0);
     case "copy": {
-      const spec = parseCopy(tokens, stmt.text);
+      if (stmt.statement?.kind !== "copy") break; // does not parse: the engine reports why
+      const spec = copySpec(stmt.statement, stmt.text);
       if (!state.copy) throw new PgError(SQLSTATE.FEATURE_NOT_SUPPORTED, "COPY is not supported here", 0);
       return { kind: "command", tag: await state.copy(spec, session) };
     }
@@ -136,11 +134,12 @@ export async function runStatement(
       break;
     }
   }
-  const outcome = await state.engine.execute(stmt.prepared ?? stmt.text, session);
+  // Parsed once: the engine runs the parse the statement's kind came from.
+  const outcome = await state.engine.execute(stmt.prepared ?? stmt.text, session, stmt.statement);
   switch (outcome.kind) {
     case "rows": {
       const zone = state.settings.get("timezone") ?? DEFAULT_TIME_ZONE;
-      const columns = withSessionZone(outcome.columns, tokens, zone);
+      const columns = withSessionZone(outcome.columns, zone);
       return { kind: "rows", columns, batches: outcome.batches, tag: rowsTag(kind) };
     }
     case "insert":

@@ -6,7 +6,7 @@
  * the session offset like Postgres (`2024-01-01 05:00:00-05`). Binary timestamptz is UTC µs
  * since 2000, the same bytes as timestamp. Zone rules come from the engine's timezone.ts.
  */
-import { type ColumnType, resolveTimeZone, T } from "../../engine/mod.ts";
+import { type ColumnMeta, type ColumnType, resolveTimeZone, T } from "../../engine/mod.ts";
 import { formatTimestampText } from "./pg_time.ts";
 import { PgError } from "./sqlstate.ts";
 
@@ -80,4 +80,14 @@ export function timestamptzType(zone: string): ColumnType {
 /** The session zone of a timestamptz result type; undefined for every other type. */
 export function zoneOfType(t: ColumnType): string | undefined {
   return ZONED.get(t);
+}
+
+/**
+ * The columns with the engine's timestamptz ones (casts to timestamptz,
+ * engine/plan/timestamptz_columns.ts) retyped for the session zone; the same array when the
+ * result has none.
+ */
+export function withSessionZone(columns: ColumnMeta[], zone: string): ColumnMeta[] {
+  if (!columns.some((c) => c.timestamptz)) return columns;
+  return columns.map((c) => c.timestamptz ? { ...c, type: timestamptzType(zone) } : c);
 }

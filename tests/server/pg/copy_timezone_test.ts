@@ -1,15 +1,22 @@
-/** COPY statements and data (copy_statement.ts, copy_rows.ts) and the session time zone (time_zone*.ts). */
+/** COPY statements and data (copy_statement.ts, copy_rows.ts) and the session time zone (time_zone.ts). */
 import assert from "node:assert/strict";
-import { T } from "../../../engine/mod.ts";
+import { classifyStatement, type ParsedStatement, T } from "../../../engine/mod.ts";
 import { CopyRowReader, formatRow } from "../../../server/pg/copy_rows.ts";
-import { parseCopy } from "../../../server/pg/copy_statement.ts";
+import { copySpec } from "../../../server/pg/copy_statement.ts";
 import { pgTypeOf } from "../../../server/pg/pg_types.ts";
-import { tokenize } from "../../../server/pg/sql_tokens.ts";
-import { formatTimestamptzText, parseSessionTimeZone } from "../../../server/pg/time_zone.ts";
-import { withSessionZone } from "../../../server/pg/time_zone_columns.ts";
+import {
+  formatTimestamptzText,
+  parseSessionTimeZone,
+  withSessionZone,
+} from "../../../server/pg/time_zone.ts";
 import { textOf } from "../../../server/pg/encode_text.ts";
 
-const copy = (sql: string) => parseCopy(tokenize(sql), sql);
+/** The spec of a COPY as the engine parses it (engine/sql/parse_copy_stdio.ts). */
+function copy(sql: string) {
+  const { statement } = classifyStatement(sql);
+  assert.equal(statement?.kind, "copy", sql);
+  return copySpec(statement as Extract<ParsedStatement, { kind: "copy" }>, sql);
+}
 const enc = new TextEncoder();
 
 Deno.test("COPY statements: tables, columns, queries, option lists and legacy words", () => {
@@ -29,6 +36,11 @@ Deno.test("COPY statements: tables, columns, queries, option lists and legacy wo
   const d = copy("COPY (select a, (b) from t where x = ')') TO STDOUT WITH CSV HEADER");
   assert.deepEqual("query" in d && d.query, "select a, (b) from t where x = ')'");
   assert.throws(() => copy("COPY t FROM '/etc/passwd'"), /supports only STDIN/);
+  // psql's pre-9.0 words with AS, FORCE column lists, and E'' escapes.
+  const e = copy("COPY t (a) FROM STDIN WITH CSV HEADER DELIMITER AS ';' NULL AS 'x' FORCE NOT NULL a, b");
+  assert.deepEqual(e.format, { kind: "csv", delimiter: ";", nullText: "x", header: true, quote: '"' });
+  assert.equal(copy("COPY t TO STDOUT (FORMAT csv, FORCE_QUOTE (a, b), HEADER false)").format.header, false);
+  assert.equal(copy("COPY t TO STDOUT CSV FORCE QUOTE * HEADER").format.header, true);
   assert.throws(() => copy("COPY t TO STDOUT (FORMAT binary)"), /BINARY is not supported/);
   assert.throws(() => copy("COPY t FROM STDIN (bogus 1)"), /not recognized/);
 });
@@ -79,22 +91,15 @@ Deno.test("session time zones: names, offsets, DST in the text, unknown zones", 
   assert.equal(formatTimestamptzText(winter, "UTC"), "2024-01-15 17:00:00+00");
 });
 
-Deno.test("timestamptz casts in the select list become OID 1184 in the session zone", () => {
-  const cols = [{ name: "a", type: T.TIMESTAMP }, { name: "b", type: T.TIMESTAMP }, {
-    name: "c",
-    type: T.TIMESTAMP,
-  }];
-  const sql = "select ts::timestamptz a, ts b, cast(ts as timestamp with time zone) as c from t";
-  const out = withSessionZone(cols, tokenize(sql), "America/New_York");
-  assert.deepEqual(out.map((c) => pgTypeOf(c.type).oid), [1184, 1114, 1184]);
+Deno.test("the engine's timestamptz columns become OID 1184 in the session zone", () => {
+  // The engine marks casts to timestamptz (tests/engine/plan/timestamptz_columns_test.ts).
+  const cols = [{ name: "a", type: T.TIMESTAMP, timestamptz: true }, { name: "b", type: T.TIMESTAMP }];
+  const out = withSessionZone(cols, "America/New_York");
+  assert.deepEqual(out.map((c) => pgTypeOf(c.type).oid), [1184, 1114]);
   assert.equal(textOf(1705338000000000n, out[0].type), "2024-01-15 12:00:00-05");
   assert.equal(textOf(1705338000000000n, out[1].type), "2024-01-15 17:00:00.000000");
-  // Shapes it cannot map one to one keep QuestDB's types.
-  assert.equal(withSessionZone(cols, tokenize("select *, ts::timestamptz from t"), "UTC"), cols);
-  assert.equal(
-    withSessionZone(cols.slice(0, 1), tokenize("select f(ts::timestamptz) from t"), "UTC")[0],
-    cols[0],
-  );
+  const plain = cols.slice(1);
+  assert.equal(withSessionZone(plain, "UTC"), plain);
 });
 
 Deno.test("COPY delimiter given as an escape string", () => {

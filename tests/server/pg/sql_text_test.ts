@@ -1,17 +1,12 @@
-/** What the wire layer reads from SQL text: statements, kinds, placeholders, types. */
+/**
+ * What the wire layer learns of SQL text, all from the engine (issue #18): statement kinds
+ * (classifyStatement), setting SHOWs; splitting and placeholders: tests/engine/script_test.ts.
+ */
 import assert from "node:assert/strict";
-import { paramCount, splitStatements, tokenize } from "../../../server/pg/sql_tokens.ts";
 import { statementText, wireSetting } from "../../../server/pg/run_statement.ts";
 import { clientPosition } from "../../../server/pg/sqlstate.ts";
 
-const kind = (sql: string) => statementText(sql, tokenize(sql)).kind;
-
-Deno.test("simple query text splits at top-level semicolons only", () => {
-  const parts = splitStatements("select ';'; -- c;\n select \"a;b\" from t; ;  ");
-  assert.deepEqual(parts.map((p) => [p.text, p.offset]), [["select ';'", 0], ['select "a;b" from t', 19]]);
-  assert.deepEqual(splitStatements("  -- only a comment\n ; "), []);
-  assert.equal(splitStatements("select E'a\\'b;c'")[0].text, "select E'a\\'b;c'");
-});
+const kind = (sql: string) => statementText(sql).kind;
 
 Deno.test("statement kinds drive command tags and session statements", () => {
   assert.equal(kind("SELECT 1"), "query");
@@ -47,7 +42,7 @@ Deno.test("statement kinds drive command tags and session statements", () => {
 
 Deno.test("SHOW of a setting is recognised from the engine's parse", () => {
   const show = (sql: string, settings = new Map<string, string>()) =>
-    wireSetting(statementText(sql, tokenize(sql)), settings);
+    wireSetting(statementText(sql), settings);
   assert.deepEqual(show("SHOW extra_float_digits"), ["extra_float_digits", "3"]);
   assert.deepEqual(show("show server_version"), ["server_version", "12.3 (questdb)"]);
   assert.deepEqual(show("SHOW TIME ZONE", new Map([["timezone", "Europe/Berlin"]])), [
@@ -57,11 +52,6 @@ Deno.test("SHOW of a setting is recognised from the engine's parse", () => {
   assert.equal(show("SHOW TABLES"), undefined);
   assert.equal(show("SHOW COLUMNS FROM t"), undefined);
   assert.equal(show("select 1"), undefined);
-});
-
-Deno.test("placeholders are counted outside literals (types are the engine's: Engine.prepare)", () => {
-  assert.equal(paramCount(tokenize("select $1, $3 where x = '$4'")), 3);
-  assert.equal(paramCount(tokenize("select 1")), 0);
 });
 
 Deno.test("error positions become 1-based code point positions", () => {
