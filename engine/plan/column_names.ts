@@ -7,12 +7,14 @@ import { COLUMN_ALIAS_LENGTH_MAX } from "../base/limits.ts";
 import type * as A from "../sql/ast.ts";
 import { exprToText } from "../sql/printer.ts";
 import { regKindOf } from "./reg_types.ts";
+import { isArraySubquery } from "../sql/pg_array_subquery.ts";
 
 export function baseName(item: A.SelectItem, legacy: boolean): string {
   if (item.alias !== undefined) return item.alias;
   const e = item.expr;
   if (e.kind === "column") return e.name;
   if (e.kind === "literal" && e.type !== "null") return literalName(e, legacy);
+  if (isArraySubquery(e)) return "array"; // ARRAY(subquery), as PostgreSQL names it
   // PostgreSQL's names for a reg* cast (reg_types.ts): the column's (`c.oid::regclass` is
   // `oid`), else the type's (`'int4'::regtype` is `regtype`), which drivers' catalog queries read.
   const reg = e.kind === "cast" ? regKindOf(e.type) : undefined;

@@ -51,3 +51,12 @@ export function arraySubquery(query: Query, pos: number): Expr {
   };
   return { kind: "subquery", pos, query: { kind: "query", pos, with: [], body: core, orderBy: [] } };
 }
+
+/** True for the subquery arraySubquery made: PostgreSQL names such a column `array`. */
+export function isArraySubquery(e: Expr): boolean {
+  if (e.kind !== "subquery" || e.query.body.kind !== "select") return false;
+  const core = e.query.body;
+  const call = core.items?.[0]?.expr;
+  return core.from?.first.kind === "subquerySource" && core.from.first.alias === "_array" &&
+    call?.kind === "call" && call.name === "pg_array_agg";
+}

@@ -45,7 +45,8 @@ Deno.test("ARRAY(subquery) is a text array of the column in row order, correlate
     assert.deepEqual((await query(engine, "select array(select x * 2 from t where x > 1)")).rows, [[
       "{4,6}",
     ]]);
-    assert.deepEqual((await query(engine, "select array(select s from t where x > 5)")).rows, [["{}"]]);
+    const empty = await query(engine, "select array(select s from t where x > 5)");
+    assert.deepEqual([empty.names, empty.rows], [["array"], [["{}"]]]); // PostgreSQL's name for the column
     await assert.rejects(
       () => query(engine, "select array(select x, s from t)"),
       /subquery must return only one column/,
