@@ -41,11 +41,12 @@ export const PARALLEL_VALUES_MIN_DEFAULT = 4_000_000;
 const KEYS_MAX = 16_384;
 /**
  * Tables smaller than this keep their hash aggregations on the main thread. Measured on the
- * 2-core machine (docs/parallel.md): 1M rows grouped in 15-30 ms on the main thread and no
- * faster on two workers (each morsel's work is as fast there, but the two workers need two
- * free cores); from 2M rows the workers won 1.7-1.9x whenever the cores were free.
+ * 2-core machine with other work on it (load average 7-8, docs/parallel.md): over the bench's
+ * query shapes (expression keys, filters, global aggregates, DISTINCT) two workers were as fast
+ * or faster from 1M rows (geomean 61-90 ms against 78-92 ms on the main thread) and slower at
+ * 500K (23-34 against 17-29 ms), where a morsel's hand-over is a larger part of the work.
  */
-export const HASH_ROWS_MIN_DEFAULT = 2_000_000;
+export const HASH_ROWS_MIN_DEFAULT = 1_000_000;
 /**
  * Rows of one hash-aggregation morsel. Morsels are the unit of fairness and cancellation: a
  * worker runs one at a time, the jobs of concurrent statements interleave between morsels, and
@@ -80,8 +81,6 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy {
   readonly valuesMin: number;
   readonly hashRowsMin: number;
   readonly #cacheBytes: number;
-  /** Whether `busy` reads the machine's load (off when tests force the workers). */
-  readonly #loadGate: boolean;
   #heaps: Heap[] | undefined;
   /** Set once a worker failed to start: the pool then declines every job. */
   #broken = false;
@@ -94,31 +93,12 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy {
   constructor(options: WorkerPoolOptions) {
     this.workers = Math.max(0, Math.floor(options.workers));
     this.valuesMin = options.valuesMin ?? PARALLEL_VALUES_MIN_DEFAULT;
-    // Tests lower valuesMin to send every scan to the workers: hash jobs follow, whatever the
-    // machine's load.
+    // Tests lower valuesMin to send every scan to the workers: hash jobs follow.
     this.hashRowsMin = Math.min(HASH_ROWS_MIN_DEFAULT, this.valuesMin);
-    this.#loadGate = options.valuesMin === undefined;
     this.#cacheBytes = options.cacheBytes;
     this.#unwatch = options.cache?.watchForget((prefix) => {
       for (const h of this.#heaps ?? []) h.forget.push(prefix);
     });
-  }
-
-  /**
-   * Whether every core is already busy: the 1-minute load average (this process included) is
-   * at least the core count. Workers then only take CPU from the main thread and other
-   * processes: on 2 cores at load 3-4, 1M-4M-row hash aggregations on the workers ran no
-   * faster than on the main thread and sometimes 25% slower (docs/parallel.md). Without the
-   * permission to read the load, the machine counts as not busy.
-   */
-  get busy(): boolean {
-    if (!this.#loadGate) return false;
-    try {
-      if (Deno.permissions.querySync({ name: "sys", kind: "loadavg" }).state !== "granted") return false;
-      return Deno.loadavg()[0] >= (navigator.hardwareConcurrency || 1);
-    } catch {
-      return false;
-    }
   }
 
   /** Jobs the workers ran (tests: shows that a query took the parallel path). */

@@ -147,18 +147,11 @@ async function drain(engine: Engine, sql: string, session: ReturnType<typeof adm
   for await (const _ of out.batches) { /* read everything */ }
 }
 
-Deno.test("the workers take hash aggregations of 2M-row tables only, and none while every core is busy", async () => {
-  // The measured crossover (docs/parallel.md): 1M rows were no faster on two workers.
+Deno.test("the workers take hash aggregations of 1M-row tables only, whatever the machine's load", async () => {
+  // The measured crossover (docs/parallel.md): 500K rows were slower on two workers.
   const pool = new WorkerPool({ workers: 2, cacheBytes: CACHE_BYTES });
-  assert.equal(pool.hashRowsMin, 2_000_000);
-  const load = Deno.loadavg()[0];
-  const busy = pool.busy;
-  // The load may cross the line between the two reads: only a consistent answer is required.
-  const again = Deno.loadavg()[0];
-  const cores = navigator.hardwareConcurrency;
-  if ((load >= cores) === (again >= cores)) assert.equal(busy, load >= cores, `load ${load}, ${cores} cores`);
-  // Forced by a lowered threshold (the tests' engines), the load is not consulted.
-  assert.equal(new WorkerPool({ workers: 2, cacheBytes: CACHE_BYTES, valuesMin: 1 }).busy, false);
+  assert.equal(pool.hashRowsMin, 1_000_000);
+  assert.equal((pool as unknown as { busy?: boolean }).busy, undefined, "no load gate");
   pool.close();
 
   const root = await Deno.makeTempDir({ prefix: "qdb_hash_choice_" });
