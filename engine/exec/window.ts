@@ -27,6 +27,7 @@ export async function* runWindow(n: WindowNode, ctx: ExecContext, run: Runner): 
   for (const w of n.windows) results.push(await computeWindow(w, batches, total, ctx));
   let at = 0;
   for (const b of batches) {
+    if (paceDue(ctx)) await pace(ctx);
     const columns: Vector[] = [...b.columns];
     n.windows.forEach((w, k) => {
       const data = allocVectorData(w.type, b.rowCount);
@@ -100,15 +101,22 @@ async function computeWindow(
   };
   for (let rows of partitions) {
     if (paceDue(ctx)) await pace(ctx);
-    if (order.length > 0 && !isSorted(rows, cmp)) {
+    if (order.length > 0 && !(await isSorted(rows, cmp, ctx))) {
       rows = await sortPaced(rows, (a, b) => cmp(a, b) || a - b, ctx);
     }
-    computePartition(w, rows, { order: order[0], peer: (a, b) => cmp(a, b) === 0, args, out });
+    await computePartition(w, rows, { order: order[0], peer: (a, b) => cmp(a, b) === 0, args, out, ctx });
   }
   return out;
 }
 
-function isSorted(rows: number[], cmp: (a: number, b: number) => number): boolean {
-  for (let i = 1; i < rows.length; i++) if (cmp(rows[i - 1], rows[i]) > 0) return false;
+async function isSorted(
+  rows: number[],
+  cmp: (a: number, b: number) => number,
+  ctx: ExecContext,
+): Promise<boolean> {
+  for (let i = 1; i < rows.length; i++) {
+    if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
+    if (cmp(rows[i - 1], rows[i]) > 0) return false;
+  }
   return true;
 }

@@ -4,11 +4,16 @@
  * aggregates over ROWS or RANGE frames. Rows with equal ORDER BY values are distinct rows,
  * as in QuestDB (a running sum changes on every row). Cumulative frames add rows as they
  * enter; sliding sum/avg/count add and subtract; other sliding aggregates recompute.
+ *
+ * A partition can hold every row of a large input: each function gives the event loop turns
+ * (`Turns`, pace) every few hundred rows or frame steps, so a 1M-row partition does not hold
+ * other clients for hundreds of milliseconds (issue #17) and cancel and timeouts stop it.
  */
 import type { Value } from "../base/values.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { AggregateBinding } from "../functions/registry_types.ts";
 import type { WindowCall } from "../plan/plan_node.ts";
+import { type ExecContext, pace, PACE_ROWS, paceDue } from "./exec_context.ts";
 
 export interface PartitionInput {
   /** Values of the first ORDER BY expression, by input row (RANGE frames). */
@@ -19,35 +24,59 @@ export interface PartitionInput {
   args: Value[][];
   /** Results by input row. */
   out: Value[];
+  ctx: ExecContext;
 }
 
-export function computePartition(w: WindowCall, rows: number[], p: PartitionInput): void {
+/** Counts work (rows, frame steps) and answers whether a turn of the event loop is due. */
+class Turns {
+  #work = 0;
+  constructor(readonly ctx: ExecContext) {}
+
+  /** Adds `work` units; every PACE_ROWS units, whether the time slice is used up. */
+  due(work = 1): boolean {
+    this.#work += work;
+    if (this.#work < PACE_ROWS) return false;
+    this.#work = 0;
+    return paceDue(this.ctx);
+  }
+
+  turn(): Promise<void> {
+    return pace(this.ctx);
+  }
+}
+
+export async function computePartition(w: WindowCall, rows: number[], p: PartitionInput): Promise<void> {
+  const t = new Turns(p.ctx);
   switch (w.name) {
     case "row_number":
-      rows.forEach((r, k) => (p.out[r] = BigInt(k + 1)));
+      for (let k = 0; k < rows.length; k++) {
+        if (t.due()) await t.turn();
+        p.out[rows[k]] = BigInt(k + 1);
+      }
       return;
     case "rank":
     case "dense_rank":
     case "percent_rank":
     case "cume_dist":
-      return ranks(w.name, rows, p);
+      return await ranks(w.name, rows, p, t);
     case "ntile":
       return ntile(Number(p.args[0][rows[0]]), rows, p.out);
     case "lag":
     case "lead":
-      return offsets(w, rows, p);
+      return await offsets(w, rows, p, t);
   }
-  const frames = frameBounds(w, rows, p.order);
+  const frames = await frameBounds(w, rows, p.order, t);
   if (w.name === "first_value" || w.name === "last_value" || w.name === "nth_value") {
-    return frameValues(w, rows, frames, p);
+    return await frameValues(w, rows, frames, p, t);
   }
-  aggregateOverFrames(w, rows, frames, p);
+  await aggregateOverFrames(w, rows, frames, p, t);
 }
 
-function ranks(name: string, rows: number[], p: PartitionInput): void {
+async function ranks(name: string, rows: number[], p: PartitionInput, t: Turns): Promise<void> {
   const m = rows.length;
   let rank = 0, dense = 0;
   for (let k = 0; k < m; k++) {
+    if (t.due()) await t.turn();
     if (k === 0 || !p.peer(rows[k - 1], rows[k])) {
       rank = k + 1;
       dense++;
@@ -58,6 +87,7 @@ function ranks(name: string, rows: number[], p: PartitionInput): void {
   }
   if (name !== "cume_dist") return;
   for (let k = 0; k < m;) {
+    if (t.due()) await t.turn();
     let end = k;
     while (end + 1 < m && p.peer(rows[k], rows[end + 1])) end++;
     for (let j = k; j <= end; j++) p.out[rows[j]] = (end + 1) / m;
@@ -76,13 +106,14 @@ function ntile(n: number, rows: number[], out: Value[]): void {
 }
 
 /** lag/lead(x [, offset [, default]]) with RESPECT or IGNORE NULLS; frames do not apply. */
-function offsets(w: WindowCall, rows: number[], p: PartitionInput): void {
+async function offsets(w: WindowCall, rows: number[], p: PartitionInput, t: Turns): Promise<void> {
   const [xs, offs, defs] = p.args;
   const offset = offs ? Number(offs[rows[0]] ?? 1) : 1;
   const dir = w.name === "lag" ? -1 : 1;
   const m = rows.length;
   if (!w.ignoreNulls) {
     for (let k = 0; k < m; k++) {
+      if (t.due()) await t.turn();
       const j = k + dir * offset;
       p.out[rows[k]] = j >= 0 && j < m ? xs[rows[j]] : defs ? defs[rows[k]] : null;
     }
@@ -93,6 +124,7 @@ function offsets(w: WindowCall, rows: number[], p: PartitionInput): void {
   for (let k = 0; k < m; k++) if (xs[rows[k]] !== null) present.push(k);
   let at = 0;
   for (let k = 0; k < m; k++) {
+    if (t.due()) await t.turn();
     while (at < present.length && present[at] < k) at++;
     if (offset === 0) {
       p.out[rows[k]] = xs[rows[k]];
@@ -117,7 +149,12 @@ function asNumber(v: Value): number {
 }
 
 /** Inclusive frame bounds per position (lo > hi = empty). */
-function frameBounds(w: WindowCall, rows: number[], order: Value[] | undefined): Frames {
+async function frameBounds(
+  w: WindowCall,
+  rows: number[],
+  order: Value[] | undefined,
+  t: Turns,
+): Promise<Frames> {
   const m = rows.length;
   const lo = new Int32Array(m), hi = new Int32Array(m);
   const { start, end, unit } = w.frame;
@@ -156,16 +193,25 @@ function frameBounds(w: WindowCall, rows: number[], order: Value[] | undefined):
     }
   };
   for (let k = 0; k < m; k++) {
+    if (t.due()) await t.turn();
     lo[k] = Math.max(0, bound(start, k, false));
     hi[k] = Math.min(m - 1, bound(end, k, true));
   }
   return { lo, hi, fromStart: start.kind === "unboundedPreceding", excludeCurrent: w.frame.excludeCurrent };
 }
 
-function frameValues(w: WindowCall, rows: number[], f: Frames, p: PartitionInput): void {
+async function frameValues(
+  w: WindowCall,
+  rows: number[],
+  f: Frames,
+  p: PartitionInput,
+  t: Turns,
+): Promise<void> {
   const xs = p.args[0];
   const nth = w.name === "nth_value" ? Number(p.args[1]?.[rows[0]] ?? 1) : 1;
   for (let k = 0; k < rows.length; k++) {
+    // A frame's scan stops at its nth value: counted as one step, most frames stop at once.
+    if (t.due()) await t.turn();
     let picked: Value = null;
     let seen = 0;
     const first = w.name !== "last_value";
@@ -189,15 +235,21 @@ function toResult(w: WindowCall, v: Value): Value {
   return v;
 }
 
-function aggregateOverFrames(w: WindowCall, rows: number[], f: Frames, p: PartitionInput): void {
+async function aggregateOverFrames(
+  w: WindowCall,
+  rows: number[],
+  f: Frames,
+  p: PartitionInput,
+  t: Turns,
+): Promise<void> {
   const m = rows.length;
   const argsOf = (j: number) => p.args.map((a) => a[rows[j]]);
   if ((w.name === "sum" || w.name === "avg" || w.name === "count") && !f.excludeCurrent) {
-    return slidingSum(w, rows, f, p);
+    return await slidingSum(w, rows, f, p, t);
   }
   if (
     (w.name === "min" || w.name === "max") && !f.excludeCurrent && !f.fromStart &&
-    w.args[0]?.type.tag === "DOUBLE" && slidingExtreme(w.name === "max", rows, f, p)
+    w.args[0]?.type.tag === "DOUBLE" && await slidingExtreme(w.name === "max", rows, f, p, t)
   ) return;
   const realBinding = bindingFor(w);
   if (!realBinding) throw new Error(`window aggregate ${w.name} cannot be bound`);
@@ -206,12 +258,15 @@ function aggregateOverFrames(w: WindowCall, rows: number[], f: Frames, p: Partit
     const acc = realBinding.create();
     let added = -1;
     for (let k = 0; k < m; k++) {
+      if (t.due()) await t.turn();
       while (added < f.hi[k]) acc.add(argsOf(++added));
       p.out[rows[k]] = f.hi[k] < f.lo[k] ? emptyResult(w) : toResult(w, acc.result());
     }
     return;
   }
   for (let k = 0; k < m; k++) {
+    // Each frame is aggregated afresh: its length is the work done.
+    if (t.due(Math.max(1, f.hi[k] - f.lo[k] + 1))) await t.turn();
     const acc = realBinding.create();
     let any = false;
     for (let j = f.lo[k]; j <= f.hi[k]; j++) {
@@ -230,13 +285,20 @@ function aggregateOverFrames(w: WindowCall, rows: number[], f: Frames, p: Partit
  * value the accumulator's strict comparison keeps. Answers false (nothing written) when some
  * bound moves back.
  */
-function slidingExtreme(max: boolean, rows: number[], f: Frames, p: PartitionInput): boolean {
+async function slidingExtreme(
+  max: boolean,
+  rows: number[],
+  f: Frames,
+  p: PartitionInput,
+  t: Turns,
+): Promise<boolean> {
   const m = rows.length;
   for (let k = 1; k < m; k++) if (f.lo[k] < f.lo[k - 1] || f.hi[k] < f.hi[k - 1]) return false;
   const xs = p.args[0];
   const deque = new Int32Array(m);
   let head = 0, tail = 0, entered = -1;
   for (let k = 0; k < m; k++) {
+    if (t.due()) await t.turn();
     const lo = f.lo[k], hi = f.hi[k];
     while (entered < hi) {
       const j = ++entered;
@@ -279,12 +341,19 @@ function emptyResult(w: WindowCall): Value {
 }
 
 /** sum/avg/count over moving frames: add entering rows, subtract leaving ones. */
-function slidingSum(w: WindowCall, rows: number[], f: Frames, p: PartitionInput): void {
+async function slidingSum(
+  w: WindowCall,
+  rows: number[],
+  f: Frames,
+  p: PartitionInput,
+  t: Turns,
+): Promise<void> {
   const xs = p.args[0];
   const star = xs === undefined;
   let sum = 0, count = 0, curLo = 0, curHi = -1;
   const valueAt = (j: number) => (star ? 1 : xs[rows[j]]);
   for (let k = 0; k < rows.length; k++) {
+    if (t.due()) await t.turn();
     const lo = f.lo[k], hi = f.hi[k];
     if (lo > curHi) {
       sum = 0;

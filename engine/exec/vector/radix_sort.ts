@@ -26,7 +26,16 @@ import {
   type VectorData,
 } from "../../base/values.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
-import { charge, checkCancelled, type ExecContext, pace, paceDue, rowBytes } from "../exec_context.ts";
+import {
+  charge,
+  checkCancelled,
+  type ExecContext,
+  pace,
+  PACE_MASK,
+  paceDue,
+  rowBytes,
+} from "../exec_context.ts";
+import { sortPaced } from "../paced_sort.ts";
 
 type SortNode = Extract<PlanNode, { kind: "sort" }>;
 
@@ -90,10 +99,11 @@ export async function* runRadixSort(
   let tmp = new Uint32Array(total);
   if (total <= SMALL) {
     // A few rows (a grouped result): comparing codes beats the 64K-bucket histograms.
-    const words = n.keys.flatMap((key) => {
-      const w = keyWords(whole.columns[key.index], total, key.desc);
-      return w.hi ? [w.hi, w.lo] : [w.lo];
-    });
+    const words: Uint32Array[] = [];
+    for (const key of n.keys) {
+      const w = await keyWords(whole.columns[key.index], total, key.desc, ctx);
+      words.push(...(w.hi ? [w.hi, w.lo] : [w.lo]));
+    }
     const order = Array.from(perm).sort((a, b) => {
       for (const w of words) if (w[a] !== w[b]) return w[a] < w[b] ? -1 : 1;
       return a - b;
@@ -106,7 +116,7 @@ export async function* runRadixSort(
   for (let k = n.keys.length - 1; k >= 0; k--) {
     if (paceDue(ctx)) await pace(ctx);
     const key = n.keys[k];
-    const w = keyWords(whole.columns[key.index], total, key.desc);
+    const w = await keyWords(whole.columns[key.index], total, key.desc, ctx);
     const passes: [Uint32Array, number][] = [[w.lo, 0], [w.lo, 16]];
     if (w.hi) passes.push([w.hi, 0], [w.hi, 16]);
     for (const [words, shift] of passes) {
@@ -150,15 +160,15 @@ function radixPass(
 }
 
 /** Order-preserving codes of a key column; DESC complements them. */
-function keyWords(v: Vector, n: number, desc: boolean): KeyWords {
-  const w = encode(v, n);
+async function keyWords(v: Vector, n: number, desc: boolean, ctx: ExecContext): Promise<KeyWords> {
+  const w = await encode(v, n, ctx);
   if (desc) {
     for (const a of w.hi ? [w.lo, w.hi] : [w.lo]) for (let i = 0; i < n; i++) a[i] = ~a[i];
   }
   return w;
 }
 
-function encode(v: Vector, n: number): KeyWords {
+async function encode(v: Vector, n: number, ctx: ExecContext): Promise<KeyWords> {
   const d = v.data;
   const lo = new Uint32Array(n);
   switch (v.type.tag) {
@@ -214,39 +224,60 @@ function encode(v: Vector, n: number): KeyWords {
       return { lo };
     }
     case "SYMBOL":
-      if (v.dict) return { lo: symbolRanks(d as Int32Array, v.dict, lo) };
-      return { lo: stringRanks(d as Value[], lo) };
+      if (v.dict) return { lo: await symbolRanks(d as Int32Array, v.dict, lo, ctx) };
+      return { lo: await stringRanks(d as Value[], lo, ctx) };
     default:
-      return { lo: stringRanks(d as Value[], lo) };
+      return { lo: await stringRanks(d as Value[], lo, ctx) };
   }
 }
 
 /** Rank + 1 of each row's symbol string among the strings that occur; NULL (key -1) is 0. */
-function symbolRanks(keys: Int32Array, dict: SymbolDict, out: Uint32Array): Uint32Array {
+async function symbolRanks(
+  keys: Int32Array,
+  dict: SymbolDict,
+  out: Uint32Array,
+  ctx: ExecContext,
+): Promise<Uint32Array> {
   let top = -1;
   for (let i = 0; i < keys.length; i++) if (keys[i] > top) top = keys[i];
   const byKey = new Uint32Array(top + 1);
   for (let i = 0; i < keys.length; i++) if (keys[i] >= 0) byKey[keys[i]] = 1;
   const used: { k: number; s: string }[] = [];
-  for (let k = 0; k <= top; k++) if (byKey[k]) used.push({ k, s: dict.valueOf(k) ?? "" });
-  used.sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0));
+  for (let k = 0; k <= top; k++) {
+    if ((k & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
+    if (byKey[k]) used.push({ k, s: dict.valueOf(k) ?? "" });
+  }
+  // A dictionary of a million symbols sorted in one call held the event loop for ~1 s.
+  const sorted = await sortPaced(used, (a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0), ctx);
   // Equal strings under two keys (not expected in one dictionary) share a rank.
   let rank = 0;
-  for (let j = 0; j < used.length; j++) {
-    if (j === 0 || used[j].s !== used[j - 1].s) rank++;
-    byKey[used[j].k] = rank;
+  for (let j = 0; j < sorted.length; j++) {
+    if (j === 0 || sorted[j].s !== sorted[j - 1].s) rank++;
+    byKey[sorted[j].k] = rank;
   }
   for (let i = 0; i < keys.length; i++) out[i] = keys[i] < 0 ? 0 : byKey[keys[i]];
   return out;
 }
 
-/** Rank + 1 of each row's string among the distinct strings; NULL is 0. */
-function stringRanks(values: Value[], out: Uint32Array): Uint32Array {
+/**
+ * Rank + 1 of each row's string among the distinct strings; NULL is 0. Every step gives the
+ * event loop turns (issue #17): over a million distinct strings the map, the sort and the
+ * lookup held it for 0.5-1 s in one piece.
+ */
+async function stringRanks(values: Value[], out: Uint32Array, ctx: ExecContext): Promise<Uint32Array> {
   const rankOf = new Map<string, number>();
-  for (const s of values) if (s !== null && s !== undefined) rankOf.set(s as string, 0);
-  const distinct = [...rankOf.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  for (let j = 0; j < distinct.length; j++) rankOf.set(distinct[j], j + 1);
   for (let i = 0; i < values.length; i++) {
+    if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
+    const s = values[i];
+    if (s !== null && s !== undefined) rankOf.set(s as string, 0);
+  }
+  const distinct = await sortPaced([...rankOf.keys()], (a, b) => (a < b ? -1 : a > b ? 1 : 0), ctx);
+  for (let j = 0; j < distinct.length; j++) {
+    if ((j & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
+    rankOf.set(distinct[j], j + 1);
+  }
+  for (let i = 0; i < values.length; i++) {
+    if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
     const s = values[i];
     out[i] = s === null || s === undefined ? 0 : rankOf.get(s as string)!;
   }
