@@ -218,43 +218,46 @@ export class Output {
   #data: VectorData[] = [];
   rows = 0;
 
-  /** `dict` is undefined on a worker heap: the main thread attaches it to the key column. */
+  /**
+   * `dict` is undefined on a worker heap: the main thread attaches it to the key column.
+   * `capacity`: rows per batch (the main thread's edge buckets are small). Columns are
+   * allocated on the first append, so a last `take` allocates nothing.
+   */
   constructor(
     types: ColumnType[],
     readonly aggs: KAgg[],
     readonly dict: SymbolDict | undefined,
     readonly K: number,
+    readonly capacity: number = BATCH_ROWS_MAX,
   ) {
     this.#types = types;
-    this.#reset();
   }
 
-  #reset() {
-    this.#data = this.#types.map((
-      t,
-      i,
-    ) => (i === 1 ? new Int32Array(BATCH_ROWS_MAX) : allocVectorData(t, BATCH_ROWS_MAX)));
-    this.rows = 0;
+  #alloc() {
+    const n = this.capacity;
+    this.#data = this.#types.map((t, i) => (i === 1 ? new Int32Array(n) : allocVectorData(t, n)));
   }
 
   get full(): boolean {
-    return this.rows === BATCH_ROWS_MAX;
+    return this.rows === this.capacity;
   }
 
   take(): Batch {
     const rows = this.rows;
     const columns: Vector[] = this.#types.map((t, i) => {
       const d = this.#data[i];
-      const data = rows === BATCH_ROWS_MAX ? d : (d as Float64Array).slice(0, rows);
+      const data = rows === this.capacity ? d : (d as Float64Array).slice(0, rows);
       return i === 1 ? { type: t, data, dict: this.dict } : { type: t, data: data as VectorData };
     });
-    this.#reset();
+    this.#data = [];
+    this.rows = 0;
     return { rowCount: rows, columns };
   }
 
   /** Appends groups [from, to) of `set`, stopping when the batch is full; answers where it stopped. */
   append(set: GroupSet, from: number, to: number): number {
-    const room = Math.min(to, from + BATCH_ROWS_MAX - this.rows);
+    if (this.#data.length === 0) this.#alloc();
+    const room = Math.min(to, from + this.capacity - this.rows);
     const at = this.rows;
     const ts = this.#data[0] as BigInt64Array, keys = this.#data[1] as Int32Array;
     for (let g = from, i = at; g < room; g++, i++) {

@@ -21,6 +21,7 @@
  * aggregation, the choice ignores the machine's load: the point here is that one statement's
  * SAMPLE BY does not hold every other client's statements, not speed.
  */
+import { BATCH_ROWS_MAX } from "../base/limits.ts";
 import { SqlError } from "../base/errors.ts";
 import type { ColumnType } from "../base/types.ts";
 import { type Batch, type Interval, LONG_NULL } from "../base/values.ts";
@@ -271,12 +272,14 @@ export async function runParallelSampleBy(n: SampleByNode, ctx: ExecContext): Pr
   }
   async function* batches(): AsyncGenerator<Batch> {
     if (!replies) return;
-    const out = new Output(outTypes, aggs, dict, dict.size);
     const ready: Batch[] = [];
+    // An edge bucket (at most one group per key) becomes a batch of its own, sized to it.
     const drain = (set: GroupSet) => {
+      if (set.count === 0) return;
+      const out = new Output(outTypes, aggs, dict, dict.size, Math.min(set.count, BATCH_ROWS_MAX));
       for (let g = 0; g < set.count;) {
         g = out.append(set, g, set.count);
-        if (out.full) ready.push(out.take());
+        if (out.full || g === set.count) ready.push(out.take());
       }
     };
     const withDict = (b: Batch): Batch => ({
@@ -298,7 +301,6 @@ export async function runParallelSampleBy(n: SampleByNode, ctx: ExecContext): Pr
       if (!r.tail) continue;
       // The head bucket is complete: it, then the morsel's inner buckets, then the tail held.
       drain(held);
-      if (out.rows > 0) ready.push(out.take());
       yield* ready.splice(0);
       for (const b of r.batches) yield withDict(b);
       const tail = groupSetOf(r.tail);
@@ -308,7 +310,6 @@ export async function runParallelSampleBy(n: SampleByNode, ctx: ExecContext): Pr
     }
     if (held) drain(held);
     yield* ready.splice(0);
-    if (out.rows > 0) yield out.take();
   }
   return { bucketer, buckets: new Map(), keys: new Map(), batches };
 }
