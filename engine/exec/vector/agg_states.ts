@@ -226,6 +226,14 @@ export class NativeAgg {
     return this.#count[g];
   }
 
+  /**
+   * The running double sum of group g: avg's partial state for the workers (hash_parallel.ts),
+   * a double whatever the argument type, as avg adds here.
+   */
+  sumOf(g: number): number {
+    return this.#sum[g];
+  }
+
   /** Bytes held by DISTINCT pairs (the per-group arrays are counted by GROUP_BYTES). */
   get extraBytes(): number {
     return this.#distinct ? this.#distinct.pairs.bytes : 0;

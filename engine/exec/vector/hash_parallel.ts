@@ -22,7 +22,7 @@
  * clients.
  *
  * What runs on a worker is `hashPartialOf`, plain data in and out (the job and the morsel);
- * avg travels as sum and count, integer sums as exact 64-bit sums, count(DISTINCT x) as the
+ * avg travels as its double sum and count, integer sums as exact 64-bit sums, count(DISTINCT x) as the
  * morsel's distinct (group, value) pairs.
  */
 import { BATCH_ROWS_MAX } from "../../base/limits.ts";
@@ -237,9 +237,8 @@ function jobOf(shape: Shape, ctx: ExecContext, snap: TableSnapshot): HashJob {
     keys: shape.keys.map(ship),
     aggs: shape.aggs.map((a) => {
       const argTag = a.arg?.type.tag;
-      const wide = a.fn === "avg"
-        ? !["FLOAT", "DOUBLE"].includes(argTag!)
-        : (a.fn === "sum" || a.fn === "min" || a.fn === "max") && WIDE_TAGS.has(a.returns.tag);
+      // avg's partial is its double sum, whatever the argument (agg_states.ts adds it so).
+      const wide = (a.fn === "sum" || a.fn === "min" || a.fn === "max") && WIDE_TAGS.has(a.returns.tag);
       return {
         fn: a.fn,
         arg: a.arg && ship(a.arg),
@@ -385,19 +384,18 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
   const keyOf = keys.map((k) => vectorOf(k, ctx));
   const keyIds = keys.map(() => new KeyIds());
   const folds = keys.slice(1).map(() => new IntPairHash());
-  // avg travels as its sum; FLOAT sums stay doubles until the merged total is rounded once.
+  // FLOAT sums stay doubles until the merged total is rounded once.
   const aggs = job.aggs.map((a) => {
     const arg = a.arg && rebind(a.arg);
     const filter = a.filter && rebind(a.filter);
-    const summed = a.fn === "avg" || a.fn === "sum";
+    const summed = a.fn === "sum";
     return {
       arg: arg && vectorOf(arg, ctx),
       mask: filter && (batchMask(filter, ctx) ?? unavailable()),
       distinct: a.fn === "countDistinct" ? new DistinctPairs() : undefined,
-      native: a.fn === "countDistinct" ? undefined : new NativeAgg(
-        a.fn === "avg" ? "sum" : a.fn,
-        summed && a.returns.tag === "FLOAT" ? T.DOUBLE : a.returns,
-      ),
+      native: a.fn === "countDistinct"
+        ? undefined
+        : new NativeAgg(a.fn, summed && a.returns.tag === "FLOAT" ? T.DOUBLE : a.returns),
     };
   });
   const stubs = new Map(job.symbols.map((s) => [s.col, new CodeDict(s.size, s.codes)]));
@@ -504,7 +502,11 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
       values.push(undefined);
       return;
     }
-    if (a.wide) {
+    if (a.fn === "avg") {
+      const out = new Float64Array(groups);
+      for (let g = 0; g < groups; g++) out[g] = count[g] === 0 ? NaN : st.sumOf(g);
+      values.push(out);
+    } else if (a.wide) {
       const out = new BigInt64Array(groups);
       for (let g = 0; g < groups; g++) {
         const v = count[g] === 0 ? null : st.result(g);

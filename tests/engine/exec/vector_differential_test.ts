@@ -270,10 +270,19 @@ async function explain(engine: Engine, sql: string): Promise<string> {
   return (await rows(engine, `EXPLAIN ${sql}`)).map((r) => r[0]).join("\n");
 }
 
-for (const seed of SEEDS) {
-  Deno.test(`vectorized operators agree with the row reference (seed ${seed})`, async () => {
+/**
+ * One seed's table and shapes. `parallel`: an engine whose workers take every hash aggregation
+ * and DISTINCT they can (exec/vector/hash_parallel.ts), checked against the same reference.
+ */
+async function runSeed(seed: number, parallel: boolean): Promise<void> {
+  {
     const root = await Deno.makeTempDir({ prefix: "qdb_vdiff_" });
-    const engine = await Engine.open({ root, cacheBytes: 32 * 1024 * 1024 });
+    const engine = await Engine.open({
+      root,
+      cacheBytes: 32 * 1024 * 1024,
+      ...(parallel ? { parallelWorkers: 2, parallelValuesMin: 1 } : {}),
+    });
+    let onWorkers = 0;
     try {
       const r = rng(seed * 7919);
       const ddl = COLUMNS.map(([n, t]) => `${n} ${t}`).join(", ");
@@ -305,6 +314,7 @@ for (const seed of SEEDS) {
           setReferenceExecution(false);
         }
         if (batch || /vectorized hash|Top N|radix/.test(plan)) vectorized++;
+        if (/parallel/.test(plan)) onWorkers++;
         setReferenceExecution(true);
         try {
           want = await rows(engine, sql);
@@ -319,10 +329,23 @@ for (const seed of SEEDS) {
       // The generator must exercise the new operators, not only the reference.
       assert.ok(vectorized >= SHAPES_PER_SEED / 2, `only ${vectorized} shapes ran vectorized`);
       assert.ok(rejected <= SHAPES_PER_SEED / 4, `${rejected} shapes failed on both paths`);
+      if (parallel) {
+        assert.ok(onWorkers >= SHAPES_PER_SEED / 5, `only ${onWorkers} shapes ran on the workers`);
+      }
     } finally {
       setReferenceExecution(false);
       await engine.close();
       await Deno.remove(root, { recursive: true });
     }
-  });
+  }
+}
+
+for (const seed of SEEDS) {
+  Deno.test(`vectorized operators agree with the row reference (seed ${seed})`, () => runSeed(seed, false));
+}
+
+// The same shapes with the aggregations on the worker heaps (fewer seeds: workers cost startup).
+for (const seed of SEEDS.slice(0, 3)) {
+  Deno.test(`parallel hash aggregations agree with the row reference (seed ${seed})`, () =>
+    runSeed(seed, true));
 }
