@@ -7,7 +7,7 @@
  * order on both), and EXPLAIN and the pool's job count must show the workers ran it.
  */
 import assert from "node:assert/strict";
-import type { Engine } from "../../../engine/mod.ts";
+import { adminSession, type Engine, readValue, T } from "../../../engine/mod.ts";
 import { assertSame, parallelEngine, rows, run, singleEngine } from "./_parallel_util.ts";
 
 /** [query, a pattern its EXPLAIN must show on the parallel engine]. */
@@ -148,3 +148,63 @@ Deno.test("a LONG expression past 2^53 on a worker falls back to the row path th
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a prepared aggregation on the workers takes its parameters; its kept plan, an emptied table", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_hashpar_prepared_" });
+  const sql = "SELECT i % 5 m, count(*), sum(d * $2) FROM t WHERE i > $1 GROUP BY m";
+  const session = (params: unknown[]) => ({ ...adminSession(), params, paramTypes: [T.INT, T.DOUBLE] });
+  const sets = [[0, 2.0], [500, -1.5]];
+  try {
+    const got: unknown[][][] = [];
+    let par = await parallelEngine(root);
+    try {
+      await makeTable(par);
+      const p = par.prepare(sql, session([]));
+      for (const params of sets) {
+        const jobs = par.parallel.jobs;
+        got.push(await rowsOf(par, p, session(params)));
+        assert.equal(par.parallel.jobs, jobs + 1, `${sql} ${params}: ran on the workers`);
+      }
+      assert.ok(p.cachedPlan, "the plan is kept");
+      assert.notDeepEqual(got[0], got[1], "the parameters reach the workers");
+    } finally {
+      await par.close();
+    }
+    const single = await singleEngine(root);
+    try {
+      for (let i = 0; i < sets.length; i++) {
+        assertSame(got[i], await rowsOf(single, sql, session(sets[i])), sql);
+      }
+    } finally {
+      await single.close();
+    }
+    par = await parallelEngine(root);
+    try {
+      const p = par.prepare(sql, session([]));
+      assert.ok((await rowsOf(par, p, session(sets[0]))).length > 0);
+      // The kept plan still sends it to the workers; the emptied table has no morsel, no group.
+      await run(par, "TRUNCATE TABLE t");
+      assert.deepEqual(await rowsOf(par, p, session(sets[0])), []);
+      assert.deepEqual(await rows(par, "SELECT count(*), sum(d * 2) FROM t WHERE i > 0"), [[0n, null]]);
+    } finally {
+      await par.close();
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+async function rowsOf(
+  engine: Engine,
+  stmt: Parameters<Engine["execute"]>[0],
+  session: ReturnType<typeof adminSession>,
+): Promise<unknown[][]> {
+  const out = await engine.execute(stmt, session);
+  const result: unknown[][] = [];
+  if (out.kind === "rows") {
+    for await (const b of out.batches) {
+      for (let i = 0; i < b.rowCount; i++) result.push(b.columns.map((c) => readValue(c, i)));
+    }
+  }
+  return result;
+}
