@@ -25,10 +25,23 @@ const EMPTY = new Uint8Array(0);
 
 const PHYSICAL_WIDTH: Record<string, number> = { INT32: 4, FLOAT: 4, INT64: 8, DOUBLE: 8 };
 
+/** Where decoded values go and how chunks are read besides `read`. */
+export interface DecodeOptions {
+  /** The caller's buffer (a cache block) of the column's size: decoded into, sparing a copy. */
+  into?: Uint8Array;
+  /** Gets each chunk `read` returned once it is decoded (its buffer can take another read). */
+  recycle?: (chunk: Uint8Array) => void;
+  /**
+   * Reads bytes [start, end) of the file straight into `target` (a local file's handle): an
+   * uncompressed PLAIN chunk without NULLs then lands in its place with no copy
+   * (`directValues`).
+   */
+  readInto?: (start: number, end: number, target: Uint8Array) => Promise<void>;
+}
+
 /**
  * Column `at` (its index among the file's leaf columns) of every row group, as `rowCount`
- * rows of native bytes; undefined when this decoder does not handle the chunk. `recycle`
- * gets each chunk `read` returned once it is decoded.
+ * rows of native bytes; undefined when this decoder does not handle the chunk.
  */
 export async function decodeColumnFast(
   read: ReadRange,
@@ -36,50 +49,123 @@ export async function decodeColumnFast(
   at: number,
   rowCount: number,
   target: Target,
-  into?: Uint8Array,
-  recycle?: (chunk: Uint8Array) => void,
+  options: DecodeOptions = {},
 ): Promise<Uint8Array | undefined> {
+  const { into, recycle, readInto } = options;
   const element = metadata.schema[at + 1];
   if (!element || element.num_children || element.repetition_type === "REPEATED") return undefined;
   const optional = element.repetition_type === "OPTIONAL";
   const width = target.kind === "fixed" ? target.width : 4;
-  // `into`: the caller's buffer (a cache block), sparing a copy of the whole column.
   const fits = into && into.length === rowCount * width && into.byteOffset % 4 === 0;
   const out = fits ? into : new Uint8Array(rowCount * width);
   const groups = metadata.row_groups;
+  const firstRow: number[] = [];
+  let rows = 0;
   for (const group of groups) {
     const meta = group.columns[at]?.meta_data;
     if (!meta || !supported(meta, target)) return undefined;
+    firstRow.push(rows);
+    rows += Number(group.num_rows);
   }
+  if (rows !== rowCount) return undefined;
   // The chunks are read a few row groups ahead of the decode: the reads' latency (a file
   // open and read each, or a ranged GET) overlaps instead of adding up.
   const reads: (Promise<Uint8Array> | Uint8Array)[] = [];
+  /** The groups whose values were read straight into `out`; their entry in `reads` is the page header. */
+  const direct: boolean[] = [];
   const request = (g: number) => {
     if (g >= groups.length || reads[g]) return;
     const meta = groups[g].columns[at].meta_data!;
     const start = Number(meta.dictionary_page_offset ?? meta.data_page_offset);
     const end = start + Number(meta.total_compressed_size);
-    const chunk = read(start, end);
+    const n = Number(groups[g].num_rows);
+    const valueBytes = readInto && target.kind === "fixed" ? directValues(meta, n, width) : 0;
+    let chunk: Promise<Uint8Array> | Uint8Array;
+    if (valueBytes) {
+      direct[g] = true;
+      const header = read(start, end - valueBytes);
+      const values = readInto!(
+        end - valueBytes,
+        end,
+        out.subarray(firstRow[g] * width, (firstRow[g] + n) * width),
+      );
+      chunk = Promise.all([header, values]).then(([h]) => h);
+    } else {
+      chunk = read(start, end);
+    }
     // A read left in flight when the decode gives up must not reject unhandled.
     if (chunk instanceof Promise) chunk.catch(() => {});
     reads[g] = chunk;
   };
-  let row = 0;
   for (let g = 0; g < groups.length; g++) {
     for (let k = g; k < g + READ_AHEAD; k++) request(k);
-    const chunk = await reads[g];
+    let chunk = await reads[g];
     reads[g] = EMPTY; // the chunk is garbage once decoded
     const meta = groups[g].columns[at].meta_data!;
     const n = Number(groups[g].num_rows);
-    if (row + n > rowCount) return undefined;
-    const ok = decodeChunk(chunk, meta, optional, target, out, row, n);
+    if (direct[g]) {
+      const ok = isPlainPageHeader(chunk, n, n * width, optional);
+      recycle?.(chunk);
+      if (ok) continue;
+      // Not the page the metadata suggested: the whole chunk, decoded as usual.
+      const start = Number(meta.dictionary_page_offset ?? meta.data_page_offset);
+      chunk = await read(start, start + Number(meta.total_compressed_size));
+    }
+    const ok = decodeChunk(chunk, meta, optional, target, out, firstRow[g], n);
     if (!ok) return undefined;
     // Nothing decoded keeps a view of the chunk (dictionaries are copied): its buffer can
     // take the next read.
     recycle?.(chunk);
-    row += n;
   }
-  return row === rowCount ? out : undefined;
+  return out;
+}
+
+/**
+ * The size of the values of an uncompressed chunk that, by its metadata, is one PLAIN data
+ * page of `rows` values without NULLs: they are its last bytes, after the page header and
+ * the definition levels (under 1 KiB). 0 when the chunk is not like that.
+ */
+function directValues(meta: ColumnMetaData, rows: number, width: number): number {
+  if (meta.codec !== "UNCOMPRESSED" || meta.dictionary_page_offset !== undefined) return 0;
+  if (meta.encodings.some((e) => e !== "PLAIN" && e !== "RLE")) return 0;
+  if (meta.statistics?.null_count !== 0n || Number(meta.num_values) !== rows) return 0;
+  const prefix = Number(meta.total_compressed_size) - rows * width;
+  return prefix > 0 && prefix <= 1024 ? rows * width : 0;
+}
+
+/**
+ * Whether `prefix` is exactly a page header (and definition levels) of one PLAIN data page of
+ * `rows` values, none NULL, whose values follow it: what `directValues` assumed.
+ */
+function isPlainPageHeader(prefix: Uint8Array, rows: number, valueBytes: number, optional: boolean): boolean {
+  try {
+    const reader = new CompactReader(prefix, 0);
+    const header = reader.struct();
+    const body = prefix.subarray(reader.pos);
+    // Page sizes (uncompressed, compressed): the levels here and the values after them.
+    if (header.get(2) !== body.length + valueBytes || header.get(3) !== body.length + valueBytes) {
+      return false;
+    }
+    if (header.get(1) === 3) {
+      const dh = header.get(8) as Map<number, unknown> | undefined;
+      if (!dh || dh.get(1) !== rows || dh.get(4) !== 0 || (dh.get(2) ?? 0) !== 0) return false;
+      const defLen = (dh.get(5) as number) ?? 0;
+      if ((dh.get(6) as number ?? 0) !== 0 || defLen !== body.length) return false;
+      return !optional || allPresent(body, rows);
+    }
+    if (header.get(1) === 0) {
+      // Data page v1: the levels' length prefix is part of the page body.
+      const dh = header.get(5) as Map<number, unknown> | undefined;
+      if (!dh || dh.get(1) !== rows || dh.get(2) !== 0) return false;
+      if (!optional) return body.length === 0;
+      if (body.length < 4) return false;
+      const len = body[0] | (body[1] << 8) | (body[2] << 16) | (body[3] << 24);
+      return len === body.length - 4 && allPresent(body.subarray(4), rows);
+    }
+    return false;
+  } catch {
+    return false;
+  }
 }
 
 function supported(meta: ColumnMetaData, target: Target): boolean {

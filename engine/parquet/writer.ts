@@ -17,6 +17,13 @@ export interface ParquetWriteOptions {
   rowGroupSize: number;
   dataPageSize: number;
   statistics: boolean;
+  /**
+   * A numeric column chunk that the codec does not shrink (random doubles: LZ4 grows them) is
+   * stored uncompressed: smaller, and a reader can read its values straight into place.
+   * Parquet allows a codec per column chunk; on for partition files, off for exports (the
+   * codec asked for is used throughout).
+   */
+  uncompressedWhenNoGain?: boolean;
 }
 
 /** QuestDB's export defaults (cairo.parquet.export.*): LZ4_RAW, 100,000-row groups, 1 MiB pages. */
@@ -49,6 +56,7 @@ export class ParquetResultWriter {
   readonly #pq: ParquetWriter;
   readonly #columns: ParquetColumn[];
   readonly #convert: ((v: Vector, i: number) => Cell)[];
+  readonly #compress: Record<string, (input: Uint8Array) => Uint8Array>;
   #pending: Cell[][];
   #rows = 0;
   /** Rows written so far, for COPY's and the bench's counts. */
@@ -62,11 +70,12 @@ export class ParquetResultWriter {
     ];
     this.#convert = columns.map((c) => converterOf(c.type));
     this.#pending = columns.map(() => []);
+    this.#compress = compressorsFor(options.level);
     this.#pq = new ParquetWriter({
       writer: this.#writer,
       schema,
       codec: options.codec,
-      compressors: compressorsFor(options.level),
+      compressors: this.#compress,
       statistics: options.statistics,
       createdBy: "qdb-ts (QuestDB-compatible)",
     });
@@ -94,13 +103,54 @@ export class ParquetResultWriter {
   #flushGroup(): void {
     const n = this.#rows;
     this.#pq.write({
-      columnData: this.#columns.map((c, k) => ({ name: c.name, data: this.#pending[k] as never })),
+      columnData: this.#columns.map((c, k) => ({
+        name: c.name,
+        data: this.#pending[k] as never,
+        ...(this.#incompressible(c.type, this.#pending[k]) ? { codec: "UNCOMPRESSED" as const } : {}),
+      })),
       rowGroupSize: n,
       pageSize: this.options.dataPageSize,
     });
     this.written += n;
     this.#pending = this.#columns.map(() => []);
     this.#rows = 0;
+  }
+
+  /** Whether the codec leaves a sample of the chunk's PLAIN bytes at over 90% of its size. */
+  #incompressible(type: ColumnType, cells: Cell[]): boolean {
+    const { codec, uncompressedWhenNoGain } = this.options;
+    if (!uncompressedWhenNoGain || codec === "UNCOMPRESSED") return false;
+    const sample = plainSample(type, cells);
+    if (!sample || sample.length < 1024) return false;
+    const compress = this.#compress[codec];
+    return compress !== undefined && compress(sample).length > sample.length * 0.9;
+  }
+}
+
+/** Values sampled from a chunk to judge its compressibility. */
+const SAMPLE_VALUES = 8192;
+
+/** The PLAIN bytes of the first non-NULL cells of a fixed-size numeric column; else undefined. */
+function plainSample(type: ColumnType, cells: Cell[]): Uint8Array | undefined {
+  const values = [];
+  for (let i = 0; i < cells.length && values.length < SAMPLE_VALUES; i++) {
+    if (cells[i] !== null && cells[i] !== undefined) values.push(cells[i]);
+  }
+  switch (type.tag) {
+    case "DOUBLE":
+      return new Uint8Array(Float64Array.from(values as number[]).buffer);
+    case "FLOAT":
+      return new Uint8Array(Float32Array.from(values as number[]).buffer);
+    case "INT":
+      return new Uint8Array(Int32Array.from(values as number[]).buffer);
+    case "LONG":
+    case "TIMESTAMP":
+    case "TIMESTAMP_NS":
+      return typeof values[0] === "bigint"
+        ? new Uint8Array(BigInt64Array.from(values as bigint[]).buffer)
+        : undefined;
+    default:
+      return undefined;
   }
 }
 

@@ -27,17 +27,35 @@ function take(length: number): Uint8Array {
 
 /** Gives back a buffer `read` returned; the caller holds no view of it any more. */
 export function recycleChunk(chunk: Uint8Array): void {
-  if (free.length < MAX_FREE && chunk.byteOffset === 0) free.push(chunk.buffer as ArrayBuffer);
+  if (chunk.byteOffset !== 0) return;
+  const buf = chunk.buffer as ArrayBuffer;
+  if (free.length < MAX_FREE) {
+    free.push(buf);
+    return;
+  }
+  // Full: a larger buffer replaces the smallest (small page-header reads must not crowd out
+  // the chunk-sized ones).
+  let least = 0;
+  for (let i = 1; i < free.length; i++) if (free[i].byteLength < free[least].byteLength) least = i;
+  if (free[least].byteLength < buf.byteLength) free[least] = buf;
 }
 
 export class LocalChunkReader {
   readonly #path: string;
   readonly #file: Promise<Deno.FsFile>;
   #queue: Promise<unknown> = Promise.resolve();
+  /** The handle's file position when known (reads run one at a time), else -1. */
+  #position = 0;
 
   constructor(path: string) {
     this.#path = path;
-    this.#file = Deno.open(path, { read: true });
+    this.#file = Deno.open(path, { read: true }).catch((e) => {
+      throw new SqlError(
+        `could not open parquet partition file [file=${path}, error=${e.message}]`,
+        -1,
+        "io",
+      );
+    });
     this.#file.catch(() => {}); // reported by the first read
   }
 
@@ -48,10 +66,24 @@ export class LocalChunkReader {
     return done;
   };
 
-  async #readAt(start: number, end: number): Promise<Uint8Array> {
+  /**
+   * Bytes [start, end) of the file into `target` (a view of the column's cache block: the
+   * values of an uncompressed page land in place, with no second copy).
+   */
+  readInto = (start: number, end: number, target: Uint8Array): Promise<void> => {
+    if (target.length !== end - start) return Promise.reject(new Error("readInto: target size"));
+    const done = this.#queue.then(() => this.#readAt(start, end, target));
+    this.#queue = done.catch(() => {});
+    return done.then(() => {});
+  };
+
+  async #readAt(start: number, end: number, into?: Uint8Array): Promise<Uint8Array> {
     const file = await this.#file;
-    const out = take(end - start);
-    await file.seek(start, Deno.SeekMode.Start);
+    const out = into ?? take(end - start);
+    // A page's values right after its header: no seek (each file op is a round trip to
+    // the runtime's I/O threads).
+    if (this.#position !== start) await file.seek(start, Deno.SeekMode.Start);
+    this.#position = -1; // unknown until the read completes
     let done = 0;
     while (done < out.length) {
       const n = await file.read(out.subarray(done));
@@ -60,6 +92,7 @@ export class LocalChunkReader {
       }
       done += n;
     }
+    this.#position = end;
     return out;
   }
 

@@ -65,7 +65,8 @@ export async function writeParquetPartition(
   const writer = new ParquetResultWriter(
     meta.columns.map((c) => ({ name: c.name, type: c.type })),
     meta.timestampIndex,
-    PARQUET_EXPORT_DEFAULTS,
+    // Chunks LZ4 cannot shrink stay uncompressed: a scan reads their values into place.
+    { ...PARQUET_EXPORT_DEFAULTS, uncompressedWhenNoGain: true },
   );
   const file = await Deno.open(joinPath(partPath, PARQUET_FILE), { write: true, createNew: true });
   let size = 0;
@@ -102,6 +103,31 @@ export interface ParquetPartitionFile {
 const FOOTER_FETCH = 64 * 1024;
 
 /**
+ * Parsed footers of the partition files read lately, by file and committed size. A committed
+ * Parquet version is never rewritten in place (a rewrite is a new version folder or object
+ * key), so a footer stays right for as long as its file exists; a first scan of a partition
+ * then costs no footer read (a stat, an open and a read, or a ranged GET) and no parse.
+ */
+const footers = new Map<string, FileMetaData>();
+const FOOTERS_MAX = 512;
+
+async function footerOf(key: string, bytes: AsyncBuffer): Promise<FileMetaData> {
+  const held = footers.get(key);
+  if (held) {
+    footers.delete(key); // most recently used last
+    footers.set(key, held);
+    return held;
+  }
+  const metadata = await parquetMetadataAsync(bytes, {
+    parsers: PARQUET_PARSERS as never,
+    initialFetchSize: Math.min(FOOTER_FETCH, bytes.byteLength),
+  });
+  footers.set(key, metadata);
+  if (footers.size > FOOTERS_MAX) footers.delete(footers.keys().next().value!);
+  return metadata;
+}
+
+/**
  * Reads a Parquet partition's file; a file shorter than committed is an io error. A remote
  * partition's footer is fetched now and its column chunks by range when decoded.
  */
@@ -112,7 +138,9 @@ export async function openParquetPartition(
 ): Promise<ParquetPartitionFile> {
   if (part.remote !== undefined) return await openRemote(part, store);
   const path = joinPath(partPath, PARQUET_FILE);
-  if (await fileSize(path) < part.size) {
+  const key = `${path}\0${part.size}`;
+  // Checked when the footer is first read; later reads of a file cut short fail on their own.
+  if (!footers.has(key) && await fileSize(path) < part.size) {
     throw new SqlError(`committed parquet data is missing [file=${path}]`, -1, "io");
   }
   // Ranges on demand: a query reads the footer and the column chunks it decodes, not the file.
@@ -121,11 +149,7 @@ export async function openParquetPartition(
     slice: async (start, end) =>
       (await readRange(path, start, (end ?? part.size) - start)).buffer as ArrayBuffer,
   };
-  const metadata = await parquetMetadataAsync(bytes, {
-    parsers: PARQUET_PARSERS as never,
-    initialFetchSize: Math.min(FOOTER_FETCH, part.size),
-  });
-  return { bytes, metadata, path };
+  return { bytes, metadata: await footerOf(key, bytes), path };
 }
 
 async function openRemote(part: ParquetPart, store: ObjectStore | undefined): Promise<ParquetPartitionFile> {
@@ -141,7 +165,8 @@ async function openRemote(part: ParquetPart, store: ObjectStore | undefined): Pr
     byteLength: part.size,
     slice: (start, end) => store.getRange(key, start, end ?? part.size),
   };
-  return { bytes, metadata: await parquetMetadataAsync(bytes, { parsers: PARQUET_PARSERS as never }) };
+  const { endpoint, bucket } = store.config;
+  return { bytes, metadata: await footerOf(`s3:${endpoint}/${bucket}/${key}\0${part.size}`, bytes) };
 }
 
 /**
@@ -241,7 +266,7 @@ function decodeFast(
   const read: ReadRange = bytes instanceof ArrayBuffer
     ? (start, end) => new Uint8Array(bytes, start, end - start)
     : async (start, end) => new Uint8Array(await bytes.slice(start, end));
-  return decodeColumnFast(read, file.metadata, at, n, target, into);
+  return decodeColumnFast(read, file.metadata, at, n, target, { into });
 }
 
 /** A local file's column: its chunks read through one handle into recycled buffers. */
@@ -255,7 +280,11 @@ async function decodeLocal(
 ): Promise<Uint8Array | undefined> {
   const reader = new LocalChunkReader(path);
   try {
-    return await decodeColumnFast(reader.read, metadata, at, n, target, into, recycleChunk);
+    return await decodeColumnFast(reader.read, metadata, at, n, target, {
+      into,
+      recycle: recycleChunk,
+      readInto: reader.readInto,
+    });
   } finally {
     await reader.close();
   }
