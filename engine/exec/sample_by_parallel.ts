@@ -1,12 +1,15 @@
 /**
  * SAMPLE BY's WASM fast paths (sample_by_fast.ts unkeyed, sample_by_keyed_fast.ts keyed) as
  * morsels on the worker heaps (issue #17): the table's rows, in table order, are cut into
- * morsels (partition row ranges, MORSEL_ROWS each); a worker reduces a morsel with the same
- * code the main heap runs, and the main thread only merges what crosses morsel edges.
+ * morsels (partition row ranges, `sampleByTuning.morselRows` each); a worker reduces a morsel
+ * with the same code the main heap runs, and the main thread only merges what crosses morsel
+ * edges.
  *
  * - Unkeyed: a morsel answers its buckets' partial states (count, sum, min, max, first, last
- *   per aggregate); the main thread folds them per bucket start, in morsel order, and FILL,
- *   FROM/TO and time zones are then handled as on one heap (sample_by.ts `emit`).
+ *   per aggregate) column-wise in typed arrays; the main thread merges a morsel's first bucket
+ *   into the previous morsel's last when they are one bucket, then writes the result batches
+ *   from the arrays, or, with FILL, builds the bucket map `emit` (sample_by.ts) fills as on one
+ *   heap.
  * - Keyed: a morsel answers its output rows as finished column batches (typed arrays,
  *   transferred, not copied), except its first and last buckets, which travel as partial
  *   states: a bucket cut by a morsel edge continues in the next morsel. The main thread merges
