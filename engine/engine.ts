@@ -19,6 +19,7 @@ import { planQuery } from "./plan/plan_query.ts";
 import { hasPivotLists, resolvePivotLists } from "./plan/pivot_lists.ts";
 import { pruneColumns } from "./plan/prune_columns.ts";
 import { markParallelHash } from "./exec/vector/hash_parallel.ts";
+import { markParallelTopN } from "./exec/vector/top_n_parallel.ts";
 import { markParallelSampleBy } from "./exec/sample_by_parallel.ts";
 import { bindContext } from "./plan/plan_select.ts";
 import { planShow } from "./plan/plan_show.ts";
@@ -641,6 +642,7 @@ export class Engine {
   #chooseParallel(plan: PlanNode): PlanNode {
     markParallelHash(plan, this.#parallel, this.#storage);
     markParallelSampleBy(plan, this.#parallel, this.#storage);
+    markParallelTopN(plan, this.#parallel, this.#storage);
     return plan;
   }
 

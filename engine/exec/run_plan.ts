@@ -21,6 +21,7 @@ import { runRadixSort } from "./vector/radix_sort.ts";
 import { runHashDistinct } from "./vector/hash_distinct.ts";
 import { parallelOf, runParallelHash } from "./vector/hash_parallel.ts";
 import { runTopN } from "./vector/top_n.ts";
+import { parallelTopNOf, runParallelTopN } from "./vector/top_n_parallel.ts";
 import { runSetFunction } from "./set_function.ts";
 import { runGenerator, runLongSequence, runRows, runValues } from "./sources.ts";
 
@@ -103,7 +104,11 @@ function runAbove(
   keep: number,
   ctx: ExecContext,
 ): AsyncGenerator<Batch> {
-  if (n === sort) return runTopN(sort, keep, runPlan(sort.input, ctx), ctx);
+  if (n === sort) {
+    const single = () => runTopN(sort, keep, runPlan(sort.input, ctx), ctx);
+    // Chosen for this plan (EXPLAIN shows it): morsels on the worker heaps, merged here.
+    return parallelTopNOf(sort) ? runParallelTopN(sort, keep, ctx, single) : single();
+  }
   if (n.kind !== "project") return runPlan(n, ctx);
   return runProject(n, runAbove(n.input, sort, keep, ctx), ctx);
 }

@@ -4,6 +4,7 @@
 import type { HeapScan, Partials } from "../exec/fast_aggregate.ts";
 import type { HashJob, HashPartial, Morsel } from "../exec/vector/hash_parallel.ts";
 import type { SampleByJob, SampleByMorsel, SampleByPartial } from "../exec/sample_by_parallel.ts";
+import type { TopNJob, TopNPartial } from "../exec/vector/top_n_parallel.ts";
 import type { SnapshotOrigin } from "../storage/snapshot.ts";
 
 export type HeapRequest =
@@ -36,6 +37,15 @@ export type HeapRequest =
     origin: SnapshotOrigin;
     job: SampleByJob;
     morsel: SampleByMorsel;
+  }
+  /** One morsel of a top-N (exec/vector/top_n_parallel.ts). */
+  | {
+    kind: "topN";
+    id: number;
+    forget: string[];
+    origin: SnapshotOrigin;
+    job: TopNJob;
+    morsel: Morsel;
   };
 
 export type HeapReply =
@@ -44,6 +54,7 @@ export type HeapReply =
   | { kind: "partials"; id: number; partials: Partials }
   | { kind: "hashPartial"; id: number; partial: HashPartial }
   | { kind: "sampleByPartial"; id: number; partial: SampleByPartial }
+  | { kind: "topNPartial"; id: number; partial: TopNPartial }
   /** The heap could not hold what the kernels need: the query runs on the main heap. */
   | { kind: "unavailable"; id: number }
   | { kind: "error"; id: number; message: string };

@@ -16,6 +16,7 @@ import { accumulatePartitions } from "../exec/fast_aggregate.ts";
 import { FastPathUnavailable } from "../exec/wasm_scratch.ts";
 import { hashPartialOf } from "../exec/vector/hash_parallel.ts";
 import { sampleByPartialOf, sampleByTransfers } from "../exec/sample_by_parallel.ts";
+import { topNPartialOf } from "../exec/vector/top_n_parallel.ts";
 import type { HeapReply, HeapRequest } from "./_protocol.ts";
 
 let cache: ColumnCache | undefined;
@@ -60,6 +61,10 @@ async function handle(req: HeapRequest): Promise<void> {
         const partial = await sampleByPartialOf(req.job, snap, req.morsel);
         const transfer = sampleByTransfers(partial);
         self.postMessage({ kind: "sampleByPartial", id: req.id, partial } satisfies HeapReply, { transfer });
+        return;
+      }
+      if (req.kind === "topN") {
+        reply({ kind: "topNPartial", id: req.id, partial: await topNPartialOf(req.job, snap, req.morsel) });
         return;
       }
       const partials = await accumulatePartitions(req.job, { snap, partitions: req.partitions });

@@ -17,6 +17,7 @@ import type {
   SampleByMorsel,
   SampleByPartial,
 } from "../exec/sample_by_parallel.ts";
+import type { ParallelTopN, TopNJob, TopNPartial } from "../exec/vector/top_n_parallel.ts";
 import { emptyPartials, type HeapScan, mergePartials, type Partials } from "../exec/fast_aggregate.ts";
 import type { TableSnapshot } from "../storage/api.ts";
 import type { ColumnCache } from "../storage/column_cache.ts";
@@ -76,7 +77,7 @@ interface Heap {
 
 type Waiter = { resolve: (r: HeapReply) => void; reject: (e: Error) => void };
 
-export class WorkerPool implements ParallelHash, ParallelSampleBy {
+export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN {
   readonly workers: number;
   readonly valuesMin: number;
   readonly hashRowsMin: number;
@@ -277,6 +278,55 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy {
       }
       pool.#jobs++;
     })();
+  }
+
+  /**
+   * The kept rows of each top-N morsel (exec/vector/top_n_parallel.ts), in morsel order: morsel
+   * `i` goes to worker `i % workers`, at most IN_FLIGHT per worker outstanding, and a cancelled
+   * statement (checked between morsels) sends no more. Undefined when the pool cannot run them
+   * or a worker cannot evaluate a batch: the caller runs the top-N on its own heap.
+   */
+  async topNPartials(
+    job: TopNJob,
+    snap: TableSnapshot,
+    morsels: Morsel[],
+    ctx: ExecContext,
+  ): Promise<TopNPartial[] | undefined> {
+    if (this.workers === 0 || this.#broken || this.#closed || !(snap instanceof Snapshot)) return undefined;
+    if (morsels.length === 0) return [];
+    const heaps = await this.#start();
+    if (!heaps) return undefined;
+    const origin = snap.origin();
+    const out: TopNPartial[] = new Array(morsels.length);
+    let next = 0, unavailable = false;
+    const drain = async (h: Heap, w: number) => {
+      // Each drain takes the next morsel of its worker's share (i % workers === w).
+      for (let i = w; i < morsels.length && !unavailable; i += heaps.length * IN_FLIGHT) {
+        checkCancelled(ctx);
+        const forget = h.forget.splice(0);
+        const r = await this.#send(
+          h,
+          (id) => ({ kind: "topN", id, forget, origin, job, morsel: morsels[i] }),
+        );
+        if (r.kind === "error") throw new SqlError(`parallel top-N failed: ${r.message}`, -1, "internal");
+        if (r.kind === "unavailable") unavailable = true;
+        else if (r.kind === "topNPartial") out[i] = r.partial;
+        else throw new SqlError(`parallel top-N: unexpected reply ${r.kind}`, -1, "internal");
+        next++;
+      }
+    };
+    try {
+      await Promise.all(
+        heaps.flatMap((h, w) => Array.from({ length: IN_FLIGHT }, (_, k) => drain(h, w + k * heaps.length))),
+      );
+    } catch (err) {
+      // A worker died (the pool now declines everything): this heap runs the top-N instead.
+      if (this.#broken && !this.#closed && !ctx.signal?.aborted) return undefined;
+      throw err;
+    }
+    if (unavailable || next < morsels.length) return undefined;
+    this.#jobs++;
+    return out;
   }
 
   /** Terminates the workers; later jobs are declined. */

@@ -13,6 +13,7 @@ import {
 // Whether an aggregate runs on the worker heaps was chosen for this plan (Engine, before EXPLAIN).
 import { parallelOf } from "../exec/vector/hash_parallel.ts";
 import { parallelSampleByOf } from "../exec/sample_by_parallel.ts";
+import { parallelTopNOf } from "../exec/vector/top_n_parallel.ts";
 
 export function explainPlan(n: PlanNode, depth = 0, topN?: { sort: PlanNode; keep: number }): string[] {
   const pad = "    ".repeat(depth);
@@ -42,7 +43,7 @@ function describe(n: PlanNode, topN?: { sort: PlanNode; keep: number }): string 
     case "sort": {
       const keys = n.keys.map((k) => n.columns[k.index].name + (k.desc ? " desc" : "")).join(",");
       return topN?.sort === n
-        ? `Top N keys: ${keys} keep: ${topN.keep}`
+        ? `Top N ${parallelLabel(parallelTopNOf(n))}keys: ${keys} keep: ${topN.keep}`
         : `Sort [${SORT_OP_LABEL[sortOp(n)]}] keys: ${keys}`;
     }
     case "limit":
@@ -70,4 +71,9 @@ function describe(n: PlanNode, topN?: { sort: PlanNode; keep: number }): string 
     default:
       return n.kind[0].toUpperCase() + n.kind.slice(1);
   }
+}
+
+/** `[parallel N] ` for an operator chosen to run on N worker heaps, else nothing. */
+function parallelLabel(workers: number): string {
+  return workers ? `[parallel ${workers}] ` : "";
 }

@@ -15,6 +15,9 @@ import { charge, checkCancelled, type ExecContext, rowBytes } from "../exec_cont
 
 type SortNode = Extract<PlanNode, { kind: "sort" }>;
 
+/** Rows of a DOUBLE first key tested against one threshold before candidates merge. */
+const CHUNK = 4096;
+
 /** Ascending rank of row i as a double (NULL lowest, as NULLs sort first ascending), if numeric. */
 function rankReader(v: Vector): ((i: number) => number) | undefined {
   const d = v.data;
@@ -77,29 +80,37 @@ export async function* runTopN(
     return;
   }
   let sel = new Int32Array(0);
+  let chunk = Math.max(64, keep);
   for await (const b of input) {
     checkCancelled(ctx);
     const v = b.columns[first.index];
     const rank = rankReader(v);
     const rows = b.rowCount;
-    if (kept.length === keep && v.data instanceof Float64Array) {
-      // A DOUBLE first key: one typed-array loop lists the rows that could enter under the
-      // current threshold; only they are re-checked (the threshold tightens as they merge)
-      // and materialized.
-      if (sel.length < rows) sel = new Int32Array(rows);
-      const count = sign > 0
-        ? atMostF64(v.data, rows, thresholdRank, sel)
-        : atLeastF64(v.data, rows, thresholdRank, sel);
-      for (let j = 0; j < count; j++) {
-        const i = sel[j];
-        const r = rank!(i);
-        if (sign > 0 ? r > thresholdRank : r < thresholdRank) continue;
-        candidates.push(rowOf(b, i));
-        if (candidates.length >= mergeEvery) merge();
-      }
-      continue;
-    }
     for (let i = 0; i < rows; i++) {
+      if (kept.length === keep && v.data instanceof Float64Array) {
+        // A DOUBLE first key, once `keep` rows are held (from the batch's first row, or from
+        // where they filled up): one typed-array loop lists the rest's rows that could enter
+        // under the current threshold; only they are re-checked (the threshold tightens as
+        // they merge) and materialized.
+        // Chunks of the batch each see the threshold the previous ones tightened: right after
+        // the first `keep` rows (a morsel's start) most rows beat it, so chunks start small
+        // and double.
+        if (sel.length < CHUNK) sel = new Int32Array(CHUNK);
+        for (let from = i; from < rows; from += chunk, chunk = Math.min(CHUNK, chunk * 2)) {
+          const to = Math.min(rows, from + chunk);
+          const count = sign > 0
+            ? atMostF64(v.data, from, to, thresholdRank, sel)
+            : atLeastF64(v.data, from, to, thresholdRank, sel);
+          for (let j = 0; j < count; j++) {
+            const at = sel[j];
+            const r = rank!(at);
+            if (sign > 0 ? r > thresholdRank : r < thresholdRank) continue;
+            candidates.push(rowOf(b, at));
+            if (candidates.length >= mergeEvery) merge();
+          }
+        }
+        break;
+      }
       if (kept.length === keep) {
         // Skip a row whose first key is strictly worse than the worst kept row's.
         if (rank) {
@@ -118,20 +129,20 @@ export async function* runTopN(
   yield* rowsToBatches(n.columns.map((c) => c.type), kept);
 }
 
-/** Rows whose DOUBLE value is NULL (ranked lowest) or at most `t`: ascending candidates. */
-function atMostF64(d: Float64Array, n: number, t: number, sel: Int32Array): number {
+/** Rows from `from` whose DOUBLE value is NULL (ranked lowest) or at most `t`: ascending. */
+function atMostF64(d: Float64Array, from: number, n: number, t: number, sel: Int32Array): number {
   let c = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = from; i < n; i++) {
     const x = d[i];
     if (x <= t || x - x !== 0) sel[c++] = i;
   }
   return c;
 }
 
-/** Rows whose DOUBLE value is at least `t` (NULL only when t is -Infinity): descending. */
-function atLeastF64(d: Float64Array, n: number, t: number, sel: Int32Array): number {
+/** Rows from `from` whose DOUBLE value is at least `t` (NULL only when t is -Infinity): descending. */
+function atLeastF64(d: Float64Array, from: number, n: number, t: number, sel: Int32Array): number {
   let c = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = from; i < n; i++) {
     const x = d[i];
     if (x >= t || (t === -Infinity && x - x !== 0)) sel[c++] = i;
   }

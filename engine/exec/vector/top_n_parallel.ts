@@ -1,0 +1,378 @@
+/**
+ * Top-N (`ORDER BY ... LIMIT n`, top_n.ts) over a table scan as morsels on the worker heaps
+ * (issues #16, #17): each morsel (consecutive row ranges in table order) is read, filtered and
+ * projected on a worker, which keeps the morsel's best n rows with the same top-N code the main
+ * thread runs; the main thread takes the kept rows of every morsel in morsel order and runs the
+ * same top-N over them. The top-N is stable (ties keep input order) and the morsels are in table
+ * order, so a row one morsel drops has n rows ahead of it in its own morsel, and the answer is
+ * the single heap's, ties included.
+ *
+ * The shape: a sort under a LIMIT that keeps its first rows (physical.ts `topNOf`) over a
+ * forward table scan through filters and projections, whose WHERE conditions and projected
+ * expressions have a batch form the workers evaluate themselves (expr_ship.ts), whose sort keys
+ * are not SYMBOL (they order by text, which a worker's snapshot cannot read), and which keeps at
+ * most KEEP_MAX rows (the kept rows travel as rows). SYMBOL columns travel as dictionary codes
+ * and are turned into text by the main snapshot.
+ *
+ * Chosen per plan (`markParallelTopN`, beside `markParallelHash`) for tables of at least the
+ * pool's `hashRowsMin` rows; EXPLAIN shows `Top N [parallel N] ...` exactly when it runs there.
+ */
+import { BATCH_ROWS_MAX } from "../../base/limits.ts";
+import { type ColumnType, T } from "../../base/types.ts";
+import type { Batch, Interval, SymbolDict, Value, Vector } from "../../base/values.ts";
+import type { EvalContext } from "../../functions/registry_types.ts";
+import type { BoundExpr } from "../../plan/bound.ts";
+import type { PlanNode } from "../../plan/plan_node.ts";
+import type { Storage, TableSnapshot } from "../../storage/api.ts";
+import { batchToRows, rowsToBatches } from "../batch_util.ts";
+import { charge, checkCancelled, type ExecContext, rowBytes, snapshotOf } from "../exec_context.ts";
+import { runFilter } from "../filter.ts";
+import { partitionRanges } from "../scan.ts";
+import { FastPathUnavailable } from "../wasm_scratch.ts";
+import { columnsOf, inline, rebind, shipExpr, shippable, type ShippedExpr, textsOf } from "./expr_ship.ts";
+import { vectorOf } from "./hash_aggregate.ts";
+import { topNOf } from "./physical.ts";
+import type { Morsel } from "./hash_parallel.ts";
+import { runTopN } from "./top_n.ts";
+
+type SortNode = Extract<PlanNode, { kind: "sort" }>;
+type ScanNode = Extract<PlanNode, { kind: "scan" }>;
+type FilterNode = Extract<PlanNode, { kind: "filter" }>;
+
+/**
+ * Rows a parallel top-N may keep: every morsel sends its kept rows as rows, and the main thread
+ * re-ranks morsels × keep of them.
+ */
+export const KEEP_MAX = 10_000;
+
+/**
+ * Rows per morsel. A top-N tests most rows with one comparison against its threshold, so a
+ * morsel's fixed cost (a message, a snapshot, the first `keep` rows merged) is paid per half
+ * million rows; tests lower it to cut small tables into many morsels.
+ */
+export const topNTuning = { morselRows: 524_288 };
+
+/** What a worker needs to run the top-N of a morsel: plain, structured-cloneable data. */
+export interface TopNJob {
+  /** Table column index of each scan column. */
+  columnIndexes: number[];
+  types: ColumnType[];
+  intervals?: Interval[];
+  /** WHERE conditions over the scan columns, all of which a row must meet. */
+  filters: ShippedExpr[];
+  /** The sort's input columns over the scan columns. */
+  columns: ShippedExpr[];
+  keys: { index: number; desc: boolean }[];
+  keep: number;
+  /** Per SYMBOL scan column that expressions compare: the codes of the texts compared with. */
+  symbols: { col: number; size: number; codes: [string, number][] }[];
+  /** The session's time zone, for the row path of a batch the loops decline. */
+  timeZone: string;
+}
+
+/** The kept rows of one morsel in sort order; SYMBOL columns of the scan as codes (-1: NULL). */
+export interface TopNPartial {
+  rows: Value[][];
+}
+
+/** The worker side of a pool, as the executor sees it (engine/parallel/worker_pool.ts). */
+export interface ParallelTopN {
+  readonly workers: number;
+  /** Rows a table must hold for its parallel operators to go to the workers. */
+  readonly hashRowsMin: number;
+  /** The partials of `morsels` in order, or undefined when the workers cannot run them. */
+  topNPartials(
+    job: TopNJob,
+    snap: TableSnapshot,
+    morsels: Morsel[],
+    ctx: ExecContext,
+  ): Promise<TopNPartial[] | undefined>;
+}
+
+/** What the workers run, in bound form over the scan's columns (decided at plan time). */
+interface Shape {
+  scan: ScanNode;
+  filters: BoundExpr[];
+  columns: BoundExpr[];
+}
+
+const shapes = new WeakMap<PlanNode, Shape | null>();
+
+function shapeOf(n: SortNode): Shape | undefined {
+  let s = shapes.get(n);
+  if (s === undefined) {
+    s = findShape(n) ?? null;
+    shapes.set(n, s);
+  }
+  return s ?? undefined;
+}
+
+function findShape(n: SortNode): Shape | undefined {
+  if (n.keys.some((k) => n.columns[k.index].type.tag === "SYMBOL")) return undefined;
+  let columns: BoundExpr[] = n.columns.map((c, index): BoundExpr => ({
+    kind: "column",
+    type: c.type,
+    index,
+  }));
+  const filters: BoundExpr[] = [];
+  let input = n.input;
+  for (;;) {
+    if (input.kind === "filter") {
+      filters.push(input.predicate);
+      input = input.input;
+    } else if (input.kind === "project") {
+      const exprs = input.exprs;
+      columns = columns.map((c) => inline(c, exprs));
+      for (let i = 0; i < filters.length; i++) filters[i] = inline(filters[i], exprs);
+      input = input.input;
+    } else break;
+  }
+  if (input.kind !== "scan" || input.reverse) return undefined;
+  // A SYMBOL an expression computes would need the dictionary's text on the worker.
+  if (columns.some((c) => c.kind !== "column" && c.type.tag === "SYMBOL")) return undefined;
+  if (!columns.every((c) => shippable(c, "value"))) return undefined;
+  if (!filters.every((f) => shippable(f, "select"))) return undefined;
+  return { scan: input, filters, columns };
+}
+
+/** Workers each parallel top-N sort node runs on, as chosen for its plan. */
+const chosen = new WeakMap<PlanNode, number>();
+
+/**
+ * Marks the top-N sorts of `plan` that run on the workers: the shape fits, it keeps at most
+ * KEEP_MAX rows, the pool has workers and the table holds at least `hashRowsMin` rows now (the
+ * threshold of the parallel hash aggregation, whose per-morsel costs are alike). A plan kept by
+ * a statement cache keeps its choice.
+ */
+export function markParallelTopN(
+  plan: PlanNode,
+  pool: Partial<ParallelTopN> | undefined,
+  storage: Storage,
+): void {
+  if (!pool?.workers || !pool.topNPartials) return;
+  const min = pool.hashRowsMin ?? Infinity;
+  const visit = (n: PlanNode) => {
+    const top = n.kind === "limit" ? topNOf(n) : undefined;
+    if (top && top.keep > 0 && top.keep <= KEEP_MAX) {
+      const shape = shapeOf(top.sort);
+      if (shape) {
+        const snap = storage.table(shape.scan.table)?.snapshot();
+        const rows = snap?.rowCount ?? 0;
+        snap?.release();
+        if (rows >= min) chosen.set(top.sort, pool.workers!);
+      }
+    }
+    if ("input" in n) visit(n.input);
+    if ("left" in n) {
+      visit(n.left);
+      visit(n.right);
+    }
+  };
+  visit(plan);
+}
+
+/** Workers the plan chose for this top-N sort (0: it runs on the main thread). */
+export function parallelTopNOf(n: PlanNode): number {
+  return chosen.get(n) ?? 0;
+}
+
+// ---- on a worker heap ----
+
+/** A worker's dictionary stand-in: the codes of the job's texts; no values. */
+class CodeDict implements SymbolDict {
+  readonly #codes: Map<string, number>;
+  constructor(readonly size: number, codes: [string, number][]) {
+    this.#codes = new Map(codes);
+  }
+  keyOf(value: string): number | undefined {
+    return this.#codes.get(value);
+  }
+  valueOf(): string | null {
+    // Only the row path of a declined batch reads symbol texts: the main heap runs the query.
+    throw new FastPathUnavailable("symbol text on a worker heap");
+  }
+}
+
+/** What the expressions of a job may need on a worker: constants only. */
+function workerContext(job: TopNJob): ExecContext {
+  const evalContext = { nowMicros: 0n, timeZone: job.timeZone, user: "" } as unknown as EvalContext;
+  return { evalContext, params: [], subqueries: new Map(), snapshots: [] } as unknown as ExecContext;
+}
+
+/**
+ * The best `job.keep` rows of one morsel of `snap` (a worker's snapshot of the same state),
+ * through the operators the main thread runs: the filter (its WASM kernels when the conditions
+ * are simple comparisons, else the batch loops), then the projected columns, then the top-N.
+ */
+export async function topNPartialOf(job: TopNJob, snap: TableSnapshot, m: Morsel): Promise<TopNPartial> {
+  const ctx = workerContext(job);
+  const scanColumns = job.types.map((type, i) => ({ name: `c${i}`, type }));
+  const outputs = job.columns.map((c) => rebind(c));
+  const vectors = outputs.map((e) => vectorOf(e, ctx));
+  // A scan SYMBOL column passes as its codes (INT), the rest keep their type.
+  const types = outputs.map((e) => e.kind === "column" && e.type.tag === "SYMBOL" ? T.INT : e.type);
+  const stubs = new Map(job.symbols.map((s) => [s.col, new CodeDict(s.size, s.codes)]));
+  const cols = new Set<number>();
+  for (const e of [...job.filters, ...job.columns]) columnsOf(e, (c) => cols.add(c));
+
+  async function* scan(): AsyncGenerator<Batch> {
+    for (const piece of m.pieces) {
+      const ranges = (await partitionRanges(snap, piece.p, job.intervals))
+        .map(([a, b]): [number, number] => [Math.max(a, piece.lo), Math.min(b, piece.hi)])
+        .filter(([a, b]) => b > a);
+      for (const [from, to] of ranges) {
+        for (let at = from; at < to; at += BATCH_ROWS_MAX) {
+          const end = Math.min(to, at + BATCH_ROWS_MAX);
+          // Only the columns read are set; a SYMBOL column has the codes of the job's texts.
+          const columns: Vector[] = new Array(job.types.length);
+          for (const c of cols) {
+            const v = await snap.read(piece.p, job.columnIndexes[c], at, end);
+            columns[c] = job.types[c].tag === "SYMBOL"
+              ? { type: T.SYMBOL, data: v.data, dict: stubs.get(c) }
+              : v;
+          }
+          yield { rowCount: end - at, columns };
+        }
+      }
+    }
+  }
+
+  async function* project(input: AsyncIterable<Batch>): AsyncGenerator<Batch> {
+    for await (const b of input) {
+      yield {
+        rowCount: b.rowCount,
+        columns: vectors.map((f, k) => {
+          const v = f(b);
+          return types[k] === v.type ? v : { type: types[k], data: v.data };
+        }),
+      };
+    }
+  }
+
+  let input: AsyncIterable<Batch> = scan();
+  for (const f of job.filters) {
+    const node = {
+      kind: "filter",
+      predicate: rebind(f),
+      input: { columns: scanColumns },
+    } as unknown as FilterNode;
+    input = runFilter(node, input, ctx);
+  }
+  const node = { keys: job.keys, columns: types.map((type) => ({ type })) } as unknown as SortNode;
+  const rows: Value[][] = [];
+  for await (const b of runTopN(node, job.keep, project(input), ctx)) rows.push(...batchToRows(b));
+  return { rows };
+}
+
+// ---- on the main thread ----
+
+/** Consecutive row ranges of the snapshot in table order, `morselRows` rows each. */
+function morselsOf(snap: TableSnapshot, intervals: Interval[] | undefined): Morsel[] {
+  const morsels: Morsel[] = [];
+  const size = topNTuning.morselRows;
+  let open: Morsel | undefined, rows = 0;
+  snap.partitions.forEach((p, i) => {
+    if (p.rowCount === 0) return;
+    if (intervals && !intervals.some((iv) => iv.hi >= p.minTs && iv.lo <= p.maxTs)) return;
+    for (let lo = 0; lo < p.rowCount;) {
+      if (!open) {
+        morsels.push(open = { pieces: [] });
+        rows = 0;
+      }
+      const hi = Math.min(p.rowCount, lo + size - rows);
+      open.pieces.push({ p: i, lo, hi });
+      rows += hi - lo;
+      lo = hi;
+      if (rows >= size) open = undefined;
+    }
+  });
+  return morsels;
+}
+
+/** The job of `shape` for this execution over `snap`. */
+function jobOf(shape: Shape, sort: SortNode, keep: number, ctx: ExecContext, snap: TableSnapshot): TopNJob {
+  const ship = (e: BoundExpr) => shipExpr(e, ctx.params);
+  const { scan } = shape;
+  const job: TopNJob = {
+    columnIndexes: [...scan.columnIndexes],
+    types: scan.columns.map((c) => c.type),
+    intervals: scan.intervals,
+    filters: shape.filters.map(ship),
+    columns: shape.columns.map(ship),
+    keys: sort.keys.map((k) => ({ index: k.index, desc: k.desc })),
+    keep,
+    symbols: [],
+    timeZone: ctx.evalContext.timeZone,
+  };
+  // SYMBOL columns that expressions compare: the codes of the texts they could be compared with.
+  const texts = new Set<string>();
+  const cols = new Set<number>();
+  for (const e of [...job.filters, ...job.columns]) {
+    if (e.kind === "column") continue;
+    textsOf(e, texts);
+    columnsOf(e, (c) => cols.add(c));
+  }
+  for (const c of cols) {
+    if (job.types[c].tag !== "SYMBOL") continue;
+    const dict = snap.symbols(job.columnIndexes[c]);
+    const codes: [string, number][] = [];
+    for (const t of texts) {
+      const code = dict.keyOf(t);
+      if (code !== undefined) codes.push([t, code]);
+    }
+    job.symbols.push({ col: c, size: dict.size, codes });
+  }
+  return job;
+}
+
+/**
+ * Runs the top-N of `sort` on the workers and yields its rows in order, or runs `fallback` (the
+ * same top-N on this heap) when the pool declines: no workers running, a worker cannot
+ * evaluate a batch. Nothing is read on this heap before the workers answer, so the fallback
+ * starts from the beginning.
+ */
+export async function* runParallelTopN(
+  sort: SortNode,
+  keep: number,
+  ctx: ExecContext,
+  fallback: () => AsyncGenerator<Batch>,
+): AsyncGenerator<Batch> {
+  const pool = ctx.parallel as Partial<ParallelTopN> | undefined;
+  const shape = shapeOf(sort);
+  const partials = shape && pool?.topNPartials ? await partialsOf(pool as ParallelTopN, shape) : undefined;
+  if (!partials) {
+    yield* fallback();
+    return;
+  }
+  yield* partials;
+
+  async function partialsOf(pool: ParallelTopN, shape: Shape): Promise<Batch[] | undefined> {
+    const snap = snapshotOf(ctx, shape.scan.table);
+    const job = jobOf(shape, sort, keep, ctx, snap);
+    const parts = await pool.topNPartials(job, snap, morselsOf(snap, job.intervals), ctx);
+    if (!parts) return undefined;
+    checkCancelled(ctx);
+    const dicts = shape.columns.map((c) =>
+      c.kind === "column" && c.type.tag === "SYMBOL" ? snap.symbols(job.columnIndexes[c.index]) : undefined
+    );
+    const rows: Value[][] = [];
+    for (const p of parts) {
+      charge(ctx, rowBytes(p.rows.length, job.columns.length));
+      for (const r of p.rows) {
+        dicts.forEach((d, k) => {
+          if (d) r[k] = (r[k] as number) < 0 ? null : d.valueOf(r[k] as number);
+        });
+        rows.push(r);
+      }
+    }
+    // The same stable top-N over the morsels' rows in table order: ties keep input order.
+    const types = sort.columns.map((c) => c.type);
+    const out: Batch[] = [];
+    for await (const b of runTopN(sort, keep, toAsync(rowsToBatches(types, rows)), ctx)) out.push(b);
+    return out;
+  }
+}
+
+async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
+  yield* items;
+}
