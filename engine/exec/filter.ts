@@ -61,8 +61,12 @@ function inWasm(v: Vector, buffer: ArrayBufferLike): boolean {
   return !Array.isArray(v.data) && v.data.buffer === buffer;
 }
 
-/** The selection built by the kernels, or undefined when the batch is not in WASM memory. */
-function kernelSelect(
+/**
+ * The selection built by the kernels, or undefined when the batch is not in WASM memory. Also
+ * used by the worker heaps' hash aggregation (vector/hash_parallel.ts), whose batches are in
+ * their own WASM memory.
+ */
+export function kernelSelect(
   b: Batch,
   preds: Pred[],
   keySets: Map<SymbolDict, Map<Pred, Uint8Array>>,

@@ -45,7 +45,7 @@ const SHAPES: [string, RegExp][] = [
   ],
   ["SELECT max(d), avg(d), min(d * f), count(DISTINCT s) FROM t", /parallel 2/],
   ["SELECT count(*), sum(d), min(l), max(ts), avg(i) FROM t WHERE i * 2 > 5000", /parallel 2/],
-  ["SELECT count(*), sum(d - 1), min(i) FROM t WHERE ts IN '2030-01-01'", /parallel 2/],
+  ["SELECT count(*), sum(d - 1), min(i) FROM t WHERE ts IN '2030-01-01'", /GroupBy values/],
   ["SELECT sum(d * 2), avg(d + f) FROM t", /parallel 2/],
   // count(DISTINCT) by group, over SYMBOL, STRING, INT and expression arguments.
   [
@@ -57,7 +57,7 @@ const SHAPES: [string, RegExp][] = [
   ["SELECT DISTINCT hour(ts) k0, i % 7 k1 FROM t", /Distinct \[vectorized hash, parallel 2\]/],
   ["SELECT DISTINCT s, side FROM t", /Distinct \[vectorized hash, parallel 2\]/],
   ["SELECT DISTINCT k, l FROM t WHERE d > 0.9", /Distinct \[vectorized hash, parallel 2\]/],
-  ["SELECT DISTINCT s FROM t WHERE ts IN '2030-01-01'", /Distinct \[vectorized hash, parallel 2\]/],
+  ["SELECT DISTINCT s FROM t WHERE ts IN '2030-01-01'", /Distinct \[vectorized hash\]/],
 ];
 
 /** Ten DAY partitions; SYMBOL/STRING/INT/LONG/DOUBLE/FLOAT columns with NULLs. */
@@ -84,12 +84,14 @@ Deno.test("every hash aggregation shape on the workers equals the main thread's,
       await makeTable(par);
       for (const [sql, plan] of SHAPES) {
         const text = await explain(par, sql);
-        assert.match(text, /parallel 2/, `${sql}\n${text}`);
+        // An interval of no partition scans no rows: the main thread answers it.
+        const onWorkers = !sql.includes("2030");
+        if (onWorkers) assert.match(text, /parallel 2/, `${sql}\n${text}`);
+        else assert.doesNotMatch(text, /parallel/, `${sql}\n${text}`);
         assert.match(text, plan, `${sql}\n${text}`);
         const jobs = par.parallel.jobs;
         results.push(await rows(par, sql));
-        // A scan of no partition sends no morsel; the merge of no partials still answers.
-        if (!sql.includes("2030")) assert.equal(par.parallel.jobs, jobs + 1, `${sql}: ran on the workers`);
+        assert.equal(par.parallel.jobs, onWorkers ? jobs + 1 : jobs, `${sql}: ran on the workers`);
       }
     } finally {
       await par.close();

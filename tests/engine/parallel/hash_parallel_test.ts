@@ -57,12 +57,14 @@ Deno.test("parallel hash aggregation equals the main thread's, rows in the same 
     try {
       await makeTable(par);
       for (const sql of PARALLEL) {
-        assert.match(await explain(par, sql), /GroupBy keys: .* \[vectorized hash, parallel 2\]/, sql);
+        // No partition in the interval: no rows to share, the main thread answers.
+        const onWorkers = !sql.includes("2030");
+        const plan = await explain(par, sql);
+        if (onWorkers) assert.match(plan, /GroupBy keys: .* \[vectorized hash, parallel 2\]/, sql);
+        else assert.match(plan, /GroupBy keys: .* \[vectorized hash\]/, sql);
         const jobs = par.parallel.jobs;
         results.push(await rows(par, sql));
-        // No partition in the interval: nothing to send, the merge of no partials is empty.
-        const expectJobs = sql.includes("2030") ? jobs : jobs + 1;
-        assert.equal(par.parallel.jobs, expectJobs, `${sql}: ran on the workers`);
+        assert.equal(par.parallel.jobs, onWorkers ? jobs + 1 : jobs, `${sql}: ran on the workers`);
       }
       // Outside the shape: aggregates without mergeable partials, expressions without a batch
       // form (hash_parallel_shapes_test.ts covers filters, expression keys and DISTINCT).
