@@ -3,13 +3,21 @@
  * partition in ORDER BY order (input already in that order is not sorted again), and emits
  * the input batches unchanged with one column appended per call, in input order.
  */
-import { allocVectorData, type Batch, type Value, type Vector, writeValue } from "../base/values.ts";
+import {
+  allocVectorData,
+  type Batch,
+  type Value,
+  type Vector,
+  type VectorData,
+  writeValue,
+} from "../base/values.ts";
 import { compareValues, hashKey } from "../functions/value_compare.ts";
 import type { PlanNode, WindowCall } from "../plan/plan_node.ts";
 import { compileExpr } from "./compile_expr.ts";
 import { charge, checkCancelled, type ExecContext, pace, PACE_MASK, paceDue } from "./exec_context.ts";
 import { sortPaced } from "./paced_sort.ts";
 import { computePartition } from "./window_functions.ts";
+import { vectorWindow } from "./window_vector.ts";
 
 type WindowNode = Extract<PlanNode, { kind: "window" }>;
 type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
@@ -23,15 +31,22 @@ export async function* runWindow(n: WindowNode, ctx: ExecContext, run: Runner): 
     batches.push(b);
   }
   const total = batches.reduce((s, b) => s + b.rowCount, 0);
-  const results: Value[][] = [];
-  for (const w of n.windows) results.push(await computeWindow(w, batches, total, ctx));
+  // Typed results of the vectorized aggregates (window_vector.ts), else values by row.
+  const results: (Value[] | VectorData)[] = [];
+  for (const w of n.windows) {
+    results.push(await vectorWindow(w, batches, total, ctx) ?? await computeWindow(w, batches, total, ctx));
+  }
   let at = 0;
   for (const b of batches) {
     if (paceDue(ctx)) await pace(ctx);
     const columns: Vector[] = [...b.columns];
     n.windows.forEach((w, k) => {
-      const data = allocVectorData(w.type, b.rowCount);
       const r = results[k];
+      if (!Array.isArray(r)) {
+        columns.push({ type: w.type, data: (r as Float64Array).subarray(at, at + b.rowCount) });
+        return;
+      }
+      const data = allocVectorData(w.type, b.rowCount);
       for (let i = 0; i < b.rowCount; i++) writeValue(w.type, data, i, r[at + i]);
       columns.push({ type: w.type, data });
     });
