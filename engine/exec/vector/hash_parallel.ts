@@ -28,6 +28,7 @@
 import { BATCH_ROWS_MAX } from "../../base/limits.ts";
 import { type ColumnType, T } from "../../base/types.ts";
 import {
+  allocVectorData,
   type Batch,
   type Interval,
   LONG_NULL,
@@ -35,6 +36,8 @@ import {
   type SymbolDict,
   type Value,
   type Vector,
+  type VectorData,
+  writeValue,
 } from "../../base/values.ts";
 import type { EvalContext } from "../../functions/registry_types.ts";
 import type { BoundExpr } from "../../plan/bound.ts";
@@ -126,17 +129,18 @@ export interface Morsel {
 }
 
 /**
- * The groups of one morsel: per key, the key value of each group (SYMBOL columns as dictionary
- * codes, which the main snapshot turns into text); per aggregate, the non-NULL rows and the
+ * The groups of one morsel: per key, the key value of each group as vector data of the key's
+ * type (SYMBOL columns as dictionary codes, which the main snapshot's dictionary reads), so the
+ * main thread's KeyIds map them with their typed loops; per aggregate, the non-NULL rows and the
  * partial value of each group (sum, min or max; absent for counts); per count(DISTINCT x), the
  * morsel's distinct pairs as a group and a value each.
  */
 export interface HashPartial {
   groups: number;
-  keys: Value[][];
+  keys: VectorData[];
   counts: Float64Array[];
   values: (Float64Array | BigInt64Array | undefined)[];
-  distinct?: ({ groups: Int32Array; values: Value[] } | undefined)[];
+  distinct?: ({ groups: Int32Array; values: VectorData } | undefined)[];
 }
 
 /** The worker side of a pool, as the executor sees it (engine/parallel/worker_pool.ts). */
@@ -501,12 +505,17 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
       });
     }
   }
-  const outKeys = keys.map((_, k) =>
-    keys.length === 1 ? keyIds[0].values.slice(0, groups) : groupKeyIds[k].map((id) => keyIds[k].values[id])
+  const outKeys = keys.map((e, k) =>
+    dataOf(
+      e.type,
+      keys.length === 1
+        ? keyIds[0].values.slice(0, groups)
+        : groupKeyIds[k].map((id) => keyIds[k].values[id]),
+    )
   );
   const counts: Float64Array[] = [];
   const values: (Float64Array | BigInt64Array | undefined)[] = [];
-  const distinct: ({ groups: Int32Array; values: Value[] } | undefined)[] = [];
+  const distinct: ({ groups: Int32Array; values: VectorData } | undefined)[] = [];
   job.aggs.forEach((a, i) => {
     const { native, distinct: pairs } = aggs[i];
     if (pairs) {
@@ -514,7 +523,7 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
       values.push(undefined);
       distinct.push({
         groups: Int32Array.from(pairs.groups),
-        values: pairs.valueIds.map((id) => pairs.ids.values[id]),
+        values: dataOf(job.aggs[i].arg!.type, pairs.valueIds.map((id) => pairs.ids.values[id])),
       });
       return;
     }
@@ -549,6 +558,14 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
     }
   });
   return { groups, keys: outKeys, counts, values, distinct };
+}
+
+/** Scalar values (a worker's KeyIds values) as vector data of type `t`; SYMBOL values are codes. */
+function dataOf(t: ColumnType, values: Value[]): VectorData {
+  if (t.tag === "SYMBOL") return Int32Array.from(values, (v) => v === null ? -1 : v as number);
+  const d = allocVectorData(t, values.length);
+  for (let i = 0; i < values.length; i++) writeValue(t, d, i, values[i]);
+  return d;
 }
 
 function unavailable(): never {
@@ -638,13 +655,7 @@ export async function runParallelHash(
     const gids = new Int32Array(rows);
     const before = groups;
     if (nk > 0) {
-      const vectors: Vector[] = p.keys.map((vs, k) => {
-        const dict = dicts[k];
-        const data = dict
-          ? vs.map((code) => code === null ? null : dict.valueOf(code as number))
-          : vs.map((x) => (x === 0 ? 0 : x)); // -0 and 0 are one key, as on one heap
-        return { type: keyTypes[k], data };
-      });
+      const vectors: Vector[] = p.keys.map((data, k) => ({ type: keyTypes[k], data, dict: dicts[k] }));
       if (nk === 1) {
         keyIds[0].map(vectors[0], rows, gids);
         groups = keyIds[0].size;
@@ -666,7 +677,12 @@ export async function runParallelHash(
     charge(ctx, (groups - before) * groupBytes);
     job.aggs.forEach((a, i) => {
       const d = distinct[i];
-      if (d) return mergeDistinct(d, p.distinct![i]!, gids);
+      if (d) {
+        // The merged pairs are held until the end: they count against the statement's memory.
+        const held = d.pairs.bytes;
+        mergeDistinct(d, p.distinct![i]!, gids);
+        return charge(ctx, d.pairs.bytes - held);
+      }
       mergeAgg(a, counts[i], values[i], p.counts[i], p.values[i], gids, rows);
     });
   }
@@ -682,15 +698,13 @@ export async function runParallelHash(
 
 function mergeDistinct(
   d: { ids: KeyIds; pairs: IntPairHash; dict?: SymbolDict; type: ColumnType; count: number[] },
-  part: { groups: Int32Array; values: Value[] },
+  part: { groups: Int32Array; values: VectorData },
   gids: Int32Array,
 ): void {
   const m = part.groups.length;
   if (m === 0) return;
-  const dict = d.dict;
-  const data = dict ? part.values.map((code) => dict.valueOf(code as number)) : part.values;
   const vids = new Int32Array(m), g = new Int32Array(m), out = new Int32Array(m);
-  d.ids.map({ type: d.type, data }, m, vids);
+  d.ids.map({ type: d.type, data: part.values, dict: d.dict }, m, vids);
   for (let i = 0; i < m; i++) g[i] = gids[part.groups[i]];
   let next = d.pairs.size;
   d.pairs.mapBatch(g, vids, m, out);
