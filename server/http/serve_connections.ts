@@ -5,8 +5,9 @@
  * it leaves. Here each accepted connection is pending (server/pending_connections.ts) until its
  * first request's headers are parsed: it must get there within `http.request.header.timeout`,
  * and a new one over the per-address or total cap evicts the oldest pending one. Between
- * requests a keep-alive connection is pending again, in a set of its own, under the idle
- * timeout (`http.net.connection.timeout`, QuestDB's idle key). Pending connections are apart
+ * requests a keep-alive connection is idle, in a set of its own with the same caps
+ * (idle_connections.ts), under the idle timeout (`http.net.connection.timeout`, QuestDB's idle
+ * key), counted from the end of the last response. Pending and idle connections are apart
  * from the request slots of http.net.connection.limit (request_limit.ts).
  *
  * How: the accepted connection goes, before any byte is read from it, to Deno's own HTTP
@@ -26,6 +27,8 @@
  */
 import { log } from "../../engine/base/log.ts";
 import { PendingConnections, type PendingLimits, type PendingTicket } from "../pending_connections.ts";
+import { IdleConnections, type IdleTicket } from "./idle_connections.ts";
+import { type FrontedConn, TlsFront } from "./tls_front.ts";
 
 export type Handler = (
   request: Request,
@@ -84,26 +87,32 @@ function serveOne(
   conn: Deno.Conn,
   serveOn: ServeOnConnection,
   handler: Handler,
-  sets: { headers: PendingConnections; idle: PendingConnections },
+  sets: { headers: PendingConnections; idle: IdleConnections },
+  fronted?: FrontedConn,
 ): { finished: Promise<void>; close(): void } {
-  const address = (conn.remoteAddr as Deno.NetAddr).hostname;
+  const client = fronted?.client ?? conn.remoteAddr as Deno.NetAddr;
+  const address = client.hostname;
   // Deno's per-connection server closes the connection at once when its signal fires, by a
   // listener that throws (BadResource, an uncaught error that would end the process) if the
   // connection is already gone. So it gets a stand-in signal whose listener is called here,
-  // inside try, and only while the connection is open.
+  // inside try, and only while the connection is open. Before that server has the connection
+  // (the TLS handshake) the front's pipe is closed instead (tls_front.ts says why).
   let cancel: (() => void) | undefined;
   let gone = false;
+  let server: ReturnType<ServeOnConnection> | undefined;
   const signal = { addEventListener: (_type: string, listener: () => void) => void (cancel = listener) };
   const drop = () => {
     if (gone) return;
     gone = true;
     try {
-      cancel?.();
+      if (server) cancel?.();
+      else (fronted?.close ?? (() => conn.close()))();
     } catch {
       // Closed by the client meanwhile.
     }
   };
   let ticket: PendingTicket | undefined;
+  let idle: IdleTicket | undefined;
   // Admitted to the pending set a moment after the accept, not at once: after a pause of the
   // event loop (a long synchronous step) the backlog is accepted in one burst, before Deno has
   // parsed the headers already waiting on those sockets, and a burst over the per-address cap
@@ -117,37 +126,47 @@ function serveOne(
   let closing = false;
   const responded = () => {
     if (--active > 0 || closing) return;
-    ticket = sets.idle.admit(address, drop);
-    // An idle connection has shown a whole request: a flood of new ones evicts it last.
-    ticket.progressed();
+    idle = sets.idle.enter(address, drop);
   };
-  const server = serveOn(
-    conn,
-    signal as unknown as AbortSignal,
-    (request, info) => {
-      clearTimeout(admission);
-      admission = undefined;
-      ticket?.done();
-      ticket = undefined;
-      active++;
-      info.completed.then(responded, responded);
-      return handler(request, info);
-    },
-    onError,
-    () => {},
-  );
-  const finished = server.finished.catch(() => {/* reset by the client */}).finally(() => {
+  const serveIt = (): Promise<void> => {
+    server = serveOn(
+      conn,
+      signal as unknown as AbortSignal,
+      (request, info) => {
+        clearTimeout(admission);
+        admission = undefined;
+        ticket?.done();
+        ticket = undefined;
+        idle?.leave();
+        idle = undefined;
+        active++;
+        info.completed.then(responded, responded);
+        // Behind the TLS front Deno sees the loopback pipe: the client's own address is passed.
+        return handler(request, fronted ? { remoteAddr: client, completed: info.completed } : info);
+      },
+      onError,
+      () => {},
+    );
+    return server.finished;
+  };
+  const started = fronted
+    // The handshake runs under the header deadline too; a failed one just closes.
+    ? (conn as Deno.TlsConn).handshake().then(() => gone ? undefined : serveIt(), () => drop())
+    // A synchronous throw (the client already gone) becomes a rejection, not the accept loop's.
+    : new Promise<void>((resolve) => resolve(serveIt()));
+  const finished = started.catch(() => {/* reset by the client */}).finally(() => {
     closing = true;
     gone = true;
     clearTimeout(admission);
     ticket?.done();
+    idle?.leave();
   });
   return {
     finished,
     close() {
       closing = true;
       // Requests in progress finish (graceful); a connection with none closes now.
-      if (active > 0) server.shutdown().catch(() => {});
+      if (server && active > 0) server.shutdown().catch(() => {});
       else drop();
     },
   };
@@ -162,40 +181,60 @@ export function serveConnections(
 ): Promise<Served> {
   const serveOn = serveOnConnection();
   if (!serveOn) return serveWithoutDeadlines(handler, bind, tls);
-  const listener: Deno.Listener = tls
-    ? Deno.listenTls({ ...bind, ...tls, alpnProtocols: ["h2", "http/1.1"] })
-    : Deno.listen(bind);
-  const sets = { headers: new PendingConnections(limits.header), idle: new PendingConnections(limits.idle) };
+  const sets = { headers: new PendingConnections(limits.header), idle: new IdleConnections(limits.idle) };
   const open = new Set<{ finished: Promise<void>; close(): void }>();
+  const track = (one: { finished: Promise<void>; close(): void }) => {
+    open.add(one);
+    one.finished.finally(() => open.delete(one));
+  };
   let stopped = false;
-  const accepting = (async () => {
-    while (!stopped) {
-      let conn: Deno.Conn;
-      try {
-        conn = await listener.accept();
-      } catch (e) {
-        if (stopped || e instanceof Deno.errors.BadResource || e instanceof Deno.errors.Interrupted) return;
-        // Out of file descriptors and the like: the listener stays, accepting again shortly.
-        log("E", "http", `accept failed: ${e instanceof Error ? e.message : String(e)}`);
-        await new Promise((r) => setTimeout(r, 50));
-        continue;
+  let addr: Deno.NetAddr;
+  let accepting: Promise<void>;
+  let stopAccepting: () => void;
+  let closeListener: () => Promise<void>;
+  if (tls) {
+    const front = new TlsFront(bind, tls);
+    addr = front.addr;
+    stopAccepting = () => front.stop();
+    closeListener = () => front.close();
+    accepting = (async () => {
+      for await (const fronted of front.connections()) {
+        track(serveOne(fronted.conn, serveOn, handler, sets, fronted));
       }
-      const one = serveOne(conn, serveOn, handler, sets);
-      open.add(one);
-      one.finished.finally(() => open.delete(one));
-    }
-  })();
-  const addr = listener.addr as Deno.NetAddr;
+    })();
+  } else {
+    const listener = Deno.listen(bind);
+    addr = listener.addr as Deno.NetAddr;
+    stopAccepting = () => listener.close();
+    closeListener = () => Promise.resolve();
+    accepting = (async () => {
+      while (!stopped) {
+        let conn: Deno.Conn;
+        try {
+          conn = await listener.accept();
+        } catch (e) {
+          if (stopped || e instanceof Deno.errors.BadResource || e instanceof Deno.errors.Interrupted) return;
+          // Out of file descriptors and the like: the listener stays, accepting again shortly.
+          log("E", "http", `accept failed: ${e instanceof Error ? e.message : String(e)}`);
+          await new Promise((r) => setTimeout(r, 50));
+          continue;
+        }
+        track(serveOne(conn, serveOn, handler, sets));
+      }
+    })();
+  }
   return Promise.resolve({
     hostname: addr.hostname,
     port: addr.port,
     async close() {
       stopped = true;
-      listener.close();
+      stopAccepting();
       await accepting;
       const all = [...open];
       for (const one of all) one.close();
       await Promise.allSettled(all.map((one) => one.finished));
+      await closeListener();
+      sets.idle.stop();
     },
   });
 }

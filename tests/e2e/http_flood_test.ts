@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { startServer } from "./server_process.ts";
 import { assertFileLimit, flood } from "./flood_clients.ts";
+import { makeTestCert } from "./clients/test_certs.ts";
 
 const enc = new TextEncoder();
 
@@ -92,6 +93,55 @@ Deno.test({
       young.close();
       await server.kill();
       await Deno.remove(server.root, { recursive: true }).catch(() => {});
+    }
+  },
+});
+
+Deno.test({
+  name: "HTTPS: a stalled TLS handshake and a half-sent request line over TLS are closed by the deadline",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const cert = await makeTestCert();
+    const server = await startServer({
+      env: {
+        QDB_HTTP_TLS_ENABLED: "true",
+        QDB_HTTP_TLS_CERT_PATH: cert.certPath,
+        QDB_HTTP_TLS_PRIVATE_KEY_PATH: cert.keyPath,
+        QDB_HTTP_REQUEST_HEADER_TIMEOUT: "1000",
+      },
+    });
+    const port = Number(new URL(server.httpUrl).port);
+    // 20 sockets that never send a ClientHello...
+    const silent = await flood(port, 20, new Uint8Array(0));
+    // ...and 20 that finish the handshake and send half a request line.
+    const tls: Deno.TlsConn[] = [];
+    const client = Deno.createHttpClient({ caCerts: [cert.ca] });
+    try {
+      for (let i = 0; i < 20; i++) {
+        const c = await Deno.connectTls({ hostname: "127.0.0.1", port, caCerts: [cert.ca] });
+        tls.push(c);
+        await c.handshake();
+        await c.write(enc.encode("GET /exec?qu"));
+      }
+      const res = await fetch(`${server.httpUrl}/exec?query=select%2042`, { client });
+      assert.deepEqual((await res.json()).dataset, [[42]]);
+      assert.equal(await silent.closedByServer(4000), 20, "stalled handshakes closed");
+      const closed = await Promise.all(tls.map((c) => closedWithin(c, 4000)));
+      assert.ok(closed.every((ms) => ms < 4000), `half-sent TLS requests closed after ${closed.join()} ms`);
+      const again = await fetch(`${server.httpUrl}/exec?query=select%2043`, { client });
+      assert.deepEqual((await again.json()).dataset, [[43]]);
+    } finally {
+      silent.close();
+      for (const c of tls) {
+        try {
+          c.close();
+        } catch { /* closed */ }
+      }
+      client.close();
+      await server.kill();
+      await Deno.remove(server.root, { recursive: true }).catch(() => {});
+      await Deno.remove(cert.dir, { recursive: true }).catch(() => {});
     }
   },
 });
