@@ -60,8 +60,8 @@ async function serve(handler: Handler, config: Config, prefix: "http" | "http.mi
 
 export async function startHttp(engine: Engine, config: Config, auth?: AuthService): Promise<Listener> {
   const app = createApp(engine, config, auth);
-  // Deno.serve does not show its connections; requests until their response starts are what
-  // questdb_http_connections reports.
+  // Requests until their response starts are what questdb_http_connections reports
+  // (docs/operations.md); connections waiting for a request are not counted there.
   let serving = 0;
   const handler: Handler = async (request, info) => {
     serving++;
