@@ -16,7 +16,7 @@ import {
 import type { PlanNode } from "../plan/plan_node.ts";
 import { normKey } from "../plan/bind_expr.ts";
 import { RowBuffer, rowOf } from "./batch_util.ts";
-import { checkCancelled, type ExecContext } from "./exec_context.ts";
+import { charge, checkCancelled, type ExecContext, rowBytes } from "./exec_context.ts";
 import { runAsofColumnar } from "./asof_join_columnar.ts";
 
 /** ASOF/LT run by the columnar merge (asof_join_columnar.ts); false: the row-at-a-time one below. */
@@ -88,7 +88,9 @@ async function* runAsof(n: AsofNode, ctx: ExecContext, run: Runner): AsyncGenera
         }
         const rt = right.ts;
         if (strict ? rt >= t : rt > t) break;
-        latest.set(keyOf(right.batch!, right.row, n.rightKeys), {
+        const key = keyOf(right.batch!, right.row, n.rightKeys);
+        if (!latest.has(key)) charge(ctx, rowBytes(1, rightTypes.length));
+        latest.set(key, {
           batch: right.batch!,
           row: right.row,
           ts: rt,
@@ -127,12 +129,15 @@ async function* runSplice(n: AsofNode, ctx: ExecContext, run: Runner): AsyncGene
     if (hasLeft && (!hasRight || left.ts <= right.ts)) {
       const row = rowOf(left.batch!, left.row);
       const k = keyOf(left.batch!, left.row, n.leftKeys);
+      // The last row per key of each side is held to the end: distinct keys are charged.
+      if (!lastLeft.has(k)) charge(ctx, rowBytes(1, leftWidth));
       lastLeft.set(k, row);
       buffer.push([...row, ...(lastRight.get(k) ?? nulls(rightWidth))]);
       left.row++;
     } else {
       const row = rowOf(right.batch!, right.row);
       const k = keyOf(right.batch!, right.row, n.rightKeys);
+      if (!lastRight.has(k)) charge(ctx, rowBytes(1, rightWidth));
       lastRight.set(k, row);
       buffer.push([...(lastLeft.get(k) ?? nulls(leftWidth)), ...row]);
       right.row++;

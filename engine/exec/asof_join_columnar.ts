@@ -20,7 +20,7 @@ import {
 import type { ColumnType } from "../base/types.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { normKey } from "../plan/bind_expr.ts";
-import { checkCancelled, type ExecContext } from "./exec_context.ts";
+import { charge, checkCancelled, type ExecContext, rowBytes } from "./exec_context.ts";
 import { SqlError } from "../base/errors.ts";
 import { kernels, wasmMemory } from "../../engine-wasm/mod.ts";
 import { Scratch } from "./wasm_scratch.ts";
@@ -366,7 +366,14 @@ export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runne
   };
 
   /** Makes `lastRow` hold every slot (new slots at -1). */
+  let chargedSlots = 0;
   const growSlots = () => {
+    // Each key keeps its latest right row (buffered until compaction drops the others) and a
+    // map entry: distinct keys are what the merge holds, so they count against the budget.
+    if (slots.count > chargedSlots) {
+      charge(ctx, rowBytes(slots.count - chargedSlots, rightTypes.length + 1));
+      chargedSlots = slots.count;
+    }
     if (slots.count <= lastRow.length) return;
     const grown = blocks();
     const count = Math.max(slots.count, lastRow.length * 2, 16);

@@ -3,7 +3,15 @@ import type { Batch } from "../base/values.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { valueKey } from "../plan/bound.ts";
 import { gather } from "./batch_util.ts";
-import { checkCancelled, type ExecContext, pace, PACE_MASK, paceDue } from "./exec_context.ts";
+import {
+  charge,
+  checkCancelled,
+  type ExecContext,
+  pace,
+  PACE_MASK,
+  paceDue,
+  rowBytes,
+} from "./exec_context.ts";
 import { readValue } from "../base/values.ts";
 
 type DistinctNode = Extract<PlanNode, { kind: "distinct" }>;
@@ -32,6 +40,8 @@ export async function* runDistinct(
         sel.push(i);
       }
     }
+    // Each new row's key stays in `seen` until the end: the set is what DISTINCT holds.
+    charge(ctx, rowBytes(sel.length, b.columns.length));
     if (sel.length) yield gather(b, sel);
   }
 }

@@ -14,7 +14,16 @@ import { valueKey } from "../plan/bound.ts";
 import { gather, rowOf, rowsToBatches } from "./batch_util.ts";
 import { compileExpr, compilePredicate } from "./compile_expr.ts";
 import { correlatedOf } from "./correlated_prefetch.ts";
-import { checkCancelled, type ExecContext, pace, PACE_MASK, paceDue, snapshotOf } from "./exec_context.ts";
+import {
+  charge,
+  checkCancelled,
+  type ExecContext,
+  pace,
+  PACE_MASK,
+  paceDue,
+  rowBytes,
+  snapshotOf,
+} from "./exec_context.ts";
 import { sortPaced } from "./paced_sort.ts";
 import { partitionRanges } from "./scan.ts";
 import { findNullKeyRow, latestBySymbolKeys, readRow } from "./latest_by_keys.ts";
@@ -57,7 +66,11 @@ async function latestBackward(
 ): Promise<void> {
   const { scan } = source;
   const snap = snapshotOf(ctx, scan.table);
-  if (!source.filter && await latestBySymbolKeys(n, scan, snap, ctx, latest, hashOf)) return;
+  if (!source.filter && await latestBySymbolKeys(n, scan, snap, ctx, latest, hashOf)) {
+    // At most a row per dictionary value (already in memory as the dictionary): charged after.
+    charge(ctx, rowBytes(latest.size, n.columns.length + 1));
+    return;
+  }
   const pred = source.filter ? compilePredicate(source.filter, ctx) : undefined;
   const nonNull = n.keys.length === 0 ? 1 : possibleKeys(n, scan, snap);
   const nullKey = n.keys.length === 1 && !pred && nonNull !== Infinity
@@ -80,12 +93,15 @@ async function latestBackward(
         const columns = await Promise.all(scan.columnIndexes.map((c) => snap.read(p, c, lo, hi)));
         const b: Batch = { rowCount: hi - lo, columns };
         const ts = columns[n.tsIndex].data as BigInt64Array;
+        const before = latest.size;
         for (let i = b.rowCount - 1; i >= 0; i--) {
           if ((i & PACE_MASK) === 0 && paceDue(ctx)) await pace(ctx);
           if (pred && !pred(b, i)) continue;
           const h = hashOf(b, i);
           if (!latest.has(h)) latest.set(h, { ts: ts[i], row: rowOf(b, i) });
         }
+        // A row per key is held until the end: distinct keys are what LATEST ON holds.
+        charge(ctx, rowBytes(latest.size - before, n.columns.length + 1));
         if (latest.size >= all) return;
         if (nullKey >= 0 && latest.size === nonNull && !latest.has(valueKey(null))) {
           const found = await findNullKeyRow(snap, scan, scan.columnIndexes[nullKey], p, r, lo, ctx);
@@ -118,6 +134,7 @@ export async function* runLatestBy(n: LatestNode, ctx: ExecContext, run: Runner)
     for await (const b of run(n.input, ctx)) {
       checkCancelled(ctx);
       const ts = b.columns[n.tsIndex].data as BigInt64Array;
+      const before = latest.size;
       for (let i = 0; i < b.rowCount; i++) {
         if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
         if (ts[i] === LONG_NULL) continue;
@@ -125,6 +142,7 @@ export async function* runLatestBy(n: LatestNode, ctx: ExecContext, run: Runner)
         const cur = latest.get(h);
         if (!cur || ts[i] >= cur.ts) latest.set(h, { ts: ts[i], row: rowOf(b, i) });
       }
+      charge(ctx, rowBytes(latest.size - before, n.columns.length + 1));
     }
   }
   const entries = [...latest.values()];

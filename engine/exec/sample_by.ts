@@ -12,7 +12,15 @@ import type { PlanNode } from "../plan/plan_node.ts";
 import { valueKey } from "../plan/bound.ts";
 import { RowBuffer } from "./batch_util.ts";
 import { compileExpr, compilePredicate } from "./compile_expr.ts";
-import { checkCancelled, type ExecContext, pace, PACE_MASK, paceDue } from "./exec_context.ts";
+import {
+  charge,
+  checkCancelled,
+  type ExecContext,
+  pace,
+  PACE_MASK,
+  paceDue,
+  rowBytes,
+} from "./exec_context.ts";
 import { boundTicks, type Bucketer, bucketerOf } from "./sample_by_buckets.ts";
 import { trySampleByFast } from "./sample_by_fast.ts";
 import { parallelSampleByOf, runParallelSampleBy } from "./sample_by_parallel.ts";
@@ -79,6 +87,8 @@ async function collectRows(n: SampleByNode, input: AsyncIterable<Batch>, ctx: Ex
       const h = keyHash(k);
       let g = current.get(h);
       if (!g) {
+        // Every (bucket, key) group is held until the input ends.
+        charge(ctx, rowBytes(1, k.length + spec.aggs.length));
         current.set(h, g = { keys: k, accs: spec.aggs.map((a) => a.binding.create()) });
         if (!keys.has(h)) keys.set(h, k);
       }
@@ -105,7 +115,7 @@ async function collectRows(n: SampleByNode, input: AsyncIterable<Batch>, ctx: Ex
 }
 
 /** The bucket starts to emit: data buckets, or every step of the range when filling. */
-function bucketRange(n: SampleByNode, s: Sampled): bigint[] {
+function bucketRange(n: SampleByNode, s: Sampled, ctx: ExecContext): bigint[] {
   const data = [...s.buckets.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const spec = n.spec;
   if (spec.fill.length === 0 || !s.bucketer) return data;
@@ -113,7 +123,14 @@ function bucketRange(n: SampleByNode, s: Sampled): bigint[] {
   if (first === undefined) return data;
   const last = spec.to !== undefined ? boundTicks(spec, spec.to) - 1n : data[data.length - 1];
   const out: bigint[] = [];
-  for (let b = first; b <= last; b = s.bucketer.next(b)) out.push(b);
+  // FILL over FROM/TO emits every step of the range, and the range is held as bucket starts
+  // (plus a filled position per key): a fine step over a long range fails on the budget
+  // here instead of exhausting the heap.
+  const perBucket = 32 + 8 * Math.max(1, s.keys.size);
+  for (let b = first; b <= last; b = s.bucketer.next(b)) {
+    if ((out.push(b) & 4095) === 0) charge(ctx, 4096 * perBucket);
+  }
+  charge(ctx, (out.length & 4095) * perBucket);
   return out;
 }
 
@@ -137,7 +154,7 @@ interface KeyState {
 async function* emit(n: SampleByNode, s: Sampled, ctx: ExecContext): AsyncGenerator<Batch> {
   const spec = n.spec;
   const buffer = new RowBuffer(n.columns.map((c) => c.type));
-  const range = bucketRange(n, s);
+  const range = bucketRange(n, s, ctx);
   const fill = spec.fill;
   if (fill.length === 0) {
     let rows = 0;

@@ -11,7 +11,7 @@ import type { ColumnType } from "../base/types.ts";
 import { kernels, type MeasureKind, wasmMemory } from "../../engine-wasm/mod.ts";
 import type { PlanNode, SampleBySpec } from "../plan/plan_node.ts";
 import type { TableSnapshot } from "../storage/api.ts";
-import { type ExecContext, pace, PACE_MASK, paceDue, snapshotOf } from "./exec_context.ts";
+import { charge, type ExecContext, pace, PACE_MASK, paceDue, rowBytes, snapshotOf } from "./exec_context.ts";
 import type { SampleByNode, Sampled } from "./sample_by.ts";
 import { boundTicks, type Bucketer, bucketerOf, fixedStrideTicks } from "./sample_by_buckets.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
@@ -171,6 +171,9 @@ export async function sampledOf(
   bucketer: Bucketer | undefined,
   ctx: ExecContext,
 ): Promise<Sampled> {
+  // Every bucket with rows becomes a group held until emission (a fine stride over a long
+  // table is many): charged before the map is built.
+  charge(ctx, rowBytes(partial.size, aggs.length + 2));
   const buckets: Sampled["buckets"] = new Map();
   const keys = new Map<unknown, Value[]>();
   let i = 0;

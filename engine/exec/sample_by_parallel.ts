@@ -39,7 +39,16 @@ import {
 import { type MeasureKind, wasmMemory } from "../../engine-wasm/mod.ts";
 import type { PlanNode, SampleBySpec } from "../plan/plan_node.ts";
 import type { Storage, TableSnapshot } from "../storage/api.ts";
-import { checkCancelled, type ExecContext, pace, PACE_MASK, paceDue, snapshotOf } from "./exec_context.ts";
+import {
+  charge,
+  checkCancelled,
+  type ExecContext,
+  pace,
+  PACE_MASK,
+  paceDue,
+  rowBytes as heldRowBytes,
+  snapshotOf,
+} from "./exec_context.ts";
 import type { SampleByNode, Sampled } from "./sample_by.ts";
 import { boundTicks, bucketerOf, fixedStrideTicks } from "./sample_by_buckets.ts";
 import {
@@ -266,6 +275,8 @@ export async function runParallelSampleBy(n: SampleByNode, ctx: ExecContext): Pr
           storeAccs(aggs, prev, last, merged);
           from = 1;
         }
+        // Every morsel's buckets are held until the last morsel is merged.
+        charge(ctx, heldRowBytes(enc.starts.length, aggs.length + 1));
         if (from < enc.starts.length) chunks.push({ enc, from });
       }
     }

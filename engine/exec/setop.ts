@@ -6,7 +6,15 @@ import type { Batch } from "../base/values.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { gather } from "./batch_util.ts";
 import { rowKey } from "./distinct.ts";
-import { checkCancelled, type ExecContext, pace, PACE_MASK, paceDue } from "./exec_context.ts";
+import {
+  charge,
+  checkCancelled,
+  type ExecContext,
+  pace,
+  PACE_MASK,
+  paceDue,
+  rowBytes,
+} from "./exec_context.ts";
 
 type SetOpNode = Extract<PlanNode, { kind: "setop" }>;
 
@@ -34,6 +42,8 @@ export async function* runSetOp(
             sel.push(i);
           }
         }
+        // Every distinct row's key is held in `seen` until the end (UNION ALL holds nothing).
+        charge(ctx, rowBytes(sel.length, b.columns.length));
         if (sel.length) yield gather(b, sel);
       }
     }
@@ -42,10 +52,13 @@ export async function* runSetOp(
   const rightKeys = new Set<unknown>();
   for await (const b of right) {
     checkCancelled(ctx);
+    const before = rightKeys.size;
     for (let i = 0; i < b.rowCount; i++) {
       if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
       rightKeys.add(rowKey(b, i));
     }
+    // EXCEPT / INTERSECT hold the right side's distinct rows as keys while the left streams.
+    charge(ctx, rowBytes(rightKeys.size - before, b.columns.length));
   }
   const emitted = new Set<unknown>();
   const keepIfInRight = n.op === "intersect";
@@ -62,6 +75,7 @@ export async function* runSetOp(
       }
       sel.push(i);
     }
+    if (!n.all) charge(ctx, rowBytes(sel.length, b.columns.length));
     if (sel.length) yield gather(b, sel);
   }
 }

@@ -5,7 +5,7 @@ import { readValue } from "../base/values.ts";
 import { type BoundExpr, walkBound } from "../plan/bound.ts";
 import { normKey } from "../plan/bind_expr.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
-import type { ExecContext } from "./exec_context.ts";
+import { charge, type ExecContext, rowBytes } from "./exec_context.ts";
 
 type Runner = (node: PlanNode, ctx: ExecContext) => AsyncGenerator<import("../base/values.ts").Batch>;
 
@@ -104,10 +104,13 @@ export async function prepareExprSubqueries(
     } else if (p.kind === "in") {
       const set = new Set<unknown>();
       for await (const b of run(p.plan, ctx)) {
+        const before = set.size;
         for (let i = 0; i < b.rowCount; i++) {
           const v = readValue(b.columns[0], i);
           if (v !== null) set.add(normKey(v));
         }
+        // The IN list's distinct values are held for the whole statement.
+        charge(ctx, rowBytes(set.size - before, 1));
       }
       ctx.subqueries.set(p.plan, set);
     } else {

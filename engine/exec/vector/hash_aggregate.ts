@@ -142,11 +142,6 @@ export async function* runHashAggregate(
         }
       }
     }
-    if (groups * groupBytes > charged) {
-      const extra = aggs.reduce((s, a) => s + (a.native?.extraBytes ?? 0), 0);
-      charge(ctx, groups * groupBytes + extra - charged);
-      charged = groups * groupBytes + extra;
-    }
     for (const a of aggs) {
       let m: Uint8Array | undefined;
       if (a.filterMask) {
@@ -169,6 +164,13 @@ export async function* runHashAggregate(
         if (m && !m[i]) continue;
         accs[gids[i]].add(args.length === 0 ? [] : args.map((x) => x(b, i)));
       }
+    }
+    // Charged after the batch is added: DISTINCT aggregates' (group, value) sets grow while the
+    // group count stays put (count_distinct of an unkeyed query holds every value in one group).
+    const held = groups * groupBytes + aggs.reduce((s, a) => s + (a.native?.extraBytes ?? 0), 0);
+    if (held > charged) {
+      charge(ctx, held - charged);
+      charged = held;
     }
   }
   for (const a of aggs) {
