@@ -45,7 +45,7 @@ import { conjuncts } from "../../plan/intervals_from_where.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
 import type { Storage, TableSnapshot } from "../../storage/api.ts";
 import { gather, rowsToBatches } from "../batch_util.ts";
-import { charge, checkCancelled, type ExecContext, snapshotOf } from "../exec_context.ts";
+import { charge, checkCancelled, type ExecContext, pace, paceDue, snapshotOf } from "../exec_context.ts";
 import { kernelSelect } from "../filter.ts";
 import { type Pred, predicateOf } from "../kernel_predicates.ts";
 import { partitionRanges } from "../scan.ts";
@@ -652,6 +652,8 @@ export async function runParallelHash(
   for (const p of partials) {
     const rows = p.groups;
     if (rows === 0) continue;
+    // Other clients get their turns between partials (up to a morsel's groups each).
+    if (paceDue(ctx)) await pace(ctx);
     const gids = new Int32Array(rows);
     const before = groups;
     if (nk > 0) {
