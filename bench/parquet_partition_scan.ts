@@ -54,10 +54,13 @@ interface Timing {
 }
 
 const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1];
+/** First and warm runs per query and table (single runs of a few ms vary by 2× on a busy machine). */
+const ROUNDS = 7;
 
 /**
- * Per query and table: the median of three first runs after emptying every column cache, and
- * the best of three warm runs, on one engine warmed up on both tables.
+ * Per query and table: the median of ROUNDS first runs after emptying every column cache, and
+ * the best of ROUNDS warm runs, on one engine warmed up on both tables. The rounds alternate
+ * the two tables, so that a burst of load from other processes hits both alike.
  */
 async function measure(workers: number): Promise<Map<string, Timing>> {
   const out = new Map<string, Timing>();
@@ -76,16 +79,16 @@ async function measure(workers: number): Promise<Map<string, Timing>> {
       cache.forget("");
     }
     for (const [name, sql] of QUERIES) {
-      for (const t of TABLES) {
-        const firsts: number[] = [];
-        let warm = Infinity;
-        for (let round = 0; round < 3; round++) {
+      const firsts = new Map(TABLES.map((t) => [t, [] as number[]]));
+      const warms = new Map(TABLES.map((t) => [t, Infinity]));
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const t of TABLES) {
           cache.forget(""); // the workers forget it too, before their next task
-          firsts.push(await run(engine, sql(t)));
-          warm = Math.min(warm, await run(engine, sql(t)));
+          firsts.get(t)!.push(await run(engine, sql(t)));
+          warms.set(t, Math.min(warms.get(t)!, await run(engine, sql(t))));
         }
-        out.set(`${name} ${t}`, { first: median(firsts), warm });
       }
+      for (const t of TABLES) out.set(`${name} ${t}`, { first: median(firsts.get(t)!), warm: warms.get(t)! });
     }
   } finally {
     await engine.close();

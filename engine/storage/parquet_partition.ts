@@ -12,6 +12,7 @@
  */
 import { type AsyncBuffer, type FileMetaData, parquetMetadataAsync, parquetRead } from "hyparquet";
 import { SqlError } from "../base/errors.ts";
+import { type ColumnType, isVarSize } from "../base/types.ts";
 import { allocVectorData, type Value, writeValue } from "../base/values.ts";
 import type { StoredColumn, TableSnapshot } from "./api.ts";
 import { PARQUET_EXPORT_DEFAULTS, ParquetResultWriter } from "../parquet/writer.ts";
@@ -31,8 +32,25 @@ import type { ObjectStore } from "./object_store.ts";
 /** QuestDB's name for the file of a Parquet partition. */
 export const PARQUET_FILE = "data.parquet";
 
-/** Rows read from the snapshot and buffered per row group while converting. */
-const ROW_GROUP_ROWS = PARQUET_EXPORT_DEFAULTS.rowGroupSize;
+/** Values (rows × columns) the converter buffers per row group, as JavaScript values, at most. */
+const ROW_GROUP_CELLS = 5_000_000;
+const ROW_GROUP_ROWS_MAX = 1_000_000;
+
+/**
+ * Rows per row group of a partition file. QuestDB's 100,000 for a table with var-size columns
+ * (their values' size is unbounded); otherwise as many as `ROW_GROUP_CELLS` allows, up to
+ * 1,000,000, split evenly: a scan reads a column chunk per row group (an async read or two
+ * each, against one read of a native column file), so a day of 864,000 rows in one group
+ * reads its columns as a native partition does. The converter's memory stays what 100,000
+ * rows of a 50-column table take today.
+ */
+export function partitionRowGroupRows(types: readonly ColumnType[], rowCount: number): number {
+  const base = PARQUET_EXPORT_DEFAULTS.rowGroupSize;
+  if (types.some(isVarSize)) return base;
+  const max = Math.max(base, Math.min(ROW_GROUP_ROWS_MAX, Math.floor(ROW_GROUP_CELLS / types.length)));
+  const groups = Math.max(1, Math.ceil(rowCount / max));
+  return Math.max(1, Math.ceil(rowCount / groups));
+}
 
 /** The error of a row write (append, O3 merge, UPDATE, DELETE, ALTER TYPE) into a Parquet partition. */
 export class ParquetWriteError extends SqlError {
@@ -62,17 +80,25 @@ export async function writeParquetPartition(
 ): Promise<ParquetPart> {
   const meta = snap.meta;
   const rowCount = snap.partitions[index].rowCount;
+  const groupRows = partitionRowGroupRows(meta.columns.map((c) => c.type), rowCount);
   const writer = new ParquetResultWriter(
     meta.columns.map((c) => ({ name: c.name, type: c.type })),
     meta.timestampIndex,
-    // Chunks LZ4 cannot shrink stay uncompressed: a scan reads their values into place.
-    { ...PARQUET_EXPORT_DEFAULTS, uncompressedWhenNoGain: true },
+    {
+      ...PARQUET_EXPORT_DEFAULTS,
+      rowGroupSize: groupRows,
+      // One page per chunk of 8-byte values (QuestDB's 1 MiB at most 131,072 of them): the
+      // scan reads an uncompressed chunk's values into place only when they are one page.
+      dataPageSize: Math.max(PARQUET_EXPORT_DEFAULTS.dataPageSize, groupRows * 8 + 8),
+      // Chunks LZ4 cannot shrink stay uncompressed: a scan reads their values into place.
+      uncompressedWhenNoGain: true,
+    },
   );
   const file = await Deno.open(joinPath(partPath, PARQUET_FILE), { write: true, createNew: true });
   let size = 0;
   try {
-    for (let from = 0; from < rowCount; from += ROW_GROUP_ROWS) {
-      const to = Math.min(rowCount, from + ROW_GROUP_ROWS);
+    for (let from = 0; from < rowCount; from += groupRows) {
+      const to = Math.min(rowCount, from + groupRows);
       const columns = await Promise.all(meta.columns.map((_, c) => snap.read(index, c, from, to)));
       const bytes = writer.add({ rowCount: to - from, columns });
       await writeAll(file, bytes);
@@ -228,8 +254,11 @@ export async function decodeParquetColumn(
   return encodeChunk(col, data, n, dict);
 }
 
-/** Columns decoded by the direct decoder and by hyparquet (tests check which path ran). */
-export const parquetColumnDecodes = { direct: 0, generic: 0 };
+/**
+ * Columns decoded by the direct decoder and by hyparquet, and chunks whose values were read
+ * straight into place (tests check which path ran).
+ */
+export const parquetColumnDecodes = { direct: 0, generic: 0, inPlaceReads: 0 };
 
 /** Native widths of the column types the direct decoder (engine/parquet/fast_decode.ts) writes. */
 const FAST_WIDTH: Partial<Record<string, 4 | 8>> = {
@@ -283,7 +312,10 @@ async function decodeLocal(
     return await decodeColumnFast(reader.read, metadata, at, n, target, {
       into,
       recycle: recycleChunk,
-      readInto: reader.readInto,
+      readInto: (start, end, dest) => {
+        parquetColumnDecodes.inPlaceReads++;
+        return reader.readInto(start, end, dest);
+      },
     });
   } finally {
     await reader.close();

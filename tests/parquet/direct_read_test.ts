@@ -4,7 +4,8 @@
  * decoder reads such a chunk's values straight into the column's memory, checking the page
  * header read separately. The values equal hyparquet's decode; NULLs, compressible columns
  * and chunks of several pages (the header says otherwise than the metadata suggested) take
- * the usual path with the same answers; DuckDB reads the files.
+ * the usual path with the same answers; DuckDB reads the files. Partition files of fixed-size
+ * columns have row groups of up to 1,000,000 rows (one read per column chunk).
  */
 import assert from "node:assert/strict";
 import { parquetMetadata, parquetRead } from "hyparquet";
@@ -13,6 +14,9 @@ import { allocVectorData, type Vector, writeValue } from "../../engine/base/valu
 import { decodeColumnFast } from "../../engine/parquet/fast_decode.ts";
 import { decompressors } from "../../engine/parquet/codecs.ts";
 import { PARQUET_EXPORT_DEFAULTS, ParquetResultWriter } from "../../engine/parquet/writer.ts";
+import { parquetColumnDecodes, partitionRowGroupRows } from "../../engine/storage/parquet_partition.ts";
+import { adminSession, Engine } from "../../engine/mod.ts";
+import { rows } from "./_rows.ts";
 import { openDuck } from "./duckdb.ts";
 
 const N = 250_000;
@@ -141,5 +145,83 @@ Deno.test("uncompressed chunks: DuckDB reads the file with per-chunk codecs", as
   } finally {
     duck.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("partition row groups: 100,000 rows with var-size columns, else up to 1,000,000 within 5M cells, split evenly", () => {
+  const fixed5 = [T.TIMESTAMP, T.SYMBOL, T.DOUBLE, T.DOUBLE, T.LONG];
+  assert.equal(partitionRowGroupRows(fixed5, 864_000), 864_000, "a day of 0.1 s rows: one group");
+  assert.equal(partitionRowGroupRows(fixed5, 2_500_000), 833_334, "three even groups");
+  assert.equal(partitionRowGroupRows(fixed5, 10), 10);
+  assert.equal(partitionRowGroupRows([...fixed5, T.VARCHAR], 864_000), 100_000, "var-size: QuestDB's size");
+  const wide = Array.from({ length: 60 }, () => T.DOUBLE);
+  assert.equal(partitionRowGroupRows(wide, 250_000), 83_334, "60 columns: 100,000 at most, split evenly");
+  const ten = Array.from({ length: 10 }, () => T.INT);
+  assert.equal(partitionRowGroupRows(ten, 864_000), 432_000, "10 columns: 500,000 at most");
+});
+
+Deno.test("converted partition: one row group, random doubles uncompressed and read into place, same answers, DuckDB reads it", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_direct_part_" });
+  const duck = await openDuck();
+  try {
+    let engine = await Engine.open({ root, cacheBytes: 64 * 1024 * 1024, parallelWorkers: 0 });
+    await engine.execute(
+      `CREATE TABLE t AS (SELECT timestamp_sequence('2024-01-01', 200000L) ts, rnd_symbol('A','B','C') s,
+        rnd_double() * 100 price, CASE WHEN x % 1000 = 0 THEN NULL ELSE rnd_double() END p2, x l
+      FROM long_sequence(500000)) TIMESTAMP(ts) PARTITION BY DAY`,
+      adminSession(),
+    );
+    const queries = [
+      "SELECT count(), sum(price), min(price), max(price), count(p2), sum(p2), sum(l) FROM t",
+      "SELECT s, count(), avg(price), max(p2) FROM t GROUP BY s ORDER BY s",
+      "SELECT * FROM t WHERE ts IN '2024-01-01T10:00:00;2s'",
+    ];
+    const before = [];
+    for (const q of queries) before.push(await rows(engine, q));
+    await engine.execute(
+      "ALTER TABLE t CONVERT PARTITION TO PARQUET WHERE ts < '2024-01-02'",
+      adminSession(),
+    );
+    await engine.close();
+    engine = await Engine.open({ root, cacheBytes: 64 * 1024 * 1024, parallelWorkers: 0 });
+    try {
+      const start = { ...parquetColumnDecodes };
+      for (const [k, q] of queries.entries()) assert.deepEqual(await rows(engine, q), before[k], q);
+      assert.equal(parquetColumnDecodes.generic - start.generic, 0);
+      assert.equal(
+        parquetColumnDecodes.inPlaceReads - start.inPlaceReads,
+        1,
+        "price: one chunk read into place",
+      );
+    } finally {
+      await engine.close();
+    }
+    const files = [];
+    for await (const e of Deno.readDir(`${root}`)) {
+      if (!e.isDirectory || !e.name.startsWith("t~")) continue;
+      for await (const p of Deno.readDir(`${root}/${e.name}`)) {
+        if (p.isDirectory && p.name.startsWith("2024-01-01")) {
+          files.push(`${root}/${e.name}/${p.name}/data.parquet`);
+        }
+      }
+    }
+    assert.equal(files.length, 1);
+    const meta = await duck.rows(
+      `SELECT path_in_schema p, compression c, row_group_num_rows::INT n FROM parquet_metadata('${
+        files[0]
+      }') ORDER BY 1`,
+    );
+    assert.deepEqual(meta.map((r) => `${r.p}:${r.c}:${r.n}`), [
+      "l:LZ4_RAW:432000",
+      "p2:UNCOMPRESSED:432000",
+      "price:UNCOMPRESSED:432000",
+      "s:LZ4_RAW:432000",
+      "ts:LZ4_RAW:432000",
+    ]);
+    const [d] = await duck.rows(`SELECT count(*)::INT n, count(p2)::INT n2 FROM read_parquet('${files[0]}')`);
+    assert.deepEqual(d, { n: 432000, n2: 432000 - 432 });
+  } finally {
+    duck.close();
+    await Deno.remove(root, { recursive: true });
   }
 });
