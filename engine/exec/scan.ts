@@ -85,6 +85,9 @@ export async function* runScan(n: ScanNode, ctx: ExecContext): AsyncGenerator<Ba
         yield n.reverse ? reverseBatch(batch) : batch;
       }
     }
+    // Done with the partition: its columns that did not fit the cache were copied into the
+    // heap for this snapshot; dropping them lets a table larger than the cache stream.
+    snap.releaseCopies?.(p);
   }
 }
 

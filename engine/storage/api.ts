@@ -170,6 +170,14 @@ export interface TableSnapshot {
    */
   releasePartition?(partition: number): void;
   /**
+   * Drops what this snapshot holds of one partition in JavaScript memory: the copies made when
+   * the cache budget could not take a column, and decoded Parquet columns. A scan done with the
+   * partition calls it, so a table larger than the cache streams through it instead of piling
+   * up in the heap. Unlike `releasePartition` it is safe while views are alive: a view keeps
+   * its own buffer, and cached WASM blocks stay pinned.
+   */
+  releaseCopies?(partition: number): void;
+  /**
    * The bytes of column regions this snapshot's cache can hold at once: a streaming reader
    * checks each partition's regions fit before it emits anything it could not take back.
    */

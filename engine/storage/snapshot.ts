@@ -141,6 +141,31 @@ export class Snapshot implements TableSnapshot {
     }
   }
 
+  releaseCopies(partition: number): void {
+    const part = this.#state.txn.partitions[partition];
+    if (!part || this.#released) return;
+    const dir = partitionDir(part);
+    const prefix = `${this.#host.tableId}/${dir}/`;
+    for (const [key, block] of this.#blocks) {
+      if (block.ptr >= 0 || !key.startsWith(prefix)) continue;
+      this.#blocks.delete(key);
+      const at = this.#pinned.indexOf(block);
+      if (at >= 0) this.#pinned.splice(at, 1);
+      this.#host.cache.unpin(block);
+    }
+    for (const key of [...this.#parquetColumns.keys()]) {
+      if (key.startsWith(`${dir}/`)) this.#parquetColumns.delete(key);
+    }
+    this.#parquetFiles.delete(dir);
+  }
+
+  /** Bytes this snapshot holds in JavaScript memory as copies of columns the cache could not take. */
+  get copyBytes(): number {
+    let bytes = 0;
+    for (const b of this.#blocks.values()) if (b.ptr < 0) bytes += b.capacity;
+    return bytes;
+  }
+
   release(): void {
     if (this.#released) return;
     this.#released = true;
