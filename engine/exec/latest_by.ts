@@ -117,6 +117,8 @@ async function latestBackward(
         hi = lo;
       }
     }
+    // The partition's columns the cache could not take were copied: drop them (runScan does too).
+    snap.releaseCopies?.(p);
   }
 }
 

@@ -50,6 +50,13 @@ const CASES: Case[] = [
   ["EXCEPT", "SELECT count() FROM (SELECT x FROM t EXCEPT SELECT x + 100000 FROM t)", [100_000n]],
   ["INTERSECT", "SELECT count() FROM (SELECT x FROM t INTERSECT SELECT x + 100000 FROM t)", [100_000n]],
   ["IN (subquery)", "SELECT count() FROM t WHERE x IN (SELECT x * 2 FROM t)", [100_000n]],
+  [
+    "read_parquet under a GROUP BY",
+    "SELECT count() FROM (SELECT x, count() FROM read_parquet('t.parquet') GROUP BY x)",
+    [
+      BigInt(ROWS),
+    ],
+  ],
 ];
 
 /** Statements that stream: they hold a batch at a time and run under the small budget. */
@@ -59,6 +66,7 @@ const STREAMING: Case[] = [
   ["UNION ALL", "SELECT x FROM t UNION ALL SELECT x FROM t", { count: 2 * ROWS }],
   ["top-N with a small n", "SELECT x FROM t ORDER BY v DESC, x LIMIT 5", { count: 5 }],
   ["unkeyed aggregate", "SELECT count(), sum(x), max(v) FROM t", { count: 1 }],
+  ["read_parquet", "SELECT x, v FROM read_parquet('t.parquet')", { count: ROWS }],
 ];
 
 let root = "";
@@ -66,13 +74,20 @@ let root = "";
 async function table(): Promise<string> {
   if (root) return root;
   root = await Deno.makeTempDir({ prefix: "qdb_qmem_ops_" });
-  const engine = await Engine.open({ root, cacheBytes: 64 * 1024 * 1024, parallelWorkers: 0 });
+  const engine = await Engine.open({
+    root,
+    cacheBytes: 64 * 1024 * 1024,
+    parallelWorkers: 0,
+    copyExportRoot: `${root}/import`,
+  });
   try {
     await engine.execute(
       `CREATE TABLE t AS (SELECT x, x % 1000 k, rnd_double() v, timestamp_sequence(0, 1000000) ts
        FROM long_sequence(${ROWS})) TIMESTAMP(ts) PARTITION BY DAY`,
       adminSession(),
     );
+    // The same rows as a Parquet file for read_parquet (written as <dest>.parquet).
+    await engine.execute("COPY (SELECT * FROM t) TO 't' WITH FORMAT PARQUET", adminSession());
   } finally {
     await engine.close();
   }
@@ -85,6 +100,7 @@ async function withEngine(
 ): Promise<void> {
   const engine = await Engine.open({
     root: await table(),
+    copyRoot: `${root}/import`,
     cacheBytes: 64 * 1024 * 1024,
     queryMemoryBytes: options.queryMemoryBytes,
     parallelWorkers: options.parallel ? 2 : 0,
