@@ -69,6 +69,8 @@ async function main(): Promise<void> {
     parameters: () => config.rows(),
     queryMemoryBytes: config.int("query.memory.limit", 4 * 1024 ** 3),
     parallelWorkers: config.int("cairo.sql.parallel.workers", 2),
+    // Read-only queries scanning this many rows run whole on a worker heap (-1: never; docs/parallel.md).
+    statementRowsMin: config.int("cairo.sql.parallel.statement.rows.min", 100_000),
     // QuestDB resolves a relative cairo.sql.copy.root against the server root.
     copyRoot: resolveCopyRoot(root, config.get("cairo.sql.copy.root")),
     // COPY ... TO writes under cairo.sql.copy.export.root (default <root>/export); set blank, COPY TO is off.

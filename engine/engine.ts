@@ -29,6 +29,11 @@ import type { Storage, TableMeta } from "./storage/api.ts";
 import { CACHE_BYTES_DEFAULT, openStorage } from "./storage/mod.ts";
 import type { ColumnCache } from "./storage/column_cache.ts";
 import { PARALLEL_WORKERS_DEFAULT, WorkerPool } from "./parallel/mod.ts";
+import {
+  STATEMENT_ROWS_MIN_DEFAULT,
+  StatementOffload,
+  type StatementSource,
+} from "./parallel/statement_offload.ts";
 import type { AccessControl, AclResult, Session } from "./session.ts";
 import { alterTable, createTable, dropTable, renameTable, truncateTable } from "./exec/ddl.ts";
 import { insertSelect, insertValues, update } from "./exec/dml.ts";
@@ -38,6 +43,7 @@ import type { Scope } from "./plan/scope.ts";
 import { returningRows } from "./exec/returning.ts";
 import { type ExecContext, releaseAll, statementsRunning } from "./exec/exec_context.ts";
 import { runPlan } from "./exec/run_plan.ts";
+import { bindParamIntervals } from "./exec/param_intervals.ts";
 import {
   ACL_SHOWS,
   checkExprReads,
@@ -106,6 +112,12 @@ export interface EngineOptions {
   parallelWorkers?: number;
   /** Values (rows × columns) a scan reads before it goes to the workers (default 4M; tests lower it). */
   parallelValuesMin?: number;
+  /**
+   * `cairo.sql.parallel.statement.rows.min`: rows a read-only query scans before the whole
+   * statement runs on a worker heap (parallel/statement_offload.ts); 0 sends every eligible
+   * one, Infinity (or a negative number) keeps all on the main thread.
+   */
+  statementRowsMin?: number;
   /** `cairo.sql.backup.root`: where BACKUP TABLE / DATABASE write (unset: BACKUP is refused). */
   backupRoot?: string;
   /** `cairo.sql.backup.dir.datetime.format` (default `yyyy-MM-dd`) and `.dir.tmp.name` (default `tmp`). */
@@ -136,6 +148,7 @@ export class Engine {
   readonly #storage: Storage;
   readonly #options: EngineOptions;
   readonly #parallel: WorkerPool;
+  readonly #statements: StatementOffload;
   #access: AccessControl | undefined;
   /** CHECKPOINT and BACKUP (engine/operations.ts). */
   readonly #operations: Operations;
@@ -156,6 +169,8 @@ export class Engine {
       valuesMin: options.parallelValuesMin,
       cache: (storage as { cache?: ColumnCache }).cache,
     });
+    const rowsMin = options.statementRowsMin ?? STATEMENT_ROWS_MIN_DEFAULT;
+    this.#statements = new StatementOffload(this.#parallel, storage, rowsMin < 0 ? Infinity : rowsMin);
     if (options.coldStorage) {
       this.#cold = new ColdStorageTask(
         storage,
@@ -334,7 +349,7 @@ export class Engine {
         : parsed && !hasPivotLists(parsed)
         ? parsed
         : parseStatement(sql);
-      const outcome = await this.#inTransaction(stmt, session, () => this.#run(stmt, session, prepared));
+      const outcome = await this.#inTransaction(stmt, session, () => this.#run(stmt, session, prepared, sql));
       if (outcome.kind === "rows") outcome.columns = markTimestamptz(stmt, outcome.columns);
       if (outcome.kind !== "rows") {
         activity.end(running);
@@ -398,6 +413,11 @@ export class Engine {
     return this.#parallel;
   }
 
+  /** Whole statements on the worker heaps (tests and diagnostics: `rowsMin` may be changed). */
+  get statements(): StatementOffload {
+    return this.#statements;
+  }
+
   async close(): Promise<void> {
     await this.#cold?.close();
     this.#parallel.close();
@@ -450,7 +470,12 @@ export class Engine {
     };
   }
 
-  async #run(stmt: A.Statement, session: Session, prepared?: PreparedStatement): Promise<Outcome> {
+  async #run(
+    stmt: A.Statement,
+    session: Session,
+    prepared?: PreparedStatement,
+    sql?: string,
+  ): Promise<Outcome> {
     const ec = this.#evalContext(session);
     const pc = this.#planContext(session, ec);
     const xc = this.#execContext(session, ec);
@@ -460,6 +485,12 @@ export class Engine {
       return plan;
     };
     checkStatement(stmt, session, this.#storage);
+    // What a worker heap needs to run the query itself (not inside a transaction block, whose
+    // buffered rows live here; not a PIVOT, whose lists are resolved into this parse).
+    const source = sql !== undefined && stmt.kind === "query" && !hasPivotLists(stmt) &&
+        (!session.transaction || session.transaction.status === "idle")
+      ? this.#statementSource(sql, session, pc)
+      : undefined;
     // PIVOT ... IN (SELECT ...) names columns after the values: run before planning (a
     // prepared statement knows it has none unless it is parsed per execution).
     if ((!prepared || prepared.reparse) && hasPivotLists(stmt)) {
@@ -469,16 +500,20 @@ export class Engine {
       switch (stmt.kind) {
         case "query":
           if (prepared && !prepared.reparse) {
-            return await this.#rows(checked(this.#reusablePlan(prepared, pc, session)), xc);
+            return await this.#rows(checked(this.#reusablePlan(prepared, pc, session)), xc, source);
           }
-          return await this.#rows(checked(planQuery(stmt, pc)), xc);
+          return await this.#rows(checked(planQuery(stmt, pc)), xc, source);
         case "show":
           if (this.#access && ACL_SHOWS.has(stmt.what)) return await this.#acl(stmt, session, xc);
           return await this.#rows(planShow(stmt, pc), xc);
         case "explain": {
           const inner = stmt.statement;
           if (inner.kind !== "query") throw new SqlError("EXPLAIN supports queries only", stmt.pos);
-          const lines = explainPlan(this.#chooseParallel(pruneColumns(checked(planQuery(inner, pc)))));
+          const pruned = bindParamIntervals(pruneColumns(checked(planQuery(inner, pc))), xc);
+          const onWorker = this.#statements.choose(pruned, this.#statementSource("", session, pc), xc);
+          const lines = explainPlan(this.#chooseParallel(pruned));
+          onWorker?.discard();
+          if (onWorker?.worthIt(pruned)) lines.unshift("Worker");
           const plan: PlanNode = {
             kind: "rows",
             columns: [{ name: "QUERY PLAN", type: T.STRING }],
@@ -646,8 +681,38 @@ export class Engine {
     return plan;
   }
 
-  async #rows(unpruned: PlanNode, xc: ExecContext): Promise<Outcome> {
-    const plan = this.#chooseParallel(pruneColumns(unpruned));
+  /** The statement as a worker heap needs it (parallel/statement_offload.ts). */
+  #statementSource(sql: string, session: Session, pc: PlanContext): StatementSource {
+    return {
+      sql,
+      nowMicros: pc.evalContext.nowMicros,
+      timeZone: session.timeZone,
+      user: session.principal.name,
+      params: (session.params ?? []) as Value[],
+      paramTypes: pc.paramTypes,
+      legacyNames: pc.legacyNames,
+      copyRoot: pc.copyRoot,
+    };
+  }
+
+  async #rows(unpruned: PlanNode, xc: ExecContext, source?: StatementSource): Promise<Outcome> {
+    const pruned = bindParamIntervals(pruneColumns(unpruned), xc);
+    // Chosen before the morsel operators are marked: the worker plans without them.
+    const onWorker = source && this.#statements.choose(pruned, source, xc);
+    const plan = this.#chooseParallel(pruned);
+    if (onWorker?.worthIt(plan)) {
+      const local = async function* () {
+        await prepareSubqueries(plan, xc, runPlan);
+        yield* runPlan(plan, xc);
+      };
+      return {
+        kind: "rows",
+        columns: plan.columns.map(visible),
+        timestampIndex: plan.timestampIndex,
+        batches: onWorker.run(local),
+      };
+    }
+    onWorker?.discard();
     try {
       await prepareSubqueries(plan, xc, runPlan);
     } catch (err) {

@@ -24,6 +24,7 @@ export const DEFAULTS: Record<string, string> = {
   "cairo.max.file.name.length": "127",
   "cairo.column.cache.bytes": String(1536 * 1024 * 1024),
   "cairo.sql.parallel.workers": "2",
+  "cairo.sql.parallel.statement.rows.min": "100000",
   "metrics.enabled": "false",
 };
 

@@ -6,6 +6,7 @@ import type { HashJob, HashPartial, Morsel } from "../exec/vector/hash_parallel.
 import type { SampleByJob, SampleByMorsel, SampleByPartial } from "../exec/sample_by_parallel.ts";
 import type { TopNJob, TopNPartial } from "../exec/vector/top_n_parallel.ts";
 import type { SnapshotOrigin } from "../storage/snapshot.ts";
+import type { StatementReply, StatementRequest } from "./statement_protocol.ts";
 
 export type HeapRequest =
   /** First message: sizes of the worker's WASM memory and of its column cache. */
@@ -46,7 +47,9 @@ export type HeapRequest =
     origin: SnapshotOrigin;
     job: TopNJob;
     morsel: Morsel;
-  };
+  }
+  /** A whole statement's messages (parallel/statement_worker.ts), outside the morsel queue. */
+  | StatementRequest;
 
 export type HeapReply =
   | { kind: "ready" }
@@ -57,4 +60,5 @@ export type HeapReply =
   | { kind: "topNPartial"; id: number; partial: TopNPartial }
   /** The heap could not hold what the kernels need: the query runs on the main heap. */
   | { kind: "unavailable"; id: number }
-  | { kind: "error"; id: number; message: string };
+  | { kind: "error"; id: number; message: string }
+  | StatementReply;

@@ -18,14 +18,30 @@ import { hashPartialOf } from "../exec/vector/hash_parallel.ts";
 import { sampleByPartialOf, sampleByTransfers } from "../exec/sample_by_parallel.ts";
 import { topNPartialOf } from "../exec/vector/top_n_parallel.ts";
 import type { HeapReply, HeapRequest } from "./_protocol.ts";
+import { isStatementRequest, type StatementRequest } from "./statement_protocol.ts";
 
 let cache: ColumnCache | undefined;
 let queue: Promise<void> = Promise.resolve();
 
 self.onmessage = (e: MessageEvent<HeapRequest>) => {
   const req = e.data;
+  // A statement's messages bypass the morsel queue: it runs beside it, and its pulls and
+  // cancels arrive while it runs (parallel/statement_worker.ts).
+  if (isStatementRequest(req)) return onStatement(req);
   queue = queue.then(() => handle(req));
 };
+
+/** The statement runner, loaded on the first statement (it brings the whole planner). */
+let statements: Promise<typeof import("./statement_worker.ts")> | undefined;
+
+function onStatement(req: StatementRequest): void {
+  statements ??= import("./statement_worker.ts");
+  statements.then(
+    (m) =>
+      m.onStatementMessage(req, cache!, (r, transfer) => self.postMessage(r, { transfer: transfer ?? [] })),
+    (err) => req.kind === "stmt" && reply({ kind: "stmtDeclined", id: req.id, reason: messageOf(err) }),
+  );
+}
 
 function reply(r: HeapReply): void {
   self.postMessage(r);
@@ -34,7 +50,7 @@ function reply(r: HeapReply): void {
 const messageOf = (err: unknown) => String((err as Error)?.message ?? err);
 
 /** Answers one request; never throws, so that one failure does not stop the queue. */
-async function handle(req: HeapRequest): Promise<void> {
+async function handle(req: Exclude<HeapRequest, StatementRequest>): Promise<void> {
   if (req.kind === "init") {
     try {
       cache = new ColumnCache(req.cacheBytes, wasmMemory(req.memoryBytes));

@@ -19,7 +19,7 @@
  */
 import { adminSession, Engine, type Outcome, readValue, typeName } from "../../engine/mod.ts";
 import { formatDouble, formatFloat, formatValue } from "../../engine/mod.ts";
-import type { ColumnType, Value } from "../../engine/mod.ts";
+import type { ColumnType, EngineOptions, Value } from "../../engine/mod.ts";
 
 export interface Block {
   kind: "statement" | "query";
@@ -110,8 +110,8 @@ export async function collect(out: Outcome): Promise<{ header: string; rows: str
   return { header: out.columns.map((c) => `${c.name}:${typeName(c.type)}`).join("\t"), rows };
 }
 
-/** Runs one file; returns failure messages (empty when all blocks pass). */
-export async function runLogicFile(path: string): Promise<string[]> {
+/** Runs one file; returns failure messages (empty when all blocks pass). `options`: engine options over the defaults. */
+export async function runLogicFile(path: string, options: Partial<EngineOptions> = {}): Promise<string[]> {
   const blocks = parseLogicFile(await Deno.readTextFile(path));
   const failures: string[] = [];
   const engines = new Map<string, Engine>();
@@ -121,7 +121,12 @@ export async function runLogicFile(path: string): Promise<string[]> {
     if (!e) {
       const root = await Deno.makeTempDir({ prefix: "qdb_logic_" });
       roots.push(root);
-      e = await Engine.open({ root, legacyColumnNames: mode === "legacy", cacheBytes: 64 * 1024 * 1024 });
+      e = await Engine.open({
+        root,
+        legacyColumnNames: mode === "legacy",
+        cacheBytes: 64 * 1024 * 1024,
+        ...options,
+      });
       engines.set(mode, e);
     }
     return e;

@@ -1,0 +1,339 @@
+/**
+ * Whole read-only statements on the worker heaps (issue #17; docs/parallel.md "Statements on
+ * the workers"). The main thread parses, binds, checks permissions and plans as always; a plan
+ * whose every node a worker can run (table scans, pure functions: no catalog, session or
+ * activity function, no meta table, no set-returning or file source) and that scans at least
+ * `rowsMin` rows goes to the worker running the fewest statements, with its text, settings,
+ * parameters and the committed state of every table it scans. The worker plans the text again
+ * over exactly those states (statement_worker.ts), refuses when its plan does not print as the
+ * main thread's, and streams the batches back: the main thread holds no more than a few
+ * batches ahead of its consumer (credit), cancels the worker when its consumer stops, the
+ * statement is cancelled or its time is up, and answers those at once, whatever the worker
+ * is doing. The main thread's snapshots stay live until the stream ends, so the folders the
+ * worker reads are not deleted under it.
+ *
+ * Plans whose heavy work is already spread as morsels over the workers (parallel hash
+ * aggregation, SAMPLE BY, top-N over a scan, the table-scan aggregates) stay on the main thread: on one worker those
+ * operators would run on that heap alone. A statement on a worker runs its operators on that
+ * heap alone, so it never waits on morsels queued to itself.
+ */
+import { asSqlError, type ErrorKind, SqlError } from "../base/errors.ts";
+import type { ColumnType } from "../base/types.ts";
+import type { Batch, Value } from "../base/values.ts";
+import type { PlanNode } from "../plan/plan_node.ts";
+import { explainPlan } from "../plan/explain.ts";
+import { checkCancelled, type ExecContext, releaseAll } from "../exec/exec_context.ts";
+import { parallelOf } from "../exec/vector/hash_parallel.ts";
+import { fastShape } from "../exec/fast_aggregate.ts";
+import { parallelSampleByOf } from "../exec/sample_by_parallel.ts";
+import { parallelTopNOf } from "../exec/vector/top_n_parallel.ts";
+import type { Storage, TableSnapshot } from "../storage/api.ts";
+import { Snapshot, type SnapshotOrigin } from "../storage/snapshot.ts";
+import type { HeapReply } from "./_protocol.ts";
+import type { HeapChannel } from "./worker_pool.ts";
+import { BatchDecoder, toWireValue } from "./batch_wire.ts";
+import type { StatementReply, StatementSpec } from "./statement_protocol.ts";
+
+/**
+ * Statements scanning fewer rows stay on the main thread: a round trip to a worker (the
+ * worker's planning, the first batch's transfer) costs ~1-3 ms, which a point lookup or
+ * `SELECT 1` would pay for nothing. Measured: docs/parallel.md.
+ */
+export const STATEMENT_ROWS_MIN_DEFAULT = 100_000;
+/** Batches a worker may send ahead of the consumer. */
+const CREDIT = 3;
+
+/** Plan nodes a worker runs (anything else, e.g. meta tables and files, stays here). */
+const WORKER_KINDS = new Set([
+  "scan",
+  "values",
+  "rows",
+  "longSequence",
+  "filter",
+  "project",
+  "aggregate",
+  "sort",
+  "limit",
+  "distinct",
+  "setop",
+  "join",
+  "asof",
+  "latestBy",
+  "window",
+  "sampleBy",
+]);
+
+/** Operators that hold or reorder their input: what makes a statement heavy for the main thread. */
+const HEAVY_KINDS = new Set([
+  "aggregate",
+  "sort",
+  "distinct",
+  "setop",
+  "join",
+  "asof",
+  "latestBy",
+  "window",
+  "sampleBy",
+]);
+
+/**
+ * Functions that read the catalog, the session, the server's activity or settings: their
+ * answers live on the main thread.
+ */
+const MAIN_ONLY_CALL =
+  /^(pg_|has_|current_|session_user$|user$|version$|cancel_query$|wait_wal_table$|to_reg|format_type$|obj_description$|col_description$|shobj_description$|txid_|query_activity|tables$|table_|all_tables|wal_tables|information_schema|quote_ident$|array_to_string$|getdatabaseencoding$|inet_server|inet_client|sysdate|now_statement)/;
+
+/** What the worker needs besides the plan: the statement's text and settings. */
+export interface StatementSource {
+  sql: string;
+  nowMicros: bigint;
+  timeZone: string;
+  user: string;
+  params: Value[];
+  paramTypes?: (ColumnType | undefined)[];
+  legacyNames: boolean;
+  copyRoot?: string;
+}
+
+/** The subset of WorkerPool a statement needs. */
+export interface StatementPool {
+  readonly workers: number;
+  channel(onReply: (r: HeapReply) => void): Promise<HeapChannel | undefined>;
+}
+
+/** A plan chosen to run on a worker; `run` streams it, `discard` keeps it here. */
+export interface WorkerStatement {
+  /** Whether running it there is worth it, once the plan's morsel operators are marked. */
+  worthIt(marked: PlanNode): boolean;
+  run(local: () => AsyncGenerator<Batch>): AsyncGenerator<Batch>;
+  discard(): void;
+}
+
+export class StatementOffload {
+  constructor(
+    readonly pool: StatementPool,
+    readonly storage: Storage,
+    /** Scanned rows from which a statement goes to a worker; Infinity turns it off. */
+    public rowsMin: number,
+  ) {}
+
+  /**
+   * The statement on a worker, or undefined when it stays here. Call with the pruned plan
+   * before its morsel operators are marked (the worker plans without them).
+   */
+  choose(plan: PlanNode, source: StatementSource, xc: ExecContext): WorkerStatement | undefined {
+    if (this.pool.workers === 0 || !Number.isFinite(this.rowsMin)) return undefined;
+    const tables = workerTables(plan);
+    if (!tables || tables.size === 0) return undefined;
+    const snaps: TableSnapshot[] = [];
+    const origins: Record<string, SnapshotOrigin> = {};
+    let rows = 0;
+    const release = () => snaps.forEach((s) => s.release());
+    for (const [name, scans] of tables) {
+      const snap = this.storage.table(name)?.snapshot();
+      if (!snap) return void release();
+      snaps.push(snap);
+      if (!(snap instanceof Snapshot)) return void release();
+      origins[name] = snap.origin();
+      for (const scan of scans) rows += scannedRows(snap, scan);
+    }
+    if (rows < this.rowsMin) return void release();
+    const explain = explainPlan(plan);
+    const pool = this.pool;
+    return {
+      worthIt: (marked) => !morselsCarryIt(marked),
+      discard: release,
+      run(local) {
+        xc.snapshots.push(...snaps);
+        const spec: StatementSpec = {
+          sql: source.sql,
+          tables: origins,
+          explain,
+          nowMicros: String(source.nowMicros),
+          timeZone: source.timeZone,
+          user: source.user,
+          params: source.params.map(toWireValue),
+          paramTypes: source.paramTypes,
+          legacyNames: source.legacyNames,
+          copyRoot: source.copyRoot,
+          memoryBytes: xc.memory ? Math.max(0, xc.memory.limit - xc.memory.used) : Number.MAX_SAFE_INTEGER,
+          timeoutMs: xc.deadline
+            ? { left: xc.deadline.at - performance.now(), timeoutMs: xc.deadline.timeoutMs }
+            : undefined,
+          credit: CREDIT,
+        };
+        return stream(pool, spec, plan.columns.map((c) => c.type), xc, local);
+      },
+    };
+  }
+}
+
+/** Statements the workers ran (tests: shows that a statement took the worker path). */
+export const statementStats = { offloaded: 0, declined: 0 };
+
+/**
+ * The batches of `spec` from a worker. Replies are queued as they arrive; the consumer's pull
+ * grants the worker one more batch. Cancel and timeout are answered here at once (the worker
+ * is told to stop); a worker that refuses the statement, or dies before its first batch,
+ * hands it to `local`.
+ */
+async function* stream(
+  pool: StatementPool,
+  spec: StatementSpec,
+  types: ColumnType[],
+  xc: ExecContext,
+  local: () => AsyncGenerator<Batch>,
+): AsyncGenerator<Batch> {
+  const replies: StatementReply[] = [];
+  let died: string | undefined;
+  let notify: (() => void) | undefined;
+  const wake = () => {
+    const n = notify;
+    notify = undefined;
+    n?.();
+  };
+  let channel: HeapChannel | undefined;
+  let ended = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    channel = await pool.channel((r) => {
+      if (r.kind === "error") died = r.message;
+      else if (r.kind.startsWith("stmt")) replies.push(r as StatementReply);
+      wake();
+    });
+    if (!channel) {
+      ended = true;
+      yield* local();
+      return;
+    }
+    xc.signal?.addEventListener("abort", wake);
+    if (xc.deadline) timer = setTimeout(wake, Math.max(0, xc.deadline.at - performance.now()) + 1);
+    channel.post({ kind: "stmt", id: channel.id, forget: channel.forget(), spec });
+    const decoder = new BatchDecoder(types);
+    let yielded = false;
+    for (;;) {
+      while (replies.length === 0 && died === undefined) {
+        checkCancelled(xc);
+        await new Promise<void>((resolve) => notify = resolve);
+      }
+      checkCancelled(xc);
+      const r = replies.shift();
+      if (!r) {
+        ended = true;
+        if (yielded) throw new SqlError(`worker failed: ${died}`, -1, "internal");
+        statementStats.declined++;
+        yield* local();
+        return;
+      }
+      switch (r.kind) {
+        case "stmtBatch":
+          if (!yielded) statementStats.offloaded++;
+          yielded = true;
+          channel.post({ kind: "stmtPull", id: channel.id, credit: 1 });
+          yield decoder.decode(r.batch);
+          break;
+        case "stmtEnd":
+          if (!yielded) statementStats.offloaded++;
+          ended = true;
+          return;
+        case "stmtError":
+          ended = true;
+          throw new SqlError(r.message, r.position, r.errorKind as ErrorKind);
+        case "stmtDeclined":
+          ended = true;
+          statementStats.declined++;
+          yield* local();
+          return;
+      }
+    }
+  } catch (err) {
+    throw asSqlError(err);
+  } finally {
+    if (channel && !ended) channel.post({ kind: "stmtCancel", id: channel.id });
+    channel?.close();
+    clearTimeout(timer);
+    xc.signal?.removeEventListener("abort", wake);
+    releaseAll(xc);
+  }
+}
+
+type ScanNode = Extract<PlanNode, { kind: "scan" }>;
+
+/**
+ * The scans of `plan` by lower-case table name, or undefined when some node or expression
+ * needs the main thread. Walks every object the plan holds (subquery plans in expressions
+ * included).
+ */
+function workerTables(plan: PlanNode): Map<string, ScanNode[]> | undefined {
+  const tables = new Map<string, ScanNode[]>();
+  const seen = new Set<object>();
+  const visit = (x: unknown): boolean => {
+    if (x === null || typeof x !== "object" || seen.has(x)) return true;
+    if (ArrayBuffer.isView(x) || x instanceof Set || x instanceof Map) return true;
+    seen.add(x);
+    if (Array.isArray(x)) return x.every(visit);
+    const o = x as Record<string, unknown>;
+    if (typeof o.kind === "string" && Array.isArray(o.columns) && typeof o.timestampIndex === "number") {
+      if (!WORKER_KINDS.has(o.kind)) return false;
+      if (o.kind === "scan") {
+        const name = (o.table as string).toLowerCase();
+        tables.set(name, [...tables.get(name) ?? [], o as unknown as ScanNode]);
+      }
+    }
+    if (o.kind === "call" && typeof o.name === "string" && MAIN_ONLY_CALL.test(o.name.toLowerCase())) {
+      return false;
+    }
+    // reg* values print through the catalog.
+    if ((o.type as ColumnType | undefined)?.reg || (o.from as ColumnType | undefined)?.reg) return false;
+    for (const k in o) {
+      const v = o[k];
+      if (typeof v === "object" && !visit(v)) return false;
+    }
+    return true;
+  };
+  return visit(plan) ? tables : undefined;
+}
+
+function scannedRows(snap: TableSnapshot, scan: ScanNode): number {
+  let rows = 0;
+  for (const p of snap.partitions) {
+    if (!scan.intervals || scan.intervals.some((iv) => iv.hi >= p.minTs && iv.lo <= p.maxTs)) {
+      rows += p.rowCount;
+    }
+  }
+  return rows;
+}
+
+/**
+ * True when the plan's morsel operators (marked to run on the workers) do all its heavy work:
+ * every aggregate, sort, join, window... above a table scan is one of them or above one. Such
+ * a plan keeps the workers busy from the main thread already.
+ */
+function morselsCarryIt(plan: PlanNode): boolean {
+  let marked = false;
+  // The table-scan aggregates of fast_aggregate.ts count too: WASM kernels over the columns,
+  // split over the workers by partition when large (chosen when they run).
+  const isMarked = (n: PlanNode) =>
+    parallelOf(n) > 0 || parallelSampleByOf(n) > 0 || parallelTopNOf(n) > 0 ||
+    (n.kind === "aggregate" && fastShape(n) !== undefined);
+  // Whether n reads a table scan not under a marked node, and whether heavy work does.
+  const visit = (n: PlanNode): { raw: boolean; heavy: boolean } => {
+    if (isMarked(n)) {
+      marked = true;
+      return { raw: false, heavy: false };
+    }
+    const inputs: PlanNode[] = [];
+    if ("input" in n) inputs.push(n.input);
+    if ("left" in n) inputs.push(n.left, n.right);
+    let raw = n.kind === "scan", heavy = false;
+    for (const i of inputs) {
+      const r = visit(i);
+      raw ||= r.raw;
+      heavy ||= r.heavy;
+    }
+    if (HEAVY_KINDS.has(n.kind) && raw) heavy = true;
+    return { raw, heavy };
+  };
+  const { heavy } = visit(plan);
+  return marked && !heavy;
+}

@@ -1,0 +1,73 @@
+/**
+ * Issue #17: a heavy join, window or LATEST ON runs whole on a worker heap (default threshold),
+ * so `SELECT 1` on another session is answered while it runs. A probe is due every 10 ms, timed
+ * from when it is due (main_thread_turns_test.ts's method): the median must stay under 100 ms
+ * and none may wait 300 ms. On the main thread these statements hand out turns only between
+ * slices (tens of ms each, longer under load).
+ */
+import assert from "node:assert/strict";
+import { adminSession, Engine } from "../../../engine/mod.ts";
+import { statementStats } from "../../../engine/parallel/statement_offload.ts";
+
+const HEAVY: Record<string, string> = {
+  "hash join": "SELECT count(*), sum(b.x) FROM t a JOIN t b ON a.k = b.k",
+  "window frame": "SELECT count(*), sum(a) FROM (SELECT max(x) OVER " +
+    "(ORDER BY ts ROWS BETWEEN 300 PRECEDING AND CURRENT ROW) a FROM t)",
+  "LATEST ON": "SELECT count(*), sum(x) FROM (SELECT * FROM t LATEST ON ts PARTITION BY str)",
+};
+
+async function drain(engine: Engine, sql: string): Promise<unknown[][]> {
+  const outcome = await engine.execute(sql, adminSession());
+  const rows: unknown[][] = [];
+  if (outcome.kind === "rows") {
+    for await (const b of outcome.batches) {
+      for (let i = 0; i < b.rowCount; i++) rows.push([b.columns[0].data[i]]);
+    }
+  }
+  return rows;
+}
+
+Deno.test({
+  name: "SELECT 1 stays fast while a heavy join, window or LATEST ON runs on a worker",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const root = await Deno.makeTempDir({ prefix: "qdb_offload_turns_" });
+    const engine = await Engine.open({ root, cacheBytes: 256 * 1024 * 1024 });
+    try {
+      await drain(
+        engine,
+        "CREATE TABLE t AS (SELECT timestamp_sequence('2024-01-01', 100_000L) ts, x % 400_000 k, " +
+          "cast(x * 7919 % 1000003 AS STRING) str, x FROM long_sequence(1_000_000)) TIMESTAMP(ts) PARTITION BY DAY",
+      );
+      for (const [name, sql] of Object.entries(HEAVY)) {
+        const plan = (await drain(engine, `EXPLAIN ${sql}`)).map((r) => r[0]);
+        assert.equal(plan[0], "Worker", `${name}:\n${plan.join("\n")}`);
+        const offloaded = statementStats.offloaded;
+        let running = true;
+        const started = performance.now();
+        const heavy = drain(engine, sql).finally(() => running = false);
+        const latencies: number[] = [];
+        while (running) {
+          const t0 = performance.now() + 10;
+          await new Promise((r) => setTimeout(r, 10));
+          assert.equal((await drain(engine, "SELECT 1"))[0][0], 1);
+          latencies.push(performance.now() - t0);
+        }
+        const took = performance.now() - started;
+        assert.equal((await heavy).length, 1, name);
+        assert.equal(statementStats.offloaded, offloaded + 1, `${name} ran on a worker`);
+        const sorted = [...latencies].sort((a, b) => a - b);
+        const shown = `${name}: ${latencies.length} answered in ${Math.round(took)} ms, ` +
+          `median ${(sorted[sorted.length >> 1] ?? 0).toFixed(1)}, max ${(sorted.at(-1) ?? 0).toFixed(1)} ms`;
+        console.log(shown);
+        assert.ok(latencies.length >= 5, shown);
+        assert.ok(sorted[sorted.length >> 1] < 100, shown);
+        assert.ok(sorted.at(-1)! < 300, shown);
+      }
+    } finally {
+      await engine.close();
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+});
