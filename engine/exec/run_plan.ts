@@ -10,6 +10,7 @@ import { correlatedOf, prefetchCorrelated } from "./correlated_prefetch.ts";
 import { runDistinct } from "./distinct.ts";
 import type { ExecContext } from "./exec_context.ts";
 import { runFilter } from "./filter.ts";
+import { bindParamIntervals } from "./param_intervals.ts";
 import { runJoin } from "./join.ts";
 import { runLimit } from "./limit.ts";
 import { runProject } from "./project.ts";
@@ -36,7 +37,10 @@ export function registerOperator(
   extensions.set(kind, run);
 }
 
-export async function* runPlan(n: PlanNode, ctx: ExecContext): AsyncGenerator<Batch> {
+export async function* runPlan(plan: PlanNode, ctx: ExecContext): AsyncGenerator<Batch> {
+  // `ts > $1` over a scan becomes the scan's intervals for this execution's values (the
+  // Engine binds them before choosing operators; other callers, a worker heap, get it here).
+  const n = bindParamIntervals(plan, ctx);
   switch (n.kind) {
     case "scan":
       yield* runScan(n, ctx);

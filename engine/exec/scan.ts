@@ -33,6 +33,19 @@ export function upperBound(ts: BigInt64Array, v: bigint, from = 0, to = ts.lengt
   return lo;
 }
 
+/**
+ * Partitions whose rows a scan of this heap read, and those rows (every scan path asks
+ * `partitionRanges`): tests and diagnostics see partition pruning happen. Never reset here.
+ */
+export const scanCounters = { partitionsRead: 0, rowsRead: 0 };
+
+function counted(ranges: [number, number][]): [number, number][] {
+  if (ranges.length === 0) return ranges;
+  scanCounters.partitionsRead++;
+  for (const [from, to] of ranges) scanCounters.rowsRead += to - from;
+  return ranges;
+}
+
 /** Row ranges [from, to) of partition `p` that fall inside the intervals. */
 export async function partitionRanges(
   snap: TableSnapshot,
@@ -41,11 +54,11 @@ export async function partitionRanges(
 ): Promise<[number, number][]> {
   const info = snap.partitions[p];
   if (info.rowCount === 0) return [];
-  if (!intervals) return [[0, info.rowCount]];
+  if (!intervals) return counted([[0, info.rowCount]]);
   const overlapping = intervals.filter((iv) => iv.hi >= info.minTs && iv.lo <= info.maxTs);
   if (overlapping.length === 0) return [];
   if (overlapping.length === 1 && overlapping[0].lo <= info.minTs && overlapping[0].hi >= info.maxTs) {
-    return [[0, info.rowCount]];
+    return counted([[0, info.rowCount]]);
   }
   const tsv = await snap.read(p, snap.meta.timestampIndex, 0, info.rowCount);
   const ts = tsv.data as BigInt64Array;
@@ -55,7 +68,7 @@ export async function partitionRanges(
     const to = upperBound(ts, iv.hi, from);
     if (to > from) ranges.push([from, to]);
   }
-  return ranges;
+  return counted(ranges);
 }
 
 export async function* runScan(n: ScanNode, ctx: ExecContext): AsyncGenerator<Batch> {

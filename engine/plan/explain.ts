@@ -1,5 +1,6 @@
 /** The plan printer EXPLAIN uses (and tests compare): one line per node, indented by depth. */
 import type { PlanNode } from "./plan_node.ts";
+import { formatTicks } from "../functions/format_value.ts";
 // The physical choice is the executor's; EXPLAIN asks the same function that decides it.
 import {
   AGGREGATE_OP_LABEL,
@@ -24,11 +25,34 @@ export function explainPlan(n: PlanNode, depth = 0, topN?: { sort: PlanNode; kee
   return [line, ...inputs.flatMap((i) => explainPlan(i, depth + 1, topN))];
 }
 
+/** Up to this many intervals are listed; more are counted. */
+const INTERVALS_LISTED = 4;
+
+/**
+ * A scan's intervals: listed (QuestDB's `intervals: [('lo', 'hi')]`) when few and the
+ * timestamp's unit is known, else counted; before Bind, the parameter conjuncts they come from.
+ */
+function scanIntervals(n: Extract<PlanNode, { kind: "scan" }>): string {
+  if (n.paramIntervals) {
+    const fixed = n.intervals ? `${n.intervals.length} and ` : "";
+    return ` intervals: ${fixed}[${n.paramIntervals.join(", ")}]`;
+  }
+  if (!n.intervals) return "";
+  const ts = n.timestampIndex >= 0 ? n.columns[n.timestampIndex].type.tag : undefined;
+  if (!ts || n.intervals.length > INTERVALS_LISTED) return ` intervals: ${n.intervals.length}`;
+  const unit = ts === "TIMESTAMP_NS" ? "ns" : "us";
+  const end = (t: bigint) => t <= MIN_TICKS ? "MIN" : t >= MAX_TICKS ? "MAX" : `'${formatTicks(t, unit)}'`;
+  return ` intervals: [${n.intervals.map((iv) => `(${end(iv.lo)}, ${end(iv.hi)})`).join(", ")}]`;
+}
+
+const MIN_TICKS = -(2n ** 63n) + 1n;
+const MAX_TICKS = 2n ** 63n - 1n;
+
 function describe(n: PlanNode, topN?: { sort: PlanNode; keep: number }): string {
   switch (n.kind) {
     case "scan":
       return `DataFrame table: ${n.table} columns: ${n.columns.map((c) => c.name).join(",")}` +
-        `${n.intervals ? ` intervals: ${n.intervals.length}` : ""}${n.reverse ? " backward" : ""}`;
+        `${scanIntervals(n)}${n.reverse ? " backward" : ""}`;
     case "filter":
       return "Filter";
     case "project":

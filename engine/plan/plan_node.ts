@@ -59,6 +59,11 @@ export type PlanNode =
     columnIndexes: number[];
     /** Designated-timestamp intervals to read (sorted, merged, inclusive); undefined = all. */
     intervals?: Interval[];
+    /**
+     * EXPLAIN before Bind: the `ts <op> $n` conjuncts of the filter above whose values become
+     * intervals when the statement runs (exec/param_intervals.ts).
+     */
+    paramIntervals?: string[];
     /** Read newest rows first (ORDER BY ts DESC). */
     reverse: boolean;
   })
