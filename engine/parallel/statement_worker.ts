@@ -24,6 +24,7 @@ import type { PlanContext } from "../plan/plan_context.ts";
 import type { ExecContext } from "../exec/exec_context.ts";
 import { releaseAll } from "../exec/exec_context.ts";
 import { runPlan } from "../exec/run_plan.ts";
+import { bindParamIntervals } from "../exec/param_intervals.ts";
 import { prepareSubqueries } from "../exec/subqueries.ts";
 import type { Storage, Table, TableMeta } from "../storage/api.ts";
 import type { ColumnCache } from "../storage/column_cache.ts";
@@ -93,32 +94,6 @@ async function run(
     tableExists: (name) => storage.table(name) !== undefined,
     catalog: storage,
   };
-  let plan;
-  try {
-    await storage.loadDictionaries();
-    const stmt = parseStatement(spec.sql);
-    if (stmt.kind !== "query") throw new Error(`not a query: ${stmt.kind}`);
-    const pc: PlanContext = {
-      storage,
-      evalContext: ec,
-      ctes: new Map(),
-      legacyNames: spec.legacyNames,
-      paramTypes: spec.paramTypes,
-      meta: { columnsOf: () => undefined },
-      catalog: storage,
-      depth: 0,
-      copyRoot: spec.copyRoot,
-    };
-    plan = pruneColumns(planQuery(stmt, pc));
-    const lines = explainPlan(plan);
-    if (lines.join("\n") !== spec.explain.join("\n")) {
-      post({ kind: "stmtDeclined", id, reason: `plan differs: ${lines.join(" / ")}` });
-      return;
-    }
-  } catch (err) {
-    post({ kind: "stmtDeclined", id, reason: String((err as Error)?.message ?? err) });
-    return;
-  }
   const xc: ExecContext = {
     storage,
     evalContext: ec,
@@ -136,6 +111,34 @@ async function run(
       },
     },
   };
+  let plan;
+  try {
+    await storage.loadDictionaries();
+    const stmt = parseStatement(spec.sql);
+    if (stmt.kind !== "query") throw new Error(`not a query: ${stmt.kind}`);
+    const pc: PlanContext = {
+      storage,
+      evalContext: ec,
+      ctes: new Map(),
+      legacyNames: spec.legacyNames,
+      paramTypes: spec.paramTypes,
+      meta: { columnsOf: () => undefined },
+      catalog: storage,
+      depth: 0,
+      copyRoot: spec.copyRoot,
+    };
+    // Parameter conjuncts over the designated timestamp become intervals, as the main thread's
+    // plan did before it was printed (exec/param_intervals.ts).
+    plan = bindParamIntervals(pruneColumns(planQuery(stmt, pc)), xc);
+    const lines = explainPlan(plan);
+    if (lines.join("\n") !== spec.explain.join("\n")) {
+      post({ kind: "stmtDeclined", id, reason: `plan differs: ${lines.join(" / ")}` });
+      return;
+    }
+  } catch (err) {
+    post({ kind: "stmtDeclined", id, reason: String((err as Error)?.message ?? err) });
+    return;
+  }
   const encoder = new BatchEncoder();
   try {
     await prepareSubqueries(plan, xc, runPlan);

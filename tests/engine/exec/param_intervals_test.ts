@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { adminSession, type ColumnType, Engine, T } from "../../../engine/mod.ts";
 import type { Value } from "../../../engine/base/values.ts";
 import { scanCounters } from "../../../engine/exec/scan.ts";
+import { statementStats } from "../../../engine/parallel/statement_offload.ts";
 
 const DAY = 86_400_000_000n;
 const HOUR = 3_600_000_000n;
@@ -219,4 +220,28 @@ Deno.test("EXPLAIN shows the parameters before Bind and the interval with values
     );
     assert.ok(!bound.includes("Filter"), "both conjuncts became the interval");
   });
+});
+
+Deno.test("a statement run whole on a worker heap binds the same intervals (not declined)", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_param_iv_worker_" });
+  const engine = await Engine.open({
+    root,
+    cacheBytes: 64 * 1024 * 1024,
+    parallelWorkers: 1,
+    statementRowsMin: 0,
+  });
+  try {
+    const gen = `SELECT timestamp_sequence(${START}, 5400000000) ts, x FROM long_sequence(${DAYS * 16})`;
+    await engine.execute(`CREATE TABLE t AS (${gen}) TIMESTAMP(ts) PARTITION BY DAY`, adminSession());
+    const sql = "SELECT ts, x FROM t WHERE ts >= $1 AND ts < $2 AND x % 2 = 0";
+    const types = [T.TIMESTAMP, T.TIMESTAMP];
+    const before = { ...statementStats };
+    const rows = await run(engine, sql, [START + DAY, START + 3n * DAY], types);
+    assert.equal(statementStats.offloaded - before.offloaded, 1, "ran on the worker");
+    assert.equal(statementStats.declined - before.declined, 0, "the worker's plan printed the same");
+    assert.deepEqual(rows.map((r) => r[1]), Array.from({ length: 16 }, (_, i) => BigInt(18 + 2 * i)));
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
 });
