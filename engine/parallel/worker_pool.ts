@@ -250,7 +250,11 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
       );
     } catch (err) {
       failed = true;
-      if (err instanceof HashUnavailable && !ctx.signal?.aborted) return undefined;
+      if (err instanceof HashUnavailable) {
+        // Handed back to the main thread, unless the statement was cancelled meanwhile.
+        checkCancelled(ctx);
+        return undefined;
+      }
       // A worker died (the pool now declines everything): this heap runs the aggregation instead.
       if (this.#broken && !this.#closed && !ctx.signal?.aborted) return undefined;
       throw err;
