@@ -12,8 +12,10 @@
  *   and access control is off (with it, a GRANT or REVOKE changes what the principal sees);
  * - planning read neither the clock nor the random generator (`ts IN today()`, `now()` folded
  *   into an interval, rnd_* folded as constants): such plans are made again at each execution.
- * Parameter values never reach the planner (it sees their types only; `ts > $1` becomes a
- * runtime interval filter), so they never force a new plan.
+ * Parameter values never reach the planner (it sees their types only), so they never force a
+ * new plan: `ts > $1` stays a filter in the kept plan, and each execution turns it into the
+ * scan's designated-timestamp intervals for its values (exec/param_intervals.ts), so a
+ * prepared time window prunes partitions as the literal query does.
  */
 import type { ColumnType } from "./base/types.ts";
 import type { EvalContext } from "./functions/registry_types.ts";

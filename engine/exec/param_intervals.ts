@@ -3,7 +3,7 @@
  * (a prepared statement's plan is kept and reused, engine/prepared.ts), so `ts > $1` stays in
  * the filter above the scan. When an execution starts, its values are known: this rewrite
  * turns each `ts <op> X` conjunct of a filter directly over a table scan, X reading only bind
- * variables (with constants and casts), into the scan's intervals and drops it from the
+ * variables (with constants, casts and deterministic functions), into the scan's intervals and drops it from the
  * filter, so the scan prunes partitions and binary-searches row ranges as it does for
  * literals. The cached plan is untouched: the nodes on the path to a changed scan are copied.
  *
@@ -133,7 +133,7 @@ function bindFilter(f: FilterNode, scan: ScanNode, ctx: ExecContext): PlanNode {
   return copy;
 }
 
-/** `ts <op> X` (either side) with X of bind variables, constants and casts only. */
+/** `ts <op> X` (either side) with X of bind variables, constants, casts and deterministic calls. */
 export function paramBoundOf(e: BoundExpr, tsIndex: number): ParamBound | undefined {
   if (e.kind !== "call" || e.args.length !== 2 || !(e.name in FLIP)) return undefined;
   const op = e.name as Op;
@@ -147,7 +147,7 @@ function isColumn(e: BoundExpr, index: number): boolean {
   return e.kind === "column" && e.index === index;
 }
 
-/** True for a tree of bind variables (at least one), constants and casts. */
+/** True for a tree of bind variables (at least one), constants, casts and deterministic calls. */
 function readsParamsOnly(e: BoundExpr): boolean {
   let params = 0;
   const ok = (x: BoundExpr): boolean => {
@@ -157,6 +157,9 @@ function readsParamsOnly(e: BoundExpr): boolean {
     }
     if (x.kind === "const") return true;
     if (x.kind === "cast") return ok(x.arg);
+    // A function giving the same value for the same arguments (`now() - $1::interval`,
+    // dateadd('h', -1, $1)) is worth the same once per execution as once per row.
+    if (x.kind === "call") return x.binding.deterministic !== false && x.args.every(ok);
     return false;
   };
   return ok(e) && params > 0;
@@ -165,13 +168,19 @@ function readsParamsOnly(e: BoundExpr): boolean {
 function valuesBound(e: BoundExpr, ctx: ExecContext): boolean {
   if (e.kind === "param") return ctx.params[e.index - 1] !== undefined;
   if (e.kind === "cast") return valuesBound(e.arg, ctx);
+  if (e.kind === "call") return e.args.every((a) => valuesBound(a, ctx));
   return true;
 }
 
 function exprText(e: BoundExpr): string {
   if (e.kind === "param") return `$${e.index}`;
   if (e.kind === "cast") return `${exprText(e.arg)}::${e.type.tag.toLowerCase()}`;
-  if (e.kind === "const") return String(e.value);
+  if (e.kind === "const") return typeof e.value === "string" ? `'${e.value}'` : String(e.value);
+  if (e.kind === "call") {
+    return /^\W+$/.test(e.name) && e.args.length === 2
+      ? `${exprText(e.args[0])} ${e.name} ${exprText(e.args[1])}`
+      : `${e.name}(${e.args.map(exprText).join(", ")})`;
+  }
   return "?";
 }
 

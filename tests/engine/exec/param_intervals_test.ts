@@ -135,6 +135,19 @@ Deno.test("windows, BETWEEN, IN and casts of $n answer as the plain filter", asy
       ]);
       await same(engine, "ts IN ($1)", [lo], [T.TIMESTAMP]);
       await same(engine, "ts > '2024-01-02' AND ts < $1", [hi], [T.TIMESTAMP]);
+      await same(engine, "ts >= dateadd('h', -1, $1) AND ts < dateadd('m', 30, $2)", [lo, hi], [
+        T.TIMESTAMP,
+        T.TIMESTAMP,
+      ]);
+    }
+    // Relative ranges as Grafana and Metabase send them: now() - $1::interval.
+    const hours = Math.floor((Date.now() - Date.parse("2024-01-10T12:00:00Z")) / 3_600_000);
+    for (const h of [hours, hours + 25, hours - 100]) {
+      const rows = await same(engine, "ts > now() - $1::interval", [`${h} hours`], [T.STRING]);
+      assert.ok(rows.length > 0 && rows.length < DAYS * 16, `${h} hours: ${rows.length} rows`);
+      const before = scanCounters.partitionsRead;
+      await run(engine, "SELECT x FROM t WHERE ts > now() - $1::interval", [`${h} hours`], [T.STRING]);
+      assert.ok(scanCounters.partitionsRead - before < DAYS - 4, `${h} hours: partitions pruned`);
     }
   });
 });
