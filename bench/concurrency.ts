@@ -10,10 +10,16 @@
  *
  *   deno task bench:concurrency [-- --rows 10m|1m] [--workers 2] [--n 300] [--seconds 10]
  *                               [--cache-mib 1536] [--only t5,groupby] [--via http,pg]
+ *                               [--query id=SQL ...] [--statement-rows-min N]
  *
  * The heavy queries: `t5` (the kit's keyed SAMPLE BY, from queries.json) and `groupby`
- * (`SELECT symbol, side, count(*), avg(price) FROM trades GROUP BY symbol, side`). Results
- * are printed and written to bench/results/concurrency-<size>-<date>.json and .md.
+ * (`SELECT symbol, side, count(*), avg(price) FROM trades GROUP BY symbol, side`) by default;
+ * `--only` also names `t8` (the kit's ASOF JOIN of trades and quotes), `join` (a hash join of
+ * trades and quotes on symbol and time) and `latest` (LATEST ON over symbol and price bucket),
+ * and each `--query id=SQL` adds a query of one's own (run with `--only` naming it, or alone).
+ * `--statement-rows-min` sets the server's cairo.sql.parallel.statement.rows.min (-1 keeps
+ * every statement on the main thread: the "before" of statement offload). Results are printed
+ * and written to bench/results/concurrency-<size>-<date>.json and .md.
  */
 import { CACHE_BYTES_DEFAULT } from "../engine/storage/mod.ts";
 import { ensureDataset, parseRows, sizeLabel } from "./dataset.ts";
@@ -26,6 +32,11 @@ const KIT_DIR = `${BENCH_DIR}/kit`;
 const DATA_DIR = `${BENCH_DIR}/data`;
 const LATENCY = `${KIT_DIR}/concurrency/latency.mjs`;
 const GROUP_BY = "SELECT symbol, side, count(*), avg(price) FROM trades GROUP BY symbol, side";
+/** Heavy queries of the main thread before statements ran on the workers (issue #17). */
+const JOIN =
+  "SELECT count(*) n, sum(t.price - q.bid) FROM trades t JOIN quotes q ON t.symbol = q.symbol AND t.ts = q.ts";
+const LATEST =
+  "SELECT count(*) n, sum(price) FROM (SELECT * FROM trades LATEST ON ts PARTITION BY symbol, qty)";
 
 /** One latency.mjs record (its own field names). */
 interface Latency {
@@ -68,16 +79,38 @@ async function main(): Promise<void> {
   const cacheBytes = Number(option(args, "cache-mib") ?? CACHE_BYTES_DEFAULT / 2 ** 20) * 2 ** 20;
   const vias = (option(args, "via") ?? "http,pg").split(",");
   const spec = JSON.parse(await Deno.readTextFile(`${KIT_DIR}/queries.json`));
-  const t5 = (spec.queries as { id: string; questdb: string }[]).find((q) => q.id === "t5")!.questdb;
-  const heavy = Object.entries({ t5, groupby: GROUP_BY })
-    .filter(([id]) => !option(args, "only") || option(args, "only")!.split(",").includes(id));
+  const kit = (id: string) =>
+    (spec.queries as { id: string; questdb: string }[]).find((q) => q.id === id)!.questdb;
+  const own = Object.fromEntries(
+    args.flatMap((a, i) =>
+      args[i - 1] === "--query" ? [[a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]] : []
+    ),
+  );
+  const only = option(args, "only")?.split(",") ??
+    (Object.keys(own).length ? Object.keys(own) : ["t5", "groupby"]);
+  const heavy = Object.entries({
+    t5: kit("t5"),
+    groupby: GROUP_BY,
+    t8: kit("t8"),
+    join: JOIN,
+    latest: LATEST,
+    ...own,
+  })
+    .filter(([id]) => only.includes(id));
+  const rowsMin = option(args, "statement-rows-min");
 
   const dataDir = await ensureDataset(rows, { dataRoot: DATA_DIR, kitDir: KIT_DIR });
   const root = `${DATA_DIR}/qdb-${size}`;
   await loadEngine(dataDir, { root, ddl: spec.datasets.trades.ddl.questdb, cacheBytes });
   const started = new Date();
-  const server = await startServer(root, { repoDir: REPO_DIR, cacheBytes, workers });
-  console.log(`server pid ${server.pid}: ${server.url}, pg ${server.pg}, ${workers} workers`);
+  const env: Record<string, string> = rowsMin === undefined
+    ? {}
+    : { QDB_CAIRO_SQL_PARALLEL_STATEMENT_ROWS_MIN: rowsMin };
+  const server = await startServer(root, { repoDir: REPO_DIR, cacheBytes, workers, env });
+  console.log(
+    `server pid ${server.pid}: ${server.url}, pg ${server.pg}, ${workers} workers` +
+      (rowsMin === undefined ? "" : `, statement rows min ${rowsMin}`),
+  );
   const latency: (Latency & { query: string })[] = [];
   const throughput: Throughput[] = [];
   try {
@@ -103,14 +136,28 @@ async function main(): Promise<void> {
   } finally {
     await server.stop();
   }
-  const report = markdown(size, workers, latency, throughput);
+  const report = markdown(size, workers, latency, throughput, heavy, rowsMin);
   console.log(report);
   const stamp = started.toISOString().slice(0, 16).replace(":", "");
   const base = `${BENCH_DIR}/results/concurrency-${size}-${stamp}`;
   await Deno.writeTextFile(`${base}.md`, report);
   await Deno.writeTextFile(
     `${base}.json`,
-    JSON.stringify({ date: started.toISOString(), size, rows, workers, n, latency, throughput }, null, 1),
+    JSON.stringify(
+      {
+        date: started.toISOString(),
+        size,
+        rows,
+        workers,
+        n,
+        statementRowsMin: rowsMin,
+        queries: heavy,
+        latency,
+        throughput,
+      },
+      null,
+      1,
+    ),
   );
   console.log(`written ${base}.md and .json`);
 }
@@ -151,9 +198,19 @@ async function runLatency(args: string[]): Promise<Latency> {
   return JSON.parse(text.split("\n").at(-1)!);
 }
 
-function markdown(size: string, workers: number, lat: (Latency & { query: string })[], tp: Throughput[]) {
+function markdown(
+  size: string,
+  workers: number,
+  lat: (Latency & { query: string })[],
+  tp: Throughput[],
+  heavy: [string, string][],
+  rowsMin: string | undefined,
+) {
   const lines = [
-    `# Concurrency, trades ${size}, ${workers} workers, ${navigator.hardwareConcurrency} cores`,
+    `# Concurrency, trades ${size}, ${workers} workers, ${navigator.hardwareConcurrency} cores` +
+    (rowsMin === undefined ? "" : `, cairo.sql.parallel.statement.rows.min=${rowsMin}`),
+    "",
+    ...heavy.map(([id, sql]) => `- ${id}: \`${sql}\``),
     "",
     "`SELECT 1` latency (ms) from a third client while 2 clients loop the heavy query:",
     "",

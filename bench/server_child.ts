@@ -20,7 +20,7 @@ const STOP_TIMEOUT_MS = 10_000;
 /** Starts `deno run -A main.ts --root <root>` from the repository and waits for its URL. */
 export async function startServer(
   root: string,
-  options: { repoDir: string; cacheBytes: number; workers?: number },
+  options: { repoDir: string; cacheBytes: number; workers?: number; env?: Record<string, string> },
 ): Promise<ServerChild> {
   const child = new Deno.Command(Deno.execPath(), {
     // The heap flag is the one `deno task start` uses, so the child runs as users run it.
@@ -33,6 +33,7 @@ export async function startServer(
       QDB_LINE_TCP_NET_BIND_TO: "127.0.0.1:0",
       QDB_CAIRO_COLUMN_CACHE_BYTES: String(options.cacheBytes),
       QDB_CAIRO_SQL_PARALLEL_WORKERS: String(options.workers ?? 2),
+      ...options.env,
     },
     stdin: "null",
     stdout: "piped",

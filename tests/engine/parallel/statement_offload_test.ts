@@ -260,7 +260,7 @@ const ENDLESS = "SELECT count(), sum(a.x + b.x) FROM big a JOIN big b ON a.k = b
 async function createBig(engine: Engine): Promise<void> {
   await run(
     engine,
-    "CREATE TABLE big AS (SELECT timestamp_sequence('2024-01-01', 1_000_000L) ts, x, x % 100 k, rnd_double() d " +
+    "CREATE TABLE big AS (SELECT timestamp_sequence('2024-01-01', 1_000_000L) ts, x, x % 100 k, rnd_double() d, rnd_symbol('a','b') s " +
       "FROM long_sequence(200_000)) TIMESTAMP(ts) PARTITION BY DAY",
   );
 }
@@ -344,11 +344,20 @@ Deno.test({
       assert.equal(statementStats.offloaded, was + 1);
       assert.deepEqual(worker, main);
       assert.equal(worker.length, 100);
-      // A plan whose heavy work is all morsels stays on the main thread.
+      // A plan whose heavy work is all morsels stays on the main thread (unless forced by 0).
+      engine.statements.rowsMin = 1;
       const grouped = (await run(engine, "EXPLAIN SELECT k, count() FROM big GROUP BY k")).map((row) =>
         row[0]
       );
       assert.notEqual(grouped[0], "Worker", grouped.join("\n"));
+      // At the default threshold: streaming scans and LATEST ON over few symbols stay here.
+      engine.statements.rowsMin = 100_000;
+      const first = async (sql: string) => (await run(engine, `EXPLAIN ${sql}`))[0][0];
+      assert.notEqual(await first("SELECT * FROM big WHERE x = 5"), "Worker");
+      assert.notEqual(await first("SELECT * FROM big LATEST ON ts PARTITION BY s"), "Worker");
+      assert.equal(await first("SELECT * FROM big LATEST ON ts PARTITION BY k"), "Worker");
+      assert.equal(await first("SELECT * FROM big a JOIN big b ON a.x = b.x WHERE a.x < 10"), "Worker");
+      assert.equal(await first("SELECT x, d FROM big ORDER BY d"), "Worker");
     }, { parallelValuesMin: 1 });
   },
 });
