@@ -2,8 +2,10 @@
  * Whole read-only statements on the worker heaps (issue #17; docs/parallel.md "Statements on
  * the workers"). The main thread parses, binds, checks permissions and plans as always; a plan
  * whose every node a worker can run (table scans, pure functions: no catalog, session or
- * activity function, no meta table, no set-returning or file source) and that scans at least
- * `rowsMin` rows goes to the worker running the fewest statements, with its text, settings,
+ * activity function, no meta table, no set-returning or file source), that scans at least
+ * `rowsMin` rows and that would do heavy work on the main thread (an aggregate, sort, join,
+ * window, set operation or LATEST ON over a scan) goes to the worker running the fewest
+ * statements, with its text, settings,
  * parameters and the committed state of every table it scans. The worker plans the text again
  * over exactly those states (statement_worker.ts), refuses when its plan does not print as the
  * main thread's, and streams the batches back: the main thread holds no more than a few
