@@ -291,7 +291,7 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
       reply.catch(() => {});
       return reply;
     };
-    const pool = this;
+    const countJob = () => this.#jobs++;
     return (async function* () {
       const pending: Promise<HeapReply>[] = [];
       let sent = 0;
@@ -309,7 +309,7 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
         }
         yield r.partial;
       }
-      pool.#jobs++;
+      countJob();
     })();
   }
 

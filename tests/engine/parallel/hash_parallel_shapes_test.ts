@@ -22,7 +22,10 @@ const SHAPES: [string, RegExp][] = [
   ["SELECT s, side, count(*), max(d * f), min(d * f) FROM t GROUP BY s, side", /parallel 2/],
   ["SELECT i % 7 m, count(*), sum(l), avg(d) FROM t GROUP BY m", /parallel 2/],
   ["SELECT day_of_week(ts) k0, side, i % 7 k2, avg(d), sum(d - f) FROM t GROUP BY 1, 2, 3", /parallel 2/],
-  ["SELECT date_trunc('hour', ts + 1000) t1, count(*) FROM t WHERE ts IN '2024-03-03' GROUP BY t1", /parallel 2/],
+  [
+    "SELECT date_trunc('hour', ts + 1000) t1, count(*) FROM t WHERE ts IN '2024-03-03' GROUP BY t1",
+    /parallel 2/,
+  ],
   ["SELECT date_trunc('day', ts) dd, sum(i), count(i) FROM t GROUP BY dd", /parallel 2/],
   ["SELECT CASE WHEN d > 0.5 THEN 1 ELSE 0 END hi, count(*), sum(d) FROM t GROUP BY hi", /parallel 2/],
   // WHERE filters (symbol comparisons on the workers' code tables) and FILTER clauses.
