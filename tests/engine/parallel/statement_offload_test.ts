@@ -10,12 +10,18 @@
  * - Cancel, statement timeout, query.memory.limit and an abandoned stream stop the worker
  *   promptly; a morsel operator inside an offloaded statement runs on that heap (no deadlock).
  * - Every acknowledged write is seen by the next offloaded read.
+ * - The protocol: a worker sends no more batches than the main thread pulled, and refuses a text
+ *   it cannot parse or whose plan prints differently from the main thread's.
  */
 import assert from "node:assert/strict";
 import { adminSession, Engine, readValue, type Session } from "../../../engine/mod.ts";
 import { statementStats } from "../../../engine/parallel/statement_offload.ts";
 import { type Rng, rng } from "../../fuzz/prng.ts";
 import { runLogicFile } from "../../sql/logic_runner.ts";
+import { storageOf } from "../../../engine/engine.ts";
+import type { Snapshot } from "../../../engine/storage/snapshot.ts";
+import type { HeapReply } from "../../../engine/parallel/_protocol.ts";
+import type { StatementSpec } from "../../../engine/parallel/statement_protocol.ts";
 
 const OPTS = { sanitizeResources: false, sanitizeOps: false };
 
@@ -388,6 +394,64 @@ Deno.test({
         }
       }
       assert.equal(statementStats.offloaded, was + 60);
+    });
+  },
+});
+
+Deno.test({
+  name: "a worker sends no more batches than pulled, and refuses a plan that differs from the main thread's",
+  ...OPTS,
+  async fn() {
+    await withEngine(async (engine) => {
+      await createBig(engine);
+      const snap = storageOf(engine).table("big")!.snapshot();
+      try {
+        const origin = (snap as Snapshot).origin();
+        const spec = (sql: string, explain: string[], credit: number): StatementSpec => ({
+          sql,
+          tables: { big: origin },
+          explain,
+          nowMicros: String(Date.now() * 1000),
+          timeZone: "UTC",
+          user: "admin",
+          params: [],
+          legacyNames: false,
+          memoryBytes: 1 << 30,
+          credit,
+        });
+        const replies: HeapReply[] = [];
+        const channel = (await engine.parallel.channel((r) => replies.push(r)))!;
+        const settle = () => new Promise((r) => setTimeout(r, 400));
+        // 200K rows come in several batches; the worker sends one per credit.
+        const sql = "SELECT x, ts FROM big";
+        engine.statements.rowsMin = Infinity;
+        const explain = (await run(engine, `EXPLAIN ${sql}`)).map((row) => String(row[0]));
+        channel.post({ kind: "stmt", id: channel.id, forget: [], spec: spec(sql, explain, 1) });
+        await settle();
+        assert.deepEqual(replies.map((r) => r.kind), ["stmtBatch"]);
+        channel.post({ kind: "stmtPull", id: channel.id, credit: 1 });
+        await settle();
+        assert.deepEqual(replies.map((r) => r.kind), ["stmtBatch", "stmtBatch"]);
+        channel.post({ kind: "stmtPull", id: channel.id, credit: 100 });
+        await settle();
+        assert.equal(replies.at(-1)!.kind, "stmtEnd");
+        const rows = replies.reduce((n, r) => n + (r.kind === "stmtBatch" ? r.batch.rowCount : 0), 0);
+        assert.equal(rows, 200_000);
+        assert.ok(replies.length >= 4, `${replies.length} replies`);
+        channel.close();
+
+        // A plan that prints differently, and a text that does not parse, are refused.
+        for (const [text, lines] of [[sql, ["DataFrame table: other"]], ["SELEC x", explain]] as const) {
+          const got: HeapReply[] = [];
+          const ch = (await engine.parallel.channel((r) => got.push(r)))!;
+          ch.post({ kind: "stmt", id: ch.id, forget: [], spec: spec(text, [...lines], 3) });
+          await settle();
+          assert.deepEqual(got.map((r) => r.kind), ["stmtDeclined"], text);
+          ch.close();
+        }
+      } finally {
+        snap.release();
+      }
     });
   },
 });
