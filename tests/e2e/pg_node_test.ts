@@ -137,7 +137,22 @@ Deno.test({
       assert.equal((await client.query("select 2 as y")).rows[0].y, 2); // still usable after errors
 
       const slow = client.query(SLOW_QUERY);
-      await new Promise((r) => setTimeout(r, 300));
+      // A CancelRequest that arrives before the statement starts is ignored (as in PostgreSQL),
+      // so wait until the server lists it as running; a loaded machine may take a while.
+      const watcher = new pg.Client({
+        host: "127.0.0.1",
+        port: server.pgPort,
+        user: "admin",
+        password: "quest",
+      });
+      await watcher.connect();
+      const running =
+        "select count() n from query_activity() where query like '%long_sequence(1000000000)%'" +
+        " and query not like '%query_activity%'";
+      for (let i = 0; i < 200 && Number((await watcher.query(running)).rows[0].n) === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await watcher.end();
       const canceller = new pg.Client({
         host: "127.0.0.1",
         port: server.pgPort,
