@@ -11,9 +11,12 @@
  * the row path that a batch falls back to (a LONG past 2^53).
  */
 import type { ColumnType } from "../../base/types.ts";
-import type { Interval, Value } from "../../base/values.ts";
+import type { Interval, SymbolDict, Value } from "../../base/values.ts";
 import { lookupScalar } from "../../functions/registry.ts";
+import type { EvalContext } from "../../functions/registry_types.ts";
 import type { BoundExpr } from "../../plan/bound.ts";
+import type { ExecContext } from "../exec_context.ts";
+import { FastPathUnavailable } from "../wasm_scratch.ts";
 import { compileBatchExpr, type Sink } from "./batch_expr.ts";
 
 /** A bound expression without its bindings: structured-cloneable. */
@@ -229,4 +232,28 @@ export function textsOf(e: ShippedExpr, out: Set<string>): void {
       textsOf(e.otherwise, out);
       return;
   }
+}
+
+/**
+ * A worker's dictionary stand-in for a SYMBOL column: the codes of the texts the shipped
+ * expressions compare with (`textsOf`), no values.
+ */
+export class ShippedCodeDict implements SymbolDict {
+  readonly #codes: Map<string, number>;
+  constructor(readonly size: number, codes: [string, number][]) {
+    this.#codes = new Map(codes);
+  }
+  keyOf(value: string): number | undefined {
+    return this.#codes.get(value);
+  }
+  valueOf(): string | null {
+    // Only the row path of a declined batch reads symbol texts: the main heap runs the query.
+    throw new FastPathUnavailable("symbol text on a worker heap");
+  }
+}
+
+/** What shipped expressions may need on a worker: constants only (parameters are inlined). */
+export function shippedExecContext(timeZone: string): ExecContext {
+  const evalContext = { nowMicros: 0n, timeZone, user: "" } as unknown as EvalContext;
+  return { evalContext, params: [], subqueries: new Map(), snapshots: [] } as unknown as ExecContext;
 }

@@ -39,7 +39,6 @@ import {
   type VectorData,
   writeValue,
 } from "../../base/values.ts";
-import type { EvalContext } from "../../functions/registry_types.ts";
 import type { BoundExpr } from "../../plan/bound.ts";
 import { conjuncts } from "../../plan/intervals_from_where.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
@@ -52,7 +51,17 @@ import { partitionRanges } from "../scan.ts";
 import { FastPathUnavailable } from "../wasm_scratch.ts";
 import { NativeAgg, type NativeFn, nativeFnOf } from "./agg_states.ts";
 import { batchMask, batchSelect } from "./batch_eval.ts";
-import { columnsOf, inline, rebind, shipExpr, shippable, type ShippedExpr, textsOf } from "./expr_ship.ts";
+import {
+  columnsOf,
+  inline,
+  rebind,
+  shipExpr,
+  shippable,
+  ShippedCodeDict,
+  shippedExecContext,
+  type ShippedExpr,
+  textsOf,
+} from "./expr_ship.ts";
 import { isDistinct, vectorOf } from "./hash_aggregate.ts";
 import { IntPairHash } from "./int_hash.ts";
 import { KeyIds } from "./key_ids.ts";
@@ -332,27 +341,6 @@ export function parallelOf(n: PlanNode): number {
 
 // ---- on a worker heap ----
 
-/** A worker's dictionary stand-in: the codes of the job's texts; no values. */
-class CodeDict implements SymbolDict {
-  readonly #codes: Map<string, number>;
-  constructor(readonly size: number, codes: [string, number][]) {
-    this.#codes = new Map(codes);
-  }
-  keyOf(value: string): number | undefined {
-    return this.#codes.get(value);
-  }
-  valueOf(): string | null {
-    // Only the row path of a declined batch reads symbol texts: the main heap runs the query.
-    throw new FastPathUnavailable("symbol text on a worker heap");
-  }
-}
-
-/** What the row path of a declined batch may need on a worker: constants only. */
-function workerContext(job: HashJob): ExecContext {
-  const evalContext = { nowMicros: 0n, timeZone: job.timeZone, user: "" } as unknown as EvalContext;
-  return { evalContext, params: [], subqueries: new Map(), snapshots: [] } as unknown as ExecContext;
-}
-
 /** A count(DISTINCT x) of a morsel: the (group, value id) pairs seen, in first-seen order. */
 class DistinctPairs {
   readonly ids = new KeyIds();
@@ -394,7 +382,7 @@ class DistinctPairs {
 
 /** Groups the rows of one morsel of `snap` (a worker's snapshot of the same committed state). */
 export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel): Promise<HashPartial> {
-  const ctx = workerContext(job);
+  const ctx = shippedExecContext(job.timeZone);
   const keys = job.keys.map(rebind);
   const bound = job.filters.map(rebind);
   const filters = bound.map((e) => batchSelect(e, ctx) ?? unavailable());
@@ -422,7 +410,7 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
         : new NativeAgg(a.fn, summed && a.returns.tag === "FLOAT" ? T.DOUBLE : a.returns),
     };
   });
-  const stubs = new Map(job.symbols.map((s) => [s.col, new CodeDict(s.size, s.codes)]));
+  const stubs = new Map(job.symbols.map((s) => [s.col, new ShippedCodeDict(s.size, s.codes)]));
   const cols = new Set<number>();
   for (const e of [...job.filters, ...job.keys, ...job.aggs.flatMap((a) => [a.arg, a.filter])]) {
     if (e) columnsOf(e, (c) => cols.add(c));

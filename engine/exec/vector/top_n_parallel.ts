@@ -19,8 +19,7 @@
  */
 import { BATCH_ROWS_MAX } from "../../base/limits.ts";
 import { type ColumnType, T } from "../../base/types.ts";
-import type { Batch, Interval, SymbolDict, Value, Vector } from "../../base/values.ts";
-import type { EvalContext } from "../../functions/registry_types.ts";
+import type { Batch, Interval, Value, Vector } from "../../base/values.ts";
 import type { BoundExpr } from "../../plan/bound.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
 import type { Storage, TableSnapshot } from "../../storage/api.ts";
@@ -28,8 +27,17 @@ import { batchToRows, rowsToBatches } from "../batch_util.ts";
 import { charge, checkCancelled, type ExecContext, rowBytes, snapshotOf } from "../exec_context.ts";
 import { runFilter } from "../filter.ts";
 import { partitionRanges } from "../scan.ts";
-import { FastPathUnavailable } from "../wasm_scratch.ts";
-import { columnsOf, inline, rebind, shipExpr, shippable, type ShippedExpr, textsOf } from "./expr_ship.ts";
+import {
+  columnsOf,
+  inline,
+  rebind,
+  shipExpr,
+  shippable,
+  ShippedCodeDict,
+  shippedExecContext,
+  type ShippedExpr,
+  textsOf,
+} from "./expr_ship.ts";
 import { vectorOf } from "./hash_aggregate.ts";
 import { topNOf } from "./physical.ts";
 import type { Morsel } from "./hash_parallel.ts";
@@ -178,40 +186,19 @@ export function parallelTopNOf(n: PlanNode): number {
 
 // ---- on a worker heap ----
 
-/** A worker's dictionary stand-in: the codes of the job's texts; no values. */
-class CodeDict implements SymbolDict {
-  readonly #codes: Map<string, number>;
-  constructor(readonly size: number, codes: [string, number][]) {
-    this.#codes = new Map(codes);
-  }
-  keyOf(value: string): number | undefined {
-    return this.#codes.get(value);
-  }
-  valueOf(): string | null {
-    // Only the row path of a declined batch reads symbol texts: the main heap runs the query.
-    throw new FastPathUnavailable("symbol text on a worker heap");
-  }
-}
-
-/** What the expressions of a job may need on a worker: constants only. */
-function workerContext(job: TopNJob): ExecContext {
-  const evalContext = { nowMicros: 0n, timeZone: job.timeZone, user: "" } as unknown as EvalContext;
-  return { evalContext, params: [], subqueries: new Map(), snapshots: [] } as unknown as ExecContext;
-}
-
 /**
  * The best `job.keep` rows of one morsel of `snap` (a worker's snapshot of the same state),
  * through the operators the main thread runs: the filter (its WASM kernels when the conditions
  * are simple comparisons, else the batch loops), then the projected columns, then the top-N.
  */
 export async function topNPartialOf(job: TopNJob, snap: TableSnapshot, m: Morsel): Promise<TopNPartial> {
-  const ctx = workerContext(job);
+  const ctx = shippedExecContext(job.timeZone);
   const scanColumns = job.types.map((type, i) => ({ name: `c${i}`, type }));
   const outputs = job.columns.map((c) => rebind(c));
   const vectors = outputs.map((e) => vectorOf(e, ctx));
   // A scan SYMBOL column passes as its codes (INT), the rest keep their type.
   const types = outputs.map((e) => e.kind === "column" && e.type.tag === "SYMBOL" ? T.INT : e.type);
-  const stubs = new Map(job.symbols.map((s) => [s.col, new CodeDict(s.size, s.codes)]));
+  const stubs = new Map(job.symbols.map((s) => [s.col, new ShippedCodeDict(s.size, s.codes)]));
   const cols = new Set<number>();
   for (const e of [...job.filters, ...job.columns]) columnsOf(e, (c) => cols.add(c));
 
