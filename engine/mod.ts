@@ -84,3 +84,4 @@ export {
 } from "./parquet/mod.ts";
 // pgwire's simple query and Parse: a script's statements, placeholders and kinds (issue #18).
 export { type ScriptStatement, splitScript } from "./script.ts";
+export { yieldIfDue } from "./exec/event_loop_turn.ts";

@@ -9,6 +9,7 @@ import type { EvalContext } from "../functions/registry_types.ts";
 import type { Storage, TableSnapshot } from "../storage/api.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import type { ParallelHeaps } from "./fast_aggregate.ts";
+import { takeTurn, turnDue } from "./event_loop_turn.ts";
 
 export interface ExecContext {
   storage: Storage;
@@ -36,17 +37,6 @@ export interface ExecContext {
 }
 
 /**
- * How long a pipeline may hold the event loop before it gives other clients a turn. A turn
- * (setTimeout 0) costs ~2 ms of idle time here: every 8 ms took a fifth of a long query's time,
- * while longer slices let concurrent clients wait (a 40 ms slice tripled short requests'
- * latency in the soak). So 8 ms while other statements run, 25 ms for a statement alone (a
- * request arriving then waits at most one such slice for its first turn; at 40 ms a `SELECT 1`
- * beside a long query took 35-75 ms, at 25 ms 10-30 ms: issue #24 asks for 50 ms).
- */
-const YIELD_EVERY_MS = 8;
-const YIELD_ALONE_MS = 25;
-
-/**
  * Row loops that evaluate expressions (filter, project) check pace every this many rows: a
  * batch holds up to 65,536 rows, and with a costly expression per row (a regex over long
  * values) a whole batch held the event loop for seconds. pace() itself returns at once unless
@@ -63,8 +53,7 @@ export const PACE_ROWS = 256;
  */
 export const PACE_MASK = PACE_ROWS - 1;
 
-/** Statements being executed or streamed (Engine.execute keeps the count). */
-export const statementsRunning = { count: 0 };
+export { statementsRunning } from "./statements_running.ts";
 
 /**
  * Called by sources between batches: checks cancellation and, every few milliseconds, lets
@@ -74,9 +63,7 @@ export const statementsRunning = { count: 0 };
  */
 export async function pace(ctx: ExecContext): Promise<void> {
   if (!paceDue(ctx)) return;
-  // A timer turn, not setImmediate or a MessageChannel message: in Deno those run again
-  // before sockets are polled, and a client waited ~1 s behind a long query with them.
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await takeTurn();
   ctx.lastYieldMs = performance.now();
   checkCancelled(ctx);
 }
@@ -90,7 +77,7 @@ export function paceDue(ctx: ExecContext): boolean {
   checkCancelled(ctx);
   const now = performance.now();
   ctx.lastYieldMs ??= now;
-  return now - ctx.lastYieldMs >= (statementsRunning.count > 1 ? YIELD_EVERY_MS : YIELD_ALONE_MS);
+  return turnDue(ctx.lastYieldMs, now);
 }
 
 /** What table functions like tables() and table_columns() read; implemented by the engine. */

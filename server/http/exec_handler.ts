@@ -3,12 +3,16 @@
  * batch is pulled before the status line is sent, so an error the query meets early is a
  * proper 400; a failure after rows went out closes the JSON with `error` and `errorPos`.
  */
-import { type Batch, type Engine, readValue, type Session, SqlError } from "../../engine/mod.ts";
+import { type Batch, type Engine, readValue, type Session, SqlError, yieldIfDue } from "../../engine/mod.ts";
 import { errorBody, jsonResponse, statusOf, toSqlError } from "./errors.ts";
 import { flag, type Params, text } from "./query_params.ts";
 import { jsonCell, jsonColumn } from "./value_text.ts";
 
 const SQL_TEXT_MAX = 1_048_576;
+/** Rows rendered between checks for a turn. */
+const RENDER_ROWS = 4096;
+/** A pull enqueues at least this many characters (fewer, larger chunks stream faster). */
+const CHUNK_CHARS = 1 << 20;
 const encoder = new TextEncoder();
 
 /** `limit=n` → first n; `limit=a,b` → rows a..b inclusive, 1-based (§2.1). */
@@ -93,9 +97,9 @@ export async function handleExec(
   let row = 0;
   let sent = 0;
   let done = false;
-  const render = (b: Batch): string => {
+  const render = (b: Batch, from = 0, to = b.rowCount): string => {
     const parts: string[] = [];
-    for (let i = 0; i < b.rowCount; i++, row++) {
+    for (let i = from; i < to; i++, row++) {
       if (row < skip || row >= stop) continue;
       const cells = columns.map((c, k) => jsonCell(readValue(b.columns[k], i), c.type, quoteLargeNum));
       parts.push((sent++ === 0 ? "[" : ",[") + cells.join(",") + "]");
@@ -134,24 +138,37 @@ export async function handleExec(
   if (first.done || second.done) return jsonResponse(head + (first.done ? "" : render(first.value)) + tail());
   // The two batches already pulled go out first, then the rest as the client reads.
   const pulled: IteratorResult<Batch>[] = [first, second];
+  // The batch being rendered and the next row of it: a batch is rendered in slices with a
+  // turn for other clients between them when due (issue #17: 65,536 rows of JSON held the
+  // event loop for tens of milliseconds, wide rows for far longer).
+  let batch: Batch | undefined;
+  let at = 0;
+  let since = performance.now();
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         let chunk = head;
         head = "";
         while (!done) {
-          const r = pulled.shift() ?? await iterator.next();
-          if (r.done) {
-            done = true;
-            break;
+          if (!batch || at >= batch.rowCount) {
+            const r = pulled.shift() ?? await iterator.next();
+            if (r.done) {
+              done = true;
+              break;
+            }
+            batch = r.value;
+            at = 0;
           }
-          chunk += render(r.value);
+          since = await yieldIfDue(since, 2); // two turns beside a streaming response (event_loop_turn.ts)
+          const to = Math.min(batch.rowCount, at + RENDER_ROWS);
+          chunk += render(batch, at, to);
+          at = to;
           if (row >= stop && !countAll) {
             done = true;
             await iterator.return?.();
             break;
           }
-          if (chunk.length > 65536) break;
+          if (chunk.length > CHUNK_CHARS) break;
         }
         if (done) chunk += tail();
         controller.enqueue(encoder.encode(chunk));

@@ -10,6 +10,7 @@ import {
   readValue,
   type Session,
   SqlError,
+  yieldIfDue,
 } from "../../engine/mod.ts";
 import { errorBody, jsonResponse, statusOf, toSqlError } from "./errors.ts";
 import { parquetOptions, parquetStream } from "./exp_parquet.ts";
@@ -17,6 +18,8 @@ import { flag, type Params, text } from "./query_params.ts";
 import { csvCell, csvHeader } from "./value_text.ts";
 
 const encoder = new TextEncoder();
+/** Rows written between checks for a turn. */
+const RENDER_ROWS = 4096;
 
 /** `limit=n` → first n; `limit=a,b` → skip a, stop at b (§3.1, one off from /exec). */
 export function expLimit(raw: string | undefined): { skip: number; stop: number } {
@@ -94,6 +97,10 @@ export async function handleExp(
   }
   let head = flag(params, "nm") ? "" : csvHeader(columns.map((c) => c.name), delimiter);
   let row = 0;
+  // The batch being written and its next row: a pull writes one batch in slices, with a turn
+  // for other clients between them when due (issue #17: a batch of CSV held the event loop
+  // for tens of milliseconds, wide rows for far longer).
+  let since = performance.now();
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const r = first ?? await iterator.next();
@@ -106,11 +113,15 @@ export async function handleExp(
       const b = r.value;
       const lines: string[] = [head];
       head = "";
-      for (let i = 0; i < b.rowCount; i++, row++) {
-        if (row < skip || row >= stop) continue;
-        lines.push(
-          columns.map((c, k) => csvCell(readValue(b.columns[k], i), c.type)).join(delimiter) + "\r\n",
-        );
+      for (let from = 0; from < b.rowCount && row < stop; from += RENDER_ROWS) {
+        since = await yieldIfDue(since, 2); // two turns beside a streaming response (event_loop_turn.ts)
+        const to = Math.min(b.rowCount, from + RENDER_ROWS);
+        for (let i = from; i < to; i++, row++) {
+          if (row < skip || row >= stop) continue;
+          lines.push(
+            columns.map((c, k) => csvCell(readValue(b.columns[k], i), c.type)).join(delimiter) + "\r\n",
+          );
+        }
       }
       controller.enqueue(encoder.encode(lines.join("")));
       if (row >= stop) {

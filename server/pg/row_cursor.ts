@@ -4,7 +4,14 @@
  * output is flushed to the socket whenever it grows past a threshold, so a large result never
  * sits in memory and a slow reader slows the query instead of growing the buffer.
  */
-import { type Batch, type ColumnMeta, readValue, SqlError, type Value } from "../../engine/mod.ts";
+import {
+  type Batch,
+  type ColumnMeta,
+  readValue,
+  SqlError,
+  type Value,
+  yieldIfDue,
+} from "../../engine/mod.ts";
 import type { ColumnType } from "../../engine/mod.ts";
 import type { BufferWriter } from "./buffer_writer.ts";
 import type { FieldDescription } from "./backend_messages.ts";
@@ -76,6 +83,7 @@ export class RowCursor {
     const limit = maxRows > 0 ? maxRows : Infinity;
     const n = this.columns.length;
     const types = this.columns.map((c) => c.type);
+    let since = performance.now();
     while (sent < limit) {
       if (!this.#batch || this.#row >= this.#batch.rowCount) {
         if (signal?.aborted) throw new SqlError("cancelled by user", -1, "cancelled");
@@ -99,6 +107,9 @@ export class RowCursor {
         if (w.length > FLUSH_BYTES) {
           this.#row = r + 1;
           await flush();
+          // A write the socket takes at once is no turn: encoding rows holds the loop as long
+          // as the engine does, and other clients wait unless it yields too (issue #17).
+          since = await yieldIfDue(since);
           if (signal?.aborted) throw new SqlError("cancelled by user", -1, "cancelled");
         }
       }
