@@ -92,6 +92,23 @@ export function markdown(r: BenchResult, options: { checkWidth?: number } = {}):
   return lines.join("\n") + "\n";
 }
 
+/**
+ * CPU ms per timed run beside the median wall ms, in process and over HTTP. The two phases
+ * run minutes apart on a shared machine: the same CPU over twice the wall time means other
+ * work held the cores during that phase, not that the server does more (issue #16).
+ */
+function cpuNote(queries: QueryRow[]): string | undefined {
+  const pair = (t: Timing | undefined) =>
+    t?.cpu_ms === undefined || t.median_ms === undefined ? "-" : `${fmt(t.cpu_ms)}/${fmt(t.median_ms)}`;
+  const cells = queries
+    .filter((q) => q.ours?.cpu_ms !== undefined || q.http?.cpu_ms !== undefined)
+    .map((q) => `${q.id} ${pair(q.ours)} vs ${pair(q.http)}`);
+  if (cells.length === 0) return undefined;
+  return `- CPU ms per run (every thread of the process running the query) / median wall ms, in process vs ` +
+    `server: ${cells.join("; ")}. Equal CPU with more wall time means the machine's other work held ` +
+    `the cores during that phase`;
+}
+
 function notes(r: BenchResult): string[] {
   const cacheMib = Math.round(r.cacheBytes / 1024 / 1024);
   const out = [
@@ -112,6 +129,8 @@ function notes(r: BenchResult): string[] {
         `${num(t.appendRowsPerS)} rows/s); ${verdict}`,
     );
   }
+  const cpu = cpuNote(r.queries);
+  if (cpu) out.push(cpu);
   if (r.wasmBandwidth) out.push(bandwidthNote(r.wasmBandwidth, r));
   if (r.duckdb) {
     const d = r.duckdb;

@@ -24,6 +24,7 @@ import {
 import { loadEngine } from "./load_engine.ts";
 import { type Expected, inProcess, measure, overHttp, type QuerySpec, type Timing } from "./run_queries.ts";
 import { peakRssMib, startServer } from "./server_child.ts";
+import { processCpuMs } from "./process_cpu.ts";
 import { type HttpLoad, measureHttpLoad } from "./http_load.ts";
 import type { WasmBandwidth } from "./wasm_bandwidth.ts";
 import { type BenchResult, checkCell, markdown, type QueryRow, ratioOf } from "./report.ts";
@@ -236,7 +237,8 @@ async function runInProcess(
   const engine = await Engine.open({ root, cacheBytes: o.cacheBytes, parallelWorkers: o.workers });
   try {
     for (const q of queries) {
-      const t = await measure(q, inProcess(engine, o.timeoutMs), { runs: o.runs, expected });
+      const cpuMs = () => processCpuMs("self");
+      const t = await measure(q, inProcess(engine, o.timeoutMs), { runs: o.runs, expected, cpuMs });
       timings.set(q.id, t);
       progress(q.id, t);
     }
@@ -257,7 +259,9 @@ async function runOverHttp(
   try {
     const timings = new Map<string, Timing>();
     for (const q of queries) {
-      const t = await measure(q, overHttp(server.url, o.timeoutMs), { runs: o.runs, expected });
+      // The server's CPU, not this client's: the query runs there.
+      const cpuMs = () => processCpuMs(server.pid);
+      const t = await measure(q, overHttp(server.url, o.timeoutMs), { runs: o.runs, expected, cpuMs });
       timings.set(q.id, t);
       progress(q.id, t);
     }

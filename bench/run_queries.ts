@@ -27,6 +27,11 @@ export interface Timing {
   min_ms?: number;
   max_ms?: number;
   result_rows?: number;
+  /**
+   * CPU ms per timed run of the process that ran the query (all its threads), when known:
+   * against median_ms it shows whether the query had the cores (bench/process_cpu.ts).
+   */
+  cpu_ms?: number;
   /** `ok`, `n/a` (no expected answer for this size), `MISMATCH: ...` or `ERROR: ...`. */
   check: string;
   error?: string;
@@ -41,7 +46,7 @@ const RUNS_BUDGET_MS = 60_000;
 export async function measure(
   q: QuerySpec,
   runOnce: RunOnce,
-  options: { runs: number; expected?: Expected },
+  options: { runs: number; expected?: Expected; cpuMs?: () => Promise<number | undefined> },
 ): Promise<Timing> {
   let first;
   try {
@@ -53,12 +58,14 @@ export async function measure(
   const check = checkAnswer(q, first, options.expected);
   const runs = Math.max(1, Math.min(options.runs, Math.floor(RUNS_BUDGET_MS / Math.max(first.ms, 1))));
   const times: number[] = [];
+  const cpuBefore = await options.cpuMs?.();
   try {
     for (let k = 0; k < runs; k++) times.push((await runOnce(q.questdb)).ms);
   } catch (e) {
     const error = `timed run failed: ${oneLine(e)}`;
     return { id: q.id, first_ms: r2(first.ms), check: `ERROR: ${error}`, error };
   }
+  const cpuAfter = await options.cpuMs?.();
   return {
     id: q.id,
     first_ms: r2(first.ms),
@@ -67,6 +74,7 @@ export async function measure(
     min_ms: r2(Math.min(...times)),
     max_ms: r2(Math.max(...times)),
     result_rows: first.rows.length,
+    cpu_ms: cpuBefore === undefined || cpuAfter === undefined ? undefined : r2((cpuAfter - cpuBefore) / runs),
     check,
   };
 }
