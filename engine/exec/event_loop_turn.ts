@@ -39,11 +39,11 @@ export function turnDue(since: number, now = performance.now()): boolean {
  * `turns` = 2 where an HTTP response streams: one setTimeout(0) turn then did not let another
  * socket's read through (measured: a `SELECT 1` over pgwire waited 380-550 ms beside a
  * streaming /exec although a timer fired every ~30 ms; with two turns 7-30 ms; a single 1 ms
- * timer did not help, a 4 ms one did). Deno resolves an expired timer whenever the runtime is
- * polled, and the response body's stream keeps waking it, so it need not wait for the
- * sockets in between; the second turn follows one in which the stream had nothing to do. A
- * turn idles ~1-2 ms (the timer's resolution), so pgwire, where one turn lets other sockets
- * in, keeps one: two cost its streaming 10-15 %.
+ * timer did not help, a 4 ms one did). Our reading: Deno runs an expired timer whenever the
+ * runtime is polled, and the response body's stream keeps waking it, so the runtime need not
+ * wait on (poll) the sockets in between; by the second turn the stream has gone quiet. A turn
+ * idles ~1-2 ms (the timer's resolution), so pgwire, where one turn lets other sockets in,
+ * keeps one: two cost its streaming 10-15 %.
  */
 export async function takeTurn(turns = 1): Promise<void> {
   for (let i = 0; i < turns; i++) await new Promise((resolve) => setTimeout(resolve, 0));

@@ -4,7 +4,14 @@
  * Postgres does: psycopg's `Copy.rows()` parses each message as one row), written to the
  * socket in batches of a few hundred KB so large results stream, CopyDone and the `COPY n` tag. Values are written as their Postgres text (encode_text.ts).
  */
-import { type Batch, type ColumnMeta, readValue, type Session, SqlError } from "../../engine/mod.ts";
+import {
+  type Batch,
+  type ColumnMeta,
+  readValue,
+  type Session,
+  SqlError,
+  yieldIfDue,
+} from "../../engine/mod.ts";
 import * as M from "./backend_messages.ts";
 import type { CopyHost } from "./copy_in.ts";
 import { formatRow } from "./copy_rows.ts";
@@ -54,6 +61,7 @@ export async function copyOut(
   if (format.header) send(formatRow(columns.map((c) => c.name), format));
   let rows = 0;
   const iterator = (outcome.batches as AsyncIterable<Batch>)[Symbol.asyncIterator]();
+  let since = performance.now();
   try {
     while (true) {
       if (session.signal?.aborted) throw new SqlError("cancelled by user", -1, "cancelled");
@@ -69,7 +77,11 @@ export async function copyOut(
         });
         send(formatRow(cells, format));
         rows++;
-        if (host.out.length >= FLUSH_BYTES) await host.flush();
+        if (host.out.length >= FLUSH_BYTES) {
+          await host.flush();
+          // As row_cursor.ts: a write the socket takes at once is no turn (issue #17).
+          since = await yieldIfDue(since);
+        }
       }
     }
   } finally {
