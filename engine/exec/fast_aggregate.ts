@@ -19,6 +19,7 @@ import { type ExecContext, pace, snapshotOf } from "./exec_context.ts";
 import { partitionRanges } from "./scan.ts";
 import { KIND, type Pred, predicateOf, WIDTH } from "./kernel_predicates.ts";
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
+import { accumulateWithStats, statsShapeFits } from "./partition_stats.ts";
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
@@ -159,7 +160,16 @@ export async function tryFastAggregate(n: AggregateNode, ctx: ExecContext): Prom
   if (!shape) return undefined;
   const snap = snapshotOf(ctx, shape.scan.table);
   const job = heapScanOf(shape, snap);
-  let partials = ctx.parallel ? await ctx.parallel.aggregate(job, snap, ctx) : undefined;
+  const stats = usesPartitionStats(shape);
+  let partials = ctx.parallel && !stats ? await ctx.parallel.aggregate(job, snap, ctx) : undefined;
+  if (!partials && stats) {
+    try {
+      partials = await accumulateWithStats(job, snap, () => pace(ctx));
+    } catch (err) {
+      if (err instanceof FastPathUnavailable) return undefined;
+      throw err;
+    }
+  }
   if (!partials) {
     const all = snap.partitions.map((_, i) => i);
     try {
@@ -170,6 +180,14 @@ export async function tryFastAggregate(n: AggregateNode, ctx: ExecContext): Prom
     }
   }
   return finishBatch(n, shape, snap, partials);
+}
+
+/**
+ * Whether the aggregate answers whole partitions from partition statistics
+ * (partition_stats.ts): a plan-time decision, shown by EXPLAIN.
+ */
+export function usesPartitionStats(s: Shape): boolean {
+  return statsShapeFits({ preds: s.preds, key: s.key, aggs: s.aggs });
 }
 
 /** The cloneable job of a shape over a snapshot. */

@@ -5,6 +5,7 @@ import { formatTicks } from "../functions/format_value.ts";
 import {
   AGGREGATE_OP_LABEL,
   aggregateOp,
+  aggregatePartitionStats,
   distinctOp,
   SORT_OP_LABEL,
   sortOp,
@@ -59,7 +60,8 @@ function describe(n: PlanNode, topN?: { sort: PlanNode; keep: number }): string 
       return `VirtualRecord columns: ${n.columns.map((c) => c.name).join(",")}`;
     case "aggregate": {
       const workers = parallelOf(n);
-      const op = ` [${AGGREGATE_OP_LABEL[aggregateOp(n)]}${workers ? `, parallel ${workers}` : ""}]`;
+      const stats = aggregatePartitionStats(n) ? ", partition stats" : "";
+      const op = ` [${AGGREGATE_OP_LABEL[aggregateOp(n)]}${stats}${workers ? `, parallel ${workers}` : ""}]`;
       return (n.keys.length
         ? `GroupBy keys: ${n.keys.length} values: ${n.aggs.map((a) => a.name).join(",")}`
         : `GroupBy values: ${n.aggs.map((a) => a.name).join(",")}`) + op;

@@ -146,6 +146,12 @@ export interface RowDelete {
   rows: Int32Array;
 }
 
+/** See TableSnapshot.factMemo. */
+export interface FactMemo {
+  get(tag: string): unknown;
+  set(tag: string, value: unknown): void;
+}
+
 export interface TableSnapshot {
   readonly meta: TableMeta;
   readonly partitions: readonly PartitionInfo[];
@@ -183,6 +189,12 @@ export interface TableSnapshot {
    */
   readonly regionBudgetBytes?: number;
   symbols(column: number): SymbolDict;
+  /**
+   * A memo of facts about the committed bytes of one column of one partition as this snapshot
+   * sees them (its row count included), kept beside the column cache and forgotten with it;
+   * undefined when the snapshot keeps none.
+   */
+  factMemo?(partition: number, column: number): FactMemo | undefined;
   /**
    * Bytes on disk of the files of partition `partition` (an index into `partitions`) as this
    * snapshot sees it: table_partitions().diskSize.

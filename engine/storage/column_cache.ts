@@ -60,6 +60,12 @@ export class ColumnCache {
   #residentBytes = 0;
   readonly #forgetWatchers = new Set<(prefix: string) => void>();
   #loadedBytes = 0;
+  /**
+   * Facts derived from committed column bytes (partition statistics, exec/partition_stats.ts),
+   * keyed like the entries (table/folder/stream plus what the fact covers): valid as long as
+   * the bytes, so `forget` drops them with the entries.
+   */
+  readonly facts = new Map<string, unknown>();
 
   constructor(budgetBytes: number, memory: WasmMemory = wasmMemory()) {
     this.budgetBytes = budgetBytes;
@@ -191,6 +197,7 @@ export class ColumnCache {
    */
   forget(prefix: string): void {
     for (const watcher of this.#forgetWatchers) watcher(prefix);
+    for (const key of [...this.facts.keys()]) if (key.startsWith(prefix)) this.facts.delete(key);
     for (const [key, entry] of [...this.#entries]) {
       if (!key.startsWith(prefix) || entry.loading) continue;
       this.#entries.delete(key);

@@ -10,7 +10,7 @@
 import { fixedSize, isVarSize } from "../base/types.ts";
 import type { SymbolDict, Value, Vector } from "../base/values.ts";
 import { assert } from "../base/assert.ts";
-import type { PartitionInfo, StoredColumn, TableMeta, TableSnapshot } from "./api.ts";
+import type { FactMemo, PartitionInfo, StoredColumn, TableMeta, TableSnapshot } from "./api.ts";
 import { makeState, type TableState } from "./table_state.ts";
 import { partitionDir, type PartitionState, topOf, type TxnState } from "./txn_file.ts";
 import { type Block, type ColumnCache, type Loader } from "./column_cache.ts";
@@ -66,6 +66,9 @@ export function openSnapshot(origin: SnapshotOrigin, cache: ColumnCache): Snapsh
   return new Snapshot(host, makeState(origin.meta, 0, origin.txn, new Map()));
 }
 
+/** Bound on memoized column facts per cache (a few hundred bytes each). */
+const MAX_FACTS = 100_000;
+
 export class Snapshot implements TableSnapshot {
   readonly meta: TableMeta;
   readonly partitions: readonly PartitionInfo[];
@@ -120,6 +123,22 @@ export class Snapshot implements TableSnapshot {
       this.#dicts.set(column, dict);
     }
     return dict;
+  }
+
+  factMemo(partition: number, column: number): FactMemo | undefined {
+    const { part, col } = this.#locate(partition, column);
+    // The folder version names the bytes (never rewritten in place); the row count and top
+    // say which prefix of a partition still receiving appends the fact covers.
+    const base = this.#key(part, `${col.id}.d:${col.type.tag}:${part.rowCount}:${topOf(part, col.id)}`);
+    const facts = this.#host.cache.facts;
+    return {
+      get: (tag) => facts.get(`${base}:${tag}`),
+      set: (tag, value) => {
+        // Stale keys of a growing partition pile up otherwise; facts are cheap to recompute.
+        if (facts.size >= MAX_FACTS) facts.clear();
+        facts.set(`${base}:${tag}`, value);
+      },
+    };
   }
 
   get regionBudgetBytes(): number {

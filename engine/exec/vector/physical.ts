@@ -8,7 +8,8 @@
  * | ------------ | --------------------------------------------------------------------------- |
  * | `wasm`       | fast_aggregate.ts: WASM kernels over the table's column memory (count/sum/   |
  * |              | avg/min/max of numeric columns, unkeyed or keyed by one SYMBOL column,      |
- * |              | simple filters); worker heaps when enabled                                  |
+ * |              | simple filters); worker heaps when enabled; unfiltered unkeyed count/min/   |
+ * |              | max answer whole partitions from partition statistics (partition_stats.ts)  |
  * | `columnar`   | columnar_aggregate.ts: unkeyed count/sum/avg/min/max over any input         |
  * | `hash`       | vector/hash_aggregate.ts: every other GROUP BY (any keys, any aggregate)    |
  * | `rows`       | aggregate.ts: row at a time, the reference the differential tests compare   |
@@ -24,7 +25,7 @@
 import type { LimitSpec, PlanNode } from "../../plan/plan_node.ts";
 import { limitWindow } from "../limit.ts";
 import { columnarPlan } from "../columnar_aggregate.ts";
-import { fastShape } from "../fast_aggregate.ts";
+import { fastShape, usesPartitionStats } from "../fast_aggregate.ts";
 import { isDistinct } from "./hash_aggregate.ts";
 import { RADIX_KEY_TYPES } from "./radix_sort.ts";
 
@@ -52,6 +53,15 @@ export function aggregateOp(n: AggregateNode): AggregateOp {
   if (!n.aggs.some(isDistinct) && fastShape(n)) return "wasm";
   if (columnarPlan(n)) return "columnar";
   return "hash";
+}
+
+/**
+ * Whether a `wasm` aggregate answers whole partitions from partition statistics
+ * (partition_stats.ts); EXPLAIN adds `partition stats` to the operator.
+ */
+export function aggregatePartitionStats(n: AggregateNode): boolean {
+  const shape = aggregateOp(n) === "wasm" ? fastShape(n) : undefined;
+  return shape !== undefined && usesPartitionStats(shape);
 }
 
 export const AGGREGATE_OP_LABEL: Record<AggregateOp, string> = {

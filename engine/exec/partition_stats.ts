@@ -1,0 +1,97 @@
+/**
+ * Partition statistics (issue #16): an unfiltered, unkeyed count/sum/avg/min/max over a table
+ * answers whole partitions from memoized per-column statistics (non-NULL count, sum, min, max)
+ * instead of scanning them, as DuckDB answers from row-group statistics.
+ *
+ * Statistics are computed by the same kernels the scan uses, the first time an aggregate of
+ * this shape meets a partition, and kept in the snapshot's fact memo (TableSnapshot.factMemo):
+ * its key names the partition version folder (committed bytes never change; UPDATE, DELETE and
+ * conversions write a new folder), the column id and type, the row count (a partition still
+ * receiving appends gets new statistics for its longer prefix) and the column top. Merging the
+ * memoized partials partition by partition is the scan's own merge order, so answers (float
+ * sums included) equal the scan's.
+ *
+ * A partition an interval filter cuts is scanned; one entirely inside the intervals (or any,
+ * without intervals) is whole. Whether a partition's statistics are already memoized is known
+ * only at run time: EXPLAIN's `partition stats` means "whole partitions from statistics,
+ * computed on first use".
+ */
+import type { Interval } from "../base/values.ts";
+import type { TableSnapshot } from "../storage/api.ts";
+import {
+  type Acc,
+  accumulatePartitions,
+  emptyPartials,
+  type HeapScan,
+  mergePartials,
+  type Partials,
+} from "./fast_aggregate.ts";
+
+/** Work done by the statistics path (tests: the second run scans no whole partition). */
+export const partitionStatsCounters = { scannedPartitions: 0, statsHits: 0 };
+
+const TAG = "stats";
+
+/**
+ * Whether a job can use partition statistics: no predicates, no key, only count/min/max (sum
+ * and avg would be exact for whole partitions too, but a partition cut by several intervals
+ * would add its float sums in another order than the scan).
+ */
+export function statsShapeFits(job: Pick<HeapScan, "preds" | "key" | "aggs">): boolean {
+  return job.preds.length === 0 && job.key === undefined &&
+    job.aggs.every((a) => a.fn === "count" || a.fn === "min" || a.fn === "max");
+}
+
+/** Whether partition `p` lies entirely inside the intervals (or there are none). */
+function whole(snap: TableSnapshot, p: number, intervals: Interval[] | undefined): boolean {
+  const info = snap.partitions[p];
+  if (info.rowCount === 0) return false;
+  if (!intervals) return true;
+  return intervals.some((iv) => iv.lo <= info.minTs && iv.hi >= info.maxTs);
+}
+
+/**
+ * The partials of `job` over every partition of `snap`, whole partitions from statistics
+ * (computed and memoized when missing). Throws FastPathUnavailable like the scan.
+ */
+export async function accumulateWithStats(
+  job: HeapScan,
+  snap: TableSnapshot,
+  yieldTurn: () => Promise<void>,
+): Promise<Partials> {
+  const total = emptyPartials(job);
+  const columns = [...new Set(job.aggs.filter((a) => a.col >= 0).map((a) => a.col))];
+  // One aggregate per distinct column: its Acc carries count, sum, min and max at once.
+  const perColumn: HeapScan = {
+    ...job,
+    intervals: undefined,
+    aggs: columns.map((c) => job.aggs.find((a) => a.col === c)!),
+  };
+  for (let p = 0; p < snap.partitions.length; p++) {
+    const info = snap.partitions[p];
+    if (info.rowCount === 0) continue;
+    if (!whole(snap, p, job.intervals)) {
+      partitionStatsCounters.scannedPartitions++;
+      mergePartials(job, total, await accumulatePartitions(job, { snap, partitions: [p], yieldTurn }));
+      continue;
+    }
+    const memos = columns.map((c) => snap.factMemo?.(p, job.columnIndexes[c]));
+    let accs = memos.map((m) => m?.get(TAG) as Acc | undefined);
+    if (accs.every((a) => a !== undefined)) {
+      partitionStatsCounters.statsHits++;
+    } else {
+      await yieldTurn();
+      partitionStatsCounters.scannedPartitions++;
+      const scanned = await accumulatePartitions(perColumn, { snap, partitions: [p] });
+      accs = scanned.groups[0];
+      accs.forEach((acc, i) => memos[i]?.set(TAG, acc));
+    }
+    const part = emptyPartials(job);
+    part.rowsPerGroup[0] = info.rowCount;
+    job.aggs.forEach((a, i) => {
+      if (a.col >= 0) part.groups[0][i] = { ...accs[columns.indexOf(a.col)]! };
+    });
+    mergePartials(job, total, part);
+  }
+  return total;
+}
