@@ -396,12 +396,23 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
   const keyOf = keys.map((k) => vectorOf(k, ctx));
   const keyIds = keys.map(() => new KeyIds());
   const folds = keys.slice(1).map(() => new IntPairHash());
+  // Aggregates over the same computed argument (sum(price - amount), min(price - amount))
+  // share one evaluation per batch: the loop over the batch is most of such an aggregate's cost.
+  const argOf = new Map<string, number>();
+  const argKeyOf = (a: HashJobAgg) => {
+    if (!a.arg || a.arg.kind === "column") return -1;
+    const text = JSON.stringify(a.arg, (_k, v) => typeof v === "bigint" ? `${v}n` : v);
+    let k = argOf.get(text);
+    if (k === undefined) argOf.set(text, k = argOf.size);
+    return k;
+  };
   // FLOAT sums stay doubles until the merged total is rounded once.
   const aggs = job.aggs.map((a) => {
     const arg = a.arg && rebind(a.arg);
     const filter = a.filter && rebind(a.filter);
     const summed = a.fn === "sum";
     return {
+      argKey: argKeyOf(a),
       arg: arg && vectorOf(arg, ctx),
       mask: filter && (batchMask(filter, ctx) ?? unavailable()),
       distinct: a.fn === "countDistinct" ? new DistinctPairs() : undefined,
@@ -479,6 +490,7 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
         groups = foldKeys(keys.map((_, k) => keyVector(k)), rows, keyIds, folds, perKey, gids, fold, ids);
         recordFirst(groupKeyIds, perKey, gids, rows, groups);
       }
+      const argsOfBatch: (Vector | undefined)[] = new Array(argOf.size);
       job.aggs.forEach((a, i) => {
         const st = aggs[i];
         let m: Uint8Array | undefined;
@@ -486,7 +498,9 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
           m = mask;
           st.mask(b, m);
         }
-        const arg = a.arg?.kind === "column" ? plainColumn(b, a.arg.index) : st.arg?.(b);
+        let arg: Vector | undefined;
+        if (a.arg?.kind === "column") arg = plainColumn(b, a.arg.index);
+        else if (st.argKey >= 0) arg = argsOfBatch[st.argKey] ??= st.arg!(b);
         if (st.distinct) return st.distinct.add(gids, rows, arg!, m);
         st.native!.reserve(groups);
         st.native!.add(gids, rows, arg, m);
