@@ -470,6 +470,17 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
   return unsupported();
 }
 
+/**
+ * A constant positive int32 divisor of `%` as a literal in the loop's text (qty % 7): V8 turns a
+ * remainder by a known constant into a multiply, where a divisor read from K costs an integer
+ * division (~10 ns) a row. The value is the one K would hold, so the answer is the same.
+ */
+function literalDivisor(e: BoundExpr): string | undefined {
+  if (e.kind !== "const") return undefined;
+  const v = typeof e.value === "bigint" ? Number(e.value) : e.value;
+  return typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= 2147483647 ? String(v) : undefined;
+}
+
 /** `+ - * / %` computed as the row path's numericBinding / timeShift / timeDiff do. */
 function arith(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
   const [ea, eb] = e.args;
@@ -495,7 +506,7 @@ function arith(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
     if (rank[ka] > rank[kind] || rank[kb] > rank[kind]) unsupported();
     if (kind === "float" && (ka === "long" || kb === "long")) unsupported();
   }
-  const x = a.v, y = b.v;
+  const x = a.v, y = op === "%" ? literalDivisor(eb) ?? b.v : b.v;
   switch (kind) {
     case "int": {
       const core = op === "*"

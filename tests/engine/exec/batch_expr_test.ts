@@ -131,3 +131,17 @@ Deno.test("day fields computed per run of one day agree with the per-row functio
   }
   times.forEach((t, i) => assert.equal(sumOut[i], t === LONG_NULL ? INT_NULL : expectSum[i], `sum at ${t}`));
 });
+
+Deno.test("% by a constant (inlined into the loop when a positive int32) matches the remainder", () => {
+  const xs = [0, 7, -7, 13, -13, 2147483647, -2147483647, 100];
+  const b: Batch = {
+    rowCount: xs.length + 1,
+    columns: [{ type: T.INT, data: new Int32Array([...xs, INT_NULL]) }],
+  };
+  for (const m of [1, 2, 7, 2147483647, -3, 0]) {
+    const out = new Int32Array(b.rowCount);
+    assert.equal(compileBatchExpr(call("%", T.INT, col(0), k(m)), "value")!(b, out), b.rowCount);
+    const want = xs.map((x) => m === 0 ? INT_NULL : x % m || 0);
+    assert.deepEqual([...out], [...want, INT_NULL], `% ${m}`);
+  }
+});

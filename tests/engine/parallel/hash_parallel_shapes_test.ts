@@ -51,6 +51,8 @@ const SHAPES: [string, RegExp][] = [
   ["SELECT count(*), sum(d), min(l), max(ts), avg(i) FROM t WHERE i * 2 > 5000", /parallel 2/],
   ["SELECT count(*), sum(d - 1), min(i) FROM t WHERE ts IN '2030-01-01'", /GroupBy values/],
   ["SELECT sum(d * 2), avg(d + f) FROM t", /parallel 2/],
+  // No keys, no FILTER: count/min/max/avg/sum over DOUBLE columns and expressions with NULLs.
+  ["SELECT count(d), count(d * f), max(d * f), min(d), avg(d - f), sum(d), count(*) FROM t", /parallel 2/],
   // Aggregates over one computed argument share its evaluation per batch on the worker.
   [
     "SELECT sum(d - f), count(*), min(d - f), max(d - f) FILTER (WHERE i > 0), count(DISTINCT i % 10), " +
