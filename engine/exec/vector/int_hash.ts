@@ -64,7 +64,19 @@ export class IntPairHash {
     // table only caches the hash's ids, so both routes give the same id.
     const direct = this.#direct ??= new Int32Array(DIRECT * DIRECT).fill(-1);
     let size = this.size;
-    for (let i = 0; i < n; i++) {
+    let i = 0;
+    // The leading rows whose pairs the direct square already holds (all of them, once the
+    // groups of a low-cardinality fold have been seen), in a loop without the probe; the loop
+    // below takes the rest from the first row that needs it.
+    if (b !== undefined) {
+      for (; i < n; i++) {
+        const x = a[i], y = b[i];
+        const id = (x | y) >>> 0 < DIRECT ? direct[x * DIRECT + y] : -1;
+        if (id < 0) break;
+        out[i] = id;
+      }
+    }
+    for (; i < n; i++) {
       const x = a[i], y = b === undefined ? 0 : b[i];
       const small = (x | y) >>> 0 < DIRECT;
       if (small) {

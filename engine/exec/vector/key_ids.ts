@@ -182,7 +182,26 @@ export class KeyIds {
     const direct = this.#direct ??= new Int32Array(SMALL).fill(-1);
     const pairs = this.#pairs ??= new IntPairHash();
     const values = this.values;
-    for (let i = 0; i < n; i++) {
+    // Loops with the word stride known, over the leading rows whose ids the direct table already
+    // holds (all of them, once a low-cardinality key has been seen); the general loop below
+    // takes the rest from the first row that needs it.
+    let i = 0;
+    if (step === 1) {
+      for (; i < n; i++) {
+        const lo = w[i];
+        const id = lo >>> 0 < SMALL ? direct[lo] : -1;
+        if (id < 0) break;
+        out[i] = id;
+      }
+    } else {
+      for (; i < n; i++) {
+        const lo = w[2 * i];
+        const id = w[2 * i + 1] === 0 && lo >>> 0 < SMALL ? direct[lo] : -1;
+        if (id < 0) break;
+        out[i] = id;
+      }
+    }
+    for (; i < n; i++) {
       const lo = w[step * i], hi = step === 2 ? w[2 * i + 1] : 0;
       const small = hi === 0 && lo >>> 0 < SMALL;
       if (small) {
