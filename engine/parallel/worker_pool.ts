@@ -10,7 +10,13 @@
  */
 import { SqlError } from "../base/errors.ts";
 import { charge, checkCancelled, type ExecContext } from "../exec/exec_context.ts";
-import type { HashJob, HashPartial, Morsel, ParallelHash } from "../exec/vector/hash_parallel.ts";
+import {
+  type HashJob,
+  type HashPartial,
+  type Morsel,
+  morselsOf,
+  type ParallelHash,
+} from "../exec/vector/hash_parallel.ts";
 import type {
   ParallelSampleBy,
   SampleByJob,
@@ -188,26 +194,9 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
     ctx: ExecContext,
   ): Promise<HashPartial[] | undefined> {
     if (this.workers === 0 || this.#broken || this.#closed || !(snap instanceof Snapshot)) return undefined;
+    const morsels = morselsOf(snap, job.intervals, hashTuning.morselRows);
     const queues: number[][] = Array.from({ length: this.workers }, () => []);
-    const morsels: Morsel[] = [];
-    let open: Morsel | undefined, rows = 0;
-    snap.partitions.forEach((p, i) => {
-      if (p.rowCount === 0) return;
-      if (job.intervals && !job.intervals.some((iv) => iv.hi >= p.minTs && iv.lo <= p.maxTs)) return;
-      // Fill the open morsel up to morselRows; a large partition spans several morsels.
-      for (let lo = 0; lo < p.rowCount;) {
-        if (!open) {
-          queues[morsels.length % this.workers].push(morsels.length);
-          morsels.push(open = { pieces: [] });
-          rows = 0;
-        }
-        const hi = Math.min(p.rowCount, lo + hashTuning.morselRows - rows);
-        open.pieces.push({ p: i, lo, hi });
-        rows += hi - lo;
-        lo = hi;
-        if (rows >= hashTuning.morselRows) open = undefined;
-      }
-    });
+    morsels.forEach((_, i) => queues[i % this.workers].push(i));
     if (morsels.length === 0) return [];
     const heaps = await this.#start();
     if (!heaps) return undefined;

@@ -15,6 +15,7 @@ import type { Interval, SymbolDict, Value } from "../../base/values.ts";
 import { lookupScalar } from "../../functions/registry.ts";
 import type { EvalContext } from "../../functions/registry_types.ts";
 import type { BoundExpr } from "../../plan/bound.ts";
+import type { TableSnapshot } from "../../storage/api.ts";
 import type { ExecContext } from "../exec_context.ts";
 import { FastPathUnavailable } from "../wasm_scratch.ts";
 import { compileBatchExpr, type Sink } from "./batch_expr.ts";
@@ -256,4 +257,45 @@ export class ShippedCodeDict implements SymbolDict {
 export function shippedExecContext(timeZone: string): ExecContext {
   const evalContext = { nowMicros: 0n, timeZone, user: "" } as unknown as EvalContext;
   return { evalContext, params: [], subqueries: new Map(), snapshots: [] } as unknown as ExecContext;
+}
+
+/**
+ * What a SYMBOL column's dictionary answers on a worker, whose snapshot has none: the codes of
+ * the texts the expressions compare it with, and its size.
+ */
+export interface SymbolCodes {
+  col: number;
+  size: number;
+  codes: [string, number][];
+}
+
+/**
+ * On the main thread: for each SYMBOL scan column the shipped expressions read, the codes of
+ * the texts they could compare it with (`textsOf`), which the worker's `ShippedCodeDict` gives
+ * back. Plain column references compare nothing.
+ */
+export function shippedSymbolCodes(
+  exprs: (ShippedExpr | undefined)[],
+  scan: { types: ColumnType[]; columnIndexes: number[] },
+  snap: TableSnapshot,
+): SymbolCodes[] {
+  const texts = new Set<string>();
+  const cols = new Set<number>();
+  for (const e of exprs) {
+    if (!e || e.kind === "column") continue;
+    textsOf(e, texts);
+    columnsOf(e, (c) => cols.add(c));
+  }
+  const out: SymbolCodes[] = [];
+  for (const c of cols) {
+    if (scan.types[c].tag !== "SYMBOL") continue;
+    const dict = snap.symbols(scan.columnIndexes[c]);
+    const codes: [string, number][] = [];
+    for (const t of texts) {
+      const code = dict.keyOf(t);
+      if (code !== undefined) codes.push([t, code]);
+    }
+    out.push({ col: c, size: dict.size, codes });
+  }
+  return out;
 }

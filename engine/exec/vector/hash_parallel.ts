@@ -60,7 +60,8 @@ import {
   ShippedCodeDict,
   shippedExecContext,
   type ShippedExpr,
-  textsOf,
+  shippedSymbolCodes,
+  type SymbolCodes,
 } from "./expr_ship.ts";
 import { isDistinct, vectorOf } from "./hash_aggregate.ts";
 import { IntPairHash } from "./int_hash.ts";
@@ -102,16 +103,6 @@ export interface HashJobAgg {
   wide: boolean;
 }
 
-/**
- * What a SYMBOL column's dictionary answers on a worker, whose snapshot has none: the codes of
- * the texts the expressions compare it with, and its size.
- */
-export interface SymbolCodes {
-  col: number;
-  size: number;
-  codes: [string, number][];
-}
-
 /** What a worker needs to group a morsel: plain, structured-cloneable data. */
 export interface HashJob {
   /** Table column index of each scan column. */
@@ -135,6 +126,63 @@ export interface HashJob {
  */
 export interface Morsel {
   pieces: { p: number; lo: number; hi: number }[];
+}
+
+/**
+ * The morsels of `snap` for a scan with these intervals: consecutive row ranges in table order
+ * of `size` rows each (partitions the intervals miss and empty ones left out; a large
+ * partition spans several morsels, small ones share one).
+ */
+export function morselsOf(snap: TableSnapshot, intervals: Interval[] | undefined, size: number): Morsel[] {
+  const morsels: Morsel[] = [];
+  let open: Morsel | undefined, rows = 0;
+  snap.partitions.forEach((p, i) => {
+    if (p.rowCount === 0) return;
+    if (intervals && !intervals.some((iv) => iv.hi >= p.minTs && iv.lo <= p.maxTs)) return;
+    for (let lo = 0; lo < p.rowCount;) {
+      if (!open) {
+        morsels.push(open = { pieces: [] });
+        rows = 0;
+      }
+      const hi = Math.min(p.rowCount, lo + size - rows);
+      open.pieces.push({ p: i, lo, hi });
+      rows += hi - lo;
+      lo = hi;
+      if (rows >= size) open = undefined;
+    }
+  });
+  return morsels;
+}
+
+/**
+ * On a worker heap: the batches of one morsel's rows the intervals keep, with only the scan
+ * columns `cols` read; a SYMBOL column carries its stand-in dictionary from `dicts`.
+ */
+export async function* morselBatches(
+  snap: TableSnapshot,
+  m: Morsel,
+  scan: { intervals?: Interval[]; types: ColumnType[]; columnIndexes: number[] },
+  cols: Set<number>,
+  dicts: Map<number, SymbolDict>,
+): AsyncGenerator<Batch> {
+  for (const piece of m.pieces) {
+    const ranges = (await partitionRanges(snap, piece.p, scan.intervals))
+      .map(([a, b]): [number, number] => [Math.max(a, piece.lo), Math.min(b, piece.hi)])
+      .filter(([a, b]) => b > a);
+    for (const [from, to] of ranges) {
+      for (let at = from; at < to; at += BATCH_ROWS_MAX) {
+        const end = Math.min(to, at + BATCH_ROWS_MAX);
+        const columns: Vector[] = new Array(scan.types.length);
+        for (const c of cols) {
+          const v = await snap.read(piece.p, scan.columnIndexes[c], at, end);
+          columns[c] = scan.types[c].tag === "SYMBOL"
+            ? { type: T.SYMBOL, data: v.data, dict: dicts.get(c) }
+            : v;
+        }
+        yield { rowCount: end - at, columns };
+      }
+    }
+  }
 }
 
 /**
@@ -267,25 +315,11 @@ function jobOf(shape: Shape, ctx: ExecContext, snap: TableSnapshot): HashJob {
     symbols: [],
     timeZone: ctx.evalContext.timeZone,
   };
-  // SYMBOL columns that expressions compare: the codes of the texts they could be compared with.
-  const texts = new Set<string>();
-  const cols = new Set<number>();
-  const exprs = [...job.filters, ...job.keys, ...job.aggs.flatMap((a) => [a.arg, a.filter])];
-  for (const e of exprs) {
-    if (!e || e.kind === "column") continue;
-    textsOf(e, texts);
-    columnsOf(e, (c) => cols.add(c));
-  }
-  for (const c of cols) {
-    if (job.types[c].tag !== "SYMBOL") continue;
-    const dict = snap.symbols(job.columnIndexes[c]);
-    const codes: [string, number][] = [];
-    for (const t of texts) {
-      const code = dict.keyOf(t);
-      if (code !== undefined) codes.push([t, code]);
-    }
-    job.symbols.push({ col: c, size: dict.size, codes });
-  }
+  job.symbols = shippedSymbolCodes(
+    [...job.filters, ...job.keys, ...job.aggs.flatMap((a) => [a.arg, a.filter])],
+    job,
+    snap,
+  );
   return job;
 }
 
@@ -431,12 +465,7 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
   let gids = new Int32Array(0), fold = new Int32Array(0), ids = new Int32Array(0);
   let sel = new Int32Array(0), mask = new Uint8Array(0);
   let perKey: Int32Array[] = [];
-  for (const piece of m.pieces) {
-    const ranges = (await partitionRanges(snap, piece.p, job.intervals))
-      .map(([a, b]): [number, number] => [Math.max(a, piece.lo), Math.min(b, piece.hi)])
-      .filter(([a, b]) => b > a);
-    for (const range of ranges) await groupRange(piece.p, range);
-  }
+  for await (const b of morselBatches(snap, m, job, cols, stubs)) groupBatch(b);
 
   /** A scan column as a key or argument: SYMBOL as its codes (no dictionary to read text from). */
   function plainColumn(b: Batch, index: number): Vector {
@@ -444,68 +473,59 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
     return v.type.tag === "SYMBOL" ? { type: T.SYMBOL, data: v.data } : v;
   }
 
-  async function groupRange(p: number, [from, to]: [number, number]): Promise<void> {
-    for (let at = from; at < to; at += BATCH_ROWS_MAX) {
-      const end = Math.min(to, at + BATCH_ROWS_MAX);
-      const columns: Vector[] = new Array(job.types.length);
-      for (const c of cols) {
-        const v = await snap.read(p, job.columnIndexes[c], at, end);
-        const dict = stubs.get(c);
-        columns[c] = job.types[c].tag === "SYMBOL" ? { type: T.SYMBOL, data: v.data, dict } : v;
+  function groupBatch(scanned: Batch): void {
+    let b = scanned;
+    if (sel.length < b.rowCount) sel = new Int32Array(b.rowCount);
+    let empty = false;
+    const viaKernels = kernelPreds && kernelSelect(b, kernelPreds, keySets);
+    if (viaKernels) {
+      empty = viaKernels.count === 0;
+      if (!empty && viaKernels.count < b.rowCount) b = gather(b, viaKernels.sel, viaKernels.count);
+    } else {
+      for (const f of filters) {
+        const count = f(b, sel);
+        if (count === 0) empty = true;
+        if (empty) break;
+        if (count < b.rowCount) b = gather(b, sel, count);
       }
-      let b: Batch = { rowCount: end - at, columns };
-      if (sel.length < b.rowCount) sel = new Int32Array(b.rowCount);
-      let empty = false;
-      const viaKernels = kernelPreds && kernelSelect(b, kernelPreds, keySets);
-      if (viaKernels) {
-        empty = viaKernels.count === 0;
-        if (!empty && viaKernels.count < b.rowCount) b = gather(b, viaKernels.sel, viaKernels.count);
-      } else {
-        for (const f of filters) {
-          const count = f(b, sel);
-          if (count === 0) empty = true;
-          if (empty) break;
-          if (count < b.rowCount) b = gather(b, sel, count);
-        }
-      }
-      if (empty) continue;
-      const rows = b.rowCount;
-      if (gids.length < rows) {
-        gids = new Int32Array(rows);
-        fold = new Int32Array(rows);
-        ids = new Int32Array(rows);
-        mask = new Uint8Array(rows);
-        perKey = keys.map(() => new Int32Array(rows));
-      }
-      const keyVector = (k: number) => {
-        const e = keys[k];
-        return e.kind === "column" ? plainColumn(b, e.index) : keyOf[k](b);
-      };
-      if (keys.length === 0) {
-        gids.fill(0, 0, rows);
-      } else if (keys.length === 1) {
-        keyIds[0].map(keyVector(0), rows, gids);
-        groups = keyIds[0].size;
-      } else {
-        groups = foldKeys(keys.map((_, k) => keyVector(k)), rows, keyIds, folds, perKey, gids, fold, ids);
-        recordFirst(groupKeyIds, perKey, gids, rows, groups);
-      }
-      const argsOfBatch: (Vector | undefined)[] = new Array(argOf.size);
-      job.aggs.forEach((a, i) => {
-        const st = aggs[i];
-        let m: Uint8Array | undefined;
-        if (st.mask) {
-          m = mask;
-          st.mask(b, m);
-        }
-        let arg: Vector | undefined;
-        if (a.arg?.kind === "column") arg = plainColumn(b, a.arg.index);
-        else if (st.argKey >= 0) arg = argsOfBatch[st.argKey] ??= st.arg!(b);
-        if (st.distinct) return st.distinct.add(gids, rows, arg!, m);
-        st.native!.reserve(groups);
-        st.native!.add(gids, rows, arg, m);
-      });
     }
+    if (empty) return;
+    const rows = b.rowCount;
+    if (gids.length < rows) {
+      gids = new Int32Array(rows);
+      fold = new Int32Array(rows);
+      ids = new Int32Array(rows);
+      mask = new Uint8Array(rows);
+      perKey = keys.map(() => new Int32Array(rows));
+    }
+    const keyVector = (k: number) => {
+      const e = keys[k];
+      return e.kind === "column" ? plainColumn(b, e.index) : keyOf[k](b);
+    };
+    if (keys.length === 0) {
+      gids.fill(0, 0, rows);
+    } else if (keys.length === 1) {
+      keyIds[0].map(keyVector(0), rows, gids);
+      groups = keyIds[0].size;
+    } else {
+      groups = foldKeys(keys.map((_, k) => keyVector(k)), rows, keyIds, folds, perKey, gids, fold, ids);
+      recordFirst(groupKeyIds, perKey, gids, rows, groups);
+    }
+    const argsOfBatch: (Vector | undefined)[] = new Array(argOf.size);
+    job.aggs.forEach((a, i) => {
+      const st = aggs[i];
+      let m: Uint8Array | undefined;
+      if (st.mask) {
+        m = mask;
+        st.mask(b, m);
+      }
+      let arg: Vector | undefined;
+      if (a.arg?.kind === "column") arg = plainColumn(b, a.arg.index);
+      else if (st.argKey >= 0) arg = argsOfBatch[st.argKey] ??= st.arg!(b);
+      if (st.distinct) return st.distinct.add(gids, rows, arg!, m);
+      st.native!.reserve(groups);
+      st.native!.add(gids, rows, arg, m);
+    });
   }
   const outKeys = keys.map((e, k) =>
     dataOf(

@@ -17,16 +17,14 @@
  * Chosen per plan (`markParallelTopN`, beside `markParallelHash`) for tables of at least the
  * pool's `hashRowsMin` rows; EXPLAIN shows `Top N [parallel N] ...` exactly when it runs there.
  */
-import { BATCH_ROWS_MAX } from "../../base/limits.ts";
 import { type ColumnType, T } from "../../base/types.ts";
-import type { Batch, Interval, Value, Vector } from "../../base/values.ts";
+import type { Batch, Interval, Value } from "../../base/values.ts";
 import type { BoundExpr } from "../../plan/bound.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
 import type { Storage, TableSnapshot } from "../../storage/api.ts";
 import { batchToRows, rowsToBatches } from "../batch_util.ts";
 import { charge, checkCancelled, type ExecContext, rowBytes, snapshotOf } from "../exec_context.ts";
 import { runFilter } from "../filter.ts";
-import { partitionRanges } from "../scan.ts";
 import {
   columnsOf,
   inline,
@@ -36,11 +34,12 @@ import {
   ShippedCodeDict,
   shippedExecContext,
   type ShippedExpr,
-  textsOf,
+  shippedSymbolCodes,
+  type SymbolCodes,
 } from "./expr_ship.ts";
 import { vectorOf } from "./hash_aggregate.ts";
 import { topNOf } from "./physical.ts";
-import type { Morsel } from "./hash_parallel.ts";
+import { type Morsel, morselBatches, morselsOf } from "./hash_parallel.ts";
 import { runTopN } from "./top_n.ts";
 
 type SortNode = Extract<PlanNode, { kind: "sort" }>;
@@ -73,7 +72,7 @@ export interface TopNJob {
   keys: { index: number; desc: boolean }[];
   keep: number;
   /** Per SYMBOL scan column that expressions compare: the codes of the texts compared with. */
-  symbols: { col: number; size: number; codes: [string, number][] }[];
+  symbols: SymbolCodes[];
   /** The session's time zone, for the row path of a batch the loops decline. */
   timeZone: string;
 }
@@ -202,28 +201,6 @@ export async function topNPartialOf(job: TopNJob, snap: TableSnapshot, m: Morsel
   const cols = new Set<number>();
   for (const e of [...job.filters, ...job.columns]) columnsOf(e, (c) => cols.add(c));
 
-  async function* scan(): AsyncGenerator<Batch> {
-    for (const piece of m.pieces) {
-      const ranges = (await partitionRanges(snap, piece.p, job.intervals))
-        .map(([a, b]): [number, number] => [Math.max(a, piece.lo), Math.min(b, piece.hi)])
-        .filter(([a, b]) => b > a);
-      for (const [from, to] of ranges) {
-        for (let at = from; at < to; at += BATCH_ROWS_MAX) {
-          const end = Math.min(to, at + BATCH_ROWS_MAX);
-          // Only the columns read are set; a SYMBOL column has the codes of the job's texts.
-          const columns: Vector[] = new Array(job.types.length);
-          for (const c of cols) {
-            const v = await snap.read(piece.p, job.columnIndexes[c], at, end);
-            columns[c] = job.types[c].tag === "SYMBOL"
-              ? { type: T.SYMBOL, data: v.data, dict: stubs.get(c) }
-              : v;
-          }
-          yield { rowCount: end - at, columns };
-        }
-      }
-    }
-  }
-
   async function* project(input: AsyncIterable<Batch>): AsyncGenerator<Batch> {
     for await (const b of input) {
       yield {
@@ -236,7 +213,8 @@ export async function topNPartialOf(job: TopNJob, snap: TableSnapshot, m: Morsel
     }
   }
 
-  let input: AsyncIterable<Batch> = scan();
+  // Only the columns read are set; a SYMBOL column has the codes of the job's texts.
+  let input: AsyncIterable<Batch> = morselBatches(snap, m, job, cols, stubs);
   for (const f of job.filters) {
     const node = {
       kind: "filter",
@@ -253,29 +231,6 @@ export async function topNPartialOf(job: TopNJob, snap: TableSnapshot, m: Morsel
 
 // ---- on the main thread ----
 
-/** Consecutive row ranges of the snapshot in table order, `morselRows` rows each. */
-function morselsOf(snap: TableSnapshot, intervals: Interval[] | undefined): Morsel[] {
-  const morsels: Morsel[] = [];
-  const size = topNTuning.morselRows;
-  let open: Morsel | undefined, rows = 0;
-  snap.partitions.forEach((p, i) => {
-    if (p.rowCount === 0) return;
-    if (intervals && !intervals.some((iv) => iv.hi >= p.minTs && iv.lo <= p.maxTs)) return;
-    for (let lo = 0; lo < p.rowCount;) {
-      if (!open) {
-        morsels.push(open = { pieces: [] });
-        rows = 0;
-      }
-      const hi = Math.min(p.rowCount, lo + size - rows);
-      open.pieces.push({ p: i, lo, hi });
-      rows += hi - lo;
-      lo = hi;
-      if (rows >= size) open = undefined;
-    }
-  });
-  return morsels;
-}
-
 /** The job of `shape` for this execution over `snap`. */
 function jobOf(shape: Shape, sort: SortNode, keep: number, ctx: ExecContext, snap: TableSnapshot): TopNJob {
   const ship = (e: BoundExpr) => shipExpr(e, ctx.params);
@@ -291,24 +246,7 @@ function jobOf(shape: Shape, sort: SortNode, keep: number, ctx: ExecContext, sna
     symbols: [],
     timeZone: ctx.evalContext.timeZone,
   };
-  // SYMBOL columns that expressions compare: the codes of the texts they could be compared with.
-  const texts = new Set<string>();
-  const cols = new Set<number>();
-  for (const e of [...job.filters, ...job.columns]) {
-    if (e.kind === "column") continue;
-    textsOf(e, texts);
-    columnsOf(e, (c) => cols.add(c));
-  }
-  for (const c of cols) {
-    if (job.types[c].tag !== "SYMBOL") continue;
-    const dict = snap.symbols(job.columnIndexes[c]);
-    const codes: [string, number][] = [];
-    for (const t of texts) {
-      const code = dict.keyOf(t);
-      if (code !== undefined) codes.push([t, code]);
-    }
-    job.symbols.push({ col: c, size: dict.size, codes });
-  }
+  job.symbols = shippedSymbolCodes([...job.filters, ...job.columns], job, snap);
   return job;
 }
 
@@ -336,7 +274,12 @@ export async function* runParallelTopN(
   async function partialsOf(pool: ParallelTopN, shape: Shape): Promise<Batch[] | undefined> {
     const snap = snapshotOf(ctx, shape.scan.table);
     const job = jobOf(shape, sort, keep, ctx, snap);
-    const parts = await pool.topNPartials(job, snap, morselsOf(snap, job.intervals), ctx);
+    const parts = await pool.topNPartials(
+      job,
+      snap,
+      morselsOf(snap, job.intervals, topNTuning.morselRows),
+      ctx,
+    );
     if (!parts) return undefined;
     checkCancelled(ctx);
     const dicts = shape.columns.map((c) =>
