@@ -6,30 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { adminSession, classifyStatement, Engine, showSettingName } from "../../../engine/mod.ts";
+import { query, withEngine as withSharedEngine } from "./_engine_query.ts";
 
-async function query(engine: Engine, sql: string) {
-  const out = await engine.execute(sql, adminSession());
-  assert.equal(out.kind, "rows");
-  if (out.kind !== "rows") return { names: [], types: [], rows: [] };
-  const rows: unknown[][] = [];
-  for await (const b of out.batches) {
-    for (let r = 0; r < b.rowCount; r++) rows.push(b.columns.map((c) => c.data[r]));
-  }
-  return { names: out.columns.map((c) => c.name), types: out.columns.map((c) => c.type.tag), rows };
-}
-
-async function withEngine(fn: (engine: Engine) => Promise<void>) {
-  const root = await Deno.makeTempDir({ prefix: "qdb_pgdoor_" });
-  const engine = await Engine.open({ root, parallelWorkers: 0 });
-  try {
-    await engine.execute("CREATE TABLE t (ts TIMESTAMP, x LONG, b BOOLEAN) TIMESTAMP(ts)", adminSession());
-    await engine.execute("INSERT INTO t VALUES (0, 1, true), (1, 2, false)", adminSession());
-    await fn(engine);
-  } finally {
-    await engine.close();
-    await Deno.remove(root, { recursive: true });
-  }
-}
+const SETUP = [
+  "CREATE TABLE t (ts TIMESTAMP, x LONG, b BOOLEAN) TIMESTAMP(ts)",
+  "INSERT INTO t VALUES (0, 1, true), (1, 2, false)",
+];
+const withEngine = (fn: (engine: Engine) => Promise<void>) => withSharedEngine("qdb_pgdoor_", SETUP, fn);
 
 Deno.test("catalog vector subscripts are INT elements numbered from 0, also through a derived table", async () => {
   await withEngine(async (engine) => {

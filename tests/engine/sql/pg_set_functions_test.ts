@@ -9,30 +9,13 @@
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
 import { DRIVER_QUERIES } from "./driver_catalog_queries.ts";
+import { query, withEngine as withSharedEngine } from "./_engine_query.ts";
 
-async function query(engine: Engine, sql: string) {
-  const out = await engine.execute(sql, adminSession());
-  assert.equal(out.kind, "rows");
-  if (out.kind !== "rows") return { names: [], types: [], rows: [] };
-  const rows: unknown[][] = [];
-  for await (const b of out.batches) {
-    for (let r = 0; r < b.rowCount; r++) rows.push(b.columns.map((c) => c.data[r]));
-  }
-  return { names: out.columns.map((c) => c.name), types: out.columns.map((c) => c.type.tag), rows };
-}
-
-async function withEngine(fn: (engine: Engine) => Promise<void>) {
-  const root = await Deno.makeTempDir({ prefix: "qdb_pgsrf_" });
-  const engine = await Engine.open({ root, parallelWorkers: 0 });
-  try {
-    await engine.execute("CREATE TABLE t (ts TIMESTAMP, x LONG, s SYMBOL) TIMESTAMP(ts)", adminSession());
-    await engine.execute("INSERT INTO t VALUES (0, 1, 'a'), (1, 2, 'b'), (2, 3, 'c')", adminSession());
-    await fn(engine);
-  } finally {
-    await engine.close();
-    await Deno.remove(root, { recursive: true });
-  }
-}
+const SETUP = [
+  "CREATE TABLE t (ts TIMESTAMP, x LONG, s SYMBOL) TIMESTAMP(ts)",
+  "INSERT INTO t VALUES (0, 1, 'a'), (1, 2, 'b'), (2, 3, 'c')",
+];
+const withEngine = (fn: (engine: Engine) => Promise<void>) => withSharedEngine("qdb_pgsrf_", SETUP, fn);
 
 Deno.test("ARRAY(subquery) is a text array of the column in row order, correlated too; {} for no rows", async () => {
   await withEngine(async (engine) => {

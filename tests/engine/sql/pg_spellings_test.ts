@@ -6,17 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
-
-async function query(engine: Engine, sql: string) {
-  const out = await engine.execute(sql, adminSession());
-  assert.equal(out.kind, "rows");
-  if (out.kind !== "rows") return { types: [], rows: [] };
-  const rows: unknown[][] = [];
-  for await (const b of out.batches) {
-    for (let r = 0; r < b.rowCount; r++) rows.push(b.columns.map((c) => c.data[r]));
-  }
-  return { types: out.columns.map((c) => c.type.tag), rows };
-}
+import { query } from "./_engine_query.ts";
 
 Deno.test("the engine parses the PostgreSQL spellings of catalog queries", async () => {
   const root = await Deno.makeTempDir({ prefix: "qdb_pgspell_" });
