@@ -11,3 +11,8 @@ export async function rows(engine: Engine, sql: string): Promise<unknown[][]> {
   }
   return result;
 }
+
+/** The EXPLAIN of `sql`, one plan line per line. */
+export async function explain(engine: Engine, sql: string): Promise<string> {
+  return (await rows(engine, `EXPLAIN ${sql}`)).map((r) => r[0]).join("\n");
+}

@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
 import { setReferenceExecution } from "../../../engine/exec/vector/physical.ts";
 import { type Rng, rng } from "../../fuzz/prng.ts";
-import { rows } from "../_result_rows.ts";
+import { explain, rows } from "../_result_rows.ts";
 
 const SEEDS = (Deno.env.get("VECTOR_DIFF_SEEDS") ?? "1,2,3,4,5,6").split(",").map(Number);
 const SHAPES_PER_SEED = 80;
@@ -264,10 +264,6 @@ function compare(got: unknown[][], want: unknown[][], ordered: boolean): string 
     }
   }
   return undefined;
-}
-
-async function explain(engine: Engine, sql: string): Promise<string> {
-  return (await rows(engine, `EXPLAIN ${sql}`)).map((r) => r[0]).join("\n");
 }
 
 /**

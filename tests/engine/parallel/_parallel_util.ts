@@ -1,7 +1,7 @@
 /** Shared helpers of the parallel tests: result rows, comparison, engines on one root. */
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
-export { rows } from "../_result_rows.ts";
+export { explain, rows } from "../_result_rows.ts";
 
 export const CACHE_BYTES = 64 * 1024 * 1024;
 

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { adminSession, type Engine, readValue, T } from "../../../engine/mod.ts";
 import { hashTuning } from "../../../engine/parallel/worker_pool.ts";
-import { assertSame, parallelEngine, rows, run, singleEngine } from "./_parallel_util.ts";
+import { assertSame, explain, parallelEngine, rows, run, singleEngine } from "./_parallel_util.ts";
 
 /** [query, a pattern its EXPLAIN must show on the parallel engine]. */
 const SHAPES: [string, RegExp][] = [
@@ -92,10 +92,6 @@ async function makeTable(engine: Engine): Promise<void> {
       "rnd_double(4) d, rnd_float(4) f, rnd_int(-1000, 1000, 4) i, rnd_long(-5, 5, 4) l " +
       "FROM long_sequence(62500)) TIMESTAMP(ts) PARTITION BY DAY",
   );
-}
-
-async function explain(engine: Engine, sql: string): Promise<string> {
-  return (await rows(engine, `EXPLAIN ${sql}`)).map((r) => r[0]).join("\n");
 }
 
 Deno.test("every hash aggregation shape on the workers equals the main thread's, in the same order", async () => {

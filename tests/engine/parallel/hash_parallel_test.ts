@@ -9,7 +9,15 @@
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
 import { WorkerPool } from "../../../engine/parallel/worker_pool.ts";
-import { assertSame, CACHE_BYTES, parallelEngine, rows, run, singleEngine } from "./_parallel_util.ts";
+import {
+  assertSame,
+  CACHE_BYTES,
+  explain,
+  parallelEngine,
+  rows,
+  run,
+  singleEngine,
+} from "./_parallel_util.ts";
 
 // (One SYMBOL key with these aggregates takes the WASM kernels, not the hash: not listed.)
 const PARALLEL = [
@@ -43,10 +51,6 @@ async function makeTable(engine: Engine): Promise<void> {
       "rnd_symbol('a','e',null), rnd_symbol('buy','hold'), rnd_double(2), rnd_long(0, 10, 2), rnd_double(3) " +
       "FROM long_sequence(5000)",
   );
-}
-
-async function explain(engine: Engine, sql: string): Promise<string> {
-  return (await rows(engine, `EXPLAIN ${sql}`)).map((r) => r[0]).join("\n");
 }
 
 Deno.test("parallel hash aggregation equals the main thread's, rows in the same order", async () => {

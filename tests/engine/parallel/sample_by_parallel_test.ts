@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { adminSession, type Engine } from "../../../engine/mod.ts";
 import { sampleByTuning } from "../../../engine/exec/sample_by_parallel.ts";
-import { assertSame, parallelEngine, rows, run, singleEngine } from "./_parallel_util.ts";
+import { assertSame, explain, parallelEngine, rows, run, singleEngine } from "./_parallel_util.ts";
 
 const KEYED_AGGS = "count(), count(d), sum(d), avg(d), min(d), max(d), first(d), last(d), sum(f), min(f), " +
   "last(f), sum(i), max(i), first(i), avg(i), sum(l), min(l), last(l), count(l)";
@@ -55,10 +55,6 @@ async function makeTable(engine: Engine): Promise<void> {
       "rnd_symbol('a','b','c','d',null) s, rnd_double(4) d, rnd_float(4) f, rnd_int(-1000, 1000, 4) i, " +
       "rnd_long(-100000, 100000, 4) l FROM long_sequence(30000)) TIMESTAMP(ts) PARTITION BY HOUR",
   );
-}
-
-async function explain(engine: Engine, sql: string): Promise<string> {
-  return (await rows(engine, `EXPLAIN ${sql}`)).map((r) => r[0]).join("\n");
 }
 
 Deno.test("parallel SAMPLE BY equals the main thread's, keyed and unkeyed, with fills, zones and edges", async () => {

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import type { Engine } from "../../../engine/mod.ts";
 import { topNTuning } from "../../../engine/exec/vector/top_n_parallel.ts";
-import { assertSame, parallelEngine, rows, run, singleEngine } from "./_parallel_util.ts";
+import { assertSame, explain, parallelEngine, rows, run, singleEngine } from "./_parallel_util.ts";
 
 /** [query, whether the workers run it]. */
 const SHAPES: [string, boolean][] = [
@@ -53,10 +53,6 @@ async function makeTable(engine: Engine): Promise<void> {
       "FROM long_sequence(19_000)) TIMESTAMP(ts) PARTITION BY DAY",
   );
   await run(engine, "CREATE TABLE e (ts TIMESTAMP, d DOUBLE) TIMESTAMP(ts) PARTITION BY DAY");
-}
-
-async function explain(engine: Engine, sql: string): Promise<string> {
-  return (await rows(engine, `EXPLAIN ${sql}`)).map((r) => r[0]).join("\n");
 }
 
 Deno.test("every top-N on the workers equals the main thread's, ties and NULLs in the same order", async () => {
