@@ -60,6 +60,45 @@ Deno.test({
     }, before);
     return page.getByTestId("query-log-entry").first();
   };
+  // Requests the page sent that have not finished: named when a panel never becomes ready.
+  const unfinished = new Set<string>();
+  const keyOf = (r: { url(): string; method(): string }) => `${r.method()} ${r.url()}`;
+  page.on("request", (r) => void unfinished.add(keyOf(r)));
+  page.on("requestfinished", (r) => void unfinished.delete(keyOf(r)));
+  page.on("requestfailed", (r) => void unfinished.delete(keyOf(r)));
+  /**
+   * Opens the details panel of `name` (reloads it when it is already open: its button toggles)
+   * and waits until it has loaded; a failure says what the panel showed and what was in flight.
+   */
+  const openDetails = async (name: string) => {
+    const open = page.locator(`[data-testid="table-details"][data-name="${name}"]`);
+    if (await open.count() > 0) await open.getByTestId("table-details-refresh").click();
+    else {
+      const button = page.locator(`[data-testid="schema-table"][data-name="${name}"]`)
+        .getByTestId("schema-table-details-button");
+      await button.click();
+      // A click that lands while the tree re-renders can miss its button: one more try, only
+      // when no panel opened at all (a panel stuck loading fails below).
+      if (!await open.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await button.click();
+    }
+    const panel = page.locator(`[data-testid="table-details"][data-name="${name}"][data-status="ready"]`);
+    try {
+      await panel.waitFor({ timeout: 20_000 });
+    } catch (err) {
+      const shown = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('[data-testid="table-details"]')).map((e) =>
+          `${(e as { getAttribute(n: string): string }).getAttribute("data-name")}:` +
+          (e as { getAttribute(n: string): string }).getAttribute("data-status")
+        )
+      );
+      throw new Error(
+        `details of ${name} not ready: panels ${JSON.stringify(shown)}, requests in flight ` +
+          `${JSON.stringify([...unfinished])}; server log tail:\n${server.log().slice(-2000)}`,
+        { cause: err },
+      );
+    }
+    return panel;
+  };
   try {
     await openConsole(page, server.httpUrl);
 
@@ -109,11 +148,8 @@ Deno.test({
           "('2024-01-02T01:00:00Z','a',3.5)",
       );
       await page.getByTestId("schema-refresh-button").click();
-      const row = page.locator('[data-testid="schema-table"][data-name="trips"]');
-      await row.waitFor();
-      await row.getByTestId("schema-table-details-button").click();
-      const panel = page.locator('[data-testid="table-details"][data-name="trips"][data-status="ready"]');
-      await panel.waitFor();
+      await page.locator('[data-testid="schema-table"][data-name="trips"]').waitFor();
+      const panel = await openDetails("trips");
       assert.equal(await panel.getByTestId("table-details-row-count").textContent(), "3");
       const wal = panel.getByTestId("table-details-wal");
       assert.equal(await wal.getAttribute("data-wal"), "true");
@@ -185,9 +221,7 @@ Deno.test({
       );
       const row = page.locator('[data-testid="schema-table"][data-name="trips"]');
       assert.equal(await row.getAttribute("data-suspended"), "true");
-      await row.getByTestId("schema-table-details-button").click();
-      const panel = page.locator('[data-testid="table-details"][data-name="trips"][data-status="ready"]');
-      await panel.waitFor();
+      const panel = await openDetails("trips");
       assert.equal(await panel.getByTestId("table-details-wal").getAttribute("data-suspended"), "true");
       await panel.getByTestId("resume-wal-txn").fill("2");
       await panel.getByTestId("resume-wal-button").click();
