@@ -160,6 +160,37 @@ export interface KeyedStatsArgs extends KeyedArgs {
   maxs: number;
 }
 
+/** A DOUBLE operand of `binop`: a column (offset of its row 0) or a constant (NaN: NULL). */
+export type Operand = { data: number } | { value: number };
+
+/**
+ * `out = a op b` over DOUBLE operands for every visited row (issue #16: aggregates of
+ * `price - amount` fold the result with `stats`). `rowCount` is the columns' row count; with
+ * `sel`, entry j of `out` is the j-th selected row's. Only +, - and *: IEEE arithmetic keeps
+ * a NULL operand's result NULL (NaN or an infinity) for them, and an overflowing result is an
+ * infinity, which `stats` reads as NULL as the scalar operators make it NULL. `out` needs room
+ * for one DOUBLE per visited row and must not overlap a column operand.
+ */
+export interface BinopArgs extends Rows {
+  op: "+" | "-" | "*";
+  a: Operand;
+  b: Operand;
+  out: number;
+}
+
+/**
+ * The rows of a DOUBLE column that can still enter a top-N whose worst kept row ranks `t`:
+ * rank >= t when `desc`, rank <= t otherwise, a NULL (NaN, ±Infinity) ranking -Infinity.
+ * `out` gets the row indexes (Int32, room for rowCount entries).
+ */
+export interface TopNArgs {
+  data: number;
+  rowCount: number;
+  threshold: number;
+  desc: boolean;
+  out: number;
+}
+
 /**
  * SAMPLE BY's segmented reduce. Segment s covers positions [ends[s-1], ends[s]) with
  * ends[-1] = `from`; a position is a row, or with `sel` an index into the selection. Ends
@@ -331,4 +362,8 @@ export interface Kernels {
   sequence(args: SequenceArgs): void;
   /** One step of the ASOF/LT JOIN forward merge. */
   asofMerge(args: AsofMergeArgs): AsofMergeStop;
+  /** `out = a op b` over DOUBLE operands; see BinopArgs. */
+  binop(args: BinopArgs): void;
+  /** Rows of a DOUBLE column that can enter a top-N under its threshold; returns their count. */
+  topNCandidates(args: TopNArgs): number;
 }

@@ -34,6 +34,7 @@ import { floatRange, intRange, longRange, type Range } from "./_ranges.ts";
 import {
   type AsofMergeArgs,
   type AsofMergeStop,
+  type BinopArgs,
   type BoundArgs,
   type BoundsArgs,
   type ColumnArgs,
@@ -59,6 +60,7 @@ import {
   type ReverseArgs,
   type SegmentArgs,
   type SequenceArgs,
+  type TopNArgs,
 } from "./kernels.ts";
 
 export * from "./kernels.ts";
@@ -460,7 +462,42 @@ class WasmKernels implements Kernels {
     ) as number;
     return { left, right: Number(this.#resultI[0]) };
   }
+
+  binop(args: BinopArgs): void {
+    const check = this.#check;
+    check.oneOf(args.op, BINOPS, "op");
+    const { visits, sel } = check.selection(args);
+    const rowCount = check.count(args.rowCount, "rowCount");
+    check.region(args.out, visits * 8, 8, "out");
+    const operand = (o: BinopArgs["a"], name: string): [number, number] => {
+      if ("data" in o) {
+        check.region(o.data, rowCount * 8, 8, name);
+        check.disjoint(o.data, rowCount * 8, args.out, visits * 8);
+        return [o.data, 0];
+      }
+      if (typeof o.value !== "number") check.oneOf(String(o.value), [], name);
+      return [0, Number.isFinite(o.value) ? o.value : NaN];
+    };
+    const [a, av] = operand(args.a, "a");
+    const [b, bv] = operand(args.b, "b");
+    const consts = ("value" in args.a ? 1 : 0) | ("value" in args.b ? 2 : 0);
+    if (visits === 0) return;
+    this.#fn("binop_f64")(BINOPS.indexOf(args.op), a, av, b, bv, consts, sel, visits, args.out);
+  }
+
+  topNCandidates(args: TopNArgs): number {
+    const check = this.#check;
+    const rowCount = check.count(args.rowCount, "rowCount");
+    check.region(args.data, rowCount * 8, 8, "data");
+    check.region(args.out, rowCount * 4, 4, "out");
+    if (typeof args.threshold !== "number") check.oneOf(String(args.threshold), [], "threshold");
+    if (rowCount === 0) return 0;
+    return this.#fn("topn_f64")(args.data, rowCount, args.threshold, args.desc ? 1 : 0, args.out) as number;
+  }
 }
+
+/** `binop` operators in the module's numbering (assembly/expr.ts). */
+const BINOPS: readonly BinopArgs["op"][] = ["+", "-", "*"];
 
 /** The kernel range of a filter, or null when no row can match. */
 function rangeOf(kind: NumericKind, args: FilterArgs<number | bigint | null>): Range<number | bigint> | null {

@@ -12,6 +12,7 @@ import { Checker } from "./_check.ts";
 import {
   type AsofMergeArgs,
   type AsofMergeStop,
+  type BinopArgs,
   type BoundArgs,
   type BoundsArgs,
   type ColumnArgs,
@@ -37,6 +38,7 @@ import {
   type ReverseArgs,
   type SegmentArgs,
   type SequenceArgs,
+  type TopNArgs,
 } from "./kernels.ts";
 
 const LONG_NULL = -(2n ** 63n);
@@ -461,6 +463,46 @@ class ReferenceKernels implements Kernels {
       i32[a.match / 4 + i] = i32[a.lastRow / 4 + slotAt(a.leftKeys, a.leftTable, a.leftTableLength, i)];
     }
     return { left: i, right: r };
+  }
+
+  binop(args: BinopArgs): void {
+    const check = this.#check;
+    check.oneOf(args.op, ["+", "-", "*"], "op");
+    const { visits, sel } = check.selection(args);
+    const rowCount = check.count(args.rowCount, "rowCount");
+    check.region(args.out, visits * 8, 8, "out");
+    const f64 = this.#f64;
+    const operand = (o: BinopArgs["a"], name: string): (row: number) => number => {
+      if ("data" in o) {
+        check.region(o.data, rowCount * 8, 8, name);
+        check.disjoint(o.data, rowCount * 8, args.out, visits * 8);
+        return (row) => f64[o.data / 8 + row];
+      }
+      if (typeof o.value !== "number") check.oneOf(String(o.value), [], name);
+      const v = Number.isFinite(o.value) ? o.value : NaN;
+      return () => v;
+    };
+    const a = operand(args.a, "a"), b = operand(args.b, "b");
+    const rows = this.#rowsOf(visits, sel);
+    rows.forEach((row, j) => {
+      const x = a(row), y = b(row);
+      f64[args.out / 8 + j] = args.op === "+" ? x + y : args.op === "-" ? x - y : x * y;
+    });
+  }
+
+  topNCandidates(args: TopNArgs): number {
+    const check = this.#check;
+    const rowCount = check.count(args.rowCount, "rowCount");
+    check.region(args.data, rowCount * 8, 8, "data");
+    check.region(args.out, rowCount * 4, 4, "out");
+    if (typeof args.threshold !== "number") check.oneOf(String(args.threshold), [], "threshold");
+    let c = 0;
+    for (let i = 0; i < rowCount; i++) {
+      const x = this.#f64[args.data / 8 + i];
+      const r = Number.isFinite(x) ? x : -Infinity;
+      if (args.desc ? r >= args.threshold : r <= args.threshold) this.#i32[args.out / 4 + c++] = i;
+    }
+    return c;
   }
 }
 

@@ -1,8 +1,10 @@
 /**
  * The WASM hot path for aggregates over a table (ARCHITECTURE.md "WASM hot path"):
- * count/sum/avg/min/max of numeric columns, unkeyed or keyed by one SYMBOL column, over a
- * scan narrowed by timestamp intervals and simple filters (numeric column vs constant,
- * symbol equality and IN, IS NULL). Kernels scan the cached column memory in place through
+ * count/sum/avg/min/max of numeric columns (unkeyed also of `a op b`, +, - or * over DOUBLE
+ * columns and constants: the `binop` kernel fills a scratch chunk that `stats` folds, so
+ * `sum(price - amount)` is one pass of two WASM loops per chunk), unkeyed or keyed by one
+ * SYMBOL column, over a scan narrowed by timestamp intervals and simple filters (numeric
+ * column vs constant, symbol equality and IN, IS NULL). Kernels scan the cached column memory in place through
  * selection vectors; partial results merge across partitions in TypeScript.
  *
  * `tryFastAggregate` answers undefined when the query is outside this shape, and the
@@ -12,6 +14,7 @@ import type { ColumnType } from "../base/types.ts";
 import { type Batch, type Interval, LONG_NULL, type Value } from "../base/values.ts";
 import { kernels, type MeasureKind, type NumericKind, wasmMemory } from "../../engine-wasm/mod.ts";
 import { conjuncts } from "../plan/intervals_from_where.ts";
+import type { BoundExpr } from "../plan/bound.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import type { TableSnapshot } from "../storage/api.ts";
 import { rowsToBatch } from "./batch_util.ts";
@@ -26,10 +29,50 @@ type ScanNode = Extract<PlanNode, { kind: "scan" }>;
 
 export type Agg = {
   fn: "count" | "sum" | "avg" | "min" | "max";
+  /** The scan column aggregated (for an expression: its first column operand); -1 for count(*). */
   col: number;
   kind?: NumericKind;
   returns: ColumnType;
+  /** A DOUBLE `a op b` argument (issue #16), evaluated chunk by chunk by the `binop` kernel. */
+  expr?: ArgExpr;
 };
+
+/** An operand of an expression argument: a DOUBLE scan column or a constant (NaN: NULL). */
+export type ArgOperand = { col: number } | { value: number };
+
+/** `a op b` over DOUBLE operands, at least one of them a column. */
+export interface ArgExpr {
+  op: "+" | "-" | "*";
+  a: ArgOperand;
+  b: ArgOperand;
+}
+
+/** The scan columns an expression argument reads. */
+const operandColumns = (e: ArgExpr) => [e.a, e.b].flatMap((o) => ("col" in o ? [o.col] : []));
+
+/** The text an expression argument is cached by within one chunk (aggregates sharing it). */
+const exprKey = (e: ArgExpr) => JSON.stringify(e);
+
+/**
+ * `e` as a binop argument: +, - or * of two DOUBLE columns or a DOUBLE column and a numeric
+ * constant (the scalar operators' NULL rules hold for IEEE +, - and *, kernels.ts BinopArgs).
+ */
+function argExprOf(e: BoundExpr, scan: ScanNode): ArgExpr | undefined {
+  if (e.kind !== "call" || e.type.tag !== "DOUBLE" || e.args.length !== 2) return undefined;
+  if (e.name !== "+" && e.name !== "-" && e.name !== "*") return undefined;
+  const operand = (x: BoundExpr): ArgOperand | undefined => {
+    if (x.kind === "column") {
+      return scan.columns[x.index].type.tag === "DOUBLE" ? { col: x.index } : undefined;
+    }
+    if (x.kind !== "const") return undefined;
+    const v = x.value;
+    const n = typeof v === "number" ? v : typeof v === "bigint" ? Number(v) : v === null ? NaN : undefined;
+    return n === undefined ? undefined : { value: Number.isFinite(n) ? n : NaN };
+  };
+  const a = operand(e.args[0]), b = operand(e.args[1]);
+  if (!a || !b || (!("col" in a) && !("col" in b))) return undefined;
+  return { op: e.name, a, b };
+}
 
 interface Shape {
   scan: ScanNode;
@@ -72,7 +115,15 @@ export function fastShape(n: AggregateNode): Shape | undefined {
       continue;
     }
     const arg = a.args[0];
-    if (a.args.length !== 1 || arg.kind !== "column") return undefined;
+    if (a.args.length !== 1) return undefined;
+    if (arg.kind !== "column") {
+      // Keyed scans fold by column (keyedStats): an expression argument is unkeyed only.
+      const expr = key === undefined ? argExprOf(arg, scan) : undefined;
+      if (!expr) return undefined;
+      const col = "col" in expr.a ? expr.a.col : (expr.b as { col: number }).col;
+      aggs.push({ fn, col, kind: "f64", returns: a.binding.returns, expr });
+      continue;
+    }
     const kind = KIND[scan.columns[arg.index].type.tag];
     if (!kind) return undefined;
     if (key !== undefined && (kind === "i16" || kind === "i8")) return undefined;
@@ -286,6 +337,7 @@ async function accumulateOn(
   const needed = new Set<number>([
     ...s.preds.map((x) => x.col),
     ...s.aggs.filter((a) => a.col >= 0).map((a) => a.col),
+    ...s.aggs.flatMap((a) => (a.expr ? operandColumns(a.expr) : [])),
   ]);
   if (s.key !== undefined) needed.add(s.key);
   const width = (c: number) => (s.tags[c] === "SYMBOL" ? 4 : WIDTH[KIND[s.tags[c]]!]);
@@ -333,7 +385,7 @@ async function accumulateOn(
       }
       if (selCount === 0) continue;
       const rows = sel === undefined ? { rowCount } : { rowCount, sel, selCount };
-      if (s.key === undefined) accumulateUnkeyed(s, groups[0], rows, at);
+      if (s.key === undefined) accumulateUnkeyed(s, groups[0], rows, at, scratch);
       else accumulateKeyed(s, groups, rowsPerGroup, rows, at, keyCount, scratch);
       if (s.key === undefined) rowsPerGroup[0] += selCount;
     }
@@ -364,14 +416,28 @@ function finishBatch(n: AggregateNode, s: Shape, snap: TableSnapshot, partials: 
 
 type RowsArg = { rowCount: number; sel?: number; selCount?: number };
 
-function accumulateUnkeyed(s: HeapScan, accs: Acc[], rows: RowsArg, at: (c: number) => number): void {
+function accumulateUnkeyed(
+  s: HeapScan,
+  accs: Acc[],
+  rows: RowsArg,
+  at: (c: number) => number,
+  scratch: Scratch,
+): void {
   const k = kernels();
   const cache = new Map<
-    number,
+    number | string,
     { count: number; sum: number | bigint; min: number | bigint; max: number | bigint }
   >();
   s.aggs.forEach((a, i) => {
     if (a.col < 0) return;
+    if (a.expr) {
+      // Aggregates of the same expression (sum and min of price - amount) share one pass.
+      const key = exprKey(a.expr);
+      let st = cache.get(key);
+      if (!st) cache.set(key, st = exprStats(a.expr, rows, at, scratch));
+      mergeStats(accs[i], st, "f64");
+      return;
+    }
     let st = cache.get(a.col);
     if (!st) {
       const kind = a.kind!;
@@ -382,6 +448,42 @@ function accumulateUnkeyed(s: HeapScan, accs: Acc[], rows: RowsArg, at: (c: numb
     }
     mergeStats(accs[i], st, a.kind!);
   });
+}
+
+/** Rows per `binop` chunk: 256 KiB of DOUBLEs, written and folded while in cache. */
+const EXPR_CHUNK = 32_768;
+
+/**
+ * count/sum/min/max of an expression argument over the visited rows: the `binop` kernel writes
+ * a chunk of values into scratch memory, the `stats` kernel folds it, and the chunks' partial
+ * states add up in order.
+ */
+function exprStats(
+  e: ArgExpr,
+  rows: RowsArg,
+  at: (c: number) => number,
+  scratch: Scratch,
+): { count: number; sum: number; min: number; max: number } {
+  const k = kernels();
+  const visits = rows.sel === undefined ? rows.rowCount : rows.selCount!;
+  const out = scratch.alloc(Math.min(visits, EXPR_CHUNK) * 8);
+  const operand = (o: ArgOperand, from: number) =>
+    "col" in o ? { data: at(o.col) + (rows.sel === undefined ? from * 8 : 0) } : o;
+  const total = { count: 0, sum: 0, min: NaN, max: NaN };
+  for (let from = 0; from < visits; from += EXPR_CHUNK) {
+    const n = Math.min(EXPR_CHUNK, visits - from);
+    const chunkRows = rows.sel === undefined
+      ? { rowCount: n }
+      : { rowCount: rows.rowCount, sel: rows.sel + from * 4, selCount: n };
+    k.binop({ ...chunkRows, op: e.op, a: operand(e.a, from), b: operand(e.b, from), out });
+    const st = k.stats("f64", { data: out, rowCount: n });
+    if (st.count === 0) continue;
+    total.count += st.count;
+    total.sum += st.sum;
+    if (!(st.min >= total.min)) total.min = st.min;
+    if (!(st.max <= total.max)) total.max = st.max;
+  }
+  return total;
 }
 
 function mergeStats(

@@ -39,7 +39,7 @@ const TAG = "stats";
  */
 export function statsShapeFits(job: Pick<HeapScan, "preds" | "key" | "aggs">): boolean {
   return job.preds.length === 0 && job.key === undefined &&
-    job.aggs.every((a) => a.fn === "count" || a.fn === "min" || a.fn === "max");
+    job.aggs.every((a) => !a.expr && (a.fn === "count" || a.fn === "min" || a.fn === "max"));
 }
 
 /** Whether partition `p` lies entirely inside the intervals (or there are none). */

@@ -5,18 +5,26 @@
  * merged into the kept rows by a stable sort, so ties keep input order exactly as the full
  * sort (sort.ts) does. Numeric first keys are compared as doubles in that loop (the mapping is
  * monotonic, so a strictly worse double is a strictly worse value; equal doubles go on to the
- * exact comparison); other types compare scalar values.
+ * exact comparison); other types compare scalar values. A DOUBLE first key is tested by the
+ * `topNCandidates` WASM kernel (issue #16: eight rows per SIMD step, ~4x the JavaScript loop),
+ * in place when the batch's column is a view of the WASM column cache.
  */
 import { type Batch, INT_NULL, LONG_NULL, readValue, type Value, type Vector } from "../../base/values.ts";
 import { compareValues } from "../../functions/value_compare.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
 import { rowOf, rowsToBatches } from "../batch_util.ts";
 import { charge, checkCancelled, type ExecContext, rowBytes } from "../exec_context.ts";
+import { FastPathUnavailable, Scratch } from "../wasm_scratch.ts";
+import { kernels, wasmMemory } from "../../../engine-wasm/mod.ts";
 
 type SortNode = Extract<PlanNode, { kind: "sort" }>;
 
-/** Rows of a DOUBLE first key tested against one threshold before candidates merge. */
-const CHUNK = 4096;
+/**
+ * Rows of a DOUBLE first key tested against one threshold before candidates merge: one
+ * kernel call per chunk (its fixed cost is paid per 16K rows; the chunk's copy, for a key
+ * outside WASM memory, stays in L2).
+ */
+const CHUNK = 16_384;
 
 /** Ascending rank of row i as a double (NULL lowest, as NULLs sort first ascending), if numeric. */
 function rankReader(v: Vector): ((i: number) => number) | undefined {
@@ -36,11 +44,29 @@ function rankReader(v: Vector): ((i: number) => number) | undefined {
   return undefined;
 }
 
+/**
+ * The rank of a first-key value as the threshold loop compares it (NULL lowest), or undefined
+ * for a value of a type compared by value (text, booleans...).
+ */
+export function rankOfValue(v: Value): number | undefined {
+  if (v === null) return -Infinity;
+  if (typeof v === "bigint") return Number(v);
+  if (typeof v === "number") return Number.isFinite(v) ? v : -Infinity;
+  return undefined;
+}
+
+/**
+ * The best `keep` rows of `input` in sort order. `floor`, a first-key rank some `keep` rows
+ * of the same statement's input already reach (a parallel top-N's earlier morsels on this
+ * worker), drops rows ranked strictly worse from the start: such a row has `keep` rows
+ * strictly ahead of it elsewhere, so it cannot be in the answer, whatever the tie order.
+ */
 export async function* runTopN(
   n: SortNode,
   keep: number,
   input: AsyncIterable<Batch>,
   ctx: ExecContext,
+  floor?: number,
 ): AsyncGenerator<Batch> {
   const keys = n.keys.map((k) => ({ ...k, type: n.columns[k.index].type }));
   const compare = (a: Value[], b: Value[]) => {
@@ -74,77 +100,121 @@ export async function* runTopN(
         : thresholdValue as number;
     }
   };
+  // The rank a row must reach to be a candidate: the worst kept row's once `keep` rows are
+  // held, tightened by `floor`; undefined while every row is one.
+  const limit = (): number | undefined => {
+    const t = kept.length === keep ? thresholdRank : undefined;
+    if (floor === undefined) return t;
+    if (t === undefined) return floor;
+    return sign > 0 ? Math.min(t, floor) : Math.max(t, floor);
+  };
   charge(ctx, rowBytes(keep + mergeEvery, n.columns.length));
   if (keep <= 0) {
     for await (const _ of input) checkCancelled(ctx);
     return;
   }
-  let sel = new Int32Array(0);
+  // Row indexes the kernel lists, and a copy of a chunk of a first key that is not in WASM
+  // memory (a computed key such as price * amount): allocated on first use, freed at the end.
+  let scratch: Scratch | undefined;
+  let selPtr = 0, copyPtr = 0, noScratch = false;
+  let jsSel = new Int32Array(0);
   let chunk = Math.max(64, keep);
-  for await (const b of input) {
-    checkCancelled(ctx);
-    const v = b.columns[first.index];
-    const rank = rankReader(v);
-    const rows = b.rowCount;
-    for (let i = 0; i < rows; i++) {
-      if (kept.length === keep && v.data instanceof Float64Array) {
-        // A DOUBLE first key, once `keep` rows are held (from the batch's first row, or from
-        // where they filled up): one typed-array loop lists the rest's rows that could enter
-        // under the current threshold; only they are re-checked (the threshold tightens as
-        // they merge) and materialized.
-        // Chunks of the batch each see the threshold the previous ones tightened: right after
-        // the first `keep` rows (a morsel's start) most rows beat it, so chunks start small
-        // and double.
-        if (sel.length < CHUNK) sel = new Int32Array(CHUNK);
-        for (let from = i; from < rows; from += chunk, chunk = Math.min(CHUNK, chunk * 2)) {
-          const to = Math.min(rows, from + chunk);
-          const count = sign > 0
-            ? atMostF64(v.data, from, to, thresholdRank, sel)
-            : atLeastF64(v.data, from, to, thresholdRank, sel);
-          for (let j = 0; j < count; j++) {
-            const at = sel[j];
-            const r = rank!(at);
-            if (sign > 0 ? r > thresholdRank : r < thresholdRank) continue;
-            candidates.push(rowOf(b, at));
-            if (candidates.length >= mergeEvery) merge();
+  try {
+    for await (const b of input) {
+      checkCancelled(ctx);
+      const v = b.columns[first.index];
+      const rank = rankReader(v);
+      const rows = b.rowCount;
+      for (let i = 0; i < rows; i++) {
+        const lim = rank ? limit() : undefined;
+        if (lim !== undefined && v.data instanceof Float64Array) {
+          // A DOUBLE first key, once `keep` rows are held (from the batch's first row, or from
+          // where they filled up): the `topNCandidates` kernel lists the rest's rows that could
+          // enter under the current threshold; only they are re-checked (the threshold tightens
+          // as they merge) and materialized.
+          // Chunks of the batch each see the threshold the previous ones tightened: right after
+          // the first `keep` rows (a morsel's start) most rows beat it, so chunks start small
+          // and double.
+          const d = v.data;
+          const mem = wasmMemory();
+          const inWasm = d.buffer === mem.buffer;
+          if (!scratch && !noScratch) {
+            try {
+              scratch = new Scratch();
+              selPtr = scratch.alloc(CHUNK * 4);
+              copyPtr = scratch.alloc(CHUNK * 8);
+            } catch (err) {
+              if (!(err instanceof FastPathUnavailable)) throw err;
+              // WASM memory full: the same test in JavaScript.
+              scratch?.release();
+              scratch = undefined;
+              noScratch = true;
+            }
           }
+          for (let from = i; from < rows; from += chunk, chunk = Math.min(CHUNK, chunk * 2)) {
+            const to = Math.min(rows, from + chunk);
+            let count: number, sel: Int32Array;
+            if (scratch) {
+              let data = d.byteOffset + from * 8;
+              if (!inWasm) {
+                mem.f64(copyPtr, to - from).set(d.subarray(from, to));
+                data = copyPtr;
+              }
+              const args = { data, rowCount: to - from, threshold: limit()!, desc: sign < 0, out: selPtr };
+              count = kernels().topNCandidates(args);
+              sel = mem.i32(selPtr, count);
+            } else {
+              if (jsSel.length < CHUNK) jsSel = new Int32Array(CHUNK);
+              sel = jsSel;
+              count = candidatesF64(d, from, to, limit()!, sign < 0, sel);
+            }
+            for (let j = 0; j < count; j++) {
+              const at = from + sel[j];
+              const r = rank!(at), t = limit()!;
+              if (sign > 0 ? r > t : r < t) continue;
+              candidates.push(rowOf(b, at));
+              if (candidates.length >= mergeEvery) merge();
+            }
+          }
+          break;
         }
-        break;
-      }
-      if (kept.length === keep) {
-        // Skip a row whose first key is strictly worse than the worst kept row's.
-        if (rank) {
-          const r = rank(i);
-          if (sign > 0 ? r > thresholdRank : r < thresholdRank) continue;
-        } else {
+        if (lim !== undefined) {
+          // Skip a row whose first key is strictly worse than the worst kept row's (or the floor).
+          const r = rank!(i);
+          if (sign > 0 ? r > lim : r < lim) continue;
+        } else if (kept.length === keep) {
           const c = compareValues(readValue(v, i), thresholdValue, first.type);
           if (sign * c > 0) continue;
         }
+        candidates.push(rowOf(b, i));
+        if (candidates.length >= mergeEvery || kept.length + candidates.length === keep) merge();
       }
-      candidates.push(rowOf(b, i));
-      if (candidates.length >= mergeEvery || kept.length + candidates.length === keep) merge();
     }
+  } finally {
+    scratch?.release();
   }
   merge();
   yield* rowsToBatches(n.columns.map((c) => c.type), kept);
 }
 
-/** Rows from `from` whose DOUBLE value is NULL (ranked lowest) or at most `t`: ascending. */
-function atMostF64(d: Float64Array, from: number, n: number, t: number, sel: Int32Array): number {
+/**
+ * The `topNCandidates` kernel's test in JavaScript, for when WASM memory has no room for its
+ * scratch: rows of d[from, to) ranked at least (desc) or at most `t`, NULL ranking -Infinity;
+ * entries are relative to `from`.
+ */
+function candidatesF64(
+  d: Float64Array,
+  from: number,
+  to: number,
+  t: number,
+  desc: boolean,
+  sel: Int32Array,
+): number {
   let c = 0;
-  for (let i = from; i < n; i++) {
+  for (let i = from; i < to; i++) {
     const x = d[i];
-    if (x <= t || x - x !== 0) sel[c++] = i;
-  }
-  return c;
-}
-
-/** Rows from `from` whose DOUBLE value is at least `t` (NULL only when t is -Infinity): descending. */
-function atLeastF64(d: Float64Array, from: number, n: number, t: number, sel: Int32Array): number {
-  let c = 0;
-  for (let i = from; i < n; i++) {
-    const x = d[i];
-    if (x >= t || (t === -Infinity && x - x !== 0)) sel[c++] = i;
+    const r = x - x === 0 ? x : -Infinity;
+    if (desc ? r >= t : r <= t) sel[c++] = i - from;
   }
   return c;
 }

@@ -40,7 +40,7 @@ import {
 import { vectorOf } from "./hash_aggregate.ts";
 import { topNOf } from "./physical.ts";
 import { type Morsel, morselBatches, morselsOf } from "./hash_parallel.ts";
-import { runTopN } from "./top_n.ts";
+import { rankOfValue, runTopN } from "./top_n.ts";
 
 type SortNode = Extract<PlanNode, { kind: "sort" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
@@ -53,11 +53,12 @@ type FilterNode = Extract<PlanNode, { kind: "filter" }>;
 export const KEEP_MAX = 10_000;
 
 /**
- * Rows per morsel. A top-N tests most rows with one comparison against its threshold, so a
- * morsel's fixed cost (a message, a snapshot, the first `keep` rows merged) is paid per half
- * million rows; tests lower it to cut small tables into many morsels.
+ * Rows per morsel. A top-N tests most rows with one SIMD comparison against its threshold
+ * (~1 ns a row), so a morsel's fixed cost (a message, a snapshot, the first rows merged) is
+ * paid per million rows: at 512K rows per morsel the 10M-row top-N took 32 ms of CPU, at 1M
+ * 18 ms (issue #16); tests lower it to cut small tables into many morsels.
  */
-export const topNTuning = { morselRows: 524_288 };
+export const topNTuning = { morselRows: 1_048_576 };
 
 /** What a worker needs to run the top-N of a morsel: plain, structured-cloneable data. */
 export interface TopNJob {
@@ -71,6 +72,11 @@ export interface TopNJob {
   columns: ShippedExpr[];
   keys: { index: number; desc: boolean }[];
   keep: number;
+  /**
+   * Names this execution: a worker's earlier morsels of the same statement give its later
+   * ones a floor (top_n.ts runTopN), so a morsel's start skips rows already beaten.
+   */
+  statement: string;
   /** Per SYMBOL scan column that expressions compare: the codes of the texts compared with. */
   symbols: SymbolCodes[];
   /** The session's time zone, for the row path of a batch the loops decline. */
@@ -186,6 +192,15 @@ export function parallelTopNOf(n: PlanNode): number {
 // ---- on a worker heap ----
 
 /**
+ * Per statement, the tightest first-key rank the worker's finished morsels reached with
+ * `keep` rows: `keep` rows of that statement's input rank at least as well, so any row ranked
+ * strictly worse is out of the answer. Statements are few at a time; the map is cleared when
+ * it grows (a missing floor only costs speed).
+ */
+const floors = new Map<string, number>();
+const FLOORS_MAX = 64;
+
+/**
  * The best `job.keep` rows of one morsel of `snap` (a worker's snapshot of the same state),
  * through the operators the main thread runs: the filter (its WASM kernels when the conditions
  * are simple comparisons, else the batch loops), then the projected columns, then the top-N.
@@ -225,7 +240,19 @@ export async function topNPartialOf(job: TopNJob, snap: TableSnapshot, m: Morsel
   }
   const node = { keys: job.keys, columns: types.map((type) => ({ type })) } as unknown as SortNode;
   const rows: Value[][] = [];
-  for await (const b of runTopN(node, job.keep, project(input), ctx)) rows.push(...batchToRows(b));
+  const floor = floors.get(job.statement);
+  for await (const b of runTopN(node, job.keep, project(input), ctx, floor)) rows.push(...batchToRows(b));
+  const first = job.keys[0];
+  const reached = rows.length === job.keep ? rankOfValue(rows[job.keep - 1][first.index]) : undefined;
+  if (reached !== undefined) {
+    const tighter = floor === undefined
+      ? reached
+      : first.desc
+      ? Math.max(floor, reached)
+      : Math.min(floor, reached);
+    if (floors.size >= FLOORS_MAX) floors.clear();
+    floors.set(job.statement, tighter);
+  }
   return { rows };
 }
 
@@ -243,6 +270,7 @@ function jobOf(shape: Shape, sort: SortNode, keep: number, ctx: ExecContext, sna
     columns: shape.columns.map(ship),
     keys: sort.keys.map((k) => ({ index: k.index, desc: k.desc })),
     keep,
+    statement: crypto.randomUUID(),
     symbols: [],
     timeZone: ctx.evalContext.timeZone,
   };
