@@ -13,9 +13,10 @@ import {
 } from "../exec/vector/physical.ts";
 
 // Whether an aggregate runs on the worker heaps was chosen for this plan (Engine, before EXPLAIN).
-import { parallelOf } from "../exec/vector/hash_parallel.ts";
+import { denseKeysOf, parallelOf } from "../exec/vector/hash_parallel.ts";
 import { parallelSampleByOf } from "../exec/sample_by_parallel.ts";
 import { parallelTopNOf } from "../exec/vector/top_n_parallel.ts";
+import { joinOp } from "../exec/hash_join.ts";
 
 export function explainPlan(n: PlanNode, depth = 0, topN?: { sort: PlanNode; keep: number }): string[] {
   const pad = "    ".repeat(depth);
@@ -61,7 +62,10 @@ function describe(n: PlanNode, topN?: { sort: PlanNode; keep: number }): string 
     case "aggregate": {
       const workers = parallelOf(n);
       const stats = aggregatePartitionStats(n) ? ", partition stats" : "";
-      const op = ` [${AGGREGATE_OP_LABEL[aggregateOp(n)]}${stats}${workers ? `, parallel ${workers}` : ""}]`;
+      const dense = denseKeysOf(n) ? ", dense keys" : "";
+      const op = ` [${AGGREGATE_OP_LABEL[aggregateOp(n)]}${stats}${
+        workers ? `, parallel ${workers}` : ""
+      }${dense}]`;
       return (n.keys.length
         ? `GroupBy keys: ${n.keys.length} values: ${n.aggs.map((a) => a.name).join(",")}`
         : `GroupBy values: ${n.aggs.map((a) => a.name).join(",")}`) + op;
@@ -77,11 +81,9 @@ function describe(n: PlanNode, topN?: { sort: PlanNode; keep: number }): string 
     case "distinct":
       return `Distinct [${AGGREGATE_OP_LABEL[distinctOp(n)]}${
         parallelOf(n) ? `, parallel ${parallelOf(n)}` : ""
-      }]`;
+      }${denseKeysOf(n) ? ", dense keys" : ""}]`;
     case "join":
-      return `${n.type[0].toUpperCase()}${n.type.slice(1)} Join${
-        n.equi.length ? " (hash)" : " (nested loop)"
-      }`;
+      return `${n.type[0].toUpperCase()}${n.type.slice(1)} Join (${joinOp(n)})`;
     case "lateral":
       return `Lateral ${n.type[0].toUpperCase()}${
         n.type.slice(1)

@@ -717,3 +717,106 @@ function cast(g: Gen, e: Extract<BoundExpr, { kind: "cast" }>): Node {
       return unsupported();
   }
 }
+
+/** A sub-expression of a fused loop as the caller's row code reads it (see `compileFusedLoop`). */
+export interface FusedVar {
+  /** The loop local (or literal) holding the row's value. */
+  v: string;
+  /** "num": a double, NaN for NULL; "bool": a JS boolean; "sym": a symbol code, < 0 for NULL. */
+  repr: Repr;
+  kind?: NumKind | "null";
+}
+
+/** The caller's code around the expressions of a fused loop; the state arrays come in `X`. */
+export interface FusedCode {
+  /** Before the loop (reads its state out of `X`). */
+  head: string;
+  /** Per row, after every expression of the row was computed (the row is `i`). */
+  row: string;
+  /** After the loop (writes back what the next batch needs). */
+  tail: string;
+}
+
+/**
+ * Runs a fused loop over the rows of `b` (`sel[0..count)` when a selection is given): answers
+ * the rows run, or -1 when some row's value needs the row path (a LONG past 2^53); the caller's
+ * state is then partly updated and the caller must redo its work another way.
+ */
+export type FusedRun = (b: Batch, X: unknown[], sel?: Int32Array, count?: number) => number;
+
+type FusedLoopFn = (
+  n: number,
+  A: ArrayLike<number>[],
+  S: Uint8Array[],
+  K: unknown[],
+  X: unknown[],
+  sel: Int32Array | undefined,
+) => number;
+
+/**
+ * One generated loop computing several expressions per row and running the caller's code on
+ * them (hash_parallel.ts: grouping keys to a dense group id and every aggregate's update in one
+ * pass, where separate loops read and wrote a vector per expression and per aggregate).
+ * Sub-expressions share the loop's leaves and day caches. SYMBOL columns are read as their codes
+ * whether or not the batch carries a dictionary (a worker heap's codes); only comparisons with
+ * constants build tables from one. Undefined when some expression has no batch form.
+ */
+export function compileFusedLoop(
+  exprs: BoundExpr[],
+  params: readonly unknown[],
+  code: (vars: FusedVar[]) => FusedCode,
+): { withSel: FusedRun; all: FusedRun } | undefined {
+  const g = new Gen(params);
+  let vars: FusedVar[];
+  try {
+    vars = exprs.map((e) => node(g, e));
+  } catch (err) {
+    if (err instanceof Unsupported) return undefined;
+    throw err;
+  }
+  const c = code(vars);
+  const text = (selected: boolean) =>
+    `const NaN = 0 / 0;
+  ${g.leaves.map((_, i) => `const a${i} = A[${i}];`).join("\n  ")}
+  ${g.tables.map((_, i) => `const s${i} = S[${i}];`).join("\n  ")}
+  ${g.consts.map((_, i) => `const k${i} = K[${i}];`).join("\n  ")}
+  let bad = 0;
+  ${g.pre.join("\n  ")}
+  ${c.head}
+  for (let j = 0; j < n; j++) {
+    const i = ${selected ? "sel[j]" : "j"};
+    ${g.leaves.map((l, i) => readLeaf(l, i)).join("\n    ")}
+    ${g.steps.join("\n    ")}
+    if (bad) return -1;
+    ${c.row}
+  }
+  ${c.tail}
+  return n;`;
+  const fns = [false, true].map((s) => {
+    const body = text(s);
+    let f = fusedLoops.get(body);
+    if (!f) {
+      if (fusedLoops.size >= LOOPS_MAX) fusedLoops.clear();
+      f = new Function("n", "A", "S", "K", "X", "sel", body) as FusedLoopFn;
+      fusedLoops.set(body, f);
+    }
+    return f;
+  });
+  const { leaves, tables, consts } = g;
+  const runner = (f: FusedLoopFn): FusedRun => (b, X, sel, count) => {
+    const A: ArrayLike<number>[] = [];
+    for (const l of leaves) {
+      const v = b.columns[l.col];
+      const d = l.tag === "SYMBOL" && v?.type.tag === "SYMBOL" && v.data instanceof Int32Array
+        ? v.data
+        : leafData(l, b);
+      if (!d) return -1;
+      A.push(d);
+    }
+    const S = tables.map((t) => t(b));
+    return f(sel ? count! : b.rowCount, A, S, consts, X, sel);
+  };
+  return { all: runner(fns[0]), withSel: runner(fns[1]) };
+}
+
+const fusedLoops = new Map<string, FusedLoopFn>();

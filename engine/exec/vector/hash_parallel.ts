@@ -50,6 +50,7 @@ import { type Pred, predicateOf } from "../kernel_predicates.ts";
 import { partitionRanges } from "../scan.ts";
 import { FastPathUnavailable } from "../wasm_scratch.ts";
 import { NativeAgg, type NativeFn, nativeFnOf } from "./agg_states.ts";
+import { DenseGroups, type DenseKey, denseKeyOf, denseSlots } from "./dense_groups.ts";
 import { batchMask, batchSelect } from "./batch_eval.ts";
 import {
   columnsOf,
@@ -117,6 +118,8 @@ export interface HashJob {
   symbols: SymbolCodes[];
   /** The session's time zone, for the row path of a batch the loops decline. */
   timeZone: string;
+  /** Slots of each key when the plan chose dense keys (dense_groups.ts) and they fit now. */
+  dense?: DenseKey[];
 }
 
 /**
@@ -290,7 +293,7 @@ function shapeOf(n: AggregateNode | DistinctNode): Shape | undefined {
 }
 
 /** The job of `shape` for this execution over `snap`. */
-function jobOf(shape: Shape, ctx: ExecContext, snap: TableSnapshot): HashJob {
+function jobOf(shape: Shape, ctx: ExecContext, snap: TableSnapshot, dense: boolean): HashJob {
   const ship = (e: BoundExpr) => shipExpr(e, ctx.params);
   const { scan } = shape;
   const job: HashJob = {
@@ -314,6 +317,7 @@ function jobOf(shape: Shape, ctx: ExecContext, snap: TableSnapshot): HashJob {
     }),
     symbols: [],
     timeZone: ctx.evalContext.timeZone,
+    dense: dense ? denseOf(shape, snap) : undefined,
   };
   job.symbols = shippedSymbolCodes(
     [...job.filters, ...job.keys, ...job.aggs.flatMap((a) => [a.arg, a.filter])],
@@ -337,6 +341,30 @@ function scannedRows(snap: TableSnapshot, intervals: Interval[] | undefined): nu
 
 /** Workers each parallel aggregate or DISTINCT node runs on, as chosen for its plan. */
 const chosen = new WeakMap<PlanNode, number>();
+/** Parallel nodes whose plan chose dense keys (dense_groups.ts). */
+const denseChosen = new WeakSet<PlanNode>();
+
+/** Stand-in bind values for the plan-time compile of the fused loop. */
+const PARAMS_PROBE: readonly unknown[] = new Array(64).fill(null);
+
+/**
+ * The dense keys of `shape` over `snap` (SYMBOL sizes read from it), or undefined when a key has
+ * no small domain, the slots pass DENSE_SLOTS_MAX, or an aggregate has no fused form (FILTER,
+ * count(DISTINCT)).
+ */
+function denseOf(shape: Shape, snap: TableSnapshot): DenseKey[] | undefined {
+  // Global aggregates (no keys) are the partition-statistics and kernel paths' (fast_aggregate.ts).
+  if (shape.keys.length === 0) return undefined;
+  if (shape.aggs.some((a) => a.filter || a.fn === "countDistinct")) return undefined;
+  const dense: DenseKey[] = [];
+  for (const k of shape.keys) {
+    const d = denseKeyOf(k, (c) => snap.symbols(shape.scan.columnIndexes[c]).size);
+    if (!d) return undefined;
+    dense.push(d);
+  }
+  if (denseSlots(dense) === Infinity) return undefined;
+  return dense;
+}
 
 /**
  * Marks the aggregates and DISTINCTs of `plan` that run on the workers: the shape fits, the
@@ -355,8 +383,11 @@ export function markParallelHash(plan: PlanNode, pool: ParallelHash | undefined,
       if (shape) {
         const snap = storage.table(shape.scan.table)?.snapshot();
         const rows = snap ? scannedRows(snap, shape.scan.intervals) : 0;
+        const dense = snap && rows >= pool.hashRowsMin ? denseOf(shape, snap) : undefined;
         snap?.release();
         if (rows >= pool.hashRowsMin) chosen.set(n, pool.workers);
+        const fused = dense && DenseGroups.create(shape.keys, dense, denseAggs(shape.aggs), PARAMS_PROBE, 1);
+        if (fused) denseChosen.add(n);
       }
     }
     if ("input" in n) visit(n.input, n);
@@ -371,6 +402,21 @@ export function markParallelHash(plan: PlanNode, pool: ParallelHash | undefined,
 /** Workers the plan chose for this node (0: it runs on the main thread). */
 export function parallelOf(n: PlanNode): number {
   return chosen.get(n) ?? 0;
+}
+
+/** Whether the plan chose dense keys for this parallel node (EXPLAIN: `dense keys`). */
+export function denseKeysOf(n: PlanNode): boolean {
+  return denseChosen.has(n);
+}
+
+/** The aggregates of a shape or job as the fused loop takes them. */
+function denseAggs(aggs: { fn: NativeFn; arg?: BoundExpr; returns: ColumnType }[]) {
+  return aggs.map((a) => ({
+    fn: a.fn,
+    arg: a.arg,
+    returns: a.returns,
+    wide: (a.fn === "sum" || a.fn === "min" || a.fn === "max") && WIDE_TAGS.has(a.returns.tag),
+  }));
 }
 
 // ---- on a worker heap ----
@@ -465,7 +511,41 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
   let gids = new Int32Array(0), fold = new Int32Array(0), ids = new Int32Array(0);
   let sel = new Int32Array(0), mask = new Uint8Array(0);
   let perKey: Int32Array[] = [];
-  for await (const b of morselBatches(snap, m, job, cols, stubs)) groupBatch(b);
+  if (job.dense) {
+    const partial = await densePartialOf(job, keys, snap, m, cols, stubs, selectRows);
+    if (partial) return partial;
+  }
+  for await (const scanned of morselBatches(snap, m, job, cols, stubs)) {
+    const picked = selectRows(scanned, true);
+    if (picked) groupBatch(picked.b);
+  }
+
+  /**
+   * The rows of a batch the WHERE keeps: undefined when none; a selection of the batch's rows
+   * when the kernels chose some and `gatherAll` is false (the fused loop reads through it),
+   * else a batch of the kept rows.
+   */
+  function selectRows(
+    scanned: Batch,
+    gatherAll: boolean,
+  ): { b: Batch; sel?: Int32Array; count?: number } | undefined {
+    let b = scanned;
+    if (sel.length < b.rowCount) sel = new Int32Array(b.rowCount);
+    const viaKernels = kernelPreds && kernelSelect(b, kernelPreds, keySets);
+    if (viaKernels) {
+      if (viaKernels.count === 0) return undefined;
+      if (viaKernels.count === b.rowCount) return { b };
+      return gatherAll
+        ? { b: gather(b, viaKernels.sel, viaKernels.count) }
+        : { b, sel: viaKernels.sel, count: viaKernels.count };
+    }
+    for (const f of filters) {
+      const count = f(b, sel);
+      if (count === 0) return undefined;
+      if (count < b.rowCount) b = gather(b, sel, count);
+    }
+    return { b };
+  }
 
   /** A scan column as a key or argument: SYMBOL as its codes (no dictionary to read text from). */
   function plainColumn(b: Batch, index: number): Vector {
@@ -473,23 +553,7 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
     return v.type.tag === "SYMBOL" ? { type: T.SYMBOL, data: v.data } : v;
   }
 
-  function groupBatch(scanned: Batch): void {
-    let b = scanned;
-    if (sel.length < b.rowCount) sel = new Int32Array(b.rowCount);
-    let empty = false;
-    const viaKernels = kernelPreds && kernelSelect(b, kernelPreds, keySets);
-    if (viaKernels) {
-      empty = viaKernels.count === 0;
-      if (!empty && viaKernels.count < b.rowCount) b = gather(b, viaKernels.sel, viaKernels.count);
-    } else {
-      for (const f of filters) {
-        const count = f(b, sel);
-        if (count === 0) empty = true;
-        if (empty) break;
-        if (count < b.rowCount) b = gather(b, sel, count);
-      }
-    }
-    if (empty) return;
+  function groupBatch(b: Batch): void {
     const rows = b.rowCount;
     if (gids.length < rows) {
       gids = new Int32Array(rows);
@@ -582,6 +646,36 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
   return { groups, keys: outKeys, counts, values, distinct };
 }
 
+/**
+ * The partial of a morsel through the fused loop of dense keys (dense_groups.ts), or undefined
+ * when a batch needs the row path (the caller then groups the morsel the general way).
+ */
+async function densePartialOf(
+  job: HashJob,
+  keys: BoundExpr[],
+  snap: TableSnapshot,
+  m: Morsel,
+  cols: Set<number>,
+  stubs: Map<number, SymbolDict>,
+  selectRows: (b: Batch, gatherAll: boolean) => { b: Batch; sel?: Int32Array; count?: number } | undefined,
+): Promise<HashPartial | undefined> {
+  let rows = 0;
+  for (const p of m.pieces) rows += p.hi - p.lo;
+  const aggs = job.aggs.map((a) => ({
+    fn: a.fn,
+    arg: a.arg && rebind(a.arg),
+    returns: a.returns,
+    wide: a.wide,
+  }));
+  const fused = DenseGroups.create(keys, job.dense!, aggs, [], rows);
+  if (!fused) return undefined;
+  for await (const scanned of morselBatches(snap, m, job, cols, stubs)) {
+    const picked = selectRows(scanned, false);
+    if (picked && !fused.add(picked.b, picked.sel, picked.count)) return undefined;
+  }
+  return fused.partial();
+}
+
 /** Scalar values (a worker's KeyIds values) as vector data of type `t`; SYMBOL values are codes. */
 function dataOf(t: ColumnType, values: Value[]): VectorData {
   if (t.tag === "SYMBOL") return Int32Array.from(values, (v) => v === null ? -1 : v as number);
@@ -646,7 +740,7 @@ export async function runParallelHash(
   const shape = parallelHashShape(n);
   if (!shape || !pool?.hashPartials) return undefined;
   const snap = snapshotOf(ctx, shape.scan.table);
-  const job = jobOf(shape, ctx, snap);
+  const job = jobOf(shape, ctx, snap, denseChosen.has(n));
   const partials = await pool.hashPartials(job, snap, ctx);
   if (!partials) return undefined;
   checkCancelled(ctx);

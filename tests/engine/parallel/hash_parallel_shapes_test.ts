@@ -16,7 +16,7 @@ const SHAPES: [string, RegExp][] = [
   // Expression keys (small integers: hour, qty % 7), SYMBOL keys with NULLs, expression arguments.
   [
     "SELECT hour(ts) k0, s k1, count(*), sum(d), min(i * 2 + 1) FROM t GROUP BY hour(ts), s",
-    /GroupBy keys: 2 .*parallel 2/,
+    /GroupBy keys: 2 .*parallel 2, dense keys/,
   ],
   ["SELECT s, avg(i * 2 + 1), sum(d), max(l - 3) FROM t GROUP BY s", /parallel 2/],
   ["SELECT s, side, count(*), max(d * f), min(d * f) FROM t GROUP BY s, side", /parallel 2/],
@@ -74,8 +74,8 @@ const SHAPES: [string, RegExp][] = [
   ["SELECT count(DISTINCT ts), count(DISTINCT d) FROM t", /parallel 2/],
   ["SELECT DISTINCT ts, s FROM t", /Distinct \[vectorized hash, parallel 2\]/],
   // SELECT DISTINCT of columns and expressions.
-  ["SELECT DISTINCT hour(ts) k0, i % 7 k1 FROM t", /Distinct \[vectorized hash, parallel 2\]/],
-  ["SELECT DISTINCT s, side FROM t", /Distinct \[vectorized hash, parallel 2\]/],
+  ["SELECT DISTINCT hour(ts) k0, i % 7 k1 FROM t", /Distinct \[vectorized hash, parallel 2, dense keys\]/],
+  ["SELECT DISTINCT s, side FROM t", /Distinct \[vectorized hash, parallel 2, dense keys\]/],
   ["SELECT DISTINCT k, l FROM t WHERE d > 0.9", /Distinct \[vectorized hash, parallel 2\]/],
   ["SELECT DISTINCT s FROM t WHERE ts IN '2030-01-01'", /Distinct \[vectorized hash\]/],
 ];
