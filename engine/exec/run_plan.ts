@@ -12,6 +12,7 @@ import type { ExecContext } from "./exec_context.ts";
 import { runFilter } from "./filter.ts";
 import { bindParamIntervals } from "./param_intervals.ts";
 import { runJoin } from "./join.ts";
+import { joinKeyFamilies, joinOp, runHashJoin } from "./hash_join.ts";
 import { runLimit } from "./limit.ts";
 import { runProject } from "./project.ts";
 import { runScan } from "./scan.ts";
@@ -90,9 +91,12 @@ export async function* runPlan(plan: PlanNode, ctx: ExecContext): AsyncGenerator
     case "setop":
       yield* runSetOp(n, runPlan(n.left, ctx), runPlan(n.right, ctx), ctx);
       return;
-    case "join":
-      yield* runJoin(n, runPlan(n.left, ctx), runPlan(n.right, ctx), ctx);
+    case "join": {
+      const families = joinOp(n) === "vectorized hash" ? joinKeyFamilies(n) : undefined;
+      if (families) yield* runHashJoin(n, families, runPlan(n.left, ctx), runPlan(n.right, ctx), ctx);
+      else yield* runJoin(n, runPlan(n.left, ctx), runPlan(n.right, ctx), ctx);
       return;
+    }
     default: {
       const ext = extensions.get(n.kind);
       if (!ext) throw new SqlError(`operator not supported yet: ${n.kind}`, -1);

@@ -1,0 +1,387 @@
+/**
+ * INNER, LEFT, RIGHT and FULL hash joins over column batches (the planner picks it when every
+ * equality key pairs columns of one family: integers, floats or text; `joinKeyFamilies`), with
+ * the semantics of the row join it replaces (join.ts, kept as the reference): NULL matches
+ * NULL (spec/sql.md §11.2), output in left-input order and, per left row, the right rows in
+ * their order; unmatched right rows (RIGHT/FULL) come last.
+ *
+ * Build: the right side is copied column by column (column_buffer.ts) and each key value is
+ * encoded as two 32-bit words: integers as their 64-bit value, floats as their bits (every
+ * non-finite value one NULL, -0 as 0), text as an id from a map the two sides share (symbol
+ * dictionaries map each key once). A chained table over a hash of the words links each
+ * bucket's rows in ascending order. Probe: a left batch's keys are encoded the same way (text
+ * the build never saw gets an id that matches nothing), each row walks its chain comparing
+ * words, and the matches become (left row, right row) index pairs, gathered into output
+ * batches of at most BATCH_ROWS_MAX rows. The ON condition's non-equality part is checked on
+ * those output batches; a LEFT/RIGHT/FULL join with such a part stays on the row join.
+ */
+import { allocVectorData, type Batch, type SymbolDict, type Vector } from "../base/values.ts";
+import type { ColumnType } from "../base/types.ts";
+import { BATCH_ROWS_MAX } from "../base/limits.ts";
+import type { PlanNode } from "../plan/plan_node.ts";
+import { gather } from "./batch_util.ts";
+import { ColumnBuffer } from "./column_buffer.ts";
+import { compilePredicate } from "./compile_expr.ts";
+import { charge, checkCancelled, type ExecContext, pace, rowBytes } from "./exec_context.ts";
+import { referenceExecution } from "./vector/physical.ts";
+
+type JoinNode = Extract<PlanNode, { kind: "join" }>;
+
+/** How one key column is compared. */
+export type KeyFamily = "int" | "float" | "text";
+
+const INT_FAMILY = new Set(["BYTE", "SHORT", "INT", "LONG"]);
+const TEXT_FAMILY = new Set(["SYMBOL", "STRING", "VARCHAR"]);
+/** Types compared to themselves only (their values are in different units across types). */
+const SAME_TYPE_INTS = new Set(["DATE", "TIMESTAMP", "TIMESTAMP_NS"]);
+
+function familyOf(l: ColumnType, r: ColumnType): KeyFamily | undefined {
+  if (INT_FAMILY.has(l.tag) && INT_FAMILY.has(r.tag)) return "int";
+  if (SAME_TYPE_INTS.has(l.tag) && l.tag === r.tag) return "int";
+  if ((l.tag === "DOUBLE" || l.tag === "FLOAT") && (r.tag === "DOUBLE" || r.tag === "FLOAT")) return "float";
+  if (TEXT_FAMILY.has(l.tag) && TEXT_FAMILY.has(r.tag)) return "text";
+  return undefined;
+}
+
+/** The join operator that runs `n`; EXPLAIN prints it. */
+export function joinOp(n: JoinNode): "vectorized hash" | "hash" | "nested loop" {
+  if (n.equi.length === 0) return "nested loop";
+  return !referenceExecution() && joinKeyFamilies(n) ? "vectorized hash" : "hash";
+}
+
+/**
+ * The key families of a join the batch hash join can run, or undefined (the row join runs):
+ * it needs equality keys, each pairing two columns of one family, and no non-equality
+ * condition unless the join is INNER.
+ */
+export function joinKeyFamilies(n: JoinNode): KeyFamily[] | undefined {
+  if (n.equi.length === 0 || n.type === "cross") return undefined;
+  if (n.condition && n.type !== "inner") return undefined;
+  const leftWidth = n.left.columns.length;
+  const families: KeyFamily[] = [];
+  for (const [l, r] of n.equi) {
+    const f = familyOf(n.left.columns[l].type, n.right.columns[r - leftWidth].type);
+    if (!f) return undefined;
+    families.push(f);
+  }
+  return families;
+}
+
+const NULL_HI = -2147483648;
+const INT_NULL = -2147483648;
+/** Text ids: NULL on both sides, and probe text the build side never had. */
+const TEXT_NULL = -1;
+const TEXT_UNSEEN = -2;
+/** Symbol table entry not computed yet. */
+const UNMAPPED = -3;
+
+/** Writes the words of one key column's rows; text ids come from `texts` (shared by both sides). */
+class KeyEncoder {
+  readonly #dictIds = new Map<SymbolDict, Int32Array>();
+  readonly #f = new Float64Array(1);
+  readonly #fw = new Int32Array(this.#f.buffer);
+
+  constructor(
+    readonly family: KeyFamily,
+    readonly texts: Map<string, number>,
+    /** Build side: new text gets an id; probe side: it gets TEXT_UNSEEN. */
+    readonly adds: boolean,
+  ) {}
+
+  encode(v: Vector, n: number, hi: Int32Array, lo: Int32Array): void {
+    if (this.family === "text") return this.#text(v, n, hi, lo);
+    const d = v.data;
+    if (d instanceof BigInt64Array) {
+      const w = new Int32Array(d.buffer, d.byteOffset, n * 2);
+      for (let i = 0; i < n; i++) {
+        lo[i] = w[2 * i];
+        hi[i] = w[2 * i + 1];
+      }
+    } else if (d instanceof Float64Array || d instanceof Float32Array) {
+      const f = this.#f, fw = this.#fw;
+      for (let i = 0; i < n; i++) {
+        const x = d[i];
+        if (x - x !== 0) {
+          hi[i] = NULL_HI;
+          lo[i] = 0;
+          continue;
+        }
+        f[0] = x === 0 ? 0 : x;
+        lo[i] = fw[0];
+        hi[i] = fw[1];
+      }
+    } else if (d instanceof Int32Array) {
+      for (let i = 0; i < n; i++) {
+        const x = d[i];
+        lo[i] = x === INT_NULL ? 0 : x;
+        hi[i] = x === INT_NULL ? NULL_HI : x >> 31;
+      }
+    } else if (d instanceof Int8Array || d instanceof Int16Array) {
+      // BYTE and SHORT have no NULL.
+      for (let i = 0; i < n; i++) {
+        lo[i] = d[i];
+        hi[i] = d[i] >> 31;
+      }
+    } else {
+      throw new Error(`hash join: unexpected ${v.type.tag} key layout`);
+    }
+  }
+
+  #idOf(text: string | null): number {
+    if (text === null) return TEXT_NULL;
+    let id = this.texts.get(text);
+    if (id === undefined) {
+      if (!this.adds) return TEXT_UNSEEN;
+      this.texts.set(text, id = this.texts.size);
+    }
+    return id;
+  }
+
+  #text(v: Vector, n: number, hi: Int32Array, lo: Int32Array): void {
+    hi.fill(0, 0, n);
+    const d = v.data;
+    if (v.dict && d instanceof Int32Array) {
+      const dict = v.dict;
+      let ids = this.#dictIds.get(dict);
+      // A live dictionary may have grown since: new keys get entries.
+      if (!ids || ids.length < dict.size) {
+        const grown = new Int32Array(dict.size).fill(UNMAPPED);
+        if (ids) grown.set(ids);
+        this.#dictIds.set(dict, ids = grown);
+      }
+      for (let i = 0; i < n; i++) {
+        const k = d[i];
+        if (k < 0 || k >= ids.length) {
+          lo[i] = TEXT_NULL;
+          continue;
+        }
+        let id = ids[k];
+        if (id === UNMAPPED) ids[k] = id = this.#idOf(dict.valueOf(k));
+        lo[i] = id;
+      }
+      return;
+    }
+    const values = d as unknown[];
+    for (let i = 0; i < n; i++) {
+      const x = values[i];
+      lo[i] = this.#idOf(x === null || x === undefined ? null : String(x));
+    }
+  }
+}
+
+/**
+ * out[i] = the hash of row i's key words, for i < n: key by key over all rows, so that each
+ * pass is one tight loop over two arrays.
+ */
+function hashRows(hi: Int32Array[], lo: Int32Array[], n: number, out: Int32Array): void {
+  out.fill(0x9e3779b9 | 0, 0, n);
+  for (let k = 0; k < hi.length; k++) {
+    const h32 = hi[k], l32 = lo[k];
+    for (let i = 0; i < n; i++) {
+      let h = Math.imul(out[i] ^ l32[i], 0x85ebca6b);
+      h ^= h >>> 15;
+      h = Math.imul(h ^ h32[i], 0xc2b2ae35);
+      out[i] = h ^ (h >>> 13);
+    }
+  }
+}
+
+/** Growable Int32Array. */
+class Ints {
+  data = new Int32Array(1024);
+  length = 0;
+  append(src: Int32Array, n: number): void {
+    if (this.length + n > this.data.length) {
+      const grown = new Int32Array(Math.max(this.length + n, this.data.length * 2));
+      grown.set(this.data.subarray(0, this.length));
+      this.data = grown;
+    }
+    this.data.set(src.subarray(0, n), this.length);
+    this.length += n;
+  }
+}
+
+/** The buffered right side: its columns, key words, and the chained table over them. */
+interface Build {
+  buffers: ColumnBuffer[];
+  rows: number;
+  hi: Int32Array[];
+  lo: Int32Array[];
+  hashes: Int32Array;
+  /** Bucket → first row (ascending chain), -1: none. */
+  first: Int32Array;
+  /** Row → next row of its bucket, -1: end. */
+  next: Int32Array;
+  mask: number;
+}
+
+async function build(
+  n: JoinNode,
+  right: AsyncIterable<Batch>,
+  encoders: KeyEncoder[],
+  ctx: ExecContext,
+): Promise<Build> {
+  const leftWidth = n.left.columns.length;
+  const keyCols = n.equi.map((k) => k[1] - leftWidth);
+  const buffers = n.right.columns.map((c) => new ColumnBuffer(c.type));
+  const his = keyCols.map(() => new Ints()), los = keyCols.map(() => new Ints());
+  let hiScratch = new Int32Array(0), loScratch = new Int32Array(0);
+  let rows = 0, capacity = 0;
+  for await (const b of right) {
+    checkCancelled(ctx);
+    const count = b.rowCount;
+    if (count === 0) continue;
+    // The build side plus its key words, hash and chain link per row.
+    charge(ctx, rowBytes(count, n.right.columns.length + 2 * keyCols.length + 2));
+    if (rows + count > capacity) {
+      capacity = Math.max(rows + count, capacity * 2, 1024);
+      for (const c of buffers) c.ensure(capacity, rows);
+    }
+    buffers.forEach((c, k) => c.append(b.columns[k], 0, count, rows, capacity));
+    if (hiScratch.length < count) {
+      hiScratch = new Int32Array(count);
+      loScratch = new Int32Array(count);
+    }
+    keyCols.forEach((col, k) => {
+      encoders[k].encode(b.columns[col], count, hiScratch, loScratch);
+      his[k].append(hiScratch, count);
+      los[k].append(loScratch, count);
+    });
+    rows += count;
+    await pace(ctx);
+  }
+  const hi = his.map((h) => h.data), lo = los.map((l) => l.data);
+  let size = 16;
+  while (size < rows * 2) size *= 2;
+  const mask = size - 1;
+  const first = new Int32Array(size).fill(-1);
+  const next = new Int32Array(rows);
+  const hashes = new Int32Array(rows);
+  hashRows(hi, lo, rows, hashes);
+  // Linked from the last row back, so that each chain reads in ascending row order.
+  for (let r = rows - 1; r >= 0; r--) {
+    const bucket = hashes[r] & mask;
+    next[r] = first[bucket];
+    first[bucket] = r;
+  }
+  return { buffers, rows, hi, lo, hashes, first, next, mask };
+}
+
+/** A NULL vector of `count` rows of `type` (the missing side of an outer join's row). */
+function nullVector(type: ColumnType, count: number): Vector {
+  if (type.tag === "SYMBOL") return { type, data: new Array(count).fill(null) };
+  return { type, data: allocVectorData(type, count) };
+}
+
+export async function* runHashJoin(
+  n: JoinNode,
+  families: KeyFamily[],
+  left: AsyncIterable<Batch>,
+  right: AsyncIterable<Batch>,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
+  const texts = families.map(() => new Map<string, number>());
+  const built = await build(n, right, families.map((f, k) => new KeyEncoder(f, texts[k], true)), ctx);
+  const probeEncoders = families.map((f, k) => new KeyEncoder(f, texts[k], false));
+  const leftKeys = n.equi.map((k) => k[0]);
+  const keyCount = leftKeys.length;
+  const { first, next, hashes, mask, buffers } = built;
+  const bHi = built.hi, bLo = built.lo;
+  const keepLeft = n.type === "left" || n.type === "full";
+  const keepRight = n.type === "right" || n.type === "full";
+  const matchedRight = keepRight ? new Uint8Array(built.rows) : undefined;
+  const cond = n.condition ? compilePredicate(n.condition, ctx) : undefined;
+  const rightColumns = (rightRows: Int32Array, count: number) =>
+    buffers.map((c) => c.gather(rightRows, count));
+
+  try {
+    yield* probe();
+  } finally {
+    for (const c of buffers) c.release();
+  }
+
+  async function* probe(): AsyncGenerator<Batch> {
+    let pHi: Int32Array[] = [], pLo: Int32Array[] = [], pHash = new Int32Array(0);
+    const hi0 = bHi[0], lo0 = bLo[0];
+    const leftRows = new Int32Array(BATCH_ROWS_MAX);
+    const rightRows = new Int32Array(BATCH_ROWS_MAX);
+    let pairs = 0;
+    /** The pairs so far as a batch (after the ON condition's rest, when there is one). */
+    const emit = (b: Batch): Batch | undefined => {
+      const count = pairs;
+      pairs = 0;
+      const joined: Batch = {
+        rowCount: count,
+        columns: [...gather(b, leftRows, count).columns, ...rightColumns(rightRows, count)],
+      };
+      if (!cond) return joined;
+      const keep = new Int32Array(count);
+      let kept = 0;
+      for (let i = 0; i < count; i++) if (cond(joined, i)) keep[kept++] = i;
+      return kept === 0 ? undefined : kept === count ? joined : gather(joined, keep, kept);
+    };
+
+    for await (const b of left) {
+      checkCancelled(ctx);
+      const count = b.rowCount;
+      if (count === 0) continue;
+      if (!pHi[0] || pHi[0].length < count) {
+        pHi = leftKeys.map(() => new Int32Array(count));
+        pLo = leftKeys.map(() => new Int32Array(count));
+        pHash = new Int32Array(count);
+      }
+      leftKeys.forEach((col, k) => probeEncoders[k].encode(b.columns[col], count, pHi[k], pLo[k]));
+      hashRows(pHi, pLo, count, pHash);
+      const phi0 = pHi[0], plo0 = pLo[0];
+      for (let i = 0; i < count; i++) {
+        const h = pHash[i];
+        let matched = false;
+        for (let r = first[h & mask]; r >= 0; r = next[r]) {
+          if (hashes[r] !== h || hi0[r] !== phi0[i] || lo0[r] !== plo0[i]) continue;
+          let same = true;
+          for (let k = 1; k < keyCount && same; k++) {
+            same = bHi[k][r] === pHi[k][i] && bLo[k][r] === pLo[k][i];
+          }
+          if (!same) continue;
+          matched = true;
+          if (matchedRight) matchedRight[r] = 1;
+          leftRows[pairs] = i;
+          rightRows[pairs++] = r;
+          if (pairs === BATCH_ROWS_MAX) {
+            const out = emit(b);
+            if (out) yield out;
+            await pace(ctx);
+          }
+        }
+        if (!matched && keepLeft) {
+          leftRows[pairs] = i;
+          rightRows[pairs++] = -1;
+          if (pairs === BATCH_ROWS_MAX) {
+            const out = emit(b);
+            if (out) yield out;
+          }
+        }
+      }
+      if (pairs > 0) {
+        const out = emit(b);
+        if (out) yield out;
+      }
+      await pace(ctx);
+    }
+    if (matchedRight) {
+      const leftTypes = n.left.columns.map((c) => c.type);
+      for (let from = 0; from < built.rows;) {
+        let count = 0;
+        for (; from < built.rows && count < BATCH_ROWS_MAX; from++) {
+          if (!matchedRight[from]) rightRows[count++] = from;
+        }
+        if (count === 0) continue;
+        yield {
+          rowCount: count,
+          columns: [...leftTypes.map((t) => nullVector(t, count)), ...rightColumns(rightRows, count)],
+        };
+        await pace(ctx);
+      }
+    }
+  }
+}
