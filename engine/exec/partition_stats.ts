@@ -1,7 +1,10 @@
 /**
  * Partition statistics (issue #16): an unfiltered, unkeyed count/sum/avg/min/max over a table
  * answers whole partitions from memoized per-column statistics (non-NULL count, sum, min, max)
- * instead of scanning them, as DuckDB answers from row-group statistics.
+ * instead of scanning them, as DuckDB answers from row-group statistics. Statistics are never
+ * stale: any write that changes a partition's bytes (append, UPDATE, DELETE, conversions,
+ * DROP/TRUNCATE, ALTER COLUMN TYPE) changes its version folder, row count or column top, and
+ * with it the memo key.
  *
  * Statistics are computed by the same kernels the scan uses, the first time an aggregate of
  * this shape meets a partition, and kept in the snapshot's fact memo (TableSnapshot.factMemo):
@@ -33,13 +36,14 @@ export const partitionStatsCounters = { scannedPartitions: 0, statsHits: 0 };
 const TAG = "stats";
 
 /**
- * Whether a job can use partition statistics: no predicates, no key, only count/min/max (sum
- * and avg would be exact for whole partitions too, but a partition cut by several intervals
- * would add its float sums in another order than the scan).
+ * Whether a job can use partition statistics: no predicates, no key, plain column arguments.
+ * sum and avg too: a whole partition's memoized sum is the one its scan computes (the same
+ * kernel over the same rows), and partials merge partition by partition in table order as the
+ * scan's do; a partition an interval cuts into several ranges adds its ranges' sums into its
+ * own partial before merging, which can round differently from the scan in the last bits.
  */
 export function statsShapeFits(job: Pick<HeapScan, "preds" | "key" | "aggs">): boolean {
-  return job.preds.length === 0 && job.key === undefined &&
-    job.aggs.every((a) => !a.expr && (a.fn === "count" || a.fn === "min" || a.fn === "max"));
+  return job.preds.length === 0 && job.key === undefined && job.aggs.every((a) => !a.expr);
 }
 
 /** Whether partition `p` lies entirely inside the intervals (or there are none). */

@@ -8,8 +8,9 @@
  * | ------------ | --------------------------------------------------------------------------- |
  * | `wasm`       | fast_aggregate.ts: WASM kernels over the table's column memory (count/sum/   |
  * |              | avg/min/max of numeric columns, unkeyed or keyed by one SYMBOL column,      |
- * |              | simple filters); worker heaps when enabled; unfiltered unkeyed count/min/   |
- * |              | max answer whole partitions from partition statistics (partition_stats.ts)  |
+ * |              | simple filters; unkeyed also of DOUBLE `a op b`); worker heaps if enabled;  |
+ * |              | unfiltered unkeyed count/sum/avg/min/max of columns answer whole partitions |
+ * |              | from partition statistics (partition_stats.ts)                              |
  * | `columnar`   | columnar_aggregate.ts: unkeyed count/sum/avg/min/max over any input         |
  * | `hash`       | vector/hash_aggregate.ts: every other GROUP BY (any keys, any aggregate)    |
  * | `rows`       | aggregate.ts: row at a time, the reference the differential tests compare   |

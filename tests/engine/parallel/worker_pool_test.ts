@@ -28,6 +28,13 @@ const UNKEYED = [
   "SELECT count(*), sum(d) FROM t WHERE ts IN '2024-03-02' OR ts IN '2024-03-06'",
   "SELECT count(*), sum(d) FROM t WHERE ts IN '2025-01-01'",
   "SELECT count(*), sum(late), count(late), min(late) FROM t",
+  // The same over every row through a filter (NULL != 12345 holds), which the workers scan:
+  // unfiltered ones answer whole partitions from partition statistics on the main heap.
+  "SELECT sum(d) AS s, avg(d) AS a FROM t WHERE i != 12345",
+  "SELECT count(f), sum(f), avg(f), min(f), max(f) FROM t WHERE i != 12345",
+  "SELECT count(l), sum(l), avg(l), min(l), max(l), min(ts), max(ts) FROM t WHERE i != 12345",
+  "SELECT sum(sh), count(sh), sum(b) FROM t WHERE i != 12345",
+  "SELECT count(*), sum(late), count(late), min(late) FROM t WHERE i != 12345",
 ];
 
 const KEYED = [
@@ -73,8 +80,13 @@ Deno.test("parallel aggregates equal the main heap's over partitions, NULLs, sym
       // The rest went to the workers. (Two odd partitions, which one worker holds, are no longer
       // kept here: the hash aggregation's morsels split their rows between both workers.)
       assert.deepEqual(local, [
+        // Unfiltered or time-filtered: whole partitions from partition statistics.
+        ...UNKEYED.slice(0, 6),
+        UNKEYED[13],
+        UNKEYED[14],
         // No partition in the interval.
         "SELECT count(*), sum(d) FROM t WHERE ts IN '2025-01-01'",
+        UNKEYED[17],
       ]);
     } finally {
       await par.close();
@@ -134,7 +146,10 @@ Deno.test("the pool leaves small scans, one-partition scans and count(*) to the 
     await rows(engine, "SELECT s, first(d) FROM t");
     assert.equal(engine.parallel.jobs, 0);
     assert.equal(engine.parallel.running, 0, "no worker started");
+    // Partition statistics answer an unfiltered sum on the main heap; a filtered one is scanned.
     await rows(engine, "SELECT sum(d) FROM t");
+    assert.equal(engine.parallel.jobs, 0);
+    await rows(engine, "SELECT sum(d) FROM t WHERE i != 12345");
     assert.equal(engine.parallel.jobs, 1);
   } finally {
     await engine.close();
@@ -196,7 +211,7 @@ Deno.test("a GROUP BY over very many symbol keys stays on the main heap", async 
     const got = await rows(engine, "SELECT k, sum(d) FROM u");
     assert.equal(got.length, 20000);
     assert.equal(engine.parallel.jobs, 0);
-    await rows(engine, "SELECT sum(d) FROM u");
+    await rows(engine, "SELECT sum(d) FROM u WHERE d != 2");
     assert.equal(engine.parallel.jobs, 1);
   } finally {
     await engine.close();
@@ -210,7 +225,7 @@ Deno.test("closing the engine terminates its workers", async () => {
   try {
     await makeTable(engine);
     assert.equal(engine.parallel.running, 0);
-    await rows(engine, "SELECT sum(d) FROM t");
+    await rows(engine, "SELECT sum(d) FROM t WHERE i != 12345");
     assert.equal(engine.parallel.running, 2);
   } finally {
     await engine.close();

@@ -30,7 +30,7 @@ Deno.test("explain shows a scan narrowed to the columns a query reads", async ()
     await explain("SELECT avg(price) FROM t"),
     [
       "VirtualRecord columns: avg(price)",
-      "    GroupBy values: avg [wasm kernels]",
+      "    GroupBy values: avg [wasm kernels, partition stats]",
       "        DataFrame table: t columns: price",
     ].join("\n"),
   );
