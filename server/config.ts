@@ -25,6 +25,8 @@ export const DEFAULTS: Record<string, string> = {
   "cairo.column.cache.bytes": String(1536 * 1024 * 1024),
   "cairo.sql.parallel.workers": "2",
   "cairo.sql.parallel.statement.rows.min": "100000",
+  // Start the worker heaps with the server (not on the first query that needs them).
+  "cairo.sql.parallel.workers.warm.up": "true",
   "metrics.enabled": "false",
 };
 

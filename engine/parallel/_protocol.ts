@@ -48,6 +48,8 @@ export type HeapRequest =
     job: TopNJob;
     morsel: Morsel;
   }
+  /** Loads the statement runner now, so that the first statement does not wait for it. */
+  | { kind: "preload"; id: number }
   /** A whole statement's messages (parallel/statement_worker.ts), outside the morsel queue. */
   | StatementRequest;
 
@@ -61,4 +63,6 @@ export type HeapReply =
   /** The heap could not hold what the kernels need: the query runs on the main heap. */
   | { kind: "unavailable"; id: number }
   | { kind: "error"; id: number; message: string }
+  /** The statement runner is loaded (answer to `preload`). */
+  | { kind: "preloaded"; id: number }
   | StatementReply;

@@ -28,15 +28,30 @@ self.onmessage = (e: MessageEvent<HeapRequest>) => {
   // A statement's messages bypass the morsel queue: it runs beside it, and its pulls and
   // cancels arrive while it runs (parallel/statement_worker.ts).
   if (isStatementRequest(req)) return onStatement(req);
+  if (req.kind === "preload") {
+    const done = (): void => reply({ kind: "preloaded", id: req.id });
+    // A runner that fails to load is reported by the first statement (stmtDeclined).
+    return void loadStatements().then(
+      done,
+      () => reply({ kind: "error", id: req.id, message: "preload failed" }),
+    );
+  }
   queue = queue.then(() => handle(req));
 };
 
-/** The statement runner, loaded on the first statement (it brings the whole planner). */
+/**
+ * The statement runner, loaded on the first statement (it brings the whole planner) or ahead
+ * of it when the pool is warmed up (WorkerPool.warmUp).
+ */
 let statements: Promise<typeof import("./statement_worker.ts")> | undefined;
 
-function onStatement(req: StatementRequest): void {
+function loadStatements(): Promise<typeof import("./statement_worker.ts")> {
   statements ??= import("./statement_worker.ts");
-  statements.then(
+  return statements;
+}
+
+function onStatement(req: StatementRequest): void {
+  loadStatements().then(
     (m) =>
       m.onStatementMessage(req, cache!, (r, transfer) => self.postMessage(r, { transfer: transfer ?? [] })),
     (err) => req.kind === "stmt" && reply({ kind: "stmtDeclined", id: req.id, reason: messageOf(err) }),
@@ -50,7 +65,9 @@ function reply(r: HeapReply): void {
 const messageOf = (err: unknown) => String((err as Error)?.message ?? err);
 
 /** Answers one request; never throws, so that one failure does not stop the queue. */
-async function handle(req: Exclude<HeapRequest, StatementRequest>): Promise<void> {
+async function handle(
+  req: Exclude<HeapRequest, StatementRequest | { kind: "preload"; id: number }>,
+): Promise<void> {
   if (req.kind === "init") {
     try {
       cache = new ColumnCache(req.cacheBytes, wasmMemory(req.memoryBytes));

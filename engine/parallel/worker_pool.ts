@@ -379,6 +379,20 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
     };
   }
 
+  /**
+   * Starts the workers and has each load the statement runner now (the server calls this once
+   * it listens): otherwise the first query that can use them waits for the spawn, and the
+   * first statement offloaded to each worker for the planner's modules. True once every
+   * worker has the runner loaded.
+   */
+  async warmUp(): Promise<boolean> {
+    if (this.workers === 0 || this.#broken || this.#closed) return false;
+    const heaps = await this.#start();
+    if (!heaps) return false;
+    const replies = await Promise.all(heaps.map((h) => this.#send(h, (id) => ({ kind: "preload", id }))));
+    return replies.every((r) => r.kind === "preloaded");
+  }
+
   /** Terminates the workers; later jobs are declined. */
   close(): void {
     this.#closed = true;

@@ -21,7 +21,12 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
 }, async () => {
-  const server = await startServer({ ilp: true, pg: true, env: { QDB_LOG_LEVEL: "debug" } });
+  const server = await startServer({
+    ilp: true,
+    pg: true,
+    // The server's default: workers start with it and log when they are ready.
+    env: { QDB_LOG_LEVEL: "debug", QDB_CAIRO_SQL_PARALLEL_WORKERS_WARM_UP: "true" },
+  });
   try {
     // ILP over TCP: a malformed line is logged (line.log.message.on.error) and the connection closed.
     const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.ilpPort });
@@ -33,8 +38,11 @@ Deno.test({
     form.append("schema", "[]");
     await (await fetch(`${server.httpUrl}/imp?name=t`, { method: "POST", body: form })).text();
     await (await server.exec("select 1")).text();
-    const deadline = Date.now() + 5000;
-    while (!/ E ilp /.test(server.log()) && Date.now() < deadline) {
+    const deadline = Date.now() + 10_000;
+    while (
+      !(/ E ilp /.test(server.log()) && / I server parallel workers ready: 2/.test(server.log())) &&
+      Date.now() < deadline
+    ) {
       await new Promise((r) => setTimeout(r, 50));
     }
 
@@ -52,6 +60,7 @@ Deno.test({
       assert.match(log, new RegExp(`Z A ${component} ${text}`), `${component} start-up line`);
     }
     assert.match(log, /Z E ilp /, "the refused ILP line is logged by the ilp component");
+    assert.match(log, /Z I server parallel workers ready: 2\n/, "the workers start with the server");
   } finally {
     await server.stop();
     await Deno.remove(server.root, { recursive: true }).catch(() => {});

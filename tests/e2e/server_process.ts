@@ -58,6 +58,9 @@ export async function startServer(
       QDB_LINE_TCP_NET_BIND_TO: "127.0.0.1:0",
       QDB_CAIRO_COLUMN_CACHE_BYTES: String(256 * 1024 * 1024),
       NO_COLOR: "1",
+      // Most tests need no worker at start: the ~0.4 s of CPU each start would cost is saved
+      // (log_lines_test.ts checks the default, on).
+      QDB_CAIRO_SQL_PARALLEL_WORKERS_WARM_UP: "false",
       ...opts.env,
     },
     stdout: "piped",
