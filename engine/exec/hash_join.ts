@@ -15,7 +15,7 @@
  * batches of at most BATCH_ROWS_MAX rows. The ON condition's non-equality part is checked on
  * those output batches; a LEFT/RIGHT/FULL join with such a part stays on the row join.
  */
-import { allocVectorData, type Batch, type SymbolDict, type Vector } from "../base/values.ts";
+import { allocVectorData, type Batch, type Vector } from "../base/values.ts";
 import type { ColumnType } from "../base/types.ts";
 import { BATCH_ROWS_MAX } from "../base/limits.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
@@ -24,11 +24,9 @@ import { ColumnBuffer } from "./column_buffer.ts";
 import { compilePredicate } from "./compile_expr.ts";
 import { charge, checkCancelled, type ExecContext, pace, rowBytes } from "./exec_context.ts";
 import { referenceExecution } from "./vector/physical.ts";
+import { hashRows, Ints, KeyEncoder, type KeyFamily } from "./key_words.ts";
 
 type JoinNode = Extract<PlanNode, { kind: "join" }>;
-
-/** How one key column is compared. */
-export type KeyFamily = "int" | "float" | "text";
 
 const INT_FAMILY = new Set(["BYTE", "SHORT", "INT", "LONG"]);
 const TEXT_FAMILY = new Set(["SYMBOL", "STRING", "VARCHAR"]);
@@ -65,140 +63,6 @@ export function joinKeyFamilies(n: JoinNode): KeyFamily[] | undefined {
     families.push(f);
   }
   return families;
-}
-
-const NULL_HI = -2147483648;
-const INT_NULL = -2147483648;
-/** Text ids: NULL on both sides, and probe text the build side never had. */
-const TEXT_NULL = -1;
-const TEXT_UNSEEN = -2;
-/** Symbol table entry not computed yet. */
-const UNMAPPED = -3;
-
-/** Writes the words of one key column's rows; text ids come from `texts` (shared by both sides). */
-class KeyEncoder {
-  readonly #dictIds = new Map<SymbolDict, Int32Array>();
-  readonly #f = new Float64Array(1);
-  readonly #fw = new Int32Array(this.#f.buffer);
-
-  constructor(
-    readonly family: KeyFamily,
-    readonly texts: Map<string, number>,
-    /** Build side: new text gets an id; probe side: it gets TEXT_UNSEEN. */
-    readonly adds: boolean,
-  ) {}
-
-  encode(v: Vector, n: number, hi: Int32Array, lo: Int32Array): void {
-    if (this.family === "text") return this.#text(v, n, hi, lo);
-    const d = v.data;
-    if (d instanceof BigInt64Array) {
-      const w = new Int32Array(d.buffer, d.byteOffset, n * 2);
-      for (let i = 0; i < n; i++) {
-        lo[i] = w[2 * i];
-        hi[i] = w[2 * i + 1];
-      }
-    } else if (d instanceof Float64Array || d instanceof Float32Array) {
-      const f = this.#f, fw = this.#fw;
-      for (let i = 0; i < n; i++) {
-        const x = d[i];
-        if (x - x !== 0) {
-          hi[i] = NULL_HI;
-          lo[i] = 0;
-          continue;
-        }
-        f[0] = x === 0 ? 0 : x;
-        lo[i] = fw[0];
-        hi[i] = fw[1];
-      }
-    } else if (d instanceof Int32Array) {
-      for (let i = 0; i < n; i++) {
-        const x = d[i];
-        lo[i] = x === INT_NULL ? 0 : x;
-        hi[i] = x === INT_NULL ? NULL_HI : x >> 31;
-      }
-    } else if (d instanceof Int8Array || d instanceof Int16Array) {
-      // BYTE and SHORT have no NULL.
-      for (let i = 0; i < n; i++) {
-        lo[i] = d[i];
-        hi[i] = d[i] >> 31;
-      }
-    } else {
-      throw new Error(`hash join: unexpected ${v.type.tag} key layout`);
-    }
-  }
-
-  #idOf(text: string | null): number {
-    if (text === null) return TEXT_NULL;
-    let id = this.texts.get(text);
-    if (id === undefined) {
-      if (!this.adds) return TEXT_UNSEEN;
-      this.texts.set(text, id = this.texts.size);
-    }
-    return id;
-  }
-
-  #text(v: Vector, n: number, hi: Int32Array, lo: Int32Array): void {
-    hi.fill(0, 0, n);
-    const d = v.data;
-    if (v.dict && d instanceof Int32Array) {
-      const dict = v.dict;
-      let ids = this.#dictIds.get(dict);
-      // A live dictionary may have grown since: new keys get entries.
-      if (!ids || ids.length < dict.size) {
-        const grown = new Int32Array(dict.size).fill(UNMAPPED);
-        if (ids) grown.set(ids);
-        this.#dictIds.set(dict, ids = grown);
-      }
-      for (let i = 0; i < n; i++) {
-        const k = d[i];
-        if (k < 0 || k >= ids.length) {
-          lo[i] = TEXT_NULL;
-          continue;
-        }
-        let id = ids[k];
-        if (id === UNMAPPED) ids[k] = id = this.#idOf(dict.valueOf(k));
-        lo[i] = id;
-      }
-      return;
-    }
-    const values = d as unknown[];
-    for (let i = 0; i < n; i++) {
-      const x = values[i];
-      lo[i] = this.#idOf(x === null || x === undefined ? null : String(x));
-    }
-  }
-}
-
-/**
- * out[i] = the hash of row i's key words, for i < n: key by key over all rows, so that each
- * pass is one tight loop over two arrays.
- */
-function hashRows(hi: Int32Array[], lo: Int32Array[], n: number, out: Int32Array): void {
-  out.fill(0x9e3779b9 | 0, 0, n);
-  for (let k = 0; k < hi.length; k++) {
-    const h32 = hi[k], l32 = lo[k];
-    for (let i = 0; i < n; i++) {
-      let h = Math.imul(out[i] ^ l32[i], 0x85ebca6b);
-      h ^= h >>> 15;
-      h = Math.imul(h ^ h32[i], 0xc2b2ae35);
-      out[i] = h ^ (h >>> 13);
-    }
-  }
-}
-
-/** Growable Int32Array. */
-class Ints {
-  data = new Int32Array(1024);
-  length = 0;
-  append(src: Int32Array, n: number): void {
-    if (this.length + n > this.data.length) {
-      const grown = new Int32Array(Math.max(this.length + n, this.data.length * 2));
-      grown.set(this.data.subarray(0, this.length));
-      this.data = grown;
-    }
-    this.data.set(src.subarray(0, n), this.length);
-    this.length += n;
-  }
 }
 
 /** The buffered right side: its columns, key words, and the chained table over them. */

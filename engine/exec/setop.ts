@@ -6,6 +6,8 @@ import type { Batch } from "../base/values.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { gather } from "./batch_util.ts";
 import { rowKey } from "./distinct.ts";
+import { columnFamily, hashRows, KeyEncoder, WordSet } from "./key_words.ts";
+import { referenceExecution } from "./vector/physical.ts";
 import {
   charge,
   checkCancelled,
@@ -18,7 +20,127 @@ import {
 
 type SetOpNode = Extract<PlanNode, { kind: "setop" }>;
 
-export async function* runSetOp(
+/**
+ * The operator that runs `n` (EXPLAIN prints it): UNION ALL appends; the others hash whole
+ * batches when every column has a word encoding (key_words.ts), else compare rows by key.
+ */
+export function setOpOp(n: SetOpNode): "append" | "vectorized hash" | "row at a time" {
+  if (n.op === "union" && n.all) return "append";
+  if (referenceExecution()) return "row at a time";
+  return n.left.columns.every((c) => columnFamily(c.type.tag)) ? "vectorized hash" : "row at a time";
+}
+
+export function runSetOp(
+  n: SetOpNode,
+  left: AsyncIterable<Batch>,
+  right: AsyncIterable<Batch>,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
+  return setOpOp(n) === "vectorized hash"
+    ? runHashSetOp(n, left, right, ctx)
+    : runRowSetOp(n, left, right, ctx);
+}
+
+/** A batch's rows as key words and hashes, with one encoder per column (text ids shared). */
+class RowWords {
+  readonly #encoders: KeyEncoder[];
+  hi: Int32Array[] = [];
+  lo: Int32Array[] = [];
+  hashes = new Int32Array(0);
+  flags = new Uint8Array(0);
+
+  constructor(n: SetOpNode, texts: Map<string, number>[]) {
+    this.#encoders = n.left.columns.map((c, k) => new KeyEncoder(columnFamily(c.type.tag)!, texts[k], true));
+  }
+
+  encode(b: Batch): void {
+    const count = b.rowCount;
+    if (this.hashes.length < count) {
+      this.hi = this.#encoders.map(() => new Int32Array(count));
+      this.lo = this.#encoders.map(() => new Int32Array(count));
+      this.hashes = new Int32Array(count);
+      this.flags = new Uint8Array(count);
+    }
+    this.#encoders.forEach((e, k) => e.encode(b.columns[k], count, this.hi[k], this.lo[k]));
+    hashRows(this.hi, this.lo, count, this.hashes);
+  }
+
+  /** The rows whose flag is `want`. */
+  selected(count: number, want: number): number[] {
+    const sel: number[] = [];
+    for (let i = 0; i < count; i++) if (this.flags[i] === want) sel.push(i);
+    return sel;
+  }
+}
+
+/** UNION, EXCEPT, INTERSECT (and their ALL forms but UNION ALL) as hash sets of row words. */
+async function* runHashSetOp(
+  n: SetOpNode,
+  left: AsyncIterable<Batch>,
+  right: AsyncIterable<Batch>,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
+  const width = n.left.columns.length;
+  const texts = n.left.columns.map(() => new Map<string, number>());
+  const words = new RowWords(n, texts);
+  if (n.op === "union") {
+    const seen = new WordSet(width);
+    for (const side of [left, right]) {
+      for await (const b of side) {
+        checkCancelled(ctx);
+        if (b.rowCount === 0) continue;
+        words.encode(b);
+        seen.add(words.hi, words.lo, words.hashes, b.rowCount, words.flags);
+        const sel = words.selected(b.rowCount, 1);
+        // Every distinct row's words are held in `seen` until the end.
+        charge(ctx, rowBytes(sel.length, width));
+        if (sel.length) yield sel.length === b.rowCount ? b : gather(b, sel);
+        await pace(ctx);
+      }
+    }
+    return;
+  }
+  const rightRows = new WordSet(width);
+  for await (const b of right) {
+    checkCancelled(ctx);
+    if (b.rowCount === 0) continue;
+    const before = rightRows.size;
+    words.encode(b);
+    rightRows.add(words.hi, words.lo, words.hashes, b.rowCount, words.flags);
+    // EXCEPT / INTERSECT hold the right side's distinct rows while the left streams.
+    charge(ctx, rowBytes(rightRows.size - before, width));
+    await pace(ctx);
+  }
+  const emitted = new WordSet(width);
+  const keep = n.op === "intersect" ? 1 : 0;
+  let found = new Uint8Array(0);
+  for await (const b of left) {
+    checkCancelled(ctx);
+    const count = b.rowCount;
+    if (count === 0) continue;
+    words.encode(b);
+    if (found.length < count) found = new Uint8Array(count);
+    rightRows.has(words.hi, words.lo, words.hashes, count, found);
+    let sel: number[] = [];
+    for (let i = 0; i < count; i++) if (found[i] === keep) sel.push(i);
+    if (!n.all && sel.length) {
+      // The first of equal left rows only: the kept rows' words, added to the emitted set.
+      const pick = new Int32Array(sel);
+      const hi = words.hi.map((w) => pick.map((i) => w[i]));
+      const lo = words.lo.map((w) => pick.map((i) => w[i]));
+      const hashes = pick.map((i) => words.hashes[i]);
+      const fresh = new Uint8Array(sel.length);
+      emitted.add(hi, lo, hashes, sel.length, fresh);
+      sel = sel.filter((_, j) => fresh[j] === 1);
+      charge(ctx, rowBytes(sel.length, width));
+    }
+    if (sel.length) yield sel.length === count ? b : gather(b, sel);
+    await pace(ctx);
+  }
+}
+
+/** The reference: rows compared by their scalar keys (rowKey). */
+async function* runRowSetOp(
   n: SetOpNode,
   left: AsyncIterable<Batch>,
   right: AsyncIterable<Batch>,

@@ -17,6 +17,7 @@ import { denseKeysOf, parallelOf } from "../exec/vector/hash_parallel.ts";
 import { parallelSampleByOf } from "../exec/sample_by_parallel.ts";
 import { parallelTopNOf } from "../exec/vector/top_n_parallel.ts";
 import { joinOp } from "../exec/hash_join.ts";
+import { setOpOp } from "../exec/setop.ts";
 
 export function explainPlan(n: PlanNode, depth = 0, topN?: { sort: PlanNode; keep: number }): string[] {
   const pad = "    ".repeat(depth);
@@ -82,6 +83,8 @@ function describe(n: PlanNode, topN?: { sort: PlanNode; keep: number }): string 
       return `Distinct [${AGGREGATE_OP_LABEL[distinctOp(n)]}${
         parallelOf(n) ? `, parallel ${parallelOf(n)}` : ""
       }${denseKeysOf(n) ? ", dense keys" : ""}]`;
+    case "setop":
+      return `${n.op[0].toUpperCase()}${n.op.slice(1)}${n.all ? " All" : ""} [${setOpOp(n)}]`;
     case "join":
       return `${n.type[0].toUpperCase()}${n.type.slice(1)} Join (${joinOp(n)})`;
     case "lateral":
