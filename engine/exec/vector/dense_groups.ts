@@ -23,6 +23,7 @@ import type { ColumnType } from "../../base/types.ts";
 import {
   allocVectorData,
   type Batch,
+  INT_NULL,
   LONG_NULL,
   type Value,
   type VectorData,
@@ -194,6 +195,12 @@ export class DenseGroups {
     return true;
   }
 
+  /** The int64 total of integer sum `a` for group g (flushed bigint part and double parts). */
+  #exactSum(a: number, g: number): bigint {
+    const lo = this.#main[a]!, hi = this.#hi[a], big = this.#big[a]!;
+    return BigInt.asIntN(64, (big[g] ?? 0n) + BigInt(lo[g]) + (hi ? BigInt(hi[g]) * 4294967296n : 0n));
+  }
+
   #flush(): void {
     this.#rowsSinceFlush = 0;
     const groups = this.#groups[0];
@@ -211,7 +218,6 @@ export class DenseGroups {
 
   /** The morsel's groups: key values in slot form decoded, per aggregate its partial state. */
   partial(): DensePartial {
-    this.#flush();
     const groups = this.#groups[0];
     const first = this.#first;
     const strides: number[] = new Array(this.dense.length);
@@ -221,6 +227,17 @@ export class DenseGroups {
     }
     const keys = this.dense.map((d, k) => {
       const t = this.keys[k].type;
+      if ((t.tag === "INT" && d.how === "int") || (t.tag === "SYMBOL" && d.how === "sym")) {
+        // The common keys (date parts, INT remainders, symbol codes) straight into their words.
+        const out = new Int32Array(groups);
+        const nul = t.tag === "SYMBOL" ? -1 : INT_NULL, off = d.how === "sym" ? -1 : d.lo - 1;
+        const stride = strides[k], slots = d.slots;
+        for (let g = 0; g < groups; g++) {
+          const q = Math.floor(first[g] / stride) % slots;
+          out[g] = q === 0 ? nul : q + off;
+        }
+        return out;
+      }
       const values: Value[] = new Array(groups);
       for (let g = 0; g < groups; g++) {
         const q = Math.floor(first[g] / strides[k]) % d.slots;
@@ -248,13 +265,41 @@ export class DenseGroups {
         return;
       }
       const big = this.#big[i];
+      if (a.wide && !big) {
+        // min/max of LONG-like values, exact doubles below 2^53: written as their two words
+        // (a BigInt per group cost more than the rest of the partial).
+        const out = new BigInt64Array(groups), w = new Int32Array(out.buffer);
+        for (let g = 0; g < groups; g++) {
+          const v = main[g];
+          const hi = cnt[g] === 0 ? -2147483648 : Math.floor(v / 4294967296);
+          w[2 * g] = cnt[g] === 0 ? 0 : v - hi * 4294967296;
+          w[2 * g + 1] = hi;
+        }
+        values.push(out);
+        return;
+      }
+      const hi = this.#hi[i];
+      if (a.wide && big) {
+        // Integer sums: as two words straight from the doubles while the total is below 2^53
+        // and nothing was flushed (the common case), through a bigint otherwise.
+        const out = new BigInt64Array(groups), w = new Int32Array(out.buffer);
+        for (let g = 0; g < groups; g++) {
+          const t = main[g] + (hi ? hi[g] * 4294967296 : 0);
+          if (cnt[g] !== 0 && big[g] === undefined && t < 9007199254740992 && t > -9007199254740992) {
+            const h = Math.floor(t / 4294967296);
+            w[2 * g] = t - h * 4294967296;
+            w[2 * g + 1] = h;
+          } else out[g] = cnt[g] === 0 ? LONG_NULL : this.#exactSum(i, g);
+        }
+        values.push(out);
+        return;
+      }
       const out = a.wide ? new BigInt64Array(groups) : new Float64Array(groups);
       for (let g = 0; g < groups; g++) {
         let v: number | bigint | null;
         if (cnt[g] === 0) v = null;
         else if (big) {
-          // Flushed above: the whole sum is in the bigint.
-          const total = BigInt.asIntN(64, big[g] ?? 0n);
+          const total = this.#exactSum(i, g);
           v = total === LONG_NULL ? null : total;
         } else if (a.fn === "sum") v = Number.isFinite(main[g]) ? main[g] : null;
         else v = main[g];

@@ -473,6 +473,17 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
   const simple = bound.flatMap((e) => conjuncts(e)).map((c) => predicateOf(c, scanColumns));
   const kernelPreds = simple.length && simple.every((p) => p !== undefined) ? simple as Pred[] : undefined;
   const keySets = new Map<SymbolDict, Map<Pred, Uint8Array>>();
+  const stubs = new Map(job.symbols.map((s) => [s.col, new ShippedCodeDict(s.size, s.codes)]));
+  const cols = new Set<number>();
+  for (const e of [...job.filters, ...job.keys, ...job.aggs.flatMap((a) => [a.arg, a.filter])]) {
+    if (e) columnsOf(e, (c) => cols.add(c));
+  }
+  let sel = new Int32Array(0);
+  // Dense keys first: the general path's tables and loops below are not even set up.
+  if (job.dense) {
+    const partial = await densePartialOf(job, keys, snap, m, cols, stubs, selectRows);
+    if (partial) return partial;
+  }
   const keyOf = keys.map((k) => vectorOf(k, ctx));
   const keyIds = keys.map(() => new KeyIds());
   const folds = keys.slice(1).map(() => new IntPairHash());
@@ -501,20 +512,11 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
         : new NativeAgg(a.fn, summed && a.returns.tag === "FLOAT" ? T.DOUBLE : a.returns),
     };
   });
-  const stubs = new Map(job.symbols.map((s) => [s.col, new ShippedCodeDict(s.size, s.codes)]));
-  const cols = new Set<number>();
-  for (const e of [...job.filters, ...job.keys, ...job.aggs.flatMap((a) => [a.arg, a.filter])]) {
-    if (e) columnsOf(e, (c) => cols.add(c));
-  }
   const groupKeyIds: number[][] = keys.map(() => []);
   let groups = keys.length === 0 ? 1 : 0;
   let gids = new Int32Array(0), fold = new Int32Array(0), ids = new Int32Array(0);
-  let sel = new Int32Array(0), mask = new Uint8Array(0);
+  let mask = new Uint8Array(0);
   let perKey: Int32Array[] = [];
-  if (job.dense) {
-    const partial = await densePartialOf(job, keys, snap, m, cols, stubs, selectRows);
-    if (partial) return partial;
-  }
   for await (const scanned of morselBatches(snap, m, job, cols, stubs)) {
     const picked = selectRows(scanned, true);
     if (picked) groupBatch(picked.b);
@@ -530,7 +532,6 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
     gatherAll: boolean,
   ): { b: Batch; sel?: Int32Array; count?: number } | undefined {
     let b = scanned;
-    if (sel.length < b.rowCount) sel = new Int32Array(b.rowCount);
     const viaKernels = kernelPreds && kernelSelect(b, kernelPreds, keySets);
     if (viaKernels) {
       if (viaKernels.count === 0) return undefined;
@@ -539,6 +540,7 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
         ? { b: gather(b, viaKernels.sel, viaKernels.count) }
         : { b, sel: viaKernels.sel, count: viaKernels.count };
     }
+    if (filters.length && sel.length < b.rowCount) sel = new Int32Array(b.rowCount);
     for (const f of filters) {
       const count = f(b, sel);
       if (count === 0) return undefined;
