@@ -69,13 +69,14 @@ export function joinKeyFamilies(n: JoinNode): KeyFamily[] | undefined {
 interface Build {
   buffers: ColumnBuffer[];
   rows: number;
-  hi: Int32Array[];
-  lo: Int32Array[];
-  hashes: Int32Array;
+  /**
+   * Per right row one stride: the next row of its bucket (-1: end), its hash, then each key's
+   * two words; a probe reads one cache line per candidate row.
+   */
+  table: Int32Array;
+  stride: number;
   /** Bucket → first row (ascending chain), -1: none. */
   first: Int32Array;
-  /** Row → next row of its bucket, -1: end. */
-  next: Int32Array;
   mask: number;
 }
 
@@ -119,16 +120,25 @@ async function build(
   while (size < rows * 2) size *= 2;
   const mask = size - 1;
   const first = new Int32Array(size).fill(-1);
-  const next = new Int32Array(rows);
   const hashes = new Int32Array(rows);
   hashRows(hi, lo, rows, hashes);
+  const stride = 2 + 2 * keyCols.length;
+  const table = new Int32Array(rows * stride);
+  for (let k = 0; k < keyCols.length; k++) {
+    const h32 = hi[k], l32 = lo[k];
+    for (let r = 0, at = 2 + 2 * k; r < rows; r++, at += stride) {
+      table[at] = h32[r];
+      table[at + 1] = l32[r];
+    }
+  }
   // Linked from the last row back, so that each chain reads in ascending row order.
   for (let r = rows - 1; r >= 0; r--) {
-    const bucket = hashes[r] & mask;
-    next[r] = first[bucket];
+    const h = hashes[r], bucket = h & mask;
+    table[r * stride] = first[bucket];
+    table[r * stride + 1] = h;
     first[bucket] = r;
   }
-  return { buffers, rows, hi, lo, hashes, first, next, mask };
+  return { buffers, rows, table, stride, first, mask };
 }
 
 /** A NULL vector of `count` rows of `type` (the missing side of an outer join's row). */
@@ -149,8 +159,7 @@ export async function* runHashJoin(
   const probeEncoders = families.map((f, k) => new KeyEncoder(f, texts[k], false));
   const leftKeys = n.equi.map((k) => k[0]);
   const keyCount = leftKeys.length;
-  const { first, next, hashes, mask, buffers } = built;
-  const bHi = built.hi, bLo = built.lo;
+  const { first, table, stride, mask, buffers } = built;
   const keepLeft = n.type === "left" || n.type === "full";
   const keepRight = n.type === "right" || n.type === "full";
   const matchedRight = keepRight ? new Uint8Array(built.rows) : undefined;
@@ -166,7 +175,6 @@ export async function* runHashJoin(
 
   async function* probe(): AsyncGenerator<Batch> {
     let pHi: Int32Array[] = [], pLo: Int32Array[] = [], pHash = new Int32Array(0);
-    const hi0 = bHi[0], lo0 = bLo[0];
     const leftRows = new Int32Array(BATCH_ROWS_MAX);
     const rightRows = new Int32Array(BATCH_ROWS_MAX);
     let pairs = 0;
@@ -200,11 +208,12 @@ export async function* runHashJoin(
       for (let i = 0; i < count; i++) {
         const h = pHash[i];
         let matched = false;
-        for (let r = first[h & mask]; r >= 0; r = next[r]) {
-          if (hashes[r] !== h || hi0[r] !== phi0[i] || lo0[r] !== plo0[i]) continue;
+        const x = phi0[i], y = plo0[i];
+        for (let r = first[h & mask], at = r * stride; r >= 0; r = table[at], at = r * stride) {
+          if (table[at + 1] !== h || table[at + 2] !== x || table[at + 3] !== y) continue;
           let same = true;
           for (let k = 1; k < keyCount && same; k++) {
-            same = bHi[k][r] === pHi[k][i] && bLo[k][r] === pLo[k][i];
+            same = table[at + 2 + 2 * k] === pHi[k][i] && table[at + 3 + 2 * k] === pLo[k][i];
           }
           if (!same) continue;
           matched = true;
