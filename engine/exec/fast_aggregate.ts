@@ -57,12 +57,12 @@ const exprKey = (e: ArgExpr) => JSON.stringify(e);
  * `e` as a binop argument: +, - or * of two DOUBLE columns or a DOUBLE column and a numeric
  * constant (the scalar operators' NULL rules hold for IEEE +, - and *, kernels.ts BinopArgs).
  */
-function argExprOf(e: BoundExpr, scan: ScanNode): ArgExpr | undefined {
+export function argExprOf(e: BoundExpr, columns: readonly { type: ColumnType }[]): ArgExpr | undefined {
   if (e.kind !== "call" || e.type.tag !== "DOUBLE" || e.args.length !== 2) return undefined;
   if (e.name !== "+" && e.name !== "-" && e.name !== "*") return undefined;
   const operand = (x: BoundExpr): ArgOperand | undefined => {
     if (x.kind === "column") {
-      return scan.columns[x.index].type.tag === "DOUBLE" ? { col: x.index } : undefined;
+      return columns[x.index].type.tag === "DOUBLE" ? { col: x.index } : undefined;
     }
     if (x.kind !== "const") return undefined;
     const v = x.value;
@@ -118,7 +118,7 @@ export function fastShape(n: AggregateNode): Shape | undefined {
     if (a.args.length !== 1) return undefined;
     if (arg.kind !== "column") {
       // Keyed scans fold by column (keyedStats): an expression argument is unkeyed only.
-      const expr = key === undefined ? argExprOf(arg, scan) : undefined;
+      const expr = key === undefined ? argExprOf(arg, scan.columns) : undefined;
       if (!expr) return undefined;
       const col = "col" in expr.a ? expr.a.col : (expr.b as { col: number }).col;
       aggs.push({ fn, col, kind: "f64", returns: a.binding.returns, expr });

@@ -64,12 +64,14 @@ function inWasm(v: Vector, buffer: ArrayBufferLike): boolean {
 /**
  * The selection built by the kernels, or undefined when the batch is not in WASM memory. Also
  * used by the worker heaps' hash aggregation (vector/hash_parallel.ts), whose batches are in
- * their own WASM memory.
+ * their own WASM memory. `within`: test only these rows (ascending), as the parallel top-N
+ * does for the few rows that beat its threshold (vector/top_n_parallel.ts).
  */
 export function kernelSelect(
   b: Batch,
   preds: Pred[],
   keySets: Map<SymbolDict, Map<Pred, Uint8Array>>,
+  within?: { sel: Int32Array; count: number },
 ): { sel: Int32Array; count: number } | undefined {
   const mem = wasmMemory();
   const buffer = mem.memory.buffer;
@@ -82,8 +84,9 @@ export function kernelSelect(
   if (out < 0) return undefined;
   let setPtr = -1;
   try {
-    let count = b.rowCount;
-    let refining = false;
+    let count = within ? within.count : b.rowCount;
+    let refining = within !== undefined;
+    if (within) mem.i32(out, count).set(within.sel.subarray(0, count));
     for (const p of preds) {
       const v = b.columns[p.col];
       const data = (v.data as Int32Array).byteOffset;

@@ -56,6 +56,15 @@ export function rankOfValue(v: Value): number | undefined {
 }
 
 /**
+ * What a top-N tells its producer: `limit`, the first-key rank a row must reach to become a
+ * candidate (undefined while every row is one), updated as kept rows merge. A producer may drop
+ * rows ranked strictly worse before it materializes them (top_n_parallel.ts).
+ */
+export interface TopNState {
+  limit?: number;
+}
+
+/**
  * The best `keep` rows of `input` in sort order. `floor`, a first-key rank some `keep` rows
  * of the same statement's input already reach (a parallel top-N's earlier morsels on this
  * worker), drops rows ranked strictly worse from the start: such a row has `keep` rows
@@ -67,6 +76,7 @@ export async function* runTopN(
   input: AsyncIterable<Batch>,
   ctx: ExecContext,
   floor?: number,
+  state?: TopNState,
 ): AsyncGenerator<Batch> {
   const keys = n.keys.map((k) => ({ ...k, type: n.columns[k.index].type }));
   const compare = (a: Value[], b: Value[]) => {
@@ -98,6 +108,7 @@ export async function* runTopN(
         : typeof thresholdValue === "bigint"
         ? Number(thresholdValue)
         : thresholdValue as number;
+      if (state && rankOfValue(thresholdValue) !== undefined) state.limit = limit();
     }
   };
   // The rank a row must reach to be a candidate: the worst kept row's once `keep` rows are
@@ -108,6 +119,7 @@ export async function* runTopN(
     if (t === undefined) return floor;
     return sign > 0 ? Math.min(t, floor) : Math.max(t, floor);
   };
+  if (state) state.limit = floor;
   charge(ctx, rowBytes(keep + mergeEvery, n.columns.length));
   if (keep <= 0) {
     for await (const _ of input) checkCancelled(ctx);

@@ -18,11 +18,18 @@
  * pool's `hashRowsMin` rows; EXPLAIN shows `Top N [parallel N] ...` exactly when it runs there.
  */
 import { type ColumnType, T } from "../../base/types.ts";
-import type { Batch, Interval, Value } from "../../base/values.ts";
+import type { Batch, Interval, SymbolDict, Value } from "../../base/values.ts";
 import type { BoundExpr } from "../../plan/bound.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
 import type { Storage, TableSnapshot } from "../../storage/api.ts";
-import { batchToRows, rowsToBatches } from "../batch_util.ts";
+import { batchToRows, gather, rowsToBatches } from "../batch_util.ts";
+import { compilePredicate } from "../compile_expr.ts";
+import { kernelSelect } from "../filter.ts";
+import { FastPathUnavailable, Scratch } from "../wasm_scratch.ts";
+import { argExprOf, type ArgOperand } from "../fast_aggregate.ts";
+import { kernels, wasmMemory } from "../../../engine-wasm/mod.ts";
+import { type Pred, predicateOf } from "../kernel_predicates.ts";
+import { conjuncts } from "../../plan/intervals_from_where.ts";
 import { charge, checkCancelled, type ExecContext, rowBytes, snapshotOf } from "../exec_context.ts";
 import { runFilter } from "../filter.ts";
 import {
@@ -40,7 +47,7 @@ import {
 import { vectorOf } from "./hash_aggregate.ts";
 import { topNOf } from "./physical.ts";
 import { type Morsel, morselBatches, morselsOf } from "./hash_parallel.ts";
-import { rankOfValue, runTopN } from "./top_n.ts";
+import { rankOfValue, runTopN, type TopNState } from "./top_n.ts";
 
 type SortNode = Extract<PlanNode, { kind: "sort" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
@@ -230,18 +237,29 @@ export async function topNPartialOf(job: TopNJob, snap: TableSnapshot, m: Morsel
 
   // Only the columns read are set; a SYMBOL column has the codes of the job's texts.
   let input: AsyncIterable<Batch> = morselBatches(snap, m, job, cols, stubs);
-  for (const f of job.filters) {
-    const node = {
-      kind: "filter",
-      predicate: rebind(f),
-      input: { columns: scanColumns },
-    } as unknown as FilterNode;
-    input = runFilter(node, input, ctx);
+  const state: TopNState = {};
+  const filters = job.filters.map((f) => rebind(f));
+  const preds = filters.flatMap((f) => conjuncts(f)).map((c) => predicateOf(c, scanColumns));
+  const firstKey = outputs[job.keys[0].index];
+  const prefiltered = filters.length > 0 || firstKey.kind !== "column";
+  if (prefiltered && firstKey.type.tag === "DOUBLE" && preds.every((p) => !!p)) {
+    // Simple conditions (or none) and a DOUBLE first key, computed or behind conditions: rows
+    // are tested against the top-N's threshold before any column is gathered (prefilter).
+    const first = job.keys[0];
+    const key = outputs[first.index];
+    input = prefilter(input, key, job.types, first.desc, preds as Pred[], filters, state, ctx);
+  } else {
+    for (const predicate of filters) {
+      const node = { kind: "filter", predicate, input: { columns: scanColumns } } as unknown as FilterNode;
+      input = runFilter(node, input, ctx);
+    }
   }
   const node = { keys: job.keys, columns: types.map((type) => ({ type })) } as unknown as SortNode;
   const rows: Value[][] = [];
   const floor = floors.get(job.statement);
-  for await (const b of runTopN(node, job.keep, project(input), ctx, floor)) rows.push(...batchToRows(b));
+  for await (const b of runTopN(node, job.keep, project(input), ctx, floor, state)) {
+    rows.push(...batchToRows(b));
+  }
   const first = job.keys[0];
   const reached = rows.length === job.keep ? rankOfValue(rows[job.keep - 1][first.index]) : undefined;
   if (reached !== undefined) {
@@ -254,6 +272,123 @@ export async function topNPartialOf(job: TopNJob, snap: TableSnapshot, m: Morsel
     floors.set(job.statement, tighter);
   }
   return { rows };
+}
+
+/**
+ * The rows of a morsel's batches that meet the WHERE conditions and whose first sort key is
+ * not strictly worse than the top-N's current threshold (`state.limit`), gathered only then
+ * (issue #16: a filtered top-N gathered and projected every matching row, ~90% of a 10M-row
+ * table for `price > 109`). Once the top-N holds a threshold, which after a morsel's first rows
+ * few rows beat, the key is tested first, over the whole batch (a cached DOUBLE column by the
+ * `topNCandidates` kernel in place, an expression by its batch loop), and only the rows that
+ * beat it are tested against the conditions by the WASM filter kernels (filter.ts kernelSelect
+ * `within`); before that, the kernels select the rows. A batch outside WASM memory takes the
+ * row predicate (on a worker, a SYMBOL text there declines the morsel to the main heap).
+ */
+async function* prefilter(
+  input: AsyncIterable<Batch>,
+  key: BoundExpr,
+  scanTypes: ColumnType[],
+  desc: boolean,
+  preds: Pred[],
+  filters: BoundExpr[],
+  state: TopNState,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
+  const keySets = new Map<SymbolDict, Map<Pred, Uint8Array>>();
+  const keyOf = vectorOf(key, ctx);
+  // `a op b` of DOUBLE columns and constants: computed by the binop kernel into scratch.
+  const binop = argExprOf(key, scanTypes.map((type) => ({ type })));
+  const rowPred = compilePredicate(
+    filters.length === 1 ? filters[0] : { kind: "and", type: T.BOOLEAN, args: filters },
+    ctx,
+  );
+  const scratch = new Scratch();
+  const mem = wasmMemory();
+  // Scratch for the rows beating the threshold and the computed keys, for outRows rows.
+  let out = 0, outRows = 0, noScratch = false, keyPtr = 0;
+  /** The key of every row of `b`: by the binop kernel when its columns are in WASM memory. */
+  const keysOf = (b: Batch) => {
+    if (binop && keyPtr && b.rowCount <= outRows) {
+      const operand = (o: ArgOperand) => {
+        if (!("col" in o)) return o;
+        const d = b.columns[o.col].data;
+        return d instanceof Float64Array && d.buffer === mem.buffer ? { data: d.byteOffset } : undefined;
+      };
+      const a = operand(binop.a), c = operand(binop.b);
+      if (a && c) {
+        kernels().binop({ rowCount: b.rowCount, op: binop.op, a, b: c, out: keyPtr });
+        return mem.f64(keyPtr, b.rowCount);
+      }
+    }
+    return keyOf(b).data;
+  };
+  try {
+    for await (const b of input) {
+      const t = state.limit;
+      if (t !== undefined && outRows < b.rowCount && !noScratch) {
+        try {
+          out = scratch.alloc(b.rowCount * 4);
+          keyPtr = scratch.alloc(b.rowCount * 8);
+          outRows = b.rowCount;
+        } catch (err) {
+          if (!(err instanceof FastPathUnavailable)) throw err;
+          noScratch = true;
+        }
+      }
+      const keys = t === undefined ? undefined : keysOf(b);
+      let sel: Int32Array, count: number;
+      if (t !== undefined && keys instanceof Float64Array) {
+        if (keys.buffer === mem.buffer && outRows >= b.rowCount) {
+          const args = { data: keys.byteOffset, rowCount: b.rowCount, threshold: t, desc, out };
+          count = kernels().topNCandidates(args);
+          sel = mem.i32(out, count).slice();
+        } else {
+          sel = new Int32Array(Math.min(b.rowCount, 1024));
+          count = 0;
+          for (let i = 0; i < b.rowCount; i++) {
+            const x = keys[i];
+            const r = x - x === 0 ? x : -Infinity;
+            if (desc ? r >= t : r <= t) {
+              if (count === sel.length) sel = grow(sel);
+              sel[count++] = i;
+            }
+          }
+        }
+        // The conditions, on those rows only: the filter kernels, else the row predicate.
+        const refined = count > 0 && preds.length > 0
+          ? kernelSelect(b, preds, keySets, { sel, count })
+          : undefined;
+        if (refined) ({ sel, count } = refined);
+        else if (preds.length > 0) {
+          let n = 0;
+          for (let j = 0; j < count; j++) if (rowPred(b, sel[j])) sel[n++] = sel[j];
+          count = n;
+        }
+      } else if (preds.length === 0) {
+        yield b;
+        continue;
+      } else {
+        const picked = kernelSelect(b, preds, keySets);
+        if (picked) ({ sel, count } = picked);
+        else {
+          sel = new Int32Array(b.rowCount);
+          count = 0;
+          for (let i = 0; i < b.rowCount; i++) if (rowPred(b, i)) sel[count++] = i;
+        }
+      }
+      if (count === 0) continue;
+      yield count === b.rowCount ? b : gather(b, sel, count);
+    }
+  } finally {
+    scratch.release();
+  }
+}
+
+function grow(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
 }
 
 // ---- on the main thread ----

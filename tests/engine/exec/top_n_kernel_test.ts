@@ -1,7 +1,8 @@
 /**
  * Top-N with a DOUBLE first key (issue #16): the `topNCandidates` kernel tests rows against the
  * threshold, in place for a table column and on a copy for a computed key, and a worker's
- * earlier morsels give its later ones a floor. Every answer is compared with the reference (a
+ * earlier morsels give its later ones a floor; on the workers, rows are tested against the
+ * threshold before the WHERE conditions and before any column is gathered. Every answer is compared with the reference (a
  * full stable sort) on columns holding NULL, +Infinity and -Infinity (all NULL in a DOUBLE
  * column: first ascending, last descending) and long runs of ties, on the main heap and on two
  * workers cut into many small morsels.
@@ -21,6 +22,10 @@ const QUERIES = [
   "SELECT ts, d, e FROM t ORDER BY d - e LIMIT 25",
   "SELECT ts, d, e FROM t WHERE q > 3 ORDER BY d * e DESC, ts DESC LIMIT 15",
   "SELECT ts, d FROM t WHERE q = 1 ORDER BY d DESC LIMIT 5000",
+  // Conditions tested after the threshold (filter kernels on the few rows beating it).
+  "SELECT ts, s, d FROM t WHERE s = 'b' AND q < 6 ORDER BY d DESC, ts LIMIT 12",
+  "SELECT ts, s, d, e FROM t WHERE s IN ('a', 'c') ORDER BY d * e DESC LIMIT 9",
+  "SELECT ts, s, d, e FROM t WHERE s IS NULL AND d > -3 ORDER BY d - 2 LIMIT 11",
 ];
 
 async function reference(engine: Engine, sql: string): Promise<unknown[][]> {
@@ -46,7 +51,8 @@ function values(n: number): string {
   const out: string[] = [];
   for (let r = 0; r < n; r++) {
     const ts = new Date(Date.UTC(2024, 0, 1) + r * 60_000).toISOString();
-    out.push(`('${ts}', ${num()}, ${num()}, ${Math.floor(rnd() * 8)})`);
+    const s = ["'a'", "'b'", "'c'", "NULL"][Math.floor(rnd() * 4)];
+    out.push(`('${ts}', ${num()}, ${num()}, ${Math.floor(rnd() * 8)}, ${s})`);
   }
   return out.join(", ");
 }
@@ -64,7 +70,7 @@ for (const workers of [0, 2]) {
     });
     try {
       await engine.execute(
-        "CREATE TABLE t (ts TIMESTAMP, d DOUBLE, e DOUBLE, q INT) TIMESTAMP(ts) PARTITION BY DAY",
+        "CREATE TABLE t (ts TIMESTAMP, d DOUBLE, e DOUBLE, q INT, s SYMBOL) TIMESTAMP(ts) PARTITION BY DAY",
         adminSession(),
       );
       await engine.execute(`INSERT INTO t VALUES ${values(8000)}`, adminSession());
