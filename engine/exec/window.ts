@@ -17,7 +17,9 @@ import { compileExpr } from "./compile_expr.ts";
 import { charge, checkCancelled, type ExecContext, pace, PACE_MASK, paceDue } from "./exec_context.ts";
 import { sortPaced } from "./paced_sort.ts";
 import { computePartition } from "./window_functions.ts";
-import { vectorWindow } from "./window_vector.ts";
+import { vectorWindow, vectorWindowFits } from "./window_vector.ts";
+import { streamWindow, streamWindowFits } from "./window_stream.ts";
+import { LayoutCache } from "./window_layout.ts";
 
 type WindowNode = Extract<PlanNode, { kind: "window" }>;
 type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
@@ -31,10 +33,15 @@ export async function* runWindow(n: WindowNode, ctx: ExecContext, run: Runner): 
     batches.push(b);
   }
   const total = batches.reduce((s, b) => s + b.rowCount, 0);
-  // Typed results of the vectorized aggregates (window_vector.ts), else values by row.
+  // Typed results of the columnar pass (window_stream.ts) or the vectorized frames
+  // (window_vector.ts), else values by row.
   const results: (Value[] | VectorData)[] = [];
+  const layouts = new LayoutCache();
   for (const w of n.windows) {
-    results.push(await vectorWindow(w, batches, total, ctx) ?? await computeWindow(w, batches, total, ctx));
+    results.push(
+      await streamWindow(w, batches, total, ctx, layouts) ?? await vectorWindow(w, batches, total, ctx) ??
+        await computeWindow(w, batches, total, ctx),
+    );
   }
   let at = 0;
   for (const b of batches) {
@@ -53,6 +60,16 @@ export async function* runWindow(n: WindowNode, ctx: ExecContext, run: Runner): 
     at += b.rowCount;
     yield { rowCount: b.rowCount, columns };
   }
+}
+
+/**
+ * EXPLAIN's name for the operator chosen at plan time: `vectorized` when every call runs on
+ * typed arrays (window_stream.ts, window_vector.ts), `rows` when none does, else how many do.
+ */
+export function windowOpLabel(n: WindowNode): string {
+  const vectorized = n.windows.filter((w) => streamWindowFits(w) || vectorWindowFits(w)).length;
+  if (vectorized === n.windows.length) return "vectorized";
+  return vectorized === 0 ? "rows" : `vectorized ${vectorized} of ${n.windows.length}`;
 }
 
 /** Evaluates `e` for every input row, in input order. */

@@ -17,6 +17,7 @@ import { denseKeysOf, parallelOf } from "../exec/vector/hash_parallel.ts";
 import { parallelSampleByOf } from "../exec/sample_by_parallel.ts";
 import { parallelTopNOf } from "../exec/vector/top_n_parallel.ts";
 import { joinOp } from "../exec/hash_join.ts";
+import { windowOpLabel } from "../exec/window.ts";
 import { setOpOp } from "../exec/setop.ts";
 
 export function explainPlan(n: PlanNode, depth = 0, topN?: { sort: PlanNode; keep: number }): string[] {
@@ -95,6 +96,8 @@ function describe(n: PlanNode, topN?: { sort: PlanNode; keep: number }): string 
       const workers = parallelSampleByOf(n);
       return workers ? `SampleBy [parallel ${workers}]` : "SampleBy";
     }
+    case "window":
+      return `Window [${windowOpLabel(n)}]`;
     case "longSequence":
       return "long_sequence";
     case "setFunction":

@@ -1,0 +1,218 @@
+/**
+ * The partitions and row order of a window specification over columnar input (issue #16),
+ * shared by every call with the same PARTITION BY and ORDER BY: dense partition ids per row
+ * (KeyIds; several keys combine into one id), the first ORDER BY key as an ascending Float64
+ * key (NULL, and every non-finite DOUBLE, as -Infinity: first, as compareValues orders them;
+ * DESC negated), and the sequence in which to visit rows.
+ *
+ * When each partition already comes in ORDER BY order (a scan in designated-timestamp order)
+ * the sequence is the input order itself and nothing is sorted: the window kernels keep one
+ * state per partition and walk the rows once. Otherwise rows are grouped by partition (a stable
+ * counting sort) and each partition out of order is sorted by (key, input position), which is
+ * the row path's stable sort.
+ */
+import type { Batch } from "../base/values.ts";
+import type { BoundExpr } from "../plan/bound.ts";
+import type { WindowCall } from "../plan/plan_node.ts";
+import { type ExecContext, pace, paceDue } from "./exec_context.ts";
+import { vectorOf } from "./vector/hash_aggregate.ts";
+import { KeyIds } from "./vector/key_ids.ts";
+
+export interface WindowLayout {
+  /** Partition id of each input row (0 when there is no PARTITION BY). */
+  gid: Int32Array;
+  groups: number;
+  /** The first ORDER BY key as an ascending number per row, or undefined without ORDER BY. */
+  key?: Float64Array;
+  /** Rows in visiting order (partitions contiguous, each in ORDER BY order); undefined: input order. */
+  seq?: Int32Array;
+  /** Rows per partition (computed on first use). */
+  counts?: Int32Array;
+}
+
+/** Partition key types whose KeyIds grouping is the row path's grouping by value. */
+export const PARTITION_TAGS: ReadonlySet<string> = new Set([
+  "SYMBOL",
+  "STRING",
+  "VARCHAR",
+  "CHAR",
+  "BOOLEAN",
+  "BYTE",
+  "SHORT",
+  "INT",
+  "LONG",
+  "DATE",
+  "TIMESTAMP",
+  "TIMESTAMP_NS",
+]);
+/** ORDER BY types whose values are numbers the key can hold exactly. */
+export const ORDER_TAGS: ReadonlySet<string> = new Set([
+  "BYTE",
+  "SHORT",
+  "INT",
+  "LONG",
+  "DATE",
+  "TIMESTAMP",
+  "TIMESTAMP_NS",
+  "FLOAT",
+  "DOUBLE",
+]);
+
+/** Whether a layout can be built for this PARTITION BY / ORDER BY (shape only). */
+export function layoutFits(w: WindowCall): boolean {
+  if (w.partitionBy.length > 4 || w.orderBy.length > 1) return false;
+  if (!w.partitionBy.every((p) => PARTITION_TAGS.has(p.type.tag))) return false;
+  if (w.orderBy.length === 0) return true;
+  const e = w.orderBy[0].expr;
+  // A column: a computed DOUBLE's overflow to Infinity would be a value in the row path.
+  return ORDER_TAGS.has(e.type.tag) && (e.kind === "column" || !["FLOAT", "DOUBLE"].includes(e.type.tag));
+}
+
+/** Layouts of one window operator's input, by specification text. */
+export class LayoutCache {
+  #byKey = new Map<string, WindowLayout | null>();
+
+  async of(
+    w: WindowCall,
+    batches: Batch[],
+    total: number,
+    ctx: ExecContext,
+  ): Promise<WindowLayout | undefined> {
+    const k = specKey(w);
+    if (!this.#byKey.has(k)) this.#byKey.set(k, (await buildLayout(w, batches, total, ctx)) ?? null);
+    return this.#byKey.get(k) ?? undefined;
+  }
+}
+
+function specKey(w: WindowCall): string {
+  return JSON.stringify(
+    [w.partitionBy, w.orderBy],
+    (_k, v) => typeof v === "bigint" ? `${v}n` : v,
+  );
+}
+
+export function countsOf(l: WindowLayout): Int32Array {
+  if (l.counts) return l.counts;
+  const c = new Int32Array(l.groups);
+  const gid = l.gid;
+  for (let i = 0; i < gid.length; i++) c[gid[i]]++;
+  return l.counts = c;
+}
+
+async function buildLayout(
+  w: WindowCall,
+  batches: Batch[],
+  total: number,
+  ctx: ExecContext,
+): Promise<WindowLayout | undefined> {
+  const { gid, groups } = await partitionIds(w.partitionBy, batches, total, ctx);
+  if (w.orderBy.length === 0) return { gid, groups };
+  const key = await orderKey(w.orderBy[0].expr, w.orderBy[0].desc, batches, total, ctx);
+  if (!key) return undefined;
+  // Input order is partition order when every partition's keys never go down.
+  const last = new Float64Array(groups).fill(-Infinity);
+  let ordered = true;
+  for (let i = 0; i < total; i++) {
+    const g = gid[i], v = key[i];
+    if (v < last[g]) {
+      ordered = false;
+      break;
+    }
+    last[g] = v;
+  }
+  if (ordered) return { gid, groups, key };
+  const layout: WindowLayout = { gid, groups, key };
+  const counts = countsOf(layout);
+  const starts = new Int32Array(groups + 1);
+  for (let g = 0; g < groups; g++) starts[g + 1] = starts[g] + counts[g];
+  const seq = new Int32Array(total);
+  const fill = starts.slice(0, groups);
+  for (let i = 0; i < total; i++) seq[fill[gid[i]]++] = i;
+  for (let g = 0; g < groups; g++) {
+    if (paceDue(ctx)) await pace(ctx);
+    const part = seq.subarray(starts[g], starts[g + 1]);
+    let sorted = true;
+    for (let k = 1; k < part.length && sorted; k++) sorted = key[part[k - 1]] <= key[part[k]];
+    // Equal keys (and NULLs: -Inf - -Inf is NaN) fall to input position: a stable sort.
+    if (!sorted) part.sort((a, b) => (key[a] - key[b]) || (a - b));
+  }
+  layout.seq = seq;
+  return layout;
+}
+
+async function partitionIds(
+  keys: BoundExpr[],
+  batches: Batch[],
+  total: number,
+  ctx: ExecContext,
+): Promise<{ gid: Int32Array; groups: number }> {
+  const gid = new Int32Array(total);
+  if (keys.length === 0) return { gid, groups: 1 };
+  let groups = 0;
+  const next = keys.length > 1 ? new Int32Array(total) : gid;
+  for (let k = 0; k < keys.length; k++) {
+    const ids = new KeyIds();
+    const f = vectorOf(keys[k], ctx);
+    const out = k === 0 ? gid : next;
+    let at = 0;
+    for (const b of batches) {
+      if (paceDue(ctx)) await pace(ctx);
+      ids.map(f(b), b.rowCount, out.subarray(at, at + b.rowCount));
+      at += b.rowCount;
+    }
+    if (k === 0) {
+      groups = ids.size;
+      continue;
+    }
+    // Pairs (ids so far, this key's id) renumbered densely in first-appearance order.
+    const width = ids.size;
+    const pairs = new Map<number, number>();
+    for (let i = 0; i < total; i++) {
+      const p = gid[i] * width + next[i];
+      let id = pairs.get(p);
+      if (id === undefined) pairs.set(p, id = pairs.size);
+      gid[i] = id;
+    }
+    groups = pairs.size;
+  }
+  return { gid, groups };
+}
+
+/** The ORDER BY values as ascending numbers, or undefined when a LONG is past 2^53. */
+async function orderKey(
+  e: BoundExpr,
+  desc: boolean,
+  batches: Batch[],
+  total: number,
+  ctx: ExecContext,
+): Promise<Float64Array | undefined> {
+  const f = vectorOf(e, ctx);
+  const key = new Float64Array(total);
+  let at = 0;
+  for (const b of batches) {
+    if (paceDue(ctx)) await pace(ctx);
+    const n = b.rowCount;
+    const d = f(b).data;
+    if (d instanceof BigInt64Array) {
+      const w = new Int32Array(d.buffer, d.byteOffset, 2 * n);
+      for (let i = 0; i < n; i++) {
+        const hi = w[2 * i + 1], lo = w[2 * i];
+        if (hi === -2147483648 && lo === 0) key[at + i] = -Infinity;
+        else if (hi >= -2097152 && hi < 2097152) key[at + i] = hi * 4294967296 + (lo >>> 0);
+        else return undefined;
+      }
+    } else if (d instanceof Float64Array || d instanceof Float32Array) {
+      for (let i = 0; i < n; i++) {
+        const v = d[i];
+        key[at + i] = v - v === 0 ? v : -Infinity;
+      }
+    } else if (d instanceof Int32Array) {
+      for (let i = 0; i < n; i++) key[at + i] = d[i] === -2147483648 ? -Infinity : d[i];
+    } else if (d instanceof Int16Array || d instanceof Int8Array) {
+      for (let i = 0; i < n; i++) key[at + i] = d[i];
+    } else return undefined;
+    at += n;
+  }
+  if (desc) { for (let i = 0; i < total; i++) key[i] = -key[i]; }
+  return key;
+}

@@ -1,0 +1,662 @@
+/**
+ * Window functions in one columnar pass (issue #16): rows are visited in the layout's sequence
+ * (window_layout.ts: input order when every partition already comes in ORDER BY order, as a
+ * scan by designated timestamp does, else rows grouped by partition and sorted), and each
+ * function keeps its state per partition in typed arrays indexed by partition id: a position
+ * counter, the previous ORDER BY key (ranks), small rings of recent row ids or values (lag,
+ * lead, ROWS frames), running sums and monotonic deques. Results are typed arrays by input row;
+ * no value is boxed.
+ *
+ * It answers what the row path (window_functions.ts) answers, bit for bit: the same frames
+ * (rows with equal ORDER BY values are distinct rows), the same additions and subtractions in
+ * the same order for sliding sums, the earliest of equal extremes, non-finite DOUBLEs read as
+ * NULL. Frames must end at or before the current row (or span the whole partition): later
+ * ends, RANGE offsets, EXCLUDE CURRENT ROW, nth_value and cume_dist stay with window_vector.ts
+ * or the row path.
+ */
+import { allocVectorData, type Batch, type Value, type VectorData, writeValue } from "../base/values.ts";
+import type { BoundExpr } from "../plan/bound.ts";
+import type { WindowCall } from "../plan/plan_node.ts";
+import { type ExecContext, pace, paceDue } from "./exec_context.ts";
+import { vectorOf } from "./vector/hash_aggregate.ts";
+import { referenceExecution } from "./vector/physical.ts";
+import { countsOf, type LayoutCache, layoutFits, type WindowLayout } from "./window_layout.ts";
+
+/** Windows computed here (tests: shows that a query took this path). */
+export const streamWindowStats = { runs: 0 };
+
+/** Rows per kernel call between checks of the time slice. */
+const CHUNK = 1 << 16;
+/** Largest ring (partitions x frame width) a sliding frame may use. */
+const RING_MAX = 1 << 25;
+
+const RANKS = new Set(["row_number", "rank", "dense_rank", "percent_rank", "ntile"]);
+const AGGS = new Set(["sum", "avg", "count", "min", "max"]);
+/** Argument types the aggregates read as numbers (the row path's Number(v)). */
+const NUMERIC = new Set(["DOUBLE", "FLOAT", "LONG", "INT", "SHORT", "BYTE"]);
+/** Value types lag/lead/first_value/last_value copy as typed elements. */
+const COPYABLE = new Set([
+  "DOUBLE",
+  "FLOAT",
+  "LONG",
+  "INT",
+  "SHORT",
+  "BYTE",
+  "BOOLEAN",
+  "DATE",
+  "TIMESTAMP",
+  "TIMESTAMP_NS",
+]);
+
+/** Frame of ROWS (or RANGE without offsets, the same frames here): [k - a, k - b]. */
+interface Frame {
+  /** Start from the partition's first row. */
+  unbounded: boolean;
+  /** Rows before the current one where the frame starts (unless unbounded). */
+  a: number;
+  /** Rows before the current one where the frame ends. */
+  b: number;
+  /** The frame is the whole partition. */
+  whole: boolean;
+}
+
+function frameOf(w: WindowCall): Frame | undefined {
+  const { unit, start, end, excludeCurrent } = w.frame;
+  if (excludeCurrent) return undefined;
+  if (unit !== "rows" && (start.offset !== undefined || end.offset !== undefined)) return undefined;
+  const off = (o: number | bigint | undefined) => Number(o ?? 0);
+  if (start.kind === "unboundedPreceding" && end.kind === "unboundedFollowing") {
+    return { unbounded: true, a: 0, b: 0, whole: true };
+  }
+  let a: number, b: number;
+  if (start.kind === "unboundedPreceding") a = 0;
+  else if (start.kind === "preceding") a = off(start.offset);
+  else if (start.kind === "currentRow") a = 0;
+  else return undefined;
+  if (end.kind === "currentRow") b = 0;
+  else if (end.kind === "preceding") b = off(end.offset);
+  else return undefined;
+  if (!(Number.isSafeInteger(a) && a >= 0 && Number.isSafeInteger(b) && b >= 0)) return undefined;
+  return { unbounded: start.kind === "unboundedPreceding", a, b, whole: false };
+}
+
+function constArg(e: BoundExpr | undefined): e is { kind: "const"; type: BoundExpr["type"]; value: Value } {
+  return e !== undefined && e.kind === "const";
+}
+
+/** Whether this pass takes `w` (its shape only; a layout may still decline on the data). */
+export function streamWindowFits(w: WindowCall): boolean {
+  if (referenceExecution() || !layoutFits(w)) return false;
+  const [x, second, third] = w.args;
+  if (RANKS.has(w.name)) return w.name !== "ntile" || constArg(x);
+  if (w.name === "lag" || w.name === "lead") {
+    if (!x || x.kind !== "column" || !COPYABLE.has(x.type.tag) || x.type.tag !== w.type.tag) return false;
+    if (second && !(constArg(second) && offsetOf(second.value) !== undefined)) return false;
+    if (third && !constArg(third)) return false;
+    return !(w.name === "lead" && w.ignoreNulls);
+  }
+  const frame = frameOf(w);
+  if (!frame) return false;
+  if (w.name === "first_value" || w.name === "last_value") {
+    if (
+      w.args.length !== 1 || x.kind !== "column" || !COPYABLE.has(x.type.tag) || x.type.tag !== w.type.tag
+    ) {
+      return false;
+    }
+    if (!w.ignoreNulls || frame.whole) return true;
+    return w.name === "first_value" ? frame.unbounded : frame.b === 0;
+  }
+  if (!AGGS.has(w.name)) return false;
+  if (w.args.length === 0) return w.name === "count";
+  // A column: non-finite values are NULL as the row path reads them.
+  if (w.args.length !== 1 || x.kind !== "column" || !NUMERIC.has(x.type.tag)) return false;
+  if (w.name === "min" || w.name === "max") return x.type.tag === "DOUBLE" && w.type.tag === "DOUBLE";
+  return w.type.tag === (w.name === "count" ? "LONG" : "DOUBLE");
+}
+
+/** lag/lead's offset as the row path reads it (`?? 1`), if a usable row count. */
+function offsetOf(v: Value): number | undefined {
+  const n = v === null ? 1 : Number(v);
+  return Number.isSafeInteger(n) && n >= 0 && n <= 1 << 20 ? n : undefined;
+}
+
+/** Results of `w` by input row, or undefined when this pass does not take it. */
+export async function streamWindow(
+  w: WindowCall,
+  batches: Batch[],
+  total: number,
+  ctx: ExecContext,
+  layouts: LayoutCache,
+): Promise<VectorData | undefined> {
+  if (!streamWindowFits(w)) return undefined;
+  const layout = await layouts.of(w, batches, total, ctx);
+  if (!layout) return undefined;
+  const kernel = kernelOf(w, layout, batches, total, ctx);
+  if (!kernel) return undefined;
+  streamWindowStats.runs++;
+  const seq = layout.seq, gid = layout.gid;
+  for (let pass = kernel.pre ? 0 : 1; pass < 2; pass++) {
+    const f = pass === 0 ? kernel.pre! : kernel.step;
+    for (let from = 0; from < total; from += CHUNK) {
+      f(seq, gid, from, Math.min(total, from + CHUNK));
+      if (paceDue(ctx)) await pace(ctx);
+    }
+  }
+  return kernel.out;
+}
+
+/** Visits sequence positions [from, to): `seq[i]` (or i) is the row, gid[row] its partition. */
+type Step = (seq: Int32Array | undefined, gid: Int32Array, from: number, to: number) => void;
+
+interface Kernel {
+  out: VectorData;
+  /** A first pass over every row (partition totals), when the results need one. */
+  pre?: Step;
+  step: Step;
+}
+
+function kernelOf(
+  w: WindowCall,
+  l: WindowLayout,
+  batches: Batch[],
+  total: number,
+  ctx: ExecContext,
+): Kernel | undefined {
+  switch (w.name) {
+    case "row_number":
+    case "rank":
+    case "dense_rank":
+    case "percent_rank":
+      return rankKernel(w.name, l, total);
+    case "ntile":
+      return ntileKernel(Number((w.args[0] as { value: Value }).value), l, total);
+    case "lag":
+    case "lead":
+      return offsetKernel(w, l, batches, total, ctx);
+    case "first_value":
+    case "last_value":
+      return frameValueKernel(w, frameOf(w)!, l, batches, total, ctx);
+    case "min":
+    case "max":
+      return extremeKernel(w.name === "max", frameOf(w)!, l, numbers(w.args[0], batches, total, ctx), total);
+    default:
+      return sumKernel(
+        w.name,
+        frameOf(w)!,
+        l,
+        w.args.length ? numbers(w.args[0], batches, total, ctx) : undefined,
+        total,
+      );
+  }
+}
+
+/** A LONG result array and its 32-bit words (results < 2^31 write the low word only). */
+function longOut(total: number): [BigInt64Array, Int32Array] {
+  const out = new BigInt64Array(total);
+  return [out, new Int32Array(out.buffer)];
+}
+
+function rankKernel(name: string, l: WindowLayout, total: number): Kernel {
+  const groups = l.groups, key = l.key;
+  const pos = new Int32Array(groups);
+  const rank = new Int32Array(groups), dense = new Int32Array(groups);
+  const prev = new Float64Array(groups);
+  const [longs, words] = longOut(total);
+  const doubles = name === "percent_rank" ? new Float64Array(total) : undefined;
+  const counts = doubles ? countsOf(l) : undefined;
+  const kind = name === "row_number" ? 0 : name === "rank" ? 1 : name === "dense_rank" ? 2 : 3;
+  const step: Step = (seq, gid, from, to) => {
+    for (let i = from; i < to; i++) {
+      const r = seq ? seq[i] : i;
+      const g = gid[r];
+      const k = pos[g]++;
+      if (kind === 0) {
+        words[2 * r] = k + 1;
+        continue;
+      }
+      // Without ORDER BY every row of a partition is a peer of the others.
+      if (k === 0 || (key !== undefined && key[r] !== prev[g])) {
+        rank[g] = k + 1;
+        dense[g]++;
+      }
+      if (key) prev[g] = key[r];
+      if (kind === 1) words[2 * r] = rank[g];
+      else if (kind === 2) words[2 * r] = dense[g];
+      else {
+        const m = counts![g];
+        doubles![r] = m === 1 ? 0 : (rank[g] - 1) / (m - 1);
+      }
+    }
+  };
+  return { out: doubles ?? longs, step };
+}
+
+function ntileKernel(n: number, l: WindowLayout, total: number): Kernel {
+  const counts = countsOf(l);
+  const pos = new Int32Array(l.groups);
+  const [out, words] = longOut(total);
+  const step: Step = (seq, gid, from, to) => {
+    for (let i = from; i < to; i++) {
+      const r = seq ? seq[i] : i;
+      const g = gid[r];
+      const k = pos[g]++, m = counts[g];
+      // The first m % n buckets hold one row more (window_functions.ts ntile).
+      const base = Math.floor(m / n), extra = m % n, big = extra * (base + 1);
+      words[2 * r] = k < big ? Math.floor(k / (base + 1)) + 1 : extra + Math.floor((k - big) / base) + 1;
+    }
+  };
+  return { out, step };
+}
+
+/** An argument as numbers by input row, NULL as NaN (non-finite DOUBLEs are NULL too). */
+function numbers(e: BoundExpr, batches: Batch[], total: number, ctx: ExecContext): Float64Array {
+  const f = vectorOf(e, ctx);
+  const xs = new Float64Array(total);
+  let at = 0;
+  for (const b of batches) {
+    const n = b.rowCount;
+    const d = f(b).data;
+    if (d instanceof Float64Array) xs.set(d.subarray(0, n), at);
+    else if (d instanceof BigInt64Array) {
+      const w = new Int32Array(d.buffer, d.byteOffset, 2 * n);
+      for (let i = 0; i < n; i++) {
+        const hi = w[2 * i + 1], lo = w[2 * i];
+        if (hi === -2147483648 && lo === 0) xs[at + i] = NaN;
+        else if (hi >= -2097152 && hi < 2097152) xs[at + i] = hi * 4294967296 + (lo >>> 0);
+        else xs[at + i] = Number(d[i]);
+      }
+    } else if (d instanceof Int32Array) {
+      for (let i = 0; i < n; i++) xs[at + i] = d[i] === -2147483648 ? NaN : d[i];
+    } else {
+      const t = d as Float32Array | Int16Array | Int8Array;
+      for (let i = 0; i < n; i++) xs[at + i] = t[i];
+    }
+    at += n;
+  }
+  return xs;
+}
+
+/**
+ * sum/avg/count: window_functions.ts slidingSum per partition, the frame's rows kept in a ring
+ * of recent values (positions k - a - 1 .. k), added as they enter and subtracted as they
+ * leave, in its order; the whole partition: its totals from a first pass.
+ */
+function sumKernel(
+  name: string,
+  f: Frame,
+  l: WindowLayout,
+  xs: Float64Array | undefined,
+  total: number,
+): Kernel | undefined {
+  const groups = l.groups;
+  const sum = new Float64Array(groups), cnt = new Int32Array(groups);
+  const isCount = name === "count", isSum = name === "sum";
+  const [longs, words] = longOut(total);
+  const doubles = isCount ? undefined : new Float64Array(total);
+  const write = (r: number, empty: boolean, s: number, c: number) => {
+    if (isCount) words[2 * r] = empty ? 0 : c;
+    else doubles![r] = empty || c === 0 ? NaN : isSum ? s : s / c;
+  };
+  const out = doubles ?? longs;
+  if (f.whole) {
+    const pre: Step = (seq, gid, from, to) => {
+      for (let i = from; i < to; i++) {
+        const r = seq ? seq[i] : i;
+        const g = gid[r];
+        if (!xs) cnt[g]++;
+        else {
+          const v = xs[r];
+          if (v - v === 0) {
+            sum[g] += v;
+            cnt[g]++;
+          }
+        }
+      }
+    };
+    const step: Step = (seq, gid, from, to) => {
+      for (let i = from; i < to; i++) {
+        const r = seq ? seq[i] : i;
+        const g = gid[r];
+        write(r, false, sum[g], cnt[g]);
+      }
+    };
+    return { out, pre, step };
+  }
+  const width = (f.unbounded ? f.b : f.a) + 2;
+  if (groups * width > RING_MAX) return undefined;
+  const ring = new Float64Array(groups * width);
+  const pos = new Int32Array(groups), curLo = new Int32Array(groups);
+  const curHi = new Int32Array(groups).fill(-1);
+  const { unbounded, a, b } = f;
+  const step: Step = (seq, gid, from, to) => {
+    for (let i = from; i < to; i++) {
+      const r = seq ? seq[i] : i;
+      const g = gid[r];
+      const k = pos[g]++;
+      const base = g * width;
+      ring[base + k % width] = xs ? xs[r] : 1;
+      const lo = unbounded || k < a ? 0 : k - a, hi = k - b;
+      let s = sum[g], c = cnt[g], cl = curLo[g], ch = curHi[g];
+      if (lo > ch) {
+        s = 0;
+        c = 0;
+        cl = lo;
+        ch = lo - 1;
+      }
+      while (ch < hi) {
+        const v = ring[base + ++ch % width];
+        if (v - v === 0) {
+          s += v;
+          c++;
+        }
+      }
+      while (cl < lo) {
+        const v = ring[base + cl++ % width];
+        if (v - v === 0) {
+          s -= v;
+          c--;
+        }
+      }
+      sum[g] = s;
+      cnt[g] = c;
+      curLo[g] = cl;
+      curHi[g] = ch;
+      write(r, hi < lo, s, c);
+    }
+  };
+  return { out, step };
+}
+
+/**
+ * min/max of a DOUBLE: from the partition start a running extreme (the accumulator's strict
+ * comparison keeps the earliest of equals), over sliding frames window_functions.ts
+ * slidingExtreme's monotonic deque, one per partition in a ring; the whole partition: its
+ * extreme from a first pass.
+ */
+function extremeKernel(
+  max: boolean,
+  f: Frame,
+  l: WindowLayout,
+  xs: Float64Array,
+  total: number,
+): Kernel | undefined {
+  const groups = l.groups;
+  const out = new Float64Array(total);
+  const best = new Float64Array(groups).fill(NaN);
+  const better = (v: number, than: number) => than !== than || (max ? v > than : v < than);
+  if (f.whole) {
+    const pre: Step = (seq, gid, from, to) => {
+      for (let i = from; i < to; i++) {
+        const r = seq ? seq[i] : i;
+        const v = xs[r], g = gid[r];
+        if (v - v === 0 && better(v, best[g])) best[g] = v;
+      }
+    };
+    const step: Step = (seq, gid, from, to) => {
+      for (let i = from; i < to; i++) {
+        const r = seq ? seq[i] : i;
+        out[r] = best[gid[r]];
+      }
+    };
+    return { out, pre, step };
+  }
+  // Values of positions k - b .. k: the one entering the frame is b rows back.
+  const vw = f.b + 1;
+  const cap = f.unbounded ? 0 : f.a + 2;
+  if (groups * (vw + 2 * cap) > RING_MAX) return undefined;
+  const vals = new Float64Array(groups * vw);
+  const pos = new Int32Array(groups);
+  const { unbounded, a, b } = f;
+  if (unbounded) {
+    const step: Step = (seq, gid, from, to) => {
+      for (let i = from; i < to; i++) {
+        const r = seq ? seq[i] : i;
+        const g = gid[r];
+        const k = pos[g]++;
+        vals[g * vw + k % vw] = xs[r];
+        const hi = k - b;
+        if (hi < 0) {
+          out[r] = NaN;
+          continue;
+        }
+        const v = vals[g * vw + hi % vw];
+        if (v - v === 0 && better(v, best[g])) best[g] = v;
+        out[r] = best[g];
+      }
+    };
+    return { out, step };
+  }
+  const dqPos = new Int32Array(groups * cap), dqVal = new Float64Array(groups * cap);
+  const head = new Int32Array(groups), tail = new Int32Array(groups);
+  const entered = new Int32Array(groups).fill(-1);
+  const step: Step = (seq, gid, from, to) => {
+    for (let i = from; i < to; i++) {
+      const r = seq ? seq[i] : i;
+      const g = gid[r];
+      const k = pos[g]++;
+      vals[g * vw + k % vw] = xs[r];
+      const lo = k < a ? 0 : k - a, hi = k - b;
+      const base = g * cap;
+      let h = head[g], t = tail[g];
+      while (entered[g] < hi) {
+        const j = ++entered[g];
+        const v = vals[g * vw + j % vw];
+        if (v - v !== 0) continue;
+        // Later equal values stay behind earlier ones.
+        while (t > h) {
+          const back = dqVal[base + (t - 1) % cap];
+          if (max ? back < v : back > v) t--;
+          else break;
+        }
+        dqPos[base + t % cap] = j;
+        dqVal[base + t % cap] = v;
+        t++;
+      }
+      while (t > h && dqPos[base + h % cap] < lo) h++;
+      head[g] = h;
+      tail[g] = t;
+      out[r] = hi < lo || t === h ? NaN : dqVal[base + h % cap];
+    }
+  };
+  return { out, step };
+}
+
+/**
+ * A column's values as one typed array of the window's result type, and an element copier
+ * that reads each DOUBLE/FLOAT as the row path does (non-finite = NULL, stored as NaN).
+ */
+interface Copier {
+  out: VectorData;
+  copy(to: number, from: number): void;
+  isNull(row: number): boolean;
+}
+
+function copierOf(w: WindowCall, batches: Batch[], total: number, ctx: ExecContext): Copier | undefined {
+  const f = vectorOf(w.args[0], ctx);
+  const out = allocVectorData(w.type, total);
+  if (Array.isArray(out)) return undefined;
+  const src = new (out.constructor as new (n: number) => typeof out)(total);
+  let at = 0;
+  for (const b of batches) {
+    const d = f(b).data;
+    if (d.constructor !== src.constructor) return undefined;
+    (src as Float64Array).set((d as Float64Array).subarray(0, b.rowCount), at);
+    at += b.rowCount;
+  }
+  if (src instanceof Float64Array || src instanceof Float32Array) {
+    const o = out as Float64Array;
+    return {
+      out,
+      copy: (to, from) => {
+        const v = src[from];
+        o[to] = v - v === 0 ? v : NaN;
+      },
+      isNull: (row) => src[row] - src[row] !== 0,
+    };
+  }
+  if (src instanceof BigInt64Array) {
+    const s = new Int32Array(src.buffer), o = new Int32Array((out as BigInt64Array).buffer);
+    return {
+      out,
+      copy: (to, from) => {
+        o[2 * to] = s[2 * from];
+        o[2 * to + 1] = s[2 * from + 1];
+      },
+      isNull: (row) => s[2 * row + 1] === -2147483648 && s[2 * row] === 0,
+    };
+  }
+  const o = out as Int32Array, s = src as Int32Array;
+  const nullable = src instanceof Int32Array;
+  return {
+    out,
+    copy: (to, from) => {
+      o[to] = s[from];
+    },
+    isNull: (row) => nullable && s[row] === -2147483648,
+  };
+}
+
+/** Fills `out` with a constant default (the row path writes it where no row is found). */
+function fillDefault(w: WindowCall, out: VectorData, def: BoundExpr | undefined): void {
+  if (!def || !constArg(def) || def.value === null) return;
+  const one = allocVectorData(w.type, 1);
+  writeValue(w.type, one, 0, def.value);
+  (out as Float64Array).fill((one as Float64Array)[0] as number);
+}
+
+/**
+ * lag/lead(x, n, default) with a constant n: a ring per partition of the last n row ids (lag
+ * reads the row n back; lead writes the current value into the row n back), or for lag IGNORE
+ * NULLS of the last n rows holding a value.
+ */
+function offsetKernel(
+  w: WindowCall,
+  l: WindowLayout,
+  batches: Batch[],
+  total: number,
+  ctx: ExecContext,
+): Kernel | undefined {
+  const c = copierOf(w, batches, total, ctx);
+  if (!c) return undefined;
+  const off = w.args[1] ? offsetOf((w.args[1] as { value: Value }).value)! : 1;
+  fillDefault(w, c.out, w.args[2]);
+  const { copy, isNull } = c;
+  const groups = l.groups;
+  if (off === 0) {
+    const step: Step = (seq, _gid, from, to) => {
+      for (let i = from; i < to; i++) {
+        const r = seq ? seq[i] : i;
+        copy(r, r);
+      }
+    };
+    return { out: c.out, step };
+  }
+  if (groups * off > RING_MAX) return undefined;
+  const ring = new Int32Array(groups * off);
+  const pos = new Int32Array(groups);
+  const lag = w.name === "lag";
+  const ignore = w.ignoreNulls;
+  const step: Step = (seq, gid, from, to) => {
+    for (let i = from; i < to; i++) {
+      const r = seq ? seq[i] : i;
+      const g = gid[r];
+      if (ignore) {
+        // pos counts the partition's rows holding a value so far.
+        const k = pos[g];
+        if (k >= off) copy(r, ring[g * off + (k - off) % off]);
+        if (!isNull(r)) {
+          ring[g * off + k % off] = r;
+          pos[g]++;
+        }
+        continue;
+      }
+      const k = pos[g]++;
+      const slot = g * off + k % off;
+      if (k >= off) {
+        if (lag) copy(r, ring[slot]);
+        else copy(ring[slot], r);
+      }
+      ring[slot] = r;
+    }
+  };
+  return { out: c.out, step };
+}
+
+/**
+ * first_value/last_value over frames ending at or before the current row: the row at the
+ * frame's first (last) position, from a ring of recent row ids; IGNORE NULLS from the
+ * partition's first (last) row holding a value. The whole partition: from a first pass.
+ */
+function frameValueKernel(
+  w: WindowCall,
+  f: Frame,
+  l: WindowLayout,
+  batches: Batch[],
+  total: number,
+  ctx: ExecContext,
+): Kernel | undefined {
+  const c = copierOf(w, batches, total, ctx);
+  if (!c) return undefined;
+  const { copy, isNull, out } = c;
+  const groups = l.groups;
+  const first = w.name === "first_value", ignore = w.ignoreNulls;
+  // The picked row per partition (-1: none yet) and, for IGNORE NULLS, its position.
+  const pick = new Int32Array(groups).fill(-1), pickPos = new Int32Array(groups);
+  const pos = new Int32Array(groups);
+  if (f.whole) {
+    const pre: Step = (seq, gid, from, to) => {
+      for (let i = from; i < to; i++) {
+        const r = seq ? seq[i] : i;
+        const g = gid[r];
+        if (ignore && isNull(r)) continue;
+        if (!first || pick[g] < 0) pick[g] = r;
+      }
+    };
+    const step: Step = (seq, gid, from, to) => {
+      for (let i = from; i < to; i++) {
+        const r = seq ? seq[i] : i;
+        const p = pick[gid[r]];
+        if (p >= 0) copy(r, p);
+      }
+    };
+    return { out, pre, step };
+  }
+  const { unbounded, a, b } = f;
+  if (ignore) {
+    // first_value from the partition start, or last_value ending at the current row.
+    const step: Step = (seq, gid, from, to) => {
+      for (let i = from; i < to; i++) {
+        const r = seq ? seq[i] : i;
+        const g = gid[r];
+        const k = pos[g]++;
+        if (!isNull(r) && (!first || pick[g] < 0)) {
+          pick[g] = r;
+          pickPos[g] = k;
+        }
+        const p = pick[g];
+        if (p < 0) continue;
+        const lo = unbounded || k < a ? 0 : k - a, hi = k - b;
+        if (pickPos[g] >= lo && pickPos[g] <= hi) copy(r, p);
+      }
+    };
+    return { out, step };
+  }
+  // Row ids of positions k - width + 1 .. k.
+  const width = (first ? (unbounded ? 0 : a) : b) + 1;
+  if (groups * width > RING_MAX) return undefined;
+  const ring = new Int32Array(groups * width);
+  const step: Step = (seq, gid, from, to) => {
+    for (let i = from; i < to; i++) {
+      const r = seq ? seq[i] : i;
+      const g = gid[r];
+      const k = pos[g]++;
+      ring[g * width + k % width] = r;
+      if (k === 0) pick[g] = r;
+      const lo = unbounded || k < a ? 0 : k - a, hi = k - b;
+      if (hi < lo) continue;
+      if (first) copy(r, unbounded ? pick[g] : ring[g * width + lo % width]);
+      else copy(r, ring[g * width + hi % width]);
+    }
+  };
+  return { out, step };
+}
