@@ -121,23 +121,66 @@ async function buildLayout(
     last[g] = v;
   }
   if (ordered) return { gid, groups, key };
-  const layout: WindowLayout = { gid, groups, key };
-  const counts = countsOf(layout);
-  const starts = new Int32Array(groups + 1);
-  for (let g = 0; g < groups; g++) starts[g + 1] = starts[g] + counts[g];
-  const seq = new Int32Array(total);
-  const fill = starts.slice(0, groups);
-  for (let i = 0; i < total; i++) seq[fill[gid[i]]++] = i;
-  for (let g = 0; g < groups; g++) {
-    if (paceDue(ctx)) await pace(ctx);
-    const part = seq.subarray(starts[g], starts[g + 1]);
-    let sorted = true;
-    for (let k = 1; k < part.length && sorted; k++) sorted = key[part[k - 1]] <= key[part[k]];
-    // Equal keys (and NULLs: -Inf - -Inf is NaN) fall to input position: a stable sort.
-    if (!sorted) part.sort((a, b) => (key[a] - key[b]) || (a - b));
+  return { gid, groups, key, seq: await sortedRows(key, gid, groups, ctx) };
+}
+
+/**
+ * Rows by (partition, key, input position): a stable LSD radix sort, 16-bit digits of the key's
+ * order-preserving bits from the lowest (digits every row shares are skipped), then a counting
+ * pass by partition. Stability gives ties (and NULLs) input order, the row path's stable sort.
+ */
+async function sortedRows(
+  key: Float64Array,
+  gid: Int32Array,
+  groups: number,
+  ctx: ExecContext,
+): Promise<Int32Array> {
+  const n = key.length;
+  // Key bits as two unsigned words ordered as the numbers: negatives flipped, the sign set on
+  // the rest; -0 becomes 0 first (they are peers).
+  const hi = new Uint32Array(n), lo = new Uint32Array(n);
+  const f = new Float64Array(1), w = new Uint32Array(f.buffer);
+  for (let i = 0; i < n; i++) {
+    f[0] = key[i] + 0;
+    const h = w[1];
+    if (h & 0x80000000) {
+      hi[i] = ~h >>> 0;
+      lo[i] = ~w[0] >>> 0;
+    } else {
+      hi[i] = (h | 0x80000000) >>> 0;
+      lo[i] = w[0];
+    }
   }
-  layout.seq = seq;
-  return layout;
+  let seq = new Int32Array(n), tmp = new Int32Array(n);
+  for (let i = 0; i < n; i++) seq[i] = i;
+  const count = new Int32Array(65536);
+  for (let d = 0; d < 4; d++) {
+    if (paceDue(ctx)) await pace(ctx);
+    const words = d < 2 ? lo : hi, shift = (d & 1) * 16;
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(words[i] >>> shift) & 0xffff]++;
+    if (n === 0 || count[(words[0] >>> shift) & 0xffff] === n) continue;
+    let sum = 0;
+    for (let b = 0; b < 65536; b++) {
+      const c = count[b];
+      count[b] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const r = seq[i];
+      tmp[count[(words[r] >>> shift) & 0xffff]++] = r;
+    }
+    [seq, tmp] = [tmp, seq];
+  }
+  if (groups === 1) return seq;
+  const starts = new Int32Array(groups + 1);
+  for (let i = 0; i < n; i++) starts[gid[i] + 1]++;
+  for (let g = 0; g < groups; g++) starts[g + 1] += starts[g];
+  for (let i = 0; i < n; i++) {
+    const r = seq[i];
+    tmp[starts[gid[r]]++] = r;
+  }
+  return tmp;
 }
 
 async function partitionIds(
