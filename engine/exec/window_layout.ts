@@ -22,8 +22,13 @@ export interface WindowLayout {
   /** Partition id of each input row (0 when there is no PARTITION BY). */
   gid: Int32Array;
   groups: number;
-  /** The first ORDER BY key as an ascending number per row, or undefined without ORDER BY. */
-  key?: Float64Array;
+  /** Whether there is an ORDER BY. */
+  ordered: boolean;
+  /**
+   * The first ORDER BY key as an ascending number per row (computed on first use: input in
+   * timestamp order needs it only for ranks), or undefined when a LONG is past 2^53.
+   */
+  key(): Promise<Float64Array | undefined>;
   /** Rows in visiting order (partitions contiguous, each in ORDER BY order); undefined: input order. */
   seq?: Int32Array;
   /** Rows per partition (computed on first use). */
@@ -106,8 +111,13 @@ async function buildLayout(
   ctx: ExecContext,
 ): Promise<WindowLayout | undefined> {
   const { gid, groups } = await partitionIds(w.partitionBy, batches, total, ctx);
-  if (w.orderBy.length === 0) return { gid, groups };
-  const key = await orderKey(w.orderBy[0].expr, w.orderBy[0].desc, batches, total, ctx);
+  if (w.orderBy.length === 0) return { gid, groups, ordered: false, key: () => Promise.resolve(undefined) };
+  const { expr, desc } = w.orderBy[0];
+  let memo: Promise<Float64Array | undefined> | undefined;
+  const keyOf = () => memo ??= orderKey(expr, desc, batches, total, ctx);
+  // Input in (64-bit) ORDER BY order, as a scan by its timestamp: every partition is too.
+  if (await inOrder(expr, desc, batches, ctx)) return { gid, groups, ordered: true, key: keyOf };
+  const key = await keyOf();
   if (!key) return undefined;
   // Input order is partition order when every partition's keys never go down.
   const last = new Float64Array(groups).fill(-Infinity);
@@ -120,8 +130,31 @@ async function buildLayout(
     }
     last[g] = v;
   }
-  if (ordered) return { gid, groups, key };
-  return { gid, groups, key, seq: await sortedRows(key, gid, groups, ctx) };
+  const layout: WindowLayout = { gid, groups, ordered: true, key: keyOf };
+  if (!ordered) layout.seq = await sortedRows(key, gid, groups, ctx);
+  return layout;
+}
+
+/**
+ * Whether 64-bit ORDER BY values never go down (up for DESC) over the whole input, read as
+ * their two 32-bit words; NULL (the least 64-bit value) sorts first there as in the row path.
+ */
+async function inOrder(e: BoundExpr, desc: boolean, batches: Batch[], ctx: ExecContext): Promise<boolean> {
+  const f = vectorOf(e, ctx);
+  let ph = desc ? 2147483647 : -2147483648, pl = desc ? 4294967295 : 0;
+  for (const b of batches) {
+    if (paceDue(ctx)) await pace(ctx);
+    const d = f(b).data;
+    if (!(d instanceof BigInt64Array)) return false;
+    const w = new Int32Array(d.buffer, d.byteOffset, 2 * b.rowCount);
+    for (let i = 0; i < w.length; i += 2) {
+      const h = w[i + 1], l = w[i] >>> 0;
+      if (desc ? h > ph || (h === ph && l > pl) : h < ph || (h === ph && l < pl)) return false;
+      ph = h;
+      pl = l;
+    }
+  }
+  return true;
 }
 
 /**

@@ -131,7 +131,7 @@ export async function streamWindow(
   if (!streamWindowFits(w)) return undefined;
   const layout = await layouts.of(w, batches, total, ctx);
   if (!layout) return undefined;
-  const kernel = kernelOf(w, layout, batches, total, ctx);
+  const kernel = await kernelOf(w, layout, batches, total, ctx);
   if (!kernel) return undefined;
   streamWindowStats.runs++;
   const seq = layout.seq, gid = layout.gid;
@@ -142,6 +142,7 @@ export async function streamWindow(
       if (paceDue(ctx)) await pace(ctx);
     }
   }
+  kernel.post?.();
   return kernel.out;
 }
 
@@ -153,21 +154,27 @@ interface Kernel {
   /** A first pass over every row (partition totals), when the results need one. */
   pre?: Step;
   step: Step;
+  /** Runs once after the last step (lag/lead/first/last_value copy their picked rows). */
+  post?: () => void;
 }
 
-function kernelOf(
+async function kernelOf(
   w: WindowCall,
   l: WindowLayout,
   batches: Batch[],
   total: number,
   ctx: ExecContext,
-): Kernel | undefined {
+): Promise<Kernel | undefined> {
   switch (w.name) {
     case "row_number":
+      return rankKernel(w.name, l, undefined, total);
     case "rank":
     case "dense_rank":
-    case "percent_rank":
-      return rankKernel(w.name, l, total);
+    case "percent_rank": {
+      // Peers are rows with equal ORDER BY keys (all rows of a partition without ORDER BY).
+      const key = l.ordered ? await l.key() : undefined;
+      return l.ordered && !key ? undefined : rankKernel(w.name, l, key, total);
+    }
     case "ntile":
       return ntileKernel(Number((w.args[0] as { value: Value }).value), l, total);
     case "lag":
@@ -196,8 +203,8 @@ function longOut(total: number): [BigInt64Array, Int32Array] {
   return [out, new Int32Array(out.buffer)];
 }
 
-function rankKernel(name: string, l: WindowLayout, total: number): Kernel {
-  const groups = l.groups, key = l.key;
+function rankKernel(name: string, l: WindowLayout, key: Float64Array | undefined, total: number): Kernel {
+  const groups = l.groups;
   const pos = new Int32Array(groups);
   const rank = new Int32Array(groups), dense = new Int32Array(groups);
   const prev = new Float64Array(groups);
@@ -462,12 +469,14 @@ function extremeKernel(
 }
 
 /**
- * A column's values as one typed array of the window's result type, and an element copier
- * that reads each DOUBLE/FLOAT as the row path does (non-finite = NULL, stored as NaN).
+ * A column's values as one typed array of the window's result type. The kernels pick a source
+ * row per result row (`from`, -1: none, the default stays); `gather` then copies them in one
+ * typed loop, reading each DOUBLE/FLOAT as the row path does (non-finite = NULL, stored as NaN).
  */
 interface Copier {
   out: VectorData;
-  copy(to: number, from: number): void;
+  from: Int32Array;
+  gather(): void;
   isNull(row: number): boolean;
 }
 
@@ -483,37 +492,58 @@ function copierOf(w: WindowCall, batches: Batch[], total: number, ctx: ExecConte
     (src as Float64Array).set((d as Float64Array).subarray(0, b.rowCount), at);
     at += b.rowCount;
   }
+  const from = new Int32Array(total).fill(-1);
   if (src instanceof Float64Array || src instanceof Float32Array) {
-    const o = out as Float64Array;
     return {
       out,
-      copy: (to, from) => {
-        const v = src[from];
-        o[to] = v - v === 0 ? v : NaN;
-      },
+      from,
+      gather: () => gatherFloats(out as Float64Array, src as Float64Array, from),
       isNull: (row) => src[row] - src[row] !== 0,
     };
   }
   if (src instanceof BigInt64Array) {
-    const s = new Int32Array(src.buffer), o = new Int32Array((out as BigInt64Array).buffer);
+    const s = new Int32Array(src.buffer);
     return {
       out,
-      copy: (to, from) => {
-        o[2 * to] = s[2 * from];
-        o[2 * to + 1] = s[2 * from + 1];
-      },
+      from,
+      gather: () => gatherPairs(new Int32Array((out as BigInt64Array).buffer), s, from),
       isNull: (row) => s[2 * row + 1] === -2147483648 && s[2 * row] === 0,
     };
   }
-  const o = out as Int32Array, s = src as Int32Array;
+  const s = src as Int32Array;
   const nullable = src instanceof Int32Array;
   return {
     out,
-    copy: (to, from) => {
-      o[to] = s[from];
-    },
+    from,
+    gather: () => gatherInts(out as Int32Array, s, from),
     isNull: (row) => nullable && s[row] === -2147483648,
   };
+}
+
+function gatherFloats(out: Float64Array, src: Float64Array, from: Int32Array): void {
+  for (let r = 0; r < from.length; r++) {
+    const j = from[r];
+    if (j < 0) continue;
+    const v = src[j];
+    out[r] = v - v === 0 ? v : NaN;
+  }
+}
+
+/** 64-bit values as their two 32-bit words (no BigInt per row). */
+function gatherPairs(out: Int32Array, src: Int32Array, from: Int32Array): void {
+  for (let r = 0; r < from.length; r++) {
+    const j = from[r];
+    if (j < 0) continue;
+    out[2 * r] = src[2 * j];
+    out[2 * r + 1] = src[2 * j + 1];
+  }
+}
+
+function gatherInts(out: Int32Array, src: Int32Array, from: Int32Array): void {
+  for (let r = 0; r < from.length; r++) {
+    const j = from[r];
+    if (j >= 0) out[r] = src[j];
+  }
 }
 
 /** Fills `out` with a constant default (the row path writes it where no row is found). */
@@ -540,16 +570,11 @@ function offsetKernel(
   if (!c) return undefined;
   const off = w.args[1] ? offsetOf((w.args[1] as { value: Value }).value)! : 1;
   fillDefault(w, c.out, w.args[2]);
-  const { copy, isNull } = c;
+  const { isNull, from: src } = c;
   const groups = l.groups;
   if (off === 0) {
-    const step: Step = (seq, _gid, from, to) => {
-      for (let i = from; i < to; i++) {
-        const r = seq ? seq[i] : i;
-        copy(r, r);
-      }
-    };
-    return { out: c.out, step };
+    for (let r = 0; r < total; r++) src[r] = r;
+    return { out: c.out, step: () => {}, post: c.gather };
   }
   if (groups * off > RING_MAX) return undefined;
   const ring = new Int32Array(groups * off);
@@ -563,7 +588,7 @@ function offsetKernel(
       if (ignore) {
         // pos counts the partition's rows holding a value so far.
         const k = pos[g];
-        if (k >= off) copy(r, ring[g * off + (k - off) % off]);
+        if (k >= off) src[r] = ring[g * off + (k - off) % off];
         if (!isNull(r)) {
           ring[g * off + k % off] = r;
           pos[g]++;
@@ -573,13 +598,13 @@ function offsetKernel(
       const k = pos[g]++;
       const slot = g * off + k % off;
       if (k >= off) {
-        if (lag) copy(r, ring[slot]);
-        else copy(ring[slot], r);
+        if (lag) src[r] = ring[slot];
+        else src[ring[slot]] = r;
       }
       ring[slot] = r;
     }
   };
-  return { out: c.out, step };
+  return { out: c.out, step, post: c.gather };
 }
 
 /**
@@ -597,7 +622,7 @@ function frameValueKernel(
 ): Kernel | undefined {
   const c = copierOf(w, batches, total, ctx);
   if (!c) return undefined;
-  const { copy, isNull, out } = c;
+  const { isNull, out, from: src, gather: post } = c;
   const groups = l.groups;
   const first = w.name === "first_value", ignore = w.ignoreNulls;
   // The picked row per partition (-1: none yet) and, for IGNORE NULLS, its position.
@@ -616,10 +641,10 @@ function frameValueKernel(
       for (let i = from; i < to; i++) {
         const r = seq ? seq[i] : i;
         const p = pick[gid[r]];
-        if (p >= 0) copy(r, p);
+        if (p >= 0) src[r] = p;
       }
     };
-    return { out, pre, step };
+    return { out, pre, step, post };
   }
   const { unbounded, a, b } = f;
   if (ignore) {
@@ -636,10 +661,10 @@ function frameValueKernel(
         const p = pick[g];
         if (p < 0) continue;
         const lo = unbounded || k < a ? 0 : k - a, hi = k - b;
-        if (pickPos[g] >= lo && pickPos[g] <= hi) copy(r, p);
+        if (pickPos[g] >= lo && pickPos[g] <= hi) src[r] = p;
       }
     };
-    return { out, step };
+    return { out, step, post };
   }
   // Row ids of positions k - width + 1 .. k.
   const width = (first ? (unbounded ? 0 : a) : b) + 1;
@@ -654,9 +679,8 @@ function frameValueKernel(
       if (k === 0) pick[g] = r;
       const lo = unbounded || k < a ? 0 : k - a, hi = k - b;
       if (hi < lo) continue;
-      if (first) copy(r, unbounded ? pick[g] : ring[g * width + lo % width]);
-      else copy(r, ring[g * width + hi % width]);
+      src[r] = first ? (unbounded ? pick[g] : ring[g * width + lo % width]) : ring[g * width + hi % width];
     }
   };
-  return { out, step };
+  return { out, step, post };
 }
