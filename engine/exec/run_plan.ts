@@ -18,7 +18,8 @@ import { runProject } from "./project.ts";
 import { runScan } from "./scan.ts";
 import { runSetOp } from "./setop.ts";
 import { runSort } from "./sort.ts";
-import { distinctOp, sortOp, topNOf } from "./vector/physical.ts";
+import { distinctOp, sortOp, sortWindowOf, topNOf } from "./vector/physical.ts";
+import { runSortWindow } from "./vector/radix_window.ts";
 import { runRadixSort } from "./vector/radix_sort.ts";
 import { runHashDistinct } from "./vector/hash_distinct.ts";
 import { parallelOf, runParallelHash } from "./vector/hash_parallel.ts";
@@ -77,6 +78,12 @@ export async function* runPlan(plan: PlanNode, ctx: ExecContext): AsyncGenerator
     case "limit": {
       // A sort under a LIMIT keeping the first rows is a top-N (vector/physical.ts).
       const top = topNOf(n);
+      // A wider window is cut from a radix sort, which then answers the LIMIT itself.
+      const window = top ? undefined : sortWindowOf(n);
+      if (window) {
+        yield* runSortWindow(n.input, window.sort, window, ctx, runPlan);
+        return;
+      }
       yield* runLimit(n, top ? runAbove(n.input, top.sort, top.keep, ctx) : runPlan(n.input, ctx), ctx);
       return;
     }

@@ -9,6 +9,7 @@ import {
   distinctOp,
   SORT_OP_LABEL,
   sortOp,
+  sortWindowOf,
   topNOf,
 } from "../exec/vector/physical.ts";
 
@@ -20,11 +21,17 @@ import { joinOp } from "../exec/hash_join.ts";
 import { windowOpLabel } from "../exec/window.ts";
 import { setOpOp } from "../exec/setop.ts";
 
-export function explainPlan(n: PlanNode, depth = 0, topN?: { sort: PlanNode; keep: number }): string[] {
+/** The sort a LIMIT cuts: a top-N of `keep` rows, or a radix sort's window [skip, keep). */
+type LimitedSort = { sort: PlanNode; keep: number; skip?: number };
+
+export function explainPlan(n: PlanNode, depth = 0, topN?: LimitedSort): string[] {
   const pad = "    ".repeat(depth);
   const line = pad + describe(n, topN);
   // The sort a LIMIT turns into a top-N, as the executor decides it (run_plan.ts).
-  if (n.kind === "limit") topN = topNOf(n);
+  if (n.kind === "limit") {
+    const w = sortWindowOf(n);
+    topN = topNOf(n) ?? (w && { sort: w.sort, keep: w.stop, skip: w.skip });
+  }
   const inputs: PlanNode[] = "input" in n ? [n.input] : "left" in n ? [n.left, n.right] : [];
   return [line, ...inputs.flatMap((i) => explainPlan(i, depth + 1, topN))];
 }
@@ -52,7 +59,7 @@ function scanIntervals(n: Extract<PlanNode, { kind: "scan" }>): string {
 const MIN_TICKS = -(2n ** 63n) + 1n;
 const MAX_TICKS = 2n ** 63n - 1n;
 
-function describe(n: PlanNode, topN?: { sort: PlanNode; keep: number }): string {
+function describe(n: PlanNode, topN?: LimitedSort): string {
   switch (n.kind) {
     case "scan":
       return `DataFrame table: ${n.table} columns: ${n.columns.map((c) => c.name).join(",")}` +
@@ -74,6 +81,9 @@ function describe(n: PlanNode, topN?: { sort: PlanNode; keep: number }): string 
     }
     case "sort": {
       const keys = n.keys.map((k) => n.columns[k.index].name + (k.desc ? " desc" : "")).join(",");
+      if (topN?.sort === n && topN.skip !== undefined) {
+        return `Sort [${SORT_OP_LABEL[sortOp(n)]}, rows ${topN.skip}..${topN.keep}] keys: ${keys}`;
+      }
       return topN?.sort === n
         ? `Top N ${parallelLabel(parallelTopNOf(n))}keys: ${keys} keep: ${topN.keep}`
         : `Sort [${SORT_OP_LABEL[sortOp(n)]}] keys: ${keys}`;

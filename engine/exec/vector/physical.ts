@@ -19,8 +19,9 @@
  * same query runs on `hash` instead (a memory condition, not a shape decision).
  *
  * A sort under a LIMIT with constant bounds whose rows come from the start (`LIMIT n`,
- * `LIMIT a, b` with a, b >= 0, `LIMIT n OFFSET m`) becomes a top-N keeping those rows. Any
- * other sort whose keys are numbers, times, symbols or strings is a radix sort of a row
+ * `LIMIT a, b` with a, b >= 0, `LIMIT n OFFSET m`) becomes a top-N keeping those rows, up to
+ * TOP_N_KEEP_MAX of them; beyond, a radix sort orders and gathers only the window (radix_window.ts).
+ * Any other sort whose keys are numbers, times, symbols or strings is a radix sort of a row
  * permutation (radix_sort.ts); keys of other types sort rows (sort.ts).
  */
 import type { LimitSpec, PlanNode } from "../../plan/plan_node.ts";
@@ -100,12 +101,35 @@ export function topNOf(limit: LimitNode): { sort: SortNode; keep: number } | und
   if (keep === undefined) return undefined;
   let n = limit.input;
   while (n.kind === "project" && n.exprs.every((e) => e.kind === "column")) n = n.input;
-  return n.kind === "sort" ? { sort: n, keep } : undefined;
+  if (n.kind !== "sort") return undefined;
+  // A top-N holding more rows than this is slower than sorting every row by radix.
+  return keep > TOP_N_KEEP_MAX && sortOp(n) === "radix" ? undefined : { sort: n, keep };
+}
+
+/** The most rows a top-N keeps; larger windows are cut from a radix sort (sortWindowOf). */
+export const TOP_N_KEEP_MAX = 8192;
+
+/**
+ * The radix sort under a LIMIT keeping rows [skip, stop) from the start that answers the LIMIT
+ * itself (radix_window.ts: only the rows that can be in the window are ordered and gathered),
+ * reached through projections of plain columns; undefined when the LIMIT is a top-N or other.
+ */
+export function sortWindowOf(limit: LimitNode): { sort: SortNode; skip: number; stop: number } | undefined {
+  if (reference || topNOf(limit)) return undefined;
+  const w = constantHead(limit.limit);
+  if (w === undefined) return undefined;
+  let n = limit.input;
+  while (n.kind === "project" && n.exprs.every((e) => e.kind === "column")) n = n.input;
+  return n.kind === "sort" && sortOp(n) === "radix" ? { sort: n, skip: w.skip, stop: w.stop } : undefined;
 }
 
 /** Rows a top-N must keep under `limit` (skip included), or undefined for a full sort. */
 export function topNKeep(limit: LimitSpec): number | undefined {
-  if (reference) return undefined;
+  return reference ? undefined : constantHead(limit)?.stop;
+}
+
+/** The rows [skip, stop) kept from the start by a LIMIT of constant bounds, stop finite. */
+function constantHead(limit: LimitSpec): { skip: number; stop: number } | undefined {
   const c = (e: LimitSpec["lo"]) => {
     if (e === null) return undefined;
     if (e.kind !== "const") return NaN;
@@ -121,5 +145,5 @@ export function topNKeep(limit: LimitSpec): number | undefined {
   const lo = c(limit.lo), hi = c(limit.hi), offset = c(limit.offset);
   if ([lo, hi, offset].some((x) => typeof x === "number" && Number.isNaN(x))) return undefined;
   const w = limitWindow(lo, hi, limit.comma, offset);
-  return w.kind === "head" && Number.isFinite(w.stop) ? w.stop : undefined;
+  return w.kind === "head" && Number.isFinite(w.stop) ? w : undefined;
 }

@@ -66,10 +66,20 @@ interface KeyWords {
   hi?: Uint32Array;
 }
 
+/** Rows [skip, stop) of the sorted order: a LIMIT the sort answers itself (radix_window.ts). */
+export interface SortWindow {
+  skip: number;
+  stop: number;
+}
+
+/** Up to this many output rows, a window's rows are gathered from the input batches as they came. */
+const WINDOW_GATHER_MAX = 1 << 16;
+
 export async function* runRadixSort(
   n: SortNode,
   input: AsyncIterable<Batch>,
   ctx: ExecContext,
+  window?: SortWindow,
 ): AsyncGenerator<Batch> {
   const chunks: Batch[] = [];
   let total = 0;
@@ -80,28 +90,64 @@ export async function* runRadixSort(
     chunks.push(b);
     total += b.rowCount;
   }
-  if (total === 0) return;
+  const lo = window ? Math.min(window.skip, total) : 0;
+  const hi = window ? Math.min(window.stop, total) : total;
+  if (hi <= lo) return;
+  // A narrow window's rows are gathered from the batches as they came: only key columns are
+  // concatenated. Otherwise every column is (typed arrays stay typed arrays).
+  const narrow = hi - lo <= WINDOW_GATHER_MAX;
+  const keyCols = new Set(n.keys.map((k) => k.index));
   // Each step below is one synchronous pass over every row (~10-50 ms at a million rows):
   // between steps the statement checks its deadline and lets other clients in (issue #24).
-  const columns: Vector[] = [];
+  const columns: (Vector | undefined)[] = [];
   for (let i = 0; i < n.columns.length; i++) {
     if (paceDue(ctx)) await pace(ctx);
     columns.push(
-      concatColumn(n.columns[i].type, chunks.map((b) => trimmed(b.columns[i], b.rowCount)), total),
+      narrow && !keyCols.has(i)
+        ? undefined
+        : concatColumn(n.columns[i].type, chunks.map((b) => trimmed(b.columns[i], b.rowCount)), total),
     );
   }
-  const whole: Batch = { rowCount: total, columns };
-  chunks.length = 0;
   // Permutation, scratch, one histogram: 8 bytes a row plus the key words.
   charge(ctx, total * (8 + 8 * n.keys.length));
-  let perm = new Uint32Array(total);
-  for (let i = 0; i < total; i++) perm[i] = i;
-  let tmp = new Uint32Array(total);
-  if (total <= SMALL) {
+  const keys = n.keys.map((k) => ({ v: columns[k.index]!, desc: k.desc }));
+  // Rows [lo, hi) of the order: first the rows that can be there (MSD digits), then their order.
+  const { cand, base } = hi - lo < total / 2 ? await candidates(keys, total, lo, hi, ctx) : { base: 0 };
+  const m = cand ? cand.length : total;
+  const subKeys = cand ? keys.map((k) => ({ v: gatherVector(k.v, cand), desc: k.desc })) : keys;
+  let perm = await sortPermutation(subKeys, m, ctx);
+  perm = perm.subarray(lo - base, hi - base);
+  if (cand) { for (let i = 0; i < perm.length; i++) perm[i] = cand[perm[i]]; }
+  if (narrow) {
+    yield gatherChunks(chunks, columns, perm);
+    return;
+  }
+  chunks.length = 0;
+  const whole: Batch = { rowCount: total, columns: columns as Vector[] };
+  for (let at = 0; at < perm.length; at += BATCH_ROWS_MAX) {
+    if (paceDue(ctx)) await pace(ctx);
+    const end = Math.min(perm.length, at + BATCH_ROWS_MAX);
+    yield gatherRows(whole, perm.subarray(at, end));
+  }
+}
+
+interface SortKey {
+  v: Vector;
+  desc: boolean;
+}
+
+/**
+ * The stable order of `rows` rows by `keys` as a permutation. Up to SMALL rows the codes are
+ * compared; beyond, a least-significant-digit radix sort (last key first, each pass stable).
+ */
+async function sortPermutation(keys: SortKey[], rows: number, ctx: ExecContext): Promise<Uint32Array> {
+  let perm = new Uint32Array(rows);
+  for (let i = 0; i < rows; i++) perm[i] = i;
+  if (rows <= SMALL) {
     // A few rows (a grouped result): comparing codes beats the 64K-bucket histograms.
     const words: Uint32Array[] = [];
-    for (const key of n.keys) {
-      const w = await keyWords(whole.columns[key.index], total, key.desc, ctx);
+    for (const key of keys) {
+      const w = await keyWords(key.v, rows, key.desc, ctx);
       words.push(...(w.hi ? [w.hi, w.lo] : [w.lo]));
     }
     const order = Array.from(perm).sort((a, b) => {
@@ -109,14 +155,13 @@ export async function* runRadixSort(
       return a - b;
     });
     perm.set(order);
-    yield gatherRows(whole, perm);
-    return;
+    return perm;
   }
+  let tmp = new Uint32Array(rows);
   const count = new Uint32Array(65536);
-  for (let k = n.keys.length - 1; k >= 0; k--) {
+  for (let k = keys.length - 1; k >= 0; k--) {
     if (paceDue(ctx)) await pace(ctx);
-    const key = n.keys[k];
-    const w = await keyWords(whole.columns[key.index], total, key.desc, ctx);
+    const w = await keyWords(keys[k].v, rows, keys[k].desc, ctx);
     const passes: [Uint32Array, number][] = [[w.lo, 0], [w.lo, 16]];
     if (w.hi) passes.push([w.hi, 0], [w.hi, 16]);
     for (const [words, shift] of passes) {
@@ -124,11 +169,123 @@ export async function* runRadixSort(
       if (radixPass(perm, tmp, words, shift, count)) [perm, tmp] = [tmp, perm];
     }
   }
-  for (let at = 0; at < total; at += BATCH_ROWS_MAX) {
-    if (paceDue(ctx)) await pace(ctx);
-    const end = Math.min(total, at + BATCH_ROWS_MAX);
-    yield gatherRows(whole, perm.subarray(at, end));
+  return perm;
+}
+
+/**
+ * The rows that can be at positions [lo, hi) of the order, in input order, and how many rows
+ * of the order come before all of them (`base`). Reads the first key's digits most significant
+ * first: a histogram of the candidates' digit, and the candidates whose digit falls in the
+ * buckets the window spans. Narrowing goes on (to the next digit, then the next key) only while
+ * the window lies in one bucket, where every candidate ties on every digit read so far.
+ */
+async function candidates(
+  keys: SortKey[],
+  total: number,
+  lo: number,
+  hi: number,
+  ctx: ExecContext,
+): Promise<{ cand?: Uint32Array; base: number }> {
+  let cand: Uint32Array | undefined;
+  let m = total, base = 0;
+  const count = new Uint32Array(65536);
+  for (const key of keys) {
+    const w = await keyWords(key.v, total, key.desc, ctx);
+    const digits: [Uint32Array, number][] = w.hi ? [[w.hi, 16], [w.hi, 0]] : [];
+    digits.push([w.lo, 16], [w.lo, 0]);
+    for (const [words, shift] of digits) {
+      if (m <= SMALL) return { cand, base };
+      if (paceDue(ctx)) await pace(ctx);
+      count.fill(0);
+      if (cand) { for (let i = 0; i < m; i++) count[(words[cand[i]] >>> shift) & 0xffff]++; }
+      else for (let i = 0; i < m; i++) count[(words[i] >>> shift) & 0xffff]++;
+      // Buckets b0..b1 hold positions lo..hi-1 (relative to the candidates).
+      let acc = 0, b0 = -1, below = 0, b1 = 0;
+      for (let d = 0; d < 65536; d++) {
+        const next = acc + count[d];
+        if (b0 < 0 && next > lo - base) {
+          b0 = d;
+          below = acc;
+        }
+        if (next >= hi - base) {
+          b1 = d;
+          break;
+        }
+        acc = next;
+      }
+      const kept = acc + count[b1] - below;
+      if (kept < m) {
+        const out = new Uint32Array(kept);
+        let j = 0;
+        if (cand) {
+          for (let i = 0; i < m; i++) {
+            const r = cand[i], d = (words[r] >>> shift) & 0xffff;
+            if (d >= b0 && d <= b1) out[j++] = r;
+          }
+        } else {
+          for (let i = 0; i < m; i++) {
+            const d = (words[i] >>> shift) & 0xffff;
+            if (d >= b0 && d <= b1) out[j++] = i;
+          }
+        }
+        cand = out;
+        m = kept;
+        base += below;
+      }
+      if (b0 !== b1) return { cand, base };
+    }
   }
+  return { cand, base };
+}
+
+/** One vector's values at rows `sel`. */
+function gatherVector(v: Vector, sel: Uint32Array): Vector {
+  return gatherRows({ rowCount: v.data.length, columns: [v] }, sel).columns[0];
+}
+
+/**
+ * The output rows `sel` (indexes over all the input) as one batch: key columns from their
+ * concatenation, the others from the input batch each row lies in.
+ */
+function gatherChunks(chunks: Batch[], columns: (Vector | undefined)[], sel: Uint32Array): Batch {
+  const starts: number[] = [];
+  let at = 0;
+  for (const b of chunks) {
+    starts.push(at);
+    at += b.rowCount;
+  }
+  const chunkOf = new Uint32Array(sel.length), rowIn = new Uint32Array(sel.length);
+  for (let i = 0; i < sel.length; i++) {
+    const r = sel[i];
+    let a = 0, z = starts.length - 1;
+    while (a < z) {
+      const mid = (a + z + 1) >> 1;
+      if (starts[mid] <= r) a = mid;
+      else z = mid - 1;
+    }
+    chunkOf[i] = a;
+    rowIn[i] = r - starts[a];
+  }
+  const out = columns.map((v, c): Vector => {
+    if (v) return gatherVector(v, sel);
+    const first = chunks[0].columns[c];
+    const datas = chunks.map((b) => b.columns[c].data);
+    const ctor = datas[0].constructor;
+    const typed = !Array.isArray(datas[0]) && datas.every((d) => d.constructor === ctor) &&
+      (first.type.tag !== "SYMBOL" ||
+        (first.dict !== undefined && chunks.every((b) => b.columns[c].dict === first.dict)));
+    if (typed) {
+      // deno-lint-ignore no-explicit-any
+      const data = new (ctor as any)(sel.length);
+      for (let i = 0; i < sel.length; i++) data[i] = (datas[chunkOf[i]] as ArrayLike<unknown>)[rowIn[i]];
+      return { type: first.type, data, dict: first.dict };
+    }
+    // Mixed representations (or dictionaries) become values, as concatColumn makes them.
+    const values = new Array<Value>(sel.length);
+    for (let i = 0; i < sel.length; i++) values[i] = readValue(chunks[chunkOf[i]].columns[c], rowIn[i]);
+    return { type: first.type, data: values };
+  });
+  return { rowCount: sel.length, columns: out };
 }
 
 /**
