@@ -2,15 +2,23 @@
  * SAMPLE BY execution (spec/sql.md §10): groups rows by (bucket, keys), then emits buckets in
  * ascending order with keys in first-appearance order, adding FILL rows for missing buckets.
  * The WASM segmented reduce (`sample_by_fast.ts`) handles unkeyed numeric aggregates over a
- * table scan; everything else takes the row path here. Output columns: bucket start, keys,
+ * table scan; everything else groups as a vectorized hash aggregation (sample_by_hash.ts),
+ * or, as the reference for the differential tests, row by row here (`collectRows`). Output columns: bucket start, keys,
  * aggregates.
  */
-import { type Batch, LONG_NULL, type Value } from "../base/values.ts";
+import {
+  allocVectorData,
+  type Batch,
+  LONG_NULL,
+  type Value,
+  type VectorData,
+  writeValue,
+} from "../base/values.ts";
+import { BATCH_ROWS_MAX } from "../base/limits.ts";
 import type { ColumnType } from "../base/types.ts";
 import type { Accumulator } from "../functions/registry_types.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
-import { valueKey } from "../plan/bound.ts";
-import { RowBuffer } from "./batch_util.ts";
+
 import { compileExpr, compilePredicate } from "./compile_expr.ts";
 import {
   charge,
@@ -24,6 +32,8 @@ import {
 import { boundTicks, type Bucketer, bucketerOf } from "./sample_by_buckets.ts";
 import { trySampleByFast } from "./sample_by_fast.ts";
 import { parallelSampleByOf, runParallelSampleBy } from "./sample_by_parallel.ts";
+import { collectHashed, keyHash } from "./sample_by_hash.ts";
+import { referenceExecution } from "./vector/physical.ts";
 
 export type SampleByNode = Extract<PlanNode, { kind: "sampleBy" }>;
 type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
@@ -40,17 +50,18 @@ export interface Sampled {
    * WASM keyed path, whose groups are already in emission order. Saves a row per group.
    */
   batches?: () => AsyncGenerator<Batch>;
+  /** `batches` includes the FILL rows (sample_by_hash.ts over ordered groups). */
+  batchesFill?: boolean;
 }
 
 export async function* runSampleBy(n: SampleByNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const sampled = (parallelSampleByOf(n) ? await runParallelSampleBy(n, ctx) : undefined) ??
-    (await trySampleByFast(n, ctx)) ?? (await collectRows(n, run(n.input, ctx), ctx));
-  if (sampled.batches && n.spec.fill.length === 0) yield* sampled.batches();
+    (await trySampleByFast(n, ctx)) ??
+    (referenceExecution()
+      ? await collectRows(n, run(n.input, ctx), ctx)
+      : await collectHashed(n, run(n.input, ctx), ctx));
+  if (sampled.batches && (n.spec.fill.length === 0 || sampled.batchesFill)) yield* sampled.batches();
   else yield* emit(n, sampled, ctx);
-}
-
-function keyHash(keys: Value[]): unknown {
-  return keys.length === 1 ? valueKey(keys[0]) : keys.map((k) => String(valueKey(k))).join("\u0001");
 }
 
 async function collectRows(n: SampleByNode, input: AsyncIterable<Batch>, ctx: ExecContext): Promise<Sampled> {
@@ -117,24 +128,39 @@ async function collectRows(n: SampleByNode, input: AsyncIterable<Batch>, ctx: Ex
 /** The bucket starts to emit: data buckets, or every step of the range when filling. */
 function bucketRange(n: SampleByNode, s: Sampled, ctx: ExecContext): bigint[] {
   const data = [...s.buckets.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const spec = n.spec;
-  if (spec.fill.length === 0 || !s.bucketer) return data;
-  const first = s.bucketer.first ?? data[0];
-  if (first === undefined) return data;
-  const last = spec.to !== undefined ? boundTicks(spec, spec.to) - 1n : data[data.length - 1];
+  if (n.spec.fill.length === 0 || !s.bucketer) return data;
+  return fillRange(n.spec, s.bucketer, data[0], data[data.length - 1], s.keys.size, ctx) ?? data;
+}
+
+/**
+ * Every bucket start FILL emits: from FROM (else the first data bucket) to TO (else the last
+ * data bucket); undefined when there is no start.
+ */
+export function fillRange(
+  spec: SampleByNode["spec"],
+  bucketer: Bucketer,
+  firstData: bigint | undefined,
+  lastData: bigint | undefined,
+  keyCount: number,
+  ctx: ExecContext,
+): bigint[] | undefined {
+  const first = bucketer.first ?? firstData;
+  if (first === undefined) return undefined;
+  const last = spec.to !== undefined ? boundTicks(spec, spec.to) - 1n : lastData;
   const out: bigint[] = [];
+  if (last === undefined) return out;
   // FILL over FROM/TO emits every step of the range, and the range is held as bucket starts
   // (plus a filled position per key): a fine step over a long range fails on the budget
   // here instead of exhausting the heap.
-  const perBucket = 32 + 8 * Math.max(1, s.keys.size);
-  for (let b = first; b <= last; b = s.bucketer.next(b)) {
+  const perBucket = 32 + 8 * Math.max(1, keyCount);
+  for (let b = first; b <= last; b = bucketer.next(b)) {
     if ((out.push(b) & 4095) === 0) charge(ctx, 4096 * perBucket);
   }
   charge(ctx, (out.length & 4095) * perBucket);
   return out;
 }
 
-function interpolate(t: ColumnType, a: Value, b: Value, num: number, den: number): Value {
+export function interpolate(t: ColumnType, a: Value, b: Value, num: number, den: number): Value {
   if (a === null || b === null) return null;
   if (typeof a === "bigint" && typeof b === "bigint") return a + ((b - a) * BigInt(num)) / BigInt(den);
   const v = (a as number) + (((b as number) - (a as number)) * num) / den;
@@ -145,30 +171,71 @@ function interpolate(t: ColumnType, a: Value, b: Value, num: number, den: number
 
 interface KeyState {
   keys: Value[];
+  /** The previous row's aggregate values (its own array: filled rows write into it). */
   prev: Value[];
   /** Positions (in the bucket range) that hold data, ascending. */
   data: number[];
   at: number;
 }
 
+/** Output columns written cell by cell, handed out as batches of at most BATCH_ROWS_MAX rows. */
+export class ColumnWriter {
+  #data: VectorData[] = [];
+  rows = 0;
+  constructor(readonly types: ColumnType[]) {
+    this.#reset();
+  }
+
+  #reset(): void {
+    this.#data = this.types.map((t) => allocVectorData(t, BATCH_ROWS_MAX));
+    this.rows = 0;
+  }
+
+  /** Writes `v` to column `c` of the current row. */
+  set(c: number, v: Value): void {
+    writeValue(this.types[c], this.#data[c], this.rows, v);
+  }
+
+  /** Ends the current row; true when the batch is full. */
+  next(): boolean {
+    return ++this.rows === BATCH_ROWS_MAX;
+  }
+
+  take(): Batch {
+    const n = this.rows;
+    const columns = this.types.map((type, c) => {
+      const d = this.#data[c];
+      return { type, data: n === BATCH_ROWS_MAX ? d : (Array.isArray(d) ? d.slice(0, n) : d.subarray(0, n)) };
+    });
+    this.#reset();
+    return { rowCount: n, columns };
+  }
+}
+
 async function* emit(n: SampleByNode, s: Sampled, ctx: ExecContext): AsyncGenerator<Batch> {
   const spec = n.spec;
-  const buffer = new RowBuffer(n.columns.map((c) => c.type));
+  const out = new ColumnWriter(n.columns.map((c) => c.type));
   const range = bucketRange(n, s, ctx);
   const fill = spec.fill;
+  const keyCount = spec.keys.length;
+  const write = (b: bigint, keys: Value[], values: Value[]) => {
+    out.set(0, b);
+    for (let k = 0; k < keyCount; k++) out.set(1 + k, keys[k]);
+    for (let a = 0; a < values.length; a++) out.set(1 + keyCount + a, values[a]);
+    return out.next();
+  };
   if (fill.length === 0) {
     let rows = 0;
     for (const b of range) {
       for (const g of s.buckets.get(b)!.values()) {
         if ((++rows & PACE_MASK) === 0 && paceDue(ctx)) await pace(ctx);
-        buffer.push([b, ...g.keys, ...g.values]);
-        if (buffer.full) yield buffer.take();
+        if (write(b, g.keys, g.values)) yield out.take();
       }
     }
-    if (buffer.rows.length) yield buffer.take();
+    if (out.rows) yield out.take();
     return;
   }
-  const keyList = spec.keys.length === 0 ? new Map<unknown, Value[]>([[keyHash([]), []]]) : s.keys;
+  const keyList = keyCount === 0 ? new Map<unknown, Value[]>([[keyHash([]), []]]) : s.keys;
   const states = new Map<unknown, KeyState>();
   for (const [h, k] of keyList) states.set(h, { keys: k, prev: spec.aggs.map(() => null), data: [], at: 0 });
   range.forEach((b, pos) => {
@@ -176,6 +243,7 @@ async function* emit(n: SampleByNode, s: Sampled, ctx: ExecContext): AsyncGenera
     if (m) { for (const h of m.keys()) states.get(h)?.data.push(pos); }
   });
   const aggTypes = spec.aggs.map((a) => a.binding.returns);
+  const filled: Value[] = spec.aggs.map(() => null);
   for (let pos = 0; pos < range.length; pos++) {
     // Every bucket of the range, filled or not: a fine step over a long range is many rows.
     if ((pos & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
@@ -184,34 +252,42 @@ async function* emit(n: SampleByNode, s: Sampled, ctx: ExecContext): AsyncGenera
     for (const [h, st] of states) {
       const g = m?.get(h);
       while (st.at < st.data.length && st.data[st.at] < pos) st.at++;
-      let values: Value[];
-      if (g) values = g.values;
-      else {
-        const before = st.at > 0 ? st.data[st.at - 1] : -1;
-        const after = st.at < st.data.length ? st.data[st.at] : -1;
-        values = fill.map((f, i) => {
-          switch (f.kind) {
-            case "value":
-              return f.value;
-            case "prev":
-              return st.prev[i];
-            case "prevOf":
-              return st.prev[f.index];
-            case "linear": {
-              if (before < 0 || after < 0) return null;
+      if (g) {
+        for (let i = 0; i < filled.length; i++) st.prev[i] = g.values[i];
+        if (write(b, st.keys, g.values)) yield out.take();
+        continue;
+      }
+      const before = st.at > 0 ? st.data[st.at - 1] : -1;
+      const after = st.at < st.data.length ? st.data[st.at] : -1;
+      for (let i = 0; i < filled.length; i++) {
+        const f = fill[i];
+        switch (f.kind) {
+          case "value":
+            filled[i] = f.value;
+            break;
+          case "prev":
+            filled[i] = st.prev[i];
+            break;
+          case "prevOf":
+            filled[i] = st.prev[f.index];
+            break;
+          case "linear": {
+            if (before < 0 || after < 0) filled[i] = null;
+            else {
               const va = s.buckets.get(range[before])!.get(h)!.values[i];
               const vb = s.buckets.get(range[after])!.get(h)!.values[i];
-              return interpolate(aggTypes[i], va, vb, pos - before, after - before);
+              filled[i] = interpolate(aggTypes[i], va, vb, pos - before, after - before);
             }
-            default:
-              return null;
+            break;
           }
-        });
+          default:
+            filled[i] = null;
+        }
       }
-      st.prev = values;
-      buffer.push([b, ...st.keys, ...values]);
-      if (buffer.full) yield buffer.take();
+      // The row's values become the previous ones only once all are computed (prevOf reads them).
+      for (let i = 0; i < filled.length; i++) st.prev[i] = filled[i];
+      if (write(b, st.keys, filled)) yield out.take();
     }
   }
-  if (buffer.rows.length) yield buffer.take();
+  if (out.rows) yield out.take();
 }
