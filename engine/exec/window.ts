@@ -20,6 +20,7 @@ import { computePartition } from "./window_functions.ts";
 import { vectorWindow, vectorWindowFits } from "./window_vector.ts";
 import { streamWindow, streamWindowFits } from "./window_stream.ts";
 import { LayoutCache } from "./window_layout.ts";
+import { frameWindow, frameWindowFits } from "./window_frames.ts";
 
 type WindowNode = Extract<PlanNode, { kind: "window" }>;
 type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
@@ -33,13 +34,15 @@ export async function* runWindow(n: WindowNode, ctx: ExecContext, run: Runner): 
     batches.push(b);
   }
   const total = batches.reduce((s, b) => s + b.rowCount, 0);
-  // Typed results of the columnar pass (window_stream.ts) or the vectorized frames
-  // (window_vector.ts), else values by row.
+  // Typed results of the columnar pass (window_stream.ts), of frames over grouped partitions
+  // (window_frames.ts) or of the older vectorized frames (window_vector.ts), else values by row.
   const results: (Value[] | VectorData)[] = [];
   const layouts = new LayoutCache();
   for (const w of n.windows) {
     results.push(
-      await streamWindow(w, batches, total, ctx, layouts) ?? await vectorWindow(w, batches, total, ctx) ??
+      await streamWindow(w, batches, total, ctx, layouts) ??
+        await frameWindow(w, batches, total, ctx, layouts) ??
+        await vectorWindow(w, batches, total, ctx) ??
         await computeWindow(w, batches, total, ctx),
     );
   }
@@ -64,10 +67,11 @@ export async function* runWindow(n: WindowNode, ctx: ExecContext, run: Runner): 
 
 /**
  * EXPLAIN's name for the operator chosen at plan time: `vectorized` when every call runs on
- * typed arrays (window_stream.ts, window_vector.ts), `rows` when none does, else how many do.
+ * typed arrays (window_stream.ts, window_frames.ts, window_vector.ts), `rows` when none does, else how many do.
  */
 export function windowOpLabel(n: WindowNode): string {
-  const vectorized = n.windows.filter((w) => streamWindowFits(w) || vectorWindowFits(w)).length;
+  const vectorized =
+    n.windows.filter((w) => streamWindowFits(w) || frameWindowFits(w) || vectorWindowFits(w)).length;
   if (vectorized === n.windows.length) return "vectorized";
   return vectorized === 0 ? "rows" : `vectorized ${vectorized} of ${n.windows.length}`;
 }

@@ -104,6 +104,21 @@ export function countsOf(l: WindowLayout): Int32Array {
   return l.counts = c;
 }
 
+/**
+ * Rows grouped by partition, each in ORDER BY order, and where each partition starts: the
+ * layout's sorted sequence, or input order regrouped by a stable counting sort.
+ */
+export function groupedRows(l: WindowLayout): { seq: Int32Array; starts: Int32Array } {
+  const counts = countsOf(l), groups = l.groups, gid = l.gid;
+  const starts = new Int32Array(groups + 1);
+  for (let g = 0; g < groups; g++) starts[g + 1] = starts[g] + counts[g];
+  if (l.seq) return { seq: l.seq, starts };
+  const seq = new Int32Array(gid.length);
+  const fill = starts.slice(0, groups);
+  for (let i = 0; i < gid.length; i++) seq[fill[gid[i]]++] = i;
+  return { seq, starts };
+}
+
 async function buildLayout(
   w: WindowCall,
   batches: Batch[],

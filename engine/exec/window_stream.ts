@@ -33,9 +33,9 @@ const RING_MAX = 1 << 25;
 const RANKS = new Set(["row_number", "rank", "dense_rank", "percent_rank", "ntile"]);
 const AGGS = new Set(["sum", "avg", "count", "min", "max"]);
 /** Argument types the aggregates read as numbers (the row path's Number(v)). */
-const NUMERIC = new Set(["DOUBLE", "FLOAT", "LONG", "INT", "SHORT", "BYTE"]);
+export const NUMERIC: ReadonlySet<string> = new Set(["DOUBLE", "FLOAT", "LONG", "INT", "SHORT", "BYTE"]);
 /** Value types lag/lead/first_value/last_value copy as typed elements. */
-const COPYABLE = new Set([
+export const COPYABLE: ReadonlySet<string> = new Set([
   "DOUBLE",
   "FLOAT",
   "LONG",
@@ -256,7 +256,7 @@ function ntileKernel(n: number, l: WindowLayout, total: number): Kernel {
 }
 
 /** An argument as numbers by input row, NULL as NaN (non-finite DOUBLEs are NULL too). */
-function numbers(e: BoundExpr, batches: Batch[], total: number, ctx: ExecContext): Float64Array {
+export function numbers(e: BoundExpr, batches: Batch[], total: number, ctx: ExecContext): Float64Array {
   const f = vectorOf(e, ctx);
   const xs = new Float64Array(total);
   let at = 0;
@@ -473,14 +473,19 @@ function extremeKernel(
  * row per result row (`from`, -1: none, the default stays); `gather` then copies them in one
  * typed loop, reading each DOUBLE/FLOAT as the row path does (non-finite = NULL, stored as NaN).
  */
-interface Copier {
+export interface Copier {
   out: VectorData;
   from: Int32Array;
   gather(): void;
   isNull(row: number): boolean;
 }
 
-function copierOf(w: WindowCall, batches: Batch[], total: number, ctx: ExecContext): Copier | undefined {
+export function copierOf(
+  w: WindowCall,
+  batches: Batch[],
+  total: number,
+  ctx: ExecContext,
+): Copier | undefined {
   const f = vectorOf(w.args[0], ctx);
   const out = allocVectorData(w.type, total);
   if (Array.isArray(out)) return undefined;

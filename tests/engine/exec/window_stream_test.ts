@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
 import { setReferenceExecution } from "../../../engine/exec/vector/physical.ts";
 import { streamWindowStats } from "../../../engine/exec/window_stream.ts";
+import { frameWindowStats } from "../../../engine/exec/window_frames.ts";
 import { explain, rows } from "../_result_rows.ts";
 
 const OVERS = [
@@ -72,6 +73,19 @@ const FRAMED = [
   "last_value(d) IGNORE NULLS",
 ];
 
+/** Frames over grouped partitions (window_frames.ts): time offsets, ends after the row. */
+const LATER_FRAMES = [
+  "RANGE BETWEEN '2' MINUTE PRECEDING AND CURRENT ROW",
+  "RANGE BETWEEN 1 minute PRECEDING AND '30' SECOND PRECEDING",
+  "RANGE BETWEEN UNBOUNDED PRECEDING AND '1' MINUTE PRECEDING",
+  "RANGE BETWEEN '1' MINUTE PRECEDING AND '1' MINUTE FOLLOWING",
+  "RANGE BETWEEN CURRENT ROW AND '90' SECOND FOLLOWING",
+  "ROWS BETWEEN 2 PRECEDING AND 3 FOLLOWING",
+  "ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING",
+  "ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING",
+];
+const LATER_OVERS = ["PARTITION BY s ORDER BY ts", "ORDER BY ts", "PARTITION BY s ORDER BY ts DESC"];
+
 /** Every call with every specification it accepts (frames need an ORDER BY). */
 function shapes(): string[] {
   const out: string[] = [];
@@ -79,6 +93,11 @@ function shapes(): string[] {
     for (const fn of [...RANKED, ...OFFSETS]) out.push(`${fn} OVER (${over})`);
     for (const frame of FRAMES) {
       if (frame && !over.includes("ORDER BY")) continue;
+      for (const fn of FRAMED) out.push(`${fn} OVER (${over} ${frame})`);
+    }
+  }
+  for (const over of LATER_OVERS) {
+    for (const frame of LATER_FRAMES) {
       for (const fn of FRAMED) out.push(`${fn} OVER (${over} ${frame})`);
     }
   }
@@ -113,17 +132,25 @@ Deno.test("the columnar window pass equals the row path, bit for bit", async () 
     await run("INSERT INTO t (ts, s, d, f, l) VALUES ('2024-03-03T00:00:00.5', 'a', 1e308 * 10, 0.0, 0)");
     await run("INSERT INTO t (ts, s, d, f, l) VALUES ('2024-03-03T00:00:00.6', 'a', -1e308 * 10, -0.0, -0)");
     await run("INSERT INTO t (ts, s, d, f) VALUES ('2024-03-03T00:00:00.7', 'b', -0.0, -0.0)");
-    const taken: string[] = [];
+    const taken: string[] = [], framed: string[] = [];
     for (const call of shapes()) {
       const sql = `SELECT ts, ${call} w FROM t`;
-      const before = streamWindowStats.runs;
+      const before = streamWindowStats.runs, framesBefore = frameWindowStats.runs;
       const [fast, slow] = await bothWays((q) => rows(engine, q), sql);
       if (streamWindowStats.runs > before) taken.push(call);
+      if (frameWindowStats.runs > framesBefore) framed.push(call);
       assert.equal(fast.length, slow.length, sql);
       for (let r = 0; r < fast.length; r++) assert.deepStrictEqual(fast[r], slow[r], `${sql}: row ${r}`);
     }
-    // Everything generated above but the frames out of ORDER BY order's reach runs here.
+    // Everything generated above runs on typed arrays: the later frames over grouped partitions.
     assert.ok(taken.length > 500, `columnar pass took ${taken.length} shapes`);
+    for (const over of LATER_OVERS) {
+      for (const frame of LATER_FRAMES) {
+        for (const fn of FRAMED) {
+          assert.ok(framed.includes(`${fn} OVER (${over} ${frame})`), `${fn} ${over} ${frame}`);
+        }
+      }
+    }
     for (const call of ["rank() OVER (ORDER BY f)", "lag(d) OVER (PARTITION BY s ORDER BY ts)"]) {
       assert.ok(taken.includes(call), call);
     }

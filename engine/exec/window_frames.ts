@@ -1,0 +1,252 @@
+/**
+ * Window frames the one-pass kernels (window_stream.ts) cannot follow, over typed arrays
+ * (issue #16): RANGE frames with time offsets (`RANGE BETWEEN '1' MINUTE PRECEDING AND CURRENT
+ * ROW`) and frames ending after the current row. Rows are grouped by partition (each in ORDER
+ * BY order: window_layout.ts), every position's frame bounds are computed with
+ * window_functions.ts frameBounds' arithmetic (the same binary searches over the same numbers),
+ * and sum/avg/count slide over them as its slidingSum does, min/max of a DOUBLE as its
+ * slidingExtreme or cumulative accumulator, first_value/last_value pick as its frameValues.
+ * Same values bit for bit.
+ */
+import type { Batch, VectorData } from "../base/values.ts";
+import type { WindowCall } from "../plan/plan_node.ts";
+import { type ExecContext, pace, paceDue } from "./exec_context.ts";
+import { referenceExecution } from "./vector/physical.ts";
+import { groupedRows, type LayoutCache, layoutFits } from "./window_layout.ts";
+import { copierOf, COPYABLE, numbers, NUMERIC } from "./window_stream.ts";
+
+/** Windows computed here (tests: shows that a query took this path). */
+export const frameWindowStats = { runs: 0 };
+
+const FNS = new Set(["sum", "avg", "count", "min", "max", "first_value", "last_value"]);
+const BOUNDS = new Set(["unboundedPreceding", "preceding", "currentRow", "following", "unboundedFollowing"]);
+
+/** Whether this path takes `w` (its shape only). */
+export function frameWindowFits(w: WindowCall): boolean {
+  if (referenceExecution() || !layoutFits(w) || !FNS.has(w.name)) return false;
+  const { start, end, excludeCurrent } = w.frame;
+  if (excludeCurrent || !BOUNDS.has(start.kind) || !BOUNDS.has(end.kind)) return false;
+  for (const b of [start, end]) {
+    if (b.offset !== undefined && !(Number(b.offset) >= 0 && Number.isFinite(Number(b.offset)))) return false;
+  }
+  const x = w.args[0];
+  if (w.name === "first_value" || w.name === "last_value") {
+    return w.args.length === 1 && x.kind === "column" && COPYABLE.has(x.type.tag) &&
+      x.type.tag === w.type.tag;
+  }
+  if (w.args.length === 0) return w.name === "count";
+  if (w.args.length !== 1 || x.kind !== "column" || !NUMERIC.has(x.type.tag)) return false;
+  if (w.name === "min" || w.name === "max") return x.type.tag === "DOUBLE" && w.type.tag === "DOUBLE";
+  return w.type.tag === (w.name === "count" ? "LONG" : "DOUBLE");
+}
+
+/** Results of `w` by input row, or undefined when this path does not take it. */
+export async function frameWindow(
+  w: WindowCall,
+  batches: Batch[],
+  total: number,
+  ctx: ExecContext,
+  layouts: LayoutCache,
+): Promise<VectorData | undefined> {
+  if (!frameWindowFits(w)) return undefined;
+  const layout = await layouts.of(w, batches, total, ctx);
+  if (!layout) return undefined;
+  const { start, end, unit } = w.frame;
+  const ranged = unit === "range" && layout.ordered &&
+    (start.offset !== undefined || end.offset !== undefined);
+  const key = ranged ? await layout.key() : undefined;
+  if (ranged && !key) return undefined;
+  const value = w.name === "first_value" || w.name === "last_value";
+  const copier = value ? copierOf(w, batches, total, ctx) : undefined;
+  if (value && !copier) return undefined;
+  const xs = !value && w.args.length ? numbers(w.args[0], batches, total, ctx) : undefined;
+  const { seq, starts } = groupedRows(layout);
+  let widest = 0;
+  for (let g = 0; g < layout.groups; g++) widest = Math.max(widest, starts[g + 1] - starts[g]);
+  // Frame bounds of every position, by sequence position.
+  const lo = new Int32Array(total), hi = new Int32Array(total), vals = new Float64Array(ranged ? widest : 0);
+  const out = copier?.out ?? (w.name === "count" ? new BigInt64Array(total) : new Float64Array(total));
+  const kernel = value
+    ? frameValues(w.name === "first_value", w.ignoreNulls, copier!.from, copier!.isNull)
+    : w.name === "min" || w.name === "max"
+    ? extremes(w.name === "max", start.kind === "unboundedPreceding", xs!, out as Float64Array)
+    : sums(w.name, xs, out as Float64Array | BigInt64Array);
+  const bound = (
+    b: { kind: string; offset?: number | bigint },
+    k: number,
+    m: number,
+    isEnd: boolean,
+  ): number => {
+    const off = Number(b.offset ?? 0);
+    switch (b.kind) {
+      case "unboundedPreceding":
+        return 0;
+      case "unboundedFollowing":
+        return m - 1;
+      case "currentRow":
+        return k;
+      case "preceding":
+        if (!ranged) return k - off;
+        return isEnd
+          ? firstAtLeast(vals, m, vals[k] - off + Number.EPSILON) - 1
+          : firstAtLeast(vals, m, vals[k] - off);
+      default:
+        if (!ranged) return k + off;
+        return isEnd ? firstAtLeast(vals, m, vals[k] + off + 1e-9) - 1 : firstAtLeast(vals, m, vals[k] + off);
+    }
+  };
+  let work = 0;
+  for (let g = 0; g < layout.groups; g++) {
+    const from = starts[g], m = starts[g + 1] - from;
+    if (ranged) { for (let k = 0; k < m; k++) vals[k] = key![seq[from + k]]; }
+    for (let k = 0; k < m; k++) {
+      lo[from + k] = Math.max(0, bound(start, k, m, false));
+      hi[from + k] = Math.min(m - 1, bound(end, k, m, true));
+    }
+    work += m;
+    if (work > 1 << 16) {
+      work = 0;
+      if (paceDue(ctx)) await pace(ctx);
+    }
+  }
+  // Sliding min/max over bounds that move back would take the row path's fresh accumulators.
+  if ((w.name === "min" || w.name === "max") && start.kind !== "unboundedPreceding") {
+    for (let g = 0; g < layout.groups; g++) {
+      for (let i = starts[g] + 1; i < starts[g + 1]; i++) {
+        if (lo[i] < lo[i - 1] || hi[i] < hi[i - 1]) return undefined;
+      }
+    }
+  }
+  frameWindowStats.runs++;
+  for (let g = 0; g < layout.groups; g++) {
+    const from = starts[g], to = starts[g + 1];
+    kernel(seq.subarray(from, to), lo.subarray(from, to), hi.subarray(from, to), to - from);
+    work += to - from;
+    if (work > 1 << 16) {
+      work = 0;
+      if (paceDue(ctx)) await pace(ctx);
+    }
+  }
+  copier?.gather();
+  return out;
+}
+
+/** The first position of vals[0, m) (ascending) whose value is >= v. */
+function firstAtLeast(vals: Float64Array, m: number, v: number): number {
+  let a = 0, b = m;
+  while (a < b) {
+    const mid = (a + b) >>> 1;
+    if (vals[mid] < v) a = mid + 1;
+    else b = mid;
+  }
+  return a;
+}
+
+type PartitionKernel = (rows: Int32Array, lo: Int32Array, hi: Int32Array, m: number) => void;
+
+/** window_functions.ts slidingSum: add rows entering the frame, subtract rows leaving it. */
+function sums(
+  name: string,
+  xs: Float64Array | undefined,
+  out: Float64Array | BigInt64Array,
+): PartitionKernel {
+  const isCount = name === "count", isSum = name === "sum";
+  const words = isCount ? new Int32Array((out as BigInt64Array).buffer) : undefined;
+  const doubles = out as Float64Array;
+  return (rows, lo, hi, m) => {
+    let sum = 0, count = 0, curLo = 0, curHi = -1;
+    for (let k = 0; k < m; k++) {
+      const l = lo[k], h = hi[k];
+      if (l > curHi) {
+        sum = 0;
+        count = 0;
+        curLo = l;
+        curHi = l - 1;
+      }
+      while (curHi < h) {
+        const v = xs ? xs[rows[++curHi]] : (++curHi, 1);
+        if (v - v === 0) {
+          sum += v;
+          count++;
+        }
+      }
+      while (curLo < l) {
+        const v = xs ? xs[rows[curLo]] : 1;
+        curLo++;
+        if (v - v === 0) {
+          sum -= v;
+          count--;
+        }
+      }
+      const r = rows[k];
+      if (isCount) words![2 * r] = h < l ? 0 : count;
+      else doubles[r] = h < l || count === 0 ? NaN : isSum ? sum : sum / count;
+    }
+  };
+}
+
+/**
+ * min/max: from the partition start the accumulator adding rows up to each frame's end (the
+ * earliest of equal extremes stays); otherwise slidingExtreme's monotonic deque.
+ */
+function extremes(max: boolean, fromStart: boolean, xs: Float64Array, out: Float64Array): PartitionKernel {
+  let deque = new Int32Array(0);
+  return (rows, lo, hi, m) => {
+    if (fromStart) {
+      let best = NaN, added = -1;
+      for (let k = 0; k < m; k++) {
+        while (added < hi[k]) {
+          const v = xs[rows[++added]];
+          if (v - v === 0 && (best !== best || (max ? v > best : v < best))) best = v;
+        }
+        out[rows[k]] = hi[k] < lo[k] ? NaN : best;
+      }
+      return;
+    }
+    if (deque.length < m) deque = new Int32Array(m);
+    let head = 0, tail = 0, entered = -1;
+    for (let k = 0; k < m; k++) {
+      const l = lo[k], h = hi[k];
+      while (entered < h) {
+        const j = ++entered;
+        const v = xs[rows[j]];
+        if (v - v !== 0) continue;
+        while (tail > head) {
+          const back = xs[rows[deque[tail - 1]]];
+          if (max ? back < v : back > v) tail--;
+          else break;
+        }
+        deque[tail++] = j;
+      }
+      while (tail > head && deque[head] < l) head++;
+      out[rows[k]] = h < l || tail === head ? NaN : xs[rows[deque[head]]];
+    }
+  };
+}
+
+/** frameValues: the first (last) row of the frame, skipping NULLs under IGNORE NULLS. */
+function frameValues(
+  first: boolean,
+  ignore: boolean,
+  from: Int32Array,
+  isNull: (row: number) => boolean,
+): PartitionKernel {
+  return (rows, lo, hi, m) => {
+    for (let k = 0; k < m; k++) {
+      const l = lo[k], h = hi[k];
+      if (first) {
+        for (let j = l; j <= h; j++) {
+          if (ignore && isNull(rows[j])) continue;
+          from[rows[k]] = rows[j];
+          break;
+        }
+      } else {
+        for (let j = h; j >= l; j--) {
+          if (ignore && isNull(rows[j])) continue;
+          from[rows[k]] = rows[j];
+          break;
+        }
+      }
+    }
+  };
+}
