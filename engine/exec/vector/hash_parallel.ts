@@ -754,8 +754,7 @@ export async function runParallelHash(
   const keyIds = job.keys.map(() => new KeyIds());
   const folds = job.keys.slice(1).map(() => new IntPairHash());
   const groupKeyIds: number[][] = job.keys.map(() => []);
-  const counts = job.aggs.map(() => [] as number[]);
-  const values = job.aggs.map(() => [] as (number | bigint)[]);
+  const merged = job.aggs.map(() => new Merged());
   // count(DISTINCT x): the merged (group, value id) pairs, each new pair counting once.
   const distinct = job.aggs.map((a, i) => {
     if (a.fn !== "countDistinct") return undefined;
@@ -763,7 +762,7 @@ export async function runParallelHash(
     const dict = arg.kind === "column" && arg.type.tag === "SYMBOL"
       ? snap.symbols(job.columnIndexes[arg.index])
       : undefined;
-    return { ids: new KeyIds(), pairs: new IntPairHash(), dict, type: arg.type, count: counts[i] };
+    return { ids: new KeyIds(), pairs: new IntPairHash(), dict, type: arg.type, merged: merged[i] };
   });
   let groups = nk === 0 ? 1 : 0;
   const groupBytes = 16 * nk + 24 * job.aggs.length;
@@ -795,6 +794,7 @@ export async function runParallelHash(
       }
     }
     charge(ctx, (groups - before) * groupBytes);
+    for (const m of merged) m.reserve(groups);
     job.aggs.forEach((a, i) => {
       const d = distinct[i];
       if (d) {
@@ -803,21 +803,64 @@ export async function runParallelHash(
         mergeDistinct(d, p.distinct![i]!, gids);
         return charge(ctx, d.pairs.bytes - held);
       }
-      mergeAgg(a, counts[i], values[i], p.counts[i], p.values[i], gids, rows);
+      mergeAgg(a, merged[i], p.counts[i], p.values[i], gids, rows);
     });
   }
   const out: Value[][] = new Array(groups);
   for (let g = 0; g < groups; g++) {
     const row: Value[] = new Array(nk + job.aggs.length);
     for (let k = 0; k < nk; k++) row[k] = keyIds[k].values[nk === 1 ? g : groupKeyIds[k][g]];
-    job.aggs.forEach((a, i) => row[nk + i] = finish(a, counts[i][g] ?? 0, values[i][g]));
+    job.aggs.forEach((a, i) => row[nk + i] = finish(a, merged[i].countOf(g), merged[i].valueAt(g)));
     out[g] = row;
   }
   return [...rowsToBatches(n.columns.map((c) => c.type), out)];
 }
 
+/**
+ * One aggregate's merged state on the main thread, by group, in typed arrays: the count, and
+ * the value as a double or, for 64-bit integer partials, as its two words. A group's value is
+ * defined once its count is not 0.
+ */
+class Merged {
+  cnt = new Float64Array(16);
+  num = new Float64Array(16);
+  /** A 64-bit integer value as its high word and its (unsigned) low word. */
+  hi = new Int32Array(16);
+  lo = new Float64Array(16);
+  wide = false;
+  #word = new BigInt64Array(1);
+
+  reserve(groups: number): void {
+    if (this.cnt.length >= groups) return;
+    let cap = this.cnt.length * 2;
+    while (cap < groups) cap *= 2;
+    const grow = <A extends Float64Array | Int32Array>(a: A): A => {
+      const b = new (a.constructor as new (n: number) => A)(cap);
+      b.set(a);
+      return b;
+    };
+    this.cnt = grow(this.cnt);
+    this.num = grow(this.num);
+    this.hi = grow(this.hi);
+    this.lo = grow(this.lo);
+  }
+
+  countOf(g: number): number {
+    return this.cnt[g];
+  }
+
+  valueAt(g: number): number | bigint | undefined {
+    if (this.cnt[g] === 0) return undefined;
+    if (!this.wide) return this.num[g];
+    const w = new Int32Array(this.#word.buffer);
+    w[0] = this.lo[g];
+    w[1] = this.hi[g];
+    return this.#word[0];
+  }
+}
+
 function mergeDistinct(
-  d: { ids: KeyIds; pairs: IntPairHash; dict?: SymbolDict; type: ColumnType; count: number[] },
+  d: { ids: KeyIds; pairs: IntPairHash; dict?: SymbolDict; type: ColumnType; merged: Merged },
   part: { groups: Int32Array; values: VectorData },
   gids: Int32Array,
 ): void {
@@ -830,7 +873,7 @@ function mergeDistinct(
   d.pairs.mapBatch(g, vids, m, out);
   for (let i = 0; i < m; i++) {
     if (out[i] === next) {
-      d.count[g[i]] = (d.count[g[i]] ?? 0) + 1;
+      d.merged.cnt[g[i]]++;
       next++;
     }
   }
@@ -838,30 +881,69 @@ function mergeDistinct(
 
 function mergeAgg(
   a: HashJobAgg,
-  counts: number[],
-  values: (number | bigint)[],
+  m: Merged,
   pc: Float64Array,
   pv: Float64Array | BigInt64Array | undefined,
   gids: Int32Array,
   rows: number,
 ): void {
+  const counts = m.cnt;
+  if (!pv) {
+    for (let i = 0; i < rows; i++) counts[gids[i]] += pc[i];
+    return;
+  }
+  if (pv instanceof Float64Array) return mergeDoubles(a.fn, counts, m.num, pc, pv, gids, rows);
+  // 64-bit integers as their words (a BigInt per read cost more than the rest of the merge):
+  // sums wrap as int64 addition does, min/max compare the signed high words, then the low.
+  m.wide = true;
+  const w = new Int32Array(pv.buffer, pv.byteOffset, rows * 2);
+  const his = m.hi, los = m.lo;
+  const add = a.fn === "sum" || a.fn === "avg", max = a.fn === "max";
   for (let i = 0; i < rows; i++) {
     const g = gids[i], c = pc[i];
-    const had = counts[g] ?? 0;
+    if (c === 0) continue;
+    const had = counts[g];
     counts[g] = had + c;
-    if (c === 0 || !pv) continue;
-    const v = pv[i];
+    const lo = w[2 * i] >>> 0, hi = w[2 * i + 1];
     if (had === 0) {
-      values[g] = v;
-      continue;
-    }
-    const cur = values[g];
-    if (a.fn === "sum" || a.fn === "avg") {
-      values[g] = typeof v === "bigint" ? BigInt.asIntN(64, (cur as bigint) + v) : (cur as number) + v;
-    } else if (a.fn === "min" ? v < cur : v > cur) {
+      his[g] = hi;
+      los[g] = lo;
+    } else if (add) {
+      const l = los[g] + lo, carry = l >= 4294967296 ? 1 : 0;
+      los[g] = l - carry * 4294967296;
+      his[g] = (his[g] + hi + carry) | 0;
+    } else {
+      const ch = his[g], cl = los[g];
       // Ties keep the earlier value, as one heap's strict comparison does.
-      values[g] = v;
+      if (max ? hi > ch || (hi === ch && lo > cl) : hi < ch || (hi === ch && lo < cl)) {
+        his[g] = hi;
+        los[g] = lo;
+      }
     }
+  }
+}
+
+/** mergeAgg of double partials (sums, averages' sums, minimums, maximums), in typed arrays. */
+function mergeDoubles(
+  fn: NativeFn,
+  counts: Float64Array,
+  values: Float64Array,
+  pc: Float64Array,
+  pv: Float64Array,
+  gids: Int32Array,
+  rows: number,
+): void {
+  const add = fn === "sum" || fn === "avg", max = fn === "max";
+  for (let i = 0; i < rows; i++) {
+    const g = gids[i], c = pc[i];
+    if (c === 0) continue;
+    const had = counts[g];
+    counts[g] = had + c;
+    const v = pv[i];
+    if (had === 0) values[g] = v;
+    else if (add) values[g] += v;
+    // Ties keep the earlier value, as one heap's strict comparison does.
+    else if (max ? v > values[g] : v < values[g]) values[g] = v;
   }
 }
 
