@@ -160,8 +160,11 @@ export interface KeyedStatsArgs extends KeyedArgs {
   maxs: number;
 }
 
-/** A DOUBLE operand of `binop`: a column (offset of its row 0) or a constant (NaN: NULL). */
-export type Operand = { data: number } | { value: number };
+/**
+ * An operand of `binop`: a column (offset of its row 0) or a constant (DOUBLE: a number, NaN
+ * for NULL; LONG: a bigint, LONG_MIN for NULL).
+ */
+export type Operand = { data: number } | { value: number | bigint };
 
 /**
  * `out = a op b` over DOUBLE operands for every visited row (issue #16: aggregates of
@@ -172,6 +175,8 @@ export type Operand = { data: number } | { value: number };
  * for one DOUBLE per visited row and must not overlap a column operand.
  */
 export interface BinopArgs extends Rows {
+  /** "f64" (the default): DOUBLE operands and result; "i64": LONG, wrapping, NULL in gives NULL. */
+  kind?: "f64" | "i64";
   op: "+" | "-" | "*";
   a: Operand;
   b: Operand;

@@ -469,12 +469,15 @@ class WasmKernels implements Kernels {
     const { visits, sel } = check.selection(args);
     const rowCount = check.count(args.rowCount, "rowCount");
     check.region(args.out, visits * 8, 8, "out");
-    const operand = (o: BinopArgs["a"], name: string): [number, number] => {
+    const long = args.kind === "i64";
+    if (args.kind !== undefined) check.oneOf(args.kind, ["f64", "i64"], "kind");
+    const operand = (o: BinopArgs["a"], name: string): [number, number | bigint] => {
       if ("data" in o) {
         check.region(o.data, rowCount * 8, 8, name);
         check.disjoint(o.data, rowCount * 8, args.out, visits * 8);
-        return [o.data, 0];
+        return [o.data, long ? 0n : 0];
       }
+      if (long) return [0, bigintArg(o.value, name)];
       if (typeof o.value !== "number") check.oneOf(String(o.value), [], name);
       return [0, Number.isFinite(o.value) ? o.value : NaN];
     };
@@ -482,7 +485,8 @@ class WasmKernels implements Kernels {
     const [b, bv] = operand(args.b, "b");
     const consts = ("value" in args.a ? 1 : 0) | ("value" in args.b ? 2 : 0);
     if (visits === 0) return;
-    this.#fn("binop_f64")(BINOPS.indexOf(args.op), a, av, b, bv, consts, sel, visits, args.out);
+    const name = long ? "binop_i64" : "binop_f64";
+    this.#fn(name)(BINOPS.indexOf(args.op), a, av, b, bv, consts, sel, visits, args.out);
   }
 
   topNCandidates(args: TopNArgs): number {

@@ -468,15 +468,23 @@ class ReferenceKernels implements Kernels {
   binop(args: BinopArgs): void {
     const check = this.#check;
     check.oneOf(args.op, ["+", "-", "*"], "op");
+    const long = args.kind === "i64";
+    if (args.kind !== undefined) check.oneOf(args.kind, ["f64", "i64"], "kind");
     const { visits, sel } = check.selection(args);
     const rowCount = check.count(args.rowCount, "rowCount");
     check.region(args.out, visits * 8, 8, "out");
-    const f64 = this.#f64;
-    const operand = (o: BinopArgs["a"], name: string): (row: number) => number => {
+    const f64 = this.#f64, i64 = this.#i64;
+    const operand = (o: BinopArgs["a"], name: string): (row: number) => number | bigint => {
       if ("data" in o) {
         check.region(o.data, rowCount * 8, 8, name);
         check.disjoint(o.data, rowCount * 8, args.out, visits * 8);
-        return (row) => f64[o.data / 8 + row];
+        return long ? (row) => i64[o.data / 8 + row] : (row) => f64[o.data / 8 + row];
+      }
+      if (long) {
+        if (typeof o.value !== "bigint" || BigInt.asIntN(64, o.value) !== o.value) {
+          check.oneOf(String(o.value), [], name);
+        }
+        return () => o.value;
       }
       if (typeof o.value !== "number") check.oneOf(String(o.value), [], name);
       const v = Number.isFinite(o.value) ? o.value : NaN;
@@ -485,8 +493,16 @@ class ReferenceKernels implements Kernels {
     const a = operand(args.a, "a"), b = operand(args.b, "b");
     const rows = this.#rowsOf(visits, sel);
     rows.forEach((row, j) => {
-      const x = a(row), y = b(row);
-      f64[args.out / 8 + j] = args.op === "+" ? x + y : args.op === "-" ? x - y : x * y;
+      if (long) {
+        const x = a(row) as bigint, y = b(row) as bigint;
+        const nul = -(2n ** 63n);
+        i64[args.out / 8 + j] = x === nul || y === nul
+          ? nul
+          : BigInt.asIntN(64, args.op === "+" ? x + y : args.op === "-" ? x - y : x * y);
+      } else {
+        const x = a(row) as number, y = b(row) as number;
+        f64[args.out / 8 + j] = args.op === "+" ? x + y : args.op === "-" ? x - y : x * y;
+      }
     });
   }
 

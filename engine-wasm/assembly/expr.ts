@@ -15,7 +15,7 @@
 // (A first version computed each lane's rank with a bitselect and tested it with one
 // direction-dependent compare per vector; it ran at a third of the stats kernel's speed.)
 
-import { selAt } from "./common";
+import { LONG_NULL, selAt } from "./common";
 
 const OP_ADD: i32 = 0;
 const OP_SUB: i32 = 1;
@@ -92,6 +92,38 @@ export function binop_f64(
   for (; i < count; i++) {
     const o = <usize>i << 3;
     store<f64>(out + o, apply1(op, ac ? av : load<f64>(a + o), bc ? bv : load<f64>(b + o)));
+  }
+}
+
+// @ts-ignore: decorator
+@inline function applyI64(op: i32, x: i64, y: i64): i64 {
+  if (x == LONG_NULL || y == LONG_NULL) return LONG_NULL;
+  if (op == OP_ADD) return x + y;
+  if (op == OP_SUB) return x - y;
+  return x * y;
+}
+
+/**
+ * `binop_f64` for LONG operands: out[j] = a op b with 64-bit wrapping, NULL (LONG_MIN) when an
+ * operand is NULL; a result that wraps to LONG_MIN reads as NULL, as in QuestDB.
+ */
+export function binop_i64(
+  op: i32,
+  a: usize,
+  av: i64,
+  b: usize,
+  bv: i64,
+  consts: i32,
+  sel: usize,
+  count: i32,
+  out: usize,
+): void {
+  const ac = (consts & 1) != 0, bc = (consts & 2) != 0;
+  for (let j = 0; j < count; j++) {
+    const r = sel != 0 ? <usize>selAt(sel, j) << 3 : <usize>j << 3;
+    const x = ac ? av : load<i64>(a + r);
+    const y = bc ? bv : load<i64>(b + r);
+    store<i64>(out + (<usize>j << 3), applyI64(op, x, y));
   }
 }
 

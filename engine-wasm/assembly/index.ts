@@ -28,7 +28,7 @@ export { segments_f32, segments_f64, segments_i32, segments_i64 } from "./segmen
 export { lower_bound_i64, lower_bounds_i64, upper_bound_i64 } from "./search";
 export { gather, gather_or_null, reverse, sequence } from "./gather";
 export { asof_merge } from "./asof";
-export { binop_f64, topn_f64 } from "./expr";
+export { binop_f64, binop_i64, topn_f64 } from "./expr";
 
 /** End of the compiler's static data; mod.ts checks it lies below the reserved 1 MiB. */
 export function static_end(): usize {

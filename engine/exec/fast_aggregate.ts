@@ -37,41 +37,69 @@ export type Agg = {
   expr?: ArgExpr;
 };
 
-/** An operand of an expression argument: a DOUBLE scan column or a constant (NaN: NULL). */
-export type ArgOperand = { col: number } | { value: number };
+/**
+ * An operand of an expression argument: a scan column, a constant (DOUBLE: a number, NaN for
+ * NULL; LONG: a bigint, LONG_MIN for NULL) or a nested expression of the same kind.
+ */
+export type ArgOperand = { col: number } | { value: number | bigint } | ArgExpr;
 
-/** `a op b` over DOUBLE operands, at least one of them a column. */
+/**
+ * `a op b` over DOUBLE (`f64`) or LONG (`i64`) operands with at least one column among its
+ * leaves: the `binop` kernel evaluates it node by node over chunks of scratch memory.
+ */
 export interface ArgExpr {
+  kind: "f64" | "i64";
   op: "+" | "-" | "*";
   a: ArgOperand;
   b: ArgOperand;
 }
 
 /** The scan columns an expression argument reads. */
-const operandColumns = (e: ArgExpr) => [e.a, e.b].flatMap((o) => ("col" in o ? [o.col] : []));
+const operandColumns = (o: ArgOperand): number[] =>
+  "op" in o ? [...operandColumns(o.a), ...operandColumns(o.b)] : "col" in o ? [o.col] : [];
 
 /** The text an expression argument is cached by within one chunk (aggregates sharing it). */
-const exprKey = (e: ArgExpr) => JSON.stringify(e);
+const exprKey = (e: ArgExpr) => JSON.stringify(e, (_k, v) => (typeof v === "bigint" ? `${v}n` : v));
 
 /**
- * `e` as a binop argument: +, - or * of two DOUBLE columns or a DOUBLE column and a numeric
- * constant (the scalar operators' NULL rules hold for IEEE +, - and *, kernels.ts BinopArgs).
+ * `e` as a binop argument: +, - or * over DOUBLE columns and numeric constants (IEEE
+ * arithmetic keeps the scalar operators' NULL rules, kernels.ts BinopArgs), or over LONG
+ * columns and integer constants (wrapping, NULL in gives NULL), nested, of one kind throughout.
  */
 export function argExprOf(e: BoundExpr, columns: readonly { type: ColumnType }[]): ArgExpr | undefined {
-  if (e.kind !== "call" || e.type.tag !== "DOUBLE" || e.args.length !== 2) return undefined;
+  const kind = e.type.tag === "DOUBLE" ? "f64" : e.type.tag === "LONG" ? "i64" : undefined;
+  if (!kind) return undefined;
+  const expr = nodeOf(e, kind, columns);
+  return expr && operandColumns(expr).length > 0 ? expr : undefined;
+}
+
+function nodeOf(
+  e: BoundExpr,
+  kind: ArgExpr["kind"],
+  columns: readonly { type: ColumnType }[],
+): ArgExpr | undefined {
+  if (e.kind !== "call" || e.args.length !== 2) return undefined;
+  if (e.type.tag !== (kind === "f64" ? "DOUBLE" : "LONG")) return undefined;
   if (e.name !== "+" && e.name !== "-" && e.name !== "*") return undefined;
   const operand = (x: BoundExpr): ArgOperand | undefined => {
+    if (x.kind === "call") return nodeOf(x, kind, columns);
     if (x.kind === "column") {
-      return columns[x.index].type.tag === "DOUBLE" ? { col: x.index } : undefined;
+      return columns[x.index].type.tag === (kind === "f64" ? "DOUBLE" : "LONG")
+        ? { col: x.index }
+        : undefined;
     }
     if (x.kind !== "const") return undefined;
     const v = x.value;
+    if (kind === "i64") {
+      if (v === null) return { value: LONG_NULL };
+      if (typeof v === "bigint") return { value: BigInt.asIntN(64, v) };
+      return typeof v === "number" && Number.isSafeInteger(v) ? { value: BigInt(v) } : undefined;
+    }
     const n = typeof v === "number" ? v : typeof v === "bigint" ? Number(v) : v === null ? NaN : undefined;
     return n === undefined ? undefined : { value: Number.isFinite(n) ? n : NaN };
   };
   const a = operand(e.args[0]), b = operand(e.args[1]);
-  if (!a || !b || (!("col" in a) && !("col" in b))) return undefined;
-  return { op: e.name, a, b };
+  return a && b ? { kind, op: e.name, a, b } : undefined;
 }
 
 interface Shape {
@@ -120,8 +148,7 @@ export function fastShape(n: AggregateNode): Shape | undefined {
       // Keyed scans fold by column (keyedStats): an expression argument is unkeyed only.
       const expr = key === undefined ? argExprOf(arg, scan.columns) : undefined;
       if (!expr) return undefined;
-      const col = "col" in expr.a ? expr.a.col : (expr.b as { col: number }).col;
-      aggs.push({ fn, col, kind: "f64", returns: a.binding.returns, expr });
+      aggs.push({ fn, col: operandColumns(expr)[0], kind: expr.kind, returns: a.binding.returns, expr });
       continue;
     }
     const kind = KIND[scan.columns[arg.index].type.tag];
@@ -435,7 +462,7 @@ function accumulateUnkeyed(
       const key = exprKey(a.expr);
       let st = cache.get(key);
       if (!st) cache.set(key, st = exprStats(a.expr, rows, at, scratch));
-      mergeStats(accs[i], st, "f64");
+      mergeStats(accs[i], st, a.expr.kind);
       return;
     }
     let st = cache.get(a.col);
@@ -454,36 +481,55 @@ function accumulateUnkeyed(
 const EXPR_CHUNK = 32_768;
 
 /**
- * count/sum/min/max of an expression argument over the visited rows: the `binop` kernel writes
- * a chunk of values into scratch memory, the `stats` kernel folds it, and the chunks' partial
- * states add up in order.
+ * count/sum/min/max of an expression argument over the visited rows: per chunk, the `binop`
+ * kernel writes each node's values into scratch memory (a selected column's rows first gathered
+ * by `x * 1`), the `stats` kernel folds the root's, and the chunks' partial states add up in
+ * order.
  */
 function exprStats(
   e: ArgExpr,
   rows: RowsArg,
   at: (c: number) => number,
   scratch: Scratch,
-): { count: number; sum: number; min: number; max: number } {
+): { count: number; sum: number | bigint; min: number | bigint; max: number | bigint } {
   const k = kernels();
+  const long = e.kind === "i64";
   const visits = rows.sel === undefined ? rows.rowCount : rows.selCount!;
-  const out = scratch.alloc(Math.min(visits, EXPR_CHUNK) * 8);
-  const operand = (o: ArgOperand, from: number) =>
-    "col" in o ? { data: at(o.col) + (rows.sel === undefined ? from * 8 : 0) } : o;
-  const total = { count: 0, sum: 0, min: NaN, max: NaN };
+  const chunk = Math.min(visits, EXPR_CHUNK);
+  const blocks = new Map<object, number>();
+  const block = (owner: object) => {
+    let p = blocks.get(owner);
+    if (p === undefined) blocks.set(owner, p = scratch.alloc(chunk * 8));
+    return p;
+  };
+  const evaluate = (node: ArgExpr, from: number, n: number): number => {
+    const operand = (o: ArgOperand) => {
+      if ("op" in o) return { data: evaluate(o, from, n) };
+      if (!("col" in o)) return o;
+      if (rows.sel === undefined) return { data: at(o.col) + from * 8 };
+      const out = block(o);
+      const sel = { rowCount: rows.rowCount, sel: rows.sel + from * 4, selCount: n };
+      k.binop({ ...sel, kind: node.kind, op: "*", a: { data: at(o.col) }, b: { value: long ? 1n : 1 }, out });
+      return { data: out };
+    };
+    const out = block(node);
+    k.binop({ rowCount: n, kind: node.kind, op: node.op, a: operand(node.a), b: operand(node.b), out });
+    return out;
+  };
+  let count = 0, sum: number | bigint = long ? 0n : 0;
+  let min: number | bigint | null = null, max: number | bigint | null = null;
   for (let from = 0; from < visits; from += EXPR_CHUNK) {
     const n = Math.min(EXPR_CHUNK, visits - from);
-    const chunkRows = rows.sel === undefined
-      ? { rowCount: n }
-      : { rowCount: rows.rowCount, sel: rows.sel + from * 4, selCount: n };
-    k.binop({ ...chunkRows, op: e.op, a: operand(e.a, from), b: operand(e.b, from), out });
-    const st = k.stats("f64", { data: out, rowCount: n });
+    const data = evaluate(e, from, n);
+    const st = long ? k.stats("i64", { data, rowCount: n }) : k.stats("f64", { data, rowCount: n });
     if (st.count === 0) continue;
-    total.count += st.count;
-    total.sum += st.sum;
-    if (!(st.min >= total.min)) total.min = st.min;
-    if (!(st.max <= total.max)) total.max = st.max;
+    count += st.count;
+    sum = typeof st.sum === "bigint" ? BigInt.asIntN(64, (sum as bigint) + st.sum) : (sum as number) + st.sum;
+    if (min === null || st.min < min) min = st.min;
+    if (max === null || st.max > max) max = st.max;
   }
-  return total;
+  const none = long ? LONG_NULL : NaN;
+  return { count, sum, min: min ?? none, max: max ?? none };
 }
 
 function mergeStats(

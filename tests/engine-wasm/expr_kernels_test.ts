@@ -110,3 +110,50 @@ Deno.test("topNCandidates: rows ranked past the threshold, NULLs ranked -Infinit
     });
   }
 });
+
+Deno.test("binop i64: wrapping arithmetic, NULL (LONG_MIN) in gives NULL, whole and selected", () => {
+  const rng = new Random(64);
+  const NUL = -(2n ** 63n);
+  const long = () => {
+    const u = rng.next();
+    if (u < 0.1) return NUL;
+    if (u < 0.15) return 2n ** 62n + BigInt(Math.floor(rng.next() * 1000)); // overflows when doubled
+    return BigInt(Math.floor((rng.next() - 0.5) * 1e6));
+  };
+  for (const n of LENGTHS) {
+    for (const op of ["+", "-", "*"] as const) {
+      for (const consts of [0, 1, 2]) {
+        withArena((arena) => {
+          const av = Array.from({ length: n }, long), bv = Array.from({ length: n }, long);
+          const k = [2n, NUL, -7n][Math.floor(rng.next() * 3)];
+          const col = (values: bigint[]) => {
+            const p = arena.alloc(Math.max(n, 2) * 8);
+            arena.mem.i64(p, n).set(values);
+            return p;
+          };
+          const a = consts === 1 ? { value: k } : { data: col(av) };
+          const b = consts === 2 ? { value: k } : { data: col(bv) };
+          const sel = Array.from({ length: n }, (_, i) => i).filter(() => rng.next() < 0.5);
+          const selPtr = arena.alloc(Math.max(sel.length, 1) * 4);
+          arena.mem.i32(selPtr, sel.length).set(sel);
+          for (const rows of [{ rowCount: n }, { rowCount: n, sel: selPtr, selCount: sel.length }]) {
+            const visits = rows.sel === undefined ? n : sel.length;
+            const outW = arena.alloc(Math.max(visits, 2) * 8), outR = arena.alloc(Math.max(visits, 2) * 8);
+            wasm.binop({ ...rows, kind: "i64", op, a, b, out: outW });
+            ref.binop({ ...rows, kind: "i64", op, a, b, out: outR });
+            const w = arena.mem.i64(outW, visits), r = arena.mem.i64(outR, visits);
+            for (let j = 0; j < visits; j++) {
+              const row = rows.sel === undefined ? j : sel[j];
+              const x = consts === 1 ? k : av[row], y = consts === 2 ? k : bv[row];
+              const want = x === NUL || y === NUL
+                ? NUL
+                : BigInt.asIntN(64, op === "+" ? x + y : op === "-" ? x - y : x * y);
+              assert.equal(w[j], want, `wasm ${op} n=${n} consts=${consts} row ${row}`);
+              assert.equal(r[j], want, `ref ${op} n=${n} consts=${consts} row ${row}`);
+            }
+          }
+        });
+      }
+    }
+  }
+});

@@ -298,7 +298,8 @@ async function* prefilter(
   const keySets = new Map<SymbolDict, Map<Pred, Uint8Array>>();
   const keyOf = vectorOf(key, ctx);
   // `a op b` of DOUBLE columns and constants: computed by the binop kernel into scratch.
-  const binop = argExprOf(key, scanTypes.map((type) => ({ type })));
+  const expr = argExprOf(key, scanTypes.map((type) => ({ type })));
+  const binop = expr?.kind === "f64" && !("op" in expr.a) && !("op" in expr.b) ? expr : undefined;
   const rowPred = compilePredicate(
     filters.length === 1 ? filters[0] : { kind: "and", type: T.BOOLEAN, args: filters },
     ctx,
@@ -311,6 +312,7 @@ async function* prefilter(
   const keysOf = (b: Batch) => {
     if (binop && keyPtr && b.rowCount <= outRows) {
       const operand = (o: ArgOperand) => {
+        if ("op" in o) return undefined;
         if (!("col" in o)) return o;
         const d = b.columns[o.col].data;
         return d instanceof Float64Array && d.buffer === mem.buffer ? { data: d.byteOffset } : undefined;

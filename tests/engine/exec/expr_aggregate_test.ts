@@ -3,7 +3,8 @@
  * WASM kernels (fast_aggregate.ts: the `binop` kernel into scratch, folded by `stats`), on the
  * main heap and on two worker heaps. Every answer is compared with the row-at-a-time reference:
  * NULLs (NaN), infinities (NULL in DOUBLE columns), products that overflow to NULL, constants
- * on either side, filters, intervals, an empty table and a table changed by writes.
+ * on either side, nested expressions, LONG arithmetic (wrapping, NULL operands), filters,
+ * intervals, an empty table and a table changed by writes.
  */
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
@@ -18,6 +19,11 @@ const QUERIES = [
   "SELECT avg(a - b), min(a * b) FROM t WHERE s = 'x' AND q < 50",
   "SELECT sum(a + b), max(a - b) FROM t WHERE ts IN '2024-01-02'",
   "SELECT sum(a * NULL), min(a + NULL), count(a - NULL) FROM t",
+  // Nested DOUBLE arithmetic, and LONG arithmetic (wrapping; NULL in gives NULL).
+  "SELECT sum((a - b) * 2 + a), max(a * b - 1), min(2 * (b + 1)) FROM t",
+  "SELECT sum(l * 2 + 1), min(l), max(l * 3 - 7), avg(l + 5), count(l * l) FROM t",
+  "SELECT sum(l * 2 + 1), max(l - 1), avg(a - b) FROM t WHERE q > 30 AND s = 'y'",
+  "SELECT sum(l * NULL), max(l + w), min(w * 2) FROM t",
 ];
 
 /** Values near the top of the range overflow when multiplied: a NULL product. */
@@ -36,7 +42,10 @@ function values(day: number, n: number, seed: number): string {
     };
     const q = rnd() < 0.1 ? "NULL" : String(Math.floor(rnd() * 100));
     const s = ["'x'", "'y'", "NULL"][Math.floor(rnd() * 3)];
-    out.push(`('${ts}', ${num()}, ${num()}, ${q}, ${s})`);
+    const l = rnd() < 0.1 ? "NULL" : String(Math.floor((rnd() - 0.5) * 1e12));
+    // Near the top of LONG: doubling wraps around, as int64 arithmetic does.
+    const w = rnd() < 0.1 ? "NULL" : rnd() < 0.2 ? "4611686018427387904" : String(Math.floor(rnd() * 1e6));
+    out.push(`('${ts}', ${num()}, ${num()}, ${q}, ${s}, ${l}, ${w})`);
   }
   return out.join(", ");
 }
@@ -76,17 +85,17 @@ for (const workers of [0, 2]) {
     const exec = (sql: string) => engine.execute(sql, adminSession());
     try {
       await exec(
-        "CREATE TABLE t (ts TIMESTAMP, a DOUBLE, b DOUBLE, q INT, s SYMBOL) TIMESTAMP(ts) PARTITION BY DAY",
+        "CREATE TABLE t (ts TIMESTAMP, a DOUBLE, b DOUBLE, q INT, s SYMBOL, l LONG, w LONG) TIMESTAMP(ts) PARTITION BY DAY",
       );
       // Empty: NULL sums and extremes, zero counts.
       assert.deepEqual(await rows(engine, QUERIES[0]), [[null, 0n, null]]);
       await checkAll(engine, "empty");
-      for (const sql of QUERIES.slice(0, 3)) {
+      for (const sql of [...QUERIES.slice(0, 3), ...QUERIES.slice(7, 10)]) {
         assert.match(await explain(engine, sql), /\[wasm kernels\]/, sql);
       }
       for (let day = 1; day <= 4; day++) await exec(`INSERT INTO t VALUES ${values(day, 3000, day)}`);
       // Infinities stored in a DOUBLE column read as NULL.
-      await exec("INSERT INTO t VALUES ('2024-01-04T23:59:59', 'Infinity'::double, 1.0, 5, 'x')");
+      await exec("INSERT INTO t VALUES ('2024-01-04T23:59:59', 'Infinity'::double, 1.0, 5, 'x', 1, 2)");
       await checkAll(engine, "loaded");
       await exec("UPDATE t SET a = b * 2 WHERE q = 7");
       await exec("DELETE FROM t WHERE q = 8");
