@@ -173,9 +173,11 @@ async function inOrder(e: BoundExpr, desc: boolean, batches: Batch[], ctx: ExecC
 }
 
 /**
- * Rows by (partition, key, input position): a stable LSD radix sort, 16-bit digits of the key's
- * order-preserving bits from the lowest (digits every row shares are skipped), then a counting
- * pass by partition. Stability gives ties (and NULLs) input order, the row path's stable sort.
+ * Rows by (partition, key, input position): grouped by partition with a stable counting sort,
+ * then each partition out of order sorted on its own (small arrays stay in cache) by a stable
+ * LSD radix sort of the key's order-preserving bits, 11-bit digits, digits every row shares
+ * skipped; a few rows by insertion. Stability gives ties (and NULLs) input order, the row
+ * path's stable sort.
  */
 async function sortedRows(
   key: Float64Array,
@@ -184,51 +186,98 @@ async function sortedRows(
   ctx: ExecContext,
 ): Promise<Int32Array> {
   const n = key.length;
-  // Key bits as two unsigned words ordered as the numbers: negatives flipped, the sign set on
-  // the rest; -0 becomes 0 first (they are peers).
-  const hi = new Uint32Array(n), lo = new Uint32Array(n);
-  const f = new Float64Array(1), w = new Uint32Array(f.buffer);
-  for (let i = 0; i < n; i++) {
-    f[0] = key[i] + 0;
-    const h = w[1];
-    if (h & 0x80000000) {
-      hi[i] = ~h >>> 0;
-      lo[i] = ~w[0] >>> 0;
-    } else {
-      hi[i] = (h | 0x80000000) >>> 0;
-      lo[i] = w[0];
-    }
-  }
-  let seq = new Int32Array(n), tmp = new Int32Array(n);
-  for (let i = 0; i < n; i++) seq[i] = i;
-  const count = new Int32Array(65536);
-  for (let d = 0; d < 4; d++) {
-    if (paceDue(ctx)) await pace(ctx);
-    const words = d < 2 ? lo : hi, shift = (d & 1) * 16;
-    count.fill(0);
-    for (let i = 0; i < n; i++) count[(words[i] >>> shift) & 0xffff]++;
-    if (n === 0 || count[(words[0] >>> shift) & 0xffff] === n) continue;
-    let sum = 0;
-    for (let b = 0; b < 65536; b++) {
-      const c = count[b];
-      count[b] = sum;
-      sum += c;
-    }
-    for (let i = 0; i < n; i++) {
-      const r = seq[i];
-      tmp[count[(words[r] >>> shift) & 0xffff]++] = r;
-    }
-    [seq, tmp] = [tmp, seq];
-  }
-  if (groups === 1) return seq;
+  let seq: Int32Array;
   const starts = new Int32Array(groups + 1);
-  for (let i = 0; i < n; i++) starts[gid[i] + 1]++;
-  for (let g = 0; g < groups; g++) starts[g + 1] += starts[g];
-  for (let i = 0; i < n; i++) {
-    const r = seq[i];
-    tmp[starts[gid[r]]++] = r;
+  if (groups === 1) {
+    seq = new Int32Array(n);
+    for (let i = 0; i < n; i++) seq[i] = i;
+    starts[1] = n;
+  } else {
+    for (let i = 0; i < n; i++) starts[gid[i] + 1]++;
+    for (let g = 0; g < groups; g++) starts[g + 1] += starts[g];
+    seq = new Int32Array(n);
+    const fill = starts.slice(0, groups);
+    for (let i = 0; i < n; i++) seq[fill[gid[i]]++] = i;
   }
-  return tmp;
+  const sorter = new RadixSorter();
+  for (let g = 0; g < groups; g++) {
+    if (paceDue(ctx)) await pace(ctx);
+    const part = seq.subarray(starts[g], starts[g + 1]);
+    let sorted = true;
+    for (let k = 1; k < part.length && sorted; k++) sorted = key[part[k - 1]] <= key[part[k]];
+    if (!sorted) sorter.sort(part, key);
+  }
+  return seq;
+}
+
+/** Sorts row ids by their keys, stably; scratch arrays are kept between partitions. */
+class RadixSorter {
+  #hi = new Uint32Array(0);
+  #lo = new Uint32Array(0);
+  #a = new Int32Array(0);
+  #b = new Int32Array(0);
+  #count = new Int32Array(2048);
+  #f = new Float64Array(1);
+  #w = new Uint32Array(this.#f.buffer);
+
+  sort(rows: Int32Array, key: Float64Array): void {
+    const m = rows.length;
+    if (m <= 32) return insertion(rows, key);
+    if (this.#hi.length < m) {
+      this.#hi = new Uint32Array(m);
+      this.#lo = new Uint32Array(m);
+      this.#a = new Int32Array(m);
+      this.#b = new Int32Array(m);
+    }
+    const hi = this.#hi, lo = this.#lo, f = this.#f, w = this.#w, count = this.#count;
+    // Order-preserving bits: negatives flipped, the sign set on the rest; -0 as 0 (peers).
+    for (let j = 0; j < m; j++) {
+      f[0] = key[rows[j]] + 0;
+      const h = w[1];
+      if (h & 0x80000000) {
+        hi[j] = ~h >>> 0;
+        lo[j] = ~w[0] >>> 0;
+      } else {
+        hi[j] = (h | 0x80000000) >>> 0;
+        lo[j] = w[0];
+      }
+    }
+    // Positions within the partition, sorted digit by digit.
+    let idx = this.#a, tmp = this.#b;
+    for (let j = 0; j < m; j++) idx[j] = j;
+    for (let d = 0; d < 6; d++) {
+      const words = d < 3 ? lo : hi, shift = (d % 3) * 11;
+      count.fill(0);
+      for (let j = 0; j < m; j++) count[(words[j] >>> shift) & 2047]++;
+      if (count[(words[0] >>> shift) & 2047] === m) continue;
+      let sum = 0;
+      for (let c = 0; c < 2048; c++) {
+        const x = count[c];
+        count[c] = sum;
+        sum += x;
+      }
+      for (let j = 0; j < m; j++) {
+        const p = idx[j];
+        tmp[count[(words[p] >>> shift) & 2047]++] = p;
+      }
+      [idx, tmp] = [tmp, idx];
+    }
+    for (let j = 0; j < m; j++) tmp[j] = rows[idx[j]];
+    rows.set(tmp.subarray(0, m));
+  }
+}
+
+/** Stable insertion sort of a few row ids by key (ties keep their order: input order). */
+function insertion(rows: Int32Array, key: Float64Array): void {
+  for (let j = 1; j < rows.length; j++) {
+    const r = rows[j], v = key[r] + 0;
+    let k = j - 1;
+    while (k >= 0 && key[rows[k]] + 0 > v) {
+      rows[k + 1] = rows[k];
+      k--;
+    }
+    rows[k + 1] = r;
+  }
 }
 
 async function partitionIds(
