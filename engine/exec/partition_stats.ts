@@ -20,7 +20,7 @@
  * computed on first use".
  */
 import type { Interval } from "../base/values.ts";
-import type { TableSnapshot } from "../storage/api.ts";
+import type { PartitionInfo, TableSnapshot } from "../storage/api.ts";
 import {
   type Acc,
   accumulatePartitions,
@@ -63,6 +63,15 @@ export async function accumulateWithStats(
   snap: TableSnapshot,
   yieldTurn: () => Promise<void>,
 ): Promise<Partials> {
+  // The same job over the same committed state: its merged partials, without visiting the
+  // partitions' memos again (issue #16: 30 partitions x 2 columns took ~0.18 ms a query).
+  const key = JSON.stringify(job, (_k, v) => (typeof v === "bigint" ? `${v}n` : v));
+  let memo = totals.get(snap.partitions);
+  const hit = memo?.get(key);
+  if (hit) {
+    partitionStatsCounters.statsHits++;
+    return hit;
+  }
   const total = emptyPartials(job);
   const columns = [...new Set(job.aggs.filter((a) => a.col >= 0).map((a) => a.col))];
   // One aggregate per distinct column: its Acc carries count, sum, min and max at once.
@@ -97,5 +106,17 @@ export async function accumulateWithStats(
     });
     mergePartials(job, total, part);
   }
+  if (!memo) totals.set(snap.partitions, memo = new Map());
+  if (memo.size >= TOTALS_MAX) memo.clear();
+  memo.set(key, total);
   return total;
 }
+
+/**
+ * Merged partials per committed table state and job. Every commit builds a new state with a
+ * new frozen partition list (storage/table_state.ts makeState), so the list's identity names
+ * the committed bytes of every partition at once, as the fact memo's keys do one by one;
+ * entries go with the state.
+ */
+const totals = new WeakMap<readonly PartitionInfo[], Map<string, Partials>>();
+const TOTALS_MAX = 64;
