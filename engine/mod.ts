@@ -44,8 +44,8 @@ export { arrayType, decimalType } from "./base/types.ts";
 export { DoubleArray } from "./base/double_array.ts";
 export { formatArrayJson, formatArrayPg, parseArrayText } from "./functions/array_text.ts";
 export { formatDecimal, parseDecimalText } from "./functions/decimal_math.ts";
-export { type Batch, readValue, type Value, type Vector } from "./base/values.ts";
-export { formatValue } from "./functions/format_value.ts";
+export { type Batch, INT_NULL, LONG_NULL, readValue, type Value, type Vector } from "./base/values.ts";
+export { formatTicks, formatValue } from "./functions/format_value.ts";
 export { formatDouble, formatFloat } from "./functions/double_format.ts";
 export { functionNames } from "./functions/registry.ts";
 // pgwire COPY FROM parses text like CSV import; SET TIME ZONE resolves zones like to_timezone.

@@ -15,7 +15,14 @@
 export function formatDouble(x: number): string {
   if (!Number.isFinite(x)) return Number.isNaN(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity";
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
-  const [digits, exp] = shortestDoubleDigits(Math.abs(x));
+  const a = Math.abs(x);
+  if (a >= 1e-3 && a < 1e7) {
+    // Java's plain range: JavaScript prints the same shortest digits without an exponent here,
+    // and Java adds ".0" to a whole number.
+    const s = String(x);
+    return s.includes(".") ? s : s + ".0";
+  }
+  const [digits, exp] = shortestDoubleDigits(a);
   return (x < 0 ? "-" : "") + layout(digits, exp);
 }
 

@@ -36,24 +36,44 @@ export function formatTimestampNanos(ns: bigint): string {
  * years past 9999 print all their digits.
  */
 export function formatTicks(t: bigint, unit: TimeUnit): string {
-  const [days, tod] = splitDay(t, unit);
-  const [year, month, day] = civilFromDays(days);
+  let days: number, tod: number;
+  if (unit !== "ns" && t > -EXACT && t < EXACT) {
+    // Exact as a double: no bigint division (an export formats millions of these).
+    const n = Number(t), perDay = TICKS_PER_DAY_NUM[unit];
+    days = Math.floor(n / perDay);
+    tod = n - days * perDay;
+  } else [days, tod] = splitDay(t, unit);
+  let prefix = lastDay.prefix;
+  if (days !== lastDay.days || unit !== lastDay.unit) {
+    // Rows of a time series share their day: its text is kept from the previous call.
+    const [year, month, day] = civilFromDays(days);
+    prefix = formatYear(year) + "-" + TWO_DIGITS[month] + "-" + TWO_DIGITS[day] + "T";
+    lastDay.days = days;
+    lastDay.unit = unit;
+    lastDay.prefix = prefix;
+  }
   const tps = TICKS_PER_SECOND_NUM[unit];
   const secs = Math.floor(tod / tps);
   const sub = tod - secs * tps;
-  return (
-    formatYear(year) + "-" + pad2(month) + "-" + pad2(day) + "T" + pad2(Math.floor(secs / 3600)) + ":" +
-    pad2(Math.floor(secs / 60) % 60) + ":" + pad2(secs % 60) + "." + padN(sub, FRACTION_DIGITS[unit]) + "Z"
-  );
+  return prefix + TWO_DIGITS[Math.floor(secs / 3600)] + ":" + TWO_DIGITS[Math.floor(secs / 60) % 60] + ":" +
+    TWO_DIGITS[secs % 60] + "." + padN(sub, FRACTION_DIGITS[unit]) + "Z";
 }
+
+/** Tick values below this magnitude convert to doubles exactly. */
+const EXACT = 2n ** 53n;
+const TICKS_PER_DAY_NUM: Readonly<Record<TimeUnit, number>> = {
+  ms: 86_400_000,
+  us: 86_400_000_000,
+  ns: 86_400e9,
+};
+/** "00" to "99". */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => (i < 10 ? "0" : "") + i);
+/** The day of the last formatted value and its `YYYY-MM-DDT` text. */
+const lastDay = { days: NaN, unit: "", prefix: "" };
 
 /** Four-digit zero-padded year, with a sign before year 0. */
 export function formatYear(year: number): string {
   return year < 0 ? "-" + padN(-year, 4) : padN(year, 4);
-}
-
-function pad2(n: number): string {
-  return n < 10 ? "0" + n : String(n);
 }
 
 function padN(n: number, width: number): string {

@@ -3,10 +3,11 @@
  * batch is pulled before the status line is sent, so an error the query meets early is a
  * proper 400; a failure after rows went out closes the JSON with `error` and `errorPos`.
  */
-import { type Batch, type Engine, readValue, type Session, SqlError, yieldIfDue } from "../../engine/mod.ts";
+import { type Batch, type Engine, type Session, SqlError, yieldIfDue } from "../../engine/mod.ts";
 import { errorBody, jsonResponse, statusOf, toSqlError } from "./errors.ts";
 import { flag, type Params, text } from "./query_params.ts";
-import { jsonCell, jsonColumn } from "./value_text.ts";
+import { jsonColumn } from "./value_text.ts";
+import { type CellFormat, columnCells } from "./column_text.ts";
 
 const SQL_TEXT_MAX = 1_048_576;
 /** Rows rendered between checks for a turn. */
@@ -97,14 +98,24 @@ export async function handleExec(
   let row = 0;
   let sent = 0;
   let done = false;
+  const format: CellFormat = { kind: "json", quoteLargeNum };
+  const cells: string[][] = columns.map(() => []);
   const render = (b: Batch, from = 0, to = b.rowCount): string => {
-    const parts: string[] = [];
-    for (let i = from; i < to; i++, row++) {
-      if (row < skip || row >= stop) continue;
-      const cells = columns.map((c, k) => jsonCell(readValue(b.columns[k], i), c.type, quoteLargeNum));
-      parts.push((sent++ === 0 ? "[" : ",[") + cells.join(",") + "]");
+    // Rows [from, to) are rows `row`.. of the result; those in [skip, stop) are sent.
+    const lo = from + Math.max(0, skip - row), hi = Math.min(to, from + Math.max(0, stop - row));
+    row += to - from;
+    if (hi <= lo) return "";
+    columns.forEach((c, k) => {
+      cells[k].length = 0;
+      columnCells(b.columns[k], c.type, lo, hi, format, cells[k]);
+    });
+    let s = "";
+    for (let j = 0; j < hi - lo; j++) {
+      s += sent++ === 0 ? "[" : ",[";
+      for (let k = 0; k < cells.length; k++) s += k === 0 ? cells[k][j] : "," + cells[k][j];
+      s += "]";
     }
-    return parts.join("");
+    return s;
   };
   const tail = (): string => {
     const count = countAll ? row : skip + sent;

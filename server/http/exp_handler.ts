@@ -7,7 +7,6 @@ import {
   type Engine,
   PARQUET_EXPORT_DEFAULTS,
   type ParquetWriteOptions,
-  readValue,
   type Session,
   SqlError,
   yieldIfDue,
@@ -15,7 +14,10 @@ import {
 import { errorBody, jsonResponse, statusOf, toSqlError } from "./errors.ts";
 import { parquetOptions, parquetStream } from "./exp_parquet.ts";
 import { flag, type Params, text } from "./query_params.ts";
-import { csvCell, csvHeader } from "./value_text.ts";
+import { csvHeader } from "./value_text.ts";
+import { type CellFormat, columnCells } from "./column_text.ts";
+
+const CSV: CellFormat = { kind: "csv" };
 
 const encoder = new TextEncoder();
 /** Rows written between checks for a turn. */
@@ -96,6 +98,7 @@ export async function handleExp(
     });
   }
   let head = flag(params, "nm") ? "" : csvHeader(columns.map((c) => c.name), delimiter);
+  const cells: string[][] = columns.map(() => []);
   let row = 0;
   // The batch being written and its next row: a pull writes one batch in slices, with a turn
   // for other clients between them when due (issue #17: a batch of CSV held the event loop
@@ -111,19 +114,25 @@ export async function handleExp(
         return;
       }
       const b = r.value;
-      const lines: string[] = [head];
+      let text = head;
       head = "";
       for (let from = 0; from < b.rowCount && row < stop; from += RENDER_ROWS) {
         since = await yieldIfDue(since, 2); // two turns beside a streaming response (event_loop_turn.ts)
         const to = Math.min(b.rowCount, from + RENDER_ROWS);
-        for (let i = from; i < to; i++, row++) {
-          if (row < skip || row >= stop) continue;
-          lines.push(
-            columns.map((c, k) => csvCell(readValue(b.columns[k], i), c.type)).join(delimiter) + "\r\n",
-          );
+        // Rows [from, to) are rows `row`.. of the result; those in [skip, stop) are written.
+        const lo = from + Math.max(0, skip - row), hi = Math.min(to, from + Math.max(0, stop - row));
+        row += to - from;
+        if (hi <= lo) continue;
+        columns.forEach((c, k) => {
+          cells[k].length = 0;
+          columnCells(b.columns[k], c.type, lo, hi, CSV, cells[k]);
+        });
+        for (let j = 0; j < hi - lo; j++) {
+          for (let k = 0; k < cells.length; k++) text += k === 0 ? cells[k][j] : delimiter + cells[k][j];
+          text += "\r\n";
         }
       }
-      controller.enqueue(encoder.encode(lines.join("")));
+      controller.enqueue(encoder.encode(text));
       if (row >= stop) {
         await iterator.return?.();
         controller.close();

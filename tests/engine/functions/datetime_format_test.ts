@@ -100,3 +100,23 @@ Deno.test("nanosecond values format all nine digits with N+", () => {
   const ms = parseTimestamp("2024-03-05T07:08:09.123Z", "ms")!;
   assert.equal(formatWithPattern(compilePattern("HH:mm:ss.SSS"), ms, { unit: "ms" }), "07:08:09.123");
 });
+
+Deno.test("formatTicks of random times in every unit matches the calendar (day text kept between calls)", () => {
+  let seed = 99;
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  let ms = -2208988800000; // 1900
+  for (let i = 0; i < 5000; i++) {
+    // Mostly small steps (the same day again), sometimes jumps of up to ~30 years either way.
+    ms += next() < 0.8 ? Math.floor(next() * 3_600_000) : Math.floor((next() - 0.4) * 1e12);
+    const iso = new Date(ms).toISOString();
+    const micro = Math.floor(next() * 1000), nano = Math.floor(next() * 1000);
+    const us = BigInt(ms) * 1000n + BigInt(micro);
+    const ns = us * 1000n + BigInt(nano);
+    assert.equal(formatTicks(BigInt(ms), "ms"), iso);
+    assert.equal(formatTicks(us, "us"), iso.slice(0, 23) + String(micro).padStart(3, "0") + "Z");
+    assert.equal(
+      formatTicks(ns, "ns"),
+      iso.slice(0, 23) + String(micro).padStart(3, "0") + String(nano).padStart(3, "0") + "Z",
+    );
+  }
+});

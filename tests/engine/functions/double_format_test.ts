@@ -53,3 +53,30 @@ Deno.test("formatFloat prints the shortest digits that round-trip through float3
     assert.equal(Math.fround(Number(formatFloat(x))), Math.fround(x));
   }
 });
+
+Deno.test("formatDouble's plain range equals the shortest digits laid out as Java does (random values)", () => {
+  // The specification, spelled out independently: shortest digits from toExponential, plain
+  // notation with at least one fraction digit.
+  const java = (x: number) => {
+    const [m, e] = Math.abs(x).toExponential().split("e");
+    const digits = m.replace(".", "").replace(/0+$/, "") || "0";
+    const exp = Number(e);
+    const intLen = exp + 1;
+    const body = exp < 0
+      ? "0." + "0".repeat(-exp - 1) + digits
+      : digits.length <= intLen
+      ? digits + "0".repeat(intLen - digits.length) + ".0"
+      : digits.slice(0, intLen) + "." + digits.slice(intLen);
+    return (x < 0 ? "-" : "") + body;
+  };
+  let seed = 12345;
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  for (let i = 0; i < 20000; i++) {
+    const x = (next() < 0.5 ? -1 : 1) * 10 ** (next() * 10 - 3) * (i % 7 === 0 ? 1 : next());
+    if (Math.abs(x) < 1e-3 || Math.abs(x) >= 1e7) continue;
+    assert.equal(formatDouble(x), java(x), String(x));
+  }
+  for (const x of [0.001, 1, 2.5, 9999999, 9999999.999999998, 1234.5678, 0.0012]) {
+    assert.equal(formatDouble(x), java(x));
+  }
+});
