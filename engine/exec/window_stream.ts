@@ -30,6 +30,13 @@ const CHUNK = 1 << 16;
 /** Largest ring (partitions x frame width) a sliding frame may use. */
 const RING_MAX = 1 << 25;
 
+/** Ring sizes are powers of two: a position's slot is `k & (size - 1)`. */
+function ringSize(n: number): number {
+  let p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
 const RANKS = new Set(["row_number", "rank", "dense_rank", "percent_rank", "ntile"]);
 const AGGS = new Set(["sum", "avg", "count", "min", "max"]);
 /** Argument types the aggregates read as numbers (the row path's Number(v)). */
@@ -298,13 +305,9 @@ function sumKernel(
   const groups = l.groups;
   const sum = new Float64Array(groups), cnt = new Int32Array(groups);
   const isCount = name === "count", isSum = name === "sum";
-  const [longs, words] = longOut(total);
-  const doubles = isCount ? undefined : new Float64Array(total);
-  const write = (r: number, empty: boolean, s: number, c: number) => {
-    if (isCount) words[2 * r] = empty ? 0 : c;
-    else doubles![r] = empty || c === 0 ? NaN : isSum ? s : s / c;
-  };
-  const out = doubles ?? longs;
+  const [longs, words] = isCount ? longOut(total) : [undefined, new Int32Array(0)];
+  const doubles = isCount ? new Float64Array(0) : new Float64Array(total);
+  const out = longs ?? doubles;
   if (f.whole) {
     const pre: Step = (seq, gid, from, to) => {
       for (let i = from; i < to; i++) {
@@ -324,15 +327,49 @@ function sumKernel(
       for (let i = from; i < to; i++) {
         const r = seq ? seq[i] : i;
         const g = gid[r];
-        write(r, false, sum[g], cnt[g]);
+        if (isCount) words[2 * r] = cnt[g];
+        else doubles[r] = cnt[g] === 0 ? NaN : isSum ? sum[g] : sum[g] / cnt[g];
       }
     };
     return { out, pre, step };
   }
-  const width = (f.unbounded ? f.b : f.a) + 2;
+  const width = ringSize((f.unbounded ? f.b : f.a) + 2), mask = width - 1;
   if (groups * width > RING_MAX) return undefined;
   const ring = new Float64Array(groups * width);
   const pos = new Int32Array(groups), curLo = new Int32Array(groups);
+  if (f.b === 0 && (f.unbounded || f.a > 0)) {
+    // Frames ending at the current row, from the start or a > 0 rows back: slidingSum's steps
+    // reduce to adding the current row, then subtracting the row leaving (a + 1 back), in
+    // that order; the first row adds to the 0 its reset would give.
+    const a = f.unbounded ? Infinity : f.a;
+    const step: Step = (seq, gid, from, to) => {
+      for (let i = from; i < to; i++) {
+        const r = seq ? seq[i] : i;
+        const g = gid[r];
+        const k = pos[g]++;
+        const base = g * width;
+        const v = xs ? xs[r] : 1;
+        let s = sum[g], c = cnt[g];
+        if (v - v === 0) {
+          s += v;
+          c++;
+        }
+        if (k > a) {
+          const o = ring[base + ((k - a - 1) & mask)];
+          if (o - o === 0) {
+            s -= o;
+            c--;
+          }
+        }
+        ring[base + (k & mask)] = v;
+        sum[g] = s;
+        cnt[g] = c;
+        if (isCount) words[2 * r] = c;
+        else doubles[r] = c === 0 ? NaN : isSum ? s : s / c;
+      }
+    };
+    return { out, step };
+  }
   const curHi = new Int32Array(groups).fill(-1);
   const { unbounded, a, b } = f;
   const step: Step = (seq, gid, from, to) => {
@@ -341,7 +378,7 @@ function sumKernel(
       const g = gid[r];
       const k = pos[g]++;
       const base = g * width;
-      ring[base + k % width] = xs ? xs[r] : 1;
+      ring[base + (k & mask)] = xs ? xs[r] : 1;
       const lo = unbounded || k < a ? 0 : k - a, hi = k - b;
       let s = sum[g], c = cnt[g], cl = curLo[g], ch = curHi[g];
       if (lo > ch) {
@@ -351,14 +388,14 @@ function sumKernel(
         ch = lo - 1;
       }
       while (ch < hi) {
-        const v = ring[base + ++ch % width];
+        const v = ring[base + (++ch & mask)];
         if (v - v === 0) {
           s += v;
           c++;
         }
       }
       while (cl < lo) {
-        const v = ring[base + cl++ % width];
+        const v = ring[base + (cl++ & mask)];
         if (v - v === 0) {
           s -= v;
           c--;
@@ -368,7 +405,8 @@ function sumKernel(
       cnt[g] = c;
       curLo[g] = cl;
       curHi[g] = ch;
-      write(r, hi < lo, s, c);
+      if (isCount) words[2 * r] = hi < lo ? 0 : c;
+      else doubles[r] = hi < lo || c === 0 ? NaN : isSum ? s : s / c;
     }
   };
   return { out, step };
@@ -408,8 +446,8 @@ function extremeKernel(
     return { out, pre, step };
   }
   // Values of positions k - b .. k: the one entering the frame is b rows back.
-  const vw = f.b + 1;
-  const cap = f.unbounded ? 0 : f.a + 2;
+  const vw = ringSize(f.b + 1), vm = vw - 1;
+  const cap = f.unbounded ? 0 : ringSize(f.a + 2), cm = cap - 1;
   if (groups * (vw + 2 * cap) > RING_MAX) return undefined;
   const vals = new Float64Array(groups * vw);
   const pos = new Int32Array(groups);
@@ -420,13 +458,13 @@ function extremeKernel(
         const r = seq ? seq[i] : i;
         const g = gid[r];
         const k = pos[g]++;
-        vals[g * vw + k % vw] = xs[r];
+        vals[g * vw + (k & vm)] = xs[r];
         const hi = k - b;
         if (hi < 0) {
           out[r] = NaN;
           continue;
         }
-        const v = vals[g * vw + hi % vw];
+        const v = vals[g * vw + (hi & vm)];
         if (v - v === 0 && better(v, best[g])) best[g] = v;
         out[r] = best[g];
       }
@@ -441,28 +479,28 @@ function extremeKernel(
       const r = seq ? seq[i] : i;
       const g = gid[r];
       const k = pos[g]++;
-      vals[g * vw + k % vw] = xs[r];
+      vals[g * vw + (k & vm)] = xs[r];
       const lo = k < a ? 0 : k - a, hi = k - b;
       const base = g * cap;
       let h = head[g], t = tail[g];
       while (entered[g] < hi) {
         const j = ++entered[g];
-        const v = vals[g * vw + j % vw];
+        const v = vals[g * vw + (j & vm)];
         if (v - v !== 0) continue;
         // Later equal values stay behind earlier ones.
         while (t > h) {
-          const back = dqVal[base + (t - 1) % cap];
+          const back = dqVal[base + ((t - 1) & cm)];
           if (max ? back < v : back > v) t--;
           else break;
         }
-        dqPos[base + t % cap] = j;
-        dqVal[base + t % cap] = v;
+        dqPos[base + (t & cm)] = j;
+        dqVal[base + (t & cm)] = v;
         t++;
       }
-      while (t > h && dqPos[base + h % cap] < lo) h++;
+      while (t > h && dqPos[base + (h & cm)] < lo) h++;
       head[g] = h;
       tail[g] = t;
-      out[r] = hi < lo || t === h ? NaN : dqVal[base + h % cap];
+      out[r] = hi < lo || t === h ? NaN : dqVal[base + (h & cm)];
     }
   };
   return { out, step };
@@ -581,8 +619,9 @@ function offsetKernel(
     for (let r = 0; r < total; r++) src[r] = r;
     return { out: c.out, step: () => {}, post: c.gather };
   }
-  if (groups * off > RING_MAX) return undefined;
-  const ring = new Int32Array(groups * off);
+  const width = ringSize(off), mask = width - 1;
+  if (groups * width > RING_MAX) return undefined;
+  const ring = new Int32Array(groups * width);
   const pos = new Int32Array(groups);
   const lag = w.name === "lag";
   const ignore = w.ignoreNulls;
@@ -590,23 +629,25 @@ function offsetKernel(
     for (let i = from; i < to; i++) {
       const r = seq ? seq[i] : i;
       const g = gid[r];
+      const base = g * width;
       if (ignore) {
         // pos counts the partition's rows holding a value so far.
         const k = pos[g];
-        if (k >= off) src[r] = ring[g * off + (k - off) % off];
+        if (k >= off) src[r] = ring[base + ((k - off) & mask)];
         if (!isNull(r)) {
-          ring[g * off + k % off] = r;
+          ring[base + (k & mask)] = r;
           pos[g]++;
         }
         continue;
       }
       const k = pos[g]++;
-      const slot = g * off + k % off;
       if (k >= off) {
-        if (lag) src[r] = ring[slot];
-        else src[ring[slot]] = r;
+        // The row `off` positions back (lag reads it, lead writes into it).
+        const back = ring[base + ((k - off) & mask)];
+        if (lag) src[r] = back;
+        else src[back] = r;
       }
-      ring[slot] = r;
+      ring[base + (k & mask)] = r;
     }
   };
   return { out: c.out, step, post: c.gather };
@@ -672,7 +713,7 @@ function frameValueKernel(
     return { out, step, post };
   }
   // Row ids of positions k - width + 1 .. k.
-  const width = (first ? (unbounded ? 0 : a) : b) + 1;
+  const width = ringSize((first ? (unbounded ? 0 : a) : b) + 1), mask = width - 1;
   if (groups * width > RING_MAX) return undefined;
   const ring = new Int32Array(groups * width);
   const step: Step = (seq, gid, from, to) => {
@@ -680,11 +721,11 @@ function frameValueKernel(
       const r = seq ? seq[i] : i;
       const g = gid[r];
       const k = pos[g]++;
-      ring[g * width + k % width] = r;
+      ring[g * width + (k & mask)] = r;
       if (k === 0) pick[g] = r;
       const lo = unbounded || k < a ? 0 : k - a, hi = k - b;
       if (hi < lo) continue;
-      src[r] = first ? (unbounded ? pick[g] : ring[g * width + lo % width]) : ring[g * width + hi % width];
+      src[r] = first ? (unbounded ? pick[g] : ring[g * width + (lo & mask)]) : ring[g * width + (hi & mask)];
     }
   };
   return { out, step, post };
