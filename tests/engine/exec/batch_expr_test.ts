@@ -130,6 +130,21 @@ Deno.test("day fields computed per run of one day agree with the per-row functio
     });
   }
   times.forEach((t, i) => assert.equal(sumOut[i], t === LONG_NULL ? INT_NULL : expectSum[i], `sum at ${t}`));
+  // Time-of-day fields alone move the day inside their own steps: hour and minute together,
+  // then with day_of_week added after them (the day gets its own step again).
+  for (const extra of [[], ["day_of_week"]]) {
+    const parts = ["hour", "minute", "second", ...extra];
+    const e = parts.map((n) => call(n, T.INT, col(0, T.TIMESTAMP)))
+      .reduce((a, b) => call("+", T.INT, call("*", T.INT, a, k(100)), b));
+    const out = new Int32Array(times.length);
+    compileBatchExpr(e, "value")!(ts, out);
+    times.forEach((t, i) => {
+      const want = t === LONG_NULL
+        ? INT_NULL
+        : parts.reduce((acc, n) => Math.imul(acc, 100) + fieldFn(n)!(Number(t)), 0);
+      assert.equal(out[i], want, `${parts.join(",")} at ${t}`);
+    });
+  }
 });
 
 Deno.test("% by a constant (inlined into the loop when a positive int32) matches the remainder", () => {
