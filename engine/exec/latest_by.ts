@@ -1,9 +1,10 @@
 /**
  * LATEST ON / LATEST BY execution (spec/sql.md §9): the newest row per key. Over a table
  * scan on its designated timestamp it reads backwards from the newest partition and stops
- * as soon as every possible key (the product of the SYMBOL dictionaries) has been found;
- * otherwise it reads everything and keeps the greatest timestamp per key (the last stored
- * row on ties). Output is ordered by the timestamp.
+ * as soon as every possible key (the product of the SYMBOL dictionaries) has been found
+ * (SYMBOL keys under a filter, or several: latest_by_filtered.ts, the filter run a batch at a
+ * time); otherwise it reads everything and keeps the greatest timestamp per key (the last
+ * stored row on ties). Output is ordered by the timestamp, equal timestamps in storage order.
  */
 import { BATCH_ROWS_MAX } from "../base/limits.ts";
 import { type Batch, LONG_NULL, type Value } from "../base/values.ts";
@@ -25,8 +26,10 @@ import {
   snapshotOf,
 } from "./exec_context.ts";
 import { sortPaced } from "./paced_sort.ts";
+import { referenceExecution } from "./vector/physical.ts";
 import { partitionRanges } from "./scan.ts";
 import { findNullKeyRow, latestBySymbolKeys, readRow } from "./latest_by_keys.ts";
+import { latestBySymbolKeysFiltered, scanSelector } from "./latest_by_filtered.ts";
 
 type LatestNode = Extract<PlanNode, { kind: "latestBy" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
@@ -66,14 +69,19 @@ async function latestBackward(
 ): Promise<void> {
   const { scan } = source;
   const snap = snapshotOf(ctx, scan.table);
-  if (!source.filter && await latestBySymbolKeys(n, scan, snap, ctx, latest, hashOf)) {
+  if (
+    !source.filter && n.keys.length === 1 && await latestBySymbolKeys(n, scan, snap, ctx, latest, hashOf)
+  ) {
     // At most a row per dictionary value (already in memory as the dictionary): charged after.
     charge(ctx, rowBytes(latest.size, n.columns.length + 1));
     return;
   }
-  const pred = source.filter ? compilePredicate(source.filter, ctx) : undefined;
+  // SYMBOL keys under a filter, or several: batches filtered at once (latest_by_filtered.ts).
+  if (await latestBySymbolKeysFiltered(n, scan, source.filter, snap, ctx, latest, hashOf)) return;
+  const select = source.filter ? scanSelector(source.filter, scan, ctx) : undefined;
+  const sel = new Int32Array(BATCH_ROWS_MAX);
   const nonNull = n.keys.length === 0 ? 1 : possibleKeys(n, scan, snap);
-  const nullKey = n.keys.length === 1 && !pred && nonNull !== Infinity
+  const nullKey = n.keys.length === 1 && !select && nonNull !== Infinity
     ? (n.keys[0] as { index: number }).index
     : -1;
   const all = n.keys.length === 0
@@ -94,9 +102,10 @@ async function latestBackward(
         const b: Batch = { rowCount: hi - lo, columns };
         const ts = columns[n.tsIndex].data as BigInt64Array;
         const before = latest.size;
-        for (let i = b.rowCount - 1; i >= 0; i--) {
-          if ((i & PACE_MASK) === 0 && paceDue(ctx)) await pace(ctx);
-          if (pred && !pred(b, i)) continue;
+        const count = select ? select(b, sel) : b.rowCount;
+        for (let k = count - 1; k >= 0; k--) {
+          if ((k & PACE_MASK) === 0 && paceDue(ctx)) await pace(ctx);
+          const i = select ? sel[k] : k;
           const h = hashOf(b, i);
           if (!latest.has(h)) latest.set(h, { ts: ts[i], row: rowOf(b, i) });
         }
@@ -122,17 +131,36 @@ async function latestBackward(
   }
 }
 
+/**
+ * How a LATEST ON runs, chosen from the plan alone (EXPLAIN shows it): a backward read of a
+ * scan on its designated timestamp keyed by SYMBOL columns (latest_by_keys.ts without a filter
+ * and one key, latest_by_filtered.ts otherwise), a backward read with other keys, or the
+ * forward read of any input keeping the greatest timestamp per key (the reference the
+ * differential tests compare against, forced by setReferenceExecution).
+ */
+export type LatestOp = "backward symbol keys" | "backward" | "row at a time";
+
+export function latestOp(n: LatestNode): LatestOp {
+  const source = referenceExecution() ? undefined : backwardSource(n);
+  if (!source) return "row at a time";
+  const symbols = n.keys.length > 0 &&
+    n.keys.every((k) => k.kind === "column" && source.scan.columns[k.index].type.tag === "SYMBOL");
+  return symbols ? "backward symbol keys" : "backward";
+}
+
 export async function* runLatestBy(n: LatestNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const keyEvals = n.keys.map((k) => compileExpr(k, ctx));
   const hashOf = (b: Batch, i: number) => {
     if (keyEvals.length === 1) return valueKey(keyEvals[0](b, i));
     return keyEvals.map((e) => String(valueKey(e(b, i)))).join("\u0001");
   };
-  const latest = new Map<unknown, { ts: bigint; row: Value[] }>();
-  const backward = backwardSource(n);
+  const latest = new Map<unknown, { ts: bigint; row: Value[]; seq?: number }>();
+  const backward = latestOp(n) === "row at a time" ? undefined : backwardSource(n);
   if (backward) {
     await latestBackward(n, backward, ctx, latest, hashOf);
   } else {
+    // Input position of the row kept per key: equal timestamps come out in input order.
+    let seq = 0;
     for await (const b of run(n.input, ctx)) {
       checkCancelled(ctx);
       const ts = b.columns[n.tsIndex].data as BigInt64Array;
@@ -142,17 +170,20 @@ export async function* runLatestBy(n: LatestNode, ctx: ExecContext, run: Runner)
         if (ts[i] === LONG_NULL) continue;
         const h = hashOf(b, i);
         const cur = latest.get(h);
-        if (!cur || ts[i] >= cur.ts) latest.set(h, { ts: ts[i], row: rowOf(b, i) });
+        if (!cur || ts[i] >= cur.ts) latest.set(h, { ts: ts[i], row: rowOf(b, i), seq: seq + i });
       }
+      seq += b.rowCount;
       charge(ctx, rowBytes(latest.size - before, n.columns.length + 1));
     }
   }
   const entries = [...latest.values()];
   // The backward read met rows newest first; put equal timestamps back in storage order.
   if (backward) entries.reverse();
-  const rows = (await sortPaced(entries, (a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0), ctx)).map((r) =>
-    r.row
-  );
+  const rows = (await sortPaced(
+    entries,
+    (a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : (a.seq ?? 0) - (b.seq ?? 0)),
+    ctx,
+  )).map((r) => r.row);
   const post = n.post ? compilePredicate(n.post, ctx) : undefined;
   for (const batch of rowsToBatches(n.columns.map((c) => c.type), rows)) {
     if (!post) {

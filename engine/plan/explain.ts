@@ -18,6 +18,7 @@ import { denseKeysOf, parallelOf } from "../exec/vector/hash_parallel.ts";
 import { parallelSampleByOf } from "../exec/sample_by_parallel.ts";
 import { parallelTopNOf } from "../exec/vector/top_n_parallel.ts";
 import { joinOp } from "../exec/hash_join.ts";
+import { latestOp } from "../exec/latest_by.ts";
 import { windowOpLabel } from "../exec/window.ts";
 import { setOpOp } from "../exec/setop.ts";
 
@@ -108,6 +109,8 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
     }
     case "window":
       return `Window [${windowOpLabel(n)}]`;
+    case "latestBy":
+      return `LatestBy [${latestOp(n)}]`;
     case "longSequence":
       return "long_sequence";
     case "setFunction":
