@@ -18,6 +18,8 @@ import { copierOf, COPYABLE, numbers, NUMERIC } from "./window_stream.ts";
 /** Windows computed here (tests: shows that a query took this path). */
 export const frameWindowStats = { runs: 0 };
 
+/** Positions computed between checks of the time slice. */
+const SLICE = 1 << 16;
 const FNS = new Set(["sum", "avg", "count", "min", "max", "first_value", "last_value"]);
 const BOUNDS = new Set(["unboundedPreceding", "preceding", "currentRow", "following", "unboundedFollowing"]);
 
@@ -102,11 +104,10 @@ export async function frameWindow(
     for (let k = 0; k < m; k++) {
       lo[from + k] = Math.max(0, bound(start, k, m, false));
       hi[from + k] = Math.min(m - 1, bound(end, k, m, true));
-    }
-    work += m;
-    if (work > 1 << 16) {
-      work = 0;
-      if (paceDue(ctx)) await pace(ctx);
+      if (++work > SLICE) {
+        work = 0;
+        if (paceDue(ctx)) await pace(ctx);
+      }
     }
   }
   // Sliding min/max over bounds that move back would take the row path's fresh accumulators.
@@ -120,11 +121,16 @@ export async function frameWindow(
   frameWindowStats.runs++;
   for (let g = 0; g < layout.groups; g++) {
     const from = starts[g], to = starts[g + 1];
-    kernel(seq.subarray(from, to), lo.subarray(from, to), hi.subarray(from, to), to - from);
-    work += to - from;
-    if (work > 1 << 16) {
-      work = 0;
-      if (paceDue(ctx)) await pace(ctx);
+    const rows = seq.subarray(from, to), los = lo.subarray(from, to), his = hi.subarray(from, to);
+    // A large partition in slices, each continuing the state the previous one left.
+    for (let k = 0; k < to - from; k += SLICE) {
+      const end = Math.min(to - from, k + SLICE);
+      kernel(rows, los, his, k, end);
+      work += end - k;
+      if (work > SLICE) {
+        work = 0;
+        if (paceDue(ctx)) await pace(ctx);
+      }
     }
   }
   copier?.gather();
@@ -142,7 +148,11 @@ function firstAtLeast(vals: Float64Array, m: number, v: number): number {
   return a;
 }
 
-type PartitionKernel = (rows: Int32Array, lo: Int32Array, hi: Int32Array, m: number) => void;
+/**
+ * Computes positions [k0, k1) of one partition (rows in ORDER BY order, frame bounds by
+ * position); k0 = 0 starts a partition, later slices continue its state.
+ */
+type PartitionKernel = (rows: Int32Array, lo: Int32Array, hi: Int32Array, k0: number, k1: number) => void;
 
 /** window_functions.ts slidingSum: add rows entering the frame, subtract rows leaving it. */
 function sums(
@@ -153,9 +163,15 @@ function sums(
   const isCount = name === "count", isSum = name === "sum";
   const words = isCount ? new Int32Array((out as BigInt64Array).buffer) : undefined;
   const doubles = out as Float64Array;
-  return (rows, lo, hi, m) => {
-    let sum = 0, count = 0, curLo = 0, curHi = -1;
-    for (let k = 0; k < m; k++) {
+  let sum = 0, count = 0, curLo = 0, curHi = -1;
+  return (rows, lo, hi, k0, k1) => {
+    if (k0 === 0) {
+      sum = 0;
+      count = 0;
+      curLo = 0;
+      curHi = -1;
+    }
+    for (let k = k0; k < k1; k++) {
       const l = lo[k], h = hi[k];
       if (l > curHi) {
         sum = 0;
@@ -191,10 +207,17 @@ function sums(
  */
 function extremes(max: boolean, fromStart: boolean, xs: Float64Array, out: Float64Array): PartitionKernel {
   let deque = new Int32Array(0);
-  return (rows, lo, hi, m) => {
+  let best = NaN, added = -1, head = 0, tail = 0, entered = -1;
+  return (rows, lo, hi, k0, k1) => {
+    if (k0 === 0) {
+      best = NaN;
+      added = -1;
+      head = 0;
+      tail = 0;
+      entered = -1;
+    }
     if (fromStart) {
-      let best = NaN, added = -1;
-      for (let k = 0; k < m; k++) {
+      for (let k = k0; k < k1; k++) {
         while (added < hi[k]) {
           const v = xs[rows[++added]];
           if (v - v === 0 && (best !== best || (max ? v > best : v < best))) best = v;
@@ -203,9 +226,8 @@ function extremes(max: boolean, fromStart: boolean, xs: Float64Array, out: Float
       }
       return;
     }
-    if (deque.length < m) deque = new Int32Array(m);
-    let head = 0, tail = 0, entered = -1;
-    for (let k = 0; k < m; k++) {
+    if (deque.length < rows.length) deque = new Int32Array(rows.length);
+    for (let k = k0; k < k1; k++) {
       const l = lo[k], h = hi[k];
       while (entered < h) {
         const j = ++entered;
@@ -231,8 +253,8 @@ function frameValues(
   from: Int32Array,
   isNull: (row: number) => boolean,
 ): PartitionKernel {
-  return (rows, lo, hi, m) => {
-    for (let k = 0; k < m; k++) {
+  return (rows, lo, hi, k0, k1) => {
+    for (let k = k0; k < k1; k++) {
       const l = lo[k], h = hi[k];
       if (first) {
         for (let j = l; j <= h; j++) {

@@ -205,7 +205,9 @@ async function sortedRows(
     const part = seq.subarray(starts[g], starts[g + 1]);
     let sorted = true;
     for (let k = 1; k < part.length && sorted; k++) sorted = key[part[k - 1]] <= key[part[k]];
-    if (!sorted) sorter.sort(part, key);
+    if (sorted) continue;
+    if (part.length <= 32) insertion(part, key);
+    else await sorter.sort(part, key, ctx);
   }
   return seq;
 }
@@ -220,9 +222,8 @@ class RadixSorter {
   #f = new Float64Array(1);
   #w = new Uint32Array(this.#f.buffer);
 
-  sort(rows: Int32Array, key: Float64Array): void {
+  async sort(rows: Int32Array, key: Float64Array, ctx: ExecContext): Promise<void> {
     const m = rows.length;
-    if (m <= 32) return insertion(rows, key);
     if (this.#hi.length < m) {
       this.#hi = new Uint32Array(m);
       this.#lo = new Uint32Array(m);
@@ -246,6 +247,7 @@ class RadixSorter {
     let idx = this.#a, tmp = this.#b;
     for (let j = 0; j < m; j++) idx[j] = j;
     for (let d = 0; d < 6; d++) {
+      if (m > 1 << 16 && paceDue(ctx)) await pace(ctx);
       const words = d < 3 ? lo : hi, shift = (d % 3) * 11;
       count.fill(0);
       for (let j = 0; j < m; j++) count[(words[j] >>> shift) & 2047]++;

@@ -190,3 +190,36 @@ Deno.test("the columnar window pass equals the row path, bit for bit", async () 
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("large partitions: frames in slices and paced sorts equal the row path", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_window_stream_large_" });
+  const engine = await Engine.open({ root, parallelWorkers: 0 });
+  try {
+    // One partition of 150K rows (over the 65,536-position slices and the paced radix sort).
+    await engine.execute(
+      "CREATE TABLE big AS (SELECT timestamp_sequence('2024-03-01', (x % 4) * 1_000_000L) ts, " +
+        "rnd_double(3) d, rnd_long(0, 1000, 2) l FROM long_sequence(150000)) TIMESTAMP(ts) PARTITION BY DAY",
+      adminSession(),
+    );
+    const calls = [
+      "sum(d) OVER (ORDER BY ts RANGE BETWEEN '10' SECOND PRECEDING AND '10' SECOND FOLLOWING)",
+      "max(d) OVER (ORDER BY ts ROWS BETWEEN 50 PRECEDING AND 50 FOLLOWING)",
+      "min(d) OVER (ORDER BY l DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 2 FOLLOWING)",
+      "first_value(d) OVER (ORDER BY ts ROWS BETWEEN 3 PRECEDING AND 3 FOLLOWING)",
+      "rank() OVER (ORDER BY d)",
+      "sum(d) OVER (ORDER BY l ROWS BETWEEN 20 PRECEDING AND CURRENT ROW)",
+    ];
+    for (const call of calls) {
+      const sql = `SELECT ${call} w FROM big`;
+      const typed = () => streamWindowStats.runs + frameWindowStats.runs;
+      const before = typed();
+      const [fast, slow] = await bothWays((q) => rows(engine, q), sql);
+      assert.equal(typed(), before + 1, `${sql} ran on typed arrays`);
+      assert.equal(fast.length, 150000);
+      assert.deepStrictEqual(fast, slow, sql);
+    }
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
