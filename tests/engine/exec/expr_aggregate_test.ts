@@ -4,7 +4,8 @@
  * main heap and on two worker heaps. Every answer is compared with the row-at-a-time reference:
  * NULLs (NaN), infinities (NULL in DOUBLE columns), products that overflow to NULL, constants
  * on either side, nested expressions, LONG arithmetic (wrapping, NULL operands), filters,
- * intervals, an empty table and a table changed by writes.
+ * intervals, an empty table and a table changed by writes. Also aggregates of DOUBLE columns
+ * under one DOUBLE or LONG comparison (NULL rules of =, != and > against NULL and extremes).
  */
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
@@ -24,6 +25,13 @@ const QUERIES = [
   "SELECT sum(l * 2 + 1), min(l), max(l * 3 - 7), avg(l + 5), count(l * l) FROM t",
   "SELECT sum(l * 2 + 1), max(l - 1), avg(a - b) FROM t WHERE q > 30 AND s = 'y'",
   "SELECT sum(l * NULL), max(l + w), min(w * 2) FROM t",
+  // One DOUBLE or LONG comparison and DOUBLE arguments.
+  "SELECT count(*), sum(a), min(b), max(a), avg(b) FROM t WHERE a > 10",
+  "SELECT count(*), sum(b), max(a), count(a) FROM t WHERE l < 0",
+  "SELECT count(*), sum(a), min(a) FROM t WHERE b != 5.5",
+  "SELECT count(*), sum(a), max(b) FROM t WHERE b = NULL",
+  "SELECT count(*), avg(a) FROM t WHERE w >= 4611686018427387904",
+  "SELECT count(*), sum(a) FROM t WHERE a > 1e308",
 ];
 
 /** Values near the top of the range overflow when multiplied: a NULL product. */
