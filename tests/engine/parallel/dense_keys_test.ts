@@ -29,6 +29,8 @@ const SHAPES: [string, boolean][] = [
   ["SELECT s, side, count(nn), sum(nn), avg(nn), min(nn), max(nn) FROM t GROUP BY s, side", true],
   ["SELECT minute(t2) mi, second(ts) se, count(*) FROM t WHERE i > 900 GROUP BY mi, se", true],
   ["SELECT s, side, count(*), sum(d) FROM t WHERE s = 'no such symbol' GROUP BY s, side", true],
+  // A WHERE the kernels do not take (the generated select loop, then a gathered batch).
+  ["SELECT s, hour(ts) h, count(*), max(d - f) FROM t WHERE i * 2 > 100 OR s = 'a' GROUP BY s, h", true],
   ["SELECT DISTINCT hour(t2) k0, i % 7 k1 FROM t", true],
   ["SELECT DISTINCT s, side, flag FROM t WHERE d > 0.5", true],
   // Not dense: a STRING key, a FILTER clause, count(DISTINCT), a key without a small domain.
