@@ -93,6 +93,9 @@ export async function* runTopN(
   // Worst kept row's first key, valid when kept.length === keep.
   let thresholdValue: Value = null;
   let thresholdRank = 0;
+  // The rank a row must reach to be a candidate: the worst kept row's once `keep` rows are
+  // held, tightened by `floor`; undefined while every row is one. Set by merges.
+  let limit: number | undefined = floor;
   // Merging often keeps the threshold tight (fewer candidates); a merge sorts at most 3 keep rows.
   const mergeEvery = Math.max(keep * 2, 64);
   const merge = () => {
@@ -108,16 +111,13 @@ export async function* runTopN(
         : typeof thresholdValue === "bigint"
         ? Number(thresholdValue)
         : thresholdValue as number;
-      if (state && rankOfValue(thresholdValue) !== undefined) state.limit = limit();
+      limit = floor === undefined
+        ? thresholdRank
+        : sign > 0
+        ? Math.min(thresholdRank, floor)
+        : Math.max(thresholdRank, floor);
+      if (state && rankOfValue(thresholdValue) !== undefined) state.limit = limit;
     }
-  };
-  // The rank a row must reach to be a candidate: the worst kept row's once `keep` rows are
-  // held, tightened by `floor`; undefined while every row is one.
-  const limit = (): number | undefined => {
-    const t = kept.length === keep ? thresholdRank : undefined;
-    if (floor === undefined) return t;
-    if (t === undefined) return floor;
-    return sign > 0 ? Math.min(t, floor) : Math.max(t, floor);
   };
   if (state) state.limit = floor;
   charge(ctx, rowBytes(keep + mergeEvery, n.columns.length));
@@ -138,7 +138,7 @@ export async function* runTopN(
       const rank = rankReader(v);
       const rows = b.rowCount;
       for (let i = 0; i < rows; i++) {
-        const lim = rank ? limit() : undefined;
+        const lim = rank ? limit : undefined;
         if (lim !== undefined && v.data instanceof Float64Array) {
           // A DOUBLE first key, once `keep` rows are held (from the batch's first row, or from
           // where they filled up): the `topNCandidates` kernel lists the rest's rows that could
@@ -172,17 +172,17 @@ export async function* runTopN(
                 mem.f64(copyPtr, to - from).set(d.subarray(from, to));
                 data = copyPtr;
               }
-              const args = { data, rowCount: to - from, threshold: limit()!, desc: sign < 0, out: selPtr };
+              const args = { data, rowCount: to - from, threshold: limit!, desc: sign < 0, out: selPtr };
               count = kernels().topNCandidates(args);
               sel = mem.i32(selPtr, count);
             } else {
               if (jsSel.length < CHUNK) jsSel = new Int32Array(CHUNK);
               sel = jsSel;
-              count = candidatesF64(d, from, to, limit()!, sign < 0, sel);
+              count = candidatesF64(d, from, to, limit!, sign < 0, sel);
             }
             for (let j = 0; j < count; j++) {
               const at = from + sel[j];
-              const r = rank!(at), t = limit()!;
+              const r = rank!(at), t = limit!;
               if (sign > 0 ? r > t : r < t) continue;
               candidates.push(rowOf(b, at));
               if (candidates.length >= mergeEvery) merge();
