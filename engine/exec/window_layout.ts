@@ -308,6 +308,19 @@ async function partitionIds(
     }
     // Pairs (ids so far, this key's id) renumbered densely in first-appearance order.
     const width = ids.size;
+    if (groups * width <= 1 << 22) {
+      // A direct table over every pair when small (two symbols, a symbol and a side).
+      const table = new Int32Array(groups * width).fill(-1);
+      let size = 0;
+      for (let i = 0; i < total; i++) {
+        const p = gid[i] * width + next[i];
+        let id = table[p];
+        if (id < 0) table[p] = id = size++;
+        gid[i] = id;
+      }
+      groups = size;
+      continue;
+    }
     const pairs = new Map<number, number>();
     for (let i = 0; i < total; i++) {
       const p = gid[i] * width + next[i];

@@ -198,7 +198,7 @@ Deno.test("large partitions: frames in slices and paced sorts equal the row path
     // One partition of 150K rows (over the 65,536-position slices and the paced radix sort).
     await engine.execute(
       "CREATE TABLE big AS (SELECT timestamp_sequence('2024-03-01', (x % 4) * 1_000_000L) ts, " +
-        "rnd_double(3) d, rnd_long(0, 1000, 2) l FROM long_sequence(150000)) TIMESTAMP(ts) PARTITION BY DAY",
+        "rnd_double(3) d, rnd_long(0, 1000, 2) l, rnd_long(0, 100000, 0) m FROM long_sequence(150000)) TIMESTAMP(ts) PARTITION BY DAY",
       adminSession(),
     );
     const calls = [
@@ -208,6 +208,9 @@ Deno.test("large partitions: frames in slices and paced sorts equal the row path
       "first_value(d) OVER (ORDER BY ts ROWS BETWEEN 3 PRECEDING AND 3 FOLLOWING)",
       "rank() OVER (ORDER BY d)",
       "sum(d) OVER (ORDER BY l ROWS BETWEEN 20 PRECEDING AND CURRENT ROW)",
+      // Two keys whose pairs are too many for a direct table.
+      "row_number() OVER (PARTITION BY l, m ORDER BY ts)",
+      "lag(d) OVER (PARTITION BY m, l ORDER BY ts)",
     ];
     for (const call of calls) {
       const sql = `SELECT ${call} w FROM big`;
