@@ -251,9 +251,13 @@ export class DenseGroups {
     const counts: Float64Array[] = [];
     const values: (Float64Array | BigInt64Array | undefined)[] = [];
     this.aggs.forEach((a, i) => {
-      const cnt = this.#counts[i].slice(0, groups);
-      counts.push(cnt);
       const main = this.#main[i];
+      const cnt = this.#counts[i].slice(0, groups);
+      if (a.fn === "min" || a.fn === "max") {
+        // 1 for a group with a value: min/max partials need only whether there was one.
+        for (let g = 0; g < groups; g++) cnt[g] = main![g] - main![g] === 0 ? 1 : 0;
+      }
+      counts.push(cnt);
       if (!main) {
         values.push(undefined);
         return;
@@ -384,6 +388,12 @@ function fusedLoopOf(
         case "max":
           update = `if (${v} > zm${i}[zg]) zm${i}[zg] = ${v};`;
           break;
+      }
+      if (a.fn === "min" || a.fn === "max") {
+        // No count kept: the loop's values are finite (NaN for NULL fails both comparisons), so
+        // a group saw a value exactly when its extreme left the infinite start (partial()).
+        row.push(update);
+        return;
       }
       row.push(`if (${v} === ${v}) { ${update} zc${i}[zg]++; }`);
     });
