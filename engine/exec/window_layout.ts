@@ -31,6 +31,9 @@ export interface WindowLayout {
   key(): Promise<Float64Array | undefined>;
   /** Rows in visiting order (partitions contiguous, each in ORDER BY order); undefined: input order. */
   seq?: Int32Array;
+  /** With `seq`: partition ids and keys in visiting order (computed on first use). */
+  visitGid?: Int32Array;
+  visitKey?: Float64Array;
   /** Rows per partition (computed on first use). */
   counts?: Int32Array;
 }
@@ -94,6 +97,30 @@ function specKey(w: WindowCall): string {
     [w.partitionBy, w.orderBy],
     (_k, v) => typeof v === "bigint" ? `${v}n` : v,
   );
+}
+
+/** Partition ids in visiting order (the layout's own when rows are visited in input order). */
+export function visitOrder(l: WindowLayout): { gid: Int32Array } {
+  if (!l.seq) return { gid: l.gid };
+  if (!l.visitGid) {
+    // The sequence holds partition 0's rows, then partition 1's...
+    const counts = countsOf(l), out = new Int32Array(l.seq.length);
+    for (let g = 0, at = 0; g < l.groups; at += counts[g++]) out.fill(g, at, at + counts[g]);
+    l.visitGid = out;
+  }
+  return { gid: l.visitGid };
+}
+
+/** The ORDER BY key in visiting order (ranks compare neighbours), or undefined past 2^53. */
+export async function visitKey(l: WindowLayout): Promise<Float64Array | undefined> {
+  const key = await l.key();
+  if (!key || !l.seq) return key;
+  if (!l.visitKey) {
+    const seq = l.seq, out = new Float64Array(seq.length);
+    for (let i = 0; i < seq.length; i++) out[i] = key[seq[i]];
+    l.visitKey = out;
+  }
+  return l.visitKey;
 }
 
 export function countsOf(l: WindowLayout): Int32Array {

@@ -20,7 +20,14 @@ import type { WindowCall } from "../plan/plan_node.ts";
 import { type ExecContext, pace, paceDue } from "./exec_context.ts";
 import { vectorOf } from "./vector/hash_aggregate.ts";
 import { referenceExecution } from "./vector/physical.ts";
-import { countsOf, type LayoutCache, layoutFits, type WindowLayout } from "./window_layout.ts";
+import {
+  countsOf,
+  type LayoutCache,
+  layoutFits,
+  visitKey,
+  visitOrder,
+  type WindowLayout,
+} from "./window_layout.ts";
 
 /** Windows computed here (tests: shows that a query took this path). */
 export const streamWindowStats = { runs: 0 };
@@ -141,7 +148,7 @@ export async function streamWindow(
   const kernel = await kernelOf(w, layout, batches, total, ctx);
   if (!kernel) return undefined;
   streamWindowStats.runs++;
-  const seq = layout.seq, gid = layout.gid;
+  const seq = layout.seq, gid = visitOrder(layout).gid;
   for (let pass = kernel.pre ? 0 : 1; pass < 2; pass++) {
     const f = pass === 0 ? kernel.pre! : kernel.step;
     for (let from = 0; from < total; from += CHUNK) {
@@ -153,7 +160,10 @@ export async function streamWindow(
   return kernel.out;
 }
 
-/** Visits sequence positions [from, to): `seq[i]` (or i) is the row, gid[row] its partition. */
+/**
+ * Visits sequence positions [from, to): `seq[i]` (or i) is the row, `gid[i]` its partition
+ * (gid in visiting order, so that a sorted sequence reads it in order).
+ */
 type Step = (seq: Int32Array | undefined, gid: Int32Array, from: number, to: number) => void;
 
 interface Kernel {
@@ -179,7 +189,7 @@ async function kernelOf(
     case "dense_rank":
     case "percent_rank": {
       // Peers are rows with equal ORDER BY keys (all rows of a partition without ORDER BY).
-      const key = l.ordered ? await l.key() : undefined;
+      const key = l.ordered ? await visitKey(l) : undefined;
       return l.ordered && !key ? undefined : rankKernel(w.name, l, key, total);
     }
     case "ntile":
@@ -222,18 +232,18 @@ function rankKernel(name: string, l: WindowLayout, key: Float64Array | undefined
   const step: Step = (seq, gid, from, to) => {
     for (let i = from; i < to; i++) {
       const r = seq ? seq[i] : i;
-      const g = gid[r];
+      const g = gid[i];
       const k = pos[g]++;
       if (kind === 0) {
         words[2 * r] = k + 1;
         continue;
       }
       // Without ORDER BY every row of a partition is a peer of the others.
-      if (k === 0 || (key !== undefined && key[r] !== prev[g])) {
+      if (k === 0 || (key !== undefined && key[i] !== prev[g])) {
         rank[g] = k + 1;
         dense[g]++;
       }
-      if (key) prev[g] = key[r];
+      if (key) prev[g] = key[i];
       if (kind === 1) words[2 * r] = rank[g];
       else if (kind === 2) words[2 * r] = dense[g];
       else {
@@ -252,7 +262,7 @@ function ntileKernel(n: number, l: WindowLayout, total: number): Kernel {
   const step: Step = (seq, gid, from, to) => {
     for (let i = from; i < to; i++) {
       const r = seq ? seq[i] : i;
-      const g = gid[r];
+      const g = gid[i];
       const k = pos[g]++, m = counts[g];
       // The first m % n buckets hold one row more (window_functions.ts ntile).
       const base = Math.floor(m / n), extra = m % n, big = extra * (base + 1);
@@ -312,7 +322,7 @@ function sumKernel(
     const pre: Step = (seq, gid, from, to) => {
       for (let i = from; i < to; i++) {
         const r = seq ? seq[i] : i;
-        const g = gid[r];
+        const g = gid[i];
         if (!xs) cnt[g]++;
         else {
           const v = xs[r];
@@ -326,7 +336,7 @@ function sumKernel(
     const step: Step = (seq, gid, from, to) => {
       for (let i = from; i < to; i++) {
         const r = seq ? seq[i] : i;
-        const g = gid[r];
+        const g = gid[i];
         if (isCount) words[2 * r] = cnt[g];
         else doubles[r] = cnt[g] === 0 ? NaN : isSum ? sum[g] : sum[g] / cnt[g];
       }
@@ -345,7 +355,7 @@ function sumKernel(
     const step: Step = (seq, gid, from, to) => {
       for (let i = from; i < to; i++) {
         const r = seq ? seq[i] : i;
-        const g = gid[r];
+        const g = gid[i];
         const k = pos[g]++;
         const base = g * width;
         const v = xs ? xs[r] : 1;
@@ -375,7 +385,7 @@ function sumKernel(
   const step: Step = (seq, gid, from, to) => {
     for (let i = from; i < to; i++) {
       const r = seq ? seq[i] : i;
-      const g = gid[r];
+      const g = gid[i];
       const k = pos[g]++;
       const base = g * width;
       ring[base + (k & mask)] = xs ? xs[r] : 1;
@@ -433,14 +443,14 @@ function extremeKernel(
     const pre: Step = (seq, gid, from, to) => {
       for (let i = from; i < to; i++) {
         const r = seq ? seq[i] : i;
-        const v = xs[r], g = gid[r];
+        const v = xs[r], g = gid[i];
         if (v - v === 0 && better(v, best[g])) best[g] = v;
       }
     };
     const step: Step = (seq, gid, from, to) => {
       for (let i = from; i < to; i++) {
         const r = seq ? seq[i] : i;
-        out[r] = best[gid[r]];
+        out[r] = best[gid[i]];
       }
     };
     return { out, pre, step };
@@ -456,7 +466,7 @@ function extremeKernel(
     const step: Step = (seq, gid, from, to) => {
       for (let i = from; i < to; i++) {
         const r = seq ? seq[i] : i;
-        const g = gid[r];
+        const g = gid[i];
         const k = pos[g]++;
         vals[g * vw + (k & vm)] = xs[r];
         const hi = k - b;
@@ -477,7 +487,7 @@ function extremeKernel(
   const step: Step = (seq, gid, from, to) => {
     for (let i = from; i < to; i++) {
       const r = seq ? seq[i] : i;
-      const g = gid[r];
+      const g = gid[i];
       const k = pos[g]++;
       vals[g * vw + (k & vm)] = xs[r];
       const lo = k < a ? 0 : k - a, hi = k - b;
@@ -628,7 +638,7 @@ function offsetKernel(
   const step: Step = (seq, gid, from, to) => {
     for (let i = from; i < to; i++) {
       const r = seq ? seq[i] : i;
-      const g = gid[r];
+      const g = gid[i];
       const base = g * width;
       if (ignore) {
         // pos counts the partition's rows holding a value so far.
@@ -678,7 +688,7 @@ function frameValueKernel(
     const pre: Step = (seq, gid, from, to) => {
       for (let i = from; i < to; i++) {
         const r = seq ? seq[i] : i;
-        const g = gid[r];
+        const g = gid[i];
         if (ignore && isNull(r)) continue;
         if (!first || pick[g] < 0) pick[g] = r;
       }
@@ -686,7 +696,7 @@ function frameValueKernel(
     const step: Step = (seq, gid, from, to) => {
       for (let i = from; i < to; i++) {
         const r = seq ? seq[i] : i;
-        const p = pick[gid[r]];
+        const p = pick[gid[i]];
         if (p >= 0) src[r] = p;
       }
     };
@@ -698,7 +708,7 @@ function frameValueKernel(
     const step: Step = (seq, gid, from, to) => {
       for (let i = from; i < to; i++) {
         const r = seq ? seq[i] : i;
-        const g = gid[r];
+        const g = gid[i];
         const k = pos[g]++;
         if (!isNull(r) && (!first || pick[g] < 0)) {
           pick[g] = r;
@@ -719,7 +729,7 @@ function frameValueKernel(
   const step: Step = (seq, gid, from, to) => {
     for (let i = from; i < to; i++) {
       const r = seq ? seq[i] : i;
-      const g = gid[r];
+      const g = gid[i];
       const k = pos[g]++;
       ring[g * width + (k & mask)] = r;
       if (k === 0) pick[g] = r;
