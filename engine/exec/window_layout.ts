@@ -173,8 +173,27 @@ async function buildLayout(
     last[g] = v;
   }
   const layout: WindowLayout = { gid, groups, ordered: true, key: keyOf };
-  if (!ordered) layout.seq = await sortedRows(key, gid, groups, ctx);
+  if (ordered) return layout;
+  // Input in the opposite order (ORDER BY ts DESC over a forward scan): each partition reversed,
+  // runs of equal keys turned back to input order, without a sort.
+  const reversed = await inOrder(expr, !desc, batches, ctx);
+  layout.seq = reversed ? reversedRows(layout, key) : await sortedRows(key, gid, groups, ctx);
   return layout;
+}
+
+/** Rows by (partition, key, input position) for input whose keys never go up. */
+function reversedRows(l: WindowLayout, key: Float64Array): Int32Array {
+  const { seq, starts } = groupedRows(l);
+  for (let g = 0; g < l.groups; g++) {
+    seq.subarray(starts[g], starts[g + 1]).reverse();
+    for (let i = starts[g]; i < starts[g + 1];) {
+      let j = i + 1;
+      while (j < starts[g + 1] && key[seq[j]] === key[seq[i]]) j++;
+      if (j - i > 1) seq.subarray(i, j).reverse();
+      i = j;
+    }
+  }
+  return seq;
 }
 
 /**

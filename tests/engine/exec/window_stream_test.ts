@@ -20,6 +20,9 @@ const OVERS = [
   "ORDER BY ts",
   "PARTITION BY s",
   "",
+  // Input in the opposite order: partitions reversed, ties kept in input order.
+  "PARTITION BY s ORDER BY ts DESC",
+  "ORDER BY ts DESC",
   // Out of ORDER BY order: grouped and sorted, with ties and NULLs.
   "PARTITION BY i ORDER BY d DESC",
   "PARTITION BY s ORDER BY l",
