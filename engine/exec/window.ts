@@ -18,7 +18,7 @@ import { charge, checkCancelled, type ExecContext, pace, PACE_MASK, paceDue } fr
 import { sortPaced } from "./paced_sort.ts";
 import { computePartition } from "./window_functions.ts";
 import { vectorWindow, vectorWindowFits } from "./window_vector.ts";
-import { streamWindow, streamWindowFits } from "./window_stream.ts";
+import { streamWindow, streamWindowFits, type WindowResult } from "./window_stream.ts";
 import { LayoutCache } from "./window_layout.ts";
 import { frameWindow, frameWindowFits } from "./window_frames.ts";
 
@@ -36,13 +36,13 @@ export async function* runWindow(n: WindowNode, ctx: ExecContext, run: Runner): 
   const total = batches.reduce((s, b) => s + b.rowCount, 0);
   // Typed results of the columnar pass (window_stream.ts), of frames over grouped partitions
   // (window_frames.ts) or of the older vectorized frames (window_vector.ts), else values by row.
-  const results: (Value[] | VectorData)[] = [];
+  const results: (Value[] | WindowResult)[] = [];
   const layouts = new LayoutCache();
   for (const w of n.windows) {
     results.push(
       await streamWindow(w, batches, total, ctx, layouts) ??
         await frameWindow(w, batches, total, ctx, layouts) ??
-        await vectorWindow(w, batches, total, ctx) ??
+        await vectorData(vectorWindow(w, batches, total, ctx)) ??
         await computeWindow(w, batches, total, ctx),
     );
   }
@@ -53,7 +53,10 @@ export async function* runWindow(n: WindowNode, ctx: ExecContext, run: Runner): 
     n.windows.forEach((w, k) => {
       const r = results[k];
       if (!Array.isArray(r)) {
-        columns.push({ type: w.type, data: (r as Float64Array).subarray(at, at + b.rowCount) });
+        const data = Array.isArray(r.data)
+          ? r.data.slice(at, at + b.rowCount)
+          : (r.data as Float64Array).subarray(at, at + b.rowCount);
+        columns.push(r.dict ? { type: w.type, data, dict: r.dict } : { type: w.type, data });
         return;
       }
       const data = allocVectorData(w.type, b.rowCount);
@@ -74,6 +77,11 @@ export function windowOpLabel(n: WindowNode): string {
     n.windows.filter((w) => streamWindowFits(w) || frameWindowFits(w) || vectorWindowFits(w)).length;
   if (vectorized === n.windows.length) return "vectorized";
   return vectorized === 0 ? "rows" : `vectorized ${vectorized} of ${n.windows.length}`;
+}
+
+async function vectorData(r: Promise<VectorData | undefined>): Promise<WindowResult | undefined> {
+  const data = await r;
+  return data && { data };
 }
 
 /** Evaluates `e` for every input row, in input order. */

@@ -8,12 +8,12 @@
  * slidingExtreme or cumulative accumulator, first_value/last_value pick as its frameValues.
  * Same values bit for bit.
  */
-import type { Batch, VectorData } from "../base/values.ts";
+import type { Batch } from "../base/values.ts";
 import type { WindowCall } from "../plan/plan_node.ts";
 import { type ExecContext, pace, paceDue } from "./exec_context.ts";
 import { referenceExecution } from "./vector/physical.ts";
 import { groupedRows, type LayoutCache, layoutFits } from "./window_layout.ts";
-import { copierOf, COPYABLE, numbers, NUMERIC } from "./window_stream.ts";
+import { copierOf, COPYABLE, numbers, NUMERIC, type WindowResult } from "./window_stream.ts";
 
 /** Windows computed here (tests: shows that a query took this path). */
 export const frameWindowStats = { runs: 0 };
@@ -49,7 +49,7 @@ export async function frameWindow(
   total: number,
   ctx: ExecContext,
   layouts: LayoutCache,
-): Promise<VectorData | undefined> {
+): Promise<WindowResult | undefined> {
   if (!frameWindowFits(w)) return undefined;
   const layout = await layouts.of(w, batches, total, ctx);
   if (!layout) return undefined;
@@ -134,7 +134,7 @@ export async function frameWindow(
     }
   }
   copier?.gather();
-  return out;
+  return { data: out, dict: copier?.dict };
 }
 
 /** The first position of vals[0, m) (ascending) whose value is >= v. */

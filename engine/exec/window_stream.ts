@@ -14,7 +14,15 @@
  * ends, RANGE offsets, EXCLUDE CURRENT ROW, nth_value and cume_dist stay with window_vector.ts
  * or the row path.
  */
-import { allocVectorData, type Batch, type Value, type VectorData, writeValue } from "../base/values.ts";
+import {
+  allocVectorData,
+  type Batch,
+  type SymbolDict,
+  type Value,
+  type Vector,
+  type VectorData,
+  writeValue,
+} from "../base/values.ts";
 import type { BoundExpr } from "../plan/bound.ts";
 import type { WindowCall } from "../plan/plan_node.ts";
 import { type ExecContext, pace, paceDue } from "./exec_context.ts";
@@ -50,6 +58,9 @@ const AGGS = new Set(["sum", "avg", "count", "min", "max"]);
 export const NUMERIC: ReadonlySet<string> = new Set(["DOUBLE", "FLOAT", "LONG", "INT", "SHORT", "BYTE"]);
 /** Value types lag/lead/first_value/last_value copy as typed elements. */
 export const COPYABLE: ReadonlySet<string> = new Set([
+  "SYMBOL",
+  "STRING",
+  "VARCHAR",
   "DOUBLE",
   "FLOAT",
   "LONG",
@@ -134,6 +145,12 @@ function offsetOf(v: Value): number | undefined {
   return Number.isSafeInteger(n) && n >= 0 && n <= 1 << 20 ? n : undefined;
 }
 
+/** A window call's results by input row (SYMBOL codes with their dictionary). */
+export interface WindowResult {
+  data: VectorData;
+  dict?: SymbolDict;
+}
+
 /** Results of `w` by input row, or undefined when this pass does not take it. */
 export async function streamWindow(
   w: WindowCall,
@@ -141,7 +158,7 @@ export async function streamWindow(
   total: number,
   ctx: ExecContext,
   layouts: LayoutCache,
-): Promise<VectorData | undefined> {
+): Promise<WindowResult | undefined> {
   if (!streamWindowFits(w)) return undefined;
   const layout = await layouts.of(w, batches, total, ctx);
   if (!layout) return undefined;
@@ -157,7 +174,7 @@ export async function streamWindow(
     }
   }
   kernel.post?.();
-  return kernel.out;
+  return { data: kernel.out, dict: kernel.dict };
 }
 
 /**
@@ -168,6 +185,7 @@ type Step = (seq: Int32Array | undefined, gid: Int32Array, from: number, to: num
 
 interface Kernel {
   out: VectorData;
+  dict?: SymbolDict;
   /** A first pass over every row (partition totals), when the results need one. */
   pre?: Step;
   step: Step;
@@ -523,6 +541,8 @@ function extremeKernel(
  */
 export interface Copier {
   out: VectorData;
+  /** The dictionary of SYMBOL codes copied from a column (every batch shares it). */
+  dict?: SymbolDict;
   from: Int32Array;
   gather(): void;
   isNull(row: number): boolean;
@@ -536,7 +556,9 @@ export function copierOf(
 ): Copier | undefined {
   const f = vectorOf(w.args[0], ctx);
   const out = allocVectorData(w.type, total);
-  if (Array.isArray(out)) return undefined;
+  if (w.type.tag === "SYMBOL" || Array.isArray(out)) {
+    return textCopier(batches.map((b) => f(b)), batches, total);
+  }
   const src = new (out.constructor as new (n: number) => typeof out)(total);
   let at = 0;
   for (const b of batches) {
@@ -573,6 +595,40 @@ export function copierOf(
   };
 }
 
+/**
+ * SYMBOL codes sharing one dictionary (a table's column) are copied as codes; values held as
+ * scalars (strings, symbols without a dictionary) as references.
+ */
+function textCopier(vs: Vector[], batches: Batch[], total: number): Copier | undefined {
+  const from = new Int32Array(total).fill(-1);
+  const dict = vs[0]?.dict;
+  if (dict) {
+    if (!vs.every((v) => v.dict === dict && v.data instanceof Int32Array)) return undefined;
+    const src = new Int32Array(total), out = new Int32Array(total).fill(-1);
+    let at = 0;
+    vs.forEach((v, k) => {
+      src.set((v.data as Int32Array).subarray(0, batches[k].rowCount), at);
+      at += batches[k].rowCount;
+    });
+    return { out, dict, from, gather: () => gatherInts(out, src, from), isNull: (row) => src[row] < 0 };
+  }
+  if (!vs.every((v) => Array.isArray(v.data) && !v.dict)) return undefined;
+  const src = new Array<Value>(total), out = new Array<Value>(total).fill(null);
+  let at = 0;
+  vs.forEach((v, k) => {
+    const d = v.data as Value[];
+    for (let i = 0; i < batches[k].rowCount; i++) src[at++] = d[i] ?? null;
+  });
+  return {
+    out,
+    from,
+    gather: () => {
+      for (let r = 0; r < total; r++) if (from[r] >= 0) out[r] = src[from[r]];
+    },
+    isNull: (row) => src[row] === null,
+  };
+}
+
 function gatherFloats(out: Float64Array, src: Float64Array, from: Int32Array): void {
   for (let r = 0; r < from.length; r++) {
     const j = from[r];
@@ -600,11 +656,19 @@ function gatherInts(out: Int32Array, src: Int32Array, from: Int32Array): void {
 }
 
 /** Fills `out` with a constant default (the row path writes it where no row is found). */
-function fillDefault(w: WindowCall, out: VectorData, def: BoundExpr | undefined): void {
-  if (!def || !constArg(def) || def.value === null) return;
+function fillDefault(w: WindowCall, c: Copier, def: BoundExpr | undefined): boolean {
+  if (!def || !constArg(def) || def.value === null) return true;
+  // A default text has no code in the column's dictionary.
+  if (c.dict) return false;
+  const out = c.out;
+  if (Array.isArray(out)) {
+    out.fill(def.value);
+    return true;
+  }
   const one = allocVectorData(w.type, 1);
   writeValue(w.type, one, 0, def.value);
   (out as Float64Array).fill((one as Float64Array)[0] as number);
+  return true;
 }
 
 /**
@@ -622,12 +686,12 @@ function offsetKernel(
   const c = copierOf(w, batches, total, ctx);
   if (!c) return undefined;
   const off = w.args[1] ? offsetOf((w.args[1] as { value: Value }).value)! : 1;
-  fillDefault(w, c.out, w.args[2]);
+  if (!fillDefault(w, c, w.args[2])) return undefined;
   const { isNull, from: src } = c;
   const groups = l.groups;
   if (off === 0) {
     for (let r = 0; r < total; r++) src[r] = r;
-    return { out: c.out, step: () => {}, post: c.gather };
+    return { out: c.out, dict: c.dict, step: () => {}, post: c.gather };
   }
   const width = ringSize(off), mask = width - 1;
   if (groups * width > RING_MAX) return undefined;
@@ -660,7 +724,7 @@ function offsetKernel(
       ring[base + (k & mask)] = r;
     }
   };
-  return { out: c.out, step, post: c.gather };
+  return { out: c.out, dict: c.dict, step, post: c.gather };
 }
 
 /**
@@ -678,7 +742,7 @@ function frameValueKernel(
 ): Kernel | undefined {
   const c = copierOf(w, batches, total, ctx);
   if (!c) return undefined;
-  const { isNull, out, from: src, gather: post } = c;
+  const { isNull, out, from: src, gather: post, dict } = c;
   const groups = l.groups;
   const first = w.name === "first_value", ignore = w.ignoreNulls;
   // The picked row per partition (-1: none yet) and, for IGNORE NULLS, its position.
@@ -700,7 +764,7 @@ function frameValueKernel(
         if (p >= 0) src[r] = p;
       }
     };
-    return { out, pre, step, post };
+    return { out, dict, pre, step, post };
   }
   const { unbounded, a, b } = f;
   if (ignore) {
@@ -720,7 +784,7 @@ function frameValueKernel(
         if (pickPos[g] >= lo && pickPos[g] <= hi) src[r] = p;
       }
     };
-    return { out, step, post };
+    return { out, dict, step, post };
   }
   // Row ids of positions k - width + 1 .. k.
   const width = ringSize((first ? (unbounded ? 0 : a) : b) + 1), mask = width - 1;
@@ -738,5 +802,5 @@ function frameValueKernel(
       src[r] = first ? (unbounded ? pick[g] : ring[g * width + (lo & mask)]) : ring[g * width + (hi & mask)];
     }
   };
-  return { out, step, post };
+  return { out, dict, step, post };
 }

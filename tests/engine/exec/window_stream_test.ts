@@ -45,6 +45,12 @@ const OFFSETS = [
   "lag(d) IGNORE NULLS",
   "lag(l, 2) IGNORE NULLS",
   "lag(f)",
+  // SYMBOL codes with their dictionary, strings by reference.
+  "lag(s)",
+  "lead(k, 2)",
+  "lag(s) IGNORE NULLS",
+  "lag(k, 1, 'zz')",
+  "lag(s, 1, 'a')",
 ];
 const FRAMES = [
   "",
@@ -74,6 +80,8 @@ const FRAMED = [
   "last_value(i)",
   "first_value(d) IGNORE NULLS",
   "last_value(d) IGNORE NULLS",
+  "first_value(s)",
+  "last_value(k) IGNORE NULLS",
 ];
 
 /** Frames over grouped partitions (window_frames.ts): time offsets, ends after the row. */
@@ -154,7 +162,15 @@ Deno.test("the columnar window pass equals the row path, bit for bit", async () 
         }
       }
     }
-    for (const call of ["rank() OVER (ORDER BY f)", "lag(d) OVER (PARTITION BY s ORDER BY ts)"]) {
+    for (
+      const call of [
+        "rank() OVER (ORDER BY f)",
+        "lag(d) OVER (PARTITION BY s ORDER BY ts)",
+        "lag(s) OVER (PARTITION BY s, k ORDER BY ts)",
+        "first_value(s) OVER (PARTITION BY s ORDER BY ts ROWS BETWEEN 9 PRECEDING AND CURRENT ROW)",
+        "lead(k, 2) OVER (ORDER BY f)",
+      ]
+    ) {
       assert.ok(taken.includes(call), call);
     }
     // Empty input, a filter before the window, several calls over one layout, an expression.
