@@ -118,6 +118,8 @@ export function streamWindowFits(w: WindowCall): boolean {
     if (!x || x.kind !== "column" || !COPYABLE.has(x.type.tag) || x.type.tag !== w.type.tag) return false;
     if (second && !(constArg(second) && offsetOf(second.value) !== undefined)) return false;
     if (third && !constArg(third)) return false;
+    // A SYMBOL result keeps the column's codes: a default text has none.
+    if (third && x.type.tag === "SYMBOL" && (third as { value: Value }).value !== null) return false;
     return !(w.name === "lead" && w.ignoreNulls);
   }
   const frame = frameOf(w);
