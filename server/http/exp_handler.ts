@@ -114,7 +114,7 @@ export async function handleExp(
         return;
       }
       const b = r.value;
-      let text = head;
+      if (head) controller.enqueue(encoder.encode(head));
       head = "";
       for (let from = 0; from < b.rowCount && row < stop; from += RENDER_ROWS) {
         since = await yieldIfDue(since, 2); // two turns beside a streaming response (event_loop_turn.ts)
@@ -127,12 +127,15 @@ export async function handleExp(
           cells[k].length = 0;
           columnCells(b.columns[k], c.type, lo, hi, CSV, cells[k]);
         });
+        // Each slice goes out as its own chunk: encoding a whole batch's text at once held the
+        // event loop for tens of milliseconds.
+        let text = "";
         for (let j = 0; j < hi - lo; j++) {
           for (let k = 0; k < cells.length; k++) text += k === 0 ? cells[k][j] : delimiter + cells[k][j];
           text += "\r\n";
         }
+        controller.enqueue(encoder.encode(text));
       }
-      controller.enqueue(encoder.encode(text));
       if (row >= stop) {
         await iterator.return?.();
         controller.close();

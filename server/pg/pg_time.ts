@@ -5,6 +5,7 @@
  * wire form differs (space separator, no zone) and parsing must accept what drivers send
  * (`+00`, `+05:30`, `Z`, `T`, fewer fraction digits, date only).
  */
+import { formatTicks } from "../../engine/mod.ts";
 
 /** Microseconds from 1970-01-01 to 2000-01-01, the PostgreSQL binary epoch. */
 export const PG_EPOCH_MICROS = 946_684_800_000_000n;
@@ -35,37 +36,20 @@ export function daysFromCivil(y: number, m: number, d: number): number {
   return era * 146097 + doe - 719468;
 }
 
-function pad(n: number, width: number): string {
-  return String(n).padStart(width, "0");
-}
-
-/** `YYYY-MM-DD HH:MM:SS` + `.` + `fractionDigits` digits of the sub-second part. */
-function format(micros: bigint, fractionDigits: number): string {
-  let days = micros / MICROS_PER_DAY;
-  let tod = micros % MICROS_PER_DAY;
-  if (tod < 0n) {
-    tod += MICROS_PER_DAY;
-    days -= 1n;
-  }
-  const [y, mo, d] = civilFromDays(Number(days));
-  const t = Number(tod);
-  const secs = Math.floor(t / 1_000_000);
-  const frac = t % 1_000_000;
-  const year = y < 0 ? "-" + pad(-y, 4) : pad(y, 4);
-  const base = `${year}-${pad(mo, 2)}-${pad(d, 2)} ${pad(Math.floor(secs / 3600), 2)}:${
-    pad(Math.floor(secs / 60) % 60, 2)
-  }:${pad(secs % 60, 2)}`;
-  return base + "." + pad(frac, 6).slice(0, fractionDigits);
+/** The engine's ISO text (`2024-01-01T12:00:00.123456Z`) in the wire's form: a space, no zone. */
+function wireText(iso: string): string {
+  const t = iso.indexOf("T");
+  return iso.slice(0, t) + " " + iso.slice(t + 1, iso.length - 1);
 }
 
 /** Wire text of a TIMESTAMP (µs): always 6 fraction digits, no zone (§12.8). */
 export function formatTimestampText(micros: bigint): string {
-  return format(micros, 6);
+  return wireText(formatTicks(micros, "us"));
 }
 
 /** Wire text of a DATE (ms): 3 fraction digits. */
 export function formatDateText(millis: bigint): string {
-  return format(millis * 1000n, 3);
+  return wireText(formatTicks(millis, "ms"));
 }
 
 const TIMESTAMP_TEXT =

@@ -8,8 +8,12 @@ import pg from "pg";
 import postgres from "postgres";
 import { startServer } from "./server_process.ts";
 
-/** A query that streams rows for minutes: cancellation must stop it within one batch. */
-const SLOW_QUERY = "select x, x * 2 y from long_sequence(1000000000)";
+/**
+ * A query that streams rows for minutes: cancellation must stop it within one batch. One row
+ * in a thousand is sent: the drivers here buffer every row of a result in memory, and a full
+ * stream grows the test process's heap faster than it can cancel (the server outpaces them).
+ */
+const SLOW_QUERY = "select x, x * 2 y from long_sequence(1000000000) where x % 1000 = 0";
 
 Deno.test({
   name: "pg (node-postgres) runs simple and prepared queries, errors and cancels",

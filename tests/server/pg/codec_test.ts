@@ -5,6 +5,7 @@ import { BufferWriter } from "../../../server/pg/buffer_writer.ts";
 import * as M from "../../../server/pg/backend_messages.ts";
 import { parseMessage, parseStartPacket } from "../../../server/pg/frontend_messages.ts";
 import { MessageStream } from "../../../server/pg/message_stream.ts";
+import { formatDateText, formatTimestampText } from "../../../server/pg/pg_time.ts";
 
 const enc = new TextEncoder();
 
@@ -130,4 +131,33 @@ Deno.test("ErrorResponse carries severity, SQLSTATE, message and position fields
   });
   const text = new TextDecoder().decode(w.take().subarray(5));
   assert.equal(text, "SERROR\0VERROR\0C42P01\0Mtable does not exist [table=x]\0P15\0\0");
+});
+
+Deno.test("timestamp wire text of random times matches the calendar; texts of any length encode as UTF-8", () => {
+  let seed = 3;
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  let ms = -2208988800000;
+  for (let i = 0; i < 3000; i++) {
+    ms += next() < 0.8 ? Math.floor(next() * 3_600_000) : Math.floor((next() - 0.4) * 1e12);
+    const iso = new Date(ms).toISOString();
+    const micro = Math.floor(next() * 1000);
+    const wire = iso.slice(0, 10) + " " + iso.slice(11, 23);
+    assert.equal(
+      formatTimestampText(BigInt(ms) * 1000n + BigInt(micro)),
+      wire + String(micro).padStart(3, "0"),
+    );
+    assert.equal(formatDateText(BigInt(ms)), wire);
+  }
+  const w = new BufferWriter();
+  const texts = ["", "ascii", "ünïcödé", "x".repeat(63) + "é", "y".repeat(200), "emoji 😀", "z".repeat(64)];
+  for (const t of texts) w.lengthPrefixedString(t);
+  const bytes = w.take();
+  const view = new DataView(bytes.buffer);
+  let at = 0;
+  for (const t of texts) {
+    const len = view.getInt32(at);
+    assert.equal(new TextDecoder().decode(bytes.subarray(at + 4, at + 4 + len)), t);
+    at += 4 + len;
+  }
+  assert.equal(at, bytes.length);
 });
