@@ -93,11 +93,15 @@ export class LayoutCache {
 }
 
 function specKey(w: WindowCall): string {
-  return JSON.stringify(
-    [w.partitionBy, w.orderBy],
-    (_k, v) => typeof v === "bigint" ? `${v}n` : v,
-  );
+  try {
+    return JSON.stringify([w.partitionBy, w.orderBy], (_k, v) => typeof v === "bigint" ? `${v}n` : v);
+  } catch {
+    // An expression that does not print (a cycle): this call keeps a layout of its own.
+    return `call ${++unshared}`;
+  }
 }
+
+let unshared = 0;
 
 /** Partition ids in visiting order (the layout's own when rows are visited in input order). */
 export function visitOrder(l: WindowLayout): { gid: Int32Array } {
