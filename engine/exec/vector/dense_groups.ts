@@ -99,6 +99,8 @@ export function denseKeyOf(x: BoundExpr, symbolSize: (col: number) => number): D
 export interface DenseAgg {
   fn: NativeFn;
   arg?: BoundExpr;
+  /** The FILTER clause. */
+  filter?: BoundExpr;
   returns: ColumnType;
   /** The partial value is a 64-bit integer (BigInt64Array). */
   wide: boolean;
@@ -337,8 +339,9 @@ function fusedLoopOf(
 ): { all: FusedRun; withSel: FusedRun } | undefined {
   if (!aggs.every((a) => FUSED_FNS.has(a.fn) && (a.fn === "count*") === !a.arg)) return undefined;
   const args = aggs.flatMap((a) => a.arg ? [a.arg] : []);
+  const filters = aggs.flatMap((a) => a.filter ? [a.filter] : []);
   let fitted = true;
-  const run = compileFusedLoop([...keys, ...args], params, (vars: FusedVar[]) => {
+  const run = compileFusedLoop([...keys, ...args, ...filters], params, (vars: FusedVar[]) => {
     const head = ["const zd = X[0], zf = X[1], zG = X[2];", "let zn = zG[0];"];
     const row: string[] = [];
     dense.forEach((d, k) => {
@@ -358,12 +361,16 @@ function fusedLoopOf(
     row.push(`const zs = ${composite};`);
     row.push("let zg = zd[zs];");
     row.push("if (zg < 0) { zg = zn++; zd[zs] = zg; zf[zg] = zs; }");
-    let argAt = keys.length;
+    let argAt = keys.length, filterAt = keys.length + args.length;
     aggs.forEach((a, i) => {
       const x = 3 + 3 * i;
       head.push(`const zc${i} = X[${x}], zm${i} = X[${x + 1}], zh${i} = X[${x + 2}];`);
+      // A FILTER clause guards the aggregate's whole update (NULL conditions are false).
+      const f = a.filter ? vars[filterAt++] : undefined;
+      if (f && f.repr !== "bool") fitted = false;
+      const guard = (code: string) => f ? `if (${f.v}) { ${code} }` : code;
       if (a.fn === "count*") {
-        row.push(`zc${i}[zg]++;`);
+        row.push(guard(`zc${i}[zg]++;`));
         return;
       }
       const { v, repr } = vars[argAt++];
@@ -392,10 +399,10 @@ function fusedLoopOf(
       if (a.fn === "min" || a.fn === "max") {
         // No count kept: the loop's values are finite (NaN for NULL fails both comparisons), so
         // a group saw a value exactly when its extreme left the infinite start (partial()).
-        row.push(update);
+        row.push(guard(update));
         return;
       }
-      row.push(`if (${v} === ${v}) { ${update} zc${i}[zg]++; }`);
+      row.push(guard(`if (${v} === ${v}) { ${update} zc${i}[zg]++; }`));
     });
     return { head: head.join("\n  "), row: row.join("\n    "), tail: "zG[0] = zn;" };
   });

@@ -349,13 +349,13 @@ const PARAMS_PROBE: readonly unknown[] = new Array(64).fill(null);
 
 /**
  * The dense keys of `shape` over `snap` (SYMBOL sizes read from it), or undefined when a key has
- * no small domain, the slots pass DENSE_SLOTS_MAX, or an aggregate has no fused form (FILTER,
- * count(DISTINCT)).
+ * no small domain, the slots pass DENSE_SLOTS_MAX, or an aggregate has no fused form
+ * (count(DISTINCT)).
  */
 function denseOf(shape: Shape, snap: TableSnapshot): DenseKey[] | undefined {
   // Global aggregates (no keys) are the partition-statistics and kernel paths' (fast_aggregate.ts).
   if (shape.keys.length === 0) return undefined;
-  if (shape.aggs.some((a) => a.filter || a.fn === "countDistinct")) return undefined;
+  if (shape.aggs.some((a) => a.fn === "countDistinct")) return undefined;
   const dense: DenseKey[] = [];
   for (const k of shape.keys) {
     const d = denseKeyOf(k, (c) => snap.symbols(shape.scan.columnIndexes[c]).size);
@@ -410,10 +410,11 @@ export function denseKeysOf(n: PlanNode): boolean {
 }
 
 /** The aggregates of a shape or job as the fused loop takes them. */
-function denseAggs(aggs: { fn: NativeFn; arg?: BoundExpr; returns: ColumnType }[]) {
+function denseAggs(aggs: { fn: NativeFn; arg?: BoundExpr; filter?: BoundExpr; returns: ColumnType }[]) {
   return aggs.map((a) => ({
     fn: a.fn,
     arg: a.arg,
+    filter: a.filter,
     returns: a.returns,
     wide: (a.fn === "sum" || a.fn === "min" || a.fn === "max") && WIDE_TAGS.has(a.returns.tag),
   }));
@@ -666,6 +667,7 @@ async function densePartialOf(
   const aggs = job.aggs.map((a) => ({
     fn: a.fn,
     arg: a.arg && rebind(a.arg),
+    filter: a.filter && rebind(a.filter),
     returns: a.returns,
     wide: a.wide,
   }));

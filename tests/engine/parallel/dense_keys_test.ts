@@ -33,9 +33,16 @@ const SHAPES: [string, boolean][] = [
   ["SELECT s, hour(ts) h, count(*), max(d - f) FROM t WHERE i * 2 > 100 OR s = 'a' GROUP BY s, h", true],
   ["SELECT DISTINCT hour(t2) k0, i % 7 k1 FROM t", true],
   ["SELECT DISTINCT s, side, flag FROM t WHERE d > 0.5", true],
-  // Not dense: a STRING key, a FILTER clause, count(DISTINCT), a key without a small domain.
+  // FILTER clauses (NULL conditions count as false), on symbols and expressions.
+  [
+    "SELECT day_of_week(ts) k0, count(*), avg(d), count(*) FILTER (WHERE side = 'buy'), " +
+    "sum(i) FILTER (WHERE d > 0.5), min(l) FILTER (WHERE s != 'b'), max(f) FILTER (WHERE i % 2 = 0) " +
+    "FROM t GROUP BY day_of_week(ts)",
+    true,
+  ],
+  // Not dense: a STRING key, count(DISTINCT), a key without a small domain.
   ["SELECT k, s, count(*) FROM t GROUP BY k, s", false],
-  ["SELECT s, count(*) FILTER (WHERE i > 0) FROM t GROUP BY s", false],
+
   ["SELECT s, count(DISTINCT b) FROM t GROUP BY s", false],
   ["SELECT year(ts) y, s, count(*), sum(d) FROM t GROUP BY y, s", false],
 ];
