@@ -11,8 +11,8 @@
  * (rows with equal ORDER BY values are distinct rows), the same additions and subtractions in
  * the same order for sliding sums, the earliest of equal extremes, non-finite DOUBLEs read as
  * NULL. Frames must end at or before the current row (or span the whole partition): later
- * ends, RANGE offsets, EXCLUDE CURRENT ROW, nth_value and cume_dist stay with window_vector.ts
- * or the row path.
+ * ends and RANGE offsets go to window_frames.ts; EXCLUDE CURRENT ROW, nth_value, cume_dist,
+ * expression arguments and lead IGNORE NULLS stay with the row path.
  */
 import {
   allocVectorData,
@@ -56,7 +56,7 @@ const RANKS = new Set(["row_number", "rank", "dense_rank", "percent_rank", "ntil
 const AGGS = new Set(["sum", "avg", "count", "min", "max"]);
 /** Argument types the aggregates read as numbers (the row path's Number(v)). */
 export const NUMERIC: ReadonlySet<string> = new Set(["DOUBLE", "FLOAT", "LONG", "INT", "SHORT", "BYTE"]);
-/** Value types lag/lead/first_value/last_value copy as typed elements. */
+/** Value types lag/lead/first_value/last_value copy (typed elements, codes or references). */
 export const COPYABLE: ReadonlySet<string> = new Set([
   "SYMBOL",
   "STRING",
