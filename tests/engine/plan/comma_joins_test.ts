@@ -30,7 +30,7 @@ Deno.test("comma joins with equalities in WHERE become equi-joins with the same 
     const sql =
       "select a.id, c.v from a, c, b where a.k = 1 and c.b_id = b.id and b.a_id = a.id order by 1, 2";
     const plan = (await rows(engine, "explain " + sql)).join("\n");
-    assert.match(plan, /Join \(hash\)[\s\S]*Join \(hash\)/, plan);
+    assert.match(plan, /Join \(vectorized hash\)[\s\S]*Join \(vectorized hash\)/, plan);
     assert.doesNotMatch(plan, /Cross/i, plan);
     const explicit = await rows(
       engine,
