@@ -77,6 +77,7 @@ import "./functions/pg_functions.ts";
 import "./functions/pg_expandarray.ts";
 import "./functions/pg_json.ts";
 import { CURSOR_MESSAGE } from "./statement_kind.ts";
+import { QUERY_CACHE_CAPACITY_DEFAULT, QueryCache } from "./query_cache.ts";
 
 setAggregateNamePredicate(isAggregateName);
 
@@ -135,6 +136,11 @@ export interface EngineOptions {
    * benchmarks): no background task, and remote partitions cannot be read.
    */
   coldStorage?: ColdStorageOptions & { objectStore?: ObjectStoreConfig };
+  /**
+   * Query texts whose parse and plan are kept (engine/query_cache.ts), least recently used
+   * first out; 0 keeps none. Default 256.
+   */
+  queryCacheCapacity?: number;
 }
 
 /**
@@ -154,6 +160,8 @@ export class Engine {
   readonly #operations: Operations;
   /** Moves old partitions to the cold store (cold.storage.enabled). */
   readonly #cold: ColdStorageTask | undefined;
+  /** Parsed (and, where reusable, planned) query texts; undefined when disabled. */
+  readonly #queries: QueryCache | undefined;
 
   static {
     storageOf = (engine) => engine.#storage;
@@ -171,6 +179,8 @@ export class Engine {
     });
     const rowsMin = options.statementRowsMin ?? STATEMENT_ROWS_MIN_DEFAULT;
     this.#statements = new StatementOffload(this.#parallel, storage, rowsMin < 0 ? Infinity : rowsMin);
+    const cached = options.queryCacheCapacity ?? QUERY_CACHE_CAPACITY_DEFAULT;
+    this.#queries = cached > 0 ? new QueryCache(cached) : undefined;
     if (options.coldStorage) {
       this.#cold = new ColdStorageTask(
         storage,
@@ -332,8 +342,11 @@ export class Engine {
     caller: Session,
     parsed?: A.Statement,
   ): Promise<Outcome> {
-    const prepared = typeof statement === "string" ? undefined : statement;
-    const sql = prepared ? prepared.sql : statement as string;
+    const sql = typeof statement === "string" ? statement : statement.sql;
+    // A text query seen before comes back parsed, with its plan when that may be reused.
+    const key = typeof statement === "string" && !parsed ? this.#queries?.keyOf(sql, caller) : undefined;
+    let kept = key !== undefined ? this.#queries!.acquire(key) : undefined;
+    let prepared = typeof statement === "string" ? kept : statement;
     // Counted while running (a query until its batches are drained or abandoned): pace()
     // gives the event loop turns more often when other statements are in flight.
     statementsRunning.count++;
@@ -342,13 +355,18 @@ export class Engine {
     const session = running.session;
     let handedOff = false;
     try {
-      if (sql.trim() === "") throw new SqlError("empty query", 0);
-      const stmt = prepared && !prepared.reparse
+      if (!kept && sql.trim() === "") throw new SqlError("empty query", 0);
+      let stmt = prepared && !prepared.reparse
         ? prepared.statement
         // PIVOT lists are resolved into the parse: such a statement is parsed per execution.
         : parsed && !hasPivotLists(parsed)
         ? parsed
         : parseStatement(sql);
+      if (key !== undefined && !kept) {
+        kept = this.#queries!.add(key, sql, stmt, hasPivotLists(stmt));
+        if (kept) prepared = kept;
+        stmt = prepared?.statement ?? stmt;
+      }
       const outcome = await this.#inTransaction(stmt, session, () => this.#run(stmt, session, prepared, sql));
       if (outcome.kind === "rows") outcome.columns = markTimestamptz(stmt, outcome.columns);
       if (outcome.kind !== "rows") {
@@ -356,14 +374,52 @@ export class Engine {
         return outcome;
       }
       handedOff = true;
-      return { ...outcome, batches: untilDone(countedUntilDone(outcome.batches), running) };
+      const batches = untilDone(countedUntilDone(outcome.batches), running);
+      return { ...outcome, batches: kept ? this.#releasing(batches, kept) : batches };
     } catch (err) {
       const error = asSqlError(err);
       activity.end(running, error);
       throw error;
     } finally {
-      if (!handedOff) statementsRunning.count--;
+      if (!handedOff) {
+        statementsRunning.count--;
+        if (kept) this.#queries!.release(kept);
+      }
     }
+  }
+
+  /**
+   * `batches`, handing the kept statement back to the query cache when they end, fail or are
+   * abandoned (return() before the first next() too, which a generator's finally misses).
+   */
+  #releasing(batches: AsyncIterable<Batch>, kept: PreparedStatement): AsyncIterable<Batch> {
+    const queries = this.#queries!;
+    return {
+      [Symbol.asyncIterator]() {
+        const it = batches[Symbol.asyncIterator]();
+        let released = false;
+        const release = () => {
+          if (!released) queries.release(kept);
+          released = true;
+        };
+        return {
+          async next() {
+            try {
+              const r = await it.next();
+              if (r.done) release();
+              return r;
+            } catch (err) {
+              release();
+              throw err;
+            }
+          },
+          async return(value?: unknown) {
+            release();
+            return await it.return?.(value) ?? { done: true, value: undefined };
+          },
+        };
+      },
+    };
   }
 
   /**
@@ -411,6 +467,11 @@ export class Engine {
   /** The worker heaps (tests and diagnostics). */
   get parallel(): WorkerPool {
     return this.#parallel;
+  }
+
+  /** Executions whose text was found in the query cache (tests and diagnostics). */
+  get queryCacheHits(): number {
+    return this.#queries?.hits ?? 0;
   }
 
   /** Whole statements on the worker heaps (tests and diagnostics: `rowsMin` may be changed). */
@@ -487,13 +548,15 @@ export class Engine {
     checkStatement(stmt, session, this.#storage);
     // What a worker heap needs to run the query itself (not inside a transaction block, whose
     // buffered rows live here; not a PIVOT, whose lists are resolved into this parse).
-    const source = sql !== undefined && stmt.kind === "query" && !hasPivotLists(stmt) &&
+    // A prepared statement knows whether it has PIVOT lists (the walk costs µs per query).
+    const pivots = prepared ? prepared.reparse : hasPivotLists(stmt);
+    const source = sql !== undefined && stmt.kind === "query" && !pivots &&
         (!session.transaction || session.transaction.status === "idle")
       ? this.#statementSource(sql, session, pc)
       : undefined;
     // PIVOT ... IN (SELECT ...) names columns after the values: run before planning (a
     // prepared statement knows it has none unless it is parsed per execution).
-    if ((!prepared || prepared.reparse) && hasPivotLists(stmt)) {
+    if (pivots) {
       await resolvePivotLists(stmt, { plan: (q) => checked(planQuery(q, pc)), run: runQuery });
     }
     try {

@@ -150,6 +150,13 @@ export class ClockHolder {
       get user() {
         return h.current.user;
       },
+      get catalog() {
+        return h.current.catalog;
+      },
+      // The running execution's session cancels (activity.tryCancel), not the planning one's.
+      get cancelQuery() {
+        return h.current.cancelQuery;
+      },
       tableExists: (name: string) => h.current.tableExists?.(name) ?? false,
     } as EvalContext;
   }

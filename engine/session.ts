@@ -61,6 +61,11 @@ export interface Session {
    * across statements (pgwire: per connection). Without one every prepare parses anew.
    */
   statements?: import("./prepared.ts").StatementCache;
+  /**
+   * False: text queries of this session skip the engine's query cache (engine/query_cache.ts;
+   * `http.query.cache.enabled=false`, `pg.select.cache.enabled=false`). Kept by default.
+   */
+  queryCache?: boolean;
 }
 
 /**

@@ -8,6 +8,21 @@ export type Params = Map<string, string | { invalid: true }>;
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 function decode(part: string): string | { invalid: true } {
+  // Most parameters are plain or well-formed UTF-8 escapes: decodeURIComponent answers them
+  // in one native call (byte-by-byte below cost ~50 µs for a short /exec query, issue #17).
+  // It throws on a stray `%` or bad UTF-8 (kept literal / reported below); a decoded leading
+  // BOM goes below too, where TextDecoder drops it.
+  if (part.indexOf("%") < 0) return part.indexOf("+") < 0 ? part : part.replaceAll("+", " ");
+  try {
+    const fast = decodeURIComponent(part.replaceAll("+", " "));
+    if (fast.charCodeAt(0) !== 0xfeff) return fast;
+  } catch {
+    // Decoded byte by byte below.
+  }
+  return decodeBytes(part);
+}
+
+function decodeBytes(part: string): string | { invalid: true } {
   const bytes: number[] = [];
   const s = part.replaceAll("+", " ");
   for (let i = 0; i < s.length; i++) {
