@@ -220,17 +220,17 @@ async function kernelOf(
     case "first_value":
     case "last_value":
       return frameValueKernel(w, frameOf(w)!, l, batches, total, ctx);
-    case "min":
-    case "max":
-      return extremeKernel(w.name === "max", frameOf(w)!, l, numbers(w.args[0], batches, total, ctx), total);
-    default:
-      return sumKernel(
-        w.name,
-        frameOf(w)!,
-        l,
-        w.args.length ? numbers(w.args[0], batches, total, ctx) : undefined,
-        total,
-      );
+    default: {
+      const f = frameOf(w)!;
+      // Whole partitions in input order read a DOUBLE column's batches without a copy.
+      const parts = f.whole && !l.seq && w.args.length === 1
+        ? doubleParts(w.args[0], batches, ctx)
+        : undefined;
+      if (parts) return wholeKernel(w.name, l, parts, total);
+      const xs = w.args.length ? numbers(w.args[0], batches, total, ctx) : undefined;
+      if (w.name === "min" || w.name === "max") return extremeKernel(w.name === "max", f, l, xs!, total);
+      return sumKernel(w.name, f, l, xs, total);
+    }
   }
 }
 
@@ -318,6 +318,73 @@ export function numbers(e: BoundExpr, batches: Batch[], total: number, ctx: Exec
     at += n;
   }
   return xs;
+}
+
+/** A DOUBLE column's data batch by batch, or undefined when a batch holds another layout. */
+function doubleParts(e: BoundExpr, batches: Batch[], ctx: ExecContext): Float64Array[] | undefined {
+  if (e.type.tag !== "DOUBLE") return undefined;
+  const f = vectorOf(e, ctx);
+  const parts: Float64Array[] = [];
+  for (const b of batches) {
+    const d = f(b).data;
+    if (!(d instanceof Float64Array)) return undefined;
+    parts.push(d.subarray(0, b.rowCount));
+  }
+  return parts;
+}
+
+/**
+ * sum/avg/count/min/max over whole partitions visited in input order: a first pass adds each
+ * batch's values into per-partition totals (slidingSum's additions, in partition order; the
+ * accumulator's strict comparison for extremes), then each row gets its partition's result.
+ */
+function wholeKernel(name: string, l: WindowLayout, parts: Float64Array[], total: number): Kernel {
+  const groups = l.groups;
+  const sum = new Float64Array(groups), cnt = new Int32Array(groups);
+  const best = new Float64Array(groups).fill(NaN);
+  const extreme = name === "min" || name === "max", max = name === "max";
+  // The batch holding sequence position `at` (positions only move forward).
+  let part = 0, partStart = 0;
+  const pre: Step = (_seq, gid, from, to) => {
+    let i = from;
+    while (i < to) {
+      while (partStart + parts[part].length <= i) partStart += parts[part++].length;
+      const d = parts[part], end = Math.min(to, partStart + d.length);
+      for (; i < end; i++) {
+        const v = d[i - partStart], g = gid[i];
+        if (v - v !== 0) continue;
+        if (extreme) {
+          const b = best[g];
+          if (b !== b || (max ? v > b : v < b)) best[g] = v;
+        } else {
+          sum[g] += v;
+          cnt[g]++;
+        }
+      }
+    }
+  };
+  if (name === "count") {
+    const [out, words] = longOut(total);
+    const step: Step = (_seq, gid, from, to) => {
+      for (let i = from; i < to; i++) words[2 * i] = cnt[gid[i]];
+    };
+    return { out, pre, step };
+  }
+  const out = new Float64Array(total);
+  let result: Float64Array | undefined;
+  const step: Step = (_seq, gid, from, to) => {
+    if (!result) {
+      result = extreme ? best : new Float64Array(groups);
+      if (!extreme) {
+        for (let g = 0; g < groups; g++) {
+          result[g] = cnt[g] === 0 ? NaN : name === "sum" ? sum[g] : sum[g] / cnt[g];
+        }
+      }
+    }
+    const res = result;
+    for (let i = from; i < to; i++) out[i] = res[gid[i]];
+  };
+  return { out, pre, step };
 }
 
 /**
