@@ -340,6 +340,10 @@ async function partitionIds(
 ): Promise<{ gid: Int32Array; groups: number }> {
   const gid = new Int32Array(total);
   if (keys.length === 0) return { gid, groups: 1 };
+  if (keys.length === 1) {
+    const codes = await symbolCodes(keys[0], batches, gid, ctx);
+    if (codes !== undefined) return { gid, groups: codes };
+  }
   let groups = 0;
   const next = keys.length > 1 ? new Int32Array(total) : gid;
   for (let k = 0; k < keys.length; k++) {
@@ -381,6 +385,37 @@ async function partitionIds(
     groups = pairs.size;
   }
   return { gid, groups };
+}
+
+/**
+ * A SYMBOL column whose batches share one dictionary: its codes are the partition ids (NULL
+ * after the last code), no lookup per row. Answers the number of ids, or undefined.
+ */
+async function symbolCodes(
+  e: BoundExpr,
+  batches: Batch[],
+  gid: Int32Array,
+  ctx: ExecContext,
+): Promise<number | undefined> {
+  if (e.type.tag !== "SYMBOL") return undefined;
+  const f = vectorOf(e, ctx);
+  const vs = batches.map((b) => f(b));
+  const dict = vs[0]?.dict;
+  // Ids by code: per-partition state is sized by the dictionary, so not beyond the rows.
+  if (!dict || dict.size > Math.max(gid.length, 1024)) return undefined;
+  if (!vs.every((v) => v.dict === dict && v.data instanceof Int32Array)) return undefined;
+  const nullId = dict.size;
+  let at = 0;
+  for (let k = 0; k < vs.length; k++) {
+    if (paceDue(ctx)) await pace(ctx);
+    const d = vs[k].data as Int32Array, n = batches[k].rowCount;
+    for (let i = 0; i < n; i++) {
+      const c = d[i];
+      gid[at + i] = c < 0 || c >= nullId ? nullId : c;
+    }
+    at += n;
+  }
+  return nullId + 1;
 }
 
 /** The ORDER BY values as ascending numbers, or undefined when a LONG is past 2^53. */
