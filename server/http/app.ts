@@ -9,6 +9,7 @@ import { adminSession, type Engine, type Principal, type Session } from "../../e
 import { allowProviderInCsp, type AuthService, gate, sessionCookie } from "../auth/mod.ts";
 import type { Config } from "../config.ts";
 import { handleExec } from "./exec_handler.ts";
+import { deferredSignal } from "./request_signal.ts";
 import { handleExp } from "./exp_handler.ts";
 import { parquetExportDefaults } from "./exp_parquet.ts";
 import { handleValidate } from "./validate_handler.ts";
@@ -28,11 +29,9 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
   const principals = new WeakMap<Request, Principal>();
   const acl = auth?.aclEnabled ? auth : undefined;
   /** The session a request's statements run as. */
-  const sessionOf = (request: Request): Session => {
+  const sessionOf = (request: Request, signal: AbortSignal = request.signal): Session => {
     const principal = acl ? principals.get(request) : undefined;
-    const session = principal
-      ? { principal, timeZone: "UTC", signal: request.signal }
-      : adminSession(request.signal);
+    const session = principal ? { principal, timeZone: "UTC", signal } : adminSession(signal);
     return { ...session, protocol: "http" };
   };
   const maxRows = Number(config.get("http.security.max.response.rows") ?? Infinity);
@@ -56,11 +55,18 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
       return undefined;
     });
   }
-  const execSession = (request: Request): Session => ({
-    ...sessionOf(request),
+  const execSession = (request: Request, signal: AbortSignal): Session => ({
+    ...sessionOf(request, signal),
     timeoutMs: execTimeoutMs(request, config),
   });
-  app.get("/exec", (c) => handleExec(parseQuery(c.req.url), engine, execSession(c.req.raw), maxRows));
+  app.get("/exec", async (c) => {
+    const link = deferredSignal(c.req.raw);
+    try {
+      return await handleExec(parseQuery(c.req.url), engine, execSession(c.req.raw, link.signal), maxRows);
+    } finally {
+      link.done();
+    }
+  });
   app.post("/exec", async (c) => {
     // At most 4 bytes per character of the longest query text (exec_handler.ts).
     const read = await readBody(c.req.raw, { maxBytes: 4 * 1_048_576, gzip: false });
@@ -68,7 +74,12 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
     const body = new TextDecoder().decode(read.bytes);
     const params = parseQuery(c.req.url);
     if (!params.has("query") && body) params.set("query", body);
-    return handleExec(params, engine, execSession(c.req.raw), maxRows);
+    const link = deferredSignal(c.req.raw);
+    try {
+      return await handleExec(params, engine, execSession(c.req.raw, link.signal), maxRows);
+    } finally {
+      link.done();
+    }
   });
   const parquetDefaults = parquetExportDefaults(config);
   app.get("/exp", (c) => {
