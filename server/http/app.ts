@@ -29,10 +29,12 @@ export function createApp(engine: Engine, config: Config, auth?: AuthService): H
   const principals = new WeakMap<Request, Principal>();
   const acl = auth?.aclEnabled ? auth : undefined;
   /** The session a request's statements run as. */
+  // http.query.cache.enabled=false: /exec texts are parsed and planned per request.
+  const queryCache = config.get("http.query.cache.enabled")?.trim().toLowerCase() !== "false";
   const sessionOf = (request: Request, signal: AbortSignal = request.signal): Session => {
     const principal = acl ? principals.get(request) : undefined;
     const session = principal ? { principal, timeZone: "UTC", signal } : adminSession(signal);
-    return { ...session, protocol: "http" };
+    return { ...session, protocol: "http", ...(queryCache ? {} : { queryCache: false }) };
   };
   const maxRows = Number(config.get("http.security.max.response.rows") ?? Infinity);
   app.use("*", async (c, next) => {

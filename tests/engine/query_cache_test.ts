@@ -210,3 +210,13 @@ Deno.test("query cache: a query's type errors and an empty text are still report
     assert.equal(T.INT.tag, "INT");
   });
 });
+
+Deno.test("query cache: a session with queryCache=false neither reads nor fills it", async () => {
+  await withEngine(async (engine) => {
+    const off: Session = { ...adminSession(), queryCache: false };
+    for (let i = 0; i < 3; i++) assert.deepEqual((await result(engine, "SELECT 7", off)).rows, [[7]]);
+    assert.equal(engine.queryCacheHits, 0);
+    for (let i = 0; i < 3; i++) assert.deepEqual((await result(engine, "SELECT 7")).rows, [[7]]);
+    assert.equal(engine.queryCacheHits, 2);
+  });
+});
