@@ -10,6 +10,8 @@
  *                   [--workers 2]   (cairo.sql.parallel.workers of our engine; 0: main thread only)
  *                   [--shapes 1,2]  (instead of t1–t10: the kit's random query shapes of those seeds,
  *                                    bench/shapes.ts, over HTTP against DuckDB)
+ *                   [--survey]      (bench/survey.json, ordinary queries beyond the shapes, reported
+ *                                    as seed 0; alone or beside --shapes)
  */
 import { Engine } from "../engine/mod.ts";
 import { CACHE_BYTES_DEFAULT } from "../engine/storage/mod.ts";
@@ -53,6 +55,8 @@ interface Options {
   reload: boolean;
   /** Seeds of the query shapes to run instead of t1–t10 (bench/shapes.ts). */
   shapes?: number[];
+  /** Run bench/survey.json too (instead of t1–t10). */
+  survey: boolean;
 }
 
 function parseOptions(args: string[]): Options {
@@ -77,7 +81,8 @@ function parseOptions(args: string[]): Options {
     http: !args.includes("--no-http"),
     bandwidth: !args.includes("--no-bandwidth"),
     reload: args.includes("--reload"),
-    shapes: value("shapes")?.split(",").map(Number),
+    shapes: value("shapes")?.split(",").map(Number) ?? (args.includes("--survey") ? [] : undefined),
+    survey: args.includes("--survey"),
   };
 }
 
@@ -172,6 +177,7 @@ async function shapesOnly(o: Options, size: string, root: string, dbFile: string
     root,
     dbFile,
     seeds: o.shapes!,
+    survey: o.survey,
     cacheBytes: o.cacheBytes,
     workers: o.workers,
     runs: Math.min(o.runs, 3),

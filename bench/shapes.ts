@@ -37,6 +37,8 @@ export async function runShapes(options: {
   root: string;
   dbFile: string;
   seeds: number[];
+  /** Also run bench/survey.json (ordinary queries beyond the shapes), reported as seed 0. */
+  survey?: boolean;
   cacheBytes: number;
   workers: number;
   runs: number;
@@ -50,8 +52,11 @@ export async function runShapes(options: {
   console.log(`shapes: server pid ${server.pid} at ${server.url}`);
   const results: ShapesRun[] = [];
   try {
-    for (const seed of options.seeds) {
-      const file = await shapesFile(options.kitDir, seed, 30);
+    const runsOf = [...options.seeds, ...(options.survey ? [0] : [])];
+    for (const seed of runsOf) {
+      const file = seed === 0
+        ? `${options.repoDir}/bench/survey.json`
+        : await shapesFile(options.kitDir, seed, 30);
       const json = await Deno.makeTempFile({ suffix: ".json" });
       console.log(`shapes: seed ${seed} (${file})`);
       const child = new Deno.Command("node", {
