@@ -2,9 +2,10 @@
  * Full ORDER BY as a radix sort of a row permutation (issue #16). The input's columns are
  * concatenated (typed arrays stay typed arrays), every sort key becomes one or two words of
  * unsigned 32-bit order-preserving codes, a Uint32Array permutation is sorted by those words
- * with a least-significant-digit radix sort (16-bit digits; last key first, each pass stable,
- * so ties keep input order as the row sort in sort.ts does), and the output columns are
- * gathered through the permutation. No per-row JS arrays. Up to `SMALL` rows (a grouped result
+ * with a least-significant-digit radix sort (11-bit digits, the word moved along with the
+ * permutation; last key first, each pass stable, so ties keep input order as the row sort in
+ * sort.ts does), and the output columns are gathered through the permutation. Under a LIMIT
+ * (radix_window.ts) only the rows that can fall in the window are sorted and gathered. No per-row JS arrays. Up to `SMALL` rows (a grouped result
  * being ordered) the permutation is sorted by comparing the same codes, index last.
  *
  * Codes follow `compareValues` (functions/value_compare.ts): NULL is 0, below every value, so
@@ -157,19 +158,90 @@ async function sortPermutation(keys: SortKey[], rows: number, ctx: ExecContext):
     perm.set(order);
     return perm;
   }
+  // Least significant word first: each word is gathered into the current order once, then
+  // sorted with the permutation by up to three 11-bit digits (2048 buckets: the scatter's write
+  // positions stay in cache, and every pass reads sequentially). Digits every row shares are skipped.
   let tmp = new Uint32Array(rows);
-  const count = new Uint32Array(65536);
+  let cur = new Uint32Array(rows), curTmp = new Uint32Array(rows);
+  const hist = [
+    new Uint32Array(DIGIT_BUCKETS),
+    new Uint32Array(DIGIT_BUCKETS),
+    new Uint32Array(DIGIT_BUCKETS),
+  ];
+  let identity = true;
   for (let k = keys.length - 1; k >= 0; k--) {
     if (paceDue(ctx)) await pace(ctx);
     const w = await keyWords(keys[k].v, rows, keys[k].desc, ctx);
-    const passes: [Uint32Array, number][] = [[w.lo, 0], [w.lo, 16]];
-    if (w.hi) passes.push([w.hi, 0], [w.hi, 16]);
-    for (const [words, shift] of passes) {
+    for (const words of w.hi ? [w.lo, w.hi] : [w.lo]) {
       if (paceDue(ctx)) await pace(ctx);
-      if (radixPass(perm, tmp, words, shift, count)) [perm, tmp] = [tmp, perm];
+      if (identity) cur.set(words);
+      else gatherWord(words, perm, cur);
+      histograms(cur, hist);
+      for (let d = 0; d < 3; d++) {
+        const count = hist[d];
+        if (count[digitOf(cur[0], d)] === rows) continue;
+        if (paceDue(ctx)) await pace(ctx);
+        scatter(cur, perm, curTmp, tmp, count, d * DIGIT_BITS);
+        [perm, tmp] = [tmp, perm];
+        [cur, curTmp] = [curTmp, cur];
+        identity = false;
+      }
     }
   }
   return perm;
+}
+
+const DIGIT_BITS = 11;
+const DIGIT_BUCKETS = 1 << DIGIT_BITS;
+const DIGIT_MASK = DIGIT_BUCKETS - 1;
+
+function digitOf(v: number, d: number): number {
+  return (v >>> (d * DIGIT_BITS)) & DIGIT_MASK;
+}
+
+/** out[i] = words[perm[i]]: a word in the current order. */
+function gatherWord(words: Uint32Array, perm: Uint32Array, out: Uint32Array): void {
+  for (let i = 0; i < perm.length; i++) out[i] = words[perm[i]];
+}
+
+/** The three digits' counts of `cur`, in one read. */
+function histograms(cur: Uint32Array, hist: Uint32Array[]): void {
+  const [h0, h1, h2] = hist;
+  h0.fill(0);
+  h1.fill(0);
+  h2.fill(0);
+  for (let i = 0; i < cur.length; i++) {
+    const v = cur[i];
+    h0[v & DIGIT_MASK]++;
+    h1[(v >>> 11) & DIGIT_MASK]++;
+    h2[v >>> 22]++;
+  }
+}
+
+/**
+ * One stable counting pass on the digit at `shift`: moves (cur, perm) into (curOut, permOut).
+ * `count` holds the digit's counts and is turned into positions.
+ */
+function scatter(
+  cur: Uint32Array,
+  perm: Uint32Array,
+  curOut: Uint32Array,
+  permOut: Uint32Array,
+  count: Uint32Array,
+  shift: number,
+): void {
+  let sum = 0;
+  for (let d = 0; d < DIGIT_BUCKETS; d++) {
+    const c = count[d];
+    count[d] = sum;
+    sum += c;
+  }
+  for (let i = 0; i < cur.length; i++) {
+    const v = cur[i];
+    const at = count[(v >>> shift) & DIGIT_MASK]++;
+    curOut[at] = v;
+    permOut[at] = perm[i];
+  }
 }
 
 /**
@@ -286,34 +358,6 @@ function gatherChunks(chunks: Batch[], columns: (Vector | undefined)[], sel: Uin
     return { type: first.type, data: values };
   });
   return { rowCount: sel.length, columns: out };
-}
-
-/**
- * One stable counting pass on the 16-bit digit at `shift` of `words[perm[i]]`, from `perm`
- * into `out`. Returns false (nothing moved) when every row has the same digit.
- */
-function radixPass(
-  perm: Uint32Array,
-  out: Uint32Array,
-  words: Uint32Array,
-  shift: number,
-  count: Uint32Array,
-) {
-  const n = perm.length;
-  count.fill(0);
-  for (let i = 0; i < n; i++) count[(words[i] >>> shift) & 0xffff]++;
-  if (count[(words[0] >>> shift) & 0xffff] === n) return false;
-  let sum = 0;
-  for (let d = 0; d < 65536; d++) {
-    const c = count[d];
-    count[d] = sum;
-    sum += c;
-  }
-  for (let i = 0; i < n; i++) {
-    const p = perm[i];
-    out[count[(words[p] >>> shift) & 0xffff]++] = p;
-  }
-  return true;
 }
 
 /** Order-preserving codes of a key column; DESC complements them. */
