@@ -97,6 +97,13 @@ export async function* runRadixSort(
   // A narrow window's rows are gathered from the batches as they came: only key columns are
   // concatenated. Otherwise every column is (typed arrays stay typed arrays).
   const narrow = hi - lo <= WINDOW_GATHER_MAX;
+  if (narrow && hi - lo < total / 2 && total > SMALL) {
+    const rows = await topWordWindow(n, chunks, total, lo, hi, ctx);
+    if (rows) {
+      yield gatherChunks(chunks, n.columns.map(() => undefined), rows);
+      return;
+    }
+  }
   const keyCols = new Set(n.keys.map((k) => k.index));
   // Each step below is one synchronous pass over every row (~10-50 ms at a million rows):
   // between steps the statement checks its deadline and lets other clients in (issue #24).
@@ -257,16 +264,22 @@ async function candidates(
   lo: number,
   hi: number,
   ctx: ExecContext,
-): Promise<{ cand?: Uint32Array; base: number }> {
+  skipWords = 0,
+): Promise<{ cand?: Uint32Array; base: number; tied: boolean }> {
   let cand: Uint32Array | undefined;
   let m = total, base = 0;
   const count = new Uint32Array(65536);
-  for (const key of keys) {
-    const w = await keyWords(key.v, total, key.desc, ctx);
-    const digits: [Uint32Array, number][] = w.hi ? [[w.hi, 16], [w.hi, 0]] : [];
-    digits.push([w.lo, 16], [w.lo, 0]);
+  for (const [k, key] of keys.entries()) {
+    const w = key.v.type === UINT_CODE
+      ? { lo: key.v.data as unknown as Uint32Array }
+      : await keyWords(key.v, total, key.desc, ctx);
+    // The first key's leading words every row ties on (narrowed already) are not read again.
+    const words = (w.hi ? [w.hi, w.lo] : [w.lo]).slice(k === 0 ? skipWords : 0);
+    const digits: [Uint32Array, number][] = words.flatMap((x) =>
+      [[x, 16], [x, 0]] as [Uint32Array, number][]
+    );
     for (const [words, shift] of digits) {
-      if (m <= SMALL) return { cand, base };
+      if (m <= SMALL) return { cand, base, tied: true };
       if (paceDue(ctx)) await pace(ctx);
       count.fill(0);
       if (cand) { for (let i = 0; i < m; i++) count[(words[cand[i]] >>> shift) & 0xffff]++; }
@@ -304,10 +317,130 @@ async function candidates(
         m = kept;
         base += below;
       }
-      if (b0 !== b1) return { cand, base };
+      if (b0 !== b1) return { cand, base, tied: false };
     }
   }
-  return { cand, base };
+  return { cand, base, tied: true };
+}
+
+/**
+ * Rows [lo, hi) of the order (indexes over all the input, in order) read without copying the
+ * key columns: the first key's most significant 32-bit word is computed from the input batches
+ * (topWord) and narrows the candidates on its two 16-bit digits; only the candidates' key
+ * values are gathered, narrowed further on the following words while they all tie, and sorted.
+ * Undefined when the first key has no such word here (strings, symbols, boxed values) or the
+ * word narrows nothing: the caller then sorts the concatenated keys.
+ */
+async function topWordWindow(
+  n: SortNode,
+  chunks: Batch[],
+  total: number,
+  lo: number,
+  hi: number,
+  ctx: ExecContext,
+): Promise<Uint32Array | undefined> {
+  const k0 = n.keys[0];
+  const parts = chunks.map((b) => trimmed(b.columns[k0.index], b.rowCount));
+  // A word every row shares (the high word of small LONGs) narrows nothing: the next one may.
+  let word = 0, first: Awaited<ReturnType<typeof candidates>> | undefined;
+  for (; !first?.cand; word++) {
+    if (paceDue(ctx)) await pace(ctx);
+    const top = topWord(parts, total, k0.desc, word);
+    if (!top) return undefined;
+    const code = { v: { type: UINT_CODE, data: top as unknown as VectorData }, desc: false };
+    first = await candidates([code], total, lo, hi, ctx);
+    if (!first.cand && !first.tied) return undefined;
+  }
+  let cand = first.cand;
+  let from = lo - first.base, to = hi - first.base;
+  const cols = n.keys.map((k) => k.index);
+  let keys: SortKey[] = gatherChunks(chunks, cols.map(() => undefined), cand, cols).columns.map((v, j) => ({
+    v,
+    desc: n.keys[j].desc,
+  }));
+  if (first.tied && cand.length > Math.max(SMALL, 4 * (to - from))) {
+    // Every candidate ties on the top word: the next words (and keys) narrow them further.
+    const next = await candidates(keys, cand.length, from, to, ctx, word);
+    if (next.cand) {
+      const c2 = next.cand;
+      cand = c2.map((i) => cand[i]);
+      keys = keys.map((k) => ({ v: gatherVector(k.v, c2), desc: k.desc }));
+      from -= next.base;
+      to -= next.base;
+    }
+  }
+  const perm = (await sortPermutation(keys, cand.length, ctx)).subarray(from, to);
+  for (let i = 0; i < perm.length; i++) perm[i] = cand[perm[i]];
+  return perm;
+}
+
+/** Marks a vector of ready order codes (a top word) that `candidates` reads as they are. */
+const UINT_CODE = { tag: "IPV4" } as ColumnType;
+
+/**
+ * Word `word` (0: the most significant) of each row's order code, as `encode` makes it and
+ * DESC complemented, straight from the input batches; undefined for keys without it here.
+ */
+function topWord(parts: Vector[], total: number, desc: boolean, word: number): Uint32Array | undefined {
+  const tag = parts[0].type.tag;
+  if (parts.some((p) => Array.isArray(p.data))) return undefined;
+  const wide = ["FLOAT", "DOUBLE", "LONG", "DATE", "TIMESTAMP", "TIMESTAMP_NS"].includes(tag);
+  if (word > (wide ? 1 : 0)) return undefined;
+  const out = new Uint32Array(total);
+  const f = new Float64Array(1);
+  const u = new Uint32Array(f.buffer);
+  let at = 0;
+  for (const p of parts) {
+    const d = p.data;
+    const len = (d as ArrayLike<unknown>).length;
+    switch (tag) {
+      case "FLOAT":
+      case "DOUBLE": {
+        const x = d as Float64Array | Float32Array;
+        for (let i = 0; i < len; i++) {
+          const y = x[i];
+          if (y - y !== 0) {
+            out[at + i] = 0;
+            continue;
+          }
+          f[0] = y === 0 ? 0 : y;
+          const h = u[1];
+          if (word === 0) out[at + i] = h & 0x80000000 ? ~h : h | 0x80000000;
+          else out[at + i] = h & 0x80000000 ? ~u[0] : u[0];
+        }
+        break;
+      }
+      case "LONG":
+      case "DATE":
+      case "TIMESTAMP":
+      case "TIMESTAMP_NS": {
+        const b = d as BigInt64Array;
+        const w = new Uint32Array(b.buffer, b.byteOffset, len * 2);
+        if (word === 0) { for (let i = 0; i < len; i++) out[at + i] = w[2 * i + 1] ^ 0x80000000; }
+        else for (let i = 0; i < len; i++) out[at + i] = w[2 * i];
+        break;
+      }
+      case "INT":
+      case "BYTE":
+      case "SHORT": {
+        const x = d as Int32Array | Int16Array | Int8Array;
+        for (let i = 0; i < len; i++) out[at + i] = x[i] ^ 0x80000000;
+        break;
+      }
+      case "BOOLEAN":
+      case "CHAR":
+      case "IPV4": {
+        const x = d as Int8Array | Uint16Array | Int32Array;
+        for (let i = 0; i < len; i++) out[at + i] = x[i];
+        break;
+      }
+      default:
+        return undefined;
+    }
+    at += len;
+  }
+  if (desc) { for (let i = 0; i < total; i++) out[i] = ~out[i]; }
+  return out;
 }
 
 /** One vector's values at rows `sel`. */
@@ -319,7 +452,12 @@ function gatherVector(v: Vector, sel: Uint32Array): Vector {
  * The output rows `sel` (indexes over all the input) as one batch: key columns from their
  * concatenation, the others from the input batch each row lies in.
  */
-function gatherChunks(chunks: Batch[], columns: (Vector | undefined)[], sel: Uint32Array): Batch {
+function gatherChunks(
+  chunks: Batch[],
+  columns: (Vector | undefined)[],
+  sel: Uint32Array,
+  cols: number[] = columns.map((_, i) => i),
+): Batch {
   const starts: number[] = [];
   let at = 0;
   for (const b of chunks) {
@@ -338,7 +476,8 @@ function gatherChunks(chunks: Batch[], columns: (Vector | undefined)[], sel: Uin
     chunkOf[i] = a;
     rowIn[i] = r - starts[a];
   }
-  const out = columns.map((v, c): Vector => {
+  const out = cols.map((c, j): Vector => {
+    const v = columns[j];
     if (v) return gatherVector(v, sel);
     const first = chunks[0].columns[c];
     const datas = chunks.map((b) => b.columns[c].data);
