@@ -125,7 +125,7 @@ export class StatementOffload {
    */
   choose(plan: PlanNode, source: StatementSource, xc: ExecContext): WorkerStatement | undefined {
     if (this.pool.workers === 0 || !Number.isFinite(this.rowsMin)) return undefined;
-    const tables = workerTables(plan);
+    const tables = workerTablesOf(plan);
     if (!tables || tables.size === 0) return undefined;
     const snaps: TableSnapshot[] = [];
     const origins: Record<string, SnapshotOrigin> = {};
@@ -140,7 +140,7 @@ export class StatementOffload {
       for (const scan of scans) rows += scannedRows(snap, scan);
     }
     if (rows < this.rowsMin) return void release();
-    const explain = explainPlan(plan);
+    const explain = unmarkedExplain(plan);
     const light = fewKeyLatest(plan, (name) => snaps[[...tables.keys()].indexOf(name)]);
     const pool = this.pool;
     return {
@@ -264,6 +264,37 @@ async function* stream(
 }
 
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
+
+/**
+ * workerTables and the EXPLAIN lines by plan: plan nodes are not changed once built, and a
+ * kept plan (engine/query_cache.ts, prepared statements) comes back as the same object, so a
+ * short query over a large table does not walk and print its plan at every execution.
+ */
+const tablesByPlan = new WeakMap<PlanNode, Map<string, ScanNode[]> | null>();
+const explainByPlan = new WeakMap<PlanNode, string[]>();
+
+function workerTablesOf(plan: PlanNode): Map<string, ScanNode[]> | undefined {
+  let tables = tablesByPlan.get(plan);
+  if (tables === undefined) tablesByPlan.set(plan, tables = workerTables(plan) ?? null);
+  return tables ?? undefined;
+}
+
+/**
+ * The plan's EXPLAIN lines without the morsel operators' marks (`parallel N`, `dense keys`):
+ * the worker plans without them, and a kept plan carries the marks of its earlier executions
+ * (exec/vector/hash_parallel.ts keeps them by node), which made the worker refuse it.
+ */
+function unmarkedExplain(plan: PlanNode): string[] {
+  let lines = explainByPlan.get(plan);
+  if (!lines) {
+    lines = explainPlan(plan).map((l) =>
+      l.replace(/\[parallel \d+\] /g, "").replace(/ \[parallel \d+\]/g, "")
+        .replace(/, parallel \d+/g, "").replace(/, dense keys/g, "")
+    );
+    explainByPlan.set(plan, lines);
+  }
+  return lines;
+}
 
 /**
  * The scans of `plan` by lower-case table name, or undefined when some node or expression
