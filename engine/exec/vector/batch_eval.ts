@@ -6,13 +6,14 @@
  * (compile_expr.ts), so results never depend on which form ran. The reference execution of the
  * differential tests (physical.ts) turns all of them off.
  */
-import { type Batch, type Vector, type VectorData, writeValue } from "../../base/values.ts";
+import { allocVectorData, type Batch, type Vector, type VectorData, writeValue } from "../../base/values.ts";
 import type { ColumnType } from "../../base/types.ts";
 import type { BoundExpr } from "../../plan/bound.ts";
 import { compileExpr, compilePredicate } from "../compile_expr.ts";
 import type { ExecContext } from "../exec_context.ts";
-import { compileBatchExpr } from "./batch_expr.ts";
+import { type BatchEnv, compileBatchExpr } from "./batch_expr.ts";
 import { referenceExecution } from "./physical.ts";
+import { symbolCaster } from "./symbol_cast.ts";
 
 type Out = Int8Array | Int16Array | Int32Array | Float32Array | Float64Array;
 
@@ -51,7 +52,22 @@ export function batchVector(
   reuse = false,
 ): ((b: Batch) => Vector) | undefined {
   if (referenceExecution() || e.kind === "column") return undefined;
-  const run = compileBatchExpr(e, "value", ctx.params);
+  if (
+    e.kind === "cast" && e.arg.kind === "column" && e.arg.type.tag === "SYMBOL" && e.from.tag === "SYMBOL"
+  ) {
+    // Once per dictionary code (symbol_cast.ts); batches it declines are cast row by row.
+    const cast = symbolCaster(e.arg.index, e.from, e.type, e.pos);
+    let rows: ReturnType<typeof compileExpr> | undefined;
+    return (b) => {
+      const v = cast(b);
+      if (v) return v;
+      rows ??= compileExpr(e, ctx);
+      const data = allocVectorData(e.type, b.rowCount);
+      for (let i = 0; i < b.rowCount; i++) writeValue(e.type, data, i, rows(b, i));
+      return { type: e.type, data };
+    };
+  }
+  const run = compileBatchExpr(e, "value", ctx.params, envOf(ctx));
   if (!run) return undefined;
   const t = e.type;
   let rows: ReturnType<typeof compileExpr> | undefined;
@@ -71,12 +87,20 @@ export function batchVector(
   };
 }
 
+/** Prepared subquery values and row-path predicates of this execution (batch_expr.ts BatchEnv). */
+function envOf(ctx: ExecContext): BatchEnv {
+  return {
+    subquery: (plan) => ctx.subqueries.has(plan) ? { value: ctx.subqueries.get(plan) } : undefined,
+    rowPredicate: (e) => compilePredicate(e, ctx),
+  };
+}
+
 /** Writes into `sel` the rows where predicate `e` is true and answers their count. */
 export type BatchSelect = (b: Batch, sel: Int32Array) => number;
 
 export function batchSelect(e: BoundExpr, ctx: ExecContext): BatchSelect | undefined {
   if (referenceExecution()) return undefined;
-  const run = compileBatchExpr(e, "select", ctx.params);
+  const run = compileBatchExpr(e, "select", ctx.params, envOf(ctx));
   if (!run) return undefined;
   let rows: ReturnType<typeof compilePredicate> | undefined;
   return (b, sel) => {
@@ -94,7 +118,7 @@ export type BatchMask = (b: Batch, mask: Uint8Array) => void;
 
 export function batchMask(e: BoundExpr, ctx: ExecContext): BatchMask | undefined {
   if (referenceExecution()) return undefined;
-  const run = compileBatchExpr(e, "mask", ctx.params);
+  const run = compileBatchExpr(e, "mask", ctx.params, envOf(ctx));
   if (!run) return undefined;
   let rows: ReturnType<typeof compilePredicate> | undefined;
   return (b, mask) => {

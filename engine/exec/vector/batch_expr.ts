@@ -23,7 +23,8 @@ import type { ColumnType } from "../../base/types.ts";
 import type { Batch, SymbolDict } from "../../base/values.ts";
 import { parseTimestamp } from "../../functions/timestamp_parse.ts";
 import { parseStride, truncUnit } from "../../functions/datetime_units.ts";
-import type { BoundExpr } from "../../plan/bound.ts";
+import { type BoundExpr, walkBound } from "../../plan/bound.ts";
+import type { PlanNode } from "../../plan/plan_node.ts";
 import type { InlineField } from "./batch_time.ts";
 import {
   civilFromDays,
@@ -93,10 +94,12 @@ function unsupported(): never {
 /** Code generation state for one expression. */
 class Gen {
   readonly leaves: Leaf[] = [];
+  /** Set by compileBatchExpr's `env`: subquery values and row-path predicates. */
+  env?: BatchEnv;
   readonly consts: unknown[] = [];
   readonly steps: string[] = [];
   /** Per-batch tables (symbol key sets): built from the batch before the loop runs. */
-  readonly tables: ((b: Batch) => Uint8Array)[] = [];
+  readonly tables: ((b: Batch) => Uint8Array | undefined)[] = [];
   /** Declarations placed before the loop (day caches of dayField). */
   readonly pre: string[] = [];
   #days = new Map<
@@ -134,7 +137,7 @@ class Gen {
     return this.leaves.length - 1;
   }
 
-  table(build: (b: Batch) => Uint8Array): string {
+  table(build: (b: Batch) => Uint8Array | undefined): string {
     this.tables.push(build);
     return `s${this.tables.length - 1}`;
   }
@@ -214,6 +217,19 @@ class Gen {
 }
 
 /**
+ * What an execution lends the compiler beyond bind values (batch_eval.ts builds it from the
+ * ExecContext): the prepared values of uncorrelated subqueries (exec/subqueries.ts ran them
+ * before the plan) and row-path predicates, which a predicate over one SYMBOL column runs once
+ * per dictionary code to build its table (see `symbolPredicate`).
+ */
+export interface BatchEnv {
+  /** Whether the uncorrelated subquery `plan` has a prepared value, and that value. */
+  subquery(plan: PlanNode): { value: unknown } | undefined;
+  /** The row path's predicate of `e` (compile_expr.ts compilePredicate). */
+  rowPredicate(e: BoundExpr): (b: Batch, i: number) => boolean;
+}
+
+/**
  * Compiles `e` for the given sink; undefined when some part of it has no batch form.
  * `params` are the statement's bind values (a parameter is a constant of the batch loop).
  */
@@ -221,8 +237,10 @@ export function compileBatchExpr(
   e: BoundExpr,
   sink: Sink,
   params: readonly unknown[] = [],
+  env?: BatchEnv,
 ): BatchRun | undefined {
   const g = new Gen(params);
+  g.env = env;
   let r: Node;
   try {
     r = node(g, e);
@@ -365,7 +383,12 @@ function build(g: Gen, r: Node, sink: Sink, t: ColumnType): BatchRun {
       if (!d) return -1;
       A.push(d);
     }
-    const S = tables.map((f) => f(b));
+    const S: Uint8Array[] = [];
+    for (const f of tables) {
+      const t = f(b);
+      if (!t) return -1;
+      S.push(t);
+    }
     return loop(b.rowCount, A, S, consts, out);
   };
 }
@@ -377,7 +400,19 @@ function num(n: Node): NumKind | "null" {
 }
 
 function node(g: Gen, e: BoundExpr): Node {
+  let sym = g.env && e.type.tag === "BOOLEAN" && e.kind !== "column" && e.kind !== "const"
+    ? soleSymbolColumn(e)
+    : undefined;
+  // Only what the loop cannot compile from its constants alone: those build no per-code table
+  // and also run on the workers, whose dictionaries hold no texts.
+  if (sym && compilesDirectly(e, g.params)) sym = undefined;
+  if (sym) return symbolPredicate(g, e, sym);
   switch (e.kind) {
+    case "subquery": {
+      const v = e.outer?.length ? undefined : g.env?.subquery(e.plan);
+      if (!v) unsupported();
+      return constant(g, e.type, v.value);
+    }
     case "column": {
       const lay = LAYOUT[e.type.tag] ?? unsupported();
       const leaf = g.leaf(e.index, e.type.tag);
@@ -666,6 +701,78 @@ function symbolTable(g: Gen, col: number, values: (string | null)[]): string {
   });
 }
 
+/** Whether `e` compiles without an environment (symbol = / IN constants, IS NULL, ...). */
+function compilesDirectly(e: BoundExpr, params: readonly unknown[]): boolean {
+  try {
+    node(new Gen(params), e);
+    return true;
+  } catch (err) {
+    if (err instanceof Unsupported) return false;
+    throw err;
+  }
+}
+
+/**
+ * The SYMBOL column `e` reads, when it reads exactly one and nothing that changes from row to
+ * row besides it: no other column, no correlated subquery, no non-deterministic function (now(),
+ * rnd_*). Such a predicate has one answer per dictionary code.
+ */
+function soleSymbolColumn(e: BoundExpr): Extract<BoundExpr, { kind: "column" }> | undefined {
+  let col: Extract<BoundExpr, { kind: "column" }> | undefined;
+  let ok = true;
+  walkBound(e, (x) => {
+    if (x.kind === "column") {
+      if (x.type.tag !== "SYMBOL" || (col && col.index !== x.index)) ok = false;
+      col = x;
+    } else if (x.kind === "param" && x.outer !== undefined) ok = false;
+    else if ((x.kind === "subquery" || x.kind === "inSubquery" || x.kind === "exists") && x.outer?.length) {
+      ok = false;
+    } else if (x.kind === "call" && x.binding.deterministic === false) ok = false;
+  });
+  return ok ? col : undefined;
+}
+
+/** Dictionaries larger than this keep the row path (a table costs a row-path call per code). */
+const SYMBOL_TABLE_MAX = 1 << 20;
+
+/**
+ * A boolean expression of one SYMBOL column (LIKE, length(), upper() = ..., IN a subquery):
+ * the row path evaluates it once per dictionary code and once for NULL, over a batch of those
+ * codes, and the loop reads the answer by the row's code. A batch whose dictionary is larger
+ * than SYMBOL_TABLE_MAX goes row by row.
+ */
+function symbolPredicate(g: Gen, e: BoundExpr, col: Extract<BoundExpr, { kind: "column" }>): Node {
+  const pred = g.env!.rowPredicate(e);
+  const cache = new Map<SymbolDict, Uint8Array>();
+  const a = node(g, col);
+  const s = g.table((b) => {
+    const v = b.columns[col.index];
+    const dict = v.dict!;
+    let t = cache.get(dict);
+    if (t && t.length === dict.size + 1) return t;
+    // A failed build (below) is remembered as an empty table: those batches go row by row.
+    if (t?.length === 0 || dict.size > SYMBOL_TABLE_MAX) return undefined;
+    const codes = new Int32Array(dict.size + 1);
+    for (let k = 0; k < dict.size; k++) codes[k + 1] = k;
+    codes[0] = -1;
+    const columns: Batch["columns"] = [];
+    columns[col.index] = { type: v.type, data: codes, dict };
+    const probe: Batch = { rowCount: codes.length, columns };
+    t = new Uint8Array(codes.length);
+    try {
+      for (let i = 0; i < codes.length; i++) t[i] = pred(probe, i) ? 1 : 0;
+    } catch {
+      // A code no row of the batch holds may fail where the rows would not (a cast of its
+      // text): the row path then decides, raising only the errors the rows raise.
+      cache.set(dict, new Uint8Array(0));
+      return undefined;
+    }
+    cache.set(dict, t);
+    return t;
+  });
+  return { v: g.tmp(`${s}[${a.v} < 0 ? 0 : ${a.v} + 1] === 1`), repr: "bool" };
+}
+
 function symTest(g: Gen, a: Node, col: number, values: (string | null)[], not: boolean): Node {
   const s = symbolTable(g, col, values);
   const hit = `${s}[${a.v} < 0 ? 0 : ${a.v} + 1] === 1`;
@@ -847,7 +954,12 @@ export function compileFusedLoop(
       if (!d) return -1;
       A.push(d);
     }
-    const S = tables.map((t) => t(b));
+    const S: Uint8Array[] = [];
+    for (const t of tables) {
+      const s = t(b);
+      if (!s) return -1;
+      S.push(s);
+    }
     return f(sel ? count! : b.rowCount, A, S, consts, X, sel);
   };
   return { all: runner(fns[0]), withSel: runner(fns[1]) };

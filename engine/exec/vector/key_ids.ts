@@ -10,12 +10,14 @@
  * - BYTE/SHORT/CHAR/BOOLEAN: a direct table over the 16-bit range.
  * - INT/IPV4, LONG/DATE/TIMESTAMP, FLOAT/DOUBLE: the value's 32-bit words in an IntPairHash
  *   (NULL sentinels and all non-finite doubles fold into one NULL word pair; -0 into 0).
+ * - Text cast from a SYMBOL column (symbol_cast.ts textOrigin): as the symbol, by its codes.
  * - Anything else (strings, computed symbols, UUID, ...): a Map over the value's key.
  */
-import { type Value, type Vector } from "../../base/values.ts";
+import { type SymbolDict, type Value, type Vector } from "../../base/values.ts";
 import { valueKey } from "../../plan/bound.ts";
 import { readValue } from "../../base/values.ts";
 import { IntPairHash } from "./int_hash.ts";
+import { textOrigin } from "./symbol_cast.ts";
 
 const NULL_HI = -2147483648;
 /** Values 0..SMALL-1 of INT and LONG-like keys get their ids by direct index. */
@@ -77,6 +79,9 @@ export class KeyIds {
       }
       return this.#pairsOf(v, hi, lo, n, out);
     }
+    // Text cast from a symbol (symbol_cast.ts): ids per code, as for the symbol itself.
+    const origin = textOrigin(d);
+    if (origin && origin.codes.length >= n) return this.#symbolCodes(origin.codes, origin.dict, n, out);
     const arr = d as Value[];
     const byText = this.#byText;
     for (let i = 0; i < n; i++) {
@@ -100,8 +105,10 @@ export class KeyIds {
   }
 
   #symbol(v: Vector, n: number, out: Int32Array): void {
-    const dict = v.dict!;
-    const keys = v.data as Int32Array;
+    this.#symbolCodes(v.data as Int32Array, v.dict!, n, out);
+  }
+
+  #symbolCodes(keys: Int32Array, dict: SymbolDict, n: number, out: Int32Array): void {
     let table = this.#symbolTables.get(dict);
     if (!table || table.length < dict.size + 1) {
       const grown = new Int32Array(dict.size + 1).fill(-1);

@@ -163,6 +163,37 @@ function tsExpr(r: Rng): string {
   ]);
 }
 
+/**
+ * Choices of the shapes added later (symbol predicates, subqueries, symbol casts) come from
+ * their own generator, reseeded per seed: the shapes drawn from `r` stay those of before.
+ */
+let extra: Rng = rng(1);
+
+/**
+ * Predicates over one SYMBOL column (evaluated once per dictionary code by the batch loops) and
+ * over uncorrelated subqueries (a prepared constant or set), NULLs included: e is empty, so
+ * its aggregates are NULL.
+ */
+function symbolPredicate(r: Rng): string {
+  const c = r.pick(["s", "side"]);
+  return r.pick([
+    `${c} LIKE 'k%'`,
+    `${c} NOT LIKE '%e%'`,
+    `${c} ILIKE 'K_'`,
+    `length(${c}) = ${r.pick([2, 3, 4])}`,
+    `upper(${c}) = 'BUY'`,
+    `concat(${c}, 'x') IN ('k1x', 'sellx')`,
+    `(${c} = 'k2' OR length(${c}) > 3)`,
+    `coalesce(${c}, 'none') = 'none'`,
+    `${c} IN (SELECT ${c} FROM t WHERE i > 500)`,
+    `${c} NOT IN (SELECT ${c} FROM t WHERE d > 50)`,
+    `${c} IN (SELECT ${c} FROM e)`,
+    `d > (SELECT avg(d) FROM t)`,
+    `i < (SELECT max(i) FROM e)`,
+    `l >= (SELECT min(l) FROM t WHERE l > 0)`,
+  ]);
+}
+
 function boolExpr(r: Rng, depth = 0): string {
   const n = () => numExpr(r, depth + 1);
   switch (depth > 2 ? r.int(5) : r.int(9)) {
@@ -173,6 +204,7 @@ function boolExpr(r: Rng, depth = 0): string {
     case 2:
       return `${n()} ${r.chance(0.3) ? "NOT " : ""}IN (${r.pick(["1, 2, 3", "0, -1, NULL", "2.5, 7"])})`;
     case 3:
+      if (extra.chance(0.5)) return symbolPredicate(extra);
       return `${r.pick(["s", "side"])} ${
         r.pick(["= 'k1'", "!= 'buy'", "IN ('k1', 'k3')", "IN ('sell', NULL)", "IS NULL", "= NULL"])
       }`;
@@ -196,7 +228,7 @@ function boolExpr(r: Rng, depth = 0): string {
 function expressionShape(r: Rng, table: string): { sql: string; ordered: boolean } {
   const where = r.chance(0.7) ? ` WHERE ${boolExpr(r)}` : "";
   if (r.chance(0.5)) {
-    const cols = [numExpr(r), numExpr(r), boolExpr(r), tsExpr(r)].join(", ");
+    const cols = [numExpr(r), numExpr(r), boolExpr(r), tsExpr(r), symbolCast(extra)].join(", ");
     return { sql: `SELECT ${cols} FROM ${table}${where}`, ordered: false };
   }
   const keys = [...new Set(Array.from({ length: 1 + r.int(2) }, () => r.pick([numExpr(r), tsExpr(r)])))];
@@ -211,8 +243,22 @@ function expressionShape(r: Rng, table: string): { sql: string; ordered: boolean
   };
 }
 
+/** Casts of a SYMBOL column, computed once per dictionary code (vector/symbol_cast.ts). */
+function symbolCast(r: Rng): string {
+  return `CAST(${r.pick(["s", "side"])} AS ${r.pick(["STRING", "VARCHAR", "INT", "BOOLEAN"])})`;
+}
+
 function shapeOf(r: Rng, table: string): { sql: string; ordered: boolean; batch?: boolean } {
   if (r.chance(0.4)) return { ...expressionShape(r, table), batch: true };
+  if (extra.chance(0.08)) {
+    // Two symbols' UNION is STRING: each side casts, and the grouping keys the cast text.
+    const where = extra.chance(0.5) ? ` WHERE ${symbolPredicate(extra)}` : "";
+    return {
+      sql: `SELECT k, count(*), min(i) FROM (SELECT s k, i FROM ${table}${where} UNION ALL ` +
+        `SELECT side k, i FROM t) GROUP BY k`,
+      ordered: false,
+    };
+  }
   if (r.chance(0.15)) {
     // SELECT DISTINCT: the hash distinct keeps first occurrences in input order, as the rows do.
     const cols = [...new Set(Array.from({ length: 1 + r.int(3) }, () => r.pick(KEYS)))];
@@ -281,6 +327,7 @@ async function runSeed(seed: number, parallel: boolean): Promise<void> {
     let onWorkers = 0;
     try {
       const r = rng(seed * 7919);
+      extra = rng(seed * 104729);
       const ddl = COLUMNS.map(([n, t]) => `${n} ${t}`).join(", ");
       for (const t of ["t", "e"]) {
         await engine.execute(
