@@ -100,7 +100,7 @@ export interface StatementSource {
 /** The subset of WorkerPool a statement needs. */
 export interface StatementPool {
   readonly workers: number;
-  channel(onReply: (r: HeapReply) => void): Promise<HeapChannel | undefined>;
+  channel(onReply: (r: HeapReply) => void, affinity?: string): Promise<HeapChannel | undefined>;
 }
 
 /** A plan chosen to run on a worker; `run` streams it, `discard` keeps it here. */
@@ -206,7 +206,7 @@ async function* stream(
       if (r.kind === "error") died = r.message;
       else if (r.kind.startsWith("stmt")) replies.push(r as StatementReply);
       wake();
-    });
+    }, spec.sql);
     if (!channel) {
       ended = true;
       yield* local();

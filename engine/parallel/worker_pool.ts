@@ -31,6 +31,9 @@ import { Snapshot } from "../storage/snapshot.ts";
 import { MEMORY_BYTES_MAX, SCRATCH_RESERVE_BYTES } from "../../engine-wasm/mod.ts";
 import type { HeapReply, HeapRequest } from "./_protocol.ts";
 
+/** Statement texts whose last worker is remembered (WorkerPool.channel). */
+const AFFINITY_MAX = 1024;
+
 /** QuestDB's `cairo.sql.parallel.workers` default here: the machines we target have 2 cores. */
 export const PARALLEL_WORKERS_DEFAULT = 2;
 /**
@@ -92,6 +95,8 @@ interface Heap {
 /** One statement's conversation with a worker (parallel/statement_offload.ts). */
 export interface HeapChannel {
   readonly id: number;
+  /** Which worker the conversation is with (0-based). */
+  readonly heap: number;
   /** Cache prefixes the worker must forget before it reads (sent with the statement). */
   forget(): string[];
   post(request: HeapRequest, transfer?: ArrayBuffer[]): void;
@@ -116,6 +121,8 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
   /** Statement conversations by id: every reply with that id goes to its handler. */
   readonly #channels = new Map<number, (r: HeapReply) => void>();
   #channelNext = 0;
+  /** The heap that last ran each statement text (least recently used first). */
+  readonly #lastHeap = new Map<string, number>();
   readonly #unwatch: (() => void) | undefined;
 
   constructor(options: WorkerPoolOptions) {
@@ -354,23 +361,35 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
   /**
    * A conversation with the worker running the fewest statements, for one statement
    * (parallel/statement_offload.ts), or undefined when the pool cannot run it. A worker that
-   * dies answers the handler an `error`.
+   * dies answers the handler an `error`. Among the least busy workers, the one that last ran
+   * the same `affinity` (the statement's text) is preferred: its column cache holds the
+   * statement's columns and its compiled code is warm, while a worker seeing the statement
+   * for the first time reads and compiles it again (alternating workers made every other run
+   * of a repeated query cold).
    */
-  async channel(onReply: (r: HeapReply) => void): Promise<HeapChannel | undefined> {
+  async channel(onReply: (r: HeapReply) => void, affinity?: string): Promise<HeapChannel | undefined> {
     if (this.workers === 0 || this.#broken || this.#closed) return undefined;
     const heaps = await this.#start();
     if (!heaps) return undefined;
-    const start = this.#channelNext++ % heaps.length;
+    const last = affinity === undefined ? undefined : this.#lastHeap.get(affinity);
+    const start = last !== undefined && last < heaps.length ? last : this.#channelNext++ % heaps.length;
     let h = heaps[start];
     for (let k = 1; k < heaps.length; k++) {
       const other = heaps[(start + k) % heaps.length];
       if (other.statements < h.statements) h = other;
+    }
+    const heap = heaps.indexOf(h);
+    if (affinity !== undefined) {
+      this.#lastHeap.delete(affinity);
+      if (this.#lastHeap.size >= AFFINITY_MAX) this.#lastHeap.delete(this.#lastHeap.keys().next().value!);
+      this.#lastHeap.set(affinity, heap);
     }
     const id = this.#idNext++;
     this.#channels.set(id, onReply);
     h.statements++;
     return {
       id,
+      heap,
       forget: () => h.forget.splice(0),
       post: (request, transfer) => h.worker.postMessage(request, { transfer: transfer ?? [] }),
       close: () => {
