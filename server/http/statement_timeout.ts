@@ -20,8 +20,17 @@ export function durationMs(text: string | undefined): number | undefined {
 export function execTimeoutMs(request: Request, config: Config): number {
   const header = request.headers.get("Statement-Timeout");
   if (header !== null && /^\s*\d+\s*$/.test(header)) return Number(header);
-  return durationMs(config.get("query.timeout")) ?? 60_000;
+  // The setting's text is read per request (it may be reloaded); parsed only when it changed.
+  const text = config.get("query.timeout");
+  if (text !== lastText) {
+    lastText = text;
+    lastMs = durationMs(text) ?? 60_000;
+  }
+  return lastMs;
 }
+
+let lastText: string | undefined;
+let lastMs = 60_000;
 
 /** The timeout of an /exp request from its `timeout` parameter (seconds); 0 means none. */
 export function expTimeoutMs(timeoutParam: string | undefined): number {
