@@ -8,16 +8,31 @@
  * A JS Map over numbers or strings costs 30-100 ns a row here; a probe of these arrays costs a
  * few, and a batch is mapped in one monomorphic loop (`mapBatch`).
  */
-/** Side of the direct-index square of small pairs (64K entries, 256 KB). */
+/** Side of the first direct-index rectangle of small pairs (64K entries, 256 KB). */
 const DIRECT = 256;
+/**
+ * Largest direct rectangle (2M entries, 8 MB), and at most this many entries per pair held:
+ * the rectangle widens for the folds of larger id ranges (GROUP BY qty, symbol: 10000 x 100
+ * ids, 330K groups) once the pairs held make it no more than a few times the hash's 24 bytes
+ * a pair.
+ */
+const DIRECT_MAX = 1 << 21;
+const DIRECT_PER_PAIR = 64;
 
 export class IntPairHash {
   #mask: number;
   #a: Int32Array;
   #b: Int32Array;
   #id: Int32Array;
-  /** Ids of pairs with both ints in [0, DIRECT), by a * DIRECT + b (-1: not seen yet). */
+  /**
+   * Ids of pairs (a, b) with a in [0, #rows) and b in [0, 2^#shift), at (a << #shift) + b
+   * (-1: not seen yet); DIRECT x DIRECT at first, widened by `#widen`.
+   */
   #direct?: Int32Array;
+  #rows = DIRECT;
+  #shift = 8;
+  /** The pair count at the last refused widening (0: none). */
+  #refusedAt = 0;
   size = 0;
 
   constructor(capacity = 1024) {
@@ -62,25 +77,27 @@ export class IntPairHash {
     // Pairs of two small non-negative ints (folded ids of low-cardinality keys, small INT
     // values such as hour(ts) or qty % 7) are found by direct index: one read, no hashing. The
     // table only caches the hash's ids, so both routes give the same id.
-    const direct = this.#direct ??= new Int32Array(DIRECT * DIRECT).fill(-1);
+    this.#direct ??= new Int32Array(DIRECT * DIRECT).fill(-1);
+    if (b !== undefined && this.size >= this.#refusedAt * 2) this.#widenFor(a, b, n);
+    const direct = this.#direct, rows = this.#rows, shift = this.#shift, width = 1 << shift;
     let size = this.size;
     let i = 0;
-    // The leading rows whose pairs the direct square already holds (all of them, once the
+    // The leading rows whose pairs the direct rectangle already holds (all of them, once the
     // groups of a low-cardinality fold have been seen), in a loop without the probe; the loop
     // below takes the rest from the first row that needs it.
     if (b !== undefined) {
       for (; i < n; i++) {
         const x = a[i], y = b[i];
-        const id = (x | y) >>> 0 < DIRECT ? direct[x * DIRECT + y] : -1;
+        const id = x >>> 0 < rows && y >>> 0 < width ? direct[(x << shift) + y] : -1;
         if (id < 0) break;
         out[i] = id;
       }
     }
     for (; i < n; i++) {
       const x = a[i], y = b === undefined ? 0 : b[i];
-      const small = (x | y) >>> 0 < DIRECT;
+      const small = x >>> 0 < rows && y >>> 0 < width;
       if (small) {
-        const id = direct[x * DIRECT + y];
+        const id = direct[(x << shift) + y];
         if (id >= 0) {
           out[i] = id;
           continue;
@@ -100,12 +117,12 @@ export class IntPairHash {
           ka[h] = x;
           kb[h] = y;
           ids[h] = size;
-          if (small) direct[x * DIRECT + y] = size;
+          if (small) direct[(x << shift) + y] = size;
           out[i] = size++;
           break;
         }
         if (ka[h] === x && kb[h] === y) {
-          if (small) direct[x * DIRECT + y] = id;
+          if (small) direct[(x << shift) + y] = id;
           out[i] = id;
           break;
         }
@@ -113,6 +130,49 @@ export class IntPairHash {
       }
     }
     this.size = size;
+  }
+
+  /** Widens the rectangle, before a batch, to the batch's pairs when they are small enough. */
+  #widenFor(a: Int32Array, b: Int32Array, n: number): void {
+    // The batch's largest pair values, when none is negative (a DOUBLE's or LONG's words
+    // rarely are all non-negative and small: they stay with the hash).
+    let mx = 0, my = 0;
+    for (let i = 0; i < n; i++) {
+      const x = a[i], y = b[i];
+      if (x > mx) mx = x;
+      if (y > my) my = y;
+      if ((x | y) < 0) return;
+    }
+    if (mx >= this.#rows || my >= 1 << this.#shift) this.#widen(mx, my, this.size);
+  }
+
+  /**
+   * Widens the rectangle to hold pairs up to (x, y) when the result stays within DIRECT_MAX
+   * entries and DIRECT_PER_PAIR per pair (`size`: the pairs held). A
+   * refusal stands until the pairs double, as the allowed area grows with them.
+   */
+  #widen(x: number, y: number, size: number): boolean {
+    if (x >= DIRECT_MAX || y >= DIRECT_MAX) {
+      this.#refusedAt = Math.max(this.size, 1);
+      return false;
+    }
+    let rows = this.#rows, shift = this.#shift;
+    while (rows <= x) rows *= 2;
+    while (1 << shift <= y) shift++;
+    const area = rows * (1 << shift);
+    if (area > DIRECT_MAX || area > DIRECT_PER_PAIR * Math.max(size, 4096)) {
+      this.#refusedAt = Math.max(this.size, 1);
+      return false;
+    }
+    const old = this.#direct!, oldShift = this.#shift, oldWidth = 1 << oldShift;
+    const next = new Int32Array(area).fill(-1);
+    for (let r = 0; r < this.#rows; r++) {
+      next.set(old.subarray(r << oldShift, (r << oldShift) + oldWidth), r << shift);
+    }
+    this.#direct = next;
+    this.#rows = rows;
+    this.#shift = shift;
+    return true;
   }
 
   #grow(): void {

@@ -20,8 +20,12 @@ import { IntPairHash } from "./int_hash.ts";
 import { textOrigin } from "./symbol_cast.ts";
 
 const NULL_HI = -2147483648;
-/** Values 0..SMALL-1 of INT and LONG-like keys get their ids by direct index. */
+/**
+ * Values 0..SMALL-1 of INT and LONG-like keys get their ids by direct index; the table doubles
+ * up to SMALL_MAX entries (256 KB) when larger small values come (qty in 1..10000).
+ */
 const SMALL = 4096;
+const SMALL_MAX = 65536;
 
 export class KeyIds {
   /** Scalar value of each id. */
@@ -186,7 +190,7 @@ export class KeyIds {
    * first row, through the pair table, which alone hands out ids (the direct table caches them).
    */
   #ints(v: Vector, w: Int32Array, step: 1 | 2, n: number, out: Int32Array): void {
-    const direct = this.#direct ??= new Int32Array(SMALL).fill(-1);
+    let direct = this.#direct ??= new Int32Array(SMALL).fill(-1);
     const pairs = this.#pairs ??= new IntPairHash();
     const values = this.values;
     // Loops with the word stride known, over the leading rows whose ids the direct table already
@@ -196,21 +200,22 @@ export class KeyIds {
     if (step === 1) {
       for (; i < n; i++) {
         const lo = w[i];
-        const id = lo >>> 0 < SMALL ? direct[lo] : -1;
+        const id = lo >>> 0 < direct.length ? direct[lo] : -1;
         if (id < 0) break;
         out[i] = id;
       }
     } else {
       for (; i < n; i++) {
         const lo = w[2 * i];
-        const id = w[2 * i + 1] === 0 && lo >>> 0 < SMALL ? direct[lo] : -1;
+        const id = w[2 * i + 1] === 0 && lo >>> 0 < direct.length ? direct[lo] : -1;
         if (id < 0) break;
         out[i] = id;
       }
     }
     for (; i < n; i++) {
       const lo = w[step * i], hi = step === 2 ? w[2 * i + 1] : 0;
-      const small = hi === 0 && lo >>> 0 < SMALL;
+      const small = hi === 0 && lo >>> 0 < SMALL_MAX;
+      if (small && lo >= direct.length) direct = this.#widenDirect(lo);
       if (small) {
         const id = direct[lo];
         if (id >= 0) {
@@ -224,6 +229,15 @@ export class KeyIds {
       if (small) direct[lo] = id;
       out[i] = id;
     }
+  }
+
+  /** The direct table grown to hold value `lo` (< SMALL_MAX), keeping its ids. */
+  #widenDirect(lo: number): Int32Array {
+    let n = this.#direct!.length;
+    while (n <= lo) n *= 2;
+    const grown = new Int32Array(n).fill(-1);
+    grown.set(this.#direct!);
+    return this.#direct = grown;
   }
 
   #words(v: Vector, d: Int32Array, n: number, out: Int32Array, nullWord: number): void {
