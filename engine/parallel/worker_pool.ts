@@ -236,7 +236,10 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
         const size = r.partial.groups +
           (r.partial.distinct ?? []).reduce((n, d) => n + (d?.groups.length ?? 0), 0);
         // (Per full morsel: the short last one of a table may hold all of a few hundred groups.)
-        if (size > MERGE_SHARE_MAX * hashTuning.morselRows) throw new HashUnavailable();
+        if (size > MERGE_SHARE_MAX * hashTuning.morselRows) {
+          job.manyGroups = true;
+          throw new HashUnavailable();
+        }
         partials[i] = r.partial;
       }
     };
