@@ -363,7 +363,7 @@ export class Engine {
         ? parsed
         : parseStatement(sql);
       if (key !== undefined && !kept) {
-        kept = this.#queries!.add(key, sql, stmt, hasPivotLists(stmt));
+        kept = stmt.kind === "query" && !hasPivotLists(stmt) ? this.#queries!.add(key, sql, stmt) : undefined;
         if (kept) prepared = kept;
         stmt = prepared?.statement ?? stmt;
       }

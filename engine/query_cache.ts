@@ -61,12 +61,10 @@ export class QueryCache {
   }
 
   /**
-   * Keeps a parsed query under `key` (marked in use by the caller's execution), or returns
-   * undefined for a statement that is not kept.
+   * Keeps a parsed query under `key`, marked in use by the caller's execution. Only queries
+   * without PIVOT ... IN (SELECT ...) lists (those rewrite their parse per execution).
    */
-  add(key: string, sql: string, stmt: A.Statement, hasPivotLists: boolean): PreparedStatement | undefined {
-    // PIVOT ... IN (SELECT ...) rewrites its parse per execution.
-    if (stmt.kind !== "query" || hasPivotLists) return undefined;
+  add(key: string, sql: string, stmt: A.Query): PreparedStatement {
     const entry = new PreparedStatement(sql, stmt, [], null, [], false);
     this.#entries.set(key, entry);
     this.#busy.add(entry);
