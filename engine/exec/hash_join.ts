@@ -200,12 +200,22 @@ export async function* runHashJoin(
     const rightRows = new Int32Array(BATCH_ROWS_MAX);
     let pairs = 0;
     /** The pairs so far as a batch (after the ON condition's rest, when there is one). */
+    /** Pairs so far that have a right row (the others are a LEFT/FULL join's unmatched rows). */
+    let matchedPairs = 0;
     const emit = (b: Batch): Batch | undefined => {
       const count = pairs;
       pairs = 0;
+      // Every left row once, in order (a LEFT join that found nothing, a 1:1 join): the batch's
+      // own vectors; no right row at all: NULL vectors, no gather.
+      let identity = count === b.rowCount;
+      for (let i = 0; identity && i < count; i++) identity = leftRows[i] === i;
+      const right = matchedPairs === 0
+        ? n.right.columns.map((c) => nullVector(c.type, count))
+        : rightColumns(rightRows, count);
+      matchedPairs = 0;
       const joined: Batch = {
         rowCount: count,
-        columns: [...gather(b, leftRows, count).columns, ...rightColumns(rightRows, count)],
+        columns: [...(identity ? b.columns : gather(b, leftRows, count).columns), ...right],
       };
       if (!cond) return joined;
       const keep = new Int32Array(count);
@@ -241,6 +251,7 @@ export async function* runHashJoin(
           if (same) {
             matched = true;
             if (matchedRight) matchedRight[r] = 1;
+            matchedPairs++;
             leftRows[pairs] = i;
             rightRows[pairs++] = r;
             if (pairs === BATCH_ROWS_MAX) {
