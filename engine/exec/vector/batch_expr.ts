@@ -413,6 +413,11 @@ function node(g: Gen, e: BoundExpr): Node {
       if (!v) unsupported();
       return constant(g, e.type, v.value);
     }
+    case "exists": {
+      const v = e.outer?.length ? undefined : g.env?.subquery(e.plan);
+      if (!v || typeof v.value !== "boolean") unsupported();
+      return { v: String(v.value), repr: "bool" };
+    }
     case "column": {
       const lay = LAYOUT[e.type.tag] ?? unsupported();
       const leaf = g.leaf(e.index, e.type.tag);

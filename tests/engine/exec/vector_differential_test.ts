@@ -191,6 +191,8 @@ function symbolPredicate(r: Rng): string {
     `d > (SELECT avg(d) FROM t)`,
     `i < (SELECT max(i) FROM e)`,
     `l >= (SELECT min(l) FROM t WHERE l > 0)`,
+    `(i > 0 AND EXISTS (SELECT 1 FROM e))`,
+    `(d < 0 OR NOT EXISTS (SELECT 1 FROM t WHERE i > 990))`,
   ]);
 }
 
