@@ -494,6 +494,7 @@ export class Engine {
       tableExists: (name) => this.#storage.table(name) !== undefined,
       catalog: this.#storage,
       cancelQuery: (id, pos) => activity.tryCancel(id, session, pos),
+      flushQueryCache: () => this.#queries?.clear(),
     };
   }
 

@@ -152,7 +152,17 @@ export const MISC_FUNCTIONS: ScalarFunction[] = [
   fixed("pg_catalog.version", T.STRING, VERSION_TEXT),
   fixed("build", T.STRING, BUILD_TEXT),
   // Side-effect functions: never folded, so each call is a real request.
-  fixed("flush_query_cache", T.BOOLEAN, true, false),
+  scalar("flush_query_cache", (args) =>
+    args.length === 0
+      ? {
+        returns: T.BOOLEAN,
+        deterministic: false,
+        eval: (_args, ctx) => {
+          ctx.flushQueryCache?.();
+          return true;
+        },
+      }
+      : noMatch("flush_query_cache", args)),
   fixed("reload_config", T.BOOLEAN, true, false),
   digest("md5", "md5"),
   digest("sha1", "sha1"),

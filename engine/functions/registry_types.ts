@@ -41,6 +41,8 @@ export interface EvalContext {
   tableExists?: (name: string) => boolean;
   /** The tables, for reg* casts naming relations by oid and oid by name (engine/plan/reg_types.ts). */
   catalog?: Storage;
+  /** flush_query_cache(): empties the engine's query cache (engine/query_cache.ts). */
+  flushQueryCache?: () => void;
 }
 
 export interface RandomSource {

@@ -220,3 +220,15 @@ Deno.test("query cache: a session with queryCache=false neither reads nor fills 
     assert.equal(engine.queryCacheHits, 2);
   });
 });
+
+Deno.test("query cache: flush_query_cache() empties it (the next run plans again)", async () => {
+  await withEngine(async (engine) => {
+    for (let i = 0; i < 2; i++) assert.deepEqual((await result(engine, "SELECT 8")).rows, [[8]]);
+    assert.equal(engine.queryCacheHits, 1);
+    assert.deepEqual((await result(engine, "SELECT flush_query_cache()")).rows, [[true]]);
+    assert.deepEqual((await result(engine, "SELECT 8")).rows, [[8]]);
+    assert.equal(engine.queryCacheHits, 1, "flushed: the text was parsed and planned again");
+    assert.deepEqual((await result(engine, "SELECT 8")).rows, [[8]]);
+    assert.equal(engine.queryCacheHits, 2);
+  });
+});
