@@ -6,7 +6,8 @@
  * has one (vector/batch_expr.ts), and else the predicate runs row by row, giving other
  * clients a turn every few thousand rows when the batch takes long (a regex per row).
  */
-import type { Batch, SymbolDict, Vector } from "../base/values.ts";
+import type { Batch, SymbolDict, Value, Vector } from "../base/values.ts";
+import type { BoundExpr } from "../plan/bound.ts";
 import { kernels, wasmMemory } from "../../engine-wasm/mod.ts";
 import { conjuncts } from "../plan/intervals_from_where.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
@@ -24,7 +25,7 @@ export async function* runFilter(
   ctx: ExecContext,
 ): AsyncGenerator<Batch> {
   const pred = compilePredicate(n.predicate, ctx);
-  const simple = conjuncts(n.predicate).map((c) => predicateOf(c, n.input.columns));
+  const simple = conjuncts(n.predicate).map((c) => predicateOf(withSubqueryValues(c, ctx), n.input.columns));
   const kernelPreds = simple.every((p) => p !== undefined) ? (simple as Pred[]) : undefined;
   const keySets = new Map<SymbolDict, Map<Pred, Uint8Array>>();
   // Predicates the kernels cannot take (OR, arithmetic, date functions) or batches outside WASM
@@ -55,6 +56,29 @@ export async function* runFilter(
     if (count === b.rowCount) yield b;
     else if (count > 0) yield gather(b, sel, count);
   }
+}
+
+/**
+ * A conjunct with its uncorrelated subqueries' prepared values in place, for the kernels:
+ * `price > (SELECT avg(price) ...)` becomes a comparison with a constant and `symbol IN
+ * (SELECT ...)` an IN list (the prepared set holds no NULL, so hasNull is false, as the row
+ * path's membership test answers for a NULL row). Anything else is left as it is.
+ */
+function withSubqueryValues(c: BoundExpr, ctx: ExecContext): BoundExpr {
+  const prepared = (x: BoundExpr) =>
+    (x.kind === "subquery" || x.kind === "inSubquery") && !x.outer?.length && ctx.subqueries.has(x.plan);
+  if (c.kind === "inSubquery" && prepared(c)) {
+    const keys = ctx.subqueries.get(c.plan);
+    if (!(keys instanceof Set)) return c;
+    return { kind: "inSet", type: c.type, arg: c.arg, keys, hasNull: false, not: c.not };
+  }
+  if (c.kind !== "call" || !c.args.some(prepared)) return c;
+  const args = c.args.map((a): BoundExpr =>
+    a.kind === "subquery" && prepared(a)
+      ? { kind: "const", type: a.type, value: (ctx.subqueries.get(a.plan) ?? null) as Value }
+      : a
+  );
+  return { ...c, args };
 }
 
 function inWasm(v: Vector, buffer: ArrayBufferLike): boolean {
