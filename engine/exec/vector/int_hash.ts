@@ -34,6 +34,8 @@ export class IntPairHash {
   /** The pair count at the last refused widening (0: none). */
   #refusedAt = 0;
   size = 0;
+  /** Pairs held by the hash (the others are in the direct rectangle only). */
+  #hashed = 0;
 
   constructor(capacity = 1024) {
     let cap = 16;
@@ -51,18 +53,29 @@ export class IntPairHash {
 
   /** The id of (a, b), inserting it with the next id when new. */
   idOf(a: number, b: number): number {
-    if (this.size * 2 >= this.#mask) this.#grow();
+    const d = this.#direct, shift = this.#shift;
+    const small = d !== undefined && a >>> 0 < this.#rows && b >>> 0 < 1 << shift;
+    if (small) {
+      const id = d[(a << shift) + b];
+      if (id >= 0) return id;
+    }
+    if (this.#hashed * 2 >= this.#mask) this.#grow();
     const mask = this.#mask, ka = this.#a, kb = this.#b, ids = this.#id;
     let h = hash(a, b) & mask;
     for (;;) {
       const id = ids[h];
       if (id < 0) {
+        if (small) return d[(a << shift) + b] = this.size++;
         ka[h] = a;
         kb[h] = b;
         ids[h] = this.size;
+        this.#hashed++;
         return this.size++;
       }
-      if (ka[h] === a && kb[h] === b) return id;
+      if (ka[h] === a && kb[h] === b) {
+        if (small) d[(a << shift) + b] = id;
+        return id;
+      }
       h = (h + 1) & mask;
     }
   }
@@ -107,8 +120,14 @@ export class IntPairHash {
       for (;;) {
         const id = ids[h];
         if (id < 0) {
-          if ((size + 1) * 2 >= mask) {
-            this.size = size;
+          // A new pair inside the rectangle lives there only: the hash keeps the pairs outside
+          // it (and those inserted before it widened), so it neither fills nor grows for them.
+          if (small) {
+            direct[(x << shift) + y] = size;
+            out[i] = size++;
+            break;
+          }
+          if ((this.#hashed + 1) * 2 >= mask) {
             this.#grow();
             mask = this.#mask, ka = this.#a, kb = this.#b, ids = this.#id;
             h = hash(x, y) & mask;
@@ -117,7 +136,7 @@ export class IntPairHash {
           ka[h] = x;
           kb[h] = y;
           ids[h] = size;
-          if (small) direct[(x << shift) + y] = size;
+          this.#hashed++;
           out[i] = size++;
           break;
         }

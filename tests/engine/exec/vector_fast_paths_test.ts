@@ -96,6 +96,64 @@ Deno.test("IntPairHash: the small-pair square and the hash hand out the same ids
   assert.equal(h.size, ref.size);
 });
 
+Deno.test("IntPairHash: the widened rectangle, the hash and idOf agree on ids", () => {
+  // Ranges grow batch by batch (the rectangle widens and holds new pairs alone, while pairs
+  // hashed before it widened stay in the hash); outliers and negatives stay in the hash; idOf
+  // is asked for new pairs in between, inside and outside the rectangle.
+  const h = new IntPairHash(4);
+  const ref = new Map<string, number>();
+  const check = (x: number, y: number, id: number) => {
+    const k = `${x},${y}`;
+    if (!ref.has(k)) ref.set(k, ref.size);
+    assert.equal(id, ref.get(k), k);
+  };
+  for (let batch = 0; batch < 12; batch++) {
+    const n = 4000;
+    const xs = 100 * (batch + 1), ys = 8 << batch;
+    const a = new Int32Array(n), b = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const r = rnd();
+      a[i] = r < 0.05 ? -1 - Math.floor(rnd() * 5) : r < 0.08 ? 3_000_000 + batch : Math.floor(rnd() * xs);
+      b[i] = Math.floor(rnd() * Math.min(ys, 5000));
+    }
+    const out = new Int32Array(n);
+    h.mapBatch(a, b, n, out);
+    for (let i = 0; i < n; i++) check(a[i], b[i], out[i]);
+    for (let j = 0; j < 50; j++) {
+      const x = Math.floor(rnd() * (xs + 200)), y = Math.floor(rnd() * 300);
+      check(x, y, h.idOf(x, y));
+    }
+    for (let i = 0; i < n; i += 7) assert.equal(h.idOf(a[i], b[i]), out[i]);
+  }
+  assert.equal(h.size, ref.size);
+});
+
+Deno.test("KeyIds: INT values up to 65535 by the widened direct table keep their ids", () => {
+  const ids = new KeyIds();
+  const ref = new Map<number | null, number>();
+  for (let batch = 0; batch < 6; batch++) {
+    const n = 3000;
+    const data = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const r = rnd();
+      data[i] = r < 0.05
+        ? INT_NULL
+        : r < 0.1
+        ? 70000 + Math.floor(rnd() * 10)
+        : Math.floor(rnd() * (2000 << batch));
+    }
+    const out = new Int32Array(n);
+    ids.map({ type: T.INT, data }, n, out);
+    for (let i = 0; i < n; i++) {
+      const v = data[i] === INT_NULL ? null : data[i];
+      if (!ref.has(v)) ref.set(v, ref.size);
+      assert.equal(out[i], ref.get(v), String(v));
+      assert.equal(ids.values[out[i]], v);
+    }
+  }
+  assert.equal(ids.size, ref.size);
+});
+
 Deno.test("gather copies every layout, 64-bit integers exactly", () => {
   const b: Batch = {
     rowCount: 4,
