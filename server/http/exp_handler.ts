@@ -21,7 +21,7 @@ const CSV: CellFormat = { kind: "csv" };
 
 const encoder = new TextEncoder();
 /** Rows written between checks for a turn. */
-const RENDER_ROWS = 4096;
+const RENDER_ROWS = 1024;
 
 /** `limit=n` → first n; `limit=a,b` → skip a, stop at b (§3.1, one off from /exec). */
 export function expLimit(raw: string | undefined): { skip: number; stop: number } {
@@ -99,46 +99,53 @@ export async function handleExp(
   }
   let head = flag(params, "nm") ? "" : csvHeader(columns.map((c) => c.name), delimiter);
   const cells: string[][] = columns.map(() => []);
+  const rowCells = new Array<string>(columns.length);
   let row = 0;
-  // The batch being written and its next row: a pull writes one batch in slices, with a turn
-  // for other clients between them when due (issue #17: a batch of CSV held the event loop
-  // for tens of milliseconds, wide rows for far longer).
+  // The batch being written and its next row: each pull writes one slice of a batch, so the
+  // client's reading paces the rendering (a pull that rendered a whole batch queued its text
+  // ahead of the client), with a turn for other clients before a slice when due (issue #17: a
+  // batch of CSV held the event loop for tens of milliseconds, wide rows for far longer).
+  let batch: Batch | undefined;
+  let at = 0;
   let since = performance.now();
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const r = first ?? await iterator.next();
-      first = undefined;
-      if (r.done) {
-        if (head) controller.enqueue(encoder.encode(head));
-        controller.close();
-        return;
-      }
-      const b = r.value;
-      if (head) controller.enqueue(encoder.encode(head));
-      head = "";
-      for (let from = 0; from < b.rowCount && row < stop; from += RENDER_ROWS) {
+      for (;;) {
+        if (row >= stop || !batch || at >= batch.rowCount) {
+          const r = row >= stop ? undefined : first ?? await iterator.next();
+          first = undefined;
+          if (!r || r.done) {
+            if (!r) await iterator.return?.();
+            if (head) controller.enqueue(encoder.encode(head));
+            controller.close();
+            return;
+          }
+          batch = r.value;
+          at = 0;
+        }
         since = await yieldIfDue(since, 2); // two turns beside a streaming response (event_loop_turn.ts)
-        const to = Math.min(b.rowCount, from + RENDER_ROWS);
+        const from = at, to = Math.min(batch.rowCount, from + RENDER_ROWS);
+        at = to;
         // Rows [from, to) are rows `row`.. of the result; those in [skip, stop) are written.
         const lo = from + Math.max(0, skip - row), hi = Math.min(to, from + Math.max(0, stop - row));
         row += to - from;
         if (hi <= lo) continue;
+        const b = batch;
         columns.forEach((c, k) => {
           cells[k].length = 0;
           columnCells(b.columns[k], c.type, lo, hi, CSV, cells[k]);
         });
-        // Each slice goes out as its own chunk: encoding a whole batch's text at once held the
-        // event loop for tens of milliseconds.
-        let text = "";
+        // Rows as flat strings joined once (a string built by `+=` leaves a rope node per piece
+        // behind: more garbage than the text itself, and the server's memory grew with it).
+        const lines = new Array<string>(hi - lo + 1);
         for (let j = 0; j < hi - lo; j++) {
-          for (let k = 0; k < cells.length; k++) text += k === 0 ? cells[k][j] : delimiter + cells[k][j];
-          text += "\r\n";
+          for (let k = 0; k < cells.length; k++) rowCells[k] = cells[k][j];
+          lines[j] = rowCells.join(delimiter);
         }
-        controller.enqueue(encoder.encode(text));
-      }
-      if (row >= stop) {
-        await iterator.return?.();
-        controller.close();
+        lines[hi - lo] = "";
+        controller.enqueue(encoder.encode(head + lines.join("\r\n")));
+        head = "";
+        return;
       }
     },
     async cancel() {
