@@ -148,12 +148,16 @@ export function fastShape(n: AggregateNode): Shape | undefined {
       // Keyed scans fold by column (keyedStats): an expression argument is unkeyed only.
       const expr = key === undefined ? argExprOf(arg, scan.columns) : undefined;
       if (!expr) return undefined;
+      // The kernels sum 64-bit integers in 64 bits: an avg would divide a wrapped sum (sum()
+      // wraps as QuestDB's does, avg() is the mean of the values). Other operators take it.
+      if (fn === "avg" && expr.kind === "i64") return undefined;
       aggs.push({ fn, col: operandColumns(expr)[0], kind: expr.kind, returns: a.binding.returns, expr });
       continue;
     }
     const kind = KIND[scan.columns[arg.index].type.tag];
     if (!kind) return undefined;
     if (key !== undefined && (kind === "i16" || kind === "i8")) return undefined;
+    if (fn === "avg" && kind === "i64") return undefined;
     if (kind === "i16" || kind === "i8") {
       if (fn !== "sum" && fn !== "count") return undefined;
     }

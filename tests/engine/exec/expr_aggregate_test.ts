@@ -22,7 +22,7 @@ const QUERIES = [
   "SELECT sum(a * NULL), min(a + NULL), count(a - NULL) FROM t",
   // Nested DOUBLE arithmetic, and LONG arithmetic (wrapping; NULL in gives NULL).
   "SELECT sum((a - b) * 2 + a), max(a * b - 1), min(2 * (b + 1)) FROM t",
-  "SELECT sum(l * 2 + 1), min(l), max(l * 3 - 7), avg(l + 5), count(l * l) FROM t",
+  "SELECT sum(l * 2 + 1), min(l), max(l * 3 - 7), count(l * l) FROM t",
   "SELECT sum(l * 2 + 1), max(l - 1), avg(a - b) FROM t WHERE q > 30 AND s = 'y'",
   "SELECT sum(l * NULL), max(l + w), min(w * 2) FROM t",
   // One DOUBLE or LONG comparison and DOUBLE arguments.

@@ -15,7 +15,7 @@ import { assertSame, explain, parallelEngine, rows, run, singleEngine } from "./
 const KEYED_AGGS = "count(), count(d), sum(d), avg(d), min(d), max(d), first(d), last(d), sum(f), min(f), " +
   "last(f), sum(i), max(i), first(i), avg(i), sum(l), min(l), last(l), count(l)";
 const UNKEYED_AGGS =
-  "count(), sum(d), avg(d), min(d), max(d), first(d), last(d), sum(i), min(i), last(l), avg(l)";
+  "count(), sum(d), avg(d), min(d), max(d), first(d), last(d), sum(i), min(i), last(l), avg(i)";
 
 const KEYED: string[] = [
   "1d",

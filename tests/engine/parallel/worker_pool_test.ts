@@ -14,7 +14,7 @@ const UNKEYED = [
   "SELECT count(*), count(d), sum(d), avg(d), min(d), max(d) FROM t",
   "SELECT count(f), sum(f), avg(f), min(f), max(f) FROM t",
   "SELECT count(i), sum(i), avg(i), min(i), max(i) FROM t",
-  "SELECT count(l), sum(l), avg(l), min(l), max(l), min(ts), max(ts) FROM t",
+  "SELECT count(l), sum(l), min(l), max(l), min(ts), max(ts) FROM t",
   "SELECT sum(sh), count(sh), sum(b) FROM t",
   "SELECT count(*), avg(d), sum(l) FROM t WHERE s = 'b'",
   "SELECT count(*), avg(d), sum(l) FROM t WHERE s = 'nope'",
@@ -32,7 +32,7 @@ const UNKEYED = [
   // unfiltered ones answer whole partitions from partition statistics on the main heap.
   "SELECT sum(d) AS s, avg(d) AS a FROM t WHERE i != 12345",
   "SELECT count(f), sum(f), avg(f), min(f), max(f) FROM t WHERE i != 12345",
-  "SELECT count(l), sum(l), avg(l), min(l), max(l), min(ts), max(ts) FROM t WHERE i != 12345",
+  "SELECT count(l), sum(l), min(l), max(l), min(ts), max(ts) FROM t WHERE i != 12345",
   "SELECT sum(sh), count(sh), sum(b) FROM t WHERE i != 12345",
   "SELECT count(*), sum(late), count(late), min(late) FROM t WHERE i != 12345",
 ];

@@ -1,0 +1,42 @@
+/**
+ * avg() of 64-bit integers is the mean of the values even when their sum passes 2^63, on every
+ * operator that answers it (the WASM kernels sum LONGs in 64 bits, so avg over LONG is planned
+ * elsewhere: a wrapped sum divided by the count was returned before), while sum() wraps as
+ * QuestDB's does. Unkeyed, keyed by a symbol, SAMPLE BY unkeyed and keyed, and an expression.
+ */
+import assert from "node:assert/strict";
+import { adminSession, Engine } from "../../../engine/mod.ts";
+import { explain, rows } from "../_result_rows.ts";
+
+Deno.test("avg of LONG values whose sum overflows is their mean; sum wraps", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_avglong_" });
+  const engine = await Engine.open({ root, cacheBytes: 32 * 1024 * 1024 });
+  try {
+    const values = [4611686018427387904n, 4611686018427387904n, 5n, -9007199254740993n, 4611686018427387904n];
+    await engine.execute(
+      "CREATE TABLE t (ts TIMESTAMP, l LONG, s SYMBOL) TIMESTAMP(ts) PARTITION BY DAY",
+      adminSession(),
+    );
+    const literals = values.map((v, i) => `('2024-01-01T0${i}:00:00Z', ${v}, 'k')`);
+    await engine.execute(
+      `INSERT INTO t VALUES ${literals.join(", ")}, ('2024-01-01T09:00:00Z', NULL, 'k')`,
+      adminSession(),
+    );
+    const exactSum = values.reduce((a, b) => a + b, 0n);
+    const mean = Number(exactSum) / values.length;
+    const tripled = values.map((v) => BigInt.asIntN(64, v * 3n));
+    const tripledMean = Number(tripled.reduce((a, b) => a + b, 0n)) / values.length;
+    assert.deepEqual(await rows(engine, "SELECT avg(l), sum(l), avg(l * 3) FROM t"), [[
+      mean,
+      BigInt.asIntN(64, exactSum),
+      tripledMean,
+    ]]);
+    assert.doesNotMatch(await explain(engine, "SELECT avg(l) FROM t"), /wasm kernels/);
+    assert.deepEqual(await rows(engine, "SELECT s, avg(l) FROM t GROUP BY s"), [["k", mean]]);
+    assert.deepEqual((await rows(engine, "SELECT ts, avg(l) FROM t SAMPLE BY 1d")).map((r) => r[1]), [mean]);
+    assert.deepEqual((await rows(engine, "SELECT s, avg(l) FROM t SAMPLE BY 1d")).map((r) => r[1]), [mean]);
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
