@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
 import { setReferenceExecution } from "../../../engine/exec/vector/physical.ts";
 import { type Rng, rng } from "../../fuzz/prng.ts";
-import { rows } from "../_result_rows.ts";
+import { resultKey, rows } from "../_result_rows.ts";
 
 const SEEDS = (Deno.env.get("SAMPLE_DIFF_SEEDS") ?? "1,2,3").split(",").map(Number);
 const SHAPES_PER_SEED = 60;
@@ -65,7 +65,7 @@ function shapeOf(r: Rng): string {
   return `SELECT ts, ${keys}${aggs.join(", ")} FROM ${input} SAMPLE BY ${stride}${range}${fill}${align}`;
 }
 
-const key = (v: unknown) => JSON.stringify(v, (_, x) => (typeof x === "bigint" ? `${x}n` : x));
+const key = resultKey;
 
 for (const seed of SEEDS) {
   Deno.test(`SAMPLE BY on the hash aggregation agrees with the row path (seed ${seed})`, async () => {

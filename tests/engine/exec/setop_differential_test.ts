@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
 import { setReferenceExecution } from "../../../engine/exec/vector/physical.ts";
 import { type Rng, rng } from "../../fuzz/prng.ts";
-import { explain, rows } from "../_result_rows.ts";
+import { bothWays, explain, resultKey } from "../_result_rows.ts";
 
 const SEEDS = (Deno.env.get("SETOP_DIFF_SEEDS") ?? "1,2,3").split(",").map(Number);
 const SHAPES_PER_SEED = 50;
@@ -58,7 +58,7 @@ function rowLiterals(r: Rng, n: number): string {
   return `(${vals.join(", ")})`;
 }
 
-const key = (v: unknown) => JSON.stringify(v, (_, x) => (typeof x === "bigint" ? `${x}n` : x));
+const key = resultKey;
 
 function shapeOf(r: Rng, left: string, right: string): string {
   const names = COLUMNS.filter(([n]) => n !== "u").map(([n]) => n);
@@ -86,22 +86,6 @@ async function withEngine(body: (engine: Engine) => Promise<void>): Promise<void
     setReferenceExecution(false);
     await engine.close();
     await Deno.remove(root, { recursive: true });
-  }
-}
-
-async function bothWays(
-  engine: Engine,
-  sql: string,
-): Promise<{ got: unknown[][]; want: unknown[][]; plan: string }> {
-  setReferenceExecution(false);
-  const plan = await explain(engine, sql);
-  const got = await rows(engine, sql);
-  setReferenceExecution(true);
-  try {
-    assert.doesNotMatch(await explain(engine, sql), /vectorized hash/);
-    return { got, want: await rows(engine, sql), plan };
-  } finally {
-    setReferenceExecution(false);
   }
 }
 
