@@ -24,7 +24,7 @@ import { ColumnBuffer } from "./column_buffer.ts";
 import { compilePredicate } from "./compile_expr.ts";
 import { charge, checkCancelled, type ExecContext, pace, rowBytes } from "./exec_context.ts";
 import { referenceExecution } from "./vector/physical.ts";
-import { hashRows, Ints, KeyEncoder, type KeyFamily } from "./key_words.ts";
+import { BatchWords, hashRows, Ints, KeyEncoder, type KeyFamily } from "./key_words.ts";
 
 type JoinNode = Extract<PlanNode, { kind: "join" }>;
 
@@ -177,9 +177,11 @@ export async function* runHashJoin(
 ): AsyncGenerator<Batch> {
   const texts = families.map(() => new Map<string, number>());
   const built = await build(n, right, families.map((f, k) => new KeyEncoder(f, texts[k], true)), ctx);
-  const probeEncoders = families.map((f, k) => new KeyEncoder(f, texts[k], false));
-  const leftKeys = n.equi.map((k) => k[0]);
-  const keyCount = leftKeys.length;
+  const probeWords = new BatchWords(
+    families.map((f, k) => new KeyEncoder(f, texts[k], false)),
+    n.equi.map((k) => k[0]),
+  );
+  const keyCount = n.equi.length;
   const { first, table, stride, mask, buffers, bloom, bloomShift } = built;
   const keepLeft = n.type === "left" || n.type === "full";
   const keepRight = n.type === "right" || n.type === "full";
@@ -195,7 +197,6 @@ export async function* runHashJoin(
   }
 
   async function* probe(): AsyncGenerator<Batch> {
-    let pHi: Int32Array[] = [], pLo: Int32Array[] = [], pHash = new Int32Array(0);
     const leftRows = new Int32Array(BATCH_ROWS_MAX);
     const rightRows = new Int32Array(BATCH_ROWS_MAX);
     let pairs = 0;
@@ -282,15 +283,9 @@ export async function* runHashJoin(
       checkCancelled(ctx);
       const count = b.rowCount;
       if (count === 0) continue;
-      if (!pHi[0] || pHi[0].length < count) {
-        pHi = leftKeys.map(() => new Int32Array(count));
-        pLo = leftKeys.map(() => new Int32Array(count));
-        pHash = new Int32Array(count);
-      }
-      leftKeys.forEach((col, k) => probeEncoders[k].encode(b.columns[col], count, pHi[k], pLo[k]));
-      hashRows(pHi, pLo, count, pHash);
+      probeWords.encode(b);
       for (;;) {
-        const done = fill(count, pHash, pHi, pLo);
+        const done = fill(count, probeWords.hashes, probeWords.hi, probeWords.lo);
         if (pairs > 0 && (pairs === BATCH_ROWS_MAX || done)) {
           const out = emit(b);
           if (out) yield out;

@@ -7,7 +7,7 @@
  * encoders of one operator (symbol dictionaries map each key once). `hashRows` hashes rows'
  * words key by key; `WordSet` is a set of such rows.
  */
-import type { SymbolDict, Vector } from "../base/values.ts";
+import type { Batch, SymbolDict, Vector } from "../base/values.ts";
 
 /** How one key column is compared. */
 export type KeyFamily = "int" | "float" | "text";
@@ -172,6 +172,30 @@ export class Ints {
       this.data = grown;
     }
     this.data[this.length++] = x;
+  }
+}
+
+/**
+ * A batch's key columns as words and row hashes, in arrays reused from batch to batch: what
+ * the hash join's probe and the set operations read per batch.
+ */
+export class BatchWords {
+  hi: Int32Array[] = [];
+  lo: Int32Array[] = [];
+  hashes = new Int32Array(0);
+
+  /** `columns[k]` is the batch column `encoders[k]` encodes. */
+  constructor(readonly encoders: KeyEncoder[], readonly columns: number[]) {}
+
+  encode(b: Batch): void {
+    const count = b.rowCount;
+    if (this.hashes.length < count) {
+      this.hi = this.encoders.map(() => new Int32Array(count));
+      this.lo = this.encoders.map(() => new Int32Array(count));
+      this.hashes = new Int32Array(count);
+    }
+    this.encoders.forEach((e, k) => e.encode(b.columns[this.columns[k]], count, this.hi[k], this.lo[k]));
+    hashRows(this.hi, this.lo, count, this.hashes);
   }
 }
 

@@ -6,7 +6,7 @@ import type { Batch } from "../base/values.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { gather } from "./batch_util.ts";
 import { rowKey } from "./distinct.ts";
-import { columnFamily, hashRows, KeyEncoder, WordSet } from "./key_words.ts";
+import { BatchWords, columnFamily, KeyEncoder, WordSet } from "./key_words.ts";
 import { referenceExecution } from "./vector/physical.ts";
 import {
   charge,
@@ -41,28 +41,20 @@ export function runSetOp(
     : runRowSetOp(n, left, right, ctx);
 }
 
-/** A batch's rows as key words and hashes, with one encoder per column (text ids shared). */
-class RowWords {
-  readonly #encoders: KeyEncoder[];
-  hi: Int32Array[] = [];
-  lo: Int32Array[] = [];
-  hashes = new Int32Array(0);
+/** A batch's rows as key words, one encoder per column (text ids shared), and a flag per row. */
+class RowWords extends BatchWords {
   flags = new Uint8Array(0);
 
   constructor(n: SetOpNode, texts: Map<string, number>[]) {
-    this.#encoders = n.left.columns.map((c, k) => new KeyEncoder(columnFamily(c.type.tag)!, texts[k], true));
+    super(
+      n.left.columns.map((c, k) => new KeyEncoder(columnFamily(c.type.tag)!, texts[k], true)),
+      n.left.columns.map((_, k) => k),
+    );
   }
 
-  encode(b: Batch): void {
-    const count = b.rowCount;
-    if (this.hashes.length < count) {
-      this.hi = this.#encoders.map(() => new Int32Array(count));
-      this.lo = this.#encoders.map(() => new Int32Array(count));
-      this.hashes = new Int32Array(count);
-      this.flags = new Uint8Array(count);
-    }
-    this.#encoders.forEach((e, k) => e.encode(b.columns[k], count, this.hi[k], this.lo[k]));
-    hashRows(this.hi, this.lo, count, this.hashes);
+  override encode(b: Batch): void {
+    super.encode(b);
+    if (this.flags.length < b.rowCount) this.flags = new Uint8Array(this.hashes.length);
   }
 
   /** The rows whose flag is `want`. */
