@@ -6,8 +6,6 @@
  */
 
 const encoder = new TextEncoder();
-/** Texts up to this length are tried as ASCII first. */
-const SHORT_TEXT = 64;
 
 export class BufferWriter {
   #buffer = new Uint8Array(64 * 1024);
@@ -96,25 +94,9 @@ export class BufferWriter {
   /** UTF-8 text without a terminator. */
   string(s: string): this {
     // Worst case 3 bytes per UTF-16 unit; encodeInto writes in place without a temporary.
-    const n = s.length;
-    this.#ensure(n * 3);
-    const buffer = this.#buffer, at = this.#offset;
-    if (n <= SHORT_TEXT) {
-      // Most cells are short ASCII (numbers, timestamps, symbols): copied by hand, a call to the
-      // encoder costs more than the copy.
-      let i = 0;
-      for (; i < n; i++) {
-        const c = s.charCodeAt(i);
-        if (c >= 0x80) break;
-        buffer[at + i] = c;
-      }
-      if (i === n) {
-        this.#offset = at + n;
-        return this;
-      }
-    }
-    const { written } = encoder.encodeInto(s, buffer.subarray(at));
-    this.#offset = at + written;
+    this.#ensure(s.length * 3);
+    const { written } = encoder.encodeInto(s, this.#buffer.subarray(this.#offset));
+    this.#offset += written;
     return this;
   }
 
