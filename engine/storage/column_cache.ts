@@ -1,7 +1,7 @@
 /**
  * The column cache (ARCHITECTURE.md "Storage"): column file bytes read straight into
- * WebAssembly memory, kept resident within a byte budget and evicted least-recently-used when
- * no snapshot pins them.
+ * WebAssembly memory, kept resident within a byte budget and evicted when no snapshot pins
+ * them, by a scan-resistant policy (below).
  *
  * An entry caches a prefix of one logical byte stream, named by a key that includes the
  * partition version folder. Committed bytes of a folder never change (appends only add bytes
@@ -12,6 +12,15 @@
  * When an entry outgrows its block it moves to a larger block; the old block stays alive until
  * the snapshots that pinned it release it. When the budget or the WASM memory cannot hold a
  * block, the bytes go to a JS ArrayBuffer owned by the asking snapshot instead.
+ *
+ * Eviction (issue #16): a plain LRU gets no hits at all from a scan repeated over more bytes
+ * than it holds (each worker heap scans the same half of a 100M-row table per query, every
+ * entry is evicted just before its next use). So the victim is the unpinned entry used least
+ * often (access counts per key, kept for keys no longer resident too, halved every AGE_PERIOD
+ * accesses so that a new working set overtakes an old one), and among equally used ones the
+ * one loaded last: a scan's new entries replace each other instead of the resident ones, so a
+ * cyclic scan of N bytes over a C-byte cache keeps ~C/N of its reads as hits, and a one-off
+ * scan costs the resident set one entry.
  */
 import { type WasmMemory, wasmMemory } from "../../engine-wasm/mod.ts";
 
@@ -45,6 +54,8 @@ export class Block {
 
 interface Entry {
   block: Block;
+  /** Load order: among equally used entries the last loaded goes first. */
+  seq: number;
   /** The load in progress, if any; others wait for it before looking again. */
   loading?: Promise<void>;
 }
@@ -52,11 +63,20 @@ interface Entry {
 /** Growth factor of a block outgrown by appends: amortizes copies, bounds waste. */
 const GROWTH = 1.5;
 
+/** Access counts are halved after this many accesses per resident entry (at least AGE_MIN). */
+const AGE_PER_ENTRY = 16;
+const AGE_MIN = 1024;
+/** Keys whose counts are kept, per resident entry (at least AGE_MIN): older ones age out. */
+const COUNTED_PER_ENTRY = 8;
+
 export class ColumnCache {
   readonly budgetBytes: number;
   readonly #memory: WasmMemory;
-  /** In LRU order: the first entry is the least recently used. */
   readonly #entries = new Map<string, Entry>();
+  /** Accesses per key since it was last halved, resident or not (see the policy above). */
+  readonly #counts = new Map<string, number>();
+  #accesses = 0;
+  #seq = 0;
   #residentBytes = 0;
   readonly #forgetWatchers = new Set<(prefix: string) => void>();
   #loadedBytes = 0;
@@ -91,6 +111,7 @@ export class ColumnCache {
    * caller (release it with `unpin`). `load` reads the missing bytes.
    */
   async acquire(key: string, needBytes: number, load: Loader): Promise<Block> {
+    this.#count(key);
     for (;;) {
       const entry = this.#entries.get(key);
       if (entry?.loading) {
@@ -98,7 +119,6 @@ export class ColumnCache {
         continue;
       }
       if (entry && entry.block.validBytes >= needBytes) {
-        this.#touch(key, entry);
         entry.block.pins++;
         return entry.block;
       }
@@ -126,7 +146,7 @@ export class ColumnCache {
       this.#loadedBytes += needBytes - from;
       block.validBytes = needBytes;
     })();
-    const current: Entry = entry ?? { block };
+    const current: Entry = entry ?? { block, seq: this.#seq++ };
     current.loading = work;
     if (!entry) this.#entries.set(key, current);
     try {
@@ -143,7 +163,6 @@ export class ColumnCache {
       if (old.pins === 0) this.#release(old);
       current.block = block;
     }
-    this.#touch(key, current);
     block.pins++;
     return block;
   }
@@ -163,26 +182,45 @@ export class ColumnCache {
     return new Block(-1, new ArrayBuffer(size), 0, size);
   }
 
-  /** Frees the least recently used entry that nobody pins; false when there is none. */
+  /**
+   * Frees the least used entry that nobody pins, the last loaded among equals; false when
+   * there is none. A linear pass: entries are whole columns of partitions (hundreds).
+   */
   #evictOne(keep?: Block): boolean {
+    let victim: string | undefined, victimCount = Infinity, victimSeq = -1;
     for (const [key, entry] of this.#entries) {
       if (entry.loading || entry.block.pins > 0 || entry.block === keep) continue;
-      this.#entries.delete(key);
-      this.#release(entry.block);
-      return true;
+      const count = this.#counts.get(key) ?? 0;
+      if (count < victimCount || (count === victimCount && entry.seq > victimSeq)) {
+        victim = key;
+        victimCount = count;
+        victimSeq = entry.seq;
+      }
     }
-    return false;
+    if (victim === undefined) return false;
+    const entry = this.#entries.get(victim)!;
+    this.#entries.delete(victim);
+    this.#release(entry.block);
+    return true;
+  }
+
+  /** Counts one access of `key`; halves every count (dropping zeros) once per period. */
+  #count(key: string): void {
+    this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
+    const period = Math.max(AGE_MIN, AGE_PER_ENTRY * this.#entries.size);
+    const kept = Math.max(AGE_MIN, COUNTED_PER_ENTRY * this.#entries.size);
+    if (++this.#accesses < period && this.#counts.size <= kept) return;
+    this.#accesses = 0;
+    for (const [k, n] of this.#counts) {
+      if (n > 1) this.#counts.set(k, n >> 1);
+      else this.#counts.delete(k);
+    }
   }
 
   #release(block: Block): void {
     if (block.ptr < 0) return;
     this.#memory.free(block.ptr);
     this.#residentBytes -= block.capacity;
-  }
-
-  #touch(key: string, entry: Entry): void {
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
   }
 
   /** Drops a pin taken by `acquire`. */
@@ -198,6 +236,7 @@ export class ColumnCache {
   forget(prefix: string): void {
     for (const watcher of this.#forgetWatchers) watcher(prefix);
     for (const key of [...this.facts.keys()]) if (key.startsWith(prefix)) this.facts.delete(key);
+    for (const key of [...this.#counts.keys()]) if (key.startsWith(prefix)) this.#counts.delete(key);
     for (const [key, entry] of [...this.#entries]) {
       if (!key.startsWith(prefix) || entry.loading) continue;
       this.#entries.delete(key);
