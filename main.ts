@@ -13,7 +13,7 @@ import { AuthService } from "./server/auth/mod.ts";
 import { type ConnectionGauges, metricsPage } from "./server/metrics/mod.ts";
 import { serverWarnings } from "./server/warnings.ts";
 import { parquetExportDefaults } from "./server/http/exp_parquet.ts";
-import { type ObjectStoreConfig, parseObjectStore } from "./engine/storage/mod.ts";
+import { CACHE_BYTES_DEFAULT, type ObjectStoreConfig, parseObjectStore } from "./engine/storage/mod.ts";
 
 /**
  * The `cold.storage.*` and `storage.policy.*` settings (QuestDB Enterprise names; docs/storage.md
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   setUpLog(config);
   const engine = await Engine.open({
     root,
-    cacheBytes: config.int("cairo.column.cache.bytes", 1536 * 1024 * 1024),
+    cacheBytes: config.int("cairo.column.cache.bytes", CACHE_BYTES_DEFAULT),
     legacyColumnNames: !config.bool("cairo.sql.column.alias.expression.enabled"),
     walDefault: config.bool("cairo.wal.enabled.default"),
     parameters: () => config.rows(),

@@ -3,6 +3,7 @@
  * (`key=value` lines, `#` comments), then environment variables `QDB_<KEY>` with dots as
  * underscores (`QDB_HTTP_BIND_TO` overrides `http.bind.to`). Environment wins.
  */
+import { CACHE_BYTES_DEFAULT } from "../engine/storage/cache_default.ts";
 
 export const DEFAULTS: Record<string, string> = {
   "http.enabled": "true",
@@ -22,7 +23,8 @@ export const DEFAULTS: Record<string, string> = {
   "cairo.sql.column.alias.expression.enabled": "true",
   "cairo.wal.enabled.default": "true",
   "cairo.max.file.name.length": "127",
-  "cairo.column.cache.bytes": String(1536 * 1024 * 1024),
+  // A quarter of the machine's memory, bounded (engine/storage/cache_default.ts).
+  "cairo.column.cache.bytes": String(CACHE_BYTES_DEFAULT),
   "cairo.sql.parallel.workers": "2",
   "cairo.sql.parallel.statement.rows.min": "100000",
   // Start the worker heaps with the server (not on the first query that needs them).

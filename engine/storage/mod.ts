@@ -21,6 +21,7 @@
 import type { Storage } from "./api.ts";
 import { FileStorage } from "./file_storage.ts";
 import type { ObjectStoreConfig } from "./object_store.ts";
+import { CACHE_BYTES_DEFAULT } from "./cache_default.ts";
 export { type ObjectStoreConfig, parseObjectStore } from "./object_store.ts";
 
 export type * from "./api.ts";
@@ -28,8 +29,8 @@ export { SymbolDictView, SymbolTable } from "./symbol_dict.ts";
 export { DEFAULT_PARTITION, partitionNameOf, partitionRange, partitionRangeOf } from "./partition_name.ts";
 export type { PartitionRange } from "./partition_name.ts";
 
-/** Default column cache budget: 1.5 GiB of the WASM memory, the rest is kernel scratch space. */
-export const CACHE_BYTES_DEFAULT = 1.5 * 1024 * 1024 * 1024;
+/** Default column cache budget: a quarter of the machine's memory, bounded (cache_default.ts). */
+export { CACHE_BYTES_DEFAULT } from "./cache_default.ts";
 
 export interface StorageOptions {
   /** Bytes of WASM memory the column cache may keep resident. */
