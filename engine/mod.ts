@@ -78,6 +78,7 @@ export type { BlocksOptions, BlocksOutcome, IngestHandle, LineFault } from "./in
 // /exp?fmt=parquet streams a result through the engine's Parquet writer (docs/parquet.md).
 export {
   PARQUET_EXPORT_DEFAULTS,
+  ParquetEncoderThread,
   ParquetResultWriter,
   type ParquetWriteOptions,
   parseCodec as parseParquetCodec,

@@ -6,3 +6,4 @@ export {
   ParquetResultWriter,
   type ParquetWriteOptions,
 } from "./writer.ts";
+export { type EncodedBytes, ParquetEncoderThread } from "./encoder_thread.ts";

@@ -49,6 +49,18 @@ class DrainingWriter extends ByteWriter {
   }
 }
 
+/**
+ * The file schema of a result's columns; throws a SqlError for a column type Parquet export
+ * does not support (callers that encode elsewhere check this first, to answer with an error
+ * before any byte is sent).
+ */
+export function parquetSchema(columns: ParquetColumn[], timestampIndex: number): SchemaElement[] {
+  return [
+    { name: "schema", num_children: columns.length },
+    ...columns.map((c, i) => schemaElementOf(c.name, c.type, i === timestampIndex)),
+  ];
+}
+
 type Cell = null | boolean | number | bigint | string | Uint8Array | undefined;
 
 export class ParquetResultWriter {
@@ -64,10 +76,7 @@ export class ParquetResultWriter {
 
   constructor(columns: ParquetColumn[], timestampIndex: number, readonly options: ParquetWriteOptions) {
     this.#columns = columns;
-    const schema: SchemaElement[] = [
-      { name: "schema", num_children: columns.length },
-      ...columns.map((c, i) => schemaElementOf(c.name, c.type, i === timestampIndex)),
-    ];
+    const schema = parquetSchema(columns, timestampIndex);
     this.#convert = columns.map((c) => converterOf(c.type));
     this.#pending = columns.map(() => []);
     this.#compress = compressorsFor(options.level);

@@ -1,6 +1,6 @@
 /**
  * GET /exp?fmt=parquet (issue #21): the query's result as one Parquet file, streamed one row
- * group at a time with backpressure. QuestDB's parameters: compression_codec,
+ * group at a time with backpressure, encoded on a worker thread. QuestDB's parameters: compression_codec,
  * compression_level, row_group_size, data_page_size, statistics_enabled, parquet_version,
  * raw_array_encoding, partition_by (NONE only: one file per response). Defaults come from
  * cairo.parquet.export.* (LZ4_RAW as QuestDB).
@@ -9,10 +9,11 @@ import {
   type Batch,
   type ColumnMeta,
   PARQUET_EXPORT_DEFAULTS,
-  ParquetResultWriter,
+  ParquetEncoderThread,
   type ParquetWriteOptions,
   parseParquetCodec,
   SqlError,
+  yieldIfDue,
 } from "../../engine/mod.ts";
 import { type Params, text } from "./query_params.ts";
 
@@ -54,7 +55,15 @@ function boolParam(key: string, raw: string): boolean {
   return v === "true";
 }
 
-/** The response body: row groups as they fill, the footer at the end; `skip`/`stop` are /exp's limit. */
+/** Requests (batches, the footer) the encoder worker may hold: bounds memory between the threads. */
+const IN_FLIGHT = 3;
+
+/**
+ * The response body: row groups as they fill, the footer at the end; `skip`/`stop` are /exp's
+ * limit. The rows are encoded on a worker (ParquetEncoderThread, issue #17): the main thread
+ * only reads batches and hands them over, a few ahead of the encoder, and sends bytes as the
+ * client takes them. A client that goes away stops the worker and the query.
+ */
 export function parquetStream(
   columns: ColumnMeta[],
   timestampIndex: number,
@@ -64,36 +73,46 @@ export function parquetStream(
   skip: number,
   stop: number,
 ): ReadableStream<Uint8Array> {
-  const writer = new ParquetResultWriter(columns, timestampIndex, options);
+  const encoder = new ParquetEncoderThread(columns, timestampIndex, options);
   let row = 0;
-  let done = false;
+  let inputDone = false;
+  let since = performance.now();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      // Loop until some bytes are ready: a row group spans many batches.
-      while (!done) {
-        const r = first ?? await iterator.next();
-        first = undefined;
-        if (r.done || row >= stop) {
-          if (!r.done) await iterator.return?.();
-          done = true;
-          controller.enqueue(writer.finish());
-          controller.close();
-          return;
+      try {
+        // Loop until some bytes are ready: a row group spans many batches.
+        for (;;) {
+          if (inputDone || encoder.inFlight >= IN_FLIGHT) {
+            const out = await encoder.next();
+            if (out.bytes.length > 0) controller.enqueue(out.bytes);
+            if (out.last) controller.close();
+            if (out.last || out.bytes.length > 0) return;
+            continue;
+          }
+          since = await yieldIfDue(since, 2);
+          const r = first ?? await iterator.next();
+          first = undefined;
+          if (r.done || row >= stop) {
+            if (!r.done) await iterator.return?.();
+            inputDone = true;
+            encoder.finish();
+            continue;
+          }
+          const b = r.value;
+          const from = Math.max(0, Math.min(b.rowCount, skip - row));
+          const to = Math.max(from, Math.min(b.rowCount, stop - row));
+          row += b.rowCount;
+          if (to > from) encoder.add(b, from, to);
         }
-        const b = r.value;
-        const from = Math.max(0, Math.min(b.rowCount, skip - row));
-        const to = Math.max(from, Math.min(b.rowCount, stop - row));
-        row += b.rowCount;
-        const bytes = writer.add(b, from, to);
-        if (bytes.length > 0) {
-          controller.enqueue(bytes);
-          return;
-        }
+      } catch (err) {
+        encoder.close();
+        if (!inputDone) await iterator.return?.();
+        throw err;
       }
     },
     async cancel() {
-      done = true;
-      await iterator.return?.();
+      encoder.close();
+      if (!inputDone) await iterator.return?.();
     },
   });
 }
