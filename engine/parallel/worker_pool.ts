@@ -23,7 +23,7 @@ import type {
   SampleByMorsel,
   SampleByPartial,
 } from "../exec/sample_by_parallel.ts";
-import type { ParallelTopN, TopNJob, TopNPartial } from "../exec/vector/top_n_parallel.ts";
+import type { ParallelTopN, TopNJob, TopNPartial, TopNSchedule } from "../exec/vector/top_n_parallel.ts";
 import { emptyPartials, type HeapScan, mergePartials, type Partials } from "../exec/fast_aggregate.ts";
 import type { TableSnapshot } from "../storage/api.ts";
 import type { ColumnCache } from "../storage/column_cache.ts";
@@ -315,7 +315,8 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
   /**
    * The kept rows of each top-N morsel (exec/vector/top_n_parallel.ts), in morsel order: morsel
    * `i` goes to worker `i % workers`, at most IN_FLIGHT per worker outstanding, and a cancelled
-   * statement (checked between morsels) sends no more. Undefined when the pool cannot run them
+   * statement (checked between morsels) sends no more. A `schedule` orders each worker's share
+   * and may prune morsels (their partials are empty). Undefined when the pool cannot run them
    * or a worker cannot evaluate a batch: the caller runs the top-N on its own heap.
    */
   async topNPartials(
@@ -323,6 +324,7 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
     snap: TableSnapshot,
     morsels: Morsel[],
     ctx: ExecContext,
+    schedule?: TopNSchedule,
   ): Promise<TopNPartial[] | undefined> {
     if (this.workers === 0 || this.#broken || this.#closed || !(snap instanceof Snapshot)) return undefined;
     if (morsels.length === 0) return [];
@@ -331,25 +333,38 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
     const origin = snap.origin();
     const out: TopNPartial[] = new Array(morsels.length);
     let next = 0, unavailable = false;
+    // Worker w's share (i % workers === w), in the schedule's order; its drains take turns.
+    const shares = heaps.map((_, w) => {
+      const share = morsels.map((_, i) => i).filter((i) => i % heaps.length === w);
+      return schedule ? schedule.order(share) : share;
+    });
     const drain = async (h: Heap, w: number) => {
-      // Each drain takes the next morsel of its worker's share (i % workers === w).
-      for (let i = w; i < morsels.length && !unavailable; i += heaps.length * IN_FLIGHT) {
+      for (let i = shares[w].shift(); i !== undefined && !unavailable; i = shares[w].shift()) {
         checkCancelled(ctx);
+        const sent = schedule ? schedule.jobFor(i) : job;
+        if (!sent) {
+          out[i] = { rows: [] };
+          next++;
+          continue;
+        }
         const forget = h.forget.splice(0);
+        const at = i;
         const r = await this.#send(
           h,
-          (id) => ({ kind: "topN", id, forget, origin, job, morsel: morsels[i] }),
+          (id) => ({ kind: "topN", id, forget, origin, job: sent, morsel: morsels[at] }),
         );
         if (r.kind === "error") throw new SqlError(`parallel top-N failed: ${r.message}`, -1, "internal");
         if (r.kind === "unavailable") unavailable = true;
-        else if (r.kind === "topNPartial") out[i] = r.partial;
-        else throw new SqlError(`parallel top-N: unexpected reply ${r.kind}`, -1, "internal");
+        else if (r.kind === "topNPartial") {
+          out[i] = r.partial;
+          schedule?.received(i, r.partial);
+        } else throw new SqlError(`parallel top-N: unexpected reply ${r.kind}`, -1, "internal");
         next++;
       }
     };
     try {
       await Promise.all(
-        heaps.flatMap((h, w) => Array.from({ length: IN_FLIGHT }, (_, k) => drain(h, w + k * heaps.length))),
+        heaps.flatMap((h, w) => Array.from({ length: IN_FLIGHT }, () => drain(h, w))),
       );
     } catch (err) {
       // A worker died (the pool now declines everything): this heap runs the top-N instead.

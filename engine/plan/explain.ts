@@ -16,7 +16,7 @@ import {
 // Whether an aggregate runs on the worker heaps was chosen for this plan (Engine, before EXPLAIN).
 import { denseKeysOf, parallelOf } from "../exec/vector/hash_parallel.ts";
 import { parallelSampleByOf } from "../exec/sample_by_parallel.ts";
-import { parallelTopNOf } from "../exec/vector/top_n_parallel.ts";
+import { parallelTopNNotes, parallelTopNOf } from "../exec/vector/top_n_parallel.ts";
 import { joinOp } from "../exec/hash_join.ts";
 import { latestOp } from "../exec/latest_by.ts";
 import { windowOpLabel } from "../exec/window.ts";
@@ -86,7 +86,7 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
         return `Sort [${SORT_OP_LABEL[sortOp(n)]}, rows ${topN.skip}..${topN.keep}] keys: ${keys}`;
       }
       return topN?.sort === n
-        ? `Top N ${parallelLabel(parallelTopNOf(n))}keys: ${keys} keep: ${topN.keep}`
+        ? `Top N ${parallelLabel(parallelTopNOf(n))}keys: ${keys} keep: ${topN.keep}${parallelTopNNotes(n)}`
         : `Sort [${SORT_OP_LABEL[sortOp(n)]}] keys: ${keys}`;
     }
     case "limit":

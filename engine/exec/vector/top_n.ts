@@ -27,7 +27,7 @@ type SortNode = Extract<PlanNode, { kind: "sort" }>;
 const CHUNK = 16_384;
 
 /** Ascending rank of row i as a double (NULL lowest, as NULLs sort first ascending), if numeric. */
-function rankReader(v: Vector): ((i: number) => number) | undefined {
+export function rankReader(v: Vector): ((i: number) => number) | undefined {
   const d = v.data;
   const tag = v.type.tag;
   if (d instanceof Float64Array || d instanceof Float32Array) {

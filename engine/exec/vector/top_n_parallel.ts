@@ -16,9 +16,24 @@
  *
  * Chosen per plan (`markParallelTopN`, beside `markParallelHash`) for tables of at least the
  * pool's `hashRowsMin` rows; EXPLAIN shows `Top N [parallel N] ...` exactly when it runs there.
+ *
+ * Tables larger than the column cache (issue #16, `ORDER BY price DESC, ts DESC LIMIT 20` over
+ * 100M rows took 35x DuckDB's time) get two more steps:
+ * - Pruning (EXPLAIN `pruned by morsel max|min`), when the first sort key is a numeric scan
+ *   column: the workers measure each morsel piece's minimum and maximum rank of that column
+ *   the first time they scan it, memoized per partition version and row range in the fact memo
+ *   (TableSnapshot.factMemo: never stale, appends change the key). Each worker then visits its
+ *   morsels best bound first, and a morsel whose bound is strictly worse than the n-th row some
+ *   finished morsel already holds (the floor) is not read at all: `keep` rows rank strictly
+ *   better than every row in it. Bounds cover whole pieces, so filters and intervals (which
+ *   only drop rows) leave them safe; NULLs rank lowest, as the threshold loop ranks them.
+ * - Late columns (EXPLAIN `late: a,b`): projected plain columns that are not sort keys are not
+ *   read by the workers; rows carry their position, and the main thread reads those columns
+ *   for the final `keep` rows only.
  */
 import { type ColumnType, T } from "../../base/types.ts";
-import type { Batch, Interval, SymbolDict, Value } from "../../base/values.ts";
+import type { Batch, Interval, SymbolDict, Value, Vector } from "../../base/values.ts";
+import { BATCH_ROWS_MAX } from "../../base/limits.ts";
 import type { BoundExpr } from "../../plan/bound.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
 import type { Storage, TableSnapshot } from "../../storage/api.ts";
@@ -47,7 +62,9 @@ import {
 import { vectorOf } from "./hash_aggregate.ts";
 import { topNOf } from "./physical.ts";
 import { type Morsel, morselBatches, morselsOf } from "./hash_parallel.ts";
-import { rankOfValue, runTopN, type TopNState } from "./top_n.ts";
+import { rankOfValue, rankReader, runTopN, type TopNState } from "./top_n.ts";
+import { partitionRanges } from "../scan.ts";
+import { readValue } from "../../base/values.ts";
 
 type SortNode = Extract<PlanNode, { kind: "sort" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
@@ -86,6 +103,17 @@ export interface TopNJob {
   statement: string;
   /** Per SYMBOL scan column that expressions compare: the codes of the texts compared with. */
   symbols: SymbolCodes[];
+  /**
+   * The output columns the worker computes, when the others are late (read by the main
+   * thread for the final rows): each kept row then ends with its position, p * 2^32 + row.
+   */
+  computed?: number[];
+  /** Scan column of the first sort key, when morsels are pruned by its bounds. */
+  pruneCol?: number;
+  /** This morsel's pieces have no bounds yet: measure them (per message). */
+  measure?: boolean;
+  /** A first-key rank `keep` rows of other morsels reach (per message, see `floors`). */
+  floor?: number;
   /** The session's time zone, for the row path of a batch the loops decline. */
   timeZone: string;
 }
@@ -93,6 +121,22 @@ export interface TopNJob {
 /** The kept rows of one morsel in sort order; SYMBOL columns of the scan as codes (-1: NULL). */
 export interface TopNPartial {
   rows: Value[][];
+  /** With `measure`: per piece of the morsel, the [min, max] first-key rank over its rows. */
+  bounds?: [number, number][];
+}
+
+/** Work the pruning and late columns saved (tests, diagnostics). */
+export const topNCounters = { prunedMorsels: 0, measuredPieces: 0, lateRows: 0 };
+
+/**
+ * How the pool visits a top-N's morsels (each still on worker `i % workers`, for its cache):
+ * `order` sorts a worker's share, `jobFor` answers the job of a morsel or undefined when it is
+ * pruned (its partial is then empty), `received` sees each partial as it arrives.
+ */
+export interface TopNSchedule {
+  order(share: number[]): number[];
+  jobFor(i: number): TopNJob | undefined;
+  received(i: number, partial: TopNPartial): void;
 }
 
 /** The worker side of a pool, as the executor sees it (engine/parallel/worker_pool.ts). */
@@ -106,6 +150,7 @@ export interface ParallelTopN {
     snap: TableSnapshot,
     morsels: Morsel[],
     ctx: ExecContext,
+    schedule?: TopNSchedule,
   ): Promise<TopNPartial[] | undefined>;
 }
 
@@ -114,7 +159,14 @@ interface Shape {
   scan: ScanNode;
   filters: BoundExpr[];
   columns: BoundExpr[];
+  /** Scan column of the first sort key when it is a plain numeric column (pruning). */
+  pruneCol?: number;
+  /** Output indexes the workers compute when some outputs are late (plain, not sort keys). */
+  computed?: number[];
 }
+
+/** Types whose values the threshold loop ranks as doubles (top_n.ts rankReader). */
+const RANKED = new Set(["DOUBLE", "FLOAT", "LONG", "INT", "SHORT", "BYTE", "TIMESTAMP", "DATE"]);
 
 const shapes = new WeakMap<PlanNode, Shape | null>();
 
@@ -152,7 +204,29 @@ function findShape(n: SortNode): Shape | undefined {
   if (columns.some((c) => c.kind !== "column" && c.type.tag === "SYMBOL")) return undefined;
   if (!columns.every((c) => shippable(c, "value"))) return undefined;
   if (!filters.every((f) => shippable(f, "select"))) return undefined;
-  return { scan: input, filters, columns };
+  const first = columns[n.keys[0].index];
+  const pruneCol = first.kind === "column" && RANKED.has(first.type.tag) ? first.index : undefined;
+  const keyed = new Set(n.keys.map((k) => k.index));
+  const late = columns.map((c, i) => !keyed.has(i) && c.kind === "column");
+  const computed = late.some((l) => l) ? columns.flatMap((_, i) => (late[i] ? [] : [i])) : undefined;
+  return { scan: input, filters, columns, pruneCol, computed };
+}
+
+/**
+ * What EXPLAIN adds after `keep: n` for a parallel top-N: the pruning and the late columns
+ * (empty when neither applies or the sort runs on the main thread).
+ */
+export function parallelTopNNotes(n: PlanNode): string {
+  if (n.kind !== "sort" || !parallelTopNOf(n)) return "";
+  const shape = shapeOf(n);
+  if (!shape) return "";
+  let notes = "";
+  if (shape.pruneCol !== undefined) notes += ` pruned by morsel ${n.keys[0].desc ? "max" : "min"}`;
+  if (shape.computed) {
+    const late = n.columns.filter((_, i) => !shape.computed!.includes(i)).map((c) => c.name);
+    notes += ` late: ${late.join(",")}`;
+  }
+  return notes;
 }
 
 /** Workers each parallel top-N sort node runs on, as chosen for its plan. */
@@ -215,13 +289,18 @@ const FLOORS_MAX = 64;
 export async function topNPartialOf(job: TopNJob, snap: TableSnapshot, m: Morsel): Promise<TopNPartial> {
   const ctx = shippedExecContext(job.timeZone);
   const scanColumns = job.types.map((type, i) => ({ name: `c${i}`, type }));
-  const outputs = job.columns.map((c) => rebind(c));
+  // With late columns: only the computed outputs, then the row position (an extra scan column).
+  const computed = job.computed ?? job.columns.map((_, i) => i);
+  const positionCol = job.types.length;
+  const outputs = computed.map((i) => rebind(job.columns[i]));
+  if (job.computed) outputs.push({ kind: "column", type: T.DOUBLE, index: positionCol });
+  const keys = job.keys.map((k) => ({ index: computed.indexOf(k.index), desc: k.desc }));
   const vectors = outputs.map((e) => vectorOf(e, ctx));
   // A scan SYMBOL column passes as its codes (INT), the rest keep their type.
   const types = outputs.map((e) => e.kind === "column" && e.type.tag === "SYMBOL" ? T.INT : e.type);
   const stubs = new Map(job.symbols.map((s) => [s.col, new ShippedCodeDict(s.size, s.codes)]));
   const cols = new Set<number>();
-  for (const e of [...job.filters, ...job.columns]) columnsOf(e, (c) => cols.add(c));
+  for (const e of [...job.filters, ...computed.map((i) => job.columns[i])]) columnsOf(e, (c) => cols.add(c));
 
   async function* project(input: AsyncIterable<Batch>): AsyncGenerator<Batch> {
     for await (const b of input) {
@@ -235,44 +314,114 @@ export async function topNPartialOf(job: TopNJob, snap: TableSnapshot, m: Morsel
     }
   }
 
+  const bounds = job.measure && job.pruneCol !== undefined
+    ? await measure(snap, m, job.columnIndexes[job.pruneCol])
+    : undefined;
   // Only the columns read are set; a SYMBOL column has the codes of the job's texts.
-  let input: AsyncIterable<Batch> = morselBatches(snap, m, job, cols, stubs);
+  let input: AsyncIterable<Batch> = job.computed
+    ? positionedBatches(snap, m, job, cols, stubs)
+    : morselBatches(snap, m, job, cols, stubs);
   const state: TopNState = {};
   const filters = job.filters.map((f) => rebind(f));
   const preds = filters.flatMap((f) => conjuncts(f)).map((c) => predicateOf(c, scanColumns));
-  const firstKey = outputs[job.keys[0].index];
+  const firstKey = outputs[keys[0].index];
   const prefiltered = filters.length > 0 || firstKey.kind !== "column";
   if (prefiltered && firstKey.type.tag === "DOUBLE" && preds.every((p) => !!p)) {
     // Simple conditions (or none) and a DOUBLE first key, computed or behind conditions: rows
     // are tested against the top-N's threshold before any column is gathered (prefilter).
-    const first = job.keys[0];
-    const key = outputs[first.index];
-    input = prefilter(input, key, job.types, first.desc, preds as Pred[], filters, state, ctx);
+    input = prefilter(input, firstKey, job.types, keys[0].desc, preds as Pred[], filters, state, ctx);
   } else {
     for (const predicate of filters) {
       const node = { kind: "filter", predicate, input: { columns: scanColumns } } as unknown as FilterNode;
       input = runFilter(node, input, ctx);
     }
   }
-  const node = { keys: job.keys, columns: types.map((type) => ({ type })) } as unknown as SortNode;
+  const node = { keys, columns: types.map((type) => ({ type })) } as unknown as SortNode;
   const rows: Value[][] = [];
-  const floor = floors.get(job.statement);
+  const floor = tighter(floors.get(job.statement), job.floor, keys[0].desc);
   for await (const b of runTopN(node, job.keep, project(input), ctx, floor, state)) {
     rows.push(...batchToRows(b));
   }
-  const first = job.keys[0];
+  const first = keys[0];
   const reached = rows.length === job.keep ? rankOfValue(rows[job.keep - 1][first.index]) : undefined;
   if (reached !== undefined) {
-    const tighter = floor === undefined
-      ? reached
-      : first.desc
-      ? Math.max(floor, reached)
-      : Math.min(floor, reached);
     if (floors.size >= FLOORS_MAX) floors.clear();
-    floors.set(job.statement, tighter);
+    floors.set(job.statement, tighter(floor, reached, first.desc)!);
   }
-  return { rows };
+  return bounds ? { rows, bounds } : { rows };
 }
+
+/** The tighter of two first-key floors (the higher descending, the lower ascending). */
+function tighter(a: number | undefined, b: number | undefined, desc: boolean): number | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return desc ? Math.max(a, b) : Math.min(a, b);
+}
+
+/** Per piece of `m`, the [min, max] rank of table column `col` over all its rows. */
+async function measure(snap: TableSnapshot, m: Morsel, col: number): Promise<[number, number][]> {
+  const out: [number, number][] = [];
+  for (const { p, lo, hi } of m.pieces) {
+    const v = await snap.read(p, col, lo, hi);
+    const rank = rankReader(v)!;
+    let min = Infinity, max = -Infinity;
+    const d = v.data;
+    if (d instanceof Float64Array) {
+      // The common case in one tight loop: NaN (NULL) ranks -Infinity.
+      for (let i = 0; i < d.length; i++) {
+        const x = d[i];
+        const r = x - x === 0 ? x : -Infinity;
+        if (r < min) min = r;
+        if (r > max) max = r;
+      }
+    } else {
+      for (let i = 0; i < hi - lo; i++) {
+        const r = rank(i);
+        if (r < min) min = r;
+        if (r > max) max = r;
+      }
+    }
+    out.push([min, max]);
+  }
+  return out;
+}
+
+/**
+ * morselBatches with the row position of every row as one more (DOUBLE) scan column after
+ * the table's: p * 2^32 + row, exact in a double for any partition index below 2^21.
+ */
+async function* positionedBatches(
+  snap: TableSnapshot,
+  m: Morsel,
+  job: TopNJob,
+  cols: Set<number>,
+  dicts: Map<number, SymbolDict>,
+): AsyncGenerator<Batch> {
+  for (const piece of m.pieces) {
+    const ranges = (await partitionRanges(snap, piece.p, job.intervals))
+      .map(([a, b]): [number, number] => [Math.max(a, piece.lo), Math.min(b, piece.hi)])
+      .filter(([a, b]) => b > a);
+    for (const [from, to] of ranges) {
+      for (let at = from; at < to; at += BATCH_ROWS_MAX) {
+        const end = Math.min(to, at + BATCH_ROWS_MAX);
+        const columns: Vector[] = new Array(job.types.length + 1);
+        for (const c of cols) {
+          const v = await snap.read(piece.p, job.columnIndexes[c], at, end);
+          columns[c] = job.types[c].tag === "SYMBOL"
+            ? { type: T.SYMBOL, data: v.data, dict: dicts.get(c) }
+            : v;
+        }
+        const pos = new Float64Array(end - at);
+        const base = piece.p * POSITION_SPAN;
+        for (let i = 0; i < pos.length; i++) pos[i] = base + at + i;
+        columns[job.types.length] = { type: T.DOUBLE, data: pos };
+        yield { rowCount: end - at, columns };
+      }
+    }
+  }
+}
+
+const POSITION_SPAN = 2 ** 32;
 
 /**
  * The rows of a morsel's batches that meet the WHERE conditions and whose first sort key is
@@ -410,6 +559,8 @@ function jobOf(shape: Shape, sort: SortNode, keep: number, ctx: ExecContext, sna
     statement: crypto.randomUUID(),
     symbols: [],
     timeZone: ctx.evalContext.timeZone,
+    ...(shape.computed ? { computed: shape.computed } : {}),
+    ...(shape.pruneCol !== undefined ? { pruneCol: shape.pruneCol } : {}),
   };
   job.symbols = shippedSymbolCodes([...job.filters, ...job.columns], job, snap);
   return job;
@@ -439,20 +590,20 @@ export async function* runParallelTopN(
   async function partialsOf(pool: ParallelTopN, shape: Shape): Promise<Batch[] | undefined> {
     const snap = snapshotOf(ctx, shape.scan.table);
     const job = jobOf(shape, sort, keep, ctx, snap);
-    const parts = await pool.topNPartials(
-      job,
-      snap,
-      morselsOf(snap, job.intervals, topNTuning.morselRows),
-      ctx,
-    );
+    const morsels = morselsOf(snap, job.intervals, topNTuning.morselRows);
+    const parts = await pool.topNPartials(job, snap, morsels, ctx, scheduleOf(job, snap, morsels));
     if (!parts) return undefined;
     checkCancelled(ctx);
-    const dicts = shape.columns.map((c) =>
-      c.kind === "column" && c.type.tag === "SYMBOL" ? snap.symbols(job.columnIndexes[c.index]) : undefined
-    );
+    const computed = job.computed ?? shape.columns.map((_, i) => i);
+    const dicts = computed.map((i) => {
+      const c = shape.columns[i];
+      return c.kind === "column" && c.type.tag === "SYMBOL"
+        ? snap.symbols(job.columnIndexes[c.index])
+        : undefined;
+    });
     const rows: Value[][] = [];
     for (const p of parts) {
-      charge(ctx, rowBytes(p.rows.length, job.columns.length));
+      charge(ctx, rowBytes(p.rows.length, computed.length + 1));
       for (const r of p.rows) {
         dicts.forEach((d, k) => {
           if (d) r[k] = (r[k] as number) < 0 ? null : d.valueOf(r[k] as number);
@@ -463,9 +614,82 @@ export async function* runParallelTopN(
     // The same stable top-N over the morsels' rows in table order: ties keep input order.
     const types = sort.columns.map((c) => c.type);
     const out: Batch[] = [];
-    for await (const b of runTopN(sort, keep, toAsync(rowsToBatches(types, rows)), ctx)) out.push(b);
+    if (!job.computed) {
+      for await (const b of runTopN(sort, keep, toAsync(rowsToBatches(types, rows)), ctx)) out.push(b);
+      return out;
+    }
+    // Late columns: the top-N over the computed columns and positions, then the other columns
+    // of the final rows only.
+    const narrowTypes = [...computed.map((i) => types[i]), T.DOUBLE];
+    const narrow = {
+      keys: sort.keys.map((k) => ({ ...k, index: computed.indexOf(k.index) })),
+      columns: narrowTypes.map((type) => ({ type })),
+    } as unknown as SortNode;
+    const kept: Value[][] = [];
+    for await (const b of runTopN(narrow, keep, toAsync(rowsToBatches(narrowTypes, rows)), ctx)) {
+      kept.push(...batchToRows(b));
+    }
+    const full: Value[][] = [];
+    for (const r of kept) {
+      const at = r[computed.length] as number;
+      const p = Math.floor(at / POSITION_SPAN), row = at - p * POSITION_SPAN;
+      const values = new Array<Value>(types.length);
+      computed.forEach((i, k) => values[i] = r[k]);
+      for (let i = 0; i < types.length; i++) {
+        if (computed.includes(i)) continue;
+        const c = shape.columns[i] as Extract<BoundExpr, { kind: "column" }>;
+        values[i] = readValue(await snap.read(p, job.columnIndexes[c.index], row, row + 1), 0);
+      }
+      full.push(values);
+    }
+    topNCounters.lateRows += full.length;
+    out.push(...rowsToBatches(types, full));
     return out;
   }
+}
+
+/**
+ * The visiting order and pruning of a top-N's morsels (see the module comment): bounds from
+ * the fact memo, a floor from the partials received so far.
+ */
+function scheduleOf(job: TopNJob, snap: TableSnapshot, morsels: Morsel[]): TopNSchedule | undefined {
+  if (job.pruneCol === undefined) return undefined;
+  const col = job.columnIndexes[job.pruneCol];
+  const desc = job.keys[0].desc;
+  const first = (job.computed ?? job.columns.map((_, i) => i)).indexOf(job.keys[0].index);
+  const tag = (piece: { lo: number; hi: number }) => `topn:${piece.lo}:${piece.hi}`;
+  const bounds = morsels.map((m) => {
+    let bound = desc ? -Infinity : Infinity;
+    for (const piece of m.pieces) {
+      const b = snap.factMemo?.(piece.p, col)?.get(tag(piece)) as [number, number] | undefined;
+      if (!b) return undefined;
+      bound = desc ? Math.max(bound, b[1]) : Math.min(bound, b[0]);
+    }
+    return bound;
+  });
+  let floor: number | undefined;
+  // Unmeasured morsels first (they may hold anything), then the best bounds.
+  const score = (i: number) => bounds[i] === undefined ? -Infinity : desc ? -bounds[i]! : bounds[i]!;
+  return {
+    order: (share) => share.slice().sort((a, b) => score(a) - score(b) || a - b),
+    jobFor(i) {
+      const b = bounds[i];
+      if (b !== undefined && floor !== undefined && (desc ? b < floor : b > floor)) {
+        topNCounters.prunedMorsels++;
+        return undefined;
+      }
+      return { ...job, floor, measure: b === undefined };
+    },
+    received(i, partial) {
+      partial.bounds?.forEach((b, k) => {
+        snap.factMemo?.(morsels[i].pieces[k].p, col)?.set(tag(morsels[i].pieces[k]), b);
+        topNCounters.measuredPieces++;
+      });
+      if (partial.rows.length === job.keep) {
+        floor = tighter(floor, rankOfValue(partial.rows[job.keep - 1][first]), desc);
+      }
+    },
+  };
 }
 
 async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {

@@ -1,0 +1,97 @@
+/**
+ * Parallel top-N pruning by morsel bounds and late columns (engine/exec/vector/top_n_parallel.ts,
+ * issue #16), against the row-at-a-time reference (bothWays): every query runs twice, the first
+ * time measuring each morsel's first-key bounds and the second pruning by them, over a table
+ * whose values climb partition by partition (so most morsels are pruned), with NULLs, ties,
+ * DESC and ASC, filters, intervals, late SYMBOL and STRING columns, and after appends that
+ * change the bounds of the active partition. EXPLAIN says what runs.
+ */
+import assert from "node:assert/strict";
+import { topNCounters, topNTuning } from "../../../engine/exec/vector/top_n_parallel.ts";
+import { bothWays } from "../_result_rows.ts";
+import { parallelEngine, run } from "./_parallel_util.ts";
+
+/** [query, EXPLAIN must match, whether the second run prunes morsels]. */
+const SHAPES: [string, RegExp, boolean][] = [
+  [
+    "SELECT ts, s, d, k FROM t ORDER BY d DESC, ts DESC LIMIT 20",
+    /Top N \[parallel 2\] keys: d desc,ts desc keep: 20 pruned by morsel max late: s,k/,
+    true,
+  ],
+  ["SELECT ts, s, d FROM t ORDER BY d LIMIT 25", /pruned by morsel min late: ts,s/, false],
+  ["SELECT s, i, ts FROM t ORDER BY i DESC LIMIT 30", /pruned by morsel max late: s,ts/, true],
+  ["SELECT ts, s, i, k FROM t ORDER BY i, ts DESC LIMIT 15", /pruned by morsel min late: s,k/, false],
+  ["SELECT ts, l, s FROM t ORDER BY l DESC LIMIT 33", /pruned by morsel max late: ts,s/, true],
+  ["SELECT ts, s, f FROM t ORDER BY f DESC LIMIT 10", /pruned by morsel max late: ts,s/, false],
+  // Filters only drop rows: whole-morsel bounds stay safe.
+  [
+    "SELECT ts, s, d FROM t WHERE side = 'sell' ORDER BY d DESC, ts LIMIT 12",
+    /pruned by morsel max late: s/,
+    true,
+  ],
+  ["SELECT ts, k, d FROM t WHERE d < 500 ORDER BY d DESC LIMIT 9", /pruned by morsel max late: ts,k/, true],
+  [
+    "SELECT ts, s, d FROM t WHERE ts IN '2024-03-03' ORDER BY d DESC LIMIT 7",
+    /pruned by morsel max late: ts,s/,
+    false,
+  ],
+  // A computed first key: no bounds; a computed output column is not late.
+  ["SELECT ts, s, d * 2 x FROM t ORDER BY x DESC LIMIT 8", /keep: 8 late: ts,s$/m, false],
+  ["SELECT ts, d, f + 1 g FROM t ORDER BY d DESC LIMIT 6", /keep: 6 pruned by morsel max late: ts$/m, true],
+];
+
+/** Eight DAY partitions; d and i climb with time, with NULLs and ties. */
+async function makeTable(engine: Parameters<typeof run>[0]): Promise<void> {
+  await run(
+    engine,
+    "CREATE TABLE t AS (SELECT timestamp_sequence('2024-03-01', 36_000_000L) ts, " +
+      "rnd_symbol('a','b','c',null) s, rnd_symbol('buy','sell') side, rnd_str('x','yy','zzz',null) k, " +
+      "CASE WHEN x % 11 = 0 THEN NULL ELSE (x / 40) + rnd_int(0, 3, 0) END::DOUBLE d, rnd_float(4) f, " +
+      "CASE WHEN x % 13 = 0 THEN NULL ELSE (x / 500)::INT END i, (x / 700) l " +
+      "FROM long_sequence(19_000)) TIMESTAMP(ts) PARTITION BY DAY",
+  );
+}
+
+Deno.test("parallel top-N: morsels pruned by their bounds and late columns give the reference rows", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_topn_prune_" });
+  const morselRows = topNTuning.morselRows;
+  topNTuning.morselRows = 600;
+  const engine = await parallelEngine(root);
+  try {
+    await makeTable(engine);
+    for (const [sql, plan, prunes] of SHAPES) {
+      const first = await bothWays(engine, sql);
+      assert.match(first.plan, plan, `${sql}\n${first.plan}`);
+      assert.deepEqual(first.got, first.want, `${sql} (measuring)`);
+      assert.ok(first.got.length > 0, sql);
+      const pruned = topNCounters.prunedMorsels, late = topNCounters.lateRows;
+      const second = await bothWays(engine, sql);
+      assert.deepEqual(second.got, second.want, `${sql} (pruning)`);
+      if (prunes) assert.ok(topNCounters.prunedMorsels > pruned, `${sql}: no morsel pruned`);
+      if (/late:/.test(plan.source)) assert.ok(topNCounters.lateRows > late, `${sql}: no late rows`);
+    }
+    // Appends into the last partition and a new one move the bounds: new keys, same answers.
+    const sql = SHAPES[0][0];
+    await bothWays(engine, sql);
+    await run(engine, "INSERT INTO t (ts, s, d, k) VALUES ('2024-03-08T23:00:00', 'b', 1e9, 'new')");
+    await run(engine, "INSERT INTO t (ts, s, d, k) VALUES ('2024-03-09T01:00:00', 'c', 1e9, 'newer')");
+    const after = await bothWays(engine, sql);
+    assert.deepEqual(after.got, after.want, `${sql} after appends`);
+    assert.deepEqual(after.got.slice(0, 2).map((r) => r[3]), ["newer", "new"]);
+    // An UPDATE rewrites the partition (a new version): its old bounds are not used.
+    await run(engine, "UPDATE t SET d = 2e9 WHERE ts = '2024-03-01T00:00:36'");
+    const updated = await bothWays(engine, sql);
+    assert.deepEqual(updated.got, updated.want, `${sql} after UPDATE`);
+    assert.equal(updated.got[0][2], 2e9);
+    // Only NULL first keys kept ascending: every non-NULL morsel is pruned, answers unchanged.
+    const nulls = "SELECT ts, s, d FROM t ORDER BY d LIMIT 5";
+    await bothWays(engine, nulls);
+    const n = await bothWays(engine, nulls);
+    assert.deepEqual(n.got, n.want);
+    assert.ok(n.got.every((r) => r[2] === null));
+  } finally {
+    topNTuning.morselRows = morselRows;
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
