@@ -34,7 +34,7 @@
 import { type ColumnType, T } from "../../base/types.ts";
 import type { Batch, Interval, SymbolDict, Value, Vector } from "../../base/values.ts";
 import { BATCH_ROWS_MAX } from "../../base/limits.ts";
-import type { BoundExpr } from "../../plan/bound.ts";
+import { type BoundExpr, walkBound } from "../../plan/bound.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
 import type { Storage, TableSnapshot } from "../../storage/api.ts";
 import { batchToRows, gather, rowsToBatches } from "../batch_util.ts";
@@ -207,7 +207,15 @@ function findShape(n: SortNode): Shape | undefined {
   const first = columns[n.keys[0].index];
   const pruneCol = first.kind === "column" && RANKED.has(first.type.tag) ? first.index : undefined;
   const keyed = new Set(n.keys.map((k) => k.index));
-  const late = columns.map((c, i) => !keyed.has(i) && c.kind === "column");
+  // Late: a plain column no sort key, filter or computed output reads on the worker anyway.
+  const plain = columns.map((c, i) => !keyed.has(i) && c.kind === "column");
+  const read = new Set<number>();
+  for (const e of [...filters, ...columns.filter((_, i) => !plain[i])]) {
+    walkBound(e, (x) => {
+      if (x.kind === "column") read.add(x.index);
+    });
+  }
+  const late = columns.map((c, i) => plain[i] && !read.has((c as { index: number }).index));
   const computed = late.some((l) => l) ? columns.flatMap((_, i) => (late[i] ? [] : [i])) : undefined;
   return { scan: input, filters, columns, pruneCol, computed };
 }

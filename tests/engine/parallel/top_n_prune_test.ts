@@ -38,6 +38,13 @@ const SHAPES: [string, RegExp, boolean][] = [
   // A computed first key: no bounds; a computed output column is not late.
   ["SELECT ts, s, d * 2 x FROM t ORDER BY x DESC LIMIT 8", /keep: 8 late: ts,s$/m, false],
   ["SELECT ts, d, f + 1 g FROM t ORDER BY d DESC LIMIT 6", /keep: 6 pruned by morsel max late: ts$/m, true],
+  // A plain column a filter or a computed output reads anyway is not late.
+  ["SELECT ts, s, d, d * 2 x FROM t ORDER BY x DESC LIMIT 8", /keep: 8 late: ts,s$/m, false],
+  [
+    "SELECT ts, s, i FROM t WHERE i > 3 ORDER BY d DESC LIMIT 5",
+    /keep: 5 pruned by morsel max late: ts,s$/m,
+    true,
+  ],
 ];
 
 /** Eight DAY partitions; d and i climb with time, with NULLs and ties. */
