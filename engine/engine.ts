@@ -336,15 +336,20 @@ export class Engine {
    * Runs a statement: SQL text, or a statement from `prepare` (parsed once; a query reuses the
    * plan of its last execution while that stays valid, engine/prepared.ts). `parsed`: the
    * text's parse when the caller has it (splitScript, classifyStatement), not parsed again.
+   * A text goes through the query cache (engine/query_cache.ts) unless the session turned it
+   * off; one with `parsed` only when `keep` is set: `parsed` must then be the parse of the
+   * whole of `sql` (positions relative to it), as a query kept by that text is.
    */
   async execute(
     statement: string | PreparedStatement,
     caller: Session,
     parsed?: A.Statement,
+    keep = false,
   ): Promise<Outcome> {
     const sql = typeof statement === "string" ? statement : statement.sql;
     // A text query seen before comes back parsed, with its plan when that may be reused.
-    const key = typeof statement === "string" && !parsed ? this.#queries?.keyOf(sql, caller) : undefined;
+    const cached = typeof statement === "string" && (!parsed || keep);
+    const key = cached ? this.#queries?.keyOf(sql, caller) : undefined;
     let kept = key !== undefined ? this.#queries!.acquire(key) : undefined;
     let prepared = typeof statement === "string" ? kept : statement;
     // Counted while running (a query until its batches are drained or abandoned): pace()
@@ -467,6 +472,16 @@ export class Engine {
   /** The worker heaps (tests and diagnostics). */
   get parallel(): WorkerPool {
     return this.#parallel;
+  }
+
+  /**
+   * The parse of text query `sql` as the query cache keeps it for `session`, when an
+   * execution could use it now; undefined otherwise (pgwire's simple query: a script kept
+   * here is one query, run without being split or parsed).
+   */
+  keptQuery(sql: string, session: Session): A.Query | undefined {
+    const key = this.#queries?.keyOf(sql, session);
+    return key === undefined ? undefined : this.#queries!.peek(key);
   }
 
   /** Executions whose text was found in the query cache (tests and diagnostics). */

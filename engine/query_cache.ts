@@ -51,6 +51,15 @@ export class QueryCache {
     return `${key}\u0000${sql}`;
   }
 
+  /**
+   * The kept parse for `key` when an execution may use it now, without taking it (pgwire's
+   * simple query asks before splitting a script: a kept text is one query).
+   */
+  peek(key: string): A.Query | undefined {
+    const hit = this.#entries.get(key);
+    return hit && !this.#busy.has(hit) && hit.statement.kind === "query" ? hit.statement : undefined;
+  }
+
   /** The kept statement for `key`, marked in use; undefined when absent or in use. */
   acquire(key: string): PreparedStatement | undefined {
     const hit = this.#entries.get(key);

@@ -9,6 +9,7 @@ import {
   type ColumnType,
   type Engine,
   type Principal,
+  type ScriptStatement,
   type Session,
   splitScript,
   StatementCache,
@@ -48,6 +49,11 @@ export interface ConnectionOptions {
   statementTimeoutMs?: number;
   /** Set when pg.auth.method=scram: SCRAM-SHA-256 replaces the cleartext password. */
   scram?: ScramAuthenticator;
+  /**
+   * pg.select.cache.enabled: a simple query that is one SELECT reuses the parse and plan the
+   * engine's query cache keeps for its text (engine/query_cache.ts); false plans it each time.
+   */
+  selectCache?: boolean;
 }
 
 /**
@@ -110,6 +116,7 @@ export class Connection implements ConnectionState {
       transaction,
       protocol: "pgwire",
       statements: this.#statements,
+      ...(this.#options.selectCache === false ? { queryCache: false } : {}),
     };
   }
 
@@ -314,7 +321,7 @@ export class Connection implements ConnectionState {
   }
 
   async #simpleQuery(sql: string): Promise<void> {
-    const statements = splitScript(sql);
+    const statements = this.#scriptOf(sql);
     if (statements.length === 0) M.emptyQueryResponse(this.out);
     for (const s of statements) {
       let cursor: RowCursor | undefined;
@@ -336,5 +343,27 @@ export class Connection implements ConnectionState {
     }
     M.readyForQuery(this.out, this.txStatus);
     await this.flush();
+  }
+
+  /**
+   * The statements of a simple query. A script that is one query, from its first character,
+   * goes through the engine's query cache by its whole text (pg.select.cache.enabled, on by
+   * default; the session says when it is off): once kept, the same text is neither split
+   * nor parsed nor, while the tables' metadata stays the same, planned again.
+   */
+  #scriptOf(sql: string): (ScriptStatement & { cached?: boolean })[] {
+    if (this.#options.selectCache !== false) {
+      const kept = this.engine.keptQuery(sql, this.session());
+      if (kept) {
+        return [{ kind: "query", statement: kept, text: sql, offset: 0, paramCount: 0, cached: true }];
+      }
+    }
+    const statements = splitScript(sql);
+    const only = statements.length === 1 ? statements[0] : undefined;
+    if (this.#options.selectCache !== false && only?.kind === "query" && only.offset === 0) {
+      // The parse's positions are relative to the script: the whole text is the cache's key.
+      return [{ ...only, text: sql, cached: true }];
+    }
+    return statements;
   }
 }

@@ -135,6 +135,7 @@ export async function startPg(
     version: QUESTDB_VERSION,
     statementTimeoutMs: config.durationMs("query.timeout", 60_000),
     scram: scramEnabled(config) ? scram ?? await configScram(config) : undefined,
+    selectCache: config.get("pg.select.cache.enabled")?.trim().toLowerCase() !== "false",
   };
   // pg.net.connection.limit counts authenticated connections only; those still in startup or
   // authentication are pending (pg.net.handshake.*): deadline, per-address and total caps

@@ -46,6 +46,11 @@ export interface StatementText {
   statement?: ParsedStatement;
   /** The engine's prepared statement (extended protocol): run without parsing or planning again. */
   prepared?: PreparedStatement;
+  /**
+   * Run through the engine's query cache (simple query, pg.select.cache.enabled): `text` is
+   * the whole script, one query, and `statement` its parse.
+   */
+  cached?: boolean;
 }
 
 /** One statement's text with its kind, as the engine's parser reads it (issue #18). */
@@ -135,7 +140,12 @@ export async function runStatement(
     }
   }
   // Parsed once: the engine runs the parse the statement's kind came from.
-  const outcome = await state.engine.execute(stmt.prepared ?? stmt.text, session, stmt.statement);
+  const outcome = await state.engine.execute(
+    stmt.prepared ?? stmt.text,
+    session,
+    stmt.statement,
+    stmt.cached,
+  );
   switch (outcome.kind) {
     case "rows": {
       const zone = state.settings.get("timezone") ?? DEFAULT_TIME_ZONE;
