@@ -175,18 +175,31 @@ export class IntPairHash {
       this.#refusedAt = Math.max(this.size, 1);
       return false;
     }
-    let rows = this.#rows, shift = this.#shift;
-    while (rows <= x) rows *= 2;
-    while (1 << shift <= y) shift++;
+    // The new rectangle covers (x, y) and the pairs the old one holds, and no more: a side is
+    // not kept at its old length when only the other grows (the first rectangle is 256 x 256,
+    // and 10000 qty ids x 100 symbol ids then asked 16384 x 256, past DIRECT_MAX, where
+    // 16384 x 128 fits).
+    const old = this.#direct!, oldShift = this.#shift, oldWidth = 1 << oldShift;
+    let heldX = 0, heldY = 0;
+    for (let r = 0; r < this.#rows; r++) {
+      const base = r << oldShift;
+      for (let c = 0; c < oldWidth; c++) {
+        if (old[base + c] < 0) continue;
+        heldX = r;
+        if (c > heldY) heldY = c;
+      }
+    }
+    let rows = 1, shift = 0;
+    while (rows <= Math.max(x, heldX)) rows *= 2;
+    while (1 << shift <= Math.max(y, heldY)) shift++;
     const area = rows * (1 << shift);
     if (area > DIRECT_MAX || area > DIRECT_PER_PAIR * Math.max(size, 4096)) {
       this.#refusedAt = Math.max(this.size, 1);
       return false;
     }
-    const old = this.#direct!, oldShift = this.#shift, oldWidth = 1 << oldShift;
-    const next = new Int32Array(area).fill(-1);
-    for (let r = 0; r < this.#rows; r++) {
-      next.set(old.subarray(r << oldShift, (r << oldShift) + oldWidth), r << shift);
+    const next = new Int32Array(area).fill(-1), width = Math.min(oldWidth, 1 << shift);
+    for (let r = 0; r < Math.min(this.#rows, rows); r++) {
+      next.set(old.subarray(r << oldShift, (r << oldShift) + width), r << shift);
     }
     this.#direct = next;
     this.#rows = rows;
