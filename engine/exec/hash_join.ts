@@ -66,7 +66,7 @@ export function joinKeyFamilies(n: JoinNode): KeyFamily[] | undefined {
 }
 
 /** The buffered right side: its columns, key words, and the chained table over them. */
-interface Build {
+export interface Build {
   buffers: ColumnBuffer[];
   rows: number;
   /**
@@ -90,7 +90,7 @@ interface Build {
 /** Build sides from this many rows get a bloom filter (smaller tables stay in the cache). */
 const BLOOM_ROWS_MIN = 1 << 16;
 
-async function build(
+export async function build(
   n: JoinNode,
   right: AsyncIterable<Batch>,
   encoders: KeyEncoder[],

@@ -18,6 +18,7 @@ import { denseKeysOf, parallelOf } from "../exec/vector/hash_parallel.ts";
 import { parallelSampleByOf } from "../exec/sample_by_parallel.ts";
 import { parallelTopNNotes, parallelTopNOf } from "../exec/vector/top_n_parallel.ts";
 import { joinOp } from "../exec/hash_join.ts";
+import { parallelProbeOf } from "../exec/vector/join_parallel.ts";
 import { latestOp } from "../exec/latest_by.ts";
 import { windowOpLabel } from "../exec/window.ts";
 import { setOpOp } from "../exec/setop.ts";
@@ -98,7 +99,9 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
     case "setop":
       return `${n.op[0].toUpperCase()}${n.op.slice(1)}${n.all ? " All" : ""} [${setOpOp(n)}]`;
     case "join":
-      return `${n.type[0].toUpperCase()}${n.type.slice(1)} Join (${joinOp(n)})`;
+      return `${n.type[0].toUpperCase()}${n.type.slice(1)} Join (${joinOp(n)}${
+        parallelProbeOf(n) ? ", parallel probe" : ""
+      })`;
     case "lateral":
       return `Lateral ${n.type[0].toUpperCase()}${
         n.type.slice(1)

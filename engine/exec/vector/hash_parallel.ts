@@ -68,10 +68,20 @@ import { isDistinct, vectorOf } from "./hash_aggregate.ts";
 import { IntPairHash } from "./int_hash.ts";
 import { KeyIds } from "./key_ids.ts";
 import { aggregateOp, distinctOp } from "./physical.ts";
+import {
+  buildJoinSpec,
+  fewJoinGroups,
+  joinedBatches,
+  joinShapeOf,
+  type JoinSpec,
+  markParallelProbe,
+} from "./join_parallel.ts";
+import { runPlan } from "../run_plan.ts";
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
 type DistinctNode = Extract<PlanNode, { kind: "distinct" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
+type JoinNode = Extract<PlanNode, { kind: "join" }>;
 
 const KEY_TAGS = new Set([
   "SYMBOL",
@@ -120,6 +130,11 @@ export interface HashJob {
   timeZone: string;
   /** Slots of each key when the plan chose dense keys (dense_groups.ts) and they fit now. */
   dense?: DenseKey[];
+  /**
+   * The scan is the left input of this hash join (join_parallel.ts): the columns above are the
+   * join's (`columnIndexes` of the right ones negative), each morsel is probed first.
+   */
+  join?: JoinSpec;
   /** Set on the main thread when the pool handed the job back for a group per row or so. */
   manyGroups?: boolean;
 }
@@ -225,6 +240,8 @@ interface ShapeAgg {
 /** What the workers run, in bound form over the scan's columns (decided at plan time). */
 interface Shape {
   scan: ScanNode;
+  /** A hash join between the aggregate and the scan (its left input), probed on the workers. */
+  join?: JoinNode;
   filters: BoundExpr[];
   keys: BoundExpr[];
   aggs: ShapeAgg[];
@@ -232,8 +249,17 @@ interface Shape {
 
 const shapes = new WeakMap<PlanNode, Shape | null>();
 
-/** The shape of an aggregate or DISTINCT the workers can run, or undefined. */
+/**
+ * The shape of an aggregate or DISTINCT over a scan the workers can run, or undefined (the
+ * group estimate samples these; shapes over a join are left out).
+ */
 export function parallelHashShape(n: AggregateNode | DistinctNode): Shape | undefined {
+  const s = shapeFor(n);
+  return s?.join ? undefined : s;
+}
+
+/** The shape of an aggregate or DISTINCT the workers can run (over a scan or a join), or undefined. */
+function shapeFor(n: AggregateNode | DistinctNode): Shape | undefined {
   let s = shapes.get(n);
   if (s === undefined) {
     s = shapeOf(n) ?? null;
@@ -281,6 +307,14 @@ function shapeOf(n: AggregateNode | DistinctNode): Shape | undefined {
       input = input.input;
     } else break;
   }
+  let join: JoinNode | undefined;
+  if (input.kind === "join") {
+    const j = joinShapeOf(input);
+    if (!j) return undefined;
+    join = j.join;
+    if (j.condition) filters.push(j.condition);
+    input = j.scan;
+  }
   if (input.kind !== "scan" || input.reverse) return undefined;
   const scan = input;
   for (const k of keys) {
@@ -291,16 +325,23 @@ function shapeOf(n: AggregateNode | DistinctNode): Shape | undefined {
     if (a.filter && !shippable(a.filter, "mask")) return undefined;
   }
   if (!filters.every((f) => shippable(f, "select"))) return undefined;
-  return { scan, filters, keys, aggs };
+  return { scan, join, filters, keys, aggs };
 }
 
 /** The job of `shape` for this execution over `snap`. */
-function jobOf(shape: Shape, ctx: ExecContext, snap: TableSnapshot, dense: boolean): HashJob {
+function jobOf(
+  shape: Shape,
+  ctx: ExecContext,
+  snap: TableSnapshot,
+  dense: boolean,
+  join?: { spec: JoinSpec; dicts: (SymbolDict | undefined)[] },
+): HashJob {
   const ship = (e: BoundExpr) => shipExpr(e, ctx.params);
   const { scan } = shape;
+  const right = shape.join?.right.columns ?? [];
   const job: HashJob = {
-    columnIndexes: [...scan.columnIndexes],
-    types: scan.columns.map((c) => c.type),
+    columnIndexes: [...scan.columnIndexes, ...right.map((_, j) => -1 - j)],
+    types: [...scan.columns, ...right].map((c) => c.type),
     intervals: scan.intervals,
     filters: shape.filters.map(ship),
     keys: shape.keys.map(ship),
@@ -320,13 +361,24 @@ function jobOf(shape: Shape, ctx: ExecContext, snap: TableSnapshot, dense: boole
     symbols: [],
     timeZone: ctx.evalContext.timeZone,
     dense: dense ? denseOf(shape, snap) : undefined,
+    join: join?.spec,
   };
   job.symbols = shippedSymbolCodes(
     [...job.filters, ...job.keys, ...job.aggs.flatMap((a) => [a.arg, a.filter])],
     job,
-    snap,
+    join ? joinedSymbols(snap, join.dicts) : snap,
   );
   return job;
+}
+
+/**
+ * `snap` whose negative column indexes are the join's right columns (-1 - j: right column j),
+ * whose SYMBOL codes are in `dicts[j]`.
+ */
+function joinedSymbols(snap: TableSnapshot, dicts: (SymbolDict | undefined)[]): TableSnapshot {
+  return {
+    symbols: (index: number) => index >= 0 ? snap.symbols(index) : dicts[-1 - index] ?? unavailable(),
+  } as TableSnapshot;
 }
 
 /**
@@ -356,7 +408,7 @@ const PARAMS_PROBE: readonly unknown[] = new Array(64).fill(null);
  */
 function denseOf(shape: Shape, snap: TableSnapshot): DenseKey[] | undefined {
   // Global aggregates (no keys) are the partition-statistics and kernel paths' (fast_aggregate.ts).
-  if (shape.keys.length === 0) return undefined;
+  if (shape.keys.length === 0 || shape.join) return undefined;
   if (shape.aggs.some((a) => a.fn === "countDistinct")) return undefined;
   const dense: DenseKey[] = [];
   for (const k of shape.keys) {
@@ -381,13 +433,19 @@ export function markParallelHash(plan: PlanNode, pool: ParallelHash | undefined,
   if (!pool || pool.workers === 0) return;
   const visit = (n: PlanNode, parent?: PlanNode) => {
     if (n.kind === "aggregate" || (n.kind === "distinct" && parent?.kind !== "limit")) {
-      const shape = parallelHashShape(n);
+      const shape = shapeFor(n);
       if (shape) {
         const snap = storage.table(shape.scan.table)?.snapshot();
         const rows = snap ? scannedRows(snap, shape.scan.intervals) : 0;
         const dense = snap && rows >= pool.hashRowsMin ? denseOf(shape, snap) : undefined;
+        // A join's groups are not estimated (group_estimate.ts samples scans): few by their keys.
+        const few = !shape.join || (snap !== undefined &&
+          fewJoinGroups(shape.keys, shape.join, (c) => snap.symbols(shape.scan.columnIndexes[c]).size));
         snap?.release();
-        if (rows >= pool.hashRowsMin) chosen.set(n, pool.workers);
+        if (rows >= pool.hashRowsMin && few) {
+          chosen.set(n, pool.workers);
+          if (shape.join) markParallelProbe(shape.join);
+        }
         const fused = dense && DenseGroups.create(shape.keys, dense, denseAggs(shape.aggs), PARAMS_PROBE, 1);
         if (fused) denseChosen.add(n);
       }
@@ -520,7 +578,7 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
   let gids = new Int32Array(0), fold = new Int32Array(0), ids = new Int32Array(0);
   let mask = new Uint8Array(0);
   let perKey: Int32Array[] = [];
-  for await (const scanned of morselBatches(snap, m, job, cols, stubs)) {
+  for await (const scanned of batchesOf(job, snap, m, cols, stubs)) {
     const picked = selectRows(scanned, true);
     if (picked) groupBatch(picked.b);
   }
@@ -651,6 +709,26 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
   return { groups, keys: outKeys, counts, values, distinct };
 }
 
+/** The morsel's batches of the job's columns `cols`: the scan's, or the join's rows over it. */
+function batchesOf(
+  job: HashJob,
+  snap: TableSnapshot,
+  m: Morsel,
+  cols: Set<number>,
+  stubs: Map<number, SymbolDict>,
+): AsyncIterable<Batch> {
+  const spec = job.join;
+  if (!spec) return morselBatches(snap, m, job, cols, stubs);
+  const w = spec.leftWidth;
+  const leftCols = new Set([...cols].filter((c) => c < w).concat(spec.leftKeys));
+  const scan = {
+    intervals: job.intervals,
+    types: job.types.slice(0, w),
+    columnIndexes: job.columnIndexes.slice(0, w),
+  };
+  return joinedBatches(spec, morselBatches(snap, m, scan, leftCols, stubs), cols, stubs);
+}
+
 /**
  * The partial of a morsel through the fused loop of dense keys (dense_groups.ts), or undefined
  * when a batch needs the row path (the caller then groups the morsel the general way).
@@ -752,10 +830,13 @@ export async function runParallelHash(
   ctx: ExecContext,
 ): Promise<Batch[] | undefined> {
   const pool = ctx.parallel as Partial<ParallelHash> | undefined;
-  const shape = parallelHashShape(n);
+  const shape = shapeFor(n);
   if (!shape || !pool?.hashPartials || manyGroups.has(n)) return undefined;
   const snap = snapshotOf(ctx, shape.scan.table);
-  const job = jobOf(shape, ctx, snap, denseChosen.has(n));
+  // A join's build side runs and is hashed here first; its SYMBOL columns' codes are in `dicts`.
+  const join = shape.join && await buildJoinSpec(shape.join, snap, shape.scan.columnIndexes, ctx, runPlan);
+  const job = jobOf(shape, ctx, snap, denseChosen.has(n), join);
+  const symbols = join ? joinedSymbols(snap, join.dicts) : snap;
   const partials = await pool.hashPartials(job, snap, ctx);
   if (!partials) {
     if (job.manyGroups) manyGroups.add(n);
@@ -764,7 +845,7 @@ export async function runParallelHash(
   checkCancelled(ctx);
   const keyTypes = job.keys.map((k) => k.type);
   const dicts = job.keys.map((k) =>
-    k.kind === "column" && k.type.tag === "SYMBOL" ? snap.symbols(job.columnIndexes[k.index]) : undefined
+    k.kind === "column" && k.type.tag === "SYMBOL" ? symbols.symbols(job.columnIndexes[k.index]) : undefined
   );
   const nk = job.keys.length;
   const keyIds = job.keys.map(() => new KeyIds());
@@ -776,7 +857,7 @@ export async function runParallelHash(
     if (a.fn !== "countDistinct") return undefined;
     const arg = a.arg!;
     const dict = arg.kind === "column" && arg.type.tag === "SYMBOL"
-      ? snap.symbols(job.columnIndexes[arg.index])
+      ? symbols.symbols(job.columnIndexes[arg.index])
       : undefined;
     return { ids: new KeyIds(), pairs: new IntPairHash(), dict, type: arg.type, merged: merged[i] };
   });

@@ -1,0 +1,121 @@
+/**
+ * Aggregates over an INNER or LEFT hash join whose probe runs on the workers
+ * (engine/exec/vector/join_parallel.ts): each query runs on an engine that sends every scan to
+ * the workers (EXPLAIN must show the parallel probe, the pool's job count that it ran there)
+ * and on the row-at-a-time reference of an engine without workers; the rows must be the same.
+ * The tables have NULL keys (NULL matches NULL in a join, spec/sql.md §11.2), duplicate build
+ * keys, build symbols the probe lacks and the other way round, SYMBOL against STRING keys,
+ * INT against LONG keys, an empty build side, and an ON condition's non-equality part.
+ */
+import assert from "node:assert/strict";
+import { hashTuning } from "../../../engine/parallel/worker_pool.ts";
+import { setReferenceExecution } from "../../../engine/exec/vector/physical.ts";
+import { assertSame, explain, parallelEngine, rows, run, singleEngine } from "./_parallel_util.ts";
+
+/** [query, whether the workers probe it]. */
+const QUERIES: [string, boolean][] = [
+  // Two keys (SYMBOL of two dictionaries, INT with NULLs), a computed sum over both sides.
+  ["SELECT count(*), sum(t.d - r.v), min(r.l), max(t.i) FROM t JOIN r ON t.s = r.s AND t.i = r.k", true],
+  // LEFT: unmatched probe rows count once with NULL right columns.
+  ["SELECT count(*), count(r.v), sum(r.l), avg(r.v) FROM t LEFT JOIN r ON t.i = r.k", true],
+  ["SELECT count(*), count(r.v) FROM t LEFT JOIN r ON t.s = r.s AND t.i = r.k", true],
+  // One SYMBOL key (per-code chains), duplicates in the build side, keys of either side.
+  ["SELECT r.s, count(*), sum(t.d), max(r.v) FROM t JOIN r ON t.s = r.s GROUP BY r.s ORDER BY r.s", true],
+  ["SELECT t.s, count(*), count(r.v) FROM t LEFT JOIN r ON t.s = r.s GROUP BY t.s ORDER BY t.s", true],
+  // WHERE over both sides above the join, a key over a right column, as the survey's j3.
+  [
+    "SELECT d.s, count(*), avg(t.d) FROM t JOIN (SELECT s, max(v) mv FROM r GROUP BY s) d " +
+    "ON t.s = d.s WHERE t.d > d.mv * 0.5 GROUP BY d.s ORDER BY d.s",
+    true,
+  ],
+  // A right SYMBOL column compared with a text on the workers (stand-in codes of its dictionary).
+  ["SELECT count(*), sum(t.d) FROM t JOIN r ON t.i = r.k WHERE r.s = 'b'", true],
+  ["SELECT count(*) FROM t JOIN r ON t.i = r.k WHERE r.s = 'no such'", true],
+  // The ON condition's rest on an INNER join: one more filter of the joined rows.
+  ["SELECT count(*), sum(r.v) FROM t JOIN r ON t.i = r.k AND t.d > r.v", true],
+  // STRING probe key against a SYMBOL build key; INT against LONG.
+  ["SELECT count(*), sum(t.d) FROM t JOIN r ON t.str = r.s", true],
+  ["SELECT count(*), sum(r.v) FROM t JOIN r ON t.i = r.l", true],
+  // DOUBLE keys (NaN is NULL).
+  ["SELECT count(*) FROM t LEFT JOIN r ON t.d = r.v", true],
+  // An empty build side.
+  ["SELECT count(*), sum(t.d) FROM t JOIN e ON t.s = e.s", true],
+  ["SELECT count(*), count(e.v) FROM t LEFT JOIN e ON t.s = e.s", true],
+  // A key of no known small domain (about a group per row) keeps the join on the main thread.
+  ["SELECT t.d, count(*) FROM t JOIN r ON t.i = r.k GROUP BY t.d ORDER BY t.d", false],
+  // RIGHT/FULL joins and LEFT joins with a condition stay with the single-heap join.
+  ["SELECT count(*), count(t.d) FROM t RIGHT JOIN r ON t.i = r.k", false],
+  ["SELECT count(*) FROM t LEFT JOIN r ON t.i = r.k AND t.d > r.v", false],
+];
+
+async function makeTables(engine: Parameters<typeof run>[0]): Promise<void> {
+  // Eight DAY partitions; the probe's SYMBOL dictionary has values the build lacks and the
+  // other way round, in another order.
+  await run(
+    engine,
+    "CREATE TABLE t AS (SELECT timestamp_sequence('2024-03-01', 20_000_000L) ts, " +
+      "rnd_symbol('a','b','c','x',null) s, rnd_int(0, 60, 5) i, rnd_double(6) d, " +
+      "rnd_str('a','b','zz',null) str FROM long_sequence(30000)) TIMESTAMP(ts) PARTITION BY DAY",
+  );
+  await run(
+    engine,
+    "CREATE TABLE r AS (SELECT timestamp_sequence('2024-03-01', 100_000_000L) ts, " +
+      "rnd_symbol('c','b','y','a',null) s, rnd_int(0, 50, 4) k, rnd_double(3) v, rnd_long(0, 40, 4) l " +
+      "FROM long_sequence(300)) TIMESTAMP(ts) PARTITION BY DAY",
+  );
+  await run(engine, "CREATE TABLE e (ts TIMESTAMP, s SYMBOL, v DOUBLE) TIMESTAMP(ts) PARTITION BY DAY");
+}
+
+Deno.test("aggregates over a hash join probed on the workers equal the row reference", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_joinpar_" });
+  const morselRows = hashTuning.morselRows;
+  // 30,000 rows as morsels of 4,096: the partials merge in morsel order.
+  hashTuning.morselRows = 4096;
+  try {
+    const par = await parallelEngine(root);
+    const got: unknown[][][] = [];
+    try {
+      await makeTables(par);
+      for (const [sql, probed] of QUERIES) {
+        const text = await explain(par, sql);
+        const jobs = par.parallel.jobs;
+        got.push(await rows(par, sql));
+        if (probed) {
+          assert.match(text, /Join \(vectorized hash, parallel probe\)/, `${sql}\n${text}`);
+          assert.match(text, /GroupBy .*parallel 2/, `${sql}\n${text}`);
+          assert.equal(par.parallel.jobs, jobs + 1, `${sql}: ran on the workers`);
+        } else {
+          assert.doesNotMatch(text, /parallel probe/, `${sql}\n${text}`);
+        }
+      }
+    } finally {
+      await par.close();
+    }
+    const single = await singleEngine(root);
+    try {
+      setReferenceExecution(true);
+      for (let q = 0; q < QUERIES.length; q++) {
+        const sql = QUERIES[q][0];
+        assert.doesNotMatch(await explain(single, sql), /vectorized hash|parallel/);
+        assertSame(got[q], await rows(single, sql), sql);
+      }
+    } finally {
+      setReferenceExecution(false);
+      await single.close();
+    }
+    // The data exercises what the queries claim.
+    const of = (part: string) => got[QUERIES.findIndex(([q]) => q.includes(part))];
+    assert.ok((of("GROUP BY t.s ORDER BY t.s")[0][0] as unknown) === null, "a NULL probe key group");
+    assert.ok(
+      of("GROUP BY t.s ORDER BY t.s").some((r) => r[0] === "x" && r[2] === 0n),
+      "a probe symbol the build lacks (LEFT: right columns NULL)",
+    );
+    assert.deepEqual(of("FROM t JOIN e"), [[0n, null]], "an empty build side");
+    assert.deepEqual(of("LEFT JOIN e"), [[30000n, 0n]], "LEFT join of an empty build side");
+    assert.deepEqual(of("'no such'"), [[0n]], "a text the right dictionary lacks");
+    assert.ok((of("JOIN r ON t.s = r.s AND t.i = r.k")[0][0] as bigint) > 0n, "two-key matches");
+  } finally {
+    hashTuning.morselRows = morselRows;
+    await Deno.remove(root, { recursive: true });
+  }
+});
