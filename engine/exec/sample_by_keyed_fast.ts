@@ -186,11 +186,14 @@ export class HeldBucket implements GroupSet {
       const counts = c.counts as number[];
       if (fresh) {
         counts.push(0);
-        c.sums = pushed(c.sums, typeof c.sums[0] === "bigint" || c.sums instanceof BigInt64Array ? 0n : 0);
-        c.mins = pushed(c.mins, nullOf(kind));
-        c.maxs = pushed(c.maxs, nullOf(kind));
-        if (c.firsts) c.firsts = pushed(c.firsts, sc.firsts![g]);
-        if (c.lasts) c.lasts = pushed(c.lasts, nullOf(kind));
+        c.sums = grown(c.sums, h!);
+        c.sums[h!] = c.sums instanceof BigInt64Array ? 0n : 0;
+        c.mins = grown(c.mins, h!);
+        c.mins[h!] = nullOf(kind);
+        c.maxs = grown(c.maxs, h!);
+        c.maxs[h!] = nullOf(kind);
+        if (c.firsts) (c.firsts = grown(c.firsts, h!))[h!] = sc.firsts![g];
+        if (c.lasts) (c.lasts = grown(c.lasts, h!))[h!] = nullOf(kind);
       }
       const n = Number(sc.counts[g]);
       if (c.lasts && src.rows[g] > 0) c.lasts[h!] = sc.lasts![g];
@@ -206,12 +209,16 @@ export class HeldBucket implements GroupSet {
   }
 }
 
-/** A copy of `a` one longer, ending in `v` (held buckets hold at most K + 1 groups). */
-function pushed<T extends Num | Float64Array | BigInt64Array>(a: T, v: number | bigint): T {
+/**
+ * `a`, or a copy twice as long when index `at` is past its end. Held buckets gain one group
+ * per key that appears (1,000 hosts in a TSBS-style table): growing by one element per group
+ * made each held bucket cost K^2 copies.
+ */
+function grown<T extends Num | Float64Array | BigInt64Array>(a: T, at: number): T {
+  if (at < a.length) return a;
   // deno-lint-ignore no-explicit-any
-  const b = new (a.constructor as any)(a.length + 1) as T;
+  const b = new (a.constructor as any)(Math.max(16, a.length * 2)) as T;
   b.set(a as never);
-  (b as unknown as (number | bigint)[])[a.length] = v;
   return b;
 }
 

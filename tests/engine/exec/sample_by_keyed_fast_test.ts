@@ -104,6 +104,27 @@ Deno.test("keyed SAMPLE BY: the WASM stream and the row path agree", async () =>
     } finally {
       keyedFastTuning.sliceRows = sliceRows;
     }
+    // Hundreds of keys (a TSBS-style table of hosts): a held bucket gains a group per key, and
+    // its statistics arrays grow as it does; slices of 997 rows cut every bucket.
+    await engine.execute(
+      `CREATE TABLE hosts AS (SELECT timestamp_sequence('2024-03-30', 60_000_000L / 700) ts, ` +
+        `rnd_symbol(700, 4, 8, 2) s, rnd_double(4) d, rnd_float(4) f, rnd_int(-1000, 1000, 4) i, ` +
+        `rnd_long(-100000, 100000, 4) l FROM long_sequence(120000)) TIMESTAMP(ts) PARTITION BY HOUR`,
+      adminSession(),
+    );
+    try {
+      for (const rowsPerSlice of [997, 40_000]) {
+        keyedFastTuning.sliceRows = rowsPerSlice;
+        for (const by of ["1h", "10m"]) {
+          const [fast, slow] = pair("hosts", by);
+          const a = await rows(engine, fast);
+          assert.ok(a.length > 700 * 2, `hosts ${by}: ${a.length} groups`);
+          assertSame(a, await rows(engine, slow), `${rowsPerSlice}-row slices: hosts ${by}`);
+        }
+      }
+    } finally {
+      keyedFastTuning.sliceRows = sliceRows;
+    }
     // A result longer than one output batch (65,536 groups).
     const [fast, slow] = pair("td", "1s");
     const big = await rows(engine, fast);
