@@ -1,5 +1,5 @@
 /**
- * The generated `trades` dataset: its size names, its manifest, and generating it with the
+ * The generated `trades` (or `cpu`) dataset: its size names, its manifest, and generating it with the
  * kit's generator (bench/kit/gen.mjs, run with node) unless a complete copy exists. The
  * generator writes manifest.json last, so its presence means the parts are complete.
  */
@@ -56,9 +56,10 @@ export async function exists(path: string): Promise<boolean> {
 /** Returns the dataset folder for `rows`, generating it first when it is missing or partial. */
 export async function ensureDataset(
   rows: number,
-  options: { dataRoot: string; kitDir: string },
+  options: { dataRoot: string; kitDir: string; dataset?: "trades" | "cpu" },
 ): Promise<string> {
-  const dir = `${options.dataRoot}/trades-${sizeLabel(rows)}`;
+  const dataset = options.dataset ?? "trades";
+  const dir = `${options.dataRoot}/${dataset}-${sizeLabel(rows)}`;
   if (await exists(`${dir}/manifest.json`)) {
     console.log(`dataset: reusing ${dir}`);
     return dir;
@@ -68,7 +69,7 @@ export async function ensureDataset(
     args: [
       `${options.kitDir}/gen.mjs`,
       "--dataset",
-      "trades",
+      dataset,
       "--rows",
       String(rows),
       "--out",

@@ -41,12 +41,13 @@ export async function ensureDuckdbClient(dir: string): Promise<void> {
 }
 
 /**
- * Loads the dataset into `dbFile` unless a load finished before: the kit's loader deletes
+ * Loads the dataset into `dbFile` unless a load finished before: the kit's loader (or `loader`,
+ * a script with the same arguments, for datasets the kit's loader has no DDL for) deletes
  * and refills the file, so a marker written after a verified load tells complete from partial.
  */
 export async function ensureDuckdbLoaded(
   dataDir: string,
-  options: { kitDir: string; dbFile: string; threads: number },
+  options: { kitDir: string; dbFile: string; threads: number; loader?: string },
 ): Promise<unknown> {
   const marker = `${options.dbFile}.loaded.json`;
   if (await exists(options.dbFile) && await exists(marker)) {
@@ -54,7 +55,7 @@ export async function ensureDuckdbLoaded(
     return { reused: true, ...JSON.parse(await Deno.readTextFile(marker)) };
   }
   console.log(`duckdb: loading ${dataDir} into ${options.dbFile}`);
-  const args = [`${options.kitDir}/duckdb/load.mjs`, dataDir, "--db", options.dbFile];
+  const args = [options.loader ?? `${options.kitDir}/duckdb/load.mjs`, dataDir, "--db", options.dbFile];
   const { text } = await node(["node", ...args, "--threads", String(options.threads)]);
   const report = JSON.parse(text.trim().split("\n").pop()!);
   await Deno.writeTextFile(marker, JSON.stringify(report) + "\n");

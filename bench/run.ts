@@ -12,6 +12,8 @@
  *                                    bench/shapes.ts, over HTTP against DuckDB)
  *                   [--survey]      (bench/survey.json, ordinary queries beyond the shapes, reported
  *                                    as seed 0; alone or beside --shapes)
+ *                   [--dataset cpu] (the kit's `cpu` dataset and bench/cpu_queries.json, TSBS-style
+ *                                    queries, over HTTP against DuckDB, like --shapes)
  */
 import { Engine } from "../engine/mod.ts";
 import { CACHE_BYTES_DEFAULT } from "../engine/storage/mod.ts";
@@ -57,6 +59,8 @@ interface Options {
   shapes?: number[];
   /** Run bench/survey.json too (instead of t1–t10). */
   survey: boolean;
+  /** `cpu`: the kit's cpu dataset with bench/cpu_queries.json instead of trades. */
+  dataset: "trades" | "cpu";
 }
 
 function parseOptions(args: string[]): Options {
@@ -83,7 +87,13 @@ function parseOptions(args: string[]): Options {
     reload: args.includes("--reload"),
     shapes: value("shapes")?.split(",").map(Number) ?? (args.includes("--survey") ? [] : undefined),
     survey: args.includes("--survey"),
+    dataset: datasetOf(value("dataset") ?? "trades"),
   };
+}
+
+function datasetOf(name: string): "trades" | "cpu" {
+  if (name !== "trades" && name !== "cpu") throw new Error(`--dataset wants trades or cpu, not ${name}`);
+  return name;
 }
 
 /**
@@ -109,6 +119,7 @@ async function main(): Promise<void> {
   if (!expected) console.log(`no expected answers for ${size}: the check column says n/a`);
   const started = new Date();
   const loadAvgStart = await loadAverage();
+  if (o.dataset === "cpu") return await cpuQueries(o, size);
 
   const { dbFile, duckdbLoad, root, engineLoad } = await prepare(o, size, spec.datasets.trades.ddl.questdb);
   if (o.shapes) return await shapesOnly(o, size, root, dbFile);
@@ -190,17 +201,51 @@ async function shapesOnly(o: Options, size: string, root: string, dbFile: string
   console.log(`wrote ${file}`);
 }
 
+/**
+ * `--dataset cpu`: bench/cpu_queries.json (TSBS-style queries in both dialects) on our server
+ * against DuckDB, written to results/cpu-<size>-<date>.json. The kit's DuckDB loader has no DDL
+ * for `cpu`, so bench/cpu_duckdb_load.mjs loads it with the DDL of cpu_queries.json.
+ */
+async function cpuQueries(o: Options, size: string): Promise<void> {
+  if (!o.duckdb) throw new Error("--dataset cpu compares with DuckDB: drop --no-duckdb");
+  const file = `${BENCH_DIR}/cpu_queries.json`;
+  const spec = JSON.parse(await Deno.readTextFile(file));
+  const loader = `${BENCH_DIR}/cpu_duckdb_load.mjs`;
+  const { root, dbFile } = await prepare(o, size, spec.ddl.questdb, loader);
+  const started = new Date().toISOString();
+  const [run] = await runShapes({
+    kitDir: KIT_DIR,
+    repoDir: REPO_DIR,
+    root,
+    dbFile,
+    seeds: [],
+    files: [file],
+    cacheBytes: o.cacheBytes,
+    workers: o.workers,
+    runs: Math.min(o.runs, 3),
+    timeoutMs: Math.min(o.timeoutMs, 60_000),
+  });
+  run.seed = "cpu";
+  console.log(`cpu: ${run.summary}`);
+  await Deno.mkdir(`${BENCH_DIR}/results`, { recursive: true });
+  const out = `${BENCH_DIR}/results/cpu-${size}-${started.slice(0, 16).replace(":", "")}.json`;
+  await Deno.writeTextFile(out, JSON.stringify({ date: started, size, runs: [run] }, null, 1) + "\n");
+  console.log(`wrote ${out}`);
+}
+
 /** Data, DuckDB's database and our root: made when missing, reused when complete. */
-async function prepare(o: Options, size: string, ddl: string[]) {
+async function prepare(o: Options, size: string, ddl: string[], duckdbLoader?: string) {
   if (o.duckdb) await ensureDuckdbClient(KIT_DIR);
-  const dataDir = await ensureDataset(o.rows, { dataRoot: DATA_DIR, kitDir: KIT_DIR });
-  const dbFile = `${DATA_DIR}/duckdb/trades-${size}.duckdb`;
+  const dataDir = await ensureDataset(o.rows, { dataRoot: DATA_DIR, kitDir: KIT_DIR, dataset: o.dataset });
+  const name = o.dataset === "trades" ? size : `${o.dataset}-${size}`;
+  const dbFile = `${DATA_DIR}/duckdb/${o.dataset}-${size}.duckdb`;
   let duckdbLoad: unknown;
   if (o.duckdb) {
     await Deno.mkdir(`${DATA_DIR}/duckdb`, { recursive: true });
-    duckdbLoad = await ensureDuckdbLoaded(dataDir, { kitDir: KIT_DIR, dbFile, threads: o.threads });
+    const load = { kitDir: KIT_DIR, dbFile, threads: o.threads, loader: duckdbLoader };
+    duckdbLoad = await ensureDuckdbLoaded(dataDir, load);
   }
-  const root = `${DATA_DIR}/qdb-${size}`;
+  const root = `${DATA_DIR}/qdb-${name}`;
   if (o.reload) await Deno.remove(`${root}/bench_loaded.json`).catch(() => {});
   console.log(`ours: loading ${dataDir} into ${root} (in process, storage API)`);
   const engineLoad = await loadEngine(dataDir, { root, ddl, cacheBytes: o.cacheBytes });

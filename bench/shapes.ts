@@ -10,7 +10,8 @@ import { exists } from "./dataset.ts";
 import { startServer } from "./server_child.ts";
 
 export interface ShapesRun {
-  seed: number;
+  /** The seed, 0 for the survey, or the file's name for `files`. */
+  seed: number | string;
   /** run_shapes.mjs's per-shape records (id, kind, ours_ms, duck_ms, ratio, check or error). */
   records: { id: string; ratio?: number; check?: string; error?: string }[];
   summary: string;
@@ -39,6 +40,8 @@ export async function runShapes(options: {
   seeds: number[];
   /** Also run bench/survey.json (ordinary queries beyond the shapes), reported as seed 0. */
   survey?: boolean;
+  /** Further shapes files (same format), reported under their file names. */
+  files?: string[];
   cacheBytes: number;
   workers: number;
   runs: number;
@@ -52,9 +55,15 @@ export async function runShapes(options: {
   console.log(`shapes: server pid ${server.pid} at ${server.url}`);
   const results: ShapesRun[] = [];
   try {
-    const runsOf = [...options.seeds, ...(options.survey ? [0] : [])];
+    const runsOf: (number | string)[] = [
+      ...options.seeds,
+      ...(options.survey ? [0] : []),
+      ...(options.files ?? []),
+    ];
     for (const seed of runsOf) {
-      const file = seed === 0
+      const file = typeof seed === "string"
+        ? seed
+        : seed === 0
         ? `${options.repoDir}/bench/survey.json`
         : await shapesFile(options.kitDir, seed, 30);
       const json = await Deno.makeTempFile({ suffix: ".json" });
