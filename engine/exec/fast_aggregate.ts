@@ -20,7 +20,15 @@ import type { TableSnapshot } from "../storage/api.ts";
 import { rowsToBatch } from "./batch_util.ts";
 import { type ExecContext, pace, snapshotOf } from "./exec_context.ts";
 import { partitionRanges } from "./scan.ts";
-import { KIND, type Pred, predicateOf, WIDTH } from "./kernel_predicates.ts";
+import {
+  KIND,
+  type Pred,
+  predColumns,
+  predicateOf,
+  predLeaves,
+  runPred,
+  WIDTH,
+} from "./kernel_predicates.ts";
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
 import { accumulateWithStats, statsShapeFits } from "./partition_stats.ts";
 
@@ -28,13 +36,16 @@ type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
 
 export type Agg = {
-  fn: "count" | "sum" | "avg" | "min" | "max";
+  /** countDistinct: count(DISTINCT s) / count_distinct(s) of a SYMBOL column, unkeyed (issue #16). */
+  fn: "count" | "sum" | "avg" | "min" | "max" | "countDistinct";
   /** The scan column aggregated (for an expression: its first column operand); -1 for count(*). */
   col: number;
   kind?: NumericKind;
   returns: ColumnType;
   /** A DOUBLE `a op b` argument (issue #16), evaluated chunk by chunk by the `binop` kernel. */
   expr?: ArgExpr;
+  /** countDistinct: the column's dictionary size in the job's snapshot (set by heapScanOf). */
+  keyCount?: number;
 };
 
 /**
@@ -134,9 +145,19 @@ export function fastShape(n: AggregateNode): Shape | undefined {
   const aggs: Agg[] = [];
   for (const a of n.aggs) {
     if (a.filter) return undefined;
+    const distinct = (a.binding as { distinct?: boolean }).distinct === true;
+    if ((a.name === "count" && distinct) || a.name === "count_distinct") {
+      // The distinct SYMBOL keys of the visited rows: per range, the keyedCount kernel's counts
+      // per key, kept as a bitmap per heap and OR-ed when partials merge.
+      const arg = a.args[0];
+      if (key !== undefined || a.args.length !== 1 || arg.kind !== "column") return undefined;
+      if (scan.columns[arg.index].type.tag !== "SYMBOL") return undefined;
+      aggs.push({ fn: "countDistinct", col: arg.index, returns: a.binding.returns });
+      continue;
+    }
     const fn = a.name as Agg["fn"];
     if (!["count", "sum", "avg", "min", "max"].includes(fn)) return undefined;
-    if ((a.binding as { distinct?: boolean }).distinct) return undefined;
+    if (distinct) return undefined;
     if (a.args.length === 0) {
       if (fn !== "count") return undefined;
       aggs.push({ fn, col: -1, returns: a.binding.returns });
@@ -172,6 +193,8 @@ export interface Acc {
   sum: number | bigint;
   min: number | bigint | null;
   max: number | bigint | null;
+  /** countDistinct: one byte per dictionary key, 1 where a visited row had it. */
+  seen?: Uint8Array;
 }
 
 const newAcc = (): Acc => ({ count: 0, sum: 0, min: null, max: null });
@@ -182,6 +205,11 @@ function lessThan(a: number | bigint, b: number | bigint): boolean {
 
 function finish(a: Agg, acc: Acc, rows: number): Value {
   switch (a.fn) {
+    case "countDistinct": {
+      let n = 0;
+      for (const b of acc.seen ?? []) n += b;
+      return BigInt(n);
+    }
     case "count":
       return BigInt(a.col < 0 ? rows : acc.count);
     case "sum":
@@ -214,7 +242,7 @@ export interface HeapScan {
   tags: string[];
   intervals?: Interval[];
   preds: Pred[];
-  /** Per predicate: the key table of a symbol predicate, else undefined. */
+  /** Per leaf of the predicates (predLeaves order): the key table of a symbol leaf, else undefined. */
   keySets: (Uint8Array | undefined)[];
   key?: number;
   /** Dictionary size of the key column in the snapshot (0 when unkeyed). */
@@ -269,6 +297,8 @@ export async function tryFastAggregate(n: AggregateNode, ctx: ExecContext): Prom
  * (partition_stats.ts): a plan-time decision, shown by EXPLAIN.
  */
 export function usesPartitionStats(s: Shape): boolean {
+  // Statistics hold counts, sums and extremes, not a partition's keys.
+  if (s.aggs.some((a) => a.fn === "countDistinct")) return false;
   return statsShapeFits({ preds: s.preds, key: s.key, aggs: s.aggs });
 }
 
@@ -276,7 +306,7 @@ export function usesPartitionStats(s: Shape): boolean {
 function heapScanOf(s: Shape, snap: TableSnapshot): HeapScan {
   const tableCol = (c: number) => s.scan.columnIndexes[c];
   // Symbol predicates become key tables once: keys are per table column, shared by partitions.
-  const keySets = s.preds.map((p) => {
+  const keySets = predLeaves(s.preds).map((p) => {
     if (p.kind !== "sym") return undefined;
     const dict = snap.symbols(tableCol(p.col));
     const bytes = new Uint8Array(dict.size + 1).fill(p.not ? 1 : 0);
@@ -294,7 +324,9 @@ function heapScanOf(s: Shape, snap: TableSnapshot): HeapScan {
     keySets,
     key: s.key,
     keyCount: s.key !== undefined ? snap.symbols(tableCol(s.key)).size : 0,
-    aggs: s.aggs,
+    aggs: s.aggs.map((a) =>
+      a.fn === "countDistinct" ? { ...a, keyCount: snap.symbols(tableCol(a.col)).size } : a
+    ),
   };
 }
 
@@ -313,6 +345,12 @@ export function mergePartials(job: HeapScan, into: Partials, from: Partials): vo
     into.rowsPerGroup[slot] += from.rowsPerGroup[slot];
     job.aggs.forEach((a, i) => {
       const acc = from.groups[slot][i], to = into.groups[slot][i];
+      if (a.fn === "countDistinct") {
+        if (!acc.seen) return;
+        if (!to.seen) to.seen = acc.seen.slice();
+        else for (let key = 0; key < to.seen.length; key++) to.seen[key] |= acc.seen[key];
+        return;
+      }
       if (a.col < 0 || acc.count === 0) return;
       to.count += acc.count;
       if (typeof acc.sum === "bigint") to.sum = BigInt.asIntN(64, BigInt(to.sum) + acc.sum);
@@ -365,8 +403,9 @@ async function accumulateOn(
     mem.u8(set, bytes.length).set(bytes);
     return set;
   });
+  const leafIndex = new Map(predLeaves(s.preds).map((l, i) => [l, i]));
   const needed = new Set<number>([
-    ...s.preds.map((x) => x.col),
+    ...predColumns(s.preds),
     ...s.aggs.filter((a) => a.col >= 0).map((a) => a.col),
     ...s.aggs.flatMap((a) => (a.expr ? operandColumns(a.expr) : [])),
   ]);
@@ -387,32 +426,39 @@ async function accumulateOn(
       const at = (c: number) => regions.get(c)! + from * width(c);
       let sel: number | undefined;
       let selCount = rowCount;
-      for (let i = 0; i < s.preds.length; i++) {
-        const pr = s.preds[i];
-        const out = sel ?? scratch.alloc(rowCount * 4);
-        const rows = sel === undefined ? { rowCount } : { rowCount, sel, selCount };
-        if (pr.kind === "sym") {
-          const size = s.keySets[i]!.length - 1;
-          selCount = k.filterKeySet({ ...rows, data: at(pr.col), set: symSets[i], setSize: size, out });
-        } else if (pr.type === "i64") {
-          selCount = k.filter("i64", {
-            ...rows,
-            data: at(pr.col),
-            op: pr.op,
-            value: pr.value as bigint | null,
-            out,
-          });
-        } else {
-          selCount = k.filter(pr.type, {
-            ...rows,
-            data: at(pr.col),
-            op: pr.op,
-            value: pr.value as number | null,
-            out,
-          });
-        }
-        sel = out;
-        if (selCount === 0) break;
+      if (s.preds.length > 0) {
+        sel = scratch.alloc(rowCount * 4);
+        selCount = runPred({ kind: "and", all: s.preds }, { rowCount }, sel, {
+          leaf(pr, rows, out) {
+            if (pr.kind === "sym") {
+              const i = leafIndex.get(pr)!;
+              const size = s.keySets[i]!.length - 1;
+              return k.filterKeySet({ ...rows, data: at(pr.col), set: symSets[i], setSize: size, out });
+            }
+            if (pr.type === "i64") {
+              return k.filter("i64", {
+                ...rows,
+                data: at(pr.col),
+                op: pr.op,
+                value: pr.value as bigint | null,
+                out,
+              });
+            }
+            return k.filter(pr.type, {
+              ...rows,
+              data: at(pr.col),
+              op: pr.op,
+              value: pr.value as number | null,
+              out,
+            });
+          },
+          alloc: (bytes) => {
+            const ptr = mem.alloc(Math.max(16, bytes));
+            if (ptr < 0) throw new FastPathUnavailable();
+            return ptr;
+          },
+          free: (ptr) => mem.free(ptr),
+        });
       }
       if (selCount === 0) continue;
       const rows = sel === undefined ? { rowCount } : { rowCount, sel, selCount };
@@ -461,6 +507,10 @@ function accumulateUnkeyed(
   >();
   s.aggs.forEach((a, i) => {
     if (a.col < 0) return;
+    if (a.fn === "countDistinct") {
+      distinctKeys(a, accs[i], rows, at(a.col), scratch);
+      return;
+    }
     if (a.expr) {
       // Aggregates of the same expression (sum and min of price - amount) share one pass.
       const key = exprKey(a.expr);
@@ -479,6 +529,29 @@ function accumulateUnkeyed(
     }
     mergeStats(accs[i], st, a.kind!);
   });
+}
+
+/**
+ * Marks in `acc.seen` the SYMBOL keys of the visited rows: the keyedCount kernel counts rows per
+ * key (NULL and keys past the snapshot's dictionary go to the last slot, which count(DISTINCT)
+ * leaves out).
+ */
+/** The counts block of each countDistinct aggregate, allocated once per scan's scratch. */
+const distinctCounts = new WeakMap<Scratch, Map<Agg, number>>();
+
+function distinctKeys(a: Agg, acc: Acc, rows: RowsArg, keys: number, scratch: Scratch): void {
+  const keyCount = a.keyCount!;
+  const slots = keyCount + 1;
+  let perAgg = distinctCounts.get(scratch);
+  if (!perAgg) distinctCounts.set(scratch, perAgg = new Map());
+  let counts = perAgg.get(a);
+  if (counts === undefined) perAgg.set(a, counts = scratch.alloc(slots * 8));
+  const mem = wasmMemory();
+  mem.i64(counts, slots).fill(0n);
+  kernels().keyedCount({ ...rows, keys, keyCount, counts });
+  const c = mem.i64(counts, slots);
+  const seen = acc.seen ??= new Uint8Array(keyCount);
+  for (let key = 0; key < keyCount; key++) if (c[key] !== 0n) seen[key] = 1;
 }
 
 /** Rows per `binop` chunk: 256 KiB of DOUBLEs, written and folded while in cache. */

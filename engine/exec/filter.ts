@@ -1,6 +1,7 @@
 /**
  * Filter: keeps the rows for which the predicate is true, as a gathered batch. When every
- * conjunct is a simple comparison (numeric column vs constant, symbol = / IN, IS NULL) and
+ * conjunct is a simple comparison (numeric column vs constant, symbol = / IN, IS NULL) or an
+ * OR / AND / NOT of simple comparisons (kernel_predicates.ts runPred) and
  * the batch's columns are views of WASM memory (as scans hand them out), the WASM filter
  * kernels build the selection vector; otherwise a generated batch loop does when the predicate
  * has one (vector/batch_expr.ts), and else the predicate runs row by row, giving other
@@ -14,8 +15,17 @@ import type { PlanNode } from "../plan/plan_node.ts";
 import { gather } from "./batch_util.ts";
 import { compilePredicate } from "./compile_expr.ts";
 import { checkCancelled, type ExecContext, pace, PACE_ROWS, paceDue } from "./exec_context.ts";
-import { type Pred, predicateOf } from "./kernel_predicates.ts";
+import {
+  type LeafPred,
+  type Pred,
+  predicateOf,
+  predLeaves,
+  type PredRows,
+  type PredRunner,
+  runPred,
+} from "./kernel_predicates.ts";
 import { batchSelect } from "./vector/batch_eval.ts";
+import { referenceExecution } from "./vector/physical.ts";
 
 type FilterNode = Extract<PlanNode, { kind: "filter" }>;
 
@@ -26,9 +36,12 @@ export async function* runFilter(
 ): AsyncGenerator<Batch> {
   const pred = compilePredicate(n.predicate, ctx);
   const simple = conjuncts(n.predicate).map((c) => predicateOf(withSubqueryValues(c, ctx), n.input.columns));
-  const kernelPreds = simple.every((p) => p !== undefined) ? (simple as Pred[]) : undefined;
+  // The row-at-a-time reference (differential tests) tests every row with the predicate.
+  const kernelPreds = !referenceExecution() && simple.every((p) => p !== undefined)
+    ? (simple as Pred[])
+    : undefined;
   const keySets = new Map<SymbolDict, Map<Pred, Uint8Array>>();
-  // Predicates the kernels cannot take (OR, arithmetic, date functions) or batches outside WASM
+  // Predicates the kernels cannot take (arithmetic, date functions) or batches outside WASM
   // memory: one generated loop over the batch (vector/batch_expr.ts) when the predicate has one.
   const batchPred = batchSelect(n.predicate, ctx);
   for await (const b of input) {
@@ -99,48 +112,61 @@ export function kernelSelect(
 ): { sel: Int32Array; count: number } | undefined {
   const mem = wasmMemory();
   const buffer = mem.memory.buffer;
-  for (const p of preds) {
+  for (const p of predLeaves(preds)) {
     const v = b.columns[p.col];
     if (!inWasm(v, buffer) || (p.kind === "sym" && !v.dict)) return undefined;
   }
   const k = kernels();
   const out = mem.alloc(Math.max(16, b.rowCount * 4));
   if (out < 0) return undefined;
-  let setPtr = -1;
-  try {
-    let count = within ? within.count : b.rowCount;
-    let refining = within !== undefined;
-    if (within) mem.i32(out, count).set(within.sel.subarray(0, count));
-    for (const p of preds) {
+  const runner: PredRunner = {
+    leaf(p, rows, to) {
       const v = b.columns[p.col];
       const data = (v.data as Int32Array).byteOffset;
-      const rows = refining ? { rowCount: b.rowCount, sel: out, selCount: count } : { rowCount: b.rowCount };
       if (p.kind === "sym") {
         const table = keyTable(p, v.dict!, keySets);
-        setPtr = mem.alloc(table.length);
-        if (setPtr < 0) return undefined;
-        mem.u8(setPtr, table.length).set(table);
-        count = k.filterKeySet({ ...rows, data, set: setPtr, setSize: v.dict!.size, out });
-        mem.free(setPtr);
-        setPtr = -1;
-      } else if (p.type === "i64") {
-        count = k.filter("i64", { ...rows, data, op: p.op, value: p.value as bigint | null, out });
-      } else {
-        count = k.filter(p.type, { ...rows, data, op: p.op, value: p.value as number | null, out });
+        const setPtr = runner.alloc(table.length);
+        try {
+          mem.u8(setPtr, table.length).set(table);
+          return k.filterKeySet({ ...rows, data, set: setPtr, setSize: v.dict!.size, out: to });
+        } finally {
+          mem.free(setPtr);
+        }
       }
-      refining = true;
-      if (count === 0) break;
+      if (p.type === "i64") {
+        return k.filter("i64", { ...rows, data, op: p.op, value: p.value as bigint | null, out: to });
+      }
+      return k.filter(p.type, { ...rows, data, op: p.op, value: p.value as number | null, out: to });
+    },
+    alloc(bytes) {
+      const ptr = mem.alloc(Math.max(16, bytes));
+      if (ptr < 0) throw new NoRoom();
+      return ptr;
+    },
+    free: (ptr) => mem.free(ptr),
+  };
+  try {
+    let rows: PredRows = { rowCount: b.rowCount };
+    if (within) {
+      mem.i32(out, within.count).set(within.sel.subarray(0, within.count));
+      rows = { rowCount: b.rowCount, sel: out, selCount: within.count };
     }
+    const count = runPred({ kind: "and", all: preds }, rows, out, runner);
     return { sel: mem.i32(out, count).slice(), count };
+  } catch (err) {
+    if (err instanceof NoRoom) return undefined;
+    throw err;
   } finally {
-    if (setPtr >= 0) mem.free(setPtr);
     mem.free(out);
   }
 }
 
+/** WASM memory had no room for a selection: the caller's other path runs. */
+class NoRoom extends Error {}
+
 /** The byte table of keys a symbol predicate selects (last byte: the NULL key), per dictionary. */
 function keyTable(
-  p: Extract<Pred, { kind: "sym" }>,
+  p: Extract<LeafPred, { kind: "sym" }>,
   dict: SymbolDict,
   cache: Map<SymbolDict, Map<Pred, Uint8Array>>,
 ): Uint8Array {

@@ -1,11 +1,12 @@
 /**
  * Recognises predicates the WASM filter kernels can run (a numeric column compared with a
- * constant, symbol equality and IN, IS NULL), in the form the kernels take. Shared by the
- * fast aggregate path and the filter operator.
+ * constant, symbol equality and IN, IS NULL, and OR / AND / NOT of those), in the form the
+ * kernels take. Shared by the fast aggregate path and the filter operator; runPred evaluates
+ * one into a selection vector.
  */
 import type { ColumnType } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
-import type { NumericKind } from "../../engine-wasm/mod.ts";
+import { type NumericKind, wasmMemory } from "../../engine-wasm/mod.ts";
 import { parseTimestamp } from "../functions/timestamp_parse.ts";
 import { type BoundExpr, isConst } from "../plan/bound.ts";
 import type { OutputColumn } from "../plan/plan_node.ts";
@@ -31,7 +32,8 @@ const OPS: Record<string, "eq" | "ne" | "lt" | "le" | "gt" | "ge"> = {
 };
 const FLIP: Record<string, string> = { "<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=", "!=": "!=" };
 
-export type Pred =
+/** A condition one filter kernel runs. */
+export type LeafPred =
   | {
     kind: "cmp";
     col: number;
@@ -40,6 +42,37 @@ export type Pred =
     value: number | bigint | null;
   }
   | { kind: "sym"; col: number; values: (string | null)[]; not: boolean };
+
+/**
+ * A kernel condition: a leaf, or OR / AND / NOT of kernel conditions, run as unions,
+ * refinements and complements of selection vectors (runPred). QuestDB booleans have two values
+ * (spec §4: a comparison with NULL is false, never NULL, and NOT of a comparison was folded
+ * into the opposite comparison when bound), so a row passes an OR when it passes a branch and
+ * NOT x when it does not pass x, as the row path's `!== true` does.
+ */
+export type Pred =
+  | LeafPred
+  | { kind: "or"; any: Pred[] }
+  | { kind: "and"; all: Pred[] }
+  | { kind: "not"; arg: Pred };
+
+/** The leaves of conditions, depth first: the order per-leaf tables (symbol key sets) follow. */
+export function predLeaves(preds: readonly Pred[]): LeafPred[] {
+  const out: LeafPred[] = [];
+  const walk = (p: Pred): void => {
+    if (p.kind === "or") p.any.forEach(walk);
+    else if (p.kind === "and") p.all.forEach(walk);
+    else if (p.kind === "not") walk(p.arg);
+    else out.push(p);
+  };
+  preds.forEach(walk);
+  return out;
+}
+
+/** The columns conditions read. */
+export function predColumns(preds: readonly Pred[]): number[] {
+  return [...new Set(predLeaves(preds).map((l) => l.col))];
+}
 
 /** The constant of a comparison in the column's domain, or undefined when not representable. */
 function constFor(
@@ -64,7 +97,35 @@ function constFor(
   return undefined;
 }
 
+/** Leaves an OR/AND/NOT tree may hold: beyond, the generated batch loop is as good. */
+const LEAVES_MAX = 16;
+
 export function predicateOf(e: BoundExpr, columns: OutputColumn[]): Pred | undefined {
+  const p = treeOf(e, columns);
+  return p && (p.kind === "cmp" || p.kind === "sym" || predLeaves([p]).length <= LEAVES_MAX) ? p : undefined;
+}
+
+function treeOf(e: BoundExpr, columns: OutputColumn[]): Pred | undefined {
+  if (e.kind === "or" || e.kind === "and") {
+    const args: Pred[] = [];
+    for (const a of e.args) {
+      const p = treeOf(a, columns);
+      if (!p) return undefined;
+      // (a OR b) OR c is one union of three, a AND (b AND c) one refinement.
+      if (e.kind === "or" && p.kind === "or") args.push(...p.any);
+      else if (e.kind === "and" && p.kind === "and") args.push(...p.all);
+      else args.push(p);
+    }
+    return e.kind === "or" ? { kind: "or", any: args } : { kind: "and", all: args };
+  }
+  if (e.kind === "not") {
+    const arg = treeOf(e.arg, columns);
+    return arg && { kind: "not", arg };
+  }
+  return leafOf(e, columns);
+}
+
+function leafOf(e: BoundExpr, columns: OutputColumn[]): LeafPred | undefined {
   if (e.kind === "isNull" && e.arg.kind === "column") {
     const t = columns[e.arg.index].type;
     if (t.tag === "SYMBOL") return { kind: "sym", col: e.arg.index, values: [null], not: e.not };
@@ -99,4 +160,97 @@ export function predicateOf(e: BoundExpr, columns: OutputColumn[]): Pred | undef
   const value = constFor(kind, t, b);
   if (value === undefined) return undefined;
   return { kind: "cmp", col: a.index, type: kind, op: OPS[op], value };
+}
+
+/** The rows a condition is tested on: all of 0..rowCount, or the selection at `sel` (ascending). */
+export interface PredRows {
+  rowCount: number;
+  sel?: number;
+  selCount?: number;
+}
+
+/** What runPred needs from its caller: the leaf kernels and WASM scratch memory. */
+export interface PredRunner {
+  /** Writes the rows of `rows` passing `leaf` to `out` (may be `rows.sel`); returns how many. */
+  leaf(leaf: LeafPred, rows: PredRows, out: number): number;
+  /** A block of WASM memory (throws when there is no room), given back by `free`. */
+  alloc(bytes: number): number;
+  free(ptr: number): void;
+}
+
+/**
+ * Writes the rows of `rows` passing `p` to `out` in ascending order (out may be `rows.sel`) and
+ * returns how many. AND refines branch by branch; OR unions the branches' selections (each
+ * over `rows`); NOT keeps the rows of `rows` its argument drops.
+ */
+export function runPred(p: Pred, rows: PredRows, out: number, r: PredRunner): number {
+  if (p.kind === "cmp" || p.kind === "sym") return r.leaf(p, rows, out);
+  const n = rows.sel === undefined ? rows.rowCount : rows.selCount!;
+  if (p.kind === "and") {
+    let count = n, cur = rows;
+    for (const q of p.all) {
+      count = runPred(q, cur, out, r);
+      if (count === 0) break;
+      cur = { rowCount: rows.rowCount, sel: out, selCount: count };
+    }
+    if (p.all.length === 0 && n > 0) copyRows(rows, out);
+    return count;
+  }
+  const mem = wasmMemory();
+  if (p.kind === "not") {
+    const drop = r.alloc(n * 4);
+    try {
+      const d = runPred(p.arg, rows, drop, r);
+      const dropped = mem.i32(drop, d);
+      const o = mem.i32(out, n);
+      const src = rows.sel === undefined ? undefined : mem.i32(rows.sel, n);
+      let k = 0, j = 0;
+      // out may be rows.sel: row i is read before out[k <= i] is written.
+      for (let i = 0; i < n; i++) {
+        const row = src ? src[i] : i;
+        if (j < d && dropped[j] === row) j++;
+        else o[k++] = row;
+      }
+      return k;
+    } finally {
+      r.free(drop);
+    }
+  }
+  // OR: the union so far in `acc`, a branch's rows in `part`, their merge in `next`.
+  let acc = -1, part = -1, next = -1;
+  try {
+    acc = r.alloc(n * 4);
+    part = r.alloc(n * 4);
+    next = r.alloc(n * 4);
+    let a = 0;
+    for (const q of p.any) {
+      if (a === n) break;
+      const b = runPred(q, rows, part, r);
+      if (b === 0) continue;
+      const A = mem.i32(acc, a), B = mem.i32(part, b), M = mem.i32(next, a + b);
+      let i = 0, j = 0, k = 0;
+      while (i < a && j < b) {
+        const x = A[i], y = B[j];
+        M[k++] = x <= y ? x : y;
+        if (x <= y) i++;
+        if (y <= x) j++;
+      }
+      while (i < a) M[k++] = A[i++];
+      while (j < b) M[k++] = B[j++];
+      [acc, next] = [next, acc];
+      a = k;
+    }
+    if (a > 0) mem.i32(out, a).set(mem.i32(acc, a));
+    return a;
+  } finally {
+    for (const ptr of [acc, part, next]) if (ptr >= 0) r.free(ptr);
+  }
+}
+
+function copyRows(rows: PredRows, out: number): void {
+  const mem = wasmMemory();
+  if (rows.sel === undefined) {
+    const o = mem.i32(out, rows.rowCount);
+    for (let i = 0; i < rows.rowCount; i++) o[i] = i;
+  } else if (rows.sel !== out) mem.i32(out, rows.selCount!).set(mem.i32(rows.sel, rows.selCount!));
 }

@@ -25,6 +25,7 @@ import type {
 } from "../exec/sample_by_parallel.ts";
 import type { ParallelTopN, TopNJob, TopNPartial, TopNSchedule } from "../exec/vector/top_n_parallel.ts";
 import { emptyPartials, type HeapScan, mergePartials, type Partials } from "../exec/fast_aggregate.ts";
+import { predColumns } from "../exec/kernel_predicates.ts";
 import type { TableSnapshot } from "../storage/api.ts";
 import type { ColumnCache } from "../storage/column_cache.ts";
 import { Snapshot } from "../storage/snapshot.ts";
@@ -533,7 +534,7 @@ class HashUnavailable extends Error {}
 /** Distinct columns a job reads per row (filters, aggregate arguments, the group key). */
 function columnsRead(job: HeapScan): number {
   const cols = new Set<number>([
-    ...job.preds.map((p) => p.col),
+    ...predColumns(job.preds),
     ...job.aggs.filter((a) => a.col >= 0).map((a) => a.col),
   ]);
   if (job.key !== undefined) cols.add(job.key);

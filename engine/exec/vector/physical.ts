@@ -28,7 +28,6 @@ import type { LimitSpec, PlanNode } from "../../plan/plan_node.ts";
 import { limitWindow } from "../limit.ts";
 import { columnarPlan } from "../columnar_aggregate.ts";
 import { fastShape, usesPartitionStats } from "../fast_aggregate.ts";
-import { isDistinct } from "./hash_aggregate.ts";
 import { RADIX_KEY_TYPES } from "./radix_sort.ts";
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
@@ -52,7 +51,8 @@ export function referenceExecution(): boolean {
 
 export function aggregateOp(n: AggregateNode): AggregateOp {
   if (reference) return "rows";
-  if (!n.aggs.some(isDistinct) && fastShape(n)) return "wasm";
+  // fastShape takes count(DISTINCT) of a SYMBOL column (unkeyed) and no other DISTINCT.
+  if (fastShape(n)) return "wasm";
   if (columnarPlan(n)) return "columnar";
   return "hash";
 }
