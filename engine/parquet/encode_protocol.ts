@@ -9,8 +9,11 @@ import type { ParquetColumn, ParquetWriteOptions } from "./writer.ts";
 export type EncodeRequest =
   /** First message: the file's columns and options. */
   | { kind: "open"; columns: ParquetColumn[]; timestampIndex: number; options: ParquetWriteOptions }
-  /** Rows [from, to) of a batch; answered by one `bytes` (empty until a row group fills). */
-  | { kind: "add"; batch: WireBatch; from: number; to: number }
+  /**
+   * Rows [from, to) of a batch; answered by one `bytes` (empty until a row group fills). A
+   * `quiet` one (answered already, while it was held) is not: its bytes go with the next reply.
+   */
+  | { kind: "add"; batch: WireBatch; from: number; to: number; quiet?: boolean }
   /** The last row group and the footer; answered by `end`. */
   | { kind: "finish" };
 

@@ -8,10 +8,13 @@
 import { SqlError } from "../base/errors.ts";
 import { BatchDecoder } from "../parallel/batch_wire.ts";
 import type { EncodeReply, EncodeRequest } from "./encode_protocol.ts";
+import { concat } from "./encoder_thread.ts";
 import { ParquetResultWriter } from "./writer.ts";
 
 let writer: ParquetResultWriter | undefined;
 let decoder: BatchDecoder | undefined;
+/** Bytes of quiet requests, sent with the next reply. */
+const carry: Uint8Array[] = [];
 
 self.onmessage = (e: MessageEvent<EncodeRequest>) => {
   try {
@@ -30,9 +33,11 @@ function handle(req: EncodeRequest): void {
   }
   if (!writer || !decoder) throw new Error("parquet encoder: no open file");
   if (req.kind === "add") {
-    reply({ kind: "bytes", bytes: writer.add(decoder.decode(req.batch), req.from, req.to) });
+    carry.push(writer.add(decoder.decode(req.batch), req.from, req.to));
+    if (!req.quiet) reply({ kind: "bytes", bytes: concat(carry.splice(0)) });
   } else {
-    reply({ kind: "end", bytes: writer.finish(), written: writer.written });
+    carry.push(writer.finish());
+    reply({ kind: "end", bytes: concat(carry.splice(0)), written: writer.written });
   }
 }
 

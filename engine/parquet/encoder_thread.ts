@@ -6,13 +6,17 @@
  * parallel/batch_wire.ts) and receives the file's bytes as row groups finish; the bytes are
  * exactly those of ParquetResultWriter, which runs in the worker.
  *
+ * A small result is encoded in place: starting a worker (loading the writer's modules) costs
+ * 50-300 ms, a thousand times what encoding a few thousand cells does. Batches are held
+ * (copied) until they pass `IN_PLACE_CELLS`; then the worker starts and gets them all.
+ *
  * Each `add` and `finish` is answered by one reply, in order; the caller keeps at most a few
  * requests in flight (`inFlight`), which bounds the memory held between the two threads.
  * Where no worker can be started the writer runs in place, replies ready at once.
  */
 import { SqlError } from "../base/errors.ts";
 import type { Batch } from "../base/values.ts";
-import { BatchEncoder } from "../parallel/batch_wire.ts";
+import { BatchDecoder, BatchEncoder } from "../parallel/batch_wire.ts";
 import type { EncodeReply, EncodeRequest } from "./encode_protocol.ts";
 import {
   type ParquetColumn,
@@ -21,17 +25,36 @@ import {
   type ParquetWriteOptions,
 } from "./writer.ts";
 
+/**
+ * Cells (rows × columns) encoded in place at most: a few milliseconds of encoding, well under
+ * a worker's start. Tests lower it.
+ */
+export const encoderTuning = { inPlaceCells: 16_384 };
+
 export interface EncodedBytes {
   bytes: Uint8Array;
   /** The footer's reply: the file is complete. */
   last: boolean;
 }
 
+interface Held {
+  add: Extract<EncodeRequest, { kind: "add" }>;
+  transfer: ArrayBuffer[];
+}
+
+const EMPTY = new Uint8Array(0);
+
 export class ParquetEncoderThread {
-  readonly #worker: Worker | undefined;
-  /** The in-place writer where no worker could be started. */
-  readonly #local: ParquetResultWriter | undefined;
+  #worker: Worker | undefined;
+  /** The in-place writer: a small result, or no worker could be started. */
+  #local: ParquetResultWriter | undefined;
+  readonly #columns: ParquetColumn[];
+  readonly #timestampIndex: number;
+  readonly #options: ParquetWriteOptions;
   readonly #encoder = new BatchEncoder();
+  /** Batches not yet encoded, while the result is small enough to encode in place. */
+  #held: Held[] = [];
+  #heldCells = 0;
   readonly #replies: EncodeReply[] = [];
   #wake: (() => void) | undefined;
   #inFlight = 0;
@@ -39,31 +62,20 @@ export class ParquetEncoderThread {
 
   /** Throws a SqlError at once for a column type Parquet export does not support. */
   constructor(columns: ParquetColumn[], timestampIndex: number, options: ParquetWriteOptions) {
-    const cols = columns.map((c) => ({ name: c.name, type: c.type }));
-    parquetSchema(cols, timestampIndex);
-    let worker: Worker | undefined;
-    try {
-      worker = new Worker(new URL("./encode_worker.ts", import.meta.url).href, { type: "module" });
-    } catch {
-      worker = undefined; // no permission to start workers: encode in place
-    }
-    if (!worker) {
-      this.#local = new ParquetResultWriter(cols, timestampIndex, options);
-      return;
-    }
-    this.#worker = worker;
-    worker.onmessage = (e: MessageEvent<EncodeReply>) => this.#push(e.data);
-    worker.onerror = (e) => {
-      e.preventDefault();
-      this.#push({ kind: "error", message: `parquet encoder failed: ${e.message}` });
-    };
-    worker.onmessageerror = () => this.#push({ kind: "error", message: "parquet encoder: bad reply" });
-    this.#post({ kind: "open", columns: cols, timestampIndex, options });
+    this.#columns = columns.map((c) => ({ name: c.name, type: c.type }));
+    this.#timestampIndex = timestampIndex;
+    this.#options = options;
+    parquetSchema(this.#columns, timestampIndex);
   }
 
   /** Requests sent and not yet answered by `next`. */
   get inFlight(): number {
     return this.#inFlight;
+  }
+
+  /** Whether the rows went to a worker (tests). */
+  get onWorker(): boolean {
+    return this.#worker !== undefined;
   }
 
   /** Sends rows [from, to) of `batch`; its arrays are copied, so the batch stays the caller's. */
@@ -74,17 +86,31 @@ export class ParquetEncoderThread {
       return;
     }
     const { batch: wire, transfer } = this.#encoder.encode(batch);
-    this.#post({ kind: "add", batch: wire, from, to }, transfer);
+    const add = { kind: "add" as const, batch: wire, from, to };
+    if (this.#worker) return this.#post(add, transfer);
+    this.#held.push({ add, transfer });
+    this.#heldCells += (to - from) * this.#columns.length;
+    if (this.#heldCells <= encoderTuning.inPlaceCells) {
+      this.#replies.push({ kind: "bytes", bytes: EMPTY }); // kept for now
+      return;
+    }
+    if (this.#start()) {
+      // The held batches were answered already: the worker keeps their bytes for this reply.
+      const held = this.#held;
+      this.#held = [];
+      held.forEach((h, i) => this.#post({ ...h.add, quiet: i < held.length - 1 }, h.transfer));
+      return;
+    }
+    this.#replies.push({ kind: "bytes", bytes: this.#encodeHeld() });
   }
 
   /** Asks for the last row group and the footer. */
   finish(): void {
     this.#inFlight++;
-    if (this.#local) {
-      this.#replies.push({ kind: "end", bytes: this.#local.finish(), written: this.#local.written });
-      return;
-    }
-    this.#post({ kind: "finish" });
+    if (this.#worker) return this.#post({ kind: "finish" });
+    const head = this.#encodeHeld();
+    const tail = this.#local!.finish();
+    this.#replies.push({ kind: "end", bytes: concat([head, tail]), written: this.#local!.written });
   }
 
   /** The answer to the oldest request in flight; throws the worker's error. */
@@ -108,8 +134,42 @@ export class ParquetEncoderThread {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#held = [];
     this.#worker?.terminate();
     this.#wakeUp();
+  }
+
+  /** Starts the worker; false when workers cannot be started here (no permission). */
+  #start(): boolean {
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL("./encode_worker.ts", import.meta.url).href, { type: "module" });
+    } catch {
+      return false;
+    }
+    this.#worker = worker;
+    worker.onmessage = (e: MessageEvent<EncodeReply>) => this.#push(e.data);
+    worker.onerror = (e) => {
+      e.preventDefault();
+      this.#push({ kind: "error", message: `parquet encoder failed: ${e.message}` });
+    };
+    worker.onmessageerror = () => this.#push({ kind: "error", message: "parquet encoder: bad reply" });
+    this.#post({
+      kind: "open",
+      columns: this.#columns,
+      timestampIndex: this.#timestampIndex,
+      options: this.#options,
+    });
+    return true;
+  }
+
+  /** Encodes the held batches here (the in-place writer from now on); their bytes. */
+  #encodeHeld(): Uint8Array {
+    this.#local ??= new ParquetResultWriter(this.#columns, this.#timestampIndex, this.#options);
+    const decoder = new BatchDecoder(this.#columns.map((c) => c.type));
+    const out = this.#held.map((h) => this.#local!.add(decoder.decode(h.add.batch), h.add.from, h.add.to));
+    this.#held = [];
+    return concat(out);
   }
 
   #post(req: EncodeRequest, transfer: ArrayBuffer[] = []): void {
@@ -128,4 +188,17 @@ export class ParquetEncoderThread {
     this.#wake = undefined;
     w?.();
   }
+}
+
+/** The chunks as one array (no copy for one chunk). */
+export function concat(chunks: Uint8Array[]): Uint8Array {
+  const parts = chunks.filter((c) => c.length > 0);
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(parts.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of parts) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
