@@ -5,6 +5,7 @@ import { formatTicks } from "../functions/format_value.ts";
 import {
   AGGREGATE_OP_LABEL,
   aggregateOp,
+  aggregateDistinctKeys,
   aggregatePartitionStats,
   distinctOp,
   SORT_OP_LABEL,
@@ -73,8 +74,9 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
     case "aggregate": {
       const workers = parallelOf(n);
       const stats = aggregatePartitionStats(n) ? ", partition stats" : "";
+      const distinctKeys = aggregateDistinctKeys(n) ? ", distinct symbol keys" : "";
       const dense = denseKeysOf(n) ? ", dense keys" : "";
-      const op = ` [${AGGREGATE_OP_LABEL[aggregateOp(n)]}${stats}${
+      const op = ` [${AGGREGATE_OP_LABEL[aggregateOp(n)]}${stats}${distinctKeys}${
         workers ? `, parallel ${workers}` : ""
       }${dense}]`;
       return (n.keys.length

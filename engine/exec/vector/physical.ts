@@ -8,7 +8,9 @@
  * | ------------ | --------------------------------------------------------------------------- |
  * | `wasm`       | fast_aggregate.ts: WASM kernels over the table's column memory (count/sum/   |
  * |              | avg/min/max of numeric columns, unkeyed or keyed by one SYMBOL column,      |
- * |              | simple filters; unkeyed also of DOUBLE `a op b`); worker heaps if enabled;  |
+ * |              | filters of comparisons and OR/AND/NOT of them; unkeyed also of DOUBLE       |
+ * |              | `a op b` and count(DISTINCT) of a SYMBOL column, as a bitmap of its keys    |
+ * |              | (EXPLAIN `distinct symbol keys`)); worker heaps if enabled;                 |
  * |              | unfiltered unkeyed count/sum/avg/min/max of columns answer whole partitions |
  * |              | from partition statistics (partition_stats.ts)                              |
  * | `columnar`   | columnar_aggregate.ts: unkeyed count/sum/avg/min/max over any input         |
@@ -64,6 +66,16 @@ export function aggregateOp(n: AggregateNode): AggregateOp {
 export function aggregatePartitionStats(n: AggregateNode): boolean {
   const shape = aggregateOp(n) === "wasm" ? fastShape(n) : undefined;
   return shape !== undefined && usesPartitionStats(shape);
+}
+
+/**
+ * Whether a `wasm` aggregate counts DISTINCT values of a SYMBOL column beside its other
+ * aggregates as a bitmap of the column's keys per heap (fast_aggregate.ts); EXPLAIN adds
+ * `distinct symbol keys` to the operator.
+ */
+export function aggregateDistinctKeys(n: AggregateNode): boolean {
+  const shape = aggregateOp(n) === "wasm" ? fastShape(n) : undefined;
+  return shape !== undefined && shape.aggs.some((a) => a.fn === "countDistinct");
 }
 
 export const AGGREGATE_OP_LABEL: Record<AggregateOp, string> = {

@@ -132,7 +132,11 @@ for (const workers of [0, 2]) {
       for (const aggs of UNKEYED) {
         for (const f of ["", " WHERE d < 0.1 OR i > 900", " WHERE NOT (d < 0.1 OR s = 'k1')"]) {
           const sql = `SELECT ${aggs} FROM t${f}`;
-          assert.match(await explain(engine, sql), /GroupBy values: .* \[wasm kernels/, sql);
+          const plan = await explain(engine, sql);
+          assert.match(plan, /GroupBy values: .* \[wasm kernels/, sql);
+          if (/DISTINCT|count_distinct/.test(aggs)) {
+            assert.match(plan, /wasm kernels, distinct symbol keys/, sql);
+          } else assert.doesNotMatch(plan, /distinct/, sql);
         }
       }
       await checkAll(engine, "loaded");
