@@ -87,10 +87,13 @@ export function keyedShapeOf(n: SampleByNode): { scan: ScanNode; key: number; ag
     if (a.args.length !== 1 || arg.kind !== "column") return undefined;
     const kind = KIND[scan.columns[arg.index].type.tag];
     if (!kind) return undefined;
-    // 64-bit integer sums wrap in the kernels: the mean of such values is left to the hash path.
-    if (a.name === "avg" && kind === "i64") return undefined;
     aggs.push({ fn: a.name as Fn, col: arg.index, returns: a.binding.returns });
   }
+  // A LONG column's statistics carry one kind of sum: sum() wraps at 64 bits as on every path,
+  // avg() divides the exact sum (exactSums), so a column may not have both here.
+  const i64 = (a: KAgg) => a.col >= 0 && KIND[scan.columns[a.col].type.tag] === "i64";
+  const avgCols = new Set(aggs.filter((a) => a.fn === "avg" && i64(a)).map((a) => a.col));
+  if (aggs.some((a) => a.fn === "sum" && avgCols.has(a.col))) return undefined;
   return { scan, key: key.index, aggs };
 }
 
@@ -614,6 +617,56 @@ export function reduceSlice(
   };
 }
 
+const TWO_64 = 1n << 64n;
+
+/**
+ * The exact sums of a LONG column's groups, as doubles, from the kernel's sums, which wrap at
+ * 64 bits (avg() of LONG divides the true sum, as the hash and row operators do). A group's true
+ * sum lies in [n * min, n * max]; when that interval is narrower than 2^64 (any realistic data)
+ * the wrapped sum names exactly one value in it. Wider groups (values near +-2^62) are summed
+ * again from their rows.
+ */
+function exactSums(
+  groups: number,
+  at: {
+    sums: number;
+    counts: number;
+    mins: number;
+    maxs: number;
+    gid: number;
+    data: number;
+    rowCount: number;
+  },
+): Float64Array {
+  const mem = wasmMemory();
+  const wrapped = mem.i64(at.sums, groups), counts = mem.i64(at.counts, groups);
+  const mins = mem.i64(at.mins, groups), maxs = mem.i64(at.maxs, groups);
+  const out = new Float64Array(groups);
+  let redo: Set<number> | undefined;
+  for (let g = 0; g < groups; g++) {
+    const n = counts[g];
+    if (n === 0n) continue;
+    if (n * (maxs[g] - mins[g]) >= TWO_64) {
+      (redo ??= new Set()).add(g);
+      continue;
+    }
+    const lo = n * mins[g];
+    out[g] = Number(lo + BigInt.asUintN(64, wrapped[g] - lo));
+  }
+  if (redo) {
+    const gid = mem.i32(at.gid, at.rowCount), values = mem.i64(at.data, at.rowCount);
+    const exact = new Map<number, bigint>();
+    for (let i = 0; i < at.rowCount; i++) {
+      const g = gid[i], v = values[i];
+      if (redo.has(g) && v !== LONG_NULL) exact.set(g, (exact.get(g) ?? 0n) + v);
+    }
+    for (const [g, sum] of exact) out[g] = Number(sum);
+  }
+  return out;
+}
+
+const LONG_NULL = -(2n ** 63n);
+
 /** Reduces one column of a range by group number (keyedStats), as views into the range's scratch. */
 function rangeStats(
   k: ReturnType<typeof kernels>,
@@ -660,11 +713,16 @@ function rangeStats(
   };
   const firsts = needs("first") ? pickRows(firstRow) : undefined;
   const lasts = needs("last") ? pickRows(lastRow) : undefined;
+  const exact = kind === "i64" && needs("avg");
   return () => ({
     col,
     kind,
     counts: wasmMemory().i64(counts, slots),
-    sums: float ? wasmMemory().f64(sums, slots) : wasmMemory().i64(sums, slots),
+    sums: exact
+      ? exactSums(groups, { sums, counts, mins, maxs, gid: gidPtr, data, rowCount: rangeRows })
+      : float
+      ? wasmMemory().f64(sums, slots)
+      : wasmMemory().i64(sums, slots),
     mins: view(kind, mins, slots),
     maxs: view(kind, maxs, slots),
     firsts,

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
+import { keyedFastStats } from "../../../engine/exec/sample_by_keyed_fast.ts";
 import { explain, rows } from "../_result_rows.ts";
 
 Deno.test("avg of LONG values whose sum overflows is their mean; sum wraps", async () => {
@@ -34,7 +35,27 @@ Deno.test("avg of LONG values whose sum overflows is their mean; sum wraps", asy
     assert.doesNotMatch(await explain(engine, "SELECT avg(l) FROM t"), /wasm kernels/);
     assert.deepEqual(await rows(engine, "SELECT s, avg(l) FROM t GROUP BY s"), [["k", mean]]);
     assert.deepEqual((await rows(engine, "SELECT ts, avg(l) FROM t SAMPLE BY 1d")).map((r) => r[1]), [mean]);
+    // Keyed SAMPLE BY runs avg(LONG) on its WASM path from the wrapped kernel sums: here the
+    // values are too far apart to recover the sum from its range, so the group is summed again.
+    const before = keyedFastStats.partitions;
     assert.deepEqual((await rows(engine, "SELECT s, avg(l) FROM t SAMPLE BY 1d")).map((r) => r[1]), [mean]);
+    assert.ok(keyedFastStats.partitions > before, "keyed SAMPLE BY of avg(l) on the WASM path");
+    // Close values whose sum still wraps: recovered from [n * min, n * max].
+    await engine.execute(
+      "CREATE TABLE u (ts TIMESTAMP, l LONG, s SYMBOL) TIMESTAMP(ts) PARTITION BY DAY",
+      adminSession(),
+    );
+    await engine.execute(
+      "INSERT INTO u VALUES ('2024-01-01T00:00:00Z', 4000000000000000000, 'a'), " +
+        "('2024-01-01T01:00:00Z', 4000000000000000007, 'a'), ('2024-01-01T02:00:00Z', 4000000000000000002, 'a'), " +
+        "('2024-01-01T03:00:00Z', -5, 'b'), ('2024-01-01T04:00:00Z', NULL, 'b')",
+      adminSession(),
+    );
+    const closeMean = Number(12000000000000000009n) / 3;
+    assert.deepEqual(await rows(engine, "SELECT s, avg(l) FROM u SAMPLE BY 1d"), [["a", closeMean], [
+      "b",
+      -5,
+    ]]);
   } finally {
     await engine.close();
     await Deno.remove(root, { recursive: true });

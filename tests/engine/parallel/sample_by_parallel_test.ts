@@ -26,7 +26,10 @@ const KEYED: string[] = [
   "90m ALIGN TO CALENDAR WITH OFFSET '00:17'",
   "45m ALIGN TO FIRST OBSERVATION",
   "1h FROM '2024-04-01' TO '2024-04-03'",
-].map((by) => `SELECT ts, s, ${KEYED_AGGS} FROM t SAMPLE BY ${by}`);
+].map((by) => `SELECT ts, s, ${KEYED_AGGS} FROM t SAMPLE BY ${by}`).concat(
+  // avg of a LONG column (without its sum()): exact sums recovered from the kernels' wrapped ones.
+  "SELECT ts, s, avg(l), max(l), count(l) FROM t SAMPLE BY 3h",
+);
 
 const UNKEYED: string[] = [
   "2h",
