@@ -580,6 +580,14 @@ function exprStats(
     return p;
   };
   const evaluate = (node: ArgExpr, from: number, n: number): number => {
+    if (rows.sel !== undefined && !("op" in node.a) && !("op" in node.b)) {
+      // Columns and constants only: one pass reads the selected rows of both operands.
+      const leaf = (o: ArgOperand) => ("col" in o ? { data: at(o.col) } : o as { value: number | bigint });
+      const out = block(node);
+      const sel = { rowCount: rows.rowCount, sel: rows.sel + from * 4, selCount: n };
+      k.binop({ ...sel, kind: node.kind, op: node.op, a: leaf(node.a), b: leaf(node.b), out });
+      return out;
+    }
     const operand = (o: ArgOperand) => {
       if ("op" in o) return { data: evaluate(o, from, n) };
       if (!("col" in o)) return o;
