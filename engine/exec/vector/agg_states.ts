@@ -236,7 +236,9 @@ export class NativeAgg {
 
   /** Bytes held by DISTINCT pairs (the per-group arrays are counted by GROUP_BYTES). */
   get extraBytes(): number {
-    return this.#distinct ? this.#distinct.pairs.bytes : 0;
+    // The (group, value id) pairs and the values: a rectangle of direct ids can hold the pairs
+    // in less than the values take.
+    return this.#distinct ? this.#distinct.pairs.bytes + this.#distinct.ids.bytes : 0;
   }
 
   result(g: number): Value {

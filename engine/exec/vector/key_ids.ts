@@ -43,6 +43,15 @@ export class KeyIds {
     return this.values.length;
   }
 
+  /**
+   * Bytes held, for the statement's memory budget: a value slot and its boxed number (or
+   * string or bigint header) about 16 bytes, plus the id tables.
+   */
+  get bytes(): number {
+    return this.values.length * 16 + (this.#pairs?.bytes ?? 0) +
+      4 * ((this.#direct?.length ?? 0) + (this.#small?.length ?? 0) + this.#codeTable.length);
+  }
+
   /** out[i] = id of row i of `v`, for i < n. */
   map(v: Vector, n: number, out: Int32Array): void {
     const d = v.data;
