@@ -441,6 +441,7 @@ async function accumulateOn(
                 data: at(pr.col),
                 op: pr.op,
                 value: pr.value as bigint | null,
+                value2: pr.value2 as bigint | undefined,
                 out,
               });
             }
@@ -449,6 +450,7 @@ async function accumulateOn(
               data: at(pr.col),
               op: pr.op,
               value: pr.value as number | null,
+              value2: pr.value2 as number | undefined,
               out,
             });
           },

@@ -134,9 +134,11 @@ export function kernelSelect(
         }
       }
       if (p.type === "i64") {
-        return k.filter("i64", { ...rows, data, op: p.op, value: p.value as bigint | null, out: to });
+        const value2 = p.value2 as bigint | undefined;
+        return k.filter("i64", { ...rows, data, op: p.op, value: p.value as bigint | null, value2, out: to });
       }
-      return k.filter(p.type, { ...rows, data, op: p.op, value: p.value as number | null, out: to });
+      const value2 = p.value2 as number | undefined;
+      return k.filter(p.type, { ...rows, data, op: p.op, value: p.value as number | null, value2, out: to });
     },
     alloc(bytes) {
       const ptr = mem.alloc(Math.max(16, bytes));

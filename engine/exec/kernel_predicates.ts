@@ -38,8 +38,10 @@ export type LeafPred =
     kind: "cmp";
     col: number;
     type: NumericKind;
-    op: "eq" | "ne" | "lt" | "le" | "gt" | "ge";
+    /** "between": value <= x <= value2, made by runPred from `x >= a AND x <= b` (one pass). */
+    op: "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "between";
     value: number | bigint | null;
+    value2?: number | bigint;
   }
   | { kind: "sym"; col: number; values: (string | null)[]; not: boolean };
 
@@ -188,7 +190,7 @@ export function runPred(p: Pred, rows: PredRows, out: number, r: PredRunner): nu
   const n = rows.sel === undefined ? rows.rowCount : rows.selCount!;
   if (p.kind === "and") {
     let count = n, cur = rows;
-    for (const q of p.all) {
+    for (const q of withRanges(p.all)) {
       count = runPred(q, cur, out, r);
       if (count === 0) break;
       cur = { rowCount: rows.rowCount, sel: out, selCount: count };
@@ -245,6 +247,30 @@ export function runPred(p: Pred, rows: PredRows, out: number, r: PredRunner): nu
   } finally {
     for (const ptr of [acc, part, next]) if (ptr >= 0) r.free(ptr);
   }
+}
+
+/**
+ * `x >= a AND x <= b` (BETWEEN) of one column with non-NULL constants as one "between" leaf:
+ * one scan of the column instead of a scan and a pass through the first one's selection (the
+ * kernels test both as the range [a, b], which holds no NULL either way).
+ */
+function withRanges(all: Pred[]): Pred[] {
+  let out: Pred[] | undefined;
+  for (let i = 0; i < all.length; i++) {
+    const a = all[i];
+    if (a.kind !== "cmp" || (a.op !== "ge" && a.op !== "le") || a.value === null) continue;
+    for (let j = i + 1; j < all.length; j++) {
+      const b = all[j];
+      if (b.kind !== "cmp" || b.col !== a.col || b.type !== a.type || b.value === null) continue;
+      if (b.op !== (a.op === "ge" ? "le" : "ge")) continue;
+      out ??= [...all];
+      const [lo, hi] = a.op === "ge" ? [a.value, b.value] : [b.value, a.value];
+      out[i] = { kind: "cmp", col: a.col, type: a.type, op: "between", value: lo, value2: hi };
+      out[j] = { kind: "and", all: [] };
+      break;
+    }
+  }
+  return out ? out.filter((q) => q.kind !== "and" || q.all.length > 0) : all;
 }
 
 function copyRows(rows: PredRows, out: number): void {

@@ -27,6 +27,12 @@ const OR_FILTERS = [
   "f < 2.5 OR sh > 40 OR b = 3",
   "ts < '2024-01-02' OR i < -900",
   "d < -1e300 OR i > 100000",
+  // A column's >= and <= run as one range scan: BETWEEN, both orders, empty, every type.
+  "d BETWEEN -50 AND 50.5 AND l >= -10 AND l <= 10",
+  "f <= 5 AND i > -900 AND f >= 2.5",
+  "sh BETWEEN -10 AND 10 OR b >= 2 AND b <= 5",
+  "i >= 300 AND i <= 200",
+  "ts BETWEEN '2024-01-02' AND '2024-01-03T12:00:00' AND i >= -500 AND i <= 500",
 ];
 
 const UNKEYED = [
