@@ -18,7 +18,8 @@ import type { OutputColumn, PlanNode } from "./plan/plan_node.ts";
 import { planQuery } from "./plan/plan_query.ts";
 import { hasPivotLists, resolvePivotLists } from "./plan/pivot_lists.ts";
 import { pruneColumns } from "./plan/prune_columns.ts";
-import { markParallelHash } from "./exec/vector/hash_parallel.ts";
+import { markParallelHash, parallelHashShape } from "./exec/vector/hash_parallel.ts";
+import { estimateGroups } from "./exec/vector/group_estimate.ts";
 import { markParallelTopN } from "./exec/vector/top_n_parallel.ts";
 import { markParallelSampleBy } from "./exec/sample_by_parallel.ts";
 import { bindContext } from "./plan/plan_select.ts";
@@ -29,6 +30,7 @@ import type { Storage, TableMeta } from "./storage/api.ts";
 import { CACHE_BYTES_DEFAULT, openStorage } from "./storage/mod.ts";
 import type { ColumnCache } from "./storage/column_cache.ts";
 import { PARALLEL_WORKERS_DEFAULT, WorkerPool } from "./parallel/mod.ts";
+import { hashTuning } from "./parallel/worker_pool.ts";
 import {
   STATEMENT_ROWS_MIN_DEFAULT,
   StatementOffload,
@@ -590,7 +592,7 @@ export class Engine {
           if (inner.kind !== "query") throw new SqlError("EXPLAIN supports queries only", stmt.pos);
           const pruned = bindParamIntervals(pruneColumns(checked(planQuery(inner, pc))), xc);
           const onWorker = this.#statements.choose(pruned, this.#statementSource("", session, pc), xc);
-          const lines = explainPlan(this.#chooseParallel(pruned));
+          const lines = explainPlan(await this.#chooseParallel(pruned));
           onWorker?.discard();
           if (onWorker?.worthIt(pruned)) lines.unshift("Worker");
           const plan: PlanNode = {
@@ -753,7 +755,17 @@ export class Engine {
   }
 
   /** Marks the operators this plan runs on the worker heaps (EXPLAIN prints what runs). */
-  #chooseParallel(plan: PlanNode): PlanNode {
+  async #chooseParallel(plan: PlanNode): Promise<PlanNode> {
+    const pool = this.#parallel;
+    if (pool.workers > 0) {
+      // Shapes with about a group per row in a morsel stay on this heap (group_estimate.ts).
+      await estimateGroups(
+        plan,
+        this.#storage,
+        { rowsMin: pool.hashRowsMin, morselRows: hashTuning.morselRows },
+        (n) => n.kind === "aggregate" || n.kind === "distinct" ? parallelHashShape(n) : undefined,
+      );
+    }
     markParallelHash(plan, this.#parallel, this.#storage);
     markParallelSampleBy(plan, this.#parallel, this.#storage);
     markParallelTopN(plan, this.#parallel, this.#storage);
@@ -778,7 +790,7 @@ export class Engine {
     const pruned = bindParamIntervals(pruneColumns(unpruned), xc);
     // Chosen before the morsel operators are marked: the worker plans without them.
     const onWorker = source && this.#statements.choose(pruned, source, xc);
-    const plan = this.#chooseParallel(pruned);
+    const plan = await this.#chooseParallel(pruned);
     if (onWorker?.worthIt(plan)) {
       const local = async function* () {
         await prepareSubqueries(plan, xc, runPlan);

@@ -65,11 +65,6 @@ export const HASH_ROWS_MIN_DEFAULT = 1_000_000;
  * Tests lower `hashTuning.morselRows` to cut small tables into many morsels.
  */
 export const hashTuning = { morselRows: 262_144 };
-/**
- * Groups (and DISTINCT pairs) per row of a morsel beyond which a hash aggregation hands itself
- * back to the main thread (see hashPartials).
- */
-const MERGE_SHARE_MAX = 0.25;
 /** Morsels of one statement in flight per worker: the next waits in the worker's queue. */
 const IN_FLIGHT = 2;
 
@@ -230,17 +225,8 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
         }
         // The partial is held until the merge: it counts against the statement's memory.
         charge(ctx, r.partial.groups * groupBytes);
-        // Nearly a group (or DISTINCT pair) per row: merging the partials would cost the main
-        // thread about what grouping the rows there costs, in one unbroken stretch, on top of
-        // the workers' work. GROUP BY qty, symbol over 10M trades (~1M groups) took 14 s this
-        // way against 5.3 s on the main thread. The main thread groups it instead.
-        const size = r.partial.groups +
-          (r.partial.distinct ?? []).reduce((n, d) => n + (d?.groups.length ?? 0), 0);
-        // (Per full morsel: the short last one of a table may hold all of a few hundred groups.)
-        if (size > MERGE_SHARE_MAX * hashTuning.morselRows) {
-          job.manyGroups = true;
-          throw new HashUnavailable();
-        }
+        // (A shape of about a group per row stays on the main thread: the plan estimated its
+        // groups, exec/vector/group_estimate.ts.)
         partials[i] = r.partial;
       }
     };

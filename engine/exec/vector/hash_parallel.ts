@@ -67,6 +67,7 @@ import {
 import { isDistinct, vectorOf } from "./hash_aggregate.ts";
 import { IntPairHash } from "./int_hash.ts";
 import { KeyIds } from "./key_ids.ts";
+import { manyGroupsOf } from "./group_estimate.ts";
 import { aggregateOp, distinctOp } from "./physical.ts";
 import {
   buildJoinSpec,
@@ -135,8 +136,6 @@ export interface HashJob {
    * join's (`columnIndexes` of the right ones negative), each morsel is probed first.
    */
   join?: JoinSpec;
-  /** Set on the main thread when the pool handed the job back for a group per row or so. */
-  manyGroups?: boolean;
 }
 
 /**
@@ -442,7 +441,8 @@ export function markParallelHash(plan: PlanNode, pool: ParallelHash | undefined,
         const few = !shape.join || (snap !== undefined &&
           fewJoinGroups(shape.keys, shape.join, (c) => snap.symbols(shape.scan.columnIndexes[c]).size));
         snap?.release();
-        if (rows >= pool.hashRowsMin && few) {
+        // About a group per row in a morsel (group_estimate.ts): the main thread groups it.
+        if (rows >= pool.hashRowsMin && !manyGroupsOf(n) && few) {
           chosen.set(n, pool.workers);
           if (shape.join) markParallelProbe(shape.join);
         }
@@ -812,15 +812,6 @@ function recordFirst(
 // ---- on the main thread ----
 
 /**
- * Plans (kept by the query cache) whose last run on the workers was handed back for about a
- * group per row: their next runs group on this heap at once. A hand-back cost the workers' first
- * morsels and then competed with their in-flight ones for the cores: GROUP BY qty, symbol
- * (330K groups) at 1M rows ran 300-500 ms that way against ~250 ms on the main thread alone.
- * EXPLAIN still shows the plan's choice.
- */
-const manyGroups = new WeakSet<PlanNode>();
-
-/**
  * Runs the aggregate or DISTINCT on the workers and answers its batches, or undefined when the
  * pool declines (no workers running, the snapshot is not a plain table's, a worker cannot
  * evaluate a batch): the caller then runs it on this heap.
@@ -831,17 +822,14 @@ export async function runParallelHash(
 ): Promise<Batch[] | undefined> {
   const pool = ctx.parallel as Partial<ParallelHash> | undefined;
   const shape = shapeFor(n);
-  if (!shape || !pool?.hashPartials || manyGroups.has(n)) return undefined;
+  if (!shape || !pool?.hashPartials) return undefined;
   const snap = snapshotOf(ctx, shape.scan.table);
   // A join's build side runs and is hashed here first; its SYMBOL columns' codes are in `dicts`.
   const join = shape.join && await buildJoinSpec(shape.join, snap, shape.scan.columnIndexes, ctx, runPlan);
   const job = jobOf(shape, ctx, snap, denseChosen.has(n), join);
   const symbols = join ? joinedSymbols(snap, join.dicts) : snap;
   const partials = await pool.hashPartials(job, snap, ctx);
-  if (!partials) {
-    if (job.manyGroups) manyGroups.add(n);
-    return undefined;
-  }
+  if (!partials) return undefined;
   checkCancelled(ctx);
   const keyTypes = job.keys.map((k) => k.type);
   const dicts = job.keys.map((k) =>
@@ -895,10 +883,11 @@ export async function runParallelHash(
     job.aggs.forEach((a, i) => {
       const d = distinct[i];
       if (d) {
-        // The merged pairs are held until the end: they count against the statement's memory.
-        const held = d.pairs.bytes;
+        // The merged pairs and values are held until the end: they count against the
+        // statement's memory.
+        const held = d.pairs.bytes + d.ids.bytes;
         mergeDistinct(d, p.distinct![i]!, gids);
-        return charge(ctx, d.pairs.bytes - held);
+        return charge(ctx, d.pairs.bytes + d.ids.bytes - held);
       }
       mergeAgg(a, merged[i], p.counts[i], p.values[i], gids, rows);
     });
