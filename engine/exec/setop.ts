@@ -8,6 +8,8 @@ import { gather } from "./batch_util.ts";
 import { rowKey } from "./distinct.ts";
 import { BatchWords, columnFamily, KeyEncoder, WordSet } from "./key_words.ts";
 import { referenceExecution } from "./vector/physical.ts";
+import { parallelOf } from "./vector/hash_parallel.ts";
+import { runParallelSetOp } from "./vector/setop_parallel.ts";
 import {
   charge,
   checkCancelled,
@@ -36,9 +38,25 @@ export function runSetOp(
   right: AsyncIterable<Batch>,
   ctx: ExecContext,
 ): AsyncGenerator<Batch> {
+  if (parallelOf(n)) return runChosenParallel(n, left, right, ctx);
   return setOpOp(n) === "vectorized hash"
     ? runHashSetOp(n, left, right, ctx)
     : runRowSetOp(n, left, right, ctx);
+}
+
+/**
+ * Chosen for this plan (EXPLAIN shows it): hash partitions on the worker heaps, merged here
+ * (vector/setop_parallel.ts); this heap's hash sets when the pool declines.
+ */
+async function* runChosenParallel(
+  n: SetOpNode,
+  left: AsyncIterable<Batch>,
+  right: AsyncIterable<Batch>,
+  ctx: ExecContext,
+): AsyncGenerator<Batch> {
+  const merged = await runParallelSetOp(n, ctx);
+  if (merged) yield* merged;
+  else yield* runHashSetOp(n, left, right, ctx);
 }
 
 /** A batch's rows as key words, one encoder per column (text ids shared), and a flag per row. */

@@ -5,6 +5,7 @@ import type { HeapScan, Partials } from "../exec/fast_aggregate.ts";
 import type { HashJob, HashPartial, Morsel } from "../exec/vector/hash_parallel.ts";
 import type { SampleByJob, SampleByMorsel, SampleByPartial } from "../exec/sample_by_parallel.ts";
 import type { TopNJob, TopNPartial } from "../exec/vector/top_n_parallel.ts";
+import type { SetOpJob, SetOpPartial } from "../exec/vector/setop_parallel.ts";
 import type { SnapshotOrigin } from "../storage/snapshot.ts";
 import type { StatementReply, StatementRequest } from "./statement_protocol.ts";
 
@@ -48,6 +49,16 @@ export type HeapRequest =
     job: TopNJob;
     morsel: Morsel;
   }
+  /** One hash partition of a set operation over two tables (exec/vector/setop_parallel.ts). */
+  | {
+    kind: "setop";
+    id: number;
+    forget: string[];
+    /** The left and right tables' committed states. */
+    origins: SnapshotOrigin[];
+    job: SetOpJob;
+    part: number;
+  }
   /** Loads the statement runner now, so that the first statement does not wait for it. */
   | { kind: "preload"; id: number }
   /** A whole statement's messages (parallel/statement_worker.ts), outside the morsel queue. */
@@ -60,6 +71,7 @@ export type HeapReply =
   | { kind: "hashPartial"; id: number; partial: HashPartial }
   | { kind: "sampleByPartial"; id: number; partial: SampleByPartial }
   | { kind: "topNPartial"; id: number; partial: TopNPartial }
+  | { kind: "setopPartial"; id: number; partial: SetOpPartial }
   /** The heap could not hold what the kernels need: the query runs on the main heap. */
   | { kind: "unavailable"; id: number }
   | { kind: "error"; id: number; message: string }

@@ -17,6 +17,7 @@ import { FastPathUnavailable } from "../exec/wasm_scratch.ts";
 import { hashPartialOf } from "../exec/vector/hash_parallel.ts";
 import { sampleByPartialOf, sampleByTransfers } from "../exec/sample_by_parallel.ts";
 import { topNPartialOf } from "../exec/vector/top_n_parallel.ts";
+import { setOpPartialOf } from "../exec/vector/setop_parallel.ts";
 import type { HeapReply, HeapRequest } from "./_protocol.ts";
 import { isStatementRequest, type StatementRequest } from "./statement_protocol.ts";
 
@@ -80,6 +81,7 @@ async function handle(
   }
   try {
     for (const prefix of req.forget) cache!.forget(prefix);
+    if (req.kind === "setop") return await setOp(req);
     const snap = openSnapshot(req.origin, cache!);
     try {
       if (req.kind === "hash") {
@@ -108,5 +110,19 @@ async function handle(
   } catch (err) {
     if (err instanceof FastPathUnavailable) reply({ kind: "unavailable", id: req.id });
     else reply({ kind: "error", id: req.id, message: messageOf(err) });
+  }
+}
+
+/** One partition of a set operation over the two tables' states; its arrays move to the main thread. */
+async function setOp(req: Extract<HeapRequest, { kind: "setop" }>): Promise<void> {
+  const snaps = req.origins.map((o) => openSnapshot(o, cache!));
+  try {
+    const partial = await setOpPartialOf(req.job, snaps, req.part);
+    const transfer = [partial.positions, ...partial.columns].map((a) =>
+      (a as Int32Array).buffer as ArrayBuffer
+    );
+    self.postMessage({ kind: "setopPartial", id: req.id, partial } satisfies HeapReply, { transfer });
+  } finally {
+    for (const s of snaps) s.release();
   }
 }

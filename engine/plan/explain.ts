@@ -99,7 +99,9 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
         parallelOf(n) ? `, parallel ${parallelOf(n)}` : ""
       }${denseKeysOf(n) ? ", dense keys" : ""}]`;
     case "setop":
-      return `${n.op[0].toUpperCase()}${n.op.slice(1)}${n.all ? " All" : ""} [${setOpOp(n)}]`;
+      return `${n.op[0].toUpperCase()}${n.op.slice(1)}${n.all ? " All" : ""} [${setOpOp(n)}${
+        parallelOf(n) ? `, parallel ${parallelOf(n)}` : ""
+      }]`;
     case "join":
       return `${n.type[0].toUpperCase()}${n.type.slice(1)} Join (${joinOp(n)}${
         parallelProbeOf(n) ? ", parallel probe" : ""

@@ -78,6 +78,7 @@ import {
   markParallelProbe,
 } from "./join_parallel.ts";
 import { runPlan } from "../run_plan.ts";
+import { markParallelSetOp } from "./setop_parallel.ts";
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
 type DistinctNode = Extract<PlanNode, { kind: "distinct" }>;
@@ -450,6 +451,8 @@ export function markParallelHash(plan: PlanNode, pool: ParallelHash | undefined,
         if (fused) denseChosen.add(n);
       }
     }
+    // UNION/INTERSECT/EXCEPT of two large scans: hash partitions on the workers (setop_parallel.ts).
+    if (n.kind === "setop" && markParallelSetOp(n, storage, pool.hashRowsMin)) chosen.set(n, pool.workers);
     if ("input" in n) visit(n.input, n);
     if ("left" in n) {
       visit(n.left, n);
