@@ -1,6 +1,6 @@
 /**
  * Bitwise operators `&`, `|`, `^` (XOR, not power: spec/sql.md §1.4) and unary `~` over
- * integers, plus the IPv4 forms `ipv4 & ipv4` and `~ipv4` (§15.4). The binary `~` is the
+ * integers, plus the IPv4 forms `ipv4 & ipv4`, `ipv4 | ipv4` and `~ipv4` (§15.4). The binary `~` is the
  * regex operator; operators.ts routes `~` by argument count.
  */
 import { type ColumnType, T } from "../base/types.ts";
@@ -42,9 +42,10 @@ function ipv4Operand(a: BoundArg): ((v: Value) => number | null) | string {
   return (v) => (v === null ? null : parseIPv4(v as string) ?? null);
 }
 
-function bindIPv4And(args: BoundArg[]): ScalarBinding | string {
+/** `ipv4 & ipv4` and `ipv4 | ipv4`, either side may be IPv4 text (QuestDB's *IPv4Str factories). */
+function bindIPv4Bits(op: "&" | "|", args: BoundArg[]): ScalarBinding | string {
   const l = ipv4Operand(args[0]), r = ipv4Operand(args[1]);
-  if (l === "" || r === "") return noMatchOp("&", args);
+  if (l === "" || r === "") return noMatchOp(op, args);
   if (typeof l === "string") return l;
   if (typeof r === "string") return r;
   return {
@@ -52,7 +53,7 @@ function bindIPv4And(args: BoundArg[]): ScalarBinding | string {
     eval: ([a, b]) => {
       const x = l(a), y = r(b);
       if (x === null || y === null) return null;
-      const v = (x & y) >>> 0;
+      const v = (op === "&" ? x & y : x | y) >>> 0;
       return v === 0 ? null : v;
     },
   };
@@ -62,7 +63,7 @@ function bitwise(op: BitOp): ScalarFunction {
   return scalar(op, (args) => {
     if (args.length !== 2) return noMatchOp(op, args);
     const [a, b] = [args[0].type, args[1].type];
-    if (op === "&" && (a.tag === "IPV4" || b.tag === "IPV4")) return bindIPv4And(args);
+    if (op !== "^" && (a.tag === "IPV4" || b.tag === "IPV4")) return bindIPv4Bits(op, args);
     if ((!isIntKind(a) && !isNullType(a)) || (!isIntKind(b) && !isNullType(b))) return noMatchOp(op, args);
     const kind = widenKinds(numKindOf(a), numKindOf(b));
     if (kind === "int") {
@@ -104,8 +105,21 @@ export function bindBitNot(args: BoundArg[]): ScalarBinding | string {
       };
     case "NULL":
       return { returns: T.INT, eval: () => null };
-    default:
-      return noMatchOp("~", args);
+    default: {
+      // `~ '1.1.1.1'`: text is read as an IPv4 address (QuestDB's BitwiseNotIPv4StrFunctionFactory).
+      const ip = isText(t) ? ipv4Operand(args[0]) : "";
+      if (ip === "") return noMatchOp("~", args);
+      if (typeof ip === "string") return ip;
+      return {
+        returns: T.IPV4,
+        eval: ([a]) => {
+          const x = ip(a);
+          if (x === null) return null;
+          const v = ~x >>> 0;
+          return v === 0 ? null : v;
+        },
+      };
+    }
   }
 }
 

@@ -278,6 +278,36 @@ function naturalPairs(left: Scope, right: Scope, leftWidth: number): [number, nu
   return pairs;
 }
 
+/**
+ * Binds a JOIN's ON clause. QuestDB reports an equality of two columns whose types cannot be
+ * compared as 'join column type mismatch' at the left column (IPv4Test#testFullJoinIPv4Fails),
+ * not as a missing `=` operator.
+ */
+function bindJoinOn(on: A.Expr, scope: Scope, pc: PlanContext): BoundExpr {
+  try {
+    return bindExpr(on, bindContext(scope, pc, "JOIN"));
+  } catch (e) {
+    if (!(e instanceof SqlError)) throw e;
+    for (const c of astConjuncts(on)) {
+      if (c.kind !== "binary" || c.op !== "=" || c.left.kind !== "column" || c.right.kind !== "column") {
+        continue;
+      }
+      try {
+        bindExpr(c, bindContext(scope, pc, "JOIN"));
+      } catch (inner) {
+        if (inner instanceof SqlError && inner.position === c.pos) {
+          throw new SqlError("join column type mismatch", c.left.pos);
+        }
+      }
+    }
+    throw e;
+  }
+}
+
+function astConjuncts(e: A.Expr): A.Expr[] {
+  return e.kind === "binary" && e.op === "and" ? [...astConjuncts(e.left), ...astConjuncts(e.right)] : [e];
+}
+
 function planJoin(j: A.Join, left: Planned, right: Planned, pc: PlanContext): Planned {
   if (j.kind === "asof" || j.kind === "lt" || j.kind === "splice") {
     if (!timeJoinPlanner) throw new SqlError(`${j.kind.toUpperCase()} JOIN is not supported yet`, j.pos);
@@ -296,7 +326,7 @@ function planJoin(j: A.Join, left: Planned, right: Planned, pc: PlanContext): Pl
       equi.push([l, leftWidth + r]);
     }
   } else if (j.on) {
-    const pred = bindExpr(j.on, bindContext(scope, pc, "JOIN"));
+    const pred = bindJoinOn(j.on, scope, pc);
     const rest: BoundExpr[] = [];
     for (const c of conjuncts(pred)) {
       if (c.kind === "call" && c.name === "=" && c.args.length === 2) {

@@ -206,12 +206,13 @@ function fillSpecs(
 ): FillSpec[] {
   if (options.length === 0 || options.every((o) => o.kind === "none")) return [];
   // A lone PREV / NULL / LINEAR / NONE applies to every aggregate; a lone constant does not:
-  // QuestDB wants one value per aggregate and points at the last value given.
+  // QuestDB wants one value per aggregate and points at the first value given
+  // (SampleByFillTest#testFillInsufficientFillValues).
   const broadcast = options.length === 1 && options[0].kind !== "value";
   if (!broadcast && options.length < aggs.length) {
     throw new SqlError(
       `insufficient fill values for SAMPLE BY FILL: expected ${aggs.length} values but only ${options.length} provided`,
-      options[options.length - 1].pos,
+      options[0].pos,
     );
   }
   if (options.length > 1 && options.length > aggs.length) {

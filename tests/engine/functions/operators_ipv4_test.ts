@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { SqlError } from "../../../engine/base/errors.ts";
 import { T } from "../../../engine/base/types.ts";
 import { parseIPv4 } from "../../../engine/functions/_ipv4.ts";
 import { IPV4_OPERATORS } from "../../../engine/functions/operators_ipv4.ts";
@@ -34,6 +35,10 @@ Deno.test("<< is strict and >> mirrors the operands", () => {
 Deno.test("NULL addresses never match and bad subnets are bind errors", () => {
   assert.equal(call(op("<<="), [col(T.IPV4), lit("1.0.0.0/8")], [null, null]), false);
   assert.equal(call(op("<<="), [col(T.IPV4), col(T.STRING)], [ip("1.2.3.4"), "garbage"]), false);
-  assert.match(bindError(op("<<"), [col(T.IPV4), lit("1.2.3.4/40")]), /inconvertible value/);
+  // QuestDB IPv4Test#testContainsIPv4FunctionFactoryError: "invalid argument" at the constant.
+  assert.throws(
+    () => bindError(op("<<"), [col(T.IPV4), lit("1.2.3.4/40")]),
+    (e: unknown) => e instanceof SqlError && /invalid argument: 1\.2\.3\.4\/40/.test(e.message),
+  );
   assert.match(bindError(op("<<"), [col(T.IPV4), lit(5)]), /no matching operator/);
 });
