@@ -16,7 +16,9 @@ import { registerMetaTable } from "../catalog/meta_tables.ts";
 import type { PartitionUnit } from "../sql/ast.ts";
 import { DEFAULT_PARTITION, partitionNameOf } from "../storage/partition_name.ts";
 import type { CopyExportOptions } from "./copy_options.ts";
-import { type ParquetColumn, ParquetResultWriter } from "./writer.ts";
+import type { ParquetColumn } from "./writer.ts";
+import { ParquetEncoderThread } from "./encoder_thread.ts";
+import { yieldIfDue } from "../exec/event_loop_turn.ts";
 import type { ColumnType } from "../base/types.ts";
 
 /** One row of sys.copy_export_log. */
@@ -120,6 +122,11 @@ export async function runCopyExport(
   }
 }
 
+/** Requests a file's encoder may hold (batches, the footer): bounds memory between the threads. */
+const IN_FLIGHT = 3;
+/** Rows of a batch handed to an encoder at once. */
+const SLICE_ROWS = 8192;
+
 /** Writes one file per partition (one `default` file for NONE); returns the partition names. */
 async function writePartitions(
   dir: string,
@@ -128,16 +135,25 @@ async function writePartitions(
   unit: PartitionUnit,
   counted: (rows: number) => void,
 ): Promise<string[]> {
-  const open = new Map<string, { writer: ParquetResultWriter; file: Deno.FsFile }>();
+  const open = new Map<string, { writer: ParquetEncoderThread; file: Deno.FsFile }>();
   const done: string[] = [];
   let last: string | undefined;
+  // Row groups are encoded on a worker (issue #17: a group held the event loop for hundreds
+  // of milliseconds), one file at a time: rows that interleave partitions keep their files
+  // open together and are encoded in place.
+  const onWorker = unit === "NONE" || source.ordered;
   const finish = async (name: string) => {
     const w = open.get(name)!;
     open.delete(name);
     done.push(name);
     try {
-      await writeAll(w.file, w.writer.finish());
+      w.writer.finish();
+      for (let r = await w.writer.next();; r = await w.writer.next()) {
+        await writeAll(w.file, r.bytes);
+        if (r.last) break;
+      }
     } finally {
+      w.writer.close();
       w.file.close();
     }
   };
@@ -146,10 +162,31 @@ async function writePartitions(
     if (!w) {
       if (done.includes(name)) throw new Error(`rows of partition ${name} arrived out of order`);
       const file = await Deno.open(`${dir}/${name}.parquet`, { write: true, create: true, truncate: true });
-      w = { writer: new ParquetResultWriter(source.columns, source.timestampIndex, options.write), file };
+      const writer = new ParquetEncoderThread(source.columns, source.timestampIndex, options.write, onWorker);
+      w = { writer, file };
       open.set(name, w);
     }
     return w;
+  };
+  let since = performance.now();
+  /**
+   * Hands rows to a file's encoder in slices, with a turn for other clients between them when
+   * due (copying and cloning 65,536 rows of text at once held the loop for tens of
+   * milliseconds), writing what it gave back while too many are in flight.
+   */
+  const add = async (
+    w: { writer: ParquetEncoderThread; file: Deno.FsFile },
+    b: Batch,
+    from: number,
+    to: number,
+  ) => {
+    for (let at = from; at < to;) {
+      since = await yieldIfDue(since);
+      const end = Math.min(to, at + SLICE_ROWS);
+      w.writer.add(b, at, end);
+      at = end;
+      while (w.writer.inFlight >= IN_FLIGHT) await writeAll(w.file, (await w.writer.next()).bytes);
+    }
   };
   try {
     if (unit === "NONE") await ensure(DEFAULT_PARTITION); // a query without rows still exports its schema
@@ -158,8 +195,7 @@ async function writePartitions(
     for await (const b of source.batches()) {
       counted(b.rowCount);
       if (unit === "NONE") {
-        const w = open.get(DEFAULT_PARTITION)!;
-        await writeAll(w.file, w.writer.add(b));
+        await add(open.get(DEFAULT_PARTITION)!, b, 0, b.rowCount);
         continue;
       }
       // Rows of one partition arrive together from a table scan; a query may interleave them.
@@ -172,15 +208,17 @@ async function writePartitions(
         while (to < b.rowCount && partitionNameOf(unit, micros(ts[to])) === name) to++;
         if (source.ordered && last !== undefined && last !== name) await finish(last);
         last = name;
-        const w = await ensure(name);
-        await writeAll(w.file, w.writer.add(b, from, to));
+        await add(await ensure(name), b, from, to);
         from = to;
       }
     }
     for (const name of [...open.keys()]) await finish(name);
     return done.sort();
   } finally {
-    for (const w of open.values()) w.file.close();
+    for (const w of open.values()) {
+      w.writer.close();
+      w.file.close();
+    }
   }
 }
 

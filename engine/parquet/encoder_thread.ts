@@ -60,8 +60,16 @@ export class ParquetEncoderThread {
   #inFlight = 0;
   #closed = false;
 
-  /** Throws a SqlError at once for a column type Parquet export does not support. */
-  constructor(columns: ParquetColumn[], timestampIndex: number, options: ParquetWriteOptions) {
+  /**
+   * Throws a SqlError at once for a column type Parquet export does not support. `worker`
+   * false encodes in place whatever the size (a caller with many files open at once).
+   */
+  constructor(
+    columns: ParquetColumn[],
+    timestampIndex: number,
+    options: ParquetWriteOptions,
+    readonly worker = true,
+  ) {
     this.#columns = columns.map((c) => ({ name: c.name, type: c.type }));
     this.#timestampIndex = timestampIndex;
     this.#options = options;
@@ -85,8 +93,9 @@ export class ParquetEncoderThread {
       this.#replies.push({ kind: "bytes", bytes: this.#local.add(batch, from, to) });
       return;
     }
-    const { batch: wire, transfer } = this.#encoder.encode(batch);
-    const add = { kind: "add" as const, batch: wire, from, to };
+    // Only the rows asked for are copied and sent.
+    const { batch: wire, transfer } = this.#encoder.encode(sliceOf(batch, from, to));
+    const add = { kind: "add" as const, batch: wire, from: 0, to: to - from };
     if (this.#worker) return this.#post(add, transfer);
     this.#held.push({ add, transfer });
     this.#heldCells += (to - from) * this.#columns.length;
@@ -94,7 +103,7 @@ export class ParquetEncoderThread {
       this.#replies.push({ kind: "bytes", bytes: EMPTY }); // kept for now
       return;
     }
-    if (this.#start()) {
+    if (this.worker && this.#start()) {
       // The held batches were answered already: the worker keeps their bytes for this reply.
       const held = this.#held;
       this.#held = [];
@@ -188,6 +197,18 @@ export class ParquetEncoderThread {
     this.#wake = undefined;
     w?.();
   }
+}
+
+/** Rows [from, to) of a batch, as views where the column is a typed array. */
+function sliceOf(b: Batch, from: number, to: number): Batch {
+  if (from === 0 && to === b.rowCount) return b;
+  return {
+    rowCount: to - from,
+    columns: b.columns.map((v) => ({
+      ...v,
+      data: ArrayBuffer.isView(v.data) ? v.data.subarray(from, to) : v.data.slice(from, to),
+    })),
+  };
 }
 
 /** The chunks as one array (no copy for one chunk). */

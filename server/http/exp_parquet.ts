@@ -57,6 +57,8 @@ function boolParam(key: string, raw: string): boolean {
 
 /** Requests (batches, the footer) the encoder worker may hold: bounds memory between the threads. */
 const IN_FLIGHT = 3;
+/** Rows of a batch handed to the encoder at once. */
+const SLICE_ROWS = 8192;
 
 /**
  * The response body: row groups as they fill, the footer at the end; `skip`/`stop` are /exp's
@@ -77,6 +79,11 @@ export function parquetStream(
   let row = 0;
   let inputDone = false;
   let since = performance.now();
+  // The batch being handed over and its rows [at, hi) still to send: a batch goes in slices,
+  // with a turn for other clients between them when due (copying and cloning 65,536 rows of
+  // text at once held the loop for tens of milliseconds).
+  let batch: Batch | undefined;
+  let at = 0, hi = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
@@ -90,6 +97,12 @@ export function parquetStream(
             continue;
           }
           since = await yieldIfDue(since, 2);
+          if (batch && at < hi) {
+            const end = Math.min(hi, at + SLICE_ROWS);
+            encoder.add(batch, at, end);
+            at = end;
+            continue;
+          }
           const r = first ?? await iterator.next();
           first = undefined;
           if (r.done || row >= stop) {
@@ -98,11 +111,10 @@ export function parquetStream(
             encoder.finish();
             continue;
           }
-          const b = r.value;
-          const from = Math.max(0, Math.min(b.rowCount, skip - row));
-          const to = Math.max(from, Math.min(b.rowCount, stop - row));
-          row += b.rowCount;
-          if (to > from) encoder.add(b, from, to);
+          batch = r.value;
+          at = Math.max(0, Math.min(batch.rowCount, skip - row));
+          hi = Math.max(at, Math.min(batch.rowCount, stop - row));
+          row += batch.rowCount;
         }
       } catch (err) {
         encoder.close();

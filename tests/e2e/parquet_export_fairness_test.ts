@@ -3,7 +3,7 @@
  * groups off the event loop, so while a client downloads a large Parquet export `SELECT 1`
  * over /exec answers promptly (encoding a 100,000-row group of wide rows on the main thread
  * held it for hundreds of milliseconds per group), and a client that goes away stops the
- * export and its encoder. The export still reads back in DuckDB.
+ * export and its encoder. The export still reads back in DuckDB. The same for COPY ... TO.
  */
 import assert from "node:assert/strict";
 import { startServer } from "./server_process.ts";
@@ -20,6 +20,31 @@ async function waitFor(done: () => boolean | Promise<boolean>, failure: string):
     if (Date.now() > deadline) throw new Error(failure);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** Latencies (ms) of PROBES `SELECT 1`s over /exec, one after another with a short pause. */
+async function probe(httpUrl: string): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < PROBES; i++) {
+    const t = performance.now();
+    const r = await fetch(`${httpUrl}/exec?query=${encodeURIComponent("select 1")}`);
+    assert.equal(r.status, 200, await r.text());
+    times.push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return times.sort((a, b) => a - b);
+}
+
+/**
+ * The bounds of streaming_fairness_test.ts: generous for a loaded 2-core machine; encoding on
+ * the main thread held the loop for a row group at a time (median and max above them).
+ */
+function assertPrompt(what: string, times: number[]): void {
+  const median = times[PROBES >> 1], max = times[PROBES - 1];
+  const shown = times.map((t) => t.toFixed(0)).join(" ");
+  console.log(`${what}, SELECT 1 over HTTP: median ${median.toFixed(1)} ms, max ${max.toFixed(1)} ms`);
+  assert.ok(median < 100, `${what}: median ${median.toFixed(1)} ms (all: ${shown})`);
+  assert.ok(max < 500, `${what}: max ${max.toFixed(1)} ms (all: ${shown})`);
 }
 
 /** The server process's threads (the encoder worker is one). */
@@ -48,29 +73,13 @@ Deno.test("SELECT 1 answers promptly while a large Parquet export streams", asyn
     await waitFor(() => bytes > 100_000, "the Parquet export did not start streaming");
     await new Promise((r) => setTimeout(r, 300));
     const before = bytes;
-    const times: number[] = [];
-    for (let i = 0; i < PROBES; i++) {
-      const t = performance.now();
-      const r = await fetch(`${server.httpUrl}/exec?query=${encodeURIComponent("select 1")}`);
-      assert.equal(r.status, 200, await r.text());
-      times.push(performance.now() - t);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const times = await probe(server.httpUrl);
     // The probes ran beside a live export: it had not ended, and it goes on (a row group
     // of these rows takes about a second to encode on a loaded machine, so its next bytes
     // may come after the probes).
     assert.ok(!finished, "the Parquet export ended during the probes");
     await waitFor(() => bytes > before, "the Parquet export stalled");
-    times.sort((a, b) => a - b);
-    const median = times[PROBES >> 1], max = times[PROBES - 1];
-    const shown = times.map((t) => t.toFixed(0)).join(" ");
-    console.log(
-      `Parquet export, SELECT 1 over HTTP: median ${median.toFixed(1)} ms, max ${max.toFixed(1)} ms`,
-    );
-    // The bounds of streaming_fairness_test.ts: generous for a loaded 2-core machine; the
-    // synchronous encoder held the loop for a row group at a time (median and max above them).
-    assert.ok(median < 100, `median ${median.toFixed(1)} ms (all: ${shown})`);
-    assert.ok(max < 500, `max ${max.toFixed(1)} ms (all: ${shown})`);
+    assertPrompt("Parquet export", times);
     // A client that goes away stops the export: its query ends and the encoder worker's
     // thread exits.
     const threadsDuring = threads(server.child.pid);
@@ -129,6 +138,31 @@ Deno.test("a Parquet export encoded off the event loop reads back in DuckDB", as
     });
   } finally {
     duck.close();
+    await server.kill();
+    await Deno.remove(server.root, { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("SELECT 1 answers promptly while COPY ... TO writes a large Parquet file", async () => {
+  const server = await startServer();
+  try {
+    const copy = `copy (select ${COLUMNS} from long_sequence(3000000)) to 'big' with format parquet`;
+    let finished = false;
+    const running = fetch(`${server.httpUrl}/exec?query=${encodeURIComponent(copy)}`)
+      .then((r) => r.text()).catch(() => "").finally(() => finished = true); // ends with the server
+    // Into its first row groups (the log's converting phase has begun).
+    await waitFor(async () => {
+      const r = await server.exec(
+        "select count() from sys.copy_export_log where phase = 'converting_partitions'",
+      );
+      return (await r.json()).dataset?.[0]?.[0] > 0;
+    }, "COPY TO did not start");
+    await new Promise((r) => setTimeout(r, 1000));
+    const times = await probe(server.httpUrl);
+    assert.ok(!finished, "COPY TO ended during the probes");
+    assertPrompt("COPY TO Parquet", times);
+    void running;
+  } finally {
     await server.kill();
     await Deno.remove(server.root, { recursive: true }).catch(() => {});
   }
