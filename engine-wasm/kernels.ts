@@ -311,6 +311,18 @@ export interface ReverseArgs {
   out: number;
 }
 
+/**
+ * The union of two ascending selections (Int32 row indexes, `aCount` at `a`, `bCount` at `b`)
+ * written to `out` ascending without repeats (room for aCount + bCount; overlapping neither).
+ */
+export interface SelUnionArgs {
+  a: number;
+  aCount: number;
+  b: number;
+  bCount: number;
+  out: number;
+}
+
 /** Writes the Int32 sequence first, first + step, ... (count entries) to `out`. */
 export interface SequenceArgs {
   out: number;
@@ -365,6 +377,8 @@ export interface Kernels {
   reverse(args: ReverseArgs): void;
   /** out[j] = first + j * step. */
   sequence(args: SequenceArgs): void;
+  /** The union of two ascending selections; returns its length. See SelUnionArgs. */
+  selUnion(args: SelUnionArgs): number;
   /** One step of the ASOF/LT JOIN forward merge. */
   asofMerge(args: AsofMergeArgs): AsofMergeStop;
   /** `out = a op b` over DOUBLE operands; see BinopArgs. */

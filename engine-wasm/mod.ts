@@ -59,6 +59,7 @@ import {
   type NumericKind,
   type ReverseArgs,
   type SegmentArgs,
+  type SelUnionArgs,
   type SequenceArgs,
   type TopNArgs,
 } from "./kernels.ts";
@@ -436,6 +437,17 @@ class WasmKernels implements Kernels {
     this.#check.region(args.out, count * 4, 4, "out");
     this.#check.sequence(args.first, args.step, count);
     this.#fn("sequence")(args.out, args.first, count, args.step);
+  }
+
+  selUnion(args: SelUnionArgs): number {
+    const check = this.#check;
+    const na = check.count(args.aCount, "aCount"), nb = check.count(args.bCount, "bCount");
+    check.region(args.a, na * 4, 4, "a");
+    check.region(args.b, nb * 4, 4, "b");
+    check.region(args.out, (na + nb) * 4, 4, "out");
+    check.disjoint(args.a, na * 4, args.out, (na + nb) * 4);
+    check.disjoint(args.b, nb * 4, args.out, (na + nb) * 4);
+    return this.#fn("sel_union")(args.a, na, args.b, nb, args.out) as number;
   }
 
   asofMerge(a: AsofMergeArgs): AsofMergeStop {

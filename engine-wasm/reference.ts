@@ -37,6 +37,7 @@ import {
   type NumericKind,
   type ReverseArgs,
   type SegmentArgs,
+  type SelUnionArgs,
   type SequenceArgs,
   type TopNArgs,
 } from "./kernels.ts";
@@ -429,6 +430,23 @@ class ReferenceKernels implements Kernels {
     this.#check.region(args.out, count * 4, 4, "out");
     this.#check.sequence(args.first, args.step, count);
     for (let j = 0; j < count; j++) this.#i32[args.out / 4 + j] = args.first + j * args.step;
+  }
+
+  selUnion(args: SelUnionArgs): number {
+    const check = this.#check;
+    const na = check.count(args.aCount, "aCount"), nb = check.count(args.bCount, "bCount");
+    check.region(args.a, na * 4, 4, "a");
+    check.region(args.b, nb * 4, 4, "b");
+    check.region(args.out, (na + nb) * 4, 4, "out");
+    check.disjoint(args.a, na * 4, args.out, (na + nb) * 4);
+    check.disjoint(args.b, nb * 4, args.out, (na + nb) * 4);
+    const i32 = this.#i32;
+    const rows = new Set<number>();
+    for (let i = 0; i < na; i++) rows.add(i32[args.a / 4 + i]);
+    for (let j = 0; j < nb; j++) rows.add(i32[args.b / 4 + j]);
+    const sorted = [...rows].sort((x, y) => x - y);
+    sorted.forEach((row, k) => (i32[args.out / 4 + k] = row));
+    return sorted.length;
   }
 
   asofMerge(a: AsofMergeArgs): AsofMergeStop {

@@ -54,6 +54,24 @@ export function reverse(width: i32, data: usize, count: i32, out: usize): void {
   else unreachable();
 }
 
+/**
+ * The union of two ascending Int32 selections a[0..na) and b[0..nb) into out, ascending and
+ * without repeats (an OR of two conditions' rows); returns its length. out overlaps neither.
+ */
+export function sel_union(a: usize, na: i32, b: usize, nb: i32, out: usize): i32 {
+  let i = 0, j = 0, k = 0;
+  while (i < na && j < nb) {
+    const x = load<i32>(a + ((<usize>i) << 2)), y = load<i32>(b + ((<usize>j) << 2));
+    store<i32>(out + ((<usize>k) << 2), select<i32>(x, y, x <= y));
+    i += <i32>(x <= y);
+    j += <i32>(y <= x);
+    k++;
+  }
+  for (; i < na; i++, k++) store<i32>(out + ((<usize>k) << 2), load<i32>(a + ((<usize>i) << 2)));
+  for (; j < nb; j++, k++) store<i32>(out + ((<usize>k) << 2), load<i32>(b + ((<usize>j) << 2)));
+  return k;
+}
+
 /** out[j] = first + j * step (Int32): a selection of a row range, ascending or descending. */
 export function sequence(out: usize, first: i32, count: i32, step: i32): void {
   let v = i32x4.add(i32x4.splat(first), i32x4.mul(i32x4(0, 1, 2, 3), i32x4.splat(step)));

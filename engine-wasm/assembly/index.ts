@@ -26,7 +26,7 @@ export {
 } from "./keyed";
 export { segments_f32, segments_f64, segments_i32, segments_i64 } from "./segments";
 export { lower_bound_i64, lower_bounds_i64, upper_bound_i64 } from "./search";
-export { gather, gather_or_null, reverse, sequence } from "./gather";
+export { gather, gather_or_null, reverse, sel_union, sequence } from "./gather";
 export { asof_merge } from "./asof";
 export { binop_f64, binop_i64, topn_f64 } from "./expr";
 

@@ -6,7 +6,7 @@
  */
 import type { ColumnType } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
-import { type NumericKind, wasmMemory } from "../../engine-wasm/mod.ts";
+import { kernels, type NumericKind, wasmMemory } from "../../engine-wasm/mod.ts";
 import { parseTimestamp } from "../functions/timestamp_parse.ts";
 import { type BoundExpr, isConst } from "../plan/bound.ts";
 import type { OutputColumn } from "../plan/plan_node.ts";
@@ -218,7 +218,8 @@ export function runPred(p: Pred, rows: PredRows, out: number, r: PredRunner): nu
       r.free(drop);
     }
   }
-  // OR: the union so far in `acc`, a branch's rows in `part`, their merge in `next`.
+  // OR: the union so far in `acc`, a branch's rows in `part`, their merge (the selUnion
+  // kernel) in `next`.
   let acc = -1, part = -1, next = -1;
   try {
     acc = r.alloc(n * 4);
@@ -229,16 +230,12 @@ export function runPred(p: Pred, rows: PredRows, out: number, r: PredRunner): nu
       if (a === n) break;
       const b = runPred(q, rows, part, r);
       if (b === 0) continue;
-      const A = mem.i32(acc, a), B = mem.i32(part, b), M = mem.i32(next, a + b);
-      let i = 0, j = 0, k = 0;
-      while (i < a && j < b) {
-        const x = A[i], y = B[j];
-        M[k++] = x <= y ? x : y;
-        if (x <= y) i++;
-        if (y <= x) j++;
+      if (a === 0) {
+        [acc, part] = [part, acc];
+        a = b;
+        continue;
       }
-      while (i < a) M[k++] = A[i++];
-      while (j < b) M[k++] = B[j++];
+      const k = kernels().selUnion({ a: acc, aCount: a, b: part, bCount: b, out: next });
       [acc, next] = [next, acc];
       a = k;
     }

@@ -600,6 +600,30 @@ export function kernelCases(name: string, impl: () => Kernels): void {
     k.sequence({ out: seq, first: 5, count: 0, step: 1 });
   });
 
+  test("selUnion merges two ascending selections without repeats", (k, a) => {
+    const union = (x: number[], y: number[]) => {
+      const out = a.alloc(Math.max(1, x.length + y.length) * 4);
+      const n = k.selUnion({
+        a: a.i32(x.length ? x : [0]),
+        aCount: x.length,
+        b: a.i32(y.length ? y : [0]),
+        bCount: y.length,
+        out,
+      });
+      return a.rows(out, n);
+    };
+    assert.deepEqual(union([1, 3, 5, 9], [0, 3, 4, 9, 12]), [0, 1, 3, 4, 5, 9, 12]);
+    assert.deepEqual(union([], [2, 7]), [2, 7]);
+    assert.deepEqual(union([2, 7], []), [2, 7]);
+    assert.deepEqual(union([], []), []);
+    assert.deepEqual(union([0, 1, 2], [0, 1, 2]), [0, 1, 2]);
+    const x = Array.from({ length: 300 }, (_, i) => i * 3),
+      y = Array.from({ length: 200 }, (_, i) => i * 5 + 1);
+    assert.deepEqual(union(x, y), [...new Set([...x, ...y])].sort((p, q) => p - q));
+    const sel = a.i32([1, 2]);
+    assert.throws(() => k.selUnion({ a: sel, aCount: 2, b: sel, bCount: 2, out: sel }), RangeError);
+  });
+
   test("bad arguments throw before memory is touched", (k, a) => {
     const data = a.f64([1, 2, 3, 4]);
     const bad = (fn: () => unknown) => assert.throws(fn, RangeError);
