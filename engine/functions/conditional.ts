@@ -6,9 +6,10 @@
  * Arguments are brought to one common type through `argTypes`, so the binder inserts the
  * casts (and folds them for constants) with the same rules as everywhere else.
  */
-import { type ColumnType, T } from "../base/types.ts";
-import { noMatch, scalar } from "./_util.ts";
-import { commonType } from "./cast.ts";
+import { SqlError } from "../base/errors.ts";
+import { type ColumnType, T, typeName } from "../base/types.ts";
+import { isText, noMatch, scalar } from "./_util.ts";
+import { commonType, parseText } from "./cast.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 import { valuesEqual } from "./value_compare.ts";
 
@@ -26,11 +27,43 @@ export function caseResultType(types: ColumnType[]): ColumnType {
   return acc ?? T.STRING;
 }
 
+/**
+ * QuestDB's coalesce of an IPv4 or UUID value with text constants stays IPv4 / UUID, refusing
+ * a constant that does not parse at the constant (CoalesceFunctionFactoryTest
+ * #testCoalesceIPv4StringLiteral, #testCoalesceIPv4InvalidStringLiteral, #testCoalesceUuid*);
+ * a DECIMAL does not meet text at all (#testCoalesceDecimalInvalidType).
+ */
+function coalesceType(args: BoundArg[]): ColumnType {
+  const special = args.find((a) => a.type.tag === "IPV4" || a.type.tag === "UUID")?.type;
+  if (special) {
+    const textConsts = args.filter((a) => isText(a.type) && a.constant);
+    const others = args.filter((a) => a.type.tag !== special.tag && a.type.tag !== "NULL");
+    if (others.length > 0 && others.length === textConsts.length) {
+      for (const a of textConsts) {
+        const text = (a.value ?? null) as string | null;
+        if (text !== null && text !== "" && parseText(text, special) === undefined) {
+          throw new SqlError(`invalid ${special.tag === "IPV4" ? "IPv4" : "UUID"} constant`, a.pos);
+        }
+      }
+      return special;
+    }
+  }
+  const decimal = args.find((a) => a.type.tag === "DECIMAL");
+  const text = decimal && args.find((a) => isText(a.type));
+  if (decimal && text) {
+    throw new SqlError(`inconvertible types: ${typeName(text.type)} -> ${typeName(decimal.type)}`, text.pos);
+  }
+  return caseResultType(args.map((a) => a.type));
+}
+
 /** `coalesce(a, b, …)`: the first non-NULL argument, all converted to a common type. */
 function bindCoalesce(name: string, arity?: number) {
   return (args: BoundArg[]): ScalarBinding | string => {
     if (args.length === 0 || (arity !== undefined && args.length !== arity)) return noMatch(name, args);
-    const returns = caseResultType(args.map((a) => a.type));
+    // CoalesceFunctionFactoryTest#testFailsWithSingleArg, #testFailsWithUnsupportedType
+    if (args.length < 2) return `${name} can be used with 2 or more arguments`;
+    if (args.some((a) => a.type.tag === "BINARY")) return `${name} cannot be used with BINARY arguments`;
+    const returns = coalesceType(args);
     return {
       returns,
       argTypes: args.map(() => returns),

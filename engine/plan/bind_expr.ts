@@ -26,6 +26,7 @@ import { lookupScalar } from "../functions/registry.ts";
 import type { BoundArg, EvalContext, ScalarBinding } from "../functions/registry_types.ts";
 import { parseIntervalString } from "../functions/interval_string.ts";
 import { parseTimestamp } from "../functions/timestamp_parse.ts";
+import { parseIPv4 } from "../functions/_ipv4.ts";
 import { type BoundExpr, isConst, valueKey } from "./bound.ts";
 import type { PlanNode } from "./plan_node.ts";
 import type { Scope } from "./scope.ts";
@@ -299,7 +300,20 @@ function bindCast(e: A.CastExpr, ctx: BindContext): BoundExpr {
   if (isTextArrayCast(e.type)) return textArrayCast(bindExpr(e.expr, ctx), e.type, e.pos);
   const to = typeFromSpec(e.type);
   const arg = inferParam(bindExpr(e.expr, ctx), to, ctx);
+  if (to.tag === "IPV4") checkIPv4Constant(arg, e.expr.pos);
   return castTo(arg, to, e.pos);
+}
+
+/**
+ * QuestDB's CastStrToIPv4 / CastVarcharToIPv4 factories refuse constant text that is not an
+ * address with "invalid IPv4 constant" at the text (IPv4Test#testGreaterThanEqIPv4BadStr);
+ * non-constant text that does not parse is NULL.
+ */
+function checkIPv4Constant(arg: BoundExpr, pos: number): void {
+  if (!isConst(arg) || (arg.type.tag !== "STRING" && arg.type.tag !== "VARCHAR")) return;
+  const text = arg.value as string | null;
+  if (text === null || text === "") return;
+  if (parseIPv4(text) === undefined) throw new SqlError("invalid IPv4 constant", pos);
 }
 
 export function typeFromSpec(spec: A.TypeSpec): ColumnType {
