@@ -36,12 +36,30 @@ export function parseSubnet(text: string): Subnet | undefined {
     const ip = parseIPv4(text);
     return ip === undefined ? undefined : { net: ip, bits: 32 };
   }
-  const ip = parseIPv4(text.slice(0, slash));
   const bitsText = text.slice(slash + 1).trim();
-  if (ip === undefined || !/^\d{1,2}$/.test(bitsText)) return undefined;
+  if (!/^\d{1,2}$/.test(bitsText)) return undefined;
   const bits = Number(bitsText);
-  if (bits > 32) return undefined;
+  const ip = parseNetwork(text.slice(0, slash), bits);
+  if (ip === undefined || bits > 32) return undefined;
   return { net: (ip & maskOf(bits)) >>> 0, bits };
+}
+
+/**
+ * The network part of a CIDR subnet, as QuestDB's Numbers.parseSubnet0 reads it: one to four
+ * octets filled from the left ('10.5/16' is 10.5.0.0), the prefix no longer than the octets
+ * given allow (one octet: < 16 bits, two: < 24, three: < 32).
+ */
+function parseNetwork(text: string, bits: number): number | undefined {
+  const parts = text.trim().split(".");
+  if (parts.length > 4 || parts.some((p) => !/^\d{1,3}$/.test(p))) return undefined;
+  if (parts.length < 4 && bits >= 8 * parts.length + 8) return undefined;
+  let v = 0;
+  for (let i = 0; i < 4; i++) {
+    const part = i < parts.length ? Number(parts[i]) : 0;
+    if (part > 255) return undefined;
+    v = v * 256 + part;
+  }
+  return v;
 }
 
 /** Renders an unsigned address as a dotted quad. */

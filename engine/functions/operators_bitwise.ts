@@ -63,7 +63,10 @@ function bitwise(op: BitOp): ScalarFunction {
   return scalar(op, (args) => {
     if (args.length !== 2) return noMatchOp(op, args);
     const [a, b] = [args[0].type, args[1].type];
-    if (op !== "^" && (a.tag === "IPV4" || b.tag === "IPV4")) return bindIPv4Bits(op, args);
+    // Two text operands are IPv4 addresses too (IPv4Test#testIPv4BitwiseAndStr, #testIPv4BitwiseOrStr).
+    if (op !== "^" && (a.tag === "IPV4" || b.tag === "IPV4" || (isText(a) && isText(b)))) {
+      return bindIPv4Bits(op, args);
+    }
     if ((!isIntKind(a) && !isNullType(a)) || (!isIntKind(b) && !isNullType(b))) return noMatchOp(op, args);
     const kind = widenKinds(numKindOf(a), numKindOf(b));
     if (kind === "int") {

@@ -2,7 +2,8 @@
  * IPv4 containment operators (spec/sql.md §15.4): `a << b` (a strictly inside subnet b),
  * `a <<= b` (inside or equal), `a >> b` and `a >>= b` (the mirrored forms). Either side may be
  * an IPV4 value (a /32 network) or text holding an address or a CIDR subnet such as
- * `'2.65.32.1/2'` (host bits are ignored). A NULL or unparseable operand never matches.
+ * `'2.65.32.1/2'` (host bits are ignored). A NULL address is 0.0.0.0, as in QuestDB; text that
+ * does not parse never matches.
  */
 import { SqlError } from "../base/errors.ts";
 import { T } from "../base/types.ts";
@@ -14,13 +15,15 @@ import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.t
 type ToSubnet = (v: Value) => Subnet | null;
 
 function operand(a: BoundArg): ToSubnet | string | undefined {
+  // QuestDB compares the raw addresses: NULL is 0.0.0.0, inside 0.0.0.0/1 (IPv4Test
+  // #testIPv4ContainsEqSubnet, #testCaseIPv46: `ip <<= null` holds for the NULL addresses).
   if (a.type.tag === "IPV4" || isNullType(a.type)) {
-    return (v) => (v === null ? null : { net: v as number, bits: 32 });
+    return (v) => ({ net: v === null ? 0 : v as number, bits: 32 });
   }
   if (!isText(a.type)) return undefined;
   if (a.constant) {
     const text = (a.value ?? null) as string | null;
-    if (text === null) return () => null;
+    if (text === null) return () => ({ net: 0, bits: 32 });
     const s = parseSubnet(text);
     // QuestDB (IPv4Test#testContainsIPv4FunctionFactoryError) points at the bad constant.
     if (!s) throw new SqlError(`invalid argument: ${text}`, a.pos);
