@@ -16,6 +16,12 @@ export interface Bucketer {
   next(start: bigint): bigint;
   /** The first bucket of a FROM range (undefined without FROM). */
   readonly first?: bigint;
+  /**
+   * Set when every bucket has the same length: floor(t) = origin + floorDiv(t - origin,
+   * stride) * stride for every t, so a caller may floor in its own arithmetic (sample_by_hash.ts
+   * floors doubles: a bigint floor per bucket of a few rows cost more than the rest).
+   */
+  readonly grid?: { origin: bigint; stride: bigint };
 }
 
 const DAY = 86_400_000_000n;
@@ -95,7 +101,18 @@ export function bucketerOf(spec: SampleBySpec, firstTs: bigint): Bucketer {
     floor: (t) => us.floor(floorDiv(t, 1000n)) * 1000n,
     next: (s) => us.next(floorDiv(s, 1000n)) * 1000n,
     ...(us.first === undefined ? {} : { first: us.first * 1000n }),
+    // floorDiv(floorDiv(t, 1000) - o, s) = floorDiv(t - 1000 o, 1000 s): the grid scales.
+    ...(us.grid === undefined
+      ? {}
+      : { grid: { origin: us.grid.origin * 1000n, stride: us.grid.stride * 1000n } }),
   };
+}
+
+/** The grid of a fixed stride counted from `origin` (gridOf's origin rule) shifted by `shift`. */
+function fixedGrid(spec: SampleBySpec, origin: bigint | undefined, shift: bigint) {
+  const fixed = fixedStrideMicros(spec);
+  if (fixed === undefined) return undefined;
+  return { origin: (origin ?? (spec.unit === "w" ? -3n * DAY : 0n)) + shift, stride: fixed };
 }
 
 function bucketerOfMicros(spec: SampleBySpec, firstTs: bigint): Bucketer {
@@ -108,11 +125,21 @@ function bucketerOfMicros(spec: SampleBySpec, firstTs: bigint): Bucketer {
   const rules = spec.timeZone ? resolveTimeZone(spec.timeZone) : undefined;
   let b: Bucketer;
   if (!rules || (rules.fixedOffsetSeconds === 0)) {
-    b = { floor: (t) => g.floor(t - off) + off, next: (s) => g.next(s - off) + off };
+    const grid = fixedGrid(spec, spec.from, off);
+    b = {
+      floor: (t) => g.floor(t - off) + off,
+      next: (s) => g.next(s - off) + off,
+      ...(grid ? { grid } : {}),
+    };
   } else if (fixedStrideMicros(spec) !== undefined && fixedStrideMicros(spec)! < DAY) {
     // Sub-day strides use the zone's standard offset so buckets stay evenly spaced in UTC.
     const shift = standardOffset(rules, firstTs) - off;
-    b = { floor: (t) => g.floor(t + shift) - shift, next: (s) => g.next(s + shift) - shift };
+    const grid = fixedGrid(spec, spec.from, -shift);
+    b = {
+      floor: (t) => g.floor(t + shift) - shift,
+      next: (s) => g.next(s + shift) - shift,
+      ...(grid ? { grid } : {}),
+    };
   } else {
     // Day and longer strides follow local midnight (DST days are 23 or 25 hours long).
     const floorLocal = (local: bigint) => g.floor(local - off) + off;
@@ -127,5 +154,5 @@ function bucketerOfMicros(spec: SampleBySpec, firstTs: bigint): Bucketer {
   const first = rules && rules.fixedOffsetSeconds !== 0
     ? localToUtcTicks(rules, spec.from + off, "us")
     : spec.from + off;
-  return { floor: b.floor, next: b.next, first };
+  return { floor: b.floor, next: b.next, first, ...(b.grid ? { grid: b.grid } : {}) };
 }

@@ -24,6 +24,79 @@ export function keyHash(keys: Value[]): unknown {
   return keys.length === 1 ? valueKey(keys[0]) : keys.map((k) => String(valueKey(k))).join("\u0001");
 }
 
+/** The bucket gridBuckets is in, as doubles, and its start's two int32 words. */
+interface GridState {
+  start: number;
+  end: number;
+  hiWord: number;
+  loWord: number;
+}
+
+const TWO32 = 4294967296;
+/** High words of the timestamps a double holds exactly (|t| < 2^53). */
+const HI_SAFE = 1 << 21;
+
+/**
+ * Buckets of a batch on a grid of fixed-length buckets in double arithmetic: each row's
+ * timestamp read as its two int32 words (a BigInt64Array read allocates a bigint), rows in
+ * [lo, hi] kept with their bucket start written as two words. Answers the rows kept, or -1
+ * (nothing written) when a timestamp or the grid is past 2^53, for the bigint loop.
+ */
+function gridBuckets(
+  ts: BigInt64Array,
+  n: number,
+  grid: { origin: bigint; stride: bigint },
+  lo: bigint,
+  hi: bigint,
+  st: GridState,
+  buckets: BigInt64Array,
+  keep: Int32Array,
+): number {
+  const bound = 2n ** 53n;
+  if (grid.origin <= -bound || grid.origin >= bound || grid.stride >= bound) return -1;
+  const origin = Number(grid.origin), stride = Number(grid.stride);
+  // Bounds past the doubles' exact range compare right as doubles against exact timestamps.
+  const loN = Number(lo), hiN = Number(hi);
+  const words = new Int32Array(ts.buffer, ts.byteOffset, n * 2);
+  const out = new Int32Array(buckets.buffer, buckets.byteOffset, n * 2);
+  for (let i = 0; i < n; i++) {
+    const h = words[2 * i + 1];
+    if (h >= HI_SAFE || h < -HI_SAFE) {
+      // NULL (its high word is -2^31 and low word 0) or a timestamp a double does not hold.
+      if (h === -2147483648 && words[2 * i] === 0) continue;
+      return -1;
+    }
+  }
+  let { start, end, hiWord, loWord } = st;
+  let kept = 0;
+  for (let i = 0; i < n; i++) {
+    const h = words[2 * i + 1];
+    if (h === -2147483648) continue;
+    const t = h * TWO32 + (words[2 * i] >>> 0);
+    if (t < loN || t > hiN) continue;
+    if (t < start || t >= end) {
+      const d = t - origin;
+      let q = Math.floor(d / stride);
+      // The quotient of two doubles can round across an integer: correct it exactly.
+      const r = d - q * stride;
+      if (r < 0) q--;
+      else if (r >= stride) q++;
+      start = origin + q * stride;
+      end = start + stride;
+      hiWord = Math.floor(start / TWO32);
+      loWord = (start - hiWord * TWO32) | 0;
+    }
+    out[2 * kept] = loWord;
+    out[2 * kept + 1] = hiWord;
+    keep[kept++] = i;
+  }
+  st.start = start;
+  st.end = end;
+  st.hiWord = hiWord;
+  st.loWord = loWord;
+  return kept;
+}
+
 export async function collectHashed(
   n: SampleByNode,
   input: AsyncIterable<Batch>,
@@ -38,23 +111,35 @@ export async function collectHashed(
   async function* withBuckets(): AsyncGenerator<Batch> {
     let lo = -(2n ** 63n), hi = 2n ** 63n - 1n;
     let start = 0n, end = -(2n ** 63n);
+    const fast: GridState = { start: 0, end: -Infinity, hiWord: 0, loWord: 0 };
     for await (const b of input) {
       const ts = b.columns[spec.tsIndex].data as BigInt64Array;
       const buckets = new BigInt64Array(b.rowCount);
       const keep = new Int32Array(b.rowCount);
       let kept = 0;
-      for (let i = 0; i < b.rowCount; i++) {
-        const t = ts[i];
-        if (t === LONG_NULL) continue;
-        if (!bucketer) {
-          bucketer = bucketerOf(spec, t);
+      if (!bucketer) {
+        // The bucketer comes from the first timestamp (FIRST OBSERVATION's origin).
+        let i = 0;
+        while (i < b.rowCount && ts[i] === LONG_NULL) i++;
+        if (i < b.rowCount) {
+          bucketer = bucketerOf(spec, ts[i]);
           if (bucketer.first !== undefined) lo = bucketer.first;
           if (spec.to !== undefined) hi = boundTicks(spec, spec.to) - 1n;
         }
+      }
+      // Fixed-length buckets are floored in doubles (gridBuckets); the bigint loop takes the
+      // batches gridBuckets declines (timestamps past 2^53).
+      const viaGrid = bucketer?.grid
+        ? gridBuckets(ts, b.rowCount, bucketer.grid, lo, hi, fast, buckets, keep)
+        : -1;
+      if (viaGrid >= 0) kept = viaGrid;
+      for (let i = viaGrid >= 0 ? b.rowCount : 0; i < b.rowCount; i++) {
+        const t = ts[i];
+        if (t === LONG_NULL) continue;
         if (t < lo || t > hi) continue;
         if (t < start || t >= end) {
-          start = bucketer.floor(t);
-          end = bucketer.next(start);
+          start = bucketer!.floor(t);
+          end = bucketer!.next(start);
         }
         buckets[kept] = start;
         keep[kept++] = i;

@@ -42,3 +42,37 @@ Deno.test("sample by offset and FROM move the origin", () => {
   const f = bucketerOf(spec({ alignFirstObservation: true }), us("2024-01-01T00:30:00Z"));
   assert.equal(iso(f.floor(us("2024-01-01T02:45:00Z"))), "2024-01-01T02:30:00.000Z");
 });
+
+Deno.test("a bucketer's grid floors as its floor does, and is absent where buckets differ in length", () => {
+  const t0 = us("2024-03-30T10:17:00Z");
+  const floorDiv = (a: bigint, b: bigint) => (a >= 0n ? a / b : -((-a + b - 1n) / b));
+  const cases: Partial<SampleBySpec>[] = [
+    { stride: 1, unit: "m" },
+    { stride: 7, unit: "s", offsetMicros: 1_234_567n },
+    { stride: 3, unit: "d" },
+    { unit: "w" },
+    { stride: 15, unit: "m", from: us("2024-03-01T00:07:00Z"), offsetMicros: 60_000_000n },
+    { stride: 2, unit: "h", timeZone: "Europe/Berlin" },
+    { stride: 90, unit: "s", timeZone: "+05:30" },
+    { stride: 5, unit: "m", nanos: true },
+  ];
+  for (const c of cases) {
+    const s = spec(c);
+    const first = s.nanos ? t0 * 1000n : t0;
+    const b = bucketerOf(s, first);
+    assert.ok(b.grid, `${JSON.stringify(c, (_k, v) => typeof v === "bigint" ? `${v}` : v)}: a grid`);
+    for (let i = -50; i < 50; i++) {
+      // Timestamps around the first, some on bucket edges, some far before the epoch.
+      const t = first + BigInt(i) * 37_000_123n * (s.nanos ? 1000n : 1n) + (i % 3 === 0 ? -1n : 0n);
+      for (const x of [t, -t]) {
+        const g: { origin: bigint; stride: bigint } = b.grid!;
+        assert.equal(g.origin + floorDiv(x - g.origin, g.stride) * g.stride, b.floor(x), `${x}`);
+      }
+    }
+  }
+  // Months, years, day strides in a zone with DST and FIRST OBSERVATION have none.
+  assert.equal(bucketerOf(spec({ unit: "M" }), t0).grid, undefined);
+  assert.equal(bucketerOf(spec({ unit: "y" }), t0).grid, undefined);
+  assert.equal(bucketerOf(spec({ unit: "d", timeZone: "Europe/Berlin" }), t0).grid, undefined);
+  assert.equal(bucketerOf(spec({ unit: "m", alignFirstObservation: true }), t0).grid, undefined);
+});
