@@ -186,9 +186,9 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
   /**
    * The partial hash tables of every morsel of `snap` (row ranges in table order), computed on
    * the workers; undefined when the pool cannot run them (no workers, a worker failed, not a
-   * plain table snapshot): the caller groups on its own heap. Morsel `i` (`morselRows` rows of
-   * consecutive partitions) goes to worker `i % workers`, so while the table's partitions stay
-   * the same a worker keeps caching the same ones. Throws the
+   * plain table snapshot): the caller groups on its own heap. Each morsel (`morselRows` rows of
+   * consecutive partitions) goes to the worker of its partition (`morselWorkers`), so while the
+   * table's partitions stay the same a worker keeps caching the same ones. Throws the
    * statement's cancel, timeout or memory-limit error between morsels.
    */
   async hashPartials(
@@ -199,7 +199,7 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
     if (this.workers === 0 || this.#broken || this.#closed || !(snap instanceof Snapshot)) return undefined;
     const morsels = morselsOf(snap, job.intervals, hashTuning.morselRows);
     const queues: number[][] = Array.from({ length: this.workers }, () => []);
-    morsels.forEach((_, i) => queues[i % this.workers].push(i));
+    morselWorkers(morsels, this.workers).forEach((w, i) => queues[w].push(i));
     if (morsels.length === 0) return [];
     const heaps = await this.#start();
     if (!heaps) return undefined;
@@ -300,8 +300,8 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
   }
 
   /**
-   * The kept rows of each top-N morsel (exec/vector/top_n_parallel.ts), in morsel order: morsel
-   * `i` goes to worker `i % workers`, at most IN_FLIGHT per worker outstanding, and a cancelled
+   * The kept rows of each top-N morsel (exec/vector/top_n_parallel.ts), in morsel order: a morsel
+   * goes to the worker of its partition (`morselWorkers`), at most IN_FLIGHT per worker outstanding, and a cancelled
    * statement (checked between morsels) sends no more. A `schedule` orders each worker's share
    * and may prune morsels (their partials are empty). Undefined when the pool cannot run them
    * or a worker cannot evaluate a batch: the caller runs the top-N on its own heap.
@@ -320,9 +320,10 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
     const origin = snap.origin();
     const out: TopNPartial[] = new Array(morsels.length);
     let next = 0, unavailable = false;
-    // Worker w's share (i % workers === w), in the schedule's order; its drains take turns.
+    // Worker w's share, in the schedule's order; its drains take turns.
+    const owner = morselWorkers(morsels, heaps.length);
     const shares = heaps.map((_, w) => {
-      const share = morsels.map((_, i) => i).filter((i) => i % heaps.length === w);
+      const share = morsels.map((_, i) => i).filter((i) => owner[i] === w);
       return schedule ? schedule.order(share) : share;
     });
     const drain = async (h: Heap, w: number) => {
@@ -512,6 +513,19 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
       h.worker.postMessage(request(id));
     });
   }
+}
+
+/**
+ * The worker of each morsel: the one of its (first) partition, `p % workers`, as `#split` gives
+ * whole partitions, when the morsels span at least two partitions per worker. A worker reads a
+ * partition's whole column into its cache for any of its rows, so morsels of one partition on
+ * alternating workers (`i % workers`) made both workers read and cache every partition: twice
+ * the reads, half the cache (issue #16: 6 GB read per GROUP BY run over 4 columns of 100M rows).
+ * With fewer partitions the morsels alternate, for parallelism.
+ */
+export function morselWorkers(morsels: Morsel[], workers: number): number[] {
+  const partitions = new Set(morsels.map((m) => m.pieces[0].p));
+  return morsels.map((m, i) => (partitions.size >= 2 * workers ? m.pieces[0].p : i) % workers);
 }
 
 /** A worker answered `unavailable` for a morsel of a hash job, or its partial is too large. */

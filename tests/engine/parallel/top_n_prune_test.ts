@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { topNCounters, topNTuning } from "../../../engine/exec/vector/top_n_parallel.ts";
 import { bothWays } from "../_result_rows.ts";
 import { parallelEngine, run } from "./_parallel_util.ts";
+import { morselWorkers } from "../../../engine/parallel/worker_pool.ts";
 
 /** [query, EXPLAIN must match, whether the second run prunes morsels]. */
 const SHAPES: [string, RegExp, boolean][] = [
@@ -101,4 +102,16 @@ Deno.test("parallel top-N: morsels pruned by their bounds and late columns give 
     await engine.close();
     await Deno.remove(root, { recursive: true });
   }
+});
+
+Deno.test("morselWorkers: a partition's morsels share a worker when there are partitions enough", () => {
+  const m = (...ps: number[]) => ({ pieces: ps.map((p) => ({ p, lo: 0, hi: 1 })) });
+  // Eight partitions of three morsels each: every morsel of partition p on worker p % 2.
+  const many = Array.from({ length: 24 }, (_, i) => m(Math.floor(i / 3)));
+  assert.deepEqual(morselWorkers(many, 2), many.map((x) => x.pieces[0].p % 2));
+  // A morsel spanning small partitions goes with its first one.
+  assert.deepEqual(morselWorkers([m(0, 1), m(1, 2), m(3), m(4, 5, 6)], 2), [0, 1, 1, 0]);
+  // Three partitions for two workers: the morsels alternate, for parallelism.
+  const few = [m(0), m(0), m(0), m(1), m(1), m(2)];
+  assert.deepEqual(morselWorkers(few, 2), [0, 1, 0, 1, 0, 1]);
 });
