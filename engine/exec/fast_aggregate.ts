@@ -26,7 +26,9 @@ import {
   predColumns,
   predicateOf,
   predLeaves,
+  type PredRunner,
   runPred,
+  runSymbolLeaf,
   WIDTH,
 } from "./kernel_predicates.ts";
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
@@ -428,12 +430,11 @@ async function accumulateOn(
       let selCount = rowCount;
       if (s.preds.length > 0) {
         sel = scratch.alloc(rowCount * 4);
-        selCount = runPred({ kind: "and", all: s.preds }, { rowCount }, sel, {
+        const runner: PredRunner = {
           leaf(pr, rows, out) {
             if (pr.kind === "sym") {
               const i = leafIndex.get(pr)!;
-              const size = s.keySets[i]!.length - 1;
-              return k.filterKeySet({ ...rows, data: at(pr.col), set: symSets[i], setSize: size, out });
+              return runSymbolLeaf(pr, s.keySets[i]!, () => symSets[i], at(pr.col), rows, out, runner);
             }
             if (pr.type === "i64") {
               return k.filter("i64", {
@@ -460,7 +461,8 @@ async function accumulateOn(
             return ptr;
           },
           free: (ptr) => mem.free(ptr),
-        });
+        };
+        selCount = runPred({ kind: "and", all: s.preds }, { rowCount }, sel, runner);
       }
       if (selCount === 0) continue;
       const rows = sel === undefined ? { rowCount } : { rowCount, sel, selCount };

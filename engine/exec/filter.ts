@@ -23,6 +23,7 @@ import {
   type PredRows,
   type PredRunner,
   runPred,
+  runSymbolLeaf,
 } from "./kernel_predicates.ts";
 import { batchSelect } from "./vector/batch_eval.ts";
 import { referenceExecution } from "./vector/physical.ts";
@@ -125,12 +126,16 @@ export function kernelSelect(
       const data = (v.data as Int32Array).byteOffset;
       if (p.kind === "sym") {
         const table = keyTable(p, v.dict!, keySets);
-        const setPtr = runner.alloc(table.length);
-        try {
+        let setPtr = -1;
+        const tablePtr = () => {
+          setPtr = runner.alloc(table.length);
           mem.u8(setPtr, table.length).set(table);
-          return k.filterKeySet({ ...rows, data, set: setPtr, setSize: v.dict!.size, out: to });
+          return setPtr;
+        };
+        try {
+          return runSymbolLeaf(p, table, tablePtr, data, rows, to, runner);
         } finally {
-          mem.free(setPtr);
+          if (setPtr >= 0) mem.free(setPtr);
         }
       }
       if (p.type === "i64") {

@@ -218,17 +218,25 @@ export function runPred(p: Pred, rows: PredRows, out: number, r: PredRunner): nu
       r.free(drop);
     }
   }
-  // OR: the union so far in `acc`, a branch's rows in `part`, their merge (the selUnion
-  // kernel) in `next`.
+  return unionOf(n, p.any.map((q) => (to: number) => runPred(q, rows, to, r)), out, r);
+}
+
+/**
+ * Writes to `out` the union of the ascending selections the branches write (each a subset of
+ * the same `n` rows; `out` may be those rows' selection, written last) and returns its length.
+ */
+function unionOf(n: number, branches: ((out: number) => number)[], out: number, r: PredRunner): number {
+  // The union so far in `acc`, a branch's rows in `part`, their merge (the selUnion kernel)
+  // in `next`.
   let acc = -1, part = -1, next = -1;
   try {
     acc = r.alloc(n * 4);
     part = r.alloc(n * 4);
     next = r.alloc(n * 4);
     let a = 0;
-    for (const q of p.any) {
+    for (const branch of branches) {
       if (a === n) break;
-      const b = runPred(q, rows, part, r);
+      const b = branch(part);
       if (b === 0) continue;
       if (a === 0) {
         [acc, part] = [part, acc];
@@ -239,6 +247,7 @@ export function runPred(p: Pred, rows: PredRows, out: number, r: PredRunner): nu
       [acc, next] = [next, acc];
       a = k;
     }
+    const mem = wasmMemory();
     if (a > 0) mem.i32(out, a).set(mem.i32(acc, a));
     return a;
   } finally {
@@ -246,11 +255,6 @@ export function runPred(p: Pred, rows: PredRows, out: number, r: PredRunner): nu
   }
 }
 
-/**
- * `x >= a AND x <= b` (BETWEEN) of one column with non-NULL constants as one "between" leaf:
- * one scan of the column instead of a scan and a pass through the first one's selection (the
- * kernels test both as the range [a, b], which holds no NULL either way).
- */
 function withRanges(all: Pred[]): Pred[] {
   let out: Pred[] | undefined;
   for (let i = 0; i < all.length; i++) {
@@ -268,6 +272,72 @@ function withRanges(all: Pred[]): Pred[] {
     }
   }
   return out ? out.filter((q) => q.kind !== "and" || q.all.length > 0) : all;
+}
+
+/** Most keys a symbol condition compares one by one (SIMD) instead of through its key table. */
+const FEW_KEYS = 4;
+const fewKeysOf = new WeakMap<Uint8Array, number[] | null>();
+
+/**
+ * The keys a symbol condition's key table (filter kernels' layout: byte k for key k, the last
+ * for the NULL key -1) selects, or with `not` the keys it drops, when there are at most
+ * FEW_KEYS of them; else undefined. Cached per table.
+ */
+function fewKeys(table: Uint8Array, not: boolean): number[] | undefined {
+  let keys = fewKeysOf.get(table);
+  if (keys === undefined) {
+    const size = table.length - 1;
+    keys = [];
+    for (let k = 0; k <= size && keys; k++) {
+      if ((table[k] !== 0) === not) continue;
+      if (keys.length === FEW_KEYS) keys = null;
+      else keys.push(k === size ? -1 : k);
+    }
+    fewKeysOf.set(table, keys);
+  }
+  return keys ?? undefined;
+}
+
+/**
+ * Runs a symbol condition (IN / = / != / IS NULL) over the key column at `data` whose key table
+ * is `table`: a few keys as SIMD key comparisons (the filterKey kernel; IN as the union of its
+ * keys' rows, NOT IN as a refinement by each), which are several times faster than a table
+ * lookup per row; more keys through the table (filterKeySet).
+ */
+export function runSymbolLeaf(
+  p: Extract<LeafPred, { kind: "sym" }>,
+  table: Uint8Array,
+  tablePtr: () => number,
+  data: number,
+  rows: PredRows,
+  out: number,
+  r: PredRunner,
+): number {
+  const k = kernels();
+  const keys = fewKeys(table, p.not);
+  if (!keys) return k.filterKeySet({ ...rows, data, set: tablePtr(), setSize: table.length - 1, out });
+  const n = rows.sel === undefined ? rows.rowCount : rows.selCount!;
+  if (keys.length === 0) {
+    // IN of no key in the dictionary selects nothing; NOT IN of none keeps every row.
+    if (!p.not) return 0;
+    copyRows(rows, out);
+    return n;
+  }
+  if (p.not) {
+    let count = n, cur = rows;
+    for (const key of keys) {
+      count = k.filterKey({ ...cur, data, op: "ne", key, out });
+      if (count === 0) break;
+      cur = { rowCount: rows.rowCount, sel: out, selCount: count };
+    }
+    return count;
+  }
+  return unionOf(
+    n,
+    keys.map((key) => (to: number) => k.filterKey({ ...rows, data, op: "eq", key, out: to })),
+    out,
+    r,
+  );
 }
 
 function copyRows(rows: PredRows, out: number): void {

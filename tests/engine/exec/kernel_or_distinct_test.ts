@@ -27,6 +27,12 @@ const OR_FILTERS = [
   "f < 2.5 OR sh > 40 OR b = 3",
   "ts < '2024-01-02' OR i < -900",
   "d < -1e300 OR i > 100000",
+  // Symbol conditions of up to four keys compare keys (SIMD), larger ones use the key table.
+  "s IN ('k1', 'k2', 'k3', 'k4', 'k5', 'k6') AND i > 0",
+  "s NOT IN ('k1', 'zz', NULL)",
+  "s IN ('zz', 'yy') OR i > 990",
+  "s NOT IN ('zz') AND side IS NOT NULL AND s IN ('k0', 'k7', NULL, 'k3')",
+  "s NOT IN ('k0', 'k1', 'k2', 'k3', 'k4') OR side = NULL",
   // A column's >= and <= run as one range scan: BETWEEN, both orders, empty, every type.
   "d BETWEEN -50 AND 50.5 AND l >= -10 AND l <= 10",
   "f <= 5 AND i > -900 AND f >= 2.5",
