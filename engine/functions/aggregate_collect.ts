@@ -1,7 +1,7 @@
 /**
  * Aggregates that collect or select values rather than compute a number (spec/sql.md §13.1,
  * §13.2): string_agg, string_distinct_agg, approx_percentile, approx_median, arg_min,
- * arg_max, bool_and, bool_or, bit_and, bit_or, bit_xor, mode, approx_count_distinct.
+ * arg_max, bool_and, bool_or, bit_and, bit_or, bit_xor, mode, approx_count_distinct, isOrdered.
  */
 import { SqlError } from "../base/errors.ts";
 import { type ColumnType, isIntegral, isNumeric, T } from "../base/types.ts";
@@ -126,6 +126,34 @@ function bindBool(name: string, and: boolean) {
   };
 }
 
+/**
+ * isOrdered(x): true while every value is at least the one before it, in scan order (QuestDB's
+ * IsOrdered group-by functions, IPv4Test#testIPv4IsOrdered*). NULL sorts first, as QuestDB's
+ * NULL sentinels (0 for IPv4, the minimum for LONG / TIMESTAMP) do.
+ */
+function bindIsOrdered(args: BoundArg[]): AggregateBinding | string {
+  const t = args[0]?.type;
+  const ok = t && (isNumeric(t) || t.tag === "IPV4" || t.tag === "TIMESTAMP" || t.tag === "TIMESTAMP_NS" ||
+    t.tag === "DATE");
+  if (args.length !== 1 || !ok) return noMatch("isOrdered", args);
+  return {
+    returns: T.BOOLEAN,
+    create: () => {
+      let ordered = true, seen = false;
+      let prev: number | bigint | null = null;
+      return {
+        add: ([v]) => {
+          const cur = v as number | bigint | null;
+          if (ordered && seen && prev !== null && (cur === null || cur < prev)) ordered = false;
+          prev = cur;
+          seen = true;
+        },
+        result: () => ordered,
+      };
+    },
+  };
+}
+
 type BitOp = "and" | "or" | "xor";
 
 /** bit_and / bit_or / bit_xor: a bitwise fold of non-NULL integers in the type of x. */
@@ -220,4 +248,5 @@ export const COLLECT_AGGREGATES: AggregateFunction[] = [
   aggregate("bit_xor", bindBits("bit_xor", "xor")),
   aggregate("mode", bindMode),
   aggregate("approx_count_distinct", bindApproxCountDistinct),
+  aggregate("isOrdered", bindIsOrdered),
 ];

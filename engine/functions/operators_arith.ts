@@ -177,18 +177,31 @@ function timeDiff(a: ColumnType, b: ColumnType): ScalarBinding {
   };
 }
 
-/** IPv4 ± n wraps around the 32-bit address space; 0.0.0.0 is NULL (§15.4). */
+/**
+ * IPv4 ± n; a result outside the 32-bit address space is NULL, as is 0.0.0.0 (§15.4; QuestDB's
+ * IPv4PlusInt / IPv4MinusInt, IPv4Test#testIPv4MinusIntConstOverflow). A CHAR digit is its
+ * number (#testIPv4MinusIPv4Char: ipv4 '1.1.1.1' - '9').
+ */
 function ipv4Shift(op: "+" | "-", ipFirst: boolean): ScalarBinding {
   const sign = op === "+" ? 1 : -1;
+  const num = (v: Value) => (typeof v === "string" ? charDigit(v) : toDouble(v));
   return {
     returns: T.IPV4,
     eval: ([a, b]) => {
-      const ip = toDouble(ipFirst ? a : b), n = toDouble(ipFirst ? b : a);
+      const ip = toDouble(ipFirst ? a : b), n = num(ipFirst ? b : a);
       if (ip === null || n === null) return null;
-      const v = (((ip + sign * n) % 2 ** 32) + 2 ** 32) % 2 ** 32;
-      return v === 0 ? null : v;
+      const v = ip + sign * n;
+      return v <= 0 || v >= 2 ** 32 ? null : v;
     },
   };
+}
+
+function charDigit(c: string): number | null {
+  return c.length === 1 && c >= "0" && c <= "9" ? c.charCodeAt(0) - 48 : null;
+}
+
+function isIntOrDigit(t: ColumnType): boolean {
+  return isIntOrNull(t) || t.tag === "CHAR";
 }
 
 function bindAdditive(op: "+" | "-", args: BoundArg[]): ScalarBinding | string {
@@ -196,8 +209,8 @@ function bindAdditive(op: "+" | "-", args: BoundArg[]): ScalarBinding | string {
   if (isTime(a) && isIntOrNull(b)) return timeShift(op, a, true);
   if (op === "+" && isIntOrNull(a) && isTime(b)) return timeShift(op, b, false);
   if (op === "-" && isTime(a) && isTime(b)) return timeDiff(a, b);
-  if (a.tag === "IPV4" && isIntOrNull(b)) return ipv4Shift(op, true);
-  if (op === "+" && isIntOrNull(a) && b.tag === "IPV4") return ipv4Shift(op, false);
+  if (a.tag === "IPV4" && isIntOrDigit(b)) return ipv4Shift(op, true);
+  if (op === "+" && isIntOrDigit(a) && b.tag === "IPV4") return ipv4Shift(op, false);
   // QuestDB reads a string operand of IPv4 - IPv4 as an address (its STRING -> IPv4 cast).
   if (op === "-" && isIpv4OrText(a) && isIpv4OrText(b) && (a.tag === "IPV4" || b.tag === "IPV4")) {
     return {

@@ -21,9 +21,9 @@ export function baseName(item: A.SelectItem, legacy: boolean): string {
   if (reg && e.kind === "cast") return e.expr.kind === "column" ? e.expr.name : reg;
   if (legacy) {
     if (e.kind === "call") {
-      return e.nulls === "ignore"
-        ? `${e.name.toLowerCase()}_ignore_nulls`
-        : e.name.toLowerCase().replace(/^pg_catalog\./, "");
+      // The function name as written: QuestDB's SqlParser aliases a call by its token text
+      // (IPv4Test: `select isOrdered(ip)` is named `isOrdered`).
+      return e.nulls === "ignore" ? `${e.name}_ignore_nulls` : e.name.replace(/^pg_catalog\./i, "");
     }
     // QuestDB's sqllogictest files (run in this mode) select `x::int` from a subquery as `x`.
     if (e.kind === "cast" && e.syntax === "colon" && e.expr.kind === "column") return e.expr.name;
