@@ -179,6 +179,18 @@ export class IntPairHash {
     // not kept at its old length when only the other grows (the first rectangle is 256 x 256,
     // and 10000 qty ids x 100 symbol ids then asked 16384 x 256, past DIRECT_MAX, where
     // 16384 x 128 fits).
+    const fits = (x: number, y: number) => {
+      let rows = 1, shift = 0;
+      while (rows <= x) rows *= 2;
+      while (1 << shift <= y) shift++;
+      const area = rows * (1 << shift);
+      return area <= DIRECT_MAX && area <= DIRECT_PER_PAIR * Math.max(size, 4096);
+    };
+    // Refused on (x, y) alone: the held pairs are not scanned (a refusal repeats per doubling).
+    if (!fits(x, y)) {
+      this.#refusedAt = Math.max(this.size, 1);
+      return false;
+    }
     const old = this.#direct!, oldShift = this.#shift, oldWidth = 1 << oldShift;
     let heldX = 0, heldY = 0;
     for (let r = 0; r < this.#rows; r++) {
@@ -204,6 +216,8 @@ export class IntPairHash {
     this.#direct = next;
     this.#rows = rows;
     this.#shift = shift;
+    // The largest rectangle: later batches need not look for wider pairs.
+    if (area === DIRECT_MAX) this.#refusedAt = Infinity;
     return true;
   }
 
