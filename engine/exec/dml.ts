@@ -132,6 +132,17 @@ export async function insertValues(
   return await appendRows(t, write, extras);
 }
 
+/**
+ * Where QuestDB points a column's INSERT ... SELECT type error: at that select item's
+ * expression when the query is a plain SELECT list (IPv4Test#testImplicitCastBinaryToIPv4),
+ * else at the query.
+ */
+function selectItemPos(q: A.Query, j: number): number {
+  const body = q.body;
+  const item = body.kind === "select" ? body.items?.[j] : undefined;
+  return item && item.expr.kind !== "star" ? item.expr.pos : q.pos;
+}
+
 export async function insertSelect(
   s: A.InsertStmt,
   storage: Storage,
@@ -155,7 +166,7 @@ export async function insertSelect(
         `inconvertible types: ${typeName(c.type)} -> ${typeName(to)} [from=${c.name}, to=${
           t.meta.columns[targets[j]].name
         }]`,
-        s.query!.pos,
+        selectItemPos(s.query!, j),
       );
     }
   });

@@ -211,8 +211,9 @@ function bindAdditive(op: "+" | "-", args: BoundArg[]): ScalarBinding | string {
   if (op === "-" && isTime(a) && isTime(b)) return timeDiff(a, b);
   if (a.tag === "IPV4" && isIntOrDigit(b)) return ipv4Shift(op, true);
   if (op === "+" && isIntOrDigit(a) && b.tag === "IPV4") return ipv4Shift(op, false);
-  // QuestDB reads a string operand of IPv4 - IPv4 as an address (its STRING -> IPv4 cast).
-  if (op === "-" && isIpv4OrText(a) && isIpv4OrText(b) && (a.tag === "IPV4" || b.tag === "IPV4")) {
+  // QuestDB reads a string operand of IPv4 - IPv4 as an address (its STRING -> IPv4 cast), and
+  // two strings too (IPv4StrMinusIPv4Str, IPv4Test#testIPv4StrMinusIPv4Str).
+  if (op === "-" && isIpv4OrText(a) && isIpv4OrText(b)) {
     return {
       returns: T.LONG,
       eval: ([x, y]) => {
