@@ -128,6 +128,41 @@ Deno.test("IntPairHash: the widened rectangle, the hash and idOf agree on ids", 
   assert.equal(h.size, ref.size);
 });
 
+Deno.test("IntPairHash: a long narrow range of pairs gets a rectangle of its own shape", () => {
+  // 10,000 x 100 ids (GROUP BY qty, symbol): 16384 x 128 fits the largest rectangle where
+  // keeping the first square's 256 columns (16384 x 256) did not, and every pair was hashed.
+  for (const [xs, ys] of [[10_000, 100], [100, 10_000]]) {
+    const h = new IntPairHash();
+    const ref = new Map<string, number>();
+    const n = 65536;
+    // xorshift32: the LCG above repeats pairs of consecutive draws too often here.
+    let x32 = 2463534242;
+    const draw = () => {
+      x32 ^= x32 << 13;
+      x32 ^= x32 >>> 17;
+      x32 ^= x32 << 5;
+      return (x32 >>> 0) / 4294967296;
+    };
+    const a = new Int32Array(n), b = new Int32Array(n), out = new Int32Array(n);
+    for (let batch = 0; batch < 8; batch++) {
+      for (let i = 0; i < n; i++) {
+        a[i] = Math.floor(draw() * xs);
+        b[i] = Math.floor(draw() * ys);
+      }
+      h.mapBatch(a, b, n, out);
+      for (let i = 0; i < n; i++) {
+        const k = `${a[i]},${b[i]}`;
+        if (!ref.has(k)) ref.set(k, ref.size);
+        assert.equal(out[i], ref.get(k), k);
+      }
+    }
+    assert.equal(h.size, ref.size);
+    // The rectangle (8 MB) holds the pairs; the hash keeps only those seen before it widened.
+    assert.ok(h.bytes >= 16384 * 128 * 4, `${xs} x ${ys}: ${h.bytes} bytes, no rectangle`);
+    assert.ok(h.bytes < 16384 * 128 * 4 + ref.size * 12, `${xs} x ${ys}: ${h.bytes} bytes, pairs hashed`);
+  }
+});
+
 Deno.test("KeyIds: INT values up to 65535 by the widened direct table keep their ids", () => {
   const ids = new KeyIds();
   const ref = new Map<number | null, number>();
