@@ -38,6 +38,7 @@ type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
 /** The scan under an optional filter, when LATEST ON uses its designated timestamp. */
 function backwardSource(n: LatestNode): { scan: ScanNode; filter?: BoundExpr } | undefined {
   const inner = n.input.kind === "filter" ? n.input.input : n.input;
+  if (n.tsIndex < 0) return undefined; // no timestamp: the last row per key in input order
   if (inner.kind !== "scan" || inner.reverse || inner.timestampIndex !== n.tsIndex) return undefined;
   // Correlated subqueries in the filter run ahead of each batch, which only runPlan does.
   if (n.input.kind === "filter" && correlatedOf(n.input).length) return undefined;
@@ -163,14 +164,16 @@ export async function* runLatestBy(n: LatestNode, ctx: ExecContext, run: Runner)
     let seq = 0;
     for await (const b of run(n.input, ctx)) {
       checkCancelled(ctx);
-      const ts = b.columns[n.tsIndex].data as BigInt64Array;
+      // Without a timestamp the input position orders the rows.
+      const ts = n.tsIndex >= 0 ? b.columns[n.tsIndex].data as BigInt64Array : undefined;
       const before = latest.size;
       for (let i = 0; i < b.rowCount; i++) {
         if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
-        if (ts[i] === LONG_NULL) continue;
+        const t = ts ? ts[i] : BigInt(seq + i);
+        if (t === LONG_NULL) continue;
         const h = hashOf(b, i);
         const cur = latest.get(h);
-        if (!cur || ts[i] >= cur.ts) latest.set(h, { ts: ts[i], row: rowOf(b, i), seq: seq + i });
+        if (!cur || t >= cur.ts) latest.set(h, { ts: t, row: rowOf(b, i), seq: seq + i });
       }
       seq += b.rowCount;
       charge(ctx, rowBytes(latest.size - before, n.columns.length + 1));

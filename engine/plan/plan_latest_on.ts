@@ -25,9 +25,9 @@ export function planLatestOn(
   if (lo.ts) {
     tsIndex = scope.resolve(lo.ts.name, lo.ts.qualifier, lo.ts.pos);
     if (!isTimestamp(scope.columns[tsIndex].type)) throw new SqlError("timestamp column expected", lo.ts.pos);
-  } else if (tsIndex < 0) {
-    throw new SqlError("designated timestamp column expected", lo.pos);
   }
+  // LATEST BY over rows without a designated timestamp keeps each key's last row in input
+  // order (tsIndex -1), as QuestDB does (IPv4Test#testLatestByIPv4 on a table without one).
   const ctx = bindContext(scope, pc, "LATEST ON");
   const keys = lo.partitionBy.map((k) => bindExpr(k, ctx));
   let input = node;

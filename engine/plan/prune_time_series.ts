@@ -40,14 +40,14 @@ export function pruneTimeSeries(n: PlanNode, needed: Set<number>, prune: Prune):
       return identity({ ...n, input: inner.node, spec });
     }
     case "latestBy": {
-      const want = uses([...n.keys, n.post], new Set([...needed, n.tsIndex]));
+      const want = uses([...n.keys, n.post], new Set(n.tsIndex >= 0 ? [...needed, n.tsIndex] : needed));
       const inner = prune(n.input, want);
       const node: PlanNode = {
         ...n,
         input: inner.node,
         columns: inner.node.columns,
         timestampIndex: n.timestampIndex >= 0 ? inner.map[n.timestampIndex] : -1,
-        tsIndex: inner.map[n.tsIndex],
+        tsIndex: n.tsIndex >= 0 ? inner.map[n.tsIndex] : -1,
         keys: n.keys.map((k) => remap(k, inner.map)),
         post: n.post && remap(n.post, inner.map),
       };
