@@ -105,7 +105,9 @@ function bindToUuid(args: BoundArg[]): ScalarBinding | string {
 
 /** netmask('a.b.c.d/n'): the subnet's mask as an IPv4 (`/8` → 255.0.0.0); NULL when malformed. */
 function bindNetmask(args: BoundArg[]): ScalarBinding | string {
-  if (args.length !== 1 || !isText(args[0].type)) return noMatch("netmask", args);
+  if (args.length !== 1 || !(isText(args[0].type) || args[0].type.tag === "NULL")) {
+    return noMatch("netmask", args);
+  }
   return {
     returns: T.IPV4,
     eval: ([v]) => {

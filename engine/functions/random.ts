@@ -8,6 +8,7 @@
  * folded into a constant. Range arguments must be constants, read once at bind. A `nullRate`
  * of 0 never yields NULL, 1 always does, N > 1 about one value in N.
  */
+import { SqlError } from "../base/errors.ts";
 import { type ColumnType, geohashType, isIntegral, T } from "../base/types.ts";
 import { int32, type Value } from "../base/values.ts";
 import { maskOf, parseSubnet } from "./_ipv4.ts";
@@ -113,10 +114,11 @@ function randomUuid(r: RandomSource): string {
 function bindIPv4(args: BoundArg[]): ScalarBinding | string {
   let net = 0, bits = 0, rate = 0;
   if (args.length === 2) {
-    const s = args[0].constant && isText(args[0].type)
-      ? parseSubnet((args[0].value ?? "") as string)
-      : undefined;
+    const text = args[0].constant && isText(args[0].type) ? (args[0].value ?? "") as string : undefined;
+    const s = text === undefined ? undefined : parseSubnet(text);
     const r = args[1].constant && isIntegral(args[1].type) ? toBigInt(args[1].value ?? null) : null;
+    // QuestDB IPv4Test#testRandomIPv4Error: a bad subnet is "invalid argument" at the text.
+    if (text !== undefined && !s) throw new SqlError(`invalid argument: ${text}`, args[0].pos);
     if (!s || r === null) return noMatch("rnd_ipv4", args);
     [net, bits, rate] = [s.net, s.bits, Number(r)];
   } else if (args.length !== 0) {
