@@ -367,9 +367,8 @@ export function assignable(from: ColumnType, to: ColumnType, constantValue?: Val
     case "STRING":
     case "VARCHAR":
     case "SYMBOL":
-      // §3.4 lists the text types; QuestDB also renders other scalars as text on assignment,
-      // but not IPv4 (IPv4Test#testImplicitCastIPv4ToStr / ToVarchar / ToSymbol).
-      return !["BINARY", "INTERVAL", "CURSOR", "IPV4"].includes(from.tag);
+      // §3.4 lists the text types; QuestDB also renders other scalars as text on assignment.
+      return !["BINARY", "INTERVAL", "CURSOR"].includes(from.tag);
     case "CHAR":
       return textSource;
     case "UUID":
