@@ -31,6 +31,7 @@ import {
   runSymbolLeaf,
   WIDTH,
 } from "./kernel_predicates.ts";
+import { exactLongSum, sumLongRows } from "./exact_long_sum.ts";
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
 import { accumulateWithStats, statsShapeFits } from "./partition_stats.ts";
 
@@ -171,16 +172,12 @@ export function fastShape(n: AggregateNode): Shape | undefined {
       // Keyed scans fold by column (keyedStats): an expression argument is unkeyed only.
       const expr = key === undefined ? argExprOf(arg, scan.columns) : undefined;
       if (!expr) return undefined;
-      // The kernels sum 64-bit integers in 64 bits: an avg would divide a wrapped sum (sum()
-      // wraps as QuestDB's does, avg() is the mean of the values). Other operators take it.
-      if (fn === "avg" && expr.kind === "i64") return undefined;
       aggs.push({ fn, col: operandColumns(expr)[0], kind: expr.kind, returns: a.binding.returns, expr });
       continue;
     }
     const kind = KIND[scan.columns[arg.index].type.tag];
     if (!kind) return undefined;
     if (key !== undefined && (kind === "i16" || kind === "i8")) return undefined;
-    if (fn === "avg" && kind === "i64") return undefined;
     if (kind === "i16" || kind === "i8") {
       if (fn !== "sum" && fn !== "count") return undefined;
     }
@@ -355,8 +352,9 @@ export function mergePartials(job: HeapScan, into: Partials, from: Partials): vo
       }
       if (a.col < 0 || acc.count === 0) return;
       to.count += acc.count;
-      if (typeof acc.sum === "bigint") to.sum = BigInt.asIntN(64, BigInt(to.sum) + acc.sum);
-      else to.sum = Number(to.sum) + acc.sum;
+      if (typeof acc.sum === "bigint") {
+        to.sum = exactAvg(a) ? BigInt(to.sum) + acc.sum : BigInt.asIntN(64, BigInt(to.sum) + acc.sum);
+      } else to.sum = Number(to.sum) + acc.sum;
       if (acc.min !== null && (to.min === null || lessThan(acc.min, to.min))) to.min = acc.min;
       if (acc.max !== null && (to.max === null || lessThan(to.max, acc.max))) to.max = acc.max;
     });
@@ -520,7 +518,7 @@ function accumulateUnkeyed(
       const key = exprKey(a.expr);
       let st = cache.get(key);
       if (!st) cache.set(key, st = exprStats(a.expr, rows, at, scratch));
-      mergeStats(accs[i], st, a.expr.kind);
+      mergeStats(accs[i], st, a.expr.kind, exactAvg(a));
       return;
     }
     let st = cache.get(a.col);
@@ -529,9 +527,10 @@ function accumulateUnkeyed(
       st = kind === "f64" || kind === "f32"
         ? k.stats(kind, { ...rows, data: at(a.col) })
         : k.stats(kind, { ...rows, data: at(a.col) });
+      if (kind === "i64") st = { ...st, sum: trueSum(st, () => sumLongRows(...longRows(rows, at(a.col)))) };
       cache.set(a.col, st);
     }
-    mergeStats(accs[i], st, a.kind!);
+    mergeStats(accs[i], st, a.kind!, exactAvg(a));
   });
 }
 
@@ -613,7 +612,10 @@ function exprStats(
     const st = long ? k.stats("i64", { data, rowCount: n }) : k.stats("f64", { data, rowCount: n });
     if (st.count === 0) continue;
     count += st.count;
-    sum = typeof st.sum === "bigint" ? BigInt.asIntN(64, (sum as bigint) + st.sum) : (sum as number) + st.sum;
+    // LONG sums are kept exact here (avg() divides them); mergeStats wraps them for sum().
+    sum = typeof st.sum === "bigint"
+      ? (sum as bigint) + trueSum(st, () => sumLongRows(wasmMemory().i64(data, n)))
+      : (sum as number) + st.sum;
     if (min === null || st.min < min) min = st.min;
     if (max === null || st.max > max) max = st.max;
   }
@@ -621,19 +623,46 @@ function exprStats(
   return { count, sum, min: min ?? none, max: max ?? none };
 }
 
+/**
+ * Folds one range's statistics into `acc`. LONG sums arrive exact (trueSum); sum() wraps them
+ * at 64 bits as QuestDB's does, avg() (`exact`) keeps the true sum to divide.
+ */
 function mergeStats(
   acc: Acc,
   st: { count: number; sum: number | bigint; min: number | bigint; max: number | bigint },
   kind: NumericKind,
+  exact = false,
 ): void {
   if (st.count === 0) return;
   acc.count += st.count;
-  if (typeof st.sum === "bigint") acc.sum = BigInt.asIntN(64, BigInt(acc.sum) + st.sum);
-  else acc.sum = Number(acc.sum) + st.sum;
+  if (typeof st.sum === "bigint") {
+    acc.sum = exact ? BigInt(acc.sum) + st.sum : BigInt.asIntN(64, BigInt(acc.sum) + st.sum);
+  } else acc.sum = Number(acc.sum) + st.sum;
   const isNull = (v: number | bigint) =>
     (typeof v === "bigint" ? v === LONG_NULL : Number.isNaN(v)) || (kind === "i32" && v === -2147483648n);
   if (!isNull(st.min) && (acc.min === null || lessThan(st.min, acc.min))) acc.min = st.min;
   if (!isNull(st.max) && (acc.max === null || lessThan(acc.max, st.max))) acc.max = st.max;
+}
+
+/** avg() of LONG values: its sum must stay exact (mergeStats, mergePartials). */
+function exactAvg(a: Agg): boolean {
+  return a.fn === "avg" && (a.expr ? a.expr.kind === "i64" : a.kind === "i64");
+}
+
+/** The true sum of a range's LONG statistics (exact_long_sum.ts), or `again()` when ambiguous. */
+function trueSum(
+  st: { count: number; sum: number | bigint; min: number | bigint; max: number | bigint },
+  again: () => bigint,
+): bigint {
+  const sum = st.sum as bigint;
+  return exactLongSum(BigInt(st.count), sum, BigInt(st.min), BigInt(st.max)) ?? again();
+}
+
+/** A range's LONG column and its selected rows, as views (valid until WASM memory grows). */
+function longRows(rows: RowsArg, data: number): [BigInt64Array, Int32Array | undefined] {
+  const mem = wasmMemory();
+  const sel = rows.sel === undefined ? undefined : mem.i32(rows.sel, rows.selCount!);
+  return [mem.i64(data, rows.rowCount), sel];
 }
 
 function accumulateKeyed(
@@ -688,12 +717,25 @@ function accumulateKeyed(
         ? mem.i64(p, slots)
         : mem.i32(p, slots);
     const mins = view(out.mins), maxs = view(out.maxs);
+    const slotSum = (slot: number): number | bigint => {
+      if (kind !== "i64") return sums[slot];
+      const st = { count: Number(counts[slot]), sum: sums[slot] as bigint, min: mins[slot], max: maxs[slot] };
+      return trueSum(st, () => {
+        // Rare (values near +-2^62): this group's rows summed again; NULL keys and keys past
+        // the dictionary fold into the last slot, as in keyedStats.
+        const keyOf = wasmMemory().i32(keys, rows.rowCount);
+        const slotOf = (row: number) => (keyOf[row] < 0 || keyOf[row] >= keyCount ? keyCount : keyOf[row]);
+        const [values, sel] = longRows(rows, at(col));
+        return sumLongRows(values, sel, (row) => slotOf(row) === slot);
+      });
+    };
     s.aggs.forEach((a, ai) => {
       if (a.col !== col) return;
       for (let slot = 0; slot < slots; slot++) {
         const n = Number(counts[slot]);
         if (n === 0) continue;
-        mergeStats(groups[slot][ai], { count: n, sum: sums[slot], min: mins[slot], max: maxs[slot] }, kind);
+        const st = { count: n, sum: slotSum(slot), min: mins[slot], max: maxs[slot] };
+        mergeStats(groups[slot][ai], st, kind, exactAvg(a));
       }
     });
   }

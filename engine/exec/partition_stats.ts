@@ -74,11 +74,15 @@ export async function accumulateWithStats(
   }
   const total = emptyPartials(job);
   const columns = [...new Set(job.aggs.filter((a) => a.col >= 0).map((a) => a.col))];
-  // One aggregate per distinct column: its Acc carries count, sum, min and max at once.
+  // One aggregate per distinct column: its Acc carries count, sum, min and max at once. A
+  // LONG column's memo keeps the true sum (as avg() does): merging wraps it for sum().
   const perColumn: HeapScan = {
     ...job,
     intervals: undefined,
-    aggs: columns.map((c) => job.aggs.find((a) => a.col === c)!),
+    aggs: columns.map((c) => {
+      const a = job.aggs.find((x) => x.col === c)!;
+      return a.kind === "i64" ? { ...a, fn: "avg" as const } : a;
+    }),
   };
   for (let p = 0; p < snap.partitions.length; p++) {
     const info = snap.partitions[p];

@@ -31,6 +31,7 @@ import type { SampleByNode, Sampled } from "./sample_by.ts";
 import { boundTicks, type Bucketer, bucketerOf, fixedStrideTicks } from "./sample_by_buckets.ts";
 import { isNull, KIND, segmentEnds, typed, type View, view, WIDTH } from "./sample_by_fast.ts";
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
+import { exactLongSum, sumLongRows } from "./exact_long_sum.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
 
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
@@ -617,14 +618,9 @@ export function reduceSlice(
   };
 }
 
-const TWO_64 = 1n << 64n;
-
 /**
- * The exact sums of a LONG column's groups, as doubles, from the kernel's sums, which wrap at
- * 64 bits (avg() of LONG divides the true sum, as the hash and row operators do). A group's true
- * sum lies in [n * min, n * max]; when that interval is narrower than 2^64 (any realistic data)
- * the wrapped sum names exactly one value in it. Wider groups (values near +-2^62) are summed
- * again from their rows.
+ * The exact sums of a LONG column's groups, as doubles (exact_long_sum.ts): avg() of LONG
+ * divides the true sum, as the hash and row operators do, while the kernel's sums wrap.
  */
 function exactSums(
   groups: number,
@@ -642,30 +638,19 @@ function exactSums(
   const wrapped = mem.i64(at.sums, groups), counts = mem.i64(at.counts, groups);
   const mins = mem.i64(at.mins, groups), maxs = mem.i64(at.maxs, groups);
   const out = new Float64Array(groups);
-  let redo: Set<number> | undefined;
+  let gid: Int32Array | undefined;
   for (let g = 0; g < groups; g++) {
-    const n = counts[g];
-    if (n === 0n) continue;
-    if (n * (maxs[g] - mins[g]) >= TWO_64) {
-      (redo ??= new Set()).add(g);
-      continue;
-    }
-    const lo = n * mins[g];
-    out[g] = Number(lo + BigInt.asUintN(64, wrapped[g] - lo));
-  }
-  if (redo) {
-    const gid = mem.i32(at.gid, at.rowCount), values = mem.i64(at.data, at.rowCount);
-    const exact = new Map<number, bigint>();
-    for (let i = 0; i < at.rowCount; i++) {
-      const g = gid[i], v = values[i];
-      if (redo.has(g) && v !== LONG_NULL) exact.set(g, (exact.get(g) ?? 0n) + v);
-    }
-    for (const [g, sum] of exact) out[g] = Number(sum);
+    // Rare (values near +-2^62): the group's rows summed again.
+    const sum = exactLongSum(counts[g], wrapped[g], mins[g], maxs[g]) ??
+      sumLongRows(
+        mem.i64(at.data, at.rowCount),
+        undefined,
+        (row) => (gid ??= mem.i32(at.gid, at.rowCount))[row] === g,
+      );
+    out[g] = Number(sum);
   }
   return out;
 }
-
-const LONG_NULL = -(2n ** 63n);
 
 /** Reduces one column of a range by group number (keyedStats), as views into the range's scratch. */
 function rangeStats(
