@@ -73,7 +73,9 @@ function textParser(from: ColumnType, target: ColumnType, ns: boolean): Parse | 
         return s === "true" ? true : s === "false" ? false : undefined;
       };
     case "UUID":
-      return (v) => (UUID_TEXT.test(v as string) ? (v as string).toLowerCase() : undefined);
+      // QuestDB compares text that is no UUID as text: it equals no UUID and is not NULL
+      // (UuidTest#testEqConstStringToUuid, #testComparisonWithSymbols, #testEqVarBadStringToVarNullUuid).
+      return (v) => (UUID_TEXT.test(v as string) ? (v as string).toLowerCase() : `\u0000${v}`);
     case "IPV4":
       return (v) => parseIPv4(v as string);
     case "LONG256":

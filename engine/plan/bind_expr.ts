@@ -21,7 +21,7 @@ import {
 } from "../base/types.ts";
 import type { Interval, Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
-import { castValue, commonType } from "../functions/cast.ts";
+import { castValue, commonType, parseText } from "../functions/cast.ts";
 import { lookupScalar } from "../functions/registry.ts";
 import type { BoundArg, EvalContext, ScalarBinding } from "../functions/registry_types.ts";
 import { parseIntervalString } from "../functions/interval_string.ts";
@@ -300,20 +300,24 @@ function bindCast(e: A.CastExpr, ctx: BindContext): BoundExpr {
   if (isTextArrayCast(e.type)) return textArrayCast(bindExpr(e.expr, ctx), e.type, e.pos);
   const to = typeFromSpec(e.type);
   const arg = inferParam(bindExpr(e.expr, ctx), to, ctx);
-  if (to.tag === "IPV4") checkIPv4Constant(arg, e.expr.pos);
+  if (to.tag === "IPV4" || to.tag === "UUID") checkIPv4Constant(arg, to, e.expr.pos);
   return castTo(arg, to, e.pos);
 }
 
 /**
- * QuestDB's CastStrToIPv4 / CastVarcharToIPv4 factories refuse constant text that is not an
- * address with "invalid IPv4 constant" at the text (IPv4Test#testGreaterThanEqIPv4BadStr);
- * non-constant text that does not parse is NULL.
+ * QuestDB's CastStrToIPv4 / CastStrToUuid factories refuse constant text that is no address /
+ * UUID with "invalid IPv4 constant" / "invalid UUID constant" at the text (IPv4Test
+ * #testGreaterThanEqIPv4BadStr, UuidTest#testBadConstantUuidWithExplicitCast); non-constant
+ * text that does not parse is NULL.
  */
-function checkIPv4Constant(arg: BoundExpr, pos: number): void {
+function checkIPv4Constant(arg: BoundExpr, to: ColumnType, pos: number): void {
   if (!isConst(arg) || (arg.type.tag !== "STRING" && arg.type.tag !== "VARCHAR")) return;
   const text = arg.value as string | null;
   if (text === null || text === "") return;
-  if (parseIPv4(text) === undefined) throw new SqlError("invalid IPv4 constant", pos);
+  if (to.tag === "IPV4" && parseIPv4(text) === undefined) throw new SqlError("invalid IPv4 constant", pos);
+  if (to.tag === "UUID" && parseText(text, to) === undefined) {
+    throw new SqlError("invalid UUID constant", pos);
+  }
 }
 
 export function typeFromSpec(spec: A.TypeSpec): ColumnType {
@@ -437,6 +441,7 @@ function intervalsOf(text: string, pos: number, t: ColumnType, ctx: BindContext)
 
 /** A constant of an IN list converted to the tested value's domain (§7.12, §8.1 list of points). */
 function pointValueFor(target: ColumnType, item: { type: ColumnType; value: Value }, ast: A.Expr): Value {
+  if (target.tag === "UUID") return uuidPoint(item, ast);
   if (item.value === null) return null;
   if (sameType(target, item.type)) return item.value;
   const textual = item.type.tag === "STRING" || item.type.tag === "VARCHAR" || item.type.tag === "CHAR" ||
@@ -458,6 +463,21 @@ function pointValueFor(target: ColumnType, item: { type: ColumnType; value: Valu
     return v;
   }
   return castValue(item.value, item.type, target, { constant: true, pos: ast.pos });
+}
+
+/**
+ * QuestDB's UUID IN list (UuidTest#testIn, #testIn_null, #testIn_unexpectedType): text or UUID
+ * constants only, no NULL; text that is no UUID matches nothing.
+ */
+function uuidPoint(item: { type: ColumnType; value: Value }, ast: A.Expr): Value {
+  const textual = item.type.tag === "STRING" || item.type.tag === "VARCHAR" || item.type.tag === "SYMBOL";
+  if (item.type.tag !== "UUID" && item.type.tag !== "NULL" && !textual) {
+    throw new SqlError("STRING or UUID constant expected in IN list", ast.pos);
+  }
+  if (item.value === null) throw new SqlError("NULL is not allowed in IN list", ast.pos);
+  if (item.type.tag === "UUID") return item.value;
+  const parsed = parseText(item.value as string, T.UUID);
+  return parsed === undefined || parsed === null ? `\u0000${item.value}` : parsed;
 }
 
 /** Key used by IN sets: numbers and bigints with equal value meet; strings stay strings. */
