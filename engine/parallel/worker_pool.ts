@@ -25,6 +25,7 @@ import type {
 } from "../exec/sample_by_parallel.ts";
 import type { ParallelTopN, TopNJob, TopNPartial, TopNSchedule } from "../exec/vector/top_n_parallel.ts";
 import { emptyPartials, type HeapScan, mergePartials, type Partials } from "../exec/fast_aggregate.ts";
+import { morselsForWorkers, morselWorkers } from "./morsel_owner.ts";
 import { predColumns } from "../exec/kernel_predicates.ts";
 import type { TableSnapshot } from "../storage/api.ts";
 import type { ColumnCache } from "../storage/column_cache.ts";
@@ -187,7 +188,8 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
    * The partial hash tables of every morsel of `snap` (row ranges in table order), computed on
    * the workers; undefined when the pool cannot run them (no workers, a worker failed, not a
    * plain table snapshot): the caller groups on its own heap. Each morsel (`morselRows` rows of
-   * consecutive partitions) goes to the worker of its partition (`morselWorkers`), so while the
+   * consecutive partitions, cut at partition boundaries when partitions are large) goes to the
+   * worker of its partition (morsel_owner.ts), so while the
    * table's partitions stay the same a worker keeps caching the same ones. Throws the
    * statement's cancel, timeout or memory-limit error between morsels.
    */
@@ -197,7 +199,7 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
     ctx: ExecContext,
   ): Promise<HashPartial[] | undefined> {
     if (this.workers === 0 || this.#broken || this.#closed || !(snap instanceof Snapshot)) return undefined;
-    const morsels = morselsOf(snap, job.intervals, hashTuning.morselRows);
+    const morsels = morselsForWorkers(morselsOf(snap, job.intervals, hashTuning.morselRows), this.workers);
     const queues: number[][] = Array.from({ length: this.workers }, () => []);
     morselWorkers(morsels, this.workers).forEach((w, i) => queues[w].push(i));
     if (morsels.length === 0) return [];
@@ -513,19 +515,6 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
       h.worker.postMessage(request(id));
     });
   }
-}
-
-/**
- * The worker of each morsel: the one of its (first) partition, `p % workers`, as `#split` gives
- * whole partitions, when the morsels span at least two partitions per worker. A worker reads a
- * partition's whole column into its cache for any of its rows, so morsels of one partition on
- * alternating workers (`i % workers`) made both workers read and cache every partition: twice
- * the reads, half the cache (issue #16: 6 GB read per GROUP BY run over 4 columns of 100M rows).
- * With fewer partitions the morsels alternate, for parallelism.
- */
-export function morselWorkers(morsels: Morsel[], workers: number): number[] {
-  const partitions = new Set(morsels.map((m) => m.pieces[0].p));
-  return morsels.map((m, i) => (partitions.size >= 2 * workers ? m.pieces[0].p : i) % workers);
 }
 
 /** A worker answered `unavailable` for a morsel of a hash job, or its partial is too large. */

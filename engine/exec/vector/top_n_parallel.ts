@@ -64,6 +64,7 @@ import { topNOf } from "./physical.ts";
 import { type Morsel, morselBatches, morselsOf } from "./hash_parallel.ts";
 import { rankOfValue, rankReader, runTopN, type TopNState } from "./top_n.ts";
 import { partitionRanges } from "../scan.ts";
+import { morselsForWorkers } from "../../parallel/morsel_owner.ts";
 import { readValue } from "../../base/values.ts";
 
 type SortNode = Extract<PlanNode, { kind: "sort" }>;
@@ -598,7 +599,7 @@ export async function* runParallelTopN(
   async function partialsOf(pool: ParallelTopN, shape: Shape): Promise<Batch[] | undefined> {
     const snap = snapshotOf(ctx, shape.scan.table);
     const job = jobOf(shape, sort, keep, ctx, snap);
-    const morsels = morselsOf(snap, job.intervals, topNTuning.morselRows);
+    const morsels = morselsForWorkers(morselsOf(snap, job.intervals, topNTuning.morselRows), pool.workers);
     const parts = await pool.topNPartials(job, snap, morsels, ctx, scheduleOf(job, snap, morsels));
     if (!parts) return undefined;
     checkCancelled(ctx);

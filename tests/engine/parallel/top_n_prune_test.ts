@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { topNCounters, topNTuning } from "../../../engine/exec/vector/top_n_parallel.ts";
 import { bothWays } from "../_result_rows.ts";
 import { parallelEngine, run } from "./_parallel_util.ts";
-import { morselWorkers } from "../../../engine/parallel/worker_pool.ts";
+import { morselsForWorkers, morselWorkers } from "../../../engine/parallel/morsel_owner.ts";
 
 /** [query, EXPLAIN must match, whether the second run prunes morsels]. */
 const SHAPES: [string, RegExp, boolean][] = [
@@ -104,14 +104,30 @@ Deno.test("parallel top-N: morsels pruned by their bounds and late columns give 
   }
 });
 
-Deno.test("morselWorkers: a partition's morsels share a worker when there are partitions enough", () => {
-  const m = (...ps: number[]) => ({ pieces: ps.map((p) => ({ p, lo: 0, hi: 1 })) });
-  // Eight partitions of three morsels each: every morsel of partition p on worker p % 2.
-  const many = Array.from({ length: 24 }, (_, i) => m(Math.floor(i / 3)));
-  assert.deepEqual(morselWorkers(many, 2), many.map((x) => x.pieces[0].p % 2));
-  // A morsel spanning small partitions goes with its first one.
-  assert.deepEqual(morselWorkers([m(0, 1), m(1, 2), m(3), m(4, 5, 6)], 2), [0, 1, 1, 0]);
-  // Three partitions for two workers: the morsels alternate, for parallelism.
-  const few = [m(0), m(0), m(0), m(1), m(1), m(2)];
-  assert.deepEqual(morselWorkers(few, 2), [0, 1, 0, 1, 0, 1]);
+Deno.test("morsel owners: a partition's rows go to one worker when partitions are many and large", () => {
+  const m = (...ps: [number, number, number][]) => ({ pieces: ps.map(([p, lo, hi]) => ({ p, lo, hi })) });
+  // Eight partitions of 250 rows in morsels of 200 rows: cut at partition boundaries, each
+  // piece on the worker of its partition.
+  const rows = Array.from({ length: 10 }, (_, i) => i * 200);
+  const pieces = (from: number, to: number) => {
+    const out: [number, number, number][] = [];
+    for (let p = Math.floor(from / 250); p * 250 < to; p++) {
+      out.push([p, Math.max(from, p * 250) - p * 250, Math.min(to, p * 250 + 250) - p * 250]);
+    }
+    return out;
+  };
+  const morsels = rows.map((r) => m(...pieces(r, r + 200)));
+  const cut = morselsForWorkers(morsels, 2);
+  assert.ok(cut.every((x) => x.pieces.length === 1));
+  assert.deepEqual(cut.flatMap((x) => x.pieces), morsels.flatMap((x) => x.pieces), "table order kept");
+  const owners = morselWorkers(cut, 2);
+  cut.forEach((x, i) => assert.equal(owners[i], x.pieces[0].p % 2));
+  // Small partitions (many per morsel): unchanged, alternating.
+  const small = [m([0, 0, 10], [1, 0, 10], [2, 0, 10]), m([3, 0, 10], [4, 0, 10]), m([5, 0, 10])];
+  assert.equal(morselsForWorkers(small, 2), small);
+  assert.deepEqual(morselWorkers(small, 2), [0, 1, 0]);
+  // Three partitions for two workers: alternating, for parallelism.
+  const few = [m([0, 0, 9]), m([0, 9, 18]), m([1, 0, 9]), m([2, 0, 9])];
+  assert.equal(morselsForWorkers(few, 2), few);
+  assert.deepEqual(morselWorkers(few, 2), [0, 1, 0, 1]);
 });
