@@ -95,6 +95,8 @@ export async function build(
   right: AsyncIterable<Batch>,
   encoders: KeyEncoder[],
   ctx: ExecContext,
+  /** Allocates the table, bucket heads and bloom filter (the parallel probe's are shared memory). */
+  ints: (length: number) => Int32Array = (length) => new Int32Array(length),
 ): Promise<Build> {
   const leftWidth = n.left.columns.length;
   const keyCols = n.equi.map((k) => k[1] - leftWidth);
@@ -129,11 +131,11 @@ export async function build(
   let size = 16;
   while (size < rows * 2) size *= 2;
   const mask = size - 1;
-  const first = new Int32Array(size).fill(-1);
+  const first = ints(size).fill(-1);
   const hashes = new Int32Array(rows);
   hashRows(hi, lo, rows, hashes);
   const stride = 2 + 2 * keyCols.length;
-  const table = new Int32Array(rows * stride);
+  const table = ints(rows * stride);
   for (let k = 0; k < keyCols.length; k++) {
     const h32 = hi[k], l32 = lo[k];
     for (let r = 0, at = 2 + 2 * k; r < rows; r++, at += stride) {
@@ -152,7 +154,7 @@ export async function build(
   if (rows >= BLOOM_ROWS_MIN) {
     let bits = 1 << 20;
     while (bits < rows * 16 && bits < 1 << 28) bits *= 2;
-    bloom = new Int32Array(bits >>> 5);
+    bloom = ints(bits >>> 5);
     bloomShift = 32 - Math.log2(bits);
     for (let r = 0; r < rows; r++) {
       const b = Math.imul(hashes[r], 0x9e3779b1) >>> bloomShift;

@@ -36,6 +36,7 @@ import { charge, checkCancelled, type ExecContext, rowBytes } from "../exec_cont
 import { type Build, build, joinKeyFamilies, joinOp } from "../hash_join.ts";
 import { hashRows, KeyEncoder, type KeyFamily } from "../key_words.ts";
 import { denseKeyOf } from "./dense_groups.ts";
+import { FastPathUnavailable } from "../wasm_scratch.ts";
 
 type JoinNode = Extract<PlanNode, { kind: "join" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
@@ -57,6 +58,15 @@ const TYPED_RIGHT = new Set([
   "TIMESTAMP_NS",
   "SYMBOL",
 ]);
+
+/**
+ * Joined rows one morsel may produce on a worker before it hands the statement back to the
+ * main thread: a worker runs a morsel to its end (cancel and timeout are checked between
+ * morsels), and a join that multiplies its rows (a key shared by thousands of build rows)
+ * would hold it for minutes. The main thread's single-heap join paces and checks between
+ * batches. 4M rows are a few hundred milliseconds of grouping. Tests lower it.
+ */
+export const joinTuning = { joinedRowsMax: 4_000_000 };
 
 /** Joins probed on the workers (EXPLAIN). */
 const probedInParallel = new WeakSet<PlanNode>();
@@ -142,6 +152,8 @@ export interface JoinSpec {
   sameNext?: Int32Array;
   nullFirst: number;
   rightTypes: ColumnType[];
+  /** Joined rows per morsel beyond which the worker hands the job back (joinTuning). */
+  joinedRowsMax: number;
   /** Right columns, one value per build row (SYMBOL as codes of the main thread's dictionary). */
   right: Exclude<Vector["data"], Value[]>[];
 }
@@ -215,11 +227,15 @@ export async function buildJoinSpec(
 ): Promise<{ spec: JoinSpec; dicts: (SymbolDict | undefined)[] }> {
   const families = joinKeyFamilies(join)!;
   const texts = families.map(() => new Map<string, number>());
+  // The table, bucket heads and bloom filter are built in shared memory: no copy to ship.
+  const sharedInts = (length: number) =>
+    new Int32Array(new SharedArrayBuffer(Math.max(8, length * 4)), 0, length);
   const built = await build(
     join,
     run(join.right, ctx),
     families.map((f, k) => new KeyEncoder(f, texts[k], true)),
     ctx,
+    sharedInts,
   );
   checkCancelled(ctx);
   try {
@@ -254,16 +270,17 @@ export async function buildJoinSpec(
       families,
       codeIds,
       texts: textsOf,
-      table: shared(built.table),
+      table: built.table,
       stride: built.stride,
-      first: shared(built.first),
+      first: built.first,
       mask: built.mask,
-      bloom: built.bloom && shared(built.bloom),
+      bloom: built.bloom,
       bloomShift: built.bloomShift,
       codeFirst: chains && shared(chains.codeFirst),
       sameNext: chains && shared(chains.sameNext),
       nullFirst: chains?.nullFirst ?? -1,
       rightTypes: join.right.columns.map((c) => c.type),
+      joinedRowsMax: joinTuning.joinedRowsMax,
       right: cols.map((c) => c.data),
     };
     return { spec, dicts: cols.map((c) => c.dict) };
@@ -327,6 +344,7 @@ export async function* joinedBatches(
   let hi: Int32Array[] = [], lo: Int32Array[] = [], hashes = new Int32Array(0);
   const leftRows = new Int32Array(BATCH_ROWS_MAX), rightRows = new Int32Array(BATCH_ROWS_MAX);
   const keepLeft = !spec.inner;
+  let joined = 0;
   let pairs = 0, count = 0, codes: Int32Array<ArrayBufferLike> = new Int32Array(0);
   // Where the probe stopped when the pairs filled up: its row, the next candidate of that
   // row's chain (-2: not started), whether it matched. Plain functions, not the generator:
@@ -437,6 +455,8 @@ export async function* joinedBatches(
     const emit = (): Batch => {
       const n = pairs;
       pairs = 0;
+      joined += n;
+      if (joined > spec.joinedRowsMax) throw new FastPathUnavailable("join fan-out past a morsel's share");
       // Every left row once, in order (a 1:1 join, a LEFT join that found nothing): the
       // batch's own vectors.
       let identity = n === count;

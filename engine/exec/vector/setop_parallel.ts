@@ -389,22 +389,28 @@ export async function runParallelSetOp(n: SetOpNode, ctx: ExecContext): Promise<
   return await merged(n, partials as SetOpPartial[], dicts, ctx);
 }
 
-/** `p`, or the statement's cancel/timeout error as soon as it is cancelled. */
+/**
+ * `p`, or the statement's cancel or timeout error as soon as it is cancelled or its time is up
+ * (a worker's partition takes seconds at 10M rows; its late reply is dropped).
+ */
 function cancellable<T>(p: Promise<T>, ctx: ExecContext): Promise<T> {
-  const signal = ctx.signal;
-  if (!signal) return p;
+  const signal = ctx.signal, deadline = ctx.deadline;
+  if (!signal && !deadline) return p;
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
+    const stop = () => {
       try {
         checkCancelled(ctx);
-        reject(new Error("statement cancelled"));
       } catch (err) {
         reject(err);
       }
     };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    const timer = deadline ? setTimeout(stop, Math.max(0, deadline.at - performance.now()) + 1) : undefined;
+    signal?.addEventListener("abort", stop, { once: true });
+    stop();
+    p.then(resolve, reject).finally(() => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", stop);
+    });
   });
 }
 

@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { hashTuning } from "../../../engine/parallel/worker_pool.ts";
 import { setReferenceExecution } from "../../../engine/exec/vector/physical.ts";
+import { joinTuning } from "../../../engine/exec/vector/join_parallel.ts";
 import { assertSame, explain, parallelEngine, rows, run, singleEngine } from "./_parallel_util.ts";
 
 /** [query, whether the workers probe it]. */
@@ -116,6 +117,44 @@ Deno.test("aggregates over a hash join probed on the workers equal the row refer
     assert.ok((of("JOIN r ON t.s = r.s AND t.i = r.k")[0][0] as bigint) > 0n, "two-key matches");
   } finally {
     hashTuning.morselRows = morselRows;
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a join that multiplies a morsel's rows past the share hands the statement back, same answer", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_joinpar_fanout_" });
+  const morselRows = hashTuning.morselRows, joinedRowsMax = joinTuning.joinedRowsMax;
+  hashTuning.morselRows = 4096;
+  // Each probe row meets ~60 build rows of its symbol: a morsel joins ~245K rows.
+  joinTuning.joinedRowsMax = 50_000;
+  const sql = "SELECT count(*), sum(t.d), max(r.v) FROM t JOIN r ON t.s = r.s";
+  try {
+    const par = await parallelEngine(root);
+    let got: unknown[][];
+    try {
+      await makeTables(par);
+      // The plan's choice stands; the run hands back (no parallel job completes).
+      assert.match(await explain(par, sql), /parallel probe/);
+      const jobs = par.parallel.jobs;
+      got = await rows(par, sql);
+      assert.equal(par.parallel.jobs, jobs, "handed back to the main thread");
+      joinTuning.joinedRowsMax = 10_000_000;
+      assertSame(await rows(par, sql), got, `${sql} (on the workers)`);
+      assert.equal(par.parallel.jobs, jobs + 1, "ran on the workers under a higher share");
+    } finally {
+      await par.close();
+    }
+    const single = await singleEngine(root);
+    try {
+      setReferenceExecution(true);
+      assertSame(got, await rows(single, sql), sql);
+    } finally {
+      setReferenceExecution(false);
+      await single.close();
+    }
+  } finally {
+    hashTuning.morselRows = morselRows;
+    joinTuning.joinedRowsMax = joinedRowsMax;
     await Deno.remove(root, { recursive: true });
   }
 });
