@@ -73,6 +73,8 @@ function bindLength(args: BoundArg[]): ScalarBinding | string {
   if (t.tag === "BINARY") {
     return { returns: T.LONG, eval: ([b]) => (b === null ? -1n : BigInt((b as Uint8Array).length)) };
   }
+  // A UUID is read as its text (UuidTest#testStringOverloadFunction: 36, -1 for NULL).
+  if (t.tag === "UUID") return { returns: T.INT, eval: ([s]) => (s === null ? -1 : 36) };
   if (!isTextArg(t)) return noMatch("length", args);
   if (t.tag === "VARCHAR") {
     return { returns: T.INT, eval: ([s]) => (s === null ? -1 : codePointCount(s as string)) };
