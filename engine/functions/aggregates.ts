@@ -9,6 +9,7 @@ import { COLLECT_AGGREGATES } from "./aggregate_collect.ts";
 import { QUANTILE_AGGREGATES } from "./aggregate_quantile.ts";
 import { REGRESSION_AGGREGATES } from "./aggregate_regression.ts";
 import { STATS_AGGREGATES } from "./aggregate_stats.ts";
+import { MOMENT_AGGREGATES } from "./aggregate_moments.ts";
 import type { Accumulator, AggregateBinding, AggregateFunction } from "./registry_types.ts";
 import { hashKey } from "./value_compare.ts";
 
@@ -46,6 +47,7 @@ function withDistinct(fn: AggregateFunction): AggregateFunction {
 export const AGGREGATE_FUNCTIONS: AggregateFunction[] = [
   ...BASIC_AGGREGATES,
   ...STATS_AGGREGATES,
+  ...MOMENT_AGGREGATES,
   ...COLLECT_AGGREGATES,
   ...QUANTILE_AGGREGATES,
   ...REGRESSION_AGGREGATES,
