@@ -43,7 +43,7 @@ import { deleteRows } from "./exec/delete_rows.ts";
 import { insertExtras } from "./exec/insert_extras.ts";
 import type { Scope } from "./plan/scope.ts";
 import { returningRows } from "./exec/returning.ts";
-import { type ExecContext, releaseAll, statementsRunning } from "./exec/exec_context.ts";
+import { type ExecContext, pace, releaseAll, statementsRunning } from "./exec/exec_context.ts";
 import { runPlan } from "./exec/run_plan.ts";
 import { bindParamIntervals } from "./exec/param_intervals.ts";
 import {
@@ -608,6 +608,7 @@ export class Engine {
             walDefault: this.#options.walDefault ?? true,
             planQuery: (q) => checked(planQuery(q, pc)),
             runQuery,
+            yieldTurn: () => pace(xc),
           });
           await this.#access?.tableCreated?.(this.#storage.table(stmt.name)?.meta.name ?? stmt.name, session);
           return { kind: "ddl" };
@@ -644,6 +645,7 @@ export class Engine {
             extras.transaction = session.transaction;
           }
           extras.checkReads = (exprs) => checkExprReads(exprs, session, this.#storage, stmt.pos);
+          extras.yieldTurn = () => pace(xc);
           const inserted = stmt.query
             ? await insertSelect(stmt, this.#storage, checked(planQuery(stmt.query, ipc)), runQuery, extras)
             : await insertValues(stmt, this.#storage, bind, xc, extras);

@@ -155,6 +155,8 @@ export async function createTable(
     walDefault: boolean;
     planQuery: (q: A.Query) => PlanNode;
     runQuery: (p: PlanNode) => AsyncIterable<Batch>;
+    /** A turn for other statements while rows are converted (exec_context.ts pace). */
+    yieldTurn?: () => Promise<void>;
   },
 ): Promise<void> {
   if (storage.table(s.name)) {
@@ -204,8 +206,9 @@ export async function createTable(
   for await (const b of opts.runQuery(plan)) batches.push(b);
   const table = await storage.createTable(def);
   try {
-    const rows = batchesToRows(batches, table.meta.columns, columns.map((_, i) => i));
-    if (rows.rowCount > 0) await table.append(rows);
+    const mapping = columns.map((_, i) => i);
+    const rows = await batchesToRows(batches, table.meta.columns, mapping, undefined, opts.yieldTurn);
+    if (rows.rowCount > 0) await table.append(rows, { yieldTurn: opts.yieldTurn });
   } catch (err) {
     await storage.dropTable(def.name);
     throw err;

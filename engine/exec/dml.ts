@@ -24,7 +24,7 @@ import { Scope } from "../plan/scope.ts";
 import type { ColumnUpdate, OnConflict, RowsToWrite, Storage, Table } from "../storage/api.ts";
 import { compileExpr, compilePredicate } from "./compile_expr.ts";
 import { columnIndex, requireTable } from "./ddl.ts";
-import type { ExecContext } from "./exec_context.ts";
+import { type ExecContext, pace } from "./exec_context.ts";
 import { narrowForInsert, narrowsOnInsert } from "./insert_narrowing.ts";
 import { batchesToRows } from "./rows_to_write.ts";
 import { runPlan } from "./run_plan.ts";
@@ -40,7 +40,12 @@ export interface InsertExtras {
   transaction?: Transaction;
   /** Checks SELECT on what the VALUES expressions read through their subqueries (security.md T14). */
   checkReads?: (exprs: BoundExpr[]) => void;
+  /** A turn for other statements while many rows are converted and encoded (issue #17). */
+  yieldTurn?: () => Promise<void>;
 }
+
+/** Rows an UPDATE evaluates between two looks at pace() (which yields only when a slice is used up). */
+const PACE_ROWS_MASK = 0x3fff;
 
 /** Appends with the INSERT's extras; returns the rows the statement counts as inserted. */
 async function appendRows(t: Table, rows: RowsToWrite, extras: InsertExtras): Promise<number> {
@@ -50,7 +55,7 @@ async function appendRows(t: Table, rows: RowsToWrite, extras: InsertExtras): Pr
     extras.written?.push({ rows, skipped });
     return rows.rowCount;
   }
-  await t.append(rows, { onConflict: extras.onConflict, skipped });
+  await t.append(rows, { onConflict: extras.onConflict, skipped, yieldTurn: extras.yieldTurn });
   extras.written?.push({ rows, skipped });
   let n = rows.rowCount;
   for (const x of skipped) n -= x;
@@ -190,11 +195,12 @@ export async function insertSelect(
   let pendingRows = 0;
   const flush = async () => {
     if (pendingRows === 0) return;
-    const rows = batchesToRows(
+    const rows = await batchesToRows(
       pending,
       t.meta.columns,
       targets,
       (v, from, to) => narrowsOnInsert(from, to) ? narrowForInsert(v, from, to, s.query!.pos) : undefined,
+      extras.yieldTurn,
     );
     const ts = t.meta.timestampIndex;
     if (ts >= 0 && rows.columns[ts]) {
@@ -266,22 +272,29 @@ export async function update(
       if (info.rowCount === 0) continue;
       const columns = await Promise.all(cols.map((_, c) => snap.read(p, c, 0, info.rowCount)));
       const batch: Batch = { rowCount: info.rowCount, columns };
+      // Reads from the cache resolve at once: without pace() here an UPDATE over many
+      // partitions held the event loop for its whole scan (issue #17).
+      await pace(ctx);
       const rows: number[] = [];
-      for (let i = 0; i < info.rowCount; i++) if (!pred || pred(batch, i)) rows.push(i);
+      for (let i = 0; i < info.rowCount; i++) {
+        if ((i & PACE_ROWS_MASK) === 0) await pace(ctx);
+        if (!pred || pred(batch, i)) rows.push(i);
+      }
       if (!rows.length) continue;
       updated += rows.length;
-      sets.forEach((set, k) => {
+      for (const [k, set] of sets.entries()) {
         const col = cols[set.index];
         const values = col.type.tag === "SYMBOL"
           ? new Array<Value>(rows.length)
           : allocVectorData(col.type, rows.length);
-        rows.forEach((r, j) => {
-          const v = convertForAssign(evals[k](batch, r), set.expr.type, col.type, set.pos);
+        for (let j = 0; j < rows.length; j++) {
+          if ((j & PACE_ROWS_MASK) === 0) await pace(ctx);
+          const v = convertForAssign(evals[k](batch, rows[j]), set.expr.type, col.type, set.pos);
           if (col.type.tag === "SYMBOL") (values as Value[])[j] = v;
           else writeValue(col.type, values, j, v);
-        });
+        }
         changes.push({ partition: info.name, column: set.index, rows: Int32Array.from(rows), values });
-      });
+      }
     }
   } finally {
     snap.release();

@@ -12,24 +12,30 @@ import {
 import { castValue } from "../functions/cast.ts";
 import type { RowsToWrite, StoredColumn } from "../storage/api.ts";
 
+/** Rows converted between two chances for the caller to give the event loop a turn. */
+const ROWS_PER_TURN = 65_536;
+
 /**
  * Builds rows for `target` columns from batches whose column `j` feeds target column
  * `mapping[j]`; target columns not fed stay NULL. `convert`, when it gives a value, replaces
- * the assignment cast (INSERT's narrowing, insert_narrowing.ts).
+ * the assignment cast (INSERT's narrowing, insert_narrowing.ts). `yieldTurn` runs between
+ * columns and every ROWS_PER_TURN converted rows: CREATE TABLE AS and INSERT ... SELECT of
+ * millions of rows convert for seconds, and other statements must get turns (issue #17).
  */
-export function batchesToRows(
+export async function batchesToRows(
   batches: Batch[],
   target: StoredColumn[],
   mapping: number[],
   convert?: (v: Value, from: ColumnType, to: ColumnType) => Value | undefined,
-): RowsToWrite {
+  yieldTurn: () => Promise<void> = () => Promise.resolve(),
+): Promise<RowsToWrite> {
   const rowCount = batches.reduce((n, b) => n + b.rowCount, 0);
   const columns: (VectorData | null)[] = target.map(() => null);
-  mapping.forEach((t, j) => {
+  for (const [j, t] of mapping.entries()) {
     const to = target[t].type;
     const sym = to.tag === "SYMBOL";
     const data = sym ? new Array<Value>(rowCount).fill(null) : allocVectorData(to, rowCount);
-    let at = 0;
+    let at = 0, converted = 0;
     for (const b of batches) {
       const v = b.columns[j];
       const from = v.type;
@@ -45,11 +51,17 @@ export function batchesToRows(
           if (sym) (data as Value[])[at + i] = y;
           else writeValue(to, data, at + i, y);
         }
+        converted += b.rowCount;
+        if (converted >= ROWS_PER_TURN) {
+          converted = 0;
+          await yieldTurn();
+        }
       }
       at += b.rowCount;
     }
     columns[t] = data;
-  });
+    if (rowCount >= ROWS_PER_TURN) await yieldTurn();
+  }
   return { rowCount, columns };
 }
 

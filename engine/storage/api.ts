@@ -127,6 +127,12 @@ export interface AppendOptions {
   onConflict?: OnConflict;
   /** When given (one entry per input row), storage sets 1 for each row dropped by DO NOTHING. */
   skipped?: Uint8Array;
+  /**
+   * Awaited between the columns of a large append while they are encoded (symbols interned,
+   * values checked): a turn of the event loop for other statements (issue #17). It may throw
+   * (a cancelled statement); nothing is written then.
+   */
+  yieldTurn?: () => Promise<void>;
 }
 
 /** New values for some rows of one column of one partition (UPDATE). */

@@ -9,7 +9,7 @@
 import { isVarSize } from "../base/types.ts";
 import { SqlError } from "../base/errors.ts";
 import { assert } from "../base/assert.ts";
-import type { VectorData } from "../base/values.ts";
+import type { Value, VectorData } from "../base/values.ts";
 import type { AppendOptions, OnConflict, RowsToWrite, StoredColumn } from "./api.ts";
 import type { TableState } from "./table_state.ts";
 import { tsScale } from "./table_state.ts";
@@ -42,6 +42,9 @@ import { forEachLimit } from "./_limit.ts";
 import { checkNotNull } from "./not_null.ts";
 import { parquetWriteError } from "./parquet_partition.ts";
 
+/** Rows from which an append gives `options.yieldTurn` a call after each column it encodes. */
+const YIELD_ROWS = 65_536;
+
 /** Columns written at once by a rewrite: bounds memory to a few whole columns. */
 const REWRITE_COLUMNS_PARALLEL = 4;
 
@@ -72,6 +75,26 @@ export function encodeChunk(
   return isVarSize(column.type)
     ? { kind: "var", col: encodeVar(column.type, data, rowCount) }
     : { kind: "fixed", bytes: encodeFixed(column.type, data, rowCount, dict) };
+}
+
+/**
+ * A large SYMBOL column's codes, interned YIELD_ROWS values at a time with a turn between
+ * slices (interning a million strings holds the loop ~100 ms); the same codes as in one go.
+ */
+async function internPaced(
+  column: StoredColumn,
+  data: Value[],
+  rowCount: number,
+  dict: SymbolTable,
+  yieldTurn: () => Promise<void>,
+): Promise<Uint8Array> {
+  const out = new Uint8Array(rowCount * 4);
+  for (let from = 0; from < rowCount; from += YIELD_ROWS) {
+    const to = Math.min(rowCount, from + YIELD_ROWS);
+    out.set(encodeFixed(column.type, data.slice(from, to), to - from, dict), from * 4);
+    await yieldTurn();
+  }
+  return out;
 }
 
 /** Checks the designated timestamps (never NULL, never negative: spec/sql.md §2.1) and returns them. */
@@ -107,11 +130,20 @@ export async function appendRows(
   meta.columns.forEach((c, i) => checkNotNull(c, input.columns[i], n));
   const tsIndex = meta.timestampIndex;
   const ts = tsIndex >= 0 ? checkTimestamps(meta.columns[tsIndex], input.columns[tsIndex], n) : null;
-  let chunks = meta.columns.map((c, i) =>
-    i === tsIndex
-      ? { kind: "fixed" as const, bytes: new Uint8Array(ts!.buffer, ts!.byteOffset, ts!.byteLength) }
-      : encodeChunk(c, input.columns[i], n, state.dicts.get(c.id))
-  );
+  let chunks: ColumnChunk[] = [];
+  const yieldTurn = n >= YIELD_ROWS ? options.yieldTurn : undefined;
+  for (const [i, c] of meta.columns.entries()) {
+    const data = input.columns[i], dict = state.dicts.get(c.id);
+    chunks.push(
+      i === tsIndex
+        ? { kind: "fixed" as const, bytes: new Uint8Array(ts!.buffer, ts!.byteOffset, ts!.byteLength) }
+        : yieldTurn && c.type.tag === "SYMBOL" && data !== null
+        ? { kind: "fixed" as const, bytes: await internPaced(c, data as Value[], n, dict!, yieldTurn) }
+        : encodeChunk(c, data, n, dict),
+    );
+    // Encoding a column of millions of rows takes ~10-100 ms: others get turns in between.
+    if (yieldTurn) await yieldTurn();
+  }
   const keyColumns = ts ? dedupColumns(state) : [];
   const batchKey = (row: number) => rowKey(state, chunks, keyColumns, row);
   let order = ts ? sortOrder(ts) : null;
