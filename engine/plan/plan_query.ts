@@ -36,7 +36,12 @@ function planQueryBody(q: A.Query, pc: PlanContext): PlanNode {
   let ctx = pc;
   if (q.with.length) {
     const ctes = new Map(pc.ctes);
+    const own = new Set<string>();
     for (const c of q.with) {
+      // One WITH cannot define a name twice; a nested WITH may shadow an outer CTE
+      // (QuestDB WithClauseTest#testNestedWithDuplicateName).
+      if (own.has(c.name.toLowerCase())) throw new SqlError("duplicate name", c.pos);
+      own.add(c.name.toLowerCase());
       const entry: CteEntry = { cte: c, visible: new Map(ctes) };
       ctes.set(c.name.toLowerCase(), entry);
     }

@@ -30,20 +30,37 @@ export function parseQuery(p: ParseState, ctes?: WithPrefix): Query {
     body: parseOperand(p),
     orderBy: [],
   };
-  let chain = 0;
-  while (p.wordAt() !== undefined && SET_OPERATORS.has(p.wordAt()!)) {
-    const op = p.next();
-    p.checkChain(++chain, op);
-    const all = p.acceptWord("all") !== undefined;
-    if (!all) p.acceptWord("distinct");
-    const right = parseOperand(p);
-    const kind = op.text.toLowerCase() as "union" | "except" | "intersect";
-    query.body = { kind: "setop", pos: op.pos, op: kind, all, left: query.body, right };
-  }
+  query.body = parseSetChain(p, query.body, { n: 0 });
   if (p.acceptWords("order", "by")) query.orderBy = parseOrderItems(p);
   if (p.isWord("limit")) query.limit = parseLimit(p);
   p.leave();
   return query;
+}
+
+/**
+ * Set operations chained left to right after `body`. A branch may open with its own WITH, whose
+ * CTEs the branches after it see too (QuestDB WithClauseTest
+ * #testSetOperationBranchWithShadowsEarlierCte): that branch and the rest of the chain become
+ * one nested query holding the WITH.
+ */
+function parseSetChain(p: ParseState, body: QueryBody, chain: { n: number }): QueryBody {
+  while (p.wordAt() !== undefined && SET_OPERATORS.has(p.wordAt()!)) {
+    const op = p.next();
+    p.checkChain(++chain.n, op);
+    const all = p.acceptWord("all") !== undefined;
+    if (!all) p.acceptWord("distinct");
+    const kind = op.text.toLowerCase() as "union" | "except" | "intersect";
+    if (p.isWord("with")) {
+      const pos = p.peek().pos;
+      const branchWith = parseWith(p);
+      const rest = parseSetChain(p, parseOperand(p), chain);
+      const right: Query = { kind: "query", pos, with: branchWith, body: rest, orderBy: [] };
+      return { kind: "setop", pos: op.pos, op: kind, all, left: body, right };
+    }
+    const right = parseOperand(p);
+    body = { kind: "setop", pos: op.pos, op: kind, all, left: body, right };
+  }
+  return body;
 }
 
 /** `WITH name AS (query) [, ...]`, the cursor on WITH. */
