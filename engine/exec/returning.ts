@@ -11,7 +11,7 @@ import type * as A from "../sql/ast.ts";
 import type { BindContext } from "../plan/bind_expr.ts";
 import { bindExpr } from "../plan/bind_expr.ts";
 import type { BoundExpr } from "../plan/bound.ts";
-import { baseName, NameAllocator } from "../plan/column_names.ts";
+import { NameAllocator, takeItemName } from "../plan/column_names.ts";
 import { Scope } from "../plan/scope.ts";
 import type { RowsToWrite, Table } from "../storage/api.ts";
 import { compileExpr } from "./compile_expr.ts";
@@ -51,7 +51,7 @@ export function bindReturning(
       continue;
     }
     const e = bindExpr(item.expr, { ...bind(scope), clause: "RETURNING" });
-    out.columns.push({ name: names.take(baseName(item, legacyNames)), type: e.type });
+    out.columns.push({ name: takeItemName(item, legacyNames, names), type: e.type });
     out.exprs.push(e);
   }
   return out;

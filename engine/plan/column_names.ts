@@ -50,10 +50,37 @@ function literalName(e: A.Literal, legacy: boolean): string {
   return e.text.slice(0, COLUMN_ALIAS_LENGTH_MAX);
 }
 
+/**
+ * The name of a select item taken from `names`. In the legacy mode a number with a `.` (`1.5`)
+ * is `column` plus a counter that starts at 1 and moves on past the names already taken, as
+ * QuestDB's SqlParser.createConstColumnAlias does (WithClauseTest: `SELECT 1.5, 2.5` names
+ * `column1`, `column2`); QuestDB keeps the counter for a whole statement, here it lives as long
+ * as the allocator (one select list).
+ */
+export function takeItemName(item: A.SelectItem, legacy: boolean, names: NameAllocator): string {
+  const e = item.expr;
+  if (
+    legacy && item.alias === undefined && e.kind === "literal" && e.type !== "string" && e.type !== "char" &&
+    e.type !== "null" && e.text.includes(".")
+  ) {
+    return names.takeConst();
+  }
+  return names.take(baseName(item, legacy));
+}
+
 /** Assigns unique names (case-insensitive): default mode `x_2`, legacy and `*` expansion `x1`. */
 export class NameAllocator {
   #taken = new Set<string>();
+  #digit = 1;
   constructor(private readonly legacy: boolean) {}
+
+  /** `column<n>` for a legacy dotted constant (see takeItemName). */
+  takeConst(): string {
+    while (this.#taken.has(`column${this.#digit}`)) this.#digit++;
+    const name = `column${this.#digit}`;
+    this.#taken.add(name);
+    return name;
+  }
 
   take(name: string, numericSuffix = this.legacy): string {
     let candidate = name;

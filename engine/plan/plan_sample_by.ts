@@ -17,7 +17,7 @@ import { parseOffsetSeconds, resolveTimeZone } from "../functions/timezone.ts";
 import { parseTimestamp } from "../functions/timestamp_parse.ts";
 import { type AggregateBinder, type BindContext, bindExpr, castTo } from "./bind_expr.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
-import { baseName, NameAllocator } from "./column_names.ts";
+import { NameAllocator, takeItemName } from "./column_names.ts";
 import type { PlanContext } from "./plan_context.ts";
 import type { AggregateCall, FillSpec, OutputColumn, PlanNode, SampleBySpec } from "./plan_node.ts";
 import { shape } from "./plan_node.ts";
@@ -37,7 +37,7 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
   const names = new NameAllocator(pc.legacyNames);
   const items = core.items.map((it) => {
     if (it.expr.kind === "star") throw new SqlError("'*' is not allowed with SAMPLE BY", it.expr.pos);
-    return { ast: it, name: names.take(baseName(it, pc.legacyNames)) };
+    return { ast: it, name: takeItemName(it, pc.legacyNames, names) };
   });
   const inputCtx = bindContext(scope, pc);
   const isTs = (e: A.Expr) => e.kind === "column" && scope.find(e.name, e.qualifier, e.pos) === tsIndex;

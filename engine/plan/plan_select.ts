@@ -19,7 +19,7 @@ import {
   isAggregateCall,
 } from "./bind_expr.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
-import { baseName, NameAllocator } from "./column_names.ts";
+import { NameAllocator, takeItemName } from "./column_names.ts";
 import { intervalsFromWhere } from "./intervals_from_where.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { planFrom } from "./plan_from.ts";
@@ -84,7 +84,7 @@ function expandItems(core: A.SelectCore, scope: Scope, pc: PlanContext): Item[] 
   }
   for (const item of core.items) {
     if (item.expr.kind === "star") starItems(item.expr.qualifier, item.expr.pos);
-    else out.push({ ast: item, name: names.take(baseName(item, pc.legacyNames)) });
+    else out.push({ ast: item, name: takeItemName(item, pc.legacyNames, names) });
   }
   return out;
 }
