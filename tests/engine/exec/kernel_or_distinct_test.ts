@@ -67,7 +67,7 @@ function queries(): string[] {
   out.push("SELECT count(DISTINCT s) FILTER (WHERE i > 0), sum(d) FROM t WHERE d < 0.1 OR i > 900");
   out.push("SELECT count(DISTINCT i), sum(d) FROM t WHERE NOT (d < 0.1 OR i > 900)");
   out.push("SELECT side, count(DISTINCT s), sum(d) FROM t WHERE s = 'k1' OR i > 0 GROUP BY side");
-  // avg of LONG stays off the 64-bit kernel sums, with or without DISTINCT beside it.
+  // avg of LONGs near 2^62 beside DISTINCT: their mean, never a wrapped 64-bit sum divided.
   out.push("SELECT avg(w), count(DISTINCT s) FROM t WHERE w > 0 OR i < 0");
   return out;
 }
