@@ -242,6 +242,11 @@ interface Shape {
   scan: ScanNode;
   /** A hash join between the aggregate and the scan (its left input), probed on the workers. */
   join?: JoinNode;
+  /**
+   * GROUP BY over UNION ALL of two inputs: each side's shape (this shape is the left one's);
+   * the morsels of both sides' scans run and their partials merge left before right.
+   */
+  union?: Shape[];
   filters: BoundExpr[];
   keys: BoundExpr[];
   aggs: ShapeAgg[];
@@ -255,20 +260,64 @@ const shapes = new WeakMap<PlanNode, Shape | null>();
  */
 export function parallelHashShape(n: AggregateNode | DistinctNode): Shape | undefined {
   const s = shapeFor(n);
-  return s?.join ? undefined : s;
+  return s?.join || s?.union ? undefined : s;
 }
 
 /** The shape of an aggregate or DISTINCT the workers can run (over a scan or a join), or undefined. */
 function shapeFor(n: AggregateNode | DistinctNode): Shape | undefined {
   let s = shapes.get(n);
   if (s === undefined) {
-    s = shapeOf(n) ?? null;
+    s = shapeOf(n) ?? unionShapeOf(n) ?? null;
     shapes.set(n, s);
   }
   return s ?? undefined;
 }
 
-function shapeOf(n: AggregateNode | DistinctNode): Shape | undefined {
+/**
+ * An aggregate right over UNION ALL whose sides each fit as the same aggregate over that side
+ * (no count(DISTINCT): its pairs would need one value encoding across tables). SYMBOL keys
+ * (also those the planner cast to text: two tables' symbols) group by code on the workers and
+ * by text at the merge, each side's partials with its own table's dictionary.
+ */
+function unionShapeOf(n: AggregateNode | DistinctNode): Shape | undefined {
+  const u = n.input;
+  if (n.kind !== "aggregate" || u.kind !== "setop" || u.op !== "union" || !u.all) return undefined;
+  const sides = [u.left, u.right].map((input) => shapeOf({ ...n, input }, true));
+  const [l, r] = sides;
+  if (!l || !r || l.join || r.join) return undefined;
+  if (l.aggs.some((a) => a.fn === "countDistinct")) return undefined;
+  return { ...l, union: [l, r] };
+}
+
+/**
+ * Whether each side of a union shape has few groups a morsel: its keys have small known
+ * domains (SYMBOL columns, also cast to text, by their dictionaries; dense_groups.ts
+ * `denseKeyOf`). The group estimate (group_estimate.ts) samples single scans only.
+ */
+function fewUnionGroups(sides: Shape[], storage: Storage): boolean {
+  return sides.every((side) => {
+    const snap = storage.table(side.scan.table)?.snapshot();
+    if (!snap) return false;
+    try {
+      const size = (c: number) => snap.symbols(side.scan.columnIndexes[c]).size;
+      let slots = 1;
+      for (const k of side.keys) {
+        const sym = k.kind === "cast" && k.arg.kind === "column" && k.arg.type.tag === "SYMBOL" ? k.arg : k;
+        const d = denseKeyOf(sym, size);
+        if (!d) return false;
+        slots *= d.slots;
+      }
+      return slots <= UNION_GROUPS_MAX;
+    } finally {
+      snap.release();
+    }
+  });
+}
+
+/** Group slots of a union shape's keys beyond which it stays on the main thread. */
+const UNION_GROUPS_MAX = 16_384;
+
+function shapeOf(n: AggregateNode | DistinctNode, symbolCasts = false): Shape | undefined {
   let keys: BoundExpr[];
   let aggs: ShapeAgg[] = [];
   if (n.kind === "distinct") {
@@ -288,6 +337,13 @@ function shapeOf(n: AggregateNode | DistinctNode): Shape | undefined {
       aggs.push({ fn, arg, filter: a.filter, returns: a.binding.returns });
     }
   }
+  // A union side's key cast from SYMBOL to text groups as the symbol: its texts are the same
+  // values (the merge reads them through the side's dictionary).
+  const uncast = (k: BoundExpr) =>
+    symbolCasts && k.kind === "cast" && (k.type.tag === "STRING" || k.type.tag === "VARCHAR") &&
+      k.arg.kind === "column" && k.arg.type.tag === "SYMBOL"
+      ? k.arg
+      : k;
   // Down to the scan: filters are kept, projections are inlined into what is above them.
   const filters: BoundExpr[] = [];
   let input = n.input;
@@ -317,6 +373,7 @@ function shapeOf(n: AggregateNode | DistinctNode): Shape | undefined {
   }
   if (input.kind !== "scan" || input.reverse) return undefined;
   const scan = input;
+  keys = keys.map(uncast);
   for (const k of keys) {
     if (k.kind === "column" ? !KEY_TAGS.has(k.type.tag) : !shippable(k, "value")) return undefined;
   }
@@ -408,7 +465,7 @@ const PARAMS_PROBE: readonly unknown[] = new Array(64).fill(null);
  */
 function denseOf(shape: Shape, snap: TableSnapshot): DenseKey[] | undefined {
   // Global aggregates (no keys) are the partition-statistics and kernel paths' (fast_aggregate.ts).
-  if (shape.keys.length === 0 || shape.join) return undefined;
+  if (shape.keys.length === 0 || shape.join || shape.union) return undefined;
   if (shape.aggs.some((a) => a.fn === "countDistinct")) return undefined;
   const dense: DenseKey[] = [];
   for (const k of shape.keys) {
@@ -436,12 +493,18 @@ export function markParallelHash(plan: PlanNode, pool: ParallelHash | undefined,
       const shape = shapeFor(n);
       if (shape) {
         const snap = storage.table(shape.scan.table)?.snapshot();
-        const rows = snap ? scannedRows(snap, shape.scan.intervals) : 0;
+        let rows = snap ? scannedRows(snap, shape.scan.intervals) : 0;
         const dense = snap && rows >= pool.hashRowsMin ? denseOf(shape, snap) : undefined;
         // A join's groups are not estimated (group_estimate.ts samples scans): few by their keys.
         const few = !shape.join || (snap !== undefined &&
           fewJoinGroups(shape.keys, shape.join, (c) => snap.symbols(shape.scan.columnIndexes[c]).size));
         snap?.release();
+        if (shape.union) {
+          const right = storage.table(shape.union[1].scan.table)?.snapshot();
+          if (right) rows += scannedRows(right, shape.union[1].scan.intervals);
+          right?.release();
+          if (!fewUnionGroups(shape.union, storage)) rows = 0;
+        }
         // About a group per row in a morsel (group_estimate.ts): the main thread groups it.
         if (rows >= pool.hashRowsMin && !manyGroupsOf(n) && few) {
           chosen.set(n, pool.workers);
@@ -831,13 +894,30 @@ export async function runParallelHash(
   const join = shape.join && await buildJoinSpec(shape.join, snap, shape.scan.columnIndexes, ctx, runPlan);
   const job = jobOf(shape, ctx, snap, denseChosen.has(n), join);
   const symbols = join ? joinedSymbols(snap, join.dicts) : snap;
-  const partials = await pool.hashPartials(job, snap, ctx);
+  let partials = await pool.hashPartials(job, snap, ctx);
+  const leftPartials = partials?.length ?? 0;
+  let rightDicts: (SymbolDict | undefined)[] | undefined;
+  if (partials && shape.union) {
+    // UNION ALL: the right side's morsels after the left's, merged in that order.
+    const right = shape.union[1];
+    const rsnap = snapshotOf(ctx, right.scan.table);
+    const rjob = jobOf(right, ctx, rsnap, false);
+    const more = await pool.hashPartials(rjob, rsnap, ctx);
+    partials = more && [...partials, ...more];
+    rightDicts = rjob.keys.map((k) =>
+      k.kind === "column" && k.type.tag === "SYMBOL" ? rsnap.symbols(rjob.columnIndexes[k.index]) : undefined
+    );
+  }
   if (!partials) return undefined;
   checkCancelled(ctx);
   const keyTypes = job.keys.map((k) => k.type);
-  const dicts = job.keys.map((k) =>
-    k.kind === "column" && k.type.tag === "SYMBOL" ? symbols.symbols(job.columnIndexes[k.index]) : undefined
-  );
+  const dictsOf = (j: HashJob, of: { symbols(index: number): SymbolDict }) =>
+    j.keys.map((k) =>
+      k.kind === "column" && k.type.tag === "SYMBOL" ? of.symbols(j.columnIndexes[k.index]) : undefined
+    );
+  const dicts = dictsOf(job, symbols);
+  // A union's right partials read their SYMBOL keys with the right table's dictionaries.
+  const partialDicts = partials.map((_, i) => i < leftPartials ? dicts : rightDicts ?? dicts);
   const nk = job.keys.length;
   const keyIds = job.keys.map(() => new KeyIds());
   const folds = job.keys.slice(1).map(() => new IntPairHash());
@@ -854,7 +934,7 @@ export async function runParallelHash(
   });
   let groups = nk === 0 ? 1 : 0;
   const groupBytes = 16 * nk + 24 * job.aggs.length;
-  for (const p of partials) {
+  for (const [pi, p] of partials.entries()) {
     const rows = p.groups;
     if (rows === 0) continue;
     // Other clients get their turns between partials (up to a morsel's groups each).
@@ -862,7 +942,11 @@ export async function runParallelHash(
     const gids = new Int32Array(rows);
     const before = groups;
     if (nk > 0) {
-      const vectors: Vector[] = p.keys.map((data, k) => ({ type: keyTypes[k], data, dict: dicts[k] }));
+      const vectors: Vector[] = p.keys.map((data, k) => ({
+        type: keyTypes[k],
+        data,
+        dict: partialDicts[pi][k],
+      }));
       if (nk === 1) {
         keyIds[0].map(vectors[0], rows, gids);
         groups = keyIds[0].size;

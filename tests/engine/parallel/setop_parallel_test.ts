@@ -109,3 +109,64 @@ Deno.test("set operations as hash partitions on the workers equal the row refere
     await Deno.remove(root, { recursive: true });
   }
 });
+
+/** [GROUP BY over UNION ALL, whether the workers run both sides' morsels]. */
+const UNION_ALL: [string, boolean][] = [
+  // Two tables' symbols (cast to STRING by the planner): grouped by code, merged by text.
+  [
+    "SELECT s, count(*), sum(i), min(d), max(l), avg(d) FROM " +
+    "(SELECT s, i, d, l FROM a UNION ALL SELECT s, i, d, l FROM b) GROUP BY s",
+    true,
+  ],
+  ["SELECT s, count(*) FROM (SELECT s FROM a UNION ALL SELECT s FROM b) GROUP BY s ORDER BY s", true],
+  // One table on both sides, a WHERE inside a side, a BOOLEAN key, no key, an empty side.
+  [
+    "SELECT s, bo, count(*), sum(sh) FROM (SELECT s, bo, sh FROM a UNION ALL " +
+    "SELECT s, bo, sh FROM a WHERE i > 20) GROUP BY s, bo",
+    true,
+  ],
+  ["SELECT count(*), sum(i), max(d) FROM (SELECT i, d FROM a UNION ALL SELECT i, d FROM b)", true],
+  ["SELECT s, count(*), sum(i) FROM (SELECT s, i FROM a UNION ALL SELECT s, i FROM e) GROUP BY s", true],
+  // A key of no known small domain stays on this heap.
+  ["SELECT i, count(*) FROM (SELECT i FROM a UNION ALL SELECT i FROM b) GROUP BY i", false],
+];
+
+Deno.test("GROUP BY over UNION ALL of two scans runs both sides' morsels on the workers, same rows", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_unionall_" });
+  try {
+    const par = await parallelEngine(root);
+    const got: unknown[][][] = [];
+    try {
+      await makeTables(par);
+      for (const [sql, parallel] of UNION_ALL) {
+        const text = await explain(par, sql);
+        if (parallel) {
+          assert.match(text, /GroupBy .*parallel 2\][\s\S]*Union All \[append\]/, `${sql}\n${text}`);
+        } else assert.doesNotMatch(text, /parallel/, `${sql}\n${text}`);
+        const jobs = par.parallel.jobs;
+        got.push(await rows(par, sql));
+        // Each side's morsels are one parallel job (an empty table's none).
+        const want = parallel ? jobs + (sql.includes("FROM e") ? 1 : 2) : jobs;
+        assert.equal(par.parallel.jobs, want, `${sql}: ran on the workers`);
+      }
+    } finally {
+      await par.close();
+    }
+    const single = await singleEngine(root);
+    try {
+      setReferenceExecution(true);
+      for (let q = 0; q < UNION_ALL.length; q++) {
+        assertSame(got[q], await rows(single, UNION_ALL[q][0]), UNION_ALL[q][0]);
+      }
+    } finally {
+      setReferenceExecution(false);
+      await single.close();
+    }
+    assert.ok(
+      got[1].some((r) => r[0] === "z") && got[1].some((r) => r[0] === null),
+      "both tables' symbols, NULL",
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
