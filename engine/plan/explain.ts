@@ -4,8 +4,8 @@ import { formatTicks } from "../functions/format_value.ts";
 // The physical choice is the executor's; EXPLAIN asks the same function that decides it.
 import {
   AGGREGATE_OP_LABEL,
-  aggregateOp,
   aggregateDistinctKeys,
+  aggregateOp,
   aggregatePartitionStats,
   distinctOp,
   SORT_OP_LABEL,
