@@ -7,7 +7,7 @@
 import { SqlError } from "../base/errors.ts";
 import { type ColumnType, isNumeric, T } from "../base/types.ts";
 import type * as A from "../sql/ast.ts";
-import { mapChildExprs } from "../sql/expr_walk.ts";
+import { mapChildExprs, someExpr } from "../sql/expr_walk.ts";
 import { WHOLE_PARTITION_WINDOW_FUNCTIONS } from "../functions/aggregate_quantile.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import { bindExpr, castTo } from "./bind_expr.ts";
@@ -36,18 +36,28 @@ export function planWindows(
   input: PlanNode,
   scope: Scope,
   pc: PlanContext,
+  depth = 0,
 ): { node: PlanNode; scope: Scope; exprs: A.Expr[] } | undefined {
   const calls: WindowCall[] = [];
+  // A window call whose arguments hold window calls (`sum(row_number() OVER ()) OVER ()`, as
+  // QuestDB's WindowFunctionTest runs) waits for a later level: this level computes the inner
+  // ones, and the next window node above it reads their columns.
+  let nested = false;
+  const prefix = depth === 0 ? "\u0000w" : `\u0000w${depth}_`;
   const rewrite = (e: A.Expr): A.Expr => {
     if (e.kind === "call" && e.over) {
+      if (e.args.some(containsWindow)) {
+        nested = true;
+        return mapChildExprs(e, rewrite);
+      }
       calls.push(bindWindowCall(e, core, scope, pc));
-      return { kind: "column", pos: e.pos, name: `\u0000w${calls.length - 1}` };
+      return { kind: "column", pos: e.pos, name: `${prefix}${calls.length - 1}` };
     }
     return mapChildExprs(e, rewrite);
   };
   const out = exprs.map(rewrite);
   if (calls.length === 0) return undefined;
-  const extra = calls.map((c, i) => ({ name: `\u0000w${i}`, type: c.type }));
+  const extra = calls.map((c, i) => ({ name: `${prefix}${i}`, type: c.type }));
   const node: PlanNode = {
     ...shape([...input.columns, ...extra], input.timestampIndex),
     kind: "window",
@@ -58,7 +68,15 @@ export function planWindows(
     [...scope.columns, ...extra.map((c) => ({ name: c.name, type: c.type, qualifiers: [] }))],
     scope.timestampIndex,
   );
+  if (nested) {
+    const next = planWindows(core, out, node, windowScope, pc, depth + 1);
+    if (next) return next;
+  }
   return { node, scope: windowScope, exprs: out };
+}
+
+function containsWindow(e: A.Expr): boolean {
+  return someExpr(e, (x) => (x.kind === "call" && x.over !== undefined ? true : undefined));
 }
 
 /** Resolves `OVER w` / `OVER (w ORDER BY ...)` against the WINDOW clause. */
