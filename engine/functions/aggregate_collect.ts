@@ -1,10 +1,12 @@
 /**
  * Aggregates that collect or select values rather than compute a number (spec/sql.md §13.1,
  * §13.2): string_agg, string_distinct_agg, approx_percentile, approx_median, arg_min,
- * arg_max, bool_and, bool_or, bit_and, bit_or, bit_xor, mode, approx_count_distinct, isOrdered.
+ * arg_max, bool_and, bool_or, bit_and, bit_or, bit_xor, mode, approx_count_distinct, isOrdered,
+ * array_agg.
  */
 import { SqlError } from "../base/errors.ts";
-import { type ColumnType, isIntegral, isNumeric, T } from "../base/types.ts";
+import { arrayType, type ColumnType, isIntegral, isNumeric, T } from "../base/types.ts";
+import { DoubleArray } from "../base/double_array.ts";
 import { int32, int64, nullValueOf, type Value } from "../base/values.ts";
 import { aggregate, isText, noMatch, textOf } from "./_util.ts";
 import type { Accumulator, AggregateBinding, AggregateFunction, BoundArg } from "./registry_types.ts";
@@ -233,6 +235,29 @@ function bindApproxCountDistinct(args: BoundArg[]): AggregateBinding | string {
   };
 }
 
+/**
+ * array_agg(x): the group's values as a DOUBLE[] in input order, NULLs kept as NULL elements;
+ * no rows → NULL (QuestDB ArrayAggDoubleGroupByFunctionFactoryTest: integers widen to DOUBLE).
+ */
+function bindArrayAgg(args: BoundArg[]): AggregateBinding | string {
+  if (args.length !== 1 || !(isNumeric(args[0].type) || args[0].type.tag === "NULL")) {
+    return noMatch("array_agg", args);
+  }
+  return {
+    returns: arrayType(1),
+    argTypes: [T.DOUBLE],
+    create: (): Accumulator => {
+      const values: number[] = [];
+      return {
+        add: ([v]) => {
+          values.push(v === null ? NaN : Number(v));
+        },
+        result: () => (values.length === 0 ? null : DoubleArray.of1(values)),
+      };
+    },
+  };
+}
+
 /** The aggregates of this file. */
 export const COLLECT_AGGREGATES: AggregateFunction[] = [
   aggregate("string_agg", bindStringAgg("string_agg", false)),
@@ -249,4 +274,5 @@ export const COLLECT_AGGREGATES: AggregateFunction[] = [
   aggregate("mode", bindMode),
   aggregate("approx_count_distinct", bindApproxCountDistinct),
   aggregate("isOrdered", bindIsOrdered),
+  aggregate("array_agg", bindArrayAgg),
 ];
