@@ -31,6 +31,13 @@ function parseAction(p: ParseState): AlterAction {
   const pos = t.pos;
   if (p.acceptWord("add")) {
     p.acceptWord("column");
+    // QuestDB AlterTableAddColumnTest: `if exists` is "'not' expected" at `exists`, and
+    // `if not <other>` names the token that is not `exists`.
+    if (p.isWord("if") && p.isWord("exists", 1)) throw p.expected("'not'", p.peek(1));
+    if (p.isWord("if") && p.isWord("not", 1) && !p.isWord("exists", 2)) {
+      const t = p.peek(2);
+      throw syntaxError(`unexpected token '${t.text}' for if not exists`, t.pos);
+    }
     const ifNotExists = p.acceptWords("if", "not", "exists");
     const columns = [parseColumnDef(p)];
     while (p.acceptOp(",")) {
