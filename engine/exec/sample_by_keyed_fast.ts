@@ -33,6 +33,8 @@ import { isNull, KIND, segmentEnds, typed, type View, view, WIDTH } from "./samp
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
 import { exactLongSum, sumLongRows } from "./exact_long_sum.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
+import { type Pred, predicateOf, predLeaves } from "./kernel_predicates.ts";
+import { filteredRows } from "./sample_by_filter.ts";
 
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
 type Fn = "count" | "sum" | "avg" | "min" | "max" | "first" | "last";
@@ -54,11 +56,55 @@ export interface KAgg {
   /** Scan column, -1 for count(*). */
   col: number;
   returns: ColumnType;
+  /** FILTER (WHERE ...): index into the shape's `filters`; the aggregate sees only rows passing it. */
+  filter?: number;
+}
+
+/** The shape the keyed WASM path runs. */
+export interface KeyedShape {
+  scan: ScanNode;
+  key: number;
+  aggs: KAgg[];
+  /** The aggregates' FILTER conditions (kernel predicates over numeric scan columns), deduplicated. */
+  filters: Pred[];
+}
+
+/** Scan columns a shape reads besides the timestamp and key: measured and filtered ones. */
+export function loadedColumns(aggs: { col: number }[], filters: Pred[] = []): number[] {
+  return [
+    ...new Set([
+      ...aggs.filter((a) => a.col >= 0).map((a) => a.col),
+      ...predLeaves(filters).map((l) => l.col),
+    ]),
+  ];
+}
+
+/**
+ * A FILTER condition the kernels run (selection vectors over numeric columns: comparisons,
+ * AND / OR / NOT), its index in `filters` (shared by equal conditions), else undefined.
+ * Symbol conditions stay on the hash path: their key tables are per dictionary.
+ */
+export function filterIndexOf(
+  e: Parameters<typeof predicateOf>[0],
+  scan: ScanNode,
+  filters: Pred[],
+  seen: Map<string, number>,
+): number | undefined {
+  const p = predicateOf(e, scan.columns);
+  if (!p) return undefined;
+  for (const l of predLeaves([p])) {
+    if (l.kind !== "cmp" || !KIND[scan.columns[l.col].type.tag]) return undefined;
+  }
+  const key = JSON.stringify(p, (_, v) => (typeof v === "bigint" ? `${v}n` : v));
+  let at = seen.get(key);
+  if (at === undefined) seen.set(key, at = filters.push(p) - 1);
+  return at;
 }
 
 /** Per measured column: group state, grown as groups appear. */
 interface ColState {
   col: number;
+  filter?: number;
   kind: MeasureKind;
   counts: Float64Array;
   sums: Float64Array | BigInt64Array;
@@ -68,7 +114,7 @@ interface ColState {
   lasts?: Num;
 }
 
-export function keyedShapeOf(n: SampleByNode): { scan: ScanNode; key: number; aggs: KAgg[] } | undefined {
+export function keyedShapeOf(n: SampleByNode): KeyedShape | undefined {
   const spec = n.spec;
   const scan = n.input;
   if (spec.keys.length !== 1 || spec.fill.length > 0) return undefined;
@@ -77,32 +123,40 @@ export function keyedShapeOf(n: SampleByNode): { scan: ScanNode; key: number; ag
   const key = spec.keys[0];
   if (key.kind !== "column" || scan.columns[key.index]?.type.tag !== "SYMBOL") return undefined;
   const aggs: KAgg[] = [];
+  const filters: Pred[] = [], seen = new Map<string, number>();
   for (const a of spec.aggs) {
-    if (a.filter || !FNS.includes(a.name) || (a.binding as { distinct?: boolean }).distinct) return undefined;
+    if (!FNS.includes(a.name) || (a.binding as { distinct?: boolean }).distinct) return undefined;
+    let filter: number | undefined;
+    if (a.filter) {
+      // first/last of a filtered aggregate would need the first passing row per group.
+      if (a.name === "first" || a.name === "last") return undefined;
+      filter = filterIndexOf(a.filter, scan, filters, seen);
+      if (filter === undefined) return undefined;
+    }
     if (a.args.length === 0) {
       if (a.name !== "count") return undefined;
-      aggs.push({ fn: "count", col: -1, returns: a.binding.returns });
+      aggs.push({ fn: "count", col: -1, returns: a.binding.returns, filter });
       continue;
     }
     const arg = a.args[0];
     if (a.args.length !== 1 || arg.kind !== "column") return undefined;
     const kind = KIND[scan.columns[arg.index].type.tag];
     if (!kind) return undefined;
-    aggs.push({ fn: a.name as Fn, col: arg.index, returns: a.binding.returns });
+    aggs.push({ fn: a.name as Fn, col: arg.index, returns: a.binding.returns, filter });
   }
   // A LONG column's statistics carry one kind of sum: sum() wraps at 64 bits as on every path,
   // avg() divides the exact sum (exactSums), so a column may not have both here.
   const i64 = (a: KAgg) => a.col >= 0 && KIND[scan.columns[a.col].type.tag] === "i64";
   const avgCols = new Set(aggs.filter((a) => a.fn === "avg" && i64(a)).map((a) => a.col));
   if (aggs.some((a) => a.fn === "sum" && avgCols.has(a.col))) return undefined;
-  return { scan, key: key.index, aggs };
+  return { scan, key: key.index, aggs, filters };
 }
 
 export async function trySampleByKeyedFast(n: SampleByNode, ctx: ExecContext): Promise<Sampled | undefined> {
   const shape = keyedShapeOf(n);
   if (!shape) return undefined;
   try {
-    return await runKeyed(n, shape.scan, shape.key, shape.aggs, ctx);
+    return await runKeyed(n, shape, ctx);
   } catch (err) {
     if (err instanceof FastPathUnavailable) return undefined;
     throw err;
@@ -126,6 +180,8 @@ function newNum(kind: MeasureKind, n: number): Num {
 /** Per-group statistics of one measured column, indexed by group. */
 export interface ColStats {
   col: number;
+  /** The FILTER these statistics saw rows through (KAgg.filter); count(*) FILTER has col -1. */
+  filter?: number;
   kind: MeasureKind;
   counts: ArrayLike<number | bigint>;
   sums: Float64Array | BigInt64Array;
@@ -158,6 +214,7 @@ export class HeldBucket implements GroupSet {
   constructor(readonly start: bigint, template: ColStats[]) {
     this.cols = template.map((c) => ({
       col: c.col,
+      filter: c.filter,
       kind: c.kind,
       counts: [] as number[],
       sums: c.sums instanceof Float64Array ? new Float64Array(0) : new BigInt64Array(0),
@@ -295,12 +352,12 @@ function writeAgg(
   to: number,
   at: number,
 ): void {
-  if (a.col < 0) {
+  if (a.col < 0 && a.filter === undefined) {
     const o = out as BigInt64Array;
     for (let g = from, i = at; g < to; g++, i++) o[i] = BigInt(set.rows[g]);
     return;
   }
-  const c = set.cols.find((x) => x.col === a.col)!;
+  const c = set.cols.find((x) => x.col === a.col && (x.filter ?? -1) === (a.filter ?? -1))!;
   const kind = c.kind;
   if (a.fn === "count") {
     const o = out as BigInt64Array;
@@ -371,18 +428,13 @@ function aggValue(a: KAgg, c: ColStats, g: number): Value {
   }
 }
 
-async function runKeyed(
-  n: SampleByNode,
-  scan: ScanNode,
-  keyIdx: number,
-  aggs: KAgg[],
-  ctx: ExecContext,
-): Promise<Sampled | undefined> {
+async function runKeyed(n: SampleByNode, shape: KeyedShape, ctx: ExecContext): Promise<Sampled | undefined> {
+  const { scan, aggs, filters } = shape;
   const spec = n.spec;
   const snap = snapshotOf(ctx, scan.table);
   const tsCol = scan.columnIndexes[spec.tsIndex];
-  const keyCol = scan.columnIndexes[keyIdx];
-  const measured = [...new Set(aggs.filter((a) => a.col >= 0).map((a) => a.col))];
+  const keyCol = scan.columnIndexes[shape.key];
+  const measured = loadedColumns(aggs, filters);
   // Partitions stream through the cache one at a time (loaded, reduced, released), so a
   // table larger than the cache budget is answered here too. Once output has streamed the
   // row path can no longer take over, so every partition must be known to fit first: half
@@ -408,7 +460,8 @@ async function runKeyed(
     bucketer,
     buckets: new Map(),
     keys: new Map(),
-    batches: () => streamKeyed(n, scan, snap, plan, keyCol, tsCol, measured, aggs, dict, bucketer, ctx),
+    batches: () =>
+      streamKeyed(n, scan, snap, plan, keyCol, tsCol, measured, aggs, filters, dict, bucketer, ctx),
   };
 }
 
@@ -421,6 +474,7 @@ async function* streamKeyed(
   tsCol: number,
   measured: number[],
   aggs: KAgg[],
+  filters: Pred[],
   dict: SymbolDict,
   bucketer: Bucketer | undefined,
   ctx: ExecContext,
@@ -477,7 +531,7 @@ async function* streamKeyed(
         const scratch = new Scratch();
         try {
           const set = reduceSlice(
-            { bucketer, stride, K, stamp, slotGroup, kindOf, aggs, measured },
+            { bucketer, stride, K, stamp, slotGroup, kindOf, aggs, measured, filters },
             { ts: tsRegion.ptr, keys: keyRegion.ptr, rowCount, data: dataPtr },
             a,
             b,
@@ -530,7 +584,10 @@ export interface SliceEnv {
   slotGroup: Int32Array;
   kindOf: (c: number) => MeasureKind;
   aggs: KAgg[];
+  /** Columns whose data `reduceSlice` is given: the measured and the filtered. */
   measured: number[];
+  /** The aggregates' FILTER conditions (KAgg.filter indexes them). */
+  filters?: Pred[];
 }
 
 /** A slice's groups, statistics as views into its scratch; `seg` numbers their buckets within the slice. */
@@ -591,7 +648,18 @@ export function reduceSlice(
     }
     prev = Math.max(prev, end);
   }
-  const reduced = env.measured.map((col) => {
+  // Each FILTER's passing rows of the slice, as a selection vector in the scratch.
+  const sels = (env.filters ?? []).map((p) => filteredRows(p, at.data, from, rangeRows, env.kindOf, scratch));
+  // One set of statistics per (column, filter): unfiltered count(d) and sum(d) share one.
+  const measures: { col: number; filter?: number }[] = [];
+  for (const a of env.aggs) {
+    if (a.col < 0 && a.filter === undefined) continue;
+    if (measures.some((m) => m.col === a.col && m.filter === a.filter)) continue;
+    measures.push({ col: a.col, filter: a.filter });
+  }
+  const reduced = measures.map(({ col, filter }) => {
+    const sel = filter === undefined ? undefined : sels[filter];
+    if (col < 0) return filteredCount(filter!, sel!, gidPtr, rangeRows, groups);
     const kind = env.kindOf(col);
     return rangeStats(
       kernels(),
@@ -605,6 +673,8 @@ export function reduceSlice(
       firstRow,
       lastRow,
       env.aggs,
+      filter,
+      sel,
     );
   });
   return {
@@ -632,6 +702,7 @@ function exactSums(
     gid: number;
     data: number;
     rowCount: number;
+    sel?: { ptr: number; count: number };
   },
 ): Float64Array {
   const mem = wasmMemory();
@@ -644,7 +715,7 @@ function exactSums(
     const sum = exactLongSum(counts[g], wrapped[g], mins[g], maxs[g]) ??
       sumLongRows(
         mem.i64(at.data, at.rowCount),
-        undefined,
+        at.sel && mem.i32(at.sel.ptr, at.sel.count),
         (row) => (gid ??= mem.i32(at.gid, at.rowCount))[row] === g,
       );
     out[g] = Number(sum);
@@ -665,6 +736,8 @@ function rangeStats(
   firstRow: Int32Array,
   lastRow: Int32Array,
   aggs: KAgg[],
+  filter?: number,
+  sel?: { ptr: number; count: number },
 ): () => ColStats {
   const w = WIDTH[kind], slots = groups + 1;
   const float = kind === "f64" || kind === "f32";
@@ -688,8 +761,9 @@ function rangeStats(
     sums,
     mins,
     maxs,
+    ...(sel ? { sel: sel.ptr, selCount: sel.count } : {}),
   });
-  const needs = (fn: Fn) => aggs.some((a) => a.col === col && a.fn === fn);
+  const needs = (fn: Fn) => aggs.some((a) => a.col === col && a.filter === filter && a.fn === fn);
   const values = view(kind, data, rangeRows);
   const pickRows = (at: Int32Array) => {
     const o = newNum(kind, groups);
@@ -701,10 +775,11 @@ function rangeStats(
   const exact = kind === "i64" && needs("avg");
   return () => ({
     col,
+    filter,
     kind,
     counts: wasmMemory().i64(counts, slots),
     sums: exact
-      ? exactSums(groups, { sums, counts, mins, maxs, gid: gidPtr, data, rowCount: rangeRows })
+      ? exactSums(groups, { sums, counts, mins, maxs, gid: gidPtr, data, rowCount: rangeRows, sel })
       : float
       ? wasmMemory().f64(sums, slots)
       : wasmMemory().i64(sums, slots),
@@ -712,5 +787,32 @@ function rangeStats(
     maxs: view(kind, maxs, slots),
     firsts,
     lasts,
+  });
+}
+
+/**
+ * count(*) FILTER: per group, the rows passing the filter (its selection over the slice's
+ * group numbers), as statistics of no column that HeldBucket merges like any other.
+ */
+function filteredCount(
+  filter: number,
+  sel: { ptr: number; count: number },
+  gidPtr: number,
+  rangeRows: number,
+  groups: number,
+): () => ColStats {
+  const counts = new Float64Array(groups);
+  const mem = wasmMemory();
+  const rows = mem.i32(sel.ptr, sel.count), gid = mem.i32(gidPtr, rangeRows);
+  for (let i = 0; i < rows.length; i++) counts[gid[rows[i]]]++;
+  // Separate arrays: HeldBucket merges into its own copies, never into these.
+  return () => ({
+    col: -1,
+    filter,
+    kind: "f64",
+    counts,
+    sums: new Float64Array(groups),
+    mins: new Float64Array(groups).fill(NaN),
+    maxs: new Float64Array(groups).fill(NaN),
   });
 }

@@ -71,11 +71,13 @@ import {
   HeldBucket,
   type KAgg,
   keyedShapeOf,
+  loadedColumns,
   Output,
   reduceSlice,
   type SliceEnv,
 } from "./sample_by_keyed_fast.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
+import type { Pred } from "./kernel_predicates.ts";
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
 
 /**
@@ -115,6 +117,8 @@ export type SampleByJob =
     intervals?: Interval[];
     measured: number[];
     aggs: KAgg[];
+    /** The aggregates' FILTER conditions (plain data: kernel predicates). */
+    filters: Pred[];
     /** Output column types: bucket, key, aggregates. */
     outTypes: ColumnType[];
     /** Size of the key's dictionary in the snapshot: code K stands for NULL. */
@@ -212,7 +216,7 @@ export async function runParallelSampleBy(n: SampleByNode, ctx: ExecContext): Pr
   if (!scan) return undefined;
   const snap = snapshotOf(ctx, scan.table);
   const tsCol = scan.columnIndexes[spec.tsIndex];
-  const measured = [...new Set((keyed?.aggs ?? unkeyed!.aggs).filter((a) => a.col >= 0).map((a) => a.col))];
+  const measured = loadedColumns(keyed?.aggs ?? unkeyed!.aggs, keyed?.filters);
   // A partition's columns must fit a worker's cache (half of its share of the budget): the
   // keyed output streams, so the main heap cannot take over once it began.
   const rowBytes = 8 + 4 + measured.reduce((s, m) => s + WIDTH[KIND[scan.columns[m].type.tag]!], 0);
@@ -315,6 +319,7 @@ export async function runParallelSampleBy(n: SampleByNode, ctx: ExecContext): Pr
       intervals: scan.intervals,
       measured,
       aggs,
+      filters: keyed!.filters,
       outTypes,
       K: dict.size,
       sliceRows: sampleByTuning.workerSliceRows,
@@ -538,6 +543,7 @@ async function keyedMorsel(
     kindOf: (c: number): MeasureKind => KIND[job.scanTypes[c].tag]!,
     aggs: job.aggs,
     measured: job.measured,
+    filters: job.filters,
   };
   const out = new Output(job.outTypes, job.aggs, undefined, K);
   const batches: Batch[] = [];

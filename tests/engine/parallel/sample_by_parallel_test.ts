@@ -29,6 +29,9 @@ const KEYED: string[] = [
 ].map((by) => `SELECT ts, s, ${KEYED_AGGS} FROM t SAMPLE BY ${by}`).concat(
   // avg of a LONG column (without its sum()): exact sums recovered from the kernels' wrapped ones.
   "SELECT ts, s, avg(l), max(l), count(l) FROM t SAMPLE BY 3h",
+  // FILTER conditions (numeric comparisons) reduce selected rows on the workers too.
+  "SELECT ts, s, count() FILTER (WHERE d > 0.5), avg(i) FILTER (WHERE d > 0.5), sum(d) FILTER (WHERE i < 0 OR l > 0), " +
+    "max(l) FILTER (WHERE NOT (f < 0.5)), avg(l) FILTER (WHERE i != 0), count() FROM t SAMPLE BY 2h ALIGN TO CALENDAR TIME ZONE 'Europe/Berlin'",
 );
 
 const UNKEYED: string[] = [
