@@ -11,6 +11,13 @@ import type * as A from "../sql/ast.ts";
 import { someExpr } from "../sql/expr_walk.ts";
 import { isAggregateCall } from "./bind_expr.ts";
 
+/**
+ * Aggregates that take a NULL input as a value: QuestDB lowers FILTER to a CASE that nulls
+ * non-matching rows, which would change their answer, so it refuses FILTER on them
+ * (GroupByFunctionTest#testFilterRejectedForNullPreservingAggregates).
+ */
+const FILTER_REFUSED = new Set(["first", "last", "array_agg", "bool_and", "bool_or", "mode"]);
+
 export function checkAggregateArgs(call: A.FunctionCall, fn: AggregateFunction): void {
   const sig = fn.signature;
   const n = call.args.length;
@@ -25,6 +32,9 @@ export function checkAggregateArgs(call: A.FunctionCall, fn: AggregateFunction):
       `wrong number of arguments for function \`${call.name}\`; expected: ${sig.length}, provided: ${n}`,
       call.pos,
     );
+  }
+  if (call.filter && FILTER_REFUSED.has(call.name.toLowerCase())) {
+    throw new SqlError(`FILTER is not supported for '${call.name.toLowerCase()}'`, call.pos);
   }
   for (const a of call.args) {
     const nested = someExpr(a, (x) => (x.kind === "call" && isAggregateCall(x) ? true : undefined));

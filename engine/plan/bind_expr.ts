@@ -554,6 +554,7 @@ function bindCall(e: A.FunctionCall, ctx: BindContext): BoundExpr {
     }
     return ctx.aggregates.bindAggregate(e);
   }
+  if (e.filter) throw new SqlError("FILTER is supported only for aggregate functions", e.pos);
   if (e.star) throw new SqlError(`'*' is not allowed in ${name}()`, e.pos);
   const args = e.args.map((a) => bindExpr(a, ctx));
   return callByName(name, args, e.pos, ctx, e.args.map((a) => a.pos));

@@ -26,11 +26,18 @@ const SPEC_WORDS = new Set(["partition", "order", "rows", "range", "groups", "cu
 
 /** Reads FILTER, IGNORE/RESPECT NULLS and OVER after a call into `call`. */
 export function parseCallTail(p: ParseState, call: FunctionCall): void {
-  if (p.isWord("filter") && p.isOp("(", 1) && p.isWord("where", 2)) {
+  if (p.isWord("filter") && p.isOp("(", 1)) {
+    // QuestDB GroupByFunctionTest#testFilterParserErrors: `'where' expected` after the
+    // parenthesis (at it when the text ends there), `filter condition expected` at WHERE when
+    // the text ends, or at `)` when the condition is empty.
     p.next();
     const open = p.next();
-    p.next();
+    if (!p.isWord("where")) throw p.expected("'where'", p.atEnd() ? open : p.peek());
+    const where = p.next();
+    if (p.atEnd()) throw syntaxError("filter condition expected", where.pos);
+    if (p.isOp(")")) throw syntaxError("filter condition expected", p.peek().pos);
     call.filter = parseExpr(p);
+    if (p.atEnd()) throw p.expected("')'", p.peek(-1));
     p.closeParen(open);
   }
   if ((p.isWord("ignore") || p.isWord("respect")) && p.isWord("nulls", 1)) {
