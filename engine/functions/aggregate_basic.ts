@@ -121,7 +121,7 @@ function decimalAvg(): Accumulator {
   };
 }
 
-/** sum(x): BYTE/SHORT/INT/LONG → LONG (wrapping), FLOAT → FLOAT, DOUBLE → DOUBLE. */
+/** sum(x): BYTE/SHORT/INT/LONG → LONG (wrapping), FLOAT → FLOAT, DOUBLE → DOUBLE, LONG256 → LONG256. */
 function bindSum(args: BoundArg[]): AggregateBinding | string {
   if (args.length !== 1) return noMatch("sum", args);
   const t = args[0].type;
@@ -129,7 +129,20 @@ function bindSum(args: BoundArg[]): AggregateBinding | string {
   if (t.tag === "FLOAT") return { returns: T.FLOAT, create: () => doubleSum(true) };
   if (t.tag === "DOUBLE" || t.tag === "NULL") return { returns: T.DOUBLE, create: () => doubleSum(false) };
   if (t.tag === "DECIMAL") return { returns: decimalSumType(t), create: decimalSum };
+  if (t.tag === "LONG256") return { returns: T.LONG256, create: long256Sum };
   return noMatch("sum", args);
+}
+
+/** sum of LONG256 (QuestDB SumLong256GroupByFunction): wraps modulo 2^256, NULLs skipped. */
+function long256Sum(): Accumulator {
+  const acc = decimalSum();
+  return {
+    add: acc.add,
+    result: () => {
+      const v = acc.result();
+      return v === null ? null : BigInt.asUintN(256, v as bigint);
+    },
+  };
 }
 
 /** avg(x): DOUBLE mean of the non-NULL values. */
