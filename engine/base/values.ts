@@ -151,6 +151,27 @@ export function readValue(v: Vector, i: number): Value {
   }
 }
 
+/**
+ * Types whose vectors are typed arrays: the ones `allocVectorData` gives a typed array, and
+ * SYMBOL, whose scanned vectors hold dictionary codes in an Int32Array (a computed symbol
+ * carries strings instead, so readers still check `dict`).
+ */
+export const TYPED_VECTOR_TAGS: ReadonlySet<string> = new Set([
+  "BOOLEAN",
+  "BYTE",
+  "SHORT",
+  "CHAR",
+  "INT",
+  "IPV4",
+  "FLOAT",
+  "DOUBLE",
+  "LONG",
+  "DATE",
+  "TIMESTAMP",
+  "TIMESTAMP_NS",
+  "SYMBOL",
+]);
+
 /** Allocates an empty vector data array of `n` rows for type `t` (all NULL / false / 0). */
 export function allocVectorData(t: ColumnType, n: number): VectorData {
   switch (t.tag) {

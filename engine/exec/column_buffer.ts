@@ -9,6 +9,7 @@ import {
   allocVectorData,
   readValue,
   type SymbolDict,
+  TYPED_VECTOR_TAGS,
   type Value,
   type Vector,
   type VectorData,
@@ -19,23 +20,6 @@ import { kernels, wasmMemory } from "../../engine-wasm/mod.ts";
 
 // deno-lint-ignore no-explicit-any
 type Typed = any;
-
-/** Types whose vectors are copied as typed arrays (their NULL-filled form from allocVectorData). */
-const TYPED = new Set([
-  "BOOLEAN",
-  "BYTE",
-  "SHORT",
-  "CHAR",
-  "INT",
-  "IPV4",
-  "FLOAT",
-  "DOUBLE",
-  "LONG",
-  "DATE",
-  "TIMESTAMP",
-  "TIMESTAMP_NS",
-  "SYMBOL",
-]);
 
 function typedCtor(type: ColumnType): Typed {
   if (type.tag === "SYMBOL") return Int32Array;
@@ -81,7 +65,7 @@ export class ColumnBuffer {
   append(v: Vector, from: number, to: number, at: number, capacity: number): void {
     if (!this.#decided) {
       this.#decided = true;
-      const ok = TYPED.has(this.type.tag) && !Array.isArray(v.data) &&
+      const ok = TYPED_VECTOR_TAGS.has(this.type.tag) && !Array.isArray(v.data) &&
         v.data.constructor === typedCtor(this.type) &&
         (this.type.tag !== "SYMBOL" || v.dict !== undefined);
       if (ok) {

@@ -22,6 +22,7 @@ import {
   allocVectorData,
   type Batch,
   type SymbolDict,
+  TYPED_VECTOR_TAGS,
   type Value,
   type Vector,
   type VectorData,
@@ -41,23 +42,6 @@ import { FastPathUnavailable } from "../wasm_scratch.ts";
 type JoinNode = Extract<PlanNode, { kind: "join" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
 type Runner = (n: PlanNode, ctx: ExecContext) => AsyncIterable<Batch>;
-
-/** Right column types the workers get as shared typed arrays. */
-const TYPED_RIGHT = new Set([
-  "BOOLEAN",
-  "BYTE",
-  "SHORT",
-  "CHAR",
-  "INT",
-  "IPV4",
-  "FLOAT",
-  "DOUBLE",
-  "LONG",
-  "DATE",
-  "TIMESTAMP",
-  "TIMESTAMP_NS",
-  "SYMBOL",
-]);
 
 /**
  * Joined rows one morsel may produce on a worker before it hands the statement back to the
@@ -91,7 +75,8 @@ export function joinShapeOf(
   if (n.kind !== "join" || (n.type !== "inner" && n.type !== "left")) return undefined;
   if (joinOp(n) !== "vectorized hash" || !joinKeyFamilies(n)) return undefined;
   if (n.left.kind !== "scan" || n.left.reverse) return undefined;
-  if (!n.right.columns.every((c) => TYPED_RIGHT.has(c.type.tag))) return undefined;
+  // The workers get the right columns as shared typed arrays.
+  if (!n.right.columns.every((c) => TYPED_VECTOR_TAGS.has(c.type.tag))) return undefined;
   const leftWidth = n.left.columns.length;
   for (const [l] of n.equi) if (l < 0 || l >= leftWidth) return undefined;
   return { join: n, scan: n.left, condition: n.condition };

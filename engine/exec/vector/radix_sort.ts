@@ -22,6 +22,7 @@ import {
   type Batch,
   readValue,
   type SymbolDict,
+  TYPED_VECTOR_TAGS,
   type Value,
   type Vector,
   type VectorData,
@@ -43,23 +44,7 @@ type SortNode = Extract<PlanNode, { kind: "sort" }>;
 /** Up to this many rows, codes are compared instead of radix-sorted. */
 const SMALL = 2048;
 
-export const RADIX_KEY_TYPES: ReadonlySet<string> = new Set([
-  "BOOLEAN",
-  "BYTE",
-  "SHORT",
-  "CHAR",
-  "INT",
-  "IPV4",
-  "FLOAT",
-  "DOUBLE",
-  "LONG",
-  "DATE",
-  "TIMESTAMP",
-  "TIMESTAMP_NS",
-  "SYMBOL",
-  "STRING",
-  "VARCHAR",
-]);
+export const RADIX_KEY_TYPES: ReadonlySet<string> = new Set([...TYPED_VECTOR_TAGS, "STRING", "VARCHAR"]);
 
 /** The sort key codes of one key: `hi` absent for keys that fit 32 bits. */
 interface KeyWords {
