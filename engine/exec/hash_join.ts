@@ -90,6 +90,9 @@ export interface Build {
 /** Build sides from this many rows get a bloom filter (smaller tables stay in the cache). */
 const BLOOM_ROWS_MIN = 1 << 16;
 
+/** Build rows per pass between two looks at pace() (a power of two). */
+const BUILD_CHUNK = 1 << 17;
+
 export async function build(
   n: JoinNode,
   right: AsyncIterable<Batch>,
@@ -133,22 +136,35 @@ export async function build(
   const mask = size - 1;
   const first = ints(size).fill(-1);
   const hashes = new Int32Array(rows);
-  hashRows(hi, lo, rows, hashes);
+  // Each pass over the build rows goes in chunks with pace() between them: the parallel probe
+  // builds on the main thread (join_parallel.ts), where a million rows held the loop ~0.4 s.
+  for (let a = 0; a < rows; a += BUILD_CHUNK) {
+    const b = Math.min(rows, a + BUILD_CHUNK);
+    hashRows(hi.map((h) => h.subarray(a, b)), lo.map((l) => l.subarray(a, b)), b - a, hashes.subarray(a, b));
+    await pace(ctx);
+  }
   const stride = 2 + 2 * keyCols.length;
   const table = ints(rows * stride);
-  for (let k = 0; k < keyCols.length; k++) {
-    const h32 = hi[k], l32 = lo[k];
-    for (let r = 0, at = 2 + 2 * k; r < rows; r++, at += stride) {
-      table[at] = h32[r];
-      table[at + 1] = l32[r];
+  for (let a = 0; a < rows; a += BUILD_CHUNK) {
+    const b = Math.min(rows, a + BUILD_CHUNK);
+    for (let k = 0; k < keyCols.length; k++) {
+      const h32 = hi[k], l32 = lo[k];
+      for (let r = a, at = a * stride + 2 + 2 * k; r < b; r++, at += stride) {
+        table[at] = h32[r];
+        table[at + 1] = l32[r];
+      }
     }
+    await pace(ctx);
   }
   // Linked from the last row back, so that each chain reads in ascending row order.
-  for (let r = rows - 1; r >= 0; r--) {
-    const h = hashes[r], bucket = h & mask;
-    table[r * stride] = first[bucket];
-    table[r * stride + 1] = h;
-    first[bucket] = r;
+  for (let b = rows; b > 0; b -= BUILD_CHUNK) {
+    for (let r = b - 1, a = Math.max(0, b - BUILD_CHUNK); r >= a; r--) {
+      const h = hashes[r], bucket = h & mask;
+      table[r * stride] = first[bucket];
+      table[r * stride + 1] = h;
+      first[bucket] = r;
+    }
+    await pace(ctx);
   }
   let bloom: Int32Array | undefined, bloomShift = 0;
   if (rows >= BLOOM_ROWS_MIN) {
@@ -159,6 +175,7 @@ export async function build(
     for (let r = 0; r < rows; r++) {
       const b = Math.imul(hashes[r], 0x9e3779b1) >>> bloomShift;
       bloom[b >>> 5] |= 1 << (b & 31);
+      if ((r & (BUILD_CHUNK - 1)) === BUILD_CHUNK - 1) await pace(ctx);
     }
   }
   return { buffers, rows, table, stride, first, mask, bloom, bloomShift };
