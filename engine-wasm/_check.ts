@@ -3,7 +3,7 @@
  * way whichever one runs. A failure is our own bug (STYLE.md §4): it throws a RangeError
  * before any memory is touched.
  */
-import type { AsofMergeArgs, ColumnArgs, GatherOrNullArgs, Rows } from "./kernels.ts";
+import type { AsofMergeArgs, ColumnArgs, GatherOrNullArgs, Rows, SelUnionArgs } from "./kernels.ts";
 
 /** Largest count a kernel takes: its counts are signed 32-bit. */
 export const COUNT_MAX = 0x7fff_ffff;
@@ -124,5 +124,16 @@ export class Checker {
     if (typeof a.nul !== "bigint" || BigInt.asIntN(64, a.nul) !== a.nul) {
       fail("nul is not a 64-bit bigint", "nul", a.nul);
     }
+  }
+
+  /** The regions of a selUnion; gives its two counts. */
+  selUnion(a: SelUnionArgs): { na: number; nb: number } {
+    const na = this.count(a.aCount, "aCount"), nb = this.count(a.bCount, "bCount");
+    this.region(a.a, na * 4, 4, "a");
+    this.region(a.b, nb * 4, 4, "b");
+    this.region(a.out, (na + nb) * 4, 4, "out");
+    this.disjoint(a.a, na * 4, a.out, (na + nb) * 4);
+    this.disjoint(a.b, nb * 4, a.out, (na + nb) * 4);
+    return { na, nb };
   }
 }

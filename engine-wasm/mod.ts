@@ -440,13 +440,7 @@ class WasmKernels implements Kernels {
   }
 
   selUnion(args: SelUnionArgs): number {
-    const check = this.#check;
-    const na = check.count(args.aCount, "aCount"), nb = check.count(args.bCount, "bCount");
-    check.region(args.a, na * 4, 4, "a");
-    check.region(args.b, nb * 4, 4, "b");
-    check.region(args.out, (na + nb) * 4, 4, "out");
-    check.disjoint(args.a, na * 4, args.out, (na + nb) * 4);
-    check.disjoint(args.b, nb * 4, args.out, (na + nb) * 4);
+    const { na, nb } = this.#check.selUnion(args);
     return this.#fn("sel_union")(args.a, na, args.b, nb, args.out) as number;
   }
 

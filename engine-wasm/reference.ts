@@ -433,13 +433,7 @@ class ReferenceKernels implements Kernels {
   }
 
   selUnion(args: SelUnionArgs): number {
-    const check = this.#check;
-    const na = check.count(args.aCount, "aCount"), nb = check.count(args.bCount, "bCount");
-    check.region(args.a, na * 4, 4, "a");
-    check.region(args.b, nb * 4, 4, "b");
-    check.region(args.out, (na + nb) * 4, 4, "out");
-    check.disjoint(args.a, na * 4, args.out, (na + nb) * 4);
-    check.disjoint(args.b, nb * 4, args.out, (na + nb) * 4);
+    const { na, nb } = this.#check.selUnion(args);
     const i32 = this.#i32;
     const rows = new Set<number>();
     for (let i = 0; i < na; i++) rows.add(i32[args.a / 4 + i]);
