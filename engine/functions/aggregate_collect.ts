@@ -7,6 +7,7 @@
 import { SqlError } from "../base/errors.ts";
 import { arrayType, type ColumnType, isIntegral, isNumeric, T } from "../base/types.ts";
 import { DoubleArray } from "../base/double_array.ts";
+import { DoubleHistogram } from "./hdr_double_histogram.ts";
 import { int32, int64, nullValueOf, type Value } from "../base/values.ts";
 import { aggregate, isText, noMatch, textOf } from "./_util.ts";
 import type { Accumulator, AggregateBinding, AggregateFunction, BoundArg } from "./registry_types.ts";
@@ -44,9 +45,10 @@ function bindStringAgg(name: string, distinct: boolean) {
 }
 
 /**
- * approx_percentile(x, p [, precision]) / approx_median(x [, precision]): DOUBLE. QuestDB
- * uses an HdrHistogram; we keep the values and answer the exact nearest-rank percentile,
- * which lies within any precision the histogram would give (§13.1 allows this).
+ * approx_percentile(x, p [, precision]) / approx_median(x [, precision]): DOUBLE, answered as
+ * QuestDB's HdrHistogram answers it (hdr_double_histogram.ts): DOUBLE/FLOAT through a
+ * DoubleHistogram, integers through an integer Histogram, `precision` significant digits
+ * (0..5, default 1).
  */
 function bindPercentile(name: string, median: boolean) {
   return (args: BoundArg[]): AggregateBinding | string => {
@@ -64,23 +66,27 @@ function bindPercentile(name: string, median: boolean) {
       p = Number(pArg.value);
       if (!(p >= 0 && p <= 1)) return `percentile must be between 0.0 and 1.0 [value=${pArg.value}]`;
     }
+    let digits = 1;
+    const precArg = args[maxArgs - 1];
+    if (args.length === maxArgs && precArg) {
+      if (!precArg.constant || !isIntegral(precArg.type)) return "precision must be a constant integer";
+      digits = Number(precArg.value);
+      if (!(digits >= 0 && digits <= 5)) return "precision must be between 0 and 5";
+    }
+    const integers = isIntegral(args[0].type);
     return {
       returns: T.DOUBLE,
       create: () => {
-        const values: number[] = [];
+        const h = new DoubleHistogram(digits, integers);
         return {
           add: ([v]) => {
             if (v === null) return;
             const x = Number(v);
+            if (Number.isNaN(x)) return;
             if (x < 0) throw new SqlError(`${name}: negative values are not supported [value=${x}]`);
-            values.push(x);
+            h.record(x);
           },
-          result: () => {
-            if (values.length === 0) return null;
-            values.sort((a, b) => a - b);
-            const rank = Math.max(1, Math.ceil(p * values.length));
-            return values[Math.min(rank, values.length) - 1];
-          },
+          result: () => h.valueAtPercentile(p * 100) ?? null,
         };
       },
     };
