@@ -22,14 +22,12 @@ import { compilePredicate } from "./compile_expr.ts";
 import { charge, type ExecContext, pace, paceDue, rowBytes } from "./exec_context.ts";
 import { kernelSelect } from "./filter.ts";
 import { type Pred, predicateOf } from "./kernel_predicates.ts";
+import { markSeen, symbolKeySpace } from "./latest_by_keys.ts";
 import { partitionRanges } from "./scan.ts";
 import { batchSelect } from "./vector/batch_eval.ts";
 
 type LatestNode = Extract<PlanNode, { kind: "latestBy" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
-
-/** Key combinations beyond this are tracked in a Set instead of a byte table. */
-const TABLE_MAX = 1 << 24;
 
 /** Writes the batch rows the filter keeps into `sel` and answers their count. */
 export type Selector = (b: Batch, sel: Int32Array) => number;
@@ -77,22 +75,9 @@ export async function latestBySymbolKeysFiltered(
   latest: Map<unknown, { ts: bigint; row: Value[] }>,
   hashOf: (b: Batch, i: number) => unknown,
 ): Promise<boolean> {
-  if (n.keys.length === 0) return false;
-  const cols: number[] = [];
-  const radix: number[] = [];
-  let combos = 1, nonNull = 1;
-  for (const k of n.keys) {
-    if (k.kind !== "column" || scan.columns[k.index].type.tag !== "SYMBOL") return false;
-    const col = scan.columnIndexes[k.index];
-    const size = snap.symbols(col).size;
-    cols.push(col);
-    radix.push(combos);
-    combos *= size + 1;
-    nonNull *= size;
-  }
-  if (combos > 2 ** 48) return false;
-  const table = combos <= TABLE_MAX ? new Uint8Array(combos) : undefined;
-  const set = table ? undefined : new Set<number>();
+  const space = symbolKeySpace(n, scan, snap);
+  if (!space) return false;
+  const { cols, radix, combos, nonNull, seen: marks } = space;
   const select = filter ? scanSelector(filter, scan, ctx) : undefined;
   const sel = new Int32Array(BATCH_ROWS_MAX);
   const tsIndex = n.tsIndex;
@@ -130,13 +115,7 @@ export async function latestBySymbolKeysFiltered(
             if (key >= 0) code += (key + 1) * radix[j];
             else full = false;
           }
-          if (table) {
-            if (table[code]) continue;
-            table[code] = 1;
-          } else {
-            if (set!.has(code)) continue;
-            set!.add(code);
-          }
+          if (!markSeen(marks, code)) continue;
           seen++;
           b ??= await load();
           const h = hashOf(b, i);

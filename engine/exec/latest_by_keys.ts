@@ -79,6 +79,60 @@ export async function findNullKeyRow(
 }
 
 /**
+ * The SYMBOL key columns of a LATEST BY as one code space: a row's code is the sum over keys
+ * of (key code + 1) * radix (0 for a NULL key), and `seen` marks the codes met so far.
+ */
+export interface SymbolKeySpace {
+  /** The scan's column index of each key. */
+  cols: number[];
+  radix: number[];
+  /** Key combinations, NULL keys included. */
+  combos: number;
+  /** Key combinations without a NULL key. */
+  nonNull: number;
+  seen: Uint8Array | Set<number>;
+}
+
+/**
+ * The key code space when every key is a SYMBOL column of the scan and the combinations fit
+ * 2^48 codes (exact in a double); undefined otherwise.
+ */
+export function symbolKeySpace(
+  n: LatestNode,
+  scan: ScanNode,
+  snap: TableSnapshot,
+): SymbolKeySpace | undefined {
+  if (n.keys.length === 0) return undefined;
+  const cols: number[] = [];
+  const radix: number[] = [];
+  let combos = 1, nonNull = 1;
+  for (const k of n.keys) {
+    if (k.kind !== "column" || scan.columns[k.index].type.tag !== "SYMBOL") return undefined;
+    const col = scan.columnIndexes[k.index];
+    const size = snap.symbols(col).size;
+    cols.push(col);
+    radix.push(combos);
+    combos *= size + 1;
+    nonNull *= size;
+  }
+  if (combos > 2 ** 48) return undefined;
+  const seen = combos <= TABLE_MAX ? new Uint8Array(combos) : new Set<number>();
+  return { cols, radix, combos, nonNull, seen };
+}
+
+/** Marks `code` seen; false when it already was. */
+export function markSeen(seen: Uint8Array | Set<number>, code: number): boolean {
+  if (seen instanceof Uint8Array) {
+    if (seen[code]) return false;
+    seen[code] = 1;
+    return true;
+  }
+  if (seen.has(code)) return false;
+  seen.add(code);
+  return true;
+}
+
+/**
  * Runs the keyed backward read when every key is a SYMBOL column of the scan; fills `latest`
  * exactly as the generic backward read would (newest first) and returns true, or returns
  * false when it does not apply.
@@ -91,23 +145,10 @@ export async function latestBySymbolKeys(
   latest: Map<unknown, { ts: bigint; row: Value[] }>,
   hashOf: (b: Batch, i: number) => unknown,
 ): Promise<boolean> {
-  if (n.keys.length === 0) return false;
-  const cols: number[] = [];
-  const radix: number[] = [];
-  let combos = 1, nonNull = 1;
-  for (const k of n.keys) {
-    if (k.kind !== "column" || scan.columns[k.index].type.tag !== "SYMBOL") return false;
-    const col = scan.columnIndexes[k.index];
-    const size = snap.symbols(col).size;
-    cols.push(col);
-    radix.push(combos);
-    combos *= size + 1;
-    nonNull *= size;
-  }
-  if (combos > 2 ** 48) return false;
+  const space = symbolKeySpace(n, scan, snap);
+  if (!space) return false;
+  const { cols, radix, combos, nonNull, seen: marks } = space;
   const single = cols.length === 1;
-  const table = combos <= TABLE_MAX ? new Uint8Array(combos) : undefined;
-  const set = table ? undefined : new Set<number>();
   let seen = 0;
   const chosen: { p: number; row: number }[] = [];
   let nullSearch: { p: number; r: number; lo: number } | undefined;
@@ -126,17 +167,11 @@ export async function latestBySymbolKeys(
           const key = views[j][i];
           if (key >= 0) code += (key + 1) * radix[j];
         }
-        if (table) {
-          if (table[code]) continue;
-          table[code] = 1;
-        } else {
-          if (set!.has(code)) continue;
-          set!.add(code);
-        }
+        if (!markSeen(marks, code)) continue;
         seen++;
         chosen.push({ p, row: from + i });
         if (seen === combos) break scan;
-        if (single && seen === nonNull && !(table ? table[0] : set!.has(0))) {
+        if (single && seen === nonNull && !(marks instanceof Uint8Array ? marks[0] : marks.has(0))) {
           nullSearch = { p, r, lo: from + i };
           break scan;
         }
