@@ -202,11 +202,21 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
     job: HashJob,
     snap: TableSnapshot,
     ctx: ExecContext,
+    parts?: number,
   ): Promise<HashPartial[] | undefined> {
     if (this.workers === 0 || this.#broken || this.#closed || !(snap instanceof Snapshot)) return undefined;
-    const morsels = morselsForWorkers(morselsOf(snap, job.intervals, hashTuning.morselRows), this.workers);
     const queues: number[][] = Array.from({ length: this.workers }, () => []);
-    morselWorkers(morsels, this.workers).forEach((w, i) => queues[w].push(i));
+    let morsels: Morsel[];
+    if (parts) {
+      // Hash partitions (hash_parallel.ts partitioned): each reads the whole scan and keeps
+      // the rows whose key hash falls in it; partition p runs on worker p % workers.
+      const pieces = morselsOf(snap, job.intervals, Infinity).flatMap((m) => m.pieces);
+      morsels = pieces.length ? Array.from({ length: parts }, (_, part) => ({ pieces, part, parts })) : [];
+      morsels.forEach((_, i) => queues[i % this.workers].push(i));
+    } else {
+      morsels = morselsForWorkers(morselsOf(snap, job.intervals, hashTuning.morselRows), this.workers);
+      morselWorkers(morsels, this.workers).forEach((w, i) => queues[w].push(i));
+    }
     if (morsels.length === 0) return [];
     const heaps = await this.#start();
     if (!heaps) return undefined;

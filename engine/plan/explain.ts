@@ -15,7 +15,7 @@ import {
 } from "../exec/vector/physical.ts";
 
 // Whether an aggregate runs on the worker heaps was chosen for this plan (Engine, before EXPLAIN).
-import { denseKeysOf, parallelOf } from "../exec/vector/hash_parallel.ts";
+import { denseKeysOf, parallelOf, partitionedOf } from "../exec/vector/hash_parallel.ts";
 import { parallelSampleByOf } from "../exec/sample_by_parallel.ts";
 import { parallelTopNNotes, parallelTopNOf } from "../exec/vector/top_n_parallel.ts";
 import { joinOp } from "../exec/hash_join.ts";
@@ -77,7 +77,7 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
       const distinctKeys = aggregateDistinctKeys(n) ? ", distinct symbol keys" : "";
       const dense = denseKeysOf(n) ? ", dense keys" : "";
       const op = ` [${AGGREGATE_OP_LABEL[aggregateOp(n)]}${stats}${distinctKeys}${
-        workers ? `, parallel ${workers}` : ""
+        workers ? `, ${partitionedOf(n) ? "partitioned" : "parallel"} ${workers}` : ""
       }${dense}]`;
       return (n.keys.length
         ? `GroupBy keys: ${n.keys.length} values: ${n.aggs.map((a) => a.name).join(",")}`
@@ -96,7 +96,7 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
       return "Limit";
     case "distinct":
       return `Distinct [${AGGREGATE_OP_LABEL[distinctOp(n)]}${
-        parallelOf(n) ? `, parallel ${parallelOf(n)}` : ""
+        parallelOf(n) ? `, ${partitionedOf(n) ? "partitioned" : "parallel"} ${parallelOf(n)}` : ""
       }${denseKeysOf(n) ? ", dense keys" : ""}]`;
     case "setop":
       return `${n.op[0].toUpperCase()}${n.op.slice(1)}${n.all ? " All" : ""} [${setOpOp(n)}${

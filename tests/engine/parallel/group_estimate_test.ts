@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { Engine, SqlError } from "../../../engine/mod.ts";
 import { extrapolate, groupEstimate } from "../../../engine/exec/vector/group_estimate.ts";
 import { hashTuning } from "../../../engine/parallel/worker_pool.ts";
+import { partitionTuning } from "../../../engine/exec/vector/hash_parallel.ts";
 import { bothWays } from "../_result_rows.ts";
 import { assertSame, explain, parallelEngine, rows, run } from "./_parallel_util.ts";
 
@@ -41,8 +42,10 @@ async function makeTable(engine: Engine): Promise<void> {
 /** Runs `fn` with 16K-row morsels (a limit of 4K groups a morsel) on a parallel engine. */
 async function withEngine(fn: (e: Engine) => Promise<void>, queryMemoryBytes?: number): Promise<void> {
   const root = await Deno.makeTempDir({ prefix: "qdb_group_estimate_" });
-  const morselRows = hashTuning.morselRows;
+  const morselRows = hashTuning.morselRows, workersMin = partitionTuning.workersMin;
   hashTuning.morselRows = 16384;
+  // Two workers run many-group shapes as hash partitions here (by default only from four).
+  partitionTuning.workersMin = 2;
   try {
     const engine = queryMemoryBytes === undefined ? await parallelEngine(root) : await Engine.open({
       root,
@@ -59,18 +62,40 @@ async function withEngine(fn: (e: Engine) => Promise<void>, queryMemoryBytes?: n
     }
   } finally {
     hashTuning.morselRows = morselRows;
+    partitionTuning.workersMin = workersMin;
     groupEstimate.share = 0.25;
     await Deno.remove(root, { recursive: true });
   }
 }
 
 const MANY = [
-  ["SELECT u, count(*), sum(d) FROM t GROUP BY u", /GroupBy keys: 1 values: count,sum \[vectorized hash\]/],
-  ["SELECT s, u, max(d) FROM t GROUP BY s, u", /GroupBy keys: 2 values: max \[vectorized hash\]/],
-  ["SELECT DISTINCT u, k FROM t", /Distinct \[vectorized hash\]/],
-  ["SELECT k, count(DISTINCT u) FROM t GROUP BY k", /GroupBy keys: 1 values: count \[vectorized hash\]/],
-  ["SELECT ts, count(*) FROM t GROUP BY ts", /GroupBy keys: 1 values: count \[vectorized hash\]/],
+  [
+    "SELECT u, count(*), sum(d) FROM t GROUP BY u",
+    /GroupBy keys: 1 values: count,sum \[vectorized hash, partitioned 2\]/,
+  ],
+  [
+    "SELECT s, u, max(d) FROM t GROUP BY s, u",
+    /GroupBy keys: 2 values: max \[vectorized hash, partitioned 2\]/,
+  ],
+  ["SELECT DISTINCT u, k FROM t", /Distinct \[vectorized hash, partitioned 2\]/],
+  [
+    "SELECT k, count(DISTINCT u) FROM t GROUP BY k",
+    /GroupBy keys: 1 values: count \[vectorized hash, partitioned 2\]/,
+  ],
+  [
+    "SELECT ts, count(*) FROM t GROUP BY ts",
+    /GroupBy keys: 1 values: count \[vectorized hash, partitioned 2\]/,
+  ],
 ] as const;
+
+/** More many-group shapes (partitioned): a symbol and a long, 64-bit results, FILTER, WHERE. */
+const MORE_MANY = [
+  "SELECT u, count(*), min(u), max(ts) FROM t GROUP BY u",
+  "SELECT s, u, sum(u), avg(d), count(d) FILTER (WHERE k > 4) FROM t GROUP BY s, u",
+  "SELECT u, k, count(*) FROM t WHERE k <> 3 GROUP BY u, k",
+  "SELECT DISTINCT d FROM t",
+  "SELECT count(*), sum(n) FROM (SELECT u, s, count(*) n FROM t GROUP BY u, s)",
+];
 
 const FEW = [
   ["SELECT k, count(*), avg(d) FROM t GROUP BY k", /\[vectorized hash, parallel 2\]/],
@@ -79,19 +104,41 @@ const FEW = [
   ["SELECT u, count(*) FROM t WHERE k = 3 GROUP BY u", /\[vectorized hash, parallel 2\]/],
 ] as const;
 
-Deno.test("many groups a morsel stay on the main thread at plan time, few go to the workers", async () => {
+Deno.test("many groups a morsel run as hash partitions at plan time, few go to the workers as morsels", async () => {
   await withEngine(async (engine) => {
     for (const [sql, plan] of [...MANY, ...FEW]) {
       const jobs = engine.parallel.jobs;
       const { got, want, plan: text } = await bothWays(engine, sql);
       assert.match(text, plan, `${sql}\n${text}`);
-      const onWorkers = /parallel/.test(text);
+      const onWorkers = /parallel|partitioned/.test(text);
       // Rows on the workers only when the plan said so: no run-time hand-back.
       const picked = await rows(engine, sql);
       assert.equal(engine.parallel.jobs, onWorkers ? jobs + 2 : jobs, `${sql}: ran on the workers`);
       assertSame(picked, want, sql);
       assertSame(got, want, sql);
     }
+  });
+});
+
+Deno.test("more many-group shapes as hash partitions give the reference's rows in its order", async () => {
+  await withEngine(async (engine) => {
+    for (const sql of MORE_MANY) {
+      const { got, want, plan } = await bothWays(engine, sql);
+      assert.match(plan, /partitioned 2/, `${sql}\n${plan}`);
+      assert.ok(want.length >= 1, `${sql}: ${want.length} rows`);
+      assertSame(got, want, sql);
+    }
+    // Fewer workers than partitionTuning.workersMin: one heap, as before the partitioned path.
+    partitionTuning.workersMin = 3;
+    const { got: one, want: ref, plan } = await bothWays(engine, MANY[0][0]);
+    assert.match(plan, /GroupBy keys: 1 values: count,sum \[vectorized hash\]/, plan);
+    assertSame(one, ref, MANY[0][0]);
+    partitionTuning.workersMin = 2;
+    // No rows: no groups (the estimate saw many groups in the table's rows).
+    const empty = "SELECT u, count(*) FROM t WHERE k = 42 GROUP BY u";
+    const { got, want } = await bothWays(engine, empty);
+    assert.equal(want.length, 0);
+    assertSame(got, want, empty);
   });
 });
 
@@ -115,8 +162,15 @@ Deno.test("many-group shapes forced onto the workers merge to the reference's ro
 Deno.test("a GROUP BY of too many groups on the workers fails with the memory limit error", async () => {
   const small = 2 * 1024 * 1024;
   await withEngine(async (engine) => {
-    groupEstimate.share = Infinity;
     const sql = "SELECT u, count(*) FROM t GROUP BY u";
+    // As hash partitions (the plan's choice) and as morsels merged here (forced).
+    assert.match(await explain(engine, sql), /partitioned 2/);
+    await assert.rejects(rows(engine, sql), (e: unknown) => {
+      assert.ok(e instanceof SqlError && e.kind === "limit", `not the limit error: ${e}`);
+      assert.match(e.message, new RegExp(`query memory limit exceeded.*\\[query.memory.limit=${small}\\]`));
+      return true;
+    });
+    groupEstimate.share = Infinity;
     assert.match(await explain(engine, sql), /parallel 2/);
     await assert.rejects(rows(engine, sql), (e: unknown) => {
       assert.ok(e instanceof SqlError, `not a SqlError: ${e}`);
