@@ -174,6 +174,35 @@ export const TYPED_VECTOR_TAGS: ReadonlySet<string> = new Set([
 
 /** Allocates an empty vector data array of `n` rows for type `t` (all NULL / false / 0). */
 export function allocVectorData(t: ColumnType, n: number): VectorData {
+  const d = zeroedVectorData(t, n);
+  switch (t.tag) {
+    case "BOOLEAN":
+    case "BYTE":
+    case "SHORT":
+    case "CHAR":
+    case "IPV4":
+      return d;
+    case "INT":
+      return (d as Int32Array).fill(INT_NULL);
+    case "FLOAT":
+      return (d as Float32Array).fill(NaN);
+    case "DOUBLE":
+      return (d as Float64Array).fill(NaN);
+    case "LONG":
+    case "DATE":
+    case "TIMESTAMP":
+    case "TIMESTAMP_NS":
+      return (d as BigInt64Array).fill(LONG_NULL);
+    default:
+      return (d as Value[]).fill(null);
+  }
+}
+
+/**
+ * The array `allocVectorData` gives, not yet NULL-filled (zeros; holes for a `Value[]`), for
+ * callers that write every row anyway.
+ */
+export function zeroedVectorData(t: ColumnType, n: number): VectorData {
   switch (t.tag) {
     case "BOOLEAN":
     case "BYTE":
@@ -183,20 +212,19 @@ export function allocVectorData(t: ColumnType, n: number): VectorData {
     case "CHAR":
       return new Uint16Array(n);
     case "INT":
-      return new Int32Array(n).fill(INT_NULL);
     case "IPV4":
       return new Int32Array(n);
     case "FLOAT":
-      return new Float32Array(n).fill(NaN);
+      return new Float32Array(n);
     case "DOUBLE":
-      return new Float64Array(n).fill(NaN);
+      return new Float64Array(n);
     case "LONG":
     case "DATE":
     case "TIMESTAMP":
     case "TIMESTAMP_NS":
-      return new BigInt64Array(n).fill(LONG_NULL);
+      return new BigInt64Array(n);
     default:
-      return new Array<Value>(n).fill(null);
+      return new Array<Value>(n);
   }
 }
 

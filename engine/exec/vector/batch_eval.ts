@@ -6,8 +6,14 @@
  * (compile_expr.ts), so results never depend on which form ran. The reference execution of the
  * differential tests (physical.ts) turns all of them off.
  */
-import { allocVectorData, type Batch, type Vector, type VectorData, writeValue } from "../../base/values.ts";
-import type { ColumnType } from "../../base/types.ts";
+import {
+  allocVectorData,
+  type Batch,
+  type Vector,
+  type VectorData,
+  writeValue,
+  zeroedVectorData,
+} from "../../base/values.ts";
 import type { BoundExpr } from "../../plan/bound.ts";
 import { compileExpr, compilePredicate } from "../compile_expr.ts";
 import type { ExecContext } from "../exec_context.ts";
@@ -16,25 +22,6 @@ import { referenceExecution } from "./physical.ts";
 import { symbolCaster } from "./symbol_cast.ts";
 
 type Out = Int8Array | Int16Array | Int32Array | Float32Array | Float64Array;
-
-/** Uninitialized (zeroed) data of `t` for n rows; every row is written by the loop. */
-function rawData(t: ColumnType, n: number): VectorData {
-  switch (t.tag) {
-    case "BOOLEAN":
-    case "BYTE":
-      return new Int8Array(n);
-    case "SHORT":
-      return new Int16Array(n);
-    case "INT":
-      return new Int32Array(n);
-    case "FLOAT":
-      return new Float32Array(n);
-    case "DOUBLE":
-      return new Float64Array(n);
-    default:
-      return new BigInt64Array(n);
-  }
-}
 
 /** The array the loop writes: LONG-like data through its 32-bit word view. */
 function outOf(d: VectorData, n: number): Out {
@@ -74,11 +61,12 @@ export function batchVector(
   let buf: VectorData | undefined;
   return (b) => {
     const n = b.rowCount;
+    // Zeroed, not NULL-filled: the loop writes every row.
     let data: VectorData;
     if (reuse) {
-      if (!buf || buf.length < n) buf = rawData(t, n);
+      if (!buf || buf.length < n) buf = zeroedVectorData(t, n);
       data = buf.length === n ? buf : (buf as Out).subarray(0, n) as VectorData;
-    } else data = rawData(t, n);
+    } else data = zeroedVectorData(t, n);
     if (run(b, outOf(data, n)) < 0) {
       rows ??= compileExpr(e, ctx);
       for (let i = 0; i < n; i++) writeValue(t, data, i, rows(b, i));

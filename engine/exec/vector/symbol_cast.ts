@@ -10,7 +10,14 @@
  * keyed by its texts, with the same ids.
  */
 import type { ColumnType } from "../../base/types.ts";
-import { type Batch, type SymbolDict, type Value, type Vector, writeValue } from "../../base/values.ts";
+import {
+  type Batch,
+  type SymbolDict,
+  type Value,
+  type Vector,
+  writeValue,
+  zeroedVectorData,
+} from "../../base/values.ts";
 import { castValue } from "../../functions/cast.ts";
 
 /** Dictionaries larger than this are cast row by row (the table is a value per code). */
@@ -61,37 +68,11 @@ export function symbolCaster(col: number, from: ColumnType, to: ColumnType, pos:
       origins.set(data, { codes: codes.length === n ? codes : codes.subarray(0, n), dict });
       return { type: to, data };
     }
-    const data = allocTyped(to, n);
+    const data = zeroedVectorData(to, n);
     for (let i = 0; i < n; i++) {
       const k = codes[i];
       writeValue(to, data, i, table[k < 0 ? 0 : k + 1]);
     }
     return { type: to, data };
   };
-}
-
-function allocTyped(t: ColumnType, n: number) {
-  switch (t.tag) {
-    case "BOOLEAN":
-    case "BYTE":
-      return new Int8Array(n);
-    case "SHORT":
-      return new Int16Array(n);
-    case "CHAR":
-      return new Uint16Array(n);
-    case "INT":
-    case "IPV4":
-      return new Int32Array(n);
-    case "FLOAT":
-      return new Float32Array(n);
-    case "DOUBLE":
-      return new Float64Array(n);
-    case "LONG":
-    case "DATE":
-    case "TIMESTAMP":
-    case "TIMESTAMP_NS":
-      return new BigInt64Array(n);
-    default:
-      return new Array<Value>(n);
-  }
 }
