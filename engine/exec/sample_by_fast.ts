@@ -17,6 +17,7 @@ import { boundTicks, type Bucketer, bucketerOf, fixedStrideTicks } from "./sampl
 import { lowerBound, partitionRanges } from "./scan.ts";
 import { trySampleByKeyedFast } from "./sample_by_keyed_fast.ts";
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
+import { exactLongSum, sumLongRows } from "./exact_long_sum.ts";
 
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
 type Fn = "count" | "sum" | "avg" | "min" | "max" | "first" | "last";
@@ -38,6 +39,11 @@ export interface FastAgg {
   col: number;
   kind?: MeasureKind;
   returns: ColumnType;
+  /**
+   * avg() of a 64-bit integer column: its Acc sums exactly (an unbounded bigint recovered from
+   * the kernels' wrapped sums, exact_long_sum.ts), as the hash and row paths divide the true sum.
+   */
+  exact?: boolean;
 }
 
 /** Per-bucket partial state of one aggregate. */
@@ -71,9 +77,9 @@ export function unkeyedShapeOf(n: SampleByNode): { scan: ScanNode; aggs: FastAgg
     if (a.args.length !== 1 || arg.kind !== "column") return undefined;
     const kind = KIND[scan.columns[arg.index].type.tag];
     if (!kind) return undefined;
-    // 64-bit integer sums wrap in the kernels: the mean of such values is left to the hash path.
-    if (a.name === "avg" && kind === "i64") return undefined;
-    aggs.push({ fn: a.name as Fn, col: arg.index, kind, returns: a.binding.returns });
+    // 64-bit integer sums wrap in the kernels: avg() recovers the exact sums (FastAgg.exact).
+    const exact = a.name === "avg" && kind === "i64" ? true : undefined;
+    aggs.push({ fn: a.name as Fn, col: arg.index, kind, returns: a.binding.returns, exact });
   }
   return { scan, aggs };
 }
@@ -268,10 +274,25 @@ export async function accumulatePieces(
       const segCount = ends.length;
       const endsPtr = scratch.alloc(segCount * 4);
       mem.i32(endsPtr, segCount).set(ends);
-      const stats = new Map<number, ReturnType<typeof readSegments>>();
+      const stats = new Map<number, ReturnType<typeof readSegments> & { exacts?: bigint[] }>();
       for (const c of columns) {
         const kind = aggs.find((a) => a.col === c)!.kind!;
-        stats.set(c, readSegments(kind, regions.get(c)!, rowCount, from, endsPtr, segCount, scratch, k));
+        const st = readSegments(kind, regions.get(c)!, rowCount, from, endsPtr, segCount, scratch, k);
+        stats.set(c, st);
+        if (aggs.some((a) => a.col === c && a.exact)) {
+          // Each segment's true sum; rarely (values near +-2^62) its rows summed again.
+          const sums = st.sums as BigInt64Array,
+            mins = st.mins as BigInt64Array,
+            maxs = st.maxs as BigInt64Array;
+          (st as { exacts?: bigint[] }).exacts = Array.from(
+            { length: segCount },
+            (_, s) =>
+              exactLongSum(st.counts[s], sums[s], mins[s], maxs[s]) ??
+                sumLongRows(
+                  mem.i64(regions.get(c)!, rowCount).subarray(s === 0 ? from : ends[s - 1], ends[s]),
+                ),
+          );
+        }
       }
       let prev = from;
       for (let s = 0; s < segCount; s++) {
@@ -280,7 +301,9 @@ export async function accumulatePieces(
         if (rows <= 0) continue;
         let accs = partial.get(starts[s]);
         if (!accs) partial.set(starts[s], accs = aggs.map(newAcc));
-        aggs.forEach((a, i) => merge(accs![i], rows, a.col >= 0 ? stats.get(a.col)! : undefined, s));
+        aggs.forEach((a, i) =>
+          merge(accs![i], rows, a.col >= 0 ? stats.get(a.col)! : undefined, s, !!a.exact)
+        );
       }
     }
     // Merged into the partials: the partition may leave the cache, so a table larger than
@@ -299,8 +322,8 @@ function slices(from: number, to: number, rows: number): [number, number][] {
   return out;
 }
 
-/** Folds `b` (the state of later rows of the same bucket) into `a`. */
-export function mergeAcc(a: Acc, b: Acc): void {
+/** Folds `b` (the state of later rows of the same bucket) into `a`; `exact`: FastAgg.exact. */
+export function mergeAcc(a: Acc, b: Acc, exact = false): void {
   a.rows += b.rows;
   if (!b.seen) return;
   if (!a.seen) a.first = b.first;
@@ -308,7 +331,9 @@ export function mergeAcc(a: Acc, b: Acc): void {
   a.last = b.last;
   if (b.count === 0) return;
   a.count += b.count;
-  a.sum = typeof b.sum === "bigint"
+  a.sum = exact
+    ? BigInt(a.sum) + BigInt(b.sum)
+    : typeof b.sum === "bigint"
     ? BigInt.asIntN(64, BigInt(a.sum) + b.sum)
     : Number(a.sum) + Number(b.sum);
   if (b.min !== null && (a.min === null || b.min < a.min)) a.min = b.min;
@@ -363,7 +388,13 @@ export function isNull(v: number | bigint, kind: MeasureKind): boolean {
   return kind === "i32" ? v === -2147483648 : !Number.isFinite(v);
 }
 
-function merge(acc: Acc, rows: number, st: ReturnType<typeof readSegments> | undefined, s: number): void {
+function merge(
+  acc: Acc,
+  rows: number,
+  st: (ReturnType<typeof readSegments> & { exacts?: bigint[] }) | undefined,
+  s: number,
+  exact: boolean,
+): void {
   acc.rows += rows;
   if (!st) return;
   const kind = st.kind;
@@ -375,7 +406,11 @@ function merge(acc: Acc, rows: number, st: ReturnType<typeof readSegments> | und
   if (count === 0) return;
   acc.count += count;
   const sum = st.sums[s];
-  acc.sum = typeof sum === "bigint" ? BigInt.asIntN(64, BigInt(acc.sum) + sum) : Number(acc.sum) + sum;
+  acc.sum = exact
+    ? BigInt(acc.sum) + st.exacts![s]
+    : typeof sum === "bigint"
+    ? BigInt.asIntN(64, BigInt(acc.sum) + sum)
+    : Number(acc.sum) + sum;
   const mn = st.mins[s], mx = st.maxs[s];
   if (!isNull(mn, kind) && (acc.min === null || mn < acc.min)) acc.min = mn;
   if (!isNull(mx, kind) && (acc.max === null || mx > acc.max)) acc.max = mx;

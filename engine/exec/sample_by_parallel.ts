@@ -275,7 +275,7 @@ export async function runParallelSampleBy(n: SampleByNode, ctx: ExecContext): Pr
         const last = prev ? prev.starts.length - 1 : -1;
         if (prev && prev.starts[last] === enc.starts[0]) {
           const merged = decodeAccs(aggs, prev, last), next = decodeAccs(aggs, enc, 0);
-          merged.forEach((a, i) => mergeAcc(a, next[i]));
+          merged.forEach((a, i) => mergeAcc(a, next[i], aggs[i].exact));
           storeAccs(aggs, prev, last, merged);
           from = 1;
         }
@@ -384,7 +384,10 @@ function encodeBuckets(env: UnkeyedEnv, partial: Map<bigint, Acc[]>): UnkeyedBuc
     aggs: env.aggs.map((a) => ({
       counts: new Float64Array(n),
       seen: new Uint8Array(n),
-      values: FIELDS.map(() => (wideOf(a) ? new BigInt64Array(n) : new Float64Array(n))),
+      // An exact sum (FastAgg.exact) may pass 2^63: its high word travels as a sixth array.
+      values: [...FIELDS, ...(a.exact ? ["hi"] : [])].map(
+        () => (wideOf(a) ? new BigInt64Array(n) : new Float64Array(n)),
+      ),
     })),
   };
   let b = 0;
@@ -405,7 +408,9 @@ function storeAccs(aggs: FastAgg[], enc: UnkeyedBuckets, b: number, accs: Acc[])
     if (v[0] instanceof BigInt64Array) {
       // NULL travels as LONG_NULL for INT columns too: isNull reads a BigInt so.
       const nul = LONG_NULL;
-      v[0][b] = acc.count === 0 ? 0n : BigInt(acc.sum);
+      const sum = acc.count === 0 ? 0n : BigInt(acc.sum);
+      v[0][b] = BigInt.asIntN(64, sum);
+      if (aggs[i].exact) v[5][b] = sum >> 64n;
       v[1][b] = acc.min === null ? nul : BigInt(acc.min);
       v[2][b] = acc.max === null ? nul : BigInt(acc.max);
       v[3][b] = acc.first === null ? nul : BigInt(acc.first);
@@ -467,12 +472,17 @@ function finishAt(a: FastAgg, enc: UnkeyedBuckets, i: number, b: number): Value 
     case "sum":
       return count === 0 ? null : typed(a.returns, e.values[0][b]);
     case "avg":
-      return count === 0 ? null : Number(e.values[0][b]) / count;
+      return count === 0 ? null : Number(a.exact ? exactAt(e.values, b) : e.values[0][b]) / count;
     default: {
       const x = e.values[FIELD_AT[a.fn]][b], kind = a.kind ?? "f64";
       return isNull(x, kind) ? null : typed(a.returns, kind === "i32" ? Number(x) : x);
     }
   }
+}
+
+/** An exact sum from its two words: the low in `values[0]`, the high in `values[5]`. */
+function exactAt(values: (Float64Array | BigInt64Array)[], b: number): bigint {
+  return ((values[5][b] as bigint) << 64n) + BigInt.asUintN(64, values[0][b] as bigint);
 }
 
 function decodeAccs(aggs: FastAgg[], enc: UnkeyedBuckets, b: number): Acc[] {
@@ -488,7 +498,7 @@ function decodeAccs(aggs: FastAgg[], enc: UnkeyedBuckets, b: number): Acc[] {
     out[i] = {
       rows: enc.rows[b],
       count: e.counts[b],
-      sum: e.counts[b] === 0 ? 0 : v[0][b],
+      sum: e.counts[b] === 0 ? 0 : aggs[i].exact ? exactAt(v, b) : v[0][b],
       min: get(1),
       max: get(2),
       first: get(3),

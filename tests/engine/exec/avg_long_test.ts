@@ -58,6 +58,23 @@ Deno.test("avg of LONG values whose sum overflows is their mean; sum wraps", asy
     // The same recovery on the table-scan kernels: unkeyed (partition statistics too), keyed,
     // of an expression; sum() still wraps.
     const closeSum = 12000000000000000004n;
+    // Unkeyed SAMPLE BY recovers the exact sums too (a bucket's rows summed again when their
+    // range is too wide, as in t); sum() beside avg() of the same column still wraps.
+    assert.deepEqual(await rows(engine, "SELECT ts, avg(l), sum(l), count(l) FROM u SAMPLE BY 1d"), [[
+      1704067200000000n,
+      Number(closeSum) / 4,
+      BigInt.asIntN(64, closeSum),
+      4n,
+    ]]);
+    assert.deepEqual(await rows(engine, "SELECT ts, avg(l), sum(l) FROM t SAMPLE BY 1d"), [[
+      1704067200000000n,
+      mean,
+      BigInt.asIntN(64, exactSum),
+    ]]);
+    assert.deepEqual(
+      (await rows(engine, "SELECT ts, avg(l) FROM u SAMPLE BY 2h FILL(NULL)")).map((r) => r[1]),
+      [Number(8000000000000000007n) / 2, Number(3999999999999999997n) / 2, null],
+    );
     assert.deepEqual(await rows(engine, "SELECT avg(l), sum(l) FROM u"), [[
       Number(closeSum) / 4,
       BigInt.asIntN(64, closeSum),

@@ -15,7 +15,7 @@ import { assertSame, explain, parallelEngine, rows, run, singleEngine } from "./
 const KEYED_AGGS = "count(), count(d), sum(d), avg(d), min(d), max(d), first(d), last(d), sum(f), min(f), " +
   "last(f), sum(i), max(i), first(i), avg(i), sum(l), min(l), last(l), count(l)";
 const UNKEYED_AGGS =
-  "count(), sum(d), avg(d), min(d), max(d), first(d), last(d), sum(i), min(i), last(l), avg(i)";
+  "count(), sum(d), avg(d), min(d), max(d), first(d), last(d), sum(i), min(i), last(l), avg(i), avg(l)";
 
 const KEYED: string[] = [
   "1d",
@@ -43,7 +43,7 @@ const UNKEYED: string[] = [
   "1h FILL(NULL)",
   "1h FILL(PREV)",
   "1h FILL(LINEAR)",
-  `1h FILL(${Array(11).fill("0").join(", ")})`,
+  `1h FILL(${Array(12).fill("0").join(", ")})`,
   "1h FROM '2024-03-29' TO '2024-04-12' FILL(NULL)",
   "2h ALIGN TO CALENDAR WITH OFFSET '00:40' FILL(PREV)",
 ].map((by) => `SELECT ts, ${UNKEYED_AGGS} FROM t SAMPLE BY ${by}`);
@@ -163,3 +163,42 @@ async function drain(engine: Engine, sql: string, session: ReturnType<typeof adm
   if (out.kind !== "rows") throw new Error("expected rows");
   for await (const _ of out.batches) { /* read everything */ }
 }
+
+Deno.test("parallel unkeyed SAMPLE BY: avg of LONG is exact past 2^63 across morsels; sum wraps", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_sbpar_" });
+  const saved = { ...sampleByTuning };
+  try {
+    const par = await parallelEngine(root);
+    try {
+      // Values near 4e18 (three sum past 2^63) and near -4e18 (wide ranges: rows summed again).
+      await run(
+        par,
+        "CREATE TABLE big AS (SELECT timestamp_sequence('2024-03-30', 97_777_777L) ts, " +
+          "CASE WHEN x % 7 = 0 THEN rnd_long(-4000000000000000000, 4000000000000000000, 0) " +
+          "ELSE rnd_long(4000000000000000000, 4000000000000001000, 3) END l FROM long_sequence(8000)) " +
+          "TIMESTAMP(ts) PARTITION BY HOUR",
+      );
+      const fast = "SELECT ts, avg(l), sum(l), count() FROM big SAMPLE BY 1d";
+      const fill = "SELECT ts, avg(l) FROM big SAMPLE BY 6h FILL(NULL)";
+      const slow = (sql: string) => sql.replace(/avg\(l\)/g, "avg(l) FILTER (WHERE true)");
+      for (const sql of [fast, fill]) assert.match(await explain(par, sql), /SampleBy \[parallel 2\]/, sql);
+      // 7-row unkeyed morsels (x8): every bucket's sum crosses many morsels.
+      for (const morsel of [7, 262_144]) {
+        sampleByTuning.morselRows = morsel;
+        for (const sql of [fast, fill]) {
+          const jobs = par.parallel.jobs;
+          const got = await rows(par, sql);
+          assert.equal(par.parallel.jobs, jobs + 1, `${sql}: ran on the workers`);
+          const want = await rows(par, slow(sql));
+          assert.ok(got.length >= 2, `${sql}: ${got.length} rows`);
+          assertSame(got, want, `${morsel}-row morsels: ${sql}`);
+        }
+      }
+    } finally {
+      Object.assign(sampleByTuning, saved);
+      await par.close();
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
