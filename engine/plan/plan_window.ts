@@ -190,6 +190,21 @@ function bindWindowCall(call: A.FunctionCall, core: A.SelectCore, scope: Scope, 
   ) {
     throw new SqlError("RANGE with an offset needs exactly one ORDER BY expression", frameAst.pos);
   }
+  const orderBy = spec.orderBy.map((o) => ({ expr: bindExpr(o.expr, ctx), desc: o.desc }));
+  if (
+    frameAst && unit === "range" && (frameAst.start.offset || frameAst.end.offset) && orderBy.length === 1
+  ) {
+    // QuestDB computes offset RANGE frames over the designated timestamp only, ascending
+    // (WindowFunctionTest#testAverageOverRangeIsOnlySupportedOverDesignatedTimestamp).
+    const o = orderBy[0];
+    const onTimestamp = o.expr.kind === "column" && o.expr.index === scope.timestampIndex && !o.desc;
+    if (!onTimestamp) {
+      throw new SqlError(
+        "RANGE is supported only for queries ordered by designated timestamp",
+        spec.orderBy[0].expr.pos,
+      );
+    }
+  }
   const start = frameAst
     ? { kind: frameAst.start.kind, offset: frameOffset(frameAst.start, unit, pc) }
     : { kind: "unboundedPreceding" };
@@ -200,7 +215,7 @@ function bindWindowCall(call: A.FunctionCall, core: A.SelectCore, scope: Scope, 
     name,
     args,
     partitionBy: spec.partitionBy.map((p) => bindExpr(p, { ...ctx, clause: "PARTITION BY" })),
-    orderBy: spec.orderBy.map((o) => ({ expr: bindExpr(o.expr, ctx), desc: o.desc })),
+    orderBy,
     frame: { unit, start, end, excludeCurrent: frameAst?.exclude === "currentRow" },
     ignoreNulls: call.nulls === "ignore",
     type,

@@ -109,6 +109,9 @@ function shapes(): string[] {
   }
   for (const over of LATER_OVERS) {
     for (const frame of LATER_FRAMES) {
+      // QuestDB refuses RANGE offsets unless ordered by the designated timestamp ascending
+      // (checked below with the other errors).
+      if (over.includes("DESC") && /RANGE.*(MINUTE|SECOND)/.test(frame)) continue;
       for (const fn of FRAMED) out.push(`${fn} OVER (${over} ${frame})`);
     }
   }
@@ -157,6 +160,7 @@ Deno.test("the columnar window pass equals the row path, bit for bit", async () 
     assert.ok(taken.length > 500, `columnar pass took ${taken.length} shapes`);
     for (const over of LATER_OVERS) {
       for (const frame of LATER_FRAMES) {
+        if (over.includes("DESC") && /RANGE.*(MINUTE|SECOND)/.test(frame)) continue;
         for (const fn of FRAMED) {
           assert.ok(framed.includes(`${fn} OVER (${over} ${frame})`), `${fn} ${over} ${frame}`);
         }
@@ -186,6 +190,10 @@ Deno.test("the columnar window pass equals the row path, bit for bit", async () 
       const [fast, slow] = await bothWays((q) => rows(engine, q), sql);
       assert.deepStrictEqual(fast, slow, sql);
     }
+    await assert.rejects(
+      () => rows(engine, "SELECT sum(d) OVER (ORDER BY ts DESC RANGE '2' MINUTE PRECEDING) FROM t"),
+      /RANGE is supported only for queries ordered by designated timestamp/,
+    );
     // The shapes exercise what they claim: ties rank alike, lag gives NULL at a partition's start.
     const ranked = await rows(engine, "SELECT rank() OVER (ORDER BY i) FROM t ORDER BY 1 LIMIT 3");
     assert.deepStrictEqual(ranked.map((r) => r[0]), [1n, 1n, 1n]);
