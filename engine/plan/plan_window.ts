@@ -152,6 +152,9 @@ function bindWindowCall(call: A.FunctionCall, core: A.SelectCore, scope: Scope, 
   const name = call.name.toLowerCase();
   const ctx = bindContext(scope, pc, "window function");
   const spec = resolveSpec(call.over!, core);
+  // QuestDB has no DISTINCT window functions (count(DISTINCT x) OVER () answered 3 for two
+  // distinct values here before); refuse it rather than answer without the DISTINCT.
+  if (call.distinct) throw new SqlError("DISTINCT is not supported in window functions", call.pos);
   let args = call.args.map((a) => bindExpr(a, ctx));
   let aggregate: ColumnType | undefined;
   if (!RANK_LIKE.has(name) && !VALUE_FNS.has(name)) {
