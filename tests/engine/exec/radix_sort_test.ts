@@ -6,24 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
-import { setReferenceExecution } from "../../../engine/exec/vector/physical.ts";
 import { rng } from "../../fuzz/prng.ts";
-import { rows } from "../_result_rows.ts";
-
-const show = (v: unknown) => JSON.stringify(v, (_, x) => (typeof x === "bigint" ? `${x}n` : x));
+import { bothWays, resultKey } from "../_result_rows.ts";
 
 async function both(engine: Engine, sql: string): Promise<unknown[][]> {
-  const plan = (await rows(engine, `EXPLAIN ${sql}`)).map((r) => r[0]).join("\n");
+  const { got, want, plan } = await bothWays(engine, sql);
   assert.match(plan, /Sort \[radix permutation\]/, `${sql}\n${plan}`);
-  const got = await rows(engine, sql);
-  setReferenceExecution(true);
-  let want: unknown[][];
-  try {
-    want = await rows(engine, sql);
-  } finally {
-    setReferenceExecution(false);
-  }
-  assert.equal(show(got), show(want), sql);
+  assert.equal(resultKey(got), resultKey(want), sql);
   return got;
 }
 
@@ -108,7 +97,10 @@ Deno.test("radix sort over several batches keeps input order in ties", async () 
     assert.equal(got.length, 200000);
     for (let i = 1; i < got.length; i++) {
       const [pm, px] = got[i - 1] as [bigint, bigint], [m, x] = got[i] as [bigint, bigint];
-      assert.ok(pm > m || (pm === m && px < x), `row ${i}: ${show(got[i - 1])} then ${show(got[i])}`);
+      assert.ok(
+        pm > m || (pm === m && px < x),
+        `row ${i}: ${resultKey(got[i - 1])} then ${resultKey(got[i])}`,
+      );
     }
     await both(engine, "SELECT r, x FROM big ORDER BY r");
   } finally {

@@ -7,23 +7,12 @@
  */
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
-import { setReferenceExecution } from "../../../engine/exec/vector/physical.ts";
-import { explain, rows } from "../_result_rows.ts";
-
-const show = (v: unknown) => JSON.stringify(v, (_, x) => (typeof x === "bigint" ? `${x}n` : x));
+import { bothWays, explain, resultKey } from "../_result_rows.ts";
 
 async function both(engine: Engine, sql: string, windowed = true): Promise<unknown[][]> {
-  const plan = await explain(engine, sql);
+  const { got, want, plan } = await bothWays(engine, sql);
   if (windowed) assert.match(plan, /Sort \[radix permutation, rows \d+\.\.\d+\]/, `${sql}\n${plan}`);
-  const got = await rows(engine, sql);
-  setReferenceExecution(true);
-  let want: unknown[][];
-  try {
-    want = await rows(engine, sql);
-  } finally {
-    setReferenceExecution(false);
-  }
-  assert.equal(show(got), show(want), sql);
+  assert.equal(resultKey(got), resultKey(want), sql);
   return got;
 }
 
