@@ -150,7 +150,9 @@ function bindAvg(args: BoundArg[]): AggregateBinding | string {
   if (args.length === 1 && args[0].type.tag === "DECIMAL") {
     return { returns: args[0].type, create: decimalAvg };
   }
-  if (args.length !== 1 || !(isNumeric(args[0].type) || args[0].type.tag === "NULL")) {
+  // BOOLEAN averages as 1/0 (QuestDB AvgBooleanGroupByFunctionFactoryTest: the share of true).
+  const t = args[0]?.type.tag;
+  if (args.length !== 1 || !(isNumeric(args[0].type) || t === "NULL" || t === "BOOLEAN")) {
     return noMatch("avg", args);
   }
   return {
