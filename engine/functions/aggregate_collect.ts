@@ -264,6 +264,52 @@ function bindArrayAgg(args: BoundArg[]): AggregateBinding | string {
   };
 }
 
+/**
+ * asum / amin / amax / aavg over DOUBLE[] (QuestDB AsumArrayGroupByFunctionFactoryTest and its
+ * siblings): element by element over the group's arrays, NULL arrays and NULL elements skipped,
+ * a shorter array adds nothing past its end; the result is as long as the longest array; no
+ * non-NULL, non-empty array -> NULL. One-dimensional arrays.
+ */
+function bindArrayElementwise(name: string, op: "sum" | "min" | "max" | "avg") {
+  return (args: BoundArg[]): AggregateBinding | string => {
+    if (args.length !== 1 || args[0].type.tag !== "ARRAY" || args[0].type.dims !== 1) {
+      return noMatch(name, args);
+    }
+    return {
+      returns: arrayType(1),
+      create: (): Accumulator => {
+        const acc: number[] = [];
+        const counts: number[] = [];
+        let any = false;
+        return {
+          add: ([v]) => {
+            // Empty arrays are skipped like NULL ones (AavgArrayGroupByFunctionFactoryTest#testEmptyArray).
+            if (v === null || (v as DoubleArray).data.length === 0) return;
+            any = true;
+            const data = (v as DoubleArray).data;
+            for (let i = 0; i < data.length; i++) {
+              const x = data[i];
+              if (counts.length <= i) {
+                counts.push(0);
+                acc.push(NaN);
+              }
+              if (Number.isNaN(x)) continue;
+              if (counts[i] === 0) acc[i] = x;
+              else if (op === "sum" || op === "avg") acc[i] += x;
+              else if (op === "min" ? x < acc[i] : x > acc[i]) acc[i] = x;
+              counts[i]++;
+            }
+          },
+          result: () => {
+            if (!any) return null;
+            return DoubleArray.of1(op === "avg" ? acc.map((x, i) => counts[i] ? x / counts[i] : NaN) : acc);
+          },
+        };
+      },
+    };
+  };
+}
+
 /** The aggregates of this file. */
 export const COLLECT_AGGREGATES: AggregateFunction[] = [
   aggregate("string_agg", bindStringAgg("string_agg", false)),
@@ -281,4 +327,8 @@ export const COLLECT_AGGREGATES: AggregateFunction[] = [
   aggregate("approx_count_distinct", bindApproxCountDistinct),
   aggregate("isOrdered", bindIsOrdered),
   aggregate("array_agg", bindArrayAgg),
+  aggregate("asum", bindArrayElementwise("asum", "sum")),
+  aggregate("amin", bindArrayElementwise("amin", "min")),
+  aggregate("amax", bindArrayElementwise("amax", "max")),
+  aggregate("aavg", bindArrayElementwise("aavg", "avg")),
 ];
