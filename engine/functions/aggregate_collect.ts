@@ -246,6 +246,7 @@ function bindApproxCountDistinct(args: BoundArg[]): AggregateBinding | string {
  * no rows → NULL (QuestDB ArrayAggDoubleGroupByFunctionFactoryTest: integers widen to DOUBLE).
  */
 function bindArrayAgg(args: BoundArg[]): AggregateBinding | string {
+  if (args.length === 1 && args[0].type.tag === "ARRAY") return bindArrayAggArrays(args[0]);
   if (args.length !== 1 || !(isNumeric(args[0].type) || args[0].type.tag === "NULL")) {
     return noMatch("array_agg", args);
   }
@@ -257,6 +258,27 @@ function bindArrayAgg(args: BoundArg[]): AggregateBinding | string {
       return {
         add: ([v]) => {
           values.push(v === null ? NaN : Number(v));
+        },
+        result: () => (values.length === 0 ? null : DoubleArray.of1(values)),
+      };
+    },
+  };
+}
+
+/**
+ * array_agg(arr) over DOUBLE[]: the group's one-dimensional arrays concatenated in input order,
+ * NULL and empty arrays skipped, NULL elements kept (ArrayAggDoubleArrayGroupByFunctionFactoryTest).
+ */
+function bindArrayAggArrays(arg: BoundArg): AggregateBinding | string {
+  if (arg.type.dims !== 1) return "array is not one-dimensional";
+  return {
+    returns: arrayType(1),
+    create: (): Accumulator => {
+      const values: number[] = [];
+      return {
+        add: ([v]) => {
+          if (v === null) return;
+          for (const x of (v as DoubleArray).data) values.push(x);
         },
         result: () => (values.length === 0 ? null : DoubleArray.of1(values)),
       };
