@@ -19,6 +19,11 @@ export function parseSelectClauses(p: ParseState, core: SelectCore): void {
   if (p.isWord("sample") && p.isWord("by", 1)) core.sampleBy = parseSampleBy(p);
   if (p.acceptWords("group", "by")) core.groupBy = parseExprList(p);
   if (p.acceptWord("having")) core.having = parseExpr(p);
+  if (p.isWord("window") && p.isWord("join", 1)) {
+    // QuestDB's WINDOW JOIN (aggregates over the right rows in a time range around each left
+    // row) is not implemented here: say so rather than "window name expected".
+    throw syntaxError("WINDOW JOIN is not supported", p.peek().pos);
+  }
   if (p.acceptWord("window")) {
     do {
       const name = p.name("window name");
