@@ -73,6 +73,8 @@ const IN_FLIGHT = 2;
  * stream back in morsel order, so those ahead wait, held, on the main thread.
  */
 const SAMPLE_LOOKAHEAD_PER_WORKER = 6;
+/** Whether SAMPLE BY morsels may go to their partition's worker (benchmarks compare both). */
+export const sampleByPlacement = { byPartition: true };
 
 export interface WorkerPoolOptions {
   /** Workers to run; 0 disables the pool. */
@@ -270,8 +272,8 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
    * The partials of a SAMPLE BY's morsels (exec/sample_by_parallel.ts), yielded in morsel order
    * while later morsels run. A morsel goes to the worker of its partition (morsel_owner.ts:
    * morsels are then cut at partition edges, which the caller's edge-bucket merge joins), so
-   * each partition's columns are loaded by one worker, when no partition has more than half
-   * the look-ahead's morsels: the other worker then reaches the next partition while the
+   * each partition's columns are loaded by one worker, when no partition has more morsels than
+   * the look-ahead less IN_FLIGHT: the other worker then reaches the next partition while the
    * replies of this one are still being read. Otherwise morsels alternate. Each worker has at
    * most IN_FLIGHT morsels outstanding and none is sent further than SAMPLE_LOOKAHEAD morsels
    * past the next reply read, so memory stays bounded; a cancelled statement (checked between
@@ -292,7 +294,8 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
     let owner = morselWorkers(cut, heaps.length);
     const perPartition = new Map<number, number>();
     for (const m of cut) for (const { p } of m.pieces) perPartition.set(p, (perPartition.get(p) ?? 0) + 1);
-    if (cut !== morsels && Math.max(...perPartition.values()) <= lookahead / 2) morsels = cut;
+    const fits = Math.max(...perPartition.values()) <= lookahead - IN_FLIGHT;
+    if (sampleByPlacement.byPartition && cut !== morsels && fits) morsels = cut;
     else owner = morsels.map((_, i) => i % heaps.length);
     // Per worker: its morsels in order, and how many it has outstanding.
     const queues = heaps.map((_, w) => morsels.map((_, i) => i).filter((i) => owner[i] === w));
