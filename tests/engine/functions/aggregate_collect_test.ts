@@ -21,16 +21,26 @@ Deno.test("string_agg joins non-NULL values in scan order as VARCHAR (§13.1)", 
   );
 });
 
-Deno.test("approx_percentile and approx_median give the nearest-rank value", () => {
-  const rows = [[1], [2], [3], [4], [5], [6], [7], [8], [9], [10]];
-  assert.equal(over("approx_percentile", [col(T.DOUBLE), lit(0.5)], rows).result, 5);
-  assert.equal(over("approx_percentile", [col(T.DOUBLE), lit(0.9), lit(2)], rows).result, 9);
-  assert.equal(over("approx_percentile", [col(T.DOUBLE), lit(1)], rows).result, 10);
-  assert.equal(over("approx_percentile", [col(T.DOUBLE), lit(0)], rows).result, 1);
+Deno.test("approx_percentile and approx_median answer as QuestDB's HdrHistogram", () => {
+  // Expected values from QuestDB's ApproxPercentileDouble/LongGroupByFunctionFactoryTest.
+  const hundred = Array.from({ length: 100 }, (_, i) => [i + 1]);
+  const thousand = Array.from({ length: 1000 }, (_, i) => [i + 1]);
+  assert.equal(over("approx_percentile", [col(T.DOUBLE), lit(0.5)], hundred).result, 51.9375);
+  assert.equal(over("approx_percentile", [col(T.DOUBLE), lit(1)], hundred).result, 103.9375);
+  assert.equal(over("approx_percentile", [col(T.DOUBLE), lit(0)], hundred).result, 1);
+  assert.equal(over("approx_percentile", [col(T.DOUBLE), lit(0.5), lit(3)], thousand).result, 500.2490234375);
+  assert.equal(over("approx_percentile", [col(T.DOUBLE), lit(0.5)], hundred.map(() => [5])).result, 5);
+  const longs = hundred.map(([v]) => [BigInt(v)]);
+  assert.equal(over("approx_percentile", [col(T.LONG), lit(0.5)], longs).result, 51);
+  assert.equal(over("approx_percentile", [col(T.LONG), lit(1)], longs).result, 103);
   assert.equal(over("approx_median", [col(T.LONG)], [[3n], [1n], [2n]]).result, 2);
   assert.equal(over("approx_median", [col(T.LONG)], []).result, null);
   assert.equal(
     typeof agg("approx_percentile").bind([col(T.DOUBLE), lit(1.5)], { distinct: false, star: false }),
+    "string",
+  );
+  assert.equal(
+    typeof agg("approx_percentile").bind([col(T.DOUBLE), lit(0.5), lit(6)], { distinct: false, star: false }),
     "string",
   );
   assert.throws(() => over("approx_median", [col(T.DOUBLE)], [[-1]]), /negative/);
