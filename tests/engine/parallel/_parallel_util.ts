@@ -1,6 +1,7 @@
 /** Shared helpers of the parallel tests: result rows, comparison, engines on one root. */
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
+import { rows } from "../_result_rows.ts";
 export { explain, rows } from "../_result_rows.ts";
 
 export const CACHE_BYTES = 64 * 1024 * 1024;
@@ -38,4 +39,19 @@ export function singleEngine(root: string): Promise<Engine> {
 
 export async function run(engine: Engine, sql: string): Promise<void> {
   await engine.execute(sql, adminSession());
+}
+
+/**
+ * The rows of `sql` on `engine`, asserting how many parallel jobs it sent to the workers
+ * (`jobs` undefined: not checked).
+ */
+export async function rowsWithJobs(
+  engine: Engine,
+  sql: string,
+  jobs: number | undefined,
+): Promise<unknown[][]> {
+  const before = engine.parallel.jobs;
+  const got = await rows(engine, sql);
+  if (jobs !== undefined) assert.equal(engine.parallel.jobs, before + jobs, `${sql}: ran on the workers`);
+  return got;
 }
