@@ -20,7 +20,14 @@
  */
 import type { ColumnType } from "../../base/types.ts";
 import { BATCH_ROWS_MAX } from "../../base/limits.ts";
-import type { Batch, Interval, SymbolDict, Vector, VectorData } from "../../base/values.ts";
+import {
+  type Batch,
+  type Interval,
+  type SymbolDict,
+  TYPED_VECTOR_TAGS,
+  type Vector,
+  type VectorData,
+} from "../../base/values.ts";
 import { SqlError } from "../../base/errors.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
 import type { Storage, TableSnapshot } from "../../storage/api.ts";
@@ -33,23 +40,6 @@ import { referenceExecution } from "./physical.ts";
 
 type SetOpNode = Extract<PlanNode, { kind: "setop" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
-
-/** Column types the workers read as typed arrays and hash by value (SYMBOL through text ids). */
-const TAGS = new Set([
-  "BOOLEAN",
-  "BYTE",
-  "SHORT",
-  "CHAR",
-  "INT",
-  "IPV4",
-  "LONG",
-  "DATE",
-  "TIMESTAMP",
-  "TIMESTAMP_NS",
-  "FLOAT",
-  "DOUBLE",
-  "SYMBOL",
-]);
 
 /**
  * One input: its scan and, per output column, the scan column it is (a SYMBOL column cast to
@@ -70,7 +60,8 @@ export function parallelSetOpShape(n: SetOpNode): { left: Side; right: Side } | 
   for (const s of [left, right]) {
     const ok = s.cols.every((c, k) => {
       const from = s.scan.columns[c].type.tag, to = n.columns[k].type.tag;
-      return from === to ? TAGS.has(to) : from === "SYMBOL" && TEXT_TAGS.has(to);
+      // The workers read typed arrays and hash by value (SYMBOL through text ids).
+      return from === to ? TYPED_VECTOR_TAGS.has(to) : from === "SYMBOL" && TEXT_TAGS.has(to);
     });
     if (!ok) return undefined;
   }
