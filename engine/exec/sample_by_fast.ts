@@ -15,7 +15,9 @@ import { charge, type ExecContext, pace, PACE_MASK, paceDue, rowBytes, snapshotO
 import type { SampleByNode, Sampled } from "./sample_by.ts";
 import { boundTicks, type Bucketer, bucketerOf, fixedStrideTicks } from "./sample_by_buckets.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
-import { trySampleByKeyedFast } from "./sample_by_keyed_fast.ts";
+import { filterIndexOf, loadedColumns, trySampleByKeyedFast } from "./sample_by_keyed_fast.ts";
+import type { Pred } from "./kernel_predicates.ts";
+import { filteredRows } from "./sample_by_filter.ts";
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
 import { exactLongSum, sumLongRows } from "./exact_long_sum.ts";
 
@@ -44,6 +46,8 @@ export interface FastAgg {
    * the kernels' wrapped sums, exact_long_sum.ts), as the hash and row paths divide the true sum.
    */
   exact?: boolean;
+  /** FILTER (WHERE ...): index into UnkeyedEnv.filters; the aggregate sees only rows passing it. */
+  filter?: number;
 }
 
 /** Per-bucket partial state of one aggregate. */
@@ -58,7 +62,9 @@ export interface Acc {
   seen: boolean;
 }
 
-export function unkeyedShapeOf(n: SampleByNode): { scan: ScanNode; aggs: FastAgg[] } | undefined {
+export function unkeyedShapeOf(
+  n: SampleByNode,
+): { scan: ScanNode; aggs: FastAgg[]; filters: Pred[] } | undefined {
   const spec = n.spec;
   const scan = n.input;
   if (scan.kind !== "scan" || scan.reverse || scan.timestampIndex !== spec.tsIndex || spec.keys.length > 0) {
@@ -66,11 +72,19 @@ export function unkeyedShapeOf(n: SampleByNode): { scan: ScanNode; aggs: FastAgg
   }
   if (scan.columns[spec.tsIndex].type.tag !== "TIMESTAMP") return undefined;
   const aggs: FastAgg[] = [];
+  const filters: Pred[] = [], seen = new Map<string, number>();
   for (const a of spec.aggs) {
-    if (a.filter || !FNS.has(a.name) || (a.binding as { distinct?: boolean }).distinct) return undefined;
+    if (!FNS.has(a.name) || (a.binding as { distinct?: boolean }).distinct) return undefined;
+    let filter: number | undefined;
+    if (a.filter) {
+      // first/last of a filtered aggregate would need the first passing row per bucket.
+      if (a.name === "first" || a.name === "last") return undefined;
+      filter = filterIndexOf(a.filter, scan, filters, seen);
+      if (filter === undefined) return undefined;
+    }
     if (a.args.length === 0) {
       if (a.name !== "count") return undefined;
-      aggs.push({ fn: "count", col: -1, returns: a.binding.returns });
+      aggs.push({ fn: "count", col: -1, returns: a.binding.returns, filter });
       continue;
     }
     const arg = a.args[0];
@@ -79,9 +93,9 @@ export function unkeyedShapeOf(n: SampleByNode): { scan: ScanNode; aggs: FastAgg
     if (!kind) return undefined;
     // 64-bit integer sums wrap in the kernels: avg() recovers the exact sums (FastAgg.exact).
     const exact = a.name === "avg" && kind === "i64" ? true : undefined;
-    aggs.push({ fn: a.name as Fn, col: arg.index, kind, returns: a.binding.returns, exact });
+    aggs.push({ fn: a.name as Fn, col: arg.index, kind, returns: a.binding.returns, exact, filter });
   }
-  return { scan, aggs };
+  return { scan, aggs, filters };
 }
 
 export async function trySampleByFast(n: SampleByNode, ctx: ExecContext): Promise<Sampled | undefined> {
@@ -90,7 +104,7 @@ export async function trySampleByFast(n: SampleByNode, ctx: ExecContext): Promis
   if (!shape) return undefined;
   const scratch = new Scratch();
   try {
-    return await runFast(n, shape.scan, shape.aggs, ctx, scratch);
+    return await runFast(n, shape.scan, shape.aggs, shape.filters, ctx, scratch);
   } catch (err) {
     if (err instanceof FastPathUnavailable) return undefined;
     throw err;
@@ -98,6 +112,9 @@ export async function trySampleByFast(n: SampleByNode, ctx: ExecContext): Promis
     scratch.release();
   }
 }
+
+/** Ranges reduced on this path since start-up (on this heap): lets tests tell it from the row path. */
+export const unkeyedFastStats = { ranges: 0 };
 
 export const newAcc = (): Acc => ({
   rows: 0,
@@ -158,12 +175,13 @@ async function runFast(
   n: SampleByNode,
   scan: ScanNode,
   aggs: FastAgg[],
+  filters: Pred[],
   ctx: ExecContext,
   scratch: Scratch,
 ): Promise<Sampled> {
   const spec = n.spec;
   const snap = snapshotOf(ctx, scan.table);
-  const env = unkeyedEnv(spec, scan, aggs);
+  const env = unkeyedEnv(spec, scan, aggs, filters);
   const partial = new Map<bigint, Acc[]>();
   const at: { bucketer?: Bucketer } = {};
   const pieces = snap.partitions.map((p, i) => ({ p: i, lo: 0, hi: p.rowCount }));
@@ -210,15 +228,23 @@ export interface UnkeyedEnv {
   columnIndexes: number[];
   intervals?: Interval[];
   aggs: FastAgg[];
+  /** The aggregates' FILTER conditions (FastAgg.filter indexes them). */
+  filters?: Pred[];
 }
 
-export function unkeyedEnv(spec: SampleBySpec, scan: ScanNode, aggs: FastAgg[]): UnkeyedEnv {
+export function unkeyedEnv(
+  spec: SampleBySpec,
+  scan: ScanNode,
+  aggs: FastAgg[],
+  filters?: Pred[],
+): UnkeyedEnv {
   return {
     spec: { ...spec, keys: [], aggs: [], fill: [] },
     tsCol: scan.columnIndexes[spec.tsIndex],
     columnIndexes: [...scan.columnIndexes],
     intervals: scan.intervals,
     aggs,
+    filters,
   };
 }
 
@@ -241,7 +267,10 @@ export async function accumulatePieces(
   const mem = wasmMemory();
   const k = kernels();
   const stride = fixedStrideTicks(spec) ?? 28n * 86_400_000_000n;
-  const columns = [...new Set(aggs.filter((a) => a.col >= 0).map((a) => a.col))];
+  // Columns read (measured and filtered), and those with unfiltered aggregates (segment stats).
+  const columns = loadedColumns(aggs, env.filters);
+  const plain = [...new Set(aggs.filter((a) => a.col >= 0 && a.filter === undefined).map((a) => a.col))];
+  const anyFiltered = aggs.some((a) => a.filter !== undefined);
   for (const { p, lo, hi } of pieces) {
     if (ctx && paceDue(ctx)) await pace(ctx);
     const ranges = (await partitionRanges(snap, p, env.intervals))
@@ -275,11 +304,11 @@ export async function accumulatePieces(
       const endsPtr = scratch.alloc(segCount * 4);
       mem.i32(endsPtr, segCount).set(ends);
       const stats = new Map<number, ReturnType<typeof readSegments> & { exacts?: bigint[] }>();
-      for (const c of columns) {
+      for (const c of plain) {
         const kind = aggs.find((a) => a.col === c)!.kind!;
         const st = readSegments(kind, regions.get(c)!, rowCount, from, endsPtr, segCount, scratch, k);
         stats.set(c, st);
-        if (aggs.some((a) => a.col === c && a.exact)) {
+        if (aggs.some((a) => a.col === c && a.exact && a.filter === undefined)) {
           // Each segment's true sum; rarely (values near +-2^62) its rows summed again.
           const sums = st.sums as BigInt64Array,
             mins = st.mins as BigInt64Array,
@@ -294,6 +323,10 @@ export async function accumulatePieces(
           );
         }
       }
+      unkeyedFastStats.ranges++;
+      const filtered = anyFiltered
+        ? filteredStats(env.filters!, aggs, regions, from, to, ends, scratch)
+        : undefined;
       let prev = from;
       for (let s = 0; s < segCount; s++) {
         const rows = ends[s] - prev;
@@ -301,9 +334,14 @@ export async function accumulatePieces(
         if (rows <= 0) continue;
         let accs = partial.get(starts[s]);
         if (!accs) partial.set(starts[s], accs = aggs.map(newAcc));
-        aggs.forEach((a, i) =>
-          merge(accs![i], rows, a.col >= 0 ? stats.get(a.col)! : undefined, s, !!a.exact)
-        );
+        aggs.forEach((a, i) => {
+          const st = a.filter !== undefined
+            ? filtered!.get(`${a.col}/${a.filter}`)
+            : a.col >= 0
+            ? stats.get(a.col)!
+            : undefined;
+          merge(accs![i], rows, st, s, !!a.exact);
+        });
       }
     }
     // Merged into the partials: the partition may leave the cache, so a table larger than
@@ -435,7 +473,7 @@ export function typed(t: ColumnType, v: number | bigint | null): Value {
 function finish(a: FastAgg, acc: Acc): Value {
   switch (a.fn) {
     case "count":
-      return BigInt(a.col < 0 ? acc.rows : acc.count);
+      return BigInt(a.col < 0 && a.filter === undefined ? acc.rows : acc.count);
     case "sum":
       return acc.count === 0 ? null : typed(a.returns, acc.sum);
     case "avg":
@@ -449,4 +487,109 @@ function finish(a: FastAgg, acc: Acc): Value {
     case "last":
       return typed(a.returns, acc.last);
   }
+}
+
+type SegStats = ReturnType<typeof readSegments> & { exacts?: bigint[] };
+
+/**
+ * Per (column, filter) of the filtered aggregates: their statistics per segment of rows
+ * [from, to) over the rows passing the filter (sample_by_filter.ts selection vectors; the
+ * keyedStats kernel by segment number). No first/last: filtered ones stay off this path.
+ * count(*) FILTER is column -1: its counts are the passing rows per segment.
+ */
+function filteredStats(
+  filters: Pred[],
+  aggs: FastAgg[],
+  regions: Map<number, number>,
+  from: number,
+  to: number,
+  ends: Int32Array,
+  scratch: Scratch,
+): Map<string, SegStats> {
+  const mem = wasmMemory();
+  const rangeRows = to - from, segCount = ends.length;
+  const sels = filters.map((p) => filteredRows(p, regions, from, rangeRows, scratch));
+  const gidPtr = scratch.alloc(rangeRows * 4);
+  {
+    const gid = mem.i32(gidPtr, rangeRows);
+    let prev = from;
+    for (let s = 0; s < segCount; s++) {
+      if (ends[s] > prev) gid.fill(s, prev - from, ends[s] - from);
+      prev = Math.max(prev, ends[s]);
+    }
+  }
+  const out = new Map<string, SegStats>();
+  for (const a of aggs) {
+    if (a.filter === undefined) continue;
+    const key = `${a.col}/${a.filter}`;
+    if (out.has(key)) continue;
+    const sel = sels[a.filter];
+    if (a.col < 0) {
+      const counts = new BigInt64Array(segCount);
+      const rows = mem.i32(sel.ptr, sel.count), gid = mem.i32(gidPtr, rangeRows);
+      for (let i = 0; i < rows.length; i++) counts[gid[rows[i]]]++;
+      const none = new Float64Array(segCount).fill(NaN);
+      out.set(key, {
+        kind: "f64",
+        counts,
+        sums: new Float64Array(segCount),
+        mins: none,
+        maxs: none,
+        firsts: none,
+        lasts: none,
+      });
+      continue;
+    }
+    const kind = a.kind!;
+    const slots = segCount + 1, w = WIDTH[kind];
+    const float = kind === "f64" || kind === "f32";
+    const nul = kind === "i64" ? LONG_NULL : kind === "i32" ? -2147483648 : NaN;
+    const rowsPtr = scratch.alloc(slots * 8),
+      counts = scratch.alloc(slots * 8),
+      sums = scratch.alloc(slots * 8);
+    const mins = scratch.alloc(slots * w), maxs = scratch.alloc(slots * w);
+    mem.i64(rowsPtr, slots).fill(0n);
+    mem.i64(counts, slots).fill(0n);
+    if (float) mem.f64(sums, slots).fill(0);
+    else mem.i64(sums, slots).fill(0n);
+    (view(kind, mins, slots) as { fill(x: unknown): void }).fill(nul);
+    (view(kind, maxs, slots) as { fill(x: unknown): void }).fill(nul);
+    const data = regions.get(a.col)! + from * w;
+    kernels().keyedStats(kind, {
+      keys: gidPtr,
+      data,
+      rowCount: rangeRows,
+      keyCount: segCount,
+      rows: rowsPtr,
+      counts,
+      sums,
+      mins,
+      maxs,
+      sel: sel.ptr,
+      selCount: sel.count,
+    });
+    const none = view(kind, mins, segCount).slice();
+    (none as { fill(x: unknown): void }).fill(nul);
+    const st: SegStats = {
+      kind,
+      counts: mem.i64(counts, segCount).slice(),
+      sums: (float ? mem.f64(sums, segCount) : mem.i64(sums, segCount)).slice(),
+      mins: view(kind, mins, segCount).slice(),
+      maxs: view(kind, maxs, segCount).slice(),
+      firsts: none,
+      lasts: none,
+    };
+    if (aggs.some((b) => b.exact && b.col === a.col && b.filter === a.filter)) {
+      const sm = st.sums as BigInt64Array, mn = st.mins as BigInt64Array, mx = st.maxs as BigInt64Array;
+      st.exacts = Array.from({ length: segCount }, (_, s) => {
+        const known = exactLongSum(st.counts[s], sm[s], mn[s], mx[s]);
+        if (known !== undefined) return known;
+        // Rare (values near +-2^62): the segment's passing rows summed again.
+        const rows = mem.i32(sel.ptr, sel.count), gid = mem.i32(gidPtr, rangeRows);
+        return sumLongRows(mem.i64(data, rangeRows), rows, (row) => gid[row] === s);
+      });
+    }
+    out.set(key, st);
+  }
+  return out;
 }

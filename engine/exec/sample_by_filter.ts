@@ -5,9 +5,8 @@
  * then reduces only those rows, so a filtered aggregate costs one selection pass per distinct
  * condition instead of the row path.
  */
-import { kernels, type MeasureKind, wasmMemory } from "../../engine-wasm/mod.ts";
-import { type Pred, type PredRunner, runPred } from "./kernel_predicates.ts";
-import { WIDTH } from "./sample_by_fast.ts";
+import { kernels, wasmMemory } from "../../engine-wasm/mod.ts";
+import { type Pred, type PredRunner, runPred, WIDTH } from "./kernel_predicates.ts";
 import { FastPathUnavailable, type Scratch } from "./wasm_scratch.ts";
 
 /**
@@ -19,7 +18,6 @@ export function filteredRows(
   data: Map<number, number>,
   from: number,
   rows: number,
-  kindOf: (col: number) => MeasureKind,
   scratch: Scratch,
 ): { ptr: number; count: number } {
   const mem = wasmMemory();
@@ -29,7 +27,7 @@ export function filteredRows(
     leaf(l, sel, to) {
       // filterIndexOf admits numeric comparisons only.
       if (l.kind !== "cmp") throw new Error("SAMPLE BY FILTER: symbol condition on the WASM path");
-      const at = data.get(l.col)! + from * WIDTH[kindOf(l.col)];
+      const at = data.get(l.col)! + from * WIDTH[l.type];
       if (l.type === "i64") {
         const value2 = l.value2 as bigint | undefined;
         return k.filter("i64", {

@@ -649,7 +649,7 @@ export function reduceSlice(
     prev = Math.max(prev, end);
   }
   // Each FILTER's passing rows of the slice, as a selection vector in the scratch.
-  const sels = (env.filters ?? []).map((p) => filteredRows(p, at.data, from, rangeRows, env.kindOf, scratch));
+  const sels = (env.filters ?? []).map((p) => filteredRows(p, at.data, from, rangeRows, scratch));
   // One set of statistics per (column, filter): unfiltered count(d) and sum(d) share one.
   const measures: { col: number; filter?: number }[] = [];
   for (const a of env.aggs) {

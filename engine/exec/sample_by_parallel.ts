@@ -216,7 +216,7 @@ export async function runParallelSampleBy(n: SampleByNode, ctx: ExecContext): Pr
   if (!scan) return undefined;
   const snap = snapshotOf(ctx, scan.table);
   const tsCol = scan.columnIndexes[spec.tsIndex];
-  const measured = loadedColumns(keyed?.aggs ?? unkeyed!.aggs, keyed?.filters);
+  const measured = loadedColumns(keyed?.aggs ?? unkeyed!.aggs, keyed?.filters ?? unkeyed!.filters);
   // A partition's columns must fit a worker's cache (half of its share of the budget): the
   // keyed output streams, so the main heap cannot take over once it began.
   const rowBytes = 8 + 4 + measured.reduce((s, m) => s + WIDTH[KIND[scan.columns[m].type.tag]!], 0);
@@ -263,7 +263,7 @@ export async function runParallelSampleBy(n: SampleByNode, ctx: ExecContext): Pr
     // so only a morsel's first bucket can continue the previous morsel's last: merged there.
     const chunks: { enc: UnkeyedBuckets; from: number }[] = [];
     if (firstTs !== undefined) {
-      const env = unkeyedEnv(spec, scan, aggs);
+      const env = unkeyedEnv(spec, scan, aggs, unkeyed.filters);
       const replies = await pool.sampleByPartials({ kind: "unkeyed", env, firstTs }, snap, morsels, ctx);
       if (!replies) return undefined;
       for await (const r of replies) {
@@ -468,7 +468,7 @@ function finishAt(a: FastAgg, enc: UnkeyedBuckets, i: number, b: number): Value 
   const e = enc.aggs[i], count = e.counts[b];
   switch (a.fn) {
     case "count":
-      return BigInt(a.col < 0 ? enc.rows[b] : count);
+      return BigInt(a.col < 0 && a.filter === undefined ? enc.rows[b] : count);
     case "sum":
       return count === 0 ? null : typed(a.returns, e.values[0][b]);
     case "avg":

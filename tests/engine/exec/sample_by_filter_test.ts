@@ -4,11 +4,13 @@
  * no kernel predicate accepts, so the query falls back to the row path), on the row path; the
  * rows must be the same. NULL keys and values (a comparison with NULL is false), every measured
  * type, count(*) FILTER, conditions shared by several aggregates, AND / OR / NOT, time zones,
- * FROM/TO, intervals and small slices that cut buckets.
+ * FROM/TO, intervals and small slices that cut buckets. Unkeyed SAMPLE BY (sample_by_fast.ts)
+ * the same, with FILL.
  */
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
 import { keyedFastStats, keyedFastTuning } from "../../../engine/exec/sample_by_keyed_fast.ts";
+import { unkeyedFastStats } from "../../../engine/exec/sample_by_fast.ts";
 import { rows } from "../_result_rows.ts";
 
 const AGGS = [
@@ -105,6 +107,58 @@ Deno.test("keyed SAMPLE BY with FILTER: the WASM path and the row path agree", a
     }
   } finally {
     keyedFastTuning.sliceRows = sliceRows;
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+const UNKEYED_AGGS = [
+  "count() FILTER (WHERE d > 0.5)",
+  "count()",
+  "avg(i) FILTER (WHERE d > 0.5)",
+  "sum(d) FILTER (WHERE i < 0 OR f >= 0.75)",
+  "min(l) FILTER (WHERE NOT (l > 0))",
+  "max(f) FILTER (WHERE l BETWEEN -50000 AND 50000)",
+  "avg(l) FILTER (WHERE i != 0)",
+  "avg(l)",
+  "sum(l) FILTER (WHERE d IS NULL)",
+  "first(d)",
+  "last(i)",
+];
+
+Deno.test("unkeyed SAMPLE BY with FILTER: the WASM path and the row path agree", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_sbf_" });
+  const engine = await Engine.open({ root, cacheBytes: 64 * 1024 * 1024, parallelWorkers: 0 });
+  try {
+    await engine.execute(
+      "CREATE TABLE t AS (SELECT timestamp_sequence('2024-03-30', 7_777_777L) ts, " +
+        "rnd_double(4) d, rnd_float(4) f, rnd_int(-1000, 1000, 4) i, rnd_long(-100000, 100000, 4) l " +
+        "FROM long_sequence(60000)) TIMESTAMP(ts) PARTITION BY DAY",
+      adminSession(),
+    );
+    const slow = UNKEYED_AGGS.map((a) => a.replace(/FILTER \(WHERE (.*)\)$/, "FILTER (WHERE ($1) AND true)"));
+    for (
+      const by of [
+        "1h",
+        "7m",
+        "1d ALIGN TO CALENDAR TIME ZONE 'Europe/Berlin'",
+        "1h FROM '2024-04-01' TO '2024-04-03' FILL(NULL)",
+        "3h FILL(PREV)",
+        "30m FILL(LINEAR)",
+      ]
+    ) {
+      for (const where of ["", "WHERE ts IN '2024-04-02'"]) {
+        const before = unkeyedFastStats.ranges;
+        const a = await rows(engine, `SELECT ts, ${UNKEYED_AGGS.join(", ")} FROM t ${where} SAMPLE BY ${by}`);
+        assert.ok(unkeyedFastStats.ranges > before, `${by} ${where}: on the WASM path`);
+        const passes = unkeyedFastStats.ranges;
+        const b = await rows(engine, `SELECT ts, ${slow.join(", ")} FROM t ${where} SAMPLE BY ${by}`);
+        assert.equal(unkeyedFastStats.ranges, passes, "the reference ran on the row path");
+        assert.ok(a.length >= (where ? 1 : 4), `${by}: rows`);
+        assertSame(a, b, `unkeyed SAMPLE BY ${by} ${where}`);
+      }
+    }
+  } finally {
     await engine.close();
     await Deno.remove(root, { recursive: true });
   }

@@ -49,8 +49,10 @@ function assertSame(a: unknown[][], b: unknown[][], what: string): void {
 function pair(table: string, sampleBy: string, where = ""): [string, string] {
   const fast = `SELECT ts, s, ${AGGS.join(", ")} FROM ${table} ${where} SAMPLE BY ${sampleBy}`;
   const slow = `SELECT ts, s, ${
-    AGGS.map((a) => `${a} FILTER (WHERE true)`).join(", ")
-  } FROM ${table} ${where} SAMPLE BY ${sampleBy}`;
+    // first/last refuse FILTER (as QuestDB's do); one filtered aggregate keeps the query off the WASM path.
+    AGGS.map((a) => (/^(first|last)\(/.test(a) ? a : `${a} FILTER (WHERE true)`)).join(
+      ", ",
+    )} FROM ${table} ${where} SAMPLE BY ${sampleBy}`;
   return [fast, slow];
 }
 

@@ -49,6 +49,9 @@ const UNKEYED: string[] = [
 ].map((by) => `SELECT ts, ${UNKEYED_AGGS} FROM t SAMPLE BY ${by}`);
 
 const WHERE: string[] = [
+  // FILTER conditions on the unkeyed path (exact avg of LONG under a filter too).
+  "SELECT ts, count() FILTER (WHERE d > 0.5), avg(l) FILTER (WHERE i < 0 OR d > 0.9), sum(d) FILTER (WHERE NOT (f < 0.5)), " +
+  "count() FROM t SAMPLE BY 90m FILL(PREV)",
   `SELECT ts, s, ${KEYED_AGGS} FROM t WHERE ts > '2024-03-31T01:30' AND ts < '2024-04-04T07' SAMPLE BY 2h`,
   `SELECT ts, ${UNKEYED_AGGS} FROM t WHERE ts IN '2024-04-02' SAMPLE BY 5m`,
 ];
@@ -180,12 +183,19 @@ Deno.test("parallel unkeyed SAMPLE BY: avg of LONG is exact past 2^63 across mor
       );
       const fast = "SELECT ts, avg(l), sum(l), count() FROM big SAMPLE BY 1d";
       const fill = "SELECT ts, avg(l) FROM big SAMPLE BY 6h FILL(NULL)";
-      const slow = (sql: string) => sql.replace(/avg\(l\)/g, "avg(l) FILTER (WHERE true)");
-      for (const sql of [fast, fill]) assert.match(await explain(par, sql), /SampleBy \[parallel 2\]/, sql);
+      // Under a FILTER the passing rows' sums are recovered the same way.
+      const filtered = "SELECT ts, avg(l) FILTER (WHERE l < 100), count() FROM big SAMPLE BY 1d";
+      const slow = (sql: string) =>
+        sql.includes("FILTER")
+          ? sql.replace("l < 100", "l < 100 AND true")
+          : sql.replace(/avg\(l\)/g, "avg(l) FILTER (WHERE true)");
+      for (const sql of [fast, fill, filtered]) {
+        assert.match(await explain(par, sql), /SampleBy \[parallel 2\]/, sql);
+      }
       // 7-row unkeyed morsels (x8): every bucket's sum crosses many morsels.
       for (const morsel of [7, 262_144]) {
         sampleByTuning.morselRows = morsel;
-        for (const sql of [fast, fill]) {
+        for (const sql of [fast, fill, filtered]) {
           const jobs = par.parallel.jobs;
           const got = await rows(par, sql);
           assert.equal(par.parallel.jobs, jobs + 1, `${sql}: ran on the workers`);
