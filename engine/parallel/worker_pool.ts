@@ -294,12 +294,7 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
     let owner = morselWorkers(cut, heaps.length);
     const perPartition = new Map<number, number>();
     for (const m of cut) for (const { p } of m.pieces) perPartition.set(p, (perPartition.get(p) ?? 0) + 1);
-    // Cutting must not add many morsels: each costs a round trip and an edge-bucket merge on
-    // the main thread (10M trades, 333K-row partitions: 39 morsels cut into 68 made t5 ~20%
-    // slower warm), while owners pay off when the workers' caches cannot each hold the table
-    // (cpu 10M keyed SAMPLE BY 1h, 300 MiB cache: 550-660 ms vs 820-830 alternating).
-    const fits = Math.max(...perPartition.values()) <= lookahead - IN_FLIGHT &&
-      cut.length <= morsels.length * 1.25;
+    const fits = Math.max(...perPartition.values()) <= lookahead - IN_FLIGHT;
     if (sampleByPlacement.byPartition && cut !== morsels && fits) morsels = cut;
     else owner = morsels.map((_, i) => i % heaps.length);
     // Per worker: its morsels in order, and how many it has outstanding.
