@@ -68,13 +68,6 @@ export const HASH_ROWS_MIN_DEFAULT = 1_000_000;
 export const hashTuning = { morselRows: 262_144 };
 /** Morsels of one statement in flight per worker: the next waits in the worker's queue. */
 const IN_FLIGHT = 2;
-/**
- * SAMPLE BY morsels sent at most this many (per worker) past the next reply read: replies
- * stream back in morsel order, so those ahead wait, held, on the main thread.
- */
-const SAMPLE_LOOKAHEAD_PER_WORKER = 6;
-/** Whether SAMPLE BY morsels may go to their partition's worker (benchmarks compare both). */
-export const sampleByPlacement = { byPartition: true };
 
 export interface WorkerPoolOptions {
   /** Workers to run; 0 disables the pool. */
@@ -270,14 +263,9 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
 
   /**
    * The partials of a SAMPLE BY's morsels (exec/sample_by_parallel.ts), yielded in morsel order
-   * while later morsels run. A morsel goes to the worker of its partition (morsel_owner.ts:
-   * morsels are then cut at partition edges, which the caller's edge-bucket merge joins), so
-   * each partition's columns are loaded by one worker, when no partition has more morsels than
-   * the look-ahead less IN_FLIGHT: the other worker then reaches the next partition while the
-   * replies of this one are still being read. Otherwise morsels alternate. Each worker has at
-   * most IN_FLIGHT morsels outstanding and none is sent further than SAMPLE_LOOKAHEAD morsels
-   * past the next reply read, so memory stays bounded; a cancelled statement (checked between
-   * morsels) sends no more. Undefined when the pool cannot run them.
+   * while later morsels run: morsel `i` goes to worker `i % workers`, at most IN_FLIGHT per
+   * worker are outstanding, so memory stays bounded and a cancelled statement (checked
+   * between morsels) sends no more. Undefined when the pool cannot run them.
    */
   async sampleByPartials(
     job: SampleByJob,
@@ -289,71 +277,37 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
     const heaps = await this.#start();
     if (!heaps) return undefined;
     const origin = snap.origin();
-    const lookahead = SAMPLE_LOOKAHEAD_PER_WORKER * heaps.length;
-    const cut = morselsForWorkers(morsels, heaps.length);
-    let owner = morselWorkers(cut, heaps.length);
-    const perPartition = new Map<number, number>();
-    for (const m of cut) for (const { p } of m.pieces) perPartition.set(p, (perPartition.get(p) ?? 0) + 1);
-    const fits = Math.max(...perPartition.values()) <= lookahead - IN_FLIGHT;
-    if (sampleByPlacement.byPartition && cut !== morsels && fits) morsels = cut;
-    else owner = morsels.map((_, i) => i % heaps.length);
-    // Per worker: its morsels in order, and how many it has outstanding.
-    const queues = heaps.map((_, w) => morsels.map((_, i) => i).filter((i) => owner[i] === w));
-    const outstanding = heaps.map(() => 0);
-    const pending = new Map<number, Promise<HeapReply>>();
-    let next = 0, stopped = false;
+    const window = IN_FLIGHT * heaps.length;
     const send = (i: number) => {
-      const w = owner[i], h = heaps[w];
+      const h = heaps[i % heaps.length];
       const forget = h.forget.splice(0);
       const reply = this.#send(
         h,
         (id) => ({ kind: "sampleBy", id, forget, origin, job, morsel: morsels[i] }),
       );
-      outstanding[w]++;
-      // Registered first, so it runs before the reader resumes on this reply; also handles a
-      // failure left unread when the consumer stops early.
-      const release = () => {
-        outstanding[w]--;
-        fill();
-      };
-      reply.then(release, release);
-      pending.set(i, reply);
-    };
-    // Sends what the limits allow; called as replies are read and as workers finish.
-    const fill = () => {
-      if (stopped || ctx.signal?.aborted) return;
-      heaps.forEach((_, w) => {
-        const q = queues[w];
-        while (q.length && outstanding[w] < IN_FLIGHT && q[0] < next + lookahead) send(q.shift()!);
-      });
+      // Left unread when the consumer stops early: its failure must not go unhandled.
+      reply.catch(() => {});
+      return reply;
     };
     const countJob = () => this.#jobs++;
     return (async function* () {
-      try {
-        for (let i = 0; i < morsels.length; i++) {
-          next = i;
+      const pending: Promise<HeapReply>[] = [];
+      let sent = 0;
+      for (let i = 0; i < morsels.length; i++) {
+        while (sent < morsels.length && sent - i < window) {
           checkCancelled(ctx);
-          fill();
-          const reply = pending.get(i);
-          if (!reply) throw new SqlError(`parallel SAMPLE BY: morsel ${i} not sent`, -1, "internal");
-          const r = await reply;
-          pending.delete(i);
-          checkCancelled(ctx);
-          if (r.kind === "error") {
-            throw new SqlError(`parallel SAMPLE BY failed: ${r.message}`, -1, "internal");
-          }
-          if (r.kind === "unavailable") {
-            throw new SqlError("not enough WASM memory for SAMPLE BY", -1, "limit");
-          }
-          if (r.kind !== "sampleByPartial") {
-            throw new SqlError(`parallel SAMPLE BY: unexpected reply ${r.kind}`, -1, "internal");
-          }
-          yield r.partial;
+          pending.push(send(sent++));
         }
-        countJob();
-      } finally {
-        stopped = true;
+        const r = await pending.shift()!;
+        checkCancelled(ctx);
+        if (r.kind === "error") throw new SqlError(`parallel SAMPLE BY failed: ${r.message}`, -1, "internal");
+        if (r.kind === "unavailable") throw new SqlError("not enough WASM memory for SAMPLE BY", -1, "limit");
+        if (r.kind !== "sampleByPartial") {
+          throw new SqlError(`parallel SAMPLE BY: unexpected reply ${r.kind}`, -1, "internal");
+        }
+        yield r.partial;
       }
+      countJob();
     })();
   }
 
