@@ -3,7 +3,8 @@
  * scan on its designated timestamp it reads backwards from the newest partition and stops
  * as soon as every possible key (the product of the SYMBOL dictionaries) has been found
  * (SYMBOL keys under a filter, or several: latest_by_filtered.ts, the filter run a batch at a
- * time); otherwise it reads everything and keeps the greatest timestamp per key (the last
+ * time); with other keys it reads the scan backwards through dense key ids (latest_by_hash.ts);
+ * over any other input it reads everything and keeps the greatest timestamp per key (the last
  * stored row on ties). Output is ordered by the timestamp, equal timestamps in storage order.
  */
 import { BATCH_ROWS_MAX } from "../base/limits.ts";
@@ -30,6 +31,7 @@ import { referenceExecution } from "./vector/physical.ts";
 import { partitionRanges } from "./scan.ts";
 import { findNullKeyRow, latestBySymbolKeys, readRow } from "./latest_by_keys.ts";
 import { latestBySymbolKeysFiltered, scanSelector } from "./latest_by_filtered.ts";
+import { latestByHash } from "./latest_by_hash.ts";
 
 type LatestNode = Extract<PlanNode, { kind: "latestBy" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
@@ -135,28 +137,35 @@ async function latestBackward(
 /**
  * How a LATEST ON runs, chosen from the plan alone (EXPLAIN shows it): a backward read of a
  * scan on its designated timestamp keyed by SYMBOL columns (latest_by_keys.ts without a filter
- * and one key, latest_by_filtered.ts otherwise), a backward read with other keys, or the
- * forward read of any input keeping the greatest timestamp per key (the reference the
- * differential tests compare against, forced by setReferenceExecution).
+ * and one key, latest_by_filtered.ts otherwise), a backward read with other keys through dense
+ * key ids (latest_by_hash.ts), or the forward read of any input keeping the greatest timestamp
+ * per key (the reference the differential tests compare against, forced by
+ * setReferenceExecution).
  */
-export type LatestOp = "backward symbol keys" | "backward" | "row at a time";
+export type LatestOp = "backward symbol keys" | "backward hashed" | "row at a time";
 
 export function latestOp(n: LatestNode): LatestOp {
   const source = referenceExecution() ? undefined : backwardSource(n);
   if (!source) return "row at a time";
   const symbols = n.keys.length > 0 &&
     n.keys.every((k) => k.kind === "column" && source.scan.columns[k.index].type.tag === "SYMBOL");
-  return symbols ? "backward symbol keys" : "backward";
+  return symbols ? "backward symbol keys" : "backward hashed";
 }
 
 export async function* runLatestBy(n: LatestNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
+  const op = latestOp(n);
+  if (op === "backward hashed") {
+    const { scan, filter } = backwardSource(n)!;
+    yield* latestByHash(n, scan, filter, ctx);
+    return;
+  }
   const keyEvals = n.keys.map((k) => compileExpr(k, ctx));
   const hashOf = (b: Batch, i: number) => {
     if (keyEvals.length === 1) return valueKey(keyEvals[0](b, i));
     return keyEvals.map((e) => String(valueKey(e(b, i)))).join("\u0001");
   };
   const latest = new Map<unknown, { ts: bigint; row: Value[]; seq?: number }>();
-  const backward = latestOp(n) === "row at a time" ? undefined : backwardSource(n);
+  const backward = op === "row at a time" ? undefined : backwardSource(n);
   if (backward) {
     await latestBackward(n, backward, ctx, latest, hashOf);
   } else {

@@ -81,8 +81,12 @@ Deno.test("LATEST ON backwards equals the forward row read", async () => {
       "SELECT * FROM t WHERE ts < '2024-01-02' AND side = 'buy' LATEST ON ts PARTITION BY s",
       sym,
     );
-    await both(engine, "SELECT * FROM t WHERE side = 'buy' LATEST ON ts PARTITION BY i", "backward");
-    await both(engine, "SELECT * FROM t WHERE side = 'buy' LATEST ON ts PARTITION BY i, s", "backward");
+    await both(engine, "SELECT * FROM t WHERE side = 'buy' LATEST ON ts PARTITION BY i", "backward hashed");
+    await both(
+      engine,
+      "SELECT * FROM t WHERE side = 'buy' LATEST ON ts PARTITION BY i, s",
+      "backward hashed",
+    );
     for (const where of ["", "WHERE v > 1", "WHERE v > 100"]) {
       await both(engine, `SELECT * FROM dup ${where} LATEST ON ts PARTITION BY s`, sym);
       await both(engine, `SELECT * FROM e ${where} LATEST ON ts PARTITION BY s`, sym);
