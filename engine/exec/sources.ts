@@ -26,6 +26,19 @@ export function* runRows(n: Extract<PlanNode, { kind: "rows" }>): Generator<Batc
   yield* rowsToBatches(n.columns.map((c) => c.type), n.rows);
 }
 
+/**
+ * `data` filled with first, first + 1, ... as little-endian 32-bit word pairs: a BigInt per
+ * row cost ~15 ns of the ~25 a sum over long_sequence() took. Values stay below 2^53, so the
+ * high word is exact.
+ */
+export function writeSequence(data: BigInt64Array, first: number): void {
+  const words = new Int32Array(data.buffer, data.byteOffset, data.length * 2);
+  for (let i = 0, v = first; i < data.length; i++, v++) {
+    words[2 * i] = v | 0;
+    words[2 * i + 1] = Math.floor(v / 4294967296);
+  }
+}
+
 export async function* runLongSequence(
   n: Extract<PlanNode, { kind: "longSequence" }>,
   ctx: ExecContext,
@@ -43,7 +56,7 @@ export async function* runLongSequence(
     await pace(ctx);
     const len = Math.min(BATCH_ROWS_MAX, count - at);
     const data = new BigInt64Array(len);
-    for (let i = 0; i < len; i++) data[i] = BigInt(at + i + 1);
+    writeSequence(data, at + 1);
     yield { rowCount: len, columns: [{ type: T.LONG, data }] };
   }
 }

@@ -1,9 +1,9 @@
 /**
  * Whole read-only statements on the worker heaps (issue #17; docs/parallel.md "Statements on
  * the workers"). The main thread parses, binds, checks permissions and plans as always; a plan
- * whose every node a worker can run (table scans, pure functions: no catalog, session or
- * activity function, no meta table, no set-returning or file source), that scans at least
- * `rowsMin` rows and that would do heavy work on the main thread (an aggregate, sort, join,
+ * whose every node a worker can run (table scans, long_sequence(), pure functions: no catalog,
+ * session or activity function, no meta table, no other set-returning or file source), that
+ * scans or generates at least `rowsMin` rows and that would do heavy work on the main thread (an aggregate, sort, join,
  * window, set operation or LATEST ON over a scan) goes to the worker running the fewest
  * statements, with its text, settings,
  * parameters and the committed state of every table it scans. The worker plans the text again
@@ -23,6 +23,7 @@ import { asSqlError, type ErrorKind, SqlError } from "../base/errors.ts";
 import type { ColumnType } from "../base/types.ts";
 import type { Batch, Value } from "../base/values.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
+import { isConst } from "../plan/bound.ts";
 import { explainPlan } from "../plan/explain.ts";
 import { checkCancelled, type ExecContext, releaseAll } from "../exec/exec_context.ts";
 import { parallelOf } from "../exec/vector/hash_parallel.ts";
@@ -125,11 +126,12 @@ export class StatementOffload {
    */
   choose(plan: PlanNode, source: StatementSource, xc: ExecContext): WorkerStatement | undefined {
     if (this.pool.workers === 0 || !Number.isFinite(this.rowsMin)) return undefined;
-    const tables = workerTablesOf(plan);
-    if (!tables || tables.size === 0) return undefined;
+    const sources = workerSourcesOf(plan);
+    if (!sources || (sources.tables.size === 0 && sources.sequenceRows === 0)) return undefined;
+    const tables = sources.tables;
     const snaps: TableSnapshot[] = [];
     const origins: Record<string, SnapshotOrigin> = {};
-    let rows = 0;
+    let rows = sources.sequenceRows;
     const release = () => snaps.forEach((s) => s.release());
     for (const [name, scans] of tables) {
       const snap = this.storage.table(name)?.snapshot();
@@ -266,17 +268,28 @@ async function* stream(
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
 
 /**
+ * What a plan reads: its scans by lower-case table name, and the rows its long_sequence()
+ * sources generate (a constant count; a bound parameter counts 0). A generated sequence is
+ * as heavy for the main thread as a scan of as many rows: `SELECT sum(x) FROM
+ * long_sequence(30000000)` held it for ~0.7 s in slices between other clients' statements.
+ */
+interface WorkerSources {
+  tables: Map<string, ScanNode[]>;
+  sequenceRows: number;
+}
+
+/**
  * workerTables and the EXPLAIN lines by plan: plan nodes are not changed once built, and a
  * kept plan (engine/query_cache.ts, prepared statements) comes back as the same object, so a
  * short query over a large table does not walk and print its plan at every execution.
  */
-const tablesByPlan = new WeakMap<PlanNode, Map<string, ScanNode[]> | null>();
+const sourcesByPlan = new WeakMap<PlanNode, WorkerSources | null>();
 const explainByPlan = new WeakMap<PlanNode, string[]>();
 
-function workerTablesOf(plan: PlanNode): Map<string, ScanNode[]> | undefined {
-  let tables = tablesByPlan.get(plan);
-  if (tables === undefined) tablesByPlan.set(plan, tables = workerTables(plan) ?? null);
-  return tables ?? undefined;
+function workerSourcesOf(plan: PlanNode): WorkerSources | undefined {
+  let sources = sourcesByPlan.get(plan);
+  if (sources === undefined) sourcesByPlan.set(plan, sources = workerSources(plan) ?? null);
+  return sources ?? undefined;
 }
 
 /**
@@ -297,12 +310,13 @@ function unmarkedExplain(plan: PlanNode): string[] {
 }
 
 /**
- * The scans of `plan` by lower-case table name, or undefined when some node or expression
+ * What `plan` reads (scans, generated sequences), or undefined when some node or expression
  * needs the main thread. Walks every object the plan holds (subquery plans in expressions
  * included).
  */
-function workerTables(plan: PlanNode): Map<string, ScanNode[]> | undefined {
+function workerSources(plan: PlanNode): WorkerSources | undefined {
   const tables = new Map<string, ScanNode[]>();
+  let sequenceRows = 0;
   const seen = new Set<object>();
   const visit = (x: unknown): boolean => {
     if (x === null || typeof x !== "object" || seen.has(x)) return true;
@@ -316,6 +330,11 @@ function workerTables(plan: PlanNode): Map<string, ScanNode[]> | undefined {
         const name = (o.table as string).toLowerCase();
         tables.set(name, [...tables.get(name) ?? [], o as unknown as ScanNode]);
       }
+      if (o.kind === "longSequence") {
+        const count = (o as unknown as Extract<PlanNode, { kind: "longSequence" }>).count;
+        const n = isConst(count) ? Number(count.value) : 0;
+        if (Number.isFinite(n) && n > 0) sequenceRows += n;
+      }
     }
     if (o.kind === "call" && typeof o.name === "string" && MAIN_ONLY_CALL.test(o.name.toLowerCase())) {
       return false;
@@ -328,7 +347,7 @@ function workerTables(plan: PlanNode): Map<string, ScanNode[]> | undefined {
     }
     return true;
   };
-  return visit(plan) ? tables : undefined;
+  return visit(plan) ? { tables, sequenceRows } : undefined;
 }
 
 /**
@@ -358,7 +377,7 @@ function scannedRows(snap: TableSnapshot, scan: ScanNode): number {
 
 /**
  * Whether the main thread would do heavy work for `plan`: some operator that holds or
- * reorders rows (join, window, sort, LATEST ON...) reads a table scan itself rather than the
+ * reorders rows (join, window, sort, LATEST ON...) reads a table scan (or long_sequence) itself rather than the
  * output of a morsel operator (marked to run on the workers), of a table-scan aggregate or of
  * a LATEST ON over few symbol keys. A plan of scans, filters and projections only streams
  * through WASM kernels and gives other clients turns between batches.
@@ -376,7 +395,7 @@ function mainThreadWork(plan: PlanNode, light: Set<PlanNode>): boolean {
     const inputs: PlanNode[] = [];
     if ("input" in n) inputs.push(n.input);
     if ("left" in n) inputs.push(n.left, n.right);
-    let raw = n.kind === "scan", heavy = false;
+    let raw = n.kind === "scan" || n.kind === "longSequence", heavy = false;
     for (const i of inputs) {
       const r = visit(i);
       raw ||= r.raw;

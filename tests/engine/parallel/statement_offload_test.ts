@@ -16,6 +16,7 @@
 import assert from "node:assert/strict";
 import { adminSession, Engine, readValue, type Session } from "../../../engine/mod.ts";
 import { statementStats } from "../../../engine/parallel/statement_offload.ts";
+import { writeSequence } from "../../../engine/exec/sources.ts";
 import { type Rng, rng } from "../../fuzz/prng.ts";
 import { runLogicFile } from "../../sql/logic_runner.ts";
 import { storageOf } from "../../../engine/engine.ts";
@@ -454,4 +455,33 @@ Deno.test({
       }
     });
   },
+});
+
+Deno.test({
+  name: "aggregates over a long long_sequence() run on a worker, short ones and plain streams stay here",
+  ...OPTS,
+  async fn() {
+    await withEngine(async (engine) => {
+      engine.statements.rowsMin = 100_000;
+      const first = async (sql: string) => (await run(engine, `EXPLAIN ${sql}`))[0][0];
+      const sql = "SELECT sum(x), min(x), max(x), count() FROM long_sequence(3000000)";
+      assert.equal(await first(sql), "Worker");
+      assert.notEqual(await first("SELECT sum(x) FROM long_sequence(1000)"), "Worker");
+      assert.notEqual(await first("SELECT x FROM long_sequence(3000000)"), "Worker");
+      const was = statementStats.offloaded;
+      const worker = await run(engine, sql);
+      assert.equal(statementStats.offloaded, was + 1);
+      engine.statements.rowsMin = Infinity;
+      assert.deepEqual(await run(engine, sql), worker);
+      assert.deepEqual(worker, [[4500001500000n, 1n, 3000000n, 3000000n]]);
+    });
+  },
+});
+
+Deno.test("long_sequence's values keep their high word past 2^32", () => {
+  const data = new BigInt64Array(4);
+  writeSequence(data, 2 ** 32 - 2);
+  assert.deepEqual([...data], [4294967294n, 4294967295n, 4294967296n, 4294967297n]);
+  writeSequence(data, 2 ** 53 - 4);
+  assert.deepEqual([...data], [9007199254740988n, 9007199254740989n, 9007199254740990n, 9007199254740991n]);
 });
