@@ -6,7 +6,8 @@ import type { Batch } from "../base/values.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { gather } from "./batch_util.ts";
 import { rowKey } from "./distinct.ts";
-import { BatchWords, columnFamily, KeyEncoder, WordSet } from "./key_words.ts";
+import { columnFamily } from "./key_words.ts";
+import { runIdSetOp } from "./vector/setop_ids.ts";
 import { referenceExecution } from "./vector/physical.ts";
 import { parallelOf } from "./vector/hash_parallel.ts";
 import { runParallelSetOp } from "./vector/setop_parallel.ts";
@@ -23,8 +24,9 @@ import {
 type SetOpNode = Extract<PlanNode, { kind: "setop" }>;
 
 /**
- * The operator that runs `n` (EXPLAIN prints it): UNION ALL appends; the others hash whole
- * batches when every column has a word encoding (key_words.ts), else compare rows by key.
+ * The operator that runs `n` (EXPLAIN prints it): UNION ALL appends; the others map whole
+ * batches to dense row ids (vector/setop_ids.ts) when every column has a word encoding
+ * (key_words.ts), else compare rows by key.
  */
 export function setOpOp(n: SetOpNode): "append" | "vectorized hash" | "row at a time" {
   if (n.op === "union" && n.all) return "append";
@@ -40,7 +42,7 @@ export function runSetOp(
 ): AsyncGenerator<Batch> {
   if (parallelOf(n)) return runChosenParallel(n, left, right, ctx);
   return setOpOp(n) === "vectorized hash"
-    ? runHashSetOp(n, left, right, ctx)
+    ? runIdSetOp(n, left, right, ctx)
     : runRowSetOp(n, left, right, ctx);
 }
 
@@ -56,97 +58,7 @@ async function* runChosenParallel(
 ): AsyncGenerator<Batch> {
   const merged = await runParallelSetOp(n, ctx);
   if (merged) yield* merged;
-  else yield* runHashSetOp(n, left, right, ctx);
-}
-
-/** A batch's rows as key words, one encoder per column (text ids shared), and a flag per row. */
-class RowWords extends BatchWords {
-  flags = new Uint8Array(0);
-
-  constructor(n: SetOpNode, texts: Map<string, number>[]) {
-    super(
-      n.left.columns.map((c, k) => new KeyEncoder(columnFamily(c.type.tag)!, texts[k], true)),
-      n.left.columns.map((_, k) => k),
-    );
-  }
-
-  override encode(b: Batch): void {
-    super.encode(b);
-    if (this.flags.length < b.rowCount) this.flags = new Uint8Array(this.hashes.length);
-  }
-
-  /** The rows whose flag is `want`. */
-  selected(count: number, want: number): number[] {
-    const sel: number[] = [];
-    for (let i = 0; i < count; i++) if (this.flags[i] === want) sel.push(i);
-    return sel;
-  }
-}
-
-/** UNION, EXCEPT, INTERSECT (and their ALL forms but UNION ALL) as hash sets of row words. */
-async function* runHashSetOp(
-  n: SetOpNode,
-  left: AsyncIterable<Batch>,
-  right: AsyncIterable<Batch>,
-  ctx: ExecContext,
-): AsyncGenerator<Batch> {
-  const width = n.left.columns.length;
-  const texts = n.left.columns.map(() => new Map<string, number>());
-  const words = new RowWords(n, texts);
-  if (n.op === "union") {
-    const seen = new WordSet(width);
-    for (const side of [left, right]) {
-      for await (const b of side) {
-        checkCancelled(ctx);
-        if (b.rowCount === 0) continue;
-        words.encode(b);
-        seen.add(words.hi, words.lo, words.hashes, b.rowCount, words.flags);
-        const sel = words.selected(b.rowCount, 1);
-        // Every distinct row's words are held in `seen` until the end.
-        charge(ctx, rowBytes(sel.length, width));
-        if (sel.length) yield sel.length === b.rowCount ? b : gather(b, sel);
-        await pace(ctx);
-      }
-    }
-    return;
-  }
-  const rightRows = new WordSet(width);
-  for await (const b of right) {
-    checkCancelled(ctx);
-    if (b.rowCount === 0) continue;
-    const before = rightRows.size;
-    words.encode(b);
-    rightRows.add(words.hi, words.lo, words.hashes, b.rowCount, words.flags);
-    // EXCEPT / INTERSECT hold the right side's distinct rows while the left streams.
-    charge(ctx, rowBytes(rightRows.size - before, width));
-    await pace(ctx);
-  }
-  const emitted = new WordSet(width);
-  const keep = n.op === "intersect" ? 1 : 0;
-  let found = new Uint8Array(0);
-  for await (const b of left) {
-    checkCancelled(ctx);
-    const count = b.rowCount;
-    if (count === 0) continue;
-    words.encode(b);
-    if (found.length < count) found = new Uint8Array(count);
-    rightRows.has(words.hi, words.lo, words.hashes, count, found);
-    let sel: number[] = [];
-    for (let i = 0; i < count; i++) if (found[i] === keep) sel.push(i);
-    if (!n.all && sel.length) {
-      // The first of equal left rows only: the kept rows' words, added to the emitted set.
-      const pick = new Int32Array(sel);
-      const hi = words.hi.map((w) => pick.map((i) => w[i]));
-      const lo = words.lo.map((w) => pick.map((i) => w[i]));
-      const hashes = pick.map((i) => words.hashes[i]);
-      const fresh = new Uint8Array(sel.length);
-      emitted.add(hi, lo, hashes, sel.length, fresh);
-      sel = sel.filter((_, j) => fresh[j] === 1);
-      charge(ctx, rowBytes(sel.length, width));
-    }
-    if (sel.length) yield sel.length === count ? b : gather(b, sel);
-    await pace(ctx);
-  }
+  else yield* runIdSetOp(n, left, right, ctx);
 }
 
 /** The reference: rows compared by their scalar keys (rowKey). */

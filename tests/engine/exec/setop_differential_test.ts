@@ -1,6 +1,6 @@
 /**
- * UNION / EXCEPT / INTERSECT (and ALL forms) on the vectorized hash sets (engine/exec/setop.ts,
- * key_words.ts) against the row reference (`setReferenceExecution`): generated set operations
+ * UNION / EXCEPT / INTERSECT (and ALL forms) on dense row ids (engine/exec/vector/setop_ids.ts,
+ * key_ids.ts) against the row reference (`setReferenceExecution`): generated set operations
  * over two tables of every word-encodable type (BOOLEAN, BYTE, SHORT, CHAR, INT, IPV4, LONG,
  * DATE, TIMESTAMP, FLOAT, DOUBLE with -0 and NaN, SYMBOL, STRING, VARCHAR) full of NULLs and
  * duplicates, symbols against strings, empty sides; rows must agree in order. A column type
