@@ -161,6 +161,35 @@ export interface KeyedStatsArgs extends KeyedArgs {
 }
 
 /**
+ * One value column of `keyedFold`: `acc` holds KEYED_FOLD_SLOT_BYTES per slot (keyCount + 1):
+ * Int64 NULL values seen, the sum (Float64 for f64/f32, Int64 wrapping for i64/i32), the
+ * minimum and the maximum (Float64 for f64/f32, Int64 for i64/i32), the extremes only when
+ * `extremes`. Start each slot at 0, 0, then +Infinity and -Infinity (floats) or LONG_MAX and
+ * LONG_MIN (integers); a slot's extremes mean nothing while its non-NULL count (rows - NULLs)
+ * is 0.
+ */
+export interface KeyedFoldColumn {
+  kind: MeasureKind;
+  data: number;
+  acc: number;
+  extremes: boolean;
+}
+
+/**
+ * `keyedFold`: up to KEYED_FOLD_COLUMNS value columns by one key column in one pass (issue #16).
+ * `rows` is Int64 rows visited per slot; every array adds into what it holds.
+ */
+export interface KeyedFoldArgs extends KeyedArgs {
+  rows: number;
+  columns: readonly KeyedFoldColumn[];
+}
+
+/** Most value columns one `keyedFold` call takes. */
+export const KEYED_FOLD_COLUMNS = 4;
+/** Bytes per slot of a `keyedFold` column accumulator: NULLs, sum, min, max. */
+export const KEYED_FOLD_SLOT_BYTES = 32;
+
+/**
  * An operand of `binop`: a column (offset of its row 0) or a constant (DOUBLE: a number, NaN
  * for NULL; LONG: a bigint, LONG_MIN for NULL).
  */
@@ -361,6 +390,8 @@ export interface Kernels {
   keyedMax(kind: MeasureKind, args: KeyedExtremeArgs): void;
   /** Rows, non-NULL counts, sums, minimums and maximums per key in one pass. */
   keyedStats(kind: MeasureKind, args: KeyedStatsArgs): void;
+  /** Rows per key and NULLs, sums and (where asked) extremes of up to four columns in one pass. */
+  keyedFold(args: KeyedFoldArgs): void;
   /** Per-segment count, sum, min, max, first and last. */
   segments(kind: MeasureKind, args: SegmentArgs): void;
   /** The first row in [from, to) whose value is >= `value`, or `to`. */

@@ -47,9 +47,12 @@ import {
   type IntKind,
   type IntStats,
   type Kernels,
+  KEYED_FOLD_COLUMNS,
+  KEYED_FOLD_SLOT_BYTES,
   type KeyedArgs,
   type KeyedCountArgs,
   type KeyedExtremeArgs,
+  type KeyedFoldArgs,
   type KeyedStatsArgs,
   type KeyedSumArgs,
   type KeyFilterArgs,
@@ -175,6 +178,8 @@ type Exports = Record<string, Export>;
 const OPS: readonly CompareOp[] = ["eq", "ne", "lt", "le", "gt", "ge", "between"];
 const NUMERIC_KINDS: readonly NumericKind[] = ["f64", "f32", "i64", "i32", "i16", "i8"];
 const MEASURE_KINDS: readonly MeasureKind[] = ["f64", "f32", "i64", "i32"];
+/** keyed_fold's column codes (assembly/keyed_fold.ts): the sum-only code; + 1 adds extremes. */
+const FOLD_CODE: Readonly<Record<MeasureKind, number>> = { f64: 1, i64: 3, f32: 5, i32: 7 };
 const ROW_WIDTHS = [1, 2, 4, 8, 16, 32] as const;
 
 function loadModule(): WebAssembly.Module {
@@ -332,6 +337,30 @@ class WasmKernels implements Kernels {
     const tail = [args.keyCount, args.rows, args.counts, args.sums, args.mins, args.maxs];
     if (sel) this.#fn(`keyed_stats_sel_${kind}`)(args.keys, args.data, sel, visits, ...tail);
     else this.#fn(`keyed_stats_${kind}`)(args.keys, args.data, visits, ...tail);
+  }
+
+  keyedFold(args: KeyedFoldArgs): void {
+    const check = this.#check;
+    const { visits, sel, slots } = this.#keyed(args);
+    check.region(args.rows, slots * 8, 8, "rows");
+    if (args.columns.length > KEYED_FOLD_COLUMNS) {
+      throw new RangeError(`engine-wasm: too many columns [columns=${args.columns.length}]`);
+    }
+    const tail: number[] = [];
+    for (let c = 0; c < KEYED_FOLD_COLUMNS; c++) {
+      const col = args.columns[c];
+      if (!col) {
+        tail.push(0, 0, 0);
+        continue;
+      }
+      check.oneOf(col.kind, MEASURE_KINDS, "kind");
+      const width = KIND_BYTES[col.kind];
+      check.region(col.data, args.rowCount * width, width, "data");
+      check.region(col.acc, slots * KEYED_FOLD_SLOT_BYTES, 8, "acc");
+      tail.push(col.data, col.acc, FOLD_CODE[col.kind] + (col.extremes ? 1 : 0));
+    }
+    if (sel) this.#fn("keyed_fold_sel")(args.keys, sel, visits, args.keyCount, args.rows, ...tail);
+    else this.#fn("keyed_fold")(args.keys, visits, args.keyCount, args.rows, ...tail);
   }
 
   keyedMin(kind: MeasureKind, args: KeyedExtremeArgs): void {

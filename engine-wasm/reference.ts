@@ -25,9 +25,12 @@ import {
   type IntKind,
   type IntStats,
   type Kernels,
+  KEYED_FOLD_COLUMNS,
+  KEYED_FOLD_SLOT_BYTES,
   type KeyedArgs,
   type KeyedCountArgs,
   type KeyedExtremeArgs,
+  type KeyedFoldArgs,
   type KeyedStatsArgs,
   type KeyedSumArgs,
   type KeyFilterArgs,
@@ -278,6 +281,42 @@ class ReferenceKernels implements Kernels {
     this.keyedSum(kind, { ...args, counts: args.counts, sums: args.sums });
     this.keyedMin(kind, { ...args, out: args.mins });
     this.keyedMax(kind, { ...args, out: args.maxs });
+  }
+
+  keyedFold(args: KeyedFoldArgs): void {
+    const check = this.#check;
+    const { rows, slots, slotOf } = this.#keyed(args);
+    check.region(args.rows, slots * 8, 8, "rows");
+    if (args.columns.length > KEYED_FOLD_COLUMNS) {
+      throw new RangeError(`engine-wasm: too many columns [columns=${args.columns.length}]`);
+    }
+    for (const col of args.columns) {
+      check.oneOf(col.kind, MEASURE_KINDS, "kind");
+      const width = KIND_BYTES[col.kind];
+      check.region(col.data, args.rowCount * width, width, "data");
+      check.region(col.acc, slots * KEYED_FOLD_SLOT_BYTES, 8, "acc");
+    }
+    for (const row of rows) {
+      const s = slotOf(row);
+      this.#i64[args.rows / 8 + s] += 1n;
+      for (const col of args.columns) {
+        const at = (col.acc + s * KEYED_FOLD_SLOT_BYTES) / 8;
+        const x = this.#get(col.kind, col.data, row);
+        if (isNullValue(col.kind, x)) {
+          this.#i64[at] += 1n;
+        } else if (col.kind === "f64" || col.kind === "f32") {
+          const v = x as number;
+          this.#f64[at + 1] += v;
+          if (col.extremes && v < this.#f64[at + 2]) this.#f64[at + 2] = v;
+          if (col.extremes && v > this.#f64[at + 3]) this.#f64[at + 3] = v;
+        } else {
+          const v = BigInt(x);
+          this.#i64[at + 1] = BigInt.asIntN(64, this.#i64[at + 1] + v);
+          if (col.extremes && v < this.#i64[at + 2]) this.#i64[at + 2] = v;
+          if (col.extremes && v > this.#i64[at + 3]) this.#i64[at + 3] = v;
+        }
+      }
+    }
   }
 
   keyedMin(kind: MeasureKind, args: KeyedExtremeArgs): void {

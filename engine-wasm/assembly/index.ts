@@ -24,6 +24,7 @@ export {
   keyed_stats_f32, keyed_stats_f64, keyed_stats_i32, keyed_stats_i64,
   keyed_stats_sel_f32, keyed_stats_sel_f64, keyed_stats_sel_i32, keyed_stats_sel_i64,
 } from "./keyed";
+export { keyed_fold, keyed_fold_sel } from "./keyed_fold";
 export { segments_f32, segments_f64, segments_i32, segments_i64 } from "./segments";
 export { lower_bound_i64, lower_bounds_i64, upper_bound_i64 } from "./search";
 export { gather, gather_or_null, reverse, sel_union, sequence } from "./gather";

@@ -12,7 +12,15 @@
  */
 import type { ColumnType } from "../base/types.ts";
 import { type Batch, type Interval, LONG_NULL, type Value } from "../base/values.ts";
-import { kernels, type MeasureKind, type NumericKind, wasmMemory } from "../../engine-wasm/mod.ts";
+
+import {
+  kernels,
+  KEYED_FOLD_COLUMNS,
+  KEYED_FOLD_SLOT_BYTES,
+  type MeasureKind,
+  type NumericKind,
+  wasmMemory,
+} from "../../engine-wasm/mod.ts";
 import { conjuncts } from "../plan/intervals_from_where.ts";
 import type { BoundExpr } from "../plan/bound.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
@@ -34,6 +42,9 @@ import {
 import { exactLongSum, sumLongRows } from "./exact_long_sum.ts";
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
 import { accumulateWithStats, statsShapeFits } from "./partition_stats.ts";
+
+/** LONG's largest value: where a keyedFold minimum of integers starts. */
+const LONG_MAX = (1n << 63n) - 1n;
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
@@ -665,6 +676,12 @@ function longRows(rows: RowsArg, data: number): [BigInt64Array, Int32Array | und
   return [mem.i64(data, rows.rowCount), sel];
 }
 
+/**
+ * Folds one range into the keyed partials: the keyedFold kernel reads each row's key once and
+ * folds up to KEYED_FOLD_COLUMNS value columns per pass (issue #16: one keyedStats pass per
+ * column re-read the keys and computed extremes nobody asked for). A column computes extremes
+ * only for min()/max(), or for avg() of LONG, whose exact sum needs them (exact_long_sum.ts).
+ */
 function accumulateKeyed(
   s: HeapScan,
   groups: Acc[][],
@@ -678,72 +695,86 @@ function accumulateKeyed(
   const mem = wasmMemory();
   const keys = at(s.key!);
   const slots = keyCount + 1;
-  const nullFill = (kind: MeasureKind, p: number) => {
-    if (kind === "f64") mem.f64(p, slots).fill(NaN);
-    else if (kind === "f32") mem.f32(p, slots).fill(NaN);
-    else if (kind === "i64") mem.i64(p, slots).fill(LONG_NULL);
-    else mem.i32(p, slots).fill(-2147483648);
-  };
-  // One pass per distinct column gives rows, counts, sums, minimums and maximums for every
-  // aggregate over it; count(*) takes the row counts of the first such pass.
-  let rowCounts: BigInt64Array | undefined;
-  const columns = [...new Set(s.aggs.filter((a) => a.col >= 0).map((a) => a.col))];
-  for (const col of columns) {
-    const kind = s.aggs.find((a) => a.col === col)!.kind as MeasureKind;
-    const width = WIDTH[kind];
-    const out = {
-      rows: scratch.alloc(slots * 8),
-      counts: scratch.alloc(slots * 8),
-      sums: scratch.alloc(slots * 8),
-      mins: scratch.alloc(slots * width),
-      maxs: scratch.alloc(slots * width),
-    };
-    mem.i64(out.rows, slots).fill(0n);
-    mem.i64(out.counts, slots).fill(0n);
-    if (kind === "f64" || kind === "f32") mem.f64(out.sums, slots).fill(0);
-    else mem.i64(out.sums, slots).fill(0n);
-    nullFill(kind, out.mins);
-    nullFill(kind, out.maxs);
-    k.keyedStats(kind, { ...rows, keys, keyCount, data: at(col), ...out });
-    rowCounts ??= mem.i64(out.rows, slots);
-    const counts = mem.i64(out.counts, slots);
-    const sums = kind === "f64" || kind === "f32" ? mem.f64(out.sums, slots) : mem.i64(out.sums, slots);
-    const view = (p: number) =>
-      kind === "f64"
-        ? mem.f64(p, slots)
-        : kind === "f32"
-        ? mem.f32(p, slots)
-        : kind === "i64"
-        ? mem.i64(p, slots)
-        : mem.i32(p, slots);
-    const mins = view(out.mins), maxs = view(out.maxs);
-    const slotSum = (slot: number): number | bigint => {
-      if (kind !== "i64") return sums[slot];
-      const st = { count: Number(counts[slot]), sum: sums[slot] as bigint, min: mins[slot], max: maxs[slot] };
-      return trueSum(st, () => {
-        // Rare (values near +-2^62): this group's rows summed again; NULL keys and keys past
-        // the dictionary fold into the last slot, as in keyedStats.
-        const keyOf = wasmMemory().i32(keys, rows.rowCount);
-        const slotOf = (row: number) => (keyOf[row] < 0 || keyOf[row] >= keyCount ? keyCount : keyOf[row]);
-        const [values, sel] = longRows(rows, at(col));
-        return sumLongRows(values, sel, (row) => slotOf(row) === slot);
-      });
-    };
-    s.aggs.forEach((a, ai) => {
-      if (a.col !== col) return;
-      for (let slot = 0; slot < slots; slot++) {
-        const n = Number(counts[slot]);
-        if (n === 0) continue;
-        const st = { count: n, sum: slotSum(slot), min: mins[slot], max: maxs[slot] };
-        mergeStats(groups[slot][ai], st, kind, exactAvg(a));
-      }
-    });
-  }
-  if (!rowCounts) {
+  const folds = keyedFolds(s);
+  if (folds.length === 0) {
     const counts = scratch.alloc(slots * 8);
     mem.i64(counts, slots).fill(0n);
     k.keyedCount({ ...rows, keys, keyCount, counts });
-    rowCounts = mem.i64(counts, slots);
+    const rowCounts = mem.i64(counts, slots);
+    for (let i = 0; i < slots; i++) rowsPerGroup[i] += Number(rowCounts[i]);
+    return;
   }
+  // Blocks per pass: the rows visited per slot, then one accumulator per column.
+  const rowBlocks: number[] = [];
+  const accs = folds.map((f) => {
+    const acc = scratch.alloc(slots * KEYED_FOLD_SLOT_BYTES);
+    const float = f.kind === "f64" || f.kind === "f32";
+    for (let slot = 0; slot < slots; slot++) {
+      const p = acc + slot * KEYED_FOLD_SLOT_BYTES;
+      mem.i64(p, 2).fill(0n);
+      if (float) mem.f64(p + 16, 2).set([Infinity, -Infinity]);
+      else mem.i64(p + 16, 2).set([LONG_MAX, LONG_NULL]);
+    }
+    return acc;
+  });
+  for (let from = 0; from < folds.length; from += KEYED_FOLD_COLUMNS) {
+    const block = scratch.alloc(slots * 8);
+    mem.i64(block, slots).fill(0n);
+    rowBlocks.push(block);
+    const columns = folds.slice(from, from + KEYED_FOLD_COLUMNS).map((f, i) => ({
+      kind: f.kind,
+      data: at(f.col),
+      acc: accs[from + i],
+      extremes: f.extremes,
+    }));
+    k.keyedFold({ ...rows, keys, keyCount, rows: block, columns });
+  }
+  const rowCounts = mem.i64(rowBlocks[0], slots);
+  folds.forEach((f, fi) => {
+    const { col, kind } = f;
+    const float = kind === "f64" || kind === "f32";
+    const acc = accs[fi];
+    const i64 = mem.i64(acc, slots * 4), f64 = mem.f64(acc, slots * 4);
+    const extreme = (v: bigint | number): number | bigint => (kind === "i32" ? Number(v) : v);
+    const noValue = float ? NaN : LONG_NULL;
+    s.aggs.forEach((a, ai) => {
+      if (a.col !== col) return;
+      for (let slot = 0; slot < slots; slot++) {
+        const n = Number(rowCounts[slot] - i64[slot * 4]);
+        if (n === 0) continue;
+        const min = f.extremes ? extreme(float ? f64[slot * 4 + 2] : i64[slot * 4 + 2]) : noValue;
+        const max = f.extremes ? extreme(float ? f64[slot * 4 + 3] : i64[slot * 4 + 3]) : noValue;
+        let sum: number | bigint = float ? f64[slot * 4 + 1] : i64[slot * 4 + 1];
+        if (kind === "i64" && exactAvg(a)) {
+          sum = trueSum({ count: n, sum, min, max }, () => {
+            // Rare (values near +-2^62): this group's rows summed again; NULL keys and keys past
+            // the dictionary fold into the last slot, as in keyedFold.
+            const keyOf = wasmMemory().i32(keys, rows.rowCount);
+            const slotOf = (
+              row: number,
+            ) => (keyOf[row] < 0 || keyOf[row] >= keyCount ? keyCount : keyOf[row]);
+            const [values, sel] = longRows(rows, at(col));
+            return sumLongRows(values, sel, (row) => slotOf(row) === slot);
+          });
+        }
+        mergeStats(groups[slot][ai], { count: n, sum, min, max }, kind, exactAvg(a));
+      }
+    });
+  });
   for (let i = 0; i < slots; i++) rowsPerGroup[i] += Number(rowCounts[i]);
+}
+
+/**
+ * The value columns of a keyed scan in first-use order, each with whether its aggregates need
+ * extremes: min() or max(), or avg() of LONG (its exact sum is recovered from them).
+ */
+function keyedFolds(s: HeapScan): { col: number; kind: MeasureKind; extremes: boolean }[] {
+  const folds: { col: number; kind: MeasureKind; extremes: boolean }[] = [];
+  for (const a of s.aggs) {
+    if (a.col < 0) continue;
+    let f = folds.find((x) => x.col === a.col);
+    if (!f) folds.push(f = { col: a.col, kind: a.kind as MeasureKind, extremes: false });
+    if (a.fn === "min" || a.fn === "max" || exactAvg(a)) f.extremes = true;
+  }
+  return folds;
 }

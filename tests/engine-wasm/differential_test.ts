@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import {
   type CompareOp,
   kernels,
+  KEYED_FOLD_COLUMNS,
+  KEYED_FOLD_SLOT_BYTES,
   type MeasureKind,
   type NumericKind,
   type RowWidth,
@@ -174,6 +176,112 @@ Deno.test("differential: keyed aggregates agree on random keys", () => {
       assert.deepEqual(bytes(w.maxs, width), bytes(r.maxs, width), `${label} maxs`);
     });
   }
+});
+
+Deno.test("differential: keyedFold of several columns agrees with the one-column keyed kernels", () => {
+  for (let seed = 1; seed <= 150; seed++) {
+    withArena((a) => {
+      const rng = new Random(4000 + seed);
+      const n = rng.pick(LENGTHS);
+      const keyCount = rng.int(0, 40);
+      const keys = a.i32(
+        Array.from({ length: n }, () => rng.chance(0.02) ? keyCount + 3 : rng.int(-1, keyCount - 1)),
+      );
+      const base = { keys, rowCount: n, keyCount, ...randomSelection(a, rng, n) };
+      const slots = keyCount + 1;
+      const columns = Array.from({ length: rng.int(1, KEYED_FOLD_COLUMNS) }, () => {
+        const kind = rng.pick(MEASURES);
+        const values = Array.from({ length: n }, () => randomValue(kind, rng, rng.pick([0, 0.2, 0.9])));
+        return { kind, data: store(a, kind, values), extremes: rng.chance(0.5) };
+      });
+      const label = `seed=${4000 + seed} n=${n} K=${keyCount} ${columns.map((c) => c.kind).join(",")}`;
+      const accOf = (kind: MeasureKind) => {
+        const float = kind === "f64" || kind === "f32";
+        const acc = a.alloc(slots * KEYED_FOLD_SLOT_BYTES);
+        for (let s = 0; s < slots; s++) {
+          const p = acc + s * KEYED_FOLD_SLOT_BYTES;
+          a.mem.i64(p, 2).fill(0n);
+          if (float) a.mem.f64(p + 16, 2).set([Infinity, -Infinity]);
+          else a.mem.i64(p + 16, 2).set([LONG_MAX, LONG_NULL]);
+        }
+        return acc;
+      };
+      const runs = [wasm, ref].map((k) => {
+        const rows = a.i64(new Array(slots).fill(0n));
+        const cols = columns.map((c) => ({ ...c, acc: accOf(c.kind) }));
+        k.keyedFold({ ...base, rows, columns: cols });
+        return { rows, accs: cols.map((c) => c.acc) };
+      });
+      const bytes = (p: number, w: number) => Array.from(a.mem.u8(p, slots * w));
+      assert.deepEqual(bytes(runs[0].rows, 8), bytes(runs[1].rows, 8), `${label} rows`);
+      columns.forEach((_c, i) => {
+        assert.deepEqual(
+          bytes(runs[0].accs[i], KEYED_FOLD_SLOT_BYTES),
+          bytes(runs[1].accs[i], KEYED_FOLD_SLOT_BYTES),
+          `${label} column ${i}`,
+        );
+      });
+      // Against the one-column kernels: rows, non-NULL counts, sums and (where asked) extremes.
+      const rowCounts = a.i64(new Array(slots).fill(0n));
+      wasm.keyedCount({ ...base, counts: rowCounts });
+      assert.deepEqual(bytes(runs[0].rows, 8), bytes(rowCounts, 8), `${label} keyedCount`);
+      columns.forEach((c, i) => {
+        const float = c.kind === "f64" || c.kind === "f32";
+        const nul = c.kind === "i64" ? LONG_NULL : c.kind === "i32" ? INT_NULL : NaN;
+        const counts = a.i64(new Array(slots).fill(0n));
+        const sums = float ? a.f64(new Array(slots).fill(0)) : a.i64(new Array(slots).fill(0n));
+        const mins = store(a, c.kind, new Array(slots).fill(nul));
+        const maxs = store(a, c.kind, new Array(slots).fill(nul));
+        wasm.keyedSum(c.kind, { ...base, data: c.data, counts, sums });
+        wasm.keyedMin(c.kind, { ...base, data: c.data, out: mins });
+        wasm.keyedMax(c.kind, { ...base, data: c.data, out: maxs });
+        const acc = runs[0].accs[i];
+        const ai = a.mem.i64(acc, slots * 4), af = a.mem.f64(acc, slots * 4);
+        const widen = (p: number, s: number) =>
+          c.kind === "f64"
+            ? a.mem.f64(p, slots)[s]
+            : c.kind === "f32"
+            ? a.mem.f32(p, slots)[s]
+            : c.kind === "i64"
+            ? a.mem.i64(p, slots)[s]
+            : BigInt(a.mem.i32(p, slots)[s]);
+        for (let s = 0; s < slots; s++) {
+          const count = a.mem.i64(rowCounts, slots)[s] - ai[s * 4];
+          assert.equal(count, a.mem.i64(counts, slots)[s], `${label} column ${i} slot ${s} count`);
+          const sum = float ? af[s * 4 + 1] : ai[s * 4 + 1];
+          assert.equal(
+            sum,
+            float ? a.mem.f64(sums, slots)[s] : a.mem.i64(sums, slots)[s],
+            `${label} sum ${s}`,
+          );
+          if (!c.extremes || count === 0n) continue;
+          const [lo, hi] = float ? [af[s * 4 + 2], af[s * 4 + 3]] : [ai[s * 4 + 2], ai[s * 4 + 3]];
+          const plain = (v: number | bigint) => (typeof v === "number" ? zeroless(v) : v);
+          assert.equal(plain(lo), plain(widen(mins, s)), `${label} min ${s}`);
+          assert.equal(plain(hi), plain(widen(maxs, s)), `${label} max ${s}`);
+        }
+      });
+    });
+  }
+});
+
+Deno.test("keyedFold refuses more than KEYED_FOLD_COLUMNS columns", () => {
+  withArena((a) => {
+    const data = a.f64([1]);
+    const acc = a.alloc(2 * KEYED_FOLD_SLOT_BYTES);
+    const columns = Array.from({ length: KEYED_FOLD_COLUMNS + 1 }, () => ({
+      kind: "f64" as const,
+      data,
+      acc,
+      extremes: false,
+    }));
+    for (const k of [wasm, ref]) {
+      assert.throws(
+        () => k.keyedFold({ keys: a.i32([0]), rowCount: 1, keyCount: 1, rows: a.alloc(16), columns }),
+        /too many columns/,
+      );
+    }
+  });
 });
 
 Deno.test("differential: segmented reduce agrees on random buckets", () => {
