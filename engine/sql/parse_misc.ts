@@ -251,8 +251,13 @@ const ACL_VERBS = [
   ["revoke"],
 ];
 
+/** The first words of ACL_VERBS: most statements (SELECT, INSERT...) are ruled out by one lookup. */
+const ACL_FIRST_WORDS = new Set(ACL_VERBS.map((words) => words[0]));
+
 /** The verb words ahead when the statement is an access-control one. */
 export function aclVerbAhead(p: ParseState): string[] | undefined {
+  const first = p.wordAt();
+  if (first === undefined || !ACL_FIRST_WORDS.has(first)) return undefined;
   return ACL_VERBS.find((words) => words.every((w, k) => p.isWord(w, k)));
 }
 
