@@ -3,7 +3,14 @@
  * way whichever one runs. A failure is our own bug (STYLE.md §4): it throws a RangeError
  * before any memory is touched.
  */
-import type { AsofMergeArgs, ColumnArgs, GatherOrNullArgs, Rows, SelUnionArgs } from "./kernels.ts";
+import type {
+  AsofMergeArgs,
+  ColumnArgs,
+  GatherOrNullArgs,
+  GroupIdsArgs,
+  Rows,
+  SelUnionArgs,
+} from "./kernels.ts";
 
 /** Largest count a kernel takes: its counts are signed 32-bit. */
 export const COUNT_MAX = 0x7fff_ffff;
@@ -42,6 +49,29 @@ export class Checker {
     const rowCount = this.count(args.rowCount, "rowCount");
     this.region(args.data, rowCount * width, Math.min(width, 8), dataName);
     return this.selection(args);
+  }
+
+  /** The arguments of `groupIds` (kernels.ts GroupIdsArgs). */
+  groupIds(args: GroupIdsArgs): void {
+    const rowCount = this.count(args.rowCount, "rowCount");
+    this.region(args.keys, rowCount * 4, 4, "keys");
+    const to = this.count(args.to, "to"), from = this.count(args.from, "from");
+    if (to > rowCount || from > to) fail("rows outside the column", "to", to);
+    const segCount = this.count(args.segCount, "segCount");
+    this.region(args.ends, segCount * 4, 4, "ends");
+    this.count(args.idBase, "idBase");
+    const keyCount = this.count(args.keyCount, "keyCount");
+    if (keyCount === COUNT_MAX) fail("count out of range", "keyCount", keyCount + 1);
+    this.region(args.stamp, (keyCount + 1) * 4, 4, "stamp");
+    this.region(args.slotGroup, (keyCount + 1) * 4, 4, "slotGroup");
+    const groups = this.count(args.groups, "groups");
+    const capacity = this.count(args.capacity, "capacity");
+    if (capacity < groups + (to - from)) fail("no room for the new groups", "capacity", capacity);
+    this.region(args.gid, (to - from) * 4, 4, "gid");
+    for (const name of ["gSlot", "gBucket", "firstRow", "lastRow"] as const) {
+      this.region(args[name], capacity * 4, 4, name);
+    }
+    this.region(args.gRows, capacity * 8, 8, "gRows");
   }
 
   /** The selection of `args`, if any. */

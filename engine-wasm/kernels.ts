@@ -161,6 +161,49 @@ export interface KeyedStatsArgs extends KeyedArgs {
 }
 
 /**
+ * `groupIds`: numbers the (bucket, key) groups of rows [from, to) of a SYMBOL key column in
+ * first-appearance order (keyed SAMPLE BY). Rows are cut into buckets by `ends` (Int32,
+ * `segCount` entries: segment s ends before row ends[s], the last at `to`); segment s is bucket
+ * `idBase + s`. `stamp` and `slotGroup` (Int32, keyCount + 1 slots; slot keyCount is the NULL key
+ * -1) carry, per key, the bucket it was last seen in and its group there, so a bucket going on
+ * from the previous call keeps its groups (start `stamp` at -1). Groups are numbered from
+ * `groups`; per new group: `gSlot`, `gBucket`, `firstRow` (Int32) and `gRows` (Float64, row
+ * count) start; per row: `gid[row - from]`; per group seen: `lastRow` (Int32), `gRows` + 1.
+ * The group arrays need room for `capacity` groups, at least `groups` plus the rows visited.
+ */
+export interface GroupIdsArgs {
+  keys: number;
+  rowCount: number;
+  from: number;
+  to: number;
+  ends: number;
+  segCount: number;
+  idBase: number;
+  keyCount: number;
+  stamp: number;
+  slotGroup: number;
+  groups: number;
+  capacity: number;
+  gid: number;
+  gSlot: number;
+  gBucket: number;
+  gRows: number;
+  firstRow: number;
+  lastRow: number;
+}
+
+/**
+ * `sum128`: adds each visited non-NULL row of a LONG column into its group's exact sum, two
+ * words per slot: `lo` (Uint64, wrapping) and `hi` (Int64, the carries and signs), keyCount + 1
+ * slots, group keys in `keys` (Int32 per row; outside 0..keyCount-1: slot keyCount).
+ */
+export interface Sum128Args extends KeyedArgs {
+  data: number;
+  lo: number;
+  hi: number;
+}
+
+/**
  * One value column of `keyedFold`: `acc` holds KEYED_FOLD_SLOT_BYTES per slot (keyCount + 1):
  * Int64 NULL values seen, the sum (Float64 for f64/f32, Int64 wrapping for i64/i32), the
  * minimum and the maximum (Float64 for f64/f32, Int64 for i64/i32), the extremes only when
@@ -392,6 +435,10 @@ export interface Kernels {
   keyedStats(kind: MeasureKind, args: KeyedStatsArgs): void;
   /** Rows per key and NULLs, sums and (where asked) extremes of up to four columns in one pass. */
   keyedFold(args: KeyedFoldArgs): void;
+  /** Numbers (bucket, key) groups of rows; the new group count, or -1 - row for a key outside the dictionary. */
+  groupIds(args: GroupIdsArgs): number;
+  /** Exact 128-bit sums of a LONG column by group. */
+  sum128(args: Sum128Args): void;
   /** Per-segment count, sum, min, max, first and last. */
   segments(kind: MeasureKind, args: SegmentArgs): void;
   /** The first row in [from, to) whose value is >= `value`, or `to`. */

@@ -44,6 +44,7 @@ import {
   type FloatStats,
   type GatherArgs,
   type GatherOrNullArgs,
+  type GroupIdsArgs,
   type IntKind,
   type IntStats,
   type Kernels,
@@ -64,6 +65,7 @@ import {
   type SegmentArgs,
   type SelUnionArgs,
   type SequenceArgs,
+  type Sum128Args,
   type TopNArgs,
 } from "./kernels.ts";
 
@@ -337,6 +339,38 @@ class WasmKernels implements Kernels {
     const tail = [args.keyCount, args.rows, args.counts, args.sums, args.mins, args.maxs];
     if (sel) this.#fn(`keyed_stats_sel_${kind}`)(args.keys, args.data, sel, visits, ...tail);
     else this.#fn(`keyed_stats_${kind}`)(args.keys, args.data, visits, ...tail);
+  }
+
+  groupIds(args: GroupIdsArgs): number {
+    this.#check.groupIds(args);
+    return this.#fn("group_ids")(
+      args.keys,
+      args.from,
+      args.to,
+      args.ends,
+      args.segCount,
+      args.idBase,
+      args.keyCount,
+      args.stamp,
+      args.slotGroup,
+      args.groups,
+      args.gid,
+      args.gSlot,
+      args.gBucket,
+      args.gRows,
+      args.firstRow,
+      args.lastRow,
+    ) as number;
+  }
+
+  sum128(args: Sum128Args): void {
+    const { visits, sel, slots } = this.#keyed(args);
+    this.#check.region(args.data, args.rowCount * 8, 8, "data");
+    this.#check.region(args.lo, slots * 8, 8, "lo");
+    this.#check.region(args.hi, slots * 8, 8, "hi");
+    const tail = [args.keyCount, args.lo, args.hi];
+    if (sel) this.#fn("sum128_sel_i64")(args.keys, args.data, sel, visits, ...tail);
+    else this.#fn("sum128_i64")(args.keys, args.data, visits, ...tail);
   }
 
   keyedFold(args: KeyedFoldArgs): void {

@@ -22,6 +22,7 @@ import {
   type FloatStats,
   type GatherArgs,
   type GatherOrNullArgs,
+  type GroupIdsArgs,
   type IntKind,
   type IntStats,
   type Kernels,
@@ -42,6 +43,7 @@ import {
   type SegmentArgs,
   type SelUnionArgs,
   type SequenceArgs,
+  type Sum128Args,
   type TopNArgs,
 } from "./kernels.ts";
 
@@ -273,6 +275,58 @@ class ReferenceKernels implements Kernels {
       this.#i64[args.counts / 8 + s] += 1n;
       if (kind === "f64" || kind === "f32") this.#f64[args.sums / 8 + s] += x as number;
       else this.#i64[args.sums / 8 + s] = BigInt.asIntN(64, this.#i64[args.sums / 8 + s] + BigInt(x));
+    }
+  }
+
+  groupIds(args: GroupIdsArgs): number {
+    this.#check.groupIds(args);
+    const m = wasmMemory();
+    const i32 = (p: number, n: number) => m.i32(p, n);
+    const K = args.keyCount, n = args.to - args.from;
+    const keys = i32(args.keys, args.rowCount), ends = i32(args.ends, args.segCount);
+    const stamp = i32(args.stamp, K + 1), slotGroup = i32(args.slotGroup, K + 1);
+    const gid = i32(args.gid, n), cap = args.capacity;
+    const gSlot = i32(args.gSlot, cap), gBucket = i32(args.gBucket, cap);
+    const firstRow = i32(args.firstRow, cap), lastRow = i32(args.lastRow, cap);
+    const gRows = m.f64(args.gRows, cap);
+    let groups = args.groups, row = args.from;
+    for (let s = 0; s < args.segCount; s++) {
+      const id = args.idBase + s;
+      for (const end = Math.min(ends[s], args.to); row < end; row++) {
+        const key = keys[row];
+        if (key !== -1 && (key < 0 || key >= K)) return -1 - row;
+        const sl = key === -1 ? K : key;
+        if (stamp[sl] !== id) {
+          stamp[sl] = id;
+          slotGroup[sl] = groups;
+          gSlot[groups] = sl;
+          gBucket[groups] = id;
+          firstRow[groups] = row;
+          gRows[groups] = 0;
+          groups++;
+        }
+        const g = slotGroup[sl];
+        gRows[g]++;
+        gid[row - args.from] = g;
+        lastRow[g] = row;
+      }
+    }
+    return groups;
+  }
+
+  sum128(args: Sum128Args): void {
+    const { rows, slots, slotOf } = this.#keyed(args);
+    this.#check.region(args.data, args.rowCount * 8, 8, "data");
+    this.#check.region(args.lo, slots * 8, 8, "lo");
+    this.#check.region(args.hi, slots * 8, 8, "hi");
+    const lo = wasmMemory().i64(args.lo, slots), hi = wasmMemory().i64(args.hi, slots);
+    for (const row of rows) {
+      const x = this.#i64[args.data / 8 + row];
+      if (x === LONG_NULL) continue;
+      const s = slotOf(row);
+      const sum = (hi[s] << 64n) + BigInt.asUintN(64, lo[s]) + x;
+      lo[s] = BigInt.asIntN(64, sum);
+      hi[s] = BigInt.asIntN(64, sum >> 64n);
     }
   }
 

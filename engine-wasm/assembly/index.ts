@@ -26,6 +26,7 @@ export {
 } from "./keyed";
 export { keyed_fold, keyed_fold_sel } from "./keyed_fold";
 export { segments_f32, segments_f64, segments_i32, segments_i64 } from "./segments";
+export { group_ids, sum128_i64, sum128_sel_i64 } from "./groups";
 export { lower_bound_i64, lower_bounds_i64, upper_bound_i64 } from "./search";
 export { gather, gather_or_null, reverse, sel_union, sequence } from "./gather";
 export { asof_merge } from "./asof";

@@ -1,13 +1,13 @@
 /**
  * The WASM path of keyed SAMPLE BY (ARCHITECTURE.md "SAMPLE BY bucketing"): one SYMBOL key
  * column of a table scan, no FILL, count/sum/avg/min/max/first/last of numeric columns.
- * Per scanned range, bucket ends come from `lowerBounds` (as in `sample_by_fast.ts`); one
- * TypeScript pass over the key column numbers the (bucket, key) groups densely in
- * first-appearance order — the order the row path emits — and the `keyedStats` kernel then
- * reduces every column by group number in one pass. The result streams: a range's complete
- * buckets are written straight into output batches from the kernel's WASM scratch, and only
- * its last bucket is held back (at most one group per key) in case the next range continues
- * it. Memory is per range, not per result. Ranges are reduced in slices of rows with turns of
+ * Per slice of rows, bucket ends come from `lowerBounds` (as in `sample_by_fast.ts`), the
+ * `groupIds` kernel numbers the (bucket, key) groups densely in first-appearance order — the
+ * order the row path emits — and `keyedStats` reduces every column by group number
+ * (sample_by_keyed_acc.ts, whose groups stay in WASM memory across slices). The result
+ * streams: complete buckets are written straight into output batches from WASM memory, and
+ * only the last bucket is held (at most one group per key) in case the next slice continues
+ * it. Memory is per slice and key, not per result. Ranges are reduced in slices of rows with turns of
  * the event loop between them (issue #17); no WASM view lives across a turn. Other shapes
  * answer undefined.
  */
@@ -24,17 +24,16 @@ import {
   writeValue,
 } from "../base/values.ts";
 import type { ColumnType } from "../base/types.ts";
-import { kernels, type MeasureKind, wasmMemory } from "../../engine-wasm/mod.ts";
+import { type MeasureKind, wasmMemory } from "../../engine-wasm/mod.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { type ExecContext, pace, paceDue, snapshotOf } from "./exec_context.ts";
 import type { SampleByNode, Sampled } from "./sample_by.ts";
 import { boundTicks, type Bucketer, bucketerOf, fixedStrideTicks } from "./sample_by_buckets.ts";
-import { isNull, KIND, segmentEnds, typed, type View, view, WIDTH } from "./sample_by_fast.ts";
-import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
-import { exactLongSum, sumLongRows } from "./exact_long_sum.ts";
+import { isNull, KIND, typed, type View, WIDTH } from "./sample_by_fast.ts";
+import { FastPathUnavailable } from "./wasm_scratch.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
 import { type Pred, predicateOf, predLeaves } from "./kernel_predicates.ts";
-import { filteredRows } from "./sample_by_filter.ts";
+import { KeyedAcc } from "./sample_by_keyed_acc.ts";
 
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
 type Fn = "count" | "sum" | "avg" | "min" | "max" | "first" | "last";
@@ -486,13 +485,7 @@ async function* streamKeyed(
   const stride = fixedStrideTicks(spec) ?? 28n * 86_400_000_000n;
   const kindOf = (c: number) => KIND[scan.columns[c].type.tag]!;
   const out = new Output(n.columns.map((c) => c.type), aggs, dict, K);
-  let held: HeldBucket | undefined;
-  // Per key slot: the segment it last appeared in (within the current slice), and its group.
-  const stamp = new Int32Array(K + 1);
-  const slotGroup = new Int32Array(K + 1);
-  // Appends a group set to the output; full batches wait in `ready` until the slice's scratch
-  // is freed, so that no WASM view is read after a yield (the consumer may take turns, and
-  // another statement's allocation then grow and detach the memory).
+  // Full batches wait in `ready` until the slice is written out, then go to the consumer.
   const ready: Batch[] = [];
   const drain = (set: GroupSet, from: number, to: number) => {
     for (let g = from; g < to;) {
@@ -500,319 +493,55 @@ async function* streamKeyed(
       if (out.full) ready.push(out.take());
     }
   };
-  for (const { p, ranges } of plan) {
-    await pace(ctx);
-    const region = async (c: number) => {
-      const r = await snap.region(p, c);
-      if (!r) {
-        throw new SqlError("not enough cache memory for SAMPLE BY (cairo.column.cache.bytes)", -1, "limit");
-      }
-      return r;
-    };
-    // Regions stay pinned (their addresses valid) until releasePartition; views of them do not
-    // survive a turn of the event loop, so each slice makes its own.
-    const tsRegion = await region(tsCol);
-    const keyRegion = await region(keyCol);
-    const dataPtr = new Map<number, number>();
-    for (const c of measured) dataPtr.set(c, (await region(scan.columnIndexes[c])).ptr);
-    const rowCount = tsRegion.rowCount;
-    for (let [from, to] of ranges) {
-      const ts = mem.i64(tsRegion.ptr, rowCount);
-      if (bucketer.first !== undefined) from = lowerBound(ts, bucketer.first, from, to);
-      if (spec.to !== undefined) to = lowerBound(ts, boundTicks(spec, spec.to), from, to);
-      // Slices of the range, each reduced without a turn in between and the event loop given
-      // turns between them (issue #17): a whole partition held it for up to ~500 ms at 10M
-      // rows. A bucket cut by a slice edge continues in the held bucket, as across ranges.
-      // Equal slices: a 33K-row partition is one slice, not 32K rows and a costly sliver.
-      const slice = Math.ceil((to - from) / Math.ceil((to - from) / keyedFastTuning.sliceRows));
-      for (let a = from; a < to;) {
-        if (paceDue(ctx)) await pace(ctx);
-        const b = Math.min(to, a + slice);
-        const scratch = new Scratch();
-        try {
-          const set = reduceSlice(
-            { bucketer, stride, K, stamp, slotGroup, kindOf, aggs, measured, filters },
-            { ts: tsRegion.ptr, keys: keyRegion.ptr, rowCount, data: dataPtr },
-            a,
-            b,
-            scratch,
-          );
-          const groups = set.count;
-          // Groups of the first segment continue the held bucket when it is the same bucket.
-          let g = 0;
-          if (held && set.bucket(0) === held.start) {
-            while (g < groups && set.seg[g] === set.seg[0]) held.add(set, g++);
-          }
-          if (g < groups) {
-            if (held) drain(held, 0, held.count);
-            const lastSeg = set.seg[groups - 1];
-            let lastStart = groups;
-            while (lastStart > g && set.seg[lastStart - 1] === lastSeg) lastStart--;
-            drain(set, g, lastStart);
-            held = new HeldBucket(set.bucket(groups - 1), set.cols);
-            for (let h = lastStart; h < groups; h++) held.add(set, h);
-          }
-        } catch (err) {
-          if (err instanceof FastPathUnavailable) {
-            throw new SqlError("not enough WASM memory for SAMPLE BY", -1, "limit");
-          }
-          throw err;
-        } finally {
-          scratch.release();
+  // The groups live in WASM memory across slices and partitions (a bucket cut by a slice or
+  // partition edge goes on there); complete buckets are written out after each slice.
+  const acc = new KeyedAcc({ bucketer, stride, K, kindOf, aggs, filters });
+  try {
+    for (const { p, ranges } of plan) {
+      await pace(ctx);
+      const region = async (c: number) => {
+        const r = await snap.region(p, c);
+        if (!r) {
+          throw new SqlError("not enough cache memory for SAMPLE BY (cairo.column.cache.bytes)", -1, "limit");
         }
-        a = b;
-        yield* ready.splice(0);
+        return r;
+      };
+      // Regions stay pinned (their addresses valid) until releasePartition; views of them do not
+      // survive a turn of the event loop, so each slice makes its own.
+      const tsRegion = await region(tsCol);
+      const keyRegion = await region(keyCol);
+      const data = new Map<number, number>();
+      for (const c of measured) data.set(c, (await region(scan.columnIndexes[c])).ptr);
+      const rowCount = tsRegion.rowCount;
+      for (let [from, to] of ranges) {
+        const ts = mem.i64(tsRegion.ptr, rowCount);
+        if (bucketer.first !== undefined) from = lowerBound(ts, bucketer.first, from, to);
+        if (spec.to !== undefined) to = lowerBound(ts, boundTicks(spec, spec.to), from, to);
+        // Slices of the range, each reduced without a turn in between and the event loop given
+        // turns between them (issue #17): a whole partition held it for up to ~500 ms at 10M
+        // rows. Equal slices: a 33K-row partition is one slice, not 32K rows and a costly sliver.
+        const slice = Math.ceil((to - from) / Math.ceil((to - from) / keyedFastTuning.sliceRows));
+        for (let a = from; a < to;) {
+          if (paceDue(ctx)) await pace(ctx);
+          const b = Math.min(to, a + slice);
+          acc.add({ ts: tsRegion.ptr, keys: keyRegion.ptr, rowCount, data }, a, b);
+          const done = acc.complete();
+          if (done > 0) {
+            drain(acc.view(), 0, done);
+            acc.drop(done);
+          }
+          a = b;
+          yield* ready.splice(0);
+        }
       }
+      // Reduced (the groups held are in the accumulator): the partition may leave the cache.
+      snap.releasePartition?.(p);
+      keyedFastStats.partitions++;
     }
-    // Reduced (the held bucket holds copies): the partition may leave the cache.
-    snap.releasePartition?.(p);
-    keyedFastStats.partitions++;
+    if (acc.count > 0) drain(acc.view(), 0, acc.count);
+  } finally {
+    acc.dispose();
   }
-  if (held) drain(held, 0, held.count);
   yield* ready.splice(0);
   if (out.rows > 0) yield out.take();
-}
-
-/** What stays the same across a statement's slices. */
-export interface SliceEnv {
-  bucketer: Bucketer;
-  stride: bigint;
-  /** Dictionary size: slot K stands for NULL. */
-  K: number;
-  /** Per key slot: the segment it last appeared in (within the slice), and its group. */
-  stamp: Int32Array;
-  slotGroup: Int32Array;
-  kindOf: (c: number) => MeasureKind;
-  aggs: KAgg[];
-  /** Columns whose data `reduceSlice` is given: the measured and the filtered. */
-  measured: number[];
-  /** The aggregates' FILTER conditions (KAgg.filter indexes them). */
-  filters?: Pred[];
-}
-
-/** A slice's groups, statistics as views into its scratch; `seg` numbers their buckets within the slice. */
-export interface SliceSet extends GroupSet {
-  seg: Int32Array;
-}
-
-/**
- * Reduces rows [from, to) of one partition (non-empty) to its groups, numbered by (segment,
- * key) in first-appearance order, the `keyedStats` kernel reducing every column by group
- * number. Synchronous; the views it answers are valid until the caller frees `scratch` or
- * allocates WASM memory, so the caller reads them before either and never across a yield.
- */
-export function reduceSlice(
-  env: SliceEnv,
-  at: { ts: number; keys: number; rowCount: number; data: Map<number, number> },
-  from: number,
-  to: number,
-  scratch: Scratch,
-): SliceSet {
-  const { K, stamp, slotGroup } = env;
-  const mem = wasmMemory();
-  const ts = mem.i64(at.ts, at.rowCount);
-  const { starts, ends } = segmentEnds(env.bucketer, ts, at.ts, from, to, env.stride, scratch);
-  const rangeRows = to - from;
-  const gidPtr = scratch.alloc(rangeRows * 4);
-  // Views only after the allocations above, which may have grown (and detached) the memory.
-  const gid = mem.i32(gidPtr, rangeRows);
-  const keys = mem.i32(at.keys, at.rowCount);
-  const maxGroups = Math.min(rangeRows, (K + 1) * ends.length);
-  const gSeg = new Int32Array(maxGroups), gSlot = new Int32Array(maxGroups);
-  const gRows = new Float64Array(maxGroups),
-    firstRow = new Int32Array(maxGroups),
-    lastRow = new Int32Array(maxGroups);
-  stamp.fill(-1);
-  let groups = 0, prev = from;
-  for (let s = 0; s < ends.length; s++) {
-    const end = ends[s];
-    for (let i = prev; i < end; i++) {
-      const key = keys[i];
-      let sl = key;
-      if (key < 0 || key >= K) {
-        if (key !== -1) throw new SqlError(`symbol key ${key} outside its dictionary`, -1, "internal");
-        sl = K;
-      }
-      let g: number;
-      if (stamp[sl] === s) g = slotGroup[sl];
-      else {
-        stamp[sl] = s;
-        g = slotGroup[sl] = groups++;
-        gSeg[g] = s;
-        gSlot[g] = sl;
-        firstRow[g] = i - from;
-      }
-      gRows[g]++;
-      gid[i - from] = g;
-      lastRow[g] = i - from;
-    }
-    prev = Math.max(prev, end);
-  }
-  // Each FILTER's passing rows of the slice, as a selection vector in the scratch.
-  const sels = (env.filters ?? []).map((p) => filteredRows(p, at.data, from, rangeRows, scratch));
-  // One set of statistics per (column, filter): unfiltered count(d) and sum(d) share one.
-  const measures: { col: number; filter?: number }[] = [];
-  for (const a of env.aggs) {
-    if (a.col < 0 && a.filter === undefined) continue;
-    if (measures.some((m) => m.col === a.col && m.filter === a.filter)) continue;
-    measures.push({ col: a.col, filter: a.filter });
-  }
-  const reduced = measures.map(({ col, filter }) => {
-    const sel = filter === undefined ? undefined : sels[filter];
-    if (col < 0) return filteredCount(filter!, sel!, gidPtr, rangeRows, groups);
-    const kind = env.kindOf(col);
-    return rangeStats(
-      kernels(),
-      scratch,
-      kind,
-      col,
-      gidPtr,
-      at.data.get(col)! + from * WIDTH[kind],
-      rangeRows,
-      groups,
-      firstRow,
-      lastRow,
-      env.aggs,
-      filter,
-      sel,
-    );
-  });
-  return {
-    count: groups,
-    seg: gSeg,
-    bucket: (g) => starts[gSeg[g]],
-    slot: gSlot,
-    rows: gRows,
-    // Views only now: each column's scratch allocations may have grown (and detached) the memory.
-    cols: reduced.map((view) => view()),
-  };
-}
-
-/**
- * The exact sums of a LONG column's groups, as doubles (exact_long_sum.ts): avg() of LONG
- * divides the true sum, as the hash and row operators do, while the kernel's sums wrap.
- */
-function exactSums(
-  groups: number,
-  at: {
-    sums: number;
-    counts: number;
-    mins: number;
-    maxs: number;
-    gid: number;
-    data: number;
-    rowCount: number;
-    sel?: { ptr: number; count: number };
-  },
-): Float64Array {
-  const mem = wasmMemory();
-  const wrapped = mem.i64(at.sums, groups), counts = mem.i64(at.counts, groups);
-  const mins = mem.i64(at.mins, groups), maxs = mem.i64(at.maxs, groups);
-  const out = new Float64Array(groups);
-  let gid: Int32Array | undefined;
-  for (let g = 0; g < groups; g++) {
-    // Rare (values near +-2^62): the group's rows summed again.
-    const sum = exactLongSum(counts[g], wrapped[g], mins[g], maxs[g]) ??
-      sumLongRows(
-        mem.i64(at.data, at.rowCount),
-        at.sel && mem.i32(at.sel.ptr, at.sel.count),
-        (row) => (gid ??= mem.i32(at.gid, at.rowCount))[row] === g,
-      );
-    out[g] = Number(sum);
-  }
-  return out;
-}
-
-/** Reduces one column of a range by group number (keyedStats), as views into the range's scratch. */
-function rangeStats(
-  k: ReturnType<typeof kernels>,
-  scratch: Scratch,
-  kind: MeasureKind,
-  col: number,
-  gidPtr: number,
-  data: number,
-  rangeRows: number,
-  groups: number,
-  firstRow: Int32Array,
-  lastRow: Int32Array,
-  aggs: KAgg[],
-  filter?: number,
-  sel?: { ptr: number; count: number },
-): () => ColStats {
-  const w = WIDTH[kind], slots = groups + 1;
-  const float = kind === "f64" || kind === "f32";
-  const nul = nullOf(kind);
-  const rows = scratch.alloc(slots * 8), counts = scratch.alloc(slots * 8), sums = scratch.alloc(slots * 8);
-  const mins = scratch.alloc(slots * w), maxs = scratch.alloc(slots * w);
-  const mem = wasmMemory();
-  mem.i64(rows, slots).fill(0n);
-  mem.i64(counts, slots).fill(0n);
-  if (float) mem.f64(sums, slots).fill(0);
-  else mem.i64(sums, slots).fill(0n);
-  (view(kind, mins, slots) as { fill(v: unknown): void }).fill(nul);
-  (view(kind, maxs, slots) as { fill(v: unknown): void }).fill(nul);
-  k.keyedStats(kind, {
-    keys: gidPtr,
-    data,
-    rowCount: rangeRows,
-    keyCount: groups,
-    rows,
-    counts,
-    sums,
-    mins,
-    maxs,
-    ...(sel ? { sel: sel.ptr, selCount: sel.count } : {}),
-  });
-  const needs = (fn: Fn) => aggs.some((a) => a.col === col && a.filter === filter && a.fn === fn);
-  const values = view(kind, data, rangeRows);
-  const pickRows = (at: Int32Array) => {
-    const o = newNum(kind, groups);
-    for (let g = 0; g < groups; g++) (o as unknown as (number | bigint)[])[g] = values[at[g]];
-    return o;
-  };
-  const firsts = needs("first") ? pickRows(firstRow) : undefined;
-  const lasts = needs("last") ? pickRows(lastRow) : undefined;
-  const exact = kind === "i64" && needs("avg");
-  return () => ({
-    col,
-    filter,
-    kind,
-    counts: wasmMemory().i64(counts, slots),
-    sums: exact
-      ? exactSums(groups, { sums, counts, mins, maxs, gid: gidPtr, data, rowCount: rangeRows, sel })
-      : float
-      ? wasmMemory().f64(sums, slots)
-      : wasmMemory().i64(sums, slots),
-    mins: view(kind, mins, slots),
-    maxs: view(kind, maxs, slots),
-    firsts,
-    lasts,
-  });
-}
-
-/**
- * count(*) FILTER: per group, the rows passing the filter (its selection over the slice's
- * group numbers), as statistics of no column that HeldBucket merges like any other.
- */
-function filteredCount(
-  filter: number,
-  sel: { ptr: number; count: number },
-  gidPtr: number,
-  rangeRows: number,
-  groups: number,
-): () => ColStats {
-  const counts = new Float64Array(groups);
-  const mem = wasmMemory();
-  const rows = mem.i32(sel.ptr, sel.count), gid = mem.i32(gidPtr, rangeRows);
-  for (let i = 0; i < rows.length; i++) counts[gid[rows[i]]]++;
-  // Separate arrays: HeldBucket merges into its own copies, never into these.
-  return () => ({
-    col: -1,
-    filter,
-    kind: "f64",
-    counts,
-    sums: new Float64Array(groups),
-    mins: new Float64Array(groups).fill(NaN),
-    maxs: new Float64Array(groups).fill(NaN),
-  });
 }

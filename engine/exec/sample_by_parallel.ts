@@ -73,9 +73,8 @@ import {
   keyedShapeOf,
   loadedColumns,
   Output,
-  reduceSlice,
-  type SliceEnv,
 } from "./sample_by_keyed_fast.ts";
+import { type AccEnv, KeyedAcc } from "./sample_by_keyed_acc.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
 import type { Pred } from "./kernel_predicates.ts";
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
@@ -544,15 +543,12 @@ async function keyedMorsel(
   const { spec, K } = job;
   const mem = wasmMemory();
   const bucketer = bucketerOf(spec, job.firstTs);
-  const env: SliceEnv = {
+  const env: AccEnv = {
     bucketer,
     stride: fixedStrideTicks(spec) ?? 28n * 86_400_000_000n,
     K,
-    stamp: new Int32Array(K + 1),
-    slotGroup: new Int32Array(K + 1),
     kindOf: (c: number): MeasureKind => KIND[job.scanTypes[c].tag]!,
     aggs: job.aggs,
-    measured: job.measured,
     filters: job.filters,
   };
   const out = new Output(job.outTypes, job.aggs, undefined, K);
@@ -564,72 +560,55 @@ async function keyedMorsel(
     }
   };
   // The morsel's first bucket is held apart (it may continue the previous morsel's last), and
-  // so is the bucket being reduced, until a later one shows it complete.
-  let head: HeldBucket | undefined, held: HeldBucket | undefined;
-  const finished = (h: HeldBucket) => {
-    if (!head) head = h;
-    else drain(h, 0, h.count);
-  };
-  for (const { p, lo, hi } of m.pieces) {
-    const ranges = (await partitionRanges(snap, p, job.intervals))
-      .map(([a, b]): [number, number] => [Math.max(a, lo), Math.min(b, hi)])
-      .filter(([a, b]) => b > a);
-    if (!ranges.length) continue;
-    const region = async (c: number) => {
-      const r = await snap.region(p, c);
-      if (!r) throw new FastPathUnavailable();
-      return r;
-    };
-    const tsRegion = await region(job.tsCol);
-    const keyRegion = await region(job.keyCol);
-    const data = new Map<number, number>();
-    for (const c of job.measured) data.set(c, (await region(job.columnIndexes[c])).ptr);
-    const rowCount = tsRegion.rowCount;
-    for (let [from, to] of ranges) {
-      const ts = mem.i64(tsRegion.ptr, rowCount);
-      if (bucketer.first !== undefined) from = lowerBound(ts, bucketer.first, from, to);
-      if (spec.to !== undefined) to = lowerBound(ts, boundTicks(spec, spec.to), from, to);
-      for (let a = from; a < to;) {
-        const b = Math.min(to, a + job.sliceRows);
-        const scratch = new Scratch();
-        try {
-          const set = reduceSlice(
-            env,
-            { ts: tsRegion.ptr, keys: keyRegion.ptr, rowCount, data },
-            a,
-            b,
-            scratch,
-          );
-          const groups = set.count;
-          let g = 0;
-          held ??= new HeldBucket(set.bucket(0), set.cols);
-          if (set.bucket(0) === held.start) {
-            while (g < groups && set.seg[g] === set.seg[0]) held.add(set, g++);
+  // so is its last (the next morsel may continue it); the buckets between are written out.
+  let head: EdgeBucket | undefined;
+  const acc = new KeyedAcc(env);
+  try {
+    for (const { p, lo, hi } of m.pieces) {
+      const ranges = (await partitionRanges(snap, p, job.intervals))
+        .map(([a, b]): [number, number] => [Math.max(a, lo), Math.min(b, hi)])
+        .filter(([a, b]) => b > a);
+      if (!ranges.length) continue;
+      const region = async (c: number) => {
+        const r = await snap.region(p, c);
+        if (!r) throw new FastPathUnavailable();
+        return r;
+      };
+      const tsRegion = await region(job.tsCol);
+      const keyRegion = await region(job.keyCol);
+      const data = new Map<number, number>();
+      for (const c of job.measured) data.set(c, (await region(job.columnIndexes[c])).ptr);
+      const rowCount = tsRegion.rowCount;
+      for (let [from, to] of ranges) {
+        const ts = mem.i64(tsRegion.ptr, rowCount);
+        if (bucketer.first !== undefined) from = lowerBound(ts, bucketer.first, from, to);
+        if (spec.to !== undefined) to = lowerBound(ts, boundTicks(spec, spec.to), from, to);
+        for (let a = from; a < to;) {
+          const b = Math.min(to, a + job.sliceRows);
+          acc.add({ ts: tsRegion.ptr, keys: keyRegion.ptr, rowCount, data }, a, b);
+          const done = acc.complete();
+          if (done > 0) {
+            let g = 0;
+            if (!head) {
+              // The accumulator's first bucket (id 0) is the morsel's head.
+              while (g < done && acc.bucketIdOf(g) === 0) g++;
+              head = acc.copy(0, g);
+            }
+            drain(acc.view(), g, done);
+            acc.drop(done);
           }
-          if (g < groups) {
-            finished(held);
-            const lastSeg = set.seg[groups - 1];
-            let lastStart = groups;
-            while (lastStart > g && set.seg[lastStart - 1] === lastSeg) lastStart--;
-            drain(set, g, lastStart);
-            held = new HeldBucket(set.bucket(groups - 1), set.cols);
-            for (let h = lastStart; h < groups; h++) held.add(set, h);
-          }
-        } finally {
-          scratch.release();
+          a = b;
         }
-        a = b;
       }
+      snap.releasePartition?.(p);
     }
-    snap.releasePartition?.(p);
+    if (out.rows > 0) batches.push(out.take());
+    const last = acc.count > 0 ? acc.copy(0, acc.count) : undefined;
+    if (!head) return { kind: "keyed", head: last, batches };
+    return { kind: "keyed", head, batches, tail: last };
+  } finally {
+    acc.dispose();
   }
-  if (out.rows > 0) batches.push(out.take());
-  if (!head) return { kind: "keyed", head: held && edgeOf(held), batches };
-  return { kind: "keyed", head: edgeOf(head), batches, tail: held && edgeOf(held) };
-}
-
-function edgeOf(h: HeldBucket): EdgeBucket {
-  return { start: h.start, count: h.count, slot: h.slot, rows: h.rows, cols: h.cols };
 }
 
 /** The buffers of a keyed partial's output batches, moved to the main thread instead of copied. */

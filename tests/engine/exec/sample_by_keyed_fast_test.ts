@@ -180,3 +180,77 @@ Deno.test("keyed SAMPLE BY streams a table larger than the cache one partition a
     await Deno.remove(root, { recursive: true });
   }
 });
+
+/**
+ * Rows equal, every DOUBLE within 1e-12 relative: means near 2^62 are whole numbers in doubles,
+ * and the row path sums them in doubles (rounding at each step) where the kernels sum exactly.
+ */
+function assertNear(a: unknown[][], b: unknown[][], what: string): void {
+  assert.equal(a.length, b.length, `${what}: row count`);
+  a.forEach((row, r) =>
+    row.forEach((x, c) => {
+      const y = b[r][c];
+      if (typeof x === "number" && typeof y === "number") {
+        assert.ok(
+          Math.abs(x - y) <= 1e-12 * Math.max(1, Math.abs(x), Math.abs(y)),
+          `${what}: row ${r} col ${c}: ${x} vs ${y}`,
+        );
+      } else assert.deepEqual(x, y, `${what}: row ${r} col ${c}`);
+    })
+  );
+}
+
+Deno.test("keyed SAMPLE BY: avg of LONG past 2^63 across slices, empty ranges and keys in some buckets only", async () => {
+  const { keyedFastStats, keyedFastTuning } = await import("../../../engine/exec/sample_by_keyed_fast.ts");
+  const root = await Deno.makeTempDir({ prefix: "qdb_skf_" });
+  const engine = await Engine.open({ root, cacheBytes: 64 * 1024 * 1024, parallelWorkers: 0 });
+  const sliceRows = keyedFastTuning.sliceRows;
+  try {
+    // Key k appears only in hours where (hour + k) % 3 != 0; values near 2^62 make every
+    // group's sum pass 2^63 (the kernels' 64-bit sums wrap; avg divides the exact sum).
+    await engine.execute(
+      `CREATE TABLE big AS (SELECT timestamp_sequence('2024-01-01', 60_000_000L) ts, ` +
+        `CAST('k' || (x % 5) AS SYMBOL) s, 4611686018427387904L + x l, ` +
+        `CASE WHEN x % 4 = 0 THEN NULL ELSE x * 1.5 END d FROM long_sequence(2000)) TIMESTAMP(ts) PARTITION BY DAY`,
+      adminSession(),
+    );
+    await engine.execute(
+      `CREATE TABLE some AS (SELECT ts, s, l, d FROM big WHERE (CAST(extract(hour from ts) AS INT) + CAST(substring(s, 2, 1) AS INT)) % 3 != 0) TIMESTAMP(ts) PARTITION BY DAY`,
+      adminSession(),
+    );
+    const q = (t: string, tail: string, f: string) =>
+      `SELECT ts, s, avg(l)${f}, count(*)${f}, min(d)${f}, sum(d)${f}, first(l), last(d) FROM ${t} ${tail}`;
+    for (const rowsPerSlice of [3, 50, 40_000]) {
+      keyedFastTuning.sliceRows = rowsPerSlice;
+      for (const t of ["big", "some"]) {
+        for (
+          const tail of [
+            "SAMPLE BY 1h",
+            "SAMPLE BY 1d",
+            "SAMPLE BY 7m",
+            "WHERE ts IN '2030-01-01' SAMPLE BY 1h",
+          ]
+        ) {
+          const before = keyedFastStats.partitions;
+          const fast = await rows(engine, q(t, tail, ""));
+          if (!tail.includes("2030")) {
+            assert.ok(keyedFastStats.partitions > before, `${t} ${tail}: on the WASM path`);
+            assert.ok(fast.length > 0, `${t} ${tail}: rows`);
+          } else assert.equal(fast.length, 0, `${t} ${tail}: no rows`);
+          assertNear(
+            fast,
+            await rows(engine, q(t, tail, " FILTER (WHERE true)")),
+            `${rowsPerSlice}: ${t} ${tail}`,
+          );
+        }
+      }
+    }
+    // The sums do pass 2^63: the mean of an hour of k0 is near 2^62, not wrapped negative.
+    const [first] = await rows(engine, q("big", "SAMPLE BY 1h", ""));
+    assert.ok((first[2] as number) > 4.6e18, `avg ${first[2]}`);
+  } finally {
+    keyedFastTuning.sliceRows = sliceRows;
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -1,0 +1,390 @@
+/**
+ * The group state of keyed SAMPLE BY's WASM path (sample_by_keyed_fast.ts on one heap,
+ * sample_by_parallel.ts per morsel on the workers), kept in WASM memory across slices of rows.
+ *
+ * A slice's rows are cut into buckets (`segmentEnds`), the `groupIds` kernel numbers their
+ * (bucket, key) groups in first-appearance order (the order the row path emits) and goes on
+ * numbering the last bucket of the previous slice where it continues, `keyedStats` (and
+ * `sum128` for avg() of LONG, exact past 2^63) then add every measured column into the groups'
+ * statistics by group number. Groups are numbered bucket after bucket, so the complete buckets
+ * are always the groups before the last bucket's: the caller writes them out (`complete`,
+ * `drop`) and only the last bucket's groups (at most one per key) stay, moved to the front.
+ * Nothing per row or per group runs in JavaScript but first()/last() picks and the output.
+ *
+ * Synchronous between calls; WASM views are made per call, never kept, so a caller may take
+ * turns of the event loop between slices. `dispose` frees the memory.
+ */
+import { SqlError } from "../base/errors.ts";
+import { kernels, type MeasureKind, wasmMemory } from "../../engine-wasm/mod.ts";
+import type { Bucketer } from "./sample_by_buckets.ts";
+import { segmentEnds, type View, view, WIDTH } from "./sample_by_fast.ts";
+import { Scratch } from "./wasm_scratch.ts";
+import type { Pred } from "./kernel_predicates.ts";
+import { filteredRows } from "./sample_by_filter.ts";
+import type { ColStats, GroupSet, KAgg } from "./sample_by_keyed_fast.ts";
+import type { EdgeBucket } from "./sample_by_parallel.ts";
+
+export interface AccEnv {
+  bucketer: Bucketer;
+  stride: bigint;
+  /** Dictionary size: slot K stands for NULL. */
+  K: number;
+  kindOf: (c: number) => MeasureKind;
+  aggs: KAgg[];
+  /** The aggregates' FILTER conditions (KAgg.filter indexes them). */
+  filters: Pred[];
+}
+
+/** Where a slice's columns are: partition row 0 of each, in WASM memory. */
+export interface SliceAt {
+  ts: number;
+  keys: number;
+  rowCount: number;
+  /** Measured and filtered scan columns. */
+  data: Map<number, number>;
+}
+
+/** One set of statistics per (column, filter); count(*) FILTER has column -1. */
+interface Measure {
+  col: number;
+  filter?: number;
+  kind: MeasureKind;
+  first: boolean;
+  last: boolean;
+  /** avg() of LONG: exact 128-bit sums beside the wrapped ones. */
+  exact: boolean;
+}
+
+/** A state array: name, element width. Offsets are per capacity. */
+type Field = { name: string; width: number };
+
+function nullOf(kind: MeasureKind): number | bigint {
+  return kind === "i64" ? -(2n ** 63n) : kind === "i32" ? -2147483648 : NaN;
+}
+
+const TWO_32 = 4294967296;
+
+/** An Int64 (two Int32 words, low first) as the nearest double, without a BigInt. */
+function i64ToNumber(words: Int32Array, i: number): number {
+  return words[2 * i + 1] * TWO_32 + (words[2 * i] >>> 0);
+}
+
+export class KeyedAcc {
+  readonly #env: AccEnv;
+  readonly #measures: Measure[];
+  readonly #fields: Field[];
+  /** Per key slot (K + 1): the bucket id it was last seen in, and its group there. */
+  readonly #slots: number;
+  #block = -1;
+  #cap = 0;
+  /** Byte offset of each field within the block at the current capacity. */
+  #at = new Map<string, number>();
+  /** Groups held: the last bucket's, plus complete ones not yet dropped. */
+  count = 0;
+  /** Bucket ids are numbered from 0 per accumulator; starts of ids `#idFloor`.. */
+  #starts: bigint[] = [];
+  #idFloor = 0;
+  #lastId = -1;
+
+  constructor(env: AccEnv) {
+    this.#env = env;
+    const measures: Measure[] = [];
+    for (const a of env.aggs) {
+      if (a.col < 0 && a.filter === undefined) continue;
+      if (measures.some((m) => m.col === a.col && m.filter === a.filter)) continue;
+      const kind = a.col < 0 ? "i64" : env.kindOf(a.col);
+      const needs = (fn: string) =>
+        env.aggs.some((b) => b.col === a.col && b.filter === a.filter && b.fn === fn);
+      measures.push({
+        col: a.col,
+        filter: a.filter,
+        kind,
+        first: needs("first"),
+        last: needs("last"),
+        exact: a.col >= 0 && kind === "i64" && needs("avg"),
+      });
+    }
+    this.#measures = measures;
+    const fields: Field[] = [
+      { name: "gSlot", width: 4 },
+      { name: "gBucket", width: 4 },
+      { name: "firstRow", width: 4 },
+      { name: "lastRow", width: 4 },
+      { name: "gRows", width: 8 },
+      // keyedStats counts rows per column too: those counts land here, unread (gRows has them).
+      { name: "junk", width: 8 },
+    ];
+    measures.forEach((m, i) => {
+      const w = WIDTH[m.kind];
+      fields.push({ name: `counts${i}`, width: 8 });
+      if (m.col < 0) return;
+      fields.push({ name: `sums${i}`, width: 8 }, { name: `mins${i}`, width: w }, {
+        name: `maxs${i}`,
+        width: w,
+      });
+      if (m.first) fields.push({ name: `firsts${i}`, width: w });
+      if (m.last) fields.push({ name: `lasts${i}`, width: w });
+      if (m.exact) fields.push({ name: `lo${i}`, width: 8 }, { name: `hi${i}`, width: 8 });
+    });
+    this.#fields = fields;
+    this.#slots = env.K + 1;
+    const slots = wasmMemory().alloc(this.#slots * 8);
+    if (slots < 0) throw new SqlError("not enough WASM memory for SAMPLE BY", -1, "limit");
+    this.#slotBlock = slots;
+    wasmMemory().i32(slots, this.#slots).fill(-1);
+  }
+
+  readonly #slotBlock: number;
+
+  /** Frees the WASM memory; the accumulator is unusable after. */
+  dispose(): void {
+    if (this.#block >= 0) wasmMemory().free(this.#block);
+    this.#block = -1;
+    wasmMemory().free(this.#slotBlock);
+  }
+
+  #ptr(name: string): number {
+    return this.#block + this.#at.get(name)!;
+  }
+
+  /** Room for `need` groups (plus the kernels' stray slot), keeping the groups held. */
+  #reserve(need: number): void {
+    if (need <= this.#cap) return;
+    const cap = Math.max(need, this.#cap * 2, 64);
+    const at = new Map<string, number>();
+    let bytes = 0;
+    for (const f of this.#fields) {
+      at.set(f.name, bytes);
+      bytes += Math.ceil(((cap + 1) * f.width) / 8) * 8;
+    }
+    const block = wasmMemory().alloc(bytes);
+    if (block < 0) throw new SqlError("not enough WASM memory for SAMPLE BY", -1, "limit");
+    if (this.#block >= 0) {
+      const mem = wasmMemory();
+      for (const f of this.#fields) {
+        mem.u8(block + at.get(f.name)!, this.count * f.width).set(
+          mem.u8(this.#ptr(f.name), this.count * f.width),
+        );
+      }
+      mem.free(this.#block);
+    }
+    this.#block = block;
+    this.#at = at;
+    this.#cap = cap;
+  }
+
+  /** Adds rows [from, to) of one partition (ascending time, after the held groups' rows). */
+  add(at: SliceAt, from: number, to: number): void {
+    if (to <= from) return;
+    const env = this.#env, mem = wasmMemory(), k = kernels();
+    const scratch = new Scratch(() => new SqlError("not enough WASM memory for SAMPLE BY", -1, "limit"));
+    try {
+      const ts = mem.i64(at.ts, at.rowCount);
+      const { starts, ends } = segmentEnds(env.bucketer, ts, at.ts, from, to, env.stride, scratch);
+      const n = to - from;
+      const idBase = this.#lastId >= 0 && starts[0] === this.#starts[this.#lastId - this.#idFloor]
+        ? this.#lastId
+        : this.#lastId + 1;
+      for (let s = 0; s < starts.length; s++) {
+        if (idBase + s > this.#lastId) this.#starts.push(starts[s]);
+      }
+      this.#lastId = idBase + starts.length - 1;
+      this.#reserve(this.count + n);
+      const before = this.count;
+      const anyLast = this.#measures.some((m) => m.last);
+      if (anyLast) mem.i32(this.#ptr("lastRow"), before).fill(-1);
+      const endsPtr = scratch.alloc(ends.length * 4);
+      const gid = scratch.alloc(n * 4);
+      mem.i32(endsPtr, ends.length).set(ends);
+      const groups = k.groupIds({
+        keys: at.keys,
+        rowCount: at.rowCount,
+        from,
+        to,
+        ends: endsPtr,
+        segCount: ends.length,
+        idBase,
+        keyCount: env.K,
+        stamp: this.#slotBlock,
+        slotGroup: this.#slotBlock + this.#slots * 4,
+        groups: before,
+        capacity: this.#cap,
+        gid,
+        gSlot: this.#ptr("gSlot"),
+        gBucket: this.#ptr("gBucket"),
+        gRows: this.#ptr("gRows"),
+        firstRow: this.#ptr("firstRow"),
+        lastRow: this.#ptr("lastRow"),
+      });
+      if (groups < 0) {
+        const key = mem.i32(at.keys, at.rowCount)[-1 - groups];
+        throw new SqlError(`symbol key ${key} outside its dictionary`, -1, "internal");
+      }
+      this.count = groups;
+      const fresh = groups - before;
+      const sels = env.filters.map((p) => filteredRows(p, at.data, from, n, scratch));
+      this.#measures.forEach((m, i) => {
+        const sel = m.filter === undefined ? undefined : sels[m.filter];
+        const selArgs = sel ? { sel: sel.ptr, selCount: sel.count } : {};
+        const counts = this.#ptr(`counts${i}`);
+        mem.i64(counts + before * 8, fresh).fill(0n);
+        if (m.col < 0) {
+          k.keyedCount({ keys: gid, rowCount: n, keyCount: groups, counts, ...selArgs });
+          return;
+        }
+        const w = WIDTH[m.kind], nul = nullOf(m.kind);
+        const sums = this.#ptr(`sums${i}`), mins = this.#ptr(`mins${i}`), maxs = this.#ptr(`maxs${i}`);
+        mem.i64(sums + before * 8, fresh).fill(0n); // 0 and 0.0 share their bits
+        (view(m.kind, mins + before * w, fresh) as { fill(v: unknown): void }).fill(nul);
+        (view(m.kind, maxs + before * w, fresh) as { fill(v: unknown): void }).fill(nul);
+        const data = at.data.get(m.col)!;
+        const args = { keys: gid, data: data + from * w, rowCount: n, keyCount: groups, ...selArgs };
+        k.keyedStats(m.kind, { ...args, rows: this.#ptr("junk"), counts, sums, mins, maxs });
+        if (m.exact) {
+          const lo = this.#ptr(`lo${i}`), hi = this.#ptr(`hi${i}`);
+          mem.i64(lo + before * 8, fresh).fill(0n);
+          mem.i64(hi + before * 8, fresh).fill(0n);
+          k.sum128({ ...args, lo, hi });
+        }
+        if (m.first || m.last) {
+          const values = view(m.kind, data, at.rowCount) as unknown as (number | bigint)[];
+          if (m.first) {
+            const firsts = view(m.kind, this.#ptr(`firsts${i}`), groups) as unknown as (number | bigint)[];
+            const rows = mem.i32(this.#ptr("firstRow"), groups);
+            for (let g = before; g < groups; g++) firsts[g] = values[rows[g]];
+          }
+          if (m.last) {
+            const lasts = view(m.kind, this.#ptr(`lasts${i}`), groups) as unknown as (number | bigint)[];
+            const rows = mem.i32(this.#ptr("lastRow"), groups);
+            for (let g = 0; g < groups; g++) if (rows[g] >= 0) lasts[g] = values[rows[g]];
+          }
+        }
+      });
+    } finally {
+      scratch.release();
+    }
+  }
+
+  /** Groups [0, n) belong to complete buckets: all but the last bucket's. */
+  complete(): number {
+    if (this.count === 0) return 0;
+    const bucket = wasmMemory().i32(this.#ptr("gBucket"), this.count);
+    let n = this.count;
+    while (n > 0 && bucket[n - 1] === this.#lastId) n--;
+    return n;
+  }
+
+  /** Bucket id of group `g` less the first id seen (0: the accumulator's first bucket). */
+  bucketIdOf(g: number): number {
+    return wasmMemory().i32(this.#ptr("gBucket"), this.count)[g];
+  }
+
+  /**
+   * The held groups as a GroupSet, views into WASM memory (and arrays computed from them):
+   * valid until the next `add`, `drop` or allocation of WASM memory.
+   */
+  view(): GroupSet {
+    const mem = wasmMemory(), n = this.count;
+    const gBucket = mem.i32(this.#ptr("gBucket"), n);
+    const starts = this.#starts, floor = this.#idFloor;
+    const cols: ColStats[] = this.#measures.map((m, i) => {
+      const words = mem.i32(this.#ptr(`counts${i}`), 2 * n);
+      const counts = new Float64Array(n);
+      for (let g = 0; g < n; g++) counts[g] = i64ToNumber(words, g);
+      if (m.col < 0) {
+        return {
+          col: -1,
+          filter: m.filter,
+          kind: "f64",
+          counts,
+          sums: new Float64Array(n),
+          mins: new Float64Array(n).fill(NaN),
+          maxs: new Float64Array(n).fill(NaN),
+        };
+      }
+      const float = m.kind === "f64" || m.kind === "f32";
+      return {
+        col: m.col,
+        filter: m.filter,
+        kind: m.kind,
+        counts,
+        sums: m.exact
+          ? this.#exactSums(i, n)
+          : float
+          ? mem.f64(this.#ptr(`sums${i}`), n)
+          : mem.i64(this.#ptr(`sums${i}`), n),
+        mins: view(m.kind, this.#ptr(`mins${i}`), n),
+        maxs: view(m.kind, this.#ptr(`maxs${i}`), n),
+        firsts: m.first ? view(m.kind, this.#ptr(`firsts${i}`), n) : undefined,
+        lasts: m.last ? view(m.kind, this.#ptr(`lasts${i}`), n) : undefined,
+      };
+    });
+    return {
+      count: n,
+      bucket: (g) => starts[gBucket[g] - floor],
+      slot: mem.i32(this.#ptr("gSlot"), n),
+      rows: mem.f64(this.#ptr("gRows"), n),
+      cols,
+    };
+  }
+
+  /** Measure i's exact sums as doubles: hi * 2^64 + lo, rounded once. */
+  #exactSums(i: number, n: number): Float64Array {
+    const mem = wasmMemory();
+    const lo = mem.i32(this.#ptr(`lo${i}`), 2 * n), hi = mem.i32(this.#ptr(`hi${i}`), 2 * n);
+    const out = new Float64Array(n);
+    for (let g = 0; g < n; g++) {
+      const h = hi[2 * g], h1 = hi[2 * g + 1];
+      // The common case: the sum fits 64 bits (hi is the sign extension of lo).
+      if ((h === 0 && h1 === 0 && lo[2 * g + 1] >= 0) || (h === -1 && h1 === -1 && lo[2 * g + 1] < 0)) {
+        out[g] = i64ToNumber(lo, g);
+      } else {
+        const big = (BigInt(h1) << 96n) + (BigInt(h >>> 0) << 64n) + (BigInt(lo[2 * g + 1] >>> 0) << 32n) +
+          BigInt(lo[2 * g] >>> 0);
+        out[g] = Number(big);
+      }
+    }
+    return out;
+  }
+
+  /** Forgets groups [0, n) (written out); the rest move to the front. */
+  drop(n: number): void {
+    if (n <= 0) return;
+    const mem = wasmMemory(), left = this.count - n;
+    for (const f of this.#fields) {
+      const p = this.#ptr(f.name);
+      mem.u8(p, this.count * f.width).copyWithin(0, n * f.width, this.count * f.width);
+    }
+    // The groups left are the last bucket's: their keys' slots point at them.
+    const slotGroup = mem.i32(this.#slotBlock + this.#slots * 4, this.#slots);
+    const gSlot = mem.i32(this.#ptr("gSlot"), left);
+    for (let g = 0; g < left; g++) slotGroup[gSlot[g]] = g;
+    this.count = left;
+    const floor = left > 0 ? mem.i32(this.#ptr("gBucket"), 1)[0] : this.#lastId;
+    this.#starts.splice(0, floor - this.#idFloor);
+    this.#idFloor = floor;
+  }
+
+  /** Groups [from, to) copied out of WASM memory (a morsel's edge bucket, sent to the main thread). */
+  copy(from: number, to: number): EdgeBucket {
+    const set = this.view();
+    const slice = <T extends { slice(a: number, b: number): T }>(a: T) => a.slice(from, to);
+    return {
+      start: set.bucket(from),
+      count: to - from,
+      slot: Array.from((set.slot as Int32Array).subarray(from, to)),
+      rows: Array.from((set.rows as Float64Array).subarray(from, to)),
+      cols: set.cols.map((c) => ({
+        col: c.col,
+        filter: c.filter,
+        kind: c.kind,
+        counts: (c.counts as Float64Array).slice(from, to),
+        sums: slice(c.sums as Float64Array),
+        mins: slice(c.mins as Float64Array) as View,
+        maxs: slice(c.maxs as Float64Array) as View,
+        firsts: c.firsts && slice(c.firsts as Float64Array) as View,
+        lasts: c.lasts && slice(c.lasts as Float64Array) as View,
+      })),
+    };
+  }
+}
