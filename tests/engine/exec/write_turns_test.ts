@@ -12,26 +12,7 @@
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
 import { rows } from "../_result_rows.ts";
-
-async function drain(engine: Engine, sql: string): Promise<void> {
-  const outcome = await engine.execute(sql, adminSession());
-  if (outcome.kind === "rows") { for await (const _ of outcome.batches) { /* drain */ } }
-}
-
-/** Runs `sql` while probing SELECT 1 every 10 ms; answers the probes' latencies. */
-async function probed(engine: Engine, sql: string): Promise<number[]> {
-  let running = true;
-  const heavy = drain(engine, sql).finally(() => running = false);
-  const latencies: number[] = [];
-  while (running) {
-    const due = performance.now() + 10;
-    await new Promise((r) => setTimeout(r, 10));
-    await drain(engine, "SELECT 1");
-    latencies.push(performance.now() - due);
-  }
-  await heavy;
-  return latencies;
-}
+import { assertResponsive, drainRows, probed } from "../_select1_probe.ts";
 
 Deno.test({
   name: "CREATE TABLE AS, INSERT ... SELECT and UPDATE of millions of rows give SELECT 1 turns",
@@ -42,13 +23,13 @@ Deno.test({
     const engine = await Engine.open({ root, cacheBytes: 512 * 1024 * 1024, parallelWorkers: 0 });
     try {
       // 2M rows over 24 DAY partitions; a SYMBOL column of 50 values.
-      await drain(
+      await drainRows(
         engine,
         "CREATE TABLE src AS (SELECT timestamp_sequence('2024-01-01', 1_000_000L) ts, " +
           "rnd_symbol(50, 4, 6, 0) s, rnd_double() d, x FROM long_sequence(2_000_000)) " +
           "TIMESTAMP(ts) PARTITION BY DAY",
       );
-      await drain(
+      await drainRows(
         engine,
         "CREATE TABLE ins (ts TIMESTAMP, s SYMBOL, d DOUBLE, x LONG) TIMESTAMP(ts) PARTITION BY DAY",
       );
@@ -75,17 +56,10 @@ Deno.test({
         }],
       ];
       for (const [name, sql, check] of cases) {
-        const started = performance.now();
-        const latencies = await probed(engine, sql);
-        const took = performance.now() - started;
+        const p = await probed(engine, sql);
+        const took = p.took;
         await check();
-        const sorted = [...latencies].sort((a, b) => a - b);
-        const shown = `${name}: ${latencies.length} answered in ${Math.round(took)} ms, ` +
-          `median ${Math.round(sorted[sorted.length >> 1] ?? 0)}, max ${Math.round(sorted.at(-1) ?? 0)} ms`;
-        console.log(shown);
-        assert.ok(latencies.length >= 5, shown);
-        assert.ok(sorted[sorted.length >> 1] < 100, shown);
-        assert.ok(sorted.at(-1)! < 300, shown);
+        assertResponsive(name, p);
         // The same statements stop at a timeout inside their work, writing nothing.
         if (name === "INSERT ... SELECT") continue;
         const limit = Math.max(20, Math.min(200, Math.floor(took / 3)));

@@ -1,0 +1,59 @@
+/**
+ * The responsiveness probe of the issue #17 tests: while a heavy statement runs, `SELECT 1` is
+ * due on another session every 10 ms, timed from when it is due (a statement holding the event
+ * loop delays the timer itself, not only the answer). The probe its end lets through counts
+ * too: it waited for the last piece.
+ */
+import assert from "node:assert/strict";
+import { adminSession, type Engine, readValue } from "../../engine/mod.ts";
+
+/** Every row of `sql`, read as values (what the probed statements answer). */
+export async function drainRows(engine: Engine, sql: string): Promise<unknown[][]> {
+  const outcome = await engine.execute(sql, adminSession());
+  const out: unknown[][] = [];
+  if (outcome.kind === "rows") {
+    for await (const b of outcome.batches) {
+      for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => readValue(c, i)));
+    }
+  }
+  return out;
+}
+
+export interface Probed {
+  /** The heavy statement's rows. */
+  rows: unknown[][];
+  /** Each probe's wait in ms, from when it was due until SELECT 1 answered. */
+  latencies: number[];
+  /** The heavy statement's wall time in ms. */
+  took: number;
+}
+
+/** Runs `sql` while probing SELECT 1 every 10 ms. */
+export async function probed(engine: Engine, sql: string): Promise<Probed> {
+  let running = true;
+  const started = performance.now();
+  const heavy = drainRows(engine, sql).finally(() => running = false);
+  const latencies: number[] = [];
+  while (running) {
+    const due = performance.now() + 10;
+    await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(await drainRows(engine, "SELECT 1"), [[1]]);
+    latencies.push(performance.now() - due);
+  }
+  const rows = await heavy;
+  return { rows, latencies, took: performance.now() - started };
+}
+
+/**
+ * Logs the probes of `name` and asserts the bounds of these tests: at least five answered,
+ * the median under 100 ms, none waiting 300 ms (generous: the test machine is shared).
+ */
+export function assertResponsive(name: string, p: Probed): void {
+  const sorted = [...p.latencies].sort((a, b) => a - b);
+  const shown = `${name}: ${p.latencies.length} answered in ${Math.round(p.took)} ms, ` +
+    `median ${(sorted[sorted.length >> 1] ?? 0).toFixed(1)}, max ${(sorted.at(-1) ?? 0).toFixed(1)} ms`;
+  console.log(shown);
+  assert.ok(p.latencies.length >= 5, shown);
+  assert.ok(sorted[sorted.length >> 1] < 100, shown);
+  assert.ok(sorted.at(-1)! < 300, shown);
+}
