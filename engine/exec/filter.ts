@@ -73,6 +73,19 @@ export async function* runFilter(
 }
 
 /**
+ * The operator a Filter node runs, for EXPLAIN: `wasm kernels` when every conjunct is a kernel
+ * predicate over the columns of a table scan (whose batches are views of WASM memory), as
+ * runFilter decides per batch; otherwise undefined (a generated batch loop, or row by row).
+ * Conjuncts with uncorrelated subqueries count as kernel predicates only once their values
+ * are known, at run time, so EXPLAIN does not promise kernels for them.
+ */
+export function filterOp(n: FilterNode): string | undefined {
+  if (referenceExecution() || n.input.kind !== "scan") return undefined;
+  const all = conjuncts(n.predicate).every((c) => predicateOf(c, n.input.columns) !== undefined);
+  return all ? "wasm kernels" : undefined;
+}
+
+/**
  * A conjunct with its uncorrelated subqueries' prepared values in place, for the kernels:
  * `price > (SELECT avg(price) ...)` becomes a comparison with a constant and `symbol IN
  * (SELECT ...)` an IN list (the prepared set holds no NULL, so hasNull is false, as the row

@@ -194,6 +194,21 @@ export function markParallelSampleBy(
   visit(plan);
 }
 
+/**
+ * The operator a SAMPLE BY node runs, for EXPLAIN (`SampleBy [keyed wasm, parallel 2]`): `keyed
+ * wasm` (one SYMBOL key: groupIds and keyedStats kernels, sample_by_keyed_acc.ts), `wasm` (no
+ * key: the segmented reduce of sample_by_fast.ts) or `hash` (any other keys or aggregates:
+ * sample_by_hash.ts). Decided from the plan, as the executor decides; the WASM paths give way
+ * to the hash path only when a partition does not fit the column cache.
+ */
+export function sampleByOp(n: SampleByNode): string {
+  const op = n.spec.keys.length > 0
+    ? (keyedShapeOf(n) ? "keyed wasm" : "hash")
+    : (unkeyedShapeOf(n) ? "wasm" : "hash");
+  const workers = parallelSampleByOf(n);
+  return workers ? `${op}, parallel ${workers}` : op;
+}
+
 /** Workers the plan chose for this SAMPLE BY (0: it runs on the main thread). */
 export function parallelSampleByOf(n: PlanNode): number {
   return chosen.get(n) ?? 0;

@@ -16,7 +16,8 @@ import {
 
 // Whether an aggregate runs on the worker heaps was chosen for this plan (Engine, before EXPLAIN).
 import { denseKeysOf, parallelOf, partitionedOf } from "../exec/vector/hash_parallel.ts";
-import { parallelSampleByOf } from "../exec/sample_by_parallel.ts";
+import { sampleByOp } from "../exec/sample_by_parallel.ts";
+import { filterOp } from "../exec/filter.ts";
 import { parallelTopNNotes, parallelTopNOf } from "../exec/vector/top_n_parallel.ts";
 import { joinOp } from "../exec/hash_join.ts";
 import { parallelProbeOf } from "../exec/vector/join_parallel.ts";
@@ -67,8 +68,10 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
     case "scan":
       return `DataFrame table: ${n.table} columns: ${n.columns.map((c) => c.name).join(",")}` +
         `${scanIntervals(n)}${n.reverse ? " backward" : ""}`;
-    case "filter":
-      return "Filter";
+    case "filter": {
+      const op = filterOp(n);
+      return op ? `Filter [${op}]` : "Filter";
+    }
     case "project":
       return `VirtualRecord columns: ${n.columns.map((c) => c.name).join(",")}`;
     case "aggregate": {
@@ -110,10 +113,8 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
       return `Lateral ${n.type[0].toUpperCase()}${
         n.type.slice(1)
       } Join (per outer values: ${n.outer.length})`;
-    case "sampleBy": {
-      const workers = parallelSampleByOf(n);
-      return workers ? `SampleBy [parallel ${workers}]` : "SampleBy";
-    }
+    case "sampleBy":
+      return `SampleBy [${sampleByOp(n)}]`;
     case "window":
       return `Window [${windowOpLabel(n)}]`;
     case "latestBy":

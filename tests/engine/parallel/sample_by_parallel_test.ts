@@ -77,7 +77,9 @@ Deno.test("parallel SAMPLE BY equals the main thread's, keyed and unkeyed, with 
     const results: unknown[][][][] = tunings.map(() => []);
     try {
       await makeTable(par);
-      for (const sql of all) assert.match(await explain(par, sql), /SampleBy \[parallel 2\]/, sql);
+      for (const sql of all) {
+        assert.match(await explain(par, sql), /SampleBy \[(keyed )?wasm, parallel 2\]/, sql);
+      }
       for (let t = 0; t < tunings.length; t++) {
         [sampleByTuning.morselRows, sampleByTuning.workerSliceRows] = tunings[t];
         for (const sql of all) {
@@ -130,7 +132,7 @@ Deno.test("a SAMPLE BY whose morsels run on the workers is cancelled and timed o
       );
       const sql = "SELECT count(*), sum(hi) FROM " +
         "(SELECT ts, s, first(d), max(d) hi, min(d), last(d), sum(d) FROM big SAMPLE BY 1m)";
-      assert.match(await explain(engine, sql), /SampleBy \[parallel 2\]/);
+      assert.match(await explain(engine, sql), /SampleBy \[(keyed )?wasm, parallel 2\]/);
       const t0 = performance.now();
       const expected = await rows(engine, sql);
       const full = performance.now() - t0;
@@ -189,7 +191,7 @@ Deno.test("parallel unkeyed SAMPLE BY: avg of LONG is exact past 2^63 across mor
           ? sql.replace("l < 100", "l < 100 AND true")
           : sql.replace(/avg\(l\)/g, "avg(l) FILTER (WHERE true)");
       for (const sql of [fast, fill, filtered]) {
-        assert.match(await explain(par, sql), /SampleBy \[parallel 2\]/, sql);
+        assert.match(await explain(par, sql), /SampleBy \[(keyed )?wasm, parallel 2\]/, sql);
       }
       // 7-row unkeyed morsels (x8): every bucket's sum crosses many morsels.
       for (const morsel of [7, 262_144]) {

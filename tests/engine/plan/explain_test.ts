@@ -39,7 +39,11 @@ Deno.test("explain shows a scan narrowed to the columns a query reads", async ()
 Deno.test("explain shows timestamp filters as scan intervals and other filters kept", async () => {
   assert.equal(
     await explain("SELECT qty FROM t WHERE ts IN '2024-01-15' AND s = 'a'"),
-    ["VirtualRecord columns: qty", "    Filter", "        DataFrame table: t columns: s,qty intervals: 1"]
+    [
+      "VirtualRecord columns: qty",
+      "    Filter [wasm kernels]",
+      "        DataFrame table: t columns: s,qty intervals: 1",
+    ]
       .join("\n"),
   );
 });
@@ -67,4 +71,21 @@ Deno.test("explain shows a sort for a non-timestamp key", async () => {
 Deno.test("explain suite closes its engine", async () => {
   await engine.close();
   await Deno.remove(root, { recursive: true });
+});
+
+Deno.test("explain names the SAMPLE BY operator and a filter run by the WASM kernels", async () => {
+  const first = async (sql: string) =>
+    (await explain(sql)).split("\n").find((l) => l.includes("SampleBy"))?.trim();
+  assert.equal(
+    await first("SELECT ts, s, avg(price), max(qty) FROM t SAMPLE BY 1h"),
+    "SampleBy [keyed wasm]",
+  );
+  assert.equal(await first("SELECT ts, avg(price), count() FROM t SAMPLE BY 1h"), "SampleBy [wasm]");
+  // A key that is not a SYMBOL column, an aggregate the kernels lack, FILL: the hash aggregation.
+  assert.equal(await first("SELECT ts, qty, avg(price) FROM t SAMPLE BY 1h"), "SampleBy [hash]");
+  assert.equal(await first("SELECT ts, s, stddev(price) FROM t SAMPLE BY 1h"), "SampleBy [hash]");
+  assert.equal(await first("SELECT ts, s, avg(price) FROM t SAMPLE BY 1h FILL(NULL)"), "SampleBy [hash]");
+  // Kernel predicates over a scan run in WASM; arithmetic runs as a generated batch loop.
+  assert.match(await explain("SELECT ts FROM t WHERE price > 3 AND s = 'a'"), /Filter \[wasm kernels\]/);
+  assert.doesNotMatch(await explain("SELECT ts FROM t WHERE price * 2 > qty"), /Filter \[/);
 });
