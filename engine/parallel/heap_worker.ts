@@ -17,7 +17,7 @@ import { FastPathUnavailable } from "../exec/wasm_scratch.ts";
 import { hashPartialOf } from "../exec/vector/hash_parallel.ts";
 import { sampleByPartialOf, sampleByTransfers } from "../exec/sample_by_parallel.ts";
 import { topNPartialOf } from "../exec/vector/top_n_parallel.ts";
-import { setOpPartialOf } from "../exec/vector/setop_parallel.ts";
+import { setOpPartialOf, setOpTransfer } from "../exec/vector/setop_parallel.ts";
 import type { HeapReply, HeapRequest } from "./_protocol.ts";
 import { isStatementRequest, type StatementRequest } from "./statement_protocol.ts";
 
@@ -118,9 +118,7 @@ async function setOp(req: Extract<HeapRequest, { kind: "setop" }>): Promise<void
   const snaps = req.origins.map((o) => openSnapshot(o, cache!));
   try {
     const partial = await setOpPartialOf(req.job, snaps, req.part);
-    const transfer = [partial.positions, ...partial.columns].map((a) =>
-      (a as Int32Array).buffer as ArrayBuffer
-    );
+    const transfer = setOpTransfer(partial);
     self.postMessage({ kind: "setopPartial", id: req.id, partial } satisfies HeapReply, { transfer });
   } finally {
     for (const s of snaps) s.release();

@@ -23,8 +23,11 @@ type SetOpNode = Extract<PlanNode, { kind: "setop" }>;
 /** Bytes a distinct row costs in the id tables (values, hash slots, flags), per column. */
 const ROW_BYTES = 48;
 
-/** Row ids of batches over both inputs, and a flag byte per row id. */
-class RowIds {
+/**
+ * Row ids of batches over both inputs, and a flag byte per row id (also the workers' and the
+ * merge's of the parallel set operations: setop_parallel.ts). New ids are charged to `ctx`.
+ */
+export class RowIds {
   readonly #keyIds: KeyIds[];
   readonly #folds: IntPairHash[];
   #perKey: Int32Array[] = [];
@@ -34,7 +37,7 @@ class RowIds {
   size = 0;
   flags = new Uint8Array(1024);
 
-  constructor(readonly width: number, readonly ctx: ExecContext) {
+  constructor(readonly width: number, readonly ctx?: ExecContext) {
     this.#keyIds = Array.from({ length: width }, () => new KeyIds());
     this.#folds = Array.from({ length: Math.max(0, width - 1) }, () => new IntPairHash());
   }
@@ -66,7 +69,7 @@ class RowIds {
       size = this.#folds[width - 2].size;
     }
     if (size > this.size) {
-      charge(this.ctx, (size - this.size) * ROW_BYTES * width);
+      if (this.ctx) charge(this.ctx, (size - this.size) * ROW_BYTES * width);
       if (size > this.flags.length) {
         const grown = new Uint8Array(Math.max(size, this.flags.length * 2));
         grown.set(this.flags);
@@ -78,7 +81,8 @@ class RowIds {
   }
 }
 
-const IN_RIGHT = 1, EMITTED = 2;
+/** Flag bits: the right input holds the row id; a row of the id was emitted. */
+export const IN_RIGHT = 1, EMITTED = 2;
 
 export async function* runIdSetOp(
   n: SetOpNode,

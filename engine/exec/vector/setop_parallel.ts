@@ -1,16 +1,20 @@
 /**
- * UNION, INTERSECT and EXCEPT (not ALL) of two table scans as hash partitions on the workers
- * (issue #16/#17). Each worker owns the rows whose key hash falls in its partition: it reads
- * both inputs whole, encodes and hashes every row (key_words.ts words, the single-heap
- * operator's), keeps only its partition's rows in its hash sets, and answers the rows it
- * emits with their positions in the operator's output order (left rows by their ordinal,
- * right rows after all left rows). Partitions are disjoint, so no row is emitted twice; the
- * main thread merges the workers' position-sorted lists, which gives exactly the rows, in
- * the order, of the single-heap operator (setop.ts): first appearances, left before right.
+ * UNION, INTERSECT and EXCEPT (not ALL) of two table scans as contiguous chunks on the workers
+ * (issue #16/#17). Each input is cut into one chunk of rows per worker, in table order. Worker
+ * w maps its chunks' rows to dense row ids (setop_ids.ts RowIds: KeyIds per column folded by
+ * IntPairHash) and keeps, in order, the rows that are the first of their values among what it
+ * read: for UNION its left chunk then its right chunk; for INTERSECT/EXCEPT it first reads the
+ * whole right input (flags), then keeps its left chunk's rows of the wanted kind. A row dropped
+ * on a worker has an equal row earlier in the operator's order (left chunk w comes before right
+ * chunk w), so the main thread gets every first appearance: it reads the partials in the
+ * operator's order (left chunks, then right chunks) through its own row ids and keeps the
+ * first of each, which gives exactly the rows, in the order, of the single-heap operator. No
+ * row is read or hashed twice (the right input of INTERSECT/EXCEPT excepted); the price is the
+ * merge, a row per distinct row of each chunk.
  *
  * SYMBOL columns of the two tables have different dictionaries: the main thread maps each
- * dictionary's codes to shared text ids once (not per row), and the workers hash those ids,
- * so equal texts land in the same partition whatever their codes.
+ * dictionary's codes to shared text ids once (not per row), and the workers key rows by those
+ * ids, so equal texts are one value whatever their codes.
  *
  * Taken at plan time (`markParallelSetOp`, from hash_parallel.ts markParallelHash): both
  * inputs are column projections of forward table scans, every column a word type, a float or
@@ -18,7 +22,7 @@
  * left table holds at least the pool's `hashRowsMin` rows. EXPLAIN: `Union [vectorized hash,
  * parallel N]`.
  */
-import type { ColumnType } from "../../base/types.ts";
+import { type ColumnType, T } from "../../base/types.ts";
 import { BATCH_ROWS_MAX } from "../../base/limits.ts";
 import {
   type Batch,
@@ -33,10 +37,10 @@ import type { PlanNode } from "../../plan/plan_node.ts";
 import type { Storage, TableSnapshot } from "../../storage/api.ts";
 import { gather } from "../batch_util.ts";
 import { charge, checkCancelled, type ExecContext, pace, rowBytes, snapshotOf } from "../exec_context.ts";
-import { columnFamily, hashRows, KeyEncoder, type KeyFamily, WordSet } from "../key_words.ts";
 import { FastPathUnavailable } from "../wasm_scratch.ts";
 import { type Morsel, morselBatches, morselsOf } from "./hash_parallel.ts";
 import { referenceExecution } from "./physical.ts";
+import { EMITTED, IN_RIGHT, RowIds } from "./setop_ids.ts";
 
 type SetOpNode = Extract<PlanNode, { kind: "setop" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
@@ -114,26 +118,24 @@ export interface SetOpSideJob {
   columnIndexes: number[];
   types: ColumnType[];
   intervals?: Interval[];
-  /** The whole scan as one morsel (every worker reads all of it). */
-  morsel: Morsel;
+  /** The scan cut into one contiguous chunk of rows per worker, in table order. */
+  chunks: Morsel[];
   /** Per column: a SYMBOL's code → shared text id (-1: NULL); other columns undefined. */
   ids: (Int32Array | undefined)[];
 }
 
 export interface SetOpJob {
   op: "union" | "intersect" | "except";
-  families: KeyFamily[];
-  parts: number;
   left: SetOpSideJob;
   right: SetOpSideJob;
 }
 
-/** One worker's rows: output positions (ascending) and each column's values at them. */
+/** One worker's rows of its left chunk and (UNION) of its right chunk, column by column. */
 export interface SetOpPartial {
-  positions: Float64Array;
-  columns: VectorData[];
-  /** Rows of the left input (right rows' positions start there). */
-  leftRows: number;
+  left: VectorData[];
+  leftCount: number;
+  right: VectorData[];
+  rightCount: number;
 }
 
 /** What the pool offers this operator (engine/parallel/worker_pool.ts). */
@@ -150,115 +152,83 @@ interface Channels {
 
 const TEXT_NULL = -1;
 
-/** The rows of partition `part` the set operation emits, read from `snaps` (left, right). */
+/**
+ * The rows chunk `part` contributes (see the file comment): its left chunk's rows of the wanted
+ * kind and, for UNION, its right chunk's rows, each the first of its values in the chunks read
+ * before it on this worker. For INTERSECT/EXCEPT the worker first reads the whole right input.
+ */
 export async function setOpPartialOf(
   job: SetOpJob,
   snaps: TableSnapshot[],
   part: number,
 ): Promise<SetOpPartial> {
-  const width = job.families.length;
-  const encoders = job.families.map((f) => new KeyEncoder(f, new Map(), false));
-  const emitted = new WordSet(width);
-  const right = job.op === "union" ? undefined : new WordSet(width);
-  const positions: number[] = [];
-  const chunks: Batch[] = [];
-  let hi = job.families.map(() => new Int32Array(0)), lo = hi, hashes = new Int32Array(0);
-  let shi = hi, slo = hi, shash = hashes, sel = new Int32Array(0), flags = new Uint8Array(0);
-  let found = new Uint8Array(0);
-
-  /** Each batch's rows of this partition, as words (shi/slo/shash) and rows (sel); m of them. */
-  async function scan(
-    side: SetOpSideJob,
-    snap: TableSnapshot,
-    each: (b: Batch, m: number, at: number) => void,
-  ) {
-    const cols = new Set(side.columnIndexes.map((_, k) => k));
-    let at = 0;
-    for await (const b of morselBatches(snap, side.morsel, side, cols, new Map())) {
-      const n = b.rowCount;
-      if (hashes.length < n) {
-        hi = job.families.map(() => new Int32Array(n));
-        lo = job.families.map(() => new Int32Array(n));
-        shi = job.families.map(() => new Int32Array(n));
-        slo = job.families.map(() => new Int32Array(n));
-        hashes = new Int32Array(n);
-        shash = new Int32Array(n);
-        sel = new Int32Array(n);
-        flags = new Uint8Array(n);
-        found = new Uint8Array(n);
-      }
-      for (let k = 0; k < width; k++) {
-        const ids = side.ids[k];
-        if (ids) symbolIds(b.columns[k].data as Int32Array, ids, n, hi[k], lo[k]);
-        else encoders[k].encode(b.columns[k], n, hi[k], lo[k]);
-      }
-      hashRows(hi, lo, n, hashes);
-      const m = selectPart(hashes, n, job.parts, part, sel);
-      for (let k = 0; k < width; k++) pick(hi[k], lo[k], sel, m, shi[k], slo[k]);
-      for (let j = 0; j < m; j++) shash[j] = hashes[sel[j]];
-      each(b, m, at);
-      at += n;
+  const width = job.left.columnIndexes.length;
+  const ids = new RowIds(width);
+  let sel = new Int32Array(0);
+  const keyCols: Vector[] = new Array(width);
+  /** The batch as the row ids read it: SYMBOL codes as the shared text ids. */
+  const keysOf = (side: SetOpSideJob, b: Batch): Batch => {
+    for (let k = 0; k < width; k++) {
+      const map = side.ids[k];
+      keyCols[k] = map
+        ? { type: T.SYMBOL, data: symbolIds(b.columns[k].data as Int32Array, map, b.rowCount) }
+        : b.columns[k];
     }
-    return at;
-  }
-  /** Records the selected rows whose flag is set as emitted at position base + row. */
-  const record = (b: Batch, m: number, keep: Uint8Array, base: number) => {
-    const rows: number[] = [];
-    for (let j = 0; j < m; j++) {
-      if (keep[j]) {
-        rows.push(sel[j]);
-        positions.push(base + sel[j]);
-      }
-    }
-    if (rows.length) chunks.push(gather(b, rows));
+    return { rowCount: b.rowCount, columns: keyCols };
   };
-
-  let leftRows = 0;
-  if (right) {
-    await scan(job.right, snaps[1], (_b, m) => right.add(shi, slo, shash, m, flags));
-    const keep = job.op === "intersect" ? 1 : 0;
-    leftRows = await scan(job.left, snaps[0], (b, m, at) => {
-      right.has(shi, slo, shash, m, found);
-      // Rows of the wanted kind (in the right input or not), first appearances only.
+  const batchesOf = (side: SetOpSideJob, snap: TableSnapshot, m: Morsel) =>
+    morselBatches(snap, m, side, new Set(side.columnIndexes.map((_, k) => k)), new Map());
+  /** Rows of `m` whose flags, masked, equal `want`: each marked emitted, gathered as columns. */
+  const keep = async (side: SetOpSideJob, snap: TableSnapshot, m: Morsel, mask: number, want: number) => {
+    const chunks: Batch[] = [];
+    let count = 0;
+    for await (const b of batchesOf(side, snap, m)) {
+      const cur = ids.map(keysOf(side, b)), flags = ids.flags, n = b.rowCount;
+      if (sel.length < n) sel = new Int32Array(n);
       let w = 0;
-      for (let j = 0; j < m; j++) {
-        if (found[j] !== keep) continue;
-        sel[w] = sel[j];
-        shash[w] = shash[j];
-        for (let k = 0; k < width; k++) {
-          shi[k][w] = shi[k][j];
-          slo[k][w] = slo[k][j];
-        }
-        w++;
+      for (let i = 0; i < n; i++) {
+        const id = cur[i], f = flags[id];
+        if ((f & mask) !== want) continue;
+        flags[id] = f | EMITTED;
+        sel[w++] = i;
       }
-      emitted.add(shi, slo, shash, w, flags);
-      record(b, w, flags, at);
-    });
-  } else {
-    leftRows = await scan(job.left, snaps[0], (b, m, at) => {
-      emitted.add(shi, slo, shash, m, flags);
-      record(b, m, flags, at);
-    });
-    await scan(job.right, snaps[1], (b, m, at) => {
-      emitted.add(shi, slo, shash, m, flags);
-      record(b, m, flags, leftRows + at);
-    });
+      if (w) chunks.push(gather(b, sel, w));
+      count += w;
+    }
+    const columns = side.types.map((t, k) => concat(t, chunks.map((c) => c.columns[k].data), count));
+    return { columns, count };
+  };
+  if (job.op !== "union") {
+    for (const m of job.right.chunks) {
+      for await (const b of batchesOf(job.right, snaps[1], m)) {
+        const cur = ids.map(keysOf(job.right, b)), flags = ids.flags;
+        for (let i = 0; i < b.rowCount; i++) flags[cur[i]] = IN_RIGHT;
+      }
+    }
+    const want = job.op === "intersect" ? IN_RIGHT : 0;
+    const left = await keep(job.left, snaps[0], job.left.chunks[part], IN_RIGHT | EMITTED, want);
+    return { left: left.columns, leftCount: left.count, right: [], rightCount: 0 };
   }
-  const columns = job.left.types.map((t, k) =>
-    concat(t, chunks.map((c) => c.columns[k].data), positions.length)
-  );
-  return { positions: Float64Array.from(positions), columns, leftRows };
+  const left = await keep(job.left, snaps[0], job.left.chunks[part], EMITTED, 0);
+  const right = await keep(job.right, snaps[1], job.right.chunks[part], EMITTED, 0);
+  return { left: left.columns, leftCount: left.count, right: right.columns, rightCount: right.count };
+}
+
+/** The arrays a partial hands to the main thread (moved, not copied). */
+export function setOpTransfer(p: SetOpPartial): ArrayBuffer[] {
+  return [...p.left, ...p.right].map((a) => (a as Int32Array).buffer as ArrayBuffer);
 }
 
 /** Text ids of SYMBOL codes (a code past the main thread's dictionary: the main heap runs it). */
-function symbolIds(codes: Int32Array, ids: Int32Array, n: number, hi: Int32Array, lo: Int32Array): void {
+function symbolIds(codes: Int32Array, ids: Int32Array, n: number): Int32Array {
+  const out = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const c = codes[i];
-    hi[i] = 0;
-    if (c < 0) lo[i] = TEXT_NULL;
-    else if (c < ids.length) lo[i] = ids[c];
+    if (c < 0) out[i] = TEXT_NULL;
+    else if (c < ids.length) out[i] = ids[c];
     else throw new FastPathUnavailable("a symbol past the main thread's dictionary");
   }
+  return out;
 }
 
 /**
@@ -277,14 +247,6 @@ export function selectPart(
     if ((((hashes[i] >>> 16) * parts) >>> 16) === part) sel[m++] = i;
   }
   return m;
-}
-
-function pick(hi: Int32Array, lo: Int32Array, sel: Int32Array, m: number, ohi: Int32Array, olo: Int32Array) {
-  for (let j = 0; j < m; j++) {
-    const i = sel[j];
-    ohi[j] = hi[i];
-    olo[j] = lo[i];
-  }
 }
 
 /** Chunks of one column's typed data as one array of `n` values. */
@@ -323,7 +285,6 @@ export async function runParallelSetOp(n: SetOpNode, ctx: ExecContext): Promise<
   if (!shape || !pool?.channel || !pool.workers) return undefined;
   const snaps = [snapshotOf(ctx, shape.left.scan.table), snapshotOf(ctx, shape.right.scan.table)];
   if (!snaps.every((s) => typeof (s as { origin?: unknown }).origin === "function")) return undefined;
-  const families = n.columns.map((c) => columnFamily(c.type.tag)!);
   // One text id per distinct text of each SYMBOL column, across both tables' dictionaries.
   const texts = n.columns.map(() => new Map<string, number>());
   const dicts: (SymbolDict | undefined)[][] = [[], []];
@@ -344,19 +305,17 @@ export async function runParallelSetOp(n: SetOpNode, ctx: ExecContext): Promise<
       }
       return out;
     });
-    const morsel: Morsel = { pieces: morselsOf(snap, s.scan.intervals, Infinity).flatMap((m) => m.pieces) };
+    const pieces = morselsOf(snap, s.scan.intervals, Infinity).flatMap((m) => m.pieces);
     return {
       columnIndexes: s.cols.map((c) => s.scan.columnIndexes[c]),
       types: s.cols.map((c) => s.scan.columns[c].type),
       intervals: s.scan.intervals,
-      morsel,
+      chunks: chunksOf(pieces, pool.workers!),
       ids,
     };
   };
   const job: SetOpJob = {
     op: n.op as SetOpJob["op"],
-    families,
-    parts: pool.workers,
     left: sideJob(shape.left, snaps[0], dicts[0]),
     right: sideJob(shape.right, snaps[1], dicts[1]),
   };
@@ -364,7 +323,7 @@ export async function runParallelSetOp(n: SetOpNode, ctx: ExecContext): Promise<
   const channels: { close(): void }[] = [];
   let partials: (SetOpPartial | undefined)[];
   try {
-    partials = await Promise.all(Array.from({ length: job.parts }, async (_, part) => {
+    partials = await Promise.all(Array.from({ length: pool.workers }, async (_, part) => {
       let resolve!: (r: { kind: string; partial?: SetOpPartial; message?: string }) => void;
       const reply = new Promise<{ kind: string; partial?: SetOpPartial; message?: string }>((r) =>
         resolve = r
@@ -411,57 +370,87 @@ function cancellable<T>(p: Promise<T>, ctx: ExecContext): Promise<T> {
   });
 }
 
-/** The partials' rows in position order, as batches (left rows' SYMBOLs in the left dictionaries). */
+/**
+ * The partials' rows in the operator's order (left chunks in table order, then right chunks),
+ * each the first of its values: the rows of a chunk that an earlier chunk (on another worker)
+ * already had are dropped here, through this heap's row ids. SYMBOL keys are read with their
+ * side's dictionary (row ids go through the text, so both tables agree); a SYMBOL cast to
+ * STRING/VARCHAR becomes its texts only for the rows kept.
+ */
 async function merged(
   n: SetOpNode,
   partials: SetOpPartial[],
   dicts: (SymbolDict | undefined)[][],
   ctx: ExecContext,
 ): Promise<Batch[]> {
-  const total = partials.reduce((s, p) => s + p.positions.length, 0);
-  charge(ctx, rowBytes(total, n.columns.length));
-  const leftRows = partials[0]?.leftRows ?? 0;
-  const at = partials.map(() => 0);
+  const ids = new RowIds(n.columns.length, ctx);
+  const segments = [
+    ...partials.map((p) => ({ side: 0, columns: p.left, count: p.leftCount })),
+    ...partials.map((p) => ({ side: 1, columns: p.right, count: p.rightCount })),
+  ];
   const out: Batch[] = [];
-  const from = new Int32Array(BATCH_ROWS_MAX), idx = new Int32Array(BATCH_ROWS_MAX);
-  for (let done = 0; done < total;) {
-    // Next rows in position order, not crossing from left rows to right rows in one batch.
-    let count = 0, side = -1;
-    while (count < BATCH_ROWS_MAX && done < total) {
-      let best = -1, bestPos = Infinity;
-      for (let w = 0; w < partials.length; w++) {
-        const p = partials[w];
-        if (at[w] < p.positions.length && p.positions[at[w]] < bestPos) {
-          bestPos = p.positions[at[w]];
-          best = w;
-        }
+  const sel = new Int32Array(BATCH_ROWS_MAX);
+  const textTables = new Map<SymbolDict, (string | null)[]>();
+  const textsOf = (dict: SymbolDict) => {
+    let t = textTables.get(dict);
+    if (!t) textTables.set(dict, t = Array.from({ length: dict.size }, (_, k) => dict.valueOf(k)));
+    return t;
+  };
+  for (const { side, columns, count } of segments) {
+    for (let lo = 0; lo < count; lo += BATCH_ROWS_MAX) {
+      const hi = Math.min(count, lo + BATCH_ROWS_MAX);
+      const b: Batch = {
+        rowCount: hi - lo,
+        columns: n.columns.map((c, k): Vector => {
+          const data = (columns[k] as Int32Array).subarray(lo, hi) as VectorData, dict = dicts[side][k];
+          return dict ? { type: T.SYMBOL, data, dict } : { type: c.type, data };
+        }),
+      };
+      const cur = ids.map(b), flags = ids.flags;
+      let w = 0;
+      for (let i = 0; i < b.rowCount; i++) {
+        if (flags[cur[i]] & EMITTED) continue;
+        flags[cur[i]] = EMITTED;
+        sel[w++] = i;
       }
-      const s = bestPos < leftRows ? 0 : 1;
-      if (side >= 0 && s !== side) break;
-      side = s;
-      from[count] = best;
-      idx[count++] = at[best]++;
-      done++;
+      if (w === 0) continue;
+      const kept = w === b.rowCount ? b : gather(b, sel, w);
+      charge(ctx, rowBytes(w, n.columns.length));
+      out.push({
+        rowCount: w,
+        columns: kept.columns.map((v, k) => {
+          const type = n.columns[k].type, dict = v.dict;
+          // A SYMBOL cast to STRING/VARCHAR: its texts.
+          if (type.tag === "SYMBOL" || !dict) return { ...v, type };
+          const codes = v.data as Int32Array, texts = textsOf(dict), data = new Array<string | null>(w);
+          for (let i = 0; i < w; i++) data[i] = codes[i] < 0 ? null : texts[codes[i]];
+          return { type, data };
+        }),
+      });
+      await pace(ctx);
     }
-    const columns: Vector[] = n.columns.map((c, k) => {
-      const srcs = partials.map((p) => p.columns[k]);
-      const data = pickRows(srcs, from, idx, count), dict = dicts[side][k];
-      // A SYMBOL cast to STRING/VARCHAR: its texts.
-      if (c.type.tag !== "SYMBOL" && dict) {
-        const codes = data as Int32Array;
-        return { type: c.type, data: Array.from(codes, (x) => x < 0 ? null : dict.valueOf(x)) };
-      }
-      return { type: c.type, data, dict };
-    });
-    out.push({ rowCount: count, columns });
-    await pace(ctx);
   }
   return out;
 }
 
-function pickRows(srcs: VectorData[], from: Int32Array, idx: Int32Array, n: number): VectorData {
-  // deno-lint-ignore no-explicit-any
-  const s = srcs as any[], out = new (s.find((a) => a.length > 0) ?? s[0]).constructor(n);
-  for (let i = 0; i < n; i++) out[i] = s[from[i]][idx[i]];
-  return out as VectorData;
+/** `pieces` (in table order) cut into `parts` contiguous chunks of about equal rows. */
+function chunksOf(pieces: Morsel["pieces"], parts: number): Morsel[] {
+  const total = pieces.reduce((s, p) => s + p.hi - p.lo, 0);
+  const target = Math.ceil(total / parts);
+  const chunks: Morsel[] = Array.from({ length: parts }, () => ({ pieces: [] }));
+  let c = 0, rows = 0;
+  for (const piece of pieces) {
+    for (let lo = piece.lo; lo < piece.hi;) {
+      if (rows >= target && c < parts - 1) {
+        c++;
+        rows = 0;
+      }
+      // The last chunk takes the rest.
+      const hi = c === parts - 1 ? piece.hi : Math.min(piece.hi, lo + target - rows);
+      chunks[c].pieces.push({ p: piece.p, lo, hi });
+      rows += hi - lo;
+      lo = hi;
+    }
+  }
+  return chunks;
 }

@@ -1,5 +1,5 @@
 /**
- * UNION, INTERSECT and EXCEPT of two table scans as hash partitions on the workers
+ * UNION, INTERSECT and EXCEPT of two table scans as row chunks on the workers
  * (engine/exec/vector/setop_parallel.ts): each query runs on an engine that sends every scan
  * to the workers (EXPLAIN must show `parallel 2`) and on the row-at-a-time reference of an
  * engine without workers; the rows must be the same, in the same order (first appearances,
