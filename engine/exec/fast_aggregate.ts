@@ -127,7 +127,7 @@ function nodeOf(
   return a && b ? { kind, op: e.name, a, b } : undefined;
 }
 
-interface Shape {
+export interface Shape {
   scan: ScanNode;
   preds: Pred[];
   key?: number;
@@ -207,13 +207,13 @@ export interface Acc {
   seen?: Uint8Array;
 }
 
-const newAcc = (): Acc => ({ count: 0, sum: 0, min: null, max: null });
+export const newAcc = (): Acc => ({ count: 0, sum: 0, min: null, max: null });
 
 function lessThan(a: number | bigint, b: number | bigint): boolean {
   return a < b;
 }
 
-function finish(a: Agg, acc: Acc, rows: number): Value {
+export function finish(a: Agg, acc: Acc, rows: number): Value {
   switch (a.fn) {
     case "countDistinct": {
       let n = 0;
@@ -280,6 +280,21 @@ export async function tryFastAggregate(n: AggregateNode, ctx: ExecContext): Prom
   if (!shape) return undefined;
   const snap = snapshotOf(ctx, shape.scan.table);
   const job = heapScanOf(shape, snap);
+  const partials = await shapePartials(shape, job, snap, ctx);
+  return partials && finishBatch(n, shape, snap, partials);
+}
+
+/**
+ * The merged partial states of a shape's job over its snapshot: on the worker heaps when they
+ * take it, from partition statistics when the shape uses them, else on this heap; undefined
+ * when the WASM memory cannot hold what the kernels need.
+ */
+export async function shapePartials(
+  shape: Shape,
+  job: HeapScan,
+  snap: TableSnapshot,
+  ctx: ExecContext,
+): Promise<Partials | undefined> {
   const stats = usesPartitionStats(shape);
   let partials = ctx.parallel && !stats ? await ctx.parallel.aggregate(job, snap, ctx) : undefined;
   if (!partials && stats) {
@@ -299,7 +314,7 @@ export async function tryFastAggregate(n: AggregateNode, ctx: ExecContext): Prom
       throw err;
     }
   }
-  return finishBatch(n, shape, snap, partials);
+  return partials;
 }
 
 /**
@@ -313,7 +328,7 @@ export function usesPartitionStats(s: Shape): boolean {
 }
 
 /** The cloneable job of a shape over a snapshot. */
-function heapScanOf(s: Shape, snap: TableSnapshot): HeapScan {
+export function heapScanOf(s: Shape, snap: TableSnapshot): HeapScan {
   const tableCol = (c: number) => s.scan.columnIndexes[c];
   // Symbol predicates become key tables once: keys are per table column, shared by partitions.
   const keySets = predLeaves(s.preds).map((p) => {
@@ -353,23 +368,28 @@ export function emptyPartials(job: HeapScan): Partials {
 export function mergePartials(job: HeapScan, into: Partials, from: Partials): void {
   for (let slot = 0; slot < into.groups.length; slot++) {
     into.rowsPerGroup[slot] += from.rowsPerGroup[slot];
-    job.aggs.forEach((a, i) => {
-      const acc = from.groups[slot][i], to = into.groups[slot][i];
-      if (a.fn === "countDistinct") {
-        if (!acc.seen) return;
-        if (!to.seen) to.seen = acc.seen.slice();
-        else for (let key = 0; key < to.seen.length; key++) to.seen[key] |= acc.seen[key];
-        return;
-      }
-      if (a.col < 0 || acc.count === 0) return;
-      to.count += acc.count;
-      if (typeof acc.sum === "bigint") {
-        to.sum = exactAvg(a) ? BigInt(to.sum) + acc.sum : BigInt.asIntN(64, BigInt(to.sum) + acc.sum);
-      } else to.sum = Number(to.sum) + acc.sum;
-      if (acc.min !== null && (to.min === null || lessThan(acc.min, to.min))) to.min = acc.min;
-      if (acc.max !== null && (to.max === null || lessThan(to.max, acc.max))) to.max = acc.max;
-    });
+    mergeGroup(job, into.groups[slot], from.groups[slot]);
   }
+}
+
+/** Adds one group's partial states `from` into `into` (one Acc per aggregate of `job`). */
+export function mergeGroup(job: Pick<HeapScan, "aggs">, into: Acc[], from: Acc[]): void {
+  job.aggs.forEach((a, i) => {
+    const acc = from[i], to = into[i];
+    if (a.fn === "countDistinct") {
+      if (!acc.seen) return;
+      if (!to.seen) to.seen = acc.seen.slice();
+      else for (let key = 0; key < to.seen.length; key++) to.seen[key] |= acc.seen[key];
+      return;
+    }
+    if (a.col < 0 || acc.count === 0) return;
+    to.count += acc.count;
+    if (typeof acc.sum === "bigint") {
+      to.sum = exactAvg(a) ? BigInt(to.sum) + acc.sum : BigInt.asIntN(64, BigInt(to.sum) + acc.sum);
+    } else to.sum = Number(to.sum) + acc.sum;
+    if (acc.min !== null && (to.min === null || lessThan(acc.min, to.min))) to.min = acc.min;
+    if (acc.max !== null && (to.max === null || lessThan(to.max, acc.max))) to.max = acc.max;
+  });
 }
 
 /**

@@ -151,8 +151,9 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
    */
   async aggregate(job: HeapScan, snap: TableSnapshot, ctx: ExecContext): Promise<Partials | undefined> {
     if (this.workers === 0 || this.#broken || this.#closed || !(snap instanceof Snapshot)) return undefined;
-    // count(*) without a filter reads no column: the main heap answers it from row counts.
-    if (job.preds.length === 0 && job.aggs.every((a) => a.col < 0)) return undefined;
+    // Unkeyed count(*) without a filter reads no column: the main heap answers it from row
+    // counts. Keyed, it reads the key column (GROUP BY symbol with count(*) alone).
+    if (job.key === undefined && job.preds.length === 0 && job.aggs.every((a) => a.col < 0)) return undefined;
     if (job.keyCount > KEYS_MAX) return undefined;
     const sets = this.#split(job, snap);
     if (!sets) return undefined;

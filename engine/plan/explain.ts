@@ -7,6 +7,7 @@ import {
   aggregateDistinctKeys,
   aggregateOp,
   aggregatePartitionStats,
+  aggregateUnionBranches,
   distinctOp,
   SORT_OP_LABEL,
   sortOp,
@@ -37,7 +38,19 @@ export function explainPlan(n: PlanNode, depth = 0, topN?: LimitedSort): string[
     topN = topNOf(n) ?? (w && { sort: w.sort, keep: w.stop, skip: w.skip });
   }
   const inputs: PlanNode[] = "input" in n ? [n.input] : "left" in n ? [n.left, n.right] : [];
+  if (n.kind === "aggregate" && aggregateUnionBranches(n) > 0) {
+    return [line, ...unionBranches(n.input, depth + 1)];
+  }
   return [line, ...inputs.flatMap((i) => explainPlan(i, depth + 1, topN))];
+}
+
+/** The UNION ALL under an aggregate that reads it branch by branch (union_aggregate.ts). */
+function unionBranches(n: PlanNode, depth: number): string[] {
+  if (n.kind !== "setop") return explainPlan(n, depth);
+  return [
+    `${"    ".repeat(depth)}Union All [per branch]`,
+    ...[n.left, n.right].flatMap((i) => unionBranches(i, depth + 1)),
+  ];
 }
 
 /** Up to this many intervals are listed; more are counted. */
@@ -78,8 +91,9 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
       const workers = parallelOf(n);
       const stats = aggregatePartitionStats(n) ? ", partition stats" : "";
       const distinctKeys = aggregateDistinctKeys(n) ? ", distinct symbol keys" : "";
+      const branches = aggregateUnionBranches(n) ? `, union branches ${aggregateUnionBranches(n)}` : "";
       const dense = denseKeysOf(n) ? ", dense keys" : "";
-      const op = ` [${AGGREGATE_OP_LABEL[aggregateOp(n)]}${stats}${distinctKeys}${
+      const op = ` [${AGGREGATE_OP_LABEL[aggregateOp(n)]}${stats}${distinctKeys}${branches}${
         workers ? `, ${partitionedOf(n) ? "partitioned" : "parallel"} ${workers}` : ""
       }${dense}]`;
       return (n.keys.length

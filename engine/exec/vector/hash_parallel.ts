@@ -293,6 +293,9 @@ function shapeFor(n: AggregateNode | DistinctNode): Shape | undefined {
 function unionShapeOf(n: AggregateNode | DistinctNode): Shape | undefined {
   const u = n.input;
   if (n.kind !== "aggregate" || u.kind !== "setop" || u.op !== "union" || !u.all) return undefined;
+  // The WASM kernels may read the union branch by branch (union_aggregate.ts).
+  const op = aggregateOp(n);
+  if (op !== "hash" && op !== "columnar") return undefined;
   const sides = [u.left, u.right].map((input) => shapeOf({ ...n, input }, true));
   const [l, r] = sides;
   if (!l || !r || l.join || r.join) return undefined;

@@ -12,7 +12,8 @@
  * |              | `a op b` and count(DISTINCT) of a SYMBOL column, as a bitmap of its keys    |
  * |              | (EXPLAIN `distinct symbol keys`)); worker heaps if enabled;                 |
  * |              | unfiltered unkeyed count/sum/avg/min/max of columns answer whole partitions |
- * |              | from partition statistics (partition_stats.ts)                              |
+ * |              | from partition statistics (partition_stats.ts); over UNION ALL of such      |
+ * |              | scans, branch by branch, merged by key value (union_aggregate.ts)           |
  * | `columnar`   | columnar_aggregate.ts: unkeyed count/sum/avg/min/max over any input         |
  * | `hash`       | vector/hash_aggregate.ts: every other GROUP BY (any keys, any aggregate)    |
  * | `rows`       | aggregate.ts: row at a time, the reference the differential tests compare   |
@@ -30,6 +31,7 @@ import type { LimitSpec, PlanNode } from "../../plan/plan_node.ts";
 import { limitWindow } from "../limit.ts";
 import { columnarPlan } from "../columnar_aggregate.ts";
 import { fastShape, usesPartitionStats } from "../fast_aggregate.ts";
+import { unionShapes } from "../union_aggregate.ts";
 import { RADIX_KEY_TYPES } from "./radix_sort.ts";
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
@@ -55,6 +57,8 @@ export function aggregateOp(n: AggregateNode): AggregateOp {
   if (reference) return "rows";
   // fastShape takes count(DISTINCT) of a SYMBOL column (unkeyed) and no other DISTINCT.
   if (fastShape(n)) return "wasm";
+  // GROUP BY over UNION ALL of scans: each branch a `wasm` shape, merged by key value.
+  if (unionShapes(n)) return "wasm";
   if (columnarPlan(n)) return "columnar";
   return "hash";
 }
@@ -76,6 +80,15 @@ export function aggregatePartitionStats(n: AggregateNode): boolean {
 export function aggregateDistinctKeys(n: AggregateNode): boolean {
   const shape = aggregateOp(n) === "wasm" ? fastShape(n) : undefined;
   return shape !== undefined && shape.aggs.some((a) => a.fn === "countDistinct");
+}
+
+/**
+ * Branches of the UNION ALL a `wasm` aggregate reads branch by branch (union_aggregate.ts), 0
+ * for any other aggregate; EXPLAIN adds `union branches N`.
+ */
+export function aggregateUnionBranches(n: AggregateNode): number {
+  if (aggregateOp(n) !== "wasm" || fastShape(n)) return 0;
+  return unionShapes(n)?.length ?? 0;
 }
 
 export const AGGREGATE_OP_LABEL: Record<AggregateOp, string> = {
