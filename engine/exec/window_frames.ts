@@ -8,7 +8,7 @@
  * slidingExtreme or cumulative accumulator, first_value/last_value pick as its frameValues.
  * Same values bit for bit.
  */
-import type { Batch } from "../base/values.ts";
+import { type Batch, INT_NULL } from "../base/values.ts";
 import type { WindowCall } from "../plan/plan_node.ts";
 import { type ExecContext, pace, paceDue } from "./exec_context.ts";
 import { referenceExecution } from "./vector/physical.ts";
@@ -22,6 +22,13 @@ export const frameWindowStats = { runs: 0 };
 const SLICE = 1 << 16;
 const FNS = new Set(["sum", "avg", "count", "min", "max", "first_value", "last_value"]);
 const BOUNDS = new Set(["unboundedPreceding", "preceding", "currentRow", "following", "unboundedFollowing"]);
+/**
+ * Integer columns whose min/max slide here over their values as doubles, exact while every
+ * value is within 2^53 (else the row path answers): max(LONG) over `ROWS BETWEEN 300 PRECEDING
+ * AND CURRENT ROW` of 1M rows took 13.6 s on the row path's fresh accumulators, 0.18 s for a
+ * DOUBLE here.
+ */
+const INTEGRAL_EXTREMES = new Set(["LONG", "INT"]);
 
 /** Whether this path takes `w` (its shape only). */
 export function frameWindowFits(w: WindowCall): boolean {
@@ -38,7 +45,9 @@ export function frameWindowFits(w: WindowCall): boolean {
   }
   if (w.args.length === 0) return w.name === "count";
   if (w.args.length !== 1 || x.kind !== "column" || !NUMERIC.has(x.type.tag)) return false;
-  if (w.name === "min" || w.name === "max") return x.type.tag === "DOUBLE" && w.type.tag === "DOUBLE";
+  if (w.name === "min" || w.name === "max") {
+    return (x.type.tag === "DOUBLE" || INTEGRAL_EXTREMES.has(x.type.tag)) && w.type.tag === x.type.tag;
+  }
   return w.type.tag === (w.name === "count" ? "LONG" : "DOUBLE");
 }
 
@@ -62,6 +71,8 @@ export async function frameWindow(
   const copier = value ? copierOf(w, batches, total, ctx) : undefined;
   if (value && !copier) return undefined;
   const xs = !value && w.args.length ? numbers(w.args[0], batches, total, ctx) : undefined;
+  const integral = (w.name === "min" || w.name === "max") && INTEGRAL_EXTREMES.has(w.type.tag);
+  if (integral && !exactDoubles(xs!)) return undefined;
   const { seq, starts } = groupedRows(layout);
   let widest = 0;
   for (let g = 0; g < layout.groups; g++) widest = Math.max(widest, starts[g + 1] - starts[g]);
@@ -134,7 +145,38 @@ export async function frameWindow(
     }
   }
   copier?.gather();
+  if (integral) return { data: integralOf(w.type.tag, out as Float64Array) };
   return { data: out, dict: copier?.dict };
+}
+
+/** Whether every value of xs is NULL (NaN) or an integer of magnitude below 2^53. */
+function exactDoubles(xs: Float64Array): boolean {
+  for (let i = 0; i < xs.length; i++) if (Math.abs(xs[i]) >= 9007199254740992) return false;
+  return true;
+}
+
+/** Extremes computed as doubles back in their LONG or INT column, NaN as the type's NULL. */
+function integralOf(tag: string, xs: Float64Array): BigInt64Array | Int32Array {
+  if (tag === "INT") {
+    const out = new Int32Array(xs.length);
+    for (let i = 0; i < xs.length; i++) out[i] = xs[i] === xs[i] ? xs[i] : INT_NULL;
+    return out;
+  }
+  const out = new BigInt64Array(xs.length);
+  // As little-endian 32-bit words: exact below 2^53, without a BigInt per row.
+  const words = new Int32Array(out.buffer);
+  for (let i = 0; i < xs.length; i++) {
+    const v = xs[i];
+    if (v !== v) {
+      words[2 * i] = 0;
+      words[2 * i + 1] = -2147483648;
+    } else {
+      const hi = Math.floor(v / 4294967296);
+      words[2 * i] = (v - hi * 4294967296) | 0;
+      words[2 * i + 1] = hi;
+    }
+  }
+  return out;
 }
 
 /** The first position of vals[0, m) (ascending) whose value is >= v. */
