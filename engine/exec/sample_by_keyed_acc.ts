@@ -15,7 +15,13 @@
  * turns of the event loop between slices. `dispose` frees the memory.
  */
 import { SqlError } from "../base/errors.ts";
-import { kernels, type MeasureKind, wasmMemory } from "../../engine-wasm/mod.ts";
+import {
+  kernels,
+  KEYED_FOLD_COLUMNS,
+  KEYED_FOLD_SLOT_BYTES,
+  type MeasureKind,
+  wasmMemory,
+} from "../../engine-wasm/mod.ts";
 import type { Bucketer } from "./sample_by_buckets.ts";
 import { segmentEnds, type View, view, WIDTH } from "./sample_by_fast.ts";
 import { Scratch } from "./wasm_scratch.ts";
@@ -53,6 +59,13 @@ interface Measure {
   last: boolean;
   /** avg() of LONG: exact 128-bit sums beside the wrapped ones. */
   exact: boolean;
+  /**
+   * Unfiltered columns go through `keyedFold` (up to four per pass, one 32-byte record per
+   * group: NULLs, sum, min, max); filtered ones and count(*) FILTER through keyedStats/keyedCount.
+   */
+  fold: boolean;
+  /** min() or max() asked: the fold keeps extremes. */
+  extremes: boolean;
 }
 
 /** A state array: name, element width. Offsets are per capacity. */
@@ -63,6 +76,18 @@ function nullOf(kind: MeasureKind): number | bigint {
 }
 
 const TWO_32 = 4294967296;
+const LONG_MAX = 2n ** 63n - 1n;
+const LONG_MIN = -(2n ** 63n);
+
+function newView(kind: MeasureKind, n: number): View {
+  return kind === "f64"
+    ? new Float64Array(n)
+    : kind === "f32"
+    ? new Float32Array(n)
+    : kind === "i64"
+    ? new BigInt64Array(n)
+    : new Int32Array(n);
+}
 
 /** An Int64 (two Int32 words, low first) as the nearest double, without a BigInt. */
 function i64ToNumber(words: Int32Array, i: number): number {
@@ -102,6 +127,8 @@ export class KeyedAcc {
         first: needs("first"),
         last: needs("last"),
         exact: a.col >= 0 && kind === "i64" && needs("avg"),
+        fold: a.col >= 0 && a.filter === undefined,
+        extremes: needs("min") || needs("max"),
       });
     }
     this.#measures = measures;
@@ -116,12 +143,15 @@ export class KeyedAcc {
     ];
     measures.forEach((m, i) => {
       const w = WIDTH[m.kind];
-      fields.push({ name: `counts${i}`, width: 8 });
+      if (m.fold) fields.push({ name: `fold${i}`, width: KEYED_FOLD_SLOT_BYTES });
+      else fields.push({ name: `counts${i}`, width: 8 });
       if (m.col < 0) return;
-      fields.push({ name: `sums${i}`, width: 8 }, { name: `mins${i}`, width: w }, {
-        name: `maxs${i}`,
-        width: w,
-      });
+      if (!m.fold) {
+        fields.push({ name: `sums${i}`, width: 8 }, { name: `mins${i}`, width: w }, {
+          name: `maxs${i}`,
+          width: w,
+        });
+      }
       if (m.first) fields.push({ name: `firsts${i}`, width: w });
       if (m.last) fields.push({ name: `lasts${i}`, width: w });
       if (m.exact) fields.push({ name: `lo${i}`, width: 8 }, { name: `hi${i}`, width: 8 });
@@ -223,9 +253,14 @@ export class KeyedAcc {
       this.count = groups;
       const fresh = groups - before;
       const sels = env.filters.map((p) => filteredRows(p, at.data, from, n, scratch));
+      this.#fold(at, from, n, gid, before, groups);
       this.#measures.forEach((m, i) => {
         const sel = m.filter === undefined ? undefined : sels[m.filter];
         const selArgs = sel ? { sel: sel.ptr, selCount: sel.count } : {};
+        if (m.fold) {
+          this.#extras(m, i, at, from, n, gid, before, groups, selArgs);
+          return;
+        }
         const counts = this.#ptr(`counts${i}`);
         mem.i64(counts + before * 8, fresh).fill(0n);
         if (m.col < 0) {
@@ -240,28 +275,90 @@ export class KeyedAcc {
         const data = at.data.get(m.col)!;
         const args = { keys: gid, data: data + from * w, rowCount: n, keyCount: groups, ...selArgs };
         k.keyedStats(m.kind, { ...args, rows: this.#ptr("junk"), counts, sums, mins, maxs });
-        if (m.exact) {
-          const lo = this.#ptr(`lo${i}`), hi = this.#ptr(`hi${i}`);
-          mem.i64(lo + before * 8, fresh).fill(0n);
-          mem.i64(hi + before * 8, fresh).fill(0n);
-          k.sum128({ ...args, lo, hi });
-        }
-        if (m.first || m.last) {
-          const values = view(m.kind, data, at.rowCount) as unknown as (number | bigint)[];
-          if (m.first) {
-            const firsts = view(m.kind, this.#ptr(`firsts${i}`), groups) as unknown as (number | bigint)[];
-            const rows = mem.i32(this.#ptr("firstRow"), groups);
-            for (let g = before; g < groups; g++) firsts[g] = values[rows[g]];
-          }
-          if (m.last) {
-            const lasts = view(m.kind, this.#ptr(`lasts${i}`), groups) as unknown as (number | bigint)[];
-            const rows = mem.i32(this.#ptr("lastRow"), groups);
-            for (let g = 0; g < groups; g++) if (rows[g] >= 0) lasts[g] = values[rows[g]];
-          }
-        }
+        this.#extras(m, i, at, from, n, gid, before, groups, selArgs);
       });
     } finally {
       scratch.release();
+    }
+  }
+
+  /** The unfiltered measures through keyedFold, up to KEYED_FOLD_COLUMNS per pass. */
+  #fold(at: SliceAt, from: number, n: number, gid: number, before: number, groups: number): void {
+    const mem = wasmMemory();
+    const folds = this.#measures.map((m, i) => ({ m, i })).filter(({ m }) => m.fold);
+    for (const { m, i } of folds) {
+      // New records start at 0 NULLs, sum 0, then the extremes' starting values.
+      const p = this.#ptr(`fold${i}`) + before * KEYED_FOLD_SLOT_BYTES, count = groups - before;
+      const float = m.kind === "f64" || m.kind === "f32";
+      const i64 = mem.i64(p, count * 4), f64 = mem.f64(p, count * 4);
+      for (let g = 0; g < count; g++) {
+        i64[4 * g] = 0n;
+        i64[4 * g + 1] = 0n;
+        if (float) {
+          f64[4 * g + 2] = Infinity;
+          f64[4 * g + 3] = -Infinity;
+        } else {
+          i64[4 * g + 2] = LONG_MAX;
+          i64[4 * g + 3] = LONG_MIN;
+        }
+      }
+    }
+    for (let c = 0; c < folds.length; c += KEYED_FOLD_COLUMNS) {
+      kernels().keyedFold({
+        keys: gid,
+        rowCount: n,
+        keyCount: groups,
+        rows: this.#ptr("junk"),
+        columns: folds.slice(c, c + KEYED_FOLD_COLUMNS).map(({ m, i }) => ({
+          kind: m.kind,
+          data: at.data.get(m.col)! + from * WIDTH[m.kind],
+          acc: this.#ptr(`fold${i}`),
+          extremes: m.extremes,
+        })),
+      });
+    }
+  }
+
+  /** A column measure's exact sums (avg of LONG) and first()/last() picks. */
+  #extras(
+    m: Measure,
+    i: number,
+    at: SliceAt,
+    from: number,
+    n: number,
+    gid: number,
+    before: number,
+    groups: number,
+    selArgs: { sel?: number; selCount?: number },
+  ): void {
+    const mem = wasmMemory(), fresh = groups - before;
+    const data = at.data.get(m.col)!;
+    if (m.exact) {
+      const lo = this.#ptr(`lo${i}`), hi = this.#ptr(`hi${i}`);
+      mem.i64(lo + before * 8, fresh).fill(0n);
+      mem.i64(hi + before * 8, fresh).fill(0n);
+      kernels().sum128({
+        keys: gid,
+        data: data + from * 8,
+        rowCount: n,
+        keyCount: groups,
+        lo,
+        hi,
+        ...selArgs,
+      });
+    }
+    if (m.first || m.last) {
+      const values = view(m.kind, data, at.rowCount) as unknown as (number | bigint)[];
+      if (m.first) {
+        const firsts = view(m.kind, this.#ptr(`firsts${i}`), groups) as unknown as (number | bigint)[];
+        const rows = mem.i32(this.#ptr("firstRow"), groups);
+        for (let g = before; g < groups; g++) firsts[g] = values[rows[g]];
+      }
+      if (m.last) {
+        const lasts = view(m.kind, this.#ptr(`lasts${i}`), groups) as unknown as (number | bigint)[];
+        const rows = mem.i32(this.#ptr("lastRow"), groups);
+        for (let g = 0; g < groups; g++) if (rows[g] >= 0) lasts[g] = values[rows[g]];
+      }
     }
   }
 
@@ -287,7 +384,9 @@ export class KeyedAcc {
     const mem = wasmMemory(), n = this.count;
     const gBucket = mem.i32(this.#ptr("gBucket"), n);
     const starts = this.#starts, floor = this.#idFloor;
+    const gRows = mem.f64(this.#ptr("gRows"), n);
     const cols: ColStats[] = this.#measures.map((m, i) => {
+      if (m.fold) return this.#foldStats(m, i, n, gRows);
       const words = mem.i32(this.#ptr(`counts${i}`), 2 * n);
       const counts = new Float64Array(n);
       for (let g = 0; g < n; g++) counts[g] = i64ToNumber(words, g);
@@ -325,6 +424,55 @@ export class KeyedAcc {
       slot: mem.i32(this.#ptr("gSlot"), n),
       rows: mem.f64(this.#ptr("gRows"), n),
       cols,
+    };
+  }
+
+  /** A folded measure's statistics as contiguous arrays (NULL where a group saw no value). */
+  #foldStats(m: Measure, i: number, n: number, gRows: Float64Array): ColStats {
+    const mem = wasmMemory(), p = this.#ptr(`fold${i}`);
+    const words = mem.i32(p, n * 8), f64 = mem.f64(p, n * 4);
+    const counts = new Float64Array(n);
+    for (let g = 0; g < n; g++) counts[g] = gRows[g] - i64ToNumber(words, 4 * g);
+    const float = m.kind === "f64" || m.kind === "f32";
+    // Integer records copy word by word: no BigInt per value.
+    const longs = (field: number, nul: boolean) => {
+      const out = new BigInt64Array(n), w = new Int32Array(out.buffer);
+      for (let g = 0; g < n; g++) {
+        if (nul && counts[g] === 0) {
+          w[2 * g] = 0;
+          w[2 * g + 1] = -2147483648; // LONG_NULL's high word
+        } else {
+          w[2 * g] = words[8 * g + 2 * field];
+          w[2 * g + 1] = words[8 * g + 2 * field + 1];
+        }
+      }
+      return out;
+    };
+    const doubles = (field: number, empty: number) => {
+      const out = new Float64Array(n);
+      for (let g = 0; g < n; g++) out[g] = counts[g] === 0 ? empty : f64[4 * g + field];
+      return out;
+    };
+    const extreme = (field: number): View => {
+      if (!m.extremes) return newView(m.kind, n).fill(nullOf(m.kind) as never) as View;
+      if (m.kind === "f64") return doubles(field, NaN);
+      if (m.kind === "f32") return Float32Array.from(doubles(field, NaN));
+      if (m.kind === "i64") return longs(field, true);
+      // INT: widened to 64 bits in the record; its value is the low word.
+      const out = new Int32Array(n);
+      for (let g = 0; g < n; g++) out[g] = counts[g] === 0 ? -2147483648 : words[8 * g + 2 * field];
+      return out;
+    };
+    return {
+      col: m.col,
+      filter: m.filter,
+      kind: m.kind,
+      counts,
+      sums: m.exact ? this.#exactSums(i, n) : float ? doubles(1, 0) : longs(1, false),
+      mins: extreme(2),
+      maxs: extreme(3),
+      firsts: m.first ? view(m.kind, this.#ptr(`firsts${i}`), n) : undefined,
+      lasts: m.last ? view(m.kind, this.#ptr(`lasts${i}`), n) : undefined,
     };
   }
 

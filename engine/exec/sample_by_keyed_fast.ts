@@ -200,13 +200,15 @@ export interface GroupSet {
 }
 
 /**
- * The groups of the last bucket seen, held until the next range shows whether it goes on:
- * plain JS arrays, one entry per key that appeared, merged in place when it continues.
+ * A bucket's groups gathered from morsel edges on the main thread (sample_by_parallel.ts): a
+ * bucket cut by a morsel edge arrives as the tail of one morsel and the head of the next, each
+ * at most one group per key. Typed arrays grown by doubling; `addAll` folds a whole edge in,
+ * column by column.
  */
 export class HeldBucket implements GroupSet {
   count = 0;
-  readonly slot: number[] = [];
-  readonly rows: number[] = [];
+  slot = new Int32Array(16);
+  rows = new Float64Array(16);
   readonly cols: ColStats[];
   readonly #at = new Map<number, number>();
 
@@ -215,12 +217,12 @@ export class HeldBucket implements GroupSet {
       col: c.col,
       filter: c.filter,
       kind: c.kind,
-      counts: [] as number[],
-      sums: c.sums instanceof Float64Array ? new Float64Array(0) : new BigInt64Array(0),
-      mins: newNum(c.kind, 0),
-      maxs: newNum(c.kind, 0),
-      firsts: c.firsts ? newNum(c.kind, 0) : undefined,
-      lasts: c.lasts ? newNum(c.kind, 0) : undefined,
+      counts: new Float64Array(16),
+      sums: c.sums instanceof BigInt64Array ? new BigInt64Array(16) : new Float64Array(16),
+      mins: newNum(c.kind, 16),
+      maxs: newNum(c.kind, 16),
+      firsts: c.firsts ? newNum(c.kind, 16) : undefined,
+      lasts: c.lasts ? newNum(c.kind, 16) : undefined,
     }));
   }
 
@@ -228,58 +230,79 @@ export class HeldBucket implements GroupSet {
     return this.start;
   }
 
-  /** Folds group `g` of `src` (same bucket) into the held group of its key. */
-  add(src: GroupSet, g: number): void {
-    const sl = src.slot[g];
-    let h = this.#at.get(sl);
-    const fresh = h === undefined;
-    if (h === undefined) {
-      h = this.count++;
-      this.#at.set(sl, h);
-      this.slot.push(sl);
-      this.rows.push(0);
+  /** Folds every group of `src` (the same bucket) into the held group of its key. */
+  addAll(src: GroupSet): void {
+    const n = src.count, before = this.count;
+    const to = new Int32Array(n);
+    let count = before;
+    for (let g = 0; g < n; g++) {
+      const sl = src.slot[g];
+      let h = this.#at.get(sl);
+      if (h === undefined) this.#at.set(sl, h = count++);
+      to[g] = h;
     }
-    this.rows[h] += src.rows[g];
+    if (count > this.slot.length) this.#grow(count);
+    this.count = count;
+    const slot = this.slot, rows = this.rows;
+    for (let g = 0; g < n; g++) {
+      const h = to[g];
+      if (h >= before) slot[h] = src.slot[g];
+      rows[h] += src.rows[g];
+    }
     src.cols.forEach((sc, i) => {
-      const c = this.cols[i];
-      const kind = c.kind;
-      const counts = c.counts as number[];
-      if (fresh) {
-        counts.push(0);
-        c.sums = grown(c.sums, h!);
-        c.sums[h!] = c.sums instanceof BigInt64Array ? 0n : 0;
-        c.mins = grown(c.mins, h!);
-        c.mins[h!] = nullOf(kind);
-        c.maxs = grown(c.maxs, h!);
-        c.maxs[h!] = nullOf(kind);
-        if (c.firsts) (c.firsts = grown(c.firsts, h!))[h!] = sc.firsts![g];
-        if (c.lasts) (c.lasts = grown(c.lasts, h!))[h!] = nullOf(kind);
+      const c = this.cols[i], kind = c.kind, nul = nullOf(kind);
+      const counts = c.counts as Float64Array, mins = c.mins, maxs = c.maxs;
+      for (let h = before; h < count; h++) {
+        mins[h] = nul;
+        maxs[h] = nul;
+        if (c.lasts) c.lasts[h] = nul;
       }
-      const n = Number(sc.counts[g]);
-      if (c.lasts && src.rows[g] > 0) c.lasts[h!] = sc.lasts![g];
-      if (n === 0) return;
-      counts[h!] += n;
+      for (let g = 0; g < n; g++) {
+        const h = to[g];
+        if (h >= before && c.firsts) c.firsts[h] = sc.firsts![g];
+        if (c.lasts && src.rows[g] > 0) c.lasts[h] = sc.lasts![g];
+      }
       if (c.sums instanceof BigInt64Array) {
-        c.sums[h!] = BigInt.asIntN(64, c.sums[h!] + (sc.sums[g] as bigint));
-      } else c.sums[h!] += sc.sums[g] as number;
-      const mn = sc.mins[g], mx = sc.maxs[g];
-      if (!isNull(mn, kind) && (isNull(c.mins[h!], kind) || mn < c.mins[h!])) c.mins[h!] = mn;
-      if (!isNull(mx, kind) && (isNull(c.maxs[h!], kind) || mx > c.maxs[h!])) c.maxs[h!] = mx;
+        const sums = c.sums, from = sc.sums as BigInt64Array;
+        for (let g = 0; g < n; g++) {
+          if (Number(sc.counts[g]) !== 0) sums[to[g]] = BigInt.asIntN(64, sums[to[g]] + from[g]);
+        }
+      } else {
+        const sums = c.sums, from = sc.sums as Float64Array;
+        for (let g = 0; g < n; g++) if (Number(sc.counts[g]) !== 0) sums[to[g]] += from[g];
+      }
+      for (let g = 0; g < n; g++) {
+        const k = Number(sc.counts[g]);
+        if (k === 0) continue;
+        const h = to[g];
+        counts[h] += k;
+        const mn = sc.mins[g], mx = sc.maxs[g];
+        if (!isNull(mn, kind) && (isNull(mins[h], kind) || mn < mins[h])) mins[h] = mn;
+        if (!isNull(mx, kind) && (isNull(maxs[h], kind) || mx > maxs[h])) maxs[h] = mx;
+      }
     });
   }
-}
 
-/**
- * `a`, or a copy twice as long when index `at` is past its end. Held buckets gain one group
- * per key that appears (1,000 hosts in a TSBS-style table): growing by one element per group
- * made each held bucket cost K^2 copies.
- */
-function grown<T extends Num | Float64Array | BigInt64Array>(a: T, at: number): T {
-  if (at < a.length) return a;
-  // deno-lint-ignore no-explicit-any
-  const b = new (a.constructor as any)(Math.max(16, a.length * 2)) as T;
-  b.set(a as never);
-  return b;
+  /** Room for `need` groups: every array twice as long (or `need`), new entries zero. */
+  #grow(need: number): void {
+    const size = Math.max(need, this.slot.length * 2);
+    const more = <T extends Num | Float64Array | BigInt64Array>(a: T): T => {
+      // deno-lint-ignore no-explicit-any
+      const b = new (a.constructor as any)(size) as T;
+      b.set(a as never);
+      return b;
+    };
+    this.slot = more(this.slot);
+    this.rows = more(this.rows);
+    for (const c of this.cols) {
+      c.counts = more(c.counts as Float64Array);
+      c.sums = more(c.sums);
+      c.mins = more(c.mins);
+      c.maxs = more(c.maxs);
+      if (c.firsts) c.firsts = more(c.firsts);
+      if (c.lasts) c.lasts = more(c.lasts);
+    }
+  }
 }
 
 /** Output batches filled group by group; full ones are handed out by `take`. */

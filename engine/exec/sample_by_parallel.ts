@@ -362,12 +362,11 @@ export async function runParallelSampleBy(n: SampleByNode, ctx: ExecContext): Pr
       if (r.kind !== "keyed") throw new SqlError("parallel SAMPLE BY: unexpected reply", -1, "internal");
       if (!r.head) continue;
       const head = groupSetOf(r.head);
-      if (held && held.start === r.head.start) {
-        for (let g = 0; g < head.count; g++) held.add(head, g);
-      } else {
+      if (held && held.start === r.head.start) held.addAll(head);
+      else {
         if (held) drain(held);
         held = new HeldBucket(r.head.start, head.cols);
-        for (let g = 0; g < head.count; g++) held.add(head, g);
+        held.addAll(head);
       }
       if (!r.tail) continue;
       // The head bucket is complete: it, then the morsel's inner buckets, then the tail held.
@@ -376,7 +375,7 @@ export async function runParallelSampleBy(n: SampleByNode, ctx: ExecContext): Pr
       for (const b of r.batches) yield withDict(b);
       const tail = groupSetOf(r.tail);
       held = new HeldBucket(r.tail.start, tail.cols);
-      for (let g = 0; g < tail.count; g++) held.add(tail, g);
+      held.addAll(tail);
       checkCancelled(ctx);
     }
     if (held) drain(held);
