@@ -258,6 +258,11 @@ export interface HeapScan {
   /** Dictionary size of the key column in the snapshot (0 when unkeyed). */
   keyCount: number;
   aggs: Agg[];
+  /**
+   * Rows [lo, hi) of partition p only: the worker pool cuts a partition between two heaps when
+   * whole partitions would leave one with more rows than the other (worker_pool.ts `#split`).
+   */
+  rowSpans?: { p: number; lo: number; hi: number }[];
 }
 
 /** Partial aggregate states of one heap: per group slot, one Acc per aggregate, and its rows. */
@@ -444,7 +449,12 @@ async function accumulateOn(
   const width = (c: number) => (s.tags[c] === "SYMBOL" ? 4 : WIDTH[KIND[s.tags[c]]!]);
   for (const p of partitions) {
     await yieldTurn();
-    const ranges = await partitionRanges(snap, p, s.intervals);
+    let ranges = await partitionRanges(snap, p, s.intervals);
+    const span = s.rowSpans?.find((x) => x.p === p);
+    if (span) {
+      ranges = ranges.map(([a, b]): [number, number] => [Math.max(a, span.lo), Math.min(b, span.hi)])
+        .filter(([a, b]) => a < b);
+    }
     if (!ranges.length) continue;
     const regions = new Map<number, number>();
     for (const c of needed) {

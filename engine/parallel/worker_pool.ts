@@ -162,11 +162,13 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
     const origin = snap.origin();
     let replies: (HeapReply | undefined)[];
     try {
-      replies = await Promise.all(sets.map((partitions, w) => {
+      replies = await Promise.all(sets.partitions.map((partitions, w) => {
         if (partitions.length === 0) return undefined;
         const h = heaps[w];
         const forget = h.forget.splice(0);
-        return this.#send(h, (id) => ({ kind: "aggregate", id, forget, origin, job, partitions }));
+        const spans = sets.spans[w];
+        const part = spans.length ? { ...job, rowSpans: spans } : job;
+        return this.#send(h, (id) => ({ kind: "aggregate", id, forget, origin, job: part, partitions }));
       }));
     } catch (err) {
       // A worker died (the pool now declines everything): this heap runs the scan instead.
@@ -452,7 +454,10 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
    * The partitions of each worker, or undefined when not worth it. A partition goes to worker
    * `index % workers` whatever the query, so each worker keeps caching the same partitions.
    */
-  #split(job: HeapScan, snap: TableSnapshot): number[][] | undefined {
+  #split(
+    job: HeapScan,
+    snap: TableSnapshot,
+  ): { partitions: number[][]; spans: { p: number; lo: number; hi: number }[][] } | undefined {
     const sets: number[][] = Array.from({ length: this.workers }, () => []);
     let rows = 0, used = 0;
     snap.partitions.forEach((p, i) => {
@@ -463,7 +468,8 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
       set.push(i);
       rows += p.rowCount;
     });
-    return rows * columnsRead(job) >= this.valuesMin && used >= 2 ? sets : undefined;
+    if (rows * columnsRead(job) < this.valuesMin || used < 2) return undefined;
+    return { partitions: sets, spans: balance(sets, snap, this.workers) };
   }
 
   /** The running workers, started and ready; undefined when they cannot start. */
@@ -530,6 +536,41 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
 
 /** A worker answered `unavailable` for a morsel of a hash job, or its partial is too large. */
 class HashUnavailable extends Error {}
+
+/**
+ * Evens out the rows of whole partitions dealt to the workers in turn (`sets`, changed in
+ * place): while the most loaded worker has more than an eighth of a worker's share over the
+ * least loaded, the last whole partition of the first is cut and its tail goes to the second
+ * (cpu 10M: 7 partitions dealt 4 and 3 left one worker 4/7 of the scan). Only cut partitions
+ * are read by two workers, so each worker still caches mostly its own. Returns each worker's
+ * row spans of the cut partitions.
+ */
+export function balance(
+  sets: number[][],
+  snap: TableSnapshot,
+  workers: number,
+): { p: number; lo: number; hi: number }[][] {
+  const spans: { p: number; lo: number; hi: number }[][] = sets.map(() => []);
+  const loads = sets.map((set) => set.reduce((t, p) => t + snap.partitions[p].rowCount, 0));
+  const total = loads.reduce((a, b) => a + b, 0);
+  for (let step = 0; step < workers - 1; step++) {
+    const hi = loads.indexOf(Math.max(...loads)), lo = loads.indexOf(Math.min(...loads));
+    const gap = loads[hi] - loads[lo];
+    if (gap <= total / (8 * workers)) break;
+    const move = Math.floor(gap / 2);
+    const cut = [...sets[hi]].reverse().find((p) =>
+      snap.partitions[p].rowCount > move && !spans.some((s) => s.some((x) => x.p === p))
+    );
+    if (cut === undefined) break;
+    const keep = snap.partitions[cut].rowCount - move;
+    spans[hi].push({ p: cut, lo: 0, hi: keep });
+    spans[lo].push({ p: cut, lo: keep, hi: snap.partitions[cut].rowCount });
+    sets[lo].push(cut);
+    loads[hi] -= move;
+    loads[lo] += move;
+  }
+  return spans;
+}
 
 /** Distinct columns a job reads per row (filters, aggregate arguments, the group key). */
 function columnsRead(job: HeapScan): number {
