@@ -381,20 +381,18 @@ class WasmKernels implements Kernels {
       throw new RangeError(`engine-wasm: too many columns [columns=${args.columns.length}]`);
     }
     const tail: number[] = [];
-    for (let c = 0; c < KEYED_FOLD_COLUMNS; c++) {
-      const col = args.columns[c];
-      if (!col) {
-        tail.push(0, 0, 0);
-        continue;
-      }
+    for (const col of args.columns) {
       check.oneOf(col.kind, MEASURE_KINDS, "kind");
       const width = KIND_BYTES[col.kind];
       check.region(col.data, args.rowCount * width, width, "data");
       check.region(col.acc, slots * KEYED_FOLD_SLOT_BYTES, 8, "acc");
       tail.push(col.data, col.acc, FOLD_CODE[col.kind] + (col.extremes ? 1 : 0));
     }
-    if (sel) this.#fn("keyed_fold_sel")(args.keys, sel, visits, args.keyCount, args.rows, ...tail);
-    else this.#fn("keyed_fold")(args.keys, visits, args.keyCount, args.rows, ...tail);
+    // Without value columns only the rows per slot: keyed_count.
+    const n = args.columns.length;
+    const name = n === 0 ? "keyed_count" : `keyed_fold${n}`;
+    if (sel) this.#fn(`${name}_sel`)(args.keys, sel, visits, args.keyCount, args.rows, ...tail);
+    else this.#fn(name)(args.keys, visits, args.keyCount, args.rows, ...tail);
   }
 
   keyedMin(kind: MeasureKind, args: KeyedExtremeArgs): void {

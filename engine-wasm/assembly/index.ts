@@ -24,7 +24,10 @@ export {
   keyed_stats_f32, keyed_stats_f64, keyed_stats_i32, keyed_stats_i64,
   keyed_stats_sel_f32, keyed_stats_sel_f64, keyed_stats_sel_i32, keyed_stats_sel_i64,
 } from "./keyed";
-export { keyed_fold, keyed_fold_sel } from "./keyed_fold";
+export {
+  keyed_fold1, keyed_fold1_sel, keyed_fold2, keyed_fold2_sel,
+  keyed_fold3, keyed_fold3_sel, keyed_fold4, keyed_fold4_sel,
+} from "./keyed_fold";
 export { segments_f32, segments_f64, segments_i32, segments_i64 } from "./segments";
 export { group_ids, sum128_i64, sum128_sel_i64 } from "./groups";
 export { lower_bound_i64, lower_bounds_i64, upper_bound_i64 } from "./search";
