@@ -111,10 +111,13 @@ export async function tryUnionAggregate(n: AggregateNode, ctx: ExecContext): Pro
   const keyed = n.keys.length > 0;
   const groups = new Map<Value, { accs: Acc[]; rows: number }>();
   if (!keyed) groups.set(null, { accs: shapes[0].aggs.map(newAcc), rows: 0 });
-  for (const shape of shapes) {
+  // Branches run at once: a small one on this heap while the workers scan a large one.
+  const runs = await Promise.all(shapes.map(async (shape) => {
     const snap = snapshotOf(ctx, shape.scan.table);
     const job = heapScanOf(shape, snap);
-    const partials = await shapePartials(shape, job, snap, ctx);
+    return { shape, snap, job, partials: await shapePartials(shape, job, snap, ctx) };
+  }));
+  for (const { shape, snap, job, partials } of runs) {
     if (!partials) return undefined;
     const dict = keyed ? snap.symbols(shape.scan.columnIndexes[shape.key!]) : undefined;
     const keyCount = partials.groups.length - 1;
