@@ -309,12 +309,15 @@ export class HeldBucket implements GroupSet {
 export class Output {
   readonly #types: ColumnType[];
   #data: VectorData[] = [];
+  /** Rows the columns have room for: they start small and grow fourfold up to `capacity`. */
+  #size = 0;
   rows = 0;
 
   /**
    * `dict` is undefined on a worker heap: the main thread attaches it to the key column.
    * `capacity`: rows per batch (the main thread's edge buckets are small). Columns are
-   * allocated on the first append, so a last `take` allocates nothing.
+   * allocated on the first append, so a last `take` allocates nothing, and grow as rows come:
+   * a worker's morsel of a few thousand groups allocated and zeroed 65,536 rows per column.
    */
   constructor(
     types: ColumnType[],
@@ -326,9 +329,20 @@ export class Output {
     this.#types = types;
   }
 
-  #alloc() {
-    const n = this.capacity;
-    this.#data = this.#types.map((t, i) => (i === 1 ? new Int32Array(n) : allocVectorData(t, n)));
+  /** Room for `need` rows, keeping the rows written. */
+  #reserve(need: number) {
+    if (need <= this.#size) return;
+    const size = Math.min(this.capacity, Math.max(need, this.#size * 4, 1024));
+    const old = this.#data, rows = this.rows;
+    this.#data = this.#types.map((t, i) => {
+      const d = i === 1 ? new Int32Array(size) : allocVectorData(t, size);
+      const o = old[i];
+      if (o && ArrayBuffer.isView(d) && ArrayBuffer.isView(o)) {
+        (d as Float64Array).set((o as Float64Array).subarray(0, rows));
+      } else if (o) { for (let r = 0; r < rows; r++) (d as unknown[])[r] = (o as unknown[])[r]; }
+      return d;
+    });
+    this.#size = size;
   }
 
   get full(): boolean {
@@ -339,18 +353,19 @@ export class Output {
     const rows = this.rows;
     const columns: Vector[] = this.#types.map((t, i) => {
       const d = this.#data[i];
-      const data = rows === this.capacity ? d : (d as Float64Array).slice(0, rows);
+      const data = rows === this.#size ? d : (d as Float64Array).slice(0, rows);
       return i === 1 ? { type: t, data, dict: this.dict } : { type: t, data: data as VectorData };
     });
     this.#data = [];
+    this.#size = 0;
     this.rows = 0;
     return { rowCount: rows, columns };
   }
 
   /** Appends groups [from, to) of `set`, stopping when the batch is full; answers where it stopped. */
   append(set: GroupSet, from: number, to: number): number {
-    if (this.#data.length === 0) this.#alloc();
     const room = Math.min(to, from + this.capacity - this.rows);
+    this.#reserve(this.rows + room - from);
     const at = this.rows;
     const ts = this.#data[0] as BigInt64Array, keys = this.#data[1] as Int32Array;
     for (let g = from, i = at; g < room; g++, i++) {
