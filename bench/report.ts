@@ -109,6 +109,20 @@ function cpuNote(queries: QueryRow[]): string | undefined {
     `the cores during that phase`;
 }
 
+/**
+ * The first run of each query (the checked warm-up, ms) in process vs over HTTP: it plans,
+ * reads the columns into the cache and fills the workers' heaps (issue #16 asks for first-run
+ * times beside the warm medians).
+ */
+function firstRunNote(queries: QueryRow[]): string | undefined {
+  const ms = (t: Timing | undefined) => t?.first_ms === undefined ? "-" : fmt(t.first_ms);
+  const cells = queries
+    .filter((q) => q.ours?.first_ms !== undefined || q.http?.first_ms !== undefined)
+    .map((q) => `${q.id} ${ms(q.ours)} vs ${ms(q.http)}`);
+  if (cells.length === 0) return undefined;
+  return `- first runs (the checked warm-up, ms), in process vs server: ${cells.join("; ")}`;
+}
+
 function notes(r: BenchResult): string[] {
   const cacheMib = Math.round(r.cacheBytes / 1024 / 1024);
   const out = [
@@ -131,6 +145,8 @@ function notes(r: BenchResult): string[] {
   }
   const cpu = cpuNote(r.queries);
   if (cpu) out.push(cpu);
+  const first = firstRunNote(r.queries);
+  if (first) out.push(first);
   if (r.wasmBandwidth) out.push(bandwidthNote(r.wasmBandwidth, r));
   if (r.duckdb) {
     const d = r.duckdb;
