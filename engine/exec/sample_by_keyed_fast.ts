@@ -429,6 +429,32 @@ function writeAgg(
         return pick(c.lasts!);
     }
   }
+  if (t.tag === "DOUBLE" && a.fn === "avg" && c.sums instanceof Float64Array) {
+    // avg() of LONG: the exact sums as doubles (sample_by_keyed_acc.ts).
+    const o = out as Float64Array, sums = c.sums;
+    for (let g = from, i = at; g < to; g++, i++) {
+      const n = Number(c.counts[g]);
+      const v = sums[g] / n;
+      o[i] = n === 0 || v - v !== 0 ? NaN : v;
+    }
+    return;
+  }
+  if (
+    kind === "i64" && out instanceof BigInt64Array && a.fn !== "sum" &&
+    (t.tag === "LONG" || t.tag === "TIMESTAMP" || t.tag === "DATE")
+  ) {
+    // min/max/first/last of a 64-bit column into its own type: the words as they are (NULL is
+    // LONG_NULL on both sides), no BigInt per cell.
+    const src = a.fn === "min" ? c.mins : a.fn === "max" ? c.maxs : a.fn === "first" ? c.firsts! : c.lasts!;
+    const s64 = src as BigInt64Array;
+    const o = new Int32Array(out.buffer, out.byteOffset, out.length * 2);
+    const w = new Int32Array(s64.buffer, s64.byteOffset, s64.length * 2);
+    for (let g = from, i = at; g < to; g++, i++) {
+      o[2 * i] = w[2 * g];
+      o[2 * i + 1] = w[2 * g + 1];
+    }
+    return;
+  }
   for (let g = from, i = at; g < to; g++, i++) writeValue(t, out, i, aggValue(a, c, g));
 }
 

@@ -219,7 +219,7 @@ Deno.test("keyed SAMPLE BY: avg of LONG past 2^63 across slices, empty ranges an
       adminSession(),
     );
     const q = (t: string, tail: string, f: string) =>
-      `SELECT ts, s, avg(l)${f}, count(*)${f}, min(d)${f}, sum(d)${f}, first(l), last(d) FROM ${t} ${tail}`;
+      `SELECT ts, s, avg(l)${f}, count(*)${f}, min(d)${f}, sum(d)${f}, first(l), last(d), min(ts)${f}, max(l)${f}, last(ts) FROM ${t} ${tail}`;
     for (const rowsPerSlice of [3, 50, 40_000]) {
       keyedFastTuning.sliceRows = rowsPerSlice;
       for (const t of ["big", "some"]) {
