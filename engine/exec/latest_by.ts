@@ -32,6 +32,7 @@ import { partitionRanges } from "./scan.ts";
 import { findNullKeyRow, latestBySymbolKeys, readRow } from "./latest_by_keys.ts";
 import { latestBySymbolKeysFiltered, scanSelector } from "./latest_by_filtered.ts";
 import { latestByHash } from "./latest_by_hash.ts";
+import { latestForward } from "./latest_by_forward.ts";
 
 type LatestNode = Extract<PlanNode, { kind: "latestBy" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
@@ -138,15 +139,17 @@ async function latestBackward(
  * How a LATEST ON runs, chosen from the plan alone (EXPLAIN shows it): a backward read of a
  * scan on its designated timestamp keyed by SYMBOL columns (latest_by_keys.ts without a filter
  * and one key, latest_by_filtered.ts otherwise), a backward read with other keys through dense
- * key ids (latest_by_hash.ts), or the forward read of any input keeping the greatest timestamp
- * per key (the reference the differential tests compare against, forced by
+ * key ids (latest_by_hash.ts), or a forward read of any other input through dense key ids
+ * keeping the greatest timestamp per key (latest_by_forward.ts); "row at a time" is that
+ * forward read row by row, the reference the differential tests compare against (forced by
  * setReferenceExecution).
  */
-export type LatestOp = "backward symbol keys" | "backward hashed" | "row at a time";
+export type LatestOp = "backward symbol keys" | "backward hashed" | "forward hashed" | "row at a time";
 
 export function latestOp(n: LatestNode): LatestOp {
-  const source = referenceExecution() ? undefined : backwardSource(n);
-  if (!source) return "row at a time";
+  if (referenceExecution()) return "row at a time";
+  const source = backwardSource(n);
+  if (!source) return "forward hashed";
   const symbols = n.keys.length > 0 &&
     n.keys.every((k) => k.kind === "column" && source.scan.columns[k.index].type.tag === "SYMBOL");
   return symbols ? "backward symbol keys" : "backward hashed";
@@ -157,6 +160,10 @@ export async function* runLatestBy(n: LatestNode, ctx: ExecContext, run: Runner)
   if (op === "backward hashed") {
     const { scan, filter } = backwardSource(n)!;
     yield* latestByHash(n, scan, filter, ctx);
+    return;
+  }
+  if (op === "forward hashed") {
+    yield* latestForward(n, run(n.input, ctx), ctx);
     return;
   }
   const keyEvals = n.keys.map((k) => compileExpr(k, ctx));

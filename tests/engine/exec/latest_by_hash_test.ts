@@ -5,7 +5,9 @@
  * with NULL keys of each type, WHERE filters (kernel comparisons, an OR the kernels do not take,
  * a filter on the key, one matching nothing), time intervals, equal timestamps (the last stored
  * row wins), many partitions, keys spread over more than a batch, an empty table, and a
- * predicate over the result. EXPLAIN names the operator.
+ * predicate over the result. EXPLAIN names the operator. Then LATEST ON over subqueries
+ * (latest_by_forward.ts, `forward hashed`): filtered, reversed, with equal timestamps within a
+ * key (the last row read wins), from a function table, empty, under a predicate.
  */
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
@@ -14,9 +16,9 @@ import { explain, rows } from "../_result_rows.ts";
 
 const show = (v: unknown) => JSON.stringify(v, (_, x) => (typeof x === "bigint" ? `${x}n` : x));
 
-async function both(engine: Engine, sql: string): Promise<unknown[][]> {
+async function both(engine: Engine, sql: string, op = "backward hashed"): Promise<unknown[][]> {
   const plan = await explain(engine, sql);
-  assert.ok(plan.includes("LatestBy [backward hashed]"), `${sql}\n${plan}`);
+  assert.ok(plan.includes(`LatestBy [${op}]`), `${sql}\n${plan}`);
   const got = await rows(engine, sql);
   setReferenceExecution(true);
   let want: unknown[][];
@@ -89,6 +91,62 @@ Deno.test("LATEST ON with keys of any type equals the forward row read", async (
     assert.equal(
       show(await rows(engine, "SELECT k, v FROM dup WHERE v < 7 LATEST ON ts PARTITION BY k")),
       show([[1n, 2], [2n, 5], [null, 6]]),
+    );
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("LATEST ON over other inputs (forward hashed) equals the forward row read", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_latest_fwd_" });
+  const engine = await Engine.open({ root, cacheBytes: 128 * 1024 * 1024 });
+  try {
+    const x = (sql: string) => engine.execute(sql, adminSession());
+    await x(
+      "CREATE TABLE t AS (SELECT timestamp_sequence('2024-01-01', 1000000) ts, " +
+        "rnd_symbol('a','b','c',NULL) s, rnd_int(0, 50, 5) i, rnd_long(0, 3000, 4) l, " +
+        "CASE WHEN x % 11 = 0 THEN NULL WHEN x % 13 = 0 THEN -0.0 ELSE CAST(x % 40 AS DOUBLE) / 4 END d, " +
+        "rnd_str('p','q','r',NULL) str, x " +
+        "FROM long_sequence(150000)) TIMESTAMP(ts) PARTITION BY HOUR",
+    );
+    const fwd = "forward hashed";
+    // Subqueries as the input: timestamps in order, reversed, repeated (ties: the last row read
+    // wins), and from a function table.
+    for (const keys of ["l", "i", "d", "str", "s", "s, l", "i, str, s", "x"]) {
+      await both(
+        engine,
+        `SELECT * FROM (SELECT * FROM t WHERE i > 10) timestamp(ts) LATEST ON ts PARTITION BY ${keys}`,
+        fwd,
+      );
+      await both(
+        engine,
+        `SELECT * FROM (SELECT * FROM t ORDER BY ts DESC) timestamp(ts) LATEST ON ts PARTITION BY ${keys}`,
+        fwd,
+      );
+    }
+    await both(
+      engine,
+      "SELECT * FROM (SELECT timestamp_sequence(0, 1000) ts, x % 7 k, x FROM long_sequence(100000)) timestamp(ts) " +
+        "LATEST ON ts PARTITION BY k",
+      fwd,
+    );
+    await both(
+      engine,
+      "SELECT * FROM (SELECT CAST(x / 4 AS TIMESTAMP) ts, x % 2 k, x FROM long_sequence(1000)) timestamp(ts) " +
+        "LATEST ON ts PARTITION BY k",
+      fwd,
+    );
+    const empty = await both(
+      engine,
+      "SELECT * FROM (SELECT * FROM t WHERE x < 0) timestamp(ts) LATEST ON ts PARTITION BY l",
+      fwd,
+    );
+    assert.equal(empty.length, 0);
+    await both(
+      engine,
+      "SELECT * FROM (SELECT * FROM (SELECT * FROM t WHERE i > 10) timestamp(ts) LATEST ON ts PARTITION BY l) WHERE i > 30",
+      fwd,
     );
   } finally {
     await engine.close();
