@@ -67,8 +67,17 @@ export function columnCells(
   }
   if ((t.tag === "TIMESTAMP" || t.tag === "DATE" || t.tag === "TIMESTAMP_NS") && d instanceof BigInt64Array) {
     const unit = TICK_UNITS[t.tag];
-    // ISO text holds no character either format escapes.
-    for (let i = from; i < to; i++) out.push(d[i] === LONG_NULL ? nul : '"' + formatTicks(d[i], unit) + '"');
+    // ISO text holds no character either format escapes. Equal neighbours (a SAMPLE BY
+    // bucket's keys, a batch of one second) reuse the text just made.
+    let prev: bigint | undefined, text = "";
+    for (let i = from; i < to; i++) {
+      const x = d[i];
+      if (x !== prev) {
+        prev = x;
+        text = x === LONG_NULL ? nul : '"' + formatTicks(x, unit) + '"';
+      }
+      out.push(text);
+    }
     return;
   }
   if (t.tag === "SYMBOL" && v.dict && d instanceof Int32Array) {

@@ -2,7 +2,7 @@
  * The column-at-a-time cell text of /exec and /exp (server/http/column_text.ts) equals the
  * one-value text (`jsonCell`, `csvCell`) for every row of random vectors of each specialized
  * layout: doubles with NaN, infinities and -0, floats, ints and longs with their NULLs, DATE /
- * TIMESTAMP / TIMESTAMP_NS, symbols whose text needs quoting or escaping (and NULL keys), and a
+ * TIMESTAMP / TIMESTAMP_NS (with runs of equal values), symbols whose text needs quoting or escaping (and NULL keys), and a
  * type that takes the generic path; for sub-ranges of the vector too.
  */
 import assert from "node:assert/strict";
@@ -42,10 +42,12 @@ function vectors(): Vector[] {
         ? LONG_NULL
         : BigInt(Math.floor((next() - 0.5) * 2 ** 53)) * BigInt(1 + Math.floor(next() * 1000)),
   );
-  let t = 1_700_000_000_000_000n;
+  let t = 1_700_000_000_000_000n, prev = t;
+  // Runs of equal values (a SAMPLE BY bucket's keys; NULL runs too): the text is reused.
   const times = BigInt64Array.from({ length: N }, () => {
+    if (next() < 0.4) return prev;
     t += BigInt(Math.floor(next() * 4e9));
-    return next() < 0.05 ? LONG_NULL : next() < 0.05 ? -t : t;
+    return prev = next() < 0.05 ? LONG_NULL : next() < 0.05 ? -t : t;
   });
   const codes = Int32Array.from({ length: N }, () => Math.floor(next() * 6) - 1);
   const texts = ["plain", 'say "hi"', "tab\there", "new\nline", "ünïcödé", "back\\slash"];
