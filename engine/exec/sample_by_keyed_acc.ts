@@ -454,7 +454,7 @@ export class KeyedAcc {
       return out;
     };
     const extreme = (field: number): View => {
-      if (!m.extremes) return newView(m.kind, n).fill(nullOf(m.kind) as never) as View;
+      if (!m.extremes) return newView(m.kind, 0);
       if (m.kind === "f64") return doubles(field, NaN);
       if (m.kind === "f32") return Float32Array.from(doubles(field, NaN));
       if (m.kind === "i64") return longs(field, true);
@@ -471,6 +471,7 @@ export class KeyedAcc {
       sums: m.exact ? this.#exactSums(i, n) : float ? doubles(1, 0) : longs(1, false),
       mins: extreme(2),
       maxs: extreme(3),
+      noExtremes: !m.extremes,
       firsts: m.first ? view(m.kind, this.#ptr(`firsts${i}`), n) : undefined,
       lasts: m.last ? view(m.kind, this.#ptr(`lasts${i}`), n) : undefined,
     };
@@ -528,8 +529,9 @@ export class KeyedAcc {
         kind: c.kind,
         counts: (c.counts as Float64Array).slice(from, to),
         sums: slice(c.sums as Float64Array),
-        mins: slice(c.mins as Float64Array) as View,
-        maxs: slice(c.maxs as Float64Array) as View,
+        mins: (c.noExtremes ? c.mins : slice(c.mins as Float64Array)) as View,
+        maxs: (c.noExtremes ? c.maxs : slice(c.maxs as Float64Array)) as View,
+        noExtremes: c.noExtremes,
         firsts: c.firsts && slice(c.firsts as Float64Array) as View,
         lasts: c.lasts && slice(c.lasts as Float64Array) as View,
       })),

@@ -184,8 +184,10 @@ export interface ColStats {
   kind: MeasureKind;
   counts: ArrayLike<number | bigint>;
   sums: Float64Array | BigInt64Array;
+  /** Empty when `noExtremes`: no min()/max() reads them, and nothing computes them. */
   mins: Num;
   maxs: Num;
+  noExtremes?: boolean;
   firsts?: Num;
   lasts?: Num;
 }
@@ -219,8 +221,9 @@ export class HeldBucket implements GroupSet {
       kind: c.kind,
       counts: new Float64Array(16),
       sums: c.sums instanceof BigInt64Array ? new BigInt64Array(16) : new Float64Array(16),
-      mins: newNum(c.kind, 16),
-      maxs: newNum(c.kind, 16),
+      mins: newNum(c.kind, c.noExtremes ? 0 : 16),
+      maxs: newNum(c.kind, c.noExtremes ? 0 : 16),
+      noExtremes: c.noExtremes,
       firsts: c.firsts ? newNum(c.kind, 16) : undefined,
       lasts: c.lasts ? newNum(c.kind, 16) : undefined,
     }));
@@ -253,8 +256,10 @@ export class HeldBucket implements GroupSet {
       const c = this.cols[i], kind = c.kind, nul = nullOf(kind);
       const counts = c.counts as Float64Array, mins = c.mins, maxs = c.maxs;
       for (let h = before; h < count; h++) {
-        mins[h] = nul;
-        maxs[h] = nul;
+        if (!c.noExtremes) {
+          mins[h] = nul;
+          maxs[h] = nul;
+        }
         if (c.lasts) c.lasts[h] = nul;
       }
       for (let g = 0; g < n; g++) {
@@ -271,11 +276,11 @@ export class HeldBucket implements GroupSet {
         const sums = c.sums, from = sc.sums as Float64Array;
         for (let g = 0; g < n; g++) if (Number(sc.counts[g]) !== 0) sums[to[g]] += from[g];
       }
+      for (let g = 0; g < n; g++) counts[to[g]] += Number(sc.counts[g]);
+      if (c.noExtremes) return;
       for (let g = 0; g < n; g++) {
-        const k = Number(sc.counts[g]);
-        if (k === 0) continue;
+        if (Number(sc.counts[g]) === 0) continue;
         const h = to[g];
-        counts[h] += k;
         const mn = sc.mins[g], mx = sc.maxs[g];
         if (!isNull(mn, kind) && (isNull(mins[h], kind) || mn < mins[h])) mins[h] = mn;
         if (!isNull(mx, kind) && (isNull(maxs[h], kind) || mx > maxs[h])) maxs[h] = mx;
@@ -297,8 +302,10 @@ export class HeldBucket implements GroupSet {
     for (const c of this.cols) {
       c.counts = more(c.counts as Float64Array);
       c.sums = more(c.sums);
-      c.mins = more(c.mins);
-      c.maxs = more(c.maxs);
+      if (!c.noExtremes) {
+        c.mins = more(c.mins);
+        c.maxs = more(c.maxs);
+      }
       if (c.firsts) c.firsts = more(c.firsts);
       if (c.lasts) c.lasts = more(c.lasts);
     }
