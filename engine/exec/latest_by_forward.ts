@@ -117,6 +117,7 @@ export async function* latestForward(
   const keyIds = n.keys.map(() => new KeyIds());
   const folds = n.keys.slice(1).map(() => new IntPairHash());
   const types = n.columns.map((c) => c.type);
+  const unused = new Set(n.unused ?? []);
   let capacity = 1024;
   const store = types.map((t) => new StoreColumn(t, capacity));
   // Per group: best timestamp words, input position of its row, store row (-1: none yet), and
@@ -206,7 +207,10 @@ export async function* latestForward(
       rowsOut[j] = winRow[g];
       slotsOut[j] = slot[g];
     }
-    for (let c = 0; c < store.length; c++) store[c].copy(b.columns[c], rowsOut, slotsOut, count);
+    for (let c = 0; c < store.length; c++) {
+      // Columns nothing above reads stay NULL (plan_node.ts `unused`).
+      if (!unused.has(c)) store[c].copy(b.columns[c], rowsOut, slotsOut, count);
+    }
     // A row per key is held until the end: distinct keys are what LATEST ON holds.
     if (added) charge(ctx, rowBytes(added, n.columns.length));
     seq += rows;

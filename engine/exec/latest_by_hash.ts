@@ -10,11 +10,11 @@
  * marks the first row met per group id in a byte table. The chosen rows are kept as row
  * numbers per partition; at the end they are gathered column by column in storage order, which
  * is timestamp order (equal timestamps in storage order, as the reference gives them), and
- * stream out a batch at a time. No row is held as values: a row costs its row number and its
+ * stream out a batch at a time; columns nothing above reads stay unread (zeros). No row is held as values: a row costs its row number and its
  * group's slots in the id tables.
  */
 import { BATCH_ROWS_MAX } from "../base/limits.ts";
-import type { Batch, Vector } from "../base/values.ts";
+import { type Batch, type Vector, zeroedVectorData } from "../base/values.ts";
 import { type BoundExpr, walkBound } from "../plan/bound.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { gather } from "./batch_util.ts";
@@ -128,6 +128,8 @@ export async function* latestByHash(
     snap.releaseCopies?.(p);
   }
   const post = n.post ? compilePredicate(n.post, ctx) : undefined;
+  // Columns nothing above reads are not gathered (plan_node.ts `unused`).
+  const unused = new Set(n.unused ?? []);
   const rowSel = new Int32Array(BATCH_ROWS_MAX);
   for (let p = 0; p < chosen.length; p++) {
     const list = chosen[p];
@@ -140,9 +142,18 @@ export async function* latestByHash(
       checkCancelled(ctx);
       const end = Math.min(rows.length, start + BATCH_ROWS_MAX);
       const lo = rows[start], hi = rows[end - 1] + 1;
-      const columns = await Promise.all(scan.columnIndexes.map((c) => snap.read(p, c, lo, hi)));
       for (let i = start; i < end; i++) rowSel[i - start] = rows[i] - lo;
-      const out = gather({ rowCount: hi - lo, columns }, rowSel, end - start);
+      const m = end - start;
+      const out: Batch = {
+        rowCount: m,
+        columns: await Promise.all(
+          scan.columnIndexes.map(async (c, k) =>
+            unused.has(k)
+              ? { type: scan.columns[k].type, data: zeroedVectorData(scan.columns[k].type, m) }
+              : gather({ rowCount: hi - lo, columns: [await snap.read(p, c, lo, hi)] }, rowSel, m).columns[0]
+          ),
+        ),
+      };
       if (!post) {
         yield out;
         continue;

@@ -135,6 +135,11 @@ export type PlanNode =
     tsIndex: number;
     /** Applied to the latest rows (QuestDB evaluates `within` after LATEST ON). */
     post?: BoundExpr;
+    /**
+     * Columns nothing above reads (nor `post`): the hashed operators leave them unread in the
+     * rows they emit (zeros), as they only key and order by the others. Set by column pruning.
+     */
+    unused?: number[];
   })
   | (Base & { kind: "window"; input: PlanNode; windows: WindowCall[] })
   | (Base & { kind: "sampleBy"; input: PlanNode; spec: SampleBySpec });

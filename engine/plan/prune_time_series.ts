@@ -51,6 +51,10 @@ export function pruneTimeSeries(n: PlanNode, needed: Set<number>, prune: Prune):
         keys: n.keys.map((k) => remap(k, inner.map)),
         post: n.post && remap(n.post, inner.map),
       };
+      const read = new Set([...uses([n.post], new Set(needed))].map((i) => inner.map[i]));
+      const unused = inner.node.columns.map((_, j) => j).filter((j) => !read.has(j));
+      if (unused.length > 0) node.unused = unused;
+      else delete node.unused;
       return { node, map: inner.map };
     }
     case "asof": {
