@@ -82,6 +82,16 @@ Deno.test("LATEST ON with keys of any type equals the forward row read", async (
     await both(engine, "SELECT ts, i, x FROM t WHERE ts IN '2024-01-01' LATEST ON ts PARTITION BY i");
     await both(engine, "SELECT * FROM t LATEST ON ts PARTITION BY x % 1000");
     await both(engine, "SELECT * FROM (SELECT * FROM t LATEST ON ts PARTITION BY l) WHERE i > 25");
+    // Columns nothing above reads are left out of the gathered rows: only what is read counts.
+    await both(
+      engine,
+      "SELECT x, i FROM (SELECT * FROM t WHERE s = 'a' LATEST ON ts PARTITION BY l, str) WHERE d > 2",
+    );
+    const sums = await both(
+      engine,
+      "SELECT count(*), sum(x), max(ts) FROM (SELECT * FROM t LATEST ON ts PARTITION BY i, s)",
+    );
+    assert.ok(Number(sums[0][0]) > 100);
     for (const where of ["", "WHERE v > 1", "WHERE v > 100"]) {
       await both(engine, `SELECT * FROM dup ${where} LATEST ON ts PARTITION BY k`);
       await both(engine, `SELECT * FROM dup ${where} LATEST ON ts PARTITION BY k, s`);
