@@ -430,7 +430,6 @@ async function accumulateOn(
   const k = kernels();
   const mem = wasmMemory();
   const tableCol = (c: number) => s.columnIndexes[c];
-  const { keyCount } = s;
   const partials = emptyPartials(s);
   const { groups, rowsPerGroup } = partials;
   const symSets = s.keySets.map((bytes) => {
@@ -447,6 +446,8 @@ async function accumulateOn(
   ]);
   if (s.key !== undefined) needed.add(s.key);
   const width = (c: number) => (s.tags[c] === "SYMBOL" ? 4 : WIDTH[KIND[s.tags[c]]!]);
+  // Keyed: one set of accumulators for the whole scan (flushed per range only for avg of LONG).
+  const folder = s.key !== undefined ? new KeyedFolder(s, scratch) : undefined;
   for (const p of partitions) {
     await yieldTurn();
     let ranges = await partitionRanges(snap, p, s.intervals);
@@ -505,14 +506,19 @@ async function accumulateOn(
       }
       if (selCount === 0) continue;
       const rows = sel === undefined ? { rowCount } : { rowCount, sel, selCount };
-      if (s.key === undefined) accumulateUnkeyed(s, groups[0], rows, at, scratch);
-      else accumulateKeyed(s, groups, rowsPerGroup, rows, at, keyCount, scratch);
-      if (s.key === undefined) rowsPerGroup[0] += selCount;
+      if (!folder) {
+        accumulateUnkeyed(s, groups[0], rows, at, scratch);
+        rowsPerGroup[0] += selCount;
+      } else {
+        folder.add(rows, at);
+        if (folder.perRange) folder.flush(groups, rowsPerGroup, { rows, at });
+      }
     }
-    // Folded into the partials: let the partition's columns leave the cache, so a table
+    // Folded into the accumulators: let the partition's columns leave the cache, so a table
     // larger than the cache budget streams through it instead of failing the fast path.
     snap.releasePartition?.(p);
   }
+  if (folder && !folder.perRange) folder.flush(groups, rowsPerGroup);
   return partials;
 }
 
@@ -707,91 +713,125 @@ function longRows(rows: RowsArg, data: number): [BigInt64Array, Int32Array | und
 }
 
 /**
- * Folds one range into the keyed partials: the keyedFold kernel reads each row's key once and
- * folds up to KEYED_FOLD_COLUMNS value columns per pass (issue #16: one keyedStats pass per
- * column re-read the keys and computed extremes nobody asked for). A column computes extremes
- * only for min()/max(), or for avg() of LONG, whose exact sum needs them (exact_long_sum.ts).
+ * The keyed accumulators of one scan on this heap: the keyedFold kernel reads each row's key
+ * once and folds up to KEYED_FOLD_COLUMNS value columns per pass (issue #16: one keyedStats pass
+ * per column re-read the keys and computed extremes nobody asked for), adding range after range
+ * into the same WASM arrays; `flush` turns them into partial states once per scan. A column
+ * computes extremes only for min()/max(), or for avg() of LONG, whose exact sum is recovered
+ * from a range's extremes (exact_long_sum.ts): then every range is flushed on its own.
  */
-function accumulateKeyed(
-  s: HeapScan,
-  groups: Acc[][],
-  rowsPerGroup: Float64Array,
-  rows: RowsArg,
-  at: (c: number) => number,
-  keyCount: number,
-  scratch: Scratch,
-): void {
-  const k = kernels();
-  const mem = wasmMemory();
-  const keys = at(s.key!);
-  const slots = keyCount + 1;
-  const folds = keyedFolds(s);
-  if (folds.length === 0) {
-    const counts = scratch.alloc(slots * 8);
-    mem.i64(counts, slots).fill(0n);
-    k.keyedCount({ ...rows, keys, keyCount, counts });
-    const rowCounts = mem.i64(counts, slots);
-    for (let i = 0; i < slots; i++) rowsPerGroup[i] += Number(rowCounts[i]);
-    return;
+class KeyedFolder {
+  readonly #s: HeapScan;
+  readonly #folds: { col: number; kind: MeasureKind; extremes: boolean }[];
+  readonly #slots: number;
+  /** Rows visited per slot, one block per kernel pass (the first is count(*)). */
+  readonly #rowBlocks: number[] = [];
+  /** One KEYED_FOLD_SLOT_BYTES record per slot per fold. */
+  readonly #accs: number[];
+  /** Whether a range must be flushed before the next is added (avg() of LONG). */
+  readonly perRange: boolean;
+
+  constructor(s: HeapScan, scratch: Scratch) {
+    this.#s = s;
+    this.#folds = keyedFolds(s);
+    this.#slots = s.keyCount + 1;
+    const passes = Math.max(1, Math.ceil(this.#folds.length / KEYED_FOLD_COLUMNS));
+    for (let i = 0; i < passes; i++) this.#rowBlocks.push(scratch.alloc(this.#slots * 8));
+    this.#accs = this.#folds.map(() => scratch.alloc(this.#slots * KEYED_FOLD_SLOT_BYTES));
+    this.perRange = s.aggs.some((a) => a.col >= 0 && exactAvg(a));
+    this.#reset();
   }
-  // Blocks per pass: the rows visited per slot, then one accumulator per column.
-  const rowBlocks: number[] = [];
-  const accs = folds.map((f) => {
-    const acc = scratch.alloc(slots * KEYED_FOLD_SLOT_BYTES);
-    const float = f.kind === "f64" || f.kind === "f32";
-    for (let slot = 0; slot < slots; slot++) {
-      const p = acc + slot * KEYED_FOLD_SLOT_BYTES;
-      mem.i64(p, 2).fill(0n);
-      if (float) mem.f64(p + 16, 2).set([Infinity, -Infinity]);
-      else mem.i64(p + 16, 2).set([LONG_MAX, LONG_NULL]);
-    }
-    return acc;
-  });
-  for (let from = 0; from < folds.length; from += KEYED_FOLD_COLUMNS) {
-    const block = scratch.alloc(slots * 8);
-    mem.i64(block, slots).fill(0n);
-    rowBlocks.push(block);
-    const columns = folds.slice(from, from + KEYED_FOLD_COLUMNS).map((f, i) => ({
-      kind: f.kind,
-      data: at(f.col),
-      acc: accs[from + i],
-      extremes: f.extremes,
-    }));
-    k.keyedFold({ ...rows, keys, keyCount, rows: block, columns });
-  }
-  const rowCounts = mem.i64(rowBlocks[0], slots);
-  folds.forEach((f, fi) => {
-    const { col, kind } = f;
-    const float = kind === "f64" || kind === "f32";
-    const acc = accs[fi];
-    const i64 = mem.i64(acc, slots * 4), f64 = mem.f64(acc, slots * 4);
-    const extreme = (v: bigint | number): number | bigint => (kind === "i32" ? Number(v) : v);
-    const noValue = float ? NaN : LONG_NULL;
-    s.aggs.forEach((a, ai) => {
-      if (a.col !== col) return;
-      for (let slot = 0; slot < slots; slot++) {
-        const n = Number(rowCounts[slot] - i64[slot * 4]);
-        if (n === 0) continue;
-        const min = f.extremes ? extreme(float ? f64[slot * 4 + 2] : i64[slot * 4 + 2]) : noValue;
-        const max = f.extremes ? extreme(float ? f64[slot * 4 + 3] : i64[slot * 4 + 3]) : noValue;
-        let sum: number | bigint = float ? f64[slot * 4 + 1] : i64[slot * 4 + 1];
-        if (kind === "i64" && exactAvg(a)) {
-          sum = trueSum({ count: n, sum, min, max }, () => {
-            // Rare (values near +-2^62): this group's rows summed again; NULL keys and keys past
-            // the dictionary fold into the last slot, as in keyedFold.
-            const keyOf = wasmMemory().i32(keys, rows.rowCount);
-            const slotOf = (
-              row: number,
-            ) => (keyOf[row] < 0 || keyOf[row] >= keyCount ? keyCount : keyOf[row]);
-            const [values, sel] = longRows(rows, at(col));
-            return sumLongRows(values, sel, (row) => slotOf(row) === slot);
-          });
+
+  /** Starts every slot empty: no rows, no NULLs, sum 0, extremes at their starting values. */
+  #reset(): void {
+    const mem = wasmMemory();
+    const slots = this.#slots;
+    for (const block of this.#rowBlocks) mem.i64(block, slots).fill(0n);
+    this.#folds.forEach((f, fi) => {
+      const acc = this.#accs[fi];
+      mem.i64(acc, slots * 4).fill(0n);
+      if (f.kind === "f64" || f.kind === "f32") {
+        const v = mem.f64(acc, slots * 4);
+        for (let at = 0; at < slots * 4; at += 4) {
+          v[at + 2] = Infinity;
+          v[at + 3] = -Infinity;
         }
-        mergeStats(groups[slot][ai], { count: n, sum, min, max }, kind, exactAvg(a));
+      } else {
+        const v = mem.i64(acc, slots * 4);
+        for (let at = 0; at < slots * 4; at += 4) {
+          v[at + 2] = LONG_MAX;
+          v[at + 3] = LONG_NULL;
+        }
       }
     });
-  });
-  for (let i = 0; i < slots; i++) rowsPerGroup[i] += Number(rowCounts[i]);
+  }
+
+  /** Folds the visited rows of one range. */
+  add(rows: RowsArg, at: (c: number) => number): void {
+    const k = kernels();
+    const keys = at(this.#s.key!), keyCount = this.#s.keyCount;
+    if (this.#folds.length === 0) {
+      k.keyedCount({ ...rows, keys, keyCount, counts: this.#rowBlocks[0] });
+      return;
+    }
+    for (let from = 0; from < this.#folds.length; from += KEYED_FOLD_COLUMNS) {
+      const columns = this.#folds.slice(from, from + KEYED_FOLD_COLUMNS).map((f, i) => ({
+        kind: f.kind,
+        data: at(f.col),
+        acc: this.#accs[from + i],
+        extremes: f.extremes,
+      }));
+      k.keyedFold({ ...rows, keys, keyCount, rows: this.#rowBlocks[from / KEYED_FOLD_COLUMNS], columns });
+    }
+  }
+
+  /**
+   * Adds what was folded since the last flush into the partials and starts over. `range`: the
+   * one range folded (perRange), whose rows an ambiguous exact LONG sum is summed again from.
+   */
+  flush(
+    groups: Acc[][],
+    rowsPerGroup: Float64Array,
+    range?: { rows: RowsArg; at: (c: number) => number },
+  ): void {
+    const mem = wasmMemory();
+    const s = this.#s, slots = this.#slots, keyCount = s.keyCount;
+    const rowCounts = mem.i64(this.#rowBlocks[0], slots);
+    this.#folds.forEach((f, fi) => {
+      const { col, kind } = f;
+      const float = kind === "f64" || kind === "f32";
+      const acc = this.#accs[fi];
+      const i64 = mem.i64(acc, slots * 4), f64 = mem.f64(acc, slots * 4);
+      const extreme = (v: bigint | number): number | bigint => (kind === "i32" ? Number(v) : v);
+      const noValue = float ? NaN : LONG_NULL;
+      s.aggs.forEach((a, ai) => {
+        if (a.col !== col) return;
+        for (let slot = 0; slot < slots; slot++) {
+          const n = Number(rowCounts[slot] - i64[slot * 4]);
+          if (n === 0) continue;
+          const min = f.extremes ? extreme(float ? f64[slot * 4 + 2] : i64[slot * 4 + 2]) : noValue;
+          const max = f.extremes ? extreme(float ? f64[slot * 4 + 3] : i64[slot * 4 + 3]) : noValue;
+          let sum: number | bigint = float ? f64[slot * 4 + 1] : i64[slot * 4 + 1];
+          if (kind === "i64" && exactAvg(a)) {
+            sum = trueSum({ count: n, sum, min, max }, () => {
+              // Rare (values near +-2^62): this group's rows summed again; NULL keys and keys
+              // past the dictionary fold into the last slot, as in keyedFold.
+              const { rows, at } = range!;
+              const keyOf = wasmMemory().i32(at(s.key!), rows.rowCount);
+              const slotOf = (
+                row: number,
+              ) => (keyOf[row] < 0 || keyOf[row] >= keyCount ? keyCount : keyOf[row]);
+              const [values, sel] = longRows(rows, at(col));
+              return sumLongRows(values, sel, (row) => slotOf(row) === slot);
+            });
+          }
+          mergeStats(groups[slot][ai], { count: n, sum, min, max }, kind, exactAvg(a));
+        }
+      });
+    });
+    for (let i = 0; i < slots; i++) rowsPerGroup[i] += Number(rowCounts[i]);
+    this.#reset();
+  }
 }
 
 /**
