@@ -66,7 +66,17 @@ interface Measure {
   fold: boolean;
   /** min() or max() asked: the fold keeps extremes. */
   extremes: boolean;
+  /**
+   * Exact folded measures: an upper bound of any group's |sum| so far (rows times the largest
+   * |value| per slice). Below 2^62 the fold's wrapping 64-bit sums are exact and sum128 is not
+   * run; `wide` once it passed: lo/hi took the sums over and sum128 runs from then on.
+   */
+  bound: number;
+  wide: boolean;
 }
+
+/** Where the fold's 64-bit sums stop being trusted as exact (margin below 2^63 for rounding). */
+const EXACT_BOUND = 2 ** 62;
 
 /** A state array: name, element width. Offsets are per capacity. */
 type Field = { name: string; width: number };
@@ -129,6 +139,9 @@ export class KeyedAcc {
         exact: a.col >= 0 && kind === "i64" && needs("avg"),
         fold: a.col >= 0 && a.filter === undefined,
         extremes: needs("min") || needs("max"),
+        bound: 0,
+        // Filtered exact measures (keyedStats) always sum in 128 bits.
+        wide: a.filter !== undefined,
       });
     }
     this.#measures = measures;
@@ -253,6 +266,7 @@ export class KeyedAcc {
       this.count = groups;
       const fresh = groups - before;
       const sels = env.filters.map((p) => filteredRows(p, at.data, from, n, scratch));
+      this.#widen(at, from, n, before);
       this.#fold(at, from, n, gid, before, groups);
       this.#measures.forEach((m, i) => {
         const sel = m.filter === undefined ? undefined : sels[m.filter];
@@ -280,6 +294,32 @@ export class KeyedAcc {
     } finally {
       scratch.release();
     }
+  }
+
+  /**
+   * Before a slice is folded: each exact folded measure whose sums could pass EXACT_BOUND with
+   * this slice's rows (bounded by the slice's largest |value|, from the SIMD stats kernel) moves
+   * its held groups' sums into lo/hi (exact until now) and sums in 128 bits from this slice on.
+   */
+  #widen(at: SliceAt, from: number, n: number, before: number): void {
+    const mem = wasmMemory();
+    this.#measures.forEach((m, i) => {
+      if (!m.exact || m.wide) return;
+      const st = kernels().stats("i64", { data: at.data.get(m.col)! + from * 8, rowCount: n });
+      if (st.count > 0) {
+        const big = Math.max(Math.abs(Number(st.min)), Math.abs(Number(st.max)));
+        m.bound += st.count * big;
+      }
+      if (m.bound < EXACT_BOUND) return;
+      m.wide = true;
+      const rec = mem.i32(this.#ptr(`fold${i}`), before * 8);
+      const lo = mem.i32(this.#ptr(`lo${i}`), before * 2), hi = mem.i32(this.#ptr(`hi${i}`), before * 2);
+      for (let g = 0; g < before; g++) {
+        lo[2 * g] = rec[8 * g + 2];
+        lo[2 * g + 1] = rec[8 * g + 3];
+        hi[2 * g] = hi[2 * g + 1] = rec[8 * g + 3] < 0 ? -1 : 0;
+      }
+    });
   }
 
   /** The unfiltered measures through keyedFold, up to KEYED_FOLD_COLUMNS per pass. */
@@ -333,7 +373,7 @@ export class KeyedAcc {
   ): void {
     const mem = wasmMemory(), fresh = groups - before;
     const data = at.data.get(m.col)!;
-    if (m.exact) {
+    if (m.exact && m.wide) {
       const lo = this.#ptr(`lo${i}`), hi = this.#ptr(`hi${i}`);
       mem.i64(lo + before * 8, fresh).fill(0n);
       mem.i64(hi + before * 8, fresh).fill(0n);
@@ -480,6 +520,12 @@ export class KeyedAcc {
   /** Measure i's exact sums as doubles: hi * 2^64 + lo, rounded once. */
   #exactSums(i: number, n: number): Float64Array {
     const mem = wasmMemory();
+    if (!this.#measures[i].wide) {
+      // The fold's 64-bit sums are exact (below EXACT_BOUND): record field 1.
+      const rec = mem.i32(this.#ptr(`fold${i}`), n * 8), out = new Float64Array(n);
+      for (let g = 0; g < n; g++) out[g] = i64ToNumber(rec, 4 * g + 1);
+      return out;
+    }
     const lo = mem.i32(this.#ptr(`lo${i}`), 2 * n), hi = mem.i32(this.#ptr(`hi${i}`), 2 * n);
     const out = new Float64Array(n);
     for (let g = 0; g < n; g++) {
