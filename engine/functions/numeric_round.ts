@@ -8,10 +8,53 @@
 /** halfUp: ties away from zero (§15.1 "half up", negatives mirrored); halfEven: banker's. */
 export type RoundMode = "halfUp" | "halfEven" | "down" | "up";
 
+/** Powers of ten that are exact doubles. */
+const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+/** How far from a rounding boundary the scaled value must be for the arithmetic answer. */
+const MARGIN = 1e-5;
+
 /** Rounds `x` to `scale` decimal places with `mode`; non-finite input is returned as is. */
 export function roundDecimal(x: number, options: { scale: number; mode: RoundMode }): number {
   const { scale, mode } = options;
   if (!Number.isFinite(x) || x === 0) return x === 0 ? 0 : x;
+  // Arithmetic first (the text path cost ~1 us a value: GROUP BY round(price, -1) over 10M
+  // rows took 8.8 s). y = |x| * 10^scale is within a few ulps of the shown digits scaled, so
+  // when its fraction is MARGIN away from the boundary the mode cares about (.5 for the
+  // half modes, the integers for up/down), the kept digits n are certain; n and 10^|scale|
+  // are exact doubles, so n / 10^scale is correctly rounded: the double the text path parses.
+  if (scale >= -22 && scale <= 22) {
+    const ax = Math.abs(x), p = POW10[Math.abs(scale)];
+    const y = scale >= 0 ? ax * p : ax / p;
+    if (y < 2147483648) {
+      const f = Math.floor(y), frac = y - f;
+      const half = mode === "halfUp" || mode === "halfEven";
+      let n = -1;
+      if (half) {
+        if (Math.abs(frac - 0.5) > MARGIN) n = frac > 0.5 ? f + 1 : f;
+      } else if (frac > MARGIN && frac < 1 - MARGIN) n = mode === "up" ? f + 1 : f;
+      if (n < 0 && scale >= 0) {
+        // Near the boundary b (a tie, or an integer for up/down): b / 10^scale is an exact
+        // quotient, so x's shown digits are b's exactly when x is that double, and above or
+        // below b as x is above or below it (parsing is monotonic).
+        if (half) {
+          const tie = (2 * f + 1) / (2 * p);
+          n = ax > tie ? f + 1 : ax < tie ? f : mode === "halfUp" || f % 2 === 1 ? f + 1 : f;
+        } else {
+          const g = Math.round(y), at = g / p;
+          n = ax === at ? g : mode === "down" ? (ax > at ? g : g - 1) : (ax > at ? g + 1 : g);
+        }
+      }
+      if (n >= 0) {
+        const r = scale >= 0 ? n / p : n * p;
+        return r === 0 ? 0 : x < 0 ? -r : r;
+      }
+    }
+  }
+  return roundDecimalText(x, scale, mode);
+}
+
+/** roundDecimal on the shortest decimal text of x (finite, not 0): the reference. */
+export function roundDecimalText(x: number, scale: number, mode: RoundMode): number {
   const negative = x < 0;
   // toExponential() without an argument yields the shortest digits that round-trip.
   const [mantissa, expText] = Math.abs(x).toExponential().split("e");
