@@ -68,8 +68,10 @@ export function aggregateOp(n: AggregateNode): AggregateOp {
  * (partition_stats.ts); EXPLAIN adds `partition stats` to the operator.
  */
 export function aggregatePartitionStats(n: AggregateNode): boolean {
-  const shape = aggregateOp(n) === "wasm" ? fastShape(n) : undefined;
-  return shape !== undefined && usesPartitionStats(shape);
+  if (aggregateOp(n) !== "wasm") return false;
+  const shape = fastShape(n);
+  // Over UNION ALL: when any branch answers from statistics.
+  return shape ? usesPartitionStats(shape) : (unionShapes(n) ?? []).some(usesPartitionStats);
 }
 
 /**
