@@ -54,6 +54,9 @@ const WHERE: string[] = [
   "count() FROM t SAMPLE BY 90m FILL(PREV)",
   `SELECT ts, s, ${KEYED_AGGS} FROM t WHERE ts > '2024-03-31T01:30' AND ts < '2024-04-04T07' SAMPLE BY 2h`,
   `SELECT ts, ${UNKEYED_AGGS} FROM t WHERE ts IN '2024-04-02' SAMPLE BY 5m`,
+  // A range starting and ending within partitions: morsels are cut from the rows in range only.
+  `SELECT ts, s, ${KEYED_AGGS} FROM t WHERE ts IN '2024-04-01T01:20;29h' SAMPLE BY 40m`,
+  `SELECT ts, ${UNKEYED_AGGS} FROM t WHERE ts IN '2024-04-01T01:20;29h' SAMPLE BY 7m`,
 ];
 
 /** 30,000 rows over ~11 days in HOUR partitions (small ones: morsels span several), NULLs. */
