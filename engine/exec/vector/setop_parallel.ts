@@ -166,12 +166,14 @@ export async function setOpPartialOf(
   const ids = new RowIds(width);
   let sel = new Int32Array(0);
   const keyCols: Vector[] = new Array(width);
+  // Text ids of each SYMBOL key's batch, reused batch to batch (the row ids read them at once).
+  const scratch = Array.from({ length: width }, () => new Int32Array(BATCH_ROWS_MAX));
   /** The batch as the row ids read it: SYMBOL codes as the shared text ids. */
   const keysOf = (side: SetOpSideJob, b: Batch): Batch => {
     for (let k = 0; k < width; k++) {
       const map = side.ids[k];
       keyCols[k] = map
-        ? { type: T.SYMBOL, data: symbolIds(b.columns[k].data as Int32Array, map, b.rowCount) }
+        ? { type: T.SYMBOL, data: symbolIds(b.columns[k].data as Int32Array, map, b.rowCount, scratch[k]) }
         : b.columns[k];
     }
     return { rowCount: b.rowCount, columns: keyCols };
@@ -220,8 +222,8 @@ export function setOpTransfer(p: SetOpPartial): ArrayBuffer[] {
 }
 
 /** Text ids of SYMBOL codes (a code past the main thread's dictionary: the main heap runs it). */
-function symbolIds(codes: Int32Array, ids: Int32Array, n: number): Int32Array {
-  const out = new Int32Array(n);
+function symbolIds(codes: Int32Array, ids: Int32Array, n: number, into: Int32Array): Int32Array {
+  const out = n <= into.length ? into.subarray(0, n) : new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const c = codes[i];
     if (c < 0) out[i] = TEXT_NULL;
