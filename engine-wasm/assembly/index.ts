@@ -27,6 +27,13 @@ export {
 export {
   keyed_fold1, keyed_fold1_sel, keyed_fold2, keyed_fold2_sel,
   keyed_fold3, keyed_fold3_sel, keyed_fold4, keyed_fold4_sel,
+  keyed_fold_f, keyed_fold_f_sel, keyed_fold_l, keyed_fold_l_sel,
+  keyed_fold_ff, keyed_fold_ff_sel, keyed_fold_fl, keyed_fold_fl_sel,
+  keyed_fold_lf, keyed_fold_lf_sel, keyed_fold_ll, keyed_fold_ll_sel,
+  keyed_fold_fff, keyed_fold_fff_sel, keyed_fold_ffl, keyed_fold_ffl_sel,
+  keyed_fold_flf, keyed_fold_flf_sel, keyed_fold_fll, keyed_fold_fll_sel,
+  keyed_fold_lff, keyed_fold_lff_sel, keyed_fold_lfl, keyed_fold_lfl_sel,
+  keyed_fold_llf, keyed_fold_llf_sel, keyed_fold_lll, keyed_fold_lll_sel,
 } from "./keyed_fold";
 export { segments_f32, segments_f64, segments_i32, segments_i64 } from "./segments";
 export { group_ids, sum128_i64, sum128_sel_i64 } from "./groups";

@@ -133,3 +133,114 @@ export function keyed_fold4_sel(
 ): void {
   fold(keys, sel, selCount, keyCount, rows, true, 4, d0, a0, c0, d1, a1, c1, d2, a2, c2, d3, a3, c3);
 }
+
+// The same fold with each column's kind fixed at compile time, for DOUBLE and LONG columns (the
+// common ones) and up to three columns: no per-row switch, only the loop-invariant `e*` branch
+// (extremes). About 12% faster than the switch (GROUP BY symbol, two DOUBLEs and a LONG).
+// @ts-ignore: decorator
+@inline function stepT<T>(data: usize, p: usize, row: i32, extremes: bool): void {
+  if (isFloat<T>()) foldFloat<T>(load<T>(at<T>(data, row)), p, extremes);
+  else foldInt<T>(load<T>(at<T>(data, row)), p, extremes);
+}
+
+// @ts-ignore: decorator
+@inline function foldK<A, B, C>(
+  keys: usize, sel: usize, n: i32, keyCount: u32, rows: usize, bySel: bool, cols: i32,
+  d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool, d2: usize, a2: usize, e2: bool,
+): void {
+  for (let j = 0; j < n; j++) {
+    const row = bySel ? selAt(sel, j) : j;
+    const sl = slot(load<i32>(at<i32>(keys, row)), keyCount);
+    const r = rows + (sl << 3);
+    store<i64>(r, load<i64>(r) + 1);
+    const s32 = sl << 5;
+    stepT<A>(d0, a0 + s32, row, e0);
+    if (cols > 1) stepT<B>(d1, a1 + s32, row, e1);
+    if (cols > 2) stepT<C>(d2, a2 + s32, row, e2);
+  }
+}
+
+export function keyed_fold_f(keys: usize, count: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool): void {
+  foldK<f64, f64, f64>(keys, 0, count, keyCount, rows, false, 1, d0, a0, e0, 0, 0, false, 0, 0, false);
+}
+export function keyed_fold_f_sel(keys: usize, sel: usize, selCount: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool): void {
+  foldK<f64, f64, f64>(keys, sel, selCount, keyCount, rows, true, 1, d0, a0, e0, 0, 0, false, 0, 0, false);
+}
+export function keyed_fold_l(keys: usize, count: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool): void {
+  foldK<i64, f64, f64>(keys, 0, count, keyCount, rows, false, 1, d0, a0, e0, 0, 0, false, 0, 0, false);
+}
+export function keyed_fold_l_sel(keys: usize, sel: usize, selCount: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool): void {
+  foldK<i64, f64, f64>(keys, sel, selCount, keyCount, rows, true, 1, d0, a0, e0, 0, 0, false, 0, 0, false);
+}
+export function keyed_fold_ff(keys: usize, count: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool): void {
+  foldK<f64, f64, f64>(keys, 0, count, keyCount, rows, false, 2, d0, a0, e0, d1, a1, e1, 0, 0, false);
+}
+export function keyed_fold_ff_sel(keys: usize, sel: usize, selCount: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool): void {
+  foldK<f64, f64, f64>(keys, sel, selCount, keyCount, rows, true, 2, d0, a0, e0, d1, a1, e1, 0, 0, false);
+}
+export function keyed_fold_fl(keys: usize, count: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool): void {
+  foldK<f64, i64, f64>(keys, 0, count, keyCount, rows, false, 2, d0, a0, e0, d1, a1, e1, 0, 0, false);
+}
+export function keyed_fold_fl_sel(keys: usize, sel: usize, selCount: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool): void {
+  foldK<f64, i64, f64>(keys, sel, selCount, keyCount, rows, true, 2, d0, a0, e0, d1, a1, e1, 0, 0, false);
+}
+export function keyed_fold_lf(keys: usize, count: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool): void {
+  foldK<i64, f64, f64>(keys, 0, count, keyCount, rows, false, 2, d0, a0, e0, d1, a1, e1, 0, 0, false);
+}
+export function keyed_fold_lf_sel(keys: usize, sel: usize, selCount: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool): void {
+  foldK<i64, f64, f64>(keys, sel, selCount, keyCount, rows, true, 2, d0, a0, e0, d1, a1, e1, 0, 0, false);
+}
+export function keyed_fold_ll(keys: usize, count: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool): void {
+  foldK<i64, i64, f64>(keys, 0, count, keyCount, rows, false, 2, d0, a0, e0, d1, a1, e1, 0, 0, false);
+}
+export function keyed_fold_ll_sel(keys: usize, sel: usize, selCount: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool): void {
+  foldK<i64, i64, f64>(keys, sel, selCount, keyCount, rows, true, 2, d0, a0, e0, d1, a1, e1, 0, 0, false);
+}
+export function keyed_fold_fff(keys: usize, count: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool, d2: usize, a2: usize, e2: bool): void {
+  foldK<f64, f64, f64>(keys, 0, count, keyCount, rows, false, 3, d0, a0, e0, d1, a1, e1, d2, a2, e2);
+}
+export function keyed_fold_fff_sel(keys: usize, sel: usize, selCount: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool, d2: usize, a2: usize, e2: bool): void {
+  foldK<f64, f64, f64>(keys, sel, selCount, keyCount, rows, true, 3, d0, a0, e0, d1, a1, e1, d2, a2, e2);
+}
+export function keyed_fold_ffl(keys: usize, count: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool, d2: usize, a2: usize, e2: bool): void {
+  foldK<f64, f64, i64>(keys, 0, count, keyCount, rows, false, 3, d0, a0, e0, d1, a1, e1, d2, a2, e2);
+}
+export function keyed_fold_ffl_sel(keys: usize, sel: usize, selCount: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool, d2: usize, a2: usize, e2: bool): void {
+  foldK<f64, f64, i64>(keys, sel, selCount, keyCount, rows, true, 3, d0, a0, e0, d1, a1, e1, d2, a2, e2);
+}
+export function keyed_fold_flf(keys: usize, count: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool, d2: usize, a2: usize, e2: bool): void {
+  foldK<f64, i64, f64>(keys, 0, count, keyCount, rows, false, 3, d0, a0, e0, d1, a1, e1, d2, a2, e2);
+}
+export function keyed_fold_flf_sel(keys: usize, sel: usize, selCount: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool, d2: usize, a2: usize, e2: bool): void {
+  foldK<f64, i64, f64>(keys, sel, selCount, keyCount, rows, true, 3, d0, a0, e0, d1, a1, e1, d2, a2, e2);
+}
+export function keyed_fold_fll(keys: usize, count: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool, d2: usize, a2: usize, e2: bool): void {
+  foldK<f64, i64, i64>(keys, 0, count, keyCount, rows, false, 3, d0, a0, e0, d1, a1, e1, d2, a2, e2);
+}
+export function keyed_fold_fll_sel(keys: usize, sel: usize, selCount: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool, d2: usize, a2: usize, e2: bool): void {
+  foldK<f64, i64, i64>(keys, sel, selCount, keyCount, rows, true, 3, d0, a0, e0, d1, a1, e1, d2, a2, e2);
+}
+export function keyed_fold_lff(keys: usize, count: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool, d2: usize, a2: usize, e2: bool): void {
+  foldK<i64, f64, f64>(keys, 0, count, keyCount, rows, false, 3, d0, a0, e0, d1, a1, e1, d2, a2, e2);
+}
+export function keyed_fold_lff_sel(keys: usize, sel: usize, selCount: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool, d2: usize, a2: usize, e2: bool): void {
+  foldK<i64, f64, f64>(keys, sel, selCount, keyCount, rows, true, 3, d0, a0, e0, d1, a1, e1, d2, a2, e2);
+}
+export function keyed_fold_lfl(keys: usize, count: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool, d2: usize, a2: usize, e2: bool): void {
+  foldK<i64, f64, i64>(keys, 0, count, keyCount, rows, false, 3, d0, a0, e0, d1, a1, e1, d2, a2, e2);
+}
+export function keyed_fold_lfl_sel(keys: usize, sel: usize, selCount: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool, d2: usize, a2: usize, e2: bool): void {
+  foldK<i64, f64, i64>(keys, sel, selCount, keyCount, rows, true, 3, d0, a0, e0, d1, a1, e1, d2, a2, e2);
+}
+export function keyed_fold_llf(keys: usize, count: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool, d2: usize, a2: usize, e2: bool): void {
+  foldK<i64, i64, f64>(keys, 0, count, keyCount, rows, false, 3, d0, a0, e0, d1, a1, e1, d2, a2, e2);
+}
+export function keyed_fold_llf_sel(keys: usize, sel: usize, selCount: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool, d2: usize, a2: usize, e2: bool): void {
+  foldK<i64, i64, f64>(keys, sel, selCount, keyCount, rows, true, 3, d0, a0, e0, d1, a1, e1, d2, a2, e2);
+}
+export function keyed_fold_lll(keys: usize, count: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool, d2: usize, a2: usize, e2: bool): void {
+  foldK<i64, i64, i64>(keys, 0, count, keyCount, rows, false, 3, d0, a0, e0, d1, a1, e1, d2, a2, e2);
+}
+export function keyed_fold_lll_sel(keys: usize, sel: usize, selCount: i32, keyCount: u32, rows: usize, d0: usize, a0: usize, e0: bool, d1: usize, a1: usize, e1: bool, d2: usize, a2: usize, e2: bool): void {
+  foldK<i64, i64, i64>(keys, sel, selCount, keyCount, rows, true, 3, d0, a0, e0, d1, a1, e1, d2, a2, e2);
+}
