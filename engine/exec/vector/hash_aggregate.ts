@@ -34,6 +34,7 @@ import { charge, checkCancelled, type ExecContext, pace, PACE_MASK, paceDue } fr
 import { compileVectorExpr } from "../vector_expr.ts";
 import { type BatchMask, batchMask, batchVector } from "./batch_eval.ts";
 import { NativeAgg, nativeFnOf } from "./agg_states.ts";
+import { StatAgg, statFnOf } from "./stat_states.ts";
 import { IntPairHash } from "./int_hash.ts";
 import { KeyIds } from "./key_ids.ts";
 
@@ -80,6 +81,9 @@ export function isDistinct(a: AggregateCall): boolean {
 interface AggPlan {
   native?: NativeAgg;
   arg?: VectorOf;
+  /** Statistics aggregates (stddev, covar...) over typed arrays, and their arguments. */
+  stat?: StatAgg;
+  statArgs?: VectorOf[];
   /** Accumulator fallback: one per group, argument evaluators per row. */
   accs?: Accumulator[];
   args?: Evaluator[];
@@ -115,6 +119,16 @@ export async function* runHashAggregate(
         arg: call.args.length ? vectorOf(call.args[0], ctx) : undefined,
       };
     }
+    const stat = statFnOf(call.name, call.args.map((x) => x.type.tag), isDistinct(call));
+    if (stat) {
+      return {
+        call,
+        filter,
+        filterMask,
+        stat: new StatAgg(stat),
+        statArgs: call.args.map((x) => vectorOf(x, ctx)),
+      };
+    }
     return { call, filter, filterMask, accs: [], args: call.args.map((x) => compileExpr(x, ctx)) };
   });
   // Group g's key ids, one array per key (several keys); a single key's ids are its group ids.
@@ -124,7 +138,7 @@ export async function* runHashAggregate(
   let perKey: Int32Array[] = [];
   let mask = new Uint8Array(0);
   const groupBytes = NativeAgg.GROUP_BYTES * aggs.length + 16 * n.keys.length +
-    96 * aggs.filter((a) => a.accs).length;
+    96 * aggs.filter((a) => a.accs).length + StatAgg.GROUP_BYTES * aggs.filter((a) => a.stat).length;
   for (const a of aggs) a.native?.reserve(groups);
   let charged = 0;
   for await (const b of input) {
@@ -174,6 +188,11 @@ export async function* runHashAggregate(
         a.native.add(gids, rows, a.arg?.(b), m);
         continue;
       }
+      if (a.stat) {
+        a.stat.reserve(groups);
+        a.stat.add(gids, rows, a.statArgs!.map((f) => f(b)), m);
+        continue;
+      }
       const accs = a.accs!, args = a.args!, create = a.call.binding.create;
       while (accs.length < groups) accs.push(create());
       for (let i = 0; i < rows; i++) {
@@ -193,6 +212,7 @@ export async function* runHashAggregate(
   }
   for (const a of aggs) {
     if (a.native) a.native.reserve(groups);
+    else if (a.stat) a.stat.reserve(groups);
     else while (a.accs!.length < groups) a.accs!.push(a.call.binding.create());
   }
   // Output columns written directly, batch by batch: a row array per group (330K groups of
@@ -236,7 +256,12 @@ export async function* runHashAggregate(
       }
       for (let i = 0; i < rows; i++) {
         if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
-        writeValue(t, data, i, p.native ? p.native.result(at + i) : p.accs![at + i].result());
+        const v = p.native
+          ? p.native.result(at + i)
+          : p.stat
+          ? p.stat.result(at + i)
+          : p.accs![at + i].result();
+        writeValue(t, data, i, v);
       }
       columns.push({ type: t, data });
     }
