@@ -31,6 +31,9 @@ export class IntPairHash {
   #direct?: Int32Array;
   #rows = DIRECT;
   #shift = 8;
+  /** The largest a and b written into the rectangle (-1: none yet). */
+  #heldA = -1;
+  #heldB = -1;
   /** The pair count at the last refused widening (0: none). */
   #refusedAt = 0;
   size = 0;
@@ -65,7 +68,10 @@ export class IntPairHash {
     for (;;) {
       const id = ids[h];
       if (id < 0) {
-        if (small) return d[(a << shift) + b] = this.size++;
+        if (small) {
+          this.#held(a, b);
+          return d[(a << shift) + b] = this.size++;
+        }
         ka[h] = a;
         kb[h] = b;
         ids[h] = this.size;
@@ -73,7 +79,10 @@ export class IntPairHash {
         return this.size++;
       }
       if (ka[h] === a && kb[h] === b) {
-        if (small) d[(a << shift) + b] = id;
+        if (small) {
+          this.#held(a, b);
+          d[(a << shift) + b] = id;
+        }
         return id;
       }
       h = (h + 1) & mask;
@@ -124,6 +133,8 @@ export class IntPairHash {
           // it (and those inserted before it widened), so it neither fills nor grows for them.
           if (small) {
             direct[(x << shift) + y] = size;
+            if (x > this.#heldA) this.#heldA = x;
+            if (y > this.#heldB) this.#heldB = y;
             out[i] = size++;
             break;
           }
@@ -141,7 +152,11 @@ export class IntPairHash {
           break;
         }
         if (ka[h] === x && kb[h] === y) {
-          if (small) direct[(x << shift) + y] = id;
+          if (small) {
+            direct[(x << shift) + y] = id;
+            if (x > this.#heldA) this.#heldA = x;
+            if (y > this.#heldB) this.#heldB = y;
+          }
           out[i] = id;
           break;
         }
@@ -149,6 +164,11 @@ export class IntPairHash {
       }
     }
     this.size = size;
+  }
+
+  #held(a: number, b: number): void {
+    if (a > this.#heldA) this.#heldA = a;
+    if (b > this.#heldB) this.#heldB = b;
   }
 
   /** Widens the rectangle, before a batch, to the batch's pairs when they are small enough. */
@@ -192,15 +212,9 @@ export class IntPairHash {
       return false;
     }
     const old = this.#direct!, oldShift = this.#shift, oldWidth = 1 << oldShift;
-    let heldX = 0, heldY = 0;
-    for (let r = 0; r < this.#rows; r++) {
-      const base = r << oldShift;
-      for (let c = 0; c < oldWidth; c++) {
-        if (old[base + c] < 0) continue;
-        heldX = r;
-        if (c > heldY) heldY = c;
-      }
-    }
+    // The largest pair values the rectangle holds (tracked as they are written; scanning the
+    // old rectangle for them cost a pass over up to 8 MB per widening).
+    const heldX = Math.max(0, this.#heldA), heldY = Math.max(0, this.#heldB);
     let rows = 1, shift = 0;
     while (rows <= Math.max(x, heldX)) rows *= 2;
     while (1 << shift <= Math.max(y, heldY)) shift++;
