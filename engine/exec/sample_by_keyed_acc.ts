@@ -25,6 +25,7 @@ import {
 import type { Bucketer } from "./sample_by_buckets.ts";
 import { segmentEnds, type View, view, WIDTH } from "./sample_by_fast.ts";
 import { Scratch } from "./wasm_scratch.ts";
+import type { TableSnapshot } from "../storage/api.ts";
 import type { Pred } from "./kernel_predicates.ts";
 import { filteredRows } from "./sample_by_filter.ts";
 import type { ColStats, GroupSet, KAgg } from "./sample_by_keyed_fast.ts";
@@ -48,7 +49,35 @@ export interface SliceAt {
   rowCount: number;
   /** Measured and filtered scan columns. */
   data: Map<number, number>;
+  /**
+   * Per column of `exactColumns()`: the largest |value| of the whole partition column
+   * (`absMaxOf`, memoized per partition); a column missing here sums in 128 bits.
+   */
+  absMax?: Map<number, number>;
 }
+
+/**
+ * The largest |value| of a partition's LONG column at `ptr` (NULLs skipped), memoized in the
+ * snapshot's fact memo of that column: one SIMD stats pass the first time a partition's
+ * exact sums need bounding, none after.
+ */
+export function absMaxOf(
+  snap: TableSnapshot,
+  p: number,
+  tableColumn: number,
+  ptr: number,
+  rowCount: number,
+): number {
+  const memo = snap.factMemo?.(p, tableColumn);
+  const known = memo?.get(ABS_MAX_TAG);
+  if (typeof known === "number") return known;
+  const st = kernels().stats("i64", { data: ptr, rowCount });
+  const big = st.count > 0 ? Math.max(Math.abs(Number(st.min)), Math.abs(Number(st.max))) : 0;
+  memo?.set(ABS_MAX_TAG, big);
+  return big;
+}
+
+const ABS_MAX_TAG = "absMax";
 
 /** One set of statistics per (column, filter); count(*) FILTER has column -1. */
 interface Measure {
@@ -86,8 +115,6 @@ function nullOf(kind: MeasureKind): number | bigint {
 }
 
 const TWO_32 = 4294967296;
-const LONG_MAX = 2n ** 63n - 1n;
-const LONG_MIN = -(2n ** 63n);
 
 function newView(kind: MeasureKind, n: number): View {
   return kind === "f64"
@@ -179,6 +206,11 @@ export class KeyedAcc {
 
   readonly #slotBlock: number;
 
+  /** Scan columns whose exact sums are bounded before each slice (SliceAt.absMax). */
+  exactColumns(): number[] {
+    return this.#measures.filter((m) => m.exact && !m.wide).map((m) => m.col);
+  }
+
   /** Frees the WASM memory; the accumulator is unusable after. */
   dispose(): void {
     if (this.#block >= 0) wasmMemory().free(this.#block);
@@ -266,7 +298,7 @@ export class KeyedAcc {
       this.count = groups;
       const fresh = groups - before;
       const sels = env.filters.map((p) => filteredRows(p, at.data, from, n, scratch));
-      this.#widen(at, from, n, before);
+      this.#widen(at, n, before);
       this.#fold(at, from, n, gid, before, groups);
       this.#measures.forEach((m, i) => {
         const sel = m.filter === undefined ? undefined : sels[m.filter];
@@ -298,18 +330,16 @@ export class KeyedAcc {
 
   /**
    * Before a slice is folded: each exact folded measure whose sums could pass EXACT_BOUND with
-   * this slice's rows (bounded by the slice's largest |value|, from the SIMD stats kernel) moves
-   * its held groups' sums into lo/hi (exact until now) and sums in 128 bits from this slice on.
+   * this slice's rows (bounded by the partition's largest |value|, SliceAt.absMax) moves its
+   * held groups' sums into lo/hi (exact until now) and sums in 128 bits from this slice on.
    */
-  #widen(at: SliceAt, from: number, n: number, before: number): void {
+  #widen(at: SliceAt, n: number, before: number): void {
     const mem = wasmMemory();
     this.#measures.forEach((m, i) => {
       if (!m.exact || m.wide) return;
-      const st = kernels().stats("i64", { data: at.data.get(m.col)! + from * 8, rowCount: n });
-      if (st.count > 0) {
-        const big = Math.max(Math.abs(Number(st.min)), Math.abs(Number(st.max)));
-        m.bound += st.count * big;
-      }
+      // Without the partition's largest |value| nothing bounds the sums: 128 bits from here on.
+      const known = at.absMax?.get(m.col);
+      m.bound = known === undefined ? Infinity : m.bound + n * known;
       if (m.bound < EXACT_BOUND) return;
       m.wide = true;
       const rec = mem.i32(this.#ptr(`fold${i}`), before * 8);
@@ -327,19 +357,20 @@ export class KeyedAcc {
     const mem = wasmMemory();
     const folds = this.#measures.map((m, i) => ({ m, i })).filter(({ m }) => m.fold);
     for (const { m, i } of folds) {
-      // New records start at 0 NULLs, sum 0, then the extremes' starting values.
+      // New records start at 0 NULLs, sum 0, then the extremes' starting values (word by word:
+      // no BigInt per group).
       const p = this.#ptr(`fold${i}`) + before * KEYED_FOLD_SLOT_BYTES, count = groups - before;
       const float = m.kind === "f64" || m.kind === "f32";
-      const i64 = mem.i64(p, count * 4), f64 = mem.f64(p, count * 4);
+      const w = mem.i32(p, count * 8);
+      w.fill(0);
       for (let g = 0; g < count; g++) {
-        i64[4 * g] = 0n;
-        i64[4 * g + 1] = 0n;
         if (float) {
-          f64[4 * g + 2] = Infinity;
-          f64[4 * g + 3] = -Infinity;
+          w[8 * g + 5] = 0x7ff00000; // +Infinity
+          w[8 * g + 7] = 0xfff00000 | 0; // -Infinity
         } else {
-          i64[4 * g + 2] = LONG_MAX;
-          i64[4 * g + 3] = LONG_MIN;
+          w[8 * g + 4] = -1; // LONG_MAX
+          w[8 * g + 5] = 0x7fffffff;
+          w[8 * g + 7] = 0x80000000 | 0; // LONG_MIN
         }
       }
     }

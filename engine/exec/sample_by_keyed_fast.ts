@@ -33,7 +33,7 @@ import { isNull, KIND, typed, type View, WIDTH } from "./sample_by_fast.ts";
 import { FastPathUnavailable } from "./wasm_scratch.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
 import { type Pred, predicateOf, predLeaves } from "./kernel_predicates.ts";
-import { KeyedAcc } from "./sample_by_keyed_acc.ts";
+import { absMaxOf, KeyedAcc } from "./sample_by_keyed_acc.ts";
 
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
 type Fn = "count" | "sum" | "avg" | "min" | "max" | "first" | "last";
@@ -584,6 +584,10 @@ async function* streamKeyed(
       const data = new Map<number, number>();
       for (const c of measured) data.set(c, (await region(scan.columnIndexes[c])).ptr);
       const rowCount = tsRegion.rowCount;
+      const absMax = new Map<number, number>();
+      for (const c of acc.exactColumns()) {
+        absMax.set(c, absMaxOf(snap, p, scan.columnIndexes[c], data.get(c)!, rowCount));
+      }
       for (let [from, to] of ranges) {
         const ts = mem.i64(tsRegion.ptr, rowCount);
         if (bucketer.first !== undefined) from = lowerBound(ts, bucketer.first, from, to);
@@ -595,7 +599,7 @@ async function* streamKeyed(
         for (let a = from; a < to;) {
           if (paceDue(ctx)) await pace(ctx);
           const b = Math.min(to, a + slice);
-          acc.add({ ts: tsRegion.ptr, keys: keyRegion.ptr, rowCount, data }, a, b);
+          acc.add({ ts: tsRegion.ptr, keys: keyRegion.ptr, rowCount, data, absMax }, a, b);
           const done = acc.complete();
           if (done > 0) {
             drain(acc.view(), 0, done);

@@ -74,7 +74,7 @@ import {
   loadedColumns,
   Output,
 } from "./sample_by_keyed_fast.ts";
-import { type AccEnv, KeyedAcc } from "./sample_by_keyed_acc.ts";
+import { absMaxOf, type AccEnv, KeyedAcc } from "./sample_by_keyed_acc.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
 import type { Pred } from "./kernel_predicates.ts";
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
@@ -593,13 +593,17 @@ async function keyedMorsel(
       const data = new Map<number, number>();
       for (const c of job.measured) data.set(c, (await region(job.columnIndexes[c])).ptr);
       const rowCount = tsRegion.rowCount;
+      const absMax = new Map<number, number>();
+      for (const c of acc.exactColumns()) {
+        absMax.set(c, absMaxOf(snap, p, job.columnIndexes[c], data.get(c)!, rowCount));
+      }
       for (let [from, to] of ranges) {
         const ts = mem.i64(tsRegion.ptr, rowCount);
         if (bucketer.first !== undefined) from = lowerBound(ts, bucketer.first, from, to);
         if (spec.to !== undefined) to = lowerBound(ts, boundTicks(spec, spec.to), from, to);
         for (let a = from; a < to;) {
           const b = Math.min(to, a + job.sliceRows);
-          acc.add({ ts: tsRegion.ptr, keys: keyRegion.ptr, rowCount, data }, a, b);
+          acc.add({ ts: tsRegion.ptr, keys: keyRegion.ptr, rowCount, data, absMax }, a, b);
           const done = acc.complete();
           if (done > 0) {
             let g = 0;

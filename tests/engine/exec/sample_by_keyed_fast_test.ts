@@ -218,11 +218,12 @@ Deno.test("keyed SAMPLE BY: avg of LONG past 2^63 across slices, empty ranges an
       `CREATE TABLE some AS (SELECT ts, s, l, d FROM big WHERE (CAST(extract(hour from ts) AS INT) + CAST(substring(s, 2, 1) AS INT)) % 3 != 0) TIMESTAMP(ts) PARTITION BY DAY`,
       adminSession(),
     );
-    // Small values first, values near 2^62 later: the 64-bit sums are exact until the kernels
-    // switch to 128-bit sums within a bucket whose groups already hold sums.
+    // Small values first, values near 2^62 later (HOUR partitions: each is bounded on its own):
+    // the 64-bit sums are exact until the kernels switch to 128-bit sums within a bucket (1d,
+    // 7m) whose groups already hold sums.
     await engine.execute(
       `CREATE TABLE mixed AS (SELECT ts, s, CASE WHEN ts < '2024-01-01T12:00' THEN l - 4611686018427387904L ELSE l END l, d ` +
-        `FROM big) TIMESTAMP(ts) PARTITION BY DAY`,
+        `FROM big) TIMESTAMP(ts) PARTITION BY HOUR`,
       adminSession(),
     );
     const q = (t: string, tail: string, f: string) =>
