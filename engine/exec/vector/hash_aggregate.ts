@@ -35,6 +35,7 @@ import { compileVectorExpr } from "../vector_expr.ts";
 import { type BatchMask, batchMask, batchVector } from "./batch_eval.ts";
 import { NativeAgg, nativeFnOf } from "./agg_states.ts";
 import { StatAgg, statFnOf } from "./stat_states.ts";
+import { PickAgg, pickFnOf } from "./pick_states.ts";
 import { IntPairHash } from "./int_hash.ts";
 import { KeyIds } from "./key_ids.ts";
 
@@ -84,6 +85,8 @@ interface AggPlan {
   /** Statistics aggregates (stddev, covar...) over typed arrays, and their arguments. */
   stat?: StatAgg;
   statArgs?: VectorOf[];
+  /** first/last over vectors, and the argument. */
+  pick?: PickAgg;
   /** Accumulator fallback: one per group, argument evaluators per row. */
   accs?: Accumulator[];
   args?: Evaluator[];
@@ -119,6 +122,18 @@ export async function* runHashAggregate(
         arg: call.args.length ? vectorOf(call.args[0], ctx) : undefined,
       };
     }
+    const pick = call.args.length === 1
+      ? pickFnOf(call.name, call.args[0].type, isDistinct(call))
+      : undefined;
+    if (pick) {
+      return {
+        call,
+        filter,
+        filterMask,
+        pick: new PickAgg(pick, call.binding.returns),
+        arg: vectorOf(call.args[0], ctx),
+      };
+    }
     const stat = statFnOf(call.name, call.args.map((x) => x.type.tag), isDistinct(call));
     if (stat) {
       return {
@@ -138,7 +153,8 @@ export async function* runHashAggregate(
   let perKey: Int32Array[] = [];
   let mask = new Uint8Array(0);
   const groupBytes = NativeAgg.GROUP_BYTES * aggs.length + 16 * n.keys.length +
-    96 * aggs.filter((a) => a.accs).length + StatAgg.GROUP_BYTES * aggs.filter((a) => a.stat).length;
+    96 * aggs.filter((a) => a.accs).length + StatAgg.GROUP_BYTES * aggs.filter((a) => a.stat).length +
+    PickAgg.GROUP_BYTES * aggs.filter((a) => a.pick).length;
   for (const a of aggs) a.native?.reserve(groups);
   let charged = 0;
   for await (const b of input) {
@@ -188,6 +204,11 @@ export async function* runHashAggregate(
         a.native.add(gids, rows, a.arg?.(b), m);
         continue;
       }
+      if (a.pick) {
+        a.pick.reserve(groups);
+        a.pick.add(gids, rows, a.arg!(b), m);
+        continue;
+      }
       if (a.stat) {
         a.stat.reserve(groups);
         a.stat.add(gids, rows, a.statArgs!.map((f) => f(b)), m);
@@ -213,6 +234,7 @@ export async function* runHashAggregate(
   for (const a of aggs) {
     if (a.native) a.native.reserve(groups);
     else if (a.stat) a.stat.reserve(groups);
+    else if (a.pick) a.pick.reserve(groups);
     else while (a.accs!.length < groups) a.accs!.push(a.call.binding.create());
   }
   // Output columns written directly, batch by batch: a row array per group (330K groups of
@@ -260,6 +282,8 @@ export async function* runHashAggregate(
           ? p.native.result(at + i)
           : p.stat
           ? p.stat.result(at + i)
+          : p.pick
+          ? p.pick.result(at + i)
           : p.accs![at + i].result();
         writeValue(t, data, i, v);
       }
