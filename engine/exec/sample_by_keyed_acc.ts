@@ -598,8 +598,8 @@ export class KeyedAcc {
     return {
       start: set.bucket(from),
       count: to - from,
-      slot: Array.from((set.slot as Int32Array).subarray(from, to)),
-      rows: Array.from((set.rows as Float64Array).subarray(from, to)),
+      slot: (set.slot as Int32Array).slice(from, to),
+      rows: (set.rows as Float64Array).slice(from, to),
       cols: set.cols.map((c) => ({
         col: c.col,
         filter: c.filter,

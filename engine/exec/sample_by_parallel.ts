@@ -137,8 +137,9 @@ export type SampleByJob =
 export interface EdgeBucket {
   start: bigint;
   count: number;
-  slot: number[];
-  rows: number[];
+  /** Typed arrays: a structured clone copies them as bytes. */
+  slot: Int32Array;
+  rows: Float64Array;
   cols: ColStats[];
 }
 
