@@ -60,6 +60,8 @@ export type Agg = {
   expr?: ArgExpr;
   /** countDistinct: the column's dictionary size in the job's snapshot (set by heapScanOf). */
   keyCount?: number;
+  /** Keyed only: the index of its FILTER (WHERE ...) among the shape's `filters`. */
+  filter?: number;
 };
 
 /**
@@ -132,6 +134,8 @@ export interface Shape {
   preds: Pred[];
   key?: number;
   aggs: Agg[];
+  /** The distinct FILTER (WHERE ...) conditions of keyed aggregates, each as its conjuncts. */
+  filters: Pred[][];
 }
 
 /** Recognises the shape, or undefined. */
@@ -157,8 +161,25 @@ export function fastShape(n: AggregateNode): Shape | undefined {
     key = k.index;
   }
   const aggs: Agg[] = [];
+  const filters: Pred[][] = [], filterTexts: string[] = [];
   for (const a of n.aggs) {
-    if (a.filter) return undefined;
+    let filter: number | undefined;
+    if (a.filter) {
+      // Keyed: the rows passing the condition (a selection within the WHERE's) fold apart.
+      if (key === undefined) return undefined;
+      const conds: Pred[] = [];
+      for (const c of conjuncts(a.filter)) {
+        const p = predicateOf(c, scan.columns);
+        if (!p) return undefined;
+        conds.push(p);
+      }
+      const text = JSON.stringify(conds, (_k, v) => (typeof v === "bigint" ? `${v}n` : v));
+      filter = filterTexts.indexOf(text);
+      if (filter < 0) {
+        filter = filterTexts.push(text) - 1;
+        filters.push(conds);
+      }
+    }
     const distinct = (a.binding as { distinct?: boolean }).distinct === true;
     if ((a.name === "count" && distinct) || a.name === "count_distinct") {
       // The distinct SYMBOL keys of the visited rows: per range, the keyedCount kernel's counts
@@ -174,7 +195,7 @@ export function fastShape(n: AggregateNode): Shape | undefined {
     if (distinct) return undefined;
     if (a.args.length === 0) {
       if (fn !== "count") return undefined;
-      aggs.push({ fn, col: -1, returns: a.binding.returns });
+      aggs.push({ fn, col: -1, returns: a.binding.returns, filter });
       continue;
     }
     const arg = a.args[0];
@@ -192,9 +213,9 @@ export function fastShape(n: AggregateNode): Shape | undefined {
     if (kind === "i16" || kind === "i8") {
       if (fn !== "sum" && fn !== "count") return undefined;
     }
-    aggs.push({ fn, col: arg.index, kind, returns: a.binding.returns });
+    aggs.push({ fn, col: arg.index, kind, returns: a.binding.returns, filter });
   }
-  return { scan, preds, key, aggs };
+  return { scan, preds, key, aggs, filters };
 }
 
 /** Partial state of one aggregate for one group. */
@@ -221,7 +242,8 @@ export function finish(a: Agg, acc: Acc, rows: number): Value {
       return BigInt(n);
     }
     case "count":
-      return BigInt(a.col < 0 ? rows : acc.count);
+      // count(*) FILTER counts its passing rows in acc.count.
+      return BigInt(a.col < 0 && a.filter === undefined ? rows : acc.count);
     case "sum":
       if (acc.count === 0) return null;
       if (a.returns.tag === "DOUBLE") return Number(acc.sum);
@@ -252,7 +274,12 @@ export interface HeapScan {
   tags: string[];
   intervals?: Interval[];
   preds: Pred[];
-  /** Per leaf of the predicates (predLeaves order): the key table of a symbol leaf, else undefined. */
+  /** Keyed: the FILTER conditions of aggregates (Agg.filter indexes them), each its conjuncts. */
+  filters?: Pred[][];
+  /**
+   * Per leaf of the predicates and then of the filters (predLeaves order, `allPreds`): the key
+   * table of a symbol leaf, else undefined.
+   */
   keySets: (Uint8Array | undefined)[];
   key?: number;
   /** Dictionary size of the key column in the snapshot (0 when unkeyed). */
@@ -332,11 +359,16 @@ export function usesPartitionStats(s: Shape): boolean {
   return statsShapeFits({ preds: s.preds, key: s.key, aggs: s.aggs });
 }
 
+/** The WHERE conjuncts, then every FILTER condition's: the order of the job's key sets. */
+function allPreds(s: { preds: Pred[]; filters?: Pred[][] }): Pred[] {
+  return [...s.preds, ...(s.filters ?? []).flat()];
+}
+
 /** The cloneable job of a shape over a snapshot. */
 export function heapScanOf(s: Shape, snap: TableSnapshot): HeapScan {
   const tableCol = (c: number) => s.scan.columnIndexes[c];
   // Symbol predicates become key tables once: keys are per table column, shared by partitions.
-  const keySets = predLeaves(s.preds).map((p) => {
+  const keySets = predLeaves(allPreds(s)).map((p) => {
     if (p.kind !== "sym") return undefined;
     const dict = snap.symbols(tableCol(p.col));
     const bytes = new Uint8Array(dict.size + 1).fill(p.not ? 1 : 0);
@@ -351,6 +383,7 @@ export function heapScanOf(s: Shape, snap: TableSnapshot): HeapScan {
     tags: s.scan.columns.map((c) => c.type.tag),
     intervals: s.scan.intervals,
     preds: s.preds,
+    ...(s.filters.length ? { filters: s.filters } : {}),
     keySets,
     key: s.key,
     keyCount: s.key !== undefined ? snap.symbols(tableCol(s.key)).size : 0,
@@ -387,8 +420,9 @@ export function mergeGroup(job: Pick<HeapScan, "aggs">, into: Acc[], from: Acc[]
       else for (let key = 0; key < to.seen.length; key++) to.seen[key] |= acc.seen[key];
       return;
     }
-    if (a.col < 0 || acc.count === 0) return;
+    if (acc.count === 0) return;
     to.count += acc.count;
+    if (a.col < 0) return;
     if (typeof acc.sum === "bigint") {
       to.sum = exactAvg(a) ? BigInt(to.sum) + acc.sum : BigInt.asIntN(64, BigInt(to.sum) + acc.sum);
     } else to.sum = Number(to.sum) + acc.sum;
@@ -438,16 +472,19 @@ async function accumulateOn(
     mem.u8(set, bytes.length).set(bytes);
     return set;
   });
-  const leafIndex = new Map(predLeaves(s.preds).map((l, i) => [l, i]));
+  const leafIndex = new Map(predLeaves(allPreds(s)).map((l, i) => [l, i]));
   const needed = new Set<number>([
-    ...predColumns(s.preds),
+    ...predColumns(allPreds(s)),
     ...s.aggs.filter((a) => a.col >= 0).map((a) => a.col),
     ...s.aggs.flatMap((a) => (a.expr ? operandColumns(a.expr) : [])),
   ]);
   if (s.key !== undefined) needed.add(s.key);
   const width = (c: number) => (s.tags[c] === "SYMBOL" ? 4 : WIDTH[KIND[s.tags[c]]!]);
-  // Keyed: one set of accumulators for the whole scan (flushed per range only for avg of LONG).
+  // Keyed: one set of accumulators for the whole scan (flushed per range only for avg of LONG),
+  // and one per FILTER condition, folding the rows that pass it.
   const folder = s.key !== undefined ? new KeyedFolder(s, scratch) : undefined;
+  const filterFolders = (s.filters ?? []).map((_, f) => new KeyedFolder(s, scratch, f));
+  const filterSels = (s.filters ?? []).map(() => ({ ptr: 0, rows: 0 }));
   for (const p of partitions) {
     await yieldTurn();
     let ranges = await partitionRanges(snap, p, s.intervals);
@@ -468,40 +505,40 @@ async function accumulateOn(
       const at = (c: number) => regions.get(c)! + from * width(c);
       let sel: number | undefined;
       let selCount = rowCount;
-      if (s.preds.length > 0) {
-        sel = scratch.alloc(rowCount * 4);
-        const runner: PredRunner = {
-          leaf(pr, rows, out) {
-            if (pr.kind === "sym") {
-              const i = leafIndex.get(pr)!;
-              return runSymbolLeaf(pr, s.keySets[i]!, () => symSets[i], at(pr.col), rows, out, runner);
-            }
-            if (pr.type === "i64") {
-              return k.filter("i64", {
-                ...rows,
-                data: at(pr.col),
-                op: pr.op,
-                value: pr.value as bigint | null,
-                value2: pr.value2 as bigint | undefined,
-                out,
-              });
-            }
-            return k.filter(pr.type, {
+      const runner: PredRunner = {
+        leaf(pr, rows, out) {
+          if (pr.kind === "sym") {
+            const i = leafIndex.get(pr)!;
+            return runSymbolLeaf(pr, s.keySets[i]!, () => symSets[i], at(pr.col), rows, out, runner);
+          }
+          if (pr.type === "i64") {
+            return k.filter("i64", {
               ...rows,
               data: at(pr.col),
               op: pr.op,
-              value: pr.value as number | null,
-              value2: pr.value2 as number | undefined,
+              value: pr.value as bigint | null,
+              value2: pr.value2 as bigint | undefined,
               out,
             });
-          },
-          alloc: (bytes) => {
-            const ptr = mem.alloc(Math.max(16, bytes));
-            if (ptr < 0) throw new FastPathUnavailable();
-            return ptr;
-          },
-          free: (ptr) => mem.free(ptr),
-        };
+          }
+          return k.filter(pr.type, {
+            ...rows,
+            data: at(pr.col),
+            op: pr.op,
+            value: pr.value as number | null,
+            value2: pr.value2 as number | undefined,
+            out,
+          });
+        },
+        alloc: (bytes) => {
+          const ptr = mem.alloc(Math.max(16, bytes));
+          if (ptr < 0) throw new FastPathUnavailable();
+          return ptr;
+        },
+        free: (ptr) => mem.free(ptr),
+      };
+      if (s.preds.length > 0) {
+        sel = scratch.alloc(rowCount * 4);
         selCount = runPred({ kind: "and", all: s.preds }, { rowCount }, sel, runner);
       }
       if (selCount === 0) continue;
@@ -512,6 +549,16 @@ async function accumulateOn(
       } else {
         folder.add(rows, at);
         if (folder.perRange) folder.flush(groups, rowsPerGroup, { rows, at });
+        filterFolders.forEach((ff, f) => {
+          // The rows of this range passing the WHERE and the FILTER condition.
+          const buf = filterSels[f];
+          if (buf.rows < rowCount) buf.ptr = scratch.alloc((buf.rows = rowCount) * 4);
+          const n = runPred({ kind: "and", all: s.filters![f] }, rows, buf.ptr, runner);
+          if (n === 0) return;
+          const passing = { rowCount, sel: buf.ptr, selCount: n };
+          ff.add(passing, at);
+          if (ff.perRange) ff.flush(groups, rowsPerGroup, { rows: passing, at });
+        });
       }
     }
     // Folded into the accumulators: let the partition's columns leave the cache, so a table
@@ -519,6 +566,7 @@ async function accumulateOn(
     snap.releasePartition?.(p);
   }
   if (folder && !folder.perRange) folder.flush(groups, rowsPerGroup);
+  for (const ff of filterFolders) if (!ff.perRange) ff.flush(groups, rowsPerGroup);
   return partials;
 }
 
@@ -730,15 +778,21 @@ class KeyedFolder {
   readonly #accs: number[];
   /** Whether a range must be flushed before the next is added (avg() of LONG). */
   readonly perRange: boolean;
+  /** The FILTER condition whose aggregates this folds (Agg.filter), or undefined: the others. */
+  readonly #filter: number | undefined;
+  /** Indexes into the job's aggregates of those this folds. */
+  readonly #aggs: number[];
 
-  constructor(s: HeapScan, scratch: Scratch) {
+  constructor(s: HeapScan, scratch: Scratch, filter?: number) {
     this.#s = s;
-    this.#folds = keyedFolds(s);
+    this.#filter = filter;
+    this.#aggs = s.aggs.flatMap((a, i) => (a.filter === filter ? [i] : []));
+    this.#folds = keyedFolds(this.#aggs.map((i) => s.aggs[i]));
     this.#slots = s.keyCount + 1;
     const passes = Math.max(1, Math.ceil(this.#folds.length / KEYED_FOLD_COLUMNS));
     for (let i = 0; i < passes; i++) this.#rowBlocks.push(scratch.alloc(this.#slots * 8));
     this.#accs = this.#folds.map(() => scratch.alloc(this.#slots * KEYED_FOLD_SLOT_BYTES));
-    this.perRange = s.aggs.some((a) => a.col >= 0 && exactAvg(a));
+    this.perRange = this.#aggs.some((i) => s.aggs[i].col >= 0 && exactAvg(s.aggs[i]));
     this.#reset();
   }
 
@@ -804,7 +858,8 @@ class KeyedFolder {
       const i64 = mem.i64(acc, slots * 4), f64 = mem.f64(acc, slots * 4);
       const extreme = (v: bigint | number): number | bigint => (kind === "i32" ? Number(v) : v);
       const noValue = float ? NaN : LONG_NULL;
-      s.aggs.forEach((a, ai) => {
+      this.#aggs.forEach((ai) => {
+        const a = s.aggs[ai];
         if (a.col !== col) return;
         for (let slot = 0; slot < slots; slot++) {
           const n = Number(rowCounts[slot] - i64[slot * 4]);
@@ -829,18 +884,26 @@ class KeyedFolder {
         }
       });
     });
-    for (let i = 0; i < slots; i++) rowsPerGroup[i] += Number(rowCounts[i]);
+    if (this.#filter === undefined) {
+      for (let i = 0; i < slots; i++) rowsPerGroup[i] += Number(rowCounts[i]);
+    } else {
+      // count(*) FILTER: the passing rows (groups exist by the unfiltered rows alone).
+      for (const ai of this.#aggs) {
+        if (s.aggs[ai].col >= 0) continue;
+        for (let i = 0; i < slots; i++) groups[i][ai].count += Number(rowCounts[i]);
+      }
+    }
     this.#reset();
   }
 }
 
 /**
- * The value columns of a keyed scan in first-use order, each with whether its aggregates need
+ * The value columns of keyed aggregates in first-use order, each with whether its aggregates need
  * extremes: min() or max(), or avg() of LONG (its exact sum is recovered from them).
  */
-function keyedFolds(s: HeapScan): { col: number; kind: MeasureKind; extremes: boolean }[] {
+function keyedFolds(aggs: readonly Agg[]): { col: number; kind: MeasureKind; extremes: boolean }[] {
   const folds: { col: number; kind: MeasureKind; extremes: boolean }[] = [];
-  for (const a of s.aggs) {
+  for (const a of aggs) {
     if (a.col < 0) continue;
     let f = folds.find((x) => x.col === a.col);
     if (!f) folds.push(f = { col: a.col, kind: a.kind as MeasureKind, extremes: false });

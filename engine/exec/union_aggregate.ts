@@ -55,6 +55,8 @@ export function unionShapes(n: AggregateNode): Shape[] | undefined {
     if (keys.some((k) => !k)) return undefined;
     const aggs = [];
     for (const a of n.aggs) {
+      // A FILTER's columns are the union's: not remapped to the branch, so not taken.
+      if (a.filter) return undefined;
       const args = a.args.map((x) => column(x, false));
       if (args.some((x) => !x)) return undefined;
       aggs.push({ ...a, args: args as BoundExpr[] });

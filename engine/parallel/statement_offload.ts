@@ -28,6 +28,7 @@ import { explainPlan } from "../plan/explain.ts";
 import { checkCancelled, type ExecContext, releaseAll } from "../exec/exec_context.ts";
 import { parallelOf } from "../exec/vector/hash_parallel.ts";
 import { fastShape } from "../exec/fast_aggregate.ts";
+import { unionShapes } from "../exec/union_aggregate.ts";
 import { parallelSampleByOf } from "../exec/sample_by_parallel.ts";
 import { parallelTopNOf } from "../exec/vector/top_n_parallel.ts";
 import type { Storage, TableSnapshot } from "../storage/api.ts";
@@ -383,11 +384,12 @@ function scannedRows(snap: TableSnapshot, scan: ScanNode): number {
  * through WASM kernels and gives other clients turns between batches.
  */
 function mainThreadWork(plan: PlanNode, light: Set<PlanNode>): boolean {
-  // The table-scan aggregates of fast_aggregate.ts count as morsels: WASM kernels over the
-  // columns, split over the workers by partition when large (chosen when they run).
+  // The table-scan aggregates of fast_aggregate.ts (also over UNION ALL, union_aggregate.ts)
+  // count as morsels: WASM kernels over the columns, split over the workers by partition when
+  // large (chosen when they run).
   const isMarked = (n: PlanNode) =>
     parallelOf(n) > 0 || parallelSampleByOf(n) > 0 || parallelTopNOf(n) > 0 ||
-    (n.kind === "aggregate" && fastShape(n) !== undefined);
+    (n.kind === "aggregate" && (fastShape(n) !== undefined || unionShapes(n) !== undefined));
   // Whether n reads a table scan not under a marked node, and whether heavy work does.
   const visit = (n: PlanNode): { raw: boolean; heavy: boolean } => {
     if (light.has(n)) return { raw: false, heavy: false };

@@ -575,7 +575,7 @@ export function balance(
 /** Distinct columns a job reads per row (filters, aggregate arguments, the group key). */
 function columnsRead(job: HeapScan): number {
   const cols = new Set<number>([
-    ...predColumns(job.preds),
+    ...predColumns([...job.preds, ...(job.filters ?? []).flat()]),
     ...job.aggs.filter((a) => a.col >= 0).map((a) => a.col),
   ]);
   if (job.key !== undefined) cols.add(job.key);

@@ -3,8 +3,9 @@
  * keyedFold kernel: up to four value columns per pass, extremes only where min/max/avg(LONG)
  * need them) against the row-at-a-time reference: every measure type (DOUBLE, FLOAT, LONG,
  * INT), more value columns than one pass takes, NULL values and NULL keys, filters (selection
- * vectors), intervals, several partitions, empty results, an empty table and avg() of LONGs
- * whose sum passes 2^63. Doubles agree within 1e-9 relative (the kernels add per partition).
+ * vectors), intervals, several partitions, empty results, an empty table, avg() of LONGs
+ * whose sum passes 2^63, and aggregates with FILTER (WHERE ...) (shared, symbol and numeric
+ * conditions, none passing). Doubles agree within 1e-9 relative (the kernels add per partition).
  */
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
@@ -109,6 +110,17 @@ Deno.test("keyed GROUP BY symbol with many aggregates on keyedFold equals the ro
       "SELECT s, min(f), max(i), count(*) FROM t GROUP BY s ORDER BY s",
       "SELECT s, count(*) FROM t WHERE f IS NULL GROUP BY s ORDER BY s",
       "SELECT s, sum(l), sum(i), sum(d), sum(f), sum(d2), sum(big) FROM t GROUP BY s ORDER BY s",
+      // FILTER (WHERE ...): the passing rows fold apart; groups exist by the unfiltered rows.
+      "SELECT s, count(*) FILTER (WHERE d > 0), avg(d), sum(l) FILTER (WHERE d > 0), " +
+      "min(f) FILTER (WHERE i < 0 OR l > 100), max(i) FILTER (WHERE i < 0 OR l > 100), count(*) FROM t " +
+      "GROUP BY s ORDER BY s",
+      "SELECT s, count(*) FILTER (WHERE s IN ('k1', 'k2')), avg(big) FILTER (WHERE l > 0), " +
+      "sum(d2) FILTER (WHERE d IS NULL), count(d) FILTER (WHERE NOT (f > 0)) FROM t WHERE i > -400 " +
+      "GROUP BY s ORDER BY s",
+      "SELECT s, count(*) FILTER (WHERE d > 1e300), sum(d) FILTER (WHERE d > 1e300), max(l) FROM t " +
+      "GROUP BY s ORDER BY s",
+      `SELECT s, ${AGGS.map((a) => `${a} FILTER (WHERE l BETWEEN -200 AND 300)`).join(", ")} FROM t ` +
+      "GROUP BY s ORDER BY s",
     ];
     for (const sql of queries) {
       const { got, want, plan } = await bothWays(engine, sql);

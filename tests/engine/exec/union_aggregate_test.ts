@@ -86,6 +86,7 @@ const LEFT = [
   "SELECT s, count(DISTINCT i) FROM (SELECT s, i FROM a UNION ALL SELECT s, i FROM b) GROUP BY s ORDER BY s",
   "SELECT s, sum(d * 2) FROM (SELECT s, d FROM a UNION ALL SELECT s, d FROM b) GROUP BY s ORDER BY s",
   "SELECT s, count(*) FROM (SELECT s FROM a UNION SELECT s FROM b) GROUP BY s ORDER BY s",
+  "SELECT s, count(*) FILTER (WHERE d > 0) FROM (SELECT s, d FROM a UNION ALL SELECT s, d FROM b) GROUP BY s ORDER BY s",
 ];
 
 Deno.test("GROUP BY over UNION ALL of scans reads branch by branch and equals the row path", async () => {

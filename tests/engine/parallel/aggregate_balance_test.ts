@@ -40,6 +40,7 @@ Deno.test("a partition cut between the workers is aggregated once, as on one hea
     "SELECT s, count(*) FROM t GROUP BY s ORDER BY s",
     "SELECT count(*), sum(d), avg(l), max(d) FROM t WHERE d > 10",
     "SELECT s, avg(d) FROM t WHERE l < 4000000000000000000 GROUP BY s ORDER BY s",
+    "SELECT s, count(*) FILTER (WHERE d > 50), avg(l) FILTER (WHERE s = 'k1'), max(d) FROM t GROUP BY s ORDER BY s",
   ];
   const single: unknown[][][] = [];
   try {
