@@ -4,8 +4,10 @@
  * columns and constants: the `binop` kernel fills a scratch chunk that `stats` folds, so
  * `sum(price - amount)` is one pass of two WASM loops per chunk), unkeyed or keyed by one
  * SYMBOL column, over a scan narrowed by timestamp intervals and simple filters (numeric
- * column vs constant, symbol equality and IN, IS NULL). Kernels scan the cached column memory in place through
- * selection vectors; partial results merge across partitions in TypeScript.
+ * column vs constant, symbol equality and IN, IS NULL); keyed, aggregates may carry FILTER (WHERE
+ * ...) of the same predicates. Kernels scan the cached column memory in place through selection
+ * vectors; keyed scans fold every range into one set of accumulators (KeyedFolder, the keyedFold
+ * kernel); partial results merge across partitions and heaps in TypeScript.
  *
  * `tryFastAggregate` answers undefined when the query is outside this shape, and the
  * generic row path runs instead.

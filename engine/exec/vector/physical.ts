@@ -8,7 +8,8 @@
  * | ------------ | --------------------------------------------------------------------------- |
  * | `wasm`       | fast_aggregate.ts: WASM kernels over the table's column memory (count/sum/   |
  * |              | avg/min/max of numeric columns, unkeyed or keyed by one SYMBOL column,      |
- * |              | filters of comparisons and OR/AND/NOT of them; unkeyed also of DOUBLE       |
+ * |              | filters of comparisons and OR/AND/NOT of them (keyed: also as aggregate     |
+ * |              | FILTER (WHERE ...)); unkeyed also of DOUBLE                                 |
  * |              | `a op b` and count(DISTINCT) of a SYMBOL column, as a bitmap of its keys    |
  * |              | (EXPLAIN `distinct symbol keys`)); worker heaps if enabled;                 |
  * |              | unfiltered unkeyed count/sum/avg/min/max of columns answer whole partitions |
