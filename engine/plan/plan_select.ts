@@ -21,6 +21,7 @@ import {
 import { type BoundExpr, isConst } from "./bound.ts";
 import { NameAllocator, takeItemName } from "./column_names.ts";
 import { intervalsFromWhere } from "./intervals_from_where.ts";
+import { pushIntoJoin } from "./join_pushdown.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { planFrom } from "./plan_from.ts";
 import { commaJoinsAsEquiJoins } from "./comma_joins.ts";
@@ -209,6 +210,12 @@ export function applyWhere(node: PlanNode, pred: BoundExpr): PlanNode {
     return rest
       ? { ...shape(scan.columns, scan.timestampIndex), kind: "filter", input: scan, predicate: rest }
       : scan;
+  }
+  if (node.kind === "join") {
+    const pushed = pushIntoJoin(node, pred, applyWhere);
+    if (!pushed.rest) return pushed.node;
+    node = pushed.node;
+    pred = pushed.rest;
   }
   return { ...shape(node.columns, node.timestampIndex), kind: "filter", input: node, predicate: pred };
 }
