@@ -448,11 +448,11 @@ export class KeyedAcc {
   }
 
   /**
-   * The held groups as a GroupSet, views into WASM memory (and arrays computed from them):
+   * Held groups [0, upTo) as a GroupSet, views into WASM memory (and arrays computed from them):
    * valid until the next `add`, `drop` or allocation of WASM memory.
    */
-  view(): GroupSet {
-    const mem = wasmMemory(), n = this.count;
+  view(upTo = this.count): GroupSet {
+    const mem = wasmMemory(), n = Math.min(upTo, this.count);
     const gBucket = mem.i32(this.#ptr("gBucket"), n);
     const starts = this.#starts, floor = this.#idFloor;
     const gRows = mem.f64(this.#ptr("gRows"), n);
@@ -593,7 +593,7 @@ export class KeyedAcc {
 
   /** Groups [from, to) copied out of WASM memory (a morsel's edge bucket, sent to the main thread). */
   copy(from: number, to: number): EdgeBucket {
-    const set = this.view();
+    const set = this.view(to);
     const slice = <T extends { slice(a: number, b: number): T }>(a: T) => a.slice(from, to);
     return {
       start: set.bucket(from),

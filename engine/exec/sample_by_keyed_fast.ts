@@ -602,7 +602,7 @@ async function* streamKeyed(
           acc.add({ ts: tsRegion.ptr, keys: keyRegion.ptr, rowCount, data, absMax }, a, b);
           const done = acc.complete();
           if (done > 0) {
-            drain(acc.view(), 0, done);
+            drain(acc.view(done), 0, done);
             acc.drop(done);
           }
           a = b;

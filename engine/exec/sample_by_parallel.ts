@@ -621,7 +621,7 @@ async function keyedMorsel(
               while (g < done && acc.bucketIdOf(g) === 0) g++;
               head = acc.copy(0, g);
             }
-            drain(acc.view(), g, done);
+            drain(acc.view(done), g, done);
             acc.drop(done);
           }
           a = b;
