@@ -148,7 +148,14 @@ export class KeyedAcc {
   #idFloor = 0;
   #lastId = -1;
 
-  constructor(env: AccEnv) {
+  /**
+   * `full` makes the error thrown when WASM memory has no room: a SQL limit error by default; a
+   * worker heap passes FastPathUnavailable, which it reports as its own kind of reply.
+   */
+  constructor(
+    env: AccEnv,
+    readonly full: () => Error = () => new SqlError("not enough WASM memory for SAMPLE BY", -1, "limit"),
+  ) {
     this.#env = env;
     const measures: Measure[] = [];
     for (const a of env.aggs) {
@@ -199,7 +206,7 @@ export class KeyedAcc {
     this.#fields = fields;
     this.#slots = env.K + 1;
     const slots = wasmMemory().alloc(this.#slots * 8);
-    if (slots < 0) throw new SqlError("not enough WASM memory for SAMPLE BY", -1, "limit");
+    if (slots < 0) throw this.full();
     this.#slotBlock = slots;
     wasmMemory().i32(slots, this.#slots).fill(-1);
   }
@@ -233,7 +240,7 @@ export class KeyedAcc {
       bytes += Math.ceil(((cap + 1) * f.width) / 8) * 8;
     }
     const block = wasmMemory().alloc(bytes);
-    if (block < 0) throw new SqlError("not enough WASM memory for SAMPLE BY", -1, "limit");
+    if (block < 0) throw this.full();
     if (this.#block >= 0) {
       const mem = wasmMemory();
       for (const f of this.#fields) {
@@ -252,7 +259,7 @@ export class KeyedAcc {
   add(at: SliceAt, from: number, to: number): void {
     if (to <= from) return;
     const env = this.#env, mem = wasmMemory(), k = kernels();
-    const scratch = new Scratch(() => new SqlError("not enough WASM memory for SAMPLE BY", -1, "limit"));
+    const scratch = new Scratch(this.full);
     try {
       const ts = mem.i64(at.ts, at.rowCount);
       const { starts, ends } = segmentEnds(env.bucketer, ts, at.ts, from, to, env.stride, scratch);

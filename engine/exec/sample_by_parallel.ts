@@ -585,7 +585,7 @@ async function keyedMorsel(
   // The morsel's first bucket is held apart (it may continue the previous morsel's last), and
   // so is its last (the next morsel may continue it); the buckets between are written out.
   let head: EdgeBucket | undefined;
-  const acc = new KeyedAcc(env);
+  const acc = new KeyedAcc(env, () => new FastPathUnavailable());
   try {
     for (const { p, lo, hi } of m.pieces) {
       const ranges = (await partitionRanges(snap, p, job.intervals))
