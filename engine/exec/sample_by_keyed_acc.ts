@@ -4,8 +4,9 @@
  *
  * A slice's rows are cut into buckets (`segmentEnds`), the `groupIds` kernel numbers their
  * (bucket, key) groups in first-appearance order (the order the row path emits) and goes on
- * numbering the last bucket of the previous slice where it continues, `keyedStats` (and
- * `sum128` for avg() of LONG, exact past 2^63) then add every measured column into the groups'
+ * numbering the last bucket of the previous slice where it continues, `keyedFold` (up to four
+ * unfiltered columns per pass), `keyedStats` / `keyedCount` (FILTERed ones) and `sum128` (avg()
+ * of LONG once its sums could pass 2^62) then add the measured columns into the groups'
  * statistics by group number. Groups are numbered bucket after bucket, so the complete buckets
  * are always the groups before the last bucket's: the caller writes them out (`complete`,
  * `drop`) and only the last bucket's groups (at most one per key) stay, moved to the front.

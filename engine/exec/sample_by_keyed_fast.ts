@@ -3,8 +3,9 @@
  * column of a table scan, no FILL, count/sum/avg/min/max/first/last of numeric columns.
  * Per slice of rows, bucket ends come from `lowerBounds` (as in `sample_by_fast.ts`), the
  * `groupIds` kernel numbers the (bucket, key) groups densely in first-appearance order — the
- * order the row path emits — and `keyedStats` reduces every column by group number
- * (sample_by_keyed_acc.ts, whose groups stay in WASM memory across slices). The result
+ * order the row path emits — and `keyedFold` (`keyedStats` for FILTERed columns) reduces
+ * the columns by group number (sample_by_keyed_acc.ts, whose groups stay in WASM memory
+ * across slices). EXPLAIN shows this path as `SampleBy [keyed wasm]`. The result
  * streams: complete buckets are written straight into output batches from WASM memory, and
  * only the last bucket is held (at most one group per key) in case the next slice continues
  * it. Memory is per slice and key, not per result. Ranges are reduced in slices of rows with turns of
