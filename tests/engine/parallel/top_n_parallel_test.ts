@@ -49,6 +49,9 @@ const SHAPES: [string, boolean][] = [
   ["SELECT ts, s, d FROM t ORDER BY s, d LIMIT 10", false],
   ["SELECT ts, d FROM t ORDER BY d DESC LIMIT -5", false],
   ["SELECT ts, d, i FROM t ORDER BY i, ts LIMIT -10, -3", false],
+  // Selective conditions whose rows most others beat (the conditions go before the key).
+  ["SELECT ts, s, d FROM t WHERE d < 0.01 ORDER BY d DESC, ts LIMIT 5", true],
+  ["SELECT ts, d, f FROM t WHERE s = 'b' AND d < 0.05 ORDER BY d DESC, ts LIMIT 7", true],
 ];
 
 /** Eight DAY partitions; columns with NULLs and few distinct values (ties). */
