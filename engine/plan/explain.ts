@@ -25,6 +25,7 @@ import { parallelProbeOf } from "../exec/vector/join_parallel.ts";
 import { latestOp } from "../exec/latest_by.ts";
 import { windowOpLabel } from "../exec/window.ts";
 import { setOpOp } from "../exec/setop.ts";
+import { rowAccumulatorAggs } from "../exec/vector/agg_kind.ts";
 
 /** The sort a LIMIT cuts: a top-N of `keep` rows, or a radix sort's window [skip, keep). */
 type LimitedSort = { sort: PlanNode; keep: number; skip?: number };
@@ -93,9 +94,12 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
       const distinctKeys = aggregateDistinctKeys(n) ? ", distinct symbol keys" : "";
       const branches = aggregateUnionBranches(n) ? `, union branches ${aggregateUnionBranches(n)}` : "";
       const dense = denseKeysOf(n) ? ", dense keys" : "";
+      // The hash aggregation's aggregates that run on row-at-a-time accumulators (agg_kind.ts).
+      const rowAccs = aggregateOp(n) === "hash" ? rowAccumulatorAggs(n.aggs) : [];
+      const accs = rowAccs.length ? `, row accumulators: ${rowAccs.join(",")}` : "";
       const op = ` [${AGGREGATE_OP_LABEL[aggregateOp(n)]}${stats}${distinctKeys}${branches}${
         workers ? `, ${partitionedOf(n) ? "partitioned" : "parallel"} ${workers}` : ""
-      }${dense}]`;
+      }${dense}${accs}]`;
       return (n.keys.length
         ? `GroupBy keys: ${n.keys.length} values: ${n.aggs.map((a) => a.name).join(",")}`
         : `GroupBy values: ${n.aggs.map((a) => a.name).join(",")}`) + op;

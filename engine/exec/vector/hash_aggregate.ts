@@ -33,9 +33,12 @@ import { compileExpr, type Evaluator } from "../compile_expr.ts";
 import { charge, checkCancelled, type ExecContext, pace, PACE_MASK, paceDue } from "../exec_context.ts";
 import { compileVectorExpr } from "../vector_expr.ts";
 import { type BatchMask, batchMask, batchVector } from "./batch_eval.ts";
-import { NativeAgg, nativeFnOf } from "./agg_states.ts";
-import { StatAgg, statFnOf } from "./stat_states.ts";
-import { PickAgg, pickFnOf } from "./pick_states.ts";
+import { NativeAgg } from "./agg_states.ts";
+import { StatAgg } from "./stat_states.ts";
+import { PickAgg } from "./pick_states.ts";
+import { DoubleAgg } from "./double_states.ts";
+import { CollectAgg } from "./collect_states.ts";
+import { aggKindOf, isDistinct } from "./agg_kind.ts";
 import { IntPairHash } from "./int_hash.ts";
 import { KeyIds } from "./key_ids.ts";
 
@@ -74,10 +77,7 @@ function valueVector(t: ColumnType, values: Value[]): VectorData {
   return data;
 }
 
-/** Whether the call is a DISTINCT aggregate (aggregates.ts marks the binding). */
-export function isDistinct(a: AggregateCall): boolean {
-  return (a.binding as { distinct?: boolean }).distinct === true;
-}
+export { isDistinct };
 
 interface AggPlan {
   native?: NativeAgg;
@@ -87,6 +87,9 @@ interface AggPlan {
   statArgs?: VectorOf[];
   /** first/last over vectors, and the argument. */
   pick?: PickAgg;
+  /** geomean, weighted_avg, vwap, twap, ... and bool_*, arg_*, mode, approx_* (statArgs too). */
+  dbl?: DoubleAgg;
+  collect?: CollectAgg;
   /** Accumulator fallback: one per group, argument evaluators per row. */
   accs?: Accumulator[];
   args?: Evaluator[];
@@ -107,42 +110,40 @@ export async function* runHashAggregate(
   const aggs: AggPlan[] = n.aggs.map((call) => {
     const filterMask = call.filter ? batchMask(call.filter, ctx) : undefined;
     const filter = call.filter && !filterMask ? compileExpr(call.filter, ctx) : undefined;
-    const fn = nativeFnOf(
-      call.name,
-      call.args.length === 1 ? call.args[0].type : undefined,
-      isDistinct(call),
-    );
-    if (fn && call.args.length <= 1) {
-      const distinctIds = fn === "countDistinct" ? new KeyIds() : undefined;
-      return {
-        call,
-        filter,
-        filterMask,
-        native: new NativeAgg(fn, call.binding.returns, distinctIds),
-        arg: call.args.length ? vectorOf(call.args[0], ctx) : undefined,
-      };
-    }
-    const pick = call.args.length === 1
-      ? pickFnOf(call.name, call.args[0].type, isDistinct(call))
-      : undefined;
-    if (pick) {
-      return {
-        call,
-        filter,
-        filterMask,
-        pick: new PickAgg(pick, call.binding.returns),
-        arg: vectorOf(call.args[0], ctx),
-      };
-    }
-    const stat = statFnOf(call.name, call.args.map((x) => x.type.tag), isDistinct(call));
-    if (stat) {
-      return {
-        call,
-        filter,
-        filterMask,
-        stat: new StatAgg(stat),
-        statArgs: call.args.map((x) => vectorOf(x, ctx)),
-      };
+    const kind = aggKindOf(call);
+    const vectors = () => call.args.map((x) => vectorOf(x, ctx));
+    switch (kind.kind) {
+      case "native": {
+        const distinctIds = kind.fn === "countDistinct" ? new KeyIds() : undefined;
+        return {
+          call,
+          filter,
+          filterMask,
+          native: new NativeAgg(kind.fn, call.binding.returns, distinctIds),
+          arg: call.args.length ? vectorOf(call.args[0], ctx) : undefined,
+        };
+      }
+      case "pick":
+        return {
+          call,
+          filter,
+          filterMask,
+          pick: new PickAgg(kind.fn, call.binding.returns),
+          arg: vectorOf(call.args[0], ctx),
+        };
+      case "stat":
+        return { call, filter, filterMask, stat: new StatAgg(kind.fn), statArgs: vectors() };
+      case "double":
+        return { call, filter, filterMask, dbl: new DoubleAgg(kind.fn), statArgs: vectors() };
+      case "collect":
+        return {
+          call,
+          filter,
+          filterMask,
+          collect: new CollectAgg(kind.fn, call.binding.returns, kind.percentile),
+          // Constant arguments (percentile, precision) are the binding's: only the first two are read.
+          statArgs: call.args.slice(0, kind.fn.startsWith("arg_") ? 2 : 1).map((x) => vectorOf(x, ctx)),
+        };
     }
     return { call, filter, filterMask, accs: [], args: call.args.map((x) => compileExpr(x, ctx)) };
   });
@@ -154,7 +155,9 @@ export async function* runHashAggregate(
   let mask = new Uint8Array(0);
   const groupBytes = NativeAgg.GROUP_BYTES * aggs.length + 16 * n.keys.length +
     96 * aggs.filter((a) => a.accs).length + StatAgg.GROUP_BYTES * aggs.filter((a) => a.stat).length +
-    PickAgg.GROUP_BYTES * aggs.filter((a) => a.pick).length;
+    PickAgg.GROUP_BYTES * aggs.filter((a) => a.pick).length +
+    DoubleAgg.GROUP_BYTES * aggs.filter((a) => a.dbl).length +
+    CollectAgg.GROUP_BYTES * aggs.filter((a) => a.collect).length;
   for (const a of aggs) a.native?.reserve(groups);
   let charged = 0;
   for await (const b of input) {
@@ -209,23 +212,28 @@ export async function* runHashAggregate(
         a.pick.add(gids, rows, a.arg!(b), m);
         continue;
       }
-      if (a.stat) {
-        a.stat.reserve(groups);
-        a.stat.add(gids, rows, a.statArgs!.map((f) => f(b)), m);
+      const state = a.stat ?? a.dbl ?? a.collect;
+      if (state) {
+        state.reserve(groups);
+        state.add(gids, rows, a.statArgs!.map((f) => f(b)), m);
         continue;
       }
       const accs = a.accs!, args = a.args!, create = a.call.binding.create;
       while (accs.length < groups) accs.push(create());
+      // One argument array for every row: accumulators read it during add and keep nothing of it.
+      const row: Value[] = new Array(args.length).fill(null);
       for (let i = 0; i < rows; i++) {
         // Accumulators fed row by row (string_agg, ...) can cost a while per batch.
         if ((i & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
         if (m && !m[i]) continue;
-        accs[gids[i]].add(args.length === 0 ? [] : args.map((x) => x(b, i)));
+        for (let j = 0; j < args.length; j++) row[j] = args[j](b, i);
+        accs[gids[i]].add(row);
       }
     }
     // Charged after the batch is added: DISTINCT aggregates' (group, value) sets grow while the
     // group count stays put (count_distinct of an unkeyed query holds every value in one group).
-    const held = groups * groupBytes + aggs.reduce((s, a) => s + (a.native?.extraBytes ?? 0), 0);
+    const held = groups * groupBytes +
+      aggs.reduce((s, a) => s + (a.native?.extraBytes ?? 0) + (a.collect?.extraBytes ?? 0), 0);
     if (held > charged) {
       charge(ctx, held - charged);
       charged = held;
@@ -235,6 +243,8 @@ export async function* runHashAggregate(
     if (a.native) a.native.reserve(groups);
     else if (a.stat) a.stat.reserve(groups);
     else if (a.pick) a.pick.reserve(groups);
+    else if (a.dbl) a.dbl.reserve(groups);
+    else if (a.collect) a.collect.reserve(groups);
     else while (a.accs!.length < groups) a.accs!.push(a.call.binding.create());
   }
   // Output columns written directly, batch by batch: a row array per group (330K groups of
@@ -284,6 +294,10 @@ export async function* runHashAggregate(
           ? p.stat.result(at + i)
           : p.pick
           ? p.pick.result(at + i)
+          : p.dbl
+          ? p.dbl.result(at + i)
+          : p.collect
+          ? p.collect.result(at + i)
           : p.accs![at + i].result();
         writeValue(t, data, i, v);
       }

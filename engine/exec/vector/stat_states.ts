@@ -178,7 +178,7 @@ function finite(x: number): number | null {
  * The vector's first `rows` values as doubles, NaN for NULL (non-finite doubles read as NULL,
  * as readValue has it); LONGs as Number(v) does, exactly below 2^53.
  */
-function toDoubles(v: Vector, rows: number, out: Float64Array): Float64Array {
+export function toDoubles(v: Vector, rows: number, out: Float64Array): Float64Array {
   const d = v.data;
   if (d instanceof Float64Array || d instanceof Float32Array) {
     for (let i = 0; i < rows; i++) {

@@ -1,0 +1,62 @@
+/**
+ * Which per-group state serves each aggregate of the vectorized hash aggregation
+ * (hash_aggregate.ts), decided from the plan alone so EXPLAIN can name the aggregates left on
+ * row-at-a-time accumulators (`[vectorized hash, row accumulators: string_agg]`).
+ */
+import type { BoundExpr } from "../../plan/bound.ts";
+import type { AggregateCall } from "../../plan/plan_node.ts";
+import { isIntegral } from "../../base/types.ts";
+import { type NativeFn, nativeFnOf } from "./agg_states.ts";
+import { type PickFn, pickFnOf } from "./pick_states.ts";
+import { type StatFn, statFnOf } from "./stat_states.ts";
+import { type DoubleFn, doubleFnOf } from "./double_states.ts";
+import { type CollectFn, collectFnOf } from "./collect_states.ts";
+
+export type AggKind =
+  | { kind: "native"; fn: NativeFn }
+  | { kind: "pick"; fn: PickFn }
+  | { kind: "stat"; fn: StatFn }
+  | { kind: "double"; fn: DoubleFn }
+  | { kind: "collect"; fn: CollectFn; percentile?: { p: number; digits: number; integers: boolean } }
+  | { kind: "row" };
+
+/** Whether the call is a DISTINCT aggregate (aggregates.ts marks the binding). */
+export function isDistinct(a: AggregateCall): boolean {
+  return (a.binding as { distinct?: boolean }).distinct === true;
+}
+
+function constNumber(e: BoundExpr | undefined): number | undefined {
+  return e?.kind === "const" && e.value !== null ? Number(e.value) : undefined;
+}
+
+/** The state kind serving `call` in the hash aggregation. */
+export function aggKindOf(call: AggregateCall): AggKind {
+  const distinct = isDistinct(call);
+  const args = call.args;
+  const native = nativeFnOf(call.name, args.length === 1 ? args[0].type : undefined, distinct);
+  if (native && args.length <= 1) return { kind: "native", fn: native };
+  const pick = args.length === 1 ? pickFnOf(call.name, args[0].type, distinct) : undefined;
+  if (pick) return { kind: "pick", fn: pick };
+  const tags = args.map((x) => x.type.tag);
+  const stat = statFnOf(call.name, tags, distinct);
+  if (stat) return { kind: "stat", fn: stat };
+  const dbl = doubleFnOf(call.name, tags, distinct);
+  if (dbl) return { kind: "double", fn: dbl };
+  const collect = collectFnOf(call.name, args.map((x) => x.type), distinct);
+  if (collect === "approx_percentile" || collect === "approx_median") {
+    // The binding checked the constants; the batch form reads them as it did.
+    const median = collect === "approx_median";
+    const p = median ? 0.5 : constNumber(args[1]);
+    const precisionAt = median ? 1 : 2;
+    const digits = args.length > precisionAt ? constNumber(args[precisionAt]) : 1;
+    if (p === undefined || digits === undefined) return { kind: "row" };
+    return { kind: "collect", fn: collect, percentile: { p, digits, integers: isIntegral(args[0].type) } };
+  }
+  if (collect) return { kind: "collect", fn: collect };
+  return { kind: "row" };
+}
+
+/** The aggregates of `aggs` the hash aggregation feeds to row-at-a-time accumulators. */
+export function rowAccumulatorAggs(aggs: AggregateCall[]): string[] {
+  return aggs.filter((a) => aggKindOf(a).kind === "row").map((a) => a.name);
+}
