@@ -26,6 +26,7 @@ import { parseStride, truncUnit } from "../../functions/datetime_units.ts";
 import { type BoundExpr, walkBound } from "../../plan/bound.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
 import type { InlineField } from "./batch_time.ts";
+import { constText, dateAddShift, dayOnlyFn, EXTRACT_AS_FIELD } from "./batch_time_calls.ts";
 import {
   civilFromDays,
   DAY_MICROS,
@@ -517,6 +518,35 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
   if (ARITH.has(name) && e.args.length === 2) return arith(g, e);
   if (name === "neg" && e.args.length === 1) return neg(g, e);
   if (CMP.has(name) && e.args.length === 2) return compare(g, e);
+  const extractAs = name === "extract" && e.args.length === 2 && e.args[1].type.tag === "TIMESTAMP"
+    ? EXTRACT_AS_FIELD[constText(e.args[0])?.toLowerCase() ?? ""]
+    : undefined;
+  if (extractAs && e.type.tag === "INT") {
+    const a = node(g, e.args[1]);
+    const f = inlineField(extractAs)!;
+    return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : ${g.dayField(a.v, f)}`), repr: "num", kind: "int" };
+  }
+  const day = dayOnlyFn(e);
+  if (day) {
+    const a = node(g, e.args[day.at]);
+    const f = g.konst(day.fn);
+    if (e.type.tag === "BOOLEAN") {
+      // Non-nullable: a NULL timestamp reads false, as the row path's field functions answer.
+      return { v: g.tmp(`${a.v} === ${a.v} && ${f}(${a.v}) === true`), repr: "bool" };
+    }
+    if (e.type.tag !== "INT") unsupported();
+    const r = g.tmp(`${a.v} !== ${a.v} ? null : ${f}(${a.v})`);
+    return { v: g.tmp(`${r} === null ? NaN : ${r}`), repr: "num", kind: "int" };
+  }
+  const shift = dateAddShift(e);
+  if (shift !== undefined) {
+    const a = node(g, e.args[2]);
+    if (shift === null) return { v: "NaN", repr: "num", kind: "long" };
+    const by = "fixed" in shift ? g.konst(shift.fixed) : `${g.konst(shift.perDay)}(${a.v})`;
+    const t = g.tmp(`${a.v} !== ${a.v} ? NaN : ${a.v} + ${by}`);
+    g.checkRange(t);
+    return { v: t, repr: "num", kind: "long" };
+  }
   if (e.args.length === 1 && e.type.tag === "INT" && e.args[0].type.tag === "TIMESTAMP") {
     const f = inlineField(name);
     if (!f) unsupported();

@@ -51,6 +51,10 @@ export function inlineField(name: string): InlineField | undefined {
       return { kind: "tod", unit: 60_000_000, modulo: 60 };
     case "second":
       return { kind: "tod", unit: 1_000_000, modulo: 60 };
+    case "millis":
+      return { kind: "tod", unit: 1000, modulo: 1000 };
+    case "micros":
+      return { kind: "tod", unit: 1, modulo: 1000 };
     case "day_of_week":
       return { kind: "dow", sundayFirst: false };
     case "day_of_week_sunday_first":
@@ -83,6 +87,10 @@ export function fieldFn(name: string): FieldFn | undefined {
       return (t) => Math.floor(timeOfDay(t) / 60_000_000) % 60;
     case "second":
       return (t) => Math.floor(timeOfDay(t) / 1_000_000) % 60;
+    case "millis":
+      return (t) => Math.floor(timeOfDay(t) / 1000) % 1000;
+    case "micros":
+      return (t) => timeOfDay(t) % 1000;
     case "day_of_week":
       return (t) => dayOfWeek(dayOf(t));
     case "day_of_week_sunday_first":

@@ -1,0 +1,103 @@
+/**
+ * The function families the batch expression compiler (engine/exec/vector/batch_expr.ts and
+ * batch_time_calls.ts) evaluates over whole batches, against the row-at-a-time reference
+ * (`bothWays`): as projections, WHERE filters and GROUP BY keys, over a table with NULLs,
+ * negative timestamps, year and month boundaries, leap days and several partitions (batches).
+ */
+import assert from "node:assert/strict";
+import { adminSession, Engine } from "../../../engine/mod.ts";
+import { bothWays, resultKey } from "../_result_rows.ts";
+import { rng } from "../../fuzz/prng.ts";
+
+/** Timestamps (µs) around edges: pre-epoch, year ends, leap days, month ends, NULL. */
+function tsLiteral(r: ReturnType<typeof rng>): string {
+  if (r.chance(0.1)) return "NULL";
+  const base = r.pick([
+    -86_400_000_001, // 1969-12-30T23:59:59.999999
+    -1,
+    0,
+    951_782_400_000_000, // 2000-02-29
+    1_704_067_199_999_999, // 2023-12-31T23:59:59.999999
+    1_709_164_800_000_000, // 2024-02-29
+    1_735_689_599_000_000, // 2024-12-31T23:59:59
+    -2_208_988_800_000_000, // 1900-01-01
+  ]);
+  return String(base + (r.int(5) - 2) * r.pick([1, 999, 3_600_000_000, 86_400_000_000, 7_000_000]));
+}
+
+async function withTable(fn: (engine: Engine) => Promise<void>): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix: "qdb_bfam_" });
+  const engine = await Engine.open({ root, cacheBytes: 32 * 1024 * 1024 });
+  try {
+    await engine.execute(
+      "CREATE TABLE t (ts TIMESTAMP, t2 TIMESTAMP, s SYMBOL, i INT, l LONG, d DOUBLE) TIMESTAMP(ts) PARTITION BY DAY",
+      adminSession(),
+    );
+    const r = rng(4242);
+    const rows: string[] = [];
+    for (let n = 0; n < 1200; n++) {
+      const ts = `'2024-01-0${1 + (n % 4)}T${String(n % 24).padStart(2, "0")}:00:00.${n}Z'`;
+      const s = r.chance(0.15) ? "NULL" : r.pick(["'a'", "''", "'BTC-USD'", "'eth'", "'Ünï'"]);
+      const i = r.chance(0.15) ? "NULL" : String(r.pick([0, 42, -42, 2147483647, -2147483647, r.int(100)]));
+      const l = r.chance(0.15) ? "NULL" : r.pick(["42", "-42", "0", "9007199254740993", String(r.int(1000))]);
+      const d = r.chance(0.15)
+        ? "NULL"
+        : r.pick(["0.0", "-0.0", "2.5", "-2.55", "1234.5678", String(r.next())]);
+      rows.push(`(${ts}, ${tsLiteral(r)}, ${s}, ${i}, ${l}, ${d})`);
+    }
+    for (let at = 0; at < rows.length; at += 400) {
+      await engine.execute(`INSERT INTO t VALUES ${rows.slice(at, at + 400).join(", ")}`, adminSession());
+    }
+    await fn(engine);
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+/** Every expression as a projection and a GROUP BY key; every filter in a WHERE. */
+async function agree(engine: Engine, exprs: string[], filters: string[] = []): Promise<void> {
+  for (const x of exprs) {
+    for (const sql of [`SELECT ${x} FROM t`, `SELECT ${x} k, count(*) FROM t GROUP BY k ORDER BY k`]) {
+      const { got, want } = await bothWays(engine, sql);
+      assert.equal(resultKey(got), resultKey(want), sql);
+      assert.ok(got.length > 0, sql);
+    }
+  }
+  for (const f of filters) {
+    const sql = `SELECT count(*), sum(i) FROM t WHERE ${f}`;
+    const { got, want } = await bothWays(engine, sql);
+    assert.equal(resultKey(got), resultKey(want), sql);
+  }
+}
+
+Deno.test("extract, day-only field functions and dateadd agree with the row path", () =>
+  withTable((engine) =>
+    agree(
+      engine,
+      [
+        ...["year", "month", "day", "hour", "minute", "second", "isodow", "dow", "doy", "week", "quarter"]
+          .map((p) => `extract(${p} from t2)`),
+        ...["decade", "century", "millennium", "isoyear"].map((p) => `extract(${p} from t2)`),
+        "millis(t2)",
+        "micros(t2)",
+        "days_in_month(t2)",
+        "week_of_year(t2)",
+        "is_leap_year(t2)",
+        "is_end_of_month(t2)",
+        ...["h", "m", "s", "T", "d", "w", "M", "y"].map((u) => `dateadd('${u}', -3, t2)`),
+        "dateadd('M', 1, t2)",
+        "dateadd('y', 4, t2)",
+        "dateadd('h', 1, ts)",
+        "dateadd('d', NULL, t2)",
+      ],
+      [
+        "extract(hour from t2) = 23",
+        "extract(dow from t2) = 0",
+        "is_leap_year(t2)",
+        "NOT is_end_of_month(t2)",
+        "dateadd('M', 1, t2) > '2000-03-30'",
+        "week_of_year(t2) >= 52",
+      ],
+    )
+  ));
