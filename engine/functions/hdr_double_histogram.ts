@@ -119,7 +119,14 @@ export class DoubleHistogram {
         this.shiftLeft(Math.max(1, containingOrder(Math.ceil((value + ulp) / this.highestLimit))));
       }
     }
-    const q = this.lowestEquivalent(Math.floor(value * this.ratio));
+    const raw = Math.floor(value * this.ratio);
+    let q: number;
+    if (raw < 2 * this.half) q = raw;
+    else if (raw < 2147483648) {
+      // lowestEquivalent by bits: below 2^31, floor(log2(raw)) is 31 - clz32(raw) exactly.
+      const b = 31 - Math.clz32(raw) - this.halfMagnitude;
+      q = (raw >>> b) << b >>> 0;
+    } else q = this.lowestEquivalent(raw);
     this.counts.set(q, (this.counts.get(q) ?? 0) + 1);
     this.total++;
   }
