@@ -20,6 +20,7 @@ import type { ExecContext } from "../exec_context.ts";
 import { type BatchEnv, compileBatchExpr } from "./batch_expr.ts";
 import { referenceExecution } from "./physical.ts";
 import { symbolCaster } from "./symbol_cast.ts";
+import { timeTextVector } from "./time_text.ts";
 
 type Out = Int8Array | Int16Array | Int32Array | Float32Array | Float64Array;
 
@@ -54,6 +55,8 @@ export function batchVector(
       return { type: e.type, data };
     };
   }
+  const text = e.kind === "call" && e.name === "to_str" ? timeText(e, ctx) : undefined;
+  if (text) return text;
   const run = compileBatchExpr(e, "value", ctx.params, envOf(ctx));
   if (!run) return undefined;
   const t = e.type;
@@ -72,6 +75,26 @@ export function batchVector(
       for (let i = 0; i < n; i++) writeValue(t, data, i, rows(b, i));
     }
     return { type: t, data };
+  };
+}
+
+/** to_str(ts, format) once per distinct unit of the format (time_text.ts); odd batches by row. */
+function timeText(
+  e: Extract<BoundExpr, { kind: "call" }>,
+  ctx: ExecContext,
+): ((b: Batch) => Vector) | undefined {
+  const a = e.args[0];
+  const argOf = a.kind === "column" ? (b: Batch) => b.columns[a.index] : batchVector(a, ctx);
+  const text = argOf && timeTextVector(e, argOf);
+  if (!text) return undefined;
+  let rows: ReturnType<typeof compileExpr> | undefined;
+  return (b) => {
+    const v = text(b);
+    if (v) return v;
+    rows ??= compileExpr(e, ctx);
+    const data = allocVectorData(e.type, b.rowCount);
+    for (let i = 0; i < b.rowCount; i++) writeValue(e.type, data, i, rows(b, i));
+    return { type: e.type, data };
   };
 }
 

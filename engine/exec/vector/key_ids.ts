@@ -125,7 +125,11 @@ export class KeyIds {
     let table = this.#symbolTables.get(dict);
     if (!table || table.length < dict.size + 1) {
       const grown = new Int32Array(dict.size + 1).fill(-1);
-      if (table) grown.set(table);
+      if (table) {
+        // The old NULL slot (the old size) is a code of the grown dictionary now.
+        grown.set(table);
+        grown[table.length - 1] = -1;
+      }
       this.#symbolTables.set(dict, table = grown);
     }
     const nullSlot = dict.size;

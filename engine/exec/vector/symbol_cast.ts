@@ -30,6 +30,11 @@ export function textOrigin(data: unknown): { codes: Int32Array; dict: SymbolDict
   return Array.isArray(data) ? origins.get(data) : undefined;
 }
 
+/** Marks `data` as texts of `codes` in `dict` (time_text.ts builds such vectors too). */
+export function setTextOrigin(data: Value[], codes: Int32Array, dict: SymbolDict): void {
+  origins.set(data, { codes, dict });
+}
+
 /**
  * CAST(column AS to) for a SYMBOL column `col`: answers the batch's vector, or undefined when
  * the batch's column has no dictionary, the dictionary is too large, or some code's text does

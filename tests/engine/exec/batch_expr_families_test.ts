@@ -101,3 +101,20 @@ Deno.test("extract, day-only field functions and dateadd agree with the row path
       ],
     )
   ));
+
+Deno.test("to_str of a timestamp (once per distinct unit of its format) agrees with the row path", () =>
+  withTable((engine) =>
+    agree(engine, [
+      "to_str(t2, 'yyyy-MM-dd')",
+      "to_str(ts, 'yyyy-MM-dd')",
+      "to_str(t2, 'yyyy-MM-ddTHH:mm:ss')",
+      "to_str(t2, 'EE, dd MMM yyyy G')",
+      "to_str(t2, 'HH')",
+      "to_str(t2, 'hh a')",
+      "to_str(t2, 'ww YYYY D F u')",
+      "to_str(t2, 'yyyy-MM-dd HH:mm:ss.SSSUUU')",
+      "to_str(t2, 'literal only')",
+      "to_str(dateadd('d', 1, t2), 'yyyy-MM')",
+      "concat(to_str(t2, 'yyyy'), 'x')",
+    ], ["to_str(t2, 'yyyy-MM-dd') = '2000-02-29'", "to_str(t2, 'HH') IN ('23', '00')"])
+  ));
