@@ -38,7 +38,9 @@ Deno.test({
           `rnd_symbol(20, 4, 4, 5) s, rnd_double(5) d, rnd_long(0, 1000000, 5) l, rnd_int(0, 1000, 5) i FROM long_sequence(${ROWS})) TIMESTAMP(ts) PARTITION BY DAY`,
         adminSession(),
       );
+      const t0 = performance.now();
       const alone = await drain(engine, HEAVY);
+      const aloneMs = performance.now() - t0;
       assert.ok(alone.length > 50_000, `${alone.length} groups`);
 
       let running = true;
@@ -67,8 +69,10 @@ Deno.test({
       assert.ok(sorted[sorted.length - 1] < 300, `SELECT 1 took ${shown} ms`);
       assert.deepEqual(loaded, alone, "the same answer under load as alone");
 
-      // 200 ms, or less on a machine where the statement is fast: it must fire inside the run.
-      const limit = Math.max(20, Math.min(200, Math.floor(took / 2)));
+      // 200 ms, or less on a machine where the statement is fast: it must fire inside the run,
+      // whose own time is the shorter of the run alone and the run beside the probes (the
+      // kernels made it fast enough that the probes' turns can double it).
+      const limit = Math.max(20, Math.min(200, Math.floor(Math.min(took, aloneMs) / 2)));
       const t1 = performance.now();
       await assert.rejects(
         drain(engine, HEAVY, limit),
