@@ -103,6 +103,7 @@ function envOf(ctx: ExecContext): BatchEnv {
   return {
     subquery: (plan) => ctx.subqueries.has(plan) ? { value: ctx.subqueries.get(plan) } : undefined,
     rowPredicate: (e) => compilePredicate(e, ctx),
+    rowValue: (e) => compileExpr(e, ctx),
   };
 }
 

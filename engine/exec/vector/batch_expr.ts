@@ -228,6 +228,8 @@ export interface BatchEnv {
   subquery(plan: PlanNode): { value: unknown } | undefined;
   /** The row path's predicate of `e` (compile_expr.ts compilePredicate). */
   rowPredicate(e: BoundExpr): (b: Batch, i: number) => boolean;
+  /** The row path's evaluator of `e` (compile_expr.ts compileExpr). */
+  rowValue(e: BoundExpr): (b: Batch, i: number) => unknown;
 }
 
 /**
@@ -408,6 +410,10 @@ function node(g: Gen, e: BoundExpr): Node {
   // and also run on the workers, whose dictionaries hold no texts.
   if (sym && compilesDirectly(e, g.params)) sym = undefined;
   if (sym) return symbolPredicate(g, e, sym);
+  if (g.env && NUMERIC_TAGS.has(e.type.tag) && e.kind !== "column" && e.kind !== "const") {
+    const col = soleSymbolColumn(e);
+    if (col && !compilesDirectly(e, g.params)) return symbolValue(g, e, col);
+  }
   switch (e.kind) {
     case "subquery": {
       const v = e.outer?.length ? undefined : g.env?.subquery(e.plan);
@@ -806,6 +812,52 @@ function symbolPredicate(g: Gen, e: BoundExpr, col: Extract<BoundExpr, { kind: "
     return t;
   });
   return { v: g.tmp(`${s}[${a.v} < 0 ? 0 : ${a.v} + 1] === 1`), repr: "bool" };
+}
+
+const NUMERIC_TAGS = new Set(["BYTE", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE"]);
+
+/**
+ * A numeric expression of one SYMBOL column (length(s), strpos(s, 'x'), cast(s AS INT)): as
+ * `symbolPredicate`, the row path computes it once per dictionary code and for NULL, and the loop
+ * reads the value by the row's code (NaN for NULL). A LONG value past 2^53 or a failing code send
+ * the batch row by row.
+ */
+function symbolValue(g: Gen, e: BoundExpr, col: Extract<BoundExpr, { kind: "column" }>): Node {
+  const value = g.env!.rowValue(e);
+  const kind = kindOfTag(e.type.tag);
+  const cache = new Map<SymbolDict, Float64Array>();
+  const a = node(g, col);
+  const s = g.table((b) => {
+    const v = b.columns[col.index];
+    const dict = v.dict!;
+    let t = cache.get(dict);
+    if (t && t.length === dict.size + 1) return t as unknown as Uint8Array;
+    if (t?.length === 0 || dict.size > SYMBOL_TABLE_MAX) return undefined;
+    const codes = new Int32Array(dict.size + 1);
+    for (let k = 0; k < dict.size; k++) codes[k + 1] = k;
+    codes[0] = -1;
+    const columns: Batch["columns"] = [];
+    columns[col.index] = { type: v.type, data: codes, dict };
+    const probe: Batch = { rowCount: codes.length, columns };
+    t = new Float64Array(codes.length);
+    try {
+      for (let i = 0; i < codes.length; i++) {
+        const x = value(probe, i);
+        if (x === null || x === undefined) t[i] = NaN;
+        else if (typeof x === "bigint") {
+          if (x >= BigInt(SAFE) || x <= -BigInt(SAFE)) throw new Unsupported();
+          t[i] = Number(x);
+        } else if (typeof x === "number") t[i] = Number.isFinite(x) ? x : NaN;
+        else throw new Unsupported();
+      }
+    } catch {
+      cache.set(dict, new Float64Array(0));
+      return undefined;
+    }
+    cache.set(dict, t);
+    return t as unknown as Uint8Array;
+  });
+  return { v: g.tmp(`${s}[${a.v} < 0 ? 0 : ${a.v} + 1]`), repr: "num", kind };
 }
 
 function symTest(g: Gen, a: Node, col: number, values: (string | null)[], not: boolean): Node {

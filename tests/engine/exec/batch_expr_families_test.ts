@@ -118,3 +118,22 @@ Deno.test("to_str of a timestamp (once per distinct unit of its format) agrees w
       "concat(to_str(t2, 'yyyy'), 'x')",
     ], ["to_str(t2, 'yyyy-MM-dd') = '2000-02-29'", "to_str(t2, 'HH') IN ('23', '00')"])
   ));
+
+Deno.test("numeric functions of a SYMBOL column (once per dictionary code) agree with the row path", () =>
+  withTable(async (engine) => {
+    await agree(
+      engine,
+      [
+        "length(s)",
+        "length(s) * 2 + i",
+        "strpos(s, 't')",
+        "length(concat(s, 'xy'))",
+        "coalesce(length(s), -1)",
+      ],
+      ["length(s) = 0", "length(s) > i", "length(upper(s)) >= 3", "s ILIKE '%ü%'"],
+    );
+    for (const sql of ["SELECT count(*), min(length(s)), max(length(s)), sum(length(s)) FROM t"]) {
+      const { got, want } = await bothWays(engine, sql);
+      assert.equal(resultKey(got), resultKey(want), sql);
+    }
+  }));
