@@ -701,6 +701,8 @@ function operand(g: Gen, e: BoundExpr, other: BoundExpr): Node {
 function compare(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
   const [ea, eb] = e.args;
   const op = e.name;
+  const text = castTextCompare(g, e);
+  if (text) return text;
   if (ea.type.tag === "SYMBOL" || eb.type.tag === "SYMBOL") return symbolCompare(g, e);
   const a = operand(g, ea, eb), b = operand(g, eb, ea);
   num(a);
@@ -719,6 +721,36 @@ function compare(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
     ">=": `${x} >= ${y} || ${bothNull}`,
   };
   return { v: g.tmp(code[op]), repr: "bool" };
+}
+
+const TEXT = new Set(["STRING", "VARCHAR"]);
+const INTEGERS = new Set(["BYTE", "SHORT", "INT", "LONG"]);
+
+/**
+ * cast(integer AS STRING) = / != 'text': the cast prints the canonical decimal form, so the text
+ * matches exactly the value whose form it is (none when the text is not canonical: '042', '+1',
+ * '-0'), and the comparison runs on the number. NULL casts to NULL, which equals no text.
+ */
+function castTextCompare(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node | undefined {
+  if (e.name !== "=" && e.name !== "!=") return undefined;
+  let [ea, eb] = e.args;
+  if (eb.kind === "cast") [ea, eb] = [eb, ea];
+  if (ea.kind !== "cast" || !TEXT.has(ea.type.tag) || !INTEGERS.has(ea.arg.type.tag)) return undefined;
+  if (ea.from.tag !== ea.arg.type.tag || eb.kind !== "const" || typeof eb.value !== "string") {
+    return undefined;
+  }
+  if (!TEXT.has(eb.type.tag)) return undefined;
+  const a = node(g, ea.arg);
+  num(a);
+  const s = eb.value;
+  let y = "Infinity";
+  if (/^-?(0|[1-9]\d*)$/.test(s) && s !== "-0") {
+    const x = BigInt(s);
+    // Past 2^53 no value of the loop equals it (such rows send the batch to the row path).
+    if (x < BigInt(SAFE) && x > -BigInt(SAFE)) y = g.konst(Number(x));
+  }
+  const eq = `${a.v} === ${y}`;
+  return { v: g.tmp(e.name === "=" ? eq : `!(${eq})`), repr: "bool" };
 }
 
 /** A per-dictionary table over `keyOf` slots (0 = NULL, key + 1 otherwise) of matching keys. */

@@ -137,3 +137,19 @@ Deno.test("numeric functions of a SYMBOL column (once per dictionary code) agree
       assert.equal(resultKey(got), resultKey(want), sql);
     }
   }));
+
+Deno.test("cast(integer AS STRING) compared with text agrees with the row path", () =>
+  withTable((engine) =>
+    agree(engine, ["cast(i AS STRING) = '42'", "cast(l AS VARCHAR) != '-42'"], [
+      "cast(i AS STRING) = '42'",
+      "cast(l AS STRING) = '42'",
+      "'-42' = cast(i AS STRING)",
+      "cast(i AS STRING) != '0'",
+      "cast(l AS STRING) = '042'",
+      "cast(l AS STRING) = '-0'",
+      "cast(l AS STRING) = '9007199254740993'",
+      "cast(i AS STRING) = '2147483647'",
+      "cast(i AS STRING) = ''",
+      "cast(l AS STRING) != 'x'",
+    ])
+  ));
