@@ -17,7 +17,12 @@ export type AggKind =
   | { kind: "pick"; fn: PickFn }
   | { kind: "stat"; fn: StatFn }
   | { kind: "double"; fn: DoubleFn }
-  | { kind: "collect"; fn: CollectFn; percentile?: { p: number; digits: number; integers: boolean } }
+  | {
+    kind: "collect";
+    fn: CollectFn;
+    percentile?: { p: number; digits: number; integers: boolean };
+    delimiter?: string;
+  }
   | { kind: "row" };
 
 /** Whether the call is a DISTINCT aggregate (aggregates.ts marks the binding). */
@@ -35,6 +40,11 @@ export function aggKindOf(call: AggregateCall): AggKind {
   const args = call.args;
   const native = nativeFnOf(call.name, args.length === 1 ? args[0].type : undefined, distinct);
   if (native && args.length <= 1) return { kind: "native", fn: native };
+  // approx_count_distinct counts exactly (aggregate_collect.ts), as count_distinct does; the
+  // precision argument is a constant.
+  if (call.name === "approx_count_distinct" && !distinct && (args.length === 1 || args[1].kind === "const")) {
+    return { kind: "native", fn: "countDistinct" };
+  }
   const pick = args.length === 1 ? pickFnOf(call.name, args[0].type, distinct) : undefined;
   if (pick) return { kind: "pick", fn: pick };
   const tags = args.map((x) => x.type.tag);
@@ -51,6 +61,11 @@ export function aggKindOf(call: AggregateCall): AggKind {
     const digits = args.length > precisionAt ? constNumber(args[precisionAt]) : 1;
     if (p === undefined || digits === undefined) return { kind: "row" };
     return { kind: "collect", fn: collect, percentile: { p, digits, integers: isIntegral(args[0].type) } };
+  }
+  if (collect === "string_agg" || collect === "string_distinct_agg") {
+    const d = args[1];
+    if (d.kind !== "const" || !(d.value === null || typeof d.value === "string")) return { kind: "row" };
+    return { kind: "collect", fn: collect, delimiter: (d.value ?? "") as string };
   }
   if (collect) return { kind: "collect", fn: collect };
   return { kind: "row" };

@@ -22,6 +22,7 @@ import { DoubleHistogram } from "../../functions/hdr_double_histogram.ts";
 import { IntPairHash } from "./int_hash.ts";
 import { KeyIds } from "./key_ids.ts";
 import { toDoubles } from "./stat_states.ts";
+import { textOf } from "../../functions/_util.ts";
 
 export type CollectFn =
   | "bool_and"
@@ -30,7 +31,11 @@ export type CollectFn =
   | "arg_max"
   | "mode"
   | "approx_percentile"
-  | "approx_median";
+  | "approx_median"
+  | "min"
+  | "max"
+  | "string_agg"
+  | "string_distinct_agg";
 
 /** Value types read back as the row evaluator gives them (pick_states.ts TAGS). */
 const VALUE_TAGS = new Set([
@@ -63,6 +68,10 @@ const KEY_TAGS = new Set([
   "TIMESTAMP_NS",
 ]);
 const NUMERIC = new Set(["DOUBLE", "FLOAT", "LONG", "INT", "SHORT", "BYTE"]);
+/** min/max argument types without a native form, compared as the accumulator's `<` / `>` does. */
+const EXTREME_TAGS = new Set(["CHAR", "STRING", "VARCHAR", "SYMBOL", "IPV4", "BOOLEAN"]);
+/** string_agg argument types whose read value textOf gives as is (strings) or formats. */
+const TEXT_TAGS = new Set(["CHAR", "STRING", "VARCHAR", "SYMBOL"]);
 
 /**
  * The batch form of `name` over arguments of `types`, or undefined. Constant arguments
@@ -83,6 +92,12 @@ export function collectFnOf(name: string, types: ColumnType[], distinct: boolean
     case "approx_percentile":
     case "approx_median":
       return NUMERIC.has(t) ? name : undefined;
+    case "min":
+    case "max":
+      return types.length === 1 && EXTREME_TAGS.has(t) ? name : undefined;
+    case "string_agg":
+    case "string_distinct_agg":
+      return types.length === 2 && TEXT_TAGS.has(t) ? name : undefined;
   }
   return undefined;
 }
@@ -107,6 +122,9 @@ export class CollectAgg {
   #best?: Int32Array;
   /** approx_*: one histogram per group. */
   #hist: (DoubleHistogram | undefined)[] = [];
+  /** string_agg: each group's parts (and, distinct, the parts seen). */
+  #parts: (string[] | undefined)[] = [];
+  #partSets: (Set<string> | undefined)[] = [];
   #x = new Float64Array(0);
   readonly #empty: Value;
   static readonly GROUP_BYTES = 40;
@@ -114,8 +132,12 @@ export class CollectAgg {
   constructor(
     readonly fn: CollectFn,
     readonly returns: ColumnType,
-    /** approx_*: the percentile in [0, 1], the significant digits, whether x is an integer type. */
+    /**
+     * approx_*: the percentile in [0, 1], the significant digits, whether x is an integer type;
+     * string_agg: the delimiter.
+     */
     readonly percentile = { p: 0.5, digits: 1, integers: false },
+    readonly delimiter = ",",
   ) {
     this.#empty = nullValueOf(returns);
     if (fn === "mode") {
@@ -132,7 +154,7 @@ export class CollectAgg {
     flag.set(this.#flag);
     this.#seen = seen;
     this.#flag = flag;
-    if (this.fn === "arg_min" || this.fn === "arg_max") {
+    if (this.fn === "arg_min" || this.fn === "arg_max" || this.fn === "min" || this.fn === "max") {
       const key = new Float64Array(size), hi = new Int32Array(size);
       key.set(this.#key);
       hi.set(this.#keyHi);
@@ -158,6 +180,12 @@ export class CollectAgg {
         return this.#arg(gids, rows, args[0], args[1], mask, this.fn === "arg_max");
       case "mode":
         return this.#mode(gids, rows, args[0], mask);
+      case "min":
+      case "max":
+        return this.#extreme(gids, rows, args[0], mask, this.fn === "max");
+      case "string_agg":
+      case "string_distinct_agg":
+        return this.#stringAgg(gids, rows, args[0], mask, this.fn === "string_distinct_agg");
       default:
         return this.#percentile(gids, rows, args[0], mask);
     }
@@ -263,6 +291,46 @@ export class CollectAgg {
     this.#best = undefined;
   }
 
+  #extreme(gids: Int32Array, rows: number, arg: Vector, mask: Uint8Array | undefined, max: boolean): void {
+    const seen = this.#seen, values = this.#values;
+    for (let i = 0; i < rows; i++) {
+      if (mask && !mask[i]) continue;
+      const v = readValue(arg, i);
+      if (v === null) continue;
+      const g = gids[i];
+      // Strict, so ties keep the first value (compareValues orders primitives by < and >).
+      if (
+        seen[g] && (max ? !((v as string) > (values[g] as string)) : !((v as string) < (values[g] as string)))
+      ) {
+        continue;
+      }
+      seen[g] = 1;
+      values[g] = v;
+    }
+  }
+
+  #stringAgg(
+    gids: Int32Array,
+    rows: number,
+    arg: Vector,
+    mask: Uint8Array | undefined,
+    distinct: boolean,
+  ): void {
+    const parts = this.#parts, sets = this.#partSets, t = arg.type;
+    for (let i = 0; i < rows; i++) {
+      if (mask && !mask[i]) continue;
+      const s = textOf(readValue(arg, i), t);
+      if (s === null) continue;
+      const g = gids[i];
+      if (distinct) {
+        const set = sets[g] ??= new Set();
+        if (set.has(s)) continue;
+        set.add(s);
+      }
+      (parts[g] ??= []).push(s);
+    }
+  }
+
   #scratch = new Int32Array(0);
   #groupsScratch(rows: number): Int32Array {
     if (this.#scratch.length < rows) this.#scratch = new Int32Array(rows);
@@ -303,7 +371,14 @@ export class CollectAgg {
         return this.#seen[g] === 1 && this.#flag[g] === 1;
       case "arg_min":
       case "arg_max":
+      case "min":
+      case "max":
         return this.#values[g] ?? this.#empty;
+      case "string_agg":
+      case "string_distinct_agg": {
+        const parts = this.#parts[g];
+        return parts ? parts.join(this.delimiter) : null;
+      }
       case "mode": {
         const best = this.#best ??= this.#bestPairs();
         const p = g < best.length ? best[g] : -1;

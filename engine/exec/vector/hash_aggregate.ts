@@ -140,7 +140,7 @@ export async function* runHashAggregate(
           call,
           filter,
           filterMask,
-          collect: new CollectAgg(kind.fn, call.binding.returns, kind.percentile),
+          collect: new CollectAgg(kind.fn, call.binding.returns, kind.percentile, kind.delimiter),
           // Constant arguments (percentile, precision) are the binding's: only the first two are read.
           statArgs: call.args.slice(0, kind.fn.startsWith("arg_") ? 2 : 1).map((x) => vectorOf(x, ctx)),
         };
