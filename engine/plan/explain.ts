@@ -9,6 +9,7 @@ import {
   aggregatePartitionStats,
   aggregateUnionBranches,
   distinctOp,
+  referenceExecution,
   SORT_OP_LABEL,
   sortOp,
   sortWindowOf,
@@ -131,8 +132,12 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
       return `Lateral ${n.type[0].toUpperCase()}${
         n.type.slice(1)
       } Join (per outer values: ${n.outer.length})`;
-    case "sampleBy":
-      return `SampleBy [${sampleByOp(n)}]`;
+    case "sampleBy": {
+      // The hash path is the hash aggregation, with its row accumulators (agg_kind.ts).
+      const op = sampleByOp(n);
+      const rowAccs = op.startsWith("hash") && !referenceExecution() ? rowAccumulatorAggs(n.spec.aggs) : [];
+      return `SampleBy [${op}${rowAccs.length ? `, row accumulators: ${rowAccs.join(",")}` : ""}]`;
+    }
     case "window":
       return `Window [${windowOpLabel(n)}]`;
     case "latestBy":

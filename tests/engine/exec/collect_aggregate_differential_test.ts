@@ -117,6 +117,14 @@ Deno.test("geomean, vwap, twap, arg_max, mode, bool_or, approx_percentile ... an
     );
     assert.match(plan, /vectorized hash, row accumulators: bit_or\]/);
     assert.deepEqual(got.map((r) => r.map(resultKey)), want.map((r) => r.map(resultKey)));
+    // SAMPLE BY's hash path is the same aggregation: its EXPLAIN names the row accumulators too.
+    const sampled = await bothWays(
+      engine,
+      "SELECT ts, k, bit_xor(i), vwap(d, l), mode(s) FROM t SAMPLE BY 1d",
+    );
+    assert.match(sampled.plan, /SampleBy \[hash, row accumulators: bit_xor\]/);
+    assert.deepEqual(sampled.got.map((r) => r.map(resultKey)), sampled.want.map((r) => r.map(resultKey)));
+    assert.ok(sampled.got.length > 2);
   } finally {
     await engine.close();
     await Deno.remove(root, { recursive: true });
