@@ -18,7 +18,7 @@ import {
   toDouble,
   toIntArg,
 } from "./_util.ts";
-import { roundDecimal, type RoundMode } from "./numeric_round.ts";
+import { roundDecimal, type RoundMode, roundTo } from "./numeric_round.ts";
 import { bindNumeric } from "./operators_arith.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 
@@ -28,6 +28,7 @@ function doubleFn(name: string, arity: number, f: (...xs: number[]) => number) {
     if (args.length !== arity || !args.every((a) => isNumArg(a.type))) return noMatch(name, args);
     return {
       returns: T.DOUBLE,
+      numeric: f,
       eval: (vals) => {
         const xs: number[] = [];
         for (const v of vals) {
@@ -84,6 +85,9 @@ function bindRound(name: string, mode: RoundMode, scaleOptional: boolean) {
     }
     return {
       returns: T.DOUBLE,
+      numeric: args.length === 2
+        ? (x: number, scale: number) => roundTo(x, scale, mode)
+        : (x: number) => roundTo(x, 0, mode),
       eval: ([v, s]) => {
         const x = toDouble(v);
         const scale = args.length === 2 ? toIntArg(s) : 0;

@@ -15,7 +15,11 @@ const MARGIN = 1e-5;
 
 /** Rounds `x` to `scale` decimal places with `mode`; non-finite input is returned as is. */
 export function roundDecimal(x: number, options: { scale: number; mode: RoundMode }): number {
-  const { scale, mode } = options;
+  return roundTo(x, options.scale, options.mode);
+}
+
+/** roundDecimal with positional arguments (no options object a call: the batch loops' form). */
+export function roundTo(x: number, scale: number, mode: RoundMode): number {
   if (!Number.isFinite(x) || x === 0) return x === 0 ? 0 : x;
   // Arithmetic first (the text path cost ~1 us a value: GROUP BY round(price, -1) over 10M
   // rows took 8.8 s). y = |x| * 10^scale is within a few ulps of the shown digits scaled, so

@@ -66,6 +66,12 @@ export interface ScalarBinding {
    * systimestamp): the planner then never folds them into constants.
    */
   deterministic?: boolean;
+  /**
+   * The function on numbers when its value is exactly this for non-NULL numeric arguments read
+   * as doubles (NULL for any NULL argument, non-finite results NULL): the batch expression loops
+   * call it per row without boxing (exec/vector/batch_expr.ts). Returns DOUBLE.
+   */
+  numeric?: (...xs: number[]) => number;
 }
 
 export interface ScalarFunction {

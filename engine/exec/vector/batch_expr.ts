@@ -524,6 +524,16 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
   if (ARITH.has(name) && e.args.length === 2) return arith(g, e);
   if (name === "neg" && e.args.length === 1) return neg(g, e);
   if (CMP.has(name) && e.args.length === 2) return compare(g, e);
+  const numeric = e.binding?.numeric;
+  if (numeric && e.type.tag === "DOUBLE") {
+    // A function declaring its numeric form (sqrt, power, floor, round...): called on the doubles.
+    const xs = e.args.map((a) => node(g, a));
+    for (const x of xs) num(x);
+    const f = g.konst(numeric);
+    const nulls = xs.length ? xs.map((x) => `${x.v} !== ${x.v}`).join(" || ") : "false";
+    const t = g.tmp(`${nulls} ? NaN : ${f}(${xs.map((x) => x.v).join(", ")})`);
+    return { v: g.tmp(`${t} - ${t} === 0 ? ${t} : NaN`), repr: "num", kind: "double" };
+  }
   const extractAs = name === "extract" && e.args.length === 2 && e.args[1].type.tag === "TIMESTAMP"
     ? EXTRACT_AS_FIELD[constText(e.args[0])?.toLowerCase() ?? ""]
     : undefined;

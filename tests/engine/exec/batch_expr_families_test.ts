@@ -153,3 +153,29 @@ Deno.test("cast(integer AS STRING) compared with text agrees with the row path",
       "cast(l AS STRING) != 'x'",
     ])
   ));
+
+Deno.test("numeric functions (round family, sqrt, power, floor ...) agree with the row path", () =>
+  withTable((engine) =>
+    agree(
+      engine,
+      [
+        "round(d, 1)",
+        "round(d)",
+        "round(d, -1)",
+        "round_half_even(d, 1)",
+        "round_down(d, 2)",
+        "round_up(d * i, 0)",
+        "round(i, 2)",
+        "round(l, 1)",
+        "sqrt(d)",
+        "power(d, 2)",
+        "floor(d / 3)",
+        "ceil(l / 7.0)",
+        "ln(i)",
+        "atan2(d, i)",
+        "round(d, i % 3)",
+        "pi() * d",
+      ],
+      ["round(d, 1) = 2.5", "sqrt(i) > 5", "floor(d) IS NULL"],
+    )
+  ));
