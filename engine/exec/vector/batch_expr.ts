@@ -585,6 +585,18 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
     }
     if (!f) unsupported();
     const a = node(g, e.args[1]);
+    if (f.span !== undefined) {
+      // Fixed strides: the current bucket's bounds stay in locals; a row inside them costs two
+      // comparisons, a row past them one call.
+      const j = g.pre.length;
+      g.pre.push(`let fl${j} = 0, fh${j} = -1;`);
+      g.steps.push(
+        `if (!(${a.v} >= fl${j} && ${a.v} < fh${j}) && ${a.v} === ${a.v}) { fl${j} = ${
+          g.konst(f)
+        }(${a.v}); fh${j} = fl${j} + ${f.span}; }`,
+      );
+      return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : fl${j}`), repr: "num", kind: "long" };
+    }
     return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : ${g.konst(f)}(${a.v})`), repr: "num", kind: "long" };
   }
   return unsupported();

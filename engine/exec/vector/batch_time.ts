@@ -119,19 +119,24 @@ function civilField(part: 0 | 1 | 2): FieldFn {
   };
 }
 
-/** A function flooring a non-NULL µs timestamp. */
-export type FloorFn = (t: number) => number;
+/**
+ * A function flooring a non-NULL µs timestamp. `span`, on fixed strides: the floor of t holds
+ * for [floor, floor + span), which lets a loop keep the current bucket's bounds.
+ */
+export type FloorFn = ((t: number) => number) & { span?: number };
 
 /**
  * Floors to a fixed stride of `ticks` µs counted from the epoch (shifted by `shift` µs: weeks
  * start on Mondays), as datetime_units.ts floorFixed does when the stride is whole ticks.
  */
 function fixedFloor(ticks: number, shift: number): FloorFn {
-  return (t) => {
+  const f: FloorFn = (t) => {
     let r = (t + shift) % ticks;
     if (r < 0) r += ticks;
     return t - r;
   };
+  f.span = ticks;
+  return f;
 }
 
 /** A floor whose result depends only on the day: computed by `f` once per distinct day. */

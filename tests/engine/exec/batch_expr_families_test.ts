@@ -179,3 +179,18 @@ Deno.test("numeric functions (round family, sqrt, power, floor ...) agree with t
       ["round(d, 1) = 2.5", "sqrt(i) > 5", "floor(d) IS NULL"],
     )
   ));
+
+Deno.test("date_trunc and timestamp_floor (bucket bounds kept in the loop) agree with the row path", () =>
+  withTable((engine) =>
+    agree(
+      engine,
+      [
+        ...["second", "minute", "hour", "day", "week", "month", "quarter", "year", "millisecond"]
+          .map((u) => `date_trunc('${u}', t2)`),
+        ...["1s", "15m", "2h", "1d", "3d", "1w", "1M", "1y", "7T"].map((s) => `timestamp_floor('${s}', t2)`),
+        "date_trunc('hour', ts)",
+        "hour(date_trunc('day', t2) + 3600000000)",
+      ],
+      ["date_trunc('hour', t2) = '1970-01-01T00:00:00'", "timestamp_floor('1d', t2) < 0"],
+    )
+  ));
