@@ -9,14 +9,25 @@
  *   best pair per group chosen in pair-creation order, which is each group's first-seen order
  *   as in the accumulator's Map, so ties go to the same value;
  * - approx_percentile / approx_median: the accumulator's own DoubleHistogram per group,
- *   recorded from a double vector.
+ *   recorded from a double vector;
+ * - min / max of text, symbols, IPv4 and booleans: the best value per group, compared as the
+ *   accumulator compares; string_agg / string_distinct_agg: each group's parts;
+ * - bit_and / bit_or / bit_xor of integers: the fold in 32-bit words per group.
  *
  * Answers equal the accumulators' (the same comparisons, the same histograms). One intended
  * difference: mode over DOUBLE answers 0 where the group's most frequent value is 0 and it saw
  * -0.0 first (value ids fold -0.0 into 0; the values compare equal).
  */
 import type { ColumnType } from "../../base/types.ts";
-import { nullValueOf, readValue, type Value, type Vector } from "../../base/values.ts";
+import {
+  int32,
+  int64,
+  INT_NULL,
+  nullValueOf,
+  readValue,
+  type Value,
+  type Vector,
+} from "../../base/values.ts";
 import { SqlError } from "../../base/errors.ts";
 import { DoubleHistogram } from "../../functions/hdr_double_histogram.ts";
 import { IntPairHash } from "./int_hash.ts";
@@ -35,7 +46,10 @@ export type CollectFn =
   | "min"
   | "max"
   | "string_agg"
-  | "string_distinct_agg";
+  | "string_distinct_agg"
+  | "bit_and"
+  | "bit_or"
+  | "bit_xor";
 
 /** Value types read back as the row evaluator gives them (pick_states.ts TAGS). */
 const VALUE_TAGS = new Set([
@@ -98,6 +112,12 @@ export function collectFnOf(name: string, types: ColumnType[], distinct: boolean
     case "string_agg":
     case "string_distinct_agg":
       return types.length === 2 && TEXT_TAGS.has(t) ? name : undefined;
+    case "bit_and":
+    case "bit_or":
+    case "bit_xor":
+      return types.length === 1 && (t === "INT" || t === "SHORT" || t === "BYTE" || t === "LONG")
+        ? name
+        : undefined;
   }
   return undefined;
 }
@@ -120,6 +140,8 @@ export class CollectAgg {
   #vids = new Int32Array(0);
   #pairIds = new Int32Array(0);
   #best?: Int32Array;
+  /** bit_*: the fold's low word (the high word of a LONG in #keyHi). */
+  #bitsLo = new Int32Array(0);
   /** approx_*: one histogram per group. */
   #hist: (DoubleHistogram | undefined)[] = [];
   /** string_agg: each group's parts (and, distinct, the parts seen). */
@@ -154,6 +176,13 @@ export class CollectAgg {
     flag.set(this.#flag);
     this.#seen = seen;
     this.#flag = flag;
+    if (this.fn.startsWith("bit_")) {
+      const hi = new Int32Array(size), lo = new Int32Array(size);
+      hi.set(this.#keyHi);
+      lo.set(this.#bitsLo);
+      this.#keyHi = hi;
+      this.#bitsLo = lo;
+    }
     if (this.fn === "arg_min" || this.fn === "arg_max" || this.fn === "min" || this.fn === "max") {
       const key = new Float64Array(size), hi = new Int32Array(size);
       key.set(this.#key);
@@ -186,6 +215,10 @@ export class CollectAgg {
       case "string_agg":
       case "string_distinct_agg":
         return this.#stringAgg(gids, rows, args[0], mask, this.fn === "string_distinct_agg");
+      case "bit_and":
+      case "bit_or":
+      case "bit_xor":
+        return this.#bits(gids, rows, args[0], mask);
       default:
         return this.#percentile(gids, rows, args[0], mask);
     }
@@ -331,6 +364,47 @@ export class CollectAgg {
     }
   }
 
+  /**
+   * The accumulator folds BigInt(x); a 32-bit fold of the sign-extended values has the same low
+   * 32 bits (what its INT/SHORT/BYTE result keeps), and a LONG folds word by word.
+   */
+  #bits(gids: Int32Array, rows: number, arg: Vector, mask: Uint8Array | undefined): void {
+    const seen = this.#seen, hi = this.#keyHi, lo = this.#bitsLo, fn = this.fn;
+    const d = arg.data;
+    const wide = d instanceof BigInt64Array;
+    const w = wide
+      ? new Int32Array(d.buffer, d.byteOffset, 2 * rows)
+      : (d as Int32Array | Int16Array | Int8Array);
+    const nullable = d instanceof Int32Array;
+    for (let i = 0; i < rows; i++) {
+      if (mask && !mask[i]) continue;
+      let h = 0, l: number;
+      if (wide) {
+        h = w[2 * i + 1];
+        l = w[2 * i];
+        if (h === -2147483648 && l === 0) continue;
+      } else {
+        l = w[i];
+        if (nullable && l === INT_NULL) continue;
+      }
+      const g = gids[i];
+      if (!seen[g]) {
+        seen[g] = 1;
+        hi[g] = h;
+        lo[g] = l;
+      } else if (fn === "bit_and") {
+        hi[g] &= h;
+        lo[g] &= l;
+      } else if (fn === "bit_or") {
+        hi[g] |= h;
+        lo[g] |= l;
+      } else {
+        hi[g] ^= h;
+        lo[g] ^= l;
+      }
+    }
+  }
+
   #scratch = new Int32Array(0);
   #groupsScratch(rows: number): Int32Array {
     if (this.#scratch.length < rows) this.#scratch = new Int32Array(rows);
@@ -374,6 +448,15 @@ export class CollectAgg {
       case "min":
       case "max":
         return this.#values[g] ?? this.#empty;
+      case "bit_and":
+      case "bit_or":
+      case "bit_xor": {
+        if (!this.#seen[g]) return this.#empty;
+        if (this.returns.tag === "LONG") {
+          return int64((BigInt(this.#keyHi[g]) << 32n) + BigInt(this.#bitsLo[g] >>> 0));
+        }
+        return this.returns.tag === "INT" ? int32(this.#bitsLo[g]) : this.#bitsLo[g];
+      }
       case "string_agg":
       case "string_distinct_agg": {
         const parts = this.#parts[g];

@@ -3,10 +3,10 @@
  * states (exec/vector/double_states.ts: geomean, weighted_avg, vwap, twap, haversine_dist_deg,
  * skewness/kurtosis; exec/vector/collect_states.ts: bool_and/bool_or, arg_min/arg_max, mode,
  * approx_percentile/approx_median, min/max of text, symbols, IPv4 and booleans, string_agg,
- * string_distinct_agg; approx_count_distinct as count_distinct) against the row-at-a-time reference: the same rows to the
+ * string_distinct_agg, bit_and/bit_or/bit_xor; approx_count_distinct as count_distinct) against the row-at-a-time reference: the same rows to the
  * last bit over more than two batches, with NULLs, non-finite doubles (read as NULL), LONGs past
  * 2^53, zero and negative values, FILTER where allowed, one and two keys, an unkeyed query and an
- * empty input. EXPLAIN names no row accumulators for them, and names them for bit_or.
+ * empty input. EXPLAIN names no row accumulators for them, and names them for isOrdered.
  */
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
@@ -60,6 +60,13 @@ const AGGS = [
   "max(str) FILTER (WHERE i > 40)",
   "string_agg(s, '|') FILTER (WHERE i < 20)",
   "approx_count_distinct(i) FILTER (WHERE b)",
+  "bit_and(i)",
+  "bit_or(l)",
+  "bit_xor(big)",
+  "bit_xor(i)",
+  "bit_and(big)",
+  "bit_or(sh)",
+  "bit_xor(sh) FILTER (WHERE b)",
   "weighted_avg(d, w) FILTER (WHERE i > 50)",
   "twap(d, ts) FILTER (WHERE i > 20)",
   "arg_max(s, d) FILTER (WHERE i < 30)",
@@ -75,7 +82,7 @@ Deno.test("geomean, vwap, twap, arg_max, mode, bool_or, approx_percentile ... an
     await engine.execute(
       "CREATE TABLE t AS (SELECT timestamp_sequence('2024-01-01', 1_000_000L) ts, rnd_symbol(5, 2, 3, 3) k, " +
         "x % 3 j, rnd_double(4) d, rnd_long(0, 1000, 4) l, rnd_int(0, 100, 4) i, rnd_int(0, 3, 5) w, " +
-        "rnd_symbol(7, 2, 3, 4) s, rnd_str(3, 5, 4) str, rnd_varchar(2, 4, 4) vc, rnd_boolean() b, " +
+        "rnd_symbol(7, 2, 3, 4) s, rnd_str(3, 5, 4) str, rnd_varchar(2, 4, 4) vc, rnd_boolean() b, rnd_short() sh, " +
         "rnd_double(6) * 180 - 90 lat, rnd_double(6) * 360 - 180 lon, rnd_long(0, 5, 3) * 4611686018427387L big " +
         "FROM long_sequence(150_000)) TIMESTAMP(ts) PARTITION BY DAY",
       adminSession(),
@@ -113,16 +120,16 @@ Deno.test("geomean, vwap, twap, arg_max, mode, bool_or, approx_percentile ... an
     // An aggregate without a batch form is named in EXPLAIN.
     const { got, want, plan } = await bothWays(
       engine,
-      "SELECT k, bit_or(i), mode(s) FROM t GROUP BY k",
+      "SELECT k, isOrdered(i), mode(s) FROM t GROUP BY k",
     );
-    assert.match(plan, /vectorized hash, row accumulators: bit_or\]/);
+    assert.match(plan, /vectorized hash, row accumulators: isordered\]/);
     assert.deepEqual(got.map((r) => r.map(resultKey)), want.map((r) => r.map(resultKey)));
     // SAMPLE BY's hash path is the same aggregation: its EXPLAIN names the row accumulators too.
     const sampled = await bothWays(
       engine,
-      "SELECT ts, k, bit_xor(i), vwap(d, l), mode(s) FROM t SAMPLE BY 1d",
+      "SELECT ts, k, isOrdered(i), vwap(d, l), mode(s) FROM t SAMPLE BY 1d",
     );
-    assert.match(sampled.plan, /SampleBy \[hash, row accumulators: bit_xor\]/);
+    assert.match(sampled.plan, /SampleBy \[hash, row accumulators: isordered\]/);
     assert.deepEqual(sampled.got.map((r) => r.map(resultKey)), sampled.want.map((r) => r.map(resultKey)));
     assert.ok(sampled.got.length > 2);
   } finally {
