@@ -48,7 +48,8 @@ export function aggKindOf(call: AggregateCall): AggKind {
   const pick = args.length === 1 ? pickFnOf(call.name, args[0].type, distinct) : undefined;
   if (pick) return { kind: "pick", fn: pick };
   const tags = args.map((x) => x.type.tag);
-  const stat = statFnOf(call.name, tags, distinct);
+  // approx_var_samp is the exact sample variance (aggregate_regression.ts).
+  const stat = statFnOf(call.name === "approx_var_samp" ? "var_samp" : call.name, tags, distinct);
   if (stat) return { kind: "stat", fn: stat };
   const dbl = doubleFnOf(call.name, tags, distinct);
   if (dbl) return { kind: "double", fn: dbl };

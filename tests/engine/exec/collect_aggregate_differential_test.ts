@@ -1,7 +1,7 @@
 /**
  * The aggregates the hash aggregation moved off row-at-a-time accumulators onto typed-array
  * states (exec/vector/double_states.ts: geomean, weighted_avg, vwap, twap, haversine_dist_deg,
- * skewness/kurtosis; exec/vector/collect_states.ts: bool_and/bool_or, arg_min/arg_max, mode,
+ * skewness/kurtosis, regr_*, weighted_stddev_*; exec/vector/collect_states.ts: bool_and/bool_or, arg_min/arg_max, mode,
  * approx_percentile/approx_median, min/max of text, symbols, IPv4 and booleans, string_agg,
  * string_distinct_agg, bit_and/bit_or/bit_xor; approx_count_distinct as count_distinct) against the row-at-a-time reference: the same rows to the
  * last bit over more than two batches, with NULLs, non-finite doubles (read as NULL), LONGs past
@@ -60,6 +60,21 @@ const AGGS = [
   "max(str) FILTER (WHERE i > 40)",
   "string_agg(s, '|') FILTER (WHERE i < 20)",
   "approx_count_distinct(i) FILTER (WHERE b)",
+  "regr_slope(d, l)",
+  "regr_intercept(d, i)",
+  "regr_count(d, l)",
+  "regr_r2(l, d)",
+  "regr_avgx(d, l)",
+  "regr_avgy(d, l)",
+  "regr_sxx(d, i)",
+  "regr_syy(d, i)",
+  "regr_sxy(i, d)",
+  "regr_r2(w, w)",
+  "weighted_stddev(d, w)",
+  "weighted_stddev_rel(d, i)",
+  "weighted_stddev_freq(d, w)",
+  "approx_var_samp(d)",
+  "regr_slope(d, l) FILTER (WHERE i > 50)",
   "bit_and(i)",
   "bit_or(l)",
   "bit_xor(big)",
