@@ -20,6 +20,7 @@ import {
 import { denseKeysOf, parallelOf, partitionedOf } from "../exec/vector/hash_parallel.ts";
 import { sampleByOp } from "../exec/sample_by_parallel.ts";
 import { filterOp } from "../exec/filter.ts";
+import { batchForm } from "../exec/vector/batch_eval.ts";
 import { parallelTopNNotes, parallelTopNOf } from "../exec/vector/top_n_parallel.ts";
 import { joinOp } from "../exec/hash_join.ts";
 import { parallelProbeOf } from "../exec/vector/join_parallel.ts";
@@ -84,11 +85,21 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
       return `DataFrame table: ${n.table} columns: ${n.columns.map((c) => c.name).join(",")}` +
         `${scanIntervals(n)}${n.reverse ? " backward" : ""}`;
     case "filter": {
-      const op = filterOp(n);
-      return op ? `Filter [${op}]` : "Filter";
+      // Kernels, else one generated loop per batch, else the row evaluator (compile_expr.ts).
+      const op = filterOp(n) ?? (batchForm(n.predicate, "select") ? "batch loop" : "row");
+      return `Filter [${op}]`;
     }
-    case "project":
-      return `VirtualRecord columns: ${n.columns.map((c) => c.name).join(",")}`;
+    case "project": {
+      // Computed columns the row evaluator runs (the others run as batch loops or pass through).
+      const rows = n.exprs.flatMap((e, c) =>
+        e.kind === "column" || (batchForm(e, "value") && e.type.tag === n.columns[c].type.tag)
+          ? []
+          : [n.columns[c].name]
+      );
+      const computed = n.exprs.some((e) => e.kind !== "column");
+      const mark = rows.length ? ` [row: ${rows.join(",")}]` : computed ? " [batch loops]" : "";
+      return `VirtualRecord columns: ${n.columns.map((c) => c.name).join(",")}${mark}`;
+    }
     case "aggregate": {
       const workers = parallelOf(n);
       const stats = aggregatePartitionStats(n) ? ", partition stats" : "";

@@ -139,3 +139,31 @@ export function batchMask(e: BoundExpr, ctx: ExecContext): BatchMask | undefined
     for (let i = 0; i < b.rowCount; i++) mask[i] = rows(b, i) ? 1 : 0;
   };
 }
+
+/** What EXPLAIN's questions compile against: no values yet, no row path needed. */
+const PLAN_ENV: BatchEnv = {
+  planning: true,
+  subquery: () => ({ value: null }),
+  rowPredicate: () => () => false,
+  rowValue: () => () => null,
+};
+
+/**
+ * Whether `e` has the batch form batchVector ("value") or batchSelect ("select") would build for
+ * it, asked at plan time (EXPLAIN marks filters and projections evaluated row by row).
+ */
+export function batchForm(e: BoundExpr, sink: "value" | "select"): boolean {
+  if (referenceExecution()) return false;
+  if (sink === "value") {
+    if (e.kind === "column") return false;
+    if (
+      e.kind === "cast" && e.arg.kind === "column" && e.arg.type.tag === "SYMBOL" && e.from.tag === "SYMBOL"
+    ) return true;
+    if (e.kind === "call" && e.name === "to_str") {
+      const a = e.args[0];
+      const argForm = a?.kind === "column" || (a !== undefined && batchForm(a, "value"));
+      if (argForm && timeTextVector(e, (b) => b.columns[0])) return true;
+    }
+  }
+  return compileBatchExpr(e, sink, [], PLAN_ENV) !== undefined;
+}

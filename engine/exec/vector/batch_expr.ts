@@ -230,6 +230,11 @@ export interface BatchEnv {
   rowPredicate(e: BoundExpr): (b: Batch, i: number) => boolean;
   /** The row path's evaluator of `e` (compile_expr.ts compileExpr). */
   rowValue(e: BoundExpr): (b: Batch, i: number) => unknown;
+  /**
+   * Set when EXPLAIN asks whether a batch form exists (batch_eval.ts batchForm): parameters and
+   * prepared values are not known yet and count as NULL of their type (EXISTS as a boolean).
+   */
+  planning?: boolean;
 }
 
 /**
@@ -422,8 +427,8 @@ function node(g: Gen, e: BoundExpr): Node {
     }
     case "exists": {
       const v = e.outer?.length ? undefined : g.env?.subquery(e.plan);
-      if (!v || typeof v.value !== "boolean") unsupported();
-      return { v: String(v.value), repr: "bool" };
+      if (!v || (typeof v.value !== "boolean" && !g.env?.planning)) unsupported();
+      return { v: String(v.value === true), repr: "bool" };
     }
     case "column": {
       const lay = LAYOUT[e.type.tag] ?? unsupported();
@@ -433,6 +438,9 @@ function node(g: Gen, e: BoundExpr): Node {
     case "const":
       return constant(g, e.type, e.value);
     case "param": {
+      if (g.env?.planning && e.outer === undefined) {
+        return constant(g, e.type, e.type.tag === "BOOLEAN" ? false : null);
+      }
       if (e.outer !== undefined || e.index < 1 || e.index > g.params.length) unsupported();
       return constant(g, e.type, g.params[e.index - 1]);
     }

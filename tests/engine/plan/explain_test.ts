@@ -87,5 +87,18 @@ Deno.test("explain names the SAMPLE BY operator and a filter run by the WASM ker
   assert.equal(await first("SELECT ts, s, avg(price) FROM t SAMPLE BY 1h FILL(NULL)"), "SampleBy [hash]");
   // Kernel predicates over a scan run in WASM; arithmetic runs as a generated batch loop.
   assert.match(await explain("SELECT ts FROM t WHERE price > 3 AND s = 'a'"), /Filter \[wasm kernels\]/);
-  assert.doesNotMatch(await explain("SELECT ts FROM t WHERE price * 2 > qty"), /Filter \[/);
+  assert.match(await explain("SELECT ts FROM t WHERE price * 2 > qty"), /Filter \[batch loop\]/);
+  // What has no batch form is marked as evaluated row by row (filters and computed columns).
+  assert.match(
+    await explain("SELECT ts FROM t WHERE concat(s, qty) = 'a1' OR price > qty"),
+    /Filter \[row\]/,
+  );
+  assert.match(
+    await explain("SELECT price * 2 p, s, regexp_replace(s, 'a', 'b') r FROM t"),
+    /VirtualRecord columns: p,s,r \[row: r\]/,
+  );
+  assert.match(
+    await explain("SELECT price * 2 p, hour(ts) h FROM t"),
+    /VirtualRecord columns: p,h \[batch loops\]/,
+  );
 });
