@@ -17,10 +17,11 @@ import {
 import type { BoundExpr } from "../../plan/bound.ts";
 import { compileExpr, compilePredicate } from "../compile_expr.ts";
 import type { ExecContext } from "../exec_context.ts";
-import { type BatchEnv, compileBatchExpr } from "./batch_expr.ts";
+import { type BatchEnv, compileBatchExpr, soleSymbolColumn } from "./batch_expr.ts";
 import { referenceExecution } from "./physical.ts";
 import { symbolCaster } from "./symbol_cast.ts";
 import { timeTextVector } from "./time_text.ts";
+import { symbolTextVector } from "./symbol_text.ts";
 
 type Out = Int8Array | Int16Array | Int32Array | Float32Array | Float64Array;
 
@@ -57,6 +58,19 @@ export function batchVector(
   }
   const text = e.kind === "call" && e.name === "to_str" ? timeText(e, ctx) : undefined;
   if (text) return text;
+  const symCol = symbolTextColumn(e);
+  if (symCol !== undefined) {
+    let rows: ReturnType<typeof compileExpr> | undefined;
+    const texts = symbolTextVector(e, symCol, (b, i) => (rows ??= compileExpr(e, ctx))(b, i));
+    return (b) => {
+      const v = texts(b);
+      if (v) return v;
+      rows ??= compileExpr(e, ctx);
+      const data = allocVectorData(e.type, b.rowCount);
+      for (let i = 0; i < b.rowCount; i++) writeValue(e.type, data, i, rows(b, i));
+      return { type: e.type, data };
+    };
+  }
   const run = compileBatchExpr(e, "value", ctx.params, envOf(ctx));
   if (!run) return undefined;
   const t = e.type;
@@ -76,6 +90,14 @@ export function batchVector(
     }
     return { type: t, data };
   };
+}
+
+/** The SYMBOL column a text-valued expression reads alone (symbol_text.ts), or undefined. */
+function symbolTextColumn(e: BoundExpr): number | undefined {
+  if ((e.type.tag !== "STRING" && e.type.tag !== "VARCHAR") || e.kind === "column" || e.kind === "const") {
+    return undefined;
+  }
+  return soleSymbolColumn(e)?.index;
 }
 
 /** to_str(ts, format) once per distinct unit of the format (time_text.ts); odd batches by row. */
@@ -159,6 +181,7 @@ export function batchForm(e: BoundExpr, sink: "value" | "select"): boolean {
     if (
       e.kind === "cast" && e.arg.kind === "column" && e.arg.type.tag === "SYMBOL" && e.from.tag === "SYMBOL"
     ) return true;
+    if (symbolTextColumn(e) !== undefined) return true;
     if (e.kind === "call" && e.name === "to_str") {
       const a = e.args[0];
       const argForm = a?.kind === "column" || (a !== undefined && batchForm(a, "value"));

@@ -820,7 +820,7 @@ function compilesDirectly(e: BoundExpr, params: readonly unknown[]): boolean {
  * row besides it: no other column, no correlated subquery, no non-deterministic function (now(),
  * rnd_*). Such a predicate has one answer per dictionary code.
  */
-function soleSymbolColumn(e: BoundExpr): Extract<BoundExpr, { kind: "column" }> | undefined {
+export function soleSymbolColumn(e: BoundExpr): Extract<BoundExpr, { kind: "column" }> | undefined {
   let col: Extract<BoundExpr, { kind: "column" }> | undefined;
   let ok = true;
   walkBound(e, (x) => {

@@ -194,3 +194,19 @@ Deno.test("date_trunc and timestamp_floor (bucket bounds kept in the loop) agree
       ["date_trunc('hour', t2) = '1970-01-01T00:00:00'", "timestamp_floor('1d', t2) < 0"],
     )
   ));
+
+Deno.test("text functions of a SYMBOL column (once per dictionary code) agree with the row path", () =>
+  withTable((engine) =>
+    agree(engine, [
+      "upper(s)",
+      "lower(s)",
+      "concat(s, '-x')",
+      "s || '/' || s",
+      "substring(s, 1, 2)",
+      "coalesce(s, 'none')",
+      "coalesce(s, 'a')",
+      "replace(s, 'a', 'b')",
+      "left(s, 1)",
+      "CASE WHEN s = 'a' THEN 'A' ELSE NULL END",
+    ])
+  ));
