@@ -119,12 +119,51 @@ export function binop_i64(
   out: usize,
 ): void {
   const ac = (consts & 1) != 0, bc = (consts & 2) != 0;
-  for (let j = 0; j < count; j++) {
-    const r = sel != 0 ? <usize>selAt(sel, j) << 3 : <usize>j << 3;
-    const x = ac ? av : load<i64>(a + r);
-    const y = bc ? bv : load<i64>(b + r);
-    store<i64>(out + (<usize>j << 3), applyI64(op, x, y));
+  if (sel != 0) {
+    for (let j = 0; j < count; j++) {
+      const r = <usize>selAt(sel, j) << 3;
+      const x = ac ? av : load<i64>(a + r);
+      const y = bc ? bv : load<i64>(b + r);
+      store<i64>(out + (<usize>j << 3), applyI64(op, x, y));
+    }
+    return;
   }
+  // Two rows per v128, one loop per operator (the scalar loop with its per-row tests ran at
+  // ~5 ns a row: sum(qty * 2 + 1) over 10M rows took 68 ms). A NULL operand lane gives NULL.
+  let i = 0;
+  if (op == OP_ADD) i = simdI64(OP_ADD, a, av, b, bv, ac, bc, count, out);
+  else if (op == OP_SUB) i = simdI64(OP_SUB, a, av, b, bv, ac, bc, count, out);
+  else i = simdI64(OP_MUL, a, av, b, bv, ac, bc, count, out);
+  for (; i < count; i++) {
+    const o = <usize>i << 3;
+    store<i64>(out + o, applyI64(op, ac ? av : load<i64>(a + o), bc ? bv : load<i64>(b + o)));
+  }
+}
+
+/** The v128 part of binop_i64 without a selection; returns the first row left to do. */
+// @ts-ignore: decorator
+@inline function simdI64(
+  op: i32,
+  a: usize,
+  av: i64,
+  b: usize,
+  bv: i64,
+  ac: bool,
+  bc: bool,
+  count: i32,
+  out: usize,
+): i32 {
+  const nul = i64x2.splat(LONG_NULL), avv = i64x2.splat(av), bvv = i64x2.splat(bv);
+  let i = 0;
+  for (; i + 2 <= count; i += 2) {
+    const o = <usize>i << 3;
+    const x = ac ? avv : v128.load(a + o);
+    const y = bc ? bvv : v128.load(b + o);
+    const r = op == OP_ADD ? i64x2.add(x, y) : op == OP_SUB ? i64x2.sub(x, y) : i64x2.mul(x, y);
+    const isNull = v128.or(i64x2.eq(x, nul), i64x2.eq(y, nul));
+    v128.store(out + o, v128.bitselect(nul, r, isNull));
+  }
+  return i;
 }
 
 /** A row's rank: the value, or -Infinity for NULL (NaN, ±Infinity). */
