@@ -542,6 +542,16 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
     const t = g.tmp(`${nulls} ? NaN : ${f}(${xs.map((x) => x.v).join(", ")})`);
     return { v: g.tmp(`${t} - ${t} === 0 ? ${t} : NaN`), repr: "num", kind: "double" };
   }
+  if ((name === "abs" || name === "sign") && e.args.length === 1 && e.type.tag === e.args[0].type.tag) {
+    // Type-keeping: BYTE/SHORT wrap in their width (abs(-128) is -128), as the row path does.
+    const a = node(g, e.args[0]);
+    const k = num(a);
+    const f = name === "abs" ? `Math.abs(${a.v})` : `(Math.sign(${a.v}) + 0)`;
+    const wrap: Record<string, string> = { BYTE: `(${f} << 24) >> 24`, SHORT: `(${f} << 16) >> 16` };
+    const tag = e.type.tag;
+    if (!["BYTE", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE"].includes(tag)) unsupported();
+    return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : ${wrap[tag] ?? f}`), repr: "num", kind: k };
+  }
   const extractAs = name === "extract" && e.args.length === 2 && e.args[1].type.tag === "TIMESTAMP"
     ? EXTRACT_AS_FIELD[constText(e.args[0])?.toLowerCase() ?? ""]
     : undefined;
@@ -1002,6 +1012,20 @@ function cast(g: Gen, e: Extract<BoundExpr, { kind: "cast" }>): Node {
         repr: "num",
         kind: "int",
       };
+    }
+    case "TIMESTAMP":
+    case "DATE": {
+      // castValue's toTime: integers are ticks already; DATE <-> TIMESTAMP rescale (floor to ms).
+      if (INTEGERS.has(from)) return { v: x, repr: "num", kind: "long" };
+      if (from === "DATE" && to === "TIMESTAMP") {
+        const t = g.tmp(`${x} * 1000`);
+        g.checkRange(t);
+        return { v: t, repr: "num", kind: "long" };
+      }
+      if (from === "TIMESTAMP" && to === "DATE") {
+        return { v: g.tmp(`Math.floor(${x} / 1000)`), repr: "num", kind: "long" };
+      }
+      return unsupported();
     }
     default:
       return unsupported();
