@@ -34,9 +34,20 @@ function constNumber(e: BoundExpr | undefined): number | undefined {
   return e?.kind === "const" && e.value !== null ? Number(e.value) : undefined;
 }
 
-/** The state kind serving `call` in the hash aggregation. */
-export function aggKindOf(call: AggregateCall): AggKind {
-  const distinct = isDistinct(call);
+/**
+ * The state kind serving `call` in the hash aggregation. A DISTINCT aggregate other than
+ * count(DISTINCT) whose arguments after the first are constants runs on its plain form's
+ * state over the rows that bring a new (group, value) pair (`dedupe`: distinct_rows.ts).
+ */
+export function aggKindOf(call: AggregateCall): AggKind & { dedupe?: boolean } {
+  const kind = kindOf(call, isDistinct(call));
+  if (kind.kind !== "row" || !isDistinct(call) || call.args.length === 0) return kind;
+  if (!call.args.slice(1).every((x) => x.kind === "const")) return kind;
+  const plain = kindOf(call, false);
+  return plain.kind === "row" ? kind : { ...plain, dedupe: true };
+}
+
+function kindOf(call: AggregateCall, distinct: boolean): AggKind {
   const args = call.args;
   const native = nativeFnOf(call.name, args.length === 1 ? args[0].type : undefined, distinct);
   if (native && args.length <= 1) return { kind: "native", fn: native };

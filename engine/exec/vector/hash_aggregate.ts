@@ -38,7 +38,8 @@ import { StatAgg } from "./stat_states.ts";
 import { PickAgg } from "./pick_states.ts";
 import { DoubleAgg } from "./double_states.ts";
 import { CollectAgg } from "./collect_states.ts";
-import { aggKindOf, isDistinct } from "./agg_kind.ts";
+import { type AggKind, aggKindOf, isDistinct } from "./agg_kind.ts";
+import { DistinctRows } from "./distinct_rows.ts";
 import { IntPairHash } from "./int_hash.ts";
 import { KeyIds } from "./key_ids.ts";
 
@@ -96,6 +97,9 @@ interface AggPlan {
   filter?: Evaluator;
   /** The FILTER clause as a batch mask, when it has a batch form. */
   filterMask?: BatchMask;
+  /** DISTINCT over a plain form's state: the rows bringing a new (group, value) pair. */
+  dedupe?: DistinctRows;
+  dedupeArg?: VectorOf;
   call: AggregateCall;
 }
 
@@ -112,6 +116,20 @@ export async function* runHashAggregate(
     const filter = call.filter && !filterMask ? compileExpr(call.filter, ctx) : undefined;
     const kind = aggKindOf(call);
     const vectors = () => call.args.map((x) => vectorOf(x, ctx));
+    const plan = planOf(call, kind, filter, filterMask, vectors);
+    if (kind.dedupe) {
+      plan.dedupe = new DistinctRows();
+      plan.dedupeArg = vectorOf(call.args[0], ctx);
+    }
+    return plan;
+  });
+  function planOf(
+    call: AggregateCall,
+    kind: AggKind,
+    filter: Evaluator | undefined,
+    filterMask: BatchMask | undefined,
+    vectors: () => VectorOf[],
+  ): AggPlan {
     switch (kind.kind) {
       case "native": {
         const distinctIds = kind.fn === "countDistinct" ? new KeyIds() : undefined;
@@ -146,13 +164,13 @@ export async function* runHashAggregate(
         };
     }
     return { call, filter, filterMask, accs: [], args: call.args.map((x) => compileExpr(x, ctx)) };
-  });
+  }
   // Group g's key ids, one array per key (several keys); a single key's ids are its group ids.
   const groupKeyIds: Ints[] = n.keys.map(() => new Ints());
   let groups = n.keys.length === 0 ? 1 : 0;
   let ids = new Int32Array(0), gids = new Int32Array(0), fold = new Int32Array(0);
   let perKey: Int32Array[] = [];
-  let mask = new Uint8Array(0);
+  let mask = new Uint8Array(0), firstRows = new Uint8Array(0);
   const groupBytes = NativeAgg.GROUP_BYTES * aggs.length + 16 * n.keys.length +
     96 * aggs.filter((a) => a.accs).length + StatAgg.GROUP_BYTES * aggs.filter((a) => a.stat).length +
     PickAgg.GROUP_BYTES * aggs.filter((a) => a.pick).length +
@@ -170,6 +188,7 @@ export async function* runHashAggregate(
       fold = new Int32Array(rows);
       perKey = n.keys.map(() => new Int32Array(rows));
       mask = new Uint8Array(rows);
+      firstRows = new Uint8Array(rows);
     }
     if (n.keys.length === 0) {
       // gids stays all zeros: the single group.
@@ -202,6 +221,10 @@ export async function* runHashAggregate(
         m = mask;
         for (let i = 0; i < rows; i++) m[i] = a.filter(b, i) === true ? 1 : 0;
       }
+      if (a.dedupe) {
+        a.dedupe.mark(gids, rows, a.dedupeArg!(b), m, firstRows);
+        m = firstRows;
+      }
       if (a.native) {
         a.native.reserve(groups);
         a.native.add(gids, rows, a.arg?.(b), m);
@@ -233,7 +256,10 @@ export async function* runHashAggregate(
     // Charged after the batch is added: DISTINCT aggregates' (group, value) sets grow while the
     // group count stays put (count_distinct of an unkeyed query holds every value in one group).
     const held = groups * groupBytes +
-      aggs.reduce((s, a) => s + (a.native?.extraBytes ?? 0) + (a.collect?.extraBytes ?? 0), 0);
+      aggs.reduce(
+        (s, a) => s + (a.native?.extraBytes ?? 0) + (a.collect?.extraBytes ?? 0) + (a.dedupe?.bytes ?? 0),
+        0,
+      );
     if (held > charged) {
       charge(ctx, held - charged);
       charged = held;

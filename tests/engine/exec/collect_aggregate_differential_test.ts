@@ -3,7 +3,8 @@
  * states (exec/vector/double_states.ts: geomean, weighted_avg, vwap, twap, haversine_dist_deg,
  * skewness/kurtosis, regr_*, weighted_stddev_*; exec/vector/collect_states.ts: bool_and/bool_or, arg_min/arg_max, mode,
  * approx_percentile/approx_median, min/max of text, symbols, IPv4 and booleans, string_agg,
- * string_distinct_agg, bit_and/bit_or/bit_xor; approx_count_distinct as count_distinct) against the row-at-a-time reference: the same rows to the
+ * string_distinct_agg, bit_and/bit_or/bit_xor; approx_count_distinct as count_distinct) and
+ * DISTINCT forms of one-argument aggregates (exec/vector/distinct_rows.ts) against the row-at-a-time reference: the same rows to the
  * last bit over more than two batches, with NULLs, non-finite doubles (read as NULL), LONGs past
  * 2^53, zero and negative values, FILTER where allowed, one and two keys, an unkeyed query and an
  * empty input. EXPLAIN names no row accumulators for them, and names them for isOrdered.
@@ -75,6 +76,21 @@ const AGGS = [
   "weighted_stddev_freq(d, w)",
   "approx_var_samp(d)",
   "regr_slope(d, l) FILTER (WHERE i > 50)",
+  "sum(DISTINCT l)",
+  "avg(DISTINCT d)",
+  "sum(DISTINCT d)",
+  "min(DISTINCT i)",
+  "stddev(DISTINCT d)",
+  "string_agg(DISTINCT s, ',')",
+  "approx_percentile(DISTINCT d, 0.5)",
+  "mode(DISTINCT s)",
+  "first(DISTINCT str)",
+  "last(DISTINCT vc)",
+  "geomean(DISTINCT i)",
+  "bit_xor(DISTINCT i)",
+  "max(DISTINCT str)",
+  "sum(DISTINCT i) FILTER (WHERE b)",
+  "avg(DISTINCT d) FILTER (WHERE i > 10)",
   "bit_and(i)",
   "bit_or(l)",
   "bit_xor(big)",
@@ -135,9 +151,9 @@ Deno.test("geomean, vwap, twap, arg_max, mode, bool_or, approx_percentile ... an
     // An aggregate without a batch form is named in EXPLAIN.
     const { got, want, plan } = await bothWays(
       engine,
-      "SELECT k, isOrdered(i), mode(s) FROM t GROUP BY k",
+      "SELECT k, isOrdered(i), mode(s), weighted_avg(DISTINCT d, w) FROM t GROUP BY k",
     );
-    assert.match(plan, /vectorized hash, row accumulators: isordered\]/);
+    assert.match(plan, /vectorized hash, row accumulators: isordered,weighted_avg\]/);
     assert.deepEqual(got.map((r) => r.map(resultKey)), want.map((r) => r.map(resultKey)));
     // SAMPLE BY's hash path is the same aggregation: its EXPLAIN names the row accumulators too.
     const sampled = await bothWays(

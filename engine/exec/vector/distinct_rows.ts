@@ -1,0 +1,60 @@
+/**
+ * DISTINCT for any one-argument aggregate of the hash aggregation (`sum(DISTINCT x)`,
+ * `stddev(DISTINCT x)`, `string_agg(DISTINCT s, ',')`, ...): marks the rows whose (group,
+ * value) pair is seen for the first time, and the aggregate's typed-array state takes only
+ * those rows. The row path (functions/aggregates.ts distinctOnly) feeds its accumulator the
+ * first occurrence of each argument in input order, so the states see the same rows in the
+ * same order. Values are told apart as KeyIds does (every non-finite double is NULL, -0.0 is
+ * 0), which is the row path's keyPart equality for one column's values.
+ */
+import type { Vector } from "../../base/values.ts";
+import { IntPairHash } from "./int_hash.ts";
+import { KeyIds } from "./key_ids.ts";
+
+export class DistinctRows {
+  #ids = new KeyIds();
+  #pairs = new IntPairHash();
+  #vids = new Int32Array(0);
+  #g = new Int32Array(0);
+  #v = new Int32Array(0);
+  #at = new Int32Array(0);
+  #pairIds = new Int32Array(0);
+
+  /** Bytes held by the (group, value) pairs and the values, for the memory budget. */
+  get bytes(): number {
+    return this.#pairs.bytes + this.#ids.bytes;
+  }
+
+  /**
+   * out[i] = 1 for rows i < rows that `mask` keeps (all when absent) and whose (gids[i], value)
+   * pair is new, else 0.
+   */
+  mark(gids: Int32Array, rows: number, arg: Vector, mask: Uint8Array | undefined, out: Uint8Array): void {
+    if (this.#vids.length < rows) {
+      this.#vids = new Int32Array(rows);
+      this.#g = new Int32Array(rows);
+      this.#v = new Int32Array(rows);
+      this.#at = new Int32Array(rows);
+      this.#pairIds = new Int32Array(rows);
+    }
+    const vids = this.#vids, g = this.#g, v = this.#v, at = this.#at, ids = this.#pairIds;
+    this.#ids.map(arg, rows, vids);
+    let m = 0;
+    for (let i = 0; i < rows; i++) {
+      out[i] = 0;
+      if (mask && !mask[i]) continue;
+      g[m] = gids[i];
+      v[m] = vids[i];
+      at[m++] = i;
+    }
+    // A pair is new exactly when its id is the next one handed out (ids go in first-seen order).
+    let next = this.#pairs.size;
+    this.#pairs.mapBatch(g, v, m, ids);
+    for (let k = 0; k < m; k++) {
+      if (ids[k] === next) {
+        out[at[k]] = 1;
+        next++;
+      }
+    }
+  }
+}
