@@ -22,6 +22,7 @@ import { referenceExecution } from "./physical.ts";
 import { symbolCaster } from "./symbol_cast.ts";
 import { timeTextVector } from "./time_text.ts";
 import { symbolTextVector } from "./symbol_text.ts";
+import { caseAsCodes, caseTextVector } from "./case_text.ts";
 
 type Out = Int8Array | Int16Array | Int32Array | Float32Array | Float64Array;
 
@@ -58,6 +59,11 @@ export function batchVector(
   }
   const text = e.kind === "call" && e.name === "to_str" ? timeText(e, ctx) : undefined;
   if (text) return text;
+  const cased = caseAsCodes(e);
+  if (cased) {
+    const codes = batchVector(cased.codes, ctx);
+    if (codes) return caseTextVector(e.type, cased.texts, codes);
+  }
   const symCol = symbolTextColumn(e);
   if (symCol !== undefined) {
     let rows: ReturnType<typeof compileExpr> | undefined;
@@ -182,6 +188,8 @@ export function batchForm(e: BoundExpr, sink: "value" | "select"): boolean {
       e.kind === "cast" && e.arg.kind === "column" && e.arg.type.tag === "SYMBOL" && e.from.tag === "SYMBOL"
     ) return true;
     if (symbolTextColumn(e) !== undefined) return true;
+    const cased = caseAsCodes(e);
+    if (cased && batchForm(cased.codes, "value")) return true;
     if (e.kind === "call" && e.name === "to_str") {
       const a = e.args[0];
       const argForm = a?.kind === "column" || (a !== undefined && batchForm(a, "value"));

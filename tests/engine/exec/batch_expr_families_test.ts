@@ -248,3 +248,19 @@ Deno.test("abs, sign and casts between integers and time types agree with the ro
       ["abs(i) > 40", "cast(t2 AS DATE) < cast(0 AS DATE)"],
     )
   ));
+
+Deno.test("CASE with constant text branches (branch indexes in a batch loop) agrees with the row path", () =>
+  withTable((engine) =>
+    agree(
+      engine,
+      [
+        "CASE WHEN d > 2 THEN 'high' ELSE 'low' END",
+        "CASE WHEN d > 2 THEN 'high' WHEN d IS NULL THEN NULL WHEN i < 0 THEN 'neg' ELSE 'high' END",
+        "CASE WHEN hour(t2) < 12 THEN 'am' END",
+        "CASE WHEN l % 2 = 0 THEN '' ELSE 'odd' END",
+        "CASE WHEN s = 'a' OR i > 50 THEN 'xx' ELSE 'yy' END",
+        "CASE WHEN s = 'a' THEN 'xx' ELSE 'yy' END",
+      ],
+      ["CASE WHEN d > 2 THEN 'high' ELSE 'low' END = 'low'"],
+    )
+  ));
