@@ -14,7 +14,11 @@ import { Scope } from "../plan/scope.ts";
 import type { RowDelete, Storage } from "../storage/api.ts";
 import { compilePredicate } from "./compile_expr.ts";
 import { requireTable } from "./ddl.ts";
-import type { ExecContext } from "./exec_context.ts";
+import { type ExecContext, pace } from "./exec_context.ts";
+import { readUsed, referencedColumns } from "./dml_columns.ts";
+
+/** Rows tested between checks of the time slice. */
+const PACE_ROWS_MASK = 0x3fff;
 import { runPlan } from "./run_plan.ts";
 import { prepareExprSubqueries } from "./subqueries.ts";
 
@@ -37,6 +41,8 @@ export async function deleteRows(
   if (where) await prepareExprSubqueries([where], ctx, runPlan);
   const pred = where ? compilePredicate(where, ctx) : undefined;
   const intervals = where ? intervalsFromWhere(where, t.meta.timestampIndex).intervals : undefined;
+  const used = referencedColumns([where]);
+  const types = cols.map((c) => c.type);
   return await t.deleteRows(async (snap) => {
     const deletes: RowDelete[] = [];
     for (let p = 0; p < snap.partitions.length; p++) {
@@ -47,10 +53,15 @@ export async function deleteRows(
         deletes.push({ partition: info.name, rows: allRows(info.rowCount) });
         continue;
       }
-      const columns = await Promise.all(cols.map((_, c) => snap.read(p, c, 0, info.rowCount)));
+      const columns = await readUsed(snap, p, types, used, info.rowCount);
       const batch: Batch = { rowCount: info.rowCount, columns };
+      // Reads from the cache resolve at once: turns inside the scan, as UPDATE's (issue #17).
+      await pace(ctx);
       const rows: number[] = [];
-      for (let i = 0; i < info.rowCount; i++) if (pred(batch, i)) rows.push(i);
+      for (let i = 0; i < info.rowCount; i++) {
+        if ((i & PACE_ROWS_MASK) === 0) await pace(ctx);
+        if (pred(batch, i)) rows.push(i);
+      }
       if (rows.length) deletes.push({ partition: info.name, rows: Int32Array.from(rows) });
     }
     return deletes;

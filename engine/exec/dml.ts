@@ -29,6 +29,7 @@ import { narrowForInsert, narrowsOnInsert } from "./insert_narrowing.ts";
 import { batchesToRows } from "./rows_to_write.ts";
 import { runPlan } from "./run_plan.ts";
 import { prepareExprSubqueries } from "./subqueries.ts";
+import { readUsed, referencedColumns } from "./dml_columns.ts";
 import type { Transaction } from "./transaction.ts";
 
 /** ON CONFLICT and RETURNING of an INSERT (issue 10). */
@@ -265,12 +266,14 @@ export async function update(
   const evals = sets.map((x) => compileExpr(x.expr, ctx));
   const snap = t.snapshot();
   const changes: ColumnUpdate[] = [];
+  const used = referencedColumns([where, ...sets.map((x) => x.expr)]);
+  const types = cols.map((c) => c.type);
   let updated = 0;
   try {
     for (let p = 0; p < snap.partitions.length; p++) {
       const info = snap.partitions[p];
       if (info.rowCount === 0) continue;
-      const columns = await Promise.all(cols.map((_, c) => snap.read(p, c, 0, info.rowCount)));
+      const columns = await readUsed(snap, p, types, used, info.rowCount);
       const batch: Batch = { rowCount: info.rowCount, columns };
       // Reads from the cache resolve at once: without pace() here an UPDATE over many
       // partitions held the event loop for its whole scan (issue #17).

@@ -55,6 +55,17 @@ export function gatherFixed(
     }
     return out;
   }
+  if (per === 2) {
+    // 8-byte values (LONG, DOUBLE, TIMESTAMP): two words without the inner loop.
+    for (let k = 0; k < order.length; k++) {
+      const r = order[k];
+      const src = r >= 0 ? wa : wb;
+      const base = (r >= 0 ? r : ~r) * 2;
+      wo[2 * k] = src[base];
+      wo[2 * k + 1] = src[base + 1];
+    }
+    return out;
+  }
   for (let k = 0; k < order.length; k++) {
     const r = order[k];
     const src = r >= 0 ? wa : wb;
