@@ -29,7 +29,42 @@ import {
  * Cells (rows × columns) encoded in place at most: a few milliseconds of encoding, well under
  * a worker's start. Tests lower it.
  */
-export const encoderTuning = { inPlaceCells: 16_384 };
+export const encoderTuning = {
+  inPlaceCells: 16_384,
+  /**
+   * Encoder workers running at once, over every export: one per core. An export past them
+   * holds its batches (the caller's few in flight) until one finishes, instead of starting a
+   * worker per concurrent export (50 clients exporting Parquet started 50 threads).
+   */
+  workersMax: Math.max(1, navigator.hardwareConcurrency || 2),
+};
+
+/** Encoder workers running, and the exports waiting for one. */
+const slots = { used: 0, waiting: [] as (() => void)[] };
+
+function trySlot(): boolean {
+  if (slots.used >= encoderTuning.workersMax) return false;
+  slots.used++;
+  return true;
+}
+
+function waitSlot(): Promise<void> {
+  return new Promise((resolve) => slots.waiting.push(resolve));
+}
+
+function releaseSlot(): void {
+  const next = slots.waiting.shift();
+  if (next) next(); // the slot passes on
+  else slots.used--;
+}
+
+/** Encoder workers running now (tests). */
+export function encoderWorkersRunning(): number {
+  return slots.used;
+}
+
+/** Exports that waited for an encoder worker (tests). */
+export const encoderSlotStats = { waited: 0 };
 
 export interface EncodedBytes {
   bytes: Uint8Array;
@@ -40,6 +75,8 @@ export interface EncodedBytes {
 interface Held {
   add: Extract<EncodeRequest, { kind: "add" }>;
   transfer: ArrayBuffer[];
+  /** Answered already (an empty reply while the result was small): posted quiet. */
+  answered: boolean;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -59,6 +96,11 @@ export class ParquetEncoderThread {
   #wake: (() => void) | undefined;
   #inFlight = 0;
   #closed = false;
+  /** Holding a worker slot (released when closed). */
+  #slot = false;
+  /** Waiting for a worker slot; `finish` was asked meanwhile. */
+  #waiting = false;
+  #finishWaiting = false;
 
   /**
    * Throws a SqlError at once for a column type Parquet export does not support. `worker`
@@ -97,29 +139,67 @@ export class ParquetEncoderThread {
     const { batch: wire, transfer } = this.#encoder.encode(sliceOf(batch, from, to));
     const add = { kind: "add" as const, batch: wire, from: 0, to: to - from };
     if (this.#worker) return this.#post(add, transfer);
-    this.#held.push({ add, transfer });
     this.#heldCells += (to - from) * this.#columns.length;
-    if (this.#heldCells <= encoderTuning.inPlaceCells) {
+    const small = this.#heldCells <= encoderTuning.inPlaceCells;
+    this.#held.push({ add, transfer, answered: small && !this.#waiting });
+    if (this.#waiting) return; // answered once a worker takes the held batches
+    if (small) {
       this.#replies.push({ kind: "bytes", bytes: EMPTY }); // kept for now
       return;
     }
-    if (this.worker && this.#start()) {
-      // The held batches were answered already: the worker keeps their bytes for this reply.
-      const held = this.#held;
-      this.#held = [];
-      held.forEach((h, i) => this.#post({ ...h.add, quiet: i < held.length - 1 }, h.transfer));
+    if (this.worker) {
+      if (trySlot()) return this.#onSlot();
+      this.#waiting = true;
+      encoderSlotStats.waited++;
+      waitSlot().then(() => this.#onSlot());
       return;
     }
     this.#replies.push({ kind: "bytes", bytes: this.#encodeHeld() });
+  }
+
+  /**
+   * A worker slot is ours: the worker takes the held batches (those answered already quietly:
+   * their bytes come with the next reply), or, where none can start, they are encoded here.
+   */
+  #onSlot(): void {
+    this.#slot = true;
+    this.#waiting = false;
+    if (this.#closed) return this.#releaseSlot();
+    const held = this.#held;
+    if (!this.#start()) {
+      this.#releaseSlot();
+      const owed = held.filter((h) => !h.answered).length;
+      this.#push({ kind: "bytes", bytes: this.#encodeHeld() });
+      for (let i = 1; i < owed; i++) this.#push({ kind: "bytes", bytes: EMPTY });
+      if (this.#finishWaiting) this.#finishHere();
+      return;
+    }
+    this.#held = [];
+    held.forEach((h) => this.#post({ ...h.add, quiet: h.answered }, h.transfer));
+    if (this.#finishWaiting) this.#post({ kind: "finish" });
+  }
+
+  #releaseSlot(): void {
+    if (!this.#slot) return;
+    this.#slot = false;
+    releaseSlot();
   }
 
   /** Asks for the last row group and the footer. */
   finish(): void {
     this.#inFlight++;
     if (this.#worker) return this.#post({ kind: "finish" });
+    if (this.#waiting) {
+      this.#finishWaiting = true;
+      return;
+    }
+    this.#finishHere();
+  }
+
+  #finishHere(): void {
     const head = this.#encodeHeld();
     const tail = this.#local!.finish();
-    this.#replies.push({ kind: "end", bytes: concat([head, tail]), written: this.#local!.written });
+    this.#push({ kind: "end", bytes: concat([head, tail]), written: this.#local!.written });
   }
 
   /** The answer to the oldest request in flight; throws the worker's error. */
@@ -145,6 +225,7 @@ export class ParquetEncoderThread {
     this.#closed = true;
     this.#held = [];
     this.#worker?.terminate();
+    this.#releaseSlot();
     this.#wakeUp();
   }
 

@@ -6,7 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { adminSession, Engine, PARQUET_EXPORT_DEFAULTS, type ParquetWriteOptions } from "../../engine/mod.ts";
-import { concat, encoderTuning, ParquetEncoderThread } from "../../engine/parquet/encoder_thread.ts";
+import {
+  concat,
+  encoderSlotStats,
+  encoderTuning,
+  encoderWorkersRunning,
+  ParquetEncoderThread,
+} from "../../engine/parquet/encoder_thread.ts";
 import { ParquetResultWriter } from "../../engine/parquet/writer.ts";
 
 const QUERY = (n: number) =>
@@ -88,5 +94,28 @@ Deno.test("encoder thread: the worker's error reaches the caller", async () => {
     assert.equal(thread.onWorker, true);
   } finally {
     encoderTuning.inPlaceCells = saved;
+  }
+});
+
+Deno.test("encoder thread: exports past the worker cap wait for a worker, byte for byte", async () => {
+  const saved = { ...encoderTuning };
+  encoderTuning.inPlaceCells = 20_000;
+  encoderTuning.workersMax = 1;
+  let most = 0;
+  const waited = encoderSlotStats.waited;
+  const sampler = setInterval(() => most = Math.max(most, encoderWorkersRunning()), 1);
+  try {
+    const options = { ...PARQUET_EXPORT_DEFAULTS, rowGroupSize: 7_000 };
+    const runs = await Promise.all([encodeBoth(60_000, options), encodeBoth(60_000, options, 5, 40_000)]);
+    for (const r of runs) {
+      assert.equal(r.onWorker, true);
+      assert.deepEqual(r.got, r.want);
+    }
+    assert.equal(most, 1, "one encoder worker at a time");
+    assert.equal(encoderSlotStats.waited, waited + 1, "the second export waited for the first");
+    assert.equal(encoderWorkersRunning(), 0, "every slot released");
+  } finally {
+    clearInterval(sampler);
+    Object.assign(encoderTuning, saved);
   }
 });
