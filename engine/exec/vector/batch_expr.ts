@@ -27,6 +27,7 @@ import { type BoundExpr, walkBound } from "../../plan/bound.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
 import type { InlineField } from "./batch_time.ts";
 import { constText, dateAddShift, dayOnlyFn, EXTRACT_AS_FIELD } from "./batch_time_calls.ts";
+import { timeTextFn } from "./time_text.ts";
 import {
   civilFromDays,
   DAY_MICROS,
@@ -741,7 +742,7 @@ function operand(g: Gen, e: BoundExpr, other: BoundExpr): Node {
 function compare(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
   const [ea, eb] = e.args;
   const op = e.name;
-  const text = castTextCompare(g, e);
+  const text = castTextCompare(g, e) ?? timeTextCompare(g, e);
   if (text) return text;
   if (ea.type.tag === "SYMBOL" || eb.type.tag === "SYMBOL") return symbolCompare(g, e);
   const a = operand(g, ea, eb), b = operand(g, eb, ea);
@@ -791,6 +792,23 @@ function castTextCompare(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node 
   }
   const eq = `${a.v} === ${y}`;
   return { v: g.tmp(e.name === "=" ? eq : `!(${eq})`), repr: "bool" };
+}
+
+/**
+ * to_str(ts, 'format') = / != 'text': the text formatted once per unit of the format's finest
+ * field (time_text.ts timeTextFn) and compared per row; a NULL timestamp formats to NULL, which
+ * equals no text.
+ */
+function timeTextCompare(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node | undefined {
+  if (e.name !== "=" && e.name !== "!=") return undefined;
+  let [ea, eb] = e.args;
+  if (eb.kind === "call") [ea, eb] = [eb, ea];
+  const f = timeTextFn(ea);
+  if (!f || ea.kind !== "call" || eb.kind !== "const" || typeof eb.value !== "string") return undefined;
+  if (!TEXT.has(eb.type.tag)) return undefined;
+  const a = node(g, ea.args[0]);
+  const eq = `(${a.v} === ${a.v} && ${g.konst(f)}(${a.v}) === ${g.konst(eb.value)})`;
+  return { v: g.tmp(e.name === "=" ? eq : `!${eq}`), repr: "bool" };
 }
 
 /** A per-dictionary table over `keyOf` slots (0 = NULL, key + 1 otherwise) of matching keys. */

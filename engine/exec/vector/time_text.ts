@@ -129,3 +129,33 @@ export function timeTextVector(
     return { type: e.type, data };
   };
 }
+
+/**
+ * to_str(TIMESTAMP, constant format) as a function of a non-NULL µs value (|t| < 2^53) for the
+ * batch loops' comparisons: the text of the last unit of the format's finest field is kept, so
+ * a run of rows within one day (hour...) formats once. Undefined where timeTextVector is.
+ */
+export function timeTextFn(e: BoundExpr): ((t: number) => string | null) | undefined {
+  if (e.kind !== "call" || e.name !== "to_str" || e.args.length !== 2 || e.type.tag !== "STRING") {
+    return undefined;
+  }
+  const [ts, f] = e.args;
+  if (ts.type.tag !== "TIMESTAMP" || f.kind !== "const" || typeof f.value !== "string") return undefined;
+  const fmt = f.value;
+  const step = patternStep(fmt);
+  if (step === 0) return undefined;
+  const evalRow = e.binding.eval;
+  let lo = 1, hi = 0, text: string | null = null;
+  return (t) => {
+    if (!(t >= lo && t < hi)) {
+      let q = Math.floor(t / step);
+      if (q * step > t) q--;
+      else if ((q + 1) * step <= t) q++;
+      lo = q * step;
+      hi = lo + step;
+      const r = evalRow([BigInt(lo), fmt], NO_CTX);
+      text = typeof r === "string" ? r : null;
+    }
+    return text;
+  };
+}

@@ -131,7 +131,13 @@ Deno.test("to_str of a timestamp (once per distinct unit of its format) agrees w
       "to_str(t2, 'literal only')",
       "to_str(dateadd('d', 1, t2), 'yyyy-MM')",
       "concat(to_str(t2, 'yyyy'), 'x')",
-    ], ["to_str(t2, 'yyyy-MM-dd') = '2000-02-29'", "to_str(t2, 'HH') IN ('23', '00')"])
+    ], [
+      "to_str(t2, 'yyyy-MM-dd') = '2000-02-29'",
+      "'1969-12-31' = to_str(t2, 'yyyy-MM-dd')",
+      "to_str(t2, 'yyyy-MM') != '2024-02'",
+      "to_str(t2, 'HH:mm') = '23:59' OR i > 50",
+      "to_str(t2, 'HH') IN ('23', '00')",
+    ])
   ));
 
 Deno.test("numeric functions of a SYMBOL column (once per dictionary code) agree with the row path", () =>
