@@ -543,6 +543,8 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
     const t = g.tmp(`${nulls} ? NaN : ${f}(${xs.map((x) => x.v).join(", ")})`);
     return { v: g.tmp(`${t} - ${t} === 0 ? ${t} : NaN`), repr: "num", kind: "double" };
   }
+  const conditional = conditionalCall(g, e);
+  if (conditional) return conditional;
   if ((name === "abs" || name === "sign") && e.args.length === 1 && e.type.tag === e.args[0].type.tag) {
     // Type-keeping: BYTE/SHORT wrap in their width (abs(-128) is -128), as the row path does.
     const a = node(g, e.args[0]);
@@ -619,6 +621,42 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
     return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : ${g.konst(f)}(${a.v})`), repr: "num", kind: "long" };
   }
   return unsupported();
+}
+
+/**
+ * Numeric coalesce / ifnull / nvl / isnull (the binder casts every argument to the result
+ * type), nullif, and greatest / least (NULLs skipped, the first of equal values kept).
+ */
+function conditionalCall(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node | undefined {
+  const name = e.name;
+  const kind = LAYOUT[e.type.tag]?.kind;
+  if (!kind || e.type.tag === "BYTE" || e.type.tag === "SHORT") return undefined;
+  const same = () => e.args.every((a) => a.type.tag === e.type.tag || a.type.tag === "NULL");
+  if (["coalesce", "ifnull", "nvl", "isnull"].includes(name) && e.args.length >= 2 && same()) {
+    const xs = e.args.map((a) => node(g, a));
+    for (const x of xs) num(x);
+    let code = xs[xs.length - 1].v;
+    for (let i = xs.length - 2; i >= 0; i--) code = `(${xs[i].v} === ${xs[i].v} ? ${xs[i].v} : ${code})`;
+    return { v: g.tmp(code), repr: "num", kind };
+  }
+  if (name === "nullif" && e.args.length === 2 && same()) {
+    const [a, b] = e.args.map((x) => node(g, x));
+    num(a);
+    num(b);
+    return { v: g.tmp(`${a.v} === ${b.v} ? NaN : ${a.v}`), repr: "num", kind };
+  }
+  if ((name === "greatest" || name === "least") && e.args.length >= 1) {
+    if (e.type.tag !== "LONG" && e.type.tag !== "DOUBLE") return undefined;
+    const xs = e.args.map((a) => node(g, a));
+    for (const x of xs) num(x);
+    const op = name === "greatest" ? ">" : "<";
+    let r = xs[0].v;
+    for (const x of xs.slice(1)) {
+      r = g.tmp(`${x.v} === ${x.v} && (${r} !== ${r} || ${x.v} ${op} ${r}) ? ${x.v} : ${r}`);
+    }
+    return { v: r, repr: "num", kind };
+  }
+  return undefined;
 }
 
 /**

@@ -270,3 +270,25 @@ Deno.test("CASE with constant text branches (branch indexes in a batch loop) agr
       ["CASE WHEN d > 2 THEN 'high' ELSE 'low' END = 'low'"],
     )
   ));
+
+Deno.test("numeric coalesce, nullif, greatest and least agree with the row path", () =>
+  withTable((engine) =>
+    agree(
+      engine,
+      [
+        "coalesce(d, i, 0)",
+        "coalesce(i, l)",
+        "coalesce(d, NULL, -1.5)",
+        "ifnull(i, -1)",
+        "nvl(l, 7)",
+        "nullif(i, 42)",
+        "nullif(d, 0)",
+        "greatest(i, l)",
+        "greatest(d, i, 0)",
+        "least(d, -0.0, i)",
+        "least(i, l, NULL)",
+        "coalesce(t2, ts)",
+      ],
+      ["coalesce(d, 0) > 1", "greatest(i, l) = 42", "nullif(i, 0) IS NULL"],
+    )
+  ));
