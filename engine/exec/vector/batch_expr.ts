@@ -22,7 +22,7 @@
 import type { ColumnType } from "../../base/types.ts";
 import type { Batch, SymbolDict } from "../../base/values.ts";
 import { parseTimestamp } from "../../functions/timestamp_parse.ts";
-import { parseStride, truncUnit } from "../../functions/datetime_units.ts";
+import { FIXED_NANOS, parseStride, truncUnit } from "../../functions/datetime_units.ts";
 import { type BoundExpr, walkBound } from "../../plan/bound.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
 import type { InlineField } from "./batch_time.ts";
@@ -542,6 +542,34 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
     const nulls = xs.length ? xs.map((x) => `${x.v} !== ${x.v}`).join(" || ") : "false";
     const t = g.tmp(`${nulls} ? NaN : ${f}(${xs.map((x) => x.v).join(", ")})`);
     return { v: g.tmp(`${t} - ${t} === 0 ? ${t} : NaN`), repr: "num", kind: "double" };
+  }
+  if (name === "datediff" && e.args.length === 3 && e.type.tag === "LONG") {
+    // Fixed units: whole units of |a - b| µs (addUnits' nanosecond units scale up first).
+    const letter = constText(e.args[0]);
+    const [ta, tb] = [e.args[1].type.tag, e.args[2].type.tag];
+    if (
+      letter === undefined || letter === "M" || letter === "y" || ta !== "TIMESTAMP" || tb !== "TIMESTAMP"
+    ) {
+      unsupported();
+    }
+    const nanos = FIXED_NANOS[letter];
+    if (nanos === undefined) unsupported();
+    const a = node(g, e.args[1]), b = node(g, e.args[2]);
+    const d = g.tmp(`${a.v} !== ${a.v} || ${b.v} !== ${b.v} ? NaN : Math.abs(${a.v} - ${b.v})`);
+    g.checkRange(d);
+    if (nanos < 1000n) {
+      const t = g.tmp(`${d} * ${Number(1000n / nanos)}`);
+      g.checkRange(t);
+      return { v: t, repr: "num", kind: "long" };
+    }
+    const u = Number(nanos / 1000n);
+    const q = g.tmp(`Math.floor(${d} / ${u})`);
+    // One floating division may round across an integer: corrected, as dayOf does.
+    return {
+      v: g.tmp(`${q} * ${u} > ${d} ? ${q} - 1 : (${q} + 1) * ${u} <= ${d} ? ${q} + 1 : ${q}`),
+      repr: "num",
+      kind: "long",
+    };
   }
   const conditional = conditionalCall(g, e);
   if (conditional) return conditional;

@@ -292,3 +292,12 @@ Deno.test("numeric coalesce, nullif, greatest and least agree with the row path"
       ["coalesce(d, 0) > 1", "greatest(i, l) = 42", "nullif(i, 0) IS NULL"],
     )
   ));
+
+Deno.test("datediff with fixed units agrees with the row path", () =>
+  withTable((engine) =>
+    agree(
+      engine,
+      ["n", "u", "T", "s", "m", "h", "d", "w"].map((u) => `datediff('${u}', t2, ts)`),
+      ["datediff('d', t2, ts) > 365", "datediff('h', ts, t2) = 0"],
+    )
+  ));
