@@ -74,6 +74,11 @@ function kindOf(call: AggregateCall, distinct: boolean): AggKind {
     if (p === undefined || digits === undefined) return { kind: "row" };
     return { kind: "collect", fn: collect, percentile: { p, digits, integers: isIntegral(args[0].type) } };
   }
+  if (collect === "quantile_cont" || collect === "quantile_disc") {
+    const p = constNumber(args[1]);
+    if (p === undefined) return { kind: "row" };
+    return { kind: "collect", fn: collect, percentile: { p, digits: 0, integers: false } };
+  }
   if (collect === "string_agg" || collect === "string_distinct_agg") {
     const d = args[1];
     if (d.kind !== "const" || !(d.value === null || typeof d.value === "string")) return { kind: "row" };

@@ -12,7 +12,9 @@
  *   recorded from a double vector;
  * - min / max of text, symbols, IPv4 and booleans: the best value per group, compared as the
  *   accumulator compares; string_agg / string_distinct_agg: each group's parts;
- * - bit_and / bit_or / bit_xor of integers: the fold in 32-bit words per group.
+ * - bit_and / bit_or / bit_xor of integers: the fold in 32-bit words per group;
+ * - percentile_cont/disc, quantile_cont/disc of non-LONG numbers: each group's values, sorted
+ *   at the end as the accumulator sorts them.
  *
  * Answers equal the accumulators' (the same comparisons, the same histograms). One intended
  * difference: mode over DOUBLE answers 0 where the group's most frequent value is 0 and it saw
@@ -23,6 +25,7 @@ import {
   int32,
   int64,
   INT_NULL,
+  LONG_NULL,
   nullValueOf,
   readValue,
   type Value,
@@ -49,7 +52,9 @@ export type CollectFn =
   | "string_distinct_agg"
   | "bit_and"
   | "bit_or"
-  | "bit_xor";
+  | "bit_xor"
+  | "quantile_cont"
+  | "quantile_disc";
 
 /** Value types read back as the row evaluator gives them (pick_states.ts TAGS). */
 const VALUE_TAGS = new Set([
@@ -118,6 +123,13 @@ export function collectFnOf(name: string, types: ColumnType[], distinct: boolean
       return types.length === 1 && (t === "INT" || t === "SHORT" || t === "BYTE" || t === "LONG")
         ? name
         : undefined;
+    // Exact quantiles (aggregate_quantile.ts).
+    case "percentile_cont":
+    case "quantile_cont":
+      return types.length === 2 && NUMERIC.has(t) ? "quantile_cont" : undefined;
+    case "percentile_disc":
+    case "quantile_disc":
+      return types.length === 2 && NUMERIC.has(t) ? "quantile_disc" : undefined;
   }
   return undefined;
 }
@@ -140,6 +152,12 @@ export class CollectAgg {
   #vids = new Int32Array(0);
   #pairIds = new Int32Array(0);
   #best?: Int32Array;
+  /**
+   * quantile_*: each group's non-NULL values in input order, as doubles; as bigints (the
+   * accumulator's form for LONG) once a LONG past 2^53 comes (the doubles before were exact).
+   */
+  #lists: (number[] | undefined)[] = [];
+  #bigLists?: (bigint[] | undefined)[];
   /** bit_*: the fold's low word (the high word of a LONG in #keyHi). */
   #bitsLo = new Int32Array(0);
   /** approx_*: one histogram per group. */
@@ -219,6 +237,9 @@ export class CollectAgg {
       case "bit_or":
       case "bit_xor":
         return this.#bits(gids, rows, args[0], mask);
+      case "quantile_cont":
+      case "quantile_disc":
+        return this.#collectValues(gids, rows, args[0], mask);
       default:
         return this.#percentile(gids, rows, args[0], mask);
     }
@@ -405,6 +426,69 @@ export class CollectAgg {
     }
   }
 
+  #collectValues(gids: Int32Array, rows: number, arg: Vector, mask: Uint8Array | undefined): void {
+    const d = arg.data;
+    if (d instanceof BigInt64Array && !this.#bigLists) {
+      const w = new Int32Array(d.buffer, d.byteOffset, 2 * rows);
+      for (let i = 0; i < rows; i++) {
+        const h = w[2 * i + 1];
+        if ((h < -2097152 || h >= 2097152) && !(h === -2147483648 && w[2 * i] === 0)) {
+          this.#bigLists = this.#lists.map((l) => l?.map((x) => BigInt(x)));
+          this.#lists = [];
+          break;
+        }
+      }
+    }
+    if (this.#bigLists) {
+      const lists = this.#bigLists, big = d as BigInt64Array;
+      for (let i = 0; i < rows; i++) {
+        if ((mask && !mask[i]) || big[i] === LONG_NULL) continue;
+        (lists[gids[i]] ??= []).push(big[i]);
+      }
+      return;
+    }
+    if (this.#x.length < rows) this.#x = new Float64Array(rows);
+    const x = toDoubles(arg, rows, this.#x), lists = this.#lists;
+    for (let i = 0; i < rows; i++) {
+      const v = x[i];
+      if (v !== v || (mask && !mask[i])) continue;
+      (lists[gids[i]] ??= []).push(v);
+    }
+  }
+
+  /** aggregate_quantile.ts's result: the same comparator over the same values in the same order. */
+  #quantile(g: number): Value {
+    if (this.#bigLists) {
+      const big = this.#bigLists[g];
+      if (!big) return this.#empty;
+      big.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const pos = this.percentile.p * (big.length - 1);
+      const lo = Math.floor(pos);
+      if (this.fn === "quantile_disc") return big[lo];
+      const a = Number(big[lo]);
+      return a + (pos - lo) * (Number(big[Math.min(lo + 1, big.length - 1)]) - a);
+    }
+    const values = this.#lists[g];
+    if (!values) return this.#empty;
+    // A typed sort orders equal doubles as the comparator's stable sort does (equal doubles are
+    // the same bits) except -0.0 and 0, which it puts in sign order: with both, the comparator.
+    const zeros = values.some((v) => v === 0 && 1 / v < 0) && values.some((v) => v === 0 && 1 / v > 0);
+    const sorted = zeros
+      ? values.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      : Float64Array.from(values).sort();
+    return this.#pick(sorted);
+  }
+
+  #pick(values: ArrayLike<number>): Value {
+    const p = this.percentile.p;
+    const pos = p * (values.length - 1);
+    const lo = Math.floor(pos);
+    if (this.fn === "quantile_disc") return this.returns.tag === "LONG" ? BigInt(values[lo]) : values[lo];
+    const a = values[lo];
+    const hi = Math.min(lo + 1, values.length - 1);
+    return a + (pos - lo) * (values[hi] - a);
+  }
+
   #scratch = new Int32Array(0);
   #groupsScratch(rows: number): Int32Array {
     if (this.#scratch.length < rows) this.#scratch = new Int32Array(rows);
@@ -457,6 +541,9 @@ export class CollectAgg {
         }
         return this.returns.tag === "INT" ? int32(this.#bitsLo[g]) : this.#bitsLo[g];
       }
+      case "quantile_cont":
+      case "quantile_disc":
+        return this.#quantile(g);
       case "string_agg":
       case "string_distinct_agg": {
         const parts = this.#parts[g];

@@ -4,7 +4,7 @@
  * skewness/kurtosis, regr_*, weighted_stddev_*; exec/vector/collect_states.ts: bool_and/bool_or, arg_min/arg_max, mode,
  * approx_percentile/approx_median, min/max of text, symbols, IPv4 and booleans, string_agg,
  * string_distinct_agg, bit_and/bit_or/bit_xor; approx_count_distinct as count_distinct) and
- * DISTINCT forms of one-argument aggregates (exec/vector/distinct_rows.ts) against the row-at-a-time reference: the same rows to the
+ * percentile_cont/disc, quantile_cont/disc, and DISTINCT forms of one-argument aggregates (exec/vector/distinct_rows.ts) against the row-at-a-time reference: the same rows to the
  * last bit over more than two batches, with NULLs, non-finite doubles (read as NULL), LONGs past
  * 2^53, zero and negative values, FILTER where allowed, one and two keys, an unkeyed query and an
  * empty input. EXPLAIN names no row accumulators for them, and names them for isOrdered.
@@ -76,6 +76,16 @@ const AGGS = [
   "weighted_stddev_freq(d, w)",
   "approx_var_samp(d)",
   "regr_slope(d, l) FILTER (WHERE i > 50)",
+  "percentile_cont(d, 0.5)",
+  "percentile_disc(d, 0.9)",
+  "quantile_cont(i, 0.25)",
+  "quantile_disc(sh, 0.75)",
+  "percentile_disc(d - 0.5, 0)",
+  "percentile_cont(i, 1) FILTER (WHERE b)",
+  "percentile_disc(l, 0.5)",
+  "percentile_cont(l, 0.3)",
+  "percentile_disc(big, 0.6)",
+  "percentile_cont(big, 0.7)",
   "sum(DISTINCT l)",
   "avg(DISTINCT d)",
   "sum(DISTINCT d)",
