@@ -51,14 +51,14 @@ export async function* runFilter(
     if (viaKernels) {
       const { sel, count } = viaKernels;
       if (count === b.rowCount) yield b;
-      else if (count > 0) yield gather(b, sel, count);
+      else if (count > 0) yield gatherRead(b, sel, count, n.unread);
       continue;
     }
     const sel = new Int32Array(b.rowCount);
     if (batchPred) {
       const count = batchPred(b, sel);
       if (count === b.rowCount) yield b;
-      else if (count > 0) yield gather(b, sel, count);
+      else if (count > 0) yield gatherRead(b, sel, count, n.unread);
       continue;
     }
     let count = 0;
@@ -68,7 +68,7 @@ export async function* runFilter(
       for (let i = from; i < to; i++) if (pred(b, i)) sel[count++] = i;
     }
     if (count === b.rowCount) yield b;
-    else if (count > 0) yield gather(b, sel, count);
+    else if (count > 0) yield gatherRead(b, sel, count, n.unread);
   }
 }
 
@@ -202,4 +202,19 @@ function keyTable(
     perDict.set(p, table);
   }
   return table;
+}
+
+/**
+ * The selected rows of the columns something above reads; columns in `unread` (only the
+ * predicate reads them, prune_columns.ts) keep the input's vectors ungathered: no operator
+ * above reads them, and gathering them cost as much as the filter's loop.
+ */
+function gatherRead(b: Batch, sel: Int32Array, count: number, unread?: readonly number[]): Batch {
+  if (!unread?.length) return gather(b, sel, count);
+  const skip = new Set(unread);
+  const read = b.columns.map((_, i) => i).filter((i) => !skip.has(i));
+  const g = gather({ rowCount: b.rowCount, columns: read.map((i) => b.columns[i]) }, sel, count);
+  const columns = b.columns.slice();
+  read.forEach((c, j) => columns[c] = g.columns[j]);
+  return { rowCount: count, columns };
 }

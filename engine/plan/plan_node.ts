@@ -72,7 +72,16 @@ export type PlanNode =
   | (Base & { kind: "longSequence"; count: BoundExpr; seed?: [BoundExpr, BoundExpr] })
   | (Base & { kind: "generator"; name: string; args: Value[] })
   | (Base & { kind: "setFunction"; calls: SetCall[] })
-  | (Base & { kind: "filter"; input: PlanNode; predicate: BoundExpr })
+  | (Base & {
+    kind: "filter";
+    input: PlanNode;
+    predicate: BoundExpr;
+    /**
+     * Columns only the predicate reads (nothing above does): the filter leaves them ungathered
+     * in the batches it emits (exec/filter.ts). Set by column pruning.
+     */
+    unread?: number[];
+  })
   | (Base & { kind: "project"; input: PlanNode; exprs: BoundExpr[] })
   | (Base & { kind: "aggregate"; input: PlanNode; keys: BoundExpr[]; aggs: AggregateCall[] })
   | (Base & { kind: "sort"; input: PlanNode; keys: { index: number; desc: boolean }[] })

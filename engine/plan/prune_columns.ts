@@ -93,6 +93,11 @@ function prune(n: PlanNode, needed: Set<number>): Pruned {
         timestampIndex: inner.node.timestampIndex,
         predicate,
       };
+      // What the parent reads of the kept columns; the rest only the predicate needs.
+      const read = new Set([...needed].map((i) => inner.map[i]).filter((j) => j !== undefined && j >= 0));
+      const unread = inner.node.columns.map((_, j) => j).filter((j) => !read.has(j));
+      if (unread.length > 0) node.unread = unread;
+      else delete node.unread;
       return { node, map: inner.map };
     }
     case "project": {
