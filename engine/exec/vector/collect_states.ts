@@ -89,8 +89,6 @@ const KEY_TAGS = new Set([
 const NUMERIC = new Set(["DOUBLE", "FLOAT", "LONG", "INT", "SHORT", "BYTE"]);
 /** min/max argument types without a native form, compared as the accumulator's `<` / `>` does. */
 const EXTREME_TAGS = new Set(["CHAR", "STRING", "VARCHAR", "SYMBOL", "IPV4", "BOOLEAN"]);
-/** string_agg argument types whose read value textOf gives as is (strings) or formats. */
-const TEXT_TAGS = new Set(["CHAR", "STRING", "VARCHAR", "SYMBOL"]);
 
 /**
  * The batch form of `name` over arguments of `types`, or undefined. Constant arguments
@@ -116,7 +114,7 @@ export function collectFnOf(name: string, types: ColumnType[], distinct: boolean
       return types.length === 1 && EXTREME_TAGS.has(t) ? name : undefined;
     case "string_agg":
     case "string_distinct_agg":
-      return types.length === 2 && TEXT_TAGS.has(t) ? name : undefined;
+      return types.length === 2 && VALUE_TAGS.has(t) ? name : undefined;
     case "bit_and":
     case "bit_or":
     case "bit_xor":

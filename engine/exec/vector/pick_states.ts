@@ -22,6 +22,7 @@ const TAGS = new Set([
   "DOUBLE",
   "DATE",
   "TIMESTAMP",
+  "TIMESTAMP_NS",
   "SYMBOL",
   "STRING",
   "VARCHAR",

@@ -55,6 +55,13 @@ const AGGS = [
   "string_agg(s, ',')",
   "string_agg(vc, '; ')",
   "string_distinct_agg(str, ',')",
+  "string_agg(i, ',')",
+  "string_agg(d, ',')",
+  "string_agg(ts, ',')",
+  "string_agg(b, '')",
+  "first(nts)",
+  "last(nts)",
+  "first_not_null(nts)",
   "approx_count_distinct(l)",
   "approx_count_distinct(s)",
   "approx_count_distinct(d, 3)",
@@ -124,7 +131,8 @@ Deno.test("geomean, vwap, twap, arg_max, mode, bool_or, approx_percentile ... an
       "CREATE TABLE t AS (SELECT timestamp_sequence('2024-01-01', 1_000_000L) ts, rnd_symbol(5, 2, 3, 3) k, " +
         "x % 3 j, rnd_double(4) d, rnd_long(0, 1000, 4) l, rnd_int(0, 100, 4) i, rnd_int(0, 3, 5) w, " +
         "rnd_symbol(7, 2, 3, 4) s, rnd_str(3, 5, 4) str, rnd_varchar(2, 4, 4) vc, rnd_boolean() b, rnd_short() sh, " +
-        "rnd_double(6) * 180 - 90 lat, rnd_double(6) * 360 - 180 lon, rnd_long(0, 5, 3) * 4611686018427387L big " +
+        "rnd_double(6) * 180 - 90 lat, rnd_double(6) * 360 - 180 lon, rnd_long(0, 5, 3) * 4611686018427387L big, " +
+        "CASE WHEN x % 7 = 0 THEN NULL ELSE timestamp_sequence('2024-01-01', 1_000_000L)::timestamp_ns END nts " +
         "FROM long_sequence(150_000)) TIMESTAMP(ts) PARTITION BY DAY",
       adminSession(),
     );
