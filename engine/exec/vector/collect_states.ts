@@ -211,8 +211,12 @@ export class CollectAgg {
 
   /** Bytes held beyond GROUP_BYTES per group (mode's pairs and values). */
   get extraBytes(): number {
-    return this.#pairs ? this.#pairs.bytes + this.#ids!.bytes + 16 * this.#pairCount.length : 0;
+    return (this.#pairs ? this.#pairs.bytes + this.#ids!.bytes + 16 * this.#pairCount.length : 0) +
+      this.#held;
   }
+
+  /** Bytes of collected values (quantile lists, string_agg parts): about 16 a value plus its text. */
+  #held = 0;
 
   /** Adds rows [0, rows) of the argument vectors to their groups (`gids`), skipping `mask` zeros. */
   add(gids: Int32Array, rows: number, args: Vector[], mask: Uint8Array | undefined): void {
@@ -380,6 +384,7 @@ export class CollectAgg {
         set.add(s);
       }
       (parts[g] ??= []).push(s);
+      this.#held += 16 + 2 * s.length;
     }
   }
 
@@ -442,6 +447,7 @@ export class CollectAgg {
       for (let i = 0; i < rows; i++) {
         if ((mask && !mask[i]) || big[i] === LONG_NULL) continue;
         (lists[gids[i]] ??= []).push(big[i]);
+        this.#held += 32;
       }
       return;
     }
@@ -451,6 +457,7 @@ export class CollectAgg {
       const v = x[i];
       if (v !== v || (mask && !mask[i])) continue;
       (lists[gids[i]] ??= []).push(v);
+      this.#held += 16;
     }
   }
 
