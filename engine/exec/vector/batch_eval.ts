@@ -22,7 +22,7 @@ import { referenceExecution } from "./physical.ts";
 import { symbolCaster } from "./symbol_cast.ts";
 import { timeTextVector } from "./time_text.ts";
 import { symbolTextVector } from "./symbol_text.ts";
-import { caseAsCodes, caseTextVector } from "./case_text.ts";
+import { caseAsCodes, caseTextVector, charCaseAsCodes, charCaseVector } from "./case_text.ts";
 
 type Out = Int8Array | Int16Array | Int32Array | Float32Array | Float64Array;
 
@@ -64,6 +64,9 @@ export function batchVector(
     const codes = batchVector(cased.codes, ctx);
     if (codes) return caseTextVector(e.type, cased.texts, codes);
   }
+  const chars = charCaseAsCodes(e);
+  const charCodes = chars && batchVector(chars, ctx);
+  if (charCodes) return charCaseVector(e.type, charCodes);
   const symCol = symbolTextColumn(e);
   if (symCol !== undefined) {
     let rows: ReturnType<typeof compileExpr> | undefined;
@@ -190,6 +193,8 @@ export function batchForm(e: BoundExpr, sink: "value" | "select"): boolean {
     if (symbolTextColumn(e) !== undefined) return true;
     const cased = caseAsCodes(e);
     if (cased && batchForm(cased.codes, "value")) return true;
+    const chars = charCaseAsCodes(e);
+    if (chars && batchForm(chars, "value")) return true;
     if (e.kind === "call" && e.name === "to_str") {
       const a = e.args[0];
       const argForm = a?.kind === "column" || (a !== undefined && batchForm(a, "value"));

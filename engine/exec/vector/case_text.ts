@@ -52,6 +52,40 @@ export function caseAsCodes(e: BoundExpr): { codes: BoundExpr; texts: string[] }
   return { codes: { kind: "case", type: T.INT, whens, otherwise }, texts };
 }
 
+/**
+ * For a CHAR-valued CASE whose branches are all constant characters or NULL: the INT CASE of
+ * their UTF-16 codes (NULL stays NULL), or undefined. CHAR vectors are those codes, 0 for NULL.
+ */
+export function charCaseAsCodes(e: BoundExpr): BoundExpr | undefined {
+  if (e.kind !== "case" || e.type.tag !== "CHAR") return undefined;
+  const code = (x: BoundExpr): BoundExpr | undefined => {
+    if (x.kind !== "const" || (x.value !== null && (typeof x.value !== "string" || x.value.length !== 1))) {
+      return undefined;
+    }
+    const c = x.value === null ? 0 : (x.value as string).charCodeAt(0);
+    return { kind: "const", type: T.INT, value: c === 0 ? null : c };
+  };
+  const whens: { cond: BoundExpr; then: BoundExpr }[] = [];
+  for (const w of e.whens) {
+    const then = code(w.then);
+    if (!then) return undefined;
+    whens.push({ cond: w.cond, then });
+  }
+  const otherwise = code(e.otherwise);
+  return otherwise && { kind: "case", type: T.INT, whens, otherwise };
+}
+
+/** The CHAR vector of a batch from the INT vector of its codes (INT_MIN for NULL). */
+export function charCaseVector(type: BoundExpr["type"], codesOf: (b: Batch) => Vector): (b: Batch) => Vector {
+  return (b) => {
+    const n = b.rowCount;
+    const src = codesOf(b).data as Int32Array;
+    const data = new Uint16Array(n);
+    for (let i = 0; i < n; i++) data[i] = src[i] < 0 ? 0 : src[i];
+    return { type, data };
+  };
+}
+
 /** The text vector of a batch from the INT vector of its branch indexes (INT_MIN for NULL). */
 export function caseTextVector(
   type: BoundExpr["type"],

@@ -266,6 +266,8 @@ Deno.test("CASE with constant text branches (branch indexes in a batch loop) agr
         "CASE WHEN l % 2 = 0 THEN '' ELSE 'odd' END",
         "CASE WHEN s = 'a' OR i > 50 THEN 'xx' ELSE 'yy' END",
         "CASE WHEN s = 'a' THEN 'xx' ELSE 'yy' END",
+        "CASE WHEN d > 2 THEN 'h' WHEN d IS NULL THEN NULL ELSE 'l' END",
+        "CASE WHEN i % 3 = 0 THEN 'ü' END",
       ],
       ["CASE WHEN d > 2 THEN 'high' ELSE 'low' END = 'low'"],
     )
