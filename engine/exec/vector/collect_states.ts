@@ -13,6 +13,7 @@
  * - min / max of text, symbols, IPv4 and booleans: the best value per group, compared as the
  *   accumulator compares; string_agg / string_distinct_agg: each group's parts;
  * - bit_and / bit_or / bit_xor of integers: the fold in 32-bit words per group;
+ * - isOrdered of numbers and times: a flag and the previous value per group;
  * - percentile_cont/disc, quantile_cont/disc of non-LONG numbers: each group's values, sorted
  *   at the end as the accumulator sorts them.
  *
@@ -54,7 +55,8 @@ export type CollectFn =
   | "bit_or"
   | "bit_xor"
   | "quantile_cont"
-  | "quantile_disc";
+  | "quantile_disc"
+  | "isordered";
 
 /** Value types read back as the row evaluator gives them (pick_states.ts TAGS). */
 const VALUE_TAGS = new Set([
@@ -121,6 +123,8 @@ export function collectFnOf(name: string, types: ColumnType[], distinct: boolean
       return types.length === 1 && (t === "INT" || t === "SHORT" || t === "BYTE" || t === "LONG")
         ? name
         : undefined;
+    case "isordered":
+      return types.length === 1 && KEY_TAGS.has(t) ? name : undefined;
     // Exact quantiles (aggregate_quantile.ts).
     case "percentile_cont":
     case "quantile_cont":
@@ -192,14 +196,17 @@ export class CollectAgg {
     flag.set(this.#flag);
     this.#seen = seen;
     this.#flag = flag;
-    if (this.fn.startsWith("bit_")) {
+    if (this.fn.startsWith("bit_") || this.fn === "isordered") {
       const hi = new Int32Array(size), lo = new Int32Array(size);
       hi.set(this.#keyHi);
       lo.set(this.#bitsLo);
       this.#keyHi = hi;
       this.#bitsLo = lo;
     }
-    if (this.fn === "arg_min" || this.fn === "arg_max" || this.fn === "min" || this.fn === "max") {
+    if (
+      this.fn === "arg_min" || this.fn === "arg_max" || this.fn === "min" || this.fn === "max" ||
+      this.fn === "isordered"
+    ) {
       const key = new Float64Array(size), hi = new Int32Array(size);
       key.set(this.#key);
       hi.set(this.#keyHi);
@@ -242,6 +249,8 @@ export class CollectAgg {
       case "quantile_cont":
       case "quantile_disc":
         return this.#collectValues(gids, rows, args[0], mask);
+      case "isordered":
+        return this.#ordered(gids, rows, args[0], mask);
       default:
         return this.#percentile(gids, rows, args[0], mask);
     }
@@ -429,6 +438,48 @@ export class CollectAgg {
     }
   }
 
+  /**
+   * isOrdered (aggregate_collect.ts): a group turns unordered at a value below the one before
+   * it, or at a NULL after a value; a NULL before is no bound. #flag: unordered; #key/#keyHi:
+   * the previous value (a double, or a LONG's words); #bitsLo: 1 when it was NULL.
+   */
+  #ordered(gids: Int32Array, rows: number, arg: Vector, mask: Uint8Array | undefined): void {
+    const seen = this.#seen,
+      unordered = this.#flag,
+      prev = this.#key,
+      prevHi = this.#keyHi,
+      prevNull = this.#bitsLo;
+    const d = arg.data;
+    if (d instanceof BigInt64Array) {
+      const w = new Int32Array(d.buffer, d.byteOffset, 2 * rows);
+      for (let i = 0; i < rows; i++) {
+        if (mask && !mask[i]) continue;
+        const h = w[2 * i + 1], l = w[2 * i] >>> 0;
+        const isNull = h === -2147483648 && l === 0;
+        const g = gids[i];
+        if (seen[g] && !prevNull[g] && (isNull || h < prevHi[g] || (h === prevHi[g] && l < prev[g]))) {
+          unordered[g] = 1;
+        }
+        seen[g] = 1;
+        prevNull[g] = isNull ? 1 : 0;
+        prevHi[g] = h;
+        prev[g] = l;
+      }
+      return;
+    }
+    if (this.#x.length < rows) this.#x = new Float64Array(rows);
+    const x = toDoubles(arg, rows, this.#x);
+    for (let i = 0; i < rows; i++) {
+      if (mask && !mask[i]) continue;
+      const v = x[i], isNull = v !== v;
+      const g = gids[i];
+      if (seen[g] && !prevNull[g] && (isNull || v < prev[g])) unordered[g] = 1;
+      seen[g] = 1;
+      prevNull[g] = isNull ? 1 : 0;
+      prev[g] = v;
+    }
+  }
+
   #collectValues(gids: Int32Array, rows: number, arg: Vector, mask: Uint8Array | undefined): void {
     const d = arg.data;
     if (d instanceof BigInt64Array && !this.#bigLists) {
@@ -549,6 +600,8 @@ export class CollectAgg {
       case "quantile_cont":
       case "quantile_disc":
         return this.#quantile(g);
+      case "isordered":
+        return this.#flag[g] === 0;
       case "string_agg":
       case "string_distinct_agg": {
         const parts = this.#parts[g];
