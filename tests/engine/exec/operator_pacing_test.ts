@@ -9,6 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
+import { assertStopsAtTimeout } from "../_select1_probe.ts";
 
 const N = 1_000_000;
 const TS = `(SELECT timestamp_sequence(0, 1000) ts, x FROM long_sequence(${N})) timestamp(ts)`;
@@ -70,21 +71,10 @@ for (const [name, sql] of Object.entries(HEAVY)) {
 
         // 200 ms, or less for a statement that has become fast: the timeout must still fall
         // well inside its run, or the statement may finish before it fires.
-        // A run that beat its limit (the machine's load varies run to run) is tried again with
-        // half the limit, twice at most.
-        let limit = Math.max(20, Math.min(200, Math.floor(took / 4)));
-        for (let attempt = 0;; attempt++) {
-          const t1 = performance.now();
-          const err = await drain(engine, sql, limit).then(() => undefined, (e: Error) => e);
-          const stopped = performance.now() - t1;
-          if (!err && attempt < 2) {
-            limit = Math.max(5, Math.floor(limit / 2));
-            continue;
-          }
-          assert.match(String(err), new RegExp(`timeout, query aborted \\[timeout=${limit}ms\\]`));
-          assert.ok(stopped < limit + 800, `the ${limit} ms timeout fired after ${Math.round(stopped)} ms`);
-          break;
-        }
+        await assertStopsAtTimeout(
+          (limit) => drain(engine, sql, limit),
+          Math.max(20, Math.min(200, Math.floor(took / 4))),
+        );
       } finally {
         await engine.close();
         await Deno.remove(root, { recursive: true });

@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
+import { assertStopsAtTimeout } from "../_select1_probe.ts";
 import { keyedFastStats } from "../../../engine/exec/sample_by_keyed_fast.ts";
 
 const ROWS = 4_000_000;
@@ -72,21 +73,10 @@ Deno.test({
       // 200 ms, or less on a machine where the statement is fast: it must fire inside the run,
       // whose own time is the shorter of the run alone and the run beside the probes (the
       // kernels made it fast enough that the probes' turns can double it).
-      // A run that beat its limit (the machine's load varies run to run) is tried again with
-      // half the limit, twice at most: the statement must still stop at a timeout inside it.
-      let limit = Math.max(20, Math.min(200, Math.floor(Math.min(took, aloneMs) / 2)));
-      for (let attempt = 0;; attempt++) {
-        const t1 = performance.now();
-        const err = await drain(engine, HEAVY, limit).then(() => undefined, (e: Error) => e);
-        const stopped = performance.now() - t1;
-        if (!err && attempt < 2) {
-          limit = Math.max(5, Math.floor(limit / 2));
-          continue;
-        }
-        assert.match(String(err), new RegExp(`timeout, query aborted \\[timeout=${limit}ms\\]`));
-        assert.ok(stopped < limit + 800, `the ${limit} ms timeout fired after ${Math.round(stopped)} ms`);
-        break;
-      }
+      await assertStopsAtTimeout(
+        (limit) => drain(engine, HEAVY, limit),
+        Math.max(20, Math.min(200, Math.floor(Math.min(took, aloneMs) / 2))),
+      );
     } finally {
       await engine.close();
       await Deno.remove(root, { recursive: true });
