@@ -21,7 +21,8 @@ const TWO32 = 4294967296;
 /** Rows after which the double parts of integer sums are flushed (2^21 rows of < 2^32 each). */
 const FLUSH_ROWS = 1 << 20;
 
-function grow<T extends Float64Array | Int32Array>(a: T, n: number, fill: number): T {
+/** `a` with room for `n` entries (doubling from 16), new entries `fill`; `a` itself when it has. */
+export function grow<T extends Float64Array | Int32Array>(a: T, n: number, fill: number): T {
   if (a.length >= n) return a;
   let cap = Math.max(16, a.length * 2);
   while (cap < n) cap *= 2;

@@ -37,6 +37,7 @@ import { DoubleHistogram } from "../../functions/hdr_double_histogram.ts";
 import { IntPairHash } from "./int_hash.ts";
 import { KeyIds } from "./key_ids.ts";
 import { toDoubles } from "./stat_states.ts";
+import { READ_BACK_TAGS } from "./pick_states.ts";
 import { textOf } from "../../functions/_util.ts";
 
 export type CollectFn =
@@ -58,24 +59,8 @@ export type CollectFn =
   | "quantile_disc"
   | "isordered";
 
-/** Value types read back as the row evaluator gives them (pick_states.ts TAGS). */
-const VALUE_TAGS = new Set([
-  "BOOLEAN",
-  "BYTE",
-  "SHORT",
-  "CHAR",
-  "INT",
-  "LONG",
-  "FLOAT",
-  "DOUBLE",
-  "DATE",
-  "TIMESTAMP",
-  "SYMBOL",
-  "STRING",
-  "VARCHAR",
-  "IPV4",
-  "UUID",
-]);
+/** Value types read back as the row evaluator gives them. */
+const VALUE_TAGS = READ_BACK_TAGS;
 /** Keys compared as numbers: doubles exactly, LONG-like keys by their two words. */
 const KEY_TAGS = new Set([
   "DOUBLE",

@@ -10,8 +10,11 @@ import { nullValueOf, readValue, type Value, type Vector } from "../../base/valu
 
 export type PickFn = "first" | "last" | "first_not_null" | "last_not_null";
 
-/** Argument types whose vector reads as the row evaluator's value (fixed-width, text, symbols). */
-const TAGS = new Set([
+/**
+ * Types whose vectors read back (readValue) as the row evaluator gives their values: fixed-width,
+ * text, symbols. collect_states.ts takes the same values.
+ */
+export const READ_BACK_TAGS: ReadonlySet<string> = new Set([
   "BOOLEAN",
   "BYTE",
   "SHORT",
@@ -22,13 +25,14 @@ const TAGS = new Set([
   "DOUBLE",
   "DATE",
   "TIMESTAMP",
-  "TIMESTAMP_NS",
   "SYMBOL",
   "STRING",
   "VARCHAR",
   "IPV4",
   "UUID",
 ]);
+/** first/last also take TIMESTAMP_NS. */
+const TAGS = new Set([...READ_BACK_TAGS, "TIMESTAMP_NS"]);
 
 /** The batch form of `name` over an argument of type `t`, or undefined. */
 export function pickFnOf(name: string, t: ColumnType | undefined, distinct: boolean): PickFn | undefined {

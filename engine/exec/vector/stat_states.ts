@@ -8,6 +8,7 @@
  * stddev(price), variance(amount) FROM trades GROUP BY symbol` over 10M rows took ~2.8 s.
  */
 import type { Value, Vector } from "../../base/values.ts";
+import { grow } from "./agg_states.ts";
 import { INT_NULL } from "../../base/values.ts";
 
 export type StatFn =
@@ -63,18 +64,12 @@ export class StatAgg {
 
   reserve(groups: number): void {
     if (this.#n.length >= groups) return;
-    const size = Math.max(groups, this.#n.length * 2, 16);
-    const grow = (old: Float64Array) => {
-      const next = new Float64Array(size);
-      next.set(old);
-      return next;
-    };
-    this.#n = grow(this.#n);
-    this.#a = grow(this.#a);
-    this.#b = grow(this.#b);
-    this.#c = grow(this.#c);
-    this.#d = grow(this.#d);
-    this.#e = grow(this.#e);
+    this.#n = grow(this.#n, groups, 0);
+    this.#a = grow(this.#a, groups, 0);
+    this.#b = grow(this.#b, groups, 0);
+    this.#c = grow(this.#c, groups, 0);
+    this.#d = grow(this.#d, groups, 0);
+    this.#e = grow(this.#e, groups, 0);
   }
 
   /** Adds rows [0, rows) of the argument vectors to their groups (`gids`), skipping `mask` zeros. */
