@@ -12,21 +12,9 @@
 import { type BoundExpr, walkBound } from "./bound.ts";
 import type { PlanNode } from "./plan_node.ts";
 import { remap } from "./prune_columns.ts";
-import { T } from "../base/types.ts";
+import { andAll, conjuncts } from "./intervals_from_where.ts";
 
 type JoinNode = Extract<PlanNode, { kind: "join" }>;
-
-/** The conjuncts of `e` (nested ANDs flattened). */
-function conjuncts(e: BoundExpr, into: BoundExpr[] = []): BoundExpr[] {
-  if (e.kind === "and") { for (const a of e.args) conjuncts(a, into); }
-  else into.push(e);
-  return into;
-}
-
-function and(parts: BoundExpr[]): BoundExpr | undefined {
-  if (parts.length <= 1) return parts[0];
-  return { kind: "and", type: T.BOOLEAN, args: parts };
-}
 
 /** The input columns `e` reads, or undefined when it must stay where it is. */
 function columnsOf(e: BoundExpr): Set<number> | undefined {
@@ -62,11 +50,11 @@ export function pushIntoJoin(
   }
   if (left.length === 0 && right.length === 0) return { node: join, rest: pred };
   const shift = join.columns.map((_, i) => i - width);
-  const l = and(left), r = and(right);
+  const l = andAll(left), r = andAll(right);
   const node: JoinNode = {
     ...join,
     left: l ? applyWhere(join.left, l) : join.left,
     right: r ? applyWhere(join.right, remap(r, shift)) : join.right,
   };
-  return { node, rest: and(rest) };
+  return { node, rest: andAll(rest) };
 }

@@ -9,6 +9,7 @@ import type { Value } from "../base/values.ts";
 import type { ColumnBound, ParquetSource } from "../parquet/reader.ts";
 import { parseTimestamp } from "../functions/timestamp_parse.ts";
 import type { BoundExpr } from "./bound.ts";
+import { conjuncts } from "./intervals_from_where.ts";
 import type { PlanNode } from "./plan_node.ts";
 
 /** read_parquet's generator argument: the file, the file columns it yields, the bounds. */
@@ -70,10 +71,6 @@ export function pushParquetFilter(n: PlanNode, predicate: BoundExpr): PlanNode {
   if (bounds.length === 0) return n;
   const next: ParquetScan = { ...scan, bounds: [...scan.bounds, ...bounds] };
   return { ...n, args: [next as unknown as Value] } as PlanNode;
-}
-
-function conjuncts(e: BoundExpr): BoundExpr[] {
-  return e.kind === "and" ? e.args.flatMap(conjuncts) : [e];
 }
 
 /** A constant comparable with a column of type `t` without conversion. */
