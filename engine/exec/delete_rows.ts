@@ -15,7 +15,8 @@ import type { RowDelete, Storage } from "../storage/api.ts";
 import { compilePredicate } from "./compile_expr.ts";
 import { requireTable } from "./ddl.ts";
 import { type ExecContext, pace } from "./exec_context.ts";
-import { readUsed, referencedColumns } from "./dml_columns.ts";
+import { readUsed } from "./dml_columns.ts";
+import { uses } from "../plan/prune_columns.ts";
 
 /** Rows tested between checks of the time slice. */
 const PACE_ROWS_MASK = 0x3fff;
@@ -41,7 +42,7 @@ export async function deleteRows(
   if (where) await prepareExprSubqueries([where], ctx, runPlan);
   const pred = where ? compilePredicate(where, ctx) : undefined;
   const intervals = where ? intervalsFromWhere(where, t.meta.timestampIndex).intervals : undefined;
-  const used = referencedColumns([where]);
+  const used = uses([where], new Set());
   const types = cols.map((c) => c.type);
   return await t.deleteRows(async (snap) => {
     const deletes: RowDelete[] = [];

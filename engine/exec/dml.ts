@@ -29,7 +29,8 @@ import { narrowForInsert, narrowsOnInsert } from "./insert_narrowing.ts";
 import { batchesToRows } from "./rows_to_write.ts";
 import { runPlan } from "./run_plan.ts";
 import { prepareExprSubqueries } from "./subqueries.ts";
-import { readUsed, referencedColumns } from "./dml_columns.ts";
+import { readUsed } from "./dml_columns.ts";
+import { uses } from "../plan/prune_columns.ts";
 import type { Transaction } from "./transaction.ts";
 
 /** ON CONFLICT and RETURNING of an INSERT (issue 10). */
@@ -266,7 +267,7 @@ export async function update(
   const evals = sets.map((x) => compileExpr(x.expr, ctx));
   const snap = t.snapshot();
   const changes: ColumnUpdate[] = [];
-  const used = referencedColumns([where, ...sets.map((x) => x.expr)]);
+  const used = uses([where, ...sets.map((x) => x.expr)], new Set());
   const types = cols.map((c) => c.type);
   let updated = 0;
   try {

@@ -1,20 +1,12 @@
 /**
  * The columns an UPDATE or DELETE reads to evaluate its WHERE and SET expressions: only those
- * the expressions reference (correlated subqueries' outer values included). Before, both read
+ * the expressions reference (plan/prune_columns.ts `uses`). Before, both read
  * every column of each partition they scan; a STRING column of 3M rows took ~1.7 s to decode
  * on the main thread in one piece for `UPDATE t SET d = 0 WHERE x % 3 = 0`.
  */
 import type { ColumnType } from "../base/types.ts";
 import type { Value, Vector } from "../base/values.ts";
-import { type BoundExpr, walkBound } from "../plan/bound.ts";
 import type { TableSnapshot } from "../storage/api.ts";
-
-/** The column indexes `exprs` read. */
-export function referencedColumns(exprs: (BoundExpr | undefined)[]): Set<number> {
-  const used = new Set<number>();
-  for (const e of exprs) if (e) walkBound(e, (x) => x.kind === "column" && used.add(x.index));
-  return used;
-}
 
 /**
  * Rows [0, rows) of partition `p` for the columns in `used`; every other column is an empty

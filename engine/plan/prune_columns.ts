@@ -42,7 +42,8 @@ export function remap(e: BoundExpr, map: number[]): BoundExpr {
   }
 }
 
-function uses(exprs: (BoundExpr | undefined)[], into: Set<number>): Set<number> {
+/** Adds to `into` the input columns `exprs` read (correlated subqueries' outer values included). */
+export function uses(exprs: (BoundExpr | undefined)[], into: Set<number>): Set<number> {
   for (const e of exprs) {
     if (e) walkBound(e, (x) => x.kind === "column" && into.add(x.index));
   }

@@ -5,19 +5,8 @@
  * too: it waited for the last piece.
  */
 import assert from "node:assert/strict";
-import { adminSession, type Engine, readValue } from "../../engine/mod.ts";
-
-/** Every row of `sql`, read as values (what the probed statements answer). */
-export async function drainRows(engine: Engine, sql: string): Promise<unknown[][]> {
-  const outcome = await engine.execute(sql, adminSession());
-  const out: unknown[][] = [];
-  if (outcome.kind === "rows") {
-    for await (const b of outcome.batches) {
-      for (let i = 0; i < b.rowCount; i++) out.push(b.columns.map((c) => readValue(c, i)));
-    }
-  }
-  return out;
-}
+import type { Engine } from "../../engine/mod.ts";
+import { rows } from "./_result_rows.ts";
 
 export interface Probed {
   /** The heavy statement's rows. */
@@ -32,16 +21,15 @@ export interface Probed {
 export async function probed(engine: Engine, sql: string): Promise<Probed> {
   let running = true;
   const started = performance.now();
-  const heavy = drainRows(engine, sql).finally(() => running = false);
+  const heavy = rows(engine, sql).finally(() => running = false);
   const latencies: number[] = [];
   while (running) {
     const due = performance.now() + 10;
     await new Promise((r) => setTimeout(r, 10));
-    assert.deepEqual(await drainRows(engine, "SELECT 1"), [[1]]);
+    assert.deepEqual(await rows(engine, "SELECT 1"), [[1]]);
     latencies.push(performance.now() - due);
   }
-  const rows = await heavy;
-  return { rows, latencies, took: performance.now() - started };
+  return { rows: await heavy, latencies, took: performance.now() - started };
 }
 
 /**

@@ -9,7 +9,8 @@
  */
 import assert from "node:assert/strict";
 import { Engine } from "../../../engine/mod.ts";
-import { assertResponsive, drainRows, probed } from "../_select1_probe.ts";
+import { assertResponsive, probed } from "../_select1_probe.ts";
+import { rows } from "../_result_rows.ts";
 
 const HEAVY: Record<string, string> = {
   // stddev has no sliding kernel: each frame is aggregated afresh on the row path.
@@ -32,7 +33,7 @@ Deno.test({
     const engine = await Engine.open({ root, cacheBytes: 256 * 1024 * 1024, parallelWorkers: 0 });
     try {
       // 1M rows in one partition; a million distinct strings.
-      await drainRows(
+      await rows(
         engine,
         "CREATE TABLE t AS (SELECT timestamp_sequence('2024-01-01', 100_000L) ts, rnd_symbol('a','b','c') s, " +
           "cast(x * 7919 % 1000003 AS STRING) str, rnd_double() d, x FROM long_sequence(1_000_000)) " +

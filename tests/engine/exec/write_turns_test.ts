@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
 import { rows } from "../_result_rows.ts";
-import { assertResponsive, drainRows, probed } from "../_select1_probe.ts";
+import { assertResponsive, probed } from "../_select1_probe.ts";
 
 Deno.test({
   name: "CREATE TABLE AS, INSERT ... SELECT and UPDATE of millions of rows give SELECT 1 turns",
@@ -23,13 +23,13 @@ Deno.test({
     const engine = await Engine.open({ root, cacheBytes: 512 * 1024 * 1024, parallelWorkers: 0 });
     try {
       // 2M rows over 24 DAY partitions; a SYMBOL column of 50 values.
-      await drainRows(
+      await rows(
         engine,
         "CREATE TABLE src AS (SELECT timestamp_sequence('2024-01-01', 1_000_000L) ts, " +
           "rnd_symbol(50, 4, 6, 0) s, rnd_double() d, x FROM long_sequence(2_000_000)) " +
           "TIMESTAMP(ts) PARTITION BY DAY",
       );
-      await drainRows(
+      await rows(
         engine,
         "CREATE TABLE ins (ts TIMESTAMP, s SYMBOL, d DOUBLE, x LONG) TIMESTAMP(ts) PARTITION BY DAY",
       );

@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { Engine } from "../../../engine/mod.ts";
-import { assertResponsive, drainRows, probed } from "../_select1_probe.ts";
+import { assertResponsive, probed } from "../_select1_probe.ts";
+import { rows } from "../_result_rows.ts";
 import { statementStats } from "../../../engine/parallel/statement_offload.ts";
 
 const HEAVY: Record<string, string> = {
@@ -29,14 +30,14 @@ Deno.test({
     const root = await Deno.makeTempDir({ prefix: "qdb_offload_turns_" });
     const engine = await Engine.open({ root, cacheBytes: 256 * 1024 * 1024 });
     try {
-      await drainRows(
+      await rows(
         engine,
         "CREATE TABLE t AS (SELECT timestamp_sequence('2024-01-01', 100_000L) ts, x % 400_000 k, " +
           "cast(x * 7919 % 1000003 AS STRING) str, x FROM long_sequence(1_000_000)) TIMESTAMP(ts) PARTITION BY DAY",
       );
       for (const [name, sql] of Object.entries(HEAVY)) {
         const probe = name.endsWith("parallel probe");
-        const plan = (await drainRows(engine, `EXPLAIN ${sql}`)).map((r) => r[0]);
+        const plan = (await rows(engine, `EXPLAIN ${sql}`)).map((r) => r[0]);
         if (probe) assert.match(plan.join("\n"), /parallel probe/, `${name}:\n${plan.join("\n")}`);
         else assert.equal(plan[0], "Worker", `${name}:\n${plan.join("\n")}`);
         const offloaded = statementStats.offloaded;
