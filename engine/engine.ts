@@ -113,6 +113,8 @@ export interface EngineOptions {
   queryMemoryBytes?: number;
   /** `cairo.sql.parallel.workers`: worker heaps for large table-scan aggregates (0 disables). Default 2. */
   parallelWorkers?: number;
+  /** `cairo.sql.parallel.workers.nice`: nice value of the worker threads (default 10; 0 keeps 0). */
+  parallelWorkersNice?: number;
   /** Values (rows × columns) a scan reads before it goes to the workers (default 4M; tests lower it). */
   parallelValuesMin?: number;
   /**
@@ -178,6 +180,7 @@ export class Engine {
       cacheBytes: options.cacheBytes ?? CACHE_BYTES_DEFAULT,
       valuesMin: options.parallelValuesMin,
       cache: (storage as { cache?: ColumnCache }).cache,
+      nice: options.parallelWorkersNice,
     });
     const rowsMin = options.statementRowsMin ?? STATEMENT_ROWS_MIN_DEFAULT;
     this.#statements = new StatementOffload(this.#parallel, storage, rowsMin < 0 ? Infinity : rowsMin);

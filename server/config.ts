@@ -29,6 +29,8 @@ export const DEFAULTS: Record<string, string> = {
   "cairo.sql.parallel.statement.rows.min": "100000",
   // Start the worker heaps with the server (not on the first query that needs them).
   "cairo.sql.parallel.workers.warm.up": "true",
+  // Worker threads run at this nice value, below the main thread (engine/parallel/thread_nice.ts).
+  "cairo.sql.parallel.workers.nice": "10",
   "metrics.enabled": "false",
 };
 

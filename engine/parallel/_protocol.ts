@@ -11,7 +11,7 @@ import type { StatementReply, StatementRequest } from "./statement_protocol.ts";
 
 export type HeapRequest =
   /** First message: sizes of the worker's WASM memory and of its column cache. */
-  | { kind: "init"; memoryBytes: number; cacheBytes: number }
+  | { kind: "init"; memoryBytes: number; cacheBytes: number; nice: number }
   | {
     kind: "aggregate";
     id: number;

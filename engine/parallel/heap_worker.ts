@@ -19,6 +19,7 @@ import { sampleByPartialOf, sampleByTransfers } from "../exec/sample_by_parallel
 import { topNPartialOf } from "../exec/vector/top_n_parallel.ts";
 import { setOpPartialOf, setOpTransfer } from "../exec/vector/setop_parallel.ts";
 import type { HeapReply, HeapRequest } from "./_protocol.ts";
+import { niceThisThread } from "./thread_nice.ts";
 import { isStatementRequest, type StatementRequest } from "./statement_protocol.ts";
 
 let cache: ColumnCache | undefined;
@@ -71,6 +72,7 @@ async function handle(
 ): Promise<void> {
   if (req.kind === "init") {
     try {
+      niceThisThread(req.nice);
       cache = new ColumnCache(req.cacheBytes, wasmMemory(req.memoryBytes));
       kernels();
       reply({ kind: "ready" });

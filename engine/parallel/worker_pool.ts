@@ -39,6 +39,11 @@ const AFFINITY_MAX = 1024;
 /** QuestDB's `cairo.sql.parallel.workers` default here: the machines we target have 2 cores. */
 export const PARALLEL_WORKERS_DEFAULT = 2;
 /**
+ * Nice value of the worker threads: below the main thread's, so that protocol I/O and short
+ * statements get the cores first when long statements keep the workers busy (thread_nice.ts).
+ */
+export const WORKER_NICE_DEFAULT = 10;
+/**
  * Scans that read fewer values (rows × columns read) stay on the main heap: a round trip to the
  * workers costs more than it saves. 4M is 1M rows of a GROUP BY over four columns, or 2M rows
  * of two sums: on the bench machine, 1M-row scans of one or two columns were slower on the
@@ -78,6 +83,8 @@ export interface WorkerPoolOptions {
   valuesMin?: number;
   /** The main heap's cache, whose forgotten prefixes the workers must forget too. */
   cache?: ColumnCache;
+  /** Nice value of the worker threads (parallel/thread_nice.ts); 0 keeps the main thread's. */
+  nice?: number;
 }
 
 interface Heap {
@@ -108,6 +115,7 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
   readonly valuesMin: number;
   readonly hashRowsMin: number;
   readonly #cacheBytes: number;
+  readonly #nice: number;
   #heaps: Heap[] | undefined;
   /** Set once a worker failed to start: the pool then declines every job. */
   #broken = false;
@@ -128,6 +136,7 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
     // Tests lower valuesMin to send every scan to the workers: hash jobs follow.
     this.hashRowsMin = Math.min(HASH_ROWS_MIN_DEFAULT, this.valuesMin);
     this.#cacheBytes = options.cacheBytes;
+    this.#nice = options.nice ?? WORKER_NICE_DEFAULT;
     this.#unwatch = options.cache?.watchForget((prefix) => {
       for (const h of this.#heaps ?? []) h.forget.push(prefix);
     });
@@ -482,7 +491,7 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
       const memoryBytes = Math.min(MEMORY_BYTES_MAX, cacheBytes + SCRATCH_RESERVE_BYTES);
       this.#heaps = Array.from(
         { length: this.workers },
-        () => this.#spawn({ kind: "init", memoryBytes, cacheBytes }),
+        () => this.#spawn({ kind: "init", memoryBytes, cacheBytes, nice: this.#nice }),
       );
     }
     const heaps = this.#heaps;
