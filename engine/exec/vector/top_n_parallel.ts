@@ -19,7 +19,7 @@
  *
  * Tables larger than the column cache (issue #16, `ORDER BY price DESC, ts DESC LIMIT 20` over
  * 100M rows took 35x DuckDB's time) get two more steps:
- * - Pruning (EXPLAIN `pruned by morsel max|min`), when the first sort key is a numeric scan
+ * - Pruning (EXPLAIN `pruned by morsel and block max|min`), when the first sort key is a numeric scan
  *   column: the workers measure each morsel piece's minimum and maximum rank of that column
  *   the first time they scan it, memoized per partition version and row range in the fact memo
  *   (TableSnapshot.factMemo: never stale, appends change the key). Each worker then visits its
@@ -27,6 +27,8 @@
  *   finished morsel already holds (the floor) is not read at all: `keep` rows rank strictly
  *   better than every row in it. Bounds cover whole pieces, so filters and intervals (which
  *   only drop rows) leave them safe; NULLs rank lowest, as the threshold loop ranks them.
+ *   The same measure keeps each block's bound (64K rows, TopNJob.blocks), and inside a morsel
+ *   a block strictly worse than the top-N's current threshold is not read.
  * - Late columns (EXPLAIN `late: a,b`): projected plain columns that are not sort keys are not
  *   read by the workers; rows carry their position, and the main thread reads those columns
  *   for the final `keep` rows only.
@@ -61,7 +63,7 @@ import {
 } from "./expr_ship.ts";
 import { vectorOf } from "./hash_aggregate.ts";
 import { topNOf } from "./physical.ts";
-import { type Morsel, morselBatches, morselsOf } from "./hash_parallel.ts";
+import { type Morsel, morselsOf } from "./hash_parallel.ts";
 import { rankOfValue, rankReader, runTopN, type TopNState } from "./top_n.ts";
 import { partitionRanges } from "../scan.ts";
 import { morselsForWorkers } from "../../parallel/morsel_owner.ts";
@@ -81,9 +83,10 @@ export const KEEP_MAX = 10_000;
  * Rows per morsel. A top-N tests most rows with one SIMD comparison against its threshold
  * (~1 ns a row), so a morsel's fixed cost (a message, a snapshot, the first rows merged) is
  * paid per million rows: at 512K rows per morsel the 10M-row top-N took 32 ms of CPU, at 1M
- * 18 ms (issue #16); tests lower it to cut small tables into many morsels.
+ * 18 ms (issue #16); tests lower it to cut small tables into many morsels. `blockRows`: the rows
+ * of a piece one block bound covers (see TopNJob.blocks); tests lower it too.
  */
-export const topNTuning = { morselRows: 1_048_576 };
+export const topNTuning = { morselRows: 1_048_576, blockRows: BATCH_ROWS_MAX };
 
 /** What a worker needs to run the top-N of a morsel: plain, structured-cloneable data. */
 export interface TopNJob {
@@ -115,6 +118,16 @@ export interface TopNJob {
   measure?: boolean;
   /** A first-key rank `keep` rows of other morsels reach (per message, see `floors`). */
   floor?: number;
+  /**
+   * Per piece of the morsel (per message, when measured): the best first-key rank of each
+   * block of `blockRows` rows from the piece's start (the maximum descending, the minimum
+   * ascending). A block whose bound is strictly worse than the top-N's current threshold
+   * is not read: none of its rows could become a candidate (issue #16: a whole morsel's
+   * bound is near the table's best when the best values recur, as one symbol's prices do,
+   * and pruned nothing for `ORDER BY price DESC` over 10M rows).
+   */
+  blocks?: (Float64Array | undefined)[];
+  blockRows?: number;
   /** The session's time zone, for the row path of a batch the loops decline. */
   timeZone: string;
 }
@@ -124,10 +137,14 @@ export interface TopNPartial {
   rows: Value[][];
   /** With `measure`: per piece of the morsel, the [min, max] first-key rank over its rows. */
   bounds?: [number, number][];
+  /** With `measure`: per piece, min and max of each block of `blockRows` rows, interleaved. */
+  blocks?: Float64Array[];
+  /** Batches not read because their blocks' bounds were worse than the threshold. */
+  skipped?: number;
 }
 
 /** Work the pruning and late columns saved (tests, diagnostics). */
-export const topNCounters = { prunedMorsels: 0, measuredPieces: 0, lateRows: 0 };
+export const topNCounters = { prunedMorsels: 0, measuredPieces: 0, lateRows: 0, skippedBlocks: 0 };
 
 /**
  * How the pool visits a top-N's morsels (each still on worker `i % workers`, for its cache):
@@ -230,7 +247,7 @@ export function parallelTopNNotes(n: PlanNode): string {
   const shape = shapeOf(n);
   if (!shape) return "";
   let notes = "";
-  if (shape.pruneCol !== undefined) notes += ` pruned by morsel ${n.keys[0].desc ? "max" : "min"}`;
+  if (shape.pruneCol !== undefined) notes += ` pruned by morsel and block ${n.keys[0].desc ? "max" : "min"}`;
   if (shape.computed) {
     const late = n.columns.filter((_, i) => !shape.computed!.includes(i)).map((c) => c.name);
     notes += ` late: ${late.join(",")}`;
@@ -323,14 +340,28 @@ export async function topNPartialOf(job: TopNJob, snap: TableSnapshot, m: Morsel
     }
   }
 
-  const bounds = job.measure && job.pruneCol !== undefined
-    ? await measure(snap, m, job.columnIndexes[job.pruneCol])
+  const measured = job.measure && job.pruneCol !== undefined
+    ? await measure(snap, m, job.columnIndexes[job.pruneCol], job.blockRows ?? BATCH_ROWS_MAX)
+    : undefined;
+  const state: TopNState = {};
+  // Blocks whose best first key is strictly worse than the current threshold are not read.
+  const desc = keys[0].desc;
+  let skipped = 0;
+  const skip = job.blocks && job.blockRows
+    ? (k: number, at: number, end: number): boolean => {
+      const bounds = job.blocks![k], t = state.limit;
+      if (!bounds || t === undefined) return false;
+      const lo = m.pieces[k].lo, size = job.blockRows!;
+      const last = Math.floor((end - 1 - lo) / size);
+      for (let b = Math.floor((at - lo) / size); b <= last; b++) {
+        if (desc ? !(bounds[b] < t) : !(bounds[b] > t)) return false;
+      }
+      skipped++;
+      return true;
+    }
     : undefined;
   // Only the columns read are set; a SYMBOL column has the codes of the job's texts.
-  let input: AsyncIterable<Batch> = job.computed
-    ? positionedBatches(snap, m, job, cols, stubs)
-    : morselBatches(snap, m, job, cols, stubs);
-  const state: TopNState = {};
+  let input: AsyncIterable<Batch> = topNBatches(snap, m, job, cols, stubs, !!job.computed, skip);
   const filters = job.filters.map((f) => rebind(f));
   const preds = filters.flatMap((f) => conjuncts(f)).map((c) => predicateOf(c, scanColumns));
   const firstKey = outputs[keys[0].index];
@@ -357,7 +388,7 @@ export async function topNPartialOf(job: TopNJob, snap: TableSnapshot, m: Morsel
     if (floors.size >= FLOORS_MAX) floors.clear();
     floors.set(job.statement, tighter(floor, reached, first.desc)!);
   }
-  return bounds ? { rows, bounds } : { rows };
+  return { rows, ...measured, ...(skipped ? { skipped } : {}) };
 }
 
 /** The tighter of two first-key floors (the higher descending, the lower ascending). */
@@ -367,63 +398,105 @@ function tighter(a: number | undefined, b: number | undefined, desc: boolean): n
   return desc ? Math.max(a, b) : Math.min(a, b);
 }
 
-/** Per piece of `m`, the [min, max] rank of table column `col` over all its rows. */
-async function measure(snap: TableSnapshot, m: Morsel, col: number): Promise<[number, number][]> {
-  const out: [number, number][] = [];
+/**
+ * Per piece of `m`, the [min, max] rank of table column `col` over all its rows, and the min
+ * and max of each block of `size` rows from the piece's start (interleaved).
+ */
+async function measure(
+  snap: TableSnapshot,
+  m: Morsel,
+  col: number,
+  size: number,
+): Promise<{ bounds: [number, number][]; blocks: Float64Array[] }> {
+  const bounds: [number, number][] = [];
+  const blocks: Float64Array[] = [];
   for (const { p, lo, hi } of m.pieces) {
     const v = await snap.read(p, col, lo, hi);
     const rank = rankReader(v)!;
-    let min = Infinity, max = -Infinity;
     const d = v.data;
-    if (d instanceof Float64Array) {
-      // The common case in one tight loop: NaN (NULL) ranks -Infinity.
-      for (let i = 0; i < d.length; i++) {
-        const x = d[i];
-        const r = x - x === 0 ? x : -Infinity;
-        if (r < min) min = r;
-        if (r > max) max = r;
-      }
-    } else {
-      for (let i = 0; i < hi - lo; i++) {
-        const r = rank(i);
-        if (r < min) min = r;
-        if (r > max) max = r;
-      }
+    const n = hi - lo;
+    const out = new Float64Array(2 * Math.ceil(n / size));
+    let min = Infinity, max = -Infinity;
+    for (let from = 0, b = 0; from < n; from += size, b++) {
+      const to = Math.min(n, from + size);
+      const [bmin, bmax] = d instanceof Float64Array ? rangeF64(d, from, to) : rangeOf(rank, from, to);
+      out[2 * b] = bmin;
+      out[2 * b + 1] = bmax;
+      if (bmin < min) min = bmin;
+      if (bmax > max) max = bmax;
     }
-    out.push([min, max]);
+    bounds.push([min, max]);
+    blocks.push(out);
   }
-  return out;
+  return { bounds, blocks };
+}
+
+/** [min, max] rank of d[from, to) in one tight loop (the common case): NaN (NULL) ranks -Infinity. */
+function rangeF64(d: Float64Array, from: number, to: number): [number, number] {
+  let min = Infinity, max = -Infinity;
+  for (let i = from; i < to; i++) {
+    const x = d[i];
+    const r = x - x === 0 ? x : -Infinity;
+    if (r < min) min = r;
+    if (r > max) max = r;
+  }
+  return [min, max];
+}
+
+function rangeOf(rank: (i: number) => number, from: number, to: number): [number, number] {
+  let min = Infinity, max = -Infinity;
+  for (let i = from; i < to; i++) {
+    const r = rank(i);
+    if (r < min) min = r;
+    if (r > max) max = r;
+  }
+  return [min, max];
 }
 
 /**
- * morselBatches with the row position of every row as one more (DOUBLE) scan column after
- * the table's: p * 2^32 + row, exact in a double for any partition index below 2^21.
+ * The batches of a morsel (hash_parallel.ts morselBatches: the rows the intervals keep, only
+ * the scan columns `cols` read), cut at block boundaries (TopNJob.blocks), without the batches
+ * `skip` drops (read: nothing); with `positioned`, the row position of every row as one more
+ * (DOUBLE) scan column after the table's: p * 2^32 + row, exact in a double for any partition
+ * index below 2^21.
  */
-async function* positionedBatches(
+async function* topNBatches(
   snap: TableSnapshot,
   m: Morsel,
   job: TopNJob,
   cols: Set<number>,
   dicts: Map<number, SymbolDict>,
+  positioned: boolean,
+  skip?: (piece: number, at: number, end: number) => boolean,
 ): AsyncGenerator<Batch> {
-  for (const piece of m.pieces) {
+  const size = job.blockRows ?? BATCH_ROWS_MAX;
+  // One buffer for every batch's positions: each batch is consumed (filtered, projected and its
+  // candidates copied into rows by runTopN) before the next is made, and a fresh array per
+  // batch cost more than the whole scan (issue #16: 27 of ~45 ms CPU per 10M-row top-N).
+  const pos = positioned ? new Float64Array(Math.min(BATCH_ROWS_MAX, size)) : undefined;
+  for (let k = 0; k < m.pieces.length; k++) {
+    const piece = m.pieces[k];
     const ranges = (await partitionRanges(snap, piece.p, job.intervals))
       .map(([a, b]): [number, number] => [Math.max(a, piece.lo), Math.min(b, piece.hi)])
       .filter(([a, b]) => b > a);
     for (const [from, to] of ranges) {
-      for (let at = from; at < to; at += BATCH_ROWS_MAX) {
-        const end = Math.min(to, at + BATCH_ROWS_MAX);
-        const columns: Vector[] = new Array(job.types.length + 1);
+      for (let at = from, end: number; at < to; at = end) {
+        // Up to the next block boundary (blocks start at the piece's first row).
+        end = Math.min(to, at + BATCH_ROWS_MAX, piece.lo + (Math.floor((at - piece.lo) / size) + 1) * size);
+        if (skip?.(k, at, end)) continue;
+        const columns: Vector[] = new Array(job.types.length + (pos ? 1 : 0));
         for (const c of cols) {
           const v = await snap.read(piece.p, job.columnIndexes[c], at, end);
           columns[c] = job.types[c].tag === "SYMBOL"
             ? { type: T.SYMBOL, data: v.data, dict: dicts.get(c) }
             : v;
         }
-        columns[job.types.length] = {
-          type: T.DOUBLE,
-          data: positions(piece.p * POSITION_SPAN + at, end - at),
-        };
+        if (pos) {
+          columns[job.types.length] = {
+            type: T.DOUBLE,
+            data: positions(pos, piece.p * POSITION_SPAN + at, end - at),
+          };
+        }
         yield { rowCount: end - at, columns };
       }
     }
@@ -433,13 +506,12 @@ async function* positionedBatches(
 const POSITION_SPAN = 2 ** 32;
 
 /**
- * first, first + 1, ... as doubles. A plain function: the same loop inside the async
+ * first, first + 1, ... as doubles in `pos`. A plain function: the same loop inside the async
  * generator ran at ~15 ns a row (V8 runs a loop with a `yield` around it far slower).
  */
-function positions(first: number, n: number): Float64Array {
-  const pos = new Float64Array(n);
+function positions(pos: Float64Array, first: number, n: number): Float64Array {
   for (let i = 0; i < n; i++) pos[i] = first + i;
-  return pos;
+  return pos.subarray(0, n);
 }
 /** Above this share of rows beating the threshold, the conditions are tested before the key. */
 const KEY_FIRST_PASS_MAX = 0.25;
@@ -700,6 +772,14 @@ function scheduleOf(job: TopNJob, snap: TableSnapshot, morsels: Morsel[]): TopNS
   const desc = job.keys[0].desc;
   const first = (job.computed ?? job.columns.map((_, i) => i)).indexOf(job.keys[0].index);
   const tag = (piece: { lo: number; hi: number }) => `topn:${piece.lo}:${piece.hi}`;
+  const blockRows = topNTuning.blockRows;
+  const blockTag = (piece: { lo: number; hi: number }) => `topn-blocks:${blockRows}:${piece.lo}:${piece.hi}`;
+  // Per morsel and piece, the best first-key rank of each block (TopNJob.blocks), if measured.
+  const blocksOf = (i: number) =>
+    morsels[i].pieces.map((piece) => {
+      const b = snap.factMemo?.(piece.p, col)?.get(blockTag(piece)) as Float64Array | undefined;
+      return b && b.filter((_, k) => k % 2 === (desc ? 1 : 0));
+    });
   const bounds = morsels.map((m) => {
     let bound = desc ? -Infinity : Infinity;
     for (const piece of m.pieces) {
@@ -720,12 +800,18 @@ function scheduleOf(job: TopNJob, snap: TableSnapshot, morsels: Morsel[]): TopNS
         topNCounters.prunedMorsels++;
         return undefined;
       }
-      return { ...job, floor, measure: b === undefined };
+      if (b === undefined) return { ...job, floor, measure: true, blockRows };
+      const blocks = blocksOf(i);
+      return { ...job, floor, ...(blocks.some((x) => x) ? { blocks, blockRows } : {}) };
     },
     received(i, partial) {
       partial.bounds?.forEach((b, k) => {
         snap.factMemo?.(morsels[i].pieces[k].p, col)?.set(tag(morsels[i].pieces[k]), b);
         topNCounters.measuredPieces++;
+      });
+      topNCounters.skippedBlocks += partial.skipped ?? 0;
+      partial.blocks?.forEach((b, k) => {
+        snap.factMemo?.(morsels[i].pieces[k].p, col)?.set(blockTag(morsels[i].pieces[k]), b);
       });
       if (partial.rows.length === job.keep) {
         floor = tighter(floor, rankOfValue(partial.rows[job.keep - 1][first]), desc);

@@ -16,34 +16,46 @@ import { morselsForWorkers, morselWorkers } from "../../../engine/parallel/morse
 const SHAPES: [string, RegExp, boolean][] = [
   [
     "SELECT ts, s, d, k FROM t ORDER BY d DESC, ts DESC LIMIT 20",
-    /Top N \[parallel 2\] keys: d desc,ts desc keep: 20 pruned by morsel max late: s,k/,
+    /Top N \[parallel 2\] keys: d desc,ts desc keep: 20 pruned by morsel and block max late: s,k/,
     true,
   ],
-  ["SELECT ts, s, d FROM t ORDER BY d LIMIT 25", /pruned by morsel min late: ts,s/, false],
-  ["SELECT s, i, ts FROM t ORDER BY i DESC LIMIT 30", /pruned by morsel max late: s,ts/, true],
-  ["SELECT ts, s, i, k FROM t ORDER BY i, ts DESC LIMIT 15", /pruned by morsel min late: s,k/, false],
-  ["SELECT ts, l, s FROM t ORDER BY l DESC LIMIT 33", /pruned by morsel max late: ts,s/, true],
-  ["SELECT ts, s, f FROM t ORDER BY f DESC LIMIT 10", /pruned by morsel max late: ts,s/, false],
+  ["SELECT ts, s, d FROM t ORDER BY d LIMIT 25", /pruned by morsel and block min late: ts,s/, false],
+  ["SELECT s, i, ts FROM t ORDER BY i DESC LIMIT 30", /pruned by morsel and block max late: s,ts/, true],
+  [
+    "SELECT ts, s, i, k FROM t ORDER BY i, ts DESC LIMIT 15",
+    /pruned by morsel and block min late: s,k/,
+    false,
+  ],
+  ["SELECT ts, l, s FROM t ORDER BY l DESC LIMIT 33", /pruned by morsel and block max late: ts,s/, true],
+  ["SELECT ts, s, f FROM t ORDER BY f DESC LIMIT 10", /pruned by morsel and block max late: ts,s/, false],
   // Filters only drop rows: whole-morsel bounds stay safe.
   [
     "SELECT ts, s, d FROM t WHERE side = 'sell' ORDER BY d DESC, ts LIMIT 12",
-    /pruned by morsel max late: s/,
+    /pruned by morsel and block max late: s/,
     true,
   ],
-  ["SELECT ts, k, d FROM t WHERE d < 500 ORDER BY d DESC LIMIT 9", /pruned by morsel max late: ts,k/, true],
+  [
+    "SELECT ts, k, d FROM t WHERE d < 500 ORDER BY d DESC LIMIT 9",
+    /pruned by morsel and block max late: ts,k/,
+    true,
+  ],
   [
     "SELECT ts, s, d FROM t WHERE ts IN '2024-03-03' ORDER BY d DESC LIMIT 7",
-    /pruned by morsel max late: ts,s/,
+    /pruned by morsel and block max late: ts,s/,
     false,
   ],
   // A computed first key: no bounds; a computed output column is not late.
   ["SELECT ts, s, d * 2 x FROM t ORDER BY x DESC LIMIT 8", /keep: 8 late: ts,s$/m, false],
-  ["SELECT ts, d, f + 1 g FROM t ORDER BY d DESC LIMIT 6", /keep: 6 pruned by morsel max late: ts$/m, true],
+  [
+    "SELECT ts, d, f + 1 g FROM t ORDER BY d DESC LIMIT 6",
+    /keep: 6 pruned by morsel and block max late: ts$/m,
+    true,
+  ],
   // A plain column a filter or a computed output reads anyway is not late.
   ["SELECT ts, s, d, d * 2 x FROM t ORDER BY x DESC LIMIT 8", /keep: 8 late: ts,s$/m, false],
   [
     "SELECT ts, s, i FROM t WHERE i > 3 ORDER BY d DESC LIMIT 5",
-    /keep: 5 pruned by morsel max late: ts,s$/m,
+    /keep: 5 pruned by morsel and block max late: ts,s$/m,
     true,
   ],
 ];
@@ -130,4 +142,54 @@ Deno.test("morsel owners: a partition's rows go to one worker when partitions ar
   const few = [m([0, 0, 9]), m([0, 9, 18]), m([1, 0, 9]), m([2, 0, 9])];
   assert.equal(morselsForWorkers(few, 2), few);
   assert.deepEqual(morselWorkers(few, 2), [0, 1, 0, 1]);
+});
+
+Deno.test("parallel top-N: blocks of a morsel pruned by their bounds give the reference rows", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_topn_blocks_" });
+  const { morselRows, blockRows } = topNTuning;
+  topNTuning.morselRows = 600;
+  topNTuning.blockRows = 64;
+  const engine = await parallelEngine(root);
+  try {
+    // A saw tooth: every morsel holds values near the best (whole-morsel bounds prune little),
+    // its blocks do not; ties at the top, NULLs, two partitions per day.
+    await run(
+      engine,
+      "CREATE TABLE u AS (SELECT timestamp_sequence('2024-03-01', 18_000_000L) ts, " +
+        "rnd_symbol('a','b',null) s, rnd_symbol('buy','sell') side, " +
+        "CASE WHEN x % 17 = 0 THEN NULL ELSE (x % 577)::DOUBLE END d, " +
+        "CASE WHEN x % 19 = 0 THEN NULL ELSE (x % 433)::INT END i, rnd_double() k, (x % 541)::DOUBLE e " +
+        "FROM long_sequence(19_000)) TIMESTAMP(ts) PARTITION BY DAY",
+    );
+    // [query, whether its second run skips blocks]: ascending, NULLs rank first, and every
+    // block holding one ranks -Infinity (none is skipped while the kept rows are NULLs).
+    const queries: [string, boolean][] = [
+      ["SELECT ts, s, d, k FROM u ORDER BY d DESC, ts DESC LIMIT 20", true],
+      ["SELECT ts, s, d, k FROM u ORDER BY d DESC, ts LIMIT 45", true],
+      ["SELECT ts, s, d FROM u ORDER BY d, ts DESC LIMIT 20", false],
+      ["SELECT ts, s, e FROM u ORDER BY e, ts DESC LIMIT 20", true],
+      ["SELECT ts, s, i, k FROM u ORDER BY i DESC, k LIMIT 30", true],
+      ["SELECT ts, s, e, i FROM u ORDER BY e DESC, i LIMIT 50", true],
+      ["SELECT ts, s, d FROM u WHERE side = 'buy' ORDER BY d DESC, ts LIMIT 25", true],
+      ["SELECT ts, s, d FROM u WHERE ts IN '2024-03-02' ORDER BY d DESC, ts DESC LIMIT 10", true],
+      // Nothing passes: empty answers.
+      ["SELECT ts, s, d FROM u WHERE d > 1e12 ORDER BY d DESC LIMIT 10", false],
+    ];
+    const skipped = topNCounters.skippedBlocks;
+    for (const [sql, skips] of queries) {
+      const first = await bothWays(engine, sql);
+      assert.deepEqual(first.got, first.want, `${sql} (measuring)`);
+      assert.match(first.plan, /Top N \[parallel 2\]/, sql);
+      const before = topNCounters.skippedBlocks;
+      const second = await bothWays(engine, sql);
+      assert.deepEqual(second.got, second.want, `${sql} (blocks)`);
+      assert.equal(second.got.length > 0, !sql.includes("1e12"), sql);
+      if (skips) assert.ok(topNCounters.skippedBlocks > before, `${sql}: no block skipped`);
+    }
+    assert.ok(topNCounters.skippedBlocks > skipped);
+  } finally {
+    Object.assign(topNTuning, { morselRows, blockRows });
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
 });
