@@ -12,7 +12,7 @@
 import type { ColumnType } from "../../base/types.ts";
 import { int64, nullValueOf, readValue, type Value, type Vector } from "../../base/values.ts";
 import { INT_NULL } from "../../base/values.ts";
-import { IntPairHash } from "./int_hash.ts";
+import { PairSet } from "./pair_set.ts";
 import type { KeyIds } from "./key_ids.ts";
 
 export type NativeFn = "count*" | "count" | "sum" | "avg" | "min" | "max" | "countDistinct";
@@ -81,24 +81,24 @@ export class NativeAgg {
   #integer = false;
   #wide = false;
   #distinct?: {
-    pairs: IntPairHash;
+    pairs: PairSet;
     ids: KeyIds;
     tmp: Int32Array;
     groups: Int32Array;
     kept: Int32Array;
-    pairIds: Int32Array;
+    fresh: Uint8Array;
   };
 
   constructor(readonly fn: NativeFn, readonly returns: ColumnType, distinctIds?: KeyIds) {
     if (distinctIds) {
       const none = new Int32Array(0);
       this.#distinct = {
-        pairs: new IntPairHash(),
+        pairs: new PairSet(),
         ids: distinctIds,
         tmp: none,
         groups: none,
         kept: none,
-        pairIds: none,
+        fresh: new Uint8Array(0),
       };
     }
   }
@@ -195,31 +195,26 @@ export class NativeAgg {
     if (st.tmp.length < n) st.tmp = new Int32Array(n);
     const vids = st.tmp;
     st.ids.map(arg, n, vids);
-    const cnt = this.#count, values = st.ids.values, pairs = st.pairs;
-    // The kept rows' (group, value id) pairs go through the pair table in one batch: pairs of
-    // small ids (a few groups, a SYMBOL's values) hit its direct square, no hashing. A pair
-    // is new exactly when its id is the next one handed out.
+    const cnt = this.#count;
+    // The kept rows' (group, value id) pairs go through the pair set in one batch (bits while
+    // the ids are small: pair_set.ts).
     if (st.groups.length < n) {
       st.groups = new Int32Array(n);
       st.kept = new Int32Array(n);
-      st.pairIds = new Int32Array(n);
+      st.fresh = new Uint8Array(n);
     }
-    const g = st.groups, v = st.kept, ids = st.pairIds;
+    const g = st.groups, v = st.kept, fresh = st.fresh;
+    const nullId = st.ids.nullId();
     let m = 0;
     for (let i = 0; i < n; i++) {
       if (mask && !mask[i]) continue;
-      if (values[vids[i]] === null) continue;
+      const id = vids[i];
+      if (id === nullId) continue;
       g[m] = gids[i];
-      v[m++] = vids[i];
+      v[m++] = id;
     }
-    let next = pairs.size;
-    pairs.mapBatch(g, v, m, ids);
-    for (let i = 0; i < m; i++) {
-      if (ids[i] === next) {
-        cnt[g[i]]++;
-        next++;
-      }
-    }
+    st.pairs.markNew(g, v, m, fresh);
+    for (let i = 0; i < m; i++) cnt[g[i]] += fresh[i];
   }
 
   /** Non-NULL rows folded into group g (partial states for the workers: hash_parallel.ts). */

@@ -8,17 +8,17 @@
  * 0), which is the row path's keyPart equality for one column's values.
  */
 import type { Vector } from "../../base/values.ts";
-import { IntPairHash } from "./int_hash.ts";
+import { PairSet } from "./pair_set.ts";
 import { KeyIds } from "./key_ids.ts";
 
 export class DistinctRows {
   #ids = new KeyIds();
-  #pairs = new IntPairHash();
+  #pairs = new PairSet();
   #vids = new Int32Array(0);
   #g = new Int32Array(0);
   #v = new Int32Array(0);
   #at = new Int32Array(0);
-  #pairIds = new Int32Array(0);
+  #fresh = new Uint8Array(0);
 
   /** Bytes held by the (group, value) pairs and the values, for the memory budget. */
   get bytes(): number {
@@ -35,9 +35,9 @@ export class DistinctRows {
       this.#g = new Int32Array(rows);
       this.#v = new Int32Array(rows);
       this.#at = new Int32Array(rows);
-      this.#pairIds = new Int32Array(rows);
+      this.#fresh = new Uint8Array(rows);
     }
-    const vids = this.#vids, g = this.#g, v = this.#v, at = this.#at, ids = this.#pairIds;
+    const vids = this.#vids, g = this.#g, v = this.#v, at = this.#at, fresh = this.#fresh;
     this.#ids.map(arg, rows, vids);
     let m = 0;
     for (let i = 0; i < rows; i++) {
@@ -47,14 +47,7 @@ export class DistinctRows {
       v[m] = vids[i];
       at[m++] = i;
     }
-    // A pair is new exactly when its id is the next one handed out (ids go in first-seen order).
-    let next = this.#pairs.size;
-    this.#pairs.mapBatch(g, v, m, ids);
-    for (let k = 0; k < m; k++) {
-      if (ids[k] === next) {
-        out[at[k]] = 1;
-        next++;
-      }
-    }
+    this.#pairs.markNew(g, v, m, fresh);
+    for (let k = 0; k < m; k++) if (fresh[k]) out[at[k]] = 1;
   }
 }

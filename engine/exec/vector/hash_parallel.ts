@@ -66,6 +66,7 @@ import {
 } from "./expr_ship.ts";
 import { isDistinct, vectorOf } from "./hash_aggregate.ts";
 import { IntPairHash } from "./int_hash.ts";
+import { PairSet } from "./pair_set.ts";
 import { KeyIds } from "./key_ids.ts";
 import { manyGroupsOf } from "./group_estimate.ts";
 import { aggregateOp, distinctOp } from "./physical.ts";
@@ -603,37 +604,35 @@ function denseAggs(aggs: { fn: NativeFn; arg?: BoundExpr; filter?: BoundExpr; re
 /** A count(DISTINCT x) of a morsel: the (group, value id) pairs seen, in first-seen order. */
 class DistinctPairs {
   readonly ids = new KeyIds();
-  readonly pairs = new IntPairHash();
+  readonly pairs = new PairSet();
   readonly groups: number[] = [];
   readonly valueIds: number[] = [];
   #vids = new Int32Array(0);
   #g = new Int32Array(0);
   #v = new Int32Array(0);
-  #out = new Int32Array(0);
+  #fresh = new Uint8Array(0);
 
   add(gids: Int32Array, n: number, arg: Vector, mask: Uint8Array | undefined): void {
     if (this.#vids.length < n) {
       this.#vids = new Int32Array(n);
       this.#g = new Int32Array(n);
       this.#v = new Int32Array(n);
-      this.#out = new Int32Array(n);
+      this.#fresh = new Uint8Array(n);
     }
-    const vids = this.#vids, g = this.#g, v = this.#v, out = this.#out;
+    const vids = this.#vids, g = this.#g, v = this.#v, fresh = this.#fresh;
     this.ids.map(arg, n, vids);
-    const values = this.ids.values;
+    const nullId = this.ids.nullId();
     let m = 0;
     for (let i = 0; i < n; i++) {
-      if ((mask && !mask[i]) || values[vids[i]] === null) continue;
+      if ((mask && !mask[i]) || vids[i] === nullId) continue;
       g[m] = gids[i];
       v[m++] = vids[i];
     }
-    let next = this.pairs.size;
-    this.pairs.mapBatch(g, v, m, out);
+    this.pairs.markNew(g, v, m, fresh);
     for (let i = 0; i < m; i++) {
-      if (out[i] === next) {
+      if (fresh[i]) {
         this.groups.push(g[i]);
         this.valueIds.push(v[i]);
-        next++;
       }
     }
   }
@@ -1014,7 +1013,7 @@ export async function runParallelHash(
     const dict = arg.kind === "column" && arg.type.tag === "SYMBOL"
       ? symbols.symbols(job.columnIndexes[arg.index])
       : undefined;
-    return { ids: new KeyIds(), pairs: new IntPairHash(), dict, type: arg.type, merged: merged[i] };
+    return { ids: new KeyIds(), pairs: new PairSet(), dict, type: arg.type, merged: merged[i] };
   });
   let groups = nk === 0 ? 1 : 0;
   const groupBytes = 16 * nk + 24 * job.aggs.length;
@@ -1117,23 +1116,17 @@ class Merged {
 }
 
 function mergeDistinct(
-  d: { ids: KeyIds; pairs: IntPairHash; dict?: SymbolDict; type: ColumnType; merged: Merged },
+  d: { ids: KeyIds; pairs: PairSet; dict?: SymbolDict; type: ColumnType; merged: Merged },
   part: { groups: Int32Array; values: VectorData },
   gids: Int32Array,
 ): void {
   const m = part.groups.length;
   if (m === 0) return;
-  const vids = new Int32Array(m), g = new Int32Array(m), out = new Int32Array(m);
+  const vids = new Int32Array(m), g = new Int32Array(m), fresh = new Uint8Array(m);
   d.ids.map({ type: d.type, data: part.values, dict: d.dict }, m, vids);
   for (let i = 0; i < m; i++) g[i] = gids[part.groups[i]];
-  let next = d.pairs.size;
-  d.pairs.mapBatch(g, vids, m, out);
-  for (let i = 0; i < m; i++) {
-    if (out[i] === next) {
-      d.merged.cnt[g[i]]++;
-      next++;
-    }
-  }
+  d.pairs.markNew(g, vids, m, fresh);
+  for (let i = 0; i < m; i++) d.merged.cnt[g[i]] += fresh[i];
 }
 
 function mergeAgg(

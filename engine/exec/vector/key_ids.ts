@@ -43,6 +43,19 @@ export class KeyIds {
     return this.values.length;
   }
 
+  /** The values scanned for NULL so far by `nullId`, and the NULL's id (-1: none among them). */
+  #nullScanned = 0;
+  #nullId = -1;
+
+  /** The id of NULL, or -1 while no row has been NULL (each value is looked at once). */
+  nullId(): number {
+    const values = this.values;
+    for (; this.#nullId < 0 && this.#nullScanned < values.length; this.#nullScanned++) {
+      if (values[this.#nullScanned] === null) this.#nullId = this.#nullScanned;
+    }
+    return this.#nullId;
+  }
+
   /**
    * Bytes held, for the statement's memory budget: a value slot and its boxed number (or
    * string or bigint header) about 16 bytes, plus the id tables.
