@@ -16,6 +16,7 @@ import { setAggregateNamePredicate } from "./plan/bind_expr.ts";
 import type { PlanContext } from "./plan/plan_context.ts";
 import type { OutputColumn, PlanNode } from "./plan/plan_node.ts";
 import { planQuery } from "./plan/plan_query.ts";
+import { planFrom } from "./plan/plan_from.ts";
 import { hasPivotLists, resolvePivotLists } from "./plan/pivot_lists.ts";
 import { pruneColumns } from "./plan/prune_columns.ts";
 import { markParallelHash, parallelHashShape } from "./exec/vector/hash_parallel.ts";
@@ -671,7 +672,13 @@ export class Engine {
           }
           return {
             kind: "dml",
-            updated: await update(stmt, this.#storage, (scope) => bindContext(scope, upc), xc),
+            updated: await update(
+              stmt,
+              this.#storage,
+              (scope) => bindContext(scope, upc),
+              xc,
+              (from) => planFrom(from, upc),
+            ),
           };
         }
         case "noop":

@@ -32,6 +32,7 @@ import { prepareExprSubqueries } from "./subqueries.ts";
 import { readUsed } from "./dml_columns.ts";
 import { uses } from "../plan/prune_columns.ts";
 import type { Transaction } from "./transaction.ts";
+import { holdSource, SourceMatcher } from "./update_from.ts";
 
 /** ON CONFLICT and RETURNING of an INSERT (issue 10). */
 export interface InsertExtras {
@@ -231,13 +232,16 @@ export async function update(
   storage: Storage,
   bind: (scope: Scope) => BindContext,
   ctx: ExecContext,
+  /** Plans UPDATE's FROM clause as a SELECT's (required when the statement has one). */
+  planSource?: (from: A.FromClause) => { node: PlanNode; scope: Scope },
 ): Promise<number> {
   const t = requireTable(storage, s.table.name, s.table.pos);
-  if (s.from) throw new SqlError("UPDATE ... FROM is not supported yet", s.pos);
   const cols = t.meta.columns;
   const qualifiers = s.alias ? [s.alias, t.meta.name] : [t.meta.name];
+  const source = s.from ? planSource!(s.from) : undefined;
+  // The FROM clause's columns follow the target's: a (target row, source row) pair is one row.
   const scope = new Scope(
-    cols.map((c) => ({ name: c.name, type: c.type, qualifiers })),
+    [...cols.map((c) => ({ name: c.name, type: c.type, qualifiers })), ...(source?.scope.columns ?? [])],
     t.meta.timestampIndex,
   );
   const seen = new Set<number>();
@@ -265,6 +269,17 @@ export async function update(
   await prepareExprSubqueries([...(where ? [where] : []), ...sets.map((x) => x.expr)], ctx, runPlan);
   const pred = where ? compilePredicate(where, ctx) : undefined;
   const evals = sets.map((x) => compileExpr(x.expr, ctx));
+  const matcher = source
+    ? new SourceMatcher(
+      {
+        targetWidth: cols.length,
+        rows: await holdSource(source.node.columns.map((c) => c.type), runPlan(source.node, ctx)),
+      },
+      where,
+      pred,
+      ctx,
+    )
+    : undefined;
   const snap = t.snapshot();
   const changes: ColumnUpdate[] = [];
   const used = uses([where, ...sets.map((x) => x.expr)], new Set());
@@ -279,10 +294,16 @@ export async function update(
       // Reads from the cache resolve at once: without pace() here an UPDATE over many
       // partitions held the event loop for its whole scan (issue #17).
       await pace(ctx);
-      const rows: number[] = [];
-      for (let i = 0; i < info.rowCount; i++) {
-        if ((i & PACE_ROWS_MASK) === 0) await pace(ctx);
-        if (!pred || pred(batch, i)) rows.push(i);
+      // The SET expressions read row at(j) of `from` for the j-th updated row.
+      let rows: number[] = [], from = batch, at = (j: number) => rows[j];
+      if (matcher) {
+        ({ rows, pairs: from } = await matcher.match(batch));
+        at = (j) => j;
+      } else {
+        for (let i = 0; i < info.rowCount; i++) {
+          if ((i & PACE_ROWS_MASK) === 0) await pace(ctx);
+          if (!pred || pred(batch, i)) rows.push(i);
+        }
       }
       if (!rows.length) continue;
       updated += rows.length;
@@ -293,7 +314,7 @@ export async function update(
           : allocVectorData(col.type, rows.length);
         for (let j = 0; j < rows.length; j++) {
           if ((j & PACE_ROWS_MASK) === 0) await pace(ctx);
-          const v = convertForAssign(evals[k](batch, rows[j]), set.expr.type, col.type, set.pos);
+          const v = convertForAssign(evals[k](from, at(j)), set.expr.type, col.type, set.pos);
           if (col.type.tag === "SYMBOL") (values as Value[])[j] = v;
           else writeValue(col.type, values, j, v);
         }

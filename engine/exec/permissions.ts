@@ -193,7 +193,13 @@ export function updateReads(stmt: A.UpdateStmt): A.Query {
     items: stmt.set.map((s) => ({ expr: s.expr })),
     from: {
       first: { kind: "table", pos: stmt.table.pos, name: stmt.table.name, alias: stmt.alias },
-      joins: [],
+      // UPDATE ... FROM reads its sources too: they join the target as `FROM t, source ...`.
+      joins: stmt.from
+        ? [
+          { kind: "cross", pos: stmt.from.first.pos, source: stmt.from.first, implicit: true },
+          ...stmt.from.joins,
+        ]
+        : [],
     },
     where: stmt.where,
     windows: [],

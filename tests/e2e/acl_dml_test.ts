@@ -54,6 +54,18 @@ Deno.test({
       await ok("grant update on u to dan");
       await ok("update u set b = 4", dan);
       assert.deepEqual((await ok("select a, b from u")).dataset, [[7, 4]]);
+      // UPDATE ... FROM reads its source: a hidden table reads as missing, its columns need SELECT.
+      const fromHidden = await run("update u set b = other.x from other", dan);
+      assert.equal(fromHidden.status, 400, fromHidden.body);
+      assert.equal(JSON.parse(fromHidden.body).error, "table does not exist [table=other]");
+      await ok("grant select on other(x) to dan");
+      await ok("update u set b = other.x + 1 from other where other.x = 1", dan);
+      await refused(
+        "update u set b = 1 from other where other.hidden = 'h'",
+        dan,
+        "Access denied for dan [SELECT on other.hidden]",
+      );
+      assert.deepEqual((await ok("select a, b from u")).dataset, [[7, 2]]);
 
       await refused("insert into u(ts, a) values (now(), 1)", dan, "Access denied for dan [INSERT on u]");
       await refused("insert into u select * from u", dan, "Access denied for dan [INSERT on u]");
