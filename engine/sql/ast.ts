@@ -63,6 +63,8 @@ export interface ColumnRef {
   /** Table name or alias before the dot, if any. */
   qualifier?: string;
   name: string;
+  /** A DECLARE variable (`@v`), replaced by its expression after parsing (sql/declare_vars.ts). */
+  variable?: true;
 }
 
 /** `*` or `t.*` in a select list; `count(*)` is a FunctionCall with `star: true` instead. */

@@ -36,9 +36,9 @@ export function parsePrimary(p: ParseState): Expr {
       p.next();
       return param(p, t);
     case "variable":
-      // DECLARE variables (`@v`) stay names; the binder substitutes them (spec/sql.md §19).
+      // DECLARE variables (`@v`): replaced by their expressions once parsed (sql/declare_vars.ts).
       p.next();
-      return { kind: "column", pos: t.pos, name: t.text };
+      return { kind: "column", pos: t.pos, name: t.text, variable: true };
     case "word":
     case "quoted":
       return parseName(p);

@@ -6,6 +6,7 @@ import { SqlError, syntaxError } from "../base/errors.ts";
 import { SQL_LENGTH_MAX } from "../base/limits.ts";
 import type { Cte, Statement } from "./ast.ts";
 import { tokenize } from "./lexer.ts";
+import { substituteDeclared } from "./declare_vars.ts";
 import { parseAlterTable } from "./parse_alter.ts";
 import { parseCreateTable } from "./parse_create_table.ts";
 import { parseDropTable, parseRenameTable, parseTruncateTable } from "./parse_ddl.ts";
@@ -115,7 +116,8 @@ export function parseStatementBody(p: ParseState): Statement {
     case "explain":
       return parseExplain(p, parseStatementBody);
     case "declare":
-      return parseDeclare(p, parseStatementBody);
+      // Resolved at parse time, as QuestDB does: what runs is the body with the values in.
+      return substituteDeclared(parseDeclare(p, parseStatementBody));
     case "set":
       return parseSet(p);
     case "copy":

@@ -261,11 +261,11 @@ Deno.test("expression bind variables number themselves", () => {
   ]);
 });
 
-Deno.test("expression DECLARE variables are names", () => {
+Deno.test("expression DECLARE variables are names marked as variables", () => {
   assert.deepEqual(stripPositions(expr("@x + 1")), {
     kind: "binary",
     op: "+",
-    left: { kind: "column", name: "@x" },
+    left: { kind: "column", name: "@x", variable: true },
     right: { kind: "literal", type: "int", value: 1, text: "1" },
   });
 });
