@@ -238,6 +238,10 @@ export async function update(
   const t = requireTable(storage, s.table.name, s.table.pos);
   const cols = t.meta.columns;
   const qualifiers = s.alias ? [s.alias, t.meta.name] : [t.meta.name];
+  // QuestDB reads FROM as one source cross-joined to the target: a second one is refused.
+  if (s.from?.joins.length) {
+    throw new SqlError("JOIN is not supported on UPDATE statement", s.from.joins[0].pos);
+  }
   const source = s.from ? planSource!(s.from) : undefined;
   // The FROM clause's columns follow the target's: a (target row, source row) pair is one row.
   const scope = new Scope(

@@ -101,6 +101,10 @@ export function parseUpdate(p: ParseState, prefix?: WithPrefix): UpdateStmt {
   if (stmt.alias === undefined) delete stmt.alias;
   p.expectWord("set");
   stmt.set = parseAssignments(p);
+  // QuestDB's wording for anything else after SET (a JOIN, LATEST ON, ...).
+  if (!p.atEnd() && !p.isOp(";") && !p.isWord("from") && !p.isWord("where")) {
+    throw p.expected("FROM, WHERE or EOF");
+  }
   if (p.acceptWord("from")) stmt.from = parseFromClause(p);
   if (p.acceptWord("where")) stmt.where = parseExpr(p);
   return stmt;
