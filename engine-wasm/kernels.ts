@@ -269,6 +269,43 @@ export interface TopNArgs {
 }
 
 /**
+ * The text of `count` DOUBLE values at `data` (Float64), as Java's Double.toString prints them
+ * (engine/functions/double_format.ts) and NULL (NaN, ±Infinity) as `null`: the cells of rows
+ * [from, count) are written one after another to `out` from byte `pos`, and the end of each
+ * (bytes from `out`) to `ends[row]` (Int32, room for `count`). At most FORMAT_F64_BYTES bytes a
+ * cell. The kernel stops at a subnormal value and returns its row (Java's digits for those need
+ * the caller's formatter): the caller writes that cell and its end, then resumes at the next
+ * row with `pos` at that end. Returns `count` when every row is written.
+ */
+export interface FormatF64Args {
+  data: number;
+  count: number;
+  from: number;
+  pos: number;
+  out: number;
+  ends: number;
+}
+
+/** Bytes a DOUBLE cell's text takes at most (`-1.2345678901234567E-308`). */
+export const FORMAT_F64_BYTES = 24;
+
+/**
+ * Rows of /exec JSON from cells already written as bytes: row j is `[` + the cells of row j of
+ * each column, comma-separated, + `]`, rows comma-separated, with a comma before the first row
+ * unless `first`. `cols` holds per column two Int32s: the address of its cell bytes and of its
+ * cell ends (Int32 byte offsets from that address, one per row: cell j is [ends[j-1], ends[j]),
+ * ends[-1] = 0). `out` must hold every cell plus `rows * (colCount + 2)` bytes. Returns the
+ * bytes written.
+ */
+export interface JsonRowsArgs {
+  cols: number;
+  colCount: number;
+  rows: number;
+  first: boolean;
+  out: number;
+}
+
+/**
  * SAMPLE BY's segmented reduce. Segment s covers positions [ends[s-1], ends[s]) with
  * ends[-1] = `from`; a position is a row, or with `sel` an index into the selection. Ends
  * are clamped to [previous end, rowCount or selCount]. Each output present gets one entry
@@ -463,4 +500,8 @@ export interface Kernels {
   binop(args: BinopArgs): void;
   /** Rows of a DOUBLE column that can enter a top-N under its threshold; returns their count. */
   topNCandidates(args: TopNArgs): number;
+  /** DOUBLE cells as text; returns the row it stopped at (a subnormal) or `count`. See FormatF64Args. */
+  formatF64(args: FormatF64Args): number;
+  /** /exec JSON rows from cell text; returns the bytes written. See JsonRowsArgs. */
+  jsonRows(args: JsonRowsArgs): number;
 }

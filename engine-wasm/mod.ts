@@ -42,11 +42,14 @@ import {
   type FilterArgs,
   type FloatKind,
   type FloatStats,
+  FORMAT_F64_BYTES,
+  type FormatF64Args,
   type GatherArgs,
   type GatherOrNullArgs,
   type GroupIdsArgs,
   type IntKind,
   type IntStats,
+  type JsonRowsArgs,
   type Kernels,
   KEYED_FOLD_COLUMNS,
   KEYED_FOLD_SLOT_BYTES,
@@ -570,6 +573,41 @@ class WasmKernels implements Kernels {
     if (typeof args.threshold !== "number") check.oneOf(String(args.threshold), [], "threshold");
     if (rowCount === 0) return 0;
     return this.#fn("topn_f64")(args.data, rowCount, args.threshold, args.desc ? 1 : 0, args.out) as number;
+  }
+
+  formatF64(args: FormatF64Args): number {
+    const check = this.#check;
+    const count = check.count(args.count, "count");
+    const from = check.count(args.from, "from");
+    const pos = check.count(args.pos, "pos");
+    check.region(args.data, count * 8, 8, "data");
+    check.region(args.ends, count * 4, 4, "ends");
+    check.region(args.out, pos + Math.max(0, count - from) * FORMAT_F64_BYTES, 1, "out");
+    if (from >= count) return count;
+    return this.#fn("format_f64")(args.data, count, from, pos, args.out, args.ends) as number;
+  }
+
+  jsonRows(args: JsonRowsArgs): number {
+    const check = this.#check;
+    const colCount = check.count(args.colCount, "colCount");
+    const rows = check.count(args.rows, "rows");
+    check.region(args.cols, colCount * 8, 4, "cols");
+    if (rows === 0) return 0;
+    // Every column's cells and ends must lie in the heap, and `out` must hold them all.
+    const i32 = new Int32Array(wasmMemory().buffer);
+    let bytes = rows * (colCount + 2);
+    for (let k = 0; k < colCount; k++) {
+      const base = i32[args.cols / 4 + 2 * k], ends = i32[args.cols / 4 + 2 * k + 1];
+      check.region(ends, rows * 4, 4, "cols.ends");
+      const size = i32[ends / 4 + rows - 1];
+      for (let j = 0, prev = 0; j < rows; prev = i32[ends / 4 + j++]) {
+        if (i32[ends / 4 + j] < prev) check.oneOf(String(i32[ends / 4 + j]), [], "cols.ends (descending)");
+      }
+      check.region(base, size, 1, "cols.base");
+      bytes += size;
+    }
+    check.region(args.out, bytes, 1, "out");
+    return this.#fn("json_rows")(args.cols, colCount, rows, args.first ? 1 : 0, args.out) as number;
   }
 }
 

@@ -9,6 +9,7 @@
  */
 import { wasmMemory } from "./mod.ts";
 import { Checker } from "./_check.ts";
+import { formatDouble } from "../engine/functions/double_format.ts";
 import {
   type AsofMergeArgs,
   type AsofMergeStop,
@@ -20,11 +21,14 @@ import {
   type FilterArgs,
   type FloatKind,
   type FloatStats,
+  FORMAT_F64_BYTES,
+  type FormatF64Args,
   type GatherArgs,
   type GatherOrNullArgs,
   type GroupIdsArgs,
   type IntKind,
   type IntStats,
+  type JsonRowsArgs,
   type Kernels,
   KEYED_FOLD_COLUMNS,
   KEYED_FOLD_SLOT_BYTES,
@@ -624,6 +628,48 @@ class ReferenceKernels implements Kernels {
       if (args.desc ? r >= args.threshold : r <= args.threshold) this.#i32[args.out / 4 + c++] = i;
     }
     return c;
+  }
+
+  formatF64(args: FormatF64Args): number {
+    const check = this.#check;
+    const count = check.count(args.count, "count");
+    const from = check.count(args.from, "from");
+    let pos = check.count(args.pos, "pos");
+    check.region(args.data, count * 8, 8, "data");
+    check.region(args.ends, count * 4, 4, "ends");
+    check.region(args.out, pos + Math.max(0, count - from) * FORMAT_F64_BYTES, 1, "out");
+    for (let i = from; i < count; i++) {
+      const x = this.#f64[args.data / 8 + i];
+      if (x !== 0 && Math.abs(x) < 2.2250738585072014e-308) return i;
+      const text = Number.isFinite(x) ? formatDouble(x) : "null";
+      for (let k = 0; k < text.length; k++) this.#u8[args.out + pos++] = text.charCodeAt(k);
+      this.#i32[args.ends / 4 + i] = pos;
+    }
+    return count;
+  }
+
+  jsonRows(args: JsonRowsArgs): number {
+    const check = this.#check;
+    const colCount = check.count(args.colCount, "colCount");
+    const rows = check.count(args.rows, "rows");
+    check.region(args.cols, colCount * 8, 4, "cols");
+    const u8 = this.#u8, i32 = this.#i32;
+    let at = args.out;
+    const put = (c: string) => u8[at++] = c.charCodeAt(0);
+    for (let j = 0; j < rows; j++) {
+      if (j > 0 || !args.first) put(",");
+      put("[");
+      for (let k = 0; k < colCount; k++) {
+        if (k > 0) put(",");
+        const base = i32[args.cols / 4 + 2 * k], ends = i32[args.cols / 4 + 2 * k + 1];
+        const from = j === 0 ? 0 : i32[ends / 4 + j - 1], to = i32[ends / 4 + j];
+        check.region(base + from, to - from, 1, "cols.base");
+        u8.copyWithin(at, base + from, base + to);
+        at += to - from;
+      }
+      put("]");
+    }
+    return at - args.out;
   }
 }
 

@@ -47,6 +47,7 @@ export { formatDecimal, parseDecimalText } from "./functions/decimal_math.ts";
 export { type Batch, INT_NULL, LONG_NULL, readValue, type Value, type Vector } from "./base/values.ts";
 export { formatTicks, formatValue } from "./functions/format_value.ts";
 export { formatDouble, formatFloat } from "./functions/double_format.ts";
+export { rowBytes, type RowColumn } from "./functions/row_bytes.ts";
 export { functionNames } from "./functions/registry.ts";
 // pgwire COPY FROM parses text like CSV import; SET TIME ZONE resolves zones like to_timezone.
 export { parseText } from "./functions/cast.ts";

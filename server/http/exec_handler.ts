@@ -8,13 +8,27 @@ import { errorBody, jsonResponse, statusOf, toSqlError } from "./errors.ts";
 import { flag, type Params, text } from "./query_params.ts";
 import { jsonColumn } from "./value_text.ts";
 import { type CellFormat, columnCells } from "./column_text.ts";
+import { jsonRowBytes } from "./json_rows.ts";
 
 const SQL_TEXT_MAX = 1_048_576;
 /** Rows rendered between checks for a turn. */
 const RENDER_ROWS = 4096;
-/** A pull enqueues at least this many characters (fewer, larger chunks stream faster). */
-const CHUNK_CHARS = 1 << 20;
+/** A pull enqueues at least this many bytes (fewer, larger chunks stream faster). */
+const CHUNK_BYTES = 1 << 20;
 const encoder = new TextEncoder();
+const EMPTY = new Uint8Array(0);
+
+/** The parts as one array (one part is returned as is). */
+function joined(parts: Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuffer> {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
 
 /** `limit=n` → first n; `limit=a,b` → rows a..b inclusive, 1-based (§2.1). */
 export function execLimit(raw: string | undefined): { skip: number; stop: number } {
@@ -99,23 +113,31 @@ export async function handleExec(
   let sent = 0;
   let done = false;
   const format: CellFormat = { kind: "json", quoteLargeNum };
+  const types = columns.map((c) => c.type);
   const cells: string[][] = columns.map(() => []);
-  const render = (b: Batch, from = 0, to = b.rowCount): string => {
-    // Rows [from, to) are rows `row`.. of the result; those in [skip, stop) are sent.
-    const lo = from + Math.max(0, skip - row), hi = Math.min(to, from + Math.max(0, stop - row));
-    row += to - from;
-    if (hi <= lo) return "";
+  /** Rows [lo, hi) of a batch as text, cell by cell: the fallback when WASM memory is full. */
+  const renderText = (b: Batch, lo: number, hi: number, first: boolean): string => {
     columns.forEach((c, k) => {
       cells[k].length = 0;
       columnCells(b.columns[k], c.type, lo, hi, format, cells[k]);
     });
     let s = "";
     for (let j = 0; j < hi - lo; j++) {
-      s += sent++ === 0 ? "[" : ",[";
+      s += j === 0 && first ? "[" : ",[";
       for (let k = 0; k < cells.length; k++) s += k === 0 ? cells[k][j] : "," + cells[k][j];
       s += "]";
     }
     return s;
+  };
+  const render = (b: Batch, from = 0, to = b.rowCount): Uint8Array<ArrayBuffer> => {
+    // Rows [from, to) are rows `row`.. of the result; those in [skip, stop) are sent.
+    const lo = from + Math.max(0, skip - row), hi = Math.min(to, from + Math.max(0, stop - row));
+    row += to - from;
+    if (hi <= lo) return EMPTY;
+    const first = sent === 0;
+    sent += hi - lo;
+    return jsonRowBytes(b.columns, types, lo, hi, first, format) ??
+      encoder.encode(renderText(b, lo, hi, first));
   };
   const tail = (): string => {
     const count = countAll ? row : skip + sent;
@@ -146,7 +168,17 @@ export async function handleExec(
       return jsonResponse(errorBody(query, e), statusOf(e));
     }
   }
-  if (first.done || second.done) return jsonResponse(head + (first.done ? "" : render(first.value)) + tail());
+  if (first.done || second.done) {
+    const body = joined([
+      encoder.encode(head),
+      first.done ? EMPTY : render(first.value),
+      encoder.encode(tail()),
+    ]);
+    return new Response(body, {
+      status: 200,
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
+  }
   // The two batches already pulled go out first, then the rest as the client reads.
   const pulled: IteratorResult<Batch>[] = [first, second];
   // The batch being rendered and the next row of it: a batch is rendered in slices with a
@@ -158,7 +190,13 @@ export async function handleExec(
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        let chunk = head;
+        const parts: Uint8Array<ArrayBuffer>[] = [];
+        let size = 0;
+        const add = (bytes: Uint8Array<ArrayBuffer>) => {
+          parts.push(bytes);
+          size += bytes.length;
+        };
+        if (head) add(encoder.encode(head));
         head = "";
         while (!done) {
           if (!batch || at >= batch.rowCount) {
@@ -172,17 +210,17 @@ export async function handleExec(
           }
           since = await yieldIfDue(since, 2); // two turns beside a streaming response (event_loop_turn.ts)
           const to = Math.min(batch.rowCount, at + RENDER_ROWS);
-          chunk += render(batch, at, to);
+          add(render(batch, at, to));
           at = to;
           if (row >= stop && !countAll) {
             done = true;
             await iterator.return?.();
             break;
           }
-          if (chunk.length > CHUNK_CHARS) break;
+          if (size > CHUNK_BYTES) break;
         }
-        if (done) chunk += tail();
-        controller.enqueue(encoder.encode(chunk));
+        if (done) add(encoder.encode(tail()));
+        controller.enqueue(joined(parts));
         if (done) controller.close();
       } catch (err) {
         const e = toSqlError(err);

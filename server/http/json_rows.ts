@@ -1,0 +1,27 @@
+/**
+ * Rows of a result batch as /exec JSON bytes: DOUBLE columns go to the engine's `rowBytes` as
+ * values (formatted by a WASM kernel), the others as their cell text (column_text.ts), and the
+ * rows come back assembled. Undefined when the WASM memory has no room for the slice: the
+ * caller renders it as text.
+ */
+import { type ColumnType, rowBytes, type RowColumn, type Vector } from "../../engine/mod.ts";
+import { type CellFormat, columnCells } from "./column_text.ts";
+
+/** Rows [lo, hi) of `vectors` as JSON rows, a comma before the first unless `first`. */
+export function jsonRowBytes(
+  vectors: Vector[],
+  types: ColumnType[],
+  lo: number,
+  hi: number,
+  first: boolean,
+  format: CellFormat,
+): Uint8Array<ArrayBuffer> | undefined {
+  const columns: RowColumn[] = vectors.map((v, c) => {
+    const d = v.data;
+    if (types[c].tag === "DOUBLE" && d instanceof Float64Array) return { doubles: d.subarray(lo, hi) };
+    const cells: string[] = [];
+    columnCells(v, types[c], lo, hi, format, cells);
+    return { cells };
+  });
+  return rowBytes(columns, hi - lo, first);
+}
