@@ -41,6 +41,7 @@ import type { SymbolTable } from "./symbol_dict.ts";
 import { forEachLimit } from "./_limit.ts";
 import { checkNotNull } from "./not_null.ts";
 import { parquetWriteError } from "./parquet_partition.ts";
+import { rewriteTurn, writeGathered } from "./column_rewrite.ts";
 
 /** Rows from which an append gives `options.yieldTurn` a call after each column it encodes. */
 const YIELD_ROWS = 65_536;
@@ -354,6 +355,8 @@ async function mergePartition(
   dropped = { rows: 0 },
 ): Promise<PartitionState> {
   const meta = state.meta;
+  // The tail of a large partition is merged slice by slice with turns between (issue #17).
+  const turn = rewriteTurn(options.yieldTurn);
   const oldPath = joinPath(work.tablePath, partitionDir(p));
   const tsColumn = meta.columns[meta.timestampIndex];
   // New rows go after existing rows with equal timestamps, unless dedup may replace those.
@@ -364,7 +367,7 @@ async function mergePartition(
     batchKey !== undefined,
   );
   const readTail = (ci: number) =>
-    readColumnRange(oldPath, meta.columns[ci], topOf(p, meta.columns[ci].id), split, p.rowCount);
+    readColumnRange(oldPath, meta.columns[ci], topOf(p, meta.columns[ci].id), split, p.rowCount, turn);
   const tails = new Map<number, ColumnChunk>();
   const tsTail = await readTail(meta.timestampIndex);
   tails.set(meta.timestampIndex, tsTail);
@@ -403,7 +406,7 @@ async function mergePartition(
     const pick = mergedSet && conflict?.action === "update" && conflict.columns.includes(ci)
       ? mergedSet
       : merged;
-    await appendColumn(path, c, split - top, gatherChunk(c.type, tail, chunks[ci], pick));
+    await writeGathered(path, c, split - top, tail, chunks[ci], pick, turn);
   });
   await syncDir(path);
   work.obsolete.push(partitionDir(p));

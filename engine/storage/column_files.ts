@@ -12,7 +12,10 @@ import { dataFileName, indexFileName } from "./dir_name.ts";
 import { fileSize, joinPath, readInto, readRange, truncateTo, writeAtSynced } from "./_fs.ts";
 import type { ColumnChunk } from "./column_chunk.ts";
 import { fillNull } from "./fixed_codec.ts";
-import { encodeOffsets, offsetAt, varColumnFromFile } from "./var_column.ts";
+import { encodeOffsets, offsetAt, varColumnFromFileSteps } from "./var_column.ts";
+
+/** Rows of a var column converted from file form between two calls of a rewrite's `turn`. */
+const CONVERT_STEP_ROWS = 262_144;
 
 /** Path of the data file of `column` in a partition folder. */
 export function dataPath(partPath: string, column: StoredColumn): string {
@@ -106,17 +109,23 @@ export function readColumnChunk(
   column: StoredColumn,
   top: number,
   rowCount: number,
+  turn?: () => Promise<void>,
 ): Promise<ColumnChunk> {
-  return readColumnRange(partPath, column, top, 0, rowCount);
+  return readColumnRange(partPath, column, top, 0, rowCount, turn);
 }
 
-/** Rows [from, to) of a committed column whose first `top` rows are NULL, as a chunk in JS memory. */
+/**
+ * Rows [from, to) of a committed column whose first `top` rows are NULL, as a chunk in JS
+ * memory. With `turn`, a var column's offsets are converted in steps with a call of it
+ * between them (millions of rows take ~100 ms: a rewrite must not hold the event loop).
+ */
 export async function readColumnRange(
   partPath: string,
   column: StoredColumn,
   top: number,
   from: number,
   to: number,
+  turn?: () => Promise<void>,
 ): Promise<ColumnChunk> {
   const nullRows = Math.max(0, Math.min(to, top) - from);
   const a = Math.max(from, top) - top, b = to - top; // file rows [a, b)
@@ -127,11 +136,16 @@ export async function readColumnRange(
     if (b > a) await readInto(dataPath(partPath, column), a * size, bytes.subarray(nullRows * size));
     return { kind: "fixed", bytes };
   }
-  if (b <= a) return { kind: "var", col: varColumnFromFile(nullRows, new Uint8Array(0), new Uint8Array(0)) };
-  const offsets = await readRange(indexPath(partPath, column), a * 8, (b - a + 1) * 8);
-  const lo = offsetAt(offsets, 0), hi = offsetAt(offsets, b - a);
-  const data = await readRange(dataPath(partPath, column), lo, hi - lo);
-  return { kind: "var", col: varColumnFromFile(nullRows, offsets, data) };
+  const empty = new Uint8Array(0);
+  const offsets = b <= a ? empty : await readRange(indexPath(partPath, column), a * 8, (b - a + 1) * 8);
+  const lo = b <= a ? 0 : offsetAt(offsets, 0), hi = b <= a ? 0 : offsetAt(offsets, b - a);
+  const data = b <= a ? empty : await readRange(dataPath(partPath, column), lo, hi - lo);
+  const steps = varColumnFromFileSteps(nullRows, offsets, data, turn ? CONVERT_STEP_ROWS : Infinity);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return { kind: "var", col: step.value };
+    await turn?.();
+  }
 }
 
 /**

@@ -20,6 +20,7 @@ import { encodeChunk } from "./append.ts";
 import { joinPath, removePath, syncDir, truncateTo } from "./_fs.ts";
 import { forEachLimit } from "./_limit.ts";
 import { parquetWriteError } from "./parquet_partition.ts";
+import { REWRITE_SLICE_ROWS, rewriteTurn, writeSlices } from "./column_rewrite.ts";
 
 /** Partitions converted at once by ALTER COLUMN TYPE: each holds a whole column in memory. */
 const CONVERT_PARTITIONS_PARALLEL = 2;
@@ -126,14 +127,23 @@ export async function convertColumnOp(
   const target: StoredColumn = { ...column, id: s.columnIdNext };
   const oldDict = s.dicts.get(old.id);
   const newDict = target.type.tag === "SYMBOL" ? new SymbolTable() : undefined;
+  // Millions of rows are converted and written a slice at a time, with turns between (issue #17).
+  const turn = rewriteTurn();
   await forEachLimit(s.txn.partitions, CONVERT_PARTITIONS_PARALLEL, async (p) => {
     const path = joinPath(w.tablePath, partitionDir(p));
-    const chunk = await readColumnChunk(path, old, topOf(p, old.id), p.rowCount);
-    const values = new Array<Value>(p.rowCount);
-    for (let r = 0; r < p.rowCount; r++) values[r] = convert(chunkValue(old.type, chunk, r, oldDict));
+    const chunk = await readColumnChunk(path, old, topOf(p, old.id), p.rowCount, turn);
+    const converted = (from: number, to: number) => {
+      const values = new Array<Value>(to - from);
+      for (let r = from; r < to; r++) values[r - from] = convert(chunkValue(old.type, chunk, r, oldDict));
+      return encodeChunk(target, values, to - from, newDict);
+    };
     work.onRollback(() => removePath(dataPath(path, target)));
     if (isVarSize(target.type)) work.onRollback(() => removePath(indexPath(path, target)));
-    await writeColumn(path, target, encodeChunk(target, values, p.rowCount, newDict));
+    if (p.rowCount <= REWRITE_SLICE_ROWS) await writeColumn(path, target, converted(0, p.rowCount));
+    else {
+      const slice = (k: number) => converted(k, Math.min(p.rowCount, k + REWRITE_SLICE_ROWS));
+      await writeSlices(path, target, 0, p.rowCount, slice, turn);
+    }
     await syncDir(path);
   });
   const meta = cloneMeta(s.meta);

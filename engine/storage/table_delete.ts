@@ -11,11 +11,12 @@ import type { RowDelete } from "./api.ts";
 import type { TableWriter } from "./table_writer.ts";
 import type { WriteSet } from "./write_set.ts";
 import { partitionDir, type PartitionState, topOf } from "./txn_file.ts";
-import { readColumnRange, writeColumn } from "./column_files.ts";
-import { type ColumnChunk, gatherChunk } from "./column_chunk.ts";
+import { readColumnRange } from "./column_files.ts";
+import type { ColumnChunk } from "./column_chunk.ts";
 import { joinPath, syncDir } from "./_fs.ts";
 import { forEachLimit } from "./_limit.ts";
 import { parquetWriteError } from "./parquet_partition.ts";
+import { REWRITE_SLICE_ROWS, rewriteTurn, type Turn, writeGathered } from "./column_rewrite.ts";
 
 /** Columns rewritten at once per partition: each holds a whole column in memory. */
 const COLUMNS_PARALLEL = 4;
@@ -33,6 +34,8 @@ export async function deleteOp(w: TableWriter, work: WriteSet, deletes: RowDelet
   if (byName.size === 0) return 0;
   let deleted = 0;
   const next: PartitionState[] = [];
+  // A partition of millions of rows is rewritten in slices with turns between (issue #17).
+  const turn = rewriteTurn();
   for (const p of s.txn.partitions) {
     const rows = byName.get(p.name);
     if (!rows) {
@@ -41,11 +44,11 @@ export async function deleteOp(w: TableWriter, work: WriteSet, deletes: RowDelet
     }
     byName.delete(p.name);
     if (p.parquet) throw parquetWriteError(s.meta.name, p.name);
-    const keep = keptRows(p.rowCount, rows);
+    const keep = await keptRows(p.rowCount, rows, turn);
     deleted += p.rowCount - keep.length;
     // The old folder is read by live snapshots until they go; the collector removes it after.
     work.obsolete.push(partitionDir(p));
-    if (keep.length > 0) next.push(await rewritePartition(w, work, p, keep));
+    if (keep.length > 0) next.push(await rewritePartition(w, work, p, keep, turn));
   }
   const missing = [...byName.keys()][0];
   if (missing !== undefined) {
@@ -56,15 +59,20 @@ export async function deleteOp(w: TableWriter, work: WriteSet, deletes: RowDelet
 }
 
 /** Indexes of the rows of a partition not in `deleted` (ascending, in range). */
-function keptRows(rowCount: number, deleted: Int32Array): Int32Array {
+async function keptRows(rowCount: number, deleted: Int32Array, turn: Turn): Promise<Int32Array> {
   const gone = new Uint8Array(rowCount);
-  for (const r of deleted) {
+  for (let i = 0; i < deleted.length; i++) {
+    if (i % REWRITE_SLICE_ROWS === 0) await turn();
+    const r = deleted[i];
     if (r < 0 || r >= rowCount) throw new SqlError(`delete: row out of range [row=${r}, rows=${rowCount}]`);
     gone[r] = 1;
   }
   const keep = new Int32Array(rowCount);
   let n = 0;
-  for (let r = 0; r < rowCount; r++) if (!gone[r]) keep[n++] = r;
+  for (let r = 0; r < rowCount; r++) {
+    if (r % REWRITE_SLICE_ROWS === 0) await turn();
+    if (!gone[r]) keep[n++] = r;
+  }
   return keep.subarray(0, n);
 }
 
@@ -73,6 +81,7 @@ async function rewritePartition(
   work: WriteSet,
   p: PartitionState,
   keep: Int32Array,
+  turn: Turn,
 ): Promise<PartitionState> {
   const s = w.state;
   const oldPath = joinPath(w.tablePath, partitionDir(p));
@@ -86,20 +95,23 @@ async function rewritePartition(
     while (newTop < keep.length && keep[newTop] < top) newTop++;
     if (newTop > 0) tops[col.id] = newTop;
     if (newTop === keep.length) return; // no file rows survive
-    const chunk = await readColumnRange(oldPath, col, top, top, p.rowCount); // the file rows
-    const order = new Int32Array(keep.length - newTop);
-    for (let k = 0; k < order.length; k++) order[k] = keep[newTop + k] - top;
-    const kept = gatherChunk(col.type, chunk, null, order);
-    if (ci === s.meta.timestampIndex) [minTs, maxTs] = tsRange(kept);
-    await writeColumn(path, col, kept);
+    const chunk = await readColumnRange(oldPath, col, top, top, p.rowCount, turn); // the file rows
+    // Kept rows as file rows (the same array when the column has no top).
+    let order = keep.subarray(newTop);
+    if (top > 0) {
+      order = new Int32Array(keep.length - newTop);
+      for (let k = 0; k < order.length; k++) order[k] = keep[newTop + k] - top;
+    }
+    if (ci === s.meta.timestampIndex) [minTs, maxTs] = tsRange(chunk, order);
+    await writeGathered(path, col, 0, chunk, null, order, turn);
   });
   await syncDir(path);
   return { name: p.name, version, rowCount: keep.length, minTs, maxTs, tops };
 }
 
-/** First and last value of a (sorted) designated timestamp chunk. */
-function tsRange(c: ColumnChunk): [bigint, bigint] {
+/** First and last kept value of a (sorted) designated timestamp chunk; `order` is not empty. */
+function tsRange(c: ColumnChunk, order: Int32Array): [bigint, bigint] {
   const bytes = (c as { bytes: Uint8Array }).bytes;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return [view.getBigInt64(0, true), view.getBigInt64(bytes.byteLength - 8, true)];
+  return [view.getBigInt64(order[0] * 8, true), view.getBigInt64(order[order.length - 1] * 8, true)];
 }

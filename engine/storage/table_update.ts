@@ -10,13 +10,14 @@ import type { ColumnUpdate } from "./api.ts";
 import type { TableWriter } from "./table_writer.ts";
 import type { WriteSet } from "./write_set.ts";
 import { partitionDir, type PartitionState, topOf } from "./txn_file.ts";
-import { dataPath, indexPath, readColumnChunk, writeColumn } from "./column_files.ts";
-import { gatherChunk } from "./column_chunk.ts";
+import { dataPath, indexPath, readColumnChunk } from "./column_files.ts";
+import { type ColumnChunk, gatherChunk } from "./column_chunk.ts";
 import { encodeChunk } from "./append.ts";
 import { joinPath, linkOrCopy, syncDir } from "./_fs.ts";
 import { forEachLimit } from "./_limit.ts";
 import { checkNotNull } from "./not_null.ts";
 import { parquetWriteError } from "./parquet_partition.ts";
+import { REWRITE_SLICE_ROWS, rewriteTurn, type Turn, writeGathered } from "./column_rewrite.ts";
 
 export async function updateOp(w: TableWriter, work: WriteSet, changes: ColumnUpdate[]): Promise<void> {
   const s = w.state;
@@ -33,11 +34,13 @@ export async function updateOp(w: TableWriter, work: WriteSet, changes: ColumnUp
   }
   if (byPartition.size === 0) return;
   const rewritten = new Map<string, PartitionState>();
+  // A partition of millions of rows is rewritten in slices with turns between (issue #17).
+  const turn = rewriteTurn();
   for (const [name, list] of byPartition) {
     const p = s.txn.partitions.find((x) => x.name === name);
     if (!p) throw new SqlError(`partition does not exist [table=${s.meta.name}, partition=${name}]`);
     if (p.parquet) throw parquetWriteError(s.meta.name, name);
-    rewritten.set(name, await rewritePartition(w, work, p, list));
+    rewritten.set(name, await rewritePartition(w, work, p, list, turn));
   }
   await w.commit(work, { partitions: s.txn.partitions.map((p) => rewritten.get(p.name) ?? p) });
 }
@@ -47,6 +50,7 @@ async function rewritePartition(
   work: WriteSet,
   p: PartitionState,
   list: ColumnUpdate[],
+  turn: Turn,
 ): Promise<PartitionState> {
   const s = w.state;
   const oldPath = joinPath(w.tablePath, partitionDir(p));
@@ -61,17 +65,23 @@ async function rewritePartition(
       if (isVarSize(col.type)) await linkOrCopy(indexPath(oldPath, col), indexPath(path, col));
       return;
     }
-    let chunk = await readColumnChunk(oldPath, col, top, p.rowCount);
+    let chunk = await readColumnChunk(oldPath, col, top, p.rowCount, turn);
+    let values: ColumnChunk | null = null, order = new Int32Array(0);
     for (const u of updates) {
+      // An earlier update of the same column is applied in memory; the last one as it is written.
+      if (values) chunk = gatherChunk(col.type, chunk, values, order);
       // Each updated row takes its value from the update (`~k`), every other row keeps its own.
-      const order = new Int32Array(p.rowCount);
-      for (let r = 0; r < order.length; r++) order[r] = r;
+      order = new Int32Array(p.rowCount);
+      for (let r = 0; r < order.length; r++) {
+        if (r % REWRITE_SLICE_ROWS === 0) await turn();
+        order[r] = r;
+      }
       for (let k = 0; k < u.rows.length; k++) order[u.rows[k]] = ~k;
-      const values = encodeChunk(col, u.values, u.rows.length, s.dicts.get(col.id));
-      chunk = gatherChunk(col.type, chunk, values, order);
+      values = encodeChunk(col, u.values, u.rows.length, s.dicts.get(col.id));
+      await turn();
     }
     delete tops[col.id];
-    await writeColumn(path, col, chunk);
+    await writeGathered(path, col, 0, chunk, values, order, turn);
   });
   await syncDir(path);
   work.obsolete.push(partitionDir(p));
