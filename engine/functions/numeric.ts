@@ -5,7 +5,8 @@
  * Results that leave the real domain (sqrt(-1), ln(0)) are NaN or infinite, which is NULL
  * (§2.1); `dbl()` normalizes them.
  */
-import { type ColumnType, isIntegral, isNumeric, T } from "../base/types.ts";
+import { SqlError } from "../base/errors.ts";
+import { type ColumnType, isIntegral, isNumeric, numericRank, T, typeName } from "../base/types.ts";
 import { dbl, int32, type Value } from "../base/values.ts";
 import {
   aliases,
@@ -18,6 +19,8 @@ import {
   toDouble,
   toIntArg,
 } from "./_util.ts";
+import { castValue } from "./cast.ts";
+import { asDecimal, decimalCommonType } from "./decimal_types.ts";
 import { roundDecimal, type RoundMode, roundTo } from "./numeric_round.ts";
 import { bindNumeric } from "./operators_arith.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
@@ -97,33 +100,61 @@ function bindRound(name: string, mode: RoundMode, scaleOptional: boolean) {
   };
 }
 
-/** The result type of greatest/least: LONG for integers, DOUBLE for mixed numerics, else the shared type. */
+const TIME_RANK: Partial<Record<string, number>> = { DATE: 1, TIMESTAMP: 2, TIMESTAMP_NS: 3 };
+
+/**
+ * The result type of greatest/least, as QuestDB's GreatestNumericFunctionFactory picks it: the
+ * widest of the numeric arguments (BYTE → SHORT → INT → LONG → FLOAT → DOUBLE, so
+ * greatest(1::short, 4::byte) is SHORT and greatest(1f, 4) FLOAT); with a DATE/TIMESTAMP argument
+ * the widest time type (integers read as timestamps); text only with text.
+ */
 function extremeType(types: ColumnType[]): ColumnType | undefined {
   const real = types.filter((t) => t.tag !== "NULL");
   if (real.length === 0) return T.DOUBLE;
-  if (real.every(isIntegral)) return T.LONG;
-  if (real.every(isNumeric)) return T.DOUBLE;
+  if (real.some((t) => t.tag === "DECIMAL")) {
+    // Decimals and integers meet in the DECIMAL holding both (scale and integer digits the max);
+    // a FLOAT or DOUBLE wins over DECIMAL for its range.
+    if (real.every((t) => asDecimal(t))) return real.reduce((a, b) => decimalCommonType(a, b)!);
+    return real.every((t) => asDecimal(t) || isNumeric(t)) ? T.DOUBLE : undefined;
+  }
+  if (real.every(isNumeric)) return real.reduce((a, b) => (numericRank(b) > numericRank(a) ? b : a));
+  if (real.some((t) => TIME_RANK[t.tag]) && real.every((t) => TIME_RANK[t.tag] || isIntegral(t))) {
+    const times = real.filter((t) => TIME_RANK[t.tag]);
+    const widest = times.reduce((a, b) => (TIME_RANK[b.tag]! > TIME_RANK[a.tag]! ? b : a));
+    return widest.tag === "DATE" && times.length < real.length ? T.TIMESTAMP : widest;
+  }
   if (real.every(isText)) return real.every((t) => t.tag === "VARCHAR") ? T.VARCHAR : T.STRING;
   if (real.every((t) => t.tag === real[0].tag)) return real[0];
   return undefined;
 }
 
-/** `greatest(a, …)` / `least(a, …)`: NULL arguments are ignored; NULL only when all are (§15.1). */
+/**
+ * `greatest(a, …)` / `least(a, …)`: NULL arguments are ignored; NULL only when all are (§15.1).
+ * Arguments are converted to the result type by the binder, so values compare directly.
+ */
 function bindExtreme(name: string, greater: boolean) {
   return (args: BoundArg[]): ScalarBinding | string => {
-    const returns = args.length === 0 ? undefined : extremeType(args.map((a) => a.type));
-    if (!returns) return noMatch(name, args);
-    const conv: (v: Value) => Value = returns.tag === "LONG"
-      ? toBigInt
-      : returns.tag === "DOUBLE"
-      ? toDouble
-      : (v) => v;
+    if (args.length === 0) return "at least one argument is required";
+    const returns = extremeType(args.map((a) => a.type));
+    if (!returns) {
+      // QuestDB names the first argument it cannot compare as a number (greatest(5, 'abc')).
+      const bad = args.find((a) => isText(a.type) || a.type.tag === "BOOLEAN");
+      if (bad && args.some((a) => isNumeric(a.type) || TIME_RANK[a.type.tag])) {
+        throw new SqlError(`unsupported type: ${typeName(bad.type)}`, bad.pos);
+      }
+      return noMatch(name, args);
+    }
+    // A constant that does not fit the result type fails at its own position (QuestDB:
+    // greatest(123.456::decimal(76,73), 99999::int) points at 99999).
+    for (const a of args) {
+      if (a.constant) castValue(a.value ?? null, a.type, returns, { constant: true, pos: a.pos });
+    }
     return {
       returns,
+      argTypes: args.map(() => returns),
       eval: (vals) => {
         let best: Value = null;
-        for (const v of vals) {
-          const x = conv(v);
+        for (const x of vals) {
           if (x === null) continue;
           if (best === null || (greater ? x > best : x < best)) best = x;
         }

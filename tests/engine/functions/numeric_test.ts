@@ -112,9 +112,15 @@ Deno.test("transcendental functions match the QuestDB documentation", () => {
 });
 
 Deno.test("greatest and least ignore NULLs and widen", () => {
-  assert.equal(run(fn("greatest"), 11, 3, 8, 15), 15n);
-  assert.equal(run(fn("least"), 11, 3, 8, 15), 3n);
-  assert.equal(returns(fn("greatest"), [lit(1), lit(2)]), "LONG");
+  // QuestDB GreatestNumericFunctionFactoryTest: the widest argument type, INT stays INT.
+  assert.equal(run(fn("greatest"), 11, 3, 8, 15), 15);
+  assert.equal(run(fn("least"), 11, 3, 8, 15), 3);
+  assert.equal(returns(fn("greatest"), [lit(1), lit(2)]), "INT");
+  assert.equal(returns(fn("greatest"), [lit(1), lit(2n)]), "LONG");
+  assert.equal(returns(fn("greatest"), [c(T.SHORT, 1), c(T.BYTE, 4)]), "SHORT");
+  assert.equal(returns(fn("greatest"), [c(T.FLOAT, 1), lit(4)]), "FLOAT");
+  assert.equal(returns(fn("greatest"), [c(T.DATE, 1n), c(T.TIMESTAMP, 2n), lit(3n)]), "TIMESTAMP");
+  assert.throws(() => fn("greatest").bind([lit(5), { ...lit("abc"), pos: 24 }]), /unsupported type/);
   assert.equal(run(fn("greatest"), 1, 2.5, null), 2.5);
   assert.equal(run(fn("least"), null, null), null);
   assert.equal(run(fn("least"), "b", "a"), "a");
