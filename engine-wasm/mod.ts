@@ -391,12 +391,12 @@ class WasmKernels implements Kernels {
       check.region(col.acc, slots * KEYED_FOLD_SLOT_BYTES, 8, "acc");
       tail.push(col.data, col.acc, FOLD_CODE[col.kind] + (col.extremes ? 1 : 0));
     }
-    // Without value columns only the rows per slot: keyed_count. Up to three DOUBLE and LONG
+    // Without value columns only the rows per slot: keyed_count. Up to four DOUBLE and LONG
     // columns: the export of those kinds (keyed_fold_<f|l per column>), extremes as flags.
     const n = args.columns.length;
     const letters = args.columns.map((c) => (c.kind === "f64" ? "f" : c.kind === "i64" ? "l" : "")).join("");
     let name = n === 0 ? "keyed_count" : `keyed_fold${n}`;
-    if (n > 0 && n <= 3 && letters.length === n) {
+    if (n > 0 && n <= 4 && letters.length === n) {
       name = `keyed_fold_${letters}`;
       args.columns.forEach((c, i) => (tail[i * 3 + 2] = c.extremes ? 1 : 0));
     }

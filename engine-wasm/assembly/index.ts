@@ -34,6 +34,14 @@ export {
   keyed_fold_flf, keyed_fold_flf_sel, keyed_fold_fll, keyed_fold_fll_sel,
   keyed_fold_lff, keyed_fold_lff_sel, keyed_fold_lfl, keyed_fold_lfl_sel,
   keyed_fold_llf, keyed_fold_llf_sel, keyed_fold_lll, keyed_fold_lll_sel,
+  keyed_fold_ffff, keyed_fold_ffff_sel, keyed_fold_fffl, keyed_fold_fffl_sel,
+  keyed_fold_fflf, keyed_fold_fflf_sel, keyed_fold_ffll, keyed_fold_ffll_sel,
+  keyed_fold_flff, keyed_fold_flff_sel, keyed_fold_flfl, keyed_fold_flfl_sel,
+  keyed_fold_fllf, keyed_fold_fllf_sel, keyed_fold_flll, keyed_fold_flll_sel,
+  keyed_fold_lfff, keyed_fold_lfff_sel, keyed_fold_lffl, keyed_fold_lffl_sel,
+  keyed_fold_lflf, keyed_fold_lflf_sel, keyed_fold_lfll, keyed_fold_lfll_sel,
+  keyed_fold_llff, keyed_fold_llff_sel, keyed_fold_llfl, keyed_fold_llfl_sel,
+  keyed_fold_lllf, keyed_fold_lllf_sel, keyed_fold_llll, keyed_fold_llll_sel,
 } from "./keyed_fold";
 export { segments_f32, segments_f64, segments_i32, segments_i64 } from "./segments";
 export { group_ids, sum128_i64, sum128_sel_i64 } from "./groups";

@@ -189,11 +189,16 @@ Deno.test("differential: keyedFold of several columns agrees with the one-column
       );
       const base = { keys, rowCount: n, keyCount, ...randomSelection(a, rng, n) };
       const slots = keyCount + 1;
-      const columns = Array.from({ length: rng.int(1, KEYED_FOLD_COLUMNS) }, () => {
-        const kind = rng.pick(MEASURES);
-        const values = Array.from({ length: n }, () => randomValue(kind, rng, rng.pick([0, 0.2, 0.9])));
-        return { kind, data: store(a, kind, values), extremes: rng.chance(0.5) };
-      });
+      // The last third: four DOUBLE/LONG columns, the kinds of the specialised four-column exports.
+      const wide = seed > 100;
+      const columns = Array.from(
+        { length: wide ? KEYED_FOLD_COLUMNS : rng.int(1, KEYED_FOLD_COLUMNS) },
+        () => {
+          const kind = wide ? rng.pick<MeasureKind>(["f64", "i64"]) : rng.pick(MEASURES);
+          const values = Array.from({ length: n }, () => randomValue(kind, rng, rng.pick([0, 0.2, 0.9])));
+          return { kind, data: store(a, kind, values), extremes: rng.chance(0.5) };
+        },
+      );
       const label = `seed=${4000 + seed} n=${n} K=${keyCount} ${columns.map((c) => c.kind).join(",")}`;
       const accOf = (kind: MeasureKind) => {
         const float = kind === "f64" || kind === "f32";
