@@ -79,6 +79,14 @@ function bindSign(args: BoundArg[]): ScalarBinding | string {
   return { returns: t, eval: ([a]) => (a === null ? null : Math.sign(a as number) + 0) };
 }
 
+/**
+ * QuestDB rounds doubles only to scales its power-of-ten table holds: round(14.7778, 17) and
+ * round(14.7778, -18) are NULL (RoundDoubleFunctionFactoryConstTest), ±16 is the edge taken.
+ */
+function outOfScale(scale: number): boolean {
+  return scale > 16 || scale < -16;
+}
+
 /** round-family binder: `name(x [, scale])` → DOUBLE (§15.1). */
 function bindRound(name: string, mode: RoundMode, scaleOptional: boolean) {
   return (args: BoundArg[]): ScalarBinding | string => {
@@ -89,12 +97,13 @@ function bindRound(name: string, mode: RoundMode, scaleOptional: boolean) {
     return {
       returns: T.DOUBLE,
       numeric: args.length === 2
-        ? (x: number, scale: number) => roundTo(x, scale, mode)
+        ? (x: number, scale: number) => (outOfScale(scale) ? NaN : roundTo(x, scale, mode))
         : (x: number) => roundTo(x, 0, mode),
       eval: ([v, s]) => {
         const x = toDouble(v);
         const scale = args.length === 2 ? toIntArg(s) : 0;
-        return x === null || scale === null ? null : dbl(roundDecimal(x, { scale, mode }));
+        if (x === null || scale === null || outOfScale(scale)) return null;
+        return dbl(roundDecimal(x, { scale, mode }));
       },
     };
   };

@@ -14,11 +14,15 @@ function bindTrim(name: string, f: (s: string) => string) {
   };
 }
 
-/** `lpad`/`rpad(s, len [, fill])`: pads to `len` characters with `fill` (default space); longer input is cut to `len`. */
-function pad(s: string, len: number, fill: string, atStart: boolean): string {
-  if (len <= 0) return "";
-  if (s.length >= len) return s.slice(0, len);
-  if (fill === "") return s;
+/**
+ * `lpad`/`rpad(s, len [, fill])`: pads to `len` characters with `fill` (default space). As in
+ * QuestDB (LPadStrFunctionFactoryTest, RPadStrFunctionFactoryTest), longer input keeps its first
+ * `len` characters for lpad and its last `len` for rpad; a negative length or an empty fill is NULL.
+ */
+function pad(s: string, len: number, fill: string, atStart: boolean): string | null {
+  if (len < 0 || fill === "") return null;
+  if (len === 0) return "";
+  if (s.length >= len) return atStart ? s.slice(0, len) : s.slice(s.length - len);
   const need = len - s.length;
   const padding = fill.repeat(Math.ceil(need / fill.length)).slice(0, need);
   return atStart ? padding + s : s + padding;
