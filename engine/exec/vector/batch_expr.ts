@@ -15,7 +15,8 @@
  * TIMESTAMP ± integer, comparisons (QuestDB's NULL rules: `=` holds for two NULLs, `<=`/`>=`
  * too, `<`/`>` never), AND/OR/NOT, IS [NOT] NULL, IN lists, timestamp IN intervals, CASE,
  * numeric casts, symbol = / != / IN against constants, and on TIMESTAMP hour, minute, second,
- * day_of_week, day, month, year, date_trunc and timestamp_floor with constant units. Anything
+ * day_of_week, day, month, year, date_trunc, timestamp_floor and timestamp_ceil with constant
+ * units, the round family with a constant scale inlined (batch_round.ts). Anything
  * else makes `compileBatchExpr` answer undefined and the caller keeps the row path
  * (compile_expr.ts), which stays the reference the differential test compares with.
  */
@@ -28,7 +29,9 @@ import type { PlanNode } from "../../plan/plan_node.ts";
 import type { InlineField } from "./batch_time.ts";
 import { constText, dateAddShift, dayOnlyFn, EXTRACT_AS_FIELD } from "./batch_time_calls.ts";
 import { timeTextFn } from "./time_text.ts";
+import { ROUND_MODES, roundCode } from "./batch_round.ts";
 import {
+  ceilPerDay,
   civilFromDays,
   DAY_MICROS,
   dayOf,
@@ -534,6 +537,8 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
   if (name === "neg" && e.args.length === 1) return neg(g, e);
   if (CMP.has(name) && e.args.length === 2) return compare(g, e);
   const numeric = e.binding?.numeric;
+  const rounded = numeric && e.type.tag === "DOUBLE" ? roundCall(g, e) : undefined;
+  if (rounded) return rounded;
   if (numeric && e.type.tag === "DOUBLE") {
     // A function declaring its numeric form (sqrt, power, floor, round...): called on the doubles.
     const xs = e.args.map((a) => node(g, a));
@@ -648,7 +653,50 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
     }
     return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : ${g.konst(f)}(${a.v})`), repr: "num", kind: "long" };
   }
+  if (
+    name === "timestamp_ceil" && e.args.length === 2 && e.type.tag === "TIMESTAMP" &&
+    e.args[1].type.tag === "TIMESTAMP"
+  ) {
+    const letter = constText(e.args[0]);
+    const f = letter?.length === 1 ? strideFloor({ count: 1, letter }) : undefined;
+    if (!f || letter === undefined) unsupported();
+    const a = node(g, e.args[1]);
+    if (f.span === undefined) {
+      // Months and years: ceilUnit per distinct day (batch_time.ts ceilPerDay).
+      return {
+        v: g.tmp(`${a.v} !== ${a.v} ? NaN : ${g.konst(ceilPerDay(letter))}(${a.v})`),
+        repr: "num",
+        kind: "long",
+      };
+    }
+    // datetime_units.ts ceilUnit: an aligned value stays, others move to the next bound; the
+    // current bucket is kept in the loop as timestamp_floor's.
+    const j = g.pre.length;
+    g.pre.push(`let fl${j} = 0, fh${j} = -1;`);
+    g.steps.push(
+      `if (!(${a.v} >= fl${j} && ${a.v} < fh${j}) && ${a.v} === ${a.v}) { fl${j} = ${
+        g.konst(f)
+      }(${a.v}); fh${j} = fl${j} + ${f.span}; }`,
+    );
+    const t = g.tmp(`${a.v} !== ${a.v} ? NaN : ${a.v} === fl${j} ? ${a.v} : fh${j}`);
+    g.checkRange(t);
+    return { v: t, repr: "num", kind: "long" };
+  }
   return unsupported();
+}
+
+/** round-family calls with a constant scale (batch_round.ts), or undefined. */
+function roundCall(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node | undefined {
+  const mode = ROUND_MODES[e.name];
+  if (!mode || e.args.length < 1 || e.args.length > 2) return undefined;
+  const s = e.args.length === 2 ? e.args[1] : undefined;
+  const scale = s === undefined ? 0 : s.kind === "const" ? s.value : undefined;
+  if (typeof scale !== "number" && typeof scale !== "bigint") return undefined;
+  const x = node(g, e.args[0]);
+  num(x);
+  const r = roundCode(x.v, Number(scale), mode, (c) => g.tmp(c), (v) => g.konst(v));
+  if (r === undefined) return undefined;
+  return { v: g.tmp(`${r} - ${r} === 0 ? ${r} : NaN`), repr: "num", kind: "double" };
 }
 
 /**
@@ -1096,6 +1144,19 @@ function cast(g: Gen, e: Extract<BoundExpr, { kind: "cast" }>): Node {
         repr: "num",
         kind: "int",
       };
+    }
+    case "SHORT":
+    case "BYTE": {
+      // castValue's castNumber / castBigInt: integers keep their low 16 (8) bits (`| 0` is
+      // exact modulo 2^32 on the loop's exact doubles); FLOAT/DOUBLE truncate and saturate to
+      // INT first; NULL and non-finite values cast to 0, which the result holds (not NaN: a
+      // SHORT is never NULL, `cast(NULL AS SHORT) + 1` is 1).
+      const bits = to === "SHORT" ? 16 : 24;
+      if (k === "null") return { v: "0", repr: "num", kind: "int" };
+      const i = k === "int" || k === "long" ? `(${x} | 0)` : g.tmp(
+        `${x} - ${x} !== 0 ? 0 : ${x} >= 2147483647 ? 2147483647 : ${x} <= -2147483648 ? -2147483648 : ${x} | 0`,
+      );
+      return { v: g.tmp(`(${i} << ${bits}) >> ${bits}`), repr: "num", kind: "int" };
     }
     case "TIMESTAMP":
     case "DATE": {

@@ -9,6 +9,7 @@
  */
 import { civilFromDays, dayOfWeek } from "../../functions/datetime_calendar.ts";
 import {
+  ceilUnit,
   FIXED_NANOS,
   floorStride,
   type Stride,
@@ -147,6 +148,25 @@ function perDay(f: (dayStart: bigint) => bigint): FloorFn {
     if (d !== lastDay) {
       lastDay = d;
       last = Number(f(BigInt(d) * BigInt(DAY)));
+    }
+    return last;
+  };
+}
+
+/**
+ * timestamp_ceil('M' | 'y', t) on non-NULL µs (datetime_units.ts ceilUnit): t itself when it is
+ * a bound, else the bound after its day's (every other instant of a day has the same ceiling),
+ * computed once per distinct day.
+ */
+export function ceilPerDay(letter: string): (t: number) => number {
+  const floor = strideFloor({ count: 1, letter })!;
+  let lastDay = NaN, last = 0;
+  return (t) => {
+    if (floor(t) === t) return t;
+    const d = dayOf(t);
+    if (d !== lastDay) {
+      lastDay = d;
+      last = Number(ceilUnit(BigInt(d) * BigInt(DAY) + 1n, letter, "us"));
     }
     return last;
   };

@@ -115,13 +115,22 @@ export class IntPairHash {
         out[i] = id;
       }
     }
+    // The previous row's pair and id: runs of one key (sorted or bucketed times, repeated
+    // values) skip the hash.
+    let px = 0, py = 0, pid = -1;
     for (; i < n; i++) {
       const x = a[i], y = b === undefined ? 0 : b[i];
+      if (x === px && y === py && pid >= 0) {
+        out[i] = pid;
+        continue;
+      }
+      px = x;
+      py = y;
       const small = x >>> 0 < rows && y >>> 0 < width;
       if (small) {
         const id = direct[(x << shift) + y];
         if (id >= 0) {
-          out[i] = id;
+          out[i] = pid = id;
           continue;
         }
       }
@@ -135,7 +144,7 @@ export class IntPairHash {
             direct[(x << shift) + y] = size;
             if (x > this.#heldA) this.#heldA = x;
             if (y > this.#heldB) this.#heldB = y;
-            out[i] = size++;
+            out[i] = pid = size++;
             break;
           }
           if ((this.#hashed + 1) * 2 >= mask) {
@@ -148,7 +157,7 @@ export class IntPairHash {
           kb[h] = y;
           ids[h] = size;
           this.#hashed++;
-          out[i] = size++;
+          out[i] = pid = size++;
           break;
         }
         if (ka[h] === x && kb[h] === y) {
@@ -157,7 +166,7 @@ export class IntPairHash {
             if (x > this.#heldA) this.#heldA = x;
             if (y > this.#heldB) this.#heldB = y;
           }
-          out[i] = id;
+          out[i] = pid = id;
           break;
         }
         h = (h + 1) & mask;

@@ -61,9 +61,6 @@ const ROW_ONLY = new Set([
   "to_str(t2, 'yyyy-MM-dd HH:mm:ss.SSSUUU')",
   // Text functions over the formatted text are not carried.
   "concat(to_str(t2, 'yyyy'), 'x')",
-  // Narrowing casts to SHORT/BYTE have no batch form.
-  "abs(cast(i AS SHORT))",
-  "abs(cast(i AS BYTE))",
 ]);
 
 /** Every expression as a projection and a GROUP BY key; every filter in a WHERE. */
