@@ -219,6 +219,11 @@ export interface Table {
   /** Applies column updates in one atomic, durable commit. */
   update(changes: ColumnUpdate[]): Promise<void>;
   /**
+   * UPDATE: `update` of the changes `pick` chooses from a snapshot taken under the table's
+   * write lock, so that no other write can move rows between choosing and rewriting them.
+   */
+  updateRows(pick: (snapshot: TableSnapshot) => Promise<ColumnUpdate[]>): Promise<void>;
+  /**
    * Removes rows in one atomic, durable commit; partitions left empty are dropped. `pick`
    * chooses the rows from a snapshot taken under the table's write lock, so no other write
    * can move rows between choosing and removing them. Returns rows removed.

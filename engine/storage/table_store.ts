@@ -170,6 +170,20 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
     return this.#writeRows((work) => updateOp(this, work, changes));
   }
 
+  updateRows(pick: (snapshot: TableSnapshot) => Promise<ColumnUpdate[]>): Promise<void> {
+    return this.#writeRows(async (work) => {
+      // Writes are serialized by the mutex held here, so this snapshot is the state updated.
+      const snap = this.snapshot();
+      let changes: ColumnUpdate[];
+      try {
+        changes = await pick(snap);
+      } finally {
+        snap.release();
+      }
+      await updateOp(this, work, changes);
+    });
+  }
+
   deleteRows(pick: (snapshot: TableSnapshot) => Promise<RowDelete[]>): Promise<number> {
     return this.#writeRows(async (work) => {
       // Writes are serialized by the mutex held here, so this snapshot is the state deleted from.

@@ -5,6 +5,7 @@
  * too: it waited for the last piece.
  */
 import assert from "node:assert/strict";
+import process from "node:process";
 import type { Engine } from "../../engine/mod.ts";
 import { rows } from "./_result_rows.ts";
 
@@ -15,6 +16,11 @@ export interface Probed {
   latencies: number[];
   /** The heavy statement's wall time in ms. */
   took: number;
+  /**
+   * The process's user CPU ms between consecutive answers: what the event loop ran in a gap,
+   * less sensitive than the gap itself to other processes on a shared machine.
+   */
+  cpuMs: number[];
 }
 
 /** Runs `sql` while probing SELECT 1 every 10 ms. */
@@ -22,14 +28,18 @@ export async function probed(engine: Engine, sql: string): Promise<Probed> {
   let running = true;
   const started = performance.now();
   const heavy = rows(engine, sql).finally(() => running = false);
-  const latencies: number[] = [];
+  const latencies: number[] = [], cpuMs: number[] = [];
+  let cpu = process.cpuUsage().user;
   while (running) {
     const due = performance.now() + 10;
     await new Promise((r) => setTimeout(r, 10));
     assert.deepEqual(await rows(engine, "SELECT 1"), [[1]]);
     latencies.push(performance.now() - due);
+    const now = process.cpuUsage().user;
+    cpuMs.push((now - cpu) / 1000);
+    cpu = now;
   }
-  return { rows: await heavy, latencies, took: performance.now() - started };
+  return { rows: await heavy, latencies, took: performance.now() - started, cpuMs };
 }
 
 /**
