@@ -114,7 +114,7 @@ export async function insertValues(
         `row value count does not match column count [expected=${targets.length}, actual=${row.length}, tuple=${
           r + 1
         }]`,
-        s.valuesEnd?.[r] ?? row[0]?.pos ?? s.pos,
+        s.valuesEndPos?.[r] ?? row[0]?.pos ?? s.pos,
       );
     }
     return row.map((ast) => bindExpr(ast, bind(scope)));
@@ -134,7 +134,9 @@ export async function insertValues(
       // A number is no SYMBOL in QuestDB's VALUES (InsertTest#testInsertMultipleRowsFailTypeConversion).
       if (col.type.tag === "SYMBOL" && isNumeric(e.type)) {
         throw new SqlError(
-          `inconvertible types: ${typeName(e.type)} -> SYMBOL [from=${exprToText(rows[r][j])}, to=${col.name}]`,
+          `inconvertible types: ${typeName(e.type)} -> SYMBOL [from=${
+            exprToText(rows[r][j])
+          }, to=${col.name}]`,
           rows[r][j].pos,
         );
       }

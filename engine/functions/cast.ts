@@ -233,6 +233,13 @@ function narrowGeohash(v: bigint, from: ColumnType, to: ColumnType, options: Cas
 function castText(s: string, from: ColumnType, to: ColumnType, options: CastOptions): Value {
   if (to.tag === "BOOLEAN") return s.toLowerCase() === "true"; // QuestDB: anything else is false
   if (from.tag === "CHAR" && isNumeric(to)) return toNumeric(s, from, to, options.pos);
+  // QuestDB's implicitCastStrAsTimestamp reads a whole number as ticks before trying ISO text
+  // (InsertTest: '123456' into a TIMESTAMP column is 1970-01-01T00:00:00.123456Z). Four digits
+  // or fewer stay a year ('2021'), which comparisons with timestamps rely on here.
+  if (TIME_UNITS[to.tag] && /^-?\d{5,19}$/.test(s)) {
+    const n = BigInt(s);
+    if (n <= LONG_MAX && n > LONG_NULL) return n;
+  }
   const parsed = parseText(s, to);
   if (parsed !== undefined) return parsed;
   if (options.constant) throw inconvertibleValue(s, from, to, options.pos);

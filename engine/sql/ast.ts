@@ -606,6 +606,8 @@ export interface InsertStmt {
   columns?: { name: string; pos: number }[];
   /** VALUES rows, or a query. */
   values?: Expr[][];
+  /** Position of each VALUES row's closing parenthesis (a row of the wrong width is reported there). */
+  valuesEndPos?: number[];
   query?: Query;
   /** issue 10 */
   onConflict?: {

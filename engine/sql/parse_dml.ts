@@ -6,7 +6,7 @@ import { SqlError } from "../base/errors.ts";
 import { INSERT_VALUES_ROWS_MAX } from "../base/limits.ts";
 import type { DeleteStmt, Expr, InsertStmt, Query, UpdateStmt } from "./ast.ts";
 import { SOURCE_ALIAS_STOP } from "./keywords.ts";
-import { parseExpr, parseExprList } from "./parse_expr.ts";
+import { parseExpr } from "./parse_expr.ts";
 import { parseFromClause } from "./parse_from.ts";
 import { parseQuery, parseSelectItems, type WithPrefix } from "./parse_query.ts";
 import type { ParseState } from "./parse_state.ts";
@@ -30,7 +30,7 @@ export function parseInsert(p: ParseState, prefix?: WithPrefix): InsertStmt {
     while (p.acceptOp(",")) stmt.columns.push(p.anyName("column name"));
     p.closeParen(open);
   }
-  if (p.acceptWord("values")) stmt.values = parseRows(p);
+  if (p.acceptWord("values")) stmt.values = parseRows(p, stmt);
   else stmt.query = unwrap(parseQuery(p));
   if (p.isWord("on") && p.isWord("conflict", 1)) parseOnConflict(p, stmt);
   if (p.acceptWord("returning")) stmt.returning = parseSelectItems(p);
@@ -45,15 +45,23 @@ function unwrap(q: Query): Query {
   return q;
 }
 
-function parseRows(p: ParseState): Expr[][] {
+function parseRows(p: ParseState, stmt: InsertStmt): Expr[][] {
   const rows: Expr[][] = [];
+  stmt.valuesEndPos = [];
   do {
     const open = p.expectOp("(");
     if (rows.length === INSERT_VALUES_ROWS_MAX) {
       throw new SqlError(`too many rows in VALUES [max=${INSERT_VALUES_ROWS_MAX}]`, open.pos, "limit");
     }
-    rows.push(parseExprList(p));
-    p.closeParen(open);
+    // QuestDB's words for an empty row or value (`()`, `(,)`, `(3,)`): InsertTest.
+    const row: Expr[] = [];
+    do {
+      if (p.isOp(")") || p.isOp(",")) throw new SqlError("Expression expected", p.peek().pos);
+      row.push(parseExpr(p));
+    } while (p.acceptOp(","));
+    rows.push(row);
+    stmt.valuesEndPos.push(p.closeParen(open).pos);
+    if (p.isOp("(")) throw new SqlError("',' expected", p.peek().pos);
   } while (p.acceptOp(","));
   return rows;
 }
