@@ -22,6 +22,7 @@ import { referenceExecution } from "./physical.ts";
 import { symbolCaster } from "./symbol_cast.ts";
 import { timeTextVector } from "./time_text.ts";
 import { symbolTextVector } from "./symbol_text.ts";
+import { symbolColumnsOf, symbolTupleTextVector } from "./symbol_tuple.ts";
 import { caseAsCodes, caseTextVector, charCaseAsCodes, charCaseVector } from "./case_text.ts";
 
 type Out = Int8Array | Int16Array | Int32Array | Float32Array | Float64Array;
@@ -80,6 +81,19 @@ export function batchVector(
       return { type: e.type, data };
     };
   }
+  const tupleCols = symbolTupleColumns(e);
+  if (tupleCols) {
+    let rows: ReturnType<typeof compileExpr> | undefined;
+    const texts = symbolTupleTextVector(e, tupleCols, (b, i) => (rows ??= compileExpr(e, ctx))(b, i));
+    return (b) => {
+      const v = texts(b);
+      if (v) return v;
+      rows ??= compileExpr(e, ctx);
+      const data = allocVectorData(e.type, b.rowCount);
+      for (let i = 0; i < b.rowCount; i++) writeValue(e.type, data, i, rows(b, i));
+      return { type: e.type, data };
+    };
+  }
   const run = compileBatchExpr(e, "value", ctx.params, envOf(ctx));
   if (!run) return undefined;
   const t = e.type;
@@ -107,6 +121,14 @@ function symbolTextColumn(e: BoundExpr): number | undefined {
     return undefined;
   }
   return soleSymbolColumn(e)?.index;
+}
+
+/** The 2-3 SYMBOL columns a text-valued expression reads alone (symbol_tuple.ts), or undefined. */
+function symbolTupleColumns(e: BoundExpr) {
+  if ((e.type.tag !== "STRING" && e.type.tag !== "VARCHAR") || e.kind === "column" || e.kind === "const") {
+    return undefined;
+  }
+  return symbolColumnsOf(e);
 }
 
 /** to_str(ts, format) once per distinct unit of the format (time_text.ts); odd batches by row. */
@@ -190,7 +212,7 @@ export function batchForm(e: BoundExpr, sink: "value" | "select"): boolean {
     if (
       e.kind === "cast" && e.arg.kind === "column" && e.arg.type.tag === "SYMBOL" && e.from.tag === "SYMBOL"
     ) return true;
-    if (symbolTextColumn(e) !== undefined) return true;
+    if (symbolTextColumn(e) !== undefined || symbolTupleColumns(e) !== undefined) return true;
     const cased = caseAsCodes(e);
     if (cased && batchForm(cased.codes, "value")) return true;
     const chars = charCaseAsCodes(e);

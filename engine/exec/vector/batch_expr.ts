@@ -30,6 +30,7 @@ import type { InlineField } from "./batch_time.ts";
 import { constText, dateAddShift, dayOnlyFn, EXTRACT_AS_FIELD } from "./batch_time_calls.ts";
 import { timeTextFn } from "./time_text.ts";
 import { ROUND_MODES, roundCode } from "./batch_round.ts";
+import { symbolColumnsOf, symbolTuplePredicate } from "./symbol_tuple.ts";
 import {
   ceilPerDay,
   civilFromDays,
@@ -419,6 +420,10 @@ function node(g: Gen, e: BoundExpr): Node {
   // and also run on the workers, whose dictionaries hold no texts.
   if (sym && compilesDirectly(e, g.params)) sym = undefined;
   if (sym) return symbolPredicate(g, e, sym);
+  const tuple = g.env && e.type.tag === "BOOLEAN" && e.kind !== "column" && e.kind !== "const"
+    ? symbolColumnsOf(e)
+    : undefined;
+  if (tuple && !compilesDirectly(e, g.params)) return tuplePredicate(g, e, tuple);
   if (g.env && NUMERIC_TAGS.has(e.type.tag) && e.kind !== "column" && e.kind !== "const") {
     const col = soleSymbolColumn(e);
     if (col && !compilesDirectly(e, g.params)) return symbolValue(g, e, col);
@@ -1016,6 +1021,22 @@ function symbolPredicate(g: Gen, e: BoundExpr, col: Extract<BoundExpr, { kind: "
     return t;
   });
   return { v: g.tmp(`${s}[${a.v} < 0 ? 0 : ${a.v} + 1] === 1`), repr: "bool" };
+}
+
+/**
+ * A boolean expression of two or three SYMBOL columns (`concat(symbol, side) = 'x'`): answered
+ * once per tuple of their codes (symbol_tuple.ts); the loop numbers the row's tuple with the
+ * strides the table's builder leaves in a constant.
+ */
+function tuplePredicate(g: Gen, e: BoundExpr, cols: Extract<BoundExpr, { kind: "column" }>[]): Node {
+  const strides = new Float64Array(cols.length);
+  const s = g.table(symbolTuplePredicate(cols, g.env!.rowPredicate(e), strides));
+  const k = g.konst(strides);
+  const digits = cols.map((c, j) => {
+    const a = node(g, c);
+    return `(${a.v} < 0 ? 0 : (${a.v} + 1) * ${k}[${j}])`;
+  });
+  return { v: g.tmp(`${s}[${digits.join(" + ")}] === 1`), repr: "bool" };
 }
 
 const NUMERIC_TAGS = new Set(["BYTE", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE"]);

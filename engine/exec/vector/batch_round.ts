@@ -20,7 +20,7 @@ const MARGIN = 1e-5;
 
 /**
  * The loop code rounding `x` (a double, NaN for NULL): temps made by `tmp` (a `const` each),
- * constants by `konst`. Undefined for a scale outside roundTo's arithmetic range.
+ * constants by `konst`. Undefined for a scale past ±16 (the caller calls the binding).
  */
 export function roundCode(
   x: string,
@@ -29,7 +29,8 @@ export function roundCode(
   tmp: (code: string) => string,
   konst: (v: unknown) => string,
 ): string | undefined {
-  if (!Number.isInteger(scale) || scale < -22 || scale > 22) return undefined;
+  // Scales past ±16 are NULL (numeric.ts outOfScale): left to the binding's numeric form.
+  if (!Number.isInteger(scale) || scale < -16 || scale > 16) return undefined;
   const p = Number(`1e${Math.abs(scale)}`);
   const y = tmp(scale >= 0 ? `Math.abs(${x}) * ${p}` : `Math.abs(${x}) / ${p}`);
   const f = tmp(`Math.floor(${y})`);
