@@ -32,7 +32,7 @@ let mulHi: u64 = 0;
 function pow5Factor(v: u64): u32 {
   let count: u32 = 0;
   for (;;) {
-    const q = mulHigh(v, 0xcccccccccccccccd) >> 2;
+    const q = v / 5;
     if (v - q * 5 != 0) break;
     v = q;
     count++;
@@ -50,29 +50,22 @@ function pow5Factor(v: u64): u32 {
   return (v & ((<u64>1 << p) - 1)) == 0;
 }
 
-/** High word of a * b, b a constant (division by a constant as a multiply: i64.div_u is slow). */
-// @ts-ignore: decorator
-@inline function mulHigh(a: u64, b: u64): u64 {
-  const aLo = a & 0xffffffff, aHi = a >> 32, bLo = b & 0xffffffff, bHi = b >> 32;
-  const b00 = aLo * bLo, b01 = aLo * bHi, b10 = aHi * bLo, b11 = aHi * bHi;
-  const mid1 = b10 + (b00 >> 32);
-  const mid2 = b01 + (mid1 & 0xffffffff);
-  return b11 + (mid1 >> 32) + (mid2 >> 32);
-}
-
+// Divisions by constants stay divisions: V8 turns an i64.div_u by a constant into a multiply by
+// its reciprocal with the CPU's 64x64->128 multiply, which beat a multiply emulated in 32-bit
+// halves (38 against 45 ns a value).
 // @ts-ignore: decorator
 @inline function div10(x: u64): u64 {
-  return mulHigh(x, 0xcccccccccccccccd) >> 3;
+  return x / 10;
 }
 
 // @ts-ignore: decorator
 @inline function div100(x: u64): u64 {
-  return mulHigh(x >> 2, 0x28f5c28f5c28f5c3) >> 2;
+  return x / 100;
 }
 
 // @ts-ignore: decorator
 @inline function div1e8(x: u64): u64 {
-  return mulHigh(x, 0xabcc77118461cefd) >> 26;
+  return x / 100000000;
 }
 
 /** Low word of a * b; the high word goes to `mulHi`. */
@@ -177,7 +170,7 @@ function shortest(ieeeMantissa: u64, ieeeExponent: u32): u64 {
     vm = vmOut;
     if (q <= 21) {
       // Only one of mp, mv and mm can be a multiple of 5, if any.
-      if (mv - (mulHigh(mv, 0xcccccccccccccccd) >> 2) * 5 == 0) vrIsTrailingZeros = multipleOfPowerOf5(mv, q);
+      if (mv % 5 == 0) vrIsTrailingZeros = multipleOfPowerOf5(mv, q);
       else if (acceptBounds) vmIsTrailingZeros = multipleOfPowerOf5(mv - 1 - mmShift, q);
       else vp -= multipleOfPowerOf5(mv + 2, q) ? 1 : 0;
     }
