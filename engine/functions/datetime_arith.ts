@@ -77,7 +77,8 @@ function bindDateDiff(args: BoundArg[]): ScalarBinding | string {
   const a = timeArg(args[1]);
   const b = timeArg(args[2]);
   if (!a || !b) return noMatch("datediff", args);
-  constLetter(args[0]);
+  // An unknown unit is NULL, constant or not (TimestampDiffFunctionFactoryTest
+  // #testInvalidConstantUnitReturnsLongNull), where dateadd refuses a constant one.
   const both = finerTimeArg(a, b);
   return {
     returns: T.LONG,
@@ -96,6 +97,8 @@ function bindDateTrunc(args: BoundArg[]): ScalarBinding | string {
   if (!ta) return noMatch("date_trunc", args);
   const u = constText(args[0]);
   if (typeof u === "string" && truncUnit(u) === undefined) throw invalidUnit(u, args[0].pos);
+  // DateTruncFunctionFactoryTest#testNullKind: a NULL constant unit is refused too.
+  if (args[0].constant && (args[0].value ?? null) === null) throw invalidUnit("null", args[0].pos);
   return {
     returns: ta.type,
     argTypes: [args[0].type, ta.type],

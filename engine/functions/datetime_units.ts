@@ -145,6 +145,10 @@ const TRUNC_ALIASES: Readonly<Record<string, string>> = {
   months: "month",
   quarters: "quarter",
   years: "year",
+  // Plurals of DateTruncFunctionFactoryTest#testSimple.
+  decades: "decade",
+  centuries: "century",
+  millenniums: "millennium",
 };
 
 export const TRUNC_LETTERS: Readonly<Record<string, string>> = {
