@@ -107,3 +107,46 @@ export async function writeSlices(
     for (const f of files) f.close();
   }
 }
+
+/**
+ * `rows` rows in file form made a slice at a time by `make(from, to)` (encoding values,
+ * interning symbols), with a turn after each slice, joined into one chunk.
+ */
+export async function makeSliced(
+  rows: number,
+  make: (from: number, to: number) => ColumnChunk,
+  turn: Turn,
+): Promise<ColumnChunk> {
+  if (rows <= REWRITE_SLICE_ROWS) return make(0, rows);
+  const pieces: ColumnChunk[] = [];
+  for (let k = 0; k < rows; k += REWRITE_SLICE_ROWS) {
+    pieces.push(make(k, Math.min(rows, k + REWRITE_SLICE_ROWS)));
+    await turn();
+  }
+  return joinChunks(pieces);
+}
+
+function joinChunks(pieces: ColumnChunk[]): ColumnChunk {
+  if (pieces[0].kind === "fixed") {
+    const parts = pieces.map((p) => (p as { bytes: Uint8Array }).bytes);
+    const bytes = new Uint8Array(parts.reduce((n, b) => n + b.length, 0));
+    let at = 0;
+    for (const b of parts) {
+      bytes.set(b, at);
+      at += b.length;
+    }
+    return { kind: "fixed", bytes };
+  }
+  const cols = pieces.map((p) => (p as Extract<ColumnChunk, { kind: "var" }>).col);
+  const rows = cols.reduce((n, c) => n + c.offsets.length - 1, 0);
+  const data = new Uint8Array(cols.reduce((n, c) => n + c.data.length, 0));
+  const offsets = new Float64Array(rows + 1);
+  let row = 0, base = 0;
+  for (const c of cols) {
+    data.set(c.data, base);
+    for (let i = 0; i < c.offsets.length - 1; i++) offsets[row++] = c.offsets[i] + base;
+    base += c.data.length;
+  }
+  offsets[rows] = base;
+  return { kind: "var", col: { offsets, data } };
+}

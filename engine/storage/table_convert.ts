@@ -15,6 +15,7 @@ import { writeColumn } from "./column_files.ts";
 import { encodeChunk } from "./append.ts";
 import { syncDir } from "./_fs.ts";
 import { writeParquetPartition } from "./parquet_partition.ts";
+import { REWRITE_SLICE_ROWS, rewriteTurn, writeSlices } from "./column_rewrite.ts";
 
 /**
  * Converts the partitions `names` (each must exist) of the table to `format`, reading them
@@ -58,6 +59,7 @@ export async function convertPartitionsOp(
 /** Writes every column of partition `index` of `snap` as native column files into `path`. */
 async function writeNative(w: TableWriter, snap: TableSnapshot, index: number, path: string): Promise<void> {
   const rowCount = snap.partitions[index].rowCount;
+  const turn = rewriteTurn();
   for (const [c, col] of snap.meta.columns.entries()) {
     const v = await snap.read(index, c, 0, rowCount);
     if (!isVarSize(col.type) && col.type.tag !== "SYMBOL") {
@@ -71,9 +73,18 @@ async function writeNative(w: TableWriter, snap: TableSnapshot, index: number, p
         continue;
       }
     }
-    // SYMBOL strings are interned into the table's dictionary, where they already are.
-    const values = new Array<Value>(rowCount);
-    for (let r = 0; r < rowCount; r++) values[r] = readValue(v, r);
-    await writeColumn(path, col, encodeChunk(col, values, rowCount, w.state.dicts.get(col.id)));
+    // SYMBOL strings are interned into the table's dictionary, where they already are. A
+    // slice at a time with turns between: a partition of millions of rows held the loop.
+    const dict = w.state.dicts.get(col.id);
+    const encoded = (from: number, to: number) => {
+      const values = new Array<Value>(to - from);
+      for (let r = from; r < to; r++) values[r - from] = readValue(v, r);
+      return encodeChunk(col, values, to - from, dict);
+    };
+    if (rowCount <= REWRITE_SLICE_ROWS) await writeColumn(path, col, encoded(0, rowCount));
+    else {
+      const slice = (k: number) => encoded(k, Math.min(rowCount, k + REWRITE_SLICE_ROWS));
+      await writeSlices(path, col, 0, rowCount, slice, turn);
+    }
   }
 }

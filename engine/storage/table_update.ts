@@ -17,7 +17,7 @@ import { joinPath, linkOrCopy, syncDir } from "./_fs.ts";
 import { forEachLimit } from "./_limit.ts";
 import { checkNotNull } from "./not_null.ts";
 import { parquetWriteError } from "./parquet_partition.ts";
-import { REWRITE_SLICE_ROWS, rewriteTurn, type Turn, writeGathered } from "./column_rewrite.ts";
+import { makeSliced, REWRITE_SLICE_ROWS, rewriteTurn, type Turn, writeGathered } from "./column_rewrite.ts";
 
 export async function updateOp(w: TableWriter, work: WriteSet, changes: ColumnUpdate[]): Promise<void> {
   const s = w.state;
@@ -77,8 +77,13 @@ async function rewritePartition(
         order[r] = r;
       }
       for (let k = 0; k < u.rows.length; k++) order[u.rows[k]] = ~k;
-      values = encodeChunk(col, u.values, u.rows.length, s.dicts.get(col.id));
-      await turn();
+      // A million new values take ~50 ms to encode (strings, symbols): a slice at a time.
+      const data = u.values, dict = s.dicts.get(col.id);
+      values = await makeSliced(
+        u.rows.length,
+        (from, to) => encodeChunk(col, data === null ? null : data.slice(from, to), to - from, dict),
+        turn,
+      );
     }
     delete tops[col.id];
     await writeGathered(path, col, 0, chunk, values, order, turn);

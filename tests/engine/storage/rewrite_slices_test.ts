@@ -1,10 +1,10 @@
 /**
  * Partition rewrites written a slice at a time (engine/storage/column_rewrite.ts, issue #17):
- * an out-of-order merge, UPDATE, DELETE and ALTER COLUMN TYPE over one partition of 201,000
- * rows (four slices of 65,536 and more) must leave exactly the rows a model of the table says,
- * for fixed-width, SYMBOL, STRING and VARCHAR columns and a column added later (its column
- * top inside the partition), read back after each step and again after a reopen (from the
- * files, not the cache).
+ * an out-of-order merge, UPDATE, DELETE, ALTER COLUMN TYPE and a conversion from Parquet back
+ * to native over one partition of 201,000 rows (four slices of 65,536 and more) must leave
+ * exactly the rows a model of the table says, for fixed-width, SYMBOL, STRING and VARCHAR
+ * columns and a column added later (its column top inside the partition), read back after
+ * each step and again after a reopen (from the files, not the cache).
  */
 import assert from "node:assert/strict";
 import { Engine } from "../../../engine/mod.ts";
@@ -125,6 +125,14 @@ Deno.test({
       await rows(engine, "ALTER TABLE t ALTER COLUMN late TYPE LONG");
       await rows(engine, "ALTER TABLE t ALTER COLUMN s TYPE STRING");
       await assertTable(engine, kept, "alter column type");
+
+      // To Parquet and back: the native files are written from the Parquet values in slices.
+      // A row in the next day first: the active (last) partition is not converted.
+      await rows(engine, "INSERT INTO t VALUES ('2024-01-02T00:00:00', 424242, 'n', 'n', 'n', 0.5, 1)");
+      kept.push({ ts: BASE_US + 86_400_000_000n, x: 424242n, s: "n", str: "n", v: "n", d: 0.5, late: 1 });
+      await rows(engine, "ALTER TABLE t CONVERT PARTITION TO PARQUET LIST '2024-01-01'");
+      await rows(engine, "ALTER TABLE t CONVERT PARTITION TO NATIVE LIST '2024-01-01'");
+      await assertTable(engine, kept, "parquet and back");
 
       await engine.close();
       engine = await Engine.open({ root, parallelWorkers: 0 });
