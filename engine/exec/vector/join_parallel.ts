@@ -34,7 +34,7 @@ import type { PlanNode } from "../../plan/plan_node.ts";
 import type { TableSnapshot } from "../../storage/api.ts";
 import { ColumnBuffer } from "../column_buffer.ts";
 import { charge, checkCancelled, type ExecContext, rowBytes } from "../exec_context.ts";
-import { type Build, build, joinKeyFamilies, joinOp } from "../hash_join.ts";
+import { bloomMask, type Build, build, joinKeyFamilies, joinOp } from "../hash_join.ts";
 import { hashRows, KeyEncoder, type KeyFamily } from "../key_words.ts";
 import { denseKeyOf } from "./dense_groups.ts";
 import { FastPathUnavailable } from "../wasm_scratch.ts";
@@ -345,8 +345,8 @@ export async function* joinedBatches(
       const h = hs[i], x = phi0[i], y = plo0[i];
       if (r === -2) {
         matched = false;
-        const bit = bl ? Math.imul(h, 0x9e3779b1) >>> sh : 0;
-        r = bl && (bl[bit >>> 5] & (1 << (bit & 31))) === 0 ? -1 : fs[h & msk];
+        const m = bl ? bloomMask(h) : 0;
+        r = bl && (bl[Math.imul(h, 0x9e3779b1) >>> sh] & m) !== m ? -1 : fs[h & msk];
       }
       for (; r >= 0;) {
         const at = r * st, nextRow = tb[at];
