@@ -4,6 +4,7 @@
  * join kinds with ON, the `ON (col, ...)` shorthand and ASOF/LT TOLERANCE.
  */
 import { syntaxError } from "../base/errors.ts";
+import { parseTypeName } from "../base/types.ts";
 import type { ColumnRef, FromClause, Join, JoinKind, Query, Source, SubquerySource } from "./ast.ts";
 import { JOIN_STARTS, SOURCE_ALIAS_STOP } from "./keywords.ts";
 import { splitAmountUnit } from "./literal.ts";
@@ -92,6 +93,15 @@ export function parseSource(p: ParseState): Source {
     const query = parseQuery(p);
     p.closeParen(open);
     return parseSourceTail(p, { kind: "subquerySource", pos: open.pos, query });
+  }
+  if (t.kind === "word" && t.text.toLowerCase() === "cast" && p.isOp("(", 1)) {
+    // `cast(null AS CURSOR)` as a whole query: its type is checked where QuestDB checks it
+    // (CastNullTypeFunctionFactoryTest); a cast is no table function.
+    const e = parseExpr(p);
+    if (e.kind === "cast" && !parseTypeName(e.type.name)) {
+      throw syntaxError(`invalid constant: ${e.type.text}`, e.type.pos);
+    }
+    throw syntaxError("table function expected", t.pos);
   }
   if (t.kind === "word" && isCallAhead(p)) {
     const parts = [p.next().text];
