@@ -10,6 +10,7 @@ import { QUANTILE_AGGREGATES } from "./aggregate_quantile.ts";
 import { REGRESSION_AGGREGATES } from "./aggregate_regression.ts";
 import { STATS_AGGREGATES } from "./aggregate_stats.ts";
 import { MOMENT_AGGREGATES } from "./aggregate_moments.ts";
+import { ARRAY_ELEM_AGGREGATES } from "./aggregate_array_elem.ts";
 import type { Accumulator, AggregateBinding, AggregateFunction } from "./registry_types.ts";
 import { hashKey } from "./value_compare.ts";
 
@@ -51,4 +52,5 @@ export const AGGREGATE_FUNCTIONS: AggregateFunction[] = [
   ...COLLECT_AGGREGATES,
   ...QUANTILE_AGGREGATES,
   ...REGRESSION_AGGREGATES,
+  ...ARRAY_ELEM_AGGREGATES,
 ].map(withDistinct);

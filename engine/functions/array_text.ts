@@ -8,7 +8,9 @@ import { formatDouble } from "./double_format.ts";
 
 /** Renders `a` with the given brackets and NULL spelling; elements in the DOUBLE text form. */
 function render(a: DoubleArray, open: string, close: string, nullText: string): string {
-  if (a.data.length === 0 && a.shape.every((n) => n === 0)) return open + close;
+  // QuestDB prints any array without elements as one pair of brackets, whatever its shape
+  // (ArrayTypeDriver.arrayToText: a (2, 0) array is `[]`, not `[[],[]]`).
+  if (a.data.length === 0) return open + close;
   const parts: string[] = [];
   let at = 0;
   const walk = (d: number) => {

@@ -9,6 +9,7 @@
 import { assert } from "../base/assert.ts";
 import { AGGREGATE_FUNCTIONS } from "./aggregates.ts";
 import { ARRAY_FUNCTIONS } from "./arrays.ts";
+import { ARRAY_BUILD_FUNCTIONS } from "./array_build.ts";
 import { CONDITIONAL_FUNCTIONS } from "./conditional.ts";
 import { DATETIME_FUNCTIONS } from "./datetime.ts";
 import { ENCODING_FUNCTIONS } from "./encoding.ts";
@@ -76,6 +77,7 @@ function registerBuiltins(): void {
     DATETIME_FUNCTIONS,
     ENCODING_FUNCTIONS,
     ARRAY_FUNCTIONS,
+    ARRAY_BUILD_FUNCTIONS,
   ];
   for (const family of families) {
     for (const fn of family) {

@@ -4,6 +4,7 @@
  * folded. Aggregates are handled through `AggregateBinder` (the caller decides where they
  * may appear).
  */
+import { ARRAY_ELEM_NAMES } from "../functions/aggregate_array_elem.ts";
 import { SqlError } from "../base/errors.ts";
 import { NESTING_DEPTH_MAX } from "../base/limits.ts";
 import {
@@ -570,6 +571,8 @@ export function setAggregateNamePredicate(p: (n: string) => boolean): void {
 export function isAggregateCall(e: A.FunctionCall): boolean {
   if (e.over) return false;
   const name = e.name.toLowerCase();
+  // array_elem_sum(a) aggregates a group's arrays; array_elem_sum(a, b) combines two arrays.
+  if (ARRAY_ELEM_NAMES.has(name) && e.args.length > 1) return false;
   return aggregateNames ? aggregateNames(name) : false;
 }
 
