@@ -31,6 +31,8 @@ import { constText, dateAddShift, dayOnlyFn, EXTRACT_AS_FIELD } from "./batch_ti
 import { timeTextFn } from "./time_text.ts";
 import { ROUND_MODES, roundCode } from "./batch_round.ts";
 import { symbolColumnsOf, symbolTuplePredicate } from "./symbol_tuple.ts";
+import { zoneShiftFn } from "./batch_zone.ts";
+import { resolveTimeZone } from "../../functions/timezone.ts";
 import {
   ceilPerDay,
   civilFromDays,
@@ -657,6 +659,20 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
       return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : fl${j}`), repr: "num", kind: "long" };
     }
     return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : ${g.konst(f)}(${a.v})`), repr: "num", kind: "long" };
+  }
+  if (
+    (name === "to_timezone" || name === "to_utc") && e.args.length === 2 && e.type.tag === "TIMESTAMP" &&
+    e.args[0].type.tag === "TIMESTAMP"
+  ) {
+    // A constant zone (batch_zone.ts); a zone per row keeps the row path.
+    const tz = constText(e.args[1]);
+    const rules = tz === undefined ? undefined : resolveTimeZone(tz);
+    if (!rules) unsupported();
+    const a = node(g, e.args[0]);
+    const f = g.konst(zoneShiftFn(rules, name === "to_timezone"));
+    const t = g.tmp(`${a.v} !== ${a.v} ? NaN : ${f}(${a.v})`);
+    g.checkRange(t);
+    return { v: t, repr: "num", kind: "long" };
   }
   if (
     name === "timestamp_ceil" && e.args.length === 2 && e.type.tag === "TIMESTAMP" &&

@@ -61,12 +61,20 @@ async function withTable(fn: (engine: Engine) => Promise<void>): Promise<void> {
       "-2208988800000000",
       "1735689599999999",
       "3600000000",
+      // Around daylight-saving transitions (Berlin 2024-03-31T01:00Z / 2024-10-27T01:00Z, New
+      // York 2024-03-10T07:00Z), and local times inside Berlin's gap and overlap as UTC values.
+      "1711846800000000",
+      "1729990800000000",
+      "1710054000000000",
+      "1711848600000000",
+      "1729994400000000",
     ];
     for (let n = 0; n < 1500; n++) {
       const ts = `'2024-01-0${1 + (n % 5)}T${String(n % 24).padStart(2, "0")}:00:00.${n}Z'`;
-      const t2 = r.chance(0.1)
-        ? "NULL"
-        : String(BigInt(r.pick(times)) + BigInt(r.pick([0, 0, 1, -1, 999_999])));
+      const t2 = r.chance(0.1) ? "NULL" : String(
+        BigInt(r.pick(times)) +
+          BigInt(r.pick([0, 0, 1, -1, 999_999, 3_600_000_000, -3_600_000_000, -1_800_000_000])),
+      );
       const i = r.chance(0.1) ? "NULL" : String(
         r.pick([
           0,
@@ -208,5 +216,20 @@ Deno.test("timestamp_ceil agrees with the row path", () =>
         "hour(timestamp_ceil('h', t2))",
       ]),
       ["timestamp_ceil('d', t2) = t2", "timestamp_ceil('M', t2) > '2024-02-01'"],
+    )
+  ));
+
+Deno.test("to_timezone and to_utc with a constant zone agree with the row path", () =>
+  withTable((engine) =>
+    agree(
+      engine,
+      ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "+05:30", "UTC", "EST", "Asia/Kolkata"]
+        .flatMap((z) => [`to_timezone(t2, '${z}')`, `to_utc(t2, '${z}')`])
+        .concat([
+          "to_utc(to_timezone(t2, 'Europe/Berlin'), 'Europe/Berlin')",
+          "hour(to_timezone(ts, 'America/New_York'))",
+          "to_timezone(ts, 'Europe/Berlin')",
+        ]),
+      ["to_timezone(t2, 'Europe/Berlin') > '2024-03-31T03:00:00'", "to_utc(t2, 'America/New_York') IS NULL"],
     )
   ));
