@@ -38,7 +38,7 @@ function textAndInt(name: string, f: (s: string, n: number) => string | null) {
  * contribute nothing (§15.2, unconfirmed), so the result is never NULL.
  */
 export function bindConcat(args: BoundArg[]): ScalarBinding | string {
-  if (args.length === 0) return noMatch("concat", args);
+  if (args.length === 0) return "no arguments provided"; // ConcatFunctionFactoryTest#testNoArgs
   const types = args.map((a) => a.type);
   return {
     returns: T.STRING,
@@ -188,6 +188,34 @@ function initcap(s: string): string {
   );
 }
 
+/**
+ * `translate(s, from, to)`: each character of `from` becomes the character of `to` at its
+ * position, or is removed when `to` is shorter; a repeated `from` character keeps its first
+ * mapping (QuestDB TranslateFunctionFactoryTest, as PostgreSQL).
+ */
+function translate(s: string, from: string, to: string): string {
+  const src = Array.from(from), dst = Array.from(to);
+  const map = new Map<string, string>();
+  src.forEach((c, i) => {
+    if (!map.has(c)) map.set(c, dst[i] ?? "");
+  });
+  if (map.size === 0) return s;
+  let out = "";
+  for (const c of s) out += map.get(c) ?? c;
+  return out;
+}
+
+function bindTranslate(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 3 || !args.every((a) => isTextArg(a.type))) return noMatch("translate", args);
+  return {
+    returns: textResult(args[0].type),
+    eval: ([s, from, to]) =>
+      s === null || from === null || to === null
+        ? null
+        : translate(s as string, from as string, to as string),
+  };
+}
+
 const same = (t: ColumnType) => textResult(t);
 
 /** The text functions of this file. */
@@ -207,4 +235,5 @@ export const TEXT_FUNCTIONS: ScalarFunction[] = [
   scalar("starts_with", bindStartsWith),
   scalar("reverse", unaryText("reverse", same, (s) => Array.from(s).reverse().join(""))),
   scalar("initcap", unaryText("initcap", same, initcap)),
+  scalar("translate", bindTranslate),
 ];
