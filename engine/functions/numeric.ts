@@ -173,6 +173,49 @@ function bindExtreme(name: string, greater: boolean) {
   };
 }
 
+/**
+ * `width_bucket(x, lo, hi, count)` (WidthBucketFunctionFactoryTest, as PostgreSQL): the 1-based
+ * bucket of x among `count` equal buckets from lo to hi (hi below lo counts downwards); 0 below
+ * the range, count + 1 at or past its end; NULL for a NULL/NaN argument or a count below 1.
+ */
+export function widthBucket(x: number, lo: number, hi: number, count: number): number | null {
+  if (!Number.isFinite(x) || !Number.isFinite(lo) || !Number.isFinite(hi) || count < 1 || lo === hi) {
+    return null;
+  }
+  if (lo < hi) {
+    if (x < lo) return 0;
+    if (x >= hi) return count + 1;
+    return Math.floor(((x - lo) / (hi - lo)) * count) + 1;
+  }
+  if (x > lo) return 0;
+  if (x <= hi) return count + 1;
+  return Math.floor(((lo - x) / (lo - hi)) * count) + 1;
+}
+
+function bindWidthBucket(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 4 || !args.slice(0, 3).every((a) => isNumArg(a.type)) || !isIntArg(args[3].type)) {
+    return noMatch("width_bucket", args);
+  }
+  const c = args[3];
+  if (c.constant && c.value !== null && c.value !== undefined && Number(c.value) <= 0) {
+    throw new SqlError("bucket count must be greater than 0", c.pos);
+  }
+  const [l, h] = [args[1], args[2]];
+  if (
+    l.constant && h.constant && l.value !== null && l.value !== undefined &&
+    toDouble(l.value) === toDouble(h.value ?? null)
+  ) {
+    throw new SqlError("bounds cannot be equal", l.pos);
+  }
+  return {
+    returns: T.INT,
+    eval: ([x, lo, hi, n]) => {
+      const [a, b, d, k] = [toDouble(x), toDouble(lo), toDouble(hi), toIntArg(n)];
+      return a === null || b === null || d === null || k === null ? null : widthBucket(a, b, d, k);
+    },
+  };
+}
+
 const RADIANS_TO_DEGREES = 180 / Math.PI;
 const DEGREES_TO_RADIANS = Math.PI / 180;
 
@@ -214,6 +257,7 @@ export const NUMERIC_FUNCTIONS: ScalarFunction[] = [
   ...aliases(["power", "pow"], doubleFn("power", 2, Math.pow)),
   scalar("greatest", bindExtreme("greatest", true)),
   scalar("least", bindExtreme("least", false)),
+  scalar("width_bucket", bindWidthBucket),
   scalar("sin", doubleFn("sin", 1, Math.sin)),
   scalar("cos", doubleFn("cos", 1, Math.cos)),
   scalar("tan", doubleFn("tan", 1, Math.tan)),

@@ -216,6 +216,12 @@ function bindTranslate(args: BoundArg[]): ScalarBinding | string {
   };
 }
 
+/** `ascii(s)`: the code point of the first character, 0 for '' (AsciiStrFunctionFactoryTest). */
+function bindAscii(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 1 || !isTextArg(args[0].type)) return noMatch("ascii", args);
+  return { returns: T.INT, eval: ([s]) => (s === null ? null : (s as string).codePointAt(0) ?? 0) };
+}
+
 const same = (t: ColumnType) => textResult(t);
 
 /** The text functions of this file. */
@@ -236,4 +242,5 @@ export const TEXT_FUNCTIONS: ScalarFunction[] = [
   scalar("reverse", unaryText("reverse", same, (s) => Array.from(s).reverse().join(""))),
   scalar("initcap", unaryText("initcap", same, initcap)),
   scalar("translate", bindTranslate),
+  scalar("ascii", bindAscii),
 ];
