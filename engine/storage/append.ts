@@ -9,7 +9,7 @@
 import { isVarSize } from "../base/types.ts";
 import { SqlError } from "../base/errors.ts";
 import { assert } from "../base/assert.ts";
-import type { Value, VectorData } from "../base/values.ts";
+import type { VectorData } from "../base/values.ts";
 import type { AppendOptions, OnConflict, RowsToWrite, StoredColumn } from "./api.ts";
 import type { TableState } from "./table_state.ts";
 import { tsScale } from "./table_state.ts";
@@ -41,7 +41,7 @@ import type { SymbolTable } from "./symbol_dict.ts";
 import { forEachLimit } from "./_limit.ts";
 import { checkNotNull } from "./not_null.ts";
 import { parquetWriteError } from "./parquet_partition.ts";
-import { rewriteTurn, writeGathered } from "./column_rewrite.ts";
+import { makeSliced, rewriteTurn, writeGathered } from "./column_rewrite.ts";
 
 /** Rows from which an append gives `options.yieldTurn` a call after each column it encodes. */
 const YIELD_ROWS = 65_536;
@@ -76,26 +76,6 @@ export function encodeChunk(
   return isVarSize(column.type)
     ? { kind: "var", col: encodeVar(column.type, data, rowCount) }
     : { kind: "fixed", bytes: encodeFixed(column.type, data, rowCount, dict) };
-}
-
-/**
- * A large SYMBOL column's codes, interned YIELD_ROWS values at a time with a turn between
- * slices (interning a million strings holds the loop ~100 ms); the same codes as in one go.
- */
-async function internPaced(
-  column: StoredColumn,
-  data: Value[],
-  rowCount: number,
-  dict: SymbolTable,
-  yieldTurn: () => Promise<void>,
-): Promise<Uint8Array> {
-  const out = new Uint8Array(rowCount * 4);
-  for (let from = 0; from < rowCount; from += YIELD_ROWS) {
-    const to = Math.min(rowCount, from + YIELD_ROWS);
-    out.set(encodeFixed(column.type, data.slice(from, to), to - from, dict), from * 4);
-    await yieldTurn();
-  }
-  return out;
 }
 
 /** Checks the designated timestamps (never NULL, never negative: spec/sql.md §2.1) and returns them. */
@@ -138,8 +118,10 @@ export async function appendRows(
     chunks.push(
       i === tsIndex
         ? { kind: "fixed" as const, bytes: new Uint8Array(ts!.buffer, ts!.byteOffset, ts!.byteLength) }
-        : yieldTurn && c.type.tag === "SYMBOL" && data !== null
-        ? { kind: "fixed" as const, bytes: await internPaced(c, data as Value[], n, dict!, yieldTurn) }
+        // Values as JS values (strings to encode, symbols to intern: a million hold the loop
+        // ~100 ms) a slice at a time; typed vectors are the file bytes already.
+        : yieldTurn && Array.isArray(data)
+        ? await makeSliced(n, (from, to) => encodeChunk(c, data.slice(from, to), to - from, dict), yieldTurn)
         : encodeChunk(c, data, n, dict),
     );
     // Encoding a column of millions of rows takes ~10-100 ms: others get turns in between.

@@ -70,7 +70,7 @@ export async function writeSlices(
   column: StoredColumn,
   fileRows: number,
   rows: number,
-  slice: (from: number) => ColumnChunk,
+  slice: (from: number) => ColumnChunk | Promise<ColumnChunk>,
   turn: Turn,
 ): Promise<void> {
   const files: Deno.FsFile[] = [];
@@ -84,7 +84,7 @@ export async function writeSlices(
     if (!isVarSize(column.type)) {
       const data = await open(dataPath(partPath, column), fileRows * fixedSize(column.type));
       for (let k = 0; k < rows; k += REWRITE_SLICE_ROWS) {
-        await writeAll(data, (slice(k) as { bytes: Uint8Array }).bytes);
+        await writeAll(data, ((await slice(k)) as { bytes: Uint8Array }).bytes);
         await turn();
       }
     } else {
@@ -94,7 +94,7 @@ export async function writeSlices(
       const data = await open(dataPath(partPath, column), base);
       const index = await open(indexPath(partPath, column), (fileRows + (fileRows === 0 ? 0 : 1)) * 8);
       for (let k = 0; k < rows; k += REWRITE_SLICE_ROWS) {
-        const col = (slice(k) as Extract<ColumnChunk, { kind: "var" }>).col;
+        const col = ((await slice(k)) as Extract<ColumnChunk, { kind: "var" }>).col;
         const count = col.offsets.length - 1;
         await writeAll(data, col.data);
         await writeAll(index, encodeOffsets(col.offsets, k === 0 && fileRows === 0 ? 0 : 1, count + 1, base));

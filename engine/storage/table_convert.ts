@@ -16,6 +16,7 @@ import { encodeChunk } from "./append.ts";
 import { syncDir } from "./_fs.ts";
 import { writeParquetPartition } from "./parquet_partition.ts";
 import { REWRITE_SLICE_ROWS, rewriteTurn, writeSlices } from "./column_rewrite.ts";
+import type { ColumnChunk } from "./column_chunk.ts";
 
 /**
  * Converts the partitions `names` (each must exist) of the table to `format`, reading them
@@ -56,35 +57,33 @@ export async function convertPartitionsOp(
   await w.commit(work, { partitions: next });
 }
 
-/** Writes every column of partition `index` of `snap` as native column files into `path`. */
+/**
+ * Writes every column of partition `index` of `snap` as native column files into `path`, a
+ * slice of rows at a time with turns between: converting a column of millions of rows to
+ * values and encoding them in one piece held the event loop for seconds (issue #17). (The
+ * snapshot still decodes a Parquet column whole, on its first read.)
+ */
 async function writeNative(w: TableWriter, snap: TableSnapshot, index: number, path: string): Promise<void> {
   const rowCount = snap.partitions[index].rowCount;
   const turn = rewriteTurn();
   for (const [c, col] of snap.meta.columns.entries()) {
-    const v = await snap.read(index, c, 0, rowCount);
-    if (!isVarSize(col.type) && col.type.tag !== "SYMBOL") {
-      // A fixed-width vector is the file's bytes (docs/storage.md "Column files").
-      const d = v.data as unknown as ArrayBufferView;
-      if (ArrayBuffer.isView(d)) {
-        await writeColumn(path, col, {
-          kind: "fixed",
-          bytes: new Uint8Array(d.buffer, d.byteOffset, d.byteLength),
-        });
-        continue;
-      }
-    }
-    // SYMBOL strings are interned into the table's dictionary, where they already are. A
-    // slice at a time with turns between: a partition of millions of rows held the loop.
+    // SYMBOL strings are interned into the table's dictionary, where they already are.
     const dict = w.state.dicts.get(col.id);
-    const encoded = (from: number, to: number) => {
+    const slice = async (from: number): Promise<ColumnChunk> => {
+      const to = Math.min(rowCount, from + REWRITE_SLICE_ROWS);
+      const v = await snap.read(index, c, from, to);
+      if (!isVarSize(col.type) && col.type.tag !== "SYMBOL") {
+        // A fixed-width vector is the file's bytes (docs/storage.md "Column files").
+        const d = v.data as unknown as ArrayBufferView;
+        if (ArrayBuffer.isView(d)) {
+          return { kind: "fixed", bytes: new Uint8Array(d.buffer, d.byteOffset, d.byteLength) };
+        }
+      }
       const values = new Array<Value>(to - from);
-      for (let r = from; r < to; r++) values[r - from] = readValue(v, r);
+      for (let r = from; r < to; r++) values[r - from] = readValue(v, r - from);
       return encodeChunk(col, values, to - from, dict);
     };
-    if (rowCount <= REWRITE_SLICE_ROWS) await writeColumn(path, col, encoded(0, rowCount));
-    else {
-      const slice = (k: number) => encoded(k, Math.min(rowCount, k + REWRITE_SLICE_ROWS));
-      await writeSlices(path, col, 0, rowCount, slice, turn);
-    }
+    if (rowCount === 0) await writeColumn(path, col, encodeChunk(col, [], 0, dict));
+    else await writeSlices(path, col, 0, rowCount, slice, turn);
   }
 }
