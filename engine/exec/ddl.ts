@@ -263,15 +263,6 @@ export function columnIndex(t: Table, name: string, pos: number): number {
   return i;
 }
 
-function hasRows(t: Table): boolean {
-  const snap = t.snapshot();
-  try {
-    return snap.rowCount > 0;
-  } finally {
-    snap.release();
-  }
-}
-
 /**
  * ALTER TABLE SET | ENABLE | DISABLE | DROP STORAGE POLICY (QuestDB Enterprise; docs/storage.md
  * "Cold storage"): kept in the table's metadata, run by the cold-storage task. SET changes only
@@ -359,15 +350,8 @@ export async function alterTable(
           throw new SqlError(`Duplicate column [name=${d.name}]`, a.columns[i].pos);
         }
       });
-      defs.forEach((d, i) => {
-        // Existing rows would read NULL in the new column, breaking the constraint at once.
-        if (d.notNull && hasRows(t)) {
-          throw new SqlError(
-            `cannot add NOT NULL column to a table with rows [column=${d.name}]`,
-            a.columns[i].pos,
-          );
-        }
-      });
+      // A NOT NULL column may be added to a table with rows (spec/sql.md §5.3): they are not
+      // back-filled; only later writes are checked.
       for (const d of defs) {
         if (existing.has(d.name.toLowerCase())) continue;
         await t.addColumn(d);
@@ -427,6 +411,16 @@ export async function alterTable(
           c.indexed = false;
           c.indexCapacity = 0;
         } else c.symbolCache = a.cache;
+      });
+      return;
+    }
+    case "columnNotNull": {
+      // Metadata only (spec/sql.md §5.3): SET NOT NULL does not scan the rows already stored;
+      // later writes are checked. SET NULL drops the constraint.
+      const i = columnIndex(t, a.column.name, a.column.pos);
+      await t.alterMeta((m) => {
+        if (a.notNull) m.columns[i].notNull = true;
+        else delete m.columns[i].notNull;
       });
       return;
     }

@@ -58,6 +58,10 @@ function alterPermission(a: A.AlterAction): [string, string[]] | undefined {
       return ["DROP INDEX", [a.column.name]];
     case "symbolCache":
       return ["ALTER COLUMN CACHE", [a.column.name]];
+    // The catalogue has no permission of its own for the constraint: it changes the column's
+    // definition, as a type change does.
+    case "columnNotNull":
+      return ["ALTER COLUMN TYPE", [a.column.name]];
     case "dropPartition":
       return ["DROP PARTITION", []];
     case "detachPartition":

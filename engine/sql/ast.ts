@@ -544,6 +544,7 @@ export type AlterAction =
   | { kind: "addIndex"; pos: number; column: { name: string; pos: number }; capacity?: number }
   | { kind: "dropIndex"; pos: number; column: { name: string; pos: number } }
   | { kind: "symbolCache"; pos: number; column: { name: string; pos: number }; cache: boolean }
+  | { kind: "columnNotNull"; pos: number; column: { name: string; pos: number }; notNull: boolean }
   | { kind: "dropPartition"; pos: number; list?: { name: string; pos: number }[]; where?: Expr }
   /**
    * `CONVERT PARTITION TO {PARQUET | NATIVE | REMOTE} {LIST 'p', ... | WHERE expr}` (issue #21);

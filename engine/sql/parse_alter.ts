@@ -141,7 +141,10 @@ function parseAlterColumn(p: ParseState, start: Token): AlterAction {
   if (p.acceptWords("symbol", "capacity")) {
     return { kind: "symbolCapacity", pos, column, capacity: p.integer("symbol capacity") };
   }
-  throw p.expected("'type', 'add index', 'drop index', 'cache', 'nocache' or 'symbol capacity'");
+  // SET NOT NULL / SET NULL: the constraint's metadata flip (spec/sql.md §5.3).
+  if (p.acceptWords("set", "not", "null")) return { kind: "columnNotNull", pos, column, notNull: true };
+  if (p.acceptWords("set", "null")) return { kind: "columnNotNull", pos, column, notNull: false };
+  throw p.expected("'type', 'add index', 'drop index', 'cache', 'nocache', 'symbol capacity' or 'set'");
 }
 
 function names(p: ParseState): NamePos[] {

@@ -11,7 +11,8 @@ import type { StoredColumn } from "./api.ts";
 export function checkNotNull(column: StoredColumn, data: VectorData | null, rowCount: number): void {
   if (!column.notNull || rowCount === 0) return;
   if (data === null || firstNull(column, data, rowCount) >= 0) {
-    throw new SqlError(`NOT NULL column cannot be NULL [column=${column.name}]`);
+    // QuestDB's wording (spec/sql.md §5.1).
+    throw new SqlError(`NOT NULL constraint violation [column=${column.name}]`);
   }
 }
 
