@@ -182,7 +182,7 @@ function bindWindowCall(call: A.FunctionCall, core: A.SelectCore, scope: Scope, 
   const hasOrder = spec.orderBy.length > 0;
   if (WHOLE_PARTITION_WINDOW_FUNCTIONS.has(name) && (hasOrder || frameAst)) {
     // QuestDB computes these over the whole partition only.
-    throw new SqlError(`${name} window function supports only whole partition frames`, call.pos);
+    throw new SqlError(`${name} window function only supports whole partition frames`, call.pos);
   }
   if (frameAst) checkFrameBounds(frameAst);
   const unit = frameAst?.unit === "range" ? "range" : "rows";
