@@ -5,7 +5,7 @@
  */
 import { SqlError } from "../base/errors.ts";
 import { TABLE_COLUMNS_MAX } from "../base/limits.ts";
-import { type ColumnType, isTimestamp, T } from "../base/types.ts";
+import { type ColumnType, isTimestamp, sameType, T, typeName } from "../base/types.ts";
 import type { Batch, Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
 import { castValue } from "../functions/cast.ts";
@@ -348,6 +348,17 @@ export async function alterTable(
       defs.forEach((d, i) => {
         if (existing.has(d.name.toLowerCase()) && !a.ifNotExists) {
           throw new SqlError(`Duplicate column [name=${d.name}]`, a.columns[i].pos);
+        }
+        // IF NOT EXISTS skips a column of the same type only (AlterTableAddColumnTest
+        // #testAddDuplicateColumnIfNotExists): another type is an error at the type.
+        const current = t.meta.columns.find((c) => c.name.toLowerCase() === d.name.toLowerCase());
+        if (current && !sameType(current.type, d.type)) {
+          throw new SqlError(
+            `column already exists with a different column type [current type=${
+              typeName(current.type)
+            }, requested type=${typeName(d.type)}]`,
+            a.columns[i].type.pos,
+          );
         }
       });
       // A NOT NULL column may be added to a table with rows (spec/sql.md §5.3): they are not
