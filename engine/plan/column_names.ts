@@ -30,6 +30,8 @@ export function baseName(item: A.SelectItem, legacy: boolean): string {
     // A typed literal (`ipv4 '1.1.1.1'`) is a cast too (IPv4Test#testStrIPv4Cast names it `cast`).
     if (e.kind === "cast") return "cast";
     if (e.kind === "case") return "case";
+    // EXISTS is a function in QuestDB (ExistsFunctionFactoryTest names it `exists`).
+    if (e.kind === "exists") return "exists";
     if (e.kind === "binary" && e.op === "||") return "concat";
     return "column";
   }
