@@ -35,6 +35,7 @@ import {
   matchExisting,
   mergeOrder,
   sortOrder,
+  sortOrderPaced,
 } from "./row_order.ts";
 import { joinPath, syncDir } from "./_fs.ts";
 import type { SymbolTable } from "./symbol_dict.ts";
@@ -129,7 +130,10 @@ export async function appendRows(
   }
   const keyColumns = ts ? dedupColumns(state) : [];
   const batchKey = (row: number) => rowKey(state, chunks, keyColumns, row);
-  let order = ts ? sortOrder(ts) : null;
+  // A large batch is sorted in pieces with turns between (the statement's, else storage's own).
+  let order = ts
+    ? (n >= YIELD_ROWS ? await sortOrderPaced(ts, rewriteTurn(options.yieldTurn)) : sortOrder(ts))
+    : null;
   const conflict = ts && meta.dedupKeys.length > 0 ? options.onConflict : undefined;
   if (conflict) {
     ({ order, chunks } = dedupConflicting(
@@ -367,7 +371,7 @@ async function mergePartition(
   // row; DO UPDATE keeps the existing row but for the SET columns (`mergedSet`).
   let mergedSet: Int32Array | undefined;
   if (conflict && replaced) {
-    if (conflict.action === "update") mergedSet = mergeOrder(existingTs, ts, rows, replaced);
+    if (conflict.action === "update") mergedSet = await mergeOrder(existingTs, ts, rows, replaced, turn);
     // One batch row may match several existing rows: it is dropped once.
     for (const b of new Set(replaced)) {
       if (b < 0 || conflict.action !== "nothing") continue;
@@ -376,7 +380,7 @@ async function mergePartition(
     }
     replaced = undefined;
   }
-  const merged = mergeOrder(existingTs, ts, rows, replaced);
+  const merged = await mergeOrder(existingTs, ts, rows, replaced, turn);
   const { version, path } = await work.createPartitionDir(p.name);
   const tops: Record<string, number> = {};
   await forEachLimit(meta.columns, REWRITE_COLUMNS_PARALLEL, async (c, ci) => {

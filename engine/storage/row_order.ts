@@ -36,6 +36,51 @@ export function sortOrder(ts: BigInt64Array): Int32Array | null {
   return order.sort((a, b) => hi[2 * a + 1] - hi[2 * b + 1] || lo[2 * a] - lo[2 * b] || a - b);
 }
 
+/** Rows sorted per run by `sortOrderPaced` before runs are merged. */
+const SORT_RUN_ROWS = 65_536;
+
+/**
+ * `sortOrder` for a large batch with a call of `turn` between pieces of the work: runs of
+ * SORT_RUN_ROWS rows are sorted, then merged pairwise, each pass a few ms per run (a million
+ * out-of-order rows sorted in one piece held the event loop ~300 ms: issue #17). The same
+ * order: ties are broken by position in both.
+ */
+export async function sortOrderPaced(
+  ts: BigInt64Array,
+  turn: () => Promise<void>,
+): Promise<Int32Array | null> {
+  const n = ts.length;
+  if (n <= SORT_RUN_ROWS) return sortOrder(ts);
+  const { hi, lo } = new TsHalves(ts);
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) {
+    sorted = (hi[2 * i + 1] - hi[2 * i - 1] || lo[2 * i] - lo[2 * i - 2]) >= 0;
+  }
+  if (sorted) return null;
+  const before = (a: number, b: number) =>
+    (hi[2 * a + 1] - hi[2 * b + 1] || lo[2 * a] - lo[2 * b] || a - b) < 0;
+  let from: Int32Array = identityOrder(n), into: Int32Array = new Int32Array(n);
+  for (let r = 0; r < n; r += SORT_RUN_ROWS) {
+    from.subarray(r, Math.min(n, r + SORT_RUN_ROWS)).sort((a, b) => (before(a, b) ? -1 : 1));
+    await turn();
+  }
+  for (let width = SORT_RUN_ROWS; width < n; width *= 2) {
+    for (let left = 0; left < n; left += 2 * width) {
+      const mid = Math.min(left + width, n), end = Math.min(left + 2 * width, n);
+      let i = left, j = mid, k = left;
+      while (i < mid && j < end) {
+        into[k++] = before(from[j], from[i]) ? from[j++] : from[i++];
+        if ((k & (SORT_RUN_ROWS - 1)) === 0) await turn();
+      }
+      while (i < mid) into[k++] = from[i++];
+      while (j < end) into[k++] = from[j++];
+    }
+    [from, into] = [into, from];
+    await turn();
+  }
+  return from;
+}
+
 /** The identity order 0..n-1. */
 export function identityOrder(n: number): Int32Array {
   const order = new Int32Array(n);
@@ -150,16 +195,19 @@ export function matchExisting(
  * equal timestamps, so new rows land after old ones (§5.1 "ties keep insertion order").
  * `replaced[e] >= 0` makes existing slot `e` take that batch row instead.
  */
-export function mergeOrder(
+export async function mergeOrder(
   existingTs: BigInt64Array,
   batchTs: BigInt64Array,
   rows: Int32Array,
   replaced?: Int32Array,
-): Int32Array {
+  turn: () => Promise<void> = () => Promise.resolve(),
+): Promise<Int32Array> {
   const a = new TsHalves(existingTs), b = new TsHalves(batchTs);
   const out = new Int32Array(existingTs.length + rows.length);
   let e = 0, k = 0, n = 0;
   while (e < existingTs.length || k < rows.length) {
+    // Millions of rows take tens of ms: a turn (when due) every SORT_RUN_ROWS picks.
+    if ((n & (SORT_RUN_ROWS - 1)) === SORT_RUN_ROWS - 1) await turn();
     let takeExisting = k >= rows.length;
     if (!takeExisting && e < existingTs.length) {
       const r = rows[k];
