@@ -377,6 +377,8 @@ export interface SubquerySource {
   alias?: string;
   /** `(query) TIMESTAMP(col)`: declares the designated timestamp of the result. */
   timestamp?: ColumnRef;
+  /** `FROM @v`: a DECLARE variable holding a subquery, `query` filled in when it is substituted. */
+  variable?: string;
   /** `source PIVOT (...)` / `source UNPIVOT (...)`: `query` is the source (ast_pivot.ts). */
   pivot?: PivotClause;
   unpivot?: UnpivotClause;

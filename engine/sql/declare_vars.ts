@@ -24,6 +24,15 @@ function substitute(node: unknown, values: Map<string, Expr>): unknown {
   if (Array.isArray(node)) return node.map((x) => substitute(x, values));
   if (node === null || typeof node !== "object") return node;
   const o = node as Record<string, unknown>;
+  if (o.kind === "subquerySource" && typeof o.variable === "string") {
+    const value = values.get(o.variable.toLowerCase());
+    if (!value) throw new SqlError(`variable is not declared [name=${o.variable}]`, o.pos as number);
+    if (value.kind !== "subquery") {
+      throw new SqlError(`variable is not a query [name=${o.variable}]`, o.pos as number);
+    }
+    const { variable: _, ...rest } = o;
+    return { ...(substitute(rest, values) as Record<string, unknown>), query: structuredClone(value.query) };
+  }
   if (o.kind === "column" && o.variable === true) {
     const value = values.get(String(o.name).toLowerCase());
     if (!value) throw new SqlError(`variable is not declared [name=${o.name}]`, o.pos as number);

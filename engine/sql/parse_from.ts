@@ -94,6 +94,18 @@ export function parseSource(p: ParseState): Source {
     p.closeParen(open);
     return parseSourceTail(p, { kind: "subquerySource", pos: open.pos, query });
   }
+  if (t.kind === "variable") {
+    // `FROM @v`, where DECLARE gave @v a subquery: sql/declare_vars.ts puts the query in.
+    p.next();
+    const query: Query = {
+      kind: "query",
+      pos: t.pos,
+      with: [],
+      body: { kind: "select", pos: t.pos, distinct: false, items: [], windows: [] },
+      orderBy: [],
+    };
+    return parseSourceTail(p, { kind: "subquerySource", pos: t.pos, query, variable: t.text });
+  }
   if (t.kind === "word" && t.text.toLowerCase() === "cast" && p.isOp("(", 1)) {
     // `cast(null AS CURSOR)` as a whole query: its type is checked where QuestDB checks it
     // (CastNullTypeFunctionFactoryTest); a cast is no table function.
