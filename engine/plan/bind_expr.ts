@@ -359,6 +359,24 @@ export function typeFromSpec(spec: A.TypeSpec): ColumnType {
 }
 
 /** Converts `arg` to type `to`: folded for constants (unparseable text is an error), a cast node otherwise. */
+/**
+ * INT `+ - *` of two INT constants whose exact result leaves the INT range folds to a LONG
+ * constant: QuestDB's Add/MulIntFunctionFactory keep the exact value for getLong and the folded
+ * constant shows it (AddIntFunctionFactoryTest: `2147483647 + 3` is 2147483650,
+ * MulIntFunctionFactoryTest: `1720468802 * 1000000` is 1720468802000000). Columns still wrap.
+ */
+function widenedIntConstant(name: string, returns: ColumnType, args: BoundExpr[]): BoundExpr | undefined {
+  if (returns.tag !== "INT" || args.length !== 2 || !["+", "-", "*"].includes(name)) return undefined;
+  const [a, b] = args.map((x) => (x.kind === "const" && x.type.tag === "INT" ? x.value : undefined));
+  if (typeof a !== "number" || typeof b !== "number") return undefined;
+  const exact = name === "+"
+    ? BigInt(a) + BigInt(b)
+    : name === "-"
+    ? BigInt(a) - BigInt(b)
+    : BigInt(a) * BigInt(b);
+  return exact > 2147483647n || exact < -2147483647n ? constant(T.LONG, exact) : undefined;
+}
+
 export function castTo(arg: BoundExpr, to: ColumnType, pos: number): BoundExpr {
   const fromReg = castFromReg(arg, to, pos);
   if (fromReg) return fromReg;
@@ -636,6 +654,8 @@ export function callByName(
     : args;
   const call: BoundExpr = { kind: "call", type: binding.returns, name, binding, args: finalArgs };
   if (binding.deterministic !== false && finalArgs.every(isConst)) {
+    const widened = widenedIntConstant(name, binding.returns, finalArgs);
+    if (widened) return widened;
     try {
       return constant(
         binding.returns,
