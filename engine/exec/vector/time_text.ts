@@ -11,6 +11,7 @@ import type { BoundExpr } from "../../plan/bound.ts";
 import type { EvalContext } from "../../functions/registry_types.ts";
 import { compilePattern } from "../../functions/datetime_format.ts";
 import { setTextOrigin } from "./symbol_cast.ts";
+import { fineTimeTextFn } from "./time_text_fine.ts";
 
 const SECOND = 1_000_000, MINUTE = 60 * SECOND, HOUR = 60 * MINUTE, DAY = 24 * HOUR;
 
@@ -79,7 +80,7 @@ export function timeTextVector(
   if (ts.type.tag !== "TIMESTAMP" || f.kind !== "const" || typeof f.value !== "string") return undefined;
   const fmt = f.value;
   const step = patternStep(fmt);
-  if (step === 0) return undefined;
+  if (step === 0) return fineTextVector(e, arg);
   const evalRow = e.binding.eval;
   let dict = new TextDict();
   let byUnit = new Map<number, number>();
@@ -143,7 +144,15 @@ export function timeTextFn(e: BoundExpr): ((t: number) => string | null) | undef
   if (ts.type.tag !== "TIMESTAMP" || f.kind !== "const" || typeof f.value !== "string") return undefined;
   const fmt = f.value;
   const step = patternStep(fmt);
-  if (step === 0) return undefined;
+  if (step === 0) {
+    const fine = fineTimeTextFn(e);
+    if (!fine) return undefined;
+    const evalRow = e.binding.eval;
+    return (t) => {
+      const text = fine(t) ?? evalRow([BigInt(t), fmt], NO_CTX);
+      return typeof text === "string" ? text : null;
+    };
+  }
   const evalRow = e.binding.eval;
   let lo = 1, hi = 0, text: string | null = null;
   return (t) => {
@@ -157,5 +166,38 @@ export function timeTextFn(e: BoundExpr): ((t: number) => string | null) | undef
       text = typeof r === "string" ? r : null;
     }
     return text;
+  };
+}
+
+/**
+ * The vector form of formats with time-of-day fields finer than a second (time_text_fine.ts):
+ * a text per row, no dictionary. Undefined where fineTimeTextFn is; a batch answers undefined
+ * when some row must go by row or lies past ±2^53 µs.
+ */
+function fineTextVector(
+  e: BoundExpr,
+  arg: (b: Batch) => Vector,
+): ((b: Batch) => Vector | undefined) | undefined {
+  const fine = fineTimeTextFn(e);
+  if (!fine) return undefined;
+  return (b) => {
+    const v = arg(b);
+    const d = v.data;
+    const n = b.rowCount;
+    if (!(d instanceof BigInt64Array) || v.type.tag !== "TIMESTAMP") return undefined;
+    const w = new Int32Array(d.buffer, d.byteOffset, n * 2);
+    const data = new Array<Value>(n);
+    for (let i = 0; i < n; i++) {
+      const h = w[2 * i + 1], l = w[2 * i];
+      if (h === -2147483648 && l === 0) {
+        data[i] = null;
+        continue;
+      }
+      if (h >= 2097152 || h < -2097152) return undefined;
+      const text = fine(h * 4294967296 + (l >>> 0));
+      if (text === undefined) return undefined;
+      data[i] = text;
+    }
+    return { type: e.type, data };
   };
 }

@@ -233,3 +233,33 @@ Deno.test("to_timezone and to_utc with a constant zone agree with the row path",
       ["to_timezone(t2, 'Europe/Berlin') > '2024-03-31T03:00:00'", "to_utc(t2, 'America/New_York') IS NULL"],
     )
   ));
+
+Deno.test("to_str with fields finer than a second agrees with the row path", () =>
+  withTable(async (engine) => {
+    await agree(
+      engine,
+      [
+        "to_str(t2, 'yyyy-MM-dd HH:mm:ss.SSS')",
+        "to_str(t2, 'HH:mm:ss.SSSUUU')",
+        "to_str(t2, 'yyyy-MM-ddTHH:mm:ss.U+')",
+        "to_str(t2, 'yyyy-MM-ddTHH:mm:ss.SSSUUUNNNZ')",
+        "to_str(t2, 'ss.SSS')",
+        "to_str(t2, 'UUU')",
+        "to_str(t2, 'EE, dd MMM yyyy HH:mm:ss.SSS')",
+        "to_str(ts, 'yyyy-MM-dd HH:mm:ss.SSS')",
+        "to_str(dateadd('h', 1, t2), 'HH:mm:ss.SSS')",
+      ],
+      [
+        "to_str(t2, 'HH:mm:ss.SSS') = '00:00:00.000'",
+        "to_str(t2, 'ss.SSSUUU') = '59.999999'",
+        "'23:59:59.999' != to_str(t2, 'HH:mm:ss.SSS')",
+      ],
+    );
+    // Other fields finer than a day beside sub-second ones keep the row path, with the same answers.
+    for (const fmt of ["hh:mm:ss.SSS a", "S", "HH:mm:ss.S"]) {
+      const sql = `SELECT to_str(t2, '${fmt}') FROM t`;
+      const { got, want, plan } = await bothWays(engine, sql);
+      assert.equal(resultKey(got), resultKey(want), sql);
+      assert.match(plan, /\[row: /, `${sql}\n${plan}`);
+    }
+  }));
