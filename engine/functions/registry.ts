@@ -13,6 +13,7 @@ import { ARRAY_BUILD_FUNCTIONS } from "./array_build.ts";
 import { CONDITIONAL_FUNCTIONS } from "./conditional.ts";
 import { DATETIME_FUNCTIONS } from "./datetime.ts";
 import { ENCODING_FUNCTIONS } from "./encoding.ts";
+import { FINANCE_FUNCTIONS } from "./finance.ts";
 import { MISC_FUNCTIONS } from "./misc.ts";
 import { NUMERIC_FUNCTIONS } from "./numeric.ts";
 import { OPERATOR_FUNCTIONS } from "./operators.ts";
@@ -78,6 +79,7 @@ function registerBuiltins(): void {
     ENCODING_FUNCTIONS,
     ARRAY_FUNCTIONS,
     ARRAY_BUILD_FUNCTIONS,
+    FINANCE_FUNCTIONS,
   ];
   for (const family of families) {
     for (const fn of family) {
