@@ -9,6 +9,7 @@
  * A NULL value or pattern never matches, so `!~` (evaluated as not-match, like QuestDB) is
  * true for it.
  */
+import { SqlError } from "../base/errors.ts";
 import { T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import { isTextArg, noMatchOp, scalar } from "./_util.ts";
@@ -64,9 +65,48 @@ export function bindRegexMatch(args: BoundArg[]): ScalarBinding | string {
   return bindMatch("~", args, regexTest, false);
 }
 
+/**
+ * A LIKE pattern written with a custom escape character, rewritten to the `\` escapes
+ * likeMatcher reads: `esc x` becomes `\x`, a plain `\` becomes `\\` (LikeEscapeClauseTest).
+ */
+export function withEscape(pattern: string, esc: string, pos: number): string {
+  if (esc === "\\") return pattern;
+  let out = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === esc) {
+      if (i + 1 >= pattern.length) throw new SqlError("LIKE pattern must not end with escape character", pos);
+      out += "\\" + pattern[++i];
+    } else out += c === "\\" ? "\\\\" : c;
+  }
+  return out;
+}
+
+/** `x LIKE p [ESCAPE 'c']`: the escape must be a constant single character. */
+function bindLike(op: string, caseInsensitive: boolean) {
+  return (args: BoundArg[]): ScalarBinding | string => {
+    if (args.length !== 3) return bindMatch(op, args, (p) => likeMatcher(p, caseInsensitive), false);
+    const esc = args[2];
+    if (!isTextArg(esc.type)) return noMatchOp(op, args);
+    if (!esc.constant) throw new SqlError("ESCAPE expression must be a constant", esc.pos);
+    if (typeof esc.value !== "string" || esc.value.length !== 1) {
+      throw new SqlError("ESCAPE expression must be a single character", esc.pos);
+    }
+    const c = esc.value;
+    const b = bindMatch(
+      op,
+      args.slice(0, 2),
+      (p, pos) => likeMatcher(withEscape(p, c, pos), caseInsensitive),
+      false,
+    );
+    if (typeof b === "string") return b;
+    return { ...b, eval: ([v, p], ctx) => b.eval([v, p], ctx) };
+  };
+}
+
 /** `like`, `ilike`, `!~` (the binary `~` is registered by operators.ts). */
 export const PATTERN_OPERATORS: ScalarFunction[] = [
-  scalar("like", (args) => bindMatch("like", args, (p) => likeMatcher(p, false), false)),
-  scalar("ilike", (args) => bindMatch("ilike", args, (p) => likeMatcher(p, true), false)),
+  scalar("like", bindLike("like", false)),
+  scalar("ilike", bindLike("ilike", true)),
   scalar("!~", (args) => bindMatch("!~", args, regexTest, true)),
 ];

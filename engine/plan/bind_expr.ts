@@ -149,13 +149,13 @@ export function bindExpr(e: A.Expr, ctx: BindContext): BoundExpr {
     case "between":
       return bindBetween(e, sub);
     case "like": {
-      const r = callByName(
-        e.caseInsensitive ? "ilike" : "like",
-        [bindExpr(e.expr, sub), bindExpr(e.pattern, sub)],
-        e.pos,
-        ctx,
-        [e.expr.pos, e.pattern.pos],
-      );
+      const args = [bindExpr(e.expr, sub), bindExpr(e.pattern, sub)];
+      const positions = [e.expr.pos, e.pattern.pos];
+      if (e.escape) {
+        args.push(bindExpr(e.escape, sub));
+        positions.push(e.escape.pos);
+      }
+      const r = callByName(e.caseInsensitive ? "ilike" : "like", args, e.pos, ctx, positions);
       return e.not ? negate(r) : r;
     }
     case "isNull":

@@ -288,7 +288,7 @@ export function substituteAliases(e: A.Expr, aliases: Map<string, A.Expr>, scope
     case "between":
       return { ...e, expr: sub(e.expr), lo: sub(e.lo), hi: sub(e.hi) };
     case "like":
-      return { ...e, expr: sub(e.expr), pattern: sub(e.pattern) };
+      return { ...e, expr: sub(e.expr), pattern: sub(e.pattern), escape: e.escape && sub(e.escape) };
     case "isNull":
       return { ...e, expr: sub(e.expr) };
     default:

@@ -207,6 +207,8 @@ export interface LikeExpr {
   pattern: Expr;
   not: boolean;
   caseInsensitive: boolean;
+  /** `LIKE pattern ESCAPE 'c'`: the escape character in place of `\`. */
+  escape?: Expr;
 }
 
 export interface IsNullExpr {

@@ -23,7 +23,7 @@ export function childExprs(e: Expr): Expr[] {
     case "between":
       return [e.expr, e.lo, e.hi];
     case "like":
-      return [e.expr, e.pattern];
+      return e.escape ? [e.expr, e.pattern, e.escape] : [e.expr, e.pattern];
     case "isNull":
       return [e.expr];
     case "array":
@@ -68,7 +68,7 @@ export function mapChildExprs(e: Expr, f: (x: Expr) => Expr): Expr {
     case "between":
       return { ...e, expr: f(e.expr), lo: f(e.lo), hi: f(e.hi) };
     case "like":
-      return { ...e, expr: f(e.expr), pattern: f(e.pattern) };
+      return { ...e, expr: f(e.expr), pattern: f(e.pattern), escape: e.escape && f(e.escape) };
     case "isNull":
       return { ...e, expr: f(e.expr) };
     case "array":

@@ -6,7 +6,7 @@
  * Each call of `parseExpr` is one level of nesting, and a left-deep chain (`a + b + c ...`)
  * counts its length too, because the binder and printer recurse over the tree it builds.
  */
-import type { BinaryOp, Expr, InExpr, OrderItem, Query } from "./ast.ts";
+import type { BinaryOp, Expr, InExpr, LikeExpr, OrderItem, Query } from "./ast.ts";
 import type { ParseState } from "./parse_state.ts";
 import { BINARY_PREC, PREC } from "./precedence.ts";
 import { parsePrimary } from "./parse_primary.ts";
@@ -201,7 +201,16 @@ function parseInfix(p: ParseState, left: Expr, minPrec: number): Expr | undefine
       if (not) p.next();
       const kw = p.next();
       const pattern = parseExpr(p, PREC.equality + 1);
-      return { kind: "like", pos: kw.pos, expr: left, pattern, not, caseInsensitive: keyword === "ilike" };
+      const like: LikeExpr = {
+        kind: "like",
+        pos: kw.pos,
+        expr: left,
+        pattern,
+        not,
+        caseInsensitive: keyword === "ilike",
+      };
+      if (p.acceptWord("escape")) like.escape = parseExpr(p, PREC.equality + 1);
+      return like;
     }
     default:
       return undefined;

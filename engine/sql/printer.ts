@@ -93,7 +93,8 @@ function print(e: Expr, sql: boolean): string {
       }`;
     case "like": {
       const op = `${e.not ? "not " : ""}${e.caseInsensitive ? "ilike" : "like"}`;
-      return `${sub(e.expr, PREC.equality)} ${op} ${sub(e.pattern, PREC.equality + 1)}`;
+      const escape = e.escape ? ` escape ${sub(e.escape, PREC.equality + 1)}` : "";
+      return `${sub(e.expr, PREC.equality)} ${op} ${sub(e.pattern, PREC.equality + 1)}${escape}`;
     }
     case "isNull":
       return `${sub(e.expr, PREC.is)} is ${e.not ? "not null" : "null"}`;
