@@ -104,9 +104,39 @@ function bindLike(op: string, caseInsensitive: boolean) {
   };
 }
 
+/**
+ * A glob as a whole-value regular expression (GlobStrFunctionFactoryTest): `*` (and `**`) any
+ * run, `?` one character, `[abc]` / `[a-z]` a class, `[!…]` its complement; the rest literal.
+ */
+export function globToRegex(glob: string): string {
+  let re = "^";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === "*") {
+      while (glob[i + 1] === "*") i++;
+      re += ".*";
+    } else if (c === "?") re += ".";
+    else if (c === "[" && glob.indexOf("]", i + 2) > 0) {
+      const end = glob.indexOf("]", i + 2);
+      let body = glob.slice(i + 1, end);
+      const negated = body.startsWith("!");
+      if (negated) body = body.slice(1);
+      re += `[${negated ? "^" : ""}${body.replace(/[\\\]^]/g, "\\$&")}]`;
+      i = end;
+    } else re += c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  }
+  return re + "$";
+}
+
+/** `glob(s, pattern)`: s matches the whole glob; NULL s or pattern is false. */
+function bindGlob(args: BoundArg[]): ScalarBinding | string {
+  return bindMatch("glob", args, (p, pos) => regexTest(globToRegex(p), pos), false);
+}
+
 /** `like`, `ilike`, `!~` (the binary `~` is registered by operators.ts). */
 export const PATTERN_OPERATORS: ScalarFunction[] = [
   scalar("like", bindLike("like", false)),
   scalar("ilike", bindLike("ilike", true)),
+  scalar("glob", bindGlob),
   scalar("!~", (args) => bindMatch("!~", args, regexTest, true)),
 ];

@@ -1,6 +1,6 @@
 /** `LIKE … ESCAPE 'c'` (QuestDB LikeEscapeClauseTest): the pattern rewritten to `\` escapes. */
 import assert from "node:assert/strict";
-import { withEscape } from "../../../engine/functions/operators_pattern.ts";
+import { globToRegex, withEscape } from "../../../engine/functions/operators_pattern.ts";
 import { likeMatcher } from "../../../engine/functions/like_match.ts";
 
 Deno.test("a custom escape character escapes % and _ and itself; a plain backslash is literal", () => {
@@ -12,4 +12,16 @@ Deno.test("a custom escape character escapes % and _ and itself; a plain backsla
   assert.equal(like("a\\b", "a\\b", "!"), true);
   assert.equal(like("a.b", "a..b", "."), true);
   assert.throws(() => withEscape("abc!", "!", 3), /must not end with escape character/);
+});
+
+Deno.test("glob patterns become whole-value regular expressions (GlobStrFunctionFactoryTest)", () => {
+  const glob = (v: string, p: string) => new RegExp(globToRegex(p), "u").test(v);
+  assert.equal(glob("file_a.txt", "file_[abc].txt"), true);
+  assert.equal(glob("file_x.txt", "file_[!abc].txt"), true);
+  assert.equal(glob("file_a.txt", "file_[!abc].txt"), false);
+  assert.equal(glob("dir/sub/file.txt", "**/file.txt"), true);
+  assert.equal(glob("file.txt", "**/file.txt"), false);
+  assert.equal(glob("file12.txt", "file?.txt"), false);
+  assert.equal(glob("file!x", "file!*"), true);
+  assert.equal(glob("filename.txt", "file.name.txt"), false);
 });
