@@ -30,7 +30,7 @@ import type { InlineField } from "./batch_time.ts";
 import { constText, dateAddShift, dayOnlyFn, EXTRACT_AS_FIELD } from "./batch_time_calls.ts";
 import { timeTextFn } from "./time_text.ts";
 import { ROUND_MODES, roundCode } from "./batch_round.ts";
-import { symbolColumnsOf, symbolTuplePredicate } from "./symbol_tuple.ts";
+import { symbolColumnsOf, symbolTuplePredicate, symbolTupleValues } from "./symbol_tuple.ts";
 import { zoneShiftFn } from "./batch_zone.ts";
 import { resolveTimeZone } from "../../functions/timezone.ts";
 import {
@@ -429,6 +429,8 @@ function node(g: Gen, e: BoundExpr): Node {
   if (g.env && NUMERIC_TAGS.has(e.type.tag) && e.kind !== "column" && e.kind !== "const") {
     const col = soleSymbolColumn(e);
     if (col && !compilesDirectly(e, g.params)) return symbolValue(g, e, col);
+    const cols = col ? undefined : symbolColumnsOf(e);
+    if (cols && !compilesDirectly(e, g.params)) return tupleValue(g, e, cols);
   }
   switch (e.kind) {
     case "subquery": {
@@ -603,6 +605,19 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
     const f = inlineField(extractAs)!;
     return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : ${g.dayField(a.v, f)}`), repr: "num", kind: "int" };
   }
+  const part = name === "extract" && e.args.length === 2 && e.args[1].type.tag === "TIMESTAMP" &&
+      e.type.tag === "LONG"
+    ? constText(e.args[0])?.toLowerCase()
+    : undefined;
+  if (part !== undefined && Object.hasOwn(LONG_PARTS, part)) {
+    // datetime_extract.ts: epoch truncates toward zero (t minus its remainder divides exactly);
+    // the sub-minute parts count from the minute's start (a floor modulo, exact on integers).
+    const a = node(g, e.args[1]);
+    const code = part === "epoch"
+      ? `(${a.v} - ${a.v} % 1000000) / 1000000 + 0`
+      : LONG_PARTS[part].replace("R", `((${a.v} % 60000000) + 60000000) % 60000000`);
+    return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : ${code}`), repr: "num", kind: "long" };
+  }
   const day = dayOnlyFn(e);
   if (day) {
     const a = node(g, e.args[day.at]);
@@ -705,6 +720,14 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
   }
   return unsupported();
 }
+
+/** extract() parts of LONG type on TIMESTAMPs, as loop code over R (the µs of the minute). */
+const LONG_PARTS: Record<string, string> = {
+  epoch: "",
+  milliseconds: "Math.floor(R / 1000)",
+  microseconds: "R",
+  nanoseconds: "R * 1000",
+};
 
 /** round-family calls with a constant scale (batch_round.ts), or undefined. */
 function roundCall(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node | undefined {
@@ -1039,6 +1062,26 @@ function symbolPredicate(g: Gen, e: BoundExpr, col: Extract<BoundExpr, { kind: "
   return { v: g.tmp(`${s}[${a.v} < 0 ? 0 : ${a.v} + 1] === 1`), repr: "bool" };
 }
 
+/** A numeric expression of two or three SYMBOL columns (`length(concat(symbol, side))`), as tuplePredicate. */
+function tupleValue(g: Gen, e: BoundExpr, cols: Extract<BoundExpr, { kind: "column" }>[]): Node {
+  const strides = new Float64Array(cols.length);
+  const table = symbolTupleValues(cols, g.env!.rowValue(e), strides);
+  const s = g.table((b) => table(b) as unknown as Uint8Array | undefined);
+  return {
+    v: g.tmp(`${s}[${tupleDigits(g, cols, g.konst(strides))}]`),
+    repr: "num",
+    kind: kindOfTag(e.type.tag),
+  };
+}
+
+/** The loop code of a row's tuple number, from the strides in constant `k`. */
+function tupleDigits(g: Gen, cols: Extract<BoundExpr, { kind: "column" }>[], k: string): string {
+  return cols.map((c, j) => {
+    const a = node(g, c);
+    return `(${a.v} < 0 ? 0 : (${a.v} + 1) * ${k}[${j}])`;
+  }).join(" + ");
+}
+
 /**
  * A boolean expression of two or three SYMBOL columns (`concat(symbol, side) = 'x'`): answered
  * once per tuple of their codes (symbol_tuple.ts); the loop numbers the row's tuple with the
@@ -1047,12 +1090,7 @@ function symbolPredicate(g: Gen, e: BoundExpr, col: Extract<BoundExpr, { kind: "
 function tuplePredicate(g: Gen, e: BoundExpr, cols: Extract<BoundExpr, { kind: "column" }>[]): Node {
   const strides = new Float64Array(cols.length);
   const s = g.table(symbolTuplePredicate(cols, g.env!.rowPredicate(e), strides));
-  const k = g.konst(strides);
-  const digits = cols.map((c, j) => {
-    const a = node(g, c);
-    return `(${a.v} < 0 ? 0 : (${a.v} + 1) * ${k}[${j}])`;
-  });
-  return { v: g.tmp(`${s}[${digits.join(" + ")}] === 1`), repr: "bool" };
+  return { v: g.tmp(`${s}[${tupleDigits(g, cols, g.konst(strides))}] === 1`), repr: "bool" };
 }
 
 const NUMERIC_TAGS = new Set(["BYTE", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE"]);

@@ -157,6 +157,61 @@ export function symbolTupleTextVector(
   };
 }
 
+/** A tuple table's entries, by the row path on the probe batch; throws where one cannot be had. */
+type Fill<T> = (probe: Batch) => T;
+
+/** A per-batch table over `cols` filled by `fill`, with the strides left in `strides`. */
+function tupleTable<T>(
+  cols: Column[],
+  fill: Fill<T>,
+  strides: Float64Array,
+): (b: Batch) => T | undefined {
+  let tuples: Tuples | undefined;
+  let table: T | null = null;
+  return (b) => {
+    const dicts = dictsOf(b, cols);
+    if (!dicts) return undefined;
+    if (!same(tuples, dicts)) {
+      tuples = tuplesOf(b, cols, dicts);
+      try {
+        table = fill(tuples.probe);
+      } catch {
+        // A tuple no row holds may fail where the rows would not: those dictionaries go by row.
+        table = null;
+      }
+    }
+    if (table === null) return undefined;
+    tuples!.strides.forEach((s, k) => strides[k] = s);
+    return table;
+  };
+}
+
+const SAFE = 2 ** 53;
+
+/**
+ * A per-batch table of numeric expression `value` over `cols` (by tuple number, NaN for NULL),
+ * as symbolTuplePredicate's; undefined also where some tuple's value is a LONG past 2^53.
+ */
+export function symbolTupleValues(
+  cols: Column[],
+  value: (b: Batch, i: number) => unknown,
+  strides: Float64Array,
+): (b: Batch) => Float64Array | undefined {
+  return tupleTable(cols, (probe) => {
+    const t = new Float64Array(probe.rowCount);
+    for (let i = 0; i < t.length; i++) {
+      const x = value(probe, i);
+      if (x === null || x === undefined) t[i] = NaN;
+      else if (typeof x === "bigint") {
+        if (x >= BigInt(SAFE) || x <= -BigInt(SAFE)) throw new Error("past 2^53");
+        t[i] = Number(x);
+      } else if (typeof x === "number") t[i] = Number.isFinite(x) ? x : NaN;
+      else throw new Error("not a number");
+    }
+    return t;
+  }, strides);
+}
+
 /**
  * A per-batch table for predicate `pred` over `cols` (1 where true, by tuple number), and the
  * strides the loop numbers tuples with, written into `strides` when the table is built; the
@@ -167,23 +222,9 @@ export function symbolTuplePredicate(
   pred: (b: Batch, i: number) => boolean,
   strides: Float64Array,
 ): (b: Batch) => Uint8Array | undefined {
-  let tuples: Tuples | undefined;
-  let table: Uint8Array | null = null;
-  return (b) => {
-    const dicts = dictsOf(b, cols);
-    if (!dicts) return undefined;
-    if (!same(tuples, dicts)) {
-      tuples = tuplesOf(b, cols, dicts);
-      const t = new Uint8Array(tuples.probe.rowCount);
-      try {
-        for (let i = 0; i < t.length; i++) t[i] = pred(tuples.probe, i) ? 1 : 0;
-        table = t;
-      } catch {
-        table = null;
-      }
-    }
-    if (!table) return undefined;
-    tuples!.strides.forEach((s, k) => strides[k] = s);
-    return table;
-  };
+  return tupleTable(cols, (probe) => {
+    const t = new Uint8Array(probe.rowCount);
+    for (let i = 0; i < t.length; i++) t[i] = pred(probe, i) ? 1 : 0;
+    return t;
+  }, strides);
 }

@@ -263,3 +263,16 @@ Deno.test("to_str with fields finer than a second agrees with the row path", () 
       assert.match(plan, /\[row: /, `${sql}\n${plan}`);
     }
   }));
+
+Deno.test("extract epoch and sub-minute parts agree with the row path", () =>
+  withTable((engine) =>
+    agree(
+      engine,
+      ["epoch", "milliseconds", "microseconds", "nanoseconds", "EPOCH"].map((p) => `extract(${p} from t2)`)
+        .concat([
+          "extract(epoch from ts)",
+          "extract(epoch from t2) * 2 + 1",
+        ]),
+      ["extract(epoch from t2) = 0", "extract(epoch from t2) = -1", "extract(milliseconds from t2) > 59000"],
+    )
+  ));

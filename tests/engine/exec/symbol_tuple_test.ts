@@ -40,7 +40,7 @@ async function withTable(fn: (engine: Engine) => Promise<void>): Promise<void> {
   }
 }
 
-Deno.test("text expressions of several SYMBOL columns agree with the row path", () =>
+Deno.test("text and numeric expressions of several SYMBOL columns agree with the row path", () =>
   withTable(async (engine) => {
     for (
       const x of [
@@ -55,6 +55,12 @@ Deno.test("text expressions of several SYMBOL columns agree with the row path", 
         "replace(s, 'a', s2)",
         "concat(big, big2)",
         "concat(s, big)",
+        // Numbers of the tuples' texts.
+        "length(concat(s, s2))",
+        "length(s || s2 || s3) * 2 + i",
+        "strpos(concat(s, s2), 'a')",
+        "cast(length(concat(s, s2)) AS SHORT)",
+        "length(concat(big, big2))",
       ]
     ) {
       for (
