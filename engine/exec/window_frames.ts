@@ -100,12 +100,12 @@ export async function frameWindow(
         return k;
       case "preceding":
         if (!ranged) return k - off;
-        return isEnd
-          ? firstAtLeast(vals, m, vals[k] - off + Number.EPSILON) - 1
-          : firstAtLeast(vals, m, vals[k] - off);
+        // An end bound takes the rows equal to it too (RANGE … AND 1 SECOND PRECEDING reads
+        // the row exactly one second back, WindowExcludeCurrentRowTest).
+        return isEnd ? firstAbove(vals, m, vals[k] - off) - 1 : firstAtLeast(vals, m, vals[k] - off);
       default:
         if (!ranged) return k + off;
-        return isEnd ? firstAtLeast(vals, m, vals[k] + off + 1e-9) - 1 : firstAtLeast(vals, m, vals[k] + off);
+        return isEnd ? firstAbove(vals, m, vals[k] + off) - 1 : firstAtLeast(vals, m, vals[k] + off);
     }
   };
   let work = 0;
@@ -180,6 +180,17 @@ function integralOf(tag: string, xs: Float64Array): BigInt64Array | Int32Array {
 }
 
 /** The first position of vals[0, m) (ascending) whose value is >= v. */
+/** The first of the m ascending values above v (m when none is). */
+function firstAbove(vals: Float64Array, m: number, v: number): number {
+  let a = 0, b = m;
+  while (a < b) {
+    const mid = (a + b) >>> 1;
+    if (vals[mid] <= v) a = mid + 1;
+    else b = mid;
+  }
+  return a;
+}
+
 function firstAtLeast(vals: Float64Array, m: number, v: number): number {
   let a = 0, b = m;
   while (a < b) {

@@ -172,6 +172,15 @@ async function frameBounds(
     }
     return a;
   };
+  const firstAbove = (v: number) => {
+    let a = 0, b = m;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if (vals[mid] <= v) a = mid + 1;
+      else b = mid;
+    }
+    return a;
+  };
   const bound = (b: { kind: string; offset?: number | bigint }, k: number, isEnd: boolean): number => {
     switch (b.kind) {
       case "unboundedPreceding":
@@ -182,13 +191,14 @@ async function frameBounds(
         return k;
       case "preceding":
         if (!ranged) return k - Number(b.offset ?? 0);
+        // An end bound takes the rows equal to it too (WindowExcludeCurrentRowTest).
         return isEnd
-          ? firstAtLeast(vals[k] - Number(b.offset ?? 0) + Number.EPSILON) - 1
+          ? firstAbove(vals[k] - Number(b.offset ?? 0)) - 1
           : firstAtLeast(vals[k] - Number(b.offset ?? 0));
       default:
         if (!ranged) return k + Number(b.offset ?? 0);
         return isEnd
-          ? firstAtLeast(vals[k] + Number(b.offset ?? 0) + 1e-9) - 1
+          ? firstAbove(vals[k] + Number(b.offset ?? 0)) - 1
           : firstAtLeast(vals[k] + Number(b.offset ?? 0));
     }
   };

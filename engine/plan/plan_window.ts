@@ -208,18 +208,34 @@ function bindWindowCall(call: A.FunctionCall, core: A.SelectCore, scope: Scope, 
       );
     }
   }
+  // A time unit counts in the designated timestamp's ticks: nanoseconds for TIMESTAMP_NS.
+  const nanos = orderBy.length === 1 && orderBy[0].expr.type.tag === "TIMESTAMP_NS";
+  const ticks = (b: A.FrameBound) => {
+    const o = frameOffset(b, unit, pc);
+    return nanos && b.timeUnit && typeof o === "bigint" ? o * 1000n : o;
+  };
   const start = frameAst
-    ? { kind: frameAst.start.kind, offset: frameOffset(frameAst.start, unit, pc) }
+    ? { kind: frameAst.start.kind, offset: ticks(frameAst.start) }
     : { kind: "unboundedPreceding" };
-  const end = frameAst
-    ? { kind: frameAst.end.kind, offset: frameOffset(frameAst.end, unit, pc) }
+  let end = frameAst
+    ? { kind: frameAst.end.kind, offset: ticks(frameAst.end) }
     : { kind: hasOrder ? "currentRow" : "unboundedFollowing" };
+  let excludeCurrent = frameAst?.exclude === "currentRow";
+  // QuestDB implements EXCLUDE CURRENT ROW by moving a CURRENT ROW end back one unit of the
+  // frame: one row for ROWS, one tick of the designated timestamp for RANGE, which leaves out
+  // the rows tied with the current one too (WindowExcludeCurrentRowTest).
+  const onDesignated = orderBy.length === 1 && orderBy[0].expr.kind === "column" &&
+    orderBy[0].expr.index === scope.timestampIndex && !orderBy[0].desc;
+  if (excludeCurrent && end.kind === "currentRow" && (unit === "rows" || onDesignated)) {
+    end = { kind: "preceding", offset: unit === "rows" ? 1 : 1n };
+    excludeCurrent = false;
+  }
   return {
     name,
     args,
     partitionBy: spec.partitionBy.map((p) => bindExpr(p, { ...ctx, clause: "PARTITION BY" })),
     orderBy,
-    frame: { unit, start, end, excludeCurrent: frameAst?.exclude === "currentRow" },
+    frame: { unit, start, end, excludeCurrent },
     ignoreNulls: call.nulls === "ignore",
     type,
   };
