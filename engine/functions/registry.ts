@@ -14,6 +14,7 @@ import { CONDITIONAL_FUNCTIONS } from "./conditional.ts";
 import { DATETIME_FUNCTIONS } from "./datetime.ts";
 import { ENCODING_FUNCTIONS } from "./encoding.ts";
 import { FINANCE_FUNCTIONS } from "./finance.ts";
+import { JSON_FUNCTIONS } from "./json_extract.ts";
 import { MISC_FUNCTIONS } from "./misc.ts";
 import { NUMERIC_FUNCTIONS } from "./numeric.ts";
 import { OPERATOR_FUNCTIONS } from "./operators.ts";
@@ -80,6 +81,7 @@ function registerBuiltins(): void {
     ARRAY_FUNCTIONS,
     ARRAY_BUILD_FUNCTIONS,
     FINANCE_FUNCTIONS,
+    JSON_FUNCTIONS,
   ];
   for (const family of families) {
     for (const fn of family) {
