@@ -233,8 +233,11 @@ function shortest(ieeeMantissa: u64, ieeeExponent: u32): u64 {
   } else {
     // The common case: no trailing zeros to track.
     let roundUp = false;
-    const vpDiv100 = div100(vp), vmDiv100 = div100(vm);
-    if (vpDiv100 > vmDiv100) {
+    // Two digits at a time while both go (Ryu takes one such step; more are the same steps
+    // paired: only the last removed digit decides the rounding here).
+    for (;;) {
+      const vpDiv100 = div100(vp), vmDiv100 = div100(vm);
+      if (vpDiv100 <= vmDiv100) break;
       const vrDiv100 = div100(vr);
       roundUp = vr - vrDiv100 * 100 >= 50;
       vr = vrDiv100;
@@ -256,6 +259,31 @@ function shortest(ieeeMantissa: u64, ieeeExponent: u32): u64 {
   }
   decExponent = e10 + removed;
   return output;
+}
+
+/** The digits of the last `smallInt` that answered true (its power of ten in `decExponent`). */
+let intDigits: u64 = 0;
+
+/**
+ * Ryu's d2d_small_int: an integer in [1, 2^53) is its own shortest digits, less trailing zeros
+ * (the general path removes those one division at a time).
+ */
+function smallInt(ieeeMantissa: u64, ieeeExponent: u32): bool {
+  const e2 = <i32>ieeeExponent - 1023 - 52;
+  if (e2 > 0 || e2 < -52) return false;
+  const m2 = (<u64>1 << 52) | ieeeMantissa;
+  const shift = <u64>-e2;
+  if ((m2 & ((<u64>1 << shift) - 1)) != 0) return false;
+  let v = m2 >> shift, e: i32 = 0;
+  for (;;) {
+    const q = div10(v);
+    if (v - q * 10 != 0) break;
+    v = q;
+    e++;
+  }
+  intDigits = v;
+  decExponent = e;
+  return true;
 }
 
 /** "00".."99": two digits a step. */
@@ -331,7 +359,7 @@ export function format_f64(data: usize, count: i32, from: i32, pos: u32, out: us
       return r;
     } else {
       if (bits >> 63) store<u8>(at++, 45);
-      const digits = shortest(ieeeMantissa, ieeeExponent);
+      const digits = smallInt(ieeeMantissa, ieeeExponent) ? intDigits : shortest(ieeeMantissa, ieeeExponent);
       const len = decimalLength17(digits);
       // The exponent of the first digit: Java prints 10^-3 <= |x| < 10^7 plainly.
       const e = decExponent + len - 1;
