@@ -15,6 +15,7 @@ import { DATETIME_FUNCTIONS } from "./datetime.ts";
 import { ENCODING_FUNCTIONS } from "./encoding.ts";
 import { FINANCE_FUNCTIONS } from "./finance.ts";
 import { JSON_FUNCTIONS } from "./json_extract.ts";
+import { GEOHASH_MAKE_FUNCTIONS } from "./geohash_make.ts";
 import { MISC_FUNCTIONS } from "./misc.ts";
 import { NUMERIC_FUNCTIONS } from "./numeric.ts";
 import { OPERATOR_FUNCTIONS } from "./operators.ts";
@@ -82,6 +83,7 @@ function registerBuiltins(): void {
     ARRAY_BUILD_FUNCTIONS,
     FINANCE_FUNCTIONS,
     JSON_FUNCTIONS,
+    GEOHASH_MAKE_FUNCTIONS,
   ];
   for (const family of families) {
     for (const fn of family) {
