@@ -77,7 +77,7 @@ function bindPercentile(name: string, median: boolean) {
     return {
       returns: T.DOUBLE,
       create: () => {
-        const h = new DoubleHistogram(digits, integers);
+        const h = new DoubleHistogram(digits, integers, name);
         return {
           add: ([v]) => {
             if (v === null) return;

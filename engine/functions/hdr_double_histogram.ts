@@ -8,6 +8,7 @@
  * integer value rather than in HdrHistogram's counts array: the bucket layout does not depend
  * on the array's size, so the answers are the same.
  */
+import { SqlError } from "../base/errors.ts";
 
 /** HdrHistogram's `subBucketHalfCount` for `digits` significant digits. */
 function halfCountOf(digits: number): number {
@@ -36,7 +37,11 @@ export class DoubleHistogram {
    * `integers`: QuestDB's LONG/INT variant records into a plain integer Histogram (lowest
    * discernible value 1, no range shifts), so 1..100 at p = 0.5 gives 51.0.
    */
-  constructor(digits: number, private readonly integers = false) {
+  constructor(
+    digits: number,
+    private readonly integers = false,
+    private readonly name = "approx_percentile",
+  ) {
     this.half = halfCountOf(digits);
     this.halfMagnitude = Math.round(Math.log2(this.half));
     // deriveInternalHighestToLowestValueRatio(2) = 1 << (containing(2) + 1) = 4.
@@ -46,7 +51,7 @@ export class DoubleHistogram {
 
   private bucketOf(v: number): number {
     if (v < 2 * this.half) return 0;
-    return Math.floor(Math.log2(v)) - this.halfMagnitude;
+    return floorLog2(v) - this.halfMagnitude;
   }
 
   private lowestEquivalent(v: number): number {
@@ -78,7 +83,9 @@ export class DoubleHistogram {
     const old = [...this.counts];
     this.counts.clear();
     for (const [v, c] of old) {
-      const nv = this.lowestEquivalent(Math.floor(v * factor));
+      const scaled = Math.floor(v * factor);
+      if (scaled === Infinity) throw rangeError(this.name, v / this.ratio);
+      const nv = this.lowestEquivalent(scaled);
       this.counts.set(nv, (this.counts.get(nv) ?? 0) + c);
     }
   }
@@ -120,6 +127,7 @@ export class DoubleHistogram {
       }
     }
     const raw = Math.floor(value * this.ratio);
+    if (raw === Infinity) throw rangeError(this.name, value);
     let q: number;
     if (raw < 2 * this.half) q = raw;
     else if (raw < 2147483648) {
@@ -148,6 +156,27 @@ export class DoubleHistogram {
     const last = keys[keys.length - 1];
     return this.highestEquivalent(last) / this.ratio;
   }
+}
+
+/**
+ * floor(log2(v)) exactly, for v >= 1, as HdrHistogram's leading-zero count gives it: Math.log2
+ * rounds to the next integer just below a large power of two (2^53 - 1 gives 53), which put
+ * the value in a bucket whose sub-bucket is below the half count.
+ */
+export function floorLog2(v: number): number {
+  let e = Math.floor(Math.log2(v));
+  const p = Math.pow(2, e);
+  if (p > v) e--;
+  else if (p * 2 <= v) e++;
+  return e;
+}
+
+/**
+ * The error for a value the histogram cannot count: its range was widened for values so far
+ * apart (1e-300 and 1e12) that this one scales past the largest double.
+ */
+export function rangeError(name: string, value: number): SqlError {
+  return new SqlError(`${name}: values span too wide a range for the histogram [value=${value}]`);
 }
 
 /** Math.nextAfter(x, -Infinity) for x >= 0. */

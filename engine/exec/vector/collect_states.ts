@@ -8,8 +8,8 @@
  * - mode(x): (group, value id) pairs counted in one pair table (value ids from KeyIds), the
  *   best pair per group chosen in pair-creation order, which is each group's first-seen order
  *   as in the accumulator's Map, so ties go to the same value;
- * - approx_percentile / approx_median: the accumulator's own DoubleHistogram per group,
- *   recorded from a double vector;
+ * - approx_percentile / approx_median: the accumulator's DoubleHistogram for every group,
+ *   its counts in typed arrays (histogram_states.ts), recorded from a double vector;
  * - min / max of text, symbols, IPv4 and booleans: the best value per group, compared as the
  *   accumulator compares; string_agg / string_distinct_agg: each group's parts;
  * - bit_and / bit_or / bit_xor of integers: the fold in 32-bit words per group;
@@ -32,8 +32,7 @@ import {
   type Value,
   type Vector,
 } from "../../base/values.ts";
-import { SqlError } from "../../base/errors.ts";
-import { DoubleHistogram } from "../../functions/hdr_double_histogram.ts";
+import { HistogramStates } from "./histogram_states.ts";
 import { IntPairHash } from "./int_hash.ts";
 import { KeyIds } from "./key_ids.ts";
 import { toDoubles } from "./stat_states.ts";
@@ -147,8 +146,8 @@ export class CollectAgg {
   #bigLists?: (bigint[] | undefined)[];
   /** bit_*: the fold's low word (the high word of a LONG in #keyHi). */
   #bitsLo = new Int32Array(0);
-  /** approx_*: one histogram per group. */
-  #hist: (DoubleHistogram | undefined)[] = [];
+  /** approx_*: the groups' histograms. */
+  #hist?: HistogramStates;
   /** string_agg: each group's parts (and, distinct, the parts seen). */
   #parts: (string[] | undefined)[] = [];
   #partSets: (Set<string> | undefined)[] = [];
@@ -204,7 +203,7 @@ export class CollectAgg {
   /** Bytes held beyond GROUP_BYTES per group (mode's pairs and values). */
   get extraBytes(): number {
     return (this.#pairs ? this.#pairs.bytes + this.#ids!.bytes + 16 * this.#pairCount.length : 0) +
-      this.#held;
+      this.#held + (this.#hist?.bytes ?? 0);
   }
 
   /** Bytes of collected values (quantile lists, string_agg parts): about 16 a value plus its text. */
@@ -538,15 +537,13 @@ export class CollectAgg {
 
   #percentile(gids: Int32Array, rows: number, arg: Vector, mask: Uint8Array | undefined): void {
     if (this.#x.length < rows) this.#x = new Float64Array(rows);
-    const x = toDoubles(arg, rows, this.#x), hist = this.#hist;
-    const { digits, integers } = this.percentile;
-    for (let i = 0; i < rows; i++) {
-      const v = x[i];
-      if (v !== v || (mask && !mask[i])) continue;
-      if (v < 0) throw new SqlError(`${this.fn}: negative values are not supported [value=${v}]`);
-      const g = gids[i];
-      (hist[g] ??= new DoubleHistogram(digits, integers)).record(v);
-    }
+    const hist = this.#hist ??= new HistogramStates(
+      this.fn,
+      this.percentile.digits,
+      this.percentile.integers,
+    );
+    hist.reserve(this.#seen.length);
+    hist.add(gids, rows, toDoubles(arg, rows, this.#x), mask);
   }
 
   /** mode: each group's best pair, chosen over all pairs once after the last batch. */
@@ -598,8 +595,7 @@ export class CollectAgg {
         return p < 0 ? this.#empty : this.#ids!.values[this.#pairValue[p]];
       }
       default: {
-        const h = this.#hist[g];
-        return h ? h.valueAtPercentile(this.percentile.p * 100) ?? null : null;
+        return this.#hist ? this.#hist.result(g, this.percentile.p) : null;
       }
     }
   }
