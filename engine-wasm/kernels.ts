@@ -290,6 +290,22 @@ export interface FormatF64Args {
 export const FORMAT_F64_BYTES = 24;
 
 /**
+ * The text of `count` LONG values at `data` (Int64): NULL (i64 MIN) as `null`, others in
+ * decimal, in double quotes when `quote`. Cells are written one after another to `out`, the end
+ * of each (bytes from `out`) to `ends[row]` (Int32). At most FORMAT_I64_BYTES bytes a cell.
+ */
+export interface FormatI64Args {
+  data: number;
+  count: number;
+  quote: boolean;
+  out: number;
+  ends: number;
+}
+
+/** Bytes a LONG cell's text takes at most (`"-9223372036854775807"`). */
+export const FORMAT_I64_BYTES = 22;
+
+/**
  * Rows of /exec JSON from cells already written as bytes: row j is `[` + the cells of row j of
  * each column, comma-separated, + `]`, rows comma-separated, with a comma before the first row
  * unless `first`. `cols` holds per column two Int32s: the address of its cell bytes and of its
@@ -502,6 +518,8 @@ export interface Kernels {
   topNCandidates(args: TopNArgs): number;
   /** DOUBLE cells as text; returns the row it stopped at (a subnormal) or `count`. See FormatF64Args. */
   formatF64(args: FormatF64Args): number;
+  /** LONG cells as text. See FormatI64Args. */
+  formatI64(args: FormatI64Args): void;
   /** /exec JSON rows from cell text; returns the bytes written. See JsonRowsArgs. */
   jsonRows(args: JsonRowsArgs): number;
 }

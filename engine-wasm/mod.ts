@@ -43,7 +43,9 @@ import {
   type FloatKind,
   type FloatStats,
   FORMAT_F64_BYTES,
+  FORMAT_I64_BYTES,
   type FormatF64Args,
+  type FormatI64Args,
   type GatherArgs,
   type GatherOrNullArgs,
   type GroupIdsArgs,
@@ -585,6 +587,16 @@ class WasmKernels implements Kernels {
     check.region(args.out, pos + Math.max(0, count - from) * FORMAT_F64_BYTES, 1, "out");
     if (from >= count) return count;
     return this.#fn("format_f64")(args.data, count, from, pos, args.out, args.ends) as number;
+  }
+
+  formatI64(args: FormatI64Args): void {
+    const check = this.#check;
+    const count = check.count(args.count, "count");
+    check.region(args.data, count * 8, 8, "data");
+    check.region(args.ends, count * 4, 4, "ends");
+    check.region(args.out, count * FORMAT_I64_BYTES, 1, "out");
+    if (count === 0) return;
+    this.#fn("format_i64")(args.data, count, args.quote ? 1 : 0, args.out, args.ends);
   }
 
   jsonRows(args: JsonRowsArgs): number {

@@ -22,7 +22,9 @@ import {
   type FloatKind,
   type FloatStats,
   FORMAT_F64_BYTES,
+  FORMAT_I64_BYTES,
   type FormatF64Args,
+  type FormatI64Args,
   type GatherArgs,
   type GatherOrNullArgs,
   type GroupIdsArgs,
@@ -646,6 +648,21 @@ class ReferenceKernels implements Kernels {
       this.#i32[args.ends / 4 + i] = pos;
     }
     return count;
+  }
+
+  formatI64(args: FormatI64Args): void {
+    const check = this.#check;
+    const count = check.count(args.count, "count");
+    check.region(args.data, count * 8, 8, "data");
+    check.region(args.ends, count * 4, 4, "ends");
+    check.region(args.out, count * FORMAT_I64_BYTES, 1, "out");
+    let pos = args.out;
+    for (let i = 0; i < count; i++) {
+      const x = this.#i64[args.data / 8 + i];
+      const text = x === LONG_NULL ? "null" : args.quote ? `"${x}"` : String(x);
+      for (let k = 0; k < text.length; k++) this.#u8[pos++] = text.charCodeAt(k);
+      this.#i32[args.ends / 4 + i] = pos - args.out;
+    }
   }
 
   jsonRows(args: JsonRowsArgs): number {

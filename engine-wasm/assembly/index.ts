@@ -49,7 +49,7 @@ export { lower_bound_i64, lower_bounds_i64, upper_bound_i64 } from "./search";
 export { gather, gather_or_null, reverse, sel_union, sequence } from "./gather";
 export { asof_merge } from "./asof";
 export { binop_f64, binop_i64, topn_f64 } from "./expr";
-export { format_f64, json_rows } from "./text";
+export { format_f64, format_i64, json_rows } from "./text";
 
 /** End of the compiler's static data; mod.ts checks it lies below the reserved 1 MiB. */
 export function static_end(): usize {

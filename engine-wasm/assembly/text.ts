@@ -412,6 +412,34 @@ export function format_f64(data: usize, count: i32, from: i32, pos: u32, out: us
   return count;
 }
 
+/**
+ * Writes the text of each of `count` LONG values at `data` to `out` and each cell's end offset
+ * (bytes from `out`) to `ends` (i32): NULL (i64 MIN) as `null`, others in decimal, in double
+ * quotes when `quote` (/exec's quoteLargeNum).
+ */
+export function format_i64(data: usize, count: i32, quote: i32, out: usize, ends: usize): void {
+  let at = out;
+  for (let r = 0; r < count; r++) {
+    const x = load<i64>(data + (<usize>r << 3));
+    if (x == i64.MIN_VALUE) {
+      store<u32>(at, 0x6c6c756e); // "null"
+      at += 4;
+    } else {
+      if (quote) store<u8>(at++, 34);
+      let v = <u64>x;
+      if (x < 0) {
+        store<u8>(at++, 45);
+        v = <u64>-x;
+      }
+      const len = v >= 100000000000000000 ? (v >= 1000000000000000000 ? 19 : 18) : decimalLength17(v);
+      writeDigits(v, at, len);
+      at += <usize>len;
+      if (quote) store<u8>(at++, 34);
+    }
+    store<i32>(ends + (<usize>r << 2), <i32>(at - out));
+  }
+}
+
 /** Copies n bytes, 8 at a time (memory.copy costs a call per cell). */
 // @ts-ignore: decorator
 @inline function copyBytes(to: usize, from: usize, n: i32): void {

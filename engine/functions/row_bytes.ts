@@ -1,17 +1,22 @@
 /**
  * Result rows as JSON array bytes (`[c0,c1],[c0,c1]`), assembled in WASM memory for /exec:
  * DOUBLE columns are written there by the format_f64 kernel (Ryu's shortest digits in Java's
- * layout: the text formatDouble gives), other columns arrive as cell text, encoded there once
- * per column, and the json_rows kernel interleaves the cells into rows. Against building a
+ * layout: the text formatDouble gives), LONG columns by format_i64 (no BigInt per value), other
+ * columns arrive as cell text, encoded there once per column, and the json_rows kernel interleaves the cells into rows. Against building a
  * string cell by cell and encoding it, this cut the main thread's text time of a wide numeric
  * result (TSBS double-groupby-all: 12,000 rows x 7 DOUBLEs) by about two thirds: String(x) per
  * double, the concatenation and the encoder's flattening of the rope were most of it.
  */
-import { FORMAT_F64_BYTES, kernels, wasmMemory } from "../../engine-wasm/mod.ts";
+import { FORMAT_F64_BYTES, FORMAT_I64_BYTES, kernels, wasmMemory } from "../../engine-wasm/mod.ts";
 import { formatDouble } from "./double_format.ts";
 
-/** A column of the rows: DOUBLE values (NULL: non-finite, printed `null`) or each row's cell text. */
-export type RowColumn = { doubles: Float64Array } | { cells: string[] };
+/**
+ * A column of the rows: DOUBLE values (NULL: non-finite, printed `null`), LONG values (NULL:
+ * LONG_NULL, printed `null`; `quote` puts the others in double quotes) or each row's cell text.
+ */
+export type RowColumn = { doubles: Float64Array } | { longs: BigInt64Array; quote: boolean } | {
+  cells: string[];
+};
 
 const encoder = new TextEncoder();
 
@@ -48,6 +53,12 @@ export function rowBytes(
         if (data < 0 || base < 0) return undefined;
         mem.f64(data, n).set(col.doubles.subarray(0, n));
         formatDoubles(data, n, base, ends);
+      } else if ("longs" in col) {
+        const data = alloc(n * 8);
+        base = alloc(n * FORMAT_I64_BYTES);
+        if (data < 0 || base < 0) return undefined;
+        mem.i64(data, n).set(col.longs.subarray(0, n));
+        kernels().formatI64({ data, count: n, quote: col.quote, out: base, ends });
       } else {
         const all = col.cells.join("");
         // UTF-8 takes at most 3 bytes per UTF-16 unit; ASCII (the usual case) exactly one.

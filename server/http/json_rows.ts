@@ -1,8 +1,8 @@
 /**
- * Rows of a result batch as /exec JSON bytes: DOUBLE columns go to the engine's `rowBytes` as
- * values (formatted by a WASM kernel), the others as their cell text (column_text.ts), and the
- * rows come back assembled. Undefined when the WASM memory has no room for the slice: the
- * caller renders it as text.
+ * Rows of a result batch as /exec JSON bytes: DOUBLE and LONG columns go to the engine's
+ * `rowBytes` as values (formatted by WASM kernels), the others as their cell text
+ * (column_text.ts), and the rows come back assembled. Undefined when the WASM memory has no
+ * room for the slice: the caller renders it as text.
  */
 import { type ColumnType, rowBytes, type RowColumn, type Vector } from "../../engine/mod.ts";
 import { type CellFormat, columnCells } from "./column_text.ts";
@@ -19,6 +19,9 @@ export function jsonRowBytes(
   const columns: RowColumn[] = vectors.map((v, c) => {
     const d = v.data;
     if (types[c].tag === "DOUBLE" && d instanceof Float64Array) return { doubles: d.subarray(lo, hi) };
+    if (types[c].tag === "LONG" && d instanceof BigInt64Array) {
+      return { longs: d.subarray(lo, hi), quote: format.kind === "json" && format.quoteLargeNum };
+    }
     const cells: string[] = [];
     columnCells(v, types[c], lo, hi, format, cells);
     return { cells };

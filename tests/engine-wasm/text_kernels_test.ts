@@ -3,10 +3,11 @@
  * Double.toString layout) against formatDouble, the text the server printed cell by cell before,
  * on every family of doubles where shortest-digit algorithms go wrong (powers of two, values
  * just inside and outside Java's plain range, integers past 2^53, the extremes, ties), on random
- * bit patterns, and with a subnormal stop and resume; `jsonRows` against its TypeScript twin.
+ * bit patterns, and with a subnormal stop and resume; `formatI64` against String(bigint), quoted
+ * and not; `jsonRows` against its TypeScript twin.
  */
 import assert from "node:assert/strict";
-import { FORMAT_F64_BYTES, kernels } from "../../engine-wasm/mod.ts";
+import { FORMAT_F64_BYTES, FORMAT_I64_BYTES, kernels } from "../../engine-wasm/mod.ts";
 import { referenceKernels } from "../../engine-wasm/reference.ts";
 import { formatDouble } from "../../engine/functions/double_format.ts";
 import { Random, testMemory, withArena } from "./_helpers.ts";
@@ -162,6 +163,44 @@ Deno.test("formatF64: stops at each subnormal and resumes; an empty call writes 
   assert.deepEqual(w.stops, [1, 3, 6]);
   assert.deepEqual(w.cells, xs.map(expected));
   assert.deepEqual(cells(wasm, []).cells, []);
+});
+
+Deno.test("formatI64: every digit count, both signs, the extremes and NULL, quoted or not", () => {
+  const rng = new Random(64);
+  const values: bigint[] = [
+    0n,
+    1n,
+    -1n,
+    2n ** 63n - 1n,
+    -(2n ** 63n) + 1n,
+    -(2n ** 63n),
+    10n ** 18n,
+    10n ** 17n - 1n,
+  ];
+  for (let d = 1; d <= 19; d++) {
+    for (let k = 0; k < 20; k++) {
+      const digits = Array.from(
+        { length: d },
+        (_, i) => String(i === 0 ? 1 + Math.floor(rng.next() * 9) : Math.floor(rng.next() * 10)),
+      ).join("");
+      const v = BigInt(digits);
+      if (v < 2n ** 63n) values.push(v, -v);
+    }
+  }
+  for (const quote of [false, true]) {
+    const texts = [wasm, ref].map((k) =>
+      withArena((arena) => {
+        const n = values.length;
+        const data = arena.i64(values), out = arena.alloc(n * FORMAT_I64_BYTES), ends = arena.alloc(n * 4);
+        k.formatI64({ data, count: n, quote, out, ends });
+        const e = arena.mem.i32(ends, n), u8 = arena.mem.u8(out, n * FORMAT_I64_BYTES);
+        return values.map((_, i) => decoder.decode(u8.subarray(i === 0 ? 0 : e[i - 1], e[i])));
+      })
+    );
+    const want = values.map((v) => v === -(2n ** 63n) ? "null" : quote ? `"${v}"` : String(v));
+    assert.deepEqual(texts[0], want, `wasm quote=${quote}`);
+    assert.deepEqual(texts[1], want, `reference quote=${quote}`);
+  }
 });
 
 Deno.test("jsonRows: cells of several columns interleave into rows, with and without the first comma", () => {
