@@ -5,7 +5,7 @@
  */
 import { SqlError } from "../base/errors.ts";
 import { T, typeName } from "../base/types.ts";
-import type { Value } from "../base/values.ts";
+import type { DoubleArray, Value } from "../base/values.ts";
 import { isNumArg, noMatch, scalar, toDouble } from "./_util.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 
@@ -57,6 +57,24 @@ export function l2price(target: number, levels: (number | null)[]): number | nul
 }
 
 function bindL2price(args: BoundArg[]): ScalarBinding | string {
+  if (args.length === 3 && args[1].type.tag === "ARRAY" && args[2].type.tag === "ARRAY") {
+    // l2price(target, DOUBLE[] sizes, DOUBLE[] prices): the levels pairwise (finance.md).
+    if (!isNumArg(args[0].type)) return noMatch("l2price", args);
+    return {
+      returns: T.DOUBLE,
+      eval: ([t, s, p]) => {
+        const target = toDouble(t);
+        if (target === null || s === null || p === null) return null;
+        const sizes = (s as DoubleArray).data, prices = (p as DoubleArray).data;
+        if (sizes.length !== prices.length) return null;
+        const levels: (number | null)[] = [];
+        for (let i = 0; i < sizes.length; i++) {
+          levels.push(sizes[i] === sizes[i] ? sizes[i] : null, prices[i] === prices[i] ? prices[i] : null);
+        }
+        return l2price(target, levels);
+      },
+    };
+  }
   if (args.length < 3) return noMatch("l2price", args);
   const bad = args.find((a) => !isNumArg(a.type));
   if (bad) {
