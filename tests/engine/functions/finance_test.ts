@@ -4,8 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { FINANCE_FUNCTIONS, l2price } from "../../../engine/functions/finance.ts";
-import { c, find, lit, run } from "./_helpers.ts";
-import { T } from "../../../engine/base/types.ts";
+import { c, call, find, lit, run } from "./_helpers.ts";
+import { DoubleArray } from "../../../engine/base/values.ts";
+import { arrayType, T } from "../../../engine/base/types.ts";
 
 const fn = (name: string) => find(FINANCE_FUNCTIONS, name);
 
@@ -24,6 +25,10 @@ Deno.test("l2price fills the target from the levels in order; NULL when they run
   assert.equal(l2price(100, [5, 1, 5, 1]), null);
   assert.equal(l2price(10, [5, 1, 5, 1]), 1);
   assert.equal(l2price(45, [5, 3.2, 12, null]), null);
+  // finance.md: the array form reads the same levels pairwise.
+  const sizes = c(arrayType(1), DoubleArray.of1([14, 16, 23, 12]));
+  const prices = c(arrayType(1), DoubleArray.of1([14.5, 14.6, 14.8, 15.1]));
+  assert.equal(call(fn("l2price"), [lit(50), sizes, prices]), 14.652);
   assert.equal(run(fn("l2price"), null, 8, 17.2), null);
   assert.throws(() => fn("l2price").bind([lit(35), lit(8), lit(7), { ...lit(6), pos: 25 }]), /odd number/);
   assert.throws(
