@@ -23,6 +23,7 @@ import { symbolCaster } from "./symbol_cast.ts";
 import { timeTextVector } from "./time_text.ts";
 import { symbolTextVector } from "./symbol_text.ts";
 import { symbolColumnsOf, symbolTupleTextVector } from "./symbol_tuple.ts";
+import { textBatchArgs, textBatchVector } from "./text_batch.ts";
 import { caseAsCodes, caseTextVector, charCaseAsCodes, charCaseVector } from "./case_text.ts";
 
 type Out = Int8Array | Int16Array | Int32Array | Float32Array | Float64Array;
@@ -85,6 +86,22 @@ export function batchVector(
   if (tupleCols) {
     let rows: ReturnType<typeof compileExpr> | undefined;
     const texts = symbolTupleTextVector(e, tupleCols, (b, i) => (rows ??= compileExpr(e, ctx))(b, i));
+    return (b) => {
+      const v = texts(b);
+      if (v) return v;
+      rows ??= compileExpr(e, ctx);
+      const data = allocVectorData(e.type, b.rowCount);
+      for (let i = 0; i < b.rowCount; i++) writeValue(e.type, data, i, rows(b, i));
+      return { type: e.type, data };
+    };
+  }
+  const textArgs = textBatchArgs(e, (a) => batchForm(a, "value"));
+  const readers = textArgs?.map((a) =>
+    a.kind === "column" ? (b: Batch) => b.columns[a.index] : batchVector(a, ctx)
+  );
+  if (textArgs && readers?.every((r) => r !== undefined)) {
+    const texts = textBatchVector(e, textArgs, readers as ((b: Batch) => Vector)[]);
+    let rows: ReturnType<typeof compileExpr> | undefined;
     return (b) => {
       const v = texts(b);
       if (v) return v;
@@ -213,6 +230,7 @@ export function batchForm(e: BoundExpr, sink: "value" | "select"): boolean {
       e.kind === "cast" && e.arg.kind === "column" && e.arg.type.tag === "SYMBOL" && e.from.tag === "SYMBOL"
     ) return true;
     if (symbolTextColumn(e) !== undefined || symbolTupleColumns(e) !== undefined) return true;
+    if (textBatchArgs(e, (a) => batchForm(a, "value"))) return true;
     const cased = caseAsCodes(e);
     if (cased && batchForm(cased.codes, "value")) return true;
     const chars = charCaseAsCodes(e);
