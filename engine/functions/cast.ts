@@ -200,7 +200,7 @@ function charDigit(c: string, from: ColumnType, to: ColumnType, pos: number): nu
 
 /** Number → CHAR: a single digit 0-9 becomes that digit, anything else its code point (§3.2). */
 function toChar(v: Value, from: ColumnType, to: ColumnType, options: CastOptions): Value {
-  if (typeof v === "boolean") return v ? "1" : "0";
+  if (typeof v === "boolean") return v ? "T" : "F"; // CastTest#testBooleanToChar
   if (typeof v === "string") {
     if (v.length === 1) return v;
     if (v.length === 0) return null;
