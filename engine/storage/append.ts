@@ -15,17 +15,15 @@ import type { TableState } from "./table_state.ts";
 import { tsScale } from "./table_state.ts";
 import { partitionDir, type PartitionState, topOf } from "./txn_file.ts";
 import type { WriteSet } from "./write_set.ts";
-import { type ColumnChunk, gatherChunk, rowKeyPart, sliceChunk } from "./column_chunk.ts";
+import { type ColumnChunk, gatherChunk, rowKeyPart } from "./column_chunk.ts";
 import { encodeFixed } from "./fixed_codec.ts";
 import { encodeVar } from "./var_column.ts";
 import {
-  appendColumn,
   copyColumnPrefix,
   dataPath,
   readColumnRange,
   searchTimestamp,
   truncateColumn,
-  writeColumn,
 } from "./column_files.ts";
 import { DEFAULT_PARTITION, partitionNameOf, partitionRangeOf } from "./partition_name.ts";
 import {
@@ -42,7 +40,7 @@ import type { SymbolTable } from "./symbol_dict.ts";
 import { forEachLimit } from "./_limit.ts";
 import { checkNotNull } from "./not_null.ts";
 import { parquetWriteError } from "./parquet_partition.ts";
-import { makeSliced, rewriteTurn, writeGathered } from "./column_rewrite.ts";
+import { makeSliced, rewriteTurn, writeGathered, writeRange } from "./column_rewrite.ts";
 
 /** Rows from which an append gives `options.yieldTurn` a call after each column it encodes. */
 const YIELD_ROWS = 65_536;
@@ -130,10 +128,10 @@ export async function appendRows(
   }
   const keyColumns = ts ? dedupColumns(state) : [];
   const batchKey = (row: number) => rowKey(state, chunks, keyColumns, row);
-  // A large batch is sorted in pieces with turns between (the statement's, else storage's own).
-  let order = ts
-    ? (n >= YIELD_ROWS ? await sortOrderPaced(ts, rewriteTurn(options.yieldTurn)) : sortOrder(ts))
-    : null;
+  // A large batch is sorted and written in pieces with turns between (the statement's, else
+  // storage's own).
+  const turn = rewriteTurn(options.yieldTurn);
+  let order = ts ? (n >= YIELD_ROWS ? await sortOrderPaced(ts, turn) : sortOrder(ts)) : null;
   const conflict = ts && meta.dedupKeys.length > 0 ? options.onConflict : undefined;
   if (conflict) {
     ({ order, chunks } = dedupConflicting(
@@ -154,17 +152,19 @@ export async function appendRows(
   const dedup = meta.dedupKeys.length > 0;
   for (const g of groups) {
     const p = byName.get(g.name);
-    const groupChunk = (ci: number) => {
+    // The group's rows of a column after `fileRows` rows of its files, a slice at a time with
+    // turns between when the group is large (column_rewrite.ts).
+    const writeGroup = (path: string, ci: number, fileRows: number) => {
       const c = meta.columns[ci];
       return g.rows
-        ? gatherChunk(c.type, chunks[ci], null, g.rows)
-        : sliceChunk(c.type, chunks[ci], g.from, g.to);
+        ? writeGathered(path, c, fileRows, chunks[ci], null, g.rows, turn)
+        : writeRange(path, c, fileRows, chunks[ci], g.from, g.to, turn);
     };
     let next: PartitionState;
     if (p?.parquet) throw parquetWriteError(meta.name, p.name);
-    if (!p) next = await writePartition(state, work, g, groupChunk);
+    if (!p) next = await writePartition(state, work, g, writeGroup);
     else if (!ts || g.minTs > p.maxTs || (g.minTs === p.maxTs && !dedup)) {
-      next = await appendInPlace(state, work, p, g, groupChunk);
+      next = await appendInPlace(state, work, p, g, writeGroup);
     } else {
       next = await mergePartition(
         state,
@@ -289,13 +289,13 @@ async function writePartition(
   state: TableState,
   work: WriteSet,
   g: Group,
-  groupChunk: (ci: number) => ColumnChunk,
+  writeGroup: (path: string, ci: number, fileRows: number) => Promise<void>,
 ): Promise<PartitionState> {
   const { version, path } = await work.createPartitionDir(g.name);
   await forEachLimit(
     state.meta.columns,
     REWRITE_COLUMNS_PARALLEL * 4,
-    (c, ci) => writeColumn(path, c, groupChunk(ci)),
+    (_, ci) => writeGroup(path, ci, 0),
   );
   await syncDir(path);
   return { name: g.name, version, rowCount: g.to - g.from, minTs: g.minTs, maxTs: g.maxTs, tops: {} };
@@ -307,7 +307,7 @@ async function appendInPlace(
   work: WriteSet,
   p: PartitionState,
   g: Group,
-  groupChunk: (ci: number) => ColumnChunk,
+  writeGroup: (path: string, ci: number, fileRows: number) => Promise<void>,
 ): Promise<PartitionState> {
   const path = joinPath(work.tablePath, partitionDir(p));
   let filesCreated = false;
@@ -315,7 +315,7 @@ async function appendInPlace(
     const fileRows = p.rowCount - topOf(p, c.id);
     filesCreated ||= fileRows === 0; // the first rows of a column added later create its files
     work.onRollback(() => truncateColumn(path, c, fileRows));
-    await appendColumn(path, c, fileRows, groupChunk(ci));
+    await writeGroup(path, ci, fileRows);
   });
   if (filesCreated) await syncDir(path);
   const hasTs = state.meta.timestampIndex >= 0;

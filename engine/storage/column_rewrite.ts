@@ -12,7 +12,7 @@
  */
 import { fixedSize, isVarSize } from "../base/types.ts";
 import type { StoredColumn } from "./api.ts";
-import { type ColumnChunk, gatherChunk } from "./column_chunk.ts";
+import { type ColumnChunk, gatherChunk, sliceChunk } from "./column_chunk.ts";
 import { appendColumn, dataPath, indexPath, varDataSize } from "./column_files.ts";
 import { encodeOffsets } from "./var_column.ts";
 import { writeAll } from "./_fs.ts";
@@ -59,6 +59,28 @@ export async function writeGathered(
   const slice = (k: number) =>
     gatherChunk(column.type, a, b, order.subarray(k, Math.min(n, k + REWRITE_SLICE_ROWS)));
   await writeSlices(partPath, column, fileRows, n, slice, turn);
+}
+
+/**
+ * Writes rows [from, to) of `chunk` after the `fileRows` rows a column's files hold, slice by
+ * slice, and fsyncs them: what `appendColumn(partPath, column, fileRows, sliceChunk(...))` writes.
+ */
+export async function writeRange(
+  partPath: string,
+  column: StoredColumn,
+  fileRows: number,
+  chunk: ColumnChunk,
+  from: number,
+  to: number,
+  turn: Turn,
+): Promise<void> {
+  if (to - from <= REWRITE_SLICE_ROWS) {
+    await appendColumn(partPath, column, fileRows, sliceChunk(column.type, chunk, from, to));
+    return;
+  }
+  const slice = (k: number) =>
+    sliceChunk(column.type, chunk, from + k, Math.min(to, from + k + REWRITE_SLICE_ROWS));
+  await writeSlices(partPath, column, fileRows, to - from, slice, turn);
 }
 
 /**

@@ -1,16 +1,19 @@
 /**
  * Partition rewrites written a slice at a time (engine/storage/column_rewrite.ts, issue #17):
  * an out-of-order merge, UPDATE, DELETE, ALTER COLUMN TYPE and a conversion from Parquet back
- * to native over one partition of 201,000 rows (four slices of 65,536 and more) must leave
- * exactly the rows a model of the table says, for fixed-width, SYMBOL, STRING and VARCHAR
- * columns and a column added later (its column top inside the partition), read back after
- * each step and again after a reopen (from the files, not the cache).
+ * to native, and an in-order append of 71,000 rows, over one partition of 271,000 rows (five
+ * slices of 65,536) must leave exactly the rows a model of the table says, for fixed-width,
+ * SYMBOL, STRING and VARCHAR columns and a column added later (its column top inside the
+ * partition), read back after each step and again after a reopen (from the files, not the
+ * cache).
  */
 import assert from "node:assert/strict";
 import { Engine } from "../../../engine/mod.ts";
 import { rows } from "../_result_rows.ts";
 
 const N = 200_000;
+/** Rows appended in order after the first N, in slices too (the added column's files start there). */
+const APPENDED = 71_000;
 const BASE_US = 1704067200000000n; // 2024-01-01T00:00:00Z
 
 interface Row {
@@ -75,9 +78,9 @@ Deno.test({
         engine,
         "INSERT INTO t SELECT dateadd('u', (x * 1000)::int, '2024-01-01'::timestamp), x, " +
           "cast('k' || (x % 7) AS SYMBOL), cast(x AS STRING), cast('v' || x AS VARCHAR), x * 0.5, x::int " +
-          `FROM long_sequence(${N + 1000}) WHERE x > ${N}`,
+          `FROM long_sequence(${N + APPENDED}) WHERE x > ${N}`,
       );
-      for (let i = BigInt(N + 1); i <= BigInt(N + 1000); i++) {
+      for (let i = BigInt(N + 1); i <= BigInt(N + APPENDED); i++) {
         model.push({
           ts: BASE_US + i * 1000n,
           x: i,
