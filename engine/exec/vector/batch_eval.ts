@@ -9,6 +9,7 @@
 import {
   allocVectorData,
   type Batch,
+  type Value,
   type Vector,
   type VectorData,
   writeValue,
@@ -24,6 +25,7 @@ import { timeTextVector } from "./time_text.ts";
 import { symbolTextVector } from "./symbol_text.ts";
 import { symbolColumnsOf, symbolTupleTextVector } from "./symbol_tuple.ts";
 import { textBatchArgs, textBatchVector } from "./text_batch.ts";
+import { soleTextColumn, textMemo } from "./text_column.ts";
 import { caseAsCodes, caseTextVector, charCaseAsCodes, charCaseVector } from "./case_text.ts";
 
 type Out = Int8Array | Int16Array | Int32Array | Float32Array | Float64Array;
@@ -112,6 +114,19 @@ export function batchVector(
     };
   }
   const run = compileBatchExpr(e, "value", ctx.params, envOf(ctx));
+  const textCol = run ? undefined : soleTextColumn(e);
+  if (textCol) {
+    // Texts and other values of one STRING/VARCHAR column: once per distinct text (text_column.ts).
+    let rows: ReturnType<typeof compileExpr> | undefined;
+    const memo = textMemo(textCol, (b, i) => (rows ??= compileExpr(e, ctx))(b, i));
+    return (b) => {
+      const data = allocVectorData(e.type, b.rowCount);
+      const vs = memo(b);
+      rows ??= compileExpr(e, ctx);
+      for (let i = 0; i < b.rowCount; i++) writeValue(e.type, data, i, (vs ? vs[i] : rows(b, i)) as Value);
+      return { type: e.type, data };
+    };
+  }
   if (!run) return undefined;
   const t = e.type;
   let rows: ReturnType<typeof compileExpr> | undefined;
@@ -241,5 +256,6 @@ export function batchForm(e: BoundExpr, sink: "value" | "select"): boolean {
       if (argForm && timeTextVector(e, (b) => b.columns[0])) return true;
     }
   }
-  return compileBatchExpr(e, sink, [], PLAN_ENV) !== undefined;
+  return compileBatchExpr(e, sink, [], PLAN_ENV) !== undefined ||
+    (sink === "value" && soleTextColumn(e) !== undefined);
 }

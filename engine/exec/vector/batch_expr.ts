@@ -32,6 +32,7 @@ import { timeTextFn } from "./time_text.ts";
 import { ROUND_MODES, roundCode } from "./batch_round.ts";
 import { symbolColumnsOf, symbolTuplePredicate, symbolTupleValues } from "./symbol_tuple.ts";
 import { zoneShiftFn } from "./batch_zone.ts";
+import { soleTextColumn, textMemo } from "./text_column.ts";
 import { resolveTimeZone } from "../../functions/timezone.ts";
 import {
   ceilPerDay,
@@ -426,6 +427,10 @@ function node(g: Gen, e: BoundExpr): Node {
     ? symbolColumnsOf(e)
     : undefined;
   if (tuple && !compilesDirectly(e, g.params)) return tuplePredicate(g, e, tuple);
+  const text = g.env && (e.type.tag === "BOOLEAN" || NUMERIC_TAGS.has(e.type.tag))
+    ? soleTextColumn(e)
+    : undefined;
+  if (text) return textColumnValue(g, e, text);
   if (g.env && NUMERIC_TAGS.has(e.type.tag) && e.kind !== "column" && e.kind !== "const") {
     const col = soleSymbolColumn(e);
     if (col && !compilesDirectly(e, g.params)) return symbolValue(g, e, col);
@@ -1060,6 +1065,42 @@ function symbolPredicate(g: Gen, e: BoundExpr, col: Extract<BoundExpr, { kind: "
     return t;
   });
   return { v: g.tmp(`${s}[${a.v} < 0 ? 0 : ${a.v} + 1] === 1`), repr: "bool" };
+}
+
+/**
+ * A boolean or numeric expression of one STRING/VARCHAR column (`length(s) > 3`, `s LIKE 'a%'`):
+ * the row path's value per distinct text of the batch (text_column.ts), as a per-batch table
+ * the loop reads by row; NULL as NaN, and a LONG past 2^53 sends the batch row by row.
+ */
+function textColumnValue(g: Gen, e: BoundExpr, col: Extract<BoundExpr, { kind: "column" }>): Node {
+  if (e.type.tag === "BOOLEAN") {
+    const memo = textMemo(col, g.env!.rowPredicate(e));
+    const s = g.table((b) => {
+      const vs = memo(b);
+      if (!vs) return undefined;
+      const t = new Uint8Array(vs.length);
+      for (let i = 0; i < vs.length; i++) t[i] = vs[i] === true ? 1 : 0;
+      return t;
+    });
+    return { v: g.tmp(`${s}[i] === 1`), repr: "bool" };
+  }
+  const memo = textMemo(col, g.env!.rowValue(e));
+  const s = g.table((b) => {
+    const vs = memo(b);
+    if (!vs) return undefined;
+    const t = new Float64Array(vs.length);
+    for (let i = 0; i < vs.length; i++) {
+      const x = vs[i];
+      if (x === null || x === undefined) t[i] = NaN;
+      else if (typeof x === "bigint") {
+        if (x >= BigInt(SAFE) || x <= -BigInt(SAFE)) return undefined;
+        t[i] = Number(x);
+      } else if (typeof x === "number") t[i] = Number.isFinite(x) ? x : NaN;
+      else return undefined;
+    }
+    return t as unknown as Uint8Array;
+  });
+  return { v: g.tmp(`${s}[i]`), repr: "num", kind: kindOfTag(e.type.tag) };
 }
 
 /** A numeric expression of two or three SYMBOL columns (`length(concat(symbol, side))`), as tuplePredicate. */
