@@ -136,6 +136,8 @@ export interface JoinSpec {
   codeFirst?: Int32Array;
   sameNext?: Int32Array;
   nullFirst: number;
+  /** One SYMBOL key held by at most one build row per value (NULL included): no chains to walk. */
+  uniqueCodes?: boolean;
   rightTypes: ColumnType[];
   /** Joined rows per morsel beyond which the worker hands the job back (joinTuning). */
   joinedRowsMax: number;
@@ -264,6 +266,7 @@ export async function buildJoinSpec(
       codeFirst: chains && shared(chains.codeFirst),
       sameNext: chains && shared(chains.sameNext),
       nullFirst: chains?.nullFirst ?? -1,
+      uniqueCodes: chains?.unique,
       rightTypes: join.right.columns.map((c) => c.type),
       joinedRowsMax: joinTuning.joinedRowsMax,
       right: cols.map((c) => c.data),
@@ -296,7 +299,9 @@ function codeChains(built: Build, codeIds: Int32Array, textCount: number) {
   }
   const codeFirst = new Int32Array(codeIds.length);
   for (let c = 0; c < codeIds.length; c++) codeFirst[c] = codeIds[c] >= 0 ? firstOfId[codeIds[c]] : -1;
-  return { codeFirst, sameNext, nullFirst };
+  let unique = true;
+  for (let r = 0; r < rows && unique; r++) unique = sameNext[r] < 0;
+  return { codeFirst, sameNext, nullFirst, unique };
 }
 
 // ---- on a worker heap ----
@@ -326,6 +331,13 @@ export async function* joinedBatches(
   const rightNulls = spec.rightTypes.map((t) =>
     t.tag === "SYMBOL" ? -1 : (allocVectorData(t, 1) as Exclude<VectorData, Value[]>)[0]
   );
+  /** `n` NULLs of right column j, by the typed array's native fill (no gather). */
+  const nullsOf = (j: number, n: number): Exclude<VectorData, Value[]> => {
+    const src = spec.right[j];
+    const out = new (src.constructor as new (n: number) => typeof src)(n);
+    (out as unknown as { fill(v: number | bigint): void }).fill(rightNulls[j]);
+    return out;
+  };
   let hi: Int32Array[] = [], lo: Int32Array[] = [], hashes = new Int32Array(0);
   const leftRows = new Int32Array(BATCH_ROWS_MAX), rightRows = new Int32Array(BATCH_ROWS_MAX);
   const keepLeft = !spec.inner;
@@ -377,6 +389,26 @@ export async function* joinedBatches(
           atCandidate = -2;
           return false;
         }
+      }
+    }
+    pairs = p;
+    return true;
+  };
+  /**
+   * The probe of one SYMBOL key whose build rows are unique (a dimension, an aggregated
+   * subquery: the survey's j3): at most one pair per probe row, so a batch (at most
+   * BATCH_ROWS_MAX rows) never fills the pairs, and there is no chain to walk.
+   */
+  const fillUnique = (): boolean => {
+    const heads = codeFirst!, size = heads.length, nullFirst = spec.nullFirst, cs = codes;
+    const lr = leftRows, rr = rightRows, n = count, outer = keepLeft;
+    let p = 0;
+    for (let i = 0; i < n; i++) {
+      const k = cs[i];
+      const r = k < 0 ? nullFirst : k < size ? heads[k] : -1;
+      if (r >= 0 || outer) {
+        lr[p] = i;
+        rr[p++] = r;
       }
     }
     pairs = p;
@@ -444,8 +476,12 @@ export async function* joinedBatches(
       if (joined > spec.joinedRowsMax) throw new FastPathUnavailable("join fan-out past a morsel's share");
       // Every left row once, in order (a 1:1 join, a LEFT join that found nothing): the
       // batch's own vectors.
+      // (A unique key's probe pairs each row at most once, in order: n === count says it.)
       let identity = n === count;
-      for (let i = 0; identity && i < n; i++) identity = leftRows[i] === i;
+      if (!spec.uniqueCodes) { for (let i = 0; identity && i < n; i++) identity = leftRows[i] === i; }
+      // No right row at all (a LEFT join's batch that found nothing): NULL columns, no gather.
+      let anyRight = false;
+      for (let i = 0; !anyRight && i < n; i++) anyRight = rightRows[i] >= 0;
       const columns: Vector[] = new Array(leftWidth + spec.rightTypes.length);
       for (const c of cols) {
         if (c < leftWidth) {
@@ -453,7 +489,7 @@ export async function* joinedBatches(
           columns[c] = identity ? v : { type: v.type, data: gatherData(v.data, leftRows, n), dict: v.dict };
         } else {
           const j = c - leftWidth;
-          const data = gatherRight(spec.right[j], rightRows, n, rightNulls[j]);
+          const data = anyRight ? gatherRight(spec.right[j], rightRows, n, rightNulls[j]) : nullsOf(j, n);
           // SYMBOL codes of the main thread's dictionary (the merge decodes them there), with
           // the stand-in that answers the expressions' texts.
           columns[c] = { type: spec.rightTypes[j], data, dict: stubs.get(c) };
@@ -465,7 +501,7 @@ export async function* joinedBatches(
     atCandidate = -2;
     atMatched = false;
     for (;;) {
-      const done = codeFirst ? fillCodes() : fillWords();
+      const done = spec.uniqueCodes ? fillUnique() : codeFirst ? fillCodes() : fillWords();
       if (pairs > 0 && (pairs === BATCH_ROWS_MAX || done)) yield emit();
       if (done) break;
     }

@@ -37,6 +37,17 @@ const QUERIES: [string, boolean][] = [
     "ON t.s = d.s WHERE t.d > d.mv * 0.5 GROUP BY d.s ORDER BY d.s",
     true,
   ],
+  // A build side unique per SYMBOL key (one row per value, NULL's too or not): no chains.
+  [
+    "SELECT t.s, count(*), count(d.mv), sum(d.mv) FROM t LEFT JOIN (SELECT s, max(v) mv FROM r " +
+    "WHERE s != 'a' GROUP BY s) d ON t.s = d.s GROUP BY t.s ORDER BY t.s",
+    true,
+  ],
+  [
+    "SELECT d.s, count(*), min(t.i) FROM t JOIN (SELECT s, min(k) mk FROM r WHERE s IS NOT NULL " +
+    "GROUP BY s) d ON t.s = d.s WHERE t.i > d.mk GROUP BY d.s ORDER BY d.s",
+    true,
+  ],
   // A right SYMBOL column compared with a text on the workers (stand-in codes of its dictionary).
   ["SELECT count(*), sum(t.d) FROM t JOIN r ON t.i = r.k WHERE r.s = 'b'", true],
   ["SELECT count(*) FROM t JOIN r ON t.i = r.k WHERE r.s = 'no such'", true],
