@@ -52,6 +52,8 @@ export function parseFromClause(p: ParseState, first?: Source): FromClause {
  * a name (not SELECT/WITH/SHOW/VALUES) or a parenthesised item right after its `(`.
  */
 const QUERY_STARTS = new Set(["select", "with", "show", "values", "table", "declare"]);
+/** A set operation at the group's depth makes it a query: `((WITH ..) UNION ALL .. JOIN ..)`. */
+const SET_OPS = new Set(["union", "except", "intersect"]);
 
 function isJoinGroup(p: ParseState): boolean {
   if (!p.isOp("(")) return false;
@@ -66,6 +68,7 @@ function isJoinGroup(p: ParseState): boolean {
     if (t.kind === "eof" || (t.kind === "op" && t.text === ";")) return false;
     if (p.isOp("(", k)) depth++;
     else if (p.isOp(")", k)) depth--;
+    else if (depth === 1 && t.kind === "word" && SET_OPS.has(t.text.toLowerCase())) return false;
     else if (depth === 1 && t.kind === "word" && JOIN_STARTS.has(t.text.toLowerCase())) joins = true;
   }
   // `(t JOIN u ON ..) alias` stays QuestDB's subquery, whose columns the alias names.
