@@ -1261,6 +1261,9 @@ function cast(g: Gen, e: Extract<BoundExpr, { kind: "cast" }>): Node {
         kind: "int",
       };
     }
+    case "BOOLEAN":
+      // castValue: a non-zero number is true; NULL casts to false (BOOLEAN has no NULL).
+      return { v: g.tmp(`${x} === ${x} && ${x} !== 0`), repr: "bool" };
     case "SHORT":
     case "BYTE": {
       // castValue's castNumber / castBigInt: integers keep their low 16 (8) bits (`| 0` is

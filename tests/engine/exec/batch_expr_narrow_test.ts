@@ -182,7 +182,7 @@ Deno.test("round family inlined in the batch loops agrees with the row path", ()
     )
   ));
 
-Deno.test("narrowing casts to SHORT and BYTE agree with the row path", () =>
+Deno.test("narrowing casts to SHORT and BYTE, and casts to BOOLEAN, agree with the row path", () =>
   withTable((engine) =>
     agree(
       engine,
@@ -201,8 +201,20 @@ Deno.test("narrowing casts to SHORT and BYTE agree with the row path", () =>
         "cast(NULL AS SHORT)",
         "cast(d AS BYTE) * 2",
         "abs(cast(l AS SHORT))",
+        "cast(d AS BOOLEAN)",
+        "cast(i AS BOOLEAN)",
+        "cast(l AS BOOLEAN)",
+        "cast(f AS BOOLEAN)",
+        "cast(h AS BOOLEAN)",
+        "cast(d * 0 AS BOOLEAN)",
       ],
-      ["cast(i AS SHORT) = 0", "cast(d AS BYTE) < 0", "cast(l AS SHORT) + 1 = 1"],
+      [
+        "cast(i AS SHORT) = 0",
+        "cast(d AS BYTE) < 0",
+        "cast(l AS SHORT) + 1 = 1",
+        "cast(d AS BOOLEAN)",
+        "NOT cast(i AS BOOLEAN)",
+      ],
     )
   ));
 
