@@ -26,6 +26,7 @@ import { symbolTextVector } from "./symbol_text.ts";
 import { symbolColumnsOf, symbolTupleTextVector } from "./symbol_tuple.ts";
 import { textBatchArgs, textBatchVector } from "./text_batch.ts";
 import { soleTextColumn, textMemo } from "./text_column.ts";
+import { casePickVector, isPickCase } from "./case_pick.ts";
 import { caseAsCodes, caseTextVector, charCaseAsCodes, charCaseVector } from "./case_text.ts";
 
 type Out = Int8Array | Int16Array | Int32Array | Float32Array | Float64Array;
@@ -112,6 +113,10 @@ export function batchVector(
       for (let i = 0; i < b.rowCount; i++) writeValue(e.type, data, i, rows(b, i));
       return { type: e.type, data };
     };
+  }
+  if (isPickCase(e)) {
+    const pick = casePickVector(e, { mask: (c) => batchMask(c, ctx), vector: (x) => batchVector(x, ctx) });
+    if (pick) return pick;
   }
   const run = compileBatchExpr(e, "value", ctx.params, envOf(ctx));
   const textCol = run ? undefined : soleTextColumn(e);
@@ -246,6 +251,14 @@ export function batchForm(e: BoundExpr, sink: "value" | "select"): boolean {
     ) return true;
     if (symbolTextColumn(e) !== undefined || symbolTupleColumns(e) !== undefined) return true;
     if (textBatchArgs(e, (a) => batchForm(a, "value"))) return true;
+    if (isPickCase(e)) {
+      const parts = [...e.whens.map((w) => w.then), e.otherwise].filter((x) =>
+        x.kind !== "const" && x.kind !== "column"
+      );
+      if (e.whens.every((w) => batchForm(w.cond, "select")) && parts.every((x) => batchForm(x, "value"))) {
+        return true;
+      }
+    }
     const cased = caseAsCodes(e);
     if (cased && batchForm(cased.codes, "value")) return true;
     const chars = charCaseAsCodes(e);
