@@ -42,11 +42,13 @@ function ymd(t: bigint, u: TimeUnit): [number, number, number] {
   return civilFromDays(splitDay(t, u)[0]);
 }
 
-/** Sub-minute fields in the units PostgreSQL's extract uses (`milliseconds` = seconds × 1000 + ms). */
-function ofMinute(nanosPerOut: number): Extractor {
-  return (t, u) =>
-    BigInt(second(t, u) as number) * BigInt(1e9 / nanosPerOut) +
-    BigInt(Math.floor(nanoOfSecond(t, u) / nanosPerOut));
+/**
+ * Sub-second fields as QuestDB extracts them: the part within the second (`milliseconds` of
+ * 22:00:30.555555 is 555, `microseconds` 555555; ExtractFunctionTest), not PostgreSQL's
+ * seconds × 1000 + ms.
+ */
+function ofSecond(nanosPerOut: number): Extractor {
+  return (t, u) => BigInt(Math.floor(nanoOfSecond(t, u) / nanosPerOut));
 }
 
 /** The 14.3 functions: name, extractor, result type. */
@@ -101,9 +103,9 @@ const EXTRACT_PARTS: Record<string, [Extractor, ColumnType]> = {
   hour: [hour, T.INT],
   minute: [minute, T.INT],
   second: [second, T.INT],
-  milliseconds: [ofMinute(1e6), T.LONG],
-  microseconds: [ofMinute(1e3), T.LONG],
-  nanoseconds: [ofMinute(1), T.LONG],
+  milliseconds: [ofSecond(1e6), T.LONG],
+  microseconds: [ofSecond(1e3), T.LONG],
+  nanoseconds: [ofSecond(1), T.LONG],
   epoch: [(t, u) => t / TICKS_PER_SECOND[u], T.LONG], // truncates toward zero, like QuestDB
 };
 
@@ -130,7 +132,7 @@ function bindExtract(args: BoundArg[]): ScalarBinding | string {
   const part = constText(args[0]);
   if (!ta || typeof part !== "string") return noMatch("extract", args);
   const entry = EXTRACT_PARTS[part.toLowerCase()];
-  if (!entry) throw new SqlError(`unsupported part '${part}'`, args[0].pos);
+  if (!entry) throw new SqlError(`unsupported timestamp part: ${part}`, args[0].pos);
   const [extract, returns] = entry;
   return {
     returns,

@@ -224,8 +224,9 @@ export function parseCall(p: ParseState, head: { name: string; pos: number }): F
       p.closeParen(open);
       return call;
     }
-    if (lower === "extract" && field.kind === "word" && p.isWord("from", 1)) {
+    if (lower === "extract" && (field.kind === "word" || field.kind === "string") && p.isWord("from", 1)) {
       // extract(YEAR FROM ts) becomes extract('year', ts); the literal's text keeps `YEAR`.
+      // The part may be quoted too: extract('doy' FROM ts) (ExtractFunctionTest).
       p.next();
       p.next();
       call.args = [
@@ -233,8 +234,8 @@ export function parseCall(p: ParseState, head: { name: string; pos: number }): F
           kind: "literal",
           pos: field.pos,
           type: "string",
-          value: field.text.toLowerCase(),
-          text: field.text,
+          value: field.value.toLowerCase(),
+          text: field.kind === "string" ? field.value : field.text,
         },
         parseExpr(p),
       ];

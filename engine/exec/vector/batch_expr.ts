@@ -726,12 +726,15 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
   return unsupported();
 }
 
-/** extract() parts of LONG type on TIMESTAMPs, as loop code over R (the µs of the minute). */
+/**
+ * extract() parts of LONG type on TIMESTAMPs, as loop code over R (the µs of the minute):
+ * QuestDB's sub-second parts are within the second (datetime_extract.ts ofSecond).
+ */
 const LONG_PARTS: Record<string, string> = {
   epoch: "",
-  milliseconds: "Math.floor(R / 1000)",
-  microseconds: "R",
-  nanoseconds: "R * 1000",
+  milliseconds: "Math.floor((R % 1000000) / 1000)",
+  microseconds: "R % 1000000",
+  nanoseconds: "(R % 1000000) * 1000",
 };
 
 /** round-family calls with a constant scale (batch_round.ts), or undefined. */
