@@ -11,6 +11,7 @@ import { type PickFn, pickFnOf } from "./pick_states.ts";
 import { type StatFn, statFnOf } from "./stat_states.ts";
 import { type DoubleFn, doubleFnOf } from "./double_states.ts";
 import { type CollectFn, collectFnOf } from "./collect_states.ts";
+import { type BigSumFn, bigSumFnOf } from "./big_sum_states.ts";
 
 export type AggKind =
   | { kind: "native"; fn: NativeFn }
@@ -23,6 +24,7 @@ export type AggKind =
     percentile?: { p: number; digits: number; integers: boolean };
     delimiter?: string;
   }
+  | { kind: "bigSum"; fn: BigSumFn }
   | { kind: "row" };
 
 /** Whether the call is a DISTINCT aggregate (aggregates.ts marks the binding). */
@@ -58,6 +60,8 @@ function kindOf(call: AggregateCall, distinct: boolean): AggKind {
   }
   const pick = args.length === 1 ? pickFnOf(call.name, args[0].type, distinct) : undefined;
   if (pick) return { kind: "pick", fn: pick };
+  const bigSum = args.length === 1 ? bigSumFnOf(call.name, args[0].type, distinct) : undefined;
+  if (bigSum) return { kind: "bigSum", fn: bigSum };
   const tags = args.map((x) => x.type.tag);
   // approx_var_samp is the exact sample variance (aggregate_regression.ts).
   const stat = statFnOf(call.name === "approx_var_samp" ? "var_samp" : call.name, tags, distinct);

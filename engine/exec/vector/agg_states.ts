@@ -41,7 +41,8 @@ function layoutOf(v: Vector): Layout | undefined {
   if (d instanceof Float32Array) return "f32";
   if (d instanceof Int32Array) return v.type.tag === "INT" ? "i32" : undefined;
   if (d instanceof Int16Array) return v.type.tag === "SHORT" ? "i16" : undefined;
-  if (d instanceof Int8Array) return v.type.tag === "BYTE" ? "i8" : undefined;
+  // BOOLEAN holds 0/1 bytes: avg(BOOLEAN) is the share of true, as the row path's Number(v).
+  if (d instanceof Int8Array) return v.type.tag === "BYTE" || v.type.tag === "BOOLEAN" ? "i8" : undefined;
   if (d instanceof BigInt64Array) return "i64";
   return undefined;
 }
@@ -58,6 +59,7 @@ export function nativeFnOf(
   if (distinct) return undefined;
   if (name === "count") return argType ? "count" : "count*";
   if (!argType || !["sum", "avg", "min", "max"].includes(name)) return undefined;
+  if (name === "avg" && argType.tag === "BOOLEAN") return "avg";
   const numeric = ["DOUBLE", "FLOAT", "INT", "SHORT", "BYTE", "LONG"];
   const ordered = [...numeric, "DATE", "TIMESTAMP", "TIMESTAMP_NS"];
   if ((name === "min" || name === "max") ? ordered.includes(argType.tag) : numeric.includes(argType.tag)) {

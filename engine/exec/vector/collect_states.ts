@@ -10,8 +10,8 @@
  *   as in the accumulator's Map, so ties go to the same value;
  * - approx_percentile / approx_median: the accumulator's DoubleHistogram for every group,
  *   its counts in typed arrays (histogram_states.ts), recorded from a double vector;
- * - min / max of text, symbols, IPv4 and booleans: the best value per group, compared as the
- *   accumulator compares; string_agg / string_distinct_agg: each group's parts;
+ * - min / max of text, symbols, IPv4, booleans, UUID, DECIMAL and LONG256: the best value per
+ *   group, compared as the accumulator compares; string_agg / string_distinct_agg: each group's parts;
  * - bit_and / bit_or / bit_xor of integers: the fold in 32-bit words per group;
  * - isOrdered of numbers and times: a flag and the previous value per group;
  * - percentile_cont/disc, quantile_cont/disc of non-LONG numbers: each group's values, sorted
@@ -74,7 +74,18 @@ const KEY_TAGS = new Set([
 ]);
 const NUMERIC = new Set(["DOUBLE", "FLOAT", "LONG", "INT", "SHORT", "BYTE"]);
 /** min/max argument types without a native form, compared as the accumulator's `<` / `>` does. */
-const EXTREME_TAGS = new Set(["CHAR", "STRING", "VARCHAR", "SYMBOL", "IPV4", "BOOLEAN"]);
+const EXTREME_TAGS = new Set([
+  "CHAR",
+  "STRING",
+  "VARCHAR",
+  "SYMBOL",
+  "IPV4",
+  "BOOLEAN",
+  // Canonical lowercase strings, and bigints: ordered by < and > as compareValues orders them.
+  "UUID",
+  "DECIMAL",
+  "LONG256",
+]);
 
 /**
  * The batch form of `name` over arguments of `types`, or undefined. Constant arguments

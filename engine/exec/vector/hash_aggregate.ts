@@ -38,6 +38,7 @@ import { StatAgg } from "./stat_states.ts";
 import { PickAgg } from "./pick_states.ts";
 import { DoubleAgg } from "./double_states.ts";
 import { CollectAgg } from "./collect_states.ts";
+import { BigSumAgg } from "./big_sum_states.ts";
 import { type AggKind, aggKindOf, isDistinct } from "./agg_kind.ts";
 import { DistinctRows } from "./distinct_rows.ts";
 import { IntPairHash } from "./int_hash.ts";
@@ -91,6 +92,8 @@ interface AggPlan {
   /** geomean, weighted_avg, vwap, twap, ... and bool_*, arg_*, mode, approx_* (statArgs too). */
   dbl?: DoubleAgg;
   collect?: CollectAgg;
+  /** sum/avg of DECIMAL, sum of LONG256 (exact bigint sums). */
+  bigSum?: BigSumAgg;
   /** Accumulator fallback: one per group, argument evaluators per row. */
   accs?: Accumulator[];
   args?: Evaluator[];
@@ -151,6 +154,8 @@ export async function* runHashAggregate(
         };
       case "stat":
         return { call, filter, filterMask, stat: new StatAgg(kind.fn), statArgs: vectors() };
+      case "bigSum":
+        return { call, filter, filterMask, bigSum: new BigSumAgg(kind.fn), arg: vectorOf(call.args[0], ctx) };
       case "double":
         return { call, filter, filterMask, dbl: new DoubleAgg(kind.fn), statArgs: vectors() };
       case "collect":
@@ -175,7 +180,8 @@ export async function* runHashAggregate(
     96 * aggs.filter((a) => a.accs).length + StatAgg.GROUP_BYTES * aggs.filter((a) => a.stat).length +
     PickAgg.GROUP_BYTES * aggs.filter((a) => a.pick).length +
     DoubleAgg.GROUP_BYTES * aggs.filter((a) => a.dbl).length +
-    CollectAgg.GROUP_BYTES * aggs.filter((a) => a.collect).length;
+    CollectAgg.GROUP_BYTES * aggs.filter((a) => a.collect).length +
+    BigSumAgg.GROUP_BYTES * aggs.filter((a) => a.bigSum).length;
   for (const a of aggs) a.native?.reserve(groups);
   let charged = 0;
   for await (const b of input) {
@@ -235,6 +241,11 @@ export async function* runHashAggregate(
         a.pick.add(gids, rows, a.arg!(b), m);
         continue;
       }
+      if (a.bigSum) {
+        a.bigSum.reserve(groups);
+        a.bigSum.add(gids, rows, a.arg!(b), m);
+        continue;
+      }
       const state = a.stat ?? a.dbl ?? a.collect;
       if (state) {
         state.reserve(groups);
@@ -271,6 +282,7 @@ export async function* runHashAggregate(
     else if (a.pick) a.pick.reserve(groups);
     else if (a.dbl) a.dbl.reserve(groups);
     else if (a.collect) a.collect.reserve(groups);
+    else if (a.bigSum) a.bigSum.reserve(groups);
     else while (a.accs!.length < groups) a.accs!.push(a.call.binding.create());
   }
   // Output columns written directly, batch by batch: a row array per group (330K groups of
@@ -324,6 +336,8 @@ export async function* runHashAggregate(
           ? p.dbl.result(at + i)
           : p.collect
           ? p.collect.result(at + i)
+          : p.bigSum
+          ? p.bigSum.result(at + i)
           : p.accs![at + i].result();
         writeValue(t, data, i, v);
       }

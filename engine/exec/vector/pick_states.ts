@@ -31,12 +31,12 @@ export const READ_BACK_TAGS: ReadonlySet<string> = new Set([
   "IPV4",
   "UUID",
 ]);
-/** first/last also take TIMESTAMP_NS. */
-const TAGS = new Set([...READ_BACK_TAGS, "TIMESTAMP_NS"]);
 
 /** The batch form of `name` over an argument of type `t`, or undefined. */
 export function pickFnOf(name: string, t: ColumnType | undefined, distinct: boolean): PickFn | undefined {
-  if (distinct || !t || !TAGS.has(t.tag)) return undefined;
+  // Any type: the other types' vectors (GEOHASH, LONG256, BINARY, DECIMAL, INTERVAL, ARRAY, ...)
+  // hold the scalar values themselves, which readValue returns as the row evaluator does.
+  if (distinct || !t || t.tag === "CURSOR") return undefined;
   return name === "first" || name === "last" || name === "first_not_null" || name === "last_not_null"
     ? name
     : undefined;

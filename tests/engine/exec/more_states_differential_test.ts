@@ -4,12 +4,17 @@
  * many groups and values, so the bit rectangle widens and moves to the hash), approx_percentile
  * / approx_median over histogram_states.ts (values spanning many binary orders both ways, so
  * the ranges shift and rescale; LONGs past 2^31 and near 2^53), with NULLs, FILTER, one and two
- * keys, no key and an empty input. EXPLAIN names no row accumulators for them.
+ * keys, no key and an empty input; sum/avg/min/max of DECIMAL, sum/min/max of LONG256 and
+ * min/max of UUID (big_sum_states.ts, collect_states.ts), avg(BOOLEAN) (agg_states.ts) and
+ * first/last (and _not_null) of every type (pick_states.ts), DISTINCT forms too. EXPLAIN names no
+ * row accumulators for them.
  */
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
 import { bothWays, resultKey, rows } from "../_result_rows.ts";
 import { setReferenceExecution } from "../../../engine/exec/vector/physical.ts";
+import { BigSumAgg } from "../../../engine/exec/vector/big_sum_states.ts";
+import { decimalType } from "../../../engine/base/types.ts";
 
 const AGGS = [
   "count(DISTINCT i)",
@@ -90,4 +95,108 @@ Deno.test("DISTINCT pairs and approx_percentile histograms on typed states answe
     await engine.close();
     await Deno.remove(root, { recursive: true });
   }
+});
+
+const TYPED_AGGS = [
+  "sum(dec)",
+  "avg(dec)",
+  "min(dec)",
+  "max(dec)",
+  "sum(wdec)",
+  "avg(wdec)",
+  "max(wdec)",
+  "sum(l256)",
+  "min(l256)",
+  "max(l256)",
+  "min(u)",
+  "max(u)",
+  "avg(b)",
+  "avg(i > 50)",
+  "sum(DISTINCT dec)",
+  "avg(dec) FILTER (WHERE i > 20)",
+  "max(u) FILTER (WHERE b)",
+  "first(gh)",
+  "last(gh)",
+  "first_not_null(l256)",
+  "last_not_null(l256)",
+  "first(bin)",
+  "last_not_null(bin)",
+  "first(dec)",
+  "last(wdec)",
+  "first_not_null(dec)",
+  "first(interval(ts, ts + 1000))",
+  "last(ARRAY[d, 1.0])",
+  "last_not_null(u)",
+];
+
+Deno.test("DECIMAL, LONG256, UUID, BOOLEAN aggregates and first/last of every type on typed states answer as the row path", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_more_states_types_" });
+  const engine = await Engine.open({ root, cacheBytes: 64 * 1024 * 1024, parallelWorkers: 0 });
+  try {
+    await engine.execute(
+      "CREATE TABLE v AS (SELECT timestamp_sequence('2024-01-01', 1_000_000L) ts, rnd_symbol(5, 2, 3, 3) k, " +
+        "x % 2000 g, rnd_double(4) d, rnd_int(0, 100, 4) i, rnd_boolean() b, " +
+        "rnd_long(-100000, 100000, 4)::decimal(18,3) dec, cast(rnd_double(3) * 1e20 as decimal(40,5)) wdec, " +
+        "CASE WHEN x % 6 = 0 THEN NULL ELSE rnd_long256() END l256, " +
+        "CASE WHEN x % 5 = 0 THEN NULL ELSE rnd_uuid4() END u, rnd_geohash(30) gh, rnd_bin(2, 4, 3) bin " +
+        "FROM long_sequence(150_000)) TIMESTAMP(ts) PARTITION BY DAY",
+      adminSession(),
+    );
+    const queries = [
+      `SELECT k, ${TYPED_AGGS.join(", ")} FROM v GROUP BY k`,
+      `SELECT g, ${TYPED_AGGS.join(", ")} FROM v GROUP BY g`,
+      `SELECT k, b, ${TYPED_AGGS.join(", ")} FROM v GROUP BY k, b`,
+      `SELECT ${TYPED_AGGS.join(", ")} FROM v`,
+      `SELECT k, ${TYPED_AGGS.join(", ")} FROM v WHERE i < 0 GROUP BY k`,
+      `SELECT ${TYPED_AGGS.join(", ")} FROM v WHERE i < 0`,
+    ];
+    for (const sql of queries) {
+      const { got, want, plan } = await bothWays(engine, sql);
+      assert.match(plan, /vectorized hash/, sql);
+      assert.doesNotMatch(plan, /row accumulators/, sql);
+      const sort = (rs: unknown[][]) => rs.map((r) => r.map(resultKey).join("|")).sort();
+      assert.deepEqual(sort(got), sort(want), sql);
+      if (!sql.includes("i < 0 GROUP")) assert.ok(got.length > 0, sql);
+    }
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("DECIMAL sums stay exact across the flush of their 32-bit parts (2^21 rows)", () => {
+  const t = decimalType(18, 2);
+  const agg = new BigSumAgg("decimal_sum"), avg = new BigSumAgg("decimal_avg");
+  const want = [0n, 0n, 0n], count = [0n, 0n, 0n];
+  const rows = 65536, gids = new Int32Array(rows);
+  // Group 0 takes most of 5.2M rows near 2^31: past 2^53 in all, so an unflushed double would round.
+  for (let batch = 0; batch < 80; batch++) {
+    const values: (bigint | null)[] = [];
+    for (let i = 0; i < rows; i++) {
+      const g = i % 17 === 0 ? 1 : i % 19 === 0 ? 2 : 0;
+      gids[i] = g;
+      // Values at the 32-bit edges (the double part's worst case), past them, and NULLs.
+      const v = i % 97 === 0
+        ? null
+        : i % 89 === 0
+        ? 9_000_000_000_000_000n - BigInt(i)
+        : i % 2
+        ? 2147483647n
+        : 2147483647n - BigInt(batch);
+      values.push(v);
+      if (v !== null) {
+        want[g] += v;
+        count[g]++;
+      }
+    }
+    for (const a of [agg, avg]) {
+      a.reserve(3);
+      a.add(gids, rows, { type: t, data: values }, undefined);
+    }
+  }
+  for (let g = 0; g < 3; g++) {
+    assert.equal(agg.result(g), want[g]);
+    assert.equal(avg.result(g), want[g] / count[g]);
+  }
+  assert.equal(agg.result(3), null);
 });
