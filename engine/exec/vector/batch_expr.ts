@@ -644,6 +644,18 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
     g.checkRange(t);
     return { v: t, repr: "num", kind: "long" };
   }
+  const perRow = dateAddPerRow(e);
+  if (perRow) {
+    // dateadd with a count that varies by row and a fixed unit: addUnits' t + count * unit,
+    // exact while the product and the sum stay within 2^53 (else the batch goes by row).
+    const n = node(g, e.args[1]), a = node(g, e.args[2]);
+    num(n);
+    const p = g.tmp(`${n.v} * ${perRow}`);
+    g.checkRange(p);
+    const t = g.tmp(`${a.v} !== ${a.v} || ${n.v} !== ${n.v} ? NaN : ${a.v} + ${p}`);
+    g.checkRange(t);
+    return { v: t, repr: "num", kind: "long" };
+  }
   if (e.args.length === 1 && e.type.tag === "INT" && e.args[0].type.tag === "TIMESTAMP") {
     const f = inlineField(name);
     if (!f) unsupported();
@@ -736,6 +748,22 @@ const LONG_PARTS: Record<string, string> = {
   microseconds: "R % 1000000",
   nanoseconds: "(R % 1000000) * 1000",
 };
+
+/**
+ * The µs of one unit for dateadd(unit, count, ts) with a constant fixed unit (not M, y or n)
+ * and a count that is not constant (dateAddShift takes constant counts), or undefined.
+ */
+function dateAddPerRow(e: Extract<BoundExpr, { kind: "call" }>): number | undefined {
+  if (e.name !== "dateadd" || e.args.length !== 3 || e.type.tag !== "TIMESTAMP") return undefined;
+  const [u, n, t] = e.args;
+  const letter = constText(u);
+  if (letter === undefined || n.kind === "const" || t.type.tag !== "TIMESTAMP") return undefined;
+  const nanos = FIXED_NANOS[letter];
+  if (typeof nanos !== "bigint" || !Object.hasOwn(FIXED_NANOS, letter) || nanos % 1000n !== 0n) {
+    return undefined;
+  }
+  return Number(nanos / 1000n);
+}
 
 /** round-family calls with a constant scale (batch_round.ts), or undefined. */
 function roundCall(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node | undefined {

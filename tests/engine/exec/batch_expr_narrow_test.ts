@@ -288,3 +288,17 @@ Deno.test("extract epoch and sub-minute parts agree with the row path", () =>
       ["extract(epoch from t2) = 0", "extract(epoch from t2) = -1", "extract(milliseconds from t2) > 59000"],
     )
   ));
+
+Deno.test("dateadd with a count per row agrees with the row path", () =>
+  withTable((engine) =>
+    agree(
+      engine,
+      ["U", "T", "s", "m", "h", "d", "w"].map((u) => `dateadd('${u}', i, t2)`).concat([
+        "dateadd('h', h, t2)",
+        "dateadd('d', cast(l AS INT), t2)",
+        "dateadd('s', l, t2)",
+        "dateadd('w', i, ts)",
+      ]),
+      ["dateadd('d', h, t2) > '2024-01-01'", "dateadd('m', i, t2) IS NULL"],
+    )
+  ));
