@@ -125,6 +125,8 @@ function bindTimestampFloor(args: BoundArg[]): ScalarBinding | string {
   if (args.length < 2 || args.length > 3 || !isTextArg(args[0])) return noMatch("timestamp_floor", args);
   const ta = timeArg(args[1]);
   if (!ta || (args.length === 3 && !timeArg(args[2]))) return noMatch("timestamp_floor", args);
+  // TimestampCeilFloorFunctionFactoryTest#testFloorNullKind: a NULL constant unit is refused.
+  if (args[0].constant && (args[0].value ?? null) === null) throw invalidUnit("null", args[0].pos);
   const stride = strideOf(args[0]);
   const unit: TimeUnit = ta.unit;
   return {
@@ -146,6 +148,7 @@ function bindTimestampCeil(args: BoundArg[]): ScalarBinding | string {
   if (!ta) return noMatch("timestamp_ceil", args);
   const u = constText(args[0]);
   if (typeof u === "string" && (u.length !== 1 || !isUnitLetter(u))) throw invalidUnit(u, args[0].pos);
+  if (args[0].constant && (args[0].value ?? null) === null) throw invalidUnit("null", args[0].pos);
   return {
     returns: ta.type,
     argTypes: [args[0].type, ta.type],
