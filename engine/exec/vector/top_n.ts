@@ -9,7 +9,7 @@
  * `topNCandidates` WASM kernel (issue #16: eight rows per SIMD step, ~4x the JavaScript loop),
  * in place when the batch's column is a view of the WASM column cache.
  */
-import { type Batch, INT_NULL, LONG_NULL, readValue, type Value, type Vector } from "../../base/values.ts";
+import { type Batch, INT_NULL, readValue, type Value, type Vector } from "../../base/values.ts";
 import { compareValues } from "../../functions/value_compare.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
 import { rowOf, rowsToBatches } from "../batch_util.ts";
@@ -36,7 +36,15 @@ export function rankReader(v: Vector): ((i: number) => number) | undefined {
       return x - x === 0 ? x : -Infinity;
     };
   }
-  if (d instanceof BigInt64Array) return (i) => (d[i] === LONG_NULL ? -Infinity : Number(d[i]));
+  if (d instanceof BigInt64Array) {
+    // From the two 32-bit words: reading a BigInt64Array element allocates a bigint (~20 ns a
+    // row). hi * 2^32 is exact and the sum is rounded once, to the double Number(d[i]) gives.
+    const w = new Int32Array(d.buffer, d.byteOffset, d.length * 2);
+    return (i) => {
+      const hi = w[2 * i + 1], lo = w[2 * i];
+      return hi === -2147483648 && lo === 0 ? -Infinity : hi * 4294967296 + (lo >>> 0);
+    };
+  }
   if (d instanceof Int32Array && tag === "INT") return (i) => (d[i] === INT_NULL ? -Infinity : d[i]);
   if ((d instanceof Int16Array && tag === "SHORT") || (d instanceof Int8Array && tag === "BYTE")) {
     return (i) => d[i];
@@ -88,6 +96,20 @@ export async function* runTopN(
   };
   const first = keys[0];
   const sign = first.desc ? -1 : 1;
+  /**
+   * Row i of `b` against the worst kept row by every key, exactly (the sort's comparison): a
+   * row whose first key ties with that row's is a candidate only if it sorts before it (it
+   * comes later in the input, so a full tie sorts after). Without this, a first key with few
+   * values (ORDER BY side, price DESC) made every row of the best value a candidate.
+   */
+  const beforeWorst = (b: Batch, i: number): boolean => {
+    const worst = kept[keep - 1];
+    for (const k of keys) {
+      const c = compareValues(readValue(b.columns[k.index], i), worst[k.index], k.type);
+      if (c !== 0) return (k.desc ? -c : c) < 0;
+    }
+    return false;
+  };
   let kept: Value[][] = [];
   let candidates: Value[][] = [];
   // Worst kept row's first key, valid when kept.length === keep.
@@ -184,6 +206,7 @@ export async function* runTopN(
               const at = from + sel[j];
               const r = rank!(at), t = limit!;
               if (sign > 0 ? r > t : r < t) continue;
+              if (r === thresholdRank && kept.length === keep && !beforeWorst(b, at)) continue;
               candidates.push(rowOf(b, at));
               if (candidates.length >= mergeEvery) merge();
             }
@@ -194,9 +217,11 @@ export async function* runTopN(
           // Skip a row whose first key is strictly worse than the worst kept row's (or the floor).
           const r = rank!(i);
           if (sign > 0 ? r > lim : r < lim) continue;
+          if (r === thresholdRank && kept.length === keep && !beforeWorst(b, i)) continue;
         } else if (kept.length === keep) {
           const c = compareValues(readValue(v, i), thresholdValue, first.type);
           if (sign * c > 0) continue;
+          if (c === 0 && !beforeWorst(b, i)) continue;
         }
         candidates.push(rowOf(b, i));
         if (candidates.length >= mergeEvery || kept.length + candidates.length === keep) merge();
