@@ -5,6 +5,7 @@
  * - bool_and / bool_or: a byte per group;
  * - arg_min / arg_max(value, key) over a numeric or time key: the best key per group as a
  *   double (or a LONG's two words), the value read (readValue) only when the key improves;
+ *   over a text, symbol, UUID, DECIMAL, ... key: the best key per group as its value;
  * - mode(x): (group, value id) pairs counted in one pair table (value ids from KeyIds), the
  *   best pair per group chosen in pair-creation order, which is each group's first-seen order
  *   as in the accumulator's Map, so ties go to the same value;
@@ -100,7 +101,12 @@ export function collectFnOf(name: string, types: ColumnType[], distinct: boolean
       return types.length === 1 && t === "BOOLEAN" ? name : undefined;
     case "arg_min":
     case "arg_max":
-      return types.length === 2 && VALUE_TAGS.has(t) && KEY_TAGS.has(types[1].tag) ? name : undefined;
+      // Values of any type are read back as they are; keys compare as numbers, or as the
+      // accumulator's compareValues orders text, symbols, UUIDs, bigints (< and >).
+      return types.length === 2 && t !== "CURSOR" &&
+          (KEY_TAGS.has(types[1].tag) || EXTREME_TAGS.has(types[1].tag))
+        ? name
+        : undefined;
     case "mode":
       return types.length === 1 && VALUE_TAGS.has(t) ? name : undefined;
     case "approx_percentile":
@@ -140,6 +146,8 @@ export class CollectAgg {
   #key = new Float64Array(0);
   #keyHi = new Int32Array(0);
   #values: Value[] = [];
+  /** arg_* over keys compared as values (text, symbols, ...): the best key per group. */
+  #bestKeys: Value[] = [];
   /** mode: value ids, (group, value id) pairs, each pair's count and group. */
   #ids?: KeyIds;
   #pairs?: IntPairHash;
@@ -208,6 +216,9 @@ export class CollectAgg {
       this.#key = key;
       this.#keyHi = hi;
       while (this.#values.length < size) this.#values.push(null);
+      if (this.fn === "arg_min" || this.fn === "arg_max") {
+        while (this.#bestKeys.length < size) this.#bestKeys.push(null);
+      }
     }
   }
 
@@ -277,6 +288,25 @@ export class CollectAgg {
   ): void {
     const seen = this.#seen, best = this.#key, bestHi = this.#keyHi, values = this.#values;
     const kd = key.data;
+    if (!KEY_TAGS.has(key.type.tag)) {
+      const keys = this.#bestKeys;
+      for (let i = 0; i < rows; i++) {
+        if (mask && !mask[i]) continue;
+        const k = readValue(key, i);
+        if (k === null) continue;
+        const g = gids[i];
+        // Strict, so ties keep the first row (compareValues orders primitives by < and >).
+        if (
+          seen[g] && (max ? !((k as string) > (keys[g] as string)) : !((k as string) < (keys[g] as string)))
+        ) {
+          continue;
+        }
+        seen[g] = 1;
+        keys[g] = k;
+        values[g] = readValue(arg, i);
+      }
+      return;
+    }
     if (kd instanceof BigInt64Array) {
       // LONG-like keys by words: hi signed, lo unsigned; LONG_NULL (hi INT_MIN, lo 0) skipped.
       const w = new Int32Array(kd.buffer, kd.byteOffset, 2 * rows);

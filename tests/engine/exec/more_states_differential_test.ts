@@ -5,7 +5,8 @@
  * / approx_median over histogram_states.ts (values spanning many binary orders both ways, so
  * the ranges shift and rescale; LONGs past 2^31 and near 2^53), with NULLs, FILTER, one and two
  * keys, no key and an empty input; sum/avg/min/max of DECIMAL, sum/min/max of LONG256 and
- * min/max of UUID (big_sum_states.ts, collect_states.ts), avg(BOOLEAN) (agg_states.ts) and
+ * min/max of UUID (big_sum_states.ts, collect_states.ts), arg_min/arg_max with text, symbol,
+ * UUID, DECIMAL, LONG256 and BOOLEAN keys and values of any type, avg(BOOLEAN) (agg_states.ts) and
  * first/last (and _not_null) of every type (pick_states.ts), DISTINCT forms too. EXPLAIN names no
  * row accumulators for them.
  */
@@ -127,6 +128,13 @@ const TYPED_AGGS = [
   "first(interval(ts, ts + 1000))",
   "last(ARRAY[d, 1.0])",
   "last_not_null(u)",
+  "arg_min(d, k)",
+  "arg_max(d, k)",
+  "arg_max(i, u)",
+  "arg_max(gh, dec)",
+  "arg_min(bin, l256)",
+  "arg_max(u, b)",
+  "arg_min(dec, u) FILTER (WHERE i > 30)",
 ];
 
 Deno.test("DECIMAL, LONG256, UUID, BOOLEAN aggregates and first/last of every type on typed states answer as the row path", async () => {
