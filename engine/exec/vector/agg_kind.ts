@@ -12,6 +12,7 @@ import { type StatFn, statFnOf } from "./stat_states.ts";
 import { type DoubleFn, doubleFnOf } from "./double_states.ts";
 import { type CollectFn, collectFnOf } from "./collect_states.ts";
 import { type BigSumFn, bigSumFnOf } from "./big_sum_states.ts";
+import { type ArrayFn, arrayFnOf } from "./array_states.ts";
 
 export type AggKind =
   | { kind: "native"; fn: NativeFn }
@@ -25,6 +26,7 @@ export type AggKind =
     delimiter?: string;
   }
   | { kind: "bigSum"; fn: BigSumFn }
+  | { kind: "array"; fn: ArrayFn }
   | { kind: "row" };
 
 /** Whether the call is a DISTINCT aggregate (aggregates.ts marks the binding). */
@@ -62,6 +64,8 @@ function kindOf(call: AggregateCall, distinct: boolean): AggKind {
   if (pick) return { kind: "pick", fn: pick };
   const bigSum = args.length === 1 ? bigSumFnOf(call.name, args[0].type, distinct) : undefined;
   if (bigSum) return { kind: "bigSum", fn: bigSum };
+  const array = args.length === 1 ? arrayFnOf(call.name, args[0].type, distinct) : undefined;
+  if (array) return { kind: "array", fn: array };
   const tags = args.map((x) => x.type.tag);
   // approx_var_samp is the exact sample variance (aggregate_regression.ts).
   const stat = statFnOf(call.name === "approx_var_samp" ? "var_samp" : call.name, tags, distinct);

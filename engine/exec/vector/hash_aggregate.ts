@@ -39,6 +39,7 @@ import { PickAgg } from "./pick_states.ts";
 import { DoubleAgg } from "./double_states.ts";
 import { CollectAgg } from "./collect_states.ts";
 import { BigSumAgg } from "./big_sum_states.ts";
+import { ArrayAgg } from "./array_states.ts";
 import { type AggKind, aggKindOf, isDistinct } from "./agg_kind.ts";
 import { DistinctRows } from "./distinct_rows.ts";
 import { IntPairHash } from "./int_hash.ts";
@@ -94,6 +95,8 @@ interface AggPlan {
   collect?: CollectAgg;
   /** sum/avg of DECIMAL, sum of LONG256 (exact bigint sums). */
   bigSum?: BigSumAgg;
+  /** array_agg, asum/amin/amax/aavg. */
+  array?: ArrayAgg;
   /** Accumulator fallback: one per group, argument evaluators per row. */
   accs?: Accumulator[];
   args?: Evaluator[];
@@ -156,6 +159,8 @@ export async function* runHashAggregate(
         return { call, filter, filterMask, stat: new StatAgg(kind.fn), statArgs: vectors() };
       case "bigSum":
         return { call, filter, filterMask, bigSum: new BigSumAgg(kind.fn), arg: vectorOf(call.args[0], ctx) };
+      case "array":
+        return { call, filter, filterMask, array: new ArrayAgg(kind.fn), arg: vectorOf(call.args[0], ctx) };
       case "double":
         return { call, filter, filterMask, dbl: new DoubleAgg(kind.fn), statArgs: vectors() };
       case "collect":
@@ -181,7 +186,8 @@ export async function* runHashAggregate(
     PickAgg.GROUP_BYTES * aggs.filter((a) => a.pick).length +
     DoubleAgg.GROUP_BYTES * aggs.filter((a) => a.dbl).length +
     CollectAgg.GROUP_BYTES * aggs.filter((a) => a.collect).length +
-    BigSumAgg.GROUP_BYTES * aggs.filter((a) => a.bigSum).length;
+    BigSumAgg.GROUP_BYTES * aggs.filter((a) => a.bigSum).length +
+    ArrayAgg.GROUP_BYTES * aggs.filter((a) => a.array).length;
   for (const a of aggs) a.native?.reserve(groups);
   let charged = 0;
   for await (const b of input) {
@@ -246,6 +252,11 @@ export async function* runHashAggregate(
         a.bigSum.add(gids, rows, a.arg!(b), m);
         continue;
       }
+      if (a.array) {
+        a.array.reserve(groups);
+        a.array.add(gids, rows, a.arg!(b), m);
+        continue;
+      }
       const state = a.stat ?? a.dbl ?? a.collect;
       if (state) {
         state.reserve(groups);
@@ -268,7 +279,9 @@ export async function* runHashAggregate(
     // group count stays put (count_distinct of an unkeyed query holds every value in one group).
     const held = groups * groupBytes +
       aggs.reduce(
-        (s, a) => s + (a.native?.extraBytes ?? 0) + (a.collect?.extraBytes ?? 0) + (a.dedupe?.bytes ?? 0),
+        (s, a) =>
+          s + (a.native?.extraBytes ?? 0) + (a.collect?.extraBytes ?? 0) + (a.array?.extraBytes ?? 0) +
+          (a.dedupe?.bytes ?? 0),
         0,
       );
     if (held > charged) {
@@ -283,6 +296,7 @@ export async function* runHashAggregate(
     else if (a.dbl) a.dbl.reserve(groups);
     else if (a.collect) a.collect.reserve(groups);
     else if (a.bigSum) a.bigSum.reserve(groups);
+    else if (a.array) a.array.reserve(groups);
     else while (a.accs!.length < groups) a.accs!.push(a.call.binding.create());
   }
   // Output columns written directly, batch by batch: a row array per group (330K groups of
@@ -338,6 +352,8 @@ export async function* runHashAggregate(
           ? p.collect.result(at + i)
           : p.bigSum
           ? p.bigSum.result(at + i)
+          : p.array
+          ? p.array.result(at + i)
           : p.accs![at + i].result();
         writeValue(t, data, i, v);
       }

@@ -6,7 +6,8 @@
  * the ranges shift and rescale; LONGs past 2^31 and near 2^53), with NULLs, FILTER, one and two
  * keys, no key and an empty input; sum/avg/min/max of DECIMAL, sum/min/max of LONG256 and
  * min/max of UUID (big_sum_states.ts, collect_states.ts), arg_min/arg_max with text, symbol,
- * UUID, DECIMAL, LONG256 and BOOLEAN keys and values of any type, avg(BOOLEAN) (agg_states.ts) and
+ * UUID, DECIMAL, LONG256 and BOOLEAN keys and values of any type, array_agg and
+ * asum/amin/amax/aavg (array_states.ts), avg(BOOLEAN) (agg_states.ts) and
  * first/last (and _not_null) of every type (pick_states.ts), DISTINCT forms too. EXPLAIN names no
  * row accumulators for them.
  */
@@ -135,6 +136,14 @@ const TYPED_AGGS = [
   "arg_min(bin, l256)",
   "arg_max(u, b)",
   "arg_min(dec, u) FILTER (WHERE i > 30)",
+  "array_agg(d)",
+  "array_agg(i)",
+  "array_agg(ARRAY[d, 2.0])",
+  "array_agg(CASE WHEN i > 80 THEN NULL ELSE ARRAY[d] END)",
+  "asum(ARRAY[d, i::double])",
+  "amin(CASE WHEN i > 70 THEN NULL ELSE ARRAY[d, i::double] END)",
+  "amax(ARRAY[d, d * 2])",
+  "aavg(CASE WHEN i < 10 THEN ARRAY[d] ELSE ARRAY[d, i::double] END)",
 ];
 
 Deno.test("DECIMAL, LONG256, UUID, BOOLEAN aggregates and first/last of every type on typed states answer as the row path", async () => {
