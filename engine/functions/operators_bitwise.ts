@@ -32,7 +32,8 @@ function isIntKind(t: ColumnType): boolean {
 /** An IPv4 operand: an IPV4 value, or text converted to one (constant text checked at bind). */
 function ipv4Operand(a: BoundArg): ((v: Value) => number | null) | string {
   if (a.type.tag === "IPV4" || isNullType(a.type)) return (v) => (v as number | null);
-  if (!isText(a.type)) return "";
+  // CHAR is not IPv4 text: `ipv4 '1.1.1.1' & '0'` has no matching operator (IPv4Test#testIPv4BitwiseAndChar).
+  if (!isText(a.type) || a.type.tag === "CHAR") return "";
   if (a.constant) {
     const text = (a.value ?? null) as string | null;
     const ip = text === null ? null : parseIPv4(text);
