@@ -34,7 +34,7 @@ import type { PlanNode } from "../../plan/plan_node.ts";
 import type { TableSnapshot } from "../../storage/api.ts";
 import { ColumnBuffer } from "../column_buffer.ts";
 import { charge, checkCancelled, type ExecContext, rowBytes } from "../exec_context.ts";
-import { bloomMask, type Build, build, joinKeyFamilies, joinOp } from "../hash_join.ts";
+import { type Build, build, chainStarts, joinKeyFamilies, joinOp } from "../hash_join.ts";
 import { hashRows, KeyEncoder, type KeyFamily } from "../key_words.ts";
 import { denseKeyOf } from "./dense_groups.ts";
 import { FastPathUnavailable } from "../wasm_scratch.ts";
@@ -506,31 +506,6 @@ export async function* joinedBatches(
       if (pairs > 0 && (pairs === BATCH_ROWS_MAX || done)) yield emit();
       if (done) break;
     }
-  }
-}
-
-/**
- * Per probe row, the first build row of its hash's chain, or -1 when the bloom filter says no
- * row has its hash. One tight pass before the chains are walked: its loads are independent, so
- * the filter's cache misses overlap (inside the probe loop, with its chain walks and stores,
- * the filter test cost ~45 ns a row on trades x quotes).
- */
-function chainStarts(
-  hs: Int32Array,
-  n: number,
-  bloom: Int32Array | undefined,
-  shift: number,
-  first: Int32Array,
-  mask: number,
-  out: Int32Array,
-): void {
-  if (!bloom) {
-    for (let i = 0; i < n; i++) out[i] = first[hs[i] & mask];
-    return;
-  }
-  for (let i = 0; i < n; i++) {
-    const h = hs[i], m = bloomMask(h);
-    out[i] = (bloom[Math.imul(h, 0x9e3779b1) >>> shift] & m) === m ? first[h & mask] : -1;
   }
 }
 
