@@ -12,10 +12,13 @@ import { setTextOrigin } from "./symbol_cast.ts";
 /** Dictionaries larger than this go row by row (a row-path call per code builds the table). */
 const TABLE_MAX = 1 << 20;
 
-/** The results of an expression per code of a source dictionary (NULL's at `nullText`). */
-class ResultDict implements SymbolDict {
+/**
+ * A dictionary over a list of texts, key = position (NULL entries have no key); the first of
+ * equal texts answers keyOf. Also the dictionary of symbol_tuple.ts's per-tuple texts.
+ */
+export class TextListDict implements SymbolDict {
   #keys?: Map<string, number>;
-  constructor(readonly texts: (string | null)[], readonly nullText: string | null) {}
+  constructor(readonly texts: (string | null)[]) {}
   get size(): number {
     return this.texts.length;
   }
@@ -31,6 +34,13 @@ class ResultDict implements SymbolDict {
       }
     }
     return this.#keys.get(value);
+  }
+}
+
+/** The results of an expression per code of a source dictionary (NULL's at `nullText`). */
+class ResultDict extends TextListDict {
+  constructor(texts: (string | null)[], readonly nullText: string | null) {
+    super(texts);
   }
 }
 

@@ -9,6 +9,7 @@
 import type { Batch, SymbolDict, Value, Vector } from "../../base/values.ts";
 import { type BoundExpr, walkBound } from "../../plan/bound.ts";
 import { setTextOrigin } from "./symbol_cast.ts";
+import { TextListDict } from "./symbol_text.ts";
 
 type Column = Extract<BoundExpr, { kind: "column" }>;
 
@@ -95,28 +96,6 @@ function tupleIndexes(b: Batch, cols: Column[], strides: number[], out: Int32Arr
   }
 }
 
-/** The texts per tuple as a dictionary (GROUP BY keys over the vector take ids per tuple). */
-class TupleDict implements SymbolDict {
-  #keys?: Map<string, number>;
-  constructor(readonly texts: (string | null)[]) {}
-  get size(): number {
-    return this.texts.length;
-  }
-  valueOf(key: number): string | null {
-    return this.texts[key] ?? null;
-  }
-  keyOf(value: string): number | undefined {
-    if (!this.#keys) {
-      this.#keys = new Map();
-      for (let k = this.texts.length - 1; k >= 0; k--) {
-        const t = this.texts[k];
-        if (t !== null) this.#keys.set(t, k);
-      }
-    }
-    return this.#keys.get(value);
-  }
-}
-
 /**
  * The batch form of text-valued `e` over SYMBOL columns `cols`, given the row path's evaluator:
  * undefined for a batch whose columns lack dictionaries or hold too many tuples, or when some
@@ -128,7 +107,8 @@ export function symbolTupleTextVector(
   rowValue: (b: Batch, i: number) => unknown,
 ): (b: Batch) => Vector | undefined {
   let tuples: Tuples | undefined;
-  let dict: TupleDict | null = null;
+  // The texts per tuple as a dictionary (GROUP BY keys over the vector take ids per tuple).
+  let dict: TextListDict | null = null;
   return (b) => {
     const dicts = dictsOf(b, cols);
     if (!dicts) return undefined;
@@ -141,7 +121,7 @@ export function symbolTupleTextVector(
           if (x !== null && typeof x !== "string") throw new Error("not a text");
           texts[t] = x;
         }
-        dict = new TupleDict(texts);
+        dict = new TextListDict(texts);
       } catch {
         // A tuple no row holds may fail where the rows would not: those dictionaries go by row.
         dict = null;
