@@ -105,6 +105,9 @@ function parseAction(p: ParseState): AlterAction {
     return action;
   }
   if (p.acceptWords("squash", "partitions")) return { kind: "squashPartitions", pos };
+  // QuestDB AlterTableAlterColumnTest#testAlterExpectColumnKeyword, AlterTableDropColumnTest#testDropExpectColumnKeyword.
+  if (p.isWord("alter")) throw p.expected("'column'", p.peek(1));
+  if (p.isWord("drop")) throw p.expected("'column' or 'partition'", p.peek(1));
   if (p.atEnd()) throw p.expected("alter table action");
   const word = p.wordAt() ?? "";
   if (!UNSUPPORTED_WORDS.has(word)) throw p.unexpected();
@@ -132,7 +135,15 @@ function parseAlterColumn(p: ParseState, start: Token): AlterAction {
   }
   if (p.acceptWords("add", "index")) {
     const action: AlterAction = { kind: "addIndex", pos, column };
-    if (p.acceptWord("capacity")) action.capacity = p.integer("index capacity").value;
+    // QuestDB AlterTableAlterColumnTest#testAlterExpectCapacity*.
+    if (p.atEnd()) return action;
+    if (!p.acceptWord("capacity")) throw p.expected("'capacity'");
+    if (p.atEnd()) throw p.expected("capacity value");
+    const t = p.peek();
+    if (t.kind !== "number" || !/^\d[\d_]*$/.test(t.text) || Number(t.text.replaceAll("_", "")) <= 0) {
+      throw syntaxError("positive integer literal expected as index capacity", t.pos);
+    }
+    action.capacity = p.integer("index capacity").value;
     return action;
   }
   if (p.acceptWords("drop", "index")) return { kind: "dropIndex", pos, column };
