@@ -73,46 +73,15 @@ export function batchVector(
   const charCodes = chars && batchVector(chars, ctx);
   if (charCodes) return charCaseVector(e.type, charCodes);
   const symCol = symbolTextColumn(e);
-  if (symCol !== undefined) {
-    let rows: ReturnType<typeof compileExpr> | undefined;
-    const texts = symbolTextVector(e, symCol, (b, i) => (rows ??= compileExpr(e, ctx))(b, i));
-    return (b) => {
-      const v = texts(b);
-      if (v) return v;
-      rows ??= compileExpr(e, ctx);
-      const data = allocVectorData(e.type, b.rowCount);
-      for (let i = 0; i < b.rowCount; i++) writeValue(e.type, data, i, rows(b, i));
-      return { type: e.type, data };
-    };
-  }
+  if (symCol !== undefined) return orRowPath(e, ctx, (rowValue) => symbolTextVector(e, symCol, rowValue));
   const tupleCols = symbolTupleColumns(e);
-  if (tupleCols) {
-    let rows: ReturnType<typeof compileExpr> | undefined;
-    const texts = symbolTupleTextVector(e, tupleCols, (b, i) => (rows ??= compileExpr(e, ctx))(b, i));
-    return (b) => {
-      const v = texts(b);
-      if (v) return v;
-      rows ??= compileExpr(e, ctx);
-      const data = allocVectorData(e.type, b.rowCount);
-      for (let i = 0; i < b.rowCount; i++) writeValue(e.type, data, i, rows(b, i));
-      return { type: e.type, data };
-    };
-  }
+  if (tupleCols) return orRowPath(e, ctx, (rowValue) => symbolTupleTextVector(e, tupleCols, rowValue));
   const textArgs = textBatchArgs(e, (a) => batchForm(a, "value"));
   const readers = textArgs?.map((a) =>
     a.kind === "column" ? (b: Batch) => b.columns[a.index] : batchVector(a, ctx)
   );
   if (textArgs && readers?.every((r) => r !== undefined)) {
-    const texts = textBatchVector(e, textArgs, readers as ((b: Batch) => Vector)[]);
-    let rows: ReturnType<typeof compileExpr> | undefined;
-    return (b) => {
-      const v = texts(b);
-      if (v) return v;
-      rows ??= compileExpr(e, ctx);
-      const data = allocVectorData(e.type, b.rowCount);
-      for (let i = 0; i < b.rowCount; i++) writeValue(e.type, data, i, rows(b, i));
-      return { type: e.type, data };
-    };
+    return orRowPath(e, ctx, () => textBatchVector(e, textArgs, readers as ((b: Batch) => Vector)[]));
   }
   if (isPickCase(e)) {
     const pick = casePickVector(e, { mask: (c) => batchMask(c, ctx), vector: (x) => batchVector(x, ctx) });
@@ -271,4 +240,25 @@ export function batchForm(e: BoundExpr, sink: "value" | "select"): boolean {
   }
   return compileBatchExpr(e, sink, [], PLAN_ENV) !== undefined ||
     (sink === "value" && soleTextColumn(e) !== undefined);
+}
+
+/**
+ * The vector `make` builds where it answers for a batch, else the row path's values for the
+ * batch's rows (compiled on first need). `make` gets the row path's evaluator for its own probes.
+ */
+function orRowPath(
+  e: BoundExpr,
+  ctx: ExecContext,
+  make: (rowValue: (b: Batch, i: number) => unknown) => (b: Batch) => Vector | undefined,
+): (b: Batch) => Vector {
+  let rows: ReturnType<typeof compileExpr> | undefined;
+  const rowValue = (b: Batch, i: number) => (rows ??= compileExpr(e, ctx))(b, i);
+  const vector = make(rowValue);
+  return (b) => {
+    const v = vector(b);
+    if (v) return v;
+    const data = allocVectorData(e.type, b.rowCount);
+    for (let i = 0; i < b.rowCount; i++) writeValue(e.type, data, i, rowValue(b, i) as Value);
+    return { type: e.type, data };
+  };
 }
