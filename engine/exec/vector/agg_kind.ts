@@ -40,13 +40,12 @@ function constNumber(e: BoundExpr | undefined): number | undefined {
 
 /**
  * The state kind serving `call` in the hash aggregation. A DISTINCT aggregate other than
- * count(DISTINCT) whose arguments after the first are constants runs on its plain form's
- * state over the rows that bring a new (group, value) pair (`dedupe`: distinct_rows.ts).
+ * count(DISTINCT) runs on its plain form's state over the rows that bring a new (group,
+ * arguments) pair (`dedupe`: distinct_rows.ts; constant arguments are left out of the tuple).
  */
 export function aggKindOf(call: AggregateCall): AggKind & { dedupe?: boolean } {
   const kind = kindOf(call, isDistinct(call));
   if (kind.kind !== "row" || !isDistinct(call) || call.args.length === 0) return kind;
-  if (!call.args.slice(1).every((x) => x.kind === "const")) return kind;
   const plain = kindOf(call, false);
   return plain.kind === "row" ? kind : { ...plain, dedupe: true };
 }

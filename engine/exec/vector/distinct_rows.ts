@@ -9,10 +9,15 @@
  */
 import type { Vector } from "../../base/values.ts";
 import { PairSet } from "./pair_set.ts";
+import { IntPairHash } from "./int_hash.ts";
 import { KeyIds } from "./key_ids.ts";
 
 export class DistinctRows {
   #ids = new KeyIds();
+  /** Further arguments (DISTINCT of weighted_avg(x, w), ...): their ids, folded with the first's. */
+  #moreIds: KeyIds[] = [];
+  #folds: IntPairHash[] = [];
+  #moreVids = new Int32Array(0);
   #pairs = new PairSet();
   #vids = new Int32Array(0);
   #g = new Int32Array(0);
@@ -22,23 +27,33 @@ export class DistinctRows {
 
   /** Bytes held by the (group, value) pairs and the values, for the memory budget. */
   get bytes(): number {
-    return this.#pairs.bytes + this.#ids.bytes;
+    return this.#pairs.bytes + this.#ids.bytes +
+      this.#moreIds.reduce((s, x, k) => s + x.bytes + this.#folds[k].bytes, 0);
   }
 
   /**
    * out[i] = 1 for rows i < rows that `mask` keeps (all when absent) and whose (gids[i], value)
    * pair is new, else 0.
    */
-  mark(gids: Int32Array, rows: number, arg: Vector, mask: Uint8Array | undefined, out: Uint8Array): void {
+  mark(gids: Int32Array, rows: number, args: Vector[], mask: Uint8Array | undefined, out: Uint8Array): void {
     if (this.#vids.length < rows) {
       this.#vids = new Int32Array(rows);
       this.#g = new Int32Array(rows);
       this.#v = new Int32Array(rows);
       this.#at = new Int32Array(rows);
       this.#fresh = new Uint8Array(rows);
+      this.#moreVids = new Int32Array(rows);
     }
     const vids = this.#vids, g = this.#g, v = this.#v, at = this.#at, fresh = this.#fresh;
-    this.#ids.map(arg, rows, vids);
+    this.#ids.map(args[0], rows, vids);
+    // Several arguments: the tuple's id, the argument ids folded pairwise (as GROUP BY folds
+    // keys), so a row is new when its (group, tuple) pair is, as the row path's tuple key.
+    for (let k = 1; k < args.length; k++) {
+      const ids = this.#moreIds[k - 1] ??= new KeyIds();
+      const fold = this.#folds[k - 1] ??= new IntPairHash();
+      ids.map(args[k], rows, this.#moreVids);
+      fold.mapBatch(vids, this.#moreVids, rows, vids);
+    }
     let m = 0;
     for (let i = 0; i < rows; i++) {
       out[i] = 0;

@@ -105,7 +105,7 @@ interface AggPlan {
   filterMask?: BatchMask;
   /** DISTINCT over a plain form's state: the rows bringing a new (group, value) pair. */
   dedupe?: DistinctRows;
-  dedupeArg?: VectorOf;
+  dedupeArgs?: VectorOf[];
   call: AggregateCall;
 }
 
@@ -125,7 +125,10 @@ export async function* runHashAggregate(
     const plan = planOf(call, kind, filter, filterMask, vectors);
     if (kind.dedupe) {
       plan.dedupe = new DistinctRows();
-      plan.dedupeArg = vectorOf(call.args[0], ctx);
+      // Constant arguments (a percentile, a delimiter) tell no rows apart.
+      plan.dedupeArgs = call.args.filter((x, i) => i === 0 || x.kind !== "const").map((x) =>
+        vectorOf(x, ctx)
+      );
     }
     return plan;
   });
@@ -234,7 +237,7 @@ export async function* runHashAggregate(
         for (let i = 0; i < rows; i++) m[i] = a.filter(b, i) === true ? 1 : 0;
       }
       if (a.dedupe) {
-        a.dedupe.mark(gids, rows, a.dedupeArg!(b), m, firstRows);
+        a.dedupe.mark(gids, rows, a.dedupeArgs!.map((f) => f(b)), m, firstRows);
         m = firstRows;
       }
       if (a.native) {

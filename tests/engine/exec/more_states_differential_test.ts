@@ -8,7 +8,8 @@
  * min/max of UUID (big_sum_states.ts, collect_states.ts), arg_min/arg_max with text, symbol,
  * UUID, DECIMAL, LONG256 and BOOLEAN keys and values of any type, array_agg and
  * asum/amin/amax/aavg (array_states.ts), avg(BOOLEAN) (agg_states.ts) and
- * first/last (and _not_null) of every type (pick_states.ts), DISTINCT forms too. EXPLAIN names no
+ * first/last (and _not_null) of every type (pick_states.ts), DISTINCT forms too, of one and of
+ * two arguments (distinct_rows.ts folds the arguments' ids). EXPLAIN names no
  * row accumulators for them.
  */
 import assert from "node:assert/strict";
@@ -144,6 +145,12 @@ const TYPED_AGGS = [
   "amin(CASE WHEN i > 70 THEN NULL ELSE ARRAY[d, i::double] END)",
   "amax(ARRAY[d, d * 2])",
   "aavg(CASE WHEN i < 10 THEN ARRAY[d] ELSE ARRAY[d, i::double] END)",
+  "weighted_avg(DISTINCT d, i)",
+  "arg_max(DISTINCT d, k)",
+  "vwap(DISTINCT d, i)",
+  "covar_pop(DISTINCT d, i % 7)",
+  "corr(DISTINCT d, i) FILTER (WHERE b)",
+  "arg_min(DISTINCT u, dec)",
 ];
 
 Deno.test("DECIMAL, LONG256, UUID, BOOLEAN aggregates and first/last of every type on typed states answer as the row path", async () => {
