@@ -1043,11 +1043,22 @@ function compilesDirectly(e: BoundExpr, params: readonly unknown[]): boolean {
  * rnd_*). Such a predicate has one answer per dictionary code.
  */
 export function soleSymbolColumn(e: BoundExpr): Extract<BoundExpr, { kind: "column" }> | undefined {
+  return soleColumnOf(e, (tag) => tag === "SYMBOL");
+}
+
+/**
+ * The column `e` reads when it reads exactly one, of a type `accepts`, and nothing else that
+ * changes by row (no correlated subquery or parameter, no non-deterministic call).
+ */
+export function soleColumnOf(
+  e: BoundExpr,
+  accepts: (tag: string) => boolean,
+): Extract<BoundExpr, { kind: "column" }> | undefined {
   let col: Extract<BoundExpr, { kind: "column" }> | undefined;
   let ok = true;
   walkBound(e, (x) => {
     if (x.kind === "column") {
-      if (x.type.tag !== "SYMBOL" || (col && col.index !== x.index)) ok = false;
+      if (!accepts(x.type.tag) || (col && col.index !== x.index)) ok = false;
       col = x;
     } else if (x.kind === "param" && x.outer !== undefined) ok = false;
     else if ((x.kind === "subquery" || x.kind === "inSubquery" || x.kind === "exists") && x.outer?.length) {

@@ -7,7 +7,8 @@
  * remaining batches are evaluated row by row (the row path, same answers).
  */
 import type { Batch, Value } from "../../base/values.ts";
-import { type BoundExpr, walkBound } from "../../plan/bound.ts";
+import type { BoundExpr } from "../../plan/bound.ts";
+import { soleColumnOf } from "./batch_expr.ts";
 
 type Column = Extract<BoundExpr, { kind: "column" }>;
 
@@ -20,18 +21,7 @@ const MEMO_MAX = 1 << 16;
  */
 export function soleTextColumn(e: BoundExpr): Column | undefined {
   if (e.kind === "column" || e.kind === "const") return undefined;
-  let col: Column | undefined;
-  let ok = true;
-  walkBound(e, (x) => {
-    if (x.kind === "column") {
-      if ((x.type.tag !== "STRING" && x.type.tag !== "VARCHAR") || (col && col.index !== x.index)) ok = false;
-      col = x;
-    } else if (x.kind === "param" && x.outer !== undefined) ok = false;
-    else if ((x.kind === "subquery" || x.kind === "inSubquery" || x.kind === "exists") && x.outer?.length) {
-      ok = false;
-    } else if (x.kind === "call" && x.binding.deterministic === false) ok = false;
-  });
-  return ok ? col : undefined;
+  return soleColumnOf(e, (tag) => tag === "STRING" || tag === "VARCHAR");
 }
 
 /**
