@@ -74,6 +74,8 @@ function parseAction(p: ParseState): AlterAction {
   if (p.acceptWords("rename", "column")) {
     const from = p.anyName("column name");
     p.expectWord("to");
+    // `to //`, `to -`: QuestDB AlterTableRenameColumnTest#testRenameColumnWithBadName2..7.
+    if (!p.atEnd() && !p.atName()) throw syntaxError("new column name contains invalid characters", p.peek().pos);
     return { kind: "renameColumn", pos, from, to: p.anyName("new column name") };
   }
   if (p.acceptWords("alter", "column")) return parseAlterColumn(p, t);
@@ -108,9 +110,10 @@ function parseAction(p: ParseState): AlterAction {
   // QuestDB AlterTableAlterColumnTest#testAlterExpectColumnKeyword, AlterTableDropColumnTest#testDropExpectColumnKeyword.
   if (p.isWord("alter")) throw p.expected("'column'", p.peek(1));
   if (p.isWord("drop")) throw p.expected("'column' or 'partition'", p.peek(1));
-  if (p.atEnd()) throw p.expected("alter table action");
+  if (p.isWord("rename")) throw p.expected("'column'", p.peek(1));
   const word = p.wordAt() ?? "";
-  if (!UNSUPPORTED_WORDS.has(word)) throw p.unexpected();
+  // QuestDB SqlCompilerImpl.ALTER_TABLE_EXPECTED_TOKEN_DESCR (AlterTableRenameColumnTest#testExpectActionKeyword).
+  if (!UNSUPPORTED_WORDS.has(word)) throw p.expected(ALTER_ACTIONS);
   // The rest of an unsupported form is not read: it fails as a whole, after the table checks.
   const what = `${word} ${p.wordAt(1) ?? ""}`.trim().toUpperCase();
   p.restText();
@@ -123,6 +126,8 @@ function parseAction(p: ParseState): AlterAction {
  * syntax error.
  */
 const UNSUPPORTED_WORDS = new Set(["convert", "set", "refresh", "rebase"]);
+
+const ALTER_ACTIONS = "'add', 'alter', 'attach', 'detach', 'drop', 'convert', 'resume', 'rename', 'set' or 'squash'";
 
 /** `ALTER COLUMN c` then TYPE, ADD INDEX, DROP INDEX, CACHE or NOCACHE. */
 function parseAlterColumn(p: ParseState, start: Token): AlterAction {
