@@ -100,6 +100,20 @@ function unsupported(): never {
   throw new Unsupported();
 }
 
+/**
+ * Declares the current fixed-stride bucket [fl, fh) of value `v` in loop-carried locals and
+ * moves it only when `v` leaves it (timestamp_floor/ceil, date_trunc): a row inside costs two
+ * comparisons, a row past it one call of `floor`. Returns the locals' suffix.
+ */
+function bucketInLocals(g: Gen, v: string, floor: string, span: number): number {
+  const j = g.pre.length;
+  g.pre.push(`let fl${j} = 0, fh${j} = -1;`);
+  g.steps.push(
+    `if (!(${v} >= fl${j} && ${v} < fh${j}) && ${v} === ${v}) { fl${j} = ${floor}(${v}); fh${j} = fl${j} + ${span}; }`,
+  );
+  return j;
+}
+
 /** Code generation state for one expression. */
 class Gen {
   readonly leaves: Leaf[] = [];
@@ -681,13 +695,7 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
     if (f.span !== undefined) {
       // Fixed strides: the current bucket's bounds stay in locals; a row inside them costs two
       // comparisons, a row past them one call.
-      const j = g.pre.length;
-      g.pre.push(`let fl${j} = 0, fh${j} = -1;`);
-      g.steps.push(
-        `if (!(${a.v} >= fl${j} && ${a.v} < fh${j}) && ${a.v} === ${a.v}) { fl${j} = ${
-          g.konst(f)
-        }(${a.v}); fh${j} = fl${j} + ${f.span}; }`,
-      );
+      const j = bucketInLocals(g, a.v, g.konst(f), f.span);
       return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : fl${j}`), repr: "num", kind: "long" };
     }
     return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : ${g.konst(f)}(${a.v})`), repr: "num", kind: "long" };
@@ -724,13 +732,7 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
     }
     // datetime_units.ts ceilUnit: an aligned value stays, others move to the next bound; the
     // current bucket is kept in the loop as timestamp_floor's.
-    const j = g.pre.length;
-    g.pre.push(`let fl${j} = 0, fh${j} = -1;`);
-    g.steps.push(
-      `if (!(${a.v} >= fl${j} && ${a.v} < fh${j}) && ${a.v} === ${a.v}) { fl${j} = ${
-        g.konst(f)
-      }(${a.v}); fh${j} = fl${j} + ${f.span}; }`,
-    );
+    const j = bucketInLocals(g, a.v, g.konst(f), f.span);
     const t = g.tmp(`${a.v} !== ${a.v} ? NaN : ${a.v} === fl${j} ? ${a.v} : fh${j}`);
     g.checkRange(t);
     return { v: t, repr: "num", kind: "long" };
