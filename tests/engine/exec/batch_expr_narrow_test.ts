@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
 import { bothWays, resultKey } from "../_result_rows.ts";
+import { batchFormsAgree } from "../_batch_agree.ts";
 import { rng } from "../../fuzz/prng.ts";
 
 async function withTable(fn: (engine: Engine) => Promise<void>): Promise<void> {
@@ -121,31 +122,8 @@ async function withTable(fn: (engine: Engine) => Promise<void>): Promise<void> {
 }
 
 /** Each expression as a projection (asserted to run as batch loops) and a GROUP BY key. */
-async function agree(engine: Engine, exprs: string[], filters: string[]): Promise<void> {
-  for (const x of exprs) {
-    for (
-      const sql of [
-        `SELECT ${x} FROM t`,
-        `SELECT ${x} k, count(*) FROM t GROUP BY k ORDER BY k`,
-        `SELECT ${x} FROM e`,
-      ]
-    ) {
-      const { got, want, plan } = await bothWays(engine, sql);
-      assert.equal(resultKey(got), resultKey(want), sql);
-      if (sql.endsWith("FROM t")) {
-        assert.ok(got.length === 1500, sql);
-        assert.match(plan, /\[batch loops\]/, `${sql}\n${plan}`);
-      }
-    }
-  }
-  for (const w of filters) {
-    for (const sql of [`SELECT count(*), sum(i) FROM t WHERE ${w}`, `SELECT count(*) FROM e WHERE ${w}`]) {
-      const { got, want, plan } = await bothWays(engine, sql);
-      assert.equal(resultKey(got), resultKey(want), sql);
-      if (sql.includes("FROM t")) assert.match(plan, /Filter \[batch loop\]/, `${sql}\n${plan}`);
-    }
-  }
-}
+const agree = (engine: Engine, exprs: string[], filters: string[]) =>
+  batchFormsAgree(engine, exprs, filters, 1500);
 
 Deno.test("round family inlined in the batch loops agrees with the row path", () =>
   withTable((engine) =>
