@@ -2,6 +2,7 @@
  * DROP TABLE, DROP ALL TABLES, TRUNCATE TABLE and RENAME TABLE (spec/sql.md §5.4).
  */
 import type { DropTableStmt, RenameTableStmt, TruncateTableStmt } from "./ast.ts";
+import { syntaxError } from "../base/errors.ts";
 import type { NamePos, ParseState } from "./parse_state.ts";
 
 /** The cursor on DROP; the next word is TABLE or ALL. */
@@ -19,10 +20,14 @@ export function parseDropTable(p: ParseState): DropTableStmt {
 /** `TRUNCATE TABLE [IF EXISTS] t [, ...] [KEEP SYMBOL MAPS]`. */
 export function parseTruncateTable(p: ParseState): TruncateTableStmt {
   const kw = p.next();
-  p.acceptWord("table");
+  // QuestDB TruncateTest#testExpectTableKeyword*, #testKeepSymbolTablesExpect*.
+  if (!p.acceptWord("table")) throw syntaxError("TABLE expected", p.peek().pos);
   const ifExists = p.acceptWords("if", "exists");
   const names = tableNames(p);
-  p.acceptWords("keep", "symbol", "maps");
+  if (p.acceptWord("keep")) {
+    if (!p.acceptWord("symbol")) throw syntaxError("SYMBOL expected", p.peek().pos);
+    if (!p.acceptWord("maps")) throw syntaxError("MAPS expected", p.peek().pos);
+  }
   return { kind: "truncateTable", pos: kw.pos, names, ifExists };
 }
 
