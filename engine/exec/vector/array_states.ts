@@ -7,14 +7,17 @@
  * - array_agg(number): the group's values as doubles in input order, NULL as NaN;
  * - array_agg(DOUBLE[]): the group's arrays' elements concatenated, NULL arrays skipped;
  * - asum/amin/amax/aavg(DOUBLE[]): element by element, NULL and empty arrays and NULL elements
- *   skipped, as long as the longest array.
+ *   skipped, as long as the longest array;
+ * - array_elem_min/max/sum/avg(array) (functions/aggregate_array_elem.ts): the group's arrays,
+ *   combined at the end by the accumulator's own elementWiseOf.
  */
 import { DoubleArray } from "../../base/double_array.ts";
 import type { ColumnType } from "../../base/types.ts";
 import type { Value, Vector } from "../../base/values.ts";
 import { toDoubles } from "./stat_states.ts";
+import { ELEMENT_WISE, elementWiseOf } from "../../functions/array_build.ts";
 
-export type ArrayFn = "array_agg" | "asum" | "amin" | "amax" | "aavg";
+export type ArrayFn = "array_agg" | "asum" | "amin" | "amax" | "aavg" | "array_elem";
 
 /** The batch form of `name` over an argument of type `t`, or undefined. */
 export function arrayFnOf(name: string, t: ColumnType | undefined, distinct: boolean): ArrayFn | undefined {
@@ -23,6 +26,7 @@ export function arrayFnOf(name: string, t: ColumnType | undefined, distinct: boo
     const numeric = ["DOUBLE", "FLOAT", "INT", "SHORT", "BYTE", "LONG"].includes(t.tag);
     return numeric || (t.tag === "ARRAY" && t.dims === 1) ? name : undefined;
   }
+  if (name in ELEMENT_WISE) return t.tag === "ARRAY" ? "array_elem" : undefined;
   if (name === "asum" || name === "amin" || name === "amax" || name === "aavg") {
     return t.tag === "ARRAY" && t.dims === 1 ? name : undefined;
   }
@@ -39,7 +43,11 @@ export class ArrayAgg {
   #held = 0;
   static readonly GROUP_BYTES = 32;
 
-  constructor(readonly fn: ArrayFn) {}
+  /** array_elem_*: each group's arrays in input order. */
+  #arrays: (DoubleArray[] | undefined)[] = [];
+
+  /** `name`: the call's name (array_elem_*: which element-wise fold). */
+  constructor(readonly fn: ArrayFn, readonly name = fn as string) {}
 
   get extraBytes(): number {
     return this.#held * 8;
@@ -74,6 +82,11 @@ export class ArrayAgg {
       const v = values[i];
       if (!(v instanceof DoubleArray)) continue;
       const data = v.data, g = gids[i];
+      if (op === "array_elem") {
+        (this.#arrays[g] ??= []).push(v);
+        this.#held += data.length;
+        continue;
+      }
       if (op === "array_agg") {
         const list = lists[g] ??= [];
         for (let j = 0; j < data.length; j++) list.push(data[j]);
@@ -100,6 +113,10 @@ export class ArrayAgg {
   }
 
   result(g: number): Value {
+    if (this.fn === "array_elem") {
+      const f = ELEMENT_WISE[this.name];
+      return elementWiseOf(this.#arrays[g] ?? [], f.combine, f.result);
+    }
     const list = this.#lists[g];
     if (!list || list.length === 0) return null;
     if (this.fn !== "aavg") return DoubleArray.of1(list);

@@ -163,7 +163,13 @@ export async function* runHashAggregate(
       case "bigSum":
         return { call, filter, filterMask, bigSum: new BigSumAgg(kind.fn), arg: vectorOf(call.args[0], ctx) };
       case "array":
-        return { call, filter, filterMask, array: new ArrayAgg(kind.fn), arg: vectorOf(call.args[0], ctx) };
+        return {
+          call,
+          filter,
+          filterMask,
+          array: new ArrayAgg(kind.fn, call.name),
+          arg: vectorOf(call.args[0], ctx),
+        };
       case "double":
         return { call, filter, filterMask, dbl: new DoubleAgg(kind.fn), statArgs: vectors() };
       case "collect":

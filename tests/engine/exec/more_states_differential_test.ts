@@ -7,7 +7,7 @@
  * keys, no key and an empty input; sum/avg/min/max of DECIMAL, sum/min/max of LONG256 and
  * min/max of UUID (big_sum_states.ts, collect_states.ts), arg_min/arg_max with text, symbol,
  * UUID, DECIMAL, LONG256 and BOOLEAN keys and values of any type, array_agg and
- * asum/amin/amax/aavg (array_states.ts), avg(BOOLEAN) (agg_states.ts) and
+ * asum/amin/amax/aavg and array_elem_* (array_states.ts), avg(BOOLEAN) (agg_states.ts) and
  * first/last (and _not_null) of every type (pick_states.ts), DISTINCT forms too, of one and of
  * two arguments (distinct_rows.ts folds the arguments' ids). EXPLAIN names no
  * row accumulators for them.
@@ -145,6 +145,10 @@ const TYPED_AGGS = [
   "amin(CASE WHEN i > 70 THEN NULL ELSE ARRAY[d, i::double] END)",
   "amax(ARRAY[d, d * 2])",
   "aavg(CASE WHEN i < 10 THEN ARRAY[d] ELSE ARRAY[d, i::double] END)",
+  "array_elem_min(ARRAY[d, i::double])",
+  "array_elem_max(CASE WHEN i > 50 THEN NULL ELSE ARRAY[d] END)",
+  "array_elem_sum(ARRAY[d, 1.0])",
+  "array_elem_avg(CASE WHEN i < 20 THEN ARRAY[d] ELSE ARRAY[d, d] END)",
   "weighted_avg(DISTINCT d, i)",
   "arg_max(DISTINCT d, k)",
   "vwap(DISTINCT d, i)",
