@@ -14,6 +14,11 @@ export function parseDropTable(p: ParseState): DropTableStmt {
   }
   p.expectWord("table");
   const ifExists = p.acceptWords("if", "exists");
+  // `DROP TABLE x.csv` is "unexpected token [.]" (QuestDB DropStatementTest#testDropTableWithDotFailure);
+  // `public.t` still names `t`.
+  if (p.peek().kind === "word" && p.isOp(".", 1) && p.peek().text.toLowerCase() !== "public") {
+    throw p.unexpected(p.peek(1));
+  }
   return { kind: "dropTable", pos: kw.pos, names: tableNames(p), ifExists, all: false };
 }
 

@@ -100,7 +100,8 @@ export function parseStatementBody(p: ParseState): Statement {
       throw p.expected("'table'", p.peek(1));
     case "drop":
       if (p.isWord("table", 1) || p.isWord("all", 1)) return parseDropTable(p);
-      throw p.expected("'table'", p.peek(1));
+      // QuestDB DropStatementTest#testDropTableMissingFrom.
+      throw p.expected("'table' or 'view' or 'materialized view' or 'all'", p.peek(1));
     case "truncate":
       return parseTruncateTable(p);
     case "rename":
