@@ -71,7 +71,7 @@ export function readColumnOptions(p: ParseState, def: ColumnDef): void {
     if (p.acceptWords("not", "null")) def.notNull = true;
     // A bare NULL is the default nullability, accepted as PostgreSQL does.
     else if (p.acceptWord("null")) def.notNull = false;
-    else if (p.acceptWord("capacity")) def.symbolCapacity = p.integer("symbol capacity").value;
+    else if (p.acceptWord("capacity")) def.symbolCapacity = symbolCapacity(p);
     else if (p.acceptWord("cache")) def.symbolCache = true;
     else if (p.acceptWord("nocache")) def.symbolCache = false;
     else if (p.acceptWord("index")) readColumnIndex(p, def);
@@ -88,7 +88,33 @@ function readColumnIndex(p: ParseState, def: ColumnDef): void {
     if (p.isWord("delta") || p.isWord("ef")) p.next();
     if (p.isWord("include") && p.isOp("(", 1)) skipParenthesised(p);
   }
-  if (p.acceptWord("capacity")) def.indexCapacity = p.integer("index capacity").value;
+  if (p.acceptWord("capacity")) {
+    // `index capacity a0`: QuestDB AlterTableAddColumnTest#testAddSymbolInvalidIndexCapacity.
+    const t = p.peek();
+    if (!p.atEnd() && t.kind !== "number") throw syntaxError("numeric capacity expected", t.pos);
+    def.indexCapacity = p.integer("index capacity").value;
+  }
+}
+
+const SYMBOL_CAPACITY_MAX = 1073741824;
+
+/**
+ * The number after a column's `CAPACITY`, checked as QuestDB does while parsing
+ * (AlterTableAddColumnTest#testAddSymbolExpectCapacity*): 2 up to 2^30.
+ */
+function symbolCapacity(p: ParseState): number {
+  const start = p.peek();
+  const neg = p.isOp("-");
+  if (neg) p.next();
+  if (p.atEnd()) throw p.expected("symbol capacity");
+  const t = p.peek();
+  const m = t.kind === "number" ? /^(-?)(\d[\d_]*)$/.exec(t.text) : null;
+  if (!m) throw syntaxError("numeric capacity expected", start.pos);
+  p.next();
+  const value = (neg || m[1] ? -1 : 1) * Number(m[2].replaceAll("_", ""));
+  if (value < 2) throw syntaxError("min symbol capacity is 2", start.pos);
+  if (value > SYMBOL_CAPACITY_MAX) throw syntaxError(`max symbol capacity is ${SYMBOL_CAPACITY_MAX}`, start.pos);
+  return value;
 }
 
 /** Skips `word ( ... )` with balanced parentheses: options stored nowhere yet. */
