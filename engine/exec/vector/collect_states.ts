@@ -108,7 +108,9 @@ export function collectFnOf(name: string, types: ColumnType[], distinct: boolean
         ? name
         : undefined;
     case "mode":
-      return types.length === 1 && VALUE_TAGS.has(t) ? name : undefined;
+      // Values of any type the binding takes: KeyIds tells them apart by valueKey, as the
+      // accumulator's keyPart does for one column's values.
+      return types.length === 1 && t !== "CURSOR" && t !== "BINARY" ? name : undefined;
     case "approx_percentile":
     case "approx_median":
       return NUMERIC.has(t) ? name : undefined;
