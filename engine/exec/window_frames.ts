@@ -179,9 +179,8 @@ function integralOf(tag: string, xs: Float64Array): BigInt64Array | Int32Array {
   return out;
 }
 
-/** The first position of vals[0, m) (ascending) whose value is >= v. */
-/** The first of the m ascending values above v (m when none is). */
-function firstAbove(vals: Float64Array, m: number, v: number): number {
+/** The first of the m ascending values above v (m when none is): a RANGE end bound's limit. */
+export function firstAbove(vals: ArrayLike<number>, m: number, v: number): number {
   let a = 0, b = m;
   while (a < b) {
     const mid = (a + b) >>> 1;
@@ -191,7 +190,8 @@ function firstAbove(vals: Float64Array, m: number, v: number): number {
   return a;
 }
 
-function firstAtLeast(vals: Float64Array, m: number, v: number): number {
+/** The first position of vals[0, m) (ascending) whose value is >= v: a RANGE start bound. */
+export function firstAtLeast(vals: ArrayLike<number>, m: number, v: number): number {
   let a = 0, b = m;
   while (a < b) {
     const mid = (a + b) >>> 1;

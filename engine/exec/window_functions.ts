@@ -14,6 +14,7 @@ import { lookupAggregate } from "../functions/registry.ts";
 import type { AggregateBinding } from "../functions/registry_types.ts";
 import type { WindowCall } from "../plan/plan_node.ts";
 import { type ExecContext, pace, PACE_ROWS, paceDue } from "./exec_context.ts";
+import { firstAbove as firstAboveOf, firstAtLeast as firstAtLeastOf } from "./window_frames.ts";
 
 export interface PartitionInput {
   /** Values of the first ORDER BY expression, by input row (RANGE frames). */
@@ -162,25 +163,9 @@ async function frameBounds(
   const ranged = unit === "range" && order !== undefined &&
     (start.offset !== undefined || end.offset !== undefined);
   const vals = ranged ? rows.map((r) => (desc ? -asNumber(order![r]) : asNumber(order![r]))) : [];
-  // RANGE: the first position whose value is >= v (values ascending after the sign flip).
-  const firstAtLeast = (v: number) => {
-    let a = 0, b = m;
-    while (a < b) {
-      const mid = (a + b) >>> 1;
-      if (vals[mid] < v) a = mid + 1;
-      else b = mid;
-    }
-    return a;
-  };
-  const firstAbove = (v: number) => {
-    let a = 0, b = m;
-    while (a < b) {
-      const mid = (a + b) >>> 1;
-      if (vals[mid] <= v) a = mid + 1;
-      else b = mid;
-    }
-    return a;
-  };
+  // RANGE bounds search `vals` (ascending after the sign flip) as window_frames.ts does.
+  const firstAtLeast = (v: number) => firstAtLeastOf(vals, m, v);
+  const firstAbove = (v: number) => firstAboveOf(vals, m, v);
   const bound = (b: { kind: string; offset?: number | bigint }, k: number, isEnd: boolean): number => {
     switch (b.kind) {
       case "unboundedPreceding":
