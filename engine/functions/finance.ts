@@ -8,27 +8,9 @@ import { T, typeName } from "../base/types.ts";
 import type { DoubleArray, Value } from "../base/values.ts";
 import { isNumArg, noMatch, scalar, toDouble } from "./_util.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
+import { doubleFn } from "./numeric.ts";
 
 const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
-
-/** A DOUBLE function of `arity` numeric arguments; NULL in, NULL out. */
-function doubles(name: string, arity: number, f: (xs: number[]) => number) {
-  return (args: BoundArg[]): ScalarBinding | string => {
-    if (args.length !== arity || !args.every((a) => isNumArg(a.type))) return noMatch(name, args);
-    return {
-      returns: T.DOUBLE,
-      eval: (vals) => {
-        const xs: number[] = [];
-        for (const v of vals) {
-          const x = toDouble(v);
-          if (x === null) return null;
-          xs.push(x);
-        }
-        return finite(f(xs));
-      },
-    };
-  };
-}
 
 /**
  * `wmid(bid_size, bid_price, ask_price, ask_size)`: the mid price weighted by the book's
@@ -99,9 +81,9 @@ function bindL2price(args: BoundArg[]): ScalarBinding | string {
 
 /** The finance functions. */
 export const FINANCE_FUNCTIONS: ScalarFunction[] = [
-  scalar("mid", doubles("mid", 2, ([bid, ask]) => (bid + ask) / 2)),
-  scalar("spread", doubles("spread", 2, ([bid, ask]) => ask - bid)),
-  scalar("spread_bps", doubles("spread_bps", 2, ([bid, ask]) => ((ask - bid) / ((bid + ask) / 2)) * 10000)),
-  scalar("wmid", doubles("wmid", 4, wmid)),
+  scalar("mid", doubleFn("mid", 2, (bid, ask) => (bid + ask) / 2)),
+  scalar("spread", doubleFn("spread", 2, (bid, ask) => ask - bid)),
+  scalar("spread_bps", doubleFn("spread_bps", 2, (bid, ask) => ((ask - bid) / ((bid + ask) / 2)) * 10000)),
+  scalar("wmid", doubleFn("wmid", 4, (...xs) => wmid(xs))),
   scalar("l2price", bindL2price),
 ];

@@ -26,7 +26,7 @@ import { bindNumeric } from "./operators_arith.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 
 /** Binds `name(x, …)` of numeric arguments to a DOUBLE computed by `f`. */
-function doubleFn(name: string, arity: number, f: (...xs: number[]) => number) {
+export function doubleFn(name: string, arity: number, f: (...xs: number[]) => number) {
   return (args: BoundArg[]): ScalarBinding | string => {
     if (args.length !== arity || !args.every((a) => isNumArg(a.type))) return noMatch(name, args);
     return {
