@@ -75,7 +75,9 @@ function parseAction(p: ParseState): AlterAction {
     const from = p.anyName("column name");
     p.expectWord("to");
     // `to //`, `to -`: QuestDB AlterTableRenameColumnTest#testRenameColumnWithBadName2..7.
-    if (!p.atEnd() && !p.atName()) throw syntaxError("new column name contains invalid characters", p.peek().pos);
+    if (!p.atEnd() && !p.atName()) {
+      throw syntaxError("new column name contains invalid characters", p.peek().pos);
+    }
     return { kind: "renameColumn", pos, from, to: p.anyName("new column name") };
   }
   if (p.acceptWords("alter", "column")) return parseAlterColumn(p, t);
@@ -127,7 +129,8 @@ function parseAction(p: ParseState): AlterAction {
  */
 const UNSUPPORTED_WORDS = new Set(["convert", "set", "refresh", "rebase"]);
 
-const ALTER_ACTIONS = "'add', 'alter', 'attach', 'detach', 'drop', 'convert', 'resume', 'rename', 'set' or 'squash'";
+const ALTER_ACTIONS =
+  "'add', 'alter', 'attach', 'detach', 'drop', 'convert', 'resume', 'rename', 'set' or 'squash'";
 
 /** `ALTER COLUMN c` then TYPE, ADD INDEX, DROP INDEX, CACHE or NOCACHE. */
 function parseAlterColumn(p: ParseState, start: Token): AlterAction {

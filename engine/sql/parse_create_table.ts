@@ -113,7 +113,9 @@ function symbolCapacity(p: ParseState): number {
   p.next();
   const value = (neg || m[1] ? -1 : 1) * Number(m[2].replaceAll("_", ""));
   if (value < 2) throw syntaxError("min symbol capacity is 2", start.pos);
-  if (value > SYMBOL_CAPACITY_MAX) throw syntaxError(`max symbol capacity is ${SYMBOL_CAPACITY_MAX}`, start.pos);
+  if (value > SYMBOL_CAPACITY_MAX) {
+    throw syntaxError(`max symbol capacity is ${SYMBOL_CAPACITY_MAX}`, start.pos);
+  }
   return value;
 }
 

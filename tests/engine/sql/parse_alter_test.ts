@@ -123,13 +123,17 @@ Deno.test("alter table forms this server lacks parse as unsupported, named by th
 
 Deno.test("alter table errors", () => {
   // QuestDB SqlCompilerImpl.ALTER_TABLE_EXPECTED_TOKEN_DESCR
-  const actions = "'add', 'alter', 'attach', 'detach', 'drop', 'convert', 'resume', 'rename', 'set' or 'squash' expected";
+  const actions =
+    "'add', 'alter', 'attach', 'detach', 'drop', 'convert', 'resume', 'rename', 'set' or 'squash' expected";
   assert.equal(parseError("ALTER TABLE t").message, actions);
   assert.equal(parseError("ALTER TABLE t FROB x").message, actions);
   assert.equal(parseError("ALTER TABLE t FROB x").position, 14);
   assert.equal(parseError("ALTER TABLE t RENAME").message, "'column' expected");
   assert.equal(parseError("ALTER TABLE t DROP").message, "'column' or 'partition' expected");
-  assert.equal(parseError("ALTER TABLE t RENAME COLUMN a TO -").message, "new column name contains invalid characters");
+  assert.equal(
+    parseError("ALTER TABLE t RENAME COLUMN a TO -").message,
+    "new column name contains invalid characters",
+  );
   assert.equal(parseError("ALTER TABLE t DROP PARTITION '2024'").message, "'list' expected");
   assert.equal(parseError("ALTER TABLE t RENAME COLUMN a b").position, 30);
 });
