@@ -19,8 +19,10 @@ export interface KillReport {
 }
 
 async function send(server: ServerProcess, op: Operation): Promise<void> {
+  // SQL goes in a POST body: an INSERT of 1,500+ rows as a GET URL outgrew what the client and
+  // server take as a request line (fetch "Invalid URL", or HTTP 400 before the server saw it).
   const r = op.request.kind === "sql"
-    ? await server.exec(op.request.sql)
+    ? await fetch(`${server.httpUrl}/exec`, { method: "POST", body: op.request.sql })
     : await fetch(`${server.httpUrl}/write?precision=n`, { method: "POST", body: op.request.body });
   const body = await r.text();
   if (r.status >= 300) throw new Refused(`${op.name} refused: HTTP ${r.status} ${body.slice(0, 300)}`);
