@@ -11,14 +11,14 @@
 import { SqlError } from "../base/errors.ts";
 
 /** HdrHistogram's `subBucketHalfCount` for `digits` significant digits. */
-function halfCountOf(digits: number): number {
+export function halfCountOf(digits: number): number {
   const largest = 2 * Math.pow(10, digits);
   const magnitude = Math.ceil(Math.log(largest) / Math.log(2));
   return Math.pow(2, (magnitude > 1 ? magnitude : 1) - 1);
 }
 
 /** findContainingBinaryOrderOfMagnitude(ceil(x)): bits needed to hold ceil(x). */
-function containingOrder(x: number): number {
+export function containingOrder(x: number): number {
   const n = Math.ceil(x);
   return n <= 0 ? 0 : Math.floor(Math.log2(n)) + 1;
 }

@@ -11,20 +11,7 @@
  * so the answers are the row path's to the last bit.
  */
 import { SqlError } from "../../base/errors.ts";
-import { floorLog2, rangeError } from "../../functions/hdr_double_histogram.ts";
-
-/** HdrHistogram's `subBucketHalfCount` for `digits` significant digits (as hdr_double_histogram.ts). */
-function halfCountOf(digits: number): number {
-  const largest = 2 * Math.pow(10, digits);
-  const magnitude = Math.ceil(Math.log(largest) / Math.log(2));
-  return Math.pow(2, (magnitude > 1 ? magnitude : 1) - 1);
-}
-
-/** findContainingBinaryOrderOfMagnitude(ceil(x)). */
-function containingOrder(x: number): number {
-  const n = Math.ceil(x);
-  return n <= 0 ? 0 : Math.floor(Math.log2(n)) + 1;
-}
+import { containingOrder, floorLog2, halfCountOf, rangeError } from "../../functions/hdr_double_histogram.ts";
 
 const EMPTY = new Float64Array(0);
 /** Most dense count slots of one group (512 KB) and of all groups (64 MB). */
