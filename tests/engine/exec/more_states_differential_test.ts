@@ -62,22 +62,7 @@ Deno.test("DISTINCT pairs and approx_percentile histograms on typed states answe
         "('2024-03-02', 'ky', 2, NULL, NULL, NULL, false, NULL, NULL)",
       adminSession(),
     );
-    const queries = [
-      `SELECT k, ${AGGS.join(", ")} FROM t GROUP BY k`,
-      `SELECT g, ${AGGS.join(", ")} FROM t GROUP BY g`,
-      `SELECT k, b, ${AGGS.join(", ")} FROM t GROUP BY k, b`,
-      `SELECT ${AGGS.join(", ")} FROM t`,
-      `SELECT k, ${AGGS.join(", ")} FROM t WHERE i < 0 GROUP BY k`,
-      `SELECT ${AGGS.join(", ")} FROM t WHERE i < 0`,
-    ];
-    for (const sql of queries) {
-      const { got, want, plan } = await bothWays(engine, sql);
-      assert.match(plan, /vectorized hash/, sql);
-      assert.doesNotMatch(plan, /row accumulators/, sql);
-      const sort = (rs: unknown[][]) => rs.map((r) => r.map(resultKey).join("|")).sort();
-      assert.deepEqual(sort(got), sort(want), sql);
-      if (!sql.includes("i < 0 GROUP")) assert.ok(got.length > 0, sql);
-    }
+    await statesAgree(engine, "t", AGGS);
     // Values too far apart for the histogram's range fail on both paths, never hang.
     await engine.execute(
       "CREATE TABLE u AS (SELECT x % 2 k, CASE WHEN x = 1 THEN 1e-300 ELSE 1e300 END v FROM long_sequence(3))",
@@ -176,22 +161,7 @@ Deno.test("DECIMAL, LONG256, UUID, BOOLEAN aggregates and first/last of every ty
         "FROM long_sequence(150_000)) TIMESTAMP(ts) PARTITION BY DAY",
       adminSession(),
     );
-    const queries = [
-      `SELECT k, ${TYPED_AGGS.join(", ")} FROM v GROUP BY k`,
-      `SELECT g, ${TYPED_AGGS.join(", ")} FROM v GROUP BY g`,
-      `SELECT k, b, ${TYPED_AGGS.join(", ")} FROM v GROUP BY k, b`,
-      `SELECT ${TYPED_AGGS.join(", ")} FROM v`,
-      `SELECT k, ${TYPED_AGGS.join(", ")} FROM v WHERE i < 0 GROUP BY k`,
-      `SELECT ${TYPED_AGGS.join(", ")} FROM v WHERE i < 0`,
-    ];
-    for (const sql of queries) {
-      const { got, want, plan } = await bothWays(engine, sql);
-      assert.match(plan, /vectorized hash/, sql);
-      assert.doesNotMatch(plan, /row accumulators/, sql);
-      const sort = (rs: unknown[][]) => rs.map((r) => r.map(resultKey).join("|")).sort();
-      assert.deepEqual(sort(got), sort(want), sql);
-      if (!sql.includes("i < 0 GROUP")) assert.ok(got.length > 0, sql);
-    }
+    await statesAgree(engine, "v", TYPED_AGGS);
   } finally {
     await engine.close();
     await Deno.remove(root, { recursive: true });
@@ -234,3 +204,27 @@ Deno.test("DECIMAL sums stay exact across the flush of their 32-bit parts (2^21 
   }
   assert.equal(agg.result(3), null);
 });
+
+/**
+ * `aggs` over `table` (columns k, g, b, i) keyed three ways, unkeyed, and over an empty
+ * selection: on typed-array states (no row accumulators in EXPLAIN) and equal to the row path.
+ */
+async function statesAgree(engine: Engine, table: string, aggs: string[]): Promise<void> {
+  const list = aggs.join(", ");
+  const queries = [
+    `SELECT k, ${list} FROM ${table} GROUP BY k`,
+    `SELECT g, ${list} FROM ${table} GROUP BY g`,
+    `SELECT k, b, ${list} FROM ${table} GROUP BY k, b`,
+    `SELECT ${list} FROM ${table}`,
+    `SELECT k, ${list} FROM ${table} WHERE i < 0 GROUP BY k`,
+    `SELECT ${list} FROM ${table} WHERE i < 0`,
+  ];
+  for (const sql of queries) {
+    const { got, want, plan } = await bothWays(engine, sql);
+    assert.match(plan, /vectorized hash/, sql);
+    assert.doesNotMatch(plan, /row accumulators/, sql);
+    const sort = (rs: unknown[][]) => rs.map((r) => r.map(resultKey).join("|")).sort();
+    assert.deepEqual(sort(got), sort(want), sql);
+    if (!sql.includes("i < 0 GROUP")) assert.ok(got.length > 0, sql);
+  }
+}
