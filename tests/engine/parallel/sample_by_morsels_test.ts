@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cutMorsels } from "../../../engine/exec/sample_by_parallel.ts";
+import { bucketEdges, cutMorsels } from "../../../engine/exec/sample_by_parallel.ts";
 
 type Span = { p: number; lo: number; hi: number };
 
@@ -39,4 +39,38 @@ Deno.test("cutMorsels: spans across partitions keep table order; small inputs ar
     if (size >= 2023) assert.deepStrictEqual(morsels.length, 1);
   }
   assert.deepStrictEqual(cutMorsels([], 512, 2), []);
+});
+
+Deno.test("bucketEdges: a morsel's edge bucket is written out only when no neighbouring row shares it", () => {
+  // Buckets of 10 ticks; partition 1 holds ts 20..39 (rows 0..9, two a tick), partition 0 ends at
+  // 19, partition 2 (empty) and partition 3 starts at 40.
+  const floor = (t: bigint) => t - (t % 10n);
+  const ts = BigInt64Array.from({ length: 10 }, (_, i) => 20n + 2n * BigInt(i));
+  const snap = {
+    partitions: [
+      { rowCount: 5, minTs: 0n, maxTs: 19n },
+      { rowCount: 10, minTs: 20n, maxTs: 38n },
+      { rowCount: 0, minTs: 0n, maxTs: 0n },
+      { rowCount: 3, minTs: 40n, maxTs: 45n },
+    ],
+  };
+  const edges = (lo: number, hi: number) => bucketEdges(snap, 1, ts, lo, hi, { floor });
+  // Whole partition: 19 before it and 40 after it are other buckets.
+  assert.deepStrictEqual(edges(0, 10), { startsBucket: true, endsBucket: true });
+  // Rows 3..6 are ts 26..32: row 2 (24) shares bucket 20, row 7 (34) shares bucket 30.
+  assert.deepStrictEqual(edges(3, 7), { startsBucket: false, endsBucket: false });
+  // Rows 5..9 are ts 30..38: row 4 (28) is bucket 20; the end meets partition 3 (40).
+  assert.deepStrictEqual(edges(5, 10), { startsBucket: true, endsBucket: true });
+  // Rows 0..4 are ts 20..28: row 5 (30) is the next bucket.
+  assert.deepStrictEqual(edges(0, 5), { startsBucket: true, endsBucket: true });
+  assert.deepStrictEqual(edges(0, 4), { startsBucket: true, endsBucket: false });
+  // Partition 0 ending in bucket 20 would make partition 1's first bucket a continuation.
+  const joinedSnap = { partitions: [{ rowCount: 5, minTs: 0n, maxTs: 21n }, ...snap.partitions.slice(1)] };
+  assert.deepStrictEqual(bucketEdges(joinedSnap, 1, ts, 0, 10, { floor }).startsBucket, false);
+  // First and last partitions: nothing before or after.
+  const only = { partitions: [snap.partitions[1]] };
+  assert.deepStrictEqual(bucketEdges(only, 0, ts, 0, 10, { floor }), {
+    startsBucket: true,
+    endsBucket: true,
+  });
 });
