@@ -148,7 +148,8 @@ export async function makeSliced(
   return joinChunks(pieces);
 }
 
-function joinChunks(pieces: ColumnChunk[]): ColumnChunk {
+/** The pieces (all fixed or all var-size, in row order) as one chunk. */
+export function joinChunks(pieces: ColumnChunk[]): ColumnChunk {
   if (pieces[0].kind === "fixed") {
     const parts = pieces.map((p) => (p as { bytes: Uint8Array }).bytes);
     const bytes = new Uint8Array(parts.reduce((n, b) => n + b.length, 0));

@@ -21,6 +21,20 @@ export interface Probed {
    * less sensitive than the gap itself to other processes on a shared machine.
    */
   cpuMs: number[];
+  /**
+   * The main thread's CPU ms between consecutive answers (/proc/thread-self/schedstat), where
+   * the kernel keeps it: worker threads' CPU is not in it. Empty elsewhere.
+   */
+  mainCpuMs: number[];
+}
+
+/** The calling thread's CPU time in ms, or undefined where /proc does not show it. */
+export function threadCpuMs(): number | undefined {
+  try {
+    return Number(Deno.readTextFileSync("/proc/thread-self/schedstat").split(" ")[0]) / 1e6;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs `sql` while probing SELECT 1 every 10 ms. */
@@ -28,8 +42,9 @@ export async function probed(engine: Engine, sql: string): Promise<Probed> {
   let running = true;
   const started = performance.now();
   const heavy = rows(engine, sql).finally(() => running = false);
-  const latencies: number[] = [], cpuMs: number[] = [];
+  const latencies: number[] = [], cpuMs: number[] = [], mainCpuMs: number[] = [];
   let cpu = process.cpuUsage().user;
+  let main = threadCpuMs();
   while (running) {
     const due = performance.now() + 10;
     await new Promise((r) => setTimeout(r, 10));
@@ -38,8 +53,11 @@ export async function probed(engine: Engine, sql: string): Promise<Probed> {
     const now = process.cpuUsage().user;
     cpuMs.push((now - cpu) / 1000);
     cpu = now;
+    const mainNow = threadCpuMs();
+    if (main !== undefined && mainNow !== undefined) mainCpuMs.push(mainNow - main);
+    main = mainNow;
   }
-  return { rows: await heavy, latencies, took: performance.now() - started, cpuMs };
+  return { rows: await heavy, latencies, took: performance.now() - started, cpuMs, mainCpuMs };
 }
 
 /**
