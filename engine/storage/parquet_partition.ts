@@ -309,7 +309,7 @@ function decodeFast(
   const read: ReadRange = bytes instanceof ArrayBuffer
     ? (start, end) => new Uint8Array(bytes, start, end - start)
     : async (start, end) => new Uint8Array(await bytes.slice(start, end));
-  return decodeColumnFast(read, file.metadata, at, n, target, { into });
+  return decodeColumnFast(read, file.metadata, at, n, target, { into, turn: rewriteTurn() });
 }
 
 /** A local file's column: its chunks read through one handle into recycled buffers. */
@@ -325,6 +325,7 @@ async function decodeLocal(
   try {
     return await decodeColumnFast(reader.read, metadata, at, n, target, {
       into,
+      turn: rewriteTurn(),
       recycle: recycleChunk,
       readInto: (start, end, dest) => {
         parquetColumnDecodes.inPlaceReads++;
