@@ -370,6 +370,46 @@ Deno.test({
 });
 
 Deno.test({
+  name: "a filter on SYMBOL keys counts the rows it lets through: few keys of many stay on the main thread",
+  ...OPTS,
+  async fn() {
+    await withEngine(async (engine) => {
+      // 200K rows, 100 hosts: one host is ~2K rows for the sort, 60 hosts ~120K.
+      await run(
+        engine,
+        "CREATE TABLE m AS (SELECT timestamp_sequence('2024-01-01', 1_000_000L) ts, " +
+          "cast(concat('h', x % 100) AS SYMBOL) h, rnd_double() d FROM long_sequence(200_000)) TIMESTAMP(ts) PARTITION BY DAY",
+      );
+      engine.statements.rowsMin = 100_000;
+      const first = async (sql: string) => (await run(engine, `EXPLAIN ${sql}`))[0][0];
+      const hosts = (n: number) => Array.from({ length: n }, (_, i) => `'h${i}'`).join(", ");
+      assert.notEqual(await first("SELECT d FROM m WHERE h = 'h7' ORDER BY d"), "Worker");
+      assert.notEqual(
+        await first(`SELECT ts, max(d) FROM m WHERE h IN (${hosts(8)}) SAMPLE BY 1h`),
+        "Worker",
+      );
+      assert.notEqual(
+        await first(`SELECT d FROM m WHERE d > 0.5 AND h IN (${hosts(8)}) ORDER BY d`),
+        "Worker",
+      );
+      // Enough keys, a negated filter or none: the heavy operator sees most rows.
+      assert.equal(await first(`SELECT d FROM m WHERE h IN (${hosts(60)}) ORDER BY d`), "Worker");
+      assert.equal(await first("SELECT d FROM m WHERE h != 'h7' ORDER BY d"), "Worker");
+      assert.equal(await first(`SELECT d FROM m WHERE h = 'h7' OR d > 0.5 ORDER BY d`), "Worker");
+      assert.equal(await first("SELECT d FROM m ORDER BY d"), "Worker");
+      // Same answers either way.
+      const sql = `SELECT ts, max(d), count() FROM m WHERE h IN (${hosts(8)}) SAMPLE BY 1h`;
+      const here = await run(engine, sql);
+      engine.statements.rowsMin = 0;
+      const was = statementStats.offloaded;
+      assert.deepEqual(await run(engine, sql), here);
+      assert.equal(statementStats.offloaded, was + 1);
+      assert.ok(here.length > 10);
+    });
+  },
+});
+
+Deno.test({
   name: "an offloaded read sees every acknowledged write",
   ...OPTS,
   async fn() {
