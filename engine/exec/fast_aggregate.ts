@@ -44,6 +44,7 @@ import {
 import { exactLongSum, sumLongRows } from "./exact_long_sum.ts";
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
 import { accumulateWithStats, statsShapeFits } from "./partition_stats.ts";
+import { accumulateByBlocks, blockMemoFits } from "./block_partials.ts";
 
 /** LONG's largest value: where a keyedFold minimum of integers starts. */
 const LONG_MAX = (1n << 63n) - 1n;
@@ -342,7 +343,9 @@ export async function shapePartials(
   if (!partials) {
     const all = snap.partitions.map((_, i) => i);
     try {
-      partials = await accumulatePartitions(job, { snap, partitions: all, yieldTurn: () => pace(ctx) });
+      partials = blockMemoFits(job)
+        ? await accumulateByBlocks(job, snap, () => pace(ctx))
+        : await accumulatePartitions(job, { snap, partitions: all, yieldTurn: () => pace(ctx) });
     } catch (err) {
       if (err instanceof FastPathUnavailable) return undefined;
       throw err;
@@ -456,6 +459,17 @@ export async function accumulatePartitions(
   }
 }
 
+/** The scan columns a job reads: predicates, FILTER conditions, aggregate arguments, the key. */
+export function scanColumnsRead(s: HeapScan): Set<number> {
+  const needed = new Set<number>([
+    ...predColumns(allPreds(s)),
+    ...s.aggs.filter((a) => a.col >= 0).map((a) => a.col),
+    ...s.aggs.flatMap((a) => (a.expr ? operandColumns(a.expr) : [])),
+  ]);
+  if (s.key !== undefined) needed.add(s.key);
+  return needed;
+}
+
 async function accumulateOn(
   s: HeapScan,
   snap: TableSnapshot,
@@ -475,12 +489,7 @@ async function accumulateOn(
     return set;
   });
   const leafIndex = new Map(predLeaves(allPreds(s)).map((l, i) => [l, i]));
-  const needed = new Set<number>([
-    ...predColumns(allPreds(s)),
-    ...s.aggs.filter((a) => a.col >= 0).map((a) => a.col),
-    ...s.aggs.flatMap((a) => (a.expr ? operandColumns(a.expr) : [])),
-  ]);
-  if (s.key !== undefined) needed.add(s.key);
+  const needed = scanColumnsRead(s);
   const width = (c: number) => (s.tags[c] === "SYMBOL" ? 4 : WIDTH[KIND[s.tags[c]]!]);
   // Keyed: one set of accumulators for the whole scan (flushed per range only for avg of LONG),
   // and one per FILTER condition, folding the rows that pass it.
@@ -489,9 +498,11 @@ async function accumulateOn(
   const filterSels = (s.filters ?? []).map(() => ({ ptr: 0, rows: 0 }));
   for (const p of partitions) {
     await yieldTurn();
-    let ranges = await partitionRanges(snap, p, s.intervals);
     const span = s.rowSpans?.find((x) => x.p === p);
-    if (span) {
+    // A span without intervals is the rows to fold (block_partials.ts counts its ranges once).
+    let ranges = span && !s.intervals ? [] : await partitionRanges(snap, p, s.intervals);
+    if (span && !s.intervals) ranges = span.lo < span.hi ? [[span.lo, span.hi]] : [];
+    else if (span) {
       ranges = ranges.map(([a, b]): [number, number] => [Math.max(a, span.lo), Math.min(b, span.hi)])
         .filter(([a, b]) => a < b);
     }

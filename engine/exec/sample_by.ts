@@ -55,11 +55,12 @@ export interface Sampled {
 }
 
 export async function* runSampleBy(n: SampleByNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
-  const sampled = (parallelSampleByOf(n) ? await runParallelSampleBy(n, ctx) : undefined) ??
-    (await trySampleByFast(n, ctx)) ??
-    (referenceExecution()
-      ? await collectRows(n, run(n.input, ctx), ctx)
-      : await collectHashed(n, run(n.input, ctx), ctx));
+  // The reference (tests) buckets row at a time: the WASM paths are what it checks.
+  const sampled = referenceExecution()
+    ? await collectRows(n, run(n.input, ctx), ctx)
+    : (parallelSampleByOf(n) ? await runParallelSampleBy(n, ctx) : undefined) ??
+      (await trySampleByFast(n, ctx)) ??
+      (await collectHashed(n, run(n.input, ctx), ctx));
   if (sampled.batches && (n.spec.fill.length === 0 || sampled.batchesFill)) yield* sampled.batches();
   else yield* emit(n, sampled, ctx);
 }

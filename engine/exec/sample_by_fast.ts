@@ -20,6 +20,7 @@ import type { Pred } from "./kernel_predicates.ts";
 import { filteredRows } from "./sample_by_filter.ts";
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
 import { exactLongSum, sumLongRows } from "./exact_long_sum.ts";
+import { accumulateByBlocks } from "./sample_by_blocks.ts";
 
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
 type Fn = "count" | "sum" | "avg" | "min" | "max" | "first" | "last";
@@ -184,8 +185,7 @@ async function runFast(
   const env = unkeyedEnv(spec, scan, aggs, filters);
   const partial = new Map<bigint, Acc[]>();
   const at: { bucketer?: Bucketer } = {};
-  const pieces = snap.partitions.map((p, i) => ({ p: i, lo: 0, hi: p.rowCount }));
-  await accumulatePieces(env, snap, pieces, partial, at, scratch, ctx);
+  await accumulateByBlocks(env, snap, partial, at, scratch, ctx);
   return await sampledOf(spec, aggs, partial, at.bucketer, ctx);
 }
 

@@ -215,7 +215,8 @@ export function sampleByOp(n: SampleByNode): string {
     ? (keyedShapeOf(n) ? "keyed wasm" : "hash")
     : (unkeyedShapeOf(n) ? "wasm" : "hash");
   const workers = parallelSampleByOf(n);
-  return workers ? `${op}, parallel ${workers}` : op;
+  // On this heap the unkeyed reduce memoizes complete blocks (sample_by_blocks.ts).
+  return workers ? `${op}, parallel ${workers}` : op === "wasm" ? "wasm, block memo" : op;
 }
 
 /** Workers the plan chose for this SAMPLE BY (0: it runs on the main thread). */

@@ -4,6 +4,7 @@ import { formatTicks } from "../functions/format_value.ts";
 // The physical choice is the executor's; EXPLAIN asks the same function that decides it.
 import {
   AGGREGATE_OP_LABEL,
+  aggregateBlockMemo,
   aggregateDistinctKeys,
   aggregateOp,
   aggregatePartitionStats,
@@ -102,7 +103,11 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
     }
     case "aggregate": {
       const workers = parallelOf(n);
-      const stats = aggregatePartitionStats(n) ? ", partition stats" : "";
+      const stats = aggregatePartitionStats(n)
+        ? ", partition stats"
+        : aggregateBlockMemo(n)
+        ? ", block memo"
+        : "";
       const distinctKeys = aggregateDistinctKeys(n) ? ", distinct symbol keys" : "";
       const branches = aggregateUnionBranches(n) ? `, union branches ${aggregateUnionBranches(n)}` : "";
       const dense = denseKeysOf(n) ? ", dense keys" : "";

@@ -202,6 +202,13 @@ export interface TableSnapshot {
    */
   factMemo?(partition: number, column: number): FactMemo | undefined;
   /**
+   * A memo of facts about complete row blocks [lo, hi) of partition `partition` over the given
+   * columns (indexes into `meta.columns`): valid for any later snapshot of the same partition
+   * version, whose committed rows stay as they are while appends add rows after them. The
+   * caller puts the block's bounds in the tag; undefined when the snapshot keeps none.
+   */
+  blockMemo?(partition: number, columns: readonly number[]): FactMemo | undefined;
+  /**
    * Bytes on disk of the files of partition `partition` (an index into `partitions`) as this
    * snapshot sees it: table_partitions().diskSize.
    */

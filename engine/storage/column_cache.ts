@@ -86,6 +86,13 @@ export class ColumnCache {
    * the bytes, so `forget` drops them with the entries.
    */
   readonly facts = new Map<string, unknown>();
+  /**
+   * Facts about complete row blocks of a partition version (exec/block_partials.ts), keyed by
+   * table/folder plus what they cover but not the row count: the committed rows of a folder
+   * never change and appends only add rows after them, so they outlive the commits that grow
+   * the partition. `forget` drops them with the folder.
+   */
+  readonly blockFacts = new Map<string, unknown>();
 
   constructor(budgetBytes: number, memory: WasmMemory = wasmMemory()) {
     this.budgetBytes = budgetBytes;
@@ -236,6 +243,7 @@ export class ColumnCache {
   forget(prefix: string): void {
     for (const watcher of this.#forgetWatchers) watcher(prefix);
     for (const key of [...this.facts.keys()]) if (key.startsWith(prefix)) this.facts.delete(key);
+    for (const key of [...this.blockFacts.keys()]) if (key.startsWith(prefix)) this.blockFacts.delete(key);
     for (const key of [...this.#counts.keys()]) if (key.startsWith(prefix)) this.#counts.delete(key);
     for (const [key, entry] of [...this.#entries]) {
       if (!key.startsWith(prefix) || entry.loading) continue;

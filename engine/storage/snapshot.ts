@@ -68,6 +68,11 @@ export function openSnapshot(origin: SnapshotOrigin, cache: ColumnCache): Snapsh
 
 /** Bound on memoized column facts per cache (a few hundred bytes each). */
 const MAX_FACTS = 100_000;
+/**
+ * Bound on memoized block facts per cache: each holds the partial states of up to
+ * BLOCK_SLOTS_MAX groups (exec/block_partials.ts), a few KiB at most.
+ */
+const MAX_BLOCK_FACTS = 8_192;
 
 export class Snapshot implements TableSnapshot {
   readonly meta: TableMeta;
@@ -136,6 +141,35 @@ export class Snapshot implements TableSnapshot {
       set: (tag, value) => {
         // Stale keys of a growing partition pile up otherwise; facts are cheap to recompute.
         if (facts.size >= MAX_FACTS) facts.clear();
+        facts.set(`${base}:${tag}`, value);
+      },
+    };
+  }
+
+  blockMemo(partition: number, columns: readonly number[]): FactMemo | undefined {
+    const part = this.#state.txn.partitions[partition];
+    // Parquet partitions decode whole columns; their facts are not worth a block memo.
+    if (!part || part.parquet) return undefined;
+    // The folder names the committed rows; each column's id, type and top what they read as.
+    const cols = columns.map((c) => {
+      const col = this.meta.columns[c];
+      return `${col.id}:${col.type.tag}:${topOf(part, col.id)}`;
+    });
+    const base = this.#key(part, `blocks:${cols.join(",")}`);
+    const facts = this.#host.cache.blockFacts;
+    return {
+      get: (tag) => {
+        const key = `${base}:${tag}`;
+        const value = facts.get(key);
+        // Least recently used first: Map keeps insertion order, a hit moves to the end.
+        if (value !== undefined) {
+          facts.delete(key);
+          facts.set(key, value);
+        }
+        return value;
+      },
+      set: (tag, value) => {
+        if (facts.size >= MAX_BLOCK_FACTS) facts.delete(facts.keys().next().value!);
         facts.set(`${base}:${tag}`, value);
       },
     };

@@ -32,6 +32,7 @@ import type { LimitSpec, PlanNode } from "../../plan/plan_node.ts";
 import { limitWindow } from "../limit.ts";
 import { columnarPlan } from "../columnar_aggregate.ts";
 import { fastShape, usesPartitionStats } from "../fast_aggregate.ts";
+import { blockMemoShapeFits } from "../block_partials.ts";
 import { unionShapes } from "../union_aggregate.ts";
 import { RADIX_KEY_TYPES } from "./radix_sort.ts";
 
@@ -73,6 +74,16 @@ export function aggregatePartitionStats(n: AggregateNode): boolean {
   const shape = fastShape(n);
   // Over UNION ALL: when any branch answers from statistics.
   return shape ? usesPartitionStats(shape) : (unionShapes(n) ?? []).some(usesPartitionStats);
+}
+
+/**
+ * Whether a `wasm` aggregate folds partitions on this heap in memoized blocks
+ * (block_partials.ts) when the worker heaps do not take it; EXPLAIN adds `block memo`.
+ */
+export function aggregateBlockMemo(n: AggregateNode): boolean {
+  if (aggregateOp(n) !== "wasm") return false;
+  const shape = fastShape(n);
+  return shape !== undefined && !usesPartitionStats(shape) && blockMemoShapeFits(shape);
 }
 
 /**
