@@ -42,17 +42,20 @@ export function batchToRows(b: Batch): Value[][] {
 
 /** Copies the rows listed in `sel` (ascending or not) into a new batch; keeps dictionaries. */
 export function gather(b: Batch, sel: ArrayLike<number>, count = sel.length): Batch {
-  const columns = b.columns.map((v) => {
-    const src = v.data;
-    let data: VectorData;
-    if (Array.isArray(src)) {
-      const out = new Array<Value>(count);
-      for (let i = 0; i < count; i++) out[i] = src[sel[i]];
-      data = out;
-    } else data = gatherTyped(src, sel, count);
-    return { type: v.type, data, dict: v.dict };
-  });
+  const columns = b.columns.map((v) => ({
+    type: v.type,
+    data: gatherData(v.data, sel, count),
+    dict: v.dict,
+  }));
   return { rowCount: count, columns };
+}
+
+/** The values of `src` at the rows listed in `sel`, as a new array of the same kind. */
+export function gatherData(src: VectorData, sel: ArrayLike<number>, count = sel.length): VectorData {
+  if (!Array.isArray(src)) return gatherTyped(src, sel, count);
+  const out = new Array<Value>(count);
+  for (let i = 0; i < count; i++) out[i] = src[sel[i]];
+  return out;
 }
 
 /**

@@ -31,6 +31,22 @@ export type HeapRequest =
     job: HashJob;
     morsel: Morsel;
   }
+  /** Phase 1 of a radix aggregation: one morsel folded into the heap's grouping `state`. */
+  | {
+    kind: "radixFold";
+    id: number;
+    forget: string[];
+    origin: SnapshotOrigin;
+    job: HashJob;
+    morsel: Morsel;
+    state: number;
+  }
+  /** End of phase 1: the grouping `state` cut into `parts` pieces by key hash, then forgotten. */
+  | { kind: "radixTake"; id: number; job: HashJob; state: number; parts: number }
+  /** Forgets the grouping `state` (no reply). */
+  | { kind: "radixDrop"; state: number }
+  /** Phase 2: one partition's pieces (one per worker) merged into its final groups. */
+  | { kind: "radixMerge"; id: number; job: HashJob; pieces: HashPartial[] }
   /** One morsel of a SAMPLE BY fast path (exec/sample_by_parallel.ts). */
   | {
     kind: "sampleBy";
@@ -69,6 +85,9 @@ export type HeapReply =
   | { kind: "failed"; message: string }
   | { kind: "partials"; id: number; partials: Partials }
   | { kind: "hashPartial"; id: number; partial: HashPartial }
+  /** A radix fold's groups so far on the heap. */
+  | { kind: "radixFolded"; id: number; groups: number }
+  | { kind: "radixPieces"; id: number; pieces: HashPartial[] }
   | { kind: "sampleByPartial"; id: number; partial: SampleByPartial }
   | { kind: "topNPartial"; id: number; partial: TopNPartial }
   | { kind: "setopPartial"; id: number; partial: SetOpPartial }

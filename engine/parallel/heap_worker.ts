@@ -15,6 +15,7 @@ import { openSnapshot } from "../storage/snapshot.ts";
 import { accumulatePartitions } from "../exec/fast_aggregate.ts";
 import { FastPathUnavailable } from "../exec/wasm_scratch.ts";
 import { hashPartialOf } from "../exec/vector/hash_parallel.ts";
+import { radixDrop, radixFold, radixMergeOf, radixTake, radixTransfers } from "../exec/vector/hash_radix.ts";
 import { sampleByPartialOf, sampleByTransfers } from "../exec/sample_by_parallel.ts";
 import { topNPartialOf } from "../exec/vector/top_n_parallel.ts";
 import { setOpPartialOf, setOpTransfer } from "../exec/vector/setop_parallel.ts";
@@ -38,6 +39,8 @@ self.onmessage = (e: MessageEvent<HeapRequest>) => {
       () => reply({ kind: "error", id: req.id, message: "preload failed" }),
     );
   }
+  // A dropped radix state goes at once: folds queued for it skip it (hash_radix.ts).
+  if (req.kind === "radixDrop") return radixDrop(req.state);
   queue = queue.then(() => handle(req));
 };
 
@@ -68,7 +71,7 @@ const messageOf = (err: unknown) => String((err as Error)?.message ?? err);
 
 /** Answers one request; never throws, so that one failure does not stop the queue. */
 async function handle(
-  req: Exclude<HeapRequest, StatementRequest | { kind: "preload"; id: number }>,
+  req: Exclude<HeapRequest, StatementRequest | { kind: "preload" | "radixDrop" }>,
 ): Promise<void> {
   if (req.kind === "init") {
     try {
@@ -82,6 +85,7 @@ async function handle(
     return;
   }
   try {
+    if (req.kind === "radixTake" || req.kind === "radixMerge") return radix(req);
     for (const prefix of req.forget) cache!.forget(prefix);
     if (req.kind === "setop") return await setOp(req);
     const snap = openSnapshot(req.origin, cache!);
@@ -92,6 +96,11 @@ async function handle(
         const transfer = [...partial.counts, ...partial.values].filter((a) => a !== undefined)
           .map((a) => a!.buffer as ArrayBuffer);
         self.postMessage({ kind: "hashPartial", id: req.id, partial } satisfies HeapReply, { transfer });
+        return;
+      }
+      if (req.kind === "radixFold") {
+        const groups = await radixFold(req.state, req.job, snap, req.morsel);
+        reply({ kind: "radixFolded", id: req.id, groups });
         return;
       }
       if (req.kind === "sampleBy") {
@@ -125,4 +134,19 @@ async function setOp(req: Extract<HeapRequest, { kind: "setop" }>): Promise<void
   } finally {
     for (const s of snaps) s.release();
   }
+}
+
+/** The end of a radix aggregation's phase 1, or its phase 2; the arrays move to the main thread. */
+function radix(req: Extract<HeapRequest, { kind: "radixTake" | "radixMerge" }>): void {
+  if (req.kind === "radixTake") {
+    const pieces = radixTake(req.state, req.job, req.parts);
+    self.postMessage({ kind: "radixPieces", id: req.id, pieces } satisfies HeapReply, {
+      transfer: radixTransfers(pieces),
+    });
+    return;
+  }
+  const partial = radixMergeOf(req.job, req.pieces);
+  self.postMessage({ kind: "hashPartial", id: req.id, partial } satisfies HeapReply, {
+    transfer: radixTransfers([partial]),
+  });
 }

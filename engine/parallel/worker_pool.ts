@@ -24,6 +24,7 @@ import type {
   SampleByPartial,
 } from "../exec/sample_by_parallel.ts";
 import type { ParallelTopN, TopNJob, TopNPartial, TopNSchedule } from "../exec/vector/top_n_parallel.ts";
+import { radixTransfers } from "../exec/vector/hash_radix.ts";
 import { emptyPartials, type HeapScan, mergePartials, type Partials } from "../exec/fast_aggregate.ts";
 import { morselsForWorkers, morselWorkers } from "./morsel_owner.ts";
 import { predColumns } from "../exec/kernel_predicates.ts";
@@ -209,21 +210,11 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
     job: HashJob,
     snap: TableSnapshot,
     ctx: ExecContext,
-    parts?: number,
   ): Promise<HashPartial[] | undefined> {
     if (this.workers === 0 || this.#broken || this.#closed || !(snap instanceof Snapshot)) return undefined;
     const queues: number[][] = Array.from({ length: this.workers }, () => []);
-    let morsels: Morsel[];
-    if (parts) {
-      // Hash partitions (hash_parallel.ts partitioned): each reads the whole scan and keeps
-      // the rows whose key hash falls in it; partition p runs on worker p % workers.
-      const pieces = morselsOf(snap, job.intervals, Infinity).flatMap((m) => m.pieces);
-      morsels = pieces.length ? Array.from({ length: parts }, (_, part) => ({ pieces, part, parts })) : [];
-      morsels.forEach((_, i) => queues[i % this.workers].push(i));
-    } else {
-      morsels = morselsForWorkers(morselsOf(snap, job.intervals, hashTuning.morselRows), this.workers);
-      morselWorkers(morsels, this.workers).forEach((w, i) => queues[w].push(i));
-    }
+    const morsels = morselsForWorkers(morselsOf(snap, job.intervals, hashTuning.morselRows), this.workers);
+    morselWorkers(morsels, this.workers).forEach((w, i) => queues[w].push(i));
     if (morsels.length === 0) return [];
     const heaps = await this.#start();
     if (!heaps) return undefined;
@@ -271,6 +262,98 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
     }
     this.#jobs++;
     return partials;
+  }
+
+  /**
+   * A two-phase radix aggregation (exec/vector/hash_radix.ts): each worker folds the morsels of
+   * its partitions (as `hashPartials` deals them, at most IN_FLIGHT outstanding, in morsel order)
+   * into one grouping on its heap, then cuts it into one piece per worker by key hash; worker p
+   * merges every worker's piece p. Answers each partition's final groups, or undefined when the
+   * pool cannot run it. The groups the workers hold count against the statement's memory; on a
+   * failure, cancel or hand-back their groupings are dropped.
+   */
+  async radixPartials(
+    job: HashJob,
+    snap: TableSnapshot,
+    ctx: ExecContext,
+  ): Promise<HashPartial[] | undefined> {
+    if (this.workers === 0 || this.#broken || this.#closed || !(snap instanceof Snapshot)) return undefined;
+    const morsels = morselsForWorkers(morselsOf(snap, job.intervals, hashTuning.morselRows), this.workers)
+      .map((m, index): Morsel => ({ ...m, index }));
+    if (morsels.length === 0) return [];
+    const heaps = await this.#start();
+    if (!heaps) return undefined;
+    const queues: number[][] = heaps.map(() => []);
+    morselWorkers(morsels, heaps.length).forEach((w, i) => queues[w].push(i));
+    const origin = snap.origin();
+    const states = heaps.map(() => this.#idNext++);
+    const held = heaps.map(() => 0);
+    const groupBytes = 16 * job.keys.length + 24 * job.aggs.length;
+    let failed = false, taken = false;
+    const drain = async (h: Heap, w: number) => {
+      while (queues[w].length && !failed) {
+        checkCancelled(ctx);
+        const i = queues[w].shift()!;
+        const forget = h.forget.splice(0);
+        const r = await this.#send(
+          h,
+          (id) => ({ kind: "radixFold", id, forget, origin, job, morsel: morsels[i], state: states[w] }),
+        );
+        if (r.kind === "error") throw new SqlError(`parallel scan failed: ${r.message}`, -1, "internal");
+        if (r.kind === "unavailable") throw new HashUnavailable();
+        if (r.kind !== "radixFolded") {
+          throw new SqlError(`parallel scan: unexpected reply ${r.kind}`, -1, "internal");
+        }
+        // The worker's grouping is held until the merge: it counts against the statement's memory.
+        if (r.groups > held[w]) {
+          charge(ctx, (r.groups - held[w]) * groupBytes);
+          held[w] = r.groups;
+        }
+      }
+    };
+    try {
+      await Promise.all(heaps.flatMap((h, w) => Array.from({ length: IN_FLIGHT }, () => drain(h, w))));
+      checkCancelled(ctx);
+      const parts = heaps.length;
+      taken = true;
+      const takes = await Promise.all(
+        heaps.map((h, w) => this.#send(h, (id) => ({ kind: "radixTake", id, job, state: states[w], parts }))),
+      );
+      const pieces = takes.map((r) => {
+        if (r.kind === "error") throw new SqlError(`parallel scan failed: ${r.message}`, -1, "internal");
+        if (r.kind !== "radixPieces") {
+          throw new SqlError(`parallel scan: unexpected reply ${r.kind}`, -1, "internal");
+        }
+        return r.pieces;
+      });
+      checkCancelled(ctx);
+      const merged = await Promise.all(heaps.map((h, p) => {
+        const mine = pieces.map((of) => of[p]);
+        return this.#send(h, (id) => ({ kind: "radixMerge", id, job, pieces: mine }), radixTransfers(mine));
+      }));
+      const partials = merged.map((r) => {
+        if (r.kind === "error") throw new SqlError(`parallel scan failed: ${r.message}`, -1, "internal");
+        if (r.kind !== "hashPartial") {
+          throw new SqlError(`parallel scan: unexpected reply ${r.kind}`, -1, "internal");
+        }
+        return r.partial;
+      });
+      this.#jobs++;
+      return partials;
+    } catch (err) {
+      failed = true;
+      if (err instanceof HashUnavailable) {
+        // Handed back to the main thread, unless the statement was cancelled meanwhile.
+        checkCancelled(ctx);
+        return undefined;
+      }
+      // A worker died (the pool now declines everything): this heap runs the aggregation instead.
+      if (this.#broken && !this.#closed && !ctx.signal?.aborted) return undefined;
+      throw err;
+    } finally {
+      failed = true;
+      if (!taken) heaps.forEach((h, w) => h.worker.postMessage({ kind: "radixDrop", state: states[w] }));
+    }
   }
 
   /**
@@ -534,11 +617,11 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
     return { worker, ready, forget: [], statements: 0 };
   }
 
-  #send(h: Heap, request: (id: number) => HeapRequest): Promise<HeapReply> {
+  #send(h: Heap, request: (id: number) => HeapRequest, transfer: ArrayBuffer[] = []): Promise<HeapReply> {
     const id = this.#idNext++;
     return new Promise<HeapReply>((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
-      h.worker.postMessage(request(id));
+      h.worker.postMessage(request(id), { transfer });
     });
   }
 }

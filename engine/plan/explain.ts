@@ -115,7 +115,7 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
       const rowAccs = aggregateOp(n) === "hash" ? rowAccumulatorAggs(n.aggs) : [];
       const accs = rowAccs.length ? `, row accumulators: ${rowAccs.join(",")}` : "";
       const op = ` [${AGGREGATE_OP_LABEL[aggregateOp(n)]}${stats}${distinctKeys}${branches}${
-        workers ? `, ${partitionedOf(n) ? "partitioned" : "parallel"} ${workers}` : ""
+        workers ? `, ${partitionedOf(n) ? "radix" : "parallel"} ${workers}` : ""
       }${dense}${accs}]`;
       return (n.keys.length
         ? `GroupBy keys: ${n.keys.length} values: ${n.aggs.map((a) => a.name).join(",")}`
@@ -134,7 +134,7 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
       return "Limit";
     case "distinct":
       return `Distinct [${AGGREGATE_OP_LABEL[distinctOp(n)]}${
-        parallelOf(n) ? `, ${partitionedOf(n) ? "partitioned" : "parallel"} ${parallelOf(n)}` : ""
+        parallelOf(n) ? `, ${partitionedOf(n) ? "radix" : "parallel"} ${parallelOf(n)}` : ""
       }${denseKeysOf(n) ? ", dense keys" : ""}]`;
     case "setop":
       return `${n.op[0].toUpperCase()}${n.op.slice(1)}${n.all ? " All" : ""} [${setOpOp(n)}${

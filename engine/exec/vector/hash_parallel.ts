@@ -38,12 +38,13 @@ import {
   type Vector,
   type VectorData,
   writeValue,
+  zeroedVectorData,
 } from "../../base/values.ts";
 import type { BoundExpr } from "../../plan/bound.ts";
 import { conjuncts } from "../../plan/intervals_from_where.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
 import type { Storage, TableSnapshot } from "../../storage/api.ts";
-import { gather, rowsToBatches } from "../batch_util.ts";
+import { gather, gatherData, rowsToBatches } from "../batch_util.ts";
 import { charge, checkCancelled, type ExecContext, pace, paceDue, snapshotOf } from "../exec_context.ts";
 import { kernelSelect } from "../filter.ts";
 import { type Pred, predicateOf } from "../kernel_predicates.ts";
@@ -79,8 +80,7 @@ import {
   markParallelProbe,
 } from "./join_parallel.ts";
 import { runPlan } from "../run_plan.ts";
-import { markParallelSetOp, selectPart } from "./setop_parallel.ts";
-import { keyHashes } from "./key_hash.ts";
+import { markParallelSetOp } from "./setop_parallel.ts";
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
 type DistinctNode = Extract<PlanNode, { kind: "distinct" }>;
@@ -148,9 +148,11 @@ export interface HashJob {
  */
 export interface Morsel {
   pieces: { p: number; lo: number; hi: number }[];
-  /** A hash partition (of `parts`): the worker groups only the rows whose key hash is in it. */
-  part?: number;
-  parts?: number;
+  /**
+   * The morsel's place among a radix job's morsels (hash_radix.ts): its groups record their
+   * first rows by it.
+   */
+  index?: number;
 }
 
 /**
@@ -223,8 +225,13 @@ export interface HashPartial {
   counts: Float64Array[];
   values: (Float64Array | BigInt64Array | undefined)[];
   distinct?: ({ groups: Int32Array; values: VectorData } | undefined)[];
-  /** A hash partition's: each group's first row, as its ordinal among the rows the WHERE keeps. */
+  /**
+   * A radix job's: each group's first row (its morsel's index times 2^32 plus its ordinal
+   * among the morsel's rows the WHERE keeps).
+   */
   firsts?: Float64Array;
+  /** A radix partition's final groups: each aggregate's result column (`finishedColumn`). */
+  finished?: VectorData[];
 }
 
 /** The worker side of a pool, as the executor sees it (engine/parallel/worker_pool.ts). */
@@ -233,12 +240,12 @@ export interface ParallelHash {
   /** Rows a table must hold for a hash aggregation over it to go to the workers. */
   readonly hashRowsMin: number;
   /** Partials of every morsel in order, or undefined when the workers cannot run it. */
-  hashPartials(
-    job: HashJob,
-    snap: TableSnapshot,
-    ctx: ExecContext,
-    parts?: number,
-  ): Promise<HashPartial[] | undefined>;
+  hashPartials(job: HashJob, snap: TableSnapshot, ctx: ExecContext): Promise<HashPartial[] | undefined>;
+  /**
+   * The final groups of each hash partition of a two-phase radix job (hash_radix.ts), each in
+   * first-row order with its first rows, or undefined when the workers cannot run it.
+   */
+  radixPartials(job: HashJob, snap: TableSnapshot, ctx: ExecContext): Promise<HashPartial[] | undefined>;
 }
 
 /** An aggregate of a shape, in bound form over the scan's columns. */
@@ -528,8 +535,9 @@ export function markParallelHash(plan: PlanNode, pool: ParallelHash | undefined,
           rows >= pool.hashRowsMin && manyGroupsOf(n) && pool.workers >= partitionTuning.workersMin &&
           partitionable(n, shape)
         ) {
-          // About a group per row: hash partitions, each grouped whole on one worker, so no
-          // merge of all groups on this thread.
+          // About a group per row: two-phase radix aggregation (hash_radix.ts), each worker's
+          // morsels folded into one grouping, then each hash partition merged on one worker,
+          // so no merge of all groups on this thread.
           chosen.set(n, pool.workers);
           partitionedChosen.add(n);
         }
@@ -550,26 +558,25 @@ export function markParallelHash(plan: PlanNode, pool: ParallelHash | undefined,
 }
 
 /**
- * `workersMin`: workers a pool needs for many-group shapes to run as hash partitions. Every
- * partition reads and hashes the whole scan, and only the grouping divides among them: at 10M
- * trades on 2 workers (loaded machine, CPU ms of the process) GROUP BY qty, symbol took 1,660
- * partitioned against 970 on one heap, DISTINCT symbol, qty 1,340 against 520, GROUP BY ts
- * 8,240 against 6,580, so two workers keep them on one heap. Tests set it to 2.
+ * `workersMin`: workers a pool needs for many-group shapes to run as two-phase radix
+ * aggregation (below it they group on one heap). Two suffice: each row is read and grouped
+ * once, by the worker of its morsel, and the second phase merges about a group per worker.
+ * Tests set it above the pool's workers to check the one-heap plan.
  */
-export const partitionTuning = { workersMin: 4 };
+export const partitionTuning = { workersMin: 2 };
 
-/** Parallel nodes the plan runs as hash partitions (EXPLAIN: `partitioned N`). */
+/** Parallel nodes the plan runs as two-phase radix aggregation (EXPLAIN: `radix N`). */
 const partitionedChosen = new WeakSet<PlanNode>();
 
-/** Whether the plan runs this parallel node as hash partitions of its keys. */
+/** Whether the plan runs this parallel node as two-phase radix aggregation (hash_radix.ts). */
 export function partitionedOf(n: PlanNode): boolean {
   return partitionedChosen.has(n);
 }
 
 /**
- * Whether a shape can run as hash partitions: a plain scan (no join or union), some keys, each
- * of its output column's type, a SYMBOL key a plain column (its codes read the scan's
- * dictionary).
+ * Whether a shape can run as two-phase radix aggregation: a plain scan (no join or union), some
+ * keys, each of its output column's type, a SYMBOL key a plain column (its codes read the
+ * scan's dictionary).
  */
 function partitionable(n: AggregateNode | DistinctNode, shape: Shape): boolean {
   if (shape.join || shape.union || shape.keys.length === 0) return false;
@@ -640,6 +647,34 @@ class DistinctPairs {
 
 /** Groups the rows of one morsel of `snap` (a worker's snapshot of the same committed state). */
 export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel): Promise<HashPartial> {
+  const grouping = groupingOf(job);
+  // Dense keys first: the general path's tables and loops are not even used.
+  if (job.dense) {
+    const partial = await grouping.densePartial(snap, m);
+    if (partial) return partial;
+  }
+  await grouping.fold(snap, m);
+  return grouping.partial();
+}
+
+/**
+ * The groups of a job over the morsels folded into it, on a worker heap: one morsel's
+ * (`hashPartialOf`) or every morsel a worker gets of a radix job (hash_radix.ts), whose
+ * groups also record their first rows (`Morsel.index`).
+ */
+export interface Grouping {
+  /** Groups so far. */
+  readonly groups: number;
+  /** Folds the rows of morsel `m` of `snap` into the groups. */
+  fold(snap: TableSnapshot, m: Morsel): Promise<void>;
+  /** The dense keys' fused loop over one morsel, or undefined when a batch needs the row path. */
+  densePartial(snap: TableSnapshot, m: Morsel): Promise<HashPartial | undefined>;
+  /** The groups as a partial (with `firsts` when the morsels had an index). */
+  partial(): HashPartial;
+}
+
+/** A grouping of `job`'s rows (see Grouping). */
+export function groupingOf(job: HashJob): Grouping {
   const ctx = shippedExecContext(job.timeZone);
   const keys = job.keys.map(rebind);
   const bound = job.filters.map(rebind);
@@ -657,11 +692,6 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
     if (e) columnsOf(e, (c) => cols.add(c));
   }
   let sel = new Int32Array(0);
-  // Dense keys first: the general path's tables and loops below are not even set up.
-  if (job.dense) {
-    const partial = await densePartialOf(job, keys, snap, m, cols, stubs, selectRows);
-    if (partial) return partial;
-  }
   const keyOf = keys.map((k) => vectorOf(k, ctx));
   const keyIds = keys.map(() => new KeyIds());
   const folds = keys.slice(1).map(() => new IntPairHash());
@@ -695,31 +725,38 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
   let gids = new Int32Array(0), fold = new Int32Array(0), ids = new Int32Array(0);
   let mask = new Uint8Array(0);
   let perKey: Int32Array[] = [];
-  // A hash partition: only its rows are grouped, and each group's first row is recorded (the
-  // main thread interleaves the partitions' groups in first-appearance order).
+  // A radix job's morsels carry their index: each group's first row is recorded as the
+  // morsel's index times 2^32 plus the row's ordinal among the morsel's rows the WHERE keeps
+  // (the main thread interleaves the partitions' groups in first-appearance order by it).
+  // Their key values are copied from those rows (typed arrays: no boxed value per group).
   const firsts: number[] = [];
-  let kept = 0, hashes = new Int32Array(0), inPart = new Int32Array(0);
-  for await (const scanned of batchesOf(job, snap, m, cols, stubs)) {
-    const picked = selectRows(scanned, true);
-    if (!picked) continue;
-    if (m.parts === undefined) {
+  const firstKeys: VectorData[][] = keys.map(() => []);
+  let indexed = false, newRows = new Int32Array(0);
+  /** The key vectors of the batch last grouped. */
+  let batchKeys: Vector[] = [];
+
+  async function foldMorsel(snap: TableSnapshot, m: Morsel): Promise<void> {
+    const base = m.index === undefined ? -1 : m.index * 4294967296;
+    if (base >= 0) indexed = true;
+    let kept = 0;
+    for await (const scanned of batchesOf(job, snap, m, cols, stubs)) {
+      const picked = selectRows(scanned, true);
+      if (!picked) continue;
+      const before = groups, rows = picked.b.rowCount;
       groupBatch(picked.b);
-      continue;
-    }
-    const b = picked.b, rows = b.rowCount;
-    if (hashes.length < rows) {
-      hashes = new Int32Array(rows);
-      inPart = new Int32Array(rows);
-    }
-    keyHashes(keys.map((_, k) => keyVectorOf(b, k)), rows, hashes);
-    const count = selectPart(hashes, rows, m.parts, m.part!, inPart);
-    if (count) {
-      groupBatch(count === rows ? b : gather(b, inPart, count));
-      for (let j = 0; j < count && firsts.length < groups; j++) {
-        if (gids[j] === firsts.length) firsts.push(kept + (count === rows ? j : inPart[j]));
+      if (base >= 0 && groups > before) {
+        if (newRows.length < rows) newRows = new Int32Array(rows);
+        let fresh = 0;
+        for (let j = 0; j < rows && firsts.length < groups; j++) {
+          if (gids[j] === firsts.length) {
+            firsts.push(base + kept + j);
+            newRows[fresh++] = j;
+          }
+        }
+        batchKeys.forEach((v, k) => firstKeys[k].push(gatherData(v.data, newRows, fresh)));
       }
+      kept += rows;
     }
-    kept += rows;
   }
 
   function keyVectorOf(b: Batch, k: number): Vector {
@@ -769,15 +806,15 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
       mask = new Uint8Array(rows);
       perKey = keys.map(() => new Int32Array(rows));
     }
-    const keyVector = (k: number) => keyVectorOf(b, k);
+    batchKeys = keys.map((_, k) => keyVectorOf(b, k));
     if (keys.length === 0) {
       gids.fill(0, 0, rows);
     } else if (keys.length === 1) {
-      keyIds[0].map(keyVector(0), rows, gids);
+      keyIds[0].map(batchKeys[0], rows, gids);
       groups = keyIds[0].size;
     } else {
-      groups = foldKeys(keys.map((_, k) => keyVector(k)), rows, keyIds, folds, perKey, gids, fold, ids);
-      recordFirst(groupKeyIds, perKey, gids, rows, groups);
+      groups = foldKeys(batchKeys, rows, keyIds, folds, perKey, gids, fold, ids);
+      if (!indexed) recordFirst(groupKeyIds, perKey, gids, rows, groups);
     }
     const argsOfBatch: (Vector | undefined)[] = new Array(argOf.size);
     job.aggs.forEach((a, i) => {
@@ -795,65 +832,78 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
       st.native!.add(gids, rows, arg, m);
     });
   }
-  const outKeys = keys.map((e, k) =>
-    dataOf(
-      e.type,
-      keys.length === 1
-        ? keyIds[0].values.slice(0, groups)
-        : groupKeyIds[k].map((id) => keyIds[k].values[id]),
-    )
-  );
-  const counts: Float64Array[] = [];
-  const values: (Float64Array | BigInt64Array | undefined)[] = [];
-  const distinct: ({ groups: Int32Array; values: VectorData } | undefined)[] = [];
-  job.aggs.forEach((a, i) => {
-    const { native, distinct: pairs } = aggs[i];
-    if (pairs) {
-      counts.push(new Float64Array(0));
-      values.push(undefined);
-      distinct.push({
-        groups: Int32Array.from(pairs.groups),
-        values: dataOf(job.aggs[i].arg!.type, pairs.valueIds.map((id) => pairs.ids.values[id])),
-      });
-      return;
-    }
-    distinct.push(undefined);
-    const st = native!;
-    st.reserve(groups);
-    const count = new Float64Array(groups);
-    for (let g = 0; g < groups; g++) count[g] = st.countOf(g);
-    counts.push(count);
-    if (a.fn === "count" || a.fn === "count*") {
-      values.push(undefined);
-      return;
-    }
-    if (a.fn === "avg") {
-      const out = new Float64Array(groups);
-      for (let g = 0; g < groups; g++) out[g] = count[g] === 0 ? NaN : st.sumOf(g);
-      values.push(out);
-    } else if (a.wide) {
-      const out = new BigInt64Array(groups);
-      for (let g = 0; g < groups; g++) {
-        const v = count[g] === 0 ? null : st.result(g);
-        out[g] = typeof v === "bigint" ? v : v === null ? LONG_NULL : BigInt(v as number);
+  function partial(): HashPartial {
+    const outKeys = indexed
+      ? firstKeys.map((chunks, k) => concatData(chunks, keys[k].type))
+      : keys.map((e, k) =>
+        dataOf(
+          e.type,
+          keys.length === 1
+            ? keyIds[0].values.slice(0, groups)
+            : groupKeyIds[k].map((id) => keyIds[k].values[id]),
+        )
+      );
+    const counts: Float64Array[] = [];
+    const values: (Float64Array | BigInt64Array | undefined)[] = [];
+    const distinct: ({ groups: Int32Array; values: VectorData } | undefined)[] = [];
+    job.aggs.forEach((a, i) => {
+      const { native, distinct: pairs } = aggs[i];
+      if (pairs) {
+        counts.push(new Float64Array(0));
+        values.push(undefined);
+        distinct.push({
+          groups: Int32Array.from(pairs.groups),
+          values: dataOf(job.aggs[i].arg!.type, pairs.valueIds.map((id) => pairs.ids.values[id])),
+        });
+        return;
       }
-      values.push(out);
-    } else {
-      const out = new Float64Array(groups);
-      for (let g = 0; g < groups; g++) {
-        const v = count[g] === 0 ? null : st.result(g);
-        out[g] = v === null ? NaN : Number(v);
+      distinct.push(undefined);
+      const st = native!;
+      st.reserve(groups);
+      const count = new Float64Array(groups);
+      for (let g = 0; g < groups; g++) count[g] = st.countOf(g);
+      counts.push(count);
+      if (a.fn === "count" || a.fn === "count*") {
+        values.push(undefined);
+        return;
       }
-      values.push(out);
-    }
-  });
+      if (a.fn === "avg") {
+        const out = new Float64Array(groups);
+        for (let g = 0; g < groups; g++) out[g] = count[g] === 0 ? NaN : st.sumOf(g);
+        values.push(out);
+      } else if (a.wide) {
+        const out = new BigInt64Array(groups);
+        for (let g = 0; g < groups; g++) {
+          const v = count[g] === 0 ? null : st.result(g);
+          out[g] = typeof v === "bigint" ? v : v === null ? LONG_NULL : BigInt(v as number);
+        }
+        values.push(out);
+      } else {
+        const out = new Float64Array(groups);
+        for (let g = 0; g < groups; g++) {
+          const v = count[g] === 0 ? null : st.result(g);
+          out[g] = v === null ? NaN : Number(v);
+        }
+        values.push(out);
+      }
+    });
+    return {
+      groups,
+      keys: outKeys,
+      counts,
+      values,
+      distinct,
+      firsts: indexed ? Float64Array.from(firsts) : undefined,
+    };
+  }
+
   return {
-    groups,
-    keys: outKeys,
-    counts,
-    values,
-    distinct,
-    firsts: m.parts === undefined ? undefined : Float64Array.from(firsts),
+    get groups() {
+      return groups;
+    },
+    fold: foldMorsel,
+    densePartial: (snap, m) => densePartialOf(job, keys, snap, m, cols, stubs, selectRows),
+    partial,
   };
 }
 
@@ -908,6 +958,23 @@ async function densePartialOf(
   return fused.partial();
 }
 
+/** Chunks of one key's values of type `t` (typed arrays of one kind, or value arrays) as one array. */
+function concatData(chunks: VectorData[], t: ColumnType): VectorData {
+  if (chunks.length === 0) return t.tag === "SYMBOL" ? new Int32Array(0) : zeroedVectorData(t, 0);
+  if (chunks.length === 1) return chunks[0];
+  if (Array.isArray(chunks[0])) return ([] as Value[]).concat(...chunks as Value[][]);
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  // deno-lint-ignore no-explicit-any
+  const out = new (chunks[0].constructor as any)(n);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
 /** Scalar values (a worker's KeyIds values) as vector data of type `t`; SYMBOL values are codes. */
 function dataOf(t: ColumnType, values: Value[]): VectorData {
   if (t.tag === "SYMBOL") return Int32Array.from(values, (v) => v === null ? -1 : v as number);
@@ -921,7 +988,7 @@ function unavailable(): never {
 }
 
 /** Folds several keys' value ids pairwise into one group id per row; answers the group count. */
-function foldKeys(
+export function foldKeys(
   vectors: Vector[],
   rows: number,
   keyIds: KeyIds[],
@@ -1077,7 +1144,7 @@ export async function runParallelHash(
  * the value as a double or, for 64-bit integer partials, as its two words. A group's value is
  * defined once its count is not 0.
  */
-class Merged {
+export class Merged {
   cnt = new Float64Array(16);
   num = new Float64Array(16);
   /** A 64-bit integer value as its high word and its (unsigned) low word. */
@@ -1115,7 +1182,7 @@ class Merged {
   }
 }
 
-function mergeDistinct(
+export function mergeDistinct(
   d: { ids: KeyIds; pairs: PairSet; dict?: SymbolDict; type: ColumnType; merged: Merged },
   part: { groups: Int32Array; values: VectorData },
   gids: Int32Array,
@@ -1129,7 +1196,7 @@ function mergeDistinct(
   for (let i = 0; i < m; i++) d.merged.cnt[g[i]] += fresh[i];
 }
 
-function mergeAgg(
+export function mergeAgg(
   a: HashJobAgg,
   m: Merged,
   pc: Float64Array,
@@ -1197,6 +1264,33 @@ function mergeDoubles(
   }
 }
 
+/**
+ * An aggregate's result column over `n` groups from their merged counts and values (radix
+ * phase 2 finishes its partition on the worker): counts as 64-bit words, no bigint per group.
+ */
+export function finishedColumn(
+  a: HashJobAgg,
+  counts: Float64Array,
+  values: Float64Array | BigInt64Array | undefined,
+  n: number,
+): VectorData {
+  if (a.fn === "count" || a.fn === "count*" || a.fn === "countDistinct") {
+    const out = new BigInt64Array(n), w = new Int32Array(out.buffer);
+    for (let g = 0; g < n; g++) {
+      const c = counts[g];
+      w[2 * g] = c % 4294967296;
+      w[2 * g + 1] = Math.floor(c / 4294967296);
+    }
+    return out;
+  }
+  const out = allocVectorData(a.returns, n);
+  for (let g = 0; g < n; g++) {
+    const c = counts[g];
+    writeValue(a.returns, out, g, finish(a, c, c === 0 || !values ? undefined : values[g]));
+  }
+  return out;
+}
+
 function finish(a: HashJobAgg, count: number, v: number | bigint | undefined): Value {
   if (a.fn === "count" || a.fn === "count*" || a.fn === "countDistinct") return BigInt(count);
   if (count === 0 || v === undefined) return a.fn === "min" || a.fn === "max" ? nullValueOf(a.returns) : null;
@@ -1213,10 +1307,9 @@ function finish(a: HashJobAgg, count: number, v: number | bigint | undefined): V
 }
 
 /**
- * The aggregate or DISTINCT as hash partitions of its keys (one per worker): each worker reads
- * the whole scan and groups only its partition's rows, so its groups are final. The partitions'
- * groups interleave here by their first rows, in the order one heap gives (first appearance),
- * without a hash table on this thread.
+ * The aggregate or DISTINCT as two-phase radix aggregation (hash_radix.ts): the workers answer
+ * each hash partition's final groups in first-row order, which interleave here by first row,
+ * in the order one heap gives (first appearance), without a hash table on this thread.
  */
 async function runPartitioned(
   n: AggregateNode | DistinctNode,
@@ -1226,24 +1319,17 @@ async function runPartitioned(
   ctx: ExecContext,
 ): Promise<Batch[] | undefined> {
   const job = jobOf(shape, ctx, snap, false);
-  const partials = await pool.hashPartials(job, snap, ctx, pool.workers);
+  const partials = await pool.radixPartials(job, snap, ctx);
   if (!partials) return undefined;
   checkCancelled(ctx);
   const nk = job.keys.length, types = n.columns.map((c) => c.type);
   const dicts = job.keys.map((k) =>
     k.kind === "column" && k.type.tag === "SYMBOL" ? snap.symbols(job.columnIndexes[k.index]) : undefined
   );
-  // count(DISTINCT x): a partition's (group, value) pairs are all its group's distinct values.
-  const distinctCounts = partials.map((p) =>
-    job.aggs.map((a, i) => {
-      if (a.fn !== "countDistinct") return undefined;
-      const c = new Float64Array(p.groups);
-      for (const g of p.distinct![i]!.groups) c[g]++;
-      return c;
-    })
-  );
   let total = 0;
   for (const p of partials) total += p.groups;
+  // The result's batches are held until the statement reads them.
+  charge(ctx, total * (16 * nk + 8 * job.aggs.length));
   const at = partials.map(() => 0);
   const out: Batch[] = [];
   const from = new Int32Array(Math.min(total, BATCH_ROWS_MAX)), idx = new Int32Array(from.length);
@@ -1268,11 +1354,15 @@ async function runPartitioned(
         const data = pickRows(partials.map((p) => p.keys[c]), from, idx, count);
         return { type, data, dict: dicts[c] };
       }
-      const i = c - nk, a = job.aggs[i], data = allocVectorData(type, count);
+      const i = c - nk, a = job.aggs[i];
+      // Finished on the workers (radix phase 2).
+      if (a.returns.tag === type.tag && partials.every((p) => p.finished)) {
+        return { type, data: pickRows(partials.map((p) => p.finished![i]), from, idx, count) };
+      }
+      const data = allocVectorData(type, count);
       for (let r = 0; r < count; r++) {
-        const w = from[r], g = idx[r], p = partials[w];
-        const cnt = distinctCounts[w][i]?.[g] ?? p.counts[i][g];
-        const pv = p.values[i];
+        const p = partials[from[r]], g = idx[r];
+        const cnt = p.counts[i][g], pv = p.values[i];
         writeValue(type, data, r, finish(a, cnt, cnt === 0 || !pv ? undefined : pv[g]));
       }
       return { type, data };
@@ -1284,7 +1374,20 @@ async function runPartitioned(
 }
 
 /** Rows (from[i], idx[i]) of per-partition typed data or value arrays, as one array. */
-function pickRows(srcs: VectorData[], from: Int32Array, idx: Int32Array, n: number): VectorData {
+export function pickRows(srcs: VectorData[], from: Int32Array, idx: Int32Array, n: number): VectorData {
+  if (srcs[0] instanceof BigInt64Array) {
+    // As two int32 words: reading a BigInt64Array element allocates a bigint.
+    const out = new BigInt64Array(n), o = new Int32Array(out.buffer);
+    const w = srcs.map((a) =>
+      new Int32Array((a as BigInt64Array).buffer, (a as BigInt64Array).byteOffset, a.length * 2)
+    );
+    for (let i = 0; i < n; i++) {
+      const s = w[from[i]], r = 2 * idx[i];
+      o[2 * i] = s[r];
+      o[2 * i + 1] = s[r + 1];
+    }
+    return out;
+  }
   // deno-lint-ignore no-explicit-any
   const s = srcs as any[], out = new (s.find((a) => a.length > 0) ?? s[0]).constructor(n);
   for (let i = 0; i < n; i++) out[i] = s[from[i]][idx[i]];

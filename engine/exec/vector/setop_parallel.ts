@@ -233,24 +233,6 @@ function symbolIds(codes: Int32Array, ids: Int32Array, n: number, into: Int32Arr
   return out;
 }
 
-/**
- * The rows of partition `part`: by the hash's high bits, so that each worker's set still spreads
- * over all its buckets (WordSet buckets by the low bits).
- */
-export function selectPart(
-  hashes: Int32Array,
-  n: number,
-  parts: number,
-  part: number,
-  sel: Int32Array,
-): number {
-  let m = 0;
-  for (let i = 0; i < n; i++) {
-    if ((((hashes[i] >>> 16) * parts) >>> 16) === part) sel[m++] = i;
-  }
-  return m;
-}
-
 /** Chunks of one column's typed data as one array of `n` values. */
 function concat(t: ColumnType, parts: VectorData[], n: number): VectorData {
   // deno-lint-ignore no-explicit-any

@@ -71,20 +71,20 @@ async function withEngine(fn: (e: Engine) => Promise<void>, queryMemoryBytes?: n
 const MANY = [
   [
     "SELECT u, count(*), sum(d) FROM t GROUP BY u",
-    /GroupBy keys: 1 values: count,sum \[vectorized hash, partitioned 2\]/,
+    /GroupBy keys: 1 values: count,sum \[vectorized hash, radix 2\]/,
   ],
   [
     "SELECT s, u, max(d) FROM t GROUP BY s, u",
-    /GroupBy keys: 2 values: max \[vectorized hash, partitioned 2\]/,
+    /GroupBy keys: 2 values: max \[vectorized hash, radix 2\]/,
   ],
-  ["SELECT DISTINCT u, k FROM t", /Distinct \[vectorized hash, partitioned 2\]/],
+  ["SELECT DISTINCT u, k FROM t", /Distinct \[vectorized hash, radix 2\]/],
   [
     "SELECT k, count(DISTINCT u) FROM t GROUP BY k",
-    /GroupBy keys: 1 values: count \[vectorized hash, partitioned 2\]/,
+    /GroupBy keys: 1 values: count \[vectorized hash, radix 2\]/,
   ],
   [
     "SELECT ts, count(*) FROM t GROUP BY ts",
-    /GroupBy keys: 1 values: count \[vectorized hash, partitioned 2\]/,
+    /GroupBy keys: 1 values: count \[vectorized hash, radix 2\]/,
   ],
 ] as const;
 
@@ -110,7 +110,7 @@ Deno.test("many groups a morsel run as hash partitions at plan time, few go to t
       const jobs = engine.parallel.jobs;
       const { got, want, plan: text } = await bothWays(engine, sql);
       assert.match(text, plan, `${sql}\n${text}`);
-      const onWorkers = /parallel|partitioned/.test(text);
+      const onWorkers = /parallel|radix/.test(text);
       // Rows on the workers only when the plan said so: no run-time hand-back.
       const picked = await rows(engine, sql);
       assert.equal(engine.parallel.jobs, onWorkers ? jobs + 2 : jobs, `${sql}: ran on the workers`);
@@ -124,7 +124,7 @@ Deno.test("more many-group shapes as hash partitions give the reference's rows i
   await withEngine(async (engine) => {
     for (const sql of MORE_MANY) {
       const { got, want, plan } = await bothWays(engine, sql);
-      assert.match(plan, /partitioned 2/, `${sql}\n${plan}`);
+      assert.match(plan, /radix 2/, `${sql}\n${plan}`);
       assert.ok(want.length >= 1, `${sql}: ${want.length} rows`);
       assertSame(got, want, sql);
     }
@@ -164,7 +164,7 @@ Deno.test("a GROUP BY of too many groups on the workers fails with the memory li
   await withEngine(async (engine) => {
     const sql = "SELECT u, count(*) FROM t GROUP BY u";
     // As hash partitions (the plan's choice) and as morsels merged here (forced).
-    assert.match(await explain(engine, sql), /partitioned 2/);
+    assert.match(await explain(engine, sql), /radix 2/);
     await assert.rejects(rows(engine, sql), (e: unknown) => {
       assert.ok(e instanceof SqlError && e.kind === "limit", `not the limit error: ${e}`);
       assert.match(e.message, new RegExp(`query memory limit exceeded.*\\[query.memory.limit=${small}\\]`));

@@ -78,14 +78,15 @@ const SHAPES: [string, RegExp][] = [
   // Hundreds of groups and distinct values per morsel (typed key vectors merged).
   ["SELECT i % 25 m, l, count(*), sum(d) FROM t GROUP BY m, l", /parallel 2/],
   ["SELECT side, count(DISTINCT i % 100), count(DISTINCT l * 7) FROM t GROUP BY side", /parallel 2/],
-  // About a group or DISTINCT pair per row: the plan keeps them on the main thread, where
-  // merging the workers' partials would cost as much as grouping (group_estimate.ts).
+  // About a group or DISTINCT pair per row (group_estimate.ts): keyed shapes run as two-phase
+  // radix aggregation (hash_radix.ts); global ones stay on the main thread, where merging the
+  // workers' partials would cost as much as grouping.
   [
     "SELECT ts, d, count(*), sum(i) FROM t GROUP BY ts, d",
-    /GroupBy keys: 2 values: count,sum \[vectorized hash\]/,
+    /GroupBy keys: 2 values: count,sum \[vectorized hash, radix 2\]/,
   ],
   ["SELECT count(DISTINCT ts), count(DISTINCT d) FROM t", /GroupBy values: count,count \[vectorized hash\]/],
-  ["SELECT DISTINCT ts, s FROM t", /Distinct \[vectorized hash\]/],
+  ["SELECT DISTINCT ts, s FROM t", /Distinct \[vectorized hash, radix 2\]/],
   // SELECT DISTINCT of columns and expressions.
   ["SELECT DISTINCT hour(ts) k0, i % 7 k1 FROM t", /Distinct \[vectorized hash, parallel 2, dense keys\]/],
   ["SELECT DISTINCT s, side FROM t", /Distinct \[vectorized hash, parallel 2, dense keys\]/],
@@ -93,8 +94,9 @@ const SHAPES: [string, RegExp][] = [
   ["SELECT DISTINCT s FROM t WHERE ts IN '2030-01-01'", /Distinct \[vectorized hash\]/],
 ];
 
-/** Shapes of about a group per row, which the plan keeps on the main thread. */
-const MANY_GROUPS = ["GROUP BY ts, d", "count(DISTINCT ts)", "DISTINCT ts, s"];
+/** Shapes of about a group per row: radix aggregation on the workers, or (no keys) the main thread. */
+const RADIX = ["GROUP BY ts, d", "DISTINCT ts, s"];
+const MAIN_THREAD = ["count(DISTINCT ts)"];
 
 /** Ten DAY partitions; SYMBOL/STRING/INT/LONG/DOUBLE/FLOAT columns with NULLs. */
 async function makeTable(engine: Engine): Promise<void> {
@@ -120,9 +122,10 @@ Deno.test("every hash aggregation shape on the workers equals the main thread's,
       for (const [sql, plan] of SHAPES) {
         const text = await explain(par, sql);
         // An interval of no partition scans no rows: the main thread answers it.
-        const onWorkers = !sql.includes("2030") && !MANY_GROUPS.some((part) => sql.includes(part));
-        if (onWorkers) assert.match(text, /parallel 2/, `${sql}\n${text}`);
-        else assert.doesNotMatch(text, /parallel/, `${sql}\n${text}`);
+        const radix = RADIX.some((part) => sql.includes(part));
+        const onWorkers = !sql.includes("2030") && !MAIN_THREAD.some((part) => sql.includes(part));
+        if (onWorkers) assert.match(text, radix ? /radix 2/ : /parallel 2/, `${sql}\n${text}`);
+        else assert.doesNotMatch(text, /parallel|radix/, `${sql}\n${text}`);
         assert.match(text, plan, `${sql}\n${text}`);
         results.push(await rowsWithJobs(par, sql, onWorkers ? 1 : 0));
       }
