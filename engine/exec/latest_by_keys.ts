@@ -13,6 +13,7 @@ import type { TableSnapshot } from "../storage/api.ts";
 import { rowOf } from "./batch_util.ts";
 import { checkCancelled, type ExecContext } from "./exec_context.ts";
 import { partitionRanges } from "./scan.ts";
+import { BLOCK_ROWS } from "./block_partials.ts";
 
 type LatestNode = Extract<PlanNode, { kind: "latestBy" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
@@ -28,7 +29,12 @@ export async function readRow(snap: TableSnapshot, scan: ScanNode, p: number, ro
   return { rowCount: 1, columns };
 }
 
-/** The newest row with a NULL key in rows [from, to) of partition p's symbol column, or -1. */
+/**
+ * The newest row with a NULL key in rows [from, to) of partition p's symbol column, or -1.
+ * Block by block from the newest: a complete block known to hold no NULL key (the block memo
+ * of block_partials.ts, true for every later snapshot of the partition version) is skipped, so
+ * a LATEST ON over a table still receiving rows reads only the rows added since its last run.
+ */
 async function lastNullIn(
   snap: TableSnapshot,
   p: number,
@@ -36,7 +42,33 @@ async function lastNullIn(
   from: number,
   to: number,
 ): Promise<number> {
+  const memo = snap.blockMemo?.(p, [col]);
+  for (let hi = to; hi > from;) {
+    const b = Math.floor((hi - 1) / BLOCK_ROWS);
+    const lo = Math.max(from, b * BLOCK_ROWS);
+    const whole = memo !== undefined && lo === b * BLOCK_ROWS && hi === lo + BLOCK_ROWS;
+    if (!whole || memo.get(`nulls@${b}`) !== 0) {
+      const row = await lastNullInRange(snap, p, col, lo, hi);
+      if (row >= 0) return row;
+      if (whole) memo.set(`nulls@${b}`, 0);
+    }
+    hi = lo;
+  }
+  return -1;
+}
+
+/** Rows searched for a NULL key since start-up (tests: a rerun searches only new rows). */
+export const nullSearch = { rows: 0 };
+
+async function lastNullInRange(
+  snap: TableSnapshot,
+  p: number,
+  col: number,
+  from: number,
+  to: number,
+): Promise<number> {
   if (to <= from) return -1;
+  nullSearch.rows += to - from;
   const region = await snap.region(p, col);
   if (region && to <= region.rowCount) {
     const count = kernels().filterKey({

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { adminSession, Engine } from "../../../engine/mod.ts";
 import { setReferenceExecution } from "../../../engine/exec/vector/physical.ts";
 import { explain, rows } from "../_result_rows.ts";
+import { nullSearch } from "../../../engine/exec/latest_by_keys.ts";
 
 const show = (v: unknown) => JSON.stringify(v, (_, x) => (typeof x === "bigint" ? `${x}n` : x));
 
@@ -96,6 +97,43 @@ Deno.test("LATEST ON backwards equals the forward row read", async () => {
       show(await rows(engine, "SELECT s, v FROM dup WHERE v < 7 LATEST ON ts PARTITION BY s")),
       show([["a", 2], ["b", 5], [null, 6]]),
     );
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("LATEST ON a growing table searches only new rows for a NULL key", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_latest_nulls_" });
+  const engine = await Engine.open({ root, cacheBytes: 64 * 1024 * 1024, parallelWorkers: 0 });
+  const x = (sql: string) => engine.execute(sql, adminSession());
+  const append = (from: number, n: number) =>
+    x(
+      `INSERT INTO g SELECT ('2024-01-01'::timestamp + x * 100000), CASE x % 3 WHEN 0 THEN 'a' WHEN 1 THEN 'b' ` +
+        `ELSE 'c' END, x FROM (SELECT x + ${from - 1} x FROM long_sequence(${n}))`,
+    );
+  const sql = "SELECT * FROM g LATEST ON ts PARTITION BY s";
+  try {
+    await x("CREATE TABLE g (ts TIMESTAMP, s SYMBOL, v LONG) TIMESTAMP(ts) PARTITION BY MONTH");
+    await append(1, 200_000);
+    const before = nullSearch.rows;
+    await both(engine, sql, "backward symbol keys");
+    assert.ok(nullSearch.rows - before >= 199_990, "the first run searches every older row");
+    await append(200_001, 50_000);
+    const again = nullSearch.rows;
+    await both(engine, sql, "backward symbol keys");
+    assert.ok(
+      nullSearch.rows - again < 2 * (250_000 - 3 * 65_536),
+      "a rerun skips blocks known to hold no NULL",
+    );
+    // A NULL key in an old block is still found after its block's neighbours were memoized.
+    await x("INSERT INTO g VALUES ('2024-01-01T00:00:00.05', NULL, -1)");
+    assert.equal(
+      show((await both(engine, sql, "backward symbol keys")).find((r) => r[1] === null)),
+      show([1704067200050000n, null, -1n]),
+    );
+    await append(250_001, 70_000);
+    await both(engine, sql, "backward symbol keys");
   } finally {
     await engine.close();
     await Deno.remove(root, { recursive: true });
