@@ -306,13 +306,22 @@ export interface FormatI64Args {
 export const FORMAT_I64_BYTES = 22;
 
 /**
- * Rows of /exec JSON from cells already written as bytes: row j is `[` + the cells of row j of
- * each column, comma-separated, + `]`, rows comma-separated, with a comma before the first row
- * unless `first`. `cols` holds per column two Int32s: the address of its cell bytes and of its
- * cell ends (Int32 byte offsets from that address, one per row: cell j is [ends[j-1], ends[j]),
- * ends[-1] = 0). `out` must hold every cell plus `rows * (colCount + 2)` bytes. Returns the
- * bytes written.
+ * Rows of /exec JSON: row j is `[` + the cells of row j of each column, comma-separated, + `]`,
+ * rows comma-separated, with a comma before the first row unless `first`. `cols` holds per
+ * column three Int32s (JSON_COLUMN_WORDS): its kind (JSON_CELLS) and two addresses. Text: the
+ * address of its cell bytes and of its cell ends (Int32 byte offsets from that address, one per
+ * row: cell j is [ends[j-1], ends[j]), ends[-1] = 0). DOUBLE: the address of `rows` Float64
+ * values, written as formatF64 writes them. LONG (quoted or not): the address of `rows` Int64
+ * values, written as formatI64 writes them. `out` must hold every text cell plus
+ * FORMAT_F64_BYTES / FORMAT_I64_BYTES a value cell plus `rows * (colCount + 2)` bytes. Returns
+ * the bytes written, or -1 - j when row j holds a subnormal DOUBLE (Java's digits for those
+ * need the caller's formatter: it formats that column as text first).
  */
+export const JSON_CELLS = { text: 0, f64: 1, i64: 2, i64Quoted: 3 } as const;
+
+/** Int32s per column in JsonRowsArgs.cols. */
+export const JSON_COLUMN_WORDS = 3;
+
 export interface JsonRowsArgs {
   cols: number;
   colCount: number;
@@ -520,6 +529,6 @@ export interface Kernels {
   formatF64(args: FormatF64Args): number;
   /** LONG cells as text. See FormatI64Args. */
   formatI64(args: FormatI64Args): void;
-  /** /exec JSON rows from cell text; returns the bytes written. See JsonRowsArgs. */
+  /** /exec JSON rows from cell text and values; returns the bytes written (< 0: a subnormal). See JsonRowsArgs. */
   jsonRows(args: JsonRowsArgs): number;
 }

@@ -51,6 +51,8 @@ import {
   type GroupIdsArgs,
   type IntKind,
   type IntStats,
+  JSON_CELLS,
+  JSON_COLUMN_WORDS,
   type JsonRowsArgs,
   type Kernels,
   KEYED_FOLD_COLUMNS,
@@ -603,19 +605,28 @@ class WasmKernels implements Kernels {
     const check = this.#check;
     const colCount = check.count(args.colCount, "colCount");
     const rows = check.count(args.rows, "rows");
-    check.region(args.cols, colCount * 8, 4, "cols");
+    check.region(args.cols, colCount * JSON_COLUMN_WORDS * 4, 4, "cols");
     if (rows === 0) return 0;
-    // Every column's cells and ends must lie in the heap, and `out` must hold them all.
+    // Every column's cells and ends (or values) must lie in the heap, and `out` must hold them all.
     const i32 = new Int32Array(wasmMemory().buffer);
     let bytes = rows * (colCount + 2);
     for (let k = 0; k < colCount; k++) {
-      const base = i32[args.cols / 4 + 2 * k], ends = i32[args.cols / 4 + 2 * k + 1];
-      check.region(ends, rows * 4, 4, "cols.ends");
-      const size = i32[ends / 4 + rows - 1];
-      for (let j = 0, prev = 0; j < rows; prev = i32[ends / 4 + j++]) {
-        if (i32[ends / 4 + j] < prev) check.oneOf(String(i32[ends / 4 + j]), [], "cols.ends (descending)");
+      const [kind, a, b] = i32.subarray(
+        args.cols / 4 + JSON_COLUMN_WORDS * k,
+        args.cols / 4 + JSON_COLUMN_WORDS * (k + 1),
+      );
+      if (kind !== JSON_CELLS.text) {
+        check.oneOf(String(kind), Object.values(JSON_CELLS).map(String), "cols.kind");
+        check.region(a, rows * 8, 8, "cols.data");
+        bytes += rows * (kind === JSON_CELLS.f64 ? FORMAT_F64_BYTES : FORMAT_I64_BYTES);
+        continue;
       }
-      check.region(base, size, 1, "cols.base");
+      check.region(b, rows * 4, 4, "cols.ends");
+      const size = i32[b / 4 + rows - 1];
+      for (let j = 0, prev = 0; j < rows; prev = i32[b / 4 + j++]) {
+        if (i32[b / 4 + j] < prev) check.oneOf(String(i32[b / 4 + j]), [], "cols.ends (descending)");
+      }
+      check.region(a, size, 1, "cols.base");
       bytes += size;
     }
     check.region(args.out, bytes, 1, "out");

@@ -30,6 +30,8 @@ import {
   type GroupIdsArgs,
   type IntKind,
   type IntStats,
+  JSON_CELLS,
+  JSON_COLUMN_WORDS,
   type JsonRowsArgs,
   type Kernels,
   KEYED_FOLD_COLUMNS,
@@ -669,20 +671,33 @@ class ReferenceKernels implements Kernels {
     const check = this.#check;
     const colCount = check.count(args.colCount, "colCount");
     const rows = check.count(args.rows, "rows");
-    check.region(args.cols, colCount * 8, 4, "cols");
+    check.region(args.cols, colCount * JSON_COLUMN_WORDS * 4, 4, "cols");
     const u8 = this.#u8, i32 = this.#i32;
     let at = args.out;
     const put = (c: string) => u8[at++] = c.charCodeAt(0);
+    const text = (t: string) => {
+      for (let i = 0; i < t.length; i++) u8[at++] = t.charCodeAt(i);
+    };
     for (let j = 0; j < rows; j++) {
       if (j > 0 || !args.first) put(",");
       put("[");
       for (let k = 0; k < colCount; k++) {
         if (k > 0) put(",");
-        const base = i32[args.cols / 4 + 2 * k], ends = i32[args.cols / 4 + 2 * k + 1];
-        const from = j === 0 ? 0 : i32[ends / 4 + j - 1], to = i32[ends / 4 + j];
-        check.region(base + from, to - from, 1, "cols.base");
-        u8.copyWithin(at, base + from, base + to);
-        at += to - from;
+        const w = args.cols / 4 + JSON_COLUMN_WORDS * k;
+        const kind = i32[w], a = i32[w + 1], b = i32[w + 2];
+        if (kind === JSON_CELLS.f64) {
+          const x = this.#f64[a / 8 + j];
+          if (x !== 0 && Math.abs(x) < 2.2250738585072014e-308) return -1 - j;
+          text(Number.isFinite(x) ? formatDouble(x) : "null");
+        } else if (kind === JSON_CELLS.i64 || kind === JSON_CELLS.i64Quoted) {
+          const x = this.#i64[a / 8 + j];
+          text(x === LONG_NULL ? "null" : kind === JSON_CELLS.i64Quoted ? `"${x}"` : String(x));
+        } else {
+          const from = j === 0 ? 0 : i32[b / 4 + j - 1], to = i32[b / 4 + j];
+          check.region(a + from, to - from, 1, "cols.base");
+          u8.copyWithin(at, a + from, a + to);
+          at += to - from;
+        }
       }
       put("]");
     }

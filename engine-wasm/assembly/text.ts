@@ -335,6 +335,77 @@ const PAIRS: usize = memory.data<u8>([
 }
 
 /**
+ * Writes the text of the double with bits `bits` at `at`: non-finite as `null` (NULL), others
+ * as Java's Double.toString. Returns the end of the text, or 0 for a subnormal value (the
+ * caller formats it).
+ */
+// @ts-ignore: decorator
+@inline function writeF64(at: usize, bits: u64): usize {
+  const ieeeExponent = <u32>(bits >> 52) & 0x7ff;
+  const ieeeMantissa = bits & 0xfffffffffffff;
+  if (ieeeExponent == 0x7ff) {
+    store<u32>(at, 0x6c6c756e); // "null"
+    return at + 4;
+  }
+  if (ieeeExponent == 0 && ieeeMantissa == 0) {
+    if (bits >> 63) store<u8>(at++, 45);
+    store<u8>(at, 48);
+    store<u8>(at, 46, 1);
+    store<u8>(at, 48, 2);
+    return at + 3;
+  }
+  if (ieeeExponent == 0) return 0;
+  if (bits >> 63) store<u8>(at++, 45);
+  const digits = smallInt(ieeeMantissa, ieeeExponent) ? intDigits : shortest(ieeeMantissa, ieeeExponent);
+  const len = decimalLength17(digits);
+  // The exponent of the first digit: Java prints 10^-3 <= |x| < 10^7 plainly.
+  const e = decExponent + len - 1;
+  if (e >= 0 && e < 7) {
+    const intLen = e + 1;
+    if (len <= intLen) {
+      writeDigits(digits, at, len);
+      at = zeros(at + <usize>len, intLen - len);
+      store<u16>(at, 0x302e); // ".0"
+      return at + 2;
+    }
+    // The digits one byte on, then the integer part moved back over the dot's place.
+    writeDigits(digits, at + 1, len);
+    for (let k = 0; k < intLen; k++) store<u8>(at + <usize>k, load<u8>(at + <usize>k + 1));
+    store<u8>(at + <usize>intLen, 46);
+    return at + <usize>len + 1;
+  }
+  if (e < 0 && e >= -3) {
+    store<u16>(at, 0x2e30); // "0."
+    at = zeros(at + 2, -e - 1);
+    writeDigits(digits, at, len);
+    return at + <usize>len;
+  }
+  writeDigits(digits, at + 1, len);
+  store<u8>(at, load<u8>(at + 1));
+  store<u8>(at + 1, 46);
+  at += <usize>len + 1;
+  if (len == 1) store<u8>(at++, 48);
+  store<u8>(at++, 69); // E
+  let x = e;
+  if (x < 0) {
+    store<u8>(at++, 45);
+    x = -x;
+  }
+  if (x >= 100) {
+    store<u8>(at++, <u8>(48 + x / 100));
+    x %= 100;
+    store<u16>(at, load<u16>(PAIRS + (<usize>x << 1)));
+    return at + 2;
+  }
+  if (x >= 10) {
+    store<u16>(at, load<u16>(PAIRS + (<usize>x << 1)));
+    return at + 2;
+  }
+  store<u8>(at, <u8>(48 + x));
+  return at + 1;
+}
+
+/**
  * Writes the text of each of `count` doubles at `data` to `out` and the end offset of each
  * cell (bytes from `out`) to `ends` (i32): non-finite values as `null` (NULL), others as Java's
  * Double.toString. Starts at row `from` writing at byte `pos`; returns the row it stopped at:
@@ -343,73 +414,31 @@ const PAIRS: usize = memory.data<u8>([
 export function format_f64(data: usize, count: i32, from: i32, pos: u32, out: usize, ends: usize): i32 {
   let at = out + <usize>pos;
   for (let r = from; r < count; r++) {
-    const bits = load<u64>(data + (<usize>r << 3));
-    const ieeeExponent = <u32>(bits >> 52) & 0x7ff;
-    const ieeeMantissa = bits & 0xfffffffffffff;
-    if (ieeeExponent == 0x7ff) {
-      store<u32>(at, 0x6c6c756e); // "null"
-      at += 4;
-    } else if (ieeeExponent == 0 && ieeeMantissa == 0) {
-      if (bits >> 63) store<u8>(at++, 45);
-      store<u8>(at, 48);
-      store<u8>(at, 46, 1);
-      store<u8>(at, 48, 2);
-      at += 3;
-    } else if (ieeeExponent == 0) {
-      return r;
-    } else {
-      if (bits >> 63) store<u8>(at++, 45);
-      const digits = smallInt(ieeeMantissa, ieeeExponent) ? intDigits : shortest(ieeeMantissa, ieeeExponent);
-      const len = decimalLength17(digits);
-      // The exponent of the first digit: Java prints 10^-3 <= |x| < 10^7 plainly.
-      const e = decExponent + len - 1;
-      if (e >= 0 && e < 7) {
-        const intLen = e + 1;
-        if (len <= intLen) {
-          writeDigits(digits, at, len);
-          at = zeros(at + <usize>len, intLen - len);
-          store<u16>(at, 0x302e); // ".0"
-          at += 2;
-        } else {
-          // The digits one byte on, then the integer part moved back over the dot's place.
-          writeDigits(digits, at + 1, len);
-          for (let k = 0; k < intLen; k++) store<u8>(at + <usize>k, load<u8>(at + <usize>k + 1));
-          store<u8>(at + <usize>intLen, 46);
-          at += <usize>len + 1;
-        }
-      } else if (e < 0 && e >= -3) {
-        store<u16>(at, 0x2e30); // "0."
-        at = zeros(at + 2, -e - 1);
-        writeDigits(digits, at, len);
-        at += <usize>len;
-      } else {
-        writeDigits(digits, at + 1, len);
-        store<u8>(at, load<u8>(at + 1));
-        store<u8>(at + 1, 46);
-        at += <usize>len + 1;
-        if (len == 1) store<u8>(at++, 48);
-        store<u8>(at++, 69); // E
-        let x = e;
-        if (x < 0) {
-          store<u8>(at++, 45);
-          x = -x;
-        }
-        if (x >= 100) {
-          store<u8>(at++, <u8>(48 + x / 100));
-          x %= 100;
-          store<u16>(at, load<u16>(PAIRS + (<usize>x << 1)));
-          at += 2;
-        } else if (x >= 10) {
-          store<u16>(at, load<u16>(PAIRS + (<usize>x << 1)));
-          at += 2;
-        } else {
-          store<u8>(at++, <u8>(48 + x));
-        }
-      }
-    }
+    at = writeF64(at, load<u64>(data + (<usize>r << 3)));
+    if (at == 0) return r;
     store<i32>(ends + (<usize>r << 2), <i32>(at - out));
   }
   return count;
+}
+
+/** Writes the text of LONG `x` at `at` (NULL as `null`; in double quotes when `quote`); returns its end. */
+// @ts-ignore: decorator
+@inline function writeI64(at: usize, x: i64, quote: bool): usize {
+  if (x == i64.MIN_VALUE) {
+    store<u32>(at, 0x6c6c756e); // "null"
+    return at + 4;
+  }
+  if (quote) store<u8>(at++, 34);
+  let v = <u64>x;
+  if (x < 0) {
+    store<u8>(at++, 45);
+    v = <u64>-x;
+  }
+  const len = v >= 100000000000000000 ? (v >= 1000000000000000000 ? 19 : 18) : decimalLength17(v);
+  writeDigits(v, at, len);
+  at += <usize>len;
+  if (quote) store<u8>(at++, 34);
+  return at;
 }
 
 /**
@@ -420,22 +449,7 @@ export function format_f64(data: usize, count: i32, from: i32, pos: u32, out: us
 export function format_i64(data: usize, count: i32, quote: i32, out: usize, ends: usize): void {
   let at = out;
   for (let r = 0; r < count; r++) {
-    const x = load<i64>(data + (<usize>r << 3));
-    if (x == i64.MIN_VALUE) {
-      store<u32>(at, 0x6c6c756e); // "null"
-      at += 4;
-    } else {
-      if (quote) store<u8>(at++, 34);
-      let v = <u64>x;
-      if (x < 0) {
-        store<u8>(at++, 45);
-        v = <u64>-x;
-      }
-      const len = v >= 100000000000000000 ? (v >= 1000000000000000000 ? 19 : 18) : decimalLength17(v);
-      writeDigits(v, at, len);
-      at += <usize>len;
-      if (quote) store<u8>(at++, 34);
-    }
+    at = writeI64(at, load<i64>(data + (<usize>r << 3)), quote != 0);
     store<i32>(ends + (<usize>r << 2), <i32>(at - out));
   }
 }
@@ -450,24 +464,36 @@ export function format_i64(data: usize, count: i32, quote: i32, out: usize, ends
 
 /**
  * Rows of /exec JSON (`[c0,c1,...]`, comma-separated; `first`: no comma before the first row)
- * from `ncols` columns of cell text: `cols` holds per column two i32s, the address of its
- * bytes and the address of its i32 cell end offsets. Writes to `out`; returns the bytes written.
+ * from `ncols` columns: `cols` holds per column three i32s, its kind and two addresses. Kind 0:
+ * cell text, the address of its bytes and of its i32 cell end offsets; kind 1: DOUBLE values
+ * (f64), written here as format_f64 writes them; kind 2 / 3: LONG values (i64), as format_i64
+ * writes them, unquoted / quoted. Writes to `out`; returns the bytes written, or -1 - row at a
+ * row holding a subnormal double (the caller then formats the slice's doubles first).
  */
-export function json_rows(cols: usize, ncols: i32, rows: i32, first: i32, out: usize): u32 {
+export function json_rows(cols: usize, ncols: i32, rows: i32, first: i32, out: usize): i32 {
   let at = out;
   for (let j = 0; j < rows; j++) {
     if (j > 0 || !first) store<u8>(at++, 44);
     store<u8>(at++, 91);
     for (let k = 0; k < ncols; k++) {
       if (k > 0) store<u8>(at++, 44);
-      const base = <usize>load<u32>(cols + (<usize>k << 3));
-      const ends = <usize>load<u32>(cols + (<usize>k << 3), 4);
-      const from = j == 0 ? 0 : load<i32>(ends + (<usize>(j - 1) << 2));
-      const n = load<i32>(ends + (<usize>j << 2)) - from;
-      copyBytes(at, base + <usize>from, n);
-      at += <usize>n;
+      const col = cols + <usize>k * 12;
+      const kind = load<i32>(col);
+      const a = <usize>load<u32>(col, 4);
+      if (kind == 1) {
+        at = writeF64(at, load<u64>(a + (<usize>j << 3)));
+        if (at == 0) return -1 - j;
+      } else if (kind >= 2) {
+        at = writeI64(at, load<i64>(a + (<usize>j << 3)), kind == 3);
+      } else {
+        const ends = <usize>load<u32>(col, 8);
+        const from = j == 0 ? 0 : load<i32>(ends + (<usize>(j - 1) << 2));
+        const n = load<i32>(ends + (<usize>j << 2)) - from;
+        copyBytes(at, a + <usize>from, n);
+        at += <usize>n;
+      }
     }
     store<u8>(at++, 93);
   }
-  return <u32>(at - out);
+  return <i32>(at - out);
 }

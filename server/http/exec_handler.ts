@@ -18,6 +18,29 @@ const CHUNK_BYTES = 1 << 20;
 const encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
 
+/** Parts from this size go out as chunks of their own: joining them only copies them again. */
+const PART_BYTES_ALONE = 64 * 1024;
+
+/**
+ * The parts as chunks: runs of small parts joined (a chunk per few rows streams slower), large
+ * parts as they are (12,000 rows x 9 columns of JSON were 1.9 MB copied twice, ~0.7 ms).
+ */
+function chunked(parts: Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuffer>[] {
+  const out: Uint8Array<ArrayBuffer>[] = [];
+  let run: Uint8Array<ArrayBuffer>[] = [];
+  for (const p of parts) {
+    if (p.length < PART_BYTES_ALONE) {
+      run.push(p);
+      continue;
+    }
+    if (run.length) out.push(joined(run));
+    run = [];
+    out.push(p);
+  }
+  if (run.length) out.push(joined(run));
+  return out;
+}
+
 /** The parts as one array (one part is returned as is). */
 function joined(parts: Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuffer> {
   if (parts.length === 1) return parts[0];
@@ -220,7 +243,7 @@ export async function handleExec(
           if (size > CHUNK_BYTES) break;
         }
         if (done) add(encoder.encode(tail()));
-        controller.enqueue(joined(parts));
+        for (const chunk of chunked(parts)) controller.enqueue(chunk);
         if (done) controller.close();
       } catch (err) {
         const e = toSqlError(err);

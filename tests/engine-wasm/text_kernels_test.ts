@@ -4,10 +4,17 @@
  * on every family of doubles where shortest-digit algorithms go wrong (powers of two, values
  * just inside and outside Java's plain range, integers past 2^53, the extremes, ties), on random
  * bit patterns, and with a subnormal stop and resume; `formatI64` against String(bigint), quoted
- * and not; `jsonRows` against its TypeScript twin.
+ * and not; `jsonRows` (cell text interleaved, DOUBLE and LONG values written in place, the stop at
+ * a subnormal) against its TypeScript twin and the expected text.
  */
 import assert from "node:assert/strict";
-import { FORMAT_F64_BYTES, FORMAT_I64_BYTES, kernels } from "../../engine-wasm/mod.ts";
+import {
+  FORMAT_F64_BYTES,
+  FORMAT_I64_BYTES,
+  JSON_CELLS,
+  JSON_COLUMN_WORDS,
+  kernels,
+} from "../../engine-wasm/mod.ts";
 import { referenceKernels } from "../../engine-wasm/reference.ts";
 import { formatDouble } from "../../engine/functions/double_format.ts";
 import { Random, testMemory, withArena } from "./_helpers.ts";
@@ -214,7 +221,7 @@ Deno.test("jsonRows: cells of several columns interleave into rows, with and wit
       );
       const outs = [wasm, ref].map((k) =>
         withArena((arena) => {
-          const cols = arena.alloc(ncols * 8);
+          const cols = arena.alloc(ncols * JSON_COLUMN_WORDS * 4);
           let total = 0;
           texts.forEach((col, c) => {
             const all = col.join("");
@@ -222,7 +229,10 @@ Deno.test("jsonRows: cells of several columns interleave into rows, with and wit
             arena.mem.u8(base, all.length).set(new TextEncoder().encode(all));
             let at = 0;
             col.forEach((t, j) => arena.mem.i32(ends, rows)[j] = at += t.length);
-            arena.mem.i32(cols, ncols * 2).set([base, ends], 2 * c);
+            arena.mem.i32(cols, ncols * JSON_COLUMN_WORDS).set(
+              [JSON_CELLS.text, base, ends],
+              JSON_COLUMN_WORDS * c,
+            );
             total += all.length;
           });
           const out = arena.alloc(total + rows * (ncols + 2));
@@ -234,6 +244,71 @@ Deno.test("jsonRows: cells of several columns interleave into rows, with and wit
       assert.equal(outs[0], (first || rows === 0 ? "" : ",") + want, `wasm rows=${rows} cols=${ncols}`);
       assert.equal(outs[1], outs[0], `reference rows=${rows} cols=${ncols}`);
     }
+  }
+});
+
+Deno.test("jsonRows: DOUBLE and LONG values written into their rows as formatF64 / formatI64 write them", () => {
+  const rng = new Random(99);
+  const f64 = new Float64Array(1), bits = new Uint32Array(f64.buffer);
+  const double = (): number => {
+    const r = rng.next();
+    if (r < 0.05) {
+      return [NaN, Infinity, -Infinity, 0, -0, 1e7, 1e-3, 9999999.999999998][Math.floor(rng.next() * 8)];
+    }
+    if (r < 0.5) return (rng.next() - 0.5) * 10 ** Math.floor(rng.next() * 30 - 12);
+    do {
+      bits[0] = Math.floor(rng.next() * 2 ** 32);
+      bits[1] = Math.floor(rng.next() * 2 ** 32);
+    } while ((bits[1] & 0x7ff00000) === 0); // no subnormals here
+    return f64[0];
+  };
+  const long = (): bigint =>
+    rng.next() < 0.1
+      ? -(2n ** 63n)
+      : BigInt.asIntN(64, BigInt(Math.floor(rng.next() * 2 ** 53)) << BigInt(Math.floor(rng.next() * 12)));
+  const rows = 3000;
+  const d1 = Array.from({ length: rows }, double), d2 = Array.from({ length: rows }, double);
+  const l1 = Array.from({ length: rows }, long);
+  const hosts = Array.from({ length: rows }, (_, j) => `"host_${j % 7}"`);
+  const want = (quote: boolean) =>
+    d1.map((_, j) =>
+      "[" + [
+        expected(d1[j]),
+        hosts[j],
+        l1[j] === -(2n ** 63n) ? "null" : quote ? `"${l1[j]}"` : String(l1[j]),
+        expected(d2[j]),
+      ].join(",") + "]"
+    ).join(",");
+  /** The rows through `k`; `subnormalAt` puts 5e-324 in the second DOUBLE column there. */
+  const run = (k: typeof wasm, quote: boolean, subnormalAt = -1) =>
+    withArena((arena) => {
+      const cols = arena.alloc(4 * JSON_COLUMN_WORDS * 4);
+      const all = hosts.join(""), base = arena.alloc(all.length), ends = arena.alloc(rows * 4);
+      arena.mem.u8(base, all.length).set(new TextEncoder().encode(all));
+      let at = 0;
+      hosts.forEach((t, j) => arena.mem.i32(ends, rows)[j] = at += t.length);
+      const second = d2.slice();
+      if (subnormalAt >= 0) second[subnormalAt] = 5e-324;
+      const longs = arena.alloc(rows * 8);
+      arena.mem.i64(longs, rows).set(l1);
+      arena.mem.i32(cols, 4 * JSON_COLUMN_WORDS).set([
+        ...[JSON_CELLS.f64, arena.f64(d1), 0],
+        ...[JSON_CELLS.text, base, ends],
+        ...[quote ? JSON_CELLS.i64Quoted : JSON_CELLS.i64, longs, 0],
+        ...[JSON_CELLS.f64, arena.f64(second), 0],
+      ]);
+      const out = arena.alloc(all.length + rows * (2 * FORMAT_F64_BYTES + FORMAT_I64_BYTES + 6));
+      const len = k.jsonRows({ cols, colCount: 4, rows, first: true, out });
+      return len < 0 ? len : decoder.decode(arena.mem.u8(out, len));
+    });
+  for (const quote of [false, true]) {
+    assert.equal(run(wasm, quote), want(quote), `wasm quote=${quote}`);
+    assert.equal(run(ref, quote), want(quote), `reference quote=${quote}`);
+  }
+  // A subnormal stops the kernel at its row.
+  for (const at of [0, 1234, rows - 1]) {
+    assert.equal(run(wasm, false, at), -1 - at, `wasm subnormal at ${at}`);
+    assert.equal(run(ref, false, at), -1 - at, `reference subnormal at ${at}`);
   }
 });
 
