@@ -362,6 +362,8 @@ Deno.test({
       const first = async (sql: string) => (await run(engine, `EXPLAIN ${sql}`))[0][0];
       assert.notEqual(await first("SELECT * FROM big WHERE x = 5"), "Worker");
       assert.notEqual(await first("SELECT * FROM big LATEST ON ts PARTITION BY s"), "Worker");
+      // The unkeyed WASM SAMPLE BY reduces in slices and memoizes blocks here.
+      assert.notEqual(await first("SELECT ts, avg(x), count() FROM big SAMPLE BY 1h"), "Worker");
       assert.equal(await first("SELECT * FROM big LATEST ON ts PARTITION BY k"), "Worker");
       assert.equal(await first("SELECT * FROM big a JOIN big b ON a.x = b.x WHERE a.x < 10"), "Worker");
       assert.equal(await first("SELECT x, d FROM big ORDER BY d"), "Worker");
