@@ -66,6 +66,20 @@ export function encoderWorkersRunning(): number {
 /** Exports that waited for an encoder worker (tests). */
 export const encoderSlotStats = { waited: 0 };
 
+/**
+ * Encoder workers kept between the files of one caller (a CONVERT PARTITION of many
+ * partitions): starting a worker costs 50-300 ms of its own, more than encoding a small
+ * partition. A worker whose file ended cleanly waits here for the next file; `close` (the
+ * caller's `finally`) terminates them, as an idle worker keeps the process alive.
+ */
+export class EncoderWorkers {
+  readonly idle: Worker[] = [];
+
+  close(): void {
+    for (const w of this.idle.splice(0)) w.terminate();
+  }
+}
+
 export interface EncodedBytes {
   bytes: Uint8Array;
   /** The footer's reply: the file is complete. */
@@ -101,6 +115,8 @@ export class ParquetEncoderThread {
   /** Waiting for a worker slot; `finish` was asked meanwhile. */
   #waiting = false;
   #finishWaiting = false;
+  /** The worker answered the footer: it is idle and can take another file (`pool`). */
+  #ended = false;
 
   /**
    * Throws a SqlError at once for a column type Parquet export does not support. `worker`
@@ -111,6 +127,8 @@ export class ParquetEncoderThread {
     timestampIndex: number,
     options: ParquetWriteOptions,
     readonly worker = true,
+    /** Where this file's worker comes from and returns to once the file ended (else started and terminated). */
+    readonly pool?: EncoderWorkers,
   ) {
     this.#columns = columns.map((c) => ({ name: c.name, type: c.type }));
     this.#timestampIndex = timestampIndex;
@@ -215,7 +233,10 @@ export class ParquetEncoderThread {
       this.close();
       throw new SqlError(r.message, r.position ?? -1, "internal");
     }
-    if (r.kind === "end") this.close();
+    if (r.kind === "end") {
+      this.#ended = true;
+      this.close();
+    }
     return { bytes: r.bytes, last: r.kind === "end" };
   }
 
@@ -224,7 +245,13 @@ export class ParquetEncoderThread {
     if (this.#closed) return;
     this.#closed = true;
     this.#held = [];
-    this.#worker?.terminate();
+    const w = this.#worker;
+    if (w && this.pool && this.#ended) {
+      w.onmessage = w.onerror = w.onmessageerror = null;
+      this.pool.idle.push(w);
+    } else {
+      w?.terminate();
+    }
     this.#releaseSlot();
     this.#wakeUp();
   }
@@ -233,7 +260,9 @@ export class ParquetEncoderThread {
   #start(): boolean {
     let worker: Worker;
     try {
-      worker = new Worker(new URL("./encode_worker.ts", import.meta.url).href, { type: "module" });
+      // A pooled worker takes the `open` below as a new file (encode_worker.ts starts a new writer).
+      worker = this.pool?.idle.pop() ??
+        new Worker(new URL("./encode_worker.ts", import.meta.url).href, { type: "module" });
     } catch {
       return false;
     }

@@ -7,9 +7,10 @@
  *
  * A worker starts per column (50-300 ms of its own loading, none of it on this thread), so
  * columns under `minRows` rows are decoded in place (sliced with turns:
- * parquet_generic_decode.ts); so are columns past `workersMax` running at once, and all where
- * no worker can start. A worker that fails to load also falls back to decoding in place; an
- * error of the decode itself (a damaged file) is the caller's.
+ * parquet_generic_decode.ts); so are columns past `workersMax` running at once, all where no
+ * worker can start, and all on statement workers' threads. A worker that fails to load also
+ * falls back to decoding in place; an error of the decode itself (a damaged file) is the
+ * caller's.
  */
 import type { FileMetaData } from "hyparquet";
 import { type ErrorKind, SqlError } from "../base/errors.ts";
@@ -44,6 +45,12 @@ export const decodeThreadStats = { onWorker: 0 };
 let running = 0;
 
 /**
+ * Whether this is the main thread: a statement worker's heap (engine/parallel) decodes in place,
+ * as it blocks no client, instead of starting threads of its own.
+ */
+const onMainThread = typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope === "undefined";
+
+/**
  * Column `at` of the local file `path` as `n` rows of `col` (no dictionary: not a SYMBOL
  * re-keyed through the table's), decoded on a worker; undefined when it must be done here.
  */
@@ -55,7 +62,7 @@ export async function decodeOnWorker(
   n: number,
   col: StoredColumn,
 ): Promise<ColumnChunk | undefined> {
-  if (running >= decodeThreadTuning.workersMax) return undefined;
+  if (!onMainThread || running >= decodeThreadTuning.workersMax) return undefined;
   let worker: Worker;
   try {
     worker = new Worker(new URL("./parquet_decode_worker.ts", import.meta.url).href, { type: "module" });

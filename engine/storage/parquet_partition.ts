@@ -16,7 +16,7 @@ import { type ColumnType, isVarSize } from "../base/types.ts";
 import { allocVectorData } from "../base/values.ts";
 import type { StoredColumn, TableSnapshot } from "./api.ts";
 import { PARQUET_EXPORT_DEFAULTS } from "../parquet/writer.ts";
-import { ParquetEncoderThread } from "../parquet/encoder_thread.ts";
+import { EncoderWorkers, ParquetEncoderThread } from "../parquet/encoder_thread.ts";
 import { REWRITE_SLICE_ROWS, rewriteTurn } from "./column_rewrite.ts";
 import { decodeGeneric } from "./parquet_generic_decode.ts";
 import { decodeOnWorker, decodeThreadTuning } from "./parquet_decode_thread.ts";
@@ -79,8 +79,16 @@ const ENCODE_SLICE_ROWS = 16_384;
 const ENCODE_IN_FLIGHT = 4;
 
 /**
+ * Partitions of at most `inPlaceCells` values (rows × columns) are encoded on this thread: a
+ * worker's start and its cold code made converting three 21,600-row partitions ~4x slower
+ * (~1 s against ~250 ms) for at most ~50 ms of encoding held here per partition. Tests lower it.
+ */
+export const convertTuning = { inPlaceCells: 131_072 };
+
+/**
  * Writes partition `index` of `snap` as `<partPath>/data.parquet` and fsyncs it. Returns what
- * the `_txn` entry records: the file size and the column id of each file column.
+ * the `_txn` entry records: the file size and the column id of each file column. `encoders`
+ * keeps the encoder worker for the caller's next partition.
  *
  * The row groups are encoded on a worker thread (engine/parquet/encoder_thread.ts, as COPY TO
  * does): encoding and compressing a group held the event loop 0.5-2.7 s (issue #17). Here the
@@ -92,6 +100,7 @@ export async function writeParquetPartition(
   snap: TableSnapshot,
   index: number,
   partPath: string,
+  encoders?: EncoderWorkers,
 ): Promise<ParquetPart> {
   const meta = snap.meta;
   const rowCount = snap.partitions[index].rowCount;
@@ -108,6 +117,8 @@ export async function writeParquetPartition(
       // Chunks LZ4 cannot shrink stay uncompressed: a scan reads their values into place.
       uncompressedWhenNoGain: true,
     },
+    rowCount * meta.columns.length > convertTuning.inPlaceCells,
+    encoders,
   );
   const file = await Deno.open(joinPath(partPath, PARQUET_FILE), { write: true, createNew: true });
   let size = 0;

@@ -21,6 +21,7 @@ import { decodeRecord } from "./var_column.ts";
 import { SymbolDictView, SymbolTable } from "./symbol_dict.ts";
 import type { ColumnChunk } from "./column_chunk.ts";
 import { encodeOffsets } from "./var_column.ts";
+import { yieldIfDue } from "../exec/event_loop_turn.ts";
 import {
   decodeParquetColumn,
   openParquetPartition,
@@ -73,6 +74,11 @@ const MAX_FACTS = 100_000;
  * BLOCK_SLOTS_MAX groups (exec/block_partials.ts), a few KiB at most.
  */
 const MAX_BLOCK_FACTS = 8_192;
+
+/** Offsets of a decoded Parquet column re-encoded between two turns (a few ms). */
+const OFFSETS_SLICE = 131_072;
+/** Bytes of a decoded Parquet column's values copied into the cache between two turns. */
+const DATA_SLICE_BYTES = 4 * 1024 * 1024;
 
 export class Snapshot implements TableSnapshot {
   readonly meta: TableMeta;
@@ -332,7 +338,18 @@ export class Snapshot implements TableSnapshot {
       fromParquet
         ? async (t, f) => {
           const c = await parquetVar();
-          t.set(encodeOffsets(c.offsets, 0, fileRows + 1, 0).subarray(f, f + t.length));
+          if (f % 8 !== 0 || t.length % 8 !== 0) {
+            return void t.set(encodeOffsets(c.offsets, 0, fileRows + 1, 0).subarray(f, f + t.length));
+          }
+          // Only this block's entries, a slice at a time with turns between: a million of them
+          // in one piece held the event loop ~40 ms (issue #17).
+          const first = f / 8, entries = t.length / 8;
+          let since = performance.now();
+          for (let k = 0; k < entries; k += OFFSETS_SLICE) {
+            const n = Math.min(entries - k, OFFSETS_SLICE);
+            t.set(encodeOffsets(c.offsets, first + k, first + k + n, 0), k * 8);
+            since = await yieldIfDue(since);
+          }
         }
         : (t, f) => readInto(ipath, f, t),
     );
@@ -342,7 +359,16 @@ export class Snapshot implements TableSnapshot {
       this.#key(part, `${col.id}.d`),
       offsetOf(fileRows),
       fromParquet
-        ? async (t, f) => void t.set((await parquetVar()).data.subarray(f, f + t.length))
+        ? async (t, f) => {
+          // Copied a few MiB at a time (the first touch of a fresh block's pages costs most).
+          const d = (await parquetVar()).data;
+          let since = performance.now();
+          for (let k = 0; k < t.length; k += DATA_SLICE_BYTES) {
+            const n = Math.min(t.length - k, DATA_SLICE_BYTES);
+            t.set(d.subarray(f + k, f + k + n), k);
+            since = await yieldIfDue(since);
+          }
+        }
         : (t, f) => readInto(dpath, f, t),
     );
     const bytes = data.bytes(0, offsetOf(fileRows));

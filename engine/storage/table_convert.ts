@@ -15,6 +15,7 @@ import { writeColumn } from "./column_files.ts";
 import { encodeChunk } from "./append.ts";
 import { syncDir } from "./_fs.ts";
 import { writeParquetPartition } from "./parquet_partition.ts";
+import { EncoderWorkers } from "../parquet/encoder_thread.ts";
 import { REWRITE_SLICE_ROWS, rewriteTurn, writeSlices } from "./column_rewrite.ts";
 import type { ColumnChunk } from "./column_chunk.ts";
 
@@ -37,21 +38,28 @@ export async function convertPartitionsOp(
     }
   }
   const next: PartitionState[] = [];
-  for (const [index, p] of s.txn.partitions.entries()) {
-    if (!wanted.has(p.name) || (format === "parquet") === (p.parquet !== undefined)) {
-      next.push(p);
-      continue;
+  // One encoder worker serves the partitions one after another (a start per partition cost more
+  // than encoding a small one).
+  const encoders = new EncoderWorkers();
+  try {
+    for (const [index, p] of s.txn.partitions.entries()) {
+      if (!wanted.has(p.name) || (format === "parquet") === (p.parquet !== undefined)) {
+        next.push(p);
+        continue;
+      }
+      const { version, path } = await work.createPartitionDir(p.name);
+      const base = { name: p.name, version, rowCount: p.rowCount, minTs: p.minTs, maxTs: p.maxTs, tops: {} };
+      if (format === "parquet") {
+        next.push({ ...base, parquet: await writeParquetPartition(snap, index, path, encoders) });
+      } else {
+        await writeNative(w, snap, index, path);
+        next.push(base);
+      }
+      await syncDir(path);
+      work.obsolete.push(partitionDir(p));
     }
-    const { version, path } = await work.createPartitionDir(p.name);
-    const base = { name: p.name, version, rowCount: p.rowCount, minTs: p.minTs, maxTs: p.maxTs, tops: {} };
-    if (format === "parquet") {
-      next.push({ ...base, parquet: await writeParquetPartition(snap, index, path) });
-    } else {
-      await writeNative(w, snap, index, path);
-      next.push(base);
-    }
-    await syncDir(path);
-    work.obsolete.push(partitionDir(p));
+  } finally {
+    encoders.close();
   }
   if (next.every((p, i) => p === s.txn.partitions[i])) return;
   await w.commit(work, { partitions: next });

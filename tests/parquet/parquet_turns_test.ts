@@ -12,6 +12,7 @@ import { Engine } from "../../engine/mod.ts";
 import { rows } from "../engine/_result_rows.ts";
 import { type Probed, probed } from "../engine/_select1_probe.ts";
 import { encoderTuning } from "../../engine/parquet/encoder_thread.ts";
+import { convertTuning } from "../../engine/storage/parquet_partition.ts";
 import { decodeThreadStats, decodeThreadTuning } from "../../engine/storage/parquet_decode_thread.ts";
 import { openDuck } from "./duckdb.ts";
 
@@ -108,9 +109,14 @@ Deno.test({
   async fn() {
     const root = await Deno.makeTempDir({ prefix: "qdb_parquet_workers_" });
     const open = () => Engine.open({ root, cacheBytes: 64 * 1024 * 1024, parallelWorkers: 0 });
-    const saved = { ...decodeThreadTuning, cells: encoderTuning.inPlaceCells };
+    const saved = {
+      ...decodeThreadTuning,
+      cells: encoderTuning.inPlaceCells,
+      convert: convertTuning.inPlaceCells,
+    };
     // Every conversion to a worker, every hyparquet-decoded column to a worker.
     encoderTuning.inPlaceCells = 0;
+    convertTuning.inPlaceCells = 0;
     decodeThreadTuning.minRows = 1;
     decodeThreadTuning.workersMax = 64;
     let engine = await open();
@@ -148,6 +154,7 @@ Deno.test({
       ]], ours);
     } finally {
       encoderTuning.inPlaceCells = saved.cells;
+      convertTuning.inPlaceCells = saved.convert;
       decodeThreadTuning.minRows = saved.minRows;
       decodeThreadTuning.workersMax = saved.workersMax;
       duck.close();
