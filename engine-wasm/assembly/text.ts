@@ -314,14 +314,28 @@ const PAIRS: usize = memory.data<u8>([
   if (at > stop) store<u8>(at - 1, <u8>(48 + v));
 }
 
+/**
+ * Writes the 8 digits of v (v < 10^8) at [at, at + 8): halves of 4 digits, then pairs, so the
+ * divisions form two short chains instead of one of four (17 digits: 12.2 -> 9.2 ns).
+ */
+// @ts-ignore: decorator
+@inline function digits8(v: u32, at: usize): void {
+  const hi = v / 10000, lo = v - hi * 10000;
+  const h1 = hi / 100, l1 = lo / 100;
+  store<u16>(at, load<u16>(PAIRS + (<usize>h1 << 1)));
+  store<u16>(at, load<u16>(PAIRS + (<usize>(hi - h1 * 100) << 1)), 2);
+  store<u16>(at, load<u16>(PAIRS + (<usize>l1 << 1)), 4);
+  store<u16>(at, load<u16>(PAIRS + (<usize>(lo - l1 * 100) << 1)), 6);
+}
+
 /** Writes the `len` digits of v to [at, at + len). */
 // @ts-ignore: decorator
 @inline function writeDigits(v: u64, at: usize, len: i32): void {
   let end = at + <usize>len;
   while (len > 8) {
     const q = div1e8(v);
-    digits32(<u32>(v - q * 100000000), end, 8);
     end -= 8;
+    digits8(<u32>(v - q * 100000000), end);
     len -= 8;
     v = q;
   }
