@@ -80,7 +80,11 @@ export async function decodeOnWorker(
       };
       worker.onmessageerror = () => resolve(undefined);
       const request: DecodeRequest = { path, size, metadata, at, n, col };
-      worker.postMessage(request);
+      try {
+        worker.postMessage(request);
+      } catch {
+        resolve(undefined); // a footer that does not clone: decode in place
+      }
     });
     if (reply?.kind === "error") throw new SqlError(reply.message, -1, reply.errorKind);
     if (reply) decodeThreadStats.onWorker++;
