@@ -13,7 +13,6 @@ import type { TableSnapshot } from "../storage/api.ts";
 import { rowOf } from "./batch_util.ts";
 import { checkCancelled, type ExecContext } from "./exec_context.ts";
 import { partitionRanges } from "./scan.ts";
-import { BLOCK_ROWS } from "./block_partials.ts";
 
 type LatestNode = Extract<PlanNode, { kind: "latestBy" }>;
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
@@ -31,9 +30,10 @@ export async function readRow(snap: TableSnapshot, scan: ScanNode, p: number, ro
 
 /**
  * The newest row with a NULL key in rows [from, to) of partition p's symbol column, or -1.
- * Block by block from the newest: a complete block known to hold no NULL key (the block memo
- * of block_partials.ts, true for every later snapshot of the partition version) is skipped, so
- * a LATEST ON over a table still receiving rows reads only the rows added since its last run.
+ * The partition version's memo (TableSnapshot.blockMemo, true for every later snapshot of it)
+ * keeps how many of its first rows are known to hold no NULL key: only rows past them are
+ * searched, so a LATEST ON over a table still receiving rows searches only the rows added since
+ * its last run, and over closed partitions none (over 10M trades by `side`: every row, each run).
  */
 async function lastNullIn(
   snap: TableSnapshot,
@@ -43,19 +43,14 @@ async function lastNullIn(
   to: number,
 ): Promise<number> {
   const memo = snap.blockMemo?.(p, [col]);
-  for (let hi = to; hi > from;) {
-    const b = Math.floor((hi - 1) / BLOCK_ROWS);
-    const lo = Math.max(from, b * BLOCK_ROWS);
-    const whole = memo !== undefined && lo === b * BLOCK_ROWS && hi === lo + BLOCK_ROWS;
-    if (!whole || memo.get(`nulls@${b}`) !== 0) {
-      const row = await lastNullInRange(snap, p, col, lo, hi);
-      if (row >= 0) return row;
-      if (whole) memo.set(`nulls@${b}`, 0);
-    }
-    hi = lo;
-  }
-  return -1;
+  const clean = (memo?.get(NULL_FREE) as number | undefined) ?? 0;
+  const row = await lastNullInRange(snap, p, col, Math.max(from, clean), to);
+  if (row < 0 && memo && from <= clean && to > clean) memo.set(NULL_FREE, to);
+  return row;
 }
+
+/** The block memo tag of a partition's NULL-free prefix (rows [0, n) hold no NULL key). */
+const NULL_FREE = "nullFreePrefix";
 
 /** Rows searched for a NULL key since start-up (tests: a rerun searches only new rows). */
 export const nullSearch = { rows: 0 };
