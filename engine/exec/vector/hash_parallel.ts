@@ -559,11 +559,17 @@ export function markParallelHash(plan: PlanNode, pool: ParallelHash | undefined,
 
 /**
  * `workersMin`: workers a pool needs for many-group shapes to run as two-phase radix
- * aggregation (below it they group on one heap). Two suffice: each row is read and grouped
- * once, by the worker of its morsel, and the second phase merges about a group per worker.
- * Tests set it above the pool's workers to check the one-heap plan.
+ * aggregation (below it they group on one heap). Each row is read and grouped once, by the
+ * worker of its morsel, but each worker's grouping holds most of the groups (GROUP BY qty,
+ * symbol over 10M trades: 710K of 863K on each of 2 workers), so the second phase merges about
+ * workers x groups entries, and two workers grouping side by side run slower a row than one
+ * (their hash tables share the cache). Measured on the 2-core machine (10M trades, loaded,
+ * server CPU ms, medians of 5): GROUP BY qty, symbol 1,100 radix vs 510 one heap, DISTINCT
+ * symbol, qty 930 vs 440, wall no better (1,230 vs 930): two workers keep them on one heap.
+ * With more workers the first phase divides further while a worker's merge stays about the
+ * same. Tests set it to 2.
  */
-export const partitionTuning = { workersMin: 2 };
+export const partitionTuning = { workersMin: 4 };
 
 /** Parallel nodes the plan runs as two-phase radix aggregation (EXPLAIN: `radix N`). */
 const partitionedChosen = new WeakSet<PlanNode>();
@@ -729,7 +735,7 @@ export function groupingOf(job: HashJob): Grouping {
   // morsel's index times 2^32 plus the row's ordinal among the morsel's rows the WHERE keeps
   // (the main thread interleaves the partitions' groups in first-appearance order by it).
   // Their key values are copied from those rows (typed arrays: no boxed value per group).
-  const firsts: number[] = [];
+  let firsts = new Float64Array(0), firstCount = 0;
   const firstKeys: VectorData[][] = keys.map(() => []);
   let indexed = false, newRows = new Int32Array(0);
   /** The key vectors of the batch last grouped. */
@@ -747,12 +753,20 @@ export function groupingOf(job: HashJob): Grouping {
       if (base >= 0 && groups > before) {
         if (newRows.length < rows) newRows = new Int32Array(rows);
         let fresh = 0;
-        for (let j = 0; j < rows && firsts.length < groups; j++) {
-          if (gids[j] === firsts.length) {
-            firsts.push(base + kept + j);
+        if (firsts.length < groups) {
+          const grown = new Float64Array(Math.max(groups, 2 * firsts.length));
+          grown.set(firsts.subarray(0, firstCount));
+          firsts = grown;
+        }
+        const at = base + kept;
+        let next = firstCount;
+        for (let j = 0; j < rows && next < groups; j++) {
+          if (gids[j] === next) {
+            firsts[next++] = at + j;
             newRows[fresh++] = j;
           }
         }
+        firstCount = next;
         batchKeys.forEach((v, k) => firstKeys[k].push(gatherData(v.data, newRows, fresh)));
       }
       kept += rows;
@@ -893,7 +907,7 @@ export function groupingOf(job: HashJob): Grouping {
       counts,
       values,
       distinct,
-      firsts: indexed ? Float64Array.from(firsts) : undefined,
+      firsts: indexed ? firsts.slice(0, firstCount) : undefined,
     };
   }
 

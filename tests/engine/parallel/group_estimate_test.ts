@@ -128,7 +128,7 @@ Deno.test("more many-group shapes as hash partitions give the reference's rows i
       assert.ok(want.length >= 1, `${sql}: ${want.length} rows`);
       assertSame(got, want, sql);
     }
-    // Fewer workers than partitionTuning.workersMin: one heap, as before the partitioned path.
+    // Fewer workers than partitionTuning.workersMin: one heap.
     partitionTuning.workersMin = 3;
     const { got: one, want: ref, plan } = await bothWays(engine, MANY[0][0]);
     assert.match(plan, /GroupBy keys: 1 values: count,sum \[vectorized hash\]/, plan);

@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { adminSession, type Engine, readValue, T } from "../../../engine/mod.ts";
 import { hashTuning } from "../../../engine/parallel/worker_pool.ts";
+import { partitionTuning } from "../../../engine/exec/vector/hash_parallel.ts";
 import {
   assertSame,
   explain,
@@ -112,8 +113,10 @@ async function makeTable(engine: Engine): Promise<void> {
 Deno.test("every hash aggregation shape on the workers equals the main thread's, in the same order", async () => {
   const root = await Deno.makeTempDir({ prefix: "qdb_hashpar_shapes_" });
   // Morsels of 4,096 rows: the 62,500 rows are 16 morsels, merged in order on the main thread.
-  const morselRows = hashTuning.morselRows;
+  const morselRows = hashTuning.morselRows, workersMin = partitionTuning.workersMin;
   hashTuning.morselRows = 4096;
+  // Two workers run many-group shapes as radix aggregation here (by default only from four).
+  partitionTuning.workersMin = 2;
   try {
     const par = await parallelEngine(root);
     const results: unknown[][][] = [];
@@ -157,6 +160,7 @@ Deno.test("every hash aggregation shape on the workers equals the main thread's,
     }
   } finally {
     hashTuning.morselRows = morselRows;
+    partitionTuning.workersMin = workersMin;
     await Deno.remove(root, { recursive: true });
   }
 });
