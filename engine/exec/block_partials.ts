@@ -88,20 +88,22 @@ export async function accumulateByBlocks(
     const memo = snap.blockMemo?.(p, columns);
     for (const [from, to] of ranges) {
       const first = Math.ceil(from / BLOCK_ROWS), last = Math.floor(to / BLOCK_ROWS);
-      if (!memo || first >= last) {
+      // The same pieces whether or not the partition keeps a memo (Parquet does not), so a
+      // table's answers do not change with its partitions' format.
+      if (first >= last) {
         mergePartials(job, total, await fold(p, from, to));
         continue;
       }
       if (from < first * BLOCK_ROWS) mergePartials(job, total, await fold(p, from, first * BLOCK_ROWS));
       for (let b = first; b < last; b++) {
         const tag = `${fingerprint}@${b}`;
-        let block = memo.get(tag) as Partials | undefined;
+        let block = memo?.get(tag) as Partials | undefined;
         if (block) blockCounters.hits++;
         else {
           await yieldTurn();
           blockCounters.foldedBlocks++;
           block = await fold(p, b * BLOCK_ROWS, (b + 1) * BLOCK_ROWS);
-          memo.set(tag, block);
+          memo?.set(tag, block);
         }
         // `block` is only read: mergePartials changes its first argument alone.
         mergePartials(job, total, block);

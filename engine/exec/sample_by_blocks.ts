@@ -59,21 +59,22 @@ export async function accumulateByBlocks(
     const memo = snap.blockMemo?.(p, columns);
     const first = Math.floor(ranges[0][0] / BLOCK_ROWS), complete = Math.floor(rowCount / BLOCK_ROWS);
     const last = Math.min(complete, Math.ceil(ranges[ranges.length - 1][1] / BLOCK_ROWS));
-    for (let b = first; b < last && memo; b++) {
+    // The same pieces whether or not the partition keeps a memo (Parquet does not).
+    for (let b = first; b < last; b++) {
       const lo = b * BLOCK_ROWS, hi = lo + BLOCK_ROWS;
       if (!ranges.some(([a, z]) => a < hi && z > lo)) continue;
       const tag = `sample:${fingerprint}@${b}`;
-      let block = memo.get(tag) as Buckets | undefined;
+      let block = memo?.get(tag) as Buckets | undefined;
       if (block) sampleBlockCounters.hits++;
       else {
         sampleBlockCounters.reducedBlocks++;
         block = new Map();
         await accumulatePieces(env, snap, [{ p, lo, hi }], block, at, scratch, ctx);
-        if (block.size * Math.max(1, env.aggs.length) <= BLOCK_SLOTS_MAX) memo.set(tag, block);
+        if (block.size * Math.max(1, env.aggs.length) <= BLOCK_SLOTS_MAX) memo?.set(tag, block);
       }
       mergeInto(block);
     }
-    const rest = memo ? Math.max(first, last) * BLOCK_ROWS : 0;
+    const rest = Math.max(first, last) * BLOCK_ROWS;
     if (rest < rowCount) {
       await accumulatePieces(env, snap, [{ p, lo: rest, hi: rowCount }], partial, at, scratch, ctx);
     }
