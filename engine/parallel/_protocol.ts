@@ -2,7 +2,7 @@
  * The messages between the worker pool and a worker heap: plain, structured-cloneable data.
  */
 import type { HeapScan, Partials } from "../exec/fast_aggregate.ts";
-import type { HashJob, HashPartial, Morsel } from "../exec/vector/hash_parallel.ts";
+import type { HashJob, HashPartial, Morsel, RowPacket } from "../exec/vector/hash_parallel.ts";
 import type { SampleByJob, SampleByMorsel, SampleByPartial } from "../exec/sample_by_parallel.ts";
 import type { TopNJob, TopNPartial } from "../exec/vector/top_n_parallel.ts";
 import type { SetOpJob, SetOpPartial } from "../exec/vector/setop_parallel.ts";
@@ -31,22 +31,24 @@ export type HeapRequest =
     job: HashJob;
     morsel: Morsel;
   }
-  /** Phase 1 of a radix aggregation: one morsel folded into the heap's grouping `state`. */
+  /** Radix aggregation: one morsel's kept rows cut into `parts` packets by key hash. */
   | {
-    kind: "radixFold";
+    kind: "radixSplit";
     id: number;
     forget: string[];
     origin: SnapshotOrigin;
     job: HashJob;
     morsel: Morsel;
+    /** The grouping of this heap (which compiled the job's expressions). */
     state: number;
+    parts: number;
   }
-  /** End of phase 1: the grouping `state` cut into `parts` pieces by key hash, then forgotten. */
-  | { kind: "radixTake"; id: number; job: HashJob; state: number; parts: number }
+  /** Radix aggregation: a packet of morsel `index` folded into the heap's grouping `state`. */
+  | { kind: "radixRows"; id: number; job: HashJob; state: number; packet: RowPacket; index: number }
+  /** Radix aggregation: the final groups of the heap's grouping `state`, then forgotten. */
+  | { kind: "radixFinish"; id: number; job: HashJob; state: number }
   /** Forgets the grouping `state` (no reply). */
   | { kind: "radixDrop"; state: number }
-  /** Phase 2: one partition's pieces (one per worker) merged into its final groups. */
-  | { kind: "radixMerge"; id: number; job: HashJob; pieces: HashPartial[] }
   /** One morsel of a SAMPLE BY fast path (exec/sample_by_parallel.ts). */
   | {
     kind: "sampleBy";
@@ -87,7 +89,7 @@ export type HeapReply =
   | { kind: "hashPartial"; id: number; partial: HashPartial }
   /** A radix fold's groups so far on the heap. */
   | { kind: "radixFolded"; id: number; groups: number }
-  | { kind: "radixPieces"; id: number; pieces: HashPartial[] }
+  | { kind: "radixPackets"; id: number; packets: RowPacket[] }
   | { kind: "sampleByPartial"; id: number; partial: SampleByPartial }
   | { kind: "topNPartial"; id: number; partial: TopNPartial }
   | { kind: "setopPartial"; id: number; partial: SetOpPartial }

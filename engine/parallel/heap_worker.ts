@@ -15,7 +15,7 @@ import { openSnapshot } from "../storage/snapshot.ts";
 import { accumulatePartitions } from "../exec/fast_aggregate.ts";
 import { FastPathUnavailable } from "../exec/wasm_scratch.ts";
 import { hashPartialOf } from "../exec/vector/hash_parallel.ts";
-import { radixDrop, radixFold, radixMergeOf, radixTake, radixTransfers } from "../exec/vector/hash_radix.ts";
+import { radixDrop, radixFinish, radixRows, radixSplit, radixTransfers } from "../exec/vector/hash_radix.ts";
 import { sampleByPartialOf, sampleByTransfers } from "../exec/sample_by_parallel.ts";
 import { topNPartialOf } from "../exec/vector/top_n_parallel.ts";
 import { setOpPartialOf, setOpTransfer } from "../exec/vector/setop_parallel.ts";
@@ -85,7 +85,7 @@ async function handle(
     return;
   }
   try {
-    if (req.kind === "radixTake" || req.kind === "radixMerge") return radix(req);
+    if (req.kind === "radixRows" || req.kind === "radixFinish") return radix(req);
     for (const prefix of req.forget) cache!.forget(prefix);
     if (req.kind === "setop") return await setOp(req);
     const snap = openSnapshot(req.origin, cache!);
@@ -98,9 +98,11 @@ async function handle(
         self.postMessage({ kind: "hashPartial", id: req.id, partial } satisfies HeapReply, { transfer });
         return;
       }
-      if (req.kind === "radixFold") {
-        const groups = await radixFold(req.state, req.job, snap, req.morsel);
-        reply({ kind: "radixFolded", id: req.id, groups });
+      if (req.kind === "radixSplit") {
+        const packets = await radixSplit(req.state, req.job, snap, req.morsel, req.parts);
+        self.postMessage({ kind: "radixPackets", id: req.id, packets } satisfies HeapReply, {
+          transfer: radixTransfers(packets),
+        });
         return;
       }
       if (req.kind === "sampleBy") {
@@ -136,16 +138,13 @@ async function setOp(req: Extract<HeapRequest, { kind: "setop" }>): Promise<void
   }
 }
 
-/** The end of a radix aggregation's phase 1, or its phase 2; the arrays move to the main thread. */
-function radix(req: Extract<HeapRequest, { kind: "radixTake" | "radixMerge" }>): void {
-  if (req.kind === "radixTake") {
-    const pieces = radixTake(req.state, req.job, req.parts);
-    self.postMessage({ kind: "radixPieces", id: req.id, pieces } satisfies HeapReply, {
-      transfer: radixTransfers(pieces),
-    });
+/** A packet folded into a radix grouping, or its final groups (their arrays move to the main thread). */
+function radix(req: Extract<HeapRequest, { kind: "radixRows" | "radixFinish" }>): void {
+  if (req.kind === "radixRows") {
+    reply({ kind: "radixFolded", id: req.id, groups: radixRows(req.state, req.job, req.packet, req.index) });
     return;
   }
-  const partial = radixMergeOf(req.job, req.pieces);
+  const partial = radixFinish(req.state, req.job);
   self.postMessage({ kind: "hashPartial", id: req.id, partial } satisfies HeapReply, {
     transfer: radixTransfers([partial]),
   });

@@ -16,6 +16,7 @@ import {
   type Morsel,
   morselsOf,
   type ParallelHash,
+  type RowPacket,
 } from "../exec/vector/hash_parallel.ts";
 import type {
   ParallelSampleBy,
@@ -265,10 +266,11 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
   }
 
   /**
-   * A two-phase radix aggregation (exec/vector/hash_radix.ts): each worker folds the morsels of
-   * its partitions (as `hashPartials` deals them, at most IN_FLIGHT outstanding, in morsel order)
-   * into one grouping on its heap, then cuts it into one piece per worker by key hash; worker p
-   * merges every worker's piece p. Answers each partition's final groups, or undefined when the
+   * A radix aggregation (exec/vector/hash_radix.ts): each worker cuts the kept rows of the
+   * morsels of its partitions (as `hashPartials` deals them, at most IN_FLIGHT outstanding)
+   * into one packet per worker by key hash; packet p of every morsel goes to worker p in morsel
+   * order (a morsel's packets wait here until the earlier morsels' have gone), which folds it
+   * into its partition's grouping. Answers each partition's final groups, or undefined when the
    * pool cannot run it. The groups the workers hold count against the statement's memory; on a
    * failure, cancel or hand-back their groupings are dropped.
    */
@@ -278,65 +280,91 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
     ctx: ExecContext,
   ): Promise<HashPartial[] | undefined> {
     if (this.workers === 0 || this.#broken || this.#closed || !(snap instanceof Snapshot)) return undefined;
-    const morsels = morselsForWorkers(morselsOf(snap, job.intervals, hashTuning.morselRows), this.workers)
-      .map((m, index): Morsel => ({ ...m, index }));
+    const morsels = morselsForWorkers(morselsOf(snap, job.intervals, hashTuning.morselRows), this.workers);
     if (morsels.length === 0) return [];
     const heaps = await this.#start();
     if (!heaps) return undefined;
+    const parts = heaps.length;
     const queues: number[][] = heaps.map(() => []);
-    morselWorkers(morsels, heaps.length).forEach((w, i) => queues[w].push(i));
+    morselWorkers(morsels, parts).forEach((w, i) => queues[w].push(i));
     const origin = snap.origin();
     const states = heaps.map(() => this.#idNext++);
     const held = heaps.map(() => 0);
     const groupBytes = 16 * job.keys.length + 24 * job.aggs.length;
-    let failed = false, taken = false;
-    const drain = async (h: Heap, w: number) => {
+    const packets = new Map<number, RowPacket[]>();
+    const folds: Promise<void>[] = [];
+    let next = 0, failed = false, finished = false, failure: unknown;
+    const check = (r: HeapReply, kind: HeapReply["kind"]) => {
+      if (r.kind === "error") throw new SqlError(`parallel scan failed: ${r.message}`, -1, "internal");
+      if (r.kind === "unavailable") throw new HashUnavailable();
+      if (r.kind !== kind) throw new SqlError(`parallel scan: unexpected reply ${r.kind}`, -1, "internal");
+    };
+    const fold = async (p: number, packet: RowPacket, index: number) => {
+      const r = await this.#send(
+        heaps[p],
+        (id) => ({ kind: "radixRows", id, job, state: states[p], packet, index }),
+        radixTransfers([packet]),
+      );
+      check(r, "radixFolded");
+      // A worker's grouping is held until its finish: it counts against the statement's memory.
+      const groups = (r as { groups: number }).groups;
+      if (groups > held[p]) {
+        charge(ctx, (groups - held[p]) * groupBytes);
+        held[p] = groups;
+      }
+    };
+    // Each partition's packets leave in morsel order: its groups meet their rows in table order.
+    const forward = () => {
+      for (let ready = packets.get(next); ready && !failed; ready = packets.get(next)) {
+        packets.delete(next);
+        ready.forEach((packet, p) => {
+          if (packet.rows === 0) return;
+          // The first failure stops the splits and is thrown once they stopped.
+          folds.push(
+            fold(p, packet, next).catch((err) => {
+              failure ??= err;
+              failed = true;
+            }),
+          );
+        });
+        next++;
+      }
+    };
+    const split = async (h: Heap, w: number) => {
       while (queues[w].length && !failed) {
         checkCancelled(ctx);
         const i = queues[w].shift()!;
         const forget = h.forget.splice(0);
         const r = await this.#send(
           h,
-          (id) => ({ kind: "radixFold", id, forget, origin, job, morsel: morsels[i], state: states[w] }),
+          (id) => ({
+            kind: "radixSplit",
+            id,
+            forget,
+            origin,
+            job,
+            morsel: morsels[i],
+            state: states[w],
+            parts,
+          }),
         );
-        if (r.kind === "error") throw new SqlError(`parallel scan failed: ${r.message}`, -1, "internal");
-        if (r.kind === "unavailable") throw new HashUnavailable();
-        if (r.kind !== "radixFolded") {
-          throw new SqlError(`parallel scan: unexpected reply ${r.kind}`, -1, "internal");
-        }
-        // The worker's grouping is held until the merge: it counts against the statement's memory.
-        if (r.groups > held[w]) {
-          charge(ctx, (r.groups - held[w]) * groupBytes);
-          held[w] = r.groups;
-        }
+        check(r, "radixPackets");
+        packets.set(i, (r as { packets: RowPacket[] }).packets);
+        forward();
       }
     };
     try {
-      await Promise.all(heaps.flatMap((h, w) => Array.from({ length: IN_FLIGHT }, () => drain(h, w))));
+      await Promise.all(heaps.flatMap((h, w) => Array.from({ length: IN_FLIGHT }, () => split(h, w))));
+      await Promise.all(folds);
+      if (failure !== undefined) throw failure;
       checkCancelled(ctx);
-      const parts = heaps.length;
-      taken = true;
-      const takes = await Promise.all(
-        heaps.map((h, w) => this.#send(h, (id) => ({ kind: "radixTake", id, job, state: states[w], parts }))),
+      finished = true;
+      const replies = await Promise.all(
+        heaps.map((h, p) => this.#send(h, (id) => ({ kind: "radixFinish", id, job, state: states[p] }))),
       );
-      const pieces = takes.map((r) => {
-        if (r.kind === "error") throw new SqlError(`parallel scan failed: ${r.message}`, -1, "internal");
-        if (r.kind !== "radixPieces") {
-          throw new SqlError(`parallel scan: unexpected reply ${r.kind}`, -1, "internal");
-        }
-        return r.pieces;
-      });
-      checkCancelled(ctx);
-      const merged = await Promise.all(heaps.map((h, p) => {
-        const mine = pieces.map((of) => of[p]);
-        return this.#send(h, (id) => ({ kind: "radixMerge", id, job, pieces: mine }), radixTransfers(mine));
-      }));
-      const partials = merged.map((r) => {
-        if (r.kind === "error") throw new SqlError(`parallel scan failed: ${r.message}`, -1, "internal");
-        if (r.kind !== "hashPartial") {
-          throw new SqlError(`parallel scan: unexpected reply ${r.kind}`, -1, "internal");
-        }
-        return r.partial;
+      const partials = replies.map((r) => {
+        check(r, "hashPartial");
+        return (r as { partial: HashPartial }).partial;
       });
       this.#jobs++;
       return partials;
@@ -352,7 +380,7 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
       throw err;
     } finally {
       failed = true;
-      if (!taken) heaps.forEach((h, w) => h.worker.postMessage({ kind: "radixDrop", state: states[w] }));
+      if (!finished) heaps.forEach((h, w) => h.worker.postMessage({ kind: "radixDrop", state: states[w] }));
     }
   }
 

@@ -81,6 +81,7 @@ import {
 } from "./join_parallel.ts";
 import { runPlan } from "../run_plan.ts";
 import { markParallelSetOp } from "./setop_parallel.ts";
+import { keyHashes } from "./key_hash.ts";
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
 type DistinctNode = Extract<PlanNode, { kind: "distinct" }>;
@@ -148,11 +149,6 @@ export interface HashJob {
  */
 export interface Morsel {
   pieces: { p: number; lo: number; hi: number }[];
-  /**
-   * The morsel's place among a radix job's morsels (hash_radix.ts): its groups record their
-   * first rows by it.
-   */
-  index?: number;
 }
 
 /**
@@ -242,7 +238,7 @@ export interface ParallelHash {
   /** Partials of every morsel in order, or undefined when the workers cannot run it. */
   hashPartials(job: HashJob, snap: TableSnapshot, ctx: ExecContext): Promise<HashPartial[] | undefined>;
   /**
-   * The final groups of each hash partition of a two-phase radix job (hash_radix.ts), each in
+   * The final groups of each hash partition of a radix job (hash_radix.ts), each in
    * first-row order with its first rows, or undefined when the workers cannot run it.
    */
   radixPartials(job: HashJob, snap: TableSnapshot, ctx: ExecContext): Promise<HashPartial[] | undefined>;
@@ -535,9 +531,8 @@ export function markParallelHash(plan: PlanNode, pool: ParallelHash | undefined,
           rows >= pool.hashRowsMin && manyGroupsOf(n) && pool.workers >= partitionTuning.workersMin &&
           partitionable(n, shape)
         ) {
-          // About a group per row: two-phase radix aggregation (hash_radix.ts), each worker's
-          // morsels folded into one grouping, then each hash partition merged on one worker,
-          // so no merge of all groups on this thread.
+          // About a group per row: radix aggregation (hash_radix.ts), each hash partition of
+          // the rows grouped whole on one worker, so no merge of all groups on this thread.
           chosen.set(n, pool.workers);
           partitionedChosen.add(n);
         }
@@ -558,29 +553,28 @@ export function markParallelHash(plan: PlanNode, pool: ParallelHash | undefined,
 }
 
 /**
- * `workersMin`: workers a pool needs for many-group shapes to run as two-phase radix
- * aggregation (below it they group on one heap). Each row is read and grouped once, by the
- * worker of its morsel, but each worker's grouping holds most of the groups (GROUP BY qty,
- * symbol over 10M trades: 710K of 863K on each of 2 workers), so the second phase merges about
- * workers x groups entries, and two workers grouping side by side run slower a row than one
- * (their hash tables share the cache). Measured on the 2-core machine (10M trades, loaded,
- * server CPU ms, medians of 5): GROUP BY qty, symbol 1,100 radix vs 510 one heap, DISTINCT
- * symbol, qty 930 vs 440, wall no better (1,230 vs 930): two workers keep them on one heap.
- * With more workers the first phase divides further while a worker's merge stays about the
- * same. Tests set it to 2.
+ * `workersMin`: workers a pool needs for many-group shapes to run as radix aggregation (below
+ * it they group on one heap). Each row is grouped once, by the worker of its partition, but it
+ * is also read, hashed and copied into a packet (~22 ns a row) and the grouping itself costs a
+ * worker about what it costs one heap (~45 ns a row), so two workers end about where one heap
+ * does. Measured on the 2-core machine (10M trades, load ~4, medians of 5, server CPU / wall
+ * ms): GROUP BY qty, symbol 880 / 484 radix vs 450 / 483 one heap, DISTINCT symbol, qty 730 /
+ * 401 vs 340 / 371 (a two-phase form that merged each worker's groups per partition on a second
+ * pass: 1,100 / 1,230 vs 510 / 930 at load 7). From four workers the rows a worker groups and
+ * packs fall to a quarter. Tests set it to 2.
  */
 export const partitionTuning = { workersMin: 4 };
 
-/** Parallel nodes the plan runs as two-phase radix aggregation (EXPLAIN: `radix N`). */
+/** Parallel nodes the plan runs as radix aggregation (EXPLAIN: `radix N`). */
 const partitionedChosen = new WeakSet<PlanNode>();
 
-/** Whether the plan runs this parallel node as two-phase radix aggregation (hash_radix.ts). */
+/** Whether the plan runs this parallel node as radix aggregation (hash_radix.ts). */
 export function partitionedOf(n: PlanNode): boolean {
   return partitionedChosen.has(n);
 }
 
 /**
- * Whether a shape can run as two-phase radix aggregation: a plain scan (no join or union), some
+ * Whether a shape can run as radix aggregation: a plain scan (no join or union), some
  * keys, each of its output column's type, a SYMBOL key a plain column (its codes read the
  * scan's dictionary).
  */
@@ -664,9 +658,9 @@ export async function hashPartialOf(job: HashJob, snap: TableSnapshot, m: Morsel
 }
 
 /**
- * The groups of a job over the morsels folded into it, on a worker heap: one morsel's
- * (`hashPartialOf`) or every morsel a worker gets of a radix job (hash_radix.ts), whose
- * groups also record their first rows (`Morsel.index`).
+ * The groups of a job on a worker heap: of one morsel's rows (`hashPartialOf`), or of a radix
+ * job's partition, whose rows come as packets (hash_radix.ts) and whose groups also record
+ * their first rows.
  */
 export interface Grouping {
   /** Groups so far. */
@@ -675,8 +669,25 @@ export interface Grouping {
   fold(snap: TableSnapshot, m: Morsel): Promise<void>;
   /** The dense keys' fused loop over one morsel, or undefined when a batch needs the row path. */
   densePartial(snap: TableSnapshot, m: Morsel): Promise<HashPartial | undefined>;
-  /** The groups as a partial (with `firsts` when the morsels had an index). */
+  /** The groups as a partial (with `firsts` when they came as packets). */
   partial(): HashPartial;
+  /**
+   * The rows of morsel `m` of `snap` the WHERE keeps, cut into `parts` packets by the hash of
+   * their keys (radix aggregation: packet p goes to the worker grouping partition p).
+   */
+  split(snap: TableSnapshot, m: Morsel, parts: number): Promise<RowPacket[]>;
+  /** Folds a packet of rows of the morsel of index `index` into the groups. */
+  foldPacket(packet: RowPacket, index: number): void;
+}
+
+/**
+ * Rows of one morsel for one hash partition: the scan columns the job reads (others
+ * undefined; SYMBOL as codes) and each row's ordinal among the morsel's rows the WHERE keeps.
+ */
+export interface RowPacket {
+  rows: number;
+  columns: (VectorData | undefined)[];
+  ords: Int32Array;
 }
 
 /** A grouping of `job`'s rows (see Grouping). */
@@ -731,9 +742,9 @@ export function groupingOf(job: HashJob): Grouping {
   let gids = new Int32Array(0), fold = new Int32Array(0), ids = new Int32Array(0);
   let mask = new Uint8Array(0);
   let perKey: Int32Array[] = [];
-  // A radix job's morsels carry their index: each group's first row is recorded as the
-  // morsel's index times 2^32 plus the row's ordinal among the morsel's rows the WHERE keeps
-  // (the main thread interleaves the partitions' groups in first-appearance order by it).
+  // A radix partition's packets (`foldPacket`) come in morsel order: each group's first row is
+  // recorded as the morsel's index times 2^32 plus the row's ordinal among the morsel's rows the
+  // WHERE keeps (the main thread interleaves the partitions' groups in first-appearance order by it).
   // Their key values are copied from those rows (typed arrays: no boxed value per group).
   let firsts = new Float64Array(0), firstCount = 0;
   const firstKeys: VectorData[][] = keys.map(() => []);
@@ -742,35 +753,88 @@ export function groupingOf(job: HashJob): Grouping {
   let batchKeys: Vector[] = [];
 
   async function foldMorsel(snap: TableSnapshot, m: Morsel): Promise<void> {
-    const base = m.index === undefined ? -1 : m.index * 4294967296;
-    if (base >= 0) indexed = true;
-    let kept = 0;
+    for await (const scanned of batchesOf(job, snap, m, cols, stubs)) {
+      const picked = selectRows(scanned, true);
+      if (picked) groupBatch(picked.b);
+    }
+  }
+
+  async function splitMorsel(snap: TableSnapshot, m: Morsel, parts: number): Promise<RowPacket[]> {
+    const chunks = Array.from({ length: parts }, () => ({
+      columns: job.types.map((): VectorData[] => []),
+      ords: [] as Int32Array[],
+      rows: 0,
+    }));
+    const sels = Array.from({ length: parts }, () => new Int32Array(0));
+    const counts = new Int32Array(parts);
+    let hashes = new Int32Array(0), kept = 0;
     for await (const scanned of batchesOf(job, snap, m, cols, stubs)) {
       const picked = selectRows(scanned, true);
       if (!picked) continue;
-      const before = groups, rows = picked.b.rowCount;
-      groupBatch(picked.b);
-      if (base >= 0 && groups > before) {
-        if (newRows.length < rows) newRows = new Int32Array(rows);
-        let fresh = 0;
-        if (firsts.length < groups) {
-          const grown = new Float64Array(Math.max(groups, 2 * firsts.length));
-          grown.set(firsts.subarray(0, firstCount));
-          firsts = grown;
-        }
-        const at = base + kept;
-        let next = firstCount;
-        for (let j = 0; j < rows && next < groups; j++) {
-          if (gids[j] === next) {
-            firsts[next++] = at + j;
-            newRows[fresh++] = j;
-          }
-        }
-        firstCount = next;
-        batchKeys.forEach((v, k) => firstKeys[k].push(gatherData(v.data, newRows, fresh)));
+      const b = picked.b, rows = b.rowCount;
+      if (hashes.length < rows) {
+        hashes = new Int32Array(rows);
+        for (let p = 0; p < parts; p++) sels[p] = new Int32Array(rows);
+      }
+      keyHashes(keys.map((_, k) => keyVectorOf(b, k)), rows, hashes);
+      counts.fill(0);
+      for (let i = 0; i < rows; i++) {
+        const p = ((hashes[i] >>> 16) * parts) >>> 16;
+        sels[p][counts[p]++] = i;
+      }
+      for (let p = 0; p < parts; p++) {
+        const n = counts[p];
+        if (n === 0) continue;
+        const c = chunks[p], sel = sels[p];
+        for (const col of cols) c.columns[col].push(gatherData(b.columns[col].data, sel, n));
+        const ords = new Int32Array(n);
+        for (let j = 0; j < n; j++) ords[j] = kept + sel[j];
+        c.ords.push(ords);
+        c.rows += n;
       }
       kept += rows;
     }
+    return chunks.map((c) => ({
+      rows: c.rows,
+      columns: c.columns.map((parts, col) => cols.has(col) ? concatData(parts, job.types[col]) : undefined),
+      ords: concatData(c.ords, T.INT) as Int32Array,
+    }));
+  }
+
+  function foldPacket(packet: RowPacket, index: number): void {
+    indexed = true;
+    const base = index * 4294967296;
+    for (let at = 0; at < packet.rows; at += BATCH_ROWS_MAX) {
+      const end = Math.min(packet.rows, at + BATCH_ROWS_MAX), rows = end - at;
+      const columns: Vector[] = job.types.map((type, c) => {
+        const d = packet.columns[c];
+        if (!d) return undefined as unknown as Vector;
+        const data = (Array.isArray(d) ? d.slice(at, end) : d.subarray(at, end)) as VectorData;
+        return type.tag === "SYMBOL" ? { type: T.SYMBOL, data, dict: stubs.get(c) } : { type, data };
+      });
+      const before = groups;
+      groupBatch({ rowCount: rows, columns });
+      if (groups > before) recordFirsts(rows, (j) => base + packet.ords[at + j]);
+    }
+  }
+
+  /** Records the first rows (and key values) of the groups the batch last grouped created. */
+  function recordFirsts(rows: number, ordinal: (j: number) => number): void {
+    if (newRows.length < rows) newRows = new Int32Array(rows);
+    if (firsts.length < groups) {
+      const grown = new Float64Array(Math.max(groups, 2 * firsts.length));
+      grown.set(firsts.subarray(0, firstCount));
+      firsts = grown;
+    }
+    let next = firstCount, fresh = 0;
+    for (let j = 0; j < rows && next < groups; j++) {
+      if (gids[j] === next) {
+        firsts[next++] = ordinal(j);
+        newRows[fresh++] = j;
+      }
+    }
+    firstCount = next;
+    batchKeys.forEach((v, k) => firstKeys[k].push(gatherData(v.data, newRows, fresh)));
   }
 
   function keyVectorOf(b: Batch, k: number): Vector {
@@ -918,6 +982,8 @@ export function groupingOf(job: HashJob): Grouping {
     fold: foldMorsel,
     densePartial: (snap, m) => densePartialOf(job, keys, snap, m, cols, stubs, selectRows),
     partial,
+    split: splitMorsel,
+    foldPacket,
   };
 }
 
@@ -1002,7 +1068,7 @@ function unavailable(): never {
 }
 
 /** Folds several keys' value ids pairwise into one group id per row; answers the group count. */
-export function foldKeys(
+function foldKeys(
   vectors: Vector[],
   rows: number,
   keyIds: KeyIds[],
@@ -1158,7 +1224,7 @@ export async function runParallelHash(
  * the value as a double or, for 64-bit integer partials, as its two words. A group's value is
  * defined once its count is not 0.
  */
-export class Merged {
+class Merged {
   cnt = new Float64Array(16);
   num = new Float64Array(16);
   /** A 64-bit integer value as its high word and its (unsigned) low word. */
@@ -1196,7 +1262,7 @@ export class Merged {
   }
 }
 
-export function mergeDistinct(
+function mergeDistinct(
   d: { ids: KeyIds; pairs: PairSet; dict?: SymbolDict; type: ColumnType; merged: Merged },
   part: { groups: Int32Array; values: VectorData },
   gids: Int32Array,
@@ -1210,7 +1276,7 @@ export function mergeDistinct(
   for (let i = 0; i < m; i++) d.merged.cnt[g[i]] += fresh[i];
 }
 
-export function mergeAgg(
+function mergeAgg(
   a: HashJobAgg,
   m: Merged,
   pc: Float64Array,
@@ -1321,7 +1387,7 @@ function finish(a: HashJobAgg, count: number, v: number | bigint | undefined): V
 }
 
 /**
- * The aggregate or DISTINCT as two-phase radix aggregation (hash_radix.ts): the workers answer
+ * The aggregate or DISTINCT as radix aggregation (hash_radix.ts): the workers answer
  * each hash partition's final groups in first-row order, which interleave here by first row,
  * in the order one heap gives (first appearance), without a hash table on this thread.
  */
@@ -1388,7 +1454,7 @@ async function runPartitioned(
 }
 
 /** Rows (from[i], idx[i]) of per-partition typed data or value arrays, as one array. */
-export function pickRows(srcs: VectorData[], from: Int32Array, idx: Int32Array, n: number): VectorData {
+function pickRows(srcs: VectorData[], from: Int32Array, idx: Int32Array, n: number): VectorData {
   if (srcs[0] instanceof BigInt64Array) {
     // As two int32 words: reading a BigInt64Array element allocates a bigint.
     const out = new BigInt64Array(n), o = new Int32Array(out.buffer);
