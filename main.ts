@@ -71,6 +71,8 @@ async function main(): Promise<void> {
     parallelWorkers: config.int("cairo.sql.parallel.workers", 2),
     // Workers run below the main thread's priority, so protocol I/O is served first (parallel/thread_nice.ts).
     parallelWorkersNice: config.int("cairo.sql.parallel.workers.nice", 10),
+    // Reuse of block partials over partitions still receiving rows (exec/block_partials.ts).
+    blockMemo: config.bool("cairo.sql.block.memo.enabled"),
     // Read-only queries scanning this many rows run whole on a worker heap (-1: never; docs/parallel.md).
     statementRowsMin: config.int("cairo.sql.parallel.statement.rows.min", 100_000),
     // QuestDB resolves a relative cairo.sql.copy.root against the server root.

@@ -33,6 +33,8 @@ export async function startServer(
       QDB_LINE_TCP_NET_BIND_TO: "127.0.0.1:0",
       QDB_CAIRO_COLUMN_CACHE_BYTES: String(options.cacheBytes),
       QDB_CAIRO_SQL_PARALLEL_WORKERS: String(options.workers ?? 2),
+      // Warm runs measure execution, not the reuse of memoized block partials (README).
+      QDB_CAIRO_SQL_BLOCK_MEMO_ENABLED: "false",
       ...options.env,
     },
     stdin: "null",

@@ -3,6 +3,7 @@
  * returning an Outcome (rows as an async stream of batches, or a DDL/DML result). The only
  * place that catches errors per statement (STYLE.md §4 "Catch in few places").
  */
+import { blockMemoSetting } from "./exec/block_partials.ts";
 import { asSqlError, SqlError } from "./base/errors.ts";
 import { arrayType, type ColumnType, T, typeName } from "./base/types.ts";
 import { type Batch, DoubleArray, type Value } from "./base/values.ts";
@@ -116,6 +117,12 @@ export interface EngineOptions {
   parallelWorkers?: number;
   /** `cairo.sql.parallel.workers.nice`: nice value of the worker threads (default 10; 0 keeps 0). */
   parallelWorkersNice?: number;
+  /**
+   * `cairo.sql.block.memo.enabled`: table-scan aggregates and the unkeyed SAMPLE BY on the main heap reuse
+   * what they computed over complete row blocks of a partition version (exec/block_partials.ts).
+   * Default true. The switch is process-wide: the last engine opened sets it.
+   */
+  blockMemo?: boolean;
   /** Values (rows × columns) a scan reads before it goes to the workers (default 4M; tests lower it). */
   parallelValuesMin?: number;
   /**
@@ -198,6 +205,7 @@ export class Engine {
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
+    blockMemoSetting.enabled = options.blockMemo ?? true;
     const storage = await openStorage(options.root, {
       cacheBytes: options.cacheBytes,
       objectStore: options.coldStorage?.objectStore,

@@ -31,6 +31,7 @@ export const DEFAULTS: Record<string, string> = {
   "cairo.sql.parallel.workers.warm.up": "true",
   // Worker threads run at this nice value, below the main thread (engine/parallel/thread_nice.ts).
   "cairo.sql.parallel.workers.nice": "10",
+  "cairo.sql.block.memo.enabled": "true",
   "metrics.enabled": "false",
 };
 

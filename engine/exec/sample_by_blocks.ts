@@ -14,7 +14,7 @@
  */
 import { wasmMemory } from "../../engine-wasm/mod.ts";
 import type { TableSnapshot } from "../storage/api.ts";
-import { BLOCK_ROWS, BLOCK_SLOTS_MAX } from "./block_partials.ts";
+import { BLOCK_ROWS, BLOCK_SLOTS_MAX, blockMemoSetting } from "./block_partials.ts";
 import type { ExecContext } from "./exec_context.ts";
 import { type Acc, accumulatePieces, mergeAcc, type UnkeyedEnv } from "./sample_by_fast.ts";
 import { type Bucketer, bucketerOf } from "./sample_by_buckets.ts";
@@ -56,7 +56,7 @@ export async function accumulateByBlocks(
     const rowCount = snap.partitions[p].rowCount;
     const ranges = await partitionRanges(snap, p, env.intervals);
     if (ranges.length === 0) continue;
-    const memo = snap.blockMemo?.(p, columns);
+    const memo = blockMemoSetting.enabled ? snap.blockMemo?.(p, columns) : undefined;
     const first = Math.floor(ranges[0][0] / BLOCK_ROWS), complete = Math.floor(rowCount / BLOCK_ROWS);
     const last = Math.min(complete, Math.ceil(ranges[ranges.length - 1][1] / BLOCK_ROWS));
     // The same pieces whether or not the partition keeps a memo (Parquet does not).

@@ -78,6 +78,7 @@ import { absMaxOf, type AccEnv, KeyedAcc } from "./sample_by_keyed_acc.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
 import type { Pred } from "./kernel_predicates.ts";
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
+import { blockMemoSetting } from "./block_partials.ts";
 
 /**
  * Tables smaller than this keep SAMPLE BY on the main thread (tests lower it through the
@@ -85,6 +86,14 @@ import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
  * below, a round trip to the workers is most of the time.
  */
 export const SAMPLE_BY_ROWS_MIN = 500_000;
+/**
+ * Tables smaller than this keep the unkeyed SAMPLE BY on the main thread: it reduces ~2 ns a
+ * row in 64K-row slices with turns between (4M rows: ~8 ms in all, the table-scan aggregates'
+ * bound), and there it reuses memoized blocks (sample_by_blocks.ts). On the workers, a
+ * dashboard's SAMPLE BY over a 1M-row table still receiving rows waited behind long
+ * statements' morsels at the workers' lower priority (soak).
+ */
+export const SAMPLE_BY_UNKEYED_ROWS_MIN = 4_000_000;
 /**
  * The morsel size unit (the unit of fairness and cancellation on a worker; keyed morsels are
  * KEYED_MORSEL_FACTOR of it, unkeyed UNKEYED_MORSEL_FACTOR) and rows a worker reduces per
@@ -186,13 +195,15 @@ export function markParallelSampleBy(
   storage: Storage,
 ): void {
   if (!pool?.workers || !pool.sampleByPartials) return;
-  const min = Math.min(SAMPLE_BY_ROWS_MIN, pool.hashRowsMin ?? SAMPLE_BY_ROWS_MIN);
+  const keyedMin = Math.min(SAMPLE_BY_ROWS_MIN, pool.hashRowsMin ?? SAMPLE_BY_ROWS_MIN);
+  const unkeyedMin = Math.min(SAMPLE_BY_UNKEYED_ROWS_MIN, pool.hashRowsMin ?? SAMPLE_BY_UNKEYED_ROWS_MIN);
   const visit = (n: PlanNode) => {
-    if (n.kind === "sampleBy" && (keyedShapeOf(n) || (n.spec.keys.length === 0 && unkeyedShapeOf(n)))) {
+    const keyed = n.kind === "sampleBy" && keyedShapeOf(n) !== undefined;
+    if (n.kind === "sampleBy" && (keyed || (n.spec.keys.length === 0 && unkeyedShapeOf(n)))) {
       const snap = storage.table((n.input as Extract<PlanNode, { kind: "scan" }>).table)?.snapshot();
       const rows = snap?.rowCount ?? 0;
       snap?.release();
-      if (rows >= min) chosen.set(n, pool.workers!);
+      if (rows >= (keyed ? keyedMin : unkeyedMin)) chosen.set(n, pool.workers!);
     }
     if ("input" in n) visit(n.input);
     if ("left" in n) {
@@ -216,7 +227,8 @@ export function sampleByOp(n: SampleByNode): string {
     : (unkeyedShapeOf(n) ? "wasm" : "hash");
   const workers = parallelSampleByOf(n);
   // On this heap the unkeyed reduce memoizes complete blocks (sample_by_blocks.ts).
-  return workers ? `${op}, parallel ${workers}` : op === "wasm" ? "wasm, block memo" : op;
+  if (workers) return `${op}, parallel ${workers}`;
+  return op === "wasm" && blockMemoSetting.enabled ? "wasm, block memo" : op;
 }
 
 /** Workers the plan chose for this SAMPLE BY (0: it runs on the main thread). */

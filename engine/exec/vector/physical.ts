@@ -32,7 +32,7 @@ import type { LimitSpec, PlanNode } from "../../plan/plan_node.ts";
 import { limitWindow } from "../limit.ts";
 import { columnarPlan } from "../columnar_aggregate.ts";
 import { fastShape, usesPartitionStats } from "../fast_aggregate.ts";
-import { blockMemoShapeFits } from "../block_partials.ts";
+import { blockMemoSetting, blockMemoShapeFits } from "../block_partials.ts";
 import { unionShapes } from "../union_aggregate.ts";
 import { RADIX_KEY_TYPES } from "./radix_sort.ts";
 
@@ -83,7 +83,8 @@ export function aggregatePartitionStats(n: AggregateNode): boolean {
 export function aggregateBlockMemo(n: AggregateNode): boolean {
   if (aggregateOp(n) !== "wasm") return false;
   const shape = fastShape(n);
-  return shape !== undefined && !usesPartitionStats(shape) && blockMemoShapeFits(shape);
+  return blockMemoSetting.enabled && shape !== undefined && !usesPartitionStats(shape) &&
+    blockMemoShapeFits(shape);
 }
 
 /**

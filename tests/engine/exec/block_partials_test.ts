@@ -142,3 +142,35 @@ Deno.test("block partials: many groups fold without blocks", async () => {
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("block partials: with cairo.sql.block.memo.enabled off nothing is reused and answers are the same", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_block_partials_" });
+  const sql = "SELECT s, count(*), sum(p), avg(q) FROM t GROUP BY s ORDER BY s";
+  const sample = "SELECT ts, count(), sum(p) FROM t SAMPLE BY 1m";
+  const answers: unknown[][][] = [];
+  try {
+    for (const blockMemo of [true, false]) {
+      const engine = await Engine.open({ root, cacheBytes: 64 * 1024 * 1024, parallelWorkers: 0, blockMemo });
+      const exec = (q: string) => engine.execute(q, adminSession());
+      try {
+        if (blockMemo) {
+          await exec(
+            "CREATE TABLE t (ts TIMESTAMP, s SYMBOL, p DOUBLE, q LONG) TIMESTAMP(ts) PARTITION BY DAY",
+          );
+          await exec(insert(1, 150_000));
+        }
+        Object.assign(blockCounters, { hits: 0, foldedBlocks: 0, foldedRows: 0 });
+        const got = [await rows(engine, sql), await rows(engine, sql), await rows(engine, sample)];
+        assert.equal(blockCounters.hits > 0, blockMemo, `hits with blockMemo=${blockMemo}`);
+        assert.equal(/block memo/.test(await explain(engine, sql)), blockMemo);
+        assert.equal(/block memo/.test(await explain(engine, sample)), blockMemo);
+        answers.push(got.flat());
+      } finally {
+        await engine.close();
+      }
+    }
+    assert.deepEqual(answers[1], answers[0]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
