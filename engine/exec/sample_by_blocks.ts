@@ -75,9 +75,18 @@ export async function accumulateByBlocks(
       mergeInto(block);
     }
     const rest = Math.max(first, last) * BLOCK_ROWS;
-    if (rest < rowCount) {
-      await accumulatePieces(env, snap, [{ p, lo: rest, hi: rowCount }], partial, at, scratch, ctx);
+    if (rest >= rowCount) continue;
+    // The incomplete last block, memoized by its row count: reruns between two commits (most
+    // of a dashboard's) reduce nothing; entries of older counts age out of the memo.
+    const tag = `sample:${fingerprint}@${rest}-${rowCount}`;
+    let tail = memo?.get(tag) as Buckets | undefined;
+    if (tail) sampleBlockCounters.hits++;
+    else {
+      tail = new Map();
+      await accumulatePieces(env, snap, [{ p, lo: rest, hi: rowCount }], tail, at, scratch, ctx);
+      if (tail.size * Math.max(1, env.aggs.length) <= BLOCK_SLOTS_MAX) memo?.set(tag, tail);
     }
+    mergeInto(tail);
   }
 }
 

@@ -172,6 +172,8 @@ export type SampleByPartial =
 export interface ParallelSampleBy {
   readonly workers: number;
   readonly hashRowsMin: number;
+  /** Values a table-scan aggregate reads before it goes to the workers (tests lower it). */
+  readonly valuesMin?: number;
   /**
    * The partials of `morsels`, in order, as the workers finish them (a few in flight per
    * worker); undefined when the pool cannot run them. Throws the statement's cancel or timeout
@@ -196,7 +198,7 @@ export function markParallelSampleBy(
 ): void {
   if (!pool?.workers || !pool.sampleByPartials) return;
   const keyedMin = Math.min(SAMPLE_BY_ROWS_MIN, pool.hashRowsMin ?? SAMPLE_BY_ROWS_MIN);
-  const unkeyedMin = Math.min(SAMPLE_BY_UNKEYED_ROWS_MIN, pool.hashRowsMin ?? SAMPLE_BY_UNKEYED_ROWS_MIN);
+  const unkeyedMin = Math.min(SAMPLE_BY_UNKEYED_ROWS_MIN, pool.valuesMin ?? SAMPLE_BY_UNKEYED_ROWS_MIN);
   const visit = (n: PlanNode) => {
     const keyed = n.kind === "sampleBy" && keyedShapeOf(n) !== undefined;
     if (n.kind === "sampleBy" && (keyed || (n.spec.keys.length === 0 && unkeyedShapeOf(n)))) {
