@@ -57,6 +57,11 @@ class Recorder {
     }
   }
 
+  /** A latency for a breakdown row (failures count on the endpoint `time` recorded). */
+  note(endpoint: string, ms: number): void {
+    this.#push(endpoint, ms);
+  }
+
   #push(endpoint: string, ms: number) {
     const l = this.#lat.get(endpoint) ?? [];
     l.push(ms);
@@ -140,7 +145,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       tasks.push((async () => {
         for (let i = c; running(); i++) {
           const sql = shortQueries[i % shortQueries.length];
+          const t0 = performance.now();
           await rec.time("rest /exec short", () => exec(sql));
+          // Per statement too: says whether the slow ones are some statements or all of them.
+          rec.note(`  short: ${sql.slice(0, 48)}`, performance.now() - t0);
         }
       })());
     }
