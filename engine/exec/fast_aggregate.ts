@@ -45,6 +45,7 @@ import { exactLongSum, sumLongRows } from "./exact_long_sum.ts";
 import { FastPathUnavailable, Scratch } from "./wasm_scratch.ts";
 import { accumulateWithStats, statsShapeFits } from "./partition_stats.ts";
 import { accumulateByBlocks, blockMemoFits } from "./block_partials.ts";
+import { affineAcc, affineArgOf, type AffineStep } from "./affine_arg.ts";
 
 /** LONG's largest value: where a keyedFold minimum of integers starts. */
 const LONG_MAX = (1n << 63n) - 1n;
@@ -65,6 +66,11 @@ export type Agg = {
   keyCount?: number;
   /** Keyed only: the index of its FILTER (WHERE ...) among the shape's `filters`. */
   filter?: number;
+  /**
+   * The argument is column `col` through `affine`'s steps (`qty * 2 + 1`): the column is folded
+   * and `finish` maps its count, sum and extremes (affine_arg.ts).
+   */
+  affine?: AffineStep[];
 };
 
 /**
@@ -203,6 +209,19 @@ export function fastShape(n: AggregateNode): Shape | undefined {
     }
     const arg = a.args[0];
     if (a.args.length !== 1) return undefined;
+    const affine = arg.kind === "column" ? undefined : affineArgOf(arg, scan.columns);
+    if (affine && (affine.kind === "i64" || fn === "min" || fn === "max" || fn === "count")) {
+      // A column through + - * with constants: the column folds, finish maps its states.
+      aggs.push({
+        fn,
+        col: affine.col,
+        kind: affine.kind,
+        returns: a.binding.returns,
+        filter,
+        affine: affine.steps,
+      });
+      continue;
+    }
     if (arg.kind !== "column") {
       // Keyed scans fold by column (keyedStats): an expression argument is unkeyed only.
       const expr = key === undefined ? argExprOf(arg, scan.columns) : undefined;
@@ -238,6 +257,8 @@ function lessThan(a: number | bigint, b: number | bigint): boolean {
 }
 
 export function finish(a: Agg, acc: Acc, rows: number): Value {
+  // Throws FastPathUnavailable when the steps overflow for the column's extremes.
+  if (a.affine) return finish({ ...a, affine: undefined }, affineAcc(a.affine, a.kind!, acc), rows);
   switch (a.fn) {
     case "countDistinct": {
       let n = 0;
@@ -316,7 +337,13 @@ export async function tryFastAggregate(n: AggregateNode, ctx: ExecContext): Prom
   const snap = snapshotOf(ctx, shape.scan.table);
   const job = heapScanOf(shape, snap);
   const partials = await shapePartials(shape, job, snap, ctx);
-  return partials && finishBatch(n, shape, snap, partials);
+  try {
+    return partials && finishBatch(n, shape, snap, partials);
+  } catch (err) {
+    // An affine argument that overflows within its column's range: the hash path evaluates it.
+    if (err instanceof FastPathUnavailable) return undefined;
+    throw err;
+  }
 }
 
 /**
@@ -920,7 +947,8 @@ function keyedFolds(aggs: readonly Agg[]): { col: number; kind: MeasureKind; ext
     if (a.col < 0) continue;
     let f = folds.find((x) => x.col === a.col);
     if (!f) folds.push(f = { col: a.col, kind: a.kind as MeasureKind, extremes: false });
-    if (a.fn === "min" || a.fn === "max" || exactAvg(a)) f.extremes = true;
+    // An affine argument's answer is checked against overflow at the column's extremes.
+    if (a.fn === "min" || a.fn === "max" || exactAvg(a) || a.affine) f.extremes = true;
   }
   return folds;
 }

@@ -4,6 +4,7 @@ import { formatTicks } from "../functions/format_value.ts";
 // The physical choice is the executor's; EXPLAIN asks the same function that decides it.
 import {
   AGGREGATE_OP_LABEL,
+  aggregateAffineArgs,
   aggregateBlockMemo,
   aggregateDistinctKeys,
   aggregateOp,
@@ -109,12 +110,14 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
         ? ", block memo"
         : "";
       const distinctKeys = aggregateDistinctKeys(n) ? ", distinct symbol keys" : "";
+      const affine = aggregateAffineArgs(n);
+      const affineArgs = affine.length ? `, affine args: ${affine.join(",")}` : "";
       const branches = aggregateUnionBranches(n) ? `, union branches ${aggregateUnionBranches(n)}` : "";
       const dense = denseKeysOf(n) ? ", dense keys" : "";
       // The hash aggregation's aggregates that run on row-at-a-time accumulators (agg_kind.ts).
       const rowAccs = aggregateOp(n) === "hash" ? rowAccumulatorAggs(n.aggs) : [];
       const accs = rowAccs.length ? `, row accumulators: ${rowAccs.join(",")}` : "";
-      const op = ` [${AGGREGATE_OP_LABEL[aggregateOp(n)]}${stats}${distinctKeys}${branches}${
+      const op = ` [${AGGREGATE_OP_LABEL[aggregateOp(n)]}${stats}${distinctKeys}${affineArgs}${branches}${
         workers ? `, ${partitionedOf(n) ? "radix" : "parallel"} ${workers}` : ""
       }${dense}${accs}]`;
       return (n.keys.length

@@ -98,6 +98,15 @@ export function aggregateDistinctKeys(n: AggregateNode): boolean {
 }
 
 /**
+ * The aggregates of a `wasm` aggregate whose argument folds as its column (affine_arg.ts:
+ * `min(qty * 2 + 1)` from the extremes of qty); EXPLAIN adds `affine args: ...`.
+ */
+export function aggregateAffineArgs(n: AggregateNode): string[] {
+  const shape = aggregateOp(n) === "wasm" ? fastShape(n) : undefined;
+  return shape ? shape.aggs.flatMap((a, i) => (a.affine ? [n.aggs[i].name] : [])) : [];
+}
+
+/**
  * Branches of the UNION ALL a `wasm` aggregate reads branch by branch (union_aggregate.ts), 0
  * for any other aggregate; EXPLAIN adds `union branches N`.
  */
