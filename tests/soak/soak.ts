@@ -121,6 +121,15 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       "SELECT * FROM soak WHERE sym = 'S3' ORDER BY ts DESC LIMIT 10",
     ];
     const tasks: Promise<void>[] = [];
+    // This process's own event-loop lag (a 10 ms timer's lateness): every latency above includes
+    // it, so a lagging client shows as server latency on every endpoint at once.
+    tasks.push((async () => {
+      while (running()) {
+        const t0 = performance.now();
+        await new Promise((r) => setTimeout(r, 10));
+        rec.note("client loop lag (10 ms timer)", Math.max(0, performance.now() - t0 - 10));
+      }
+    })());
     // ILP: one sender over HTTP, flushing every 500 rows; acknowledged rows must all be visible.
     tasks.push((async () => {
       const sender = await Sender.fromConfig(`http::addr=${new URL(server.httpUrl).host};auto_flush=off`);
