@@ -375,16 +375,69 @@ export class Output {
     const room = Math.min(to, from + this.capacity - this.rows);
     this.#reserve(this.rows + room - from);
     const at = this.rows;
-    const ts = this.#data[0] as BigInt64Array, keys = this.#data[1] as Int32Array;
-    for (let g = from, i = at; g < room; g++, i++) {
-      ts[i] = set.bucket(g);
-      const sl = set.slot[g];
-      keys[i] = sl === this.K ? SYMBOL_NULL_KEY : sl;
-    }
+    writeKeys(set, this.#data[0] as BigInt64Array, this.#data[1] as Int32Array, from, room, at, this.K);
     this.aggs.forEach((a, k) => writeAgg(a, set, this.#types[2 + k], this.#data[2 + k], from, room, at));
     this.rows += room - from;
     return room;
   }
+}
+
+// The loops over groups below are functions of their own, each small: written inline in
+// Output.append and writeAgg they made V8 replace those whole functions on the stack (OSR) and
+// compile them with everything inlined, 8-17 ms a time on a background thread per worker heap,
+// again after each deoptimization, in the first runs of every new SAMPLE BY shape.
+
+/** Bucket starts and key codes of groups [from, to), written from position `at`. */
+function writeKeys(
+  set: GroupSet,
+  ts: BigInt64Array,
+  keys: Int32Array,
+  from: number,
+  to: number,
+  at: number,
+  K: number,
+): void {
+  for (let g = from, i = at; g < to; g++, i++) {
+    ts[i] = set.bucket(g);
+    const sl = set.slot[g];
+    keys[i] = sl === K ? SYMBOL_NULL_KEY : sl;
+  }
+}
+
+/** Sums (or means: sum / count) of groups [from, to) as DOUBLE; NULL (NaN) without values or when not finite. */
+function sumsOrMeans(
+  o: Float64Array,
+  sums: Num,
+  counts: ArrayLike<number | bigint>,
+  mean: boolean,
+  from: number,
+  to: number,
+  at: number,
+): void {
+  for (let g = from, i = at; g < to; g++, i++) {
+    const n = Number(counts[g]);
+    const v = mean ? (sums[g] as number) / n : (sums[g] as number);
+    o[i] = n === 0 || v - v !== 0 ? NaN : v;
+  }
+}
+
+/** Values of groups [from, to) as DOUBLE, NaN for the non-finite (NULL). */
+function finiteOrNaN(o: Float64Array, src: Num, from: number, to: number, at: number): void {
+  for (let g = from, i = at; g < to; g++, i++) {
+    const v = src[g] as number;
+    o[i] = v - v === 0 ? v : NaN;
+  }
+}
+
+/** Counts of groups [from, to) as LONG. */
+function counted(
+  o: BigInt64Array,
+  counts: ArrayLike<number | bigint>,
+  from: number,
+  to: number,
+  at: number,
+): void {
+  for (let g = from, i = at; g < to; g++, i++) o[i] = BigInt(counts[g]);
 }
 
 /** Writes aggregate `a` of groups [from, to) into `out` from position `at`. */
@@ -397,55 +450,30 @@ function writeAgg(
   to: number,
   at: number,
 ): void {
-  if (a.col < 0 && a.filter === undefined) {
-    const o = out as BigInt64Array;
-    for (let g = from, i = at; g < to; g++, i++) o[i] = BigInt(set.rows[g]);
-    return;
-  }
+  if (a.col < 0 && a.filter === undefined) return counted(out as BigInt64Array, set.rows, from, to, at);
   const c = set.cols.find((x) => x.col === a.col && (x.filter ?? -1) === (a.filter ?? -1))!;
   const kind = c.kind;
-  if (a.fn === "count") {
-    const o = out as BigInt64Array;
-    for (let g = from, i = at; g < to; g++, i++) o[i] = BigInt(c.counts[g]);
-    return;
-  }
+  if (a.fn === "count") return counted(out as BigInt64Array, c.counts, from, to, at);
   if (t.tag === "DOUBLE" && (kind === "f64" || kind === "f32")) {
     // The common case, without a Value per cell: NaN is NULL, as are non-finite results.
     const o = out as Float64Array;
-    const pick = (src: Num) => {
-      for (let g = from, i = at; g < to; g++, i++) {
-        const v = src[g] as number;
-        o[i] = v - v === 0 ? v : NaN;
-      }
-    };
     switch (a.fn) {
       case "sum":
       case "avg":
-        for (let g = from, i = at; g < to; g++, i++) {
-          const n = Number(c.counts[g]);
-          const v = a.fn === "sum" ? (c.sums[g] as number) : (c.sums[g] as number) / n;
-          o[i] = n === 0 || v - v !== 0 ? NaN : v;
-        }
-        return;
+        return sumsOrMeans(o, c.sums, c.counts, a.fn === "avg", from, to, at);
       case "min":
-        return pick(c.mins);
+        return finiteOrNaN(o, c.mins, from, to, at);
       case "max":
-        return pick(c.maxs);
+        return finiteOrNaN(o, c.maxs, from, to, at);
       case "first":
-        return pick(c.firsts!);
+        return finiteOrNaN(o, c.firsts!, from, to, at);
       case "last":
-        return pick(c.lasts!);
+        return finiteOrNaN(o, c.lasts!, from, to, at);
     }
   }
   if (t.tag === "DOUBLE" && a.fn === "avg" && c.sums instanceof Float64Array) {
     // avg() of LONG: the exact sums as doubles (sample_by_keyed_acc.ts).
-    const o = out as Float64Array, sums = c.sums;
-    for (let g = from, i = at; g < to; g++, i++) {
-      const n = Number(c.counts[g]);
-      const v = sums[g] / n;
-      o[i] = n === 0 || v - v !== 0 ? NaN : v;
-    }
-    return;
+    return sumsOrMeans(out as Float64Array, c.sums, c.counts, true, from, to, at);
   }
   if (
     kind === "i64" && out instanceof BigInt64Array && a.fn !== "sum" &&
