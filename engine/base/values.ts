@@ -99,6 +99,12 @@ export interface Vector {
   readonly data: VectorData;
   /** Present for SYMBOL vectors. */
   readonly dict?: SymbolDict;
+  /**
+   * The values never decrease: a partition's designated timestamp as the snapshot reads it.
+   * Only operators that keep row order pass it on (a forward scan, a filter's gather); every
+   * other vector leaves it unset (vector/time_field_runs.ts reads it).
+   */
+  readonly ascending?: boolean;
 }
 
 /** Rows flowing between operators: column vectors of equal length (≤ BATCH_ROWS_MAX). */

@@ -210,11 +210,20 @@ function keyTable(
  * above reads them, and gathering them cost as much as the filter's loop.
  */
 function gatherRead(b: Batch, sel: Int32Array, count: number, unread?: readonly number[]): Batch {
-  if (!unread?.length) return gather(b, sel, count);
+  if (!unread?.length) return keepAscending(b, gather(b, sel, count));
   const skip = new Set(unread);
   const read = b.columns.map((_, i) => i).filter((i) => !skip.has(i));
   const g = gather({ rowCount: b.rowCount, columns: read.map((i) => b.columns[i]) }, sel, count);
   const columns = b.columns.slice();
   read.forEach((c, j) => columns[c] = g.columns[j]);
-  return { rowCount: count, columns };
+  return keepAscending(b, { rowCount: count, columns });
+}
+
+/** A selection lists rows in ascending order: the gathered rows of an ascending vector are too. */
+function keepAscending(from: Batch, to: Batch): Batch {
+  if (!from.columns.some((v) => v.ascending)) return to;
+  const columns = to.columns.map((v, i) =>
+    from.columns[i].ascending && !v.ascending ? { ...v, ascending: true } : v
+  );
+  return { rowCount: to.rowCount, columns };
 }

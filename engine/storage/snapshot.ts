@@ -114,7 +114,9 @@ export class Snapshot implements TableSnapshot {
     if (isVarSize(type)) return { type, data: await this.#readVar(part, col, from, to) };
     const block = await this.#fixedBlock(part, col);
     const data = fixedVectorData(type, block.bytes(0, part.rowCount * fixedSize(type)), from, to);
-    return type.tag === "SYMBOL" ? { type, data, dict: this.symbols(column) } : { type, data };
+    if (type.tag === "SYMBOL") return { type, data, dict: this.symbols(column) };
+    // A partition keeps its rows in designated-timestamp order (scan.ts searches it).
+    return column === this.meta.timestampIndex ? { type, data, ascending: true } : { type, data };
   }
 
   async region(partition: number, column: number): Promise<{ ptr: number; rowCount: number } | undefined> {

@@ -27,6 +27,7 @@ import { symbolColumnsOf, symbolTupleTextVector } from "./symbol_tuple.ts";
 import { textBatchArgs, textBatchVector } from "./text_batch.ts";
 import { soleTextColumn, textMemo } from "./text_column.ts";
 import { casePickVector, isPickCase } from "./case_pick.ts";
+import { timeFieldRuns } from "./time_field_runs.ts";
 import { caseAsCodes, caseTextVector, charCaseAsCodes, charCaseVector } from "./case_text.ts";
 
 type Out = Int8Array | Int16Array | Int32Array | Float32Array | Float64Array;
@@ -45,6 +46,27 @@ export function batchVector(
   e: BoundExpr,
   ctx: ExecContext,
   reuse = false,
+): ((b: Batch) => Vector) | undefined {
+  const each = batchVectorOf(e, ctx, reuse);
+  const runs = each && timeFieldRuns(e);
+  if (!each || !runs) return each;
+  // A field of an ascending timestamp: filled run by run (time_field_runs.ts), else the loop.
+  let buf: Int32Array | undefined;
+  return (b) => {
+    const n = b.rowCount;
+    let data: Int32Array;
+    if (reuse) {
+      if (!buf || buf.length < n) buf = new Int32Array(n);
+      data = buf.length === n ? buf : buf.subarray(0, n);
+    } else data = new Int32Array(n);
+    return runs(b, data) ? { type: e.type, data } : each(b);
+  };
+}
+
+function batchVectorOf(
+  e: BoundExpr,
+  ctx: ExecContext,
+  reuse: boolean,
 ): ((b: Batch) => Vector) | undefined {
   if (referenceExecution() || e.kind === "column") return undefined;
   if (

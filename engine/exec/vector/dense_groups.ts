@@ -19,7 +19,7 @@
  * counts come from the snapshot each execution reads (a SYMBOL's size). A table whose symbols
  * grew past DENSE_SLOTS_MAX since a cached plan chose this runs the general path.
  */
-import type { ColumnType } from "../../base/types.ts";
+import { type ColumnType, T } from "../../base/types.ts";
 import {
   allocVectorData,
   type Batch,
@@ -29,8 +29,9 @@ import {
   type VectorData,
   writeValue,
 } from "../../base/values.ts";
-import type { BoundExpr } from "../../plan/bound.ts";
+import { type BoundExpr, walkBound } from "../../plan/bound.ts";
 import { compileFusedLoop, type FusedRun, type FusedVar } from "./batch_expr.ts";
+import { timeFieldRuns } from "./time_field_runs.ts";
 import type { NativeFn } from "./agg_states.ts";
 
 /** Largest product of the keys' slot counts grouped densely (a 1 MB Int32Array per morsel). */
@@ -133,6 +134,12 @@ function longArg(arg: BoundExpr): boolean {
  */
 export class DenseGroups {
   readonly #run: { all: FusedRun; withSel: FusedRun };
+  /**
+   * The loop reading date-part keys of ascending timestamps as filled columns: built at the
+   * first batch that has them (null: no such key), not for grouping that never sees one.
+   */
+  #runs: RunKeys | null | undefined;
+  readonly #params: readonly unknown[];
   readonly #dense: Int32Array;
   readonly #first: Int32Array;
   readonly #groups = new Int32Array(1);
@@ -149,8 +156,10 @@ export class DenseGroups {
     readonly aggs: DenseAgg[],
     run: { all: FusedRun; withSel: FusedRun },
     maxGroups: number,
+    params: readonly unknown[],
   ) {
     this.#run = run;
+    this.#params = params;
     let slots = 1;
     for (const d of dense) slots *= d.slots;
     this.#dense = new Int32Array(slots).fill(-1);
@@ -185,12 +194,18 @@ export class DenseGroups {
     maxGroups: number,
   ): DenseGroups | undefined {
     const run = fusedLoopOf(keys, dense, aggs, params);
-    return run && new DenseGroups(keys, dense, aggs, run, Math.max(1, maxGroups));
+    return run && new DenseGroups(keys, dense, aggs, run, Math.max(1, maxGroups), params);
   }
 
   /** Groups the rows of `b` (`sel[0..count)` when given); false: a row needs the row path. */
   add(b: Batch, sel?: Int32Array, count?: number): boolean {
-    const n = sel ? this.#run.withSel(b, this.#X, sel, count) : this.#run.all(b, this.#X);
+    if (this.#runs === undefined && b.columns.some((v) => v?.ascending)) {
+      this.#runs = runKeysOf(this.keys, this.dense, this.aggs, this.#params) ?? null;
+    }
+    const filled = this.#runs ? withRunColumns(this.#runs, b) : undefined;
+    const run = filled ? this.#runs!.run : this.#run;
+    const on = filled ?? b;
+    const n = sel ? run.withSel(on, this.#X, sel, count) : run.all(on, this.#X);
     if (n < 0) return false;
     this.#rowsSinceFlush += n;
     if (this.#rowsSinceFlush >= FLUSH_ROWS) this.#flush();
@@ -324,6 +339,55 @@ function dataOf(t: ColumnType, values: Value[]): VectorData {
   const d = allocVectorData(t, values.length);
   for (let i = 0; i < values.length; i++) writeValue(t, d, i, values[i]);
   return d;
+}
+
+/**
+ * Date-part keys of a TIMESTAMP column (`hour(ts)`): when the batch's timestamps are ascending
+ * (a designated timestamp), time_field_runs.ts fills each key's values run by run, and a second
+ * loop reads them as INT columns past the batch's own (`base + k`) instead of computing every
+ * row's field; any other batch runs the loop that computes them.
+ */
+interface RunKeys {
+  run: { all: FusedRun; withSel: FusedRun };
+  base: number;
+  fills: { k: number; col: number; fill: (b: Batch, out: Int32Array) => boolean; buf: Int32Array }[];
+}
+
+function runKeysOf(
+  keys: BoundExpr[],
+  dense: DenseKey[],
+  aggs: DenseAgg[],
+  params: readonly unknown[],
+): RunKeys | undefined {
+  const fills = keys.flatMap((key, k) => {
+    const fill = timeFieldRuns(key);
+    const col = key.kind === "call" ? key.args[0] : undefined;
+    return fill && col?.kind === "column" ? [{ k, col: col.index, fill, buf: new Int32Array(0) }] : [];
+  });
+  if (!fills.length) return undefined;
+  // Past every column the job's expressions read: the filled columns shadow none of them.
+  let base = 0;
+  for (const e of [...keys, ...aggs.flatMap((a) => [a.arg, a.filter])]) {
+    if (e) walkBound(e, (x) => x.kind === "column" && (base = Math.max(base, x.index + 1)));
+  }
+  const asColumns = keys.map((key, k): BoundExpr =>
+    fills.some((f) => f.k === k) ? { kind: "column", type: key.type, index: base + k } : key
+  );
+  const run = fusedLoopOf(asColumns, dense, aggs, params);
+  return run && { run, base, fills };
+}
+
+/** `b` with each run key's values as an INT column at `base + k`, or undefined: not ascending. */
+function withRunColumns(r: RunKeys, b: Batch): Batch | undefined {
+  if (!r.fills.every((f) => b.columns[f.col]?.ascending)) return undefined;
+  const columns = b.columns.slice();
+  for (const f of r.fills) {
+    if (f.buf.length < b.rowCount) f.buf = new Int32Array(Math.max(b.rowCount, 1024));
+    const out = f.buf.subarray(0, b.rowCount);
+    if (!f.fill(b, out)) return undefined;
+    columns[r.base + f.k] = { type: T.INT, data: out };
+  }
+  return { rowCount: b.rowCount, columns };
 }
 
 /**
