@@ -350,7 +350,7 @@ function dataOf(t: ColumnType, values: Value[]): VectorData {
 interface RunKeys {
   run: { all: FusedRun; withSel: FusedRun };
   base: number;
-  fills: { k: number; col: number; fill: (b: Batch, out: Int32Array) => boolean; buf: Int32Array }[];
+  fills: { k: number; col: number; fill: (b: Batch, out: Int32Array) => boolean }[];
 }
 
 function runKeysOf(
@@ -362,7 +362,7 @@ function runKeysOf(
   const fills = keys.flatMap((key, k) => {
     const fill = timeFieldRuns(key);
     const col = key.kind === "call" ? key.args[0] : undefined;
-    return fill && col?.kind === "column" ? [{ k, col: col.index, fill, buf: new Int32Array(0) }] : [];
+    return fill && col?.kind === "column" ? [{ k, col: col.index, fill }] : [];
   });
   if (!fills.length) return undefined;
   // Past every column the job's expressions read: the filled columns shadow none of them.
@@ -377,13 +377,17 @@ function runKeysOf(
   return run && { run, base, fills };
 }
 
+/** The filled keys' arrays, one per run key, reused batch after batch. */
+const runBuffers: Int32Array[] = [];
+
 /** `b` with each run key's values as an INT column at `base + k`, or undefined: not ascending. */
 function withRunColumns(r: RunKeys, b: Batch): Batch | undefined {
   if (!r.fills.every((f) => b.columns[f.col]?.ascending)) return undefined;
   const columns = b.columns.slice();
-  for (const f of r.fills) {
-    if (f.buf.length < b.rowCount) f.buf = new Int32Array(Math.max(b.rowCount, 1024));
-    const out = f.buf.subarray(0, b.rowCount);
+  for (const [i, f] of r.fills.entries()) {
+    // Shared by every grouping on this heap: the loop reads the filled keys before add returns.
+    if ((runBuffers[i]?.length ?? 0) < b.rowCount) runBuffers[i] = new Int32Array(Math.max(b.rowCount, 1024));
+    const out = runBuffers[i].subarray(0, b.rowCount);
     if (!f.fill(b, out)) return undefined;
     columns[r.base + f.k] = { type: T.INT, data: out };
   }
