@@ -189,10 +189,9 @@ export class ColumnWriter {
   #data: VectorData[] = [];
   #capacity = 0;
   rows = 0;
-  constructor(readonly types: ColumnType[]) {
-    this.#reset();
-  }
+  constructor(readonly types: ColumnType[]) {}
 
+  /** Columns for a new batch, made when its first cell is written (a taken batch's are not). */
   #reset(): void {
     this.#capacity = WRITER_ROWS_FIRST;
     this.#data = this.types.map((t) => allocVectorData(t, this.#capacity));
@@ -201,11 +200,13 @@ export class ColumnWriter {
 
   /** Writes `v` to column `c` of the current row. */
   set(c: number, v: Value): void {
+    if (this.#capacity === 0) this.#reset();
     writeValue(this.types[c], this.#data[c], this.rows, v);
   }
 
   /** Ends the current row; true when the batch is full. */
   next(): boolean {
+    if (this.#capacity === 0) this.#reset();
     if (++this.rows === this.#capacity && this.rows < BATCH_ROWS_MAX) this.#grow();
     return this.rows === BATCH_ROWS_MAX;
   }
@@ -221,18 +222,25 @@ export class ColumnWriter {
   }
 
   take(): Batch {
+    if (this.#capacity === 0) this.#reset();
     const n = this.rows;
     const columns = this.types.map((type, c) => {
       const d = this.#data[c];
       return { type, data: n === d.length ? d : (Array.isArray(d) ? d.slice(0, n) : d.subarray(0, n)) };
     });
-    this.#reset();
+    this.#capacity = 0;
+    this.#data = [];
+    this.rows = 0;
     return { rowCount: n, columns };
   }
 }
 
-/** Rows a ColumnWriter's columns hold at first (they grow fourfold up to BATCH_ROWS_MAX). */
-const WRITER_ROWS_FIRST = 256;
+/**
+ * Rows a ColumnWriter's columns hold at first (they grow fourfold up to BATCH_ROWS_MAX): a
+ * dashboard's `SAMPLE BY 1m LIMIT -5` emits tens of rows, and each typed array made is an
+ * off-heap allocation the GC tracks.
+ */
+const WRITER_ROWS_FIRST = 64;
 
 async function* emit(n: SampleByNode, s: Sampled, ctx: ExecContext): AsyncGenerator<Batch> {
   const spec = n.spec;

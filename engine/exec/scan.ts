@@ -81,8 +81,9 @@ export async function* runScan(n: ScanNode, ctx: ExecContext): AsyncGenerator<Ba
     for (const [from, to] of ranges) {
       const steps: [number, number][] = [];
       if (n.reverse) {
-        // Backwards, batches start small and grow: `ORDER BY ts DESC LIMIT 10` reads a few rows.
-        let size = 256;
+        // Backwards, batches start small and grow: `ORDER BY ts DESC LIMIT 10` reads a few rows
+        // (each batch is copied reversed, column by column).
+        let size = 64;
         for (let end = to; end > from; end -= size, size = Math.min(size * 4, BATCH_ROWS_MAX)) {
           steps.push([Math.max(from, end - size), end]);
         }
