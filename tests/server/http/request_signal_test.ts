@@ -39,3 +39,25 @@ Deno.test("deferredSignal: a handler that answered in time never links", async (
   client.abort();
   assert.equal(link.signal.aborted, false);
 });
+
+Deno.test("deferredSignal: requests share one timer; each links at its own delay, done() drops only its own", async () => {
+  const clients = [new AbortController(), new AbortController(), new AbortController()];
+  const links = clients.map((c, i) =>
+    deferredSignal(new Request("http://x/exec", { signal: c.signal }), 5 + i * 30)
+  );
+  links[1].done();
+  await sleep(15);
+  clients.forEach((c) => c.abort());
+  assert.deepEqual(
+    links.map((l) => l.signal.aborted),
+    [true, false, false],
+    "only the first is due after 15 ms",
+  );
+  await sleep(80);
+  assert.deepEqual(
+    links.map((l) => l.signal.aborted),
+    [true, false, true],
+    "the third links at 65 ms and sees it",
+  );
+  links.forEach((l) => l.done());
+});
