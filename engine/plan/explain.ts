@@ -20,6 +20,7 @@ import {
 
 // Whether an aggregate runs on the worker heaps was chosen for this plan (Engine, before EXPLAIN).
 import { denseKeysOf, parallelOf, partitionedOf } from "../exec/vector/hash_parallel.ts";
+import { denseIdsShape } from "../exec/vector/dense_ids.ts";
 import { sampleByOp } from "../exec/sample_by_parallel.ts";
 import { filterOp } from "../exec/filter.ts";
 import { batchForm } from "../exec/vector/batch_eval.ts";
@@ -113,7 +114,10 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
       const affine = aggregateAffineArgs(n);
       const affineArgs = affine.length ? `, affine args: ${affine.join(",")}` : "";
       const branches = aggregateUnionBranches(n) ? `, union branches ${aggregateUnionBranches(n)}` : "";
-      const dense = denseKeysOf(n) ? ", dense keys" : "";
+      // Dense keys: the workers' fused loop, or this heap's direct table of group ids (dense_ids.ts).
+      const dense = denseKeysOf(n) || (!workers && aggregateOp(n) === "hash" && denseIdsShape(n))
+        ? ", dense keys"
+        : "";
       // The hash aggregation's aggregates that run on row-at-a-time accumulators (agg_kind.ts).
       const rowAccs = aggregateOp(n) === "hash" ? rowAccumulatorAggs(n.aggs) : [];
       const accs = rowAccs.length ? `, row accumulators: ${rowAccs.join(",")}` : "";

@@ -44,6 +44,7 @@ import { type AggKind, aggKindOf, isDistinct } from "./agg_kind.ts";
 import { DistinctRows } from "./distinct_rows.ts";
 import { IntPairHash } from "./int_hash.ts";
 import { KeyIds } from "./key_ids.ts";
+import { DenseIds, denseIdsShape, denseIdsTesting } from "./dense_ids.ts";
 
 type AggregateNode = Extract<PlanNode, { kind: "aggregate" }>;
 
@@ -198,6 +199,30 @@ export async function* runHashAggregate(
     BigSumAgg.GROUP_BYTES * aggs.filter((a) => a.bigSum).length +
     ArrayAgg.GROUP_BYTES * aggs.filter((a) => a.array).length;
   for (const a of aggs) a.native?.reserve(groups);
+  // Several keys with small domains: one direct table (dense_ids.ts), decided at the first
+  // batch (null: the general path); the general path maps each key and folds them pairwise.
+  let dense: DenseIds | null | undefined = denseIdsShape(n) ? undefined : null;
+  function generalIds(vectors: Vector[], rows: number, out: Int32Array, perKey: Int32Array[]): void {
+    if (ids.length < rows) {
+      ids = new Int32Array(rows);
+      fold = new Int32Array(rows);
+    }
+    keyIds[0].map(vectors[0], rows, perKey[0]);
+    let cur = perKey[0];
+    for (let k = 1; k < n.keys.length; k++) {
+      keyIds[k].map(vectors[k], rows, perKey[k]);
+      const to = k === n.keys.length - 1 ? out : (k % 2 ? fold : ids);
+      folds[k - 1].mapBatch(cur, perKey[k], rows, to);
+      cur = to;
+    }
+    groups = folds[folds.length - 1].size;
+    for (let i = 0, next = groupKeyIds[0].length; i < rows && next < groups; i++) {
+      if (out[i] === next) {
+        for (let k = 0; k < n.keys.length; k++) groupKeyIds[k].push(perKey[k][i]);
+        next++;
+      }
+    }
+  }
   let charged = 0;
   for await (const b of input) {
     checkCancelled(ctx);
@@ -217,20 +242,27 @@ export async function* runHashAggregate(
       keyIds[0].map(keyVectors[0](b), rows, gids);
       groups = keyIds[0].size;
     } else {
-      keyIds[0].map(keyVectors[0](b), rows, perKey[0]);
-      let cur = perKey[0];
-      for (let k = 1; k < n.keys.length; k++) {
-        keyIds[k].map(keyVectors[k](b), rows, perKey[k]);
-        const out = k === n.keys.length - 1 ? gids : (k % 2 ? fold : ids);
-        folds[k - 1].mapBatch(cur, perKey[k], rows, out);
-        cur = out;
-      }
-      groups = folds[folds.length - 1].size;
-      for (let i = 0, next = groupKeyIds[0].length; i < rows && next < groups; i++) {
-        if (gids[i] === next) {
-          for (let k = 0; k < n.keys.length; k++) groupKeyIds[k].push(perKey[k][i]);
-          next++;
+      const vectors = keyVectors.map((f) => f(b));
+      if (dense === undefined) dense = DenseIds.of(n.keys, vectors) ?? null;
+      if (dense && dense.map(vectors, rows, gids)) groups = dense.size;
+      else {
+        if (dense) {
+          // A batch outside the keys' domains: the groups so far go to the general path first,
+          // in id order, so that they keep their ids there.
+          const replay = dense.size;
+          denseIdsTesting.replays++;
+          if (replay > 0) {
+            const all = new Int32Array(replay);
+            generalIds(
+              n.keys.map((_, k) => dense!.keyVector(k)),
+              replay,
+              all,
+              n.keys.map(() => new Int32Array(replay)),
+            );
+          }
+          dense = null;
         }
+        generalIds(vectors, rows, gids, perKey);
       }
     }
     for (const a of aggs) {
@@ -321,7 +353,12 @@ export async function* runHashAggregate(
       if (c < nk) {
         // Each key column from its distinct values, written once per value (10,000 qty values
         // for 860K groups of GROUP BY qty, symbol), then gathered per group.
-        const values = keyValues[c] ??= valueVector(t, keyIds[c].values);
+        const values = keyValues[c] ??= valueVector(t, dense ? dense.keyValues(c) : keyIds[c].values);
+        if (nk === 1 || dense) {
+          // One value per group already (a single key's ids are its groups; dense keys decode).
+          columns.push({ type: t, data: values.slice(at, at + rows) as VectorData });
+          continue;
+        }
         if (nk === 1) {
           columns.push({ type: t, data: values.slice(at, at + rows) as VectorData });
           continue;
