@@ -92,7 +92,7 @@ export class ColumnCache {
    * never change and appends only add rows after them, so they outlive the commits that grow
    * the partition. `forget` drops them with the folder.
    */
-  readonly blockFacts = new Map<string, unknown>();
+  readonly blockFacts = new Map<string, { key: string; value: unknown }>();
 
   constructor(budgetBytes: number, memory: WasmMemory = wasmMemory()) {
     this.budgetBytes = budgetBytes;

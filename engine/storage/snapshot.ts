@@ -168,17 +168,19 @@ export class Snapshot implements TableSnapshot {
     return {
       get: (tag) => {
         const key = `${base}:${tag}`;
-        const value = facts.get(key);
-        // Least recently used first: Map keeps insertion order, a hit moves to the end.
-        if (value !== undefined) {
-          facts.delete(key);
-          facts.set(key, value);
-        }
-        return value;
+        const entry = facts.get(key);
+        if (entry === undefined) return undefined;
+        // Least recently used first: Map keeps insertion order, a hit moves to the end. It goes
+        // back under its stored key: this lookup's new string in the long-lived map would
+        // survive the young generation's collections (thousands of hits a second).
+        facts.delete(key);
+        facts.set(entry.key, entry);
+        return entry.value;
       },
       set: (tag, value) => {
         if (facts.size >= MAX_BLOCK_FACTS) facts.delete(facts.keys().next().value!);
-        facts.set(`${base}:${tag}`, value);
+        const key = `${base}:${tag}`;
+        facts.set(key, { key, value });
       },
     };
   }
