@@ -32,8 +32,12 @@ import { partitionRanges } from "./scan.ts";
 
 /** Rows of one memoized block: folding it takes tens of microseconds. */
 export const BLOCK_ROWS = 65_536;
-/** Group slots × aggregates beyond which a job folds without blocks (see the module note). */
-export const BLOCK_SLOTS_MAX = 256;
+/**
+ * Group slots × aggregates (SAMPLE BY: buckets × aggregates of a block) beyond which nothing is
+ * memoized (see the module note): at most ~5 KiB of states a block, so the memo's bound
+ * (storage/snapshot.ts MAX_BLOCK_FACTS) holds it under ~20 MiB.
+ */
+export const BLOCK_SLOTS_MAX = 64;
 
 /**
  * `cairo.sql.block.memo.enabled` (engine option `blockMemo`): off, blocks are folded the same
