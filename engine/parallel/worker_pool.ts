@@ -252,14 +252,7 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
       );
     } catch (err) {
       failed = true;
-      if (err instanceof HashUnavailable) {
-        // Handed back to the main thread, unless the statement was cancelled meanwhile.
-        checkCancelled(ctx);
-        return undefined;
-      }
-      // A worker died (the pool now declines everything): this heap runs the aggregation instead.
-      if (this.#broken && !this.#closed && !ctx.signal?.aborted) return undefined;
-      throw err;
+      return this.#handBack(err, ctx);
     }
     this.#jobs++;
     return partials;
@@ -370,14 +363,7 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
       return partials;
     } catch (err) {
       failed = true;
-      if (err instanceof HashUnavailable) {
-        // Handed back to the main thread, unless the statement was cancelled meanwhile.
-        checkCancelled(ctx);
-        return undefined;
-      }
-      // A worker died (the pool now declines everything): this heap runs the aggregation instead.
-      if (this.#broken && !this.#closed && !ctx.signal?.aborted) return undefined;
-      throw err;
+      return this.#handBack(err, ctx);
     } finally {
       failed = true;
       if (!finished) heaps.forEach((h, w) => h.worker.postMessage({ kind: "radixDrop", state: states[w] }));
@@ -568,6 +554,21 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
     this.#waiting.clear();
     for (const [id, onReply] of this.#channels) onReply({ kind: "error", id, message: reason.message });
     this.#channels.clear();
+  }
+
+  /**
+   * What a failed hash job answers: undefined (the main thread aggregates instead) when the
+   * workers handed it back or one died, unless the statement was cancelled meanwhile; else the
+   * error.
+   */
+  #handBack(err: unknown, ctx: ExecContext): undefined {
+    if (err instanceof HashUnavailable) {
+      checkCancelled(ctx);
+      return undefined;
+    }
+    // A worker died (the pool now declines everything): this heap runs the aggregation instead.
+    if (this.#broken && !this.#closed && !ctx.signal?.aborted) return undefined;
+    throw err;
   }
 
   /**
