@@ -19,6 +19,7 @@
  * dictionary size at run time for keyed ones: EXPLAIN's `block memo` means "complete blocks
  * memoized when the groups are few".
  */
+import { keyText } from "../base/key_text.ts";
 import type { PartitionInfo, TableSnapshot } from "../storage/api.ts";
 import {
   accumulatePartitions,
@@ -74,12 +75,10 @@ export async function accumulateByBlocks(
   // The job's identity without the row selection: a block's partials hold for any query with
   // the same aggregates, predicates and keys, whatever its interval filter.
   const { intervals, ...rest } = job;
-  const fingerprint = JSON.stringify(rest, (_k, v) => (typeof v === "bigint" ? `${v}n` : v));
+  const fingerprint = keyText(rest);
   // The same job over the same committed state (most runs between two commits of a table
   // receiving rows): the merged partials of the last run, without folding its tail again.
-  const stateKey = `${fingerprint}|${
-    JSON.stringify(intervals ?? null, (_k, v) => (typeof v === "bigint" ? `${v}n` : v))
-  }`;
+  const stateKey = `${fingerprint}|${keyText(intervals ?? null)}`;
   const reuse = blockMemoSetting.enabled;
   let state = reuse ? totals.get(snap.partitions) : undefined;
   const hit = state?.get(stateKey);

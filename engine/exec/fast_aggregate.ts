@@ -12,6 +12,7 @@
  * `tryFastAggregate` answers undefined when the query is outside this shape, and the
  * generic row path runs instead.
  */
+import { keyText } from "../base/key_text.ts";
 import type { ColumnType } from "../base/types.ts";
 import { type Batch, type Interval, LONG_NULL, type Value } from "../base/values.ts";
 
@@ -95,7 +96,7 @@ const operandColumns = (o: ArgOperand): number[] =>
   "op" in o ? [...operandColumns(o.a), ...operandColumns(o.b)] : "col" in o ? [o.col] : [];
 
 /** The text an expression argument is cached by within one chunk (aggregates sharing it). */
-const exprKey = (e: ArgExpr) => JSON.stringify(e, (_k, v) => (typeof v === "bigint" ? `${v}n` : v));
+const exprKey = (e: ArgExpr) => keyText(e);
 
 /**
  * `e` as a binop argument: +, - or * over DOUBLE columns and numeric constants (IEEE
@@ -182,7 +183,7 @@ export function fastShape(n: AggregateNode): Shape | undefined {
         if (!p) return undefined;
         conds.push(p);
       }
-      const text = JSON.stringify(conds, (_k, v) => (typeof v === "bigint" ? `${v}n` : v));
+      const text = keyText(conds);
       filter = filterTexts.indexOf(text);
       if (filter < 0) {
         filter = filterTexts.push(text) - 1;

@@ -19,6 +19,7 @@
  * only at run time: EXPLAIN's `partition stats` means "whole partitions from statistics,
  * computed on first use".
  */
+import { keyText } from "../base/key_text.ts";
 import type { Interval } from "../base/values.ts";
 import type { PartitionInfo, TableSnapshot } from "../storage/api.ts";
 import {
@@ -65,7 +66,7 @@ export async function accumulateWithStats(
 ): Promise<Partials> {
   // The same job over the same committed state: its merged partials, without visiting the
   // partitions' memos again (issue #16: 30 partitions x 2 columns took ~0.18 ms a query).
-  const key = JSON.stringify(job, (_k, v) => (typeof v === "bigint" ? `${v}n` : v));
+  const key = keyText(job);
   let memo = totals.get(snap.partitions);
   const hit = memo?.get(key);
   if (hit) {

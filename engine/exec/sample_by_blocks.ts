@@ -12,6 +12,7 @@
  * same pieces in row order (blocks, then the partition's incomplete last block), memoized or not,
  * so answers do not depend on what the memo holds.
  */
+import { keyText } from "../base/key_text.ts";
 import { wasmMemory } from "../../engine-wasm/mod.ts";
 import type { TableSnapshot } from "../storage/api.ts";
 import { BLOCK_ROWS, BLOCK_SLOTS_MAX, blockMemoSetting } from "./block_partials.ts";
@@ -41,7 +42,7 @@ export async function accumulateByBlocks(
 ): Promise<void> {
   const grid = await settleBucketer(env, snap, at);
   if (grid === undefined) return;
-  const fingerprint = JSON.stringify([env, grid], (_k, v) => (typeof v === "bigint" ? `${v}n` : v));
+  const fingerprint = keyText([env, grid]);
   const columns = [env.tsCol, ...loadedColumns(env.aggs, env.filters).map((c) => env.columnIndexes[c])];
   const exact = env.aggs.map((a) => !!a.exact);
   const mergeInto = (from: Buckets) => {

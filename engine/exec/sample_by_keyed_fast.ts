@@ -12,6 +12,7 @@
  * the event loop between them (issue #17); no WASM view lives across a turn. Other shapes
  * answer undefined.
  */
+import { keyText } from "../base/key_text.ts";
 import { BATCH_ROWS_MAX } from "../base/limits.ts";
 import { SqlError } from "../base/errors.ts";
 import {
@@ -95,7 +96,7 @@ export function filterIndexOf(
   for (const l of predLeaves([p])) {
     if (l.kind !== "cmp" || !KIND[scan.columns[l.col].type.tag]) return undefined;
   }
-  const key = JSON.stringify(p, (_, v) => (typeof v === "bigint" ? `${v}n` : v));
+  const key = keyText(p);
   let at = seen.get(key);
   if (at === undefined) seen.set(key, at = filters.push(p) - 1);
   return at;

@@ -11,6 +11,7 @@
  * counting sort) and each partition out of order is sorted by (key, input position), which is
  * the row path's stable sort.
  */
+import { keyText } from "../base/key_text.ts";
 import type { Batch } from "../base/values.ts";
 import type { BoundExpr } from "../plan/bound.ts";
 import type { WindowCall } from "../plan/plan_node.ts";
@@ -94,7 +95,7 @@ export class LayoutCache {
 
 function specKey(w: WindowCall): string {
   try {
-    return JSON.stringify([w.partitionBy, w.orderBy], (_k, v) => typeof v === "bigint" ? `${v}n` : v);
+    return keyText([w.partitionBy, w.orderBy]);
   } catch {
     // An expression that does not print (a cycle): this call keeps a layout of its own.
     return `call ${++unshared}`;

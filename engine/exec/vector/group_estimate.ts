@@ -16,6 +16,7 @@
  * rows of it looked like a 45K domain where a morsel holds 135K (qty, symbol) groups.
  * Samples are memoized per committed table state and shape.
  */
+import { keyText } from "../../base/key_text.ts";
 import type { Batch, Vector } from "../../base/values.ts";
 import type { BoundExpr } from "../../plan/bound.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
@@ -227,10 +228,7 @@ async function sampleOf(
   snap: TableSnapshot,
   parts: number[],
 ): Promise<Sample> {
-  const text = JSON.stringify(
-    [shape.scan.columnIndexes, shape.scan.intervals, shape.filters, keys, parts],
-    (_k, v) => typeof v === "bigint" ? `${v}n` : v,
-  );
+  const text = keyText([shape.scan.columnIndexes, shape.scan.intervals, shape.filters, keys, parts]);
   let memo = samples.get(snap.partitions);
   const hit = memo?.get(text);
   if (hit) return hit;

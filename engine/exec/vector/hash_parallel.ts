@@ -25,6 +25,7 @@
  * avg travels as its double sum and count, integer sums as exact 64-bit sums, count(DISTINCT x) as the
  * morsel's distinct (group, value) pairs.
  */
+import { keyText } from "../../base/key_text.ts";
 import { BATCH_ROWS_MAX } from "../../base/limits.ts";
 import { type ColumnType, T } from "../../base/types.ts";
 import {
@@ -717,7 +718,7 @@ export function groupingOf(job: HashJob): Grouping {
   const argOf = new Map<string, number>();
   const argKeyOf = (a: HashJobAgg) => {
     if (!a.arg || a.arg.kind === "column") return -1;
-    const text = JSON.stringify(a.arg, (_k, v) => typeof v === "bigint" ? `${v}n` : v);
+    const text = keyText(a.arg);
     let k = argOf.get(text);
     if (k === undefined) argOf.set(text, k = argOf.size);
     return k;
