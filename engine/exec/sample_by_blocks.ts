@@ -60,34 +60,32 @@ export async function accumulateByBlocks(
     const memo = blockMemoSetting.enabled ? snap.blockMemo?.(p, columns) : undefined;
     const first = Math.floor(ranges[0][0] / BLOCK_ROWS), complete = Math.floor(rowCount / BLOCK_ROWS);
     const last = Math.min(complete, Math.ceil(ranges[ranges.length - 1][1] / BLOCK_ROWS));
+    // Rows [lo, hi) of the partition from the memo under `tag`, else reduced (and memoized);
+    // `whole`: a complete block (counted in reducedBlocks when reduced).
+    const piece = async (tag: string, lo: number, hi: number, whole: boolean): Promise<Buckets> => {
+      const held = memo?.get(tag) as Buckets | undefined;
+      if (held) {
+        sampleBlockCounters.hits++;
+        return held;
+      }
+      if (whole) sampleBlockCounters.reducedBlocks++;
+      const buckets: Buckets = new Map();
+      await accumulatePieces(env, snap, [{ p, lo, hi }], buckets, at, scratch, ctx);
+      if (buckets.size * Math.max(1, env.aggs.length) <= BLOCK_SLOTS_MAX) memo?.set(tag, buckets);
+      return buckets;
+    };
     // The same pieces whether or not the partition keeps a memo (Parquet does not).
     for (let b = first; b < last; b++) {
       const lo = b * BLOCK_ROWS, hi = lo + BLOCK_ROWS;
       if (!ranges.some(([a, z]) => a < hi && z > lo)) continue;
-      const tag = `sample:${fingerprint}@${b}`;
-      let block = memo?.get(tag) as Buckets | undefined;
-      if (block) sampleBlockCounters.hits++;
-      else {
-        sampleBlockCounters.reducedBlocks++;
-        block = new Map();
-        await accumulatePieces(env, snap, [{ p, lo, hi }], block, at, scratch, ctx);
-        if (block.size * Math.max(1, env.aggs.length) <= BLOCK_SLOTS_MAX) memo?.set(tag, block);
-      }
-      mergeInto(block);
+      mergeInto(await piece(`sample:${fingerprint}@${b}`, lo, hi, true));
     }
     const rest = Math.max(first, last) * BLOCK_ROWS;
-    if (rest >= rowCount) continue;
     // The incomplete last block, memoized by its row count: reruns between two commits (most
     // of a dashboard's) reduce nothing; entries of older counts age out of the memo.
-    const tag = `sample:${fingerprint}@${rest}-${rowCount}`;
-    let tail = memo?.get(tag) as Buckets | undefined;
-    if (tail) sampleBlockCounters.hits++;
-    else {
-      tail = new Map();
-      await accumulatePieces(env, snap, [{ p, lo: rest, hi: rowCount }], tail, at, scratch, ctx);
-      if (tail.size * Math.max(1, env.aggs.length) <= BLOCK_SLOTS_MAX) memo?.set(tag, tail);
+    if (rest < rowCount) {
+      mergeInto(await piece(`sample:${fingerprint}@${rest}-${rowCount}`, rest, rowCount, false));
     }
-    mergeInto(tail);
   }
 }
 
