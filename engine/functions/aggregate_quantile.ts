@@ -11,14 +11,22 @@ import { nullValueOf } from "../base/values.ts";
 import { aggregate, noMatch } from "./_util.ts";
 import type { AggregateBinding, AggregateFunction, BoundArg } from "./registry_types.ts";
 
-/** The constant percentile in [0, 1], or the error message. */
+/**
+ * The fraction a percentile argument in [-1, 1] stands for: a negative one counts from the top,
+ * `-0.1` is `0.9` (QuestDB's SqlUtil.getPercentileMultiplier: `p >= 0 ? p : 1 - |p|`).
+ */
+export function percentileFraction(p: number): number {
+  return p >= 0 ? p : 1 + p;
+}
+
+/** The constant percentile as a fraction in [0, 1], or the error message. */
 function percentileOf(name: string, a: BoundArg): number | string {
   if (!a.constant || !isNumeric(a.type)) {
     return `percentile must be a constant numeric value [function=${name}]`;
   }
   const p = Number(a.value);
-  if (!(p >= 0 && p <= 1)) return `percentile must be between 0.0 and 1.0 [value=${a.value}]`;
-  return p;
+  if (!(p >= -1 && p <= 1)) return `percentile must be between 0.0 and 1.0 [value=${a.value}]`;
+  return percentileFraction(p);
 }
 
 function bindQuantile(name: string, continuous: boolean) {

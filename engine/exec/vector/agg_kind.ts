@@ -13,6 +13,7 @@ import { type DoubleFn, doubleFnOf } from "./double_states.ts";
 import { type CollectFn, collectFnOf } from "./collect_states.ts";
 import { type BigSumFn, bigSumFnOf } from "./big_sum_states.ts";
 import { type ArrayFn, arrayFnOf } from "./array_states.ts";
+import { percentileFraction } from "../../functions/aggregate_quantile.ts";
 
 export type AggKind =
   | { kind: "native"; fn: NativeFn }
@@ -84,7 +85,11 @@ function kindOf(call: AggregateCall, distinct: boolean): AggKind {
   if (collect === "quantile_cont" || collect === "quantile_disc") {
     const p = constNumber(args[1]);
     if (p === undefined) return { kind: "row" };
-    return { kind: "collect", fn: collect, percentile: { p, digits: 0, integers: false } };
+    return {
+      kind: "collect",
+      fn: collect,
+      percentile: { p: percentileFraction(p), digits: 0, integers: false },
+    };
   }
   if (collect === "string_agg" || collect === "string_distinct_agg") {
     const d = args[1];
