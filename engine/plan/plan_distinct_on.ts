@@ -11,7 +11,7 @@
 import { SqlError } from "../base/errors.ts";
 import { T } from "../base/types.ts";
 import type * as A from "../sql/ast.ts";
-import { exprToText } from "../sql/printer.ts";
+import { exprKey } from "../sql/printer.ts";
 import { bindExpr, normKey } from "./bind_expr.ts";
 import type { BoundExpr } from "./bound.ts";
 import type { PlanContext } from "./plan_context.ts";
@@ -151,7 +151,7 @@ function checkOrderBy(distinctOn: A.Expr[], orderBy: A.OrderItem[], scope: Scope
   if (!orderBy.length) return;
   const id = (e: A.Expr) => {
     const i = outputIndex(e, scope, width);
-    return i !== undefined ? `#${i}` : exprToText(e).toLowerCase();
+    return i !== undefined ? `#${i}` : exprKey(e);
   };
   const keys = distinctOn.map(id);
   const leading = orderBy.slice(0, distinctOn.length).map((o) => id(o.expr));

@@ -8,7 +8,7 @@
  */
 import { SqlError } from "../base/errors.ts";
 import type * as A from "../sql/ast.ts";
-import { exprToText } from "../sql/printer.ts";
+import { exprKey } from "../sql/printer.ts";
 import { mapChildExprs, someExpr } from "../sql/expr_walk.ts";
 import { bindExpr, isAggregateCall } from "./bind_expr.ts";
 import type { BoundExpr } from "./bound.ts";
@@ -43,14 +43,14 @@ export function planHaving(
     hidden.push({ expr, alias: `${HIDDEN}${hidden.length}` });
     return { kind: "column", pos, name: `${HIDDEN}${hidden.length - 1}` };
   };
-  const itemTexts = items.map((i) => (i.expr.kind === "star" ? undefined : exprToText(i.expr).toLowerCase()));
-  const keyTexts = (core.groupBy ?? []).map((g) => exprToText(g).toLowerCase());
+  const itemTexts = items.map((i) => (i.expr.kind === "star" ? undefined : exprKey(i.expr)));
+  const keyTexts = (core.groupBy ?? []).map((g) => exprKey(g));
   const rewrite = (e: A.Expr): A.Expr => {
     if (e.kind === "call" && !e.over && isAggregateCall(e)) return hide(e, e.pos);
     if (!refersToColumns(e) && !containsAggregate(e)) return e;
     if (!containsAggregate(e)) {
       // A grouping-level expression: a select item (by text or alias) or an explicit key.
-      const text = exprToText(e).toLowerCase();
+      const text = exprKey(e);
       const k = itemTexts.indexOf(text);
       if (k >= 0) return hide(items[k].expr, e.pos);
       if (keyTexts.includes(text)) return hide(e, e.pos);

@@ -9,7 +9,7 @@ import { isTimestamp, T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
 import { someExpr } from "../sql/expr_walk.ts";
-import { exprToText } from "../sql/printer.ts";
+import { exprKey } from "../sql/printer.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { BoundArg } from "../functions/registry_types.ts";
 import { checkAggregateArgs } from "./aggregate_args.ts";
@@ -43,13 +43,13 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
   const isTs = (e: A.Expr) => e.kind === "column" && scope.find(e.name, e.qualifier, e.pos) === tsIndex;
   const keyAsts = items.map((i) => i.ast.expr).filter((e) => !containsAggregate(e) && !isTs(e));
   const keys = keyAsts.map((k) => bindExpr(k, inputCtx));
-  const keyTexts = keyAsts.map((k) => exprToText(k).toLowerCase());
+  const keyTexts = keyAsts.map((k) => exprKey(k));
   const aggs: AggregateCall[] = [];
   const aggTexts: string[] = [];
   const binder: AggregateBinder = {
     matchKey(e) {
       if (isTs(e)) return { kind: "column", type: scope.columns[tsIndex].type, index: 0 };
-      const i = keyTexts.indexOf(exprToText(e).toLowerCase());
+      const i = keyTexts.indexOf(exprKey(e));
       if (i >= 0) return { kind: "column", type: keys[i].type, index: 1 + i };
       if (e.kind === "column") {
         const idx = scope.find(e.name, e.qualifier, e.pos);
@@ -59,7 +59,7 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
       return undefined;
     },
     bindAggregate(call) {
-      const text = exprToText(call).toLowerCase();
+      const text = exprKey(call);
       const known = aggTexts.indexOf(text);
       if (known >= 0) {
         return { kind: "column", type: aggs[known].binding.returns, index: 1 + keys.length + known };

@@ -5,7 +5,7 @@
 import { SqlError } from "../base/errors.ts";
 import { T, typeName } from "../base/types.ts";
 import type * as A from "../sql/ast.ts";
-import { exprToText } from "../sql/printer.ts";
+import { exprKey } from "../sql/printer.ts";
 import { someExpr } from "../sql/expr_walk.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { BoundArg } from "../functions/registry_types.ts";
@@ -324,13 +324,13 @@ function planAggregation(
     for (const i of items) if (!containsAggregate(i.ast.expr)) keyAsts.push(i.ast.expr);
   }
   const keys = keyAsts.map((k) => bindExpr(k, inputCtx));
-  const keyTexts = keyAsts.map((k) => exprToText(k).toLowerCase());
+  const keyTexts = keyAsts.map((k) => exprKey(k));
   const aggs: AggregateCall[] = [];
   const aggTexts: string[] = [];
   const keyRef = (i: number): BoundExpr => ({ kind: "column", type: keys[i].type, index: i });
   const binder: AggregateBinder = {
     matchKey(e) {
-      const t = exprToText(e).toLowerCase();
+      const t = exprKey(e);
       const i = keyTexts.indexOf(t);
       if (i >= 0) return keyRef(i);
       if (e.kind === "column") {
@@ -342,7 +342,7 @@ function planAggregation(
       return undefined;
     },
     bindAggregate(call) {
-      const text = exprToText(call).toLowerCase();
+      const text = exprKey(call);
       const known = aggTexts.indexOf(text);
       if (known >= 0) {
         return { kind: "column", type: aggs[known].binding.returns, index: keys.length + known };

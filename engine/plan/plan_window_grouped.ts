@@ -10,7 +10,7 @@
 import { SqlError } from "../base/errors.ts";
 import type * as A from "../sql/ast.ts";
 import { mapChildExprs, someExpr } from "../sql/expr_walk.ts";
-import { exprToText } from "../sql/printer.ts";
+import { exprKey } from "../sql/printer.ts";
 import { isAggregateCall } from "./bind_expr.ts";
 import { baseName } from "./column_names.ts";
 import type { PlanContext } from "./plan_context.ts";
@@ -50,7 +50,7 @@ export function planGroupedWindows(
   const hidden: A.SelectItem[] = [];
   const hiddenTexts: string[] = [];
   const hide = (expr: A.Expr, pos: number): A.Expr => {
-    const text = exprToText(expr).toLowerCase();
+    const text = exprKey(expr);
     let k = hiddenTexts.indexOf(text);
     if (k < 0) {
       k = hidden.length;
@@ -59,8 +59,8 @@ export function planGroupedWindows(
     }
     return { kind: "column", pos, name: `${HIDDEN}${k}` };
   };
-  const itemTexts = items.map((i) => exprToText(i.expr).toLowerCase());
-  const keyTexts = (core.groupBy ?? []).map((g) => exprToText(g).toLowerCase());
+  const itemTexts = items.map((i) => exprKey(i.expr));
+  const keyTexts = (core.groupBy ?? []).map((g) => exprKey(g));
   const outputNames = items.map((i) => (i.alias ?? baseName(i, pc.legacyNames)).toLowerCase());
 
   /** Replaces everything computed per group by a hidden column of the inner SELECT. */
@@ -80,7 +80,7 @@ export function planGroupedWindows(
     if (e.kind === "call" && isAggregateCall(e)) return hide(e, e.pos);
     if (!someExpr(e, (x) => (x.kind === "column" ? true : undefined))) return e;
     if (!containsAggregate(e) && !containsWindow(e)) {
-      const text = exprToText(e).toLowerCase();
+      const text = exprKey(e);
       if (e.kind === "column" && !e.qualifier && inOrderBy && outputNames.includes(e.name.toLowerCase())) {
         return e;
       }

@@ -18,6 +18,16 @@ export function exprToText(e: Expr): string {
   return print(e, false);
 }
 
+/**
+ * The text two expressions share when they mean the same: `exprToText` with names lower-cased
+ * (identifiers and keywords are case-insensitive) and quoted string literals kept as written,
+ * so `max(CASE WHEN s = 'a' ...)` and `max(CASE WHEN s = 'A' ...)` stay two aggregates.
+ */
+export function exprKey(e: Expr): string {
+  // Printed strings double their inner quotes, so toggling at every quote keeps `'it''s'` whole.
+  return print(e, false).split("'").map((part, i) => (i % 2 === 0 ? part.toLowerCase() : part)).join("'");
+}
+
 /** SQL text of an expression that parses back to the same tree. */
 export function exprToSql(e: Expr): string {
   return print(e, true);
