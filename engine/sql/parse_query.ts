@@ -125,6 +125,9 @@ export function parseSelectCore(p: ParseState): SelectCore {
     core.items = parseSelectItems(p);
     if (p.acceptWord("from")) core.from = parseFromClause(p);
   } else {
+    // A SELECT block without SELECT is its source and clauses, with or without a leading FROM:
+    // QuestDB's pivot tests write both `test PIVOT (...)` and `FROM Cities PIVOT (...)`.
+    p.acceptWord("from");
     core.from = parseFromClause(p);
   }
   parseSelectClauses(p, core);
