@@ -76,6 +76,9 @@ export function readColumnOptions(p: ParseState, def: ColumnDef): void {
     else if (p.acceptWord("nocache")) def.symbolCache = false;
     else if (p.acceptWord("index")) readColumnIndex(p, def);
     else if (p.isWord("parquet") && p.isOp("(", 1)) skipParenthesised(p);
+    // QuestDB has no computed columns (its grammar knows no GENERATED): say so plainly rather
+    // than "')' expected" at the GENERATED keyword.
+    else if (p.isWord("generated")) throw syntaxError("generated columns are not supported", p.peek().pos);
     else return;
   }
 }

@@ -97,4 +97,7 @@ Deno.test("create table errors", () => {
   assert.equal(parseError("CREATE TABLE t (a INT) PARTITION BY SECOND").position, 36);
   assert.equal(parseError("CREATE TABLE t (a INT) WAL WAL").position, 27);
   assert.equal(parseError("CREATE VIEW v AS (SELECT 1)").message, "'table' expected");
+  // No computed columns in QuestDB: a clear refusal at GENERATED (QuestDB's pivot_generated.test uses one).
+  const generated = parseError("CREATE TABLE p (d INT, c INT GENERATED ALWAYS AS (d * 5))");
+  assert.deepEqual([generated.message, generated.position], ["generated columns are not supported", 29]);
 });
