@@ -15,9 +15,10 @@ import { parseType } from "./parse_type.ts";
 const PARTITION_UNITS = new Set(["NONE", "HOUR", "DAY", "WEEK", "MONTH", "YEAR"]);
 const TTL_LETTERS: Record<string, string> = { h: "HOUR", d: "DAY", w: "WEEK", m: "MONTH", y: "YEAR" };
 
-/** The cursor on CREATE; the next word is TABLE, ATOMIC or BATCH. */
+/** The cursor on CREATE; the next word is TABLE, ATOMIC or BATCH, maybe after OR REPLACE (parser.ts). */
 export function parseCreateTable(p: ParseState): CreateTableStmt {
   const kw = p.next();
+  p.acceptWords("or", "replace");
   if (!p.acceptWord("atomic") && p.acceptWord("batch")) {
     p.integer("batch size");
     if (p.acceptWord("o3maxlag")) p.next();

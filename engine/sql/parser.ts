@@ -92,9 +92,13 @@ export function parseStatementBody(p: ParseState): Statement {
   switch (word) {
     case "with":
       return parseWithStatement(p);
-    case "create":
-      if (p.isWord("table", 1) || p.isWord("atomic", 1) || p.isWord("batch", 1)) return parseCreateTable(p);
-      throw p.expected("'table'", p.peek(1));
+    case "create": {
+      // QuestDB's parser reads and drops OR REPLACE before the object kind (SqlParser.parseCreate);
+      // CREATE OR REPLACE TABLE is then an ordinary CREATE TABLE.
+      const k = p.isWord("or", 1) && p.isWord("replace", 2) ? 3 : 1;
+      if (p.isWord("table", k) || p.isWord("atomic", k) || p.isWord("batch", k)) return parseCreateTable(p);
+      throw p.expected("'table'", p.peek(k));
+    }
     case "alter":
       if (p.isWord("table", 1)) return parseAlterTable(p);
       throw p.expected("'table'", p.peek(1));

@@ -90,6 +90,15 @@ Deno.test("create table keeps column names that are keywords elsewhere", () => {
   assert.equal(s.columns[4].type.geoBits, 40);
 });
 
+Deno.test("create or replace table is an ordinary create table, as QuestDB's parser reads it", () => {
+  assert.deepEqual(
+    stripPositions(create("CREATE OR REPLACE TABLE t (a INT)")),
+    stripPositions(create("CREATE TABLE t (a INT)")),
+  );
+  assert.equal(parseError("CREATE OR REPLACE FUNCTION f()").message, "'table' expected");
+  assert.equal(parseError("CREATE OR REPLACE FUNCTION f()").position, 18);
+});
+
 Deno.test("create table errors", () => {
   assert.equal(parseError("CREATE TABLE (a INT)").message, "table name expected");
   assert.equal(parseError("CREATE TABLE t").message, "'(' or 'as' expected");
