@@ -74,6 +74,7 @@ import { type ResourceStats, resourceStats } from "./stats.ts";
 import { aclShowColumns } from "./plan/acl_show_columns.ts";
 import { ClockHolder, type ColumnMeta, PreparedStatement, sameSchema } from "./prepared.ts";
 import { markTimestamptz } from "./plan/timestamptz_columns.ts";
+import { notNullColumns } from "./plan/not_null_columns.ts";
 // The pg catalog (pg_class, pg_type, ...) and the pg_* functions drivers and GUI tools call
 // belong to the SQL layer and are always there (issue #18), whichever listener asks.
 import "./catalog/pg_catalog.ts";
@@ -812,6 +813,7 @@ export class Engine {
     // Chosen before the morsel operators are marked: the worker plans without them.
     const onWorker = source && this.#statements.choose(pruned, source, xc);
     const plan = await this.#chooseParallel(pruned);
+    const notNull = notNullColumns(plan, (t) => this.#storage.table(t)?.meta);
     if (onWorker?.worthIt(plan)) {
       const local = async function* () {
         await prepareSubqueries(plan, xc, runPlan);
@@ -821,7 +823,7 @@ export class Engine {
         kind: "rows",
         columns: plan.columns.map(visible),
         timestampIndex: plan.timestampIndex,
-        batches: onWorker.run(local),
+        batches: withNotNull(onWorker.run(local), notNull),
       };
     }
     onWorker?.discard();
@@ -835,7 +837,7 @@ export class Engine {
       kind: "rows",
       columns: plan.columns.map(visible),
       timestampIndex: plan.timestampIndex,
-      batches: streamPlan(plan, xc),
+      batches: withNotNull(streamPlan(plan, xc), notNull),
     };
   }
 }
@@ -869,6 +871,19 @@ async function* streamPlan(plan: PlanNode, xc: ExecContext): AsyncGenerator<Batc
   } finally {
     releaseAll(xc);
   }
+}
+
+/**
+ * `batches` with the vectors of NOT NULL result columns (plan/not_null_columns.ts) marked: their
+ * readers show a stored NULL sentinel as its number. The same stream when no column is one.
+ */
+function withNotNull(batches: AsyncIterable<Batch>, flags: boolean[] | undefined): AsyncIterable<Batch> {
+  if (!flags) return batches;
+  return (async function* () {
+    for await (const b of batches) {
+      yield { ...b, columns: b.columns.map((c, i) => (flags[i] ? { ...c, notNull: true } : c)) };
+    }
+  })();
 }
 
 /** Yields `batches`, counting the statement as running until they end or are abandoned. */

@@ -105,6 +105,11 @@ export interface Vector {
    * other vector leaves it unset (vector/time_field_runs.ts reads it).
    */
   readonly ascending?: boolean;
+  /**
+   * A NOT NULL table column as the result shows it (plan/not_null_columns.ts, INT and LONG):
+   * its NULL sentinel is a value, read as the number stored (spec/sql.md §5.1).
+   */
+  readonly notNull?: boolean;
 }
 
 /** Rows flowing between operators: column vectors of equal length (≤ BATCH_ROWS_MAX). */
@@ -128,7 +133,7 @@ export function readValue(v: Vector, i: number): Value {
     }
     case "INT": {
       const x = (d as Int32Array)[i];
-      return x === INT_NULL ? null : x;
+      return x === INT_NULL && !v.notNull ? null : x;
     }
     case "IPV4": {
       const x = (d as Int32Array)[i] >>> 0;
@@ -144,7 +149,7 @@ export function readValue(v: Vector, i: number): Value {
     case "TIMESTAMP":
     case "TIMESTAMP_NS": {
       const x = (d as BigInt64Array)[i];
-      return x === LONG_NULL ? null : x;
+      return x === LONG_NULL && !v.notNull ? null : x;
     }
     case "SYMBOL": {
       // A symbol computed by an expression has no dictionary and carries its strings.

@@ -53,15 +53,18 @@ export function columnCells(
     }
     return;
   }
+  // A NOT NULL column's sentinel is a number (Vector.notNull).
   if (t.tag === "INT" && d instanceof Int32Array) {
-    for (let i = from; i < to; i++) out.push(d[i] === INT_NULL ? nul : String(d[i]));
+    const sentinel = v.notNull ? undefined : INT_NULL;
+    for (let i = from; i < to; i++) out.push(d[i] === sentinel ? nul : String(d[i]));
     return;
   }
   if (t.tag === "LONG" && d instanceof BigInt64Array) {
     const q = f.kind === "json" && f.quoteLargeNum;
+    const sentinel = v.notNull ? undefined : LONG_NULL;
     for (let i = from; i < to; i++) {
       const x = d[i];
-      out.push(x === LONG_NULL ? nul : q ? `"${x}"` : String(x));
+      out.push(x === sentinel ? nul : q ? `"${x}"` : String(x));
     }
     return;
   }

@@ -19,7 +19,8 @@ export function jsonRowBytes(
   const columns: RowColumn[] = vectors.map((v, c) => {
     const d = v.data;
     if (types[c].tag === "DOUBLE" && d instanceof Float64Array) return { doubles: d.subarray(lo, hi) };
-    if (types[c].tag === "LONG" && d instanceof BigInt64Array) {
+    // The kernel prints LONG_NULL as null: a NOT NULL column's sentinel goes as cell text.
+    if (types[c].tag === "LONG" && d instanceof BigInt64Array && !v.notNull) {
       return { longs: d.subarray(lo, hi), quote: format.kind === "json" && format.quoteLargeNum };
     }
     const cells: string[] = [];
