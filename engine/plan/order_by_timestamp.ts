@@ -19,6 +19,14 @@ export function reversed(n: PlanNode): PlanNode | undefined {
       const input = reversed(n.input);
       return input && { ...n, input };
     }
+    // A window computes each partition in its own ORDER BY, so reading backwards changes only
+    // which of the rows tied on that order comes first: QuestDB scans backwards below its window
+    // too (WindowFunctionTest#testAggregateFunctionsOverPartitionByBooleanExpr: `ORDER BY ts
+    // DESC` around `avg(val) OVER (... ORDER BY ts DESC)` counts equal timestamps newest first).
+    case "window": {
+      const input = reversed(n.input);
+      return input && { ...n, input };
+    }
     default:
       return undefined;
   }

@@ -16,6 +16,7 @@ import type { PlanContext } from "./plan_context.ts";
 import { type PlanNode, shape, type WindowCall } from "./plan_node.ts";
 import { bindContext } from "./plan_select.ts";
 import { Scope } from "./scope.ts";
+import { reversed } from "./order_by_timestamp.ts";
 
 const RANK_LIKE = new Set(["row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile"]);
 const VALUE_FNS = new Set(["lag", "lead", "first_value", "last_value", "nth_value"]);
@@ -50,7 +51,7 @@ export function planWindows(
         nested = true;
         return mapChildExprs(e, rewrite);
       }
-      calls.push(bindWindowCall(e, core, scope, pc));
+      calls.push(bindWindowCall(e, core, { scope, backward: scansBackward(input, pc) }, pc));
       return { kind: "column", pos: e.pos, name: `${prefix}${calls.length - 1}` };
     }
     return mapChildExprs(e, rewrite);
@@ -148,7 +149,31 @@ function checkFrameBounds(frame: A.WindowFrame): void {
   }
 }
 
-function bindWindowCall(call: A.FunctionCall, core: A.SelectCore, scope: Scope, pc: PlanContext): WindowCall {
+/**
+ * Whether `input` is a chain over a scan of a table by its own designated timestamp, which can
+ * read newest first; a `timestamp(ts)` clause over a table without one cannot.
+ */
+function scansBackward(input: PlanNode, pc: PlanContext): boolean {
+  if (!reversed(input)) return false;
+  let n = input;
+  while (n.kind === "filter" || n.kind === "project") n = n.input;
+  if (n.kind !== "scan") return false;
+  const meta = pc.catalog.table(n.table)?.meta;
+  return meta !== undefined && meta.timestampIndex >= 0 &&
+    n.columnIndexes[n.timestampIndex] === meta.timestampIndex;
+}
+
+/**
+ * `backward`: the input is a table scan that can read newest first, which QuestDB needs for an
+ * offset RANGE frame ordered by the designated timestamp DESC.
+ */
+function bindWindowCall(
+  call: A.FunctionCall,
+  core: A.SelectCore,
+  input: { scope: Scope; backward: boolean },
+  pc: PlanContext,
+): WindowCall {
+  const scope = input.scope;
   const name = call.name.toLowerCase();
   const ctx = bindContext(scope, pc, "window function");
   const spec = resolveSpec(call.over!, core);
@@ -197,10 +222,13 @@ function bindWindowCall(call: A.FunctionCall, core: A.SelectCore, scope: Scope, 
   if (
     frameAst && unit === "range" && (frameAst.start.offset || frameAst.end.offset) && orderBy.length === 1
   ) {
-    // QuestDB computes offset RANGE frames over the designated timestamp only, ascending
-    // (WindowFunctionTest#testAverageOverRangeIsOnlySupportedOverDesignatedTimestamp).
+    // QuestDB computes offset RANGE frames over the designated timestamp only, descending only
+    // over a table it can scan backwards, not over a subquery's `timestamp(ts)` clause
+    // (WindowFunctionTest#testAverageOverRangeIsOnlySupportedOverDesignatedTimestamp and
+    // #testAggregateFunctionsOverRangeFrameDescending... `order by ts desc range between 0 preceding`).
     const o = orderBy[0];
-    const onTimestamp = o.expr.kind === "column" && o.expr.index === scope.timestampIndex && !o.desc;
+    const onTimestamp = o.expr.kind === "column" && o.expr.index === scope.timestampIndex &&
+      (!o.desc || input.backward);
     if (!onTimestamp) {
       throw new SqlError(
         "RANGE is supported only for queries ordered by designated timestamp",
