@@ -138,6 +138,11 @@ export function parseStatementBody(p: ParseState): Statement {
       break;
   }
   if (word !== undefined && NOOP_STARTS.has(word) && isNoopStart(p, word)) return parseNoop(p);
+  if (word !== undefined && isSqlPrepare(p, word)) {
+    // QuestDB has no SQL-level PREPARE/EXECUTE (its grammar knows neither keyword); clients
+    // prepare through the Postgres protocol's Parse and Bind instead.
+    throw syntaxError(`${word.toUpperCase()} statements are not supported`, p.peek().pos);
+  }
   const t = p.peek();
   if (t.kind === "word" || t.kind === "quoted" || t.kind === "string" || p.isOp("(")) return parseQuery(p);
   throw p.unexpected();
@@ -159,6 +164,17 @@ function parseCursorStatement(p: ParseState): Statement {
   const kw = p.next();
   p.restText();
   return { kind: "noop", pos: kw.pos, what: "cursor" };
+}
+
+/**
+ * `PREPARE name [(types)] AS ...` and `EXECUTE name (args)`: PostgreSQL's SQL-level prepared
+ * statements. Both words can also be table names (`execute v1` is the table aliased), so only
+ * those shapes count.
+ */
+function isSqlPrepare(p: ParseState, word: string): boolean {
+  const named = p.peek(1).kind === "word" || p.peek(1).kind === "quoted";
+  if (word === "prepare") return named && (p.isWord("as", 2) || p.isOp("(", 2));
+  return word === "execute" && named && p.isOp("(", 2);
 }
 
 /** `begin`, `close` or `reset` could also be a table name; only statement shapes count here. */

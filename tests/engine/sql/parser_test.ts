@@ -50,6 +50,16 @@ Deno.test("parser rejects an unknown statement start at its token", () => {
   assert.equal(parseError("where x").message, "table name expected");
 });
 
+Deno.test("parser refuses SQL-level PREPARE and EXECUTE plainly, and keeps tables of those names", () => {
+  const prepare = parseError("PREPARE v1 AS SELECT 1");
+  assert.deepEqual([prepare.message, prepare.position], ["PREPARE statements are not supported", 0]);
+  assert.equal(parseError("prepare v2 (int) AS SELECT $1").message, "PREPARE statements are not supported");
+  const execute = parseError("  EXECUTE v1(0)");
+  assert.deepEqual([execute.message, execute.position], ["EXECUTE statements are not supported", 2]);
+  assert.equal(parseStatement("execute v1").kind, "query");
+  assert.equal(parseStatement("prepare WHERE x = 1").kind, "query");
+});
+
 Deno.test("parser rejects text longer than the limit before reading it", () => {
   const e = sqlError(() => parseStatements("select 1" + " ".repeat(SQL_LENGTH_MAX)));
   assert.equal(e.kind, "limit");
