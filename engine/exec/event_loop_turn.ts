@@ -32,6 +32,14 @@ export function turnDue(since: number, now = performance.now()): boolean {
 }
 
 /**
+ * `since` for work that runs inside a statement's slice (a column decoded or loaded on a scan's
+ * first read): the slice counts from the last turn anyone took. Its own start would give it a
+ * fresh slice on top of what the pipeline already held (a first Parquet read held the loop
+ * ~25 ms longer than a slice that way).
+ */
+export const SINCE_LAST_TURN = 0;
+
+/**
  * A timer turn: Deno polls the sockets before it runs an expired timer when nothing else
  * woke it. Not setImmediate or a MessageChannel message: in Deno those run again before
  * sockets are polled, and a client waited ~1 s behind a long query with them.

@@ -21,6 +21,7 @@ import { acquireRootLock, type RootLock } from "./root_lock.ts";
 import { ObjectStore, type ObjectStoreConfig } from "./object_store.ts";
 import { collectDroppedOp } from "./table_cold.ts";
 import { memoryBytesForCache, SCRATCH_RESERVE_BYTES, wasmMemory } from "../../engine-wasm/mod.ts";
+import { closeDecodeWorkers } from "./parquet_decode_thread.ts";
 
 /** QuestDB's defaults for the table parameters CREATE TABLE may leave out. */
 const MAX_UNCOMMITTED_ROWS_DEFAULT = 500_000;
@@ -171,6 +172,7 @@ export class FileStorage implements Storage {
       this.#closed = true;
       for (const t of this.#tables.values()) await t.close();
       this.cache.clear();
+      closeDecodeWorkers();
       this.#lock.release();
     });
   }

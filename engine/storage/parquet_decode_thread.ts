@@ -5,12 +5,15 @@
  * converted and encoded, ~0.5-0.8 s of main-thread time for a million strings. Here a worker
  * per column does all of it and transfers the native bytes back; the event loop only waits.
  *
- * A worker starts per column (50-300 ms of its own loading, none of it on this thread), so
- * columns under `minRows` rows are decoded in place (sliced with turns:
- * parquet_generic_decode.ts); so are columns past `workersMax` running at once, all where no
- * worker can start, and all on statement workers' threads. A worker that fails to load also
- * falls back to decoding in place; an error of the decode itself (a damaged file) is the
- * caller's.
+ * Workers are started once and kept: `new Worker` blocks this thread until the worker's
+ * isolate exists (20-80 ms of wall time, measured), which a first read paid per column. An
+ * idle worker is terminated after `IDLE_MS` (a timer that does not keep the process alive)
+ * and when the storage closes (closeDecodeWorkers), so it holds neither the process nor a
+ * test's op sanitizer for long. Columns under `minRows` rows are decoded in place (sliced
+ * with turns: parquet_generic_decode.ts); so are columns past `workersMax` running at once,
+ * all where no worker can start, and all on statement workers' threads. A worker that fails
+ * to load also falls back to decoding in place; an error of the decode itself (a damaged
+ * file) is the caller's.
  */
 import type { FileMetaData } from "hyparquet";
 import { type ErrorKind, SqlError } from "../base/errors.ts";
@@ -42,13 +45,60 @@ export const decodeThreadTuning = {
 /** Columns decoded on a worker (tests). */
 export const decodeThreadStats = { onWorker: 0 };
 
-let running = 0;
+/** Idle workers, most recently used last. */
+const idle: Worker[] = [];
+/** Workers alive: idle plus decoding. */
+let alive = 0;
+let idleTimer: ReturnType<typeof setTimeout> | undefined;
+/** How long an idle worker is kept for the next column. */
+const IDLE_MS = 5_000;
 
 /**
  * Whether this is the main thread: a statement worker's heap (engine/parallel) decodes in place,
  * as it blocks no client, instead of starting threads of its own.
  */
 const onMainThread = typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope === "undefined";
+
+/** An idle worker, a new one while fewer than `workersMax` are alive, else undefined. */
+function takeWorker(): Worker | undefined {
+  const kept = idle.pop();
+  if (kept) return kept;
+  if (alive >= decodeThreadTuning.workersMax) return undefined;
+  try {
+    const worker = new Worker(new URL("./parquet_decode_worker.ts", import.meta.url).href, {
+      type: "module",
+    });
+    alive++;
+    return worker;
+  } catch {
+    return undefined; // no permission to start workers here
+  }
+}
+
+/** Keeps a worker that answered for the next column; one that failed is ended. */
+function giveBack(worker: Worker, answered: boolean): void {
+  worker.onmessage = worker.onerror = worker.onmessageerror = null;
+  if (!answered) {
+    worker.terminate();
+    alive--;
+    return;
+  }
+  idle.push(worker);
+  if (idleTimer !== undefined) clearTimeout(idleTimer);
+  const timer = setTimeout(closeDecodeWorkers, IDLE_MS);
+  Deno.unrefTimer(timer);
+  idleTimer = timer;
+}
+
+/** Ends the idle decode workers (the storage's close; a decode still running keeps its own). */
+export function closeDecodeWorkers(): void {
+  if (idleTimer !== undefined) clearTimeout(idleTimer);
+  idleTimer = undefined;
+  for (const worker of idle.splice(0)) {
+    worker.terminate();
+    alive--;
+  }
+}
 
 /**
  * Column `at` of the local file `path` as `n` rows of `col` (no dictionary: not a SYMBOL
@@ -62,16 +112,12 @@ export async function decodeOnWorker(
   n: number,
   col: StoredColumn,
 ): Promise<ColumnChunk | undefined> {
-  if (!onMainThread || running >= decodeThreadTuning.workersMax) return undefined;
-  let worker: Worker;
+  if (!onMainThread) return undefined;
+  const worker = takeWorker();
+  if (!worker) return undefined;
+  let reply: DecodeReply | undefined;
   try {
-    worker = new Worker(new URL("./parquet_decode_worker.ts", import.meta.url).href, { type: "module" });
-  } catch {
-    return undefined; // no permission to start workers here
-  }
-  running++;
-  try {
-    const reply = await new Promise<DecodeReply | undefined>((resolve) => {
+    reply = await new Promise<DecodeReply | undefined>((resolve) => {
       worker.onmessage = (e: MessageEvent<DecodeReply>) => resolve(e.data);
       // The worker did not load or died: decode in place.
       worker.onerror = (e) => {
@@ -86,11 +132,10 @@ export async function decodeOnWorker(
         resolve(undefined); // a footer that does not clone: decode in place
       }
     });
-    if (reply?.kind === "error") throw new SqlError(reply.message, -1, reply.errorKind);
-    if (reply) decodeThreadStats.onWorker++;
-    return reply?.chunk;
   } finally {
-    worker.terminate();
-    running--;
+    giveBack(worker, reply !== undefined);
   }
+  if (reply?.kind === "error") throw new SqlError(reply.message, -1, reply.errorKind);
+  if (reply) decodeThreadStats.onWorker++;
+  return reply?.chunk;
 }

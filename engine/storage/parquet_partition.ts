@@ -18,6 +18,7 @@ import type { StoredColumn, TableSnapshot } from "./api.ts";
 import { PARQUET_EXPORT_DEFAULTS } from "../parquet/writer.ts";
 import { EncoderWorkers, ParquetEncoderThread } from "../parquet/encoder_thread.ts";
 import { REWRITE_SLICE_ROWS, rewriteTurn } from "./column_rewrite.ts";
+import { SINCE_LAST_TURN, yieldIfDue } from "../exec/event_loop_turn.ts";
 import { decodeGeneric } from "./parquet_generic_decode.ts";
 import { decodeOnWorker, decodeThreadTuning } from "./parquet_decode_thread.ts";
 import { PARQUET_PARSERS } from "../parquet/reader.ts";
@@ -276,7 +277,15 @@ export async function decodeParquetColumn(
     const off = await decodeOnWorker(file.path, part.parquet!.size, file.metadata, at, n, col);
     if (off) return off;
   }
-  return await decodeGeneric(file.bytes, file.metadata, at, n, col, dict, rewriteTurn());
+  return await decodeGeneric(file.bytes, file.metadata, at, n, col, dict, readTurn);
+}
+
+/**
+ * The turn between a decode's slices. A column is decoded inside a scan's slice (its first
+ * read), so the slice counts from the last turn anyone took, not from the decode's start.
+ */
+async function readTurn(): Promise<void> {
+  await yieldIfDue(SINCE_LAST_TURN);
 }
 
 /**
@@ -320,7 +329,7 @@ function decodeFast(
   const read: ReadRange = bytes instanceof ArrayBuffer
     ? (start, end) => new Uint8Array(bytes, start, end - start)
     : async (start, end) => new Uint8Array(await bytes.slice(start, end));
-  return decodeColumnFast(read, file.metadata, at, n, target, { into, turn: rewriteTurn() });
+  return decodeColumnFast(read, file.metadata, at, n, target, { into, turn: readTurn });
 }
 
 /** A local file's column: its chunks read through one handle into recycled buffers. */
@@ -336,7 +345,7 @@ async function decodeLocal(
   try {
     return await decodeColumnFast(reader.read, metadata, at, n, target, {
       into,
-      turn: rewriteTurn(),
+      turn: readTurn,
       recycle: recycleChunk,
       readInto: (start, end, dest) => {
         parquetColumnDecodes.inPlaceReads++;

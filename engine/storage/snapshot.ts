@@ -21,7 +21,7 @@ import { decodeRecord } from "./var_column.ts";
 import { SymbolDictView, SymbolTable } from "./symbol_dict.ts";
 import type { ColumnChunk } from "./column_chunk.ts";
 import { encodeOffsets } from "./var_column.ts";
-import { yieldIfDue } from "../exec/event_loop_turn.ts";
+import { SINCE_LAST_TURN, yieldIfDue } from "../exec/event_loop_turn.ts";
 import {
   decodeParquetColumn,
   openParquetPartition,
@@ -347,13 +347,13 @@ export class Snapshot implements TableSnapshot {
             return void t.set(encodeOffsets(c.offsets, 0, fileRows + 1, 0).subarray(f, f + t.length));
           }
           // Only this block's entries, a slice at a time with turns between: a million of them
-          // in one piece held the event loop ~40 ms (issue #17).
+          // in one piece held the event loop ~40 ms (issue #17). The slice counts from the last
+          // turn anyone took (SINCE_LAST_TURN), not from here: the scan held the loop before.
           const first = f / 8, entries = t.length / 8;
-          let since = performance.now();
           for (let k = 0; k < entries; k += OFFSETS_SLICE) {
             const n = Math.min(entries - k, OFFSETS_SLICE);
             t.set(encodeOffsets(c.offsets, first + k, first + k + n, 0), k * 8);
-            since = await yieldIfDue(since);
+            await yieldIfDue(SINCE_LAST_TURN);
           }
         }
         : (t, f) => readInto(ipath, f, t),
@@ -367,11 +367,10 @@ export class Snapshot implements TableSnapshot {
         ? async (t, f) => {
           // Copied a few MiB at a time (the first touch of a fresh block's pages costs most).
           const d = (await parquetVar()).data;
-          let since = performance.now();
           for (let k = 0; k < t.length; k += DATA_SLICE_BYTES) {
             const n = Math.min(t.length - k, DATA_SLICE_BYTES);
             t.set(d.subarray(f + k, f + k + n), k);
-            since = await yieldIfDue(since);
+            await yieldIfDue(SINCE_LAST_TURN);
           }
         }
         : (t, f) => readInto(dpath, f, t),

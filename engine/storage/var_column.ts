@@ -115,12 +115,22 @@ export function decodeRecord(t: ColumnType, data: Uint8Array, start: number): Va
   return utf8.decode(data.subarray(from, from + length));
 }
 
+/**
+ * Short values (the common case) a code unit at a time: spreading a typed array into
+ * String.fromCharCode costs ~300 ns a value through the iterator, the loop ~50 ns; a scan of a
+ * million STRING values spent most of its time here (issue #17, parquet_turns_test.ts).
+ */
+const UTF16_LOOP_UNITS_MAX = 32;
+/** Code units a String.fromCharCode.apply call takes at once (arguments land on the stack). */
+const UTF16_APPLY_UNITS = 8192;
+
 function decodeUtf16(data: Uint8Array, from: number, units: number): string {
-  if (((data.byteOffset + from) & 1) === 0) {
+  if (units > UTF16_LOOP_UNITS_MAX && ((data.byteOffset + from) & 1) === 0) {
     const codes = new Uint16Array(data.buffer, data.byteOffset + from, units);
     let s = "";
-    for (let i = 0; i < units; i += 8192) {
-      s += String.fromCharCode(...codes.subarray(i, Math.min(units, i + 8192)));
+    for (let i = 0; i < units; i += UTF16_APPLY_UNITS) {
+      const piece = codes.subarray(i, Math.min(units, i + UTF16_APPLY_UNITS));
+      s += String.fromCharCode.apply(null, piece as unknown as number[]);
     }
     return s;
   }
