@@ -284,7 +284,7 @@ export async function* readParquetBatches(
               const lo = Math.max(at, p.rowStart);
               const hi = Math.min(at + len, p.rowStart + p.data.length);
               for (let r = lo; r < hi; r++) {
-                writeValue(c.type, data, r - at, toEngineValue(c.type, p.data[r - p.rowStart]));
+                writeValue(c.type, data, r - at, parquetValue(c.type, p.data[r - p.rowStart]));
               }
             }
             return { type: c.type, data };
@@ -297,7 +297,14 @@ export async function* readParquetBatches(
   }
 }
 
-function toEngineValue(t: ColumnType, v: unknown): Value {
+/**
+ * A raw value hyparquet gives (with PARQUET_PARSERS, utf8 off) as the engine value of type `t`:
+ * for read_parquet() columns (engineTypeOf) and for the table's own Parquet partitions, whose
+ * columns are read as the type they were written from (engine/parquet/writer.ts: IPV4, GEOHASH,
+ * SYMBOL and STRING too). Text comes as a string, or as bytes where utf8 is off (ENUM columns,
+ * a JSON logical type without the converted type).
+ */
+export function parquetValue(t: ColumnType, v: unknown): Value {
   if (v === null || v === undefined) return null;
   switch (t.tag) {
     case "BOOLEAN":
@@ -310,6 +317,10 @@ function toEngineValue(t: ColumnType, v: unknown): Value {
       return typeof v === "bigint" ? Number(v) : (v as number);
     case "CHAR":
       return (v as number) === 0 ? null : String.fromCharCode(v as number);
+    case "IPV4":
+      return (v as number) >>> 0;
+    case "GEOHASH":
+      return BigInt(v as number | bigint);
     case "LONG":
     case "DATE":
     case "TIMESTAMP":
@@ -322,9 +333,9 @@ function toEngineValue(t: ColumnType, v: unknown): Value {
       for (let w = 3; w >= 0; w--) x = (x << 64n) | view.getBigUint64(w * 8, true);
       return x;
     }
+    case "SYMBOL":
+    case "STRING":
     case "VARCHAR":
-      // ENUM columns (and a JSON logical type without the converted type) come as bytes:
-      // utf8 is off so that un-annotated BYTE_ARRAY stays BINARY.
       return typeof v === "string" ? v : v instanceof Uint8Array ? UTF8.decode(v) : String(v);
     default:
       return v as Value;

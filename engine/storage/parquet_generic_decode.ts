@@ -10,10 +10,10 @@
  */
 import { type AsyncBuffer, type FileMetaData, parquetRead } from "hyparquet";
 import { SqlError } from "../base/errors.ts";
-import { allocVectorData, type Value, writeValue } from "../base/values.ts";
+import { allocVectorData, writeValue } from "../base/values.ts";
 import type { StoredColumn } from "./api.ts";
 import { decompressors } from "../parquet/codecs.ts";
-import { PARQUET_PARSERS } from "../parquet/reader.ts";
+import { PARQUET_PARSERS, parquetValue } from "../parquet/reader.ts";
 import { encodeChunk } from "./append.ts";
 import type { ColumnChunk } from "./column_chunk.ts";
 import { joinChunks } from "./column_rewrite.ts";
@@ -56,7 +56,7 @@ export async function decodeGeneric(
     for (let from = 0; from < rows; from += DECODE_SLICE_ROWS) {
       const to = Math.min(rows, from + DECODE_SLICE_ROWS);
       const data = allocVectorData(col.type, to - from);
-      for (let r = from; r < to; r++) writeValue(col.type, data, r - from, valueOf(col, values[r]));
+      for (let r = from; r < to; r++) writeValue(col.type, data, r - from, parquetValue(col.type, values[r]));
       pieces.push(encodeChunk(col, data, to - from, dict));
       await turn();
     }
@@ -71,43 +71,4 @@ export async function decodeGeneric(
   }
   if (pieces.length === 0) return encodeChunk(col, allocVectorData(col.type, 0), 0, dict);
   return pieces.length === 1 ? pieces[0] : joinChunks(pieces);
-}
-
-/** A raw Parquet value as the engine value of the column it was written from (engine/parquet/writer.ts). */
-function valueOf(col: StoredColumn, v: unknown): Value {
-  if (v === null || v === undefined) return null;
-  switch (col.type.tag) {
-    case "BOOLEAN":
-      return v === true;
-    case "CHAR":
-      return (v as number) === 0 ? null : String.fromCharCode(v as number);
-    case "IPV4":
-      return (v as number) >>> 0;
-    case "GEOHASH":
-      return BigInt(v as number | bigint);
-    case "BYTE":
-    case "SHORT":
-    case "INT":
-    case "FLOAT":
-    case "DOUBLE":
-      return typeof v === "bigint" ? Number(v) : (v as number);
-    case "LONG":
-    case "DATE":
-    case "TIMESTAMP":
-    case "TIMESTAMP_NS":
-      return typeof v === "bigint" ? v : BigInt(v as number);
-    case "LONG256": {
-      const b = v as Uint8Array;
-      const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-      let x = 0n;
-      for (let w = 3; w >= 0; w--) x = (x << 64n) | view.getBigUint64(w * 8, true);
-      return x;
-    }
-    case "SYMBOL":
-    case "STRING":
-    case "VARCHAR":
-      return typeof v === "string" ? v : new TextDecoder().decode(v as Uint8Array);
-    default:
-      return v as Value;
-  }
 }
