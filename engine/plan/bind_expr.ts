@@ -387,11 +387,13 @@ export function castTo(arg: BoundExpr, to: ColumnType, pos: number): BoundExpr {
 
 function bindCase(e: A.CaseExpr, ctx: BindContext): BoundExpr {
   const operand = e.operand ? bindExpr(e.operand, ctx) : undefined;
-  const whens = e.whens.map((w) => {
-    const cond = operand
-      ? callByName("=", [operand, bindExpr(w.when, ctx)], w.when.pos, ctx)
-      : bindExpr(w.when, ctx);
-    return { cond, then: bindExpr(w.then, ctx) };
+  const whens = operand ? switchWhens(e, operand, ctx) : e.whens.map((w) => {
+    const cond = bindExpr(w.when, ctx);
+    // QuestDB's CaseFunctionFactory (ConditionalExpressionTest): `CASE WHEN i THEN ...`.
+    if (cond.type.tag !== "BOOLEAN" && cond.type.tag !== "NULL") {
+      throw new SqlError(`BOOLEAN expected, found ${typeName(cond.type)}`, w.when.pos);
+    }
+    return { cond, then: bindExpr(w.then, ctx), pos: w.then.pos };
   });
   const otherwise0 = e.else ? bindExpr(e.else, ctx) : constant(T.NULL, null);
   let type: ColumnType = otherwise0.type;
@@ -401,9 +403,41 @@ function bindCase(e: A.CaseExpr, ctx: BindContext): BoundExpr {
   return {
     kind: "case",
     type,
-    whens: whens.map((w, i) => ({ cond: w.cond, then: castTo(w.then, type, e.whens[i].then.pos) })),
+    whens: whens.map((w) => ({ cond: w.cond, then: castTo(w.then, type, w.pos) })),
     otherwise,
   };
+}
+
+/**
+ * The branches of `CASE x WHEN v THEN ...`, which QuestDB compiles to its `switch` function
+ * (ConditionalExpressionTest#testConditionalValidationAndOwnershipGatesRecover): a constant
+ * seen twice is an error at the second, and of several `WHEN null` branches the last one
+ * answers for a NULL operand (the switch's key map keeps the last).
+ */
+function switchWhens(
+  e: A.CaseExpr,
+  operand: BoundExpr,
+  ctx: BindContext,
+): { cond: BoundExpr; then: BoundExpr; pos: number }[] {
+  const seen = new Set<unknown>();
+  const values = e.whens.map((w) => bindExpr(w.when, ctx));
+  const lastNull = values.findLastIndex((v) => isConst(v) && v.value === null);
+  const out = [];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i], w = e.whens[i];
+    if (isConst(v) && v.value !== null) {
+      const key = `${v.type.tag}:${String(valueKey(v.value))}`;
+      if (seen.has(key)) throw new SqlError("duplicate branch", w.when.pos);
+      seen.add(key);
+    }
+    if (isConst(v) && v.value === null && i !== lastNull) continue;
+    out.push({
+      cond: callByName("=", [operand, v], w.when.pos, ctx),
+      then: bindExpr(w.then, ctx),
+      pos: w.then.pos,
+    });
+  }
+  return out;
 }
 
 function inIntervals(arg: BoundExpr, intervals: Interval[], not: boolean): BoundExpr {

@@ -29,7 +29,8 @@ export function baseName(item: A.SelectItem, legacy: boolean): string {
     if (e.kind === "cast" && e.syntax === "colon" && e.expr.kind === "column") return e.expr.name;
     // A typed literal (`ipv4 '1.1.1.1'`) is a cast too (IPv4Test#testStrIPv4Cast names it `cast`).
     if (e.kind === "cast") return "cast";
-    if (e.kind === "case") return "case";
+    // The simple form is QuestDB's `switch` function (ConditionalExpressionTest names it so).
+    if (e.kind === "case") return e.operand ? "switch" : "case";
     // EXISTS is a function in QuestDB (ExistsFunctionFactoryTest names it `exists`).
     if (e.kind === "exists") return "exists";
     if (e.kind === "binary" && e.op === "||") return "concat";
