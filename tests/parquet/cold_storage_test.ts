@@ -11,6 +11,7 @@ import S3rver from "s3rver";
 import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { adminSession, Engine, type SqlError } from "../../engine/mod.ts";
 import { rows } from "./_rows.ts";
+import { answers, failure } from "./_tables.ts";
 import { storageOf } from "../../engine/engine.ts";
 import { ColdStorageTask } from "../../engine/cold_storage.ts";
 import type { ObjectStoreConfig } from "../../engine/storage/mod.ts";
@@ -20,15 +21,6 @@ import { coldStorageSettings } from "../../main.ts";
 
 const BUCKET = "cold";
 const SERVER_KEY = "S3RVER"; // s3rver's built-in account
-
-async function failure(engine: Engine, sql: string): Promise<string> {
-  try {
-    await rows(engine, sql);
-  } catch (e) {
-    return (e as SqlError).message;
-  }
-  throw new Error(`expected an error from ${sql}`);
-}
 
 const TABLE = `CREATE TABLE t AS (
   SELECT timestamp_sequence('2024-01-01', 1800000000L) ts,
@@ -48,13 +40,7 @@ const QUERIES = [
   "SELECT ts, sum(l) FROM t SAMPLE BY 6h",
 ];
 
-async function answers(engine: Engine): Promise<string[]> {
-  const out: string[] = [];
-  for (const q of QUERIES) {
-    out.push(JSON.stringify(await rows(engine, q), (_, v) => typeof v === "bigint" ? `${v}n` : v));
-  }
-  return out;
-}
+const answersNow = (engine: Engine) => answers(engine, QUERIES);
 
 /** name → [isRemote, isParquet, diskSize] from table_partitions('t'). */
 async function partitions(engine: Engine): Promise<Map<string, [boolean, boolean, bigint]>> {
@@ -142,7 +128,7 @@ Deno.test(
       let engine = await open(root, store);
       try {
         await engine.execute(TABLE, adminSession());
-        const before = await answers(engine);
+        const before = await answersNow(engine);
         await engine.execute(
           "ALTER TABLE t CONVERT PARTITION TO REMOTE LIST '2024-01-01', '2024-01-02'",
           adminSession(),
@@ -164,7 +150,7 @@ Deno.test(
           const head = await client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }));
           assert.equal(BigInt(head.ContentLength!), size);
         }
-        assert.deepEqual(await answers(engine), before);
+        assert.deepEqual(await answersNow(engine), before);
         // The local copies went after the commit; only local partitions keep folders.
         assert.deepEqual(
           (await localFolders(root)).filter((f) => f.startsWith("2024-01-0") && /^2024-01-0[12]/.test(f)),
@@ -178,23 +164,23 @@ Deno.test(
         await engine.close();
         // A restart: nothing cached, the remote partitions are read from the bucket.
         engine = await open(root, store);
-        assert.deepEqual(await answers(engine), before);
+        assert.deepEqual(await answersNow(engine), before);
         assert.deepEqual((await partitions(engine)).get("2024-01-01")?.[0], true);
         // Parallel workers read them too (the store's settings travel with the snapshot origin).
         await engine.close();
         engine = await open(root, store, { parallelWorkers: 2, parallelValuesMin: 1 });
         const jobs = engine.parallel.jobs;
-        assert.deepEqual(await answers(engine), before);
+        assert.deepEqual(await answersNow(engine), before);
         assert.ok(engine.parallel.jobs > jobs, "the workers ran some of the queries");
         // Back to native: the data comes back from the bucket; the object is collected later.
         await engine.execute("ALTER TABLE t CONVERT PARTITION TO NATIVE LIST '2024-01-01'", adminSession());
         assert.deepEqual((await partitions(engine)).get("2024-01-01")?.slice(0, 2), [false, false]);
-        assert.deepEqual(await answers(engine), before);
+        assert.deepEqual(await answersNow(engine), before);
         assert.equal((await keys()).size, 2);
         const task = new ColdStorageTask(storageOf(engine), { checkIntervalMs: 3_600_000 });
         assert.deepEqual(await task.runOnce(), { moved: 0, collected: 1 });
         assert.equal((await keys()).size, 1);
-        assert.deepEqual(await answers(engine), before);
+        assert.deepEqual(await answersNow(engine), before);
       } finally {
         await engine.close();
       }
@@ -210,7 +196,7 @@ Deno.test(
       const engine = await open(root, store);
       try {
         await engine.execute(TABLE, adminSession());
-        const before = await answers(engine);
+        const before = await answersNow(engine);
         // A crash between upload and commit leaves an object `_txn` does not name.
         const tableDir =
           (await rows(engine, "SELECT directoryName FROM tables() WHERE table_name = 't'"))[0][0];
@@ -238,7 +224,7 @@ Deno.test(
           "2024-01-02",
           "2024-01-03",
         ]);
-        assert.deepEqual(await answers(engine), before);
+        assert.deepEqual(await answersNow(engine), before);
       } finally {
         await engine.close();
       }
@@ -381,7 +367,7 @@ Deno.test(
       let engine = await open(root, store);
       try {
         await engine.execute(TABLE, adminSession());
-        const before = await answers(engine);
+        const before = await answersNow(engine);
         await engine.execute(
           "ALTER TABLE t SET STORAGE POLICY(TO PARQUET 1d, DROP LOCAL 2 DAYS)",
           adminSession(),
@@ -401,7 +387,7 @@ Deno.test(
           "2024-01-05:native",
         ]);
         assert.equal((await keys()).size, 2);
-        assert.deepEqual(await answers(engine), before);
+        assert.deepEqual(await answersNow(engine), before);
         // Disabled, a shorter DROP LOCAL does nothing; the policy is kept in the metadata across a restart.
         await engine.execute("ALTER TABLE t DISABLE STORAGE POLICY", adminSession());
         await engine.execute("ALTER TABLE t SET STORAGE POLICY(DROP LOCAL 1d)", adminSession());
@@ -416,7 +402,7 @@ Deno.test(
           await failure(engine, "ALTER TABLE t ENABLE STORAGE POLICY"),
           /table has no storage policy/,
         );
-        assert.deepEqual(await answers(engine), before);
+        assert.deepEqual(await answersNow(engine), before);
         // QuestDB's errors, at the clause.
         const sql = "ALTER TABLE t SET STORAGE POLICY(TO PARQUET 1d, DROP REMOTE 3d)";
         try {
@@ -450,14 +436,14 @@ Deno.test(
     const engine = await open(root, undefined);
     try {
       await engine.execute(TABLE, adminSession());
-      const before = await answers(engine);
+      const before = await answersNow(engine);
       await engine.execute("ALTER TABLE t SET STORAGE POLICY(TO PARQUET 2d, DROP LOCAL 1d)", adminSession());
       const task = new ColdStorageTask(storageOf(engine), { checkIntervalMs: 3_600_000 }, false);
       assert.deepEqual(await task.runOnce(), { moved: 0, collected: 0 });
       const parts = await partitions(engine);
       assert.deepEqual([...parts].filter(([, p]) => p[1]).map(([n]) => n), ["2024-01-01", "2024-01-02"]);
       assert.ok([...parts.values()].every((p) => !p[0]), "nothing remote");
-      assert.deepEqual(await answers(engine), before);
+      assert.deepEqual(await answersNow(engine), before);
     } finally {
       await engine.close();
       await Deno.remove(root, { recursive: true });

@@ -5,39 +5,12 @@
  * folder with the same answers.
  */
 import assert from "node:assert/strict";
-import { adminSession, Engine, type SqlError } from "../../engine/mod.ts";
+import { adminSession, Engine } from "../../engine/mod.ts";
 import { rows } from "./_rows.ts";
+import { answers, failure, typesTable } from "./_tables.ts";
 import { openDuck } from "./duckdb.ts";
 
-async function failure(engine: Engine, sql: string): Promise<string> {
-  try {
-    await engine.execute(sql, adminSession());
-  } catch (e) {
-    return (e as SqlError).message;
-  }
-  throw new Error(`expected an error from ${sql}`);
-}
-
-/** Every storable type the Parquet encoder takes, NULLs included. */
-const TABLE = `CREATE TABLE t AS (
-  SELECT timestamp_sequence('2024-01-01', 1800000000L) ts,
-    rnd_symbol('A','B','C', NULL) sym,
-    CASE WHEN x % 9 = 0 THEN NULL ELSE x * 1.25 END d,
-    x l,
-    CASE WHEN x % 4 = 0 THEN NULL ELSE cast(x AS INT) END i,
-    CASE WHEN x % 6 = 0 THEN NULL ELSE 'v' || x END vc,
-    cast(CASE WHEN x % 5 = 0 THEN NULL ELSE 's' || x END AS STRING) st,
-    x % 2 = 0 b,
-    cast(x AS SHORT) sh,
-    cast(x % 100 AS BYTE) by,
-    cast(x / 3.0 AS FLOAT) f,
-    cast(x * 1000 AS DATE) dt,
-    rnd_uuid4() u,
-    rnd_geohash(30) g,
-    rnd_ipv4() ip,
-    rnd_long256() l256,
-    rnd_char() ch
-  FROM long_sequence(200)) TIMESTAMP(ts) PARTITION BY DAY`;
+const TABLE = typesTable("t");
 
 const QUERIES = [
   "SELECT * FROM t",
@@ -47,13 +20,7 @@ const QUERIES = [
   "SELECT ts, sum(l) FROM t SAMPLE BY 6h",
 ];
 
-async function answers(engine: Engine): Promise<string[]> {
-  const out: string[] = [];
-  for (const q of QUERIES) {
-    out.push(JSON.stringify(await rows(engine, q), (_, v) => typeof v === "bigint" ? `${v}n` : v));
-  }
-  return out;
-}
+const answersNow = (engine: Engine) => answers(engine, QUERIES);
 
 async function withRoot(fn: (root: string) => Promise<void>): Promise<void> {
   const root = await Deno.makeTempDir({ prefix: "qdb_pq_convert_" });
@@ -71,7 +38,7 @@ Deno.test("CONVERT PARTITION TO PARQUET keeps every answer, shows the format, re
     let engine = await open(root);
     try {
       await engine.execute(TABLE, adminSession());
-      const before = await answers(engine);
+      const before = await answersNow(engine);
       await engine.execute(
         "ALTER TABLE t CONVERT PARTITION TO PARQUET LIST '2024-01-01', '2024-01-02'",
         adminSession(),
@@ -88,10 +55,10 @@ Deno.test("CONVERT PARTITION TO PARQUET keeps every answer, shows the format, re
         ["2024-01-05", false],
       ]);
       assert.ok((parts[0][2] as bigint) > 0n && parts[2][2] === -1n);
-      assert.deepEqual(await answers(engine), before, "same answers with Parquet partitions");
+      assert.deepEqual(await answersNow(engine), before, "same answers with Parquet partitions");
       await engine.close();
       engine = await open(root);
-      assert.deepEqual(await answers(engine), before, "same answers after reopening");
+      assert.deepEqual(await answersNow(engine), before, "same answers after reopening");
 
       const refused = await failure(engine, "INSERT INTO t (ts, l) VALUES ('2024-01-01T05:00:00Z', 1)");
       assert.match(refused, /partition is in Parquet format; convert it to NATIVE first/);
@@ -102,7 +69,7 @@ Deno.test("CONVERT PARTITION TO PARQUET keeps every answer, shows the format, re
         await failure(engine, "ALTER TABLE t CONVERT PARTITION TO PARQUET LIST '2024-01-05'"),
         /active partition/,
       );
-      assert.deepEqual(await answers(engine), before, "refused writes left nothing");
+      assert.deepEqual(await answersNow(engine), before, "refused writes left nothing");
 
       // Schema changes that touch metadata only keep reading the file by column id.
       await engine.execute("ALTER TABLE t RENAME COLUMN vc TO vc2", adminSession());
@@ -118,7 +85,7 @@ Deno.test("CONVERT PARTITION TO PARQUET keeps every answer, shows the format, re
       );
       const after = await rows(engine, "SELECT isParquet FROM table_partitions('t')");
       assert.deepEqual(after.map((r) => r[0]), [false, false, false, false, false]);
-      assert.deepEqual(await answers(engine), before, "same answers after converting back");
+      assert.deepEqual(await answersNow(engine), before, "same answers after converting back");
       await engine.execute("INSERT INTO t (ts, l) VALUES ('2024-01-01T05:00:00Z', 1)", adminSession());
       assert.deepEqual(await rows(engine, "SELECT count() FROM t"), [[201n]]);
     } finally {
