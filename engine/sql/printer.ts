@@ -24,8 +24,25 @@ export function exprToText(e: Expr): string {
  * so `max(CASE WHEN s = 'a' ...)` and `max(CASE WHEN s = 'A' ...)` stay two aggregates.
  */
 export function exprKey(e: Expr): string {
-  // Printed strings double their inner quotes, so toggling at every quote keeps `'it''s'` whole.
-  return print(e, false).split("'").map((part, i) => (i % 2 === 0 ? part.toLowerCase() : part)).join("'");
+  // Printed strings and quoted names double their inner quotes, so toggling at every quote keeps
+  // `'it''s'` whole; a single quote inside a "quoted name" opens no string.
+  let out = "", from = 0, quote = "";
+  const text = print(e, false);
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c !== "'" && c !== '"') continue;
+    if (quote === "") {
+      out += text.slice(from, i).toLowerCase();
+      from = i;
+      quote = c;
+    } else if (c === quote) {
+      out += quote === "'" ? text.slice(from, i) : text.slice(from, i).toLowerCase();
+      from = i;
+      quote = "";
+    }
+  }
+  const rest = text.slice(from);
+  return out + (quote === "'" ? rest : rest.toLowerCase());
 }
 
 /** SQL text of an expression that parses back to the same tree. */
