@@ -106,10 +106,23 @@ export function formatGeohash(v: bigint, bits: number): string {
   return v.toString(2).padStart(bits, "0");
 }
 
-/** `('lo', 'hi')` with both ends as TIMESTAMP text (§18.3 INTERVAL). */
+/**
+ * `('lo', 'hi')` (§18.3 INTERVAL) with each end in milliseconds, as QuestDB's Interval.toSink
+ * writes it (`toMSecString`; SampleByFillTest#testFillPrevIntervalMultiKey prints
+ * `('2020-01-01T00:00:00.000Z', '2020-02-01T00:00:00.000Z')`); a missing end is `null`.
+ */
 export function formatInterval(i: Interval, unit: TimeUnit = "us"): string {
-  return `('${formatTicks(i.lo, unit)}', '${formatTicks(i.hi, unit)}')`;
+  const perMs = unit === "ns" ? 1_000_000n : unit === "us" ? 1000n : 1n;
+  const end = (t: bigint) => {
+    if (t === INTERVAL_END_NULL) return "null";
+    const q = t / perMs;
+    return `'${formatTicks(q * perMs > t ? q - 1n : q, "ms")}'`;
+  };
+  return `(${end(i.lo)}, ${end(i.hi)})`;
 }
+
+/** The NULL end of an interval: the least 64-bit value (QuestDB's Numbers.LONG_NULL). */
+const INTERVAL_END_NULL = -(2n ** 63n);
 
 /**
  * The §18.3 text of value `v` of type `t`; null for SQL NULL and for BINARY (whose content is

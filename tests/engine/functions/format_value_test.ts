@@ -67,9 +67,12 @@ Deno.test("GEOHASH prints base-32 characters or a bit string", () => {
   assert.equal(formatValue(1n, geohashType(7)), "0000001");
 });
 
-Deno.test("INTERVAL prints both ends as quoted timestamps", () => {
+// QuestDB's Interval.toSink writes each end with millisecond precision (toMSecString):
+// SampleByFillTest#testFillPrevIntervalMultiKey prints ('2020-01-01T00:00:00.000Z', ...).
+Deno.test("INTERVAL prints both ends as quoted timestamps in milliseconds", () => {
   assert.equal(
-    formatValue({ lo: 1728385787573000n, hi: 1728472187573000n }, T.INTERVAL),
-    "('2024-10-08T11:09:47.573000Z', '2024-10-09T11:09:47.573000Z')",
+    formatValue({ lo: 1728385787573999n, hi: 1728472187573000n }, T.INTERVAL),
+    "('2024-10-08T11:09:47.573Z', '2024-10-09T11:09:47.573Z')",
   );
+  assert.equal(formatValue({ lo: -1n, hi: -(2n ** 63n) }, T.INTERVAL), "('1969-12-31T23:59:59.999Z', null)");
 });
