@@ -6,16 +6,10 @@
 import assert from "node:assert/strict";
 import { adminSession, Engine, StatementCache, T } from "../../engine/mod.ts";
 import { storageOf } from "../../engine/engine.ts";
+import { withTempEngine } from "./_temp_engine.ts";
 
-async function withEngine(fn: (engine: Engine) => Promise<void>): Promise<void> {
-  const root = await Deno.makeTempDir({ prefix: "qdb_prepared_" });
-  const engine = await Engine.open({ root, cacheBytes: 64 * 1024 * 1024, parallelWorkers: 0 });
-  try {
-    await fn(engine);
-  } finally {
-    await engine.close();
-    await Deno.remove(root, { recursive: true });
-  }
+function withEngine(fn: (engine: Engine) => Promise<void>): Promise<void> {
+  return withTempEngine({ prefix: "qdb_prepared_", cacheBytes: 64 * 1024 * 1024, parallelWorkers: 0 }, fn);
 }
 
 async function rows(engine: Engine, stmt: Parameters<Engine["execute"]>[0], params: unknown[] = []) {

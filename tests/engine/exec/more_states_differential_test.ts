@@ -13,11 +13,15 @@
  * row accumulators for them.
  */
 import assert from "node:assert/strict";
-import { adminSession, Engine } from "../../../engine/mod.ts";
-import { bothWays, resultKey, rows } from "../_result_rows.ts";
+import { adminSession } from "../../../engine/mod.ts";
+import { rows } from "../_result_rows.ts";
 import { setReferenceExecution } from "../../../engine/exec/vector/physical.ts";
 import { BigSumAgg } from "../../../engine/exec/vector/big_sum_states.ts";
 import { decimalType } from "../../../engine/base/types.ts";
+import { statesAgree, withMainHeapEngine } from "./_states_agree.ts";
+
+/** The GROUP BY lists each aggregate list runs under (besides unkeyed and an empty selection). */
+const KEYS = ["k", "g", "k, b"];
 
 const AGGS = [
   "count(DISTINCT i)",
@@ -41,9 +45,7 @@ const AGGS = [
 ];
 
 Deno.test("DISTINCT pairs and approx_percentile histograms on typed states answer as the row path", async () => {
-  const root = await Deno.makeTempDir({ prefix: "qdb_more_states_" });
-  const engine = await Engine.open({ root, cacheBytes: 64 * 1024 * 1024, parallelWorkers: 0 });
-  try {
+  await withMainHeapEngine("qdb_more_states_", async (engine) => {
     // 150K rows (more than two batches); g has 3,000 groups, so the (group, value) pairs of
     // wide pass the pair bits' limits.
     await engine.execute(
@@ -62,7 +64,7 @@ Deno.test("DISTINCT pairs and approx_percentile histograms on typed states answe
         "('2024-03-02', 'ky', 2, NULL, NULL, NULL, false, NULL, NULL)",
       adminSession(),
     );
-    await statesAgree(engine, "t", AGGS);
+    await statesAgree(engine, { table: "t", aggs: AGGS, keys: KEYS });
     // Values too far apart for the histogram's range fail on both paths, never hang.
     await engine.execute(
       "CREATE TABLE u AS (SELECT x % 2 k, CASE WHEN x = 1 THEN 1e-300 ELSE 1e300 END v FROM long_sequence(3))",
@@ -79,10 +81,7 @@ Deno.test("DISTINCT pairs and approx_percentile histograms on typed states answe
         setReferenceExecution(false);
       }
     }
-  } finally {
-    await engine.close();
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 const TYPED_AGGS = [
@@ -149,9 +148,7 @@ const TYPED_AGGS = [
 ];
 
 Deno.test("DECIMAL, LONG256, UUID, BOOLEAN aggregates and first/last of every type on typed states answer as the row path", async () => {
-  const root = await Deno.makeTempDir({ prefix: "qdb_more_states_types_" });
-  const engine = await Engine.open({ root, cacheBytes: 64 * 1024 * 1024, parallelWorkers: 0 });
-  try {
+  await withMainHeapEngine("qdb_more_states_types_", async (engine) => {
     await engine.execute(
       "CREATE TABLE v AS (SELECT timestamp_sequence('2024-01-01', 1_000_000L) ts, rnd_symbol(5, 2, 3, 3) k, " +
         "x % 2000 g, rnd_double(4) d, rnd_int(0, 100, 4) i, rnd_boolean() b, " +
@@ -161,11 +158,8 @@ Deno.test("DECIMAL, LONG256, UUID, BOOLEAN aggregates and first/last of every ty
         "FROM long_sequence(150_000)) TIMESTAMP(ts) PARTITION BY DAY",
       adminSession(),
     );
-    await statesAgree(engine, "v", TYPED_AGGS);
-  } finally {
-    await engine.close();
-    await Deno.remove(root, { recursive: true });
-  }
+    await statesAgree(engine, { table: "v", aggs: TYPED_AGGS, keys: KEYS });
+  });
 });
 
 Deno.test("DECIMAL sums stay exact across the flush of their 32-bit parts (2^21 rows)", () => {
@@ -204,27 +198,3 @@ Deno.test("DECIMAL sums stay exact across the flush of their 32-bit parts (2^21 
   }
   assert.equal(agg.result(3), null);
 });
-
-/**
- * `aggs` over `table` (columns k, g, b, i) keyed three ways, unkeyed, and over an empty
- * selection: on typed-array states (no row accumulators in EXPLAIN) and equal to the row path.
- */
-async function statesAgree(engine: Engine, table: string, aggs: string[]): Promise<void> {
-  const list = aggs.join(", ");
-  const queries = [
-    `SELECT k, ${list} FROM ${table} GROUP BY k`,
-    `SELECT g, ${list} FROM ${table} GROUP BY g`,
-    `SELECT k, b, ${list} FROM ${table} GROUP BY k, b`,
-    `SELECT ${list} FROM ${table}`,
-    `SELECT k, ${list} FROM ${table} WHERE i < 0 GROUP BY k`,
-    `SELECT ${list} FROM ${table} WHERE i < 0`,
-  ];
-  for (const sql of queries) {
-    const { got, want, plan } = await bothWays(engine, sql);
-    assert.match(plan, /vectorized hash/, sql);
-    assert.doesNotMatch(plan, /row accumulators/, sql);
-    const sort = (rs: unknown[][]) => rs.map((r) => r.map(resultKey).join("|")).sort();
-    assert.deepEqual(sort(got), sort(want), sql);
-    if (!sql.includes("i < 0 GROUP")) assert.ok(got.length > 0, sql);
-  }
-}

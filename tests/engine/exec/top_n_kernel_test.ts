@@ -8,10 +8,9 @@
  * workers cut into many small morsels.
  */
 import assert from "node:assert/strict";
-import { adminSession, Engine } from "../../../engine/mod.ts";
-import { setReferenceExecution } from "../../../engine/exec/vector/physical.ts";
-import { topNTuning } from "../../../engine/exec/vector/top_n_parallel.ts";
+import { adminSession } from "../../../engine/mod.ts";
 import { explain, rows } from "../_result_rows.ts";
+import { minuteTs, reference, seededRandom, withTopNEngine } from "./_top_n_setup.ts";
 
 const QUERIES = [
   "SELECT ts, d, e FROM t ORDER BY d DESC, ts DESC LIMIT 20",
@@ -28,19 +27,9 @@ const QUERIES = [
   "SELECT ts, s, d, e FROM t WHERE s IS NULL AND d > -3 ORDER BY d - 2 LIMIT 11",
 ];
 
-async function reference(engine: Engine, sql: string): Promise<unknown[][]> {
-  setReferenceExecution(true);
-  try {
-    return await rows(engine, sql);
-  } finally {
-    setReferenceExecution(false);
-  }
-}
-
 /** DOUBLEs with NULLs, infinities and few distinct values (ties), in day partitions. */
 function values(n: number): string {
-  let x = 11;
-  const rnd = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const rnd = seededRandom(11);
   const num = () => {
     const u = rnd();
     if (u < 0.05) return "NULL";
@@ -50,7 +39,7 @@ function values(n: number): string {
   };
   const out: string[] = [];
   for (let r = 0; r < n; r++) {
-    const ts = new Date(Date.UTC(2024, 0, 1) + r * 60_000).toISOString();
+    const ts = minuteTs(r);
     const s = ["'a'", "'b'", "'c'", "NULL"][Math.floor(rnd() * 4)];
     out.push(`('${ts}', ${num()}, ${num()}, ${Math.floor(rnd() * 8)}, ${s})`);
   }
@@ -59,16 +48,7 @@ function values(n: number): string {
 
 for (const workers of [0, 2]) {
   Deno.test(`top-N through the threshold kernel equals the full sort (${workers} workers)`, async () => {
-    const root = await Deno.makeTempDir({ prefix: "qdb_topn_kernel_" });
-    const morselRows = topNTuning.morselRows;
-    topNTuning.morselRows = 500;
-    const engine = await Engine.open({
-      root,
-      cacheBytes: 32 * 1024 * 1024,
-      parallelWorkers: workers,
-      parallelValuesMin: 1,
-    });
-    try {
+    await withTopNEngine({ prefix: "qdb_topn_kernel_", workers, morselRows: 500 }, async (engine) => {
       await engine.execute(
         "CREATE TABLE t (ts TIMESTAMP, d DOUBLE, e DOUBLE, q INT, s SYMBOL) TIMESTAMP(ts) PARTITION BY DAY",
         adminSession(),
@@ -84,10 +64,6 @@ for (const workers of [0, 2]) {
       assert.ok(asc.slice(0, 30).every((r) => r[1] === null), "NULLs first ascending");
       const desc = await rows(engine, QUERIES[2]);
       assert.ok(desc.every((r) => r[1] === 4.75) || desc[0][1] === 4.75, "largest first descending");
-    } finally {
-      topNTuning.morselRows = morselRows;
-      await engine.close();
-      await Deno.remove(root, { recursive: true });
-    }
+    });
   });
 }

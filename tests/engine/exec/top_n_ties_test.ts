@@ -8,10 +8,9 @@
  * and on an empty table.
  */
 import assert from "node:assert/strict";
-import { adminSession, Engine } from "../../../engine/mod.ts";
-import { setReferenceExecution } from "../../../engine/exec/vector/physical.ts";
-import { topNTuning } from "../../../engine/exec/vector/top_n_parallel.ts";
+import { adminSession } from "../../../engine/mod.ts";
 import { rows } from "../_result_rows.ts";
+import { minuteTs, reference, seededRandom, withTopNEngine } from "./_top_n_setup.ts";
 
 const QUERIES = [
   "SELECT ts, s, d FROM t ORDER BY s, d DESC LIMIT 20",
@@ -27,23 +26,13 @@ const QUERIES = [
   "SELECT ts, l, d FROM t ORDER BY l DESC, d DESC LIMIT 500",
 ];
 
-async function reference(engine: Engine, sql: string): Promise<unknown[][]> {
-  setReferenceExecution(true);
-  try {
-    return await rows(engine, sql);
-  } finally {
-    setReferenceExecution(false);
-  }
-}
-
 /** Few distinct values per column, NULLs in each, LONGs around 2^60 one apart. */
 function values(n: number): string {
-  let x = 17;
-  const rnd = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const rnd = seededRandom(17);
   const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)];
   const out: string[] = [];
   for (let r = 0; r < n; r++) {
-    const ts = new Date(Date.UTC(2024, 0, 1) + r * 60_000).toISOString();
+    const ts = minuteTs(r);
     const d = rnd() < 0.05 ? "NULL" : String(Math.floor(rnd() * 12) / 2);
     const l = rnd() < 0.05 ? "NULL" : String(Math.floor(rnd() * 5));
     const i = rnd() < 0.05 ? "NULL" : String(Math.floor(rnd() * 4));
@@ -58,16 +47,7 @@ function values(n: number): string {
 
 for (const workers of [0, 2]) {
   Deno.test(`top-N with a tying first key equals the full sort (${workers} workers)`, async () => {
-    const root = await Deno.makeTempDir({ prefix: "qdb_topn_ties_" });
-    const morselRows = topNTuning.morselRows;
-    topNTuning.morselRows = 700;
-    const engine = await Engine.open({
-      root,
-      cacheBytes: 32 * 1024 * 1024,
-      parallelWorkers: workers,
-      parallelValuesMin: 1,
-    });
-    try {
+    await withTopNEngine({ prefix: "qdb_topn_ties_", workers, morselRows: 700 }, async (engine) => {
       await engine.execute(
         "CREATE TABLE t (ts TIMESTAMP, s SYMBOL, d DOUBLE, l LONG, i INT, big LONG, str STRING, b BOOLEAN) " +
           "TIMESTAMP(ts) PARTITION BY DAY",
@@ -85,10 +65,6 @@ for (const workers of [0, 2]) {
       assert.ok(top.every((r) => r[1] === top[0][1]), "first key ties over the whole answer");
       const big = await rows(engine, QUERIES[5]);
       assert.equal(big[0][1], 1152921504606846978n, "the largest of LONGs one double apart first");
-    } finally {
-      topNTuning.morselRows = morselRows;
-      await engine.close();
-      await Deno.remove(root, { recursive: true });
-    }
+    });
   });
 }

@@ -7,12 +7,12 @@
  * table. A GROUP BY of too many groups on the workers fails with the memory limit error.
  */
 import assert from "node:assert/strict";
-import { Engine, SqlError } from "../../../engine/mod.ts";
+import type { Engine } from "../../../engine/mod.ts";
 import { extrapolate, groupEstimate } from "../../../engine/exec/vector/group_estimate.ts";
-import { hashTuning } from "../../../engine/parallel/worker_pool.ts";
 import { partitionTuning } from "../../../engine/exec/vector/hash_parallel.ts";
 import { bothWays } from "../_result_rows.ts";
-import { assertSame, explain, parallelEngine, rows, run } from "./_parallel_util.ts";
+import { assertSame, explain, rows, run } from "./_parallel_util.ts";
+import { assertMemoryLimitError, withTunedEngine } from "./_tuned_engine.ts";
 
 Deno.test("extrapolate: a small domain saturates, a value per row keeps growing, uniform domains fit", () => {
   // 7 values: every slice saw them all.
@@ -40,32 +40,13 @@ async function makeTable(engine: Engine): Promise<void> {
 }
 
 /** Runs `fn` with 16K-row morsels (a limit of 4K groups a morsel) on a parallel engine. */
-async function withEngine(fn: (e: Engine) => Promise<void>, queryMemoryBytes?: number): Promise<void> {
-  const root = await Deno.makeTempDir({ prefix: "qdb_group_estimate_" });
-  const morselRows = hashTuning.morselRows, workersMin = partitionTuning.workersMin;
-  hashTuning.morselRows = 16384;
-  // Two workers run many-group shapes as hash partitions here (by default only from four).
-  partitionTuning.workersMin = 2;
-  try {
-    const engine = queryMemoryBytes === undefined ? await parallelEngine(root) : await Engine.open({
-      root,
-      cacheBytes: 64 * 1024 * 1024,
-      parallelWorkers: 2,
-      parallelValuesMin: 1,
-      queryMemoryBytes,
-    });
-    try {
-      await makeTable(engine);
-      await fn(engine);
-    } finally {
-      await engine.close();
-    }
-  } finally {
-    hashTuning.morselRows = morselRows;
-    partitionTuning.workersMin = workersMin;
-    groupEstimate.share = 0.25;
-    await Deno.remove(root, { recursive: true });
-  }
+function withEngine(fn: (e: Engine) => Promise<void>, queryMemoryBytes?: number): Promise<void> {
+  return withTunedEngine({
+    prefix: "qdb_group_estimate_",
+    morselRows: 16384,
+    setUp: makeTable,
+    queryMemoryBytes,
+  }, fn);
 }
 
 const MANY = [
@@ -165,19 +146,10 @@ Deno.test("a GROUP BY of too many groups on the workers fails with the memory li
     const sql = "SELECT u, count(*) FROM t GROUP BY u";
     // As hash partitions (the plan's choice) and as morsels merged here (forced).
     assert.match(await explain(engine, sql), /radix 2/);
-    await assert.rejects(rows(engine, sql), (e: unknown) => {
-      assert.ok(e instanceof SqlError && e.kind === "limit", `not the limit error: ${e}`);
-      assert.match(e.message, new RegExp(`query memory limit exceeded.*\\[query.memory.limit=${small}\\]`));
-      return true;
-    });
+    await assertMemoryLimitError(rows(engine, sql), small);
     groupEstimate.share = Infinity;
     assert.match(await explain(engine, sql), /parallel 2/);
-    await assert.rejects(rows(engine, sql), (e: unknown) => {
-      assert.ok(e instanceof SqlError, `not a SqlError: ${e}`);
-      assert.equal(e.kind, "limit", e.message);
-      assert.match(e.message, new RegExp(`query memory limit exceeded.*\\[query.memory.limit=${small}\\]`));
-      return true;
-    });
+    await assertMemoryLimitError(rows(engine, sql), small);
     // The engine carries on: few groups fit.
     assert.equal((await rows(engine, "SELECT k, count(*) FROM t GROUP BY k")).length, 10);
   }, small);

@@ -7,11 +7,10 @@
  * the engine carries on.
  */
 import assert from "node:assert/strict";
-import { Engine, SqlError } from "../../../engine/mod.ts";
-import { partitionTuning } from "../../../engine/exec/vector/hash_parallel.ts";
-import { hashTuning } from "../../../engine/parallel/worker_pool.ts";
+import type { Engine } from "../../../engine/mod.ts";
 import { bothWays } from "../_result_rows.ts";
-import { assertSame, CACHE_BYTES, explain, rows, run } from "./_parallel_util.ts";
+import { assertSame, explain, rows, run } from "./_parallel_util.ts";
+import { assertMemoryLimitError, withTunedEngine } from "./_tuned_engine.ts";
 
 const ROWS = 40_000;
 
@@ -31,30 +30,8 @@ async function makeTable(engine: Engine): Promise<void> {
 }
 
 /** Runs `fn` on a 2-worker engine that takes radix aggregation, with 4K-row morsels. */
-async function withEngine(fn: (e: Engine) => Promise<void>, queryMemoryBytes?: number): Promise<void> {
-  const root = await Deno.makeTempDir({ prefix: "qdb_radix_" });
-  const morselRows = hashTuning.morselRows, workersMin = partitionTuning.workersMin;
-  hashTuning.morselRows = 4096;
-  partitionTuning.workersMin = 2;
-  try {
-    const engine = await Engine.open({
-      root,
-      cacheBytes: CACHE_BYTES,
-      parallelWorkers: 2,
-      parallelValuesMin: 1,
-      queryMemoryBytes,
-    });
-    try {
-      await makeTable(engine);
-      await fn(engine);
-    } finally {
-      await engine.close();
-    }
-  } finally {
-    hashTuning.morselRows = morselRows;
-    partitionTuning.workersMin = workersMin;
-    await Deno.remove(root, { recursive: true });
-  }
+function withEngine(fn: (e: Engine) => Promise<void>, queryMemoryBytes?: number): Promise<void> {
+  return withTunedEngine({ prefix: "qdb_radix_", morselRows: 4096, setUp: makeTable, queryMemoryBytes }, fn);
 }
 
 /** Many groups a morsel: each of these runs as radix aggregation. */
@@ -119,11 +96,7 @@ Deno.test("radix aggregation past query.memory.limit fails with the limit error;
     const sql = "SELECT ts, count(*) FROM t GROUP BY ts";
     assert.match(await explain(engine, sql), /radix 2/);
     for (let attempt = 0; attempt < 2; attempt++) {
-      await assert.rejects(rows(engine, sql), (e: unknown) => {
-        assert.ok(e instanceof SqlError && e.kind === "limit", `not the limit error: ${e}`);
-        assert.match(e.message, new RegExp(`query memory limit exceeded.*\\[query.memory.limit=${limit}\\]`));
-        return true;
-      });
+      await assertMemoryLimitError(rows(engine, sql), limit);
     }
     // Few groups fit; a radix job that fits still answers as the reference does.
     assert.equal((await rows(engine, "SELECT b, count(*) FROM t GROUP BY b")).length, 2);
