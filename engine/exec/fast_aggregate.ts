@@ -14,7 +14,7 @@
  */
 import { keyText } from "../base/key_text.ts";
 import type { ColumnType } from "../base/types.ts";
-import { type Batch, type Interval, LONG_NULL, type Value } from "../base/values.ts";
+import { type Batch, type Interval, LONG_NULL, SYMBOL_NULL_KEY, type Value } from "../base/values.ts";
 
 import {
   kernels,
@@ -621,12 +621,18 @@ function finishBatch(n: AggregateNode, s: Shape, snap: TableSnapshot, partials: 
   const keyCount = groups.length - 1;
   const dict = snap.symbols(s.scan.columnIndexes[s.key]);
   const out: Value[][] = [];
+  const codes: number[] = [];
   for (let slot = 0; slot < groups.length; slot++) {
     if (rowsPerGroup[slot] === 0) continue;
-    const keyValue = slot === keyCount ? null : dict.valueOf(slot);
-    out.push([keyValue, ...s.aggs.map((a, i) => finish(a, groups[slot][i], rowsPerGroup[slot]))]);
+    codes.push(slot === keyCount ? SYMBOL_NULL_KEY : slot);
+    out.push([null, ...s.aggs.map((a, i) => finish(a, groups[slot][i], rowsPerGroup[slot]))]);
   }
-  return rowsToBatch(types, out);
+  // The key stays the table's SYMBOL, codes and dictionary, as a scan gives it: a join, sort or
+  // GROUP BY above keys on the codes (j3, trades JOIN quotes' per-symbol max: the keys as
+  // strings made the join gather and the GROUP BY above hash a string per joined row).
+  const batch = rowsToBatch(types, out);
+  batch.columns[0] = { type: types[0], data: Int32Array.from(codes), dict };
+  return batch;
 }
 
 type RowsArg = { rowCount: number; sel?: number; selCount?: number };
