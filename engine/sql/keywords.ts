@@ -35,7 +35,6 @@ export const RESERVED = new Set([
   "select",
   "then",
   "union",
-  "when",
   "where",
   "with",
 ]);
@@ -43,6 +42,10 @@ export const RESERVED = new Set([
 /** Words that end a select item instead of becoming its alias (`select a from t`). */
 export const SELECT_ALIAS_STOP = new Set([
   ...RESERVED,
+  // `when` names a column in QuestDB (LatestByTest#testLatestByPartitionByDesignatedTimestamp:
+  // `create table forecasts (when timestamp, ...)`, `select when, ts ...`); CASE reads it by
+  // position, and it still ends an expression's implicit alias.
+  "when",
   "sample",
   "latest",
   "window",
