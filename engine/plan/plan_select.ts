@@ -31,6 +31,7 @@ import { planQuery } from "./plan_query.ts";
 import { orderByTimestamp } from "./order_by_timestamp.ts";
 import { planHaving } from "./plan_having.ts";
 import { needsGroupedWindows, planGroupedWindows } from "./plan_window_grouped.ts";
+import { needsNestedWindows, planNestedWindows } from "./plan_nested_windows.ts";
 import type { OuterRefs } from "./outer_refs.ts";
 import { planDistinctOn } from "./plan_distinct_on.ts";
 import { checkLimitSigns } from "../exec/limit.ts";
@@ -97,6 +98,7 @@ export function planSelect(
   pc: PlanContext,
 ): PlanNode {
   core = selectListSetFunctions(commaJoinsAsEquiJoins(core));
+  if (needsNestedWindows(core, orderBy)) return planNestedWindows(core, orderBy, limit, pc);
   if (needsGroupedWindows(core)) return planGroupedWindows(core, orderBy, limit, pc);
   if (core.having) return planHaving(core, orderBy, limit, pc);
   let { node, scope } = planFrom(core.from, pc);
