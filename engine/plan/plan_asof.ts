@@ -6,6 +6,7 @@
 import { SqlError } from "../base/errors.ts";
 import type * as A from "../sql/ast.ts";
 import { bindExpr } from "./bind_expr.ts";
+import type { BoundExpr } from "./bound.ts";
 import { conjuncts } from "./intervals_from_where.ts";
 import type { PlanContext } from "./plan_context.ts";
 import type { Planned } from "./plan_from.ts";
@@ -31,6 +32,17 @@ function toleranceOf(t: NonNullable<A.Join["tolerance"]>): bigint {
   return per * BigInt(t.amount);
 }
 
+const TEXT_TAGS = new Set(["SYMBOL", "STRING", "VARCHAR"]);
+
+/**
+ * A key column under casts between SYMBOL, STRING and VARCHAR, which keep the text: keys match
+ * by text either way (JoinCastTest#testStringCastsInAsOfJoin: `ON l.k = r.k::string`).
+ */
+function textCastsUnwrapped(e: BoundExpr): BoundExpr {
+  while (e.kind === "cast" && TEXT_TAGS.has(e.type.tag) && TEXT_TAGS.has(e.arg.type.tag)) e = e.arg;
+  return e;
+}
+
 export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanContext): Planned {
   const kind = j.kind as "asof" | "lt" | "splice";
   const leftTs = left.node.timestampIndex;
@@ -50,7 +62,7 @@ export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanC
     const pred = bindExpr(j.on, bindContext(scope, pc, "JOIN"));
     for (const c of conjuncts(pred)) {
       if (c.kind === "call" && c.name === "=" && c.args.length === 2) {
-        const [a, b] = c.args;
+        const [a, b] = c.args.map(textCastsUnwrapped);
         if (a.kind === "column" && b.kind === "column") {
           if (a.index < leftWidth && b.index >= leftWidth) {
             leftKeys.push(a.index);
