@@ -61,6 +61,9 @@ function readGeohashPrecision(p: ParseState, spec: TypeSpec): void {
     throw syntaxError("invalid GEOHASH type precision range, must be [1, 60] bits", t.pos);
   }
   spec.geoBits = bits;
+  // QuestDB reports a missing `)` at the end of the precision (GeoHashQueryTest
+  // #testAlterTableAddGeoHashBitsColumnInvalidSyntax5: `geohash(11c` fails at 36).
+  if (p.atEnd()) throw syntaxError("invalid GEOHASH type literal, expected ')'", t.pos + t.text.length);
   p.closeParen(open);
 }
 

@@ -26,6 +26,9 @@ Deno.test("type geohash precision is in bits", () => {
   assert.equal(typeOf("GEOHASH(40b)").geoBits, 40);
   assert.equal(parseError("select x::geohash(13c)").position, 18);
   assert.equal(parseError("select x::geohash(8)").position, 18);
+  // A missing `)` is reported after the precision (GeoHashQueryTest
+  // #testAlterTableAddGeoHashBitsColumnInvalidSyntax5).
+  assert.equal(parseError("select x::geohash(11c").position, 21);
 });
 
 Deno.test("type decimal takes precision and scale", () => {
