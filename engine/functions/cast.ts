@@ -343,9 +343,15 @@ export function parseLong256Text(s: string): bigint | undefined {
   return /^0[xX][0-9a-fA-F]{1,64}$/.test(s) ? BigInt("0x" + s.slice(2)) : undefined;
 }
 
-/** Base-32 geohash text → the top `bits` bits; undefined when too short or not geohash text. */
-export function parseGeohashText(s: string, bits: number): bigint | undefined {
-  if (s.length * 5 < bits || s.length > 12) return undefined;
+/**
+ * Base-32 geohash text → the top `bits` bits; undefined when too short or not geohash text.
+ * As QuestDB's GeoHashes.fromStringTruncatingNl, only the first 12 characters (60 bits) are read
+ * (GeoHashQueryTest#testGeoHashReadAllCharLengths stores '1234567890quest' in a geohash(12c) as
+ * '1234567890qu').
+ */
+export function parseGeohashText(text: string, bits: number): bigint | undefined {
+  const s = text.slice(0, 12);
+  if (s.length * 5 < bits) return undefined;
   let v = 0n;
   for (const c of s) {
     const i = GEOHASH_ALPHABET.indexOf(c.toLowerCase());

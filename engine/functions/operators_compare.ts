@@ -63,6 +63,14 @@ function bindComparison(op: CmpOp, args: BoundArg[]): ScalarBinding | string {
       },
     };
   }
+  const [ta, tb] = [args[0].type, args[1].type];
+  if (
+    ta.tag === "GEOHASH" && tb.tag === "GEOHASH" && ta.geoBits !== tb.geoBits && (op === "=" || op === "!=")
+  ) {
+    // Geohashes of different precision are never equal (QuestDB's EqGeoHashGeoHashFunctionFactory;
+    // GeoHashQueryTest#testGeoHashNotEqualsNullTest: `cast(geo4 as geohash(5c)) != geo4` is true).
+    return { returns: T.BOOLEAN, eval: () => op === "!=" };
+  }
   const plan = planComparison(op, args);
   if (typeof plan === "string") return plan;
   const { left, right, sentinelNull } = plan;

@@ -104,6 +104,13 @@ Deno.test("text parses into timestamps, UUID, IPv4, LONG256 and geohash", () => 
   assert.equal(castValue("u33d8", T.STRING, geohashType(10)), (26n << 5n) | 3n);
   assert.equal(castValue(1n, T.LONG, T.LONG256), 1n);
   assert.equal(castValue(0b1101n, geohashType(4), geohashType(2)), 0b11n);
+  // Only the first 12 characters are read, as QuestDB's GeoHashes.fromStringTruncatingNl
+  // (GeoHashQueryTest#testGeoHashReadAllCharLengths).
+  assert.equal(
+    castValue("1234567890quest", T.STRING, geohashType(60)),
+    castValue("1234567890qu", T.STRING, geohashType(60)),
+  );
+  assert.equal(castValue("1234567890quest", T.STRING, geohashType(5)), 1n);
 });
 
 Deno.test("unparseable constant text is an error; column text becomes NULL", () => {

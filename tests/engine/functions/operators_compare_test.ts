@@ -1,6 +1,6 @@
 import { SqlError } from "../../../engine/base/errors.ts";
 import assert from "node:assert/strict";
-import { T } from "../../../engine/base/types.ts";
+import { geohashType, T } from "../../../engine/base/types.ts";
 import { COMPARISON_OPERATORS } from "../../../engine/functions/operators_compare.ts";
 import { bindError, c, call, col, find, lit, run } from "./_helpers.ts";
 
@@ -102,4 +102,14 @@ Deno.test("booleans, UUIDs and IPv4 compare with their own kind and with text", 
 
 Deno.test("incompatible operand types do not bind", () => {
   assert.match(bindError(op("="), [col(T.BOOLEAN), lit(1)]), /no matching operator `=`/);
+});
+
+// QuestDB's EqGeoHashGeoHashFunctionFactory: geohashes of different precision are never equal
+// (GeoHashQueryTest#testGeoHashNotEqualsNullTest: `cast(geo4 as geohash(5c)) != geo4` is true).
+Deno.test("geohashes of different precision are never equal", () => {
+  const [g5, g7] = [geohashType(25), geohashType(35)];
+  assert.equal(call(op("="), [col(g5), col(g7)], [1n, 1n << 10n]), false);
+  assert.equal(call(op("!="), [col(g5), col(g7)], [1n, 1n << 10n]), true);
+  assert.equal(call(op("="), [col(g5), col(g5)], [1n, 1n]), true);
+  assert.match(bindError(op("<"), [col(g5), col(g7)]), /no matching operator/);
 });
