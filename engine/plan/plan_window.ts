@@ -17,6 +17,7 @@ import { type PlanNode, shape, type WindowCall } from "./plan_node.ts";
 import { bindContext } from "./plan_select.ts";
 import { Scope } from "./scope.ts";
 import { reversed } from "./order_by_timestamp.ts";
+import { checkLagLeadArgs } from "./window_lag_lead.ts";
 
 const RANK_LIKE = new Set(["row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile"]);
 const VALUE_FNS = new Set(["lag", "lead", "first_value", "last_value", "nth_value"]);
@@ -197,6 +198,7 @@ function bindWindowCall(
     aggregate = binding.returns;
   }
   const type = resultType(name, args, call, aggregate);
+  if (name === "lag" || name === "lead") checkLagLeadArgs(call, args, type);
   if ((name === "lag" || name === "lead") && args.length > 2) {
     args[2] = castTo(args[2], type, call.args[2].pos);
   }
