@@ -48,6 +48,16 @@ const YIELD_ROWS = 65_536;
 /** Columns written at once by a rewrite: bounds memory to a few whole columns. */
 const REWRITE_COLUMNS_PARALLEL = 4;
 
+/** An append's options as the table store gives them. */
+export interface AppendRowsOptions extends AppendOptions {
+  /**
+   * The rows of local Parquet partition `p` as native column files in a new, uncommitted
+   * version folder (parquet_merge.ts), which the append then writes into like any native
+   * partition; without it a write into a Parquet partition is refused.
+   */
+  unpackParquet?: (p: PartitionState) => Promise<PartitionState>;
+}
+
 export interface AppendResult {
   /** The table's partitions after the append, sorted by time. */
   partitions: PartitionState[];
@@ -101,7 +111,7 @@ export async function appendRows(
   state: TableState,
   work: WriteSet,
   input: RowsToWrite,
-  options: AppendOptions = {},
+  options: AppendRowsOptions = {},
 ): Promise<AppendResult | undefined> {
   const meta = state.meta;
   const n = input.rowCount;
@@ -151,7 +161,7 @@ export async function appendRows(
   const byName = new Map(state.txn.partitions.map((p) => [p.name, p]));
   const dedup = meta.dedupKeys.length > 0;
   for (const g of groups) {
-    const p = byName.get(g.name);
+    let p = byName.get(g.name);
     // The group's rows of a column after `fileRows` rows of its files, a slice at a time with
     // turns between when the group is large (column_rewrite.ts).
     const writeGroup = (path: string, ci: number, fileRows: number) => {
@@ -161,7 +171,13 @@ export async function appendRows(
         : writeRange(path, c, fileRows, chunks[ci], g.from, g.to, turn);
     };
     let next: PartitionState;
-    if (p?.parquet) throw parquetWriteError(meta.name, p.name);
+    if (p?.parquet) {
+      // A remote (cold) partition is refused: it would come back to local disk.
+      if (!options.unpackParquet || p.parquet.remote !== undefined) {
+        throw parquetWriteError(meta.name, p.name);
+      }
+      p = await options.unpackParquet(p);
+    }
     if (!p) next = await writePartition(state, work, g, writeGroup);
     else if (!ts || g.minTs > p.maxTs || (g.minTs === p.maxTs && !dedup)) {
       next = await appendInPlace(state, work, p, g, writeGroup);

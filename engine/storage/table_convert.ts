@@ -71,7 +71,12 @@ export async function convertPartitionsOp(
  * values and encoding them in one piece held the event loop for seconds (issue #17). (The
  * snapshot still decodes a Parquet column whole, on its first read.)
  */
-async function writeNative(w: TableWriter, snap: TableSnapshot, index: number, path: string): Promise<void> {
+export async function writeNative(
+  w: TableWriter,
+  snap: TableSnapshot,
+  index: number,
+  path: string,
+): Promise<void> {
   const rowCount = snap.partitions[index].rowCount;
   const turn = rewriteTurn();
   for (const [c, col] of snap.meta.columns.entries()) {

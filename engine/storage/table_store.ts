@@ -38,6 +38,7 @@ import {
 import { updateOp } from "./table_update.ts";
 import { deleteOp } from "./table_delete.ts";
 import { convertPartitionsOp } from "./table_convert.ts";
+import { repackParquet, unpackParquet } from "./parquet_merge.ts";
 import { ParquetWriteError } from "./parquet_partition.ts";
 import { partitionsDueForParquet } from "./parquet_format.ts";
 import { log } from "../base/log.ts";
@@ -114,9 +115,10 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
   }
 
   /**
-   * Appends rows. In a FORMAT PARQUET table (parquet_format.ts) a write into a Parquet partition
-   * first converts it back to native (one commit), and after the append every partition due is
-   * converted to Parquet (another commit): readers see each state whole, never a mix.
+   * Appends rows; rows into local Parquet partitions merge into new Parquet versions in the same
+   * commit (parquet_merge.ts). In a FORMAT PARQUET table (parquet_format.ts) a write into a remote
+   * Parquet partition first converts it back to native (one commit), and after the append every
+   * partition due is converted to Parquet (another commit): readers see each state whole.
    */
   async append(rows: RowsToWrite, options?: AppendOptions): Promise<number> {
     const convertedBack = new Set<string>();
@@ -157,13 +159,61 @@ export class TableStore implements Table, SnapshotHost, TableWriter {
 
   #appendOnce(rows: RowsToWrite, options?: AppendOptions): Promise<number> {
     return this.#writeRows(async (work) => {
-      const result = await appendRows(this.#state, work, rows, options);
-      if (!result) return 0;
-      await this.commit(work, { partitions: result.partitions });
-      engineStats.committedRows += result.written;
-      if (this.meta.wal) engineStats.walRows += result.written;
-      return result.written;
+      // Local Parquet partitions the rows go to are unpacked, written and repacked before the
+      // one commit (parquet_merge.ts).
+      const unpacked = new Set<string>();
+      let committed: TableSnapshot | undefined;
+      try {
+        const result = await appendRows(this.#state, work, rows, {
+          ...options,
+          unpackParquet: (p) => {
+            unpacked.add(p.name);
+            committed ??= this.snapshot();
+            return unpackParquet(this, work, committed, p);
+          },
+        });
+        if (!result) return 0;
+        const partitions = unpacked.size === 0
+          ? result.partitions
+          : await this.#repackParquet(work, result.partitions, unpacked);
+        await this.commit(work, { partitions });
+        engineStats.committedRows += result.written;
+        if (this.meta.wal) engineStats.walRows += result.written;
+        return result.written;
+      } finally {
+        committed?.release();
+      }
     });
+  }
+
+  /**
+   * Writes the partitions `names` of an append's uncommitted `partitions` as Parquet, reading
+   * them through a snapshot of that state (its symbol counts include this write's new symbols).
+   */
+  async #repackParquet(
+    work: WriteSet,
+    partitions: PartitionState[],
+    names: ReadonlySet<string>,
+  ): Promise<PartitionState[]> {
+    const old = this.#state;
+    const symbolCounts = Object.fromEntries(
+      this.meta.columns.filter((c) => c.type.tag === "SYMBOL").map((c) => [c.id, old.dicts.get(c.id)!.size]),
+    );
+    const txn: TxnState = { ...old.txn, txn: old.txn.txn + 1, partitions, symbolCounts };
+    // Not counted among the live snapshots: it reads only folders this write made.
+    const host: SnapshotHost = {
+      tablePath: this.tablePath,
+      tableId: this.tableId,
+      cache: this.cache,
+      objectStore: this.objectStore,
+      released: () => {},
+    };
+    const written = new Snapshot(host, makeState(this.meta, old.columnIdNext, txn, old.dicts));
+    try {
+      return await repackParquet(work, written, partitions, names);
+    } finally {
+      written.release();
+    }
   }
 
   update(changes: ColumnUpdate[]): Promise<void> {

@@ -1,10 +1,72 @@
 /**
- * One round of the crash tests (convert_crash_test.ts, cold_storage_crash_test.ts): start a child
- * script that works on a table root in a loop, wait until it prints "ready", let it work for
- * `workMs`, SIGKILL it. The child prints `commitWord` after each committed step; the count tells
- * the caller whether kills also landed between commits.
+ * One round of the crash tests (convert_crash_test.ts, cold_storage_crash_test.ts,
+ * parquet_merge_test.ts): start a child script that works on a table root in a loop, wait until
+ * it prints "ready", let it work for `workMs`, SIGKILL it. The child prints `commitWord` after
+ * each committed step; the count tells the caller whether kills also landed between commits.
+ * Also the table those tests crash and how they read it back.
  */
 import assert from "node:assert/strict";
+import { Engine, type Value } from "../../engine/mod.ts";
+import { rows } from "./_rows.ts";
+import { answers } from "./_tables.ts";
+
+/** The crash tests' table t: 100,000 rows over five DAY partitions, NULLs in d and vc. */
+export const CRASH_TABLE =
+  `CREATE TABLE t AS (SELECT timestamp_sequence('2024-01-01', 4000000L) ts, rnd_symbol('A','B','C') sym,
+     x l, CASE WHEN x % 9 = 0 THEN NULL ELSE x * 0.5 END d,
+     CASE WHEN x % 6 = 0 THEN NULL ELSE 'v' || x END vc
+   FROM long_sequence(100000)) TIMESTAMP(ts) PARTITION BY DAY`;
+
+/** What the crash tests compare before and after a kill. */
+export const CRASH_QUERIES = [
+  "SELECT sym, count(), sum(l), sum(d), count(vc), min(ts), max(ts) FROM t GROUP BY sym ORDER BY sym",
+  "SELECT * FROM t WHERE l % 997 = 0",
+];
+
+/** CRASH_QUERIES' answers and table t's partitions (name, isParquet) from a fresh engine on `root`. */
+export async function answersAt(root: string): Promise<{ text: string; formats: Value[][] }> {
+  const engine = await Engine.open({ root, cacheBytes: 64 * 1024 * 1024 });
+  try {
+    const text = JSON.stringify(await answers(engine, CRASH_QUERIES));
+    return { text, formats: await rows(engine, "SELECT name, isParquet FROM table_partitions('t')") };
+  } finally {
+    await engine.close();
+  }
+}
+
+/**
+ * Kills the child of `round` `rounds` times, each after a random `workMs` below `workMsMax`,
+ * checking after each kill that table t answers as before it started, with as many partitions
+ * (the same formats too unless `formatsMayChange`) and one folder per partition. Returns the
+ * commits the child reported.
+ */
+export async function killRounds(
+  root: string,
+  options: Omit<KillRound, "workMs"> & { rounds: number; workMsMax: number; formatsMayChange?: boolean },
+): Promise<number> {
+  const before = await answersAt(root);
+  let commits = 0;
+  for (let round = 0; round < options.rounds; round++) {
+    commits += await runAndKill({ ...options, workMs: 50 + Math.floor(Math.random() * options.workMsMax) });
+    const after = await answersAt(root);
+    assert.equal(after.text, before.text, `round ${round}: answers changed after the kill`);
+    assert.equal(after.formats.length, before.formats.length);
+    if (!options.formatsMayChange) assert.deepEqual(after.formats, before.formats, `round ${round}: formats`);
+    const folders = partitionFolders(root);
+    assert.equal(
+      folders.length,
+      before.formats.length,
+      `round ${round}: recovery left stray folders ${folders}`,
+    );
+  }
+  return commits;
+}
+
+/** The partition folders of table t in `root` (recovery leaves one per partition). */
+export function partitionFolders(root: string): string[] {
+  const tableDir = [...Deno.readDirSync(root)].find((e) => e.name.startsWith("t~"))!.name;
+  return [...Deno.readDirSync(`${root}/${tableDir}`)].filter((e) => e.isDirectory).map((e) => e.name);
+}
 
 export interface KillRound {
   /** Child script next to this file, e.g. "./_convert_crash_child.ts". */

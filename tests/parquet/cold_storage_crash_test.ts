@@ -11,14 +11,9 @@ import S3rver from "s3rver";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { adminSession, Engine, type Value } from "../../engine/mod.ts";
 import { rows } from "./_rows.ts";
-import { runAndKill } from "./_kill_loop.ts";
+import { CRASH_QUERIES as QUERIES, CRASH_TABLE, partitionFolders, runAndKill } from "./_kill_loop.ts";
 import { storageOf } from "../../engine/engine.ts";
 import { ColdStorageTask } from "../../engine/cold_storage.ts";
-
-const QUERIES = [
-  "SELECT sym, count(), sum(l), sum(d), count(vc), min(ts), max(ts) FROM t GROUP BY sym ORDER BY sym",
-  "SELECT * FROM t WHERE l % 997 = 0",
-];
 
 Deno.test({
   name:
@@ -60,13 +55,7 @@ Deno.test({
       });
     try {
       let engine = await open();
-      await engine.execute(
-        `CREATE TABLE t AS (SELECT timestamp_sequence('2024-01-01', 4000000L) ts, rnd_symbol('A','B','C') sym,
-           x l, CASE WHEN x % 9 = 0 THEN NULL ELSE x * 0.5 END d,
-           CASE WHEN x % 6 = 0 THEN NULL ELSE 'v' || x END vc
-         FROM long_sequence(100000)) TIMESTAMP(ts) PARTITION BY DAY`,
-        adminSession(),
-      );
+      await engine.execute(CRASH_TABLE, adminSession());
       const before: Value[][][] = [];
       for (const q of QUERIES) before.push(await rows(engine, q));
       const partitionCount = (await rows(engine, "SELECT count() FROM table_partitions('t')"))[0][0];
@@ -91,10 +80,7 @@ Deno.test({
           const remote = parts.filter((p) => p[1] === true).map((p) => p[0] as string);
           remoteSeen += remote.length;
           // Recovery: a remote partition has no local folder, every local one exactly one.
-          const tableDir = [...Deno.readDirSync(root)].find((e) => e.name.startsWith("t~"))!.name;
-          const folders = [...Deno.readDirSync(`${root}/${tableDir}`)].filter((e) => e.isDirectory).map((e) =>
-            e.name
-          );
+          const folders = partitionFolders(root);
           assert.equal(folders.length, parts.length - remote.length, `round ${round}: folders ${folders}`);
           for (const name of remote) {
             assert.ok(!folders.some((f) => f.startsWith(name)), `${name} still local`);
