@@ -629,7 +629,7 @@ export function isAggregateCall(e: A.FunctionCall): boolean {
 }
 
 /** Functions that exist only with OVER: called without it, QuestDB names the missing clause. */
-const WINDOW_ONLY_FUNCTIONS = new Set([
+export const WINDOW_ONLY_FUNCTIONS: ReadonlySet<string> = new Set([
   "row_number",
   "rank",
   "dense_rank",

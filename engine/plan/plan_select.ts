@@ -34,6 +34,7 @@ import { needsGroupedWindows, planGroupedWindows } from "./plan_window_grouped.t
 import { needsNestedWindows, planNestedWindows } from "./plan_nested_windows.ts";
 import type { OuterRefs } from "./outer_refs.ts";
 import { planDistinctOn } from "./plan_distinct_on.ts";
+import { groupByKeyAsts, implicitKeyAsts } from "./group_by_keys.ts";
 import { checkLimitSigns } from "../exec/limit.ts";
 import { Scope } from "./scope.ts";
 
@@ -309,22 +310,9 @@ function planAggregation(
 ) {
   const inputCtx = bindContext(scope, pc);
   // Keys: explicit GROUP BY (aliases and 1-based positions allowed), else the non-aggregate items.
-  const keyAsts: A.Expr[] = [];
-  if (core.groupBy) {
-    for (const g of core.groupBy) {
-      if (g.kind === "literal" && g.type === "int") {
-        const item = items[(g.value as number) - 1];
-        if (!item) throw new SqlError("GROUP BY position out of range", g.pos);
-        keyAsts.push(item.ast.expr);
-      } else if (g.kind === "column" && !g.qualifier && scope.find(g.name, undefined, g.pos) === undefined) {
-        const item = items.find((i) => i.ast.alias?.toLowerCase() === g.name.toLowerCase());
-        if (!item) throw new SqlError(`Invalid column: ${g.name}`, g.pos);
-        keyAsts.push(item.ast.expr);
-      } else keyAsts.push(g);
-    }
-  } else {
-    for (const i of items) if (!containsAggregate(i.ast.expr)) keyAsts.push(i.ast.expr);
-  }
+  const keyAsts: A.Expr[] = core.groupBy
+    ? groupByKeyAsts(core.groupBy, items, scope)
+    : implicitKeyAsts(items.map((i) => i.ast.expr), scope);
   const keys = keyAsts.map((k) => bindExpr(k, inputCtx));
   const keyTexts = keyAsts.map((k) => exprKey(k));
   const aggs: AggregateCall[] = [];
