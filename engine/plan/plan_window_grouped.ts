@@ -47,6 +47,7 @@ export function planGroupedWindows(
       throw new SqlError("'*' is not allowed with aggregates and window functions", i.expr.pos);
     }
   }
+  checkNestedWindows(core);
   const hidden: A.SelectItem[] = [];
   const hiddenTexts: string[] = [];
   const hide = (expr: A.Expr, pos: number): A.Expr => {
@@ -131,4 +132,45 @@ export function planGroupedWindows(
     windows,
   };
   return planSelect(outer, outerOrder, limit, pc);
+}
+
+/**
+ * QuestDB rejects a window call inside an expression of a grouped select (`avg(x) - avg(x) OVER
+ * ()`, `abs(avg(x) OVER ())`) at the window call, and a GROUP BY position naming such an item
+ * there first (WindowFunctionTest#testNestedWindowFunctionInGroupByContextFails). Windows over
+ * the groups' aggregates (`sum(q) / sum(sum(q)) OVER ()`) are our extension (spec/sql.md §7.13)
+ * and stay allowed: only a nested window that reads no aggregate is refused.
+ */
+function checkNestedWindows(core: A.SelectCore): void {
+  const nested = (e: A.Expr): A.Expr | undefined => {
+    if (e.kind === "call" && e.over) return undefined;
+    let found: A.Expr | undefined;
+    someExpr(e, (x) => {
+      if (x.kind !== "call") return undefined;
+      if (x.over) {
+        return readsAggregate(x) ? false : (found = x, true);
+      }
+      return isAggregateCall(x) ? false : undefined;
+    });
+    return found;
+  };
+  for (const g of core.groupBy ?? []) {
+    const item = g.kind === "literal" && g.type === "int" ? core.items![(g.value as number) - 1] : undefined;
+    if (item && item.expr.kind !== "star" && nested(item.expr)) {
+      throw new SqlError("aggregate functions are not allowed in GROUP BY", g.pos);
+    }
+  }
+  for (const i of core.items!) {
+    const w = i.expr.kind === "star" ? undefined : nested(i.expr);
+    if (w) {
+      throw new SqlError("Window function is not allowed in context of aggregation. Use sub-query.", w.pos);
+    }
+  }
+}
+
+/** Whether a window call's arguments, PARTITION BY or ORDER BY hold an aggregate. */
+function readsAggregate(call: A.FunctionCall): boolean {
+  const over = call.over!;
+  return call.args.some(containsAggregate) || over.partitionBy.some(containsAggregate) ||
+    over.orderBy.some((o) => containsAggregate(o.expr));
 }
