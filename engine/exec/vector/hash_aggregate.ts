@@ -74,6 +74,17 @@ export function vectorOf(e: BoundExpr, ctx: ExecContext): VectorOf {
   };
 }
 
+/**
+ * A key column's distinct values as a vector of type `t`: a SYMBOL key of one table as its
+ * codes and dictionary (`ids.symbolCodes()`, as DenseIds.keyVector gives them), anything else
+ * written from the values.
+ */
+function keyVector(t: ColumnType, ids: KeyIds): Vector {
+  const sym = t.tag === "SYMBOL" ? ids.symbolCodes() : undefined;
+  if (sym) return { type: t, data: sym.codes, dict: sym.dict };
+  return { type: t, data: valueVector(t, ids.values) };
+}
+
 /** The values as a vector of type `t`. */
 function valueVector(t: ColumnType, values: Value[]): VectorData {
   const data = allocVectorData(t, values.length);
@@ -344,7 +355,7 @@ export async function* runHashAggregate(
   // GROUP BY qty, symbol) was most of the collector's work of the statement.
   const types = n.columns.map((c) => c.type);
   const nk = n.keys.length;
-  const keyValues: VectorData[] = [];
+  const keyValues: Vector[] = [];
   for (let at = 0; at < groups; at += BATCH_ROWS_MAX) {
     const rows = Math.min(groups, at + BATCH_ROWS_MAX) - at;
     const columns: Vector[] = [];
@@ -352,21 +363,16 @@ export async function* runHashAggregate(
       const t = types[c];
       if (c < nk) {
         // Each key column from its distinct values, written once per value (10,000 qty values
-        // for 860K groups of GROUP BY qty, symbol), then gathered per group.
-        const values = keyValues[c] ??= valueVector(t, dense ? dense.keyValues(c) : keyIds[c].values);
+        // for 860K groups of GROUP BY qty, symbol), then gathered per group. A SYMBOL key of one
+        // table stays its codes with the dictionary (key_ids.ts symbolCodes).
+        const values = keyValues[c] ??= dense ? { ...dense.keyVector(c), type: t } : keyVector(t, keyIds[c]);
         if (nk === 1 || dense) {
           // One value per group already (a single key's ids are its groups; dense keys decode).
-          columns.push({ type: t, data: values.slice(at, at + rows) as VectorData });
-          continue;
-        }
-        if (nk === 1) {
-          columns.push({ type: t, data: values.slice(at, at + rows) as VectorData });
+          columns.push({ ...values, data: values.data.slice(at, at + rows) as VectorData });
           continue;
         }
         const ofGroup = groupKeyIds[c].data.subarray(at, at + rows);
-        columns.push(
-          gather({ rowCount: values.length, columns: [{ type: t, data: values }] }, ofGroup).columns[0],
-        );
+        columns.push(gather({ rowCount: values.data.length, columns: [values] }, ofGroup).columns[0]);
         continue;
       }
       const data = allocVectorData(t, rows);

@@ -1217,7 +1217,20 @@ export async function runParallelHash(
     job.aggs.forEach((a, i) => row[nk + i] = finish(a, merged[i].countOf(g), merged[i].valueAt(g)));
     out[g] = row;
   }
-  return [...rowsToBatches(n.columns.map((c) => c.type), out)];
+  const batches = [...rowsToBatches(n.columns.map((c) => c.type), out)];
+  // A SYMBOL key of one table leaves as its codes with the dictionary, as a scan gives it
+  // (key_ids.ts symbolCodes), not a string per group.
+  for (let k = 0; k < nk; k++) {
+    const sym = n.columns[k].type.tag === "SYMBOL" ? keyIds[k].symbolCodes() : undefined;
+    if (!sym) continue;
+    let g = 0;
+    for (const b of batches) {
+      const codes = new Int32Array(b.rowCount);
+      for (let r = 0; r < b.rowCount; r++, g++) codes[r] = sym.codes[nk === 1 ? g : groupKeyIds[k][g]];
+      b.columns[k] = { type: b.columns[k].type, data: codes, dict: sym.dict };
+    }
+  }
+  return batches;
 }
 
 /**

@@ -43,6 +43,25 @@ export class KeyIds {
     return this.values.length;
   }
 
+  /**
+   * The dictionary every id so far came from by its code (#symbolCodes), undefined before the
+   * first id, null once an id came another way or from another dictionary; `#codeOf[id]` is
+   * the id's code (-1: NULL) while it is set.
+   */
+  #soleDict: SymbolDict | null | undefined;
+  #codeOf: number[] = [];
+
+  /**
+   * The ids' codes in the one dictionary all the ids' values came from (SYMBOL keys of one
+   * table), or undefined: a SYMBOL result column can then be those codes with the dictionary,
+   * as a scan gives them, instead of a string per group.
+   */
+  symbolCodes(): { codes: Int32Array; dict: SymbolDict } | undefined {
+    const dict = this.#soleDict;
+    if (!dict || this.#codeOf.length !== this.values.length) return undefined;
+    return { codes: Int32Array.from(this.#codeOf), dict };
+  }
+
   /** The values scanned for NULL so far by `nullId`, and the NULL's id (-1: none among them). */
   #nullScanned = 0;
   #nullId = -1;
@@ -146,13 +165,18 @@ export class KeyIds {
       this.#symbolTables.set(dict, table = grown);
     }
     const nullSlot = dict.size;
+    if (this.#soleDict !== dict) {
+      this.#soleDict = this.#soleDict === undefined && this.values.length === 0 ? dict : null;
+    }
     for (let i = 0; i < n; i++) {
       const k = keys[i];
       const slot = k < 0 || k >= nullSlot ? nullSlot : k;
       let id = table[slot];
       if (id < 0) {
         const text = slot === nullSlot ? null : dict.valueOf(slot);
+        const before = this.values.length;
         id = this.#textId(text);
+        if (id === before && this.#codeOf.length === before) this.#codeOf.push(slot === nullSlot ? -1 : slot);
         table[slot] = id;
       }
       out[i] = id;
