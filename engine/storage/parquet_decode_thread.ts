@@ -42,13 +42,11 @@ export const decodeThreadTuning = {
   workersMax: Math.max(1, navigator.hardwareConcurrency || 2),
 };
 
-/** Columns decoded on a worker (tests). */
-export const decodeThreadStats = { onWorker: 0 };
+/** Columns decoded on a worker, workers started, workers alive now (tests). */
+export const decodeThreadStats = { onWorker: 0, started: 0, alive: 0 };
 
 /** Idle workers, most recently used last. */
 const idle: Worker[] = [];
-/** Workers alive: idle plus decoding. */
-let alive = 0;
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
 /** How long an idle worker is kept for the next column. */
 const IDLE_MS = 5_000;
@@ -63,12 +61,13 @@ const onMainThread = typeof (globalThis as { WorkerGlobalScope?: unknown }).Work
 function takeWorker(): Worker | undefined {
   const kept = idle.pop();
   if (kept) return kept;
-  if (alive >= decodeThreadTuning.workersMax) return undefined;
+  if (decodeThreadStats.alive >= decodeThreadTuning.workersMax) return undefined;
   try {
     const worker = new Worker(new URL("./parquet_decode_worker.ts", import.meta.url).href, {
       type: "module",
     });
-    alive++;
+    decodeThreadStats.alive++;
+    decodeThreadStats.started++;
     return worker;
   } catch {
     return undefined; // no permission to start workers here
@@ -80,7 +79,7 @@ function giveBack(worker: Worker, answered: boolean): void {
   worker.onmessage = worker.onerror = worker.onmessageerror = null;
   if (!answered) {
     worker.terminate();
-    alive--;
+    decodeThreadStats.alive--;
     return;
   }
   idle.push(worker);
@@ -96,7 +95,7 @@ export function closeDecodeWorkers(): void {
   idleTimer = undefined;
   for (const worker of idle.splice(0)) {
     worker.terminate();
-    alive--;
+    decodeThreadStats.alive--;
   }
 }
 

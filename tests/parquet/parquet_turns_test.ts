@@ -109,7 +109,7 @@ Deno.test({
       await rows(engine, typesTable("w"));
       const all = "SELECT * FROM w";
       const want = await rows(engine, all);
-      const onWorkerBefore = decodeThreadStats.onWorker;
+      const onWorkerBefore = decodeThreadStats.onWorker, startedBefore = decodeThreadStats.started;
       await rows(engine, "ALTER TABLE w CONVERT PARTITION TO PARQUET WHERE ts < '2024-01-04'");
       await engine.close();
       engine = await open();
@@ -119,6 +119,10 @@ Deno.test({
         decodeThreadStats.onWorker - onWorkerBefore >= 30,
         `${decodeThreadStats.onWorker} on workers`,
       );
+      // Started once and kept: a worker decodes column after column (11 columns of each of 3
+      // partitions; 11 workers at most run at once).
+      const started = decodeThreadStats.started - startedBefore;
+      assert.ok(started <= 11, `${started} decode workers started`);
 
       const tableDir = [...Deno.readDirSync(root)].find((e) => e.name.startsWith("w~"))!.name;
       const theirs = await duck.rows(
@@ -145,5 +149,7 @@ Deno.test({
       await engine.close();
       await Deno.remove(root, { recursive: true });
     }
+    // Closing the storage ends the idle decode workers (nothing else decodes here now).
+    assert.equal(decodeThreadStats.alive, 0, `${decodeThreadStats.alive} decode workers left running`);
   },
 });
