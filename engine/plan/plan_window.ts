@@ -14,7 +14,7 @@ import { bindExpr, castTo } from "./bind_expr.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { type PlanNode, shape, type WindowCall } from "./plan_node.ts";
-import { bindContext } from "./plan_select.ts";
+import { bindContext, substituteAliases } from "./plan_select.ts";
 import { Scope } from "./scope.ts";
 import { reversed } from "./order_by_timestamp.ts";
 import { checkLagLeadArgs } from "./window_lag_lead.ts";
@@ -46,13 +46,15 @@ export function planWindows(
   // ones, and the next window node above it reads their columns.
   let nested = false;
   const prefix = depth === 0 ? "\u0000w" : `\u0000w${depth}_`;
+  const aliases = selectAliases(core);
   const rewrite = (e: A.Expr): A.Expr => {
     if (e.kind === "call" && e.over) {
       if (e.args.some(containsWindow)) {
         nested = true;
         return mapChildExprs(e, rewrite);
       }
-      calls.push(bindWindowCall(e, core, { scope, backward: scansBackward(input, pc) }, pc));
+      const call = aliases.size ? windowAliasesSubstituted(e, aliases, scope) : e;
+      calls.push(bindWindowCall(call, core, { scope, backward: scansBackward(input, pc) }, pc));
       return { kind: "column", pos: e.pos, name: `${prefix}${calls.length - 1}` };
     }
     return mapChildExprs(e, rewrite);
@@ -148,6 +150,38 @@ function checkFrameBounds(frame: A.WindowFrame): void {
       start.pos ?? frame.pos,
     );
   }
+}
+
+/**
+ * The select list's aliases of items without window calls: a window call may name them
+ * (QuestDB's WindowFunctionTest#testNestedWindowFunctionWithColumnAliasReference:
+ * `SELECT x AS x0, sum(sum(x0) OVER ()) OVER () FROM x`).
+ */
+function selectAliases(core: A.SelectCore): Map<string, A.Expr> {
+  const out = new Map<string, A.Expr>();
+  for (const i of core.items ?? []) {
+    if (i.alias && i.expr.kind !== "star" && !containsWindow(i.expr)) out.set(i.alias.toLowerCase(), i.expr);
+  }
+  return out;
+}
+
+/** `call` with select aliases that name no input column replaced in its arguments and OVER. */
+function windowAliasesSubstituted(
+  call: A.FunctionCall,
+  aliases: Map<string, A.Expr>,
+  scope: Scope,
+): A.FunctionCall {
+  const sub = (e: A.Expr) => substituteAliases(e, aliases, scope);
+  const over = call.over!;
+  return {
+    ...call,
+    args: call.args.map(sub),
+    over: {
+      ...over,
+      partitionBy: over.partitionBy.map(sub),
+      orderBy: over.orderBy.map((o) => ({ ...o, expr: sub(o.expr) })),
+    },
+  };
 }
 
 /**
