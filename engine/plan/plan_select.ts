@@ -376,9 +376,21 @@ function planAggregation(
     }
   });
   // ORDER BY count(a) with count(a) not selected: bound over the grouped rows (planOrderBy).
-  const prebound = new Map<A.Expr, BoundExpr>();
+  // So is an expression over keys that are not selected as such (`SELECT key + 1 ... GROUP BY
+  // key ORDER BY key + 3`, GroupByTest#testGroupByColumnIdx7); its binding error is kept for
+  // when the output cannot bind it either (an alias of the select list binds only there).
+  const prebound = new Map<A.Expr, BoundExpr | SqlError>();
   for (const o of orderBy) {
-    if (containsAggregate(o.expr)) prebound.set(o.expr, bindExpr(o.expr, { ...postCtx, clause: "ORDER BY" }));
+    const ctx = { ...postCtx, clause: "ORDER BY" };
+    if (containsAggregate(o.expr)) prebound.set(o.expr, bindExpr(o.expr, ctx));
+    else if (o.expr.kind !== "literal") {
+      try {
+        prebound.set(o.expr, bindExpr(o.expr, ctx));
+      } catch (err) {
+        if (!(err instanceof SqlError) || err.message.startsWith("Invalid column")) continue;
+        prebound.set(o.expr, err);
+      }
+    }
   }
   const aggColumns: OutputColumn[] = [
     ...keys.map((k, i) => ({ name: `\u0000k${i}`, type: k.type })),
@@ -405,7 +417,8 @@ export interface OrderSource {
   input: PlanNode;
   scope: Scope;
   exprs: BoundExpr[];
-  prebound?: Map<A.Expr, BoundExpr>;
+  /** An error: what binding over the grouped rows reported, thrown if the output fails too. */
+  prebound?: Map<A.Expr, BoundExpr | SqlError>;
 }
 
 /** DISTINCT, ORDER BY and LIMIT over a projected select. */
@@ -461,7 +474,9 @@ function planOrderBy(
       return { index: width + extra.length - 1, desc: o.desc, onOutput: true };
     } catch (err) {
       if (!source || node.kind !== "project") throw err;
-      const bound = source.prebound?.get(e) ?? bindExpr(e, bindContext(source.scope, pc, "ORDER BY"));
+      const pre = source.prebound?.get(e);
+      if (pre instanceof SqlError) throw pre;
+      const bound = pre ?? bindExpr(e, bindContext(source.scope, pc, "ORDER BY"));
       extra.push({ ...bound, kind: bound.kind } as BoundExpr);
       return { index: width + extra.length - 1, desc: o.desc, onInput: true };
     }
