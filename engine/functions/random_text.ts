@@ -46,8 +46,10 @@ function bindRandomText(name: string, returns: ColumnType, unicode: boolean, per
     }
     const ints = constInts(name, args);
     if (typeof ints === "string") return ints;
-    if (perRow && ints.length === 3) {
-      const [minLen, maxLen, rate] = ints;
+    if (perRow && (ints.length === 3 || ints.length === 0)) {
+      // No arguments: 3 to 10 letters, never NULL, as QuestDB's rnd_str() / rnd_varchar()
+      // (RndStringListFunctionFactory with no list).
+      const [minLen, maxLen, rate] = ints.length ? ints : [3n, 10n, 0n];
       const bad = lengths(name, minLen, maxLen);
       if (bad) return bad;
       return {

@@ -63,6 +63,9 @@ Deno.test("rnd_str has list, per-row and pool forms", () => {
   const pooled = draws(bind(fn("rnd_str"), [lit(3), lit(5), lit(5), lit(0)]));
   assert.ok(new Set(pooled).size <= 3);
   assert.equal(bind(fn("rnd_varchar"), [lit(1), lit(8), lit(0)]).returns.tag, "VARCHAR");
+  // No arguments: 3 to 10 letters, never NULL (QuestDB's rnd_str(), as SwitchFunctionFactoryTest's
+  // tables are built).
+  assert.ok(draws(bind(fn("rnd_str"), [])).every((v) => /^[A-Z]{3,10}$/.test(v as string)));
 });
 
 Deno.test("rnd_symbol returns SYMBOL from a list or a pool", () => {
