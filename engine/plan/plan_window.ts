@@ -247,7 +247,11 @@ function bindWindowCall(
   }
   if (frameAst) checkFrameBounds(frameAst);
   const unit = frameAst?.unit === "range" ? "range" : "rows";
-  if (frameAst?.unit === "groups") throw new SqlError("GROUPS frames are not supported", frameAst.pos);
+  // QuestDB has no GROUPS frames and says so at the function (WindowFunctionTest
+  // #testFrameFunctionsDontSupportGroupFrames).
+  if (frameAst?.unit === "groups") {
+    throw new SqlError("function not implemented for given window parameters", call.pos);
+  }
   if (
     frameAst && unit === "range" && (frameAst.start.offset || frameAst.end.offset) &&
     spec.orderBy.length !== 1
