@@ -192,6 +192,12 @@ export interface ColStats {
   noExtremes?: boolean;
   firsts?: Num;
   lasts?: Num;
+  /**
+   * A DOUBLE measure's fold records in WASM memory (sample_by_keyed_acc.ts): per group 32 bytes,
+   * NULLs (i64), sum, min, max (f64), and the group's rows. Output reads sums, means and extremes
+   * from them directly; valid while the GroupSet is.
+   */
+  fold?: { f64: Float64Array; words: Int32Array; rows: Float64Array };
 }
 
 /** Groups [0, count) with their bucket, key slot (K = NULL) and statistics. */
@@ -422,6 +428,28 @@ function sumsOrMeans(
   }
 }
 
+/**
+ * One field of groups [from, to) from DOUBLE fold records: the sum (field 1, divided by the
+ * count for a mean), the minimum (2) or the maximum (3); NULL (NaN) where the group saw no value
+ * (rows less the record's NULL count, its first word pair) or the result is not finite.
+ */
+function recordField(
+  o: Float64Array,
+  fold: NonNullable<ColStats["fold"]>,
+  field: number,
+  mean: boolean,
+  from: number,
+  to: number,
+  at: number,
+): void {
+  const { f64, words, rows } = fold;
+  for (let g = from, i = at; g < to; g++, i++) {
+    const n = rows[g] - (words[8 * g + 1] * 4294967296 + (words[8 * g] >>> 0));
+    const v = mean ? f64[4 * g + field] / n : f64[4 * g + field];
+    o[i] = n === 0 || v - v !== 0 ? NaN : v;
+  }
+}
+
 /** Values of groups [from, to) as DOUBLE, NaN for the non-finite (NULL). */
 function finiteOrNaN(o: Float64Array, src: Num, from: number, to: number, at: number): void {
   for (let g = from, i = at; g < to; g++, i++) {
@@ -455,6 +483,11 @@ function writeAgg(
   const c = set.cols.find((x) => x.col === a.col && (x.filter ?? -1) === (a.filter ?? -1))!;
   const kind = c.kind;
   if (a.fn === "count") return counted(out as BigInt64Array, c.counts, from, to, at);
+  if (t.tag === "DOUBLE" && c.fold && a.fn !== "first" && a.fn !== "last") {
+    // From the fold records: no copy of the field first.
+    const field = a.fn === "min" ? 2 : a.fn === "max" ? 3 : 1;
+    return recordField(out as Float64Array, c.fold, field, a.fn === "avg", from, to, at);
+  }
   if (t.tag === "DOUBLE" && (kind === "f64" || kind === "f32")) {
     // The common case, without a Value per cell: NaN is NULL, as are non-finite results.
     const o = out as Float64Array;
