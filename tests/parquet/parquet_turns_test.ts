@@ -5,9 +5,10 @@
  * under 80 ms (the encoder and the column decoding run on workers or in slices). Before, the
  * worst gap was 965 ms for the conversion (the writer encoded each row group on this thread)
  * and 441 ms for the first read (a column of a million strings decoded in one piece); then
- * 28-32 and 32-57 ms (85 ms once under the full suite's load); now 13-19 and 24-35 ms (decode
+ * 28-32 and 32-57 ms (85 ms once under the full suite's load); now 10-19 and 22-38 ms (decode
  * workers kept between columns, STRING values decoded ~6x faster, decode slices counted from
- * the scan's last turn).
+ * the scan's last turn). What is left is the scan's cold first batch: the same query's first
+ * run over a native partition in a fresh process shows 31-36 ms.
  * Wall-time gaps are printed, not asserted: on the shared test machine the process waits for a
  * core. The converted file is then read back with the same answers.
  */
