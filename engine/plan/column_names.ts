@@ -54,17 +54,19 @@ function literalName(e: A.Literal, legacy: boolean): string {
 }
 
 /**
- * The name of a select item taken from `names`. In the legacy mode a number with a `.` (`1.5`)
- * is `column` plus a counter that starts at 1 and moves on past the names already taken, as
+ * The name of a select item taken from `names`. In the legacy mode a constant with a `.` (`1.5`,
+ * `'a.b'`) is `column` plus a counter that starts at 1 and moves on past the names already taken, as
  * QuestDB's SqlParser.createConstColumnAlias does (WithClauseTest: `SELECT 1.5, 2.5` names
  * `column1`, `column2`); QuestDB keeps the counter for a whole statement, here it lives as long
  * as the allocator (one select list).
  */
 export function takeItemName(item: A.SelectItem, legacy: boolean, names: NameAllocator): string {
   const e = item.expr;
+  // A quoted string with a `.` counts too: QuestDB tests the constant's token, quotes included
+  // (SqlParserTest#testDottedConstAlias: `SELECT '.f.e.j.hve'` names `column1`).
   if (
-    legacy && item.alias === undefined && e.kind === "literal" && e.type !== "string" && e.type !== "char" &&
-    e.type !== "null" && e.text.includes(".")
+    legacy && item.alias === undefined && e.kind === "literal" && e.type !== "null" && e.type !== "char" &&
+    (e.type === "string" ? String(e.value ?? "").includes(".") : e.text.includes("."))
   ) {
     return names.takeConst();
   }

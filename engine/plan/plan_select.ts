@@ -85,9 +85,18 @@ function expandItems(core: A.SelectCore, scope: Scope, pc: PlanContext): Item[] 
     starItems();
     return out;
   }
+  // Explicit aliases are taken first and generated names avoid them, as QuestDB's SqlParser names
+  // the unaliased columns after the whole list is read (SqlParserTest#testDottedConstAlias3:
+  // `SELECT '.f.e.j.hve', 2.2 column1` names the first `column2`).
+  const aliased = new Map<A.SelectItem, string>();
+  for (const item of core.items) {
+    if (item.alias !== undefined && item.expr.kind !== "star") {
+      aliased.set(item, takeItemName(item, pc.legacyNames, names));
+    }
+  }
   for (const item of core.items) {
     if (item.expr.kind === "star") starItems(item.expr.qualifier, item.expr.pos);
-    else out.push({ ast: item, name: takeItemName(item, pc.legacyNames, names) });
+    else out.push({ ast: item, name: aliased.get(item) ?? takeItemName(item, pc.legacyNames, names) });
   }
   return out;
 }
