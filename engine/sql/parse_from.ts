@@ -266,6 +266,10 @@ function parseJoin(p: ParseState): Join {
   const join: Join = lateral
     ? { kind, pos: t.pos, source: parseLateralSource(p), lateral: true }
     : { kind, pos: t.pos, source: parseSource(p) };
+  if (kind === "cross" && !lateral && p.isWord("on")) {
+    // SqlParserTest#testCrossJoin: the error points at ON.
+    throw syntaxError("Cross joins cannot have join clauses", p.peek().pos);
+  }
   if (natural) {
     // The shared column names are known only when the sources are planned (plan_from.ts).
     join.natural = true;
