@@ -301,6 +301,9 @@ async function* emit(n: SampleByNode, s: Sampled, ctx: ExecContext): AsyncGenera
           case "prevOf":
             filled[i] = st.prev[f.index];
             break;
+          case "key":
+            filled[i] = st.keys[f.index];
+            break;
           case "linear": {
             if (before < 0 || after < 0) filled[i] = null;
             else {

@@ -301,6 +301,9 @@ async function* emitFilled(
           case "prevOf":
             filled[a] = prev[k][f.index];
             break;
+          case "key":
+            filled[a] = keyValues[k][f.index];
+            break;
           case "linear": {
             const before = at - 1;
             if (before < 0 || at >= positions.length) filled[a] = null;

@@ -173,7 +173,9 @@ export type FillSpec =
   | { kind: "none" | "null" | "prev" | "linear" }
   | { kind: "value"; value: Value }
   /** FILL(PREV(alias)): the previous bucket's value of aggregate `index`. */
-  | { kind: "prevOf"; index: number };
+  | { kind: "prevOf"; index: number }
+  /** FILL(PREV(k)) naming key `index`: the filled row's own key value. */
+  | { kind: "key"; index: number };
 
 /** SAMPLE BY after binding: keys and aggregates over the input, bucketing options. */
 export interface SampleBySpec {

@@ -5,7 +5,7 @@
  * `engine/exec/sample_by.ts`.
  */
 import { SqlError } from "../base/errors.ts";
-import { isTimestamp, T } from "../base/types.ts";
+import { type ColumnType, isTimestamp, T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
 import { someExpr } from "../sql/expr_walk.ts";
@@ -100,11 +100,14 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
       throw err;
     }
   });
-  // Output names of the items that are a bare aggregate, for FILL(PREV(alias)).
+  // Output names of the items that are a bare aggregate or key, for FILL(PREV(alias)); keys
+  // are negative: -1 - key index.
   const aggOfName = new Map<string, number>();
   exprs.forEach((e, k) => {
     if (e.kind === "column" && e.index > keys.length) {
       aggOfName.set(items[k].name.toLowerCase(), e.index - 1 - keys.length);
+    } else if (e.kind === "column" && e.index >= 1 && !aggOfName.has(items[k].name.toLowerCase())) {
+      aggOfName.set(items[k].name.toLowerCase(), -e.index);
     }
   });
   const spec = sampleSpec(sb, tsIndex, keys, aggs, pc, aggOfName);
@@ -189,7 +192,7 @@ function sampleSpec(
     unit: sb.unit,
     keys,
     aggs,
-    fill: fillSpecs(sb.fill, aggs, pc, aggOfName),
+    fill: fillSpecs(sb.fill, { aggs, keys }, pc, aggOfName),
     alignFirstObservation: sb.align.kind === "firstObservation",
     timeZone,
     offsetMicros,
@@ -198,12 +201,36 @@ function sampleSpec(
   };
 }
 
+/**
+ * FILL(PREV(k)) naming a key column: the filled row carries its own key value (QuestDB
+ * SampleByFillTest#testFillPrevOfIntKeyColumn); not for SYMBOL keys, whose dictionaries differ
+ * (#testFillPrevCrossColumnRejectsSymbolSource, at the key's name).
+ */
+function keyFill(
+  o: A.FillOption & { kind: "prev" },
+  key: { index: number; type: ColumnType },
+  agg: AggregateCall,
+): FillSpec {
+  const to = agg.binding.returns;
+  if (key.type.tag === "SYMBOL" || to.tag === "SYMBOL") {
+    throw new SqlError(`FILL(PREV(${o.of})) is not supported on SYMBOL columns`, o.ofPos ?? o.pos);
+  }
+  if (key.type.tag !== to.tag) {
+    throw new SqlError(
+      `FILL(PREV(${o.of})) needs a column of the same type [expected=${to.tag}, actual=${key.type.tag}]`,
+      o.ofPos ?? o.pos,
+    );
+  }
+  return { kind: "key", index: key.index };
+}
+
 function fillSpecs(
   options: A.FillOption[],
-  aggs: AggregateCall[],
+  columns: { aggs: AggregateCall[]; keys: BoundExpr[] },
   pc: PlanContext,
   aggOfName: Map<string, number>,
 ): FillSpec[] {
+  const { aggs, keys } = columns;
   if (options.length === 0 || options.every((o) => o.kind === "none")) return [];
   // A lone PREV / NULL / LINEAR / NONE applies to every aggregate; a lone constant does not:
   // QuestDB wants one value per aggregate and points at the first value given
@@ -238,6 +265,7 @@ function fillSpecs(
           if (index === undefined) {
             throw new SqlError(`FILL(PREV(${o.of})): no aggregate column named ${o.of}`, o.pos);
           }
+          if (index < 0) return keyFill(o, { index: -1 - index, type: keys[-1 - index].type }, a);
           const from = aggs[index].binding.returns, to = a.binding.returns;
           if (from.tag !== to.tag || from.tag === "SYMBOL") {
             throw new SqlError(

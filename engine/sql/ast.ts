@@ -433,7 +433,7 @@ export interface LatestOn {
 export type FillOption =
   | { kind: "none"; pos: number }
   | { kind: "null"; pos: number }
-  | { kind: "prev"; pos: number; of?: string }
+  | { kind: "prev"; pos: number; of?: string; ofPos?: number }
   | { kind: "linear"; pos: number }
   | { kind: "value"; pos: number; value: Expr };
 

@@ -75,9 +75,9 @@ function parseFill(p: ParseState): FillOption[] {
       p.next();
       const prevOpen = p.acceptOp("(");
       if (prevOpen) {
-        const of = p.name("column name").name;
+        const of = p.name("column name");
         p.closeParen(prevOpen);
-        options.push({ kind: "prev", pos: t.pos, of });
+        options.push({ kind: "prev", pos: t.pos, of: of.name, ofPos: of.pos });
       } else {
         options.push({ kind: "prev", pos: t.pos });
       }
