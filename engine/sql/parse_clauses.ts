@@ -14,7 +14,12 @@ import { parseWindowSpec } from "./parse_window.ts";
 export function parseSelectClauses(p: ParseState, core: SelectCore): void {
   // Legacy `LATEST BY` came before WHERE in older QuestDB releases; both orders are read.
   if (p.isWord("latest")) core.latestOn = parseLatest(p);
-  if (p.acceptWord("where")) core.where = parseExpr(p);
+  const where = p.peek();
+  if (p.acceptWord("where")) {
+    // SqlParserTest#testEmptyWhere: a WHERE with nothing after it is reported at the keyword.
+    if (p.atEnd() || p.isOp(";")) throw syntaxError("empty where clause", where.pos);
+    core.where = parseExpr(p);
+  }
   if (p.isWord("latest") && !core.latestOn) core.latestOn = parseLatest(p);
   if (p.isWord("sample") && p.isWord("by", 1)) core.sampleBy = parseSampleBy(p);
   if (p.acceptWords("group", "by")) core.groupBy = parseExprList(p);

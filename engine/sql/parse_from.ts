@@ -39,8 +39,29 @@ export function parseFromClause(p: ParseState, first?: Source): FromClause {
     } else if (p.wordAt() !== undefined && JOIN_STARTS.has(p.wordAt()!)) {
       from.joins.push(parseJoin(p));
     } else {
+      checkDuplicateAliases(from);
       return from;
     }
+  }
+}
+
+/**
+ * An alias may not repeat the name of an earlier source, alias or table (SqlParserTest
+ * #testDuplicateAlias: `customers a CROSS JOIN orders a` fails at the second `a`). A table
+ * joined to itself without aliases is left to name resolution.
+ */
+function checkDuplicateAliases(from: FromClause): void {
+  const seen = new Set<string>();
+  const sources = [from.first, ...from.joins.map((j) => j.source)];
+  for (const s of sources) {
+    const name = s.alias ?? (s.kind === "table" ? s.name : undefined);
+    if (name === undefined) continue;
+    const key = name.toLowerCase();
+    const at = aliasPositions.get(s);
+    if (s.alias !== undefined && at !== undefined && seen.has(key)) {
+      throw syntaxError(`Duplicate table or alias: ${s.alias}`, at);
+    }
+    seen.add(key);
   }
 }
 
@@ -197,7 +218,11 @@ export function parseTimestampColumn(p: ParseState): ColumnRef {
   return e;
 }
 
+/** Where each source's alias was written, for the duplicate-alias error of parseFromClause. */
+const aliasPositions = new WeakMap<Source, number>();
+
 function readSourceAlias(p: ParseState, source: Source): boolean {
+  const at = p.peek(p.isWord("as") ? 1 : 0);
   if (p.acceptWord("as")) {
     source.alias = p.anyName("alias").name;
   } else if (isSourceAlias(p)) {
@@ -205,6 +230,9 @@ function readSourceAlias(p: ParseState, source: Source): boolean {
   } else {
     return false;
   }
+  // SqlParserTest#testEmptyTableAliasDisallowed: `FROM t ""` is refused at the alias.
+  if (source.alias === "") throw syntaxError("non-empty table alias expected", at.pos);
+  aliasPositions.set(source, at.pos);
   // `generate_series(1, n) AS s(r)` (pgjdbc's getTypeInfo): the function's columns renamed.
   if (source.kind === "functionSource" && p.isOp("(")) {
     const names = readNameList(p);

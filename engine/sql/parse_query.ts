@@ -3,6 +3,7 @@
  * and the dialect's forms without SELECT (`trades WHERE ...`, `(query) WHERE ...`,
  * `long_sequence(3)`), then the trailing ORDER BY and LIMIT of the whole query.
  */
+import { syntaxError } from "../base/errors.ts";
 import type { Cte, Limit, Query, QueryBody, SelectCore, SelectItem, Source } from "./ast.ts";
 import { SELECT_ALIAS_STOP, SET_OPERATORS } from "./keywords.ts";
 import type { Token } from "./lexer.ts";
@@ -69,6 +70,8 @@ export function parseWith(p: ParseState): Cte[] {
   const ctes: Cte[] = [];
   do {
     const name = p.name("cte name");
+    // SqlParserTest#testEmptyCommonTableExpressionNameDisallowed.
+    if (name.name === "") throw syntaxError("empty common table expression name", name.pos);
     p.expectWord("as");
     const open = p.expectOp("(");
     const query = parseQuery(p);
@@ -166,6 +169,8 @@ function readAlias(p: ParseState, item: SelectItem): void {
     item.alias = t.value;
     item.aliasPos = t.pos;
   }
+  // SqlParserTest#testEmptyColumnAliasDisallowed: `x AS ''` and `x AS ""` are refused at the alias.
+  if (item.alias === "") throw syntaxError("non-empty identifier expected", item.aliasPos!);
 }
 
 /** LIMIT forms of spec/sql.md §7.8: `n`, `-n`, `a, b`, `a,`, `, b`, and `n OFFSET m`. */
