@@ -13,7 +13,7 @@ import { exprKey } from "../sql/printer.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { BoundArg } from "../functions/registry_types.ts";
 import { checkAggregateArgs } from "./aggregate_args.ts";
-import { parseOffsetSeconds, resolveTimeZone } from "../functions/timezone.ts";
+import { localToUtcTicks, parseOffsetSeconds, resolveTimeZone } from "../functions/timezone.ts";
 import { parseTimestamp } from "../functions/timestamp_parse.ts";
 import { type AggregateBinder, type BindContext, bindExpr, castTo } from "./bind_expr.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
@@ -150,6 +150,16 @@ function timestampConstant(e: A.Expr, pc: PlanContext): bigint | undefined {
   throw new SqlError("timestamp expected", e.pos);
 }
 
+/**
+ * With ALIGN TO CALENDAR TIME ZONE, TO is a local time: the range ends at its UTC instant, as
+ * FROM starts at its own (sample_by_buckets.ts). QuestDB's SampleByFillTest
+ * #testFillSubDayTimezoneFromDense: TO '2024-06-01T03:00' in Europe/London ends before 02:00Z.
+ */
+function localBoundToUtc(t: bigint | undefined, timeZone: string | undefined): bigint | undefined {
+  const rules = t !== undefined && timeZone ? resolveTimeZone(timeZone) : undefined;
+  return rules && rules.fixedOffsetSeconds !== 0 ? localToUtcTicks(rules, t!, "us") : t;
+}
+
 function sampleSpec(
   sb: A.SampleBy,
   tsIndex: number,
@@ -179,7 +189,7 @@ function sampleSpec(
     }
   }
   const from = sb.from ? timestampConstant(sb.from, pc) : undefined;
-  const to = sb.to ? timestampConstant(sb.to, pc) : undefined;
+  const to = localBoundToUtc(sb.to ? timestampConstant(sb.to, pc) : undefined, timeZone);
   if (sb.align.kind === "firstObservation" && (sb.from || sb.to)) {
     throw new SqlError(
       "FROM-TO intervals are not supported with ALIGN TO FIRST OBSERVATION",
