@@ -474,7 +474,9 @@ function planOrderBy(
     if (e.kind === "column") {
       const i = scope.find(e.name, e.qualifier, e.pos) ??
         (e.qualifier ? scope.find(e.name, undefined, e.pos) : undefined);
-      if (i !== undefined) return { index: i, desc: o.desc };
+      if (i !== undefined && (!e.qualifier || readsSourceColumn(node, i, e.name, source))) {
+        return { index: i, desc: o.desc };
+      }
     }
     try {
       const bound = bindExpr(e, bindContext(scope, pc, "ORDER BY"));
@@ -559,6 +561,18 @@ function planOrderBy(
     input: sorted,
     exprs: back,
   };
+}
+
+/**
+ * Whether output column `i` is the source column `name` itself, so that `ORDER BY t.name` may
+ * read it. An alias over something else (`sum(b) b`, `x + 1 x`) is not: the qualified name
+ * means the source's column (SqlParserTest#testFailureOrderByGroupByColPrefixed:
+ * `SELECT a, sum(b) b FROM tab ORDER BY tab.b` is `Invalid column: tab.b`).
+ */
+function readsSourceColumn(node: PlanNode, i: number, name: string, source?: OrderSource): boolean {
+  if (!source || node.kind !== "project") return true;
+  const x = node.exprs[i];
+  return x.kind === "column" && node.input.columns[x.index]?.name.toLowerCase() === name.toLowerCase();
 }
 
 const LIMIT_TYPES = new Set(["BYTE", "SHORT", "INT", "LONG"]);

@@ -104,7 +104,9 @@ export function tokenize(sql: string): Token[] {
       i = end;
     } else if (isIdentStart(c)) {
       let end = i + 1;
-      while (end < n && isIdentPart(sql[end])) end++;
+      // `$` may follow the first character (QuestDB SqlParserTest#testGoodNonQuotedAlias: `a1$_`),
+      // as in PostgreSQL; it never starts a word, so `$1` and `$$..$$` are unchanged.
+      while (end < n && (isIdentPart(sql[end]) || sql[end] === "$")) end++;
       push("word", i, end);
       i = end;
     } else if (c === "#") {
