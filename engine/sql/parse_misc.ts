@@ -3,6 +3,7 @@
  * COMMIT, ROLLBACK, DISCARD, DEALLOCATE, RESET, CLOSE), COPY, and the access-control
  * statements, which keep their words for the binder (spec/sql.md §19).
  */
+import { syntaxError } from "../base/errors.ts";
 import type { AclStmt, CopyStmt, DeclareStmt, ExplainStmt, NoopStmt, Query, Statement } from "./ast.ts";
 import { stdioCopyOptions } from "./parse_copy_stdio.ts";
 import type { Token } from "./lexer.ts";
@@ -17,6 +18,12 @@ export function parseExplain(p: ParseState, parseBody: (p: ParseState) => Statem
   p.acceptWord("verbose");
   if (p.isOp("(") && p.isWord("format", 1)) {
     const open = p.next();
+    p.next();
+    // SqlParserTest#testExplainWithBadFormat / #testExplainWithMissingFormat: TEXT or JSON only.
+    const format = p.peek();
+    if (!p.isWord("text") && !p.isWord("json")) {
+      throw syntaxError("unexpected explain format found", format.pos);
+    }
     while (!p.isOp(")") && !p.atEnd()) p.next();
     p.closeParen(open);
   }
