@@ -15,6 +15,7 @@ import {
   decimalType,
   geohashType,
   isTimestamp,
+  numericRank,
   parseTypeName,
   sameType,
   T,
@@ -452,6 +453,7 @@ function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
     return { kind: "inSubquery", type: T.BOOLEAN, arg, plan, not: e.not, ...outer };
   }
   const items = e.list.map((x) => inferParam(bindExpr(x, ctx), arg.type, ctx));
+  checkTextInList(arg.type, items, e.list);
   if (isTimestamp(arg.type) && items.length === 1) {
     const only = items[0];
     if (
@@ -482,6 +484,24 @@ function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
     acc = acc ? { kind: "or", type: T.BOOLEAN, args: [acc, eq] } : eq;
   }
   return e.not ? negate(acc!) : acc!;
+}
+
+/**
+ * Text tested against a numeric IN item is QuestDB's error at the item (TimestampQueryTest
+ * #testTimestampStringComparisonInvalidValue: `'2020-01-01' in (0.34)`; a SYMBOL wants text
+ * constants, #testTimestampSymbolComparisonInvalidValue).
+ */
+function checkTextInList(t: ColumnType, items: BoundExpr[], asts: A.Expr[]): void {
+  if (t.tag !== "STRING" && t.tag !== "VARCHAR" && t.tag !== "SYMBOL") return;
+  items.forEach((item, i) => {
+    if (numericRank(item.type) === 0) return;
+    throw new SqlError(
+      t.tag === "SYMBOL"
+        ? "STRING constant expected"
+        : `cannot compare ${typeName(t)} with type ${typeName(item.type)}`,
+      asts[i].pos,
+    );
+  });
 }
 
 function intervalsOf(text: string, pos: number, t: ColumnType, ctx: BindContext): Interval[] {
@@ -549,6 +569,7 @@ function bindBetween(e: A.BetweenExpr, ctx: BindContext): BoundExpr {
   const x = bindExpr(e.expr, ctx);
   let lo = inferParam(bindExpr(e.lo, ctx), x.type, ctx);
   let hi = inferParam(bindExpr(e.hi, ctx), x.type, ctx);
+  let [loPos, hiPos] = [e.lo.pos, e.hi.pos];
   if (isTimestamp(x.type)) {
     lo = timestampBound(lo, x.type, e.lo.pos);
     hi = timestampBound(hi, x.type, e.hi.pos);
@@ -556,7 +577,7 @@ function bindBetween(e: A.BetweenExpr, ctx: BindContext): BoundExpr {
       isConst(lo) && isConst(hi) && lo.value !== null && hi.value !== null &&
       (lo.value as bigint) > (hi.value as bigint)
     ) {
-      [lo, hi] = [hi, lo];
+      [lo, hi, loPos, hiPos] = [hi, lo, hiPos, loPos];
     }
   }
   if ((isConst(lo) && lo.value === null) || (isConst(hi) && hi.value === null)) {
@@ -565,7 +586,10 @@ function bindBetween(e: A.BetweenExpr, ctx: BindContext): BoundExpr {
   const r: BoundExpr = {
     kind: "and",
     type: T.BOOLEAN,
-    args: [callByName(">=", [x, lo], e.pos, ctx), callByName("<=", [x, hi], e.pos, ctx)],
+    args: [
+      callByName(">=", [x, lo], e.pos, ctx, [e.expr.pos, loPos]),
+      callByName("<=", [x, hi], e.pos, ctx, [e.expr.pos, hiPos]),
+    ],
   };
   return e.not ? { kind: "not", type: T.BOOLEAN, arg: r } : r;
 }
