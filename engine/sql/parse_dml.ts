@@ -2,7 +2,7 @@
  * INSERT (spec/sql.md §6.1, with ON CONFLICT and RETURNING), UPDATE (§6.2) and DELETE.
  * A WITH prefix is read by the statement dispatcher and handed in.
  */
-import { SqlError } from "../base/errors.ts";
+import { SqlError, syntaxError } from "../base/errors.ts";
 import { INSERT_VALUES_ROWS_MAX } from "../base/limits.ts";
 import type { DeleteStmt, Expr, InsertStmt, Query, UpdateStmt } from "./ast.ts";
 import { SOURCE_ALIAS_STOP } from "./keywords.ts";
@@ -19,6 +19,10 @@ export function parseInsert(p: ParseState, prefix?: WithPrefix): InsertStmt {
   const ctes = prefix?.with ?? [];
   const pos = prefix?.pos;
   if (!p.acceptWord("atomic") && p.acceptWord("batch")) {
+    // SqlParserTest#testInsertAsSelectNegativeBatchSize: reported at the number after `-`.
+    if (p.isOp("-") && p.peek(1).kind === "number") {
+      throw syntaxError("batch size must be positive", p.peek(1).pos);
+    }
     p.integer("batch size");
     if (p.acceptWord("o3maxlag")) p.next();
   }
