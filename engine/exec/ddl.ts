@@ -430,8 +430,15 @@ export async function alterTable(
       // later writes are checked. SET NULL drops the constraint.
       const i = columnIndex(t, a.column.name, a.column.pos);
       await t.alterMeta((m) => {
-        if (a.notNull) m.columns[i].notNull = true;
-        else delete m.columns[i].notNull;
+        const c = m.columns[i];
+        if (a.notNull) {
+          // Rows stored while it was nullable may hold NULL sentinels (plan/not_null_columns.ts).
+          if (!c.notNull) c.nullsStored = true;
+          c.notNull = true;
+        } else {
+          delete c.notNull;
+          delete c.nullsStored;
+        }
       });
       return;
     }

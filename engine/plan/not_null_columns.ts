@@ -1,8 +1,10 @@
 /**
  * Which result columns show a NOT NULL table column's values as they are stored (spec/sql.md
  * §2.1, §5.1): values of a NOT NULL column are never reported as NULL, so the NULL sentinel a
- * row holds from before `ADD COLUMN ... NOT NULL` or `SET NOT NULL` prints as its number
- * (-2147483648 for INT, -9223372036854775808 for LONG). Only a column that reaches the result
+ * row stored before `ALTER COLUMN ... SET NOT NULL` prints as its number (-2147483648 for INT,
+ * -9223372036854775808 for LONG). Rows older than a column added NOT NULL stored nothing and
+ * read as NULL, as QuestDB's AlterTableAddColumnTest#testAddColumnWithQuotedColumnName shows
+ * (`StoredColumn.nullsStored` tells the two apart). Only a column that reaches the result
  * unchanged counts: through filters, projections of the bare column, sorts, limits, DISTINCT
  * and LATEST ON. A computed value (`a + 1`, an aggregate, a join's or a set operation's
  * column) keeps QuestDB's NULL rules. Decided for INT and LONG, the types the spec names; the
@@ -29,7 +31,7 @@ function flagsOf(n: PlanNode, metaOf: (table: string) => TableMeta | undefined):
       const meta = metaOf(n.table);
       if (!meta) return none();
       return n.columnIndexes.map((c, i) =>
-        meta.columns[c]?.notNull === true && RAW_TAGS.has(n.columns[i].type.tag)
+        meta.columns[c]?.nullsStored === true && RAW_TAGS.has(n.columns[i].type.tag)
       );
     }
     case "filter":

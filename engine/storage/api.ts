@@ -21,6 +21,13 @@ export interface StoredColumn {
   indexCapacity: number;
   /** Declared NOT NULL: an append or update writing NULL into it is rejected. Absent = nullable. */
   notNull?: boolean;
+  /**
+   * Made NOT NULL by `ALTER COLUMN ... SET NOT NULL`: rows written before may hold the NULL
+   * sentinel, which then reads as the number stored (spec/sql.md §5.1). A column declared NOT NULL
+   * (CREATE TABLE, ADD COLUMN) never stored one; rows older than an added column read as NULL
+   * (QuestDB's AlterTableAddColumnTest#testAddColumnWithQuotedColumnName).
+   */
+  nullsStored?: boolean;
 }
 
 export interface TableMeta {

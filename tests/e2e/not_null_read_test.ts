@@ -1,8 +1,9 @@
 /**
  * Reading NOT NULL columns (spec/sql.md §2.1, §5.1): a value of a NOT NULL column is never
- * reported as NULL, so the NULL sentinel stored in rows from before `SET NOT NULL` or
- * `ADD COLUMN ... NOT NULL` prints as its number (-2147483648 for INT, -9223372036854775808 for
- * LONG) over every protocol: /exec JSON (a few cells as text, more through the row kernel),
+ * reported as NULL, so the NULL sentinel stored in rows from before `ALTER COLUMN ... SET NOT
+ * NULL` prints as its number (-2147483648 for INT, -9223372036854775808 for LONG), while rows
+ * older than a column added NOT NULL (they store nothing) read as NULL, as in QuestDB, over
+ * every protocol: /exec JSON (a few cells as text, more through the row kernel),
  * /exp CSV, and pgwire text (node `pg`, postgres.js prepared) and binary (psycopg 3, asyncpg). A value computed
  * from such a column keeps the NULL rules (`a + 1` of the sentinel is NULL), and so does a
  * nullable column beside it.
@@ -47,58 +48,67 @@ Deno.test({
       return body;
     };
     try {
-      await exec("CREATE TABLE nn (ts TIMESTAMP, a INT, b LONG) TIMESTAMP(ts) PARTITION BY DAY");
-      // Row 1 has values; rows 2..20 NULL in a and b (enough rows for the row kernel's path).
+      await exec("CREATE TABLE nn (ts TIMESTAMP, a INT, b LONG, c LONG) TIMESTAMP(ts) PARTITION BY DAY");
+      // Row 1 has values; rows 2..20 NULL in a, b and c (enough rows for the row kernel's path).
       await exec(
         "INSERT INTO nn SELECT timestamp_sequence('2024-01-01', 3600000000L), " +
-          "CASE WHEN x = 1 THEN 1 END, CASE WHEN x = 1 THEN 10L END FROM long_sequence(20)",
+          "CASE WHEN x = 1 THEN 1 END, CASE WHEN x = 1 THEN 10L END, CASE WHEN x = 1 THEN 100L END " +
+          "FROM long_sequence(20)",
       );
       await exec("ALTER TABLE nn ALTER COLUMN a SET NOT NULL");
-      await exec("ALTER TABLE nn ADD COLUMN c LONG NOT NULL");
+      await exec("ALTER TABLE nn ALTER COLUMN c SET NOT NULL");
+      // Added NOT NULL: the older rows stored nothing and stay NULL (QuestDB's
+      // AlterTableAddColumnTest#testAddColumnWithQuotedColumnName).
+      await exec("ALTER TABLE nn ADD COLUMN d LONG NOT NULL");
 
       // A few cells: rendered as text.
-      const few = await exec("SELECT a, b, c FROM nn LIMIT 2");
-      assert.deepEqual(few.dataset, [[1, 10, Number(LONG_MIN)], [Number(INT_MIN), null, Number(LONG_MIN)]]);
+      const few = await exec("SELECT a, b, c, d FROM nn LIMIT 2");
+      assert.deepEqual(few.dataset, [[1, 10, 100, null], [Number(INT_MIN), null, Number(LONG_MIN), null]]);
       // Many cells (the WASM row kernel): the same values; checked in the raw text, since
       // JSON.parse rounds the LONG.
-      const manyText = await (await server.exec("SELECT a, b, c, a + 1 FROM nn")).text();
-      const rows = [...manyText.matchAll(/\[(-?\d+|null),(-?\d+|null),(-?\d+|null),(-?\d+|null)\]/g)]
+      const manyText = await (await server.exec("SELECT a, b, c, a + 1, d FROM nn")).text();
+      const cell = "(-?\\d+|null)";
+      const rows = [...manyText.matchAll(new RegExp(`\\[${Array(5).fill(cell).join(",")}\\]`, "g"))]
         .map((m) => m.slice(1));
       assert.equal(rows.length, 20, manyText.slice(0, 300));
-      assert.deepEqual(rows[0], ["1", "10", LONG_MIN, "2"]);
-      for (const r of rows.slice(1)) assert.deepEqual(r, [INT_MIN, "null", LONG_MIN, "null"]);
+      assert.deepEqual(rows[0], ["1", "10", "100", "2", "null"]);
+      for (const r of rows.slice(1)) assert.deepEqual(r, [INT_MIN, "null", LONG_MIN, "null", "null"]);
       // Through a subquery, a filter and an ORDER BY the column is still the table's.
       const nested =
         await (await server.exec("SELECT a FROM (SELECT * FROM nn WHERE ts > 0) ORDER BY ts DESC LIMIT 1"))
           .text();
       assert.match(nested, new RegExp(`"dataset":\\[\\[${INT_MIN}\\]\\]`));
       // Aggregates are computed values: the sentinel is NULL to them.
-      assert.deepEqual((await exec("SELECT count(a), max(c) FROM nn")).dataset, [[1, null]]);
+      assert.deepEqual((await exec("SELECT count(a), max(c), count(d) FROM nn")).dataset, [[1, 100, 0]]);
 
       const csv = await (await fetch(
-        `${server.httpUrl}/exp?query=${encodeURIComponent("SELECT a, b, c FROM nn LIMIT 2")}`,
+        `${server.httpUrl}/exp?query=${encodeURIComponent("SELECT a, b, c, d FROM nn LIMIT 2")}`,
       ))
         .text();
       assert.deepEqual(csv.trim().split("\n").map((l) => l.trim()), [
-        '"a","b","c"',
-        `1,10,${LONG_MIN}`,
-        `${INT_MIN},,${LONG_MIN}`,
+        '"a","b","c","d"',
+        "1,10,100,",
+        `${INT_MIN},,${LONG_MIN},`,
       ]);
 
       await client.connect();
-      const text = await client.query({ text: "SELECT a, b, c FROM nn LIMIT 2", rowMode: "array" });
+      const text = await client.query({ text: "SELECT a, b, c, d FROM nn LIMIT 2", rowMode: "array" });
       // node pg parses int4 into a number and keeps int8 as text.
-      assert.deepEqual(text.rows, [[1, "10", LONG_MIN], [Number(INT_MIN), null, LONG_MIN]]);
+      assert.deepEqual(text.rows, [[1, "10", "100", null], [Number(INT_MIN), null, LONG_MIN, null]]);
       // Binary results (node pg's binary parser garbles such bytes): psycopg 3 and asyncpg.
       await expectClientOk(DEBIAN_PYTHON, [CLIENT, String(server.pgPort)], /OK not null/, {
         timeoutMs: 60_000,
       });
       // postgres.js as it runs by default (a prepared statement, text results).
-      const prepared = await sql.unsafe("SELECT a, c FROM nn ORDER BY ts DESC LIMIT $1", [1], {
+      const prepared = await sql.unsafe("SELECT a, c, d FROM nn ORDER BY ts DESC LIMIT $1", [1], {
         prepare: true,
       })
         .values();
-      assert.deepEqual(prepared.map((r) => r.map(String)), [[INT_MIN, LONG_MIN]]);
+      assert.deepEqual(prepared.map((r) => r.map((x) => (x === null ? null : String(x)))), [[
+        INT_MIN,
+        LONG_MIN,
+        null,
+      ]]);
     } finally {
       await client.end().catch(() => {});
       await sql.end();
