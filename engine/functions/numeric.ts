@@ -21,6 +21,7 @@ import {
 } from "./_util.ts";
 import { castValue } from "./cast.ts";
 import { asDecimal, decimalCommonType } from "./decimal_types.ts";
+import { bindDecimalAbsSign, bindDecimalRounding, type DecimalRoundMode } from "./decimal_rounding.ts";
 import { roundDecimal, type RoundMode, roundTo } from "./numeric_round.ts";
 import { bindNumeric } from "./operators_arith.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
@@ -237,16 +238,28 @@ function bindSizePretty(args: BoundArg[]): ScalarBinding | string {
   return { returns: T.STRING, eval: ([v]) => (v === null ? null : sizePretty(toBigInt(v)!)) };
 }
 
+/** A rounding binder that takes a DECIMAL first argument exactly (decimal_rounding.ts). */
+function decimalFirst(
+  name: string,
+  mode: DecimalRoundMode,
+  otherwise: (args: BoundArg[]) => ScalarBinding | string,
+): (args: BoundArg[]) => ScalarBinding | string {
+  return (args) => bindDecimalRounding(name, mode, args) ?? otherwise(args);
+}
+
 /** The numeric functions. */
 export const NUMERIC_FUNCTIONS: ScalarFunction[] = [
-  scalar("abs", bindAbs),
-  scalar("sign", bindSign),
-  ...aliases(["ceil", "ceiling"], doubleFn("ceil", 1, Math.ceil)),
-  scalar("floor", doubleFn("floor", 1, Math.floor)),
-  scalar("round", bindRound("round", "halfUp", true)),
-  scalar("round_half_even", bindRound("round_half_even", "halfEven", true)),
-  scalar("round_down", bindRound("round_down", "down", false)),
-  scalar("round_up", bindRound("round_up", "up", false)),
+  scalar("abs", (args) => bindDecimalAbsSign("abs", args) ?? bindAbs(args)),
+  scalar("sign", (args) => bindDecimalAbsSign("sign", args) ?? bindSign(args)),
+  ...aliases(["ceil", "ceiling"], decimalFirst("ceil", "ceil", doubleFn("ceil", 1, Math.ceil))),
+  scalar("floor", decimalFirst("floor", "floor", doubleFn("floor", 1, Math.floor))),
+  scalar("round", decimalFirst("round", "halfUp", bindRound("round", "halfUp", true))),
+  scalar(
+    "round_half_even",
+    decimalFirst("round_half_even", "halfEven", bindRound("round_half_even", "halfEven", true)),
+  ),
+  scalar("round_down", decimalFirst("round_down", "down", bindRound("round_down", "down", false))),
+  scalar("round_up", decimalFirst("round_up", "up", bindRound("round_up", "up", false))),
   scalar("sqrt", doubleFn("sqrt", 1, Math.sqrt)),
   scalar("cbrt", doubleFn("cbrt", 1, Math.cbrt)),
   scalar("exp", doubleFn("exp", 1, Math.exp)),
