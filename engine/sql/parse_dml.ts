@@ -63,6 +63,9 @@ function parseRows(p: ParseState, stmt: InsertStmt): Expr[][] {
       if (p.isOp(")") || p.isOp(",")) throw new SqlError("Expression expected", p.peek().pos);
       row.push(parseExpr(p));
     } while (p.acceptOp(","));
+    // SqlParserTest#testInsertMissingClosingBracket: a row cut short by the end of the text is
+    // reported at its last token.
+    if (p.peek().kind === "eof") throw new SqlError("',' expected", p.tokens[p.index - 1].pos);
     rows.push(row);
     stmt.valuesEndPos.push(p.closeParen(open).pos);
     if (p.isOp("(")) throw new SqlError("',' expected", p.peek().pos);

@@ -301,7 +301,10 @@ function parseJoin(p: ParseState): Join {
   if (natural) {
     // The shared column names are known only when the sources are planned (plan_from.ts).
     join.natural = true;
-  } else if (p.acceptWord("on")) {
+  } else if (p.isWord("on")) {
+    const onWord = p.next();
+    // SqlParserTest#testInvalidInnerJoin2: nothing after ON is reported at ON.
+    if (p.atEnd()) throw syntaxError("Expression expected", onWord.pos);
     const using = p.isOp("(") ? readNameList(p) : undefined;
     if (using) {
       join.using = using;
@@ -315,6 +318,11 @@ function parseJoin(p: ParseState): Join {
     p.next();
     join.using = readNameList(p);
     if (!join.using) throw p.expected("column name");
+  } else if (!lateral && ["inner", "left", "right", "full"].includes(kind)) {
+    // SqlParserTest#testInvalidInnerJoin1: at the token where ON should be, or at the last one
+    // when the text ends there.
+    const at = p.atEnd() ? p.tokens[p.index - 1] : p.peek();
+    throw syntaxError("'on' expected", at.pos);
   }
   if (p.isWord("tolerance")) {
     p.next();

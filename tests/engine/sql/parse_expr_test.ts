@@ -144,7 +144,13 @@ Deno.test("expression errors point at the offending token", () => {
     "unexpected end of input",
   ]);
   assert.equal(parseError("select a between 1 or 2").message, "'and' expected");
-  assert.equal(parseError("select x is 5").message, "'null' expected");
+  // QuestDB's texts, at IS (SqlParserTest#testInvalidIsNull, #testInvalidIsNotNull).
+  assert.deepEqual([parseError("select x is 5").position, parseError("select x is 5").message], [
+    9,
+    "IS must be followed by NULL",
+  ]);
+  assert.equal(parseError("select x is not 5").message, "IS NOT must be followed by NULL");
+  assert.equal(parseError("select x is").message, "IS must be followed by [NOT] NULL");
   assert.equal(parseError("select x in ()").position, 13);
   assert.equal(parseError("select from t").message, "unexpected token [from]");
 });
