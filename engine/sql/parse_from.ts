@@ -46,9 +46,9 @@ export function parseFromClause(p: ParseState, first?: Source): FromClause {
 }
 
 /**
- * An alias may not repeat the name of an earlier source, alias or table (SqlParserTest
- * #testDuplicateAlias: `customers a CROSS JOIN orders a` fails at the second `a`). A table
- * joined to itself without aliases is left to name resolution.
+ * A source's name (its alias, else a table's name) may not repeat an earlier one
+ * (SqlParserTest#testDuplicateAlias: `customers a CROSS JOIN orders a` fails at the second
+ * `a`; #testJoinDuplicateTables: `tab CROSS JOIN tab` at the second `tab`).
  */
 function checkDuplicateAliases(from: FromClause): void {
   const seen = new Set<string>();
@@ -57,10 +57,8 @@ function checkDuplicateAliases(from: FromClause): void {
     const name = s.alias ?? (s.kind === "table" ? s.name : undefined);
     if (name === undefined) continue;
     const key = name.toLowerCase();
-    const at = aliasPositions.get(s);
-    if (s.alias !== undefined && at !== undefined && seen.has(key)) {
-      throw syntaxError(`Duplicate table or alias: ${s.alias}`, at);
-    }
+    const at = s.alias !== undefined ? aliasPositions.get(s) : s.pos;
+    if (at !== undefined && seen.has(key)) throw syntaxError(`Duplicate table or alias: ${name}`, at);
     seen.add(key);
   }
 }
