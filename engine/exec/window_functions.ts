@@ -239,7 +239,9 @@ async function aggregateOverFrames(
 ): Promise<void> {
   const m = rows.length;
   const argsOf = (j: number) => p.args.map((a) => a[rows[j]]);
-  if ((w.name === "sum" || w.name === "avg" || w.name === "count") && !f.excludeCurrent) {
+  // DECIMAL sums and averages stay exact through the aggregate's accumulator below.
+  const exact = w.type.tag === "DECIMAL";
+  if ((w.name === "sum" || w.name === "avg" || w.name === "count") && !f.excludeCurrent && !exact) {
     return await slidingSum(w, rows, f, p, t);
   }
   if (

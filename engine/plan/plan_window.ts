@@ -129,6 +129,9 @@ function resultType(
     return args[0].type.tag === "NULL" ? T.DOUBLE : args[0].type;
   }
   if (name === "sum" || name === "avg") {
+    // Over DECIMAL the result is the aggregate's own DECIMAL, exact (QuestDB's
+    // WindowDecimalFunctionTest: sum/avg of a DECIMAL(2,1) print as 0.2, 0.6).
+    if (args.length === 1 && args[0].type.tag === "DECIMAL" && aggregate) return aggregate;
     if (args.length !== 1 || !(isNumeric(args[0].type) || args[0].type.tag === "NULL")) {
       throw new SqlError(`${name}() over a window expects a numeric argument`, call.pos);
     }
