@@ -10,6 +10,7 @@ import type { CteEntry, PlanContext } from "./plan_context.ts";
 import { type PlanNode, shape } from "./plan_node.ts";
 import { finishQuery, outputScope, planSelect } from "./plan_select.ts";
 import { showReg } from "./reg_types.ts";
+import { checkSetOpCast } from "./set_op_casts.ts";
 
 export function planQuery(q: A.Query, pc: PlanContext): PlanNode {
   const node = planQueryBody(q, pc);
@@ -97,6 +98,7 @@ function planSetOp(op: A.SetOperation, pc: PlanContext): PlanNode {
     throw new SqlError("queries have different number of columns", op.pos);
   }
   const types = left.columns.map((_, i) => {
+    checkSetOpCast(branchType(left, i), branchType(right, i), [op.left.pos, op.right.pos]);
     const t = commonType(branchType(left, i), branchType(right, i));
     return t.tag === "NULL" ? T.STRING : t;
   });
