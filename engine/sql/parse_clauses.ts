@@ -38,14 +38,29 @@ export function parseSelectClauses(p: ParseState, core: SelectCore): void {
   }
 }
 
-/** `LATEST ON ts PARTITION BY a, b` or the legacy `LATEST BY a, b`. */
+/**
+ * `LATEST ON ts PARTITION BY a, b` or the legacy `LATEST BY a, b`. The keys are column names
+ * (SqlParserTest#testLatestBySyntax8: `PARTITION BY x+1` fails at `+`), and a WHERE may not
+ * follow the new form (#testLatestBySyntax9); the legacy form keeps its trailing WHERE.
+ */
 function parseLatest(p: ParseState): LatestOn {
   const kw = p.next();
-  if (p.acceptWord("by")) return { pos: kw.pos, partitionBy: parseExprList(p) };
-  p.expectWord("on");
+  if (p.acceptWord("by")) return { pos: kw.pos, partitionBy: partitionKeys(p) };
+  // SqlParserTest#testLatestBySyntax: `LATEST` alone is reported at LATEST.
+  if (!p.isWord("on")) throw syntaxError("'by' expected", p.atEnd() ? kw.pos : p.peek().pos);
+  p.next();
   const ts = parseExpr(p);
   if (ts.kind !== "column") throw syntaxError("column name expected", ts.pos);
   p.expectWord("partition");
   p.expectWord("by");
-  return { pos: kw.pos, ts, partitionBy: parseExprList(p) };
+  const latest = { pos: kw.pos, ts, partitionBy: partitionKeys(p) };
+  const where = p.peek();
+  if (p.isWord("where")) throw syntaxError("unexpected where clause after 'latest on'", where.pos);
+  return latest;
+}
+
+function partitionKeys(p: ParseState) {
+  const keys = parseExprList(p);
+  for (const k of keys) if (k.kind !== "column") throw syntaxError("column name expected", k.pos);
+  return keys;
 }
