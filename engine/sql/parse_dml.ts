@@ -64,8 +64,8 @@ function parseRows(p: ParseState, stmt: InsertStmt): Expr[][] {
       row.push(parseExpr(p));
     } while (p.acceptOp(","));
     // SqlParserTest#testInsertMissingClosingBracket: a row cut short by the end of the text is
-    // reported at its last token.
-    if (p.peek().kind === "eof") throw new SqlError("',' expected", p.tokens[p.index - 1].pos);
+    // reported at the end.
+    if (p.peek().kind === "eof") throw new SqlError("',' expected", p.peek().pos);
     rows.push(row);
     stmt.valuesEndPos.push(p.closeParen(open).pos);
     if (p.isOp("(")) throw new SqlError("',' expected", p.peek().pos);

@@ -242,7 +242,8 @@ function readSourceAlias(p: ParseState, source: Source): boolean {
 
 function isSourceAlias(p: ParseState, ahead = 0): boolean {
   const t = p.peek(ahead);
-  if (t.kind === "quoted") return true;
+  // A 'single quoted' alias too (SqlParserTest#testLineCommentAtEnd: `(x WHERE a > 1) 'b a'`).
+  if (t.kind === "quoted" || t.kind === "string") return true;
   if (t.kind !== "word") return false;
   const w = t.text.toLowerCase();
   if (w === "timestamp" && p.isOp("(", ahead + 1)) return false;
@@ -253,7 +254,7 @@ function isSourceAlias(p: ParseState, ahead = 0): boolean {
 export function continuesAsSource(p: ParseState): boolean {
   if (p.isOp(",")) return true;
   const w = p.wordAt();
-  if (w === undefined) return p.peek().kind === "quoted";
+  if (w === undefined) return p.peek().kind === "quoted" || p.peek().kind === "string";
   if (["where", "latest", "sample", "group", "having", "window", "as"].includes(w)) return true;
   if (JOIN_STARTS.has(w)) return true;
   if (w === "timestamp" && p.isOp("(", 1)) return true;

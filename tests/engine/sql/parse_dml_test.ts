@@ -70,10 +70,10 @@ Deno.test("dml delete", () => {
 
 Deno.test("dml errors", () => {
   assert.equal(parseError("INSERT t VALUES (1)").message, "'into' expected");
-  // As QuestDB (SqlParserTest#testInsertMissingClosingBracket): at the row's last token.
+  // As QuestDB (SqlParserTest#testInsertMissingClosingBracket): at the end of the text.
   assert.deepEqual(
     [parseError("INSERT INTO t VALUES (1, 2").message, parseError("INSERT INTO t VALUES (1, 2").position],
-    ["',' expected", 25],
+    ["',' expected", 26],
   );
   assert.equal(parseError("UPDATE t x = 1").message, "'set' expected");
   assert.equal(sqlError(() => parseStatement("INSERT INTO t VALUES 1")).message, "'(' expected");
