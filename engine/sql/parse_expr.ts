@@ -156,6 +156,16 @@ function operatorCall(p: ParseState): { text: string; tokens: number } | undefin
   return { text: op.text, tokens: k + 2 };
 }
 
+/**
+ * A binary operator with nothing after it is reported at the operator, as QuestDB's expression
+ * parser does (SqlParserTest#testMissingArgument: `not (x != 1 and)` fails at `and`).
+ */
+function checkRightOperand(p: ParseState, op: string, pos: number): void {
+  if (p.atEnd() || p.isOp(")") || p.isOp(",")) {
+    throw syntaxError(`too few arguments for '${op}' [found=1,expected=2]`, pos);
+  }
+}
+
 /** One infix step on `left`, or undefined when the next token does not continue at `minPrec`. */
 function parseInfix(p: ParseState, left: Expr, minPrec: number): Expr | undefined {
   const t = p.peek();
@@ -165,6 +175,7 @@ function parseInfix(p: ParseState, left: Expr, minPrec: number): Expr | undefine
     const prec = BINARY_PREC[op];
     if (prec < minPrec) return undefined;
     for (let k = 0; k < (pgOp?.tokens ?? 1); k++) p.next();
+    checkRightOperand(p, op, t.pos);
     const right = parseExpr(p, prec + 1);
     return intervalArithmetic(op, left, right, t.pos) ?? intervalScale(op, left, right, t.pos) ??
       anyEquals(op, left, right, t.pos) ?? rowComparison(op, left, right, t.pos) ??
@@ -184,6 +195,7 @@ function parseInfix(p: ParseState, left: Expr, minPrec: number): Expr | undefine
     const prec = BINARY_PREC[word];
     if (prec < minPrec) return undefined;
     p.next();
+    checkRightOperand(p, word, t.pos);
     return { kind: "binary", pos: t.pos, op: word, left, right: parseExpr(p, prec + 1) };
   }
   if (word === "is") return PREC.is < minPrec ? undefined : parseIsNull(p, left);

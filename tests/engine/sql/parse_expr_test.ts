@@ -139,10 +139,12 @@ Deno.test("expression errors point at the offending token", () => {
   ]);
   const wrong = parseError("select (1 + 2 from t");
   assert.deepEqual([wrong.position, wrong.message], [14, "')' expected"]);
+  // A missing right operand is reported at the operator (QuestDB SqlParserTest#testMissingArgument).
   assert.deepEqual([parseError("select 1 +").position, parseError("select 1 +").message], [
-    10,
-    "unexpected end of input",
+    9,
+    "too few arguments for '+' [found=1,expected=2]",
   ]);
+  assert.equal(parseError("select x from t where not (x != 1 and)").position, 34);
   assert.equal(parseError("select a between 1 or 2").message, "'and' expected");
   // QuestDB's texts, at IS (SqlParserTest#testInvalidIsNull, #testInvalidIsNotNull).
   assert.deepEqual([parseError("select x is 5").position, parseError("select x is 5").message], [
