@@ -480,7 +480,11 @@ function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
   }
   let acc: BoundExpr | undefined;
   for (const item of items) {
-    const eq = callByName("=", [arg, item], e.pos, ctx);
+    // A text column in a number's IN list is parsed as that number (InTest#testInDouble_nonConst:
+    // `d IN (fixed_string, fixed_symbol, fixed_varchar)`).
+    const text = item.type.tag === "STRING" || item.type.tag === "VARCHAR" || item.type.tag === "SYMBOL";
+    const parsed = text && numericRank(arg.type) > 0 ? castTo(item, arg.type, e.pos) : item;
+    const eq = callByName("=", [arg, parsed], e.pos, ctx);
     acc = acc ? { kind: "or", type: T.BOOLEAN, args: [acc, eq] } : eq;
   }
   return e.not ? negate(acc!) : acc!;
