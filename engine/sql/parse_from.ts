@@ -222,7 +222,8 @@ const aliasPositions = new WeakMap<Source, number>();
 function readSourceAlias(p: ParseState, source: Source): boolean {
   const at = p.peek(p.isWord("as") ? 1 : 0);
   if (p.acceptWord("as")) {
-    source.alias = p.anyName("alias").name;
+    // `AS 'foo'` too (SqlParserTest#testQuotedTableAliasFollowedByStar).
+    source.alias = at.kind === "string" ? p.next().value : p.anyName("alias").name;
   } else if (isSourceAlias(p)) {
     source.alias = p.next().value;
   } else {
