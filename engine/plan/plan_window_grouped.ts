@@ -159,6 +159,14 @@ function checkNestedWindows(core: A.SelectCore): void {
     if (item && item.expr.kind !== "star" && nested(item.expr)) {
       throw new SqlError("aggregate functions are not allowed in GROUP BY", g.pos);
     }
+    // An alias naming such an item fails at the GROUP BY entry too (GroupByTest
+    // #test2FailOnWindowFunctionNestedInFunctionAliasInGroupByClause2).
+    const named = g.kind === "column" && !g.qualifier
+      ? core.items!.find((i) => i.alias?.toLowerCase() === g.name.toLowerCase())
+      : undefined;
+    if (named && named.expr.kind !== "star" && nested(named.expr)) {
+      throw new SqlError("window functions are not allowed in GROUP BY", g.pos);
+    }
   }
   for (const i of core.items!) {
     const w = i.expr.kind === "star" ? undefined : nested(i.expr);
