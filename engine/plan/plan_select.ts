@@ -87,12 +87,19 @@ function expandItems(core: A.SelectCore, scope: Scope, pc: PlanContext): Item[] 
   }
   // Explicit aliases are taken first and generated names avoid them, as QuestDB's SqlParser names
   // the unaliased columns after the whole list is read (SqlParserTest#testDottedConstAlias3:
-  // `SELECT '.f.e.j.hve', 2.2 column1` names the first `column2`).
+  // `SELECT '.f.e.j.hve', 2.2 column1` names the first `column2`); a `*` keeps the list's order.
+  // An explicit alias given twice is refused at the second (#testSelectDuplicateAlias).
   const aliased = new Map<A.SelectItem, string>();
+  const explicit = new Set<string>();
+  const hasStar = core.items.some((i) => i.expr.kind === "star");
   for (const item of core.items) {
-    if (item.alias !== undefined && item.expr.kind !== "star") {
-      aliased.set(item, takeItemName(item, pc.legacyNames, names));
+    if (item.alias === undefined || item.expr.kind === "star") continue;
+    const key = item.alias.toLowerCase();
+    if (explicit.has(key)) {
+      throw new SqlError(`Duplicate column [name=${item.alias}]`, item.aliasPos ?? item.expr.pos);
     }
+    explicit.add(key);
+    if (!hasStar) aliased.set(item, takeItemName(item, pc.legacyNames, names));
   }
   for (const item of core.items) {
     if (item.expr.kind === "star") starItems(item.expr.qualifier, item.expr.pos);
