@@ -1210,26 +1210,27 @@ export async function runParallelHash(
       mergeAgg(a, merged[i], p.counts[i], p.values[i], gids, rows);
     });
   }
+  // A SYMBOL key of one table leaves as its codes with the dictionary, as a scan gives it
+  // (key_ids.ts symbolCodes), not a string per group: its cells in the rows stay NULL.
+  const syms = keyIds.map((ids, k) => n.columns[k].type.tag === "SYMBOL" ? ids.symbolCodes() : undefined);
+  const idOf = (k: number, g: number) => nk === 1 ? g : groupKeyIds[k][g];
   const out: Value[][] = new Array(groups);
   for (let g = 0; g < groups; g++) {
     const row: Value[] = new Array(nk + job.aggs.length);
-    for (let k = 0; k < nk; k++) row[k] = keyIds[k].values[nk === 1 ? g : groupKeyIds[k][g]];
+    for (let k = 0; k < nk; k++) row[k] = syms[k] ? null : keyIds[k].values[idOf(k, g)];
     job.aggs.forEach((a, i) => row[nk + i] = finish(a, merged[i].countOf(g), merged[i].valueAt(g)));
     out[g] = row;
   }
   const batches = [...rowsToBatches(n.columns.map((c) => c.type), out)];
-  // A SYMBOL key of one table leaves as its codes with the dictionary, as a scan gives it
-  // (key_ids.ts symbolCodes), not a string per group.
-  for (let k = 0; k < nk; k++) {
-    const sym = n.columns[k].type.tag === "SYMBOL" ? keyIds[k].symbolCodes() : undefined;
-    if (!sym) continue;
+  syms.forEach((sym, k) => {
+    if (!sym) return;
     let g = 0;
     for (const b of batches) {
       const codes = new Int32Array(b.rowCount);
-      for (let r = 0; r < b.rowCount; r++, g++) codes[r] = sym.codes[nk === 1 ? g : groupKeyIds[k][g]];
+      for (let r = 0; r < b.rowCount; r++, g++) codes[r] = sym.codes[idOf(k, g)];
       b.columns[k] = { type: b.columns[k].type, data: codes, dict: sym.dict };
     }
-  }
+  });
   return batches;
 }
 
