@@ -132,10 +132,18 @@ function i64ToNumber(words: Int32Array, i: number): number {
   return words[2 * i + 1] * TWO_32 + (words[2 * i] >>> 0);
 }
 
-/** Per group, its rows less the NULLs of the fold record (the non-NULL values seen). */
+/**
+ * Group g's non-NULL values seen: its rows less the NULL count of its fold record (the record's
+ * first word pair; `words` are the records as Int32 words, 8 a record).
+ */
+export function foldCount(words: Int32Array, gRows: ArrayLike<number>, g: number): number {
+  return gRows[g] - i64ToNumber(words, 4 * g);
+}
+
+/** foldCount of every group [0, n). */
 function foldCounts(words: Int32Array, gRows: Float64Array, n: number): Float64Array {
   const counts = new Float64Array(n);
-  for (let g = 0; g < n; g++) counts[g] = gRows[g] - i64ToNumber(words, 4 * g);
+  for (let g = 0; g < n; g++) counts[g] = foldCount(words, gRows, g);
   return counts;
 }
 

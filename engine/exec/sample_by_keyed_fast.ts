@@ -35,7 +35,7 @@ import { isNull, KIND, typed, type View, WIDTH } from "./sample_by_fast.ts";
 import { FastPathUnavailable } from "./wasm_scratch.ts";
 import { lowerBound, partitionRanges } from "./scan.ts";
 import { type Pred, predicateOf, predLeaves } from "./kernel_predicates.ts";
-import { absMaxOf, KeyedAcc } from "./sample_by_keyed_acc.ts";
+import { absMaxOf, foldCount, KeyedAcc } from "./sample_by_keyed_acc.ts";
 
 type ScanNode = Extract<PlanNode, { kind: "scan" }>;
 type Fn = "count" | "sum" | "avg" | "min" | "max" | "first" | "last";
@@ -431,7 +431,7 @@ function sumsOrMeans(
 /**
  * One field of groups [from, to) from DOUBLE fold records: the sum (field 1, divided by the
  * count for a mean), the minimum (2) or the maximum (3); NULL (NaN) where the group saw no value
- * (rows less the record's NULL count, its first word pair) or the result is not finite.
+ * or the result is not finite.
  */
 function recordField(
   o: Float64Array,
@@ -444,7 +444,7 @@ function recordField(
 ): void {
   const { f64, words, rows } = fold;
   for (let g = from, i = at; g < to; g++, i++) {
-    const n = rows[g] - (words[8 * g + 1] * 4294967296 + (words[8 * g] >>> 0));
+    const n = foldCount(words, rows, g);
     const v = mean ? f64[4 * g + field] / n : f64[4 * g + field];
     o[i] = n === 0 || v - v !== 0 ? NaN : v;
   }
