@@ -20,8 +20,9 @@ export function notNullColumns(
   plan: PlanNode,
   metaOf: (table: string) => TableMeta | undefined,
 ): boolean[] | undefined {
+  // Only a scan marks a column (an INT or LONG one); the others pass marks on unchanged.
   const flags = flagsOf(plan, metaOf);
-  return flags.some((f, i) => f && RAW_TAGS.has(plan.columns[i].type.tag)) ? flags : undefined;
+  return flags.some((f) => f) ? flags : undefined;
 }
 
 function flagsOf(n: PlanNode, metaOf: (table: string) => TableMeta | undefined): boolean[] {
