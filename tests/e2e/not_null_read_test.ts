@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import pg from "pg";
 import postgres from "postgres";
 import { startServer } from "./server_process.ts";
-import { DEBIAN_PYTHON, expectClientOk, requireFile } from "./clients/pg_tools.ts";
+import { DEBIAN_PYTHON, expectClientOk, pgOptions, requireFile } from "./clients/pg_tools.ts";
 
 const CLIENT = new URL("./clients/not_null_read_client.py", import.meta.url).pathname;
 
@@ -26,22 +26,8 @@ Deno.test({
   async fn() {
     await requireFile(DEBIAN_PYTHON, "Debian python3");
     const server = await startServer({ pg: true });
-    const sql = postgres({
-      host: "127.0.0.1",
-      port: server.pgPort,
-      user: "admin",
-      password: "quest",
-      database: "qdb",
-      max: 1,
-      onnotice: () => {},
-    });
-    const client = new pg.Client({
-      host: "127.0.0.1",
-      port: server.pgPort,
-      user: "admin",
-      password: "quest",
-      database: "qdb",
-    });
+    const sql = postgres({ ...pgOptions(server.pgPort), max: 1, onnotice: () => {} });
+    const client = new pg.Client(pgOptions(server.pgPort));
     const exec = async (q: string) => {
       const body = await (await server.exec(q)).json();
       assert.equal(body.error, undefined, `${q}: ${body.error}`);

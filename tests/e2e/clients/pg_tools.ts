@@ -9,6 +9,11 @@ import assert from "node:assert/strict";
 export const DEBIAN_PYTHON = "/usr/bin/python3";
 export const JDBC_JAR = "/usr/share/java/postgresql.jar";
 
+/** Connection options of a test server's pgwire listener, as node `pg` and postgres.js take them. */
+export function pgOptions(port: number) {
+  return { host: "127.0.0.1", port, user: "admin", password: "quest", database: "qdb" };
+}
+
 /** Throws a clear error when `path` does not exist. */
 export async function requireFile(path: string, what: string): Promise<void> {
   try {
