@@ -536,6 +536,8 @@ export async function alterTable(
     }
     case "unsupported":
       throw new SqlError(`${a.what} is not supported`, a.pos);
+    case "invalid":
+      throw a.error;
   }
 }
 

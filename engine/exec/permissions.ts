@@ -95,6 +95,8 @@ function alterPermission(a: A.AlterAction): [string, string[]] | undefined {
       return ["ALTER COLUMN TYPE", [a.column.name]];
     // A form we do not implement still needs the permission its QuestDB form would, so the
     // "not supported" answer tells nobody more than an access error would.
+    case "invalid":
+      throw a.error;
     case "unsupported":
       return [a.what.startsWith("REFRESH") ? "REFRESH MATERIALIZED VIEW" : "SET TABLE PARAM", []];
   }

@@ -91,6 +91,18 @@ function branchType(node: PlanNode, i: number): ColumnType {
   return node.columns[i].type;
 }
 
+/**
+ * The union type of two branch columns: commonType, except that CHAR against SHORT, INT or
+ * LONG takes the number (the CHAR's digit converted, as QuestDB 9's UnionAllCastTest
+ * #testShortChar, #testIntChar, #testLongChar; against BYTE it stays text, #testCharByte).
+ */
+function setOpType(a: ColumnType, b: ColumnType): ColumnType {
+  const wide = ["SHORT", "INT", "LONG"];
+  if (a.tag === "CHAR" && wide.includes(b.tag)) return b;
+  if (b.tag === "CHAR" && wide.includes(a.tag)) return a;
+  return commonType(a, b);
+}
+
 function planSetOp(op: A.SetOperation, pc: PlanContext): PlanNode {
   const left = planBody(op.left, pc);
   const right = planBody(op.right, pc);
@@ -99,7 +111,7 @@ function planSetOp(op: A.SetOperation, pc: PlanContext): PlanNode {
   }
   const types = left.columns.map((_, i) => {
     checkSetOpCast(branchType(left, i), branchType(right, i), [op.left.pos, op.right.pos]);
-    const t = commonType(branchType(left, i), branchType(right, i));
+    const t = setOpType(branchType(left, i), branchType(right, i));
     return t.tag === "NULL" ? T.STRING : t;
   });
   const columns = left.columns.map((c, i) => ({ name: c.name, type: types[i] }));

@@ -7,6 +7,7 @@
  * case-insensitive later. Quoted identifiers arrive unquoted.
  */
 
+import type { SqlError } from "../base/errors.ts";
 import type { PivotClause, UnpivotClause } from "./ast_pivot.ts";
 
 // ---------------------------------------------------------------- expressions
@@ -594,7 +595,9 @@ export type AlterAction =
    * it fails with "not supported" once the table and the permission are checked. `what` is
    * its leading words in upper case (`CONVERT PARTITION`).
    */
-  | { kind: "unsupported"; pos: number; what: string };
+  | { kind: "unsupported"; pos: number; what: string }
+  /** An action that failed to parse: raised once the table is known to exist (parse_alter.ts). */
+  | { kind: "invalid"; pos: number; error: SqlError };
 
 export interface AlterTableStmt {
   kind: "alterTable";

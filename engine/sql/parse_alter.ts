@@ -4,7 +4,7 @@
  * check the table and the permission before failing with "not supported".
  */
 import type { AlterAction, AlterTableStmt, ColumnDef, StoragePolicyStage } from "./ast.ts";
-import { syntaxError } from "../base/errors.ts";
+import { SqlError, syntaxError } from "../base/errors.ts";
 import type { Token } from "./lexer.ts";
 import {
   parseColumnDef,
@@ -23,7 +23,23 @@ export function parseAlterTable(p: ParseState): AlterTableStmt {
   const kw = p.next();
   p.expectWord("table");
   const table = p.tableName();
-  return { kind: "alterTable", pos: kw.pos, table, action: parseAction(p) };
+  return { kind: "alterTable", pos: kw.pos, table, action: parseActionOrDefer(p) };
+}
+
+/**
+ * QuestDB checks that the table exists before it reads the action (SqlCompilerImpl.alterTable),
+ * so `alter table missing <anything>` names the table: a syntax error in the action is kept
+ * and raised by the executor once the table is found.
+ */
+function parseActionOrDefer(p: ParseState): AlterAction {
+  const pos = p.peek().pos;
+  try {
+    return parseAction(p);
+  } catch (e) {
+    if (!(e instanceof SqlError)) throw e;
+    p.restText();
+    return { kind: "invalid", pos, error: e };
+  }
 }
 
 function parseAction(p: ParseState): AlterAction {

@@ -208,6 +208,8 @@ function alterActionToText(a: AlterAction): string {
       return `ALTER COLUMN ${identToText(a.column.name)} SYMBOL CAPACITY ${a.capacity.value}`;
     case "unsupported":
       return a.what;
+    case "invalid":
+      throw a.error;
   }
 }
 
