@@ -272,11 +272,26 @@ function planProjection(items: Item[], input: PlanNode, scope: Scope, pc: PlanCo
     columns.push({ name: item.name, type: e.type.tag === "NULL" ? T.STRING : e.type });
     if (item.ast.alias) aliases.set(item.ast.alias.toLowerCase(), item.ast.expr);
   }
-  const tsIndex = exprs.findIndex((e) =>
+  let tsIndex = exprs.findIndex((e) =>
     e.kind === "column" && e.index === scope.timestampIndex && scope.timestampIndex >= 0
   );
+  if (tsIndex < 0) tsIndex = exprs.findIndex((e) => isShiftedTimestamp(e, scope.timestampIndex));
   const node: PlanNode = { ...shape(columns, tsIndex), kind: "project", input, exprs };
   return { node, input, exprs };
+}
+
+/**
+ * `dateadd('unit', constant, ts)` of the designated timestamp keeps the rows' order, so QuestDB
+ * keeps it designated under its alias: a subquery shifting the time axis can be the side of
+ * an ASOF join (AsOfJoinTest#testAsOfJoinNoKeyWithTopDownFilteredDateaddTimestampProjection).
+ */
+function isShiftedTimestamp(e: BoundExpr, timestampIndex: number): boolean {
+  if (timestampIndex < 0 || e.kind !== "call" || e.name.toLowerCase() !== "dateadd" || e.args.length !== 3) {
+    return false;
+  }
+  const [unit, amount, ts] = e.args;
+  return unit.kind === "const" && amount.kind === "const" && amount.value !== null &&
+    ts.kind === "column" && ts.index === timestampIndex && e.type.tag === ts.type.tag;
 }
 
 /** Replaces unqualified references to earlier select aliases by the aliased expressions. */

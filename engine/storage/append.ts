@@ -32,6 +32,7 @@ import {
   identityOrder,
   matchExisting,
   mergeOrder,
+  outOfOrderTieRanks,
   sortOrder,
   sortOrderPaced,
 } from "./row_order.ts";
@@ -141,7 +142,10 @@ export async function appendRows(
   // A large batch is sorted and written in pieces with turns between (the statement's, else
   // storage's own).
   const turn = rewriteTurn(options.yieldTurn);
-  let order = ts ? (n >= YIELD_ROWS ? await sortOrderPaced(ts, turn) : sortOrder(ts)) : null;
+  // Without dedup keys equal timestamps keep QuestDB's out-of-order commit order; with them
+  // the batch order decides which duplicate wins, which stays insertion order.
+  const ranks = ts && meta.dedupKeys.length === 0 ? tieRanks(state, ts) : null;
+  let order = ts ? (n >= YIELD_ROWS ? await sortOrderPaced(ts, turn, ranks) : sortOrder(ts, ranks)) : null;
   const conflict = ts && meta.dedupKeys.length > 0 ? options.onConflict : undefined;
   if (conflict) {
     ({ order, chunks } = dedupConflicting(
@@ -268,6 +272,15 @@ function rowKey(
 }
 
 /** Splits sorted rows into runs that fall in one partition each. */
+/** outOfOrderTieRanks for a batch appended to the table's committed rows. */
+function tieRanks(state: TableState, ts: BigInt64Array): Uint8Array | null {
+  let tableMax: bigint | null = null;
+  for (const p of state.txn.partitions) if (tableMax === null || p.maxTs > tableMax) tableMax = p.maxTs;
+  const unit = state.meta.partitionBy;
+  const scale = tsScale(state.meta);
+  return outOfOrderTieRanks(ts, tableMax, (t) => partitionRangeOf(unit, t / scale).hi);
+}
+
 function groupByPartition(
   state: TableState,
   ts: BigInt64Array,

@@ -18,8 +18,40 @@ class TsHalves {
   }
 }
 
-/** The stable ascending order of `ts`, or null when it is already ascending. */
-export function sortOrder(ts: BigInt64Array): Int32Array | null {
+/**
+ * QuestDB's order of equal timestamps in an out-of-order batch (one transaction): rows are
+ * appended in place while they ascend from the table's last timestamp; from the first row
+ * that goes back in time every row goes to an out-of-order buffer, and at commit the
+ * in-place rows of the last partition written (uncommitted, so QuestDB moves them) are put
+ * after that buffer, which is then sorted stably. Equal timestamps therefore come: in-place
+ * rows of earlier partitions (merged as existing rows, first), the out-of-order rows, then
+ * the moved rows (AsOfJoinTest#testAsOfJoinOnTripleSymbolKey). Returns per-row ranks for
+ * `sortOrder`, or null when the batch needs no such ranks (ascending, or out of order from
+ * its first row). `partitionHi(t)` is the exclusive end of t's partition.
+ */
+export function outOfOrderTieRanks(
+  ts: BigInt64Array,
+  tableMaxTs: bigint | null,
+  partitionHi: (t: bigint) => bigint,
+): Uint8Array | null {
+  let max = tableMaxTs;
+  let first = 0;
+  for (; first < ts.length; first++) {
+    if (max !== null && ts[first] < max) break;
+    max = ts[first];
+  }
+  if (first === 0 || first === ts.length) return null;
+  const ranks = new Uint8Array(ts.length).fill(1);
+  const lastHi = partitionHi(ts[first - 1]);
+  for (let i = 0; i < first; i++) ranks[i] = partitionHi(ts[i]) === lastHi ? 2 : 0;
+  return ranks;
+}
+
+/**
+ * The stable ascending order of `ts`, or null when it is already ascending; equal timestamps
+ * follow `ranks` (outOfOrderTieRanks) before their position when given.
+ */
+export function sortOrder(ts: BigInt64Array, ranks: Uint8Array | null = null): Int32Array | null {
   const { hi, lo } = new TsHalves(ts);
   let sorted = true;
   for (let i = 1; i < ts.length; i++) {
@@ -33,6 +65,11 @@ export function sortOrder(ts: BigInt64Array): Int32Array | null {
   const order = new Int32Array(ts.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
   // Ties broken by position keep insertion order whatever the engine's sort stability.
+  if (ranks) {
+    return order.sort((a, b) =>
+      hi[2 * a + 1] - hi[2 * b + 1] || lo[2 * a] - lo[2 * b] || ranks[a] - ranks[b] || a - b
+    );
+  }
   return order.sort((a, b) => hi[2 * a + 1] - hi[2 * b + 1] || lo[2 * a] - lo[2 * b] || a - b);
 }
 
@@ -48,9 +85,10 @@ const SORT_RUN_ROWS = 65_536;
 export async function sortOrderPaced(
   ts: BigInt64Array,
   turn: () => Promise<void>,
+  ranks: Uint8Array | null = null,
 ): Promise<Int32Array | null> {
   const n = ts.length;
-  if (n <= SORT_RUN_ROWS) return sortOrder(ts);
+  if (n <= SORT_RUN_ROWS) return sortOrder(ts, ranks);
   const { hi, lo } = new TsHalves(ts);
   let sorted = true;
   for (let i = 1; i < n && sorted; i++) {
@@ -58,7 +96,8 @@ export async function sortOrderPaced(
   }
   if (sorted) return null;
   const before = (a: number, b: number) =>
-    (hi[2 * a + 1] - hi[2 * b + 1] || lo[2 * a] - lo[2 * b] || a - b) < 0;
+    (hi[2 * a + 1] - hi[2 * b + 1] || lo[2 * a] - lo[2 * b] || (ranks ? ranks[a] - ranks[b] : 0) ||
+      a - b) < 0;
   let from: Int32Array = identityOrder(n), into: Int32Array = new Int32Array(n);
   for (let r = 0; r < n; r += SORT_RUN_ROWS) {
     from.subarray(r, Math.min(n, r + SORT_RUN_ROWS)).sort((a, b) => (before(a, b) ? -1 : 1));

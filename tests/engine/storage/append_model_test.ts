@@ -26,9 +26,14 @@ class Model {
   rows: Value[][] = [];
   constructor(readonly dedup: boolean) {}
 
+  tieRanks(batch: Value[][]): number[] {
+    return questdbTieRanks(this.rows, batch);
+  }
+
   append(batch: Value[][]): void {
+    const rank = this.dedup ? batch.map(() => 0) : this.tieRanks(batch);
     const sorted = batch.map((r, i) => ({ r, i })).sort((a, b) =>
-      cmp(a.r[0] as bigint, b.r[0] as bigint) || a.i - b.i
+      cmp(a.r[0] as bigint, b.r[0] as bigint) || rank[a.i] - rank[b.i] || a.i - b.i
     ).map((x) => x.r);
     let rows = sorted;
     if (this.dedup) {
@@ -52,6 +57,24 @@ class Model {
       this.rows.splice(at, 0, r);
     }
   }
+}
+
+/**
+ * QuestDB's order of equal timestamps in an out-of-order batch without dedup: the rows that
+ * ascended from the table's newest row before the first row back in time rank 0, except those
+ * in the hour (partition) of the last of them, which QuestDB moves behind the out-of-order
+ * rows (rank 2); the out-of-order rows rank 1 (AsOfJoinTest#testAsOfJoinOnTripleSymbolKey).
+ */
+function questdbTieRanks(tableRows: Value[][], batch: Value[][]): number[] {
+  let max = tableRows.length ? tableRows[tableRows.length - 1][0] as bigint : null;
+  let first = 0;
+  while (first < batch.length && (max === null || (batch[first][0] as bigint) >= max)) {
+    max = batch[first++][0] as bigint;
+  }
+  if (first === 0 || first === batch.length) return batch.map(() => 0);
+  const hour = (r: Value[]) => (r[0] as bigint) / HOUR;
+  const lastHour = hour(batch[first - 1]);
+  return batch.map((r, i) => i >= first ? 1 : hour(r) === lastHour ? 2 : 0);
 }
 
 function cmp(a: bigint, b: bigint): number {

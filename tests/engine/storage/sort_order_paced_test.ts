@@ -4,7 +4,7 @@
  * sizes around the run length, many equal timestamps, and input already ascending (null).
  */
 import assert from "node:assert/strict";
-import { sortOrder, sortOrderPaced } from "../../../engine/storage/row_order.ts";
+import { outOfOrderTieRanks, sortOrder, sortOrderPaced } from "../../../engine/storage/row_order.ts";
 import { rng } from "../../fuzz/prng.ts";
 
 Deno.test("sortOrderPaced gives sortOrder's order, with turns taken", async () => {
@@ -25,4 +25,23 @@ Deno.test("sortOrderPaced gives sortOrder's order, with turns taken", async () =
   }
   const ascending = new BigInt64Array(100_000).map((_, i) => BigInt(i >> 3));
   assert.equal(await sortOrderPaced(ascending, () => Promise.resolve()), null);
+});
+
+Deno.test("sortOrderPaced follows the out-of-order tie ranks as sortOrder does", async () => {
+  const r = rng(23);
+  const n = 150_001;
+  const ts = new BigInt64Array(n);
+  // An ascending head (the in-place rows), then rows back in time: many equal timestamps.
+  for (let i = 0; i < n; i++) ts[i] = BigInt(i < 40_000 ? i >> 4 : r.int(2_500));
+  const ranks = outOfOrderTieRanks(ts, null, (t) => (t / 1_000n + 1n) * 1_000n);
+  assert.ok(ranks, "an out-of-order batch gets ranks");
+  assert.deepEqual([ranks[0], ranks[39_999], ranks[40_000]], [0, 2, 1]);
+  const got = await sortOrderPaced(ts, () => Promise.resolve(), ranks);
+  assert.deepEqual(got, sortOrder(ts, ranks));
+  // Equal timestamps: the moved rows (rank 2) come after the out-of-order rows (rank 1).
+  const order = got!;
+  for (let i = 1; i < n; i++) {
+    const a = order[i - 1], b = order[i];
+    if (ts[a] === ts[b]) assert.ok(ranks[a] < ranks[b] || (ranks[a] === ranks[b] && a < b), `at ${i}`);
+  }
 });
