@@ -71,7 +71,7 @@ export function runAsofJoin(n: AsofNode, ctx: ExecContext, run: Runner): AsyncGe
 async function* runAsof(n: AsofNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const right = new Cursor(run(n.right, ctx), n.rightTs);
   const strict = n.type === "lt";
-  const tolerance = n.toleranceMicros;
+  const tolerance = n.toleranceTicks;
   const latest = new Map<unknown, Match>();
   const rightTypes = n.right.columns.map((c) => c.type);
   let rightDone = false;

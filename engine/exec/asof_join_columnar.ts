@@ -109,7 +109,7 @@ class Slots {
 
 export async function* runAsofColumnar(n: AsofNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const strict = n.type === "lt";
-  const tolerance = n.toleranceMicros;
+  const tolerance = n.toleranceTicks;
   const slots = new Slots();
   const rightTypes = n.right.columns.map((c) => c.type);
   const buffers = rightTypes.map((t) => new ColumnBuffer(t));

@@ -5,7 +5,8 @@
  */
 import { SqlError } from "../base/errors.ts";
 import type * as A from "../sql/ast.ts";
-import { bindExpr } from "./bind_expr.ts";
+import { type ColumnType, T } from "../base/types.ts";
+import { bindExpr, castTo } from "./bind_expr.ts";
 import type { BoundExpr } from "./bound.ts";
 import { conjuncts } from "./intervals_from_where.ts";
 import type { PlanContext } from "./plan_context.ts";
@@ -24,12 +25,29 @@ const TOLERANCE_MICROS: Record<string, bigint> = {
   w: 604_800_000_000n,
 };
 
-function toleranceOf(t: NonNullable<A.Join["tolerance"]>): bigint {
-  if (t.unit === "n") return BigInt(Math.floor(t.amount / 1000));
+/** The tolerance in ticks of the joined timestamps: microseconds, or nanoseconds (`ns`). */
+function toleranceOf(t: NonNullable<A.Join["tolerance"]>, ns: boolean): bigint {
+  if (t.unit === "n") return ns ? BigInt(t.amount) : BigInt(Math.floor(t.amount / 1000));
   const per = TOLERANCE_MICROS[t.unit];
   if (per === undefined) throw new SqlError(`unsupported TOLERANCE unit [unit=${t.unit}]`, t.pos);
   if (t.amount < 0) throw new SqlError("TOLERANCE must be non-negative", t.pos);
-  return per * BigInt(t.amount);
+  return per * BigInt(t.amount) * (ns ? 1000n : 1n);
+}
+
+const isNs = (node: PlanNode, i: number) => node.columns[i].type.tag === "TIMESTAMP_NS";
+
+/** `node` with column `i` cast to `type` (the other columns and the timestamp index kept). */
+function withColumnCast(node: PlanNode, i: number, type: ColumnType): PlanNode {
+  const columns = node.columns.map((c, k) => (k === i ? { ...c, type } : c));
+  return {
+    ...shape(columns, node.timestampIndex),
+    kind: "project",
+    input: node,
+    exprs: node.columns.map((c, k): BoundExpr => {
+      const col: BoundExpr = { kind: "column", type: c.type, index: k };
+      return k === i ? castTo(col, type, -1) : col;
+    }),
+  };
 }
 
 const TEXT_TAGS = new Set(["SYMBOL", "STRING", "VARCHAR"]);
@@ -85,17 +103,28 @@ export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanC
   if (kind === "splice" && j.tolerance) {
     throw new SqlError("TOLERANCE is not supported with SPLICE JOIN", j.tolerance.pos);
   }
-  const node: PlanNode = {
-    ...shape([...left.node.columns, ...right.node.columns], kind === "splice" ? -1 : leftTs),
+  // TIMESTAMP against TIMESTAMP_NS (the docs' mixed precision): the merge compares raw ticks,
+  // so the microsecond side's timestamp joins as nanoseconds and is cast back above the join.
+  const lNs = isNs(left.node, leftTs), rNs = isNs(right.node, rightTs);
+  const ns = lNs || rNs;
+  const joinLeft = lNs === ns ? left.node : withColumnCast(left.node, leftTs, T.TIMESTAMP_NS);
+  const joinRight = rNs === ns ? right.node : withColumnCast(right.node, rightTs, T.TIMESTAMP_NS);
+  const tsIndex = kind === "splice" ? -1 : leftTs;
+  let node: PlanNode = {
+    ...shape([...joinLeft.columns, ...joinRight.columns], tsIndex),
     kind: "asof",
     type: kind,
-    left: left.node,
-    right: right.node,
+    left: joinLeft,
+    right: joinRight,
     leftKeys,
     rightKeys,
     leftTs,
     rightTs,
-    toleranceMicros: j.tolerance ? toleranceOf(j.tolerance) : undefined,
+    toleranceTicks: j.tolerance ? toleranceOf(j.tolerance, ns) : undefined,
   };
-  return { node, scope: new Scope(scope.columns, kind === "splice" ? -1 : leftTs) };
+  if (joinLeft !== left.node) node = withColumnCast(node, leftTs, left.node.columns[leftTs].type);
+  if (joinRight !== right.node) {
+    node = withColumnCast(node, leftWidth + rightTs, right.node.columns[rightTs].type);
+  }
+  return { node, scope: new Scope(scope.columns, tsIndex) };
 }

@@ -129,7 +129,8 @@ export type PlanNode =
     /** Designated timestamps of both inputs (column indexes of each side). */
     leftTs: number;
     rightTs: number;
-    toleranceMicros?: bigint;
+    /** TOLERANCE in the joined timestamps' ticks (µs, or ns when either side is TIMESTAMP_NS). */
+    toleranceTicks?: bigint;
     /**
      * Right columns (indexes of the right input) nothing above the join reads: kept for the
      * merge (keys, timestamp) but not gathered per output row. Set by column pruning.

@@ -16,7 +16,10 @@ export function parseSampleBy(p: ParseState): SampleBy {
   const kw = p.next();
   p.next();
   const strideTok = p.peek();
-  const split = splitAmountUnit(strideTok);
+  // The count may be left out (`SAMPLE BY h` = `SAMPLE BY 1h`), as QuestDB's SAMPLE BY page says.
+  const split = strideTok.kind === "word" && SAMPLE_UNITS.has(strideTok.text)
+    ? { amount: 1, unit: strideTok.text }
+    : splitAmountUnit(strideTok);
   if (!split || !SAMPLE_UNITS.has(split.unit) || split.amount <= 0) {
     throw syntaxError("invalid sample by stride, e.g. 15m [units=n,U,T,s,m,h,d,w,M,y]", strideTok.pos);
   }

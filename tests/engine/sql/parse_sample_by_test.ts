@@ -10,12 +10,16 @@ Deno.test("sample by reads stride and case-sensitive unit", () => {
   assert.deepEqual(s.align, { kind: "calendar" });
   assert.deepEqual(s.fill, []);
   for (const u of ["n", "U", "T", "s", "m", "h", "d", "w", "M", "y"]) assert.equal(sample(`2${u}`).unit, u);
+  // A bare unit counts 1 (QuestDB accepts it; documentation PR #530, questdb#7391 for `w`).
+  for (const u of ["n", "U", "T", "s", "m", "h", "d", "w", "M", "y"]) {
+    assert.deepEqual([sample(u).stride, sample(u).unit], [1, u]);
+  }
 });
 
 Deno.test("sample by rejects unknown units and missing strides", () => {
   assert.equal(parseError("SELECT ts FROM t SAMPLE BY 15x").position, 27);
   assert.equal(parseError("SELECT ts FROM t SAMPLE BY 1H").position, 27);
-  assert.equal(parseError("SELECT ts FROM t SAMPLE BY m").position, 27);
+  assert.equal(parseError("SELECT ts FROM t SAMPLE BY x").position, 27);
   assert.equal(parseError("SELECT ts FROM t SAMPLE BY 0h").position, 27);
 });
 
