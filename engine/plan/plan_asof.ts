@@ -63,12 +63,14 @@ function textCastsUnwrapped(e: BoundExpr): BoundExpr {
 
 export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanContext): Planned {
   const kind = j.kind as "asof" | "lt" | "splice";
-  const leftTs = left.node.timestampIndex;
-  const rightTs = right.node.timestampIndex;
+  const leftIn = withHiddenTimestamp(left.node), rightIn = withHiddenTimestamp(right.node);
+  const leftTs = leftIn.timestampIndex;
+  const rightTs = rightIn.timestampIndex;
   if (leftTs < 0) throw new SqlError("left side of time series join has no timestamp", j.pos);
   if (rightTs < 0) throw new SqlError("right side of time series join has no timestamp", j.source.pos);
   const leftWidth = left.node.columns.length;
-  const scope = Scope.concat(left.scope, right.scope, leftTs);
+  const leftHidden = leftIn !== left.node, rightHidden = rightIn !== right.node;
+  const scope = Scope.concat(left.scope, right.scope, leftHidden ? -1 : leftTs);
   const leftKeys: number[] = [];
   const rightKeys: number[] = [];
   if (j.using) {
@@ -105,11 +107,11 @@ export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanC
   }
   // TIMESTAMP against TIMESTAMP_NS (the docs' mixed precision): the merge compares raw ticks,
   // so the microsecond side's timestamp joins as nanoseconds and is cast back above the join.
-  const lNs = isNs(left.node, leftTs), rNs = isNs(right.node, rightTs);
+  const lNs = isNs(leftIn, leftTs), rNs = isNs(rightIn, rightTs);
   const ns = lNs || rNs;
-  const joinLeft = lNs === ns ? left.node : withColumnCast(left.node, leftTs, T.TIMESTAMP_NS);
-  const joinRight = rNs === ns ? right.node : withColumnCast(right.node, rightTs, T.TIMESTAMP_NS);
-  const tsIndex = kind === "splice" ? -1 : leftTs;
+  const joinLeft = lNs === ns ? leftIn : withColumnCast(leftIn, leftTs, T.TIMESTAMP_NS);
+  const joinRight = rNs === ns ? rightIn : withColumnCast(rightIn, rightTs, T.TIMESTAMP_NS);
+  const tsIndex = kind === "splice" || leftHidden ? -1 : leftTs;
   let node: PlanNode = {
     ...shape([...joinLeft.columns, ...joinRight.columns], tsIndex),
     kind: "asof",
@@ -122,9 +124,39 @@ export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanC
     rightTs,
     toleranceTicks: j.tolerance ? toleranceOf(j.tolerance, ns) : undefined,
   };
-  if (joinLeft !== left.node) node = withColumnCast(node, leftTs, left.node.columns[leftTs].type);
-  if (joinRight !== right.node) {
-    node = withColumnCast(node, leftWidth + rightTs, right.node.columns[rightTs].type);
+  const joinedLeftWidth = leftIn.columns.length;
+  if (joinLeft !== leftIn) node = withColumnCast(node, leftTs, leftIn.columns[leftTs].type);
+  if (joinRight !== rightIn) {
+    node = withColumnCast(node, joinedLeftWidth + rightTs, rightIn.columns[rightTs].type);
+  }
+  if (leftHidden || rightHidden) {
+    // Drop the carried timestamps: the result has the columns the two sides select.
+    const keep = node.columns.map((_, i) => i).filter((i) =>
+      !(leftHidden && i === leftWidth) && !(rightHidden && i === node.columns.length - 1)
+    );
+    node = {
+      ...shape(keep.map((i) => node.columns[i]), tsIndex),
+      kind: "project",
+      input: node,
+      exprs: keep.map((i): BoundExpr => ({ kind: "column", type: node.columns[i].type, index: i })),
+    };
   }
   return { node, scope: new Scope(scope.columns, tsIndex) };
+}
+
+/**
+ * A side whose projection left out its designated timestamp (`WITH s AS (SELECT sym, v FROM t)`
+ * joined ASOF): QuestDB still joins on the table's timestamp (asof-join.md, "Default
+ * behavior"), so the projection carries it as an extra last column, dropped after the join.
+ */
+function withHiddenTimestamp(node: PlanNode): PlanNode {
+  if (node.timestampIndex >= 0 || node.kind !== "project" || node.input.timestampIndex < 0) return node;
+  const at = node.input.timestampIndex;
+  const ts = node.input.columns[at];
+  return {
+    ...shape([...node.columns, { name: ts.name, type: ts.type }], node.columns.length),
+    kind: "project",
+    input: node.input,
+    exprs: [...node.exprs, { kind: "column", type: ts.type, index: at }],
+  };
 }
