@@ -128,6 +128,9 @@ export function bindExpr(e: A.Expr, ctx: BindContext): BoundExpr {
       }
       const system = bindSystemColumn(e, ctx.scope);
       if (system) return system;
+      if (e.index !== undefined && ctx.scope.columns[e.index]?.name === e.name) {
+        return { kind: "column", type: ctx.scope.columns[e.index].type, index: e.index };
+      }
       const index = ctx.scope.resolve(e.name, e.qualifier, e.pos);
       return { kind: "column", type: ctx.scope.columns[index].type, index };
     }
@@ -592,14 +595,26 @@ function bindBetween(e: A.BetweenExpr, ctx: BindContext): BoundExpr {
   if ((isConst(lo) && lo.value === null) || (isConst(hi) && hi.value === null)) {
     return constant(T.BOOLEAN, e.not);
   }
-  const r: BoundExpr = {
+  const within = (a: BoundExpr, b: BoundExpr, aPos: number, bPos: number): BoundExpr => ({
     kind: "and",
     type: T.BOOLEAN,
     args: [
-      callByName(">=", [x, lo], e.pos, ctx, [e.expr.pos, loPos]),
-      callByName("<=", [x, hi], e.pos, ctx, [e.expr.pos, hiPos]),
+      callByName(">=", [x, a], e.pos, ctx, [e.expr.pos, aPos]),
+      callByName("<=", [x, b], e.pos, ctx, [e.expr.pos, bPos]),
     ],
-  };
+  });
+  let r = within(lo, hi, loPos, hiPos);
+  if (isTimestamp(x.type) && !(isConst(lo) && isConst(hi))) {
+    // QuestDB's timestamp BETWEEN takes its bounds in either order, also when one is computed
+    // per row (TimestampQueryTest#testTimestampStringComparisonBetween: `nts between
+    // '2020-01-02' and dateadd('d', -1, nts)`).
+    r = {
+      kind: "case",
+      type: T.BOOLEAN,
+      whens: [{ cond: callByName("<=", [lo, hi], e.pos, ctx, [loPos, hiPos]), then: r }],
+      otherwise: within(hi, lo, hiPos, loPos),
+    };
+  }
   return e.not ? { kind: "not", type: T.BOOLEAN, arg: r } : r;
 }
 
