@@ -3,7 +3,7 @@
  * into the scan), implicit or explicit GROUP BY, projection, DISTINCT, ORDER BY, LIMIT.
  */
 import { SqlError } from "../base/errors.ts";
-import { T, typeName } from "../base/types.ts";
+import { isTimestamp, T, typeName } from "../base/types.ts";
 import type * as A from "../sql/ast.ts";
 import { exprKey } from "../sql/printer.ts";
 import { someExpr } from "../sql/expr_walk.ts";
@@ -67,6 +67,8 @@ interface Item {
   name: string;
 }
 
+const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
 /** Expands `*` and `t.*` and names every item. */
 function expandItems(core: A.SelectCore, scope: Scope, pc: PlanContext): Item[] {
   const names = new NameAllocator(pc.legacyNames);
@@ -77,6 +79,11 @@ function expandItems(core: A.SelectCore, scope: Scope, pc: PlanContext): Item[] 
       if (qualifier && !c.qualifiers.some((q) => q.toLowerCase() === qualifier.toLowerCase())) return;
       any = true;
       const ref: A.ColumnRef = { kind: "column", pos, name: c.name, qualifier: c.qualifiers[0] };
+      // `(SELECT ...) JOIN t ON (k)`: the subquery's columns have no qualifier, so a name both
+      // sides hold is taken by position (QuestDB expands `*` per source).
+      if (ref.qualifier === undefined && scope.columns.some((o) => o !== c && sameName(o.name, c.name))) {
+        ref.index = scope.columns.indexOf(c);
+      }
       out.push({ ast: { expr: ref }, name: names.take(c.name, true) });
     });
     if (qualifier && !any) throw new SqlError(`Invalid table name or alias: ${qualifier}`, pos);
@@ -514,8 +521,11 @@ function planOrderBy(
       return { index: width + extra.length - 1, desc: o.desc, onInput: true };
     }
   });
-  const tsIndex = keys.length > 0 && keys[0].index === node.timestampIndex && !keys[0].desc
-    ? node.timestampIndex
+  // Ascending by a timestamp column makes it the result's designated timestamp, as in QuestDB
+  // (asof-join.md: `ORDER BY ingestion_time ASC` in a subquery sets the timestamp it joins on).
+  const first = keys[0];
+  const tsIndex = first && !first.desc && first.index < width && isTimestamp(node.columns[first.index].type)
+    ? first.index
     : -1;
   if (extra.length === 0) {
     const presorted = orderByTimestamp(node, keys);

@@ -66,6 +66,11 @@ export interface ColumnRef {
   name: string;
   /** A DECLARE variable (`@v`), replaced by its expression after parsing (sql/declare_vars.ts). */
   variable?: true;
+  /**
+   * The FROM scope's column index, when `*` expands to a column that no name can single out
+   * (an unaliased subquery joined to a source with a column of the same name).
+   */
+  index?: number;
 }
 
 /** `*` or `t.*` in a select list; `count(*)` is a FunctionCall with `star: true` instead. */
