@@ -24,6 +24,7 @@ import { markParallelHash, parallelHashShape } from "./exec/vector/hash_parallel
 import { estimateGroups } from "./exec/vector/group_estimate.ts";
 import { markParallelTopN } from "./exec/vector/top_n_parallel.ts";
 import { markParallelSampleBy } from "./exec/sample_by_parallel.ts";
+import { markParallelKernels } from "./exec/fast_aggregate_parallel.ts";
 import { bindContext } from "./plan/plan_select.ts";
 import { planShow } from "./plan/plan_show.ts";
 import { inferParams } from "./plan/infer_params.ts";
@@ -789,6 +790,7 @@ export class Engine {
       );
     }
     markParallelHash(plan, this.#parallel, this.#storage);
+    markParallelKernels(plan, this.#parallel, this.#storage);
     markParallelSampleBy(plan, this.#parallel, this.#storage);
     markParallelTopN(plan, this.#parallel, this.#storage);
     return plan;

@@ -11,6 +11,7 @@ import { compileExpr, compilePredicate } from "./compile_expr.ts";
 import { charge, checkCancelled, type ExecContext, rowBytes } from "./exec_context.ts";
 import { columnarPlan, runColumnarAggregate } from "./columnar_aggregate.ts";
 import { tryFastAggregate } from "./fast_aggregate.ts";
+import { kernelShapeOnWorkers } from "./fast_aggregate_parallel.ts";
 import { tryUnionAggregate } from "./union_aggregate.ts";
 import { runHashAggregate } from "./vector/hash_aggregate.ts";
 import { parallelOf, runParallelHash } from "./vector/hash_parallel.ts";
@@ -31,9 +32,11 @@ export async function* runAggregate(
   // The operator is the plan's choice (vector/physical.ts), the one EXPLAIN prints.
   switch (aggregateOp(n)) {
     case "wasm": {
+      // Which of its scans run on the workers is the plan's choice too (fast_aggregate_parallel.ts).
+      const onWorkers = (shape: number) => kernelShapeOnWorkers(n, shape);
       const fast = n.input.kind === "setop"
-        ? await tryUnionAggregate(n, ctx)
-        : await tryFastAggregate(n, ctx);
+        ? await tryUnionAggregate(n, ctx, onWorkers)
+        : await tryFastAggregate(n, ctx, onWorkers(0));
       if (fast) {
         if (fast.rowCount > 0 || n.keys.length === 0) yield fast;
         return;

@@ -331,13 +331,20 @@ export interface ParallelHeaps {
   aggregate(job: HeapScan, snap: TableSnapshot, ctx: ExecContext): Promise<Partials | undefined>;
 }
 
-/** Runs the aggregate on the WASM kernels; undefined when the shape does not fit. */
-export async function tryFastAggregate(n: AggregateNode, ctx: ExecContext): Promise<Batch | undefined> {
+/**
+ * Runs the aggregate on the WASM kernels, its scan on the workers when the plan chose them;
+ * undefined when the shape does not fit.
+ */
+export async function tryFastAggregate(
+  n: AggregateNode,
+  ctx: ExecContext,
+  onWorkers: boolean,
+): Promise<Batch | undefined> {
   const shape = fastShape(n);
   if (!shape) return undefined;
   const snap = snapshotOf(ctx, shape.scan.table);
   const job = heapScanOf(shape, snap);
-  const partials = await shapePartials(shape, job, snap, ctx);
+  const partials = await shapePartials(shape, job, snap, ctx, onWorkers);
   try {
     return partials && finishBatch(n, shape, snap, partials);
   } catch (err) {
@@ -348,18 +355,22 @@ export async function tryFastAggregate(n: AggregateNode, ctx: ExecContext): Prom
 }
 
 /**
- * The merged partial states of a shape's job over its snapshot: on the worker heaps when they
- * take it, from partition statistics when the shape uses them, else on this heap; undefined
- * when the WASM memory cannot hold what the kernels need.
+ * The merged partial states of a shape's job over its snapshot: on the worker heaps when the
+ * plan chose them (`onWorkers`, fast_aggregate_parallel.ts) and they take it, from partition
+ * statistics when the shape uses them, else on this heap; undefined when the WASM memory cannot
+ * hold what the kernels need.
  */
 export async function shapePartials(
   shape: Shape,
   job: HeapScan,
   snap: TableSnapshot,
   ctx: ExecContext,
+  onWorkers: boolean,
 ): Promise<Partials | undefined> {
   const stats = usesPartitionStats(shape);
-  let partials = ctx.parallel && !stats ? await ctx.parallel.aggregate(job, snap, ctx) : undefined;
+  let partials = ctx.parallel && onWorkers && !stats
+    ? await ctx.parallel.aggregate(job, snap, ctx)
+    : undefined;
   if (!partials && stats) {
     try {
       partials = await accumulateWithStats(job, snap, () => pace(ctx));

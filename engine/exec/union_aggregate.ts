@@ -107,17 +107,21 @@ function baseOf(n: PlanNode): { base: PlanNode; map: { index: number; text: bool
  * Runs each branch's shape and merges the partial states by key value; undefined when a
  * branch's columns do not fit in WASM memory (the caller then runs the hash aggregate).
  */
-export async function tryUnionAggregate(n: AggregateNode, ctx: ExecContext): Promise<Batch | undefined> {
+export async function tryUnionAggregate(
+  n: AggregateNode,
+  ctx: ExecContext,
+  onWorkers: (branch: number) => boolean,
+): Promise<Batch | undefined> {
   const shapes = unionShapes(n);
   if (!shapes) return undefined;
   const keyed = n.keys.length > 0;
   const groups = new Map<Value, { accs: Acc[]; rows: number }>();
   if (!keyed) groups.set(null, { accs: shapes[0].aggs.map(newAcc), rows: 0 });
   // Branches run at once: a small one on this heap while the workers scan a large one.
-  const runs = await Promise.all(shapes.map(async (shape) => {
+  const runs = await Promise.all(shapes.map(async (shape, i) => {
     const snap = snapshotOf(ctx, shape.scan.table);
     const job = heapScanOf(shape, snap);
-    return { shape, snap, job, partials: await shapePartials(shape, job, snap, ctx) };
+    return { shape, snap, job, partials: await shapePartials(shape, job, snap, ctx, onWorkers(i)) };
   }));
   for (const { shape, snap, job, partials } of runs) {
     if (!partials) return undefined;

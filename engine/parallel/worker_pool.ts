@@ -110,6 +110,9 @@ export interface HeapChannel {
   close(): void;
 }
 
+/** Each worker's partitions and, where balance() cut a partition, its row spans. */
+type Split = { partitions: number[][]; spans: { p: number; lo: number; hi: number }[][] };
+
 type Waiter = { resolve: (r: HeapReply) => void; reject: (e: Error) => void };
 
 export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN {
@@ -160,14 +163,28 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
    * data, has very many groups, or a worker cannot hold it: the caller then runs it on its own
    * heap.
    */
-  async aggregate(job: HeapScan, snap: TableSnapshot, ctx: ExecContext): Promise<Partials | undefined> {
+  /**
+   * Whether a kernel aggregate job over `snap` goes to the workers: the plan's choice
+   * (fast_aggregate_parallel.ts), which EXPLAIN prints as `parallel N`.
+   */
+  kernelJobFits(job: HeapScan, snap: TableSnapshot): boolean {
+    return this.#kernelSplit(job, snap) !== undefined;
+  }
+
+  #kernelSplit(job: HeapScan, snap: TableSnapshot): Split | undefined {
     if (this.workers === 0 || this.#broken || this.#closed || !(snap instanceof Snapshot)) return undefined;
     // Unkeyed count(*) without a filter reads no column: the main heap answers it from row
     // counts. Keyed, it reads the key column (GROUP BY symbol with count(*) alone).
     if (job.key === undefined && job.preds.length === 0 && job.aggs.every((a) => a.col < 0)) return undefined;
     if (job.keyCount > KEYS_MAX) return undefined;
-    const sets = this.#split(job, snap);
-    if (!sets) return undefined;
+    return this.#split(job, snap);
+  }
+
+  async aggregate(job: HeapScan, snap: TableSnapshot, ctx: ExecContext): Promise<Partials | undefined> {
+    // The partitions split as now: a plan kept by a statement cache may meet a table that
+    // shrank below the split (then this heap scans it).
+    const sets = this.#kernelSplit(job, snap);
+    if (!sets || !(snap instanceof Snapshot)) return undefined;
     const heaps = await this.#start();
     if (!heaps) return undefined;
     const origin = snap.origin();
@@ -578,7 +595,7 @@ export class WorkerPool implements ParallelHash, ParallelSampleBy, ParallelTopN 
   #split(
     job: HeapScan,
     snap: TableSnapshot,
-  ): { partitions: number[][]; spans: { p: number; lo: number; hi: number }[][] } | undefined {
+  ): Split | undefined {
     const sets: number[][] = Array.from({ length: this.workers }, () => []);
     let rows = 0, used = 0;
     snap.partitions.forEach((p, i) => {

@@ -22,6 +22,7 @@ import {
 import { denseKeysOf, parallelOf, partitionedOf } from "../exec/vector/hash_parallel.ts";
 import { denseIdsShape } from "../exec/vector/dense_ids.ts";
 import { sampleByOp } from "../exec/sample_by_parallel.ts";
+import { parallelKernelsOf } from "../exec/fast_aggregate_parallel.ts";
 import { filterOp } from "../exec/filter.ts";
 import { batchForm } from "../exec/vector/batch_eval.ts";
 import { parallelTopNNotes, parallelTopNOf } from "../exec/vector/top_n_parallel.ts";
@@ -104,7 +105,8 @@ function describe(n: PlanNode, topN?: LimitedSort): string {
       return `VirtualRecord columns: ${n.columns.map((c) => c.name).join(",")}${mark}`;
     }
     case "aggregate": {
-      const workers = parallelOf(n);
+      // A `wasm kernels` aggregate's scans on the workers, or a hash aggregation's.
+      const workers = parallelKernelsOf(n) || parallelOf(n);
       const stats = aggregatePartitionStats(n)
         ? ", partition stats"
         : aggregateBlockMemo(n)

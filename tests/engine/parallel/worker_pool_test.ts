@@ -74,7 +74,11 @@ Deno.test("parallel aggregates equal the main heap's over partitions, NULLs, sym
       for (const sql of [...UNKEYED, ...KEYED]) {
         const jobs = par.parallel.jobs;
         results.push(await rows(par, sql));
-        if (par.parallel.jobs === jobs) local.push(sql);
+        const onWorkers = par.parallel.jobs !== jobs;
+        if (!onWorkers) local.push(sql);
+        // The plan chose where it runs: EXPLAIN says `parallel 2` exactly for the workers' scans.
+        const plan = (await rows(par, `EXPLAIN ${sql}`)).flat().join("\n");
+        assert.equal(/GroupBy .*\[[^\]]*, parallel 2\]/.test(plan), onWorkers, `${sql}\n${plan}`);
       }
       assert.equal(par.parallel.running, 2);
       // The rest went to the workers. (Two odd partitions, which one worker holds, are no longer
