@@ -22,6 +22,7 @@ import { type BoundExpr, isConst } from "./bound.ts";
 import { NameAllocator, takeItemName } from "./column_names.ts";
 import { intervalsFromWhere } from "./intervals_from_where.ts";
 import { pushIntoJoin } from "./join_pushdown.ts";
+import { pushKeyFiltersIntoFill } from "./fill_key_pushdown.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { planFrom } from "./plan_from.ts";
 import { commaJoinsAsEquiJoins } from "./comma_joins.ts";
@@ -121,7 +122,7 @@ export function planSelect(
   limit: A.Limit | undefined,
   pc: PlanContext,
 ): PlanNode {
-  core = selectListSetFunctions(commaJoinsAsEquiJoins(core));
+  core = pushKeyFiltersIntoFill(selectListSetFunctions(commaJoinsAsEquiJoins(core)), pc);
   if (needsNestedWindows(core, orderBy)) return planNestedWindows(core, orderBy, limit, pc);
   if (needsGroupedWindows(core)) return planGroupedWindows(core, orderBy, limit, pc);
   if (core.having) return planHaving(core, orderBy, limit, pc);
