@@ -89,8 +89,9 @@ export function tokenize(sql: string): Token[] {
       const [end, value] = readQuoted(sql, i, "'");
       push("string", i, end, value);
       i = end;
-    } else if (c === '"') {
-      const [end, value] = readQuoted(sql, i, '"');
+    } else if (c === '"' || c === "`") {
+      // QuestDB quotes identifiers with backticks too (Chars.isQuote; `column` in its docs).
+      const [end, value] = readQuoted(sql, i, c);
       push("quoted", i, end, value);
       i = end;
     } else if ((c === "E" || c === "e") && sql[i + 1] === "'") {
@@ -184,7 +185,7 @@ function readDollarQuoted(sql: string, start: number): [number, string] {
 /** True when the character before `i` ends an operand, so a `.` there qualifies a name. */
 function followsOperand(sql: string, i: number): boolean {
   const prev = sql[i - 1] ?? " ";
-  return isIdentPart(prev) || prev === '"' || prev === ")" || prev === "]";
+  return isIdentPart(prev) || prev === '"' || prev === "`" || prev === ")" || prev === "]";
 }
 
 /**

@@ -150,6 +150,11 @@ function readIndexClause(p: ParseState, stmt: CreateTableStmt): void {
   const open = p.expectOp("(");
   const column = p.anyName("column name");
   const index: CreateTableStmt["indexes"][number] = { column: column.name, pos: column.pos };
+  // `INDEX(col TYPE POSTING)` (QuestDB's create-table page) is read as a plain index, as inline.
+  if (p.acceptWord("type")) {
+    p.anyName("index type");
+    if (p.isWord("delta") || p.isWord("ef")) p.next();
+  }
   if (p.acceptWord("capacity")) index.capacity = p.integer("index capacity").value;
   stmt.indexes.push(index);
   p.closeParen(open);

@@ -147,6 +147,15 @@ Deno.test("lexer reports an unterminated string at its start", () => {
   assert.match(e.message, /unclosed quoted string/);
 });
 
+Deno.test("lexer quotes identifiers with backticks as QuestDB does", () => {
+  const tokens = tokenize("select `column`, `a``b` from t");
+  assert.deepEqual(tokens.slice(1, 4).map((t) => [t.kind, t.value]), [
+    ["quoted", "column"],
+    ["op", ","],
+    ["quoted", "a`b"],
+  ]);
+});
+
 Deno.test("lexer reports an unterminated quoted identifier and comment at their start", () => {
   const q = sqlError(() => tokenize('select a from "tab'));
   assert.equal(q.position, 14);
@@ -156,9 +165,9 @@ Deno.test("lexer reports an unterminated quoted identifier and comment at their 
 });
 
 Deno.test("lexer passes a stray character on as an operator token", () => {
-  const tokens = tokenize("select `a`");
+  const tokens = tokenize("select \\a");
   assert.equal(tokens[1].kind, "op");
-  assert.equal(tokens[1].text, "`");
+  assert.equal(tokens[1].text, "\\");
   assert.equal(tokens[1].pos, 7);
 });
 

@@ -73,6 +73,9 @@ Deno.test("create table as select with casts and indexes", () => {
   assert.deepEqual(s.casts.map((c) => [c.column, c.type.name]), [["a", "LONG"], ["b", "SYMBOL"]]);
   assert.deepEqual(stripPositions(s.indexes), [{ column: "b", capacity: 128 }]);
   assert.equal(s.timestamp?.name, "ts");
+  // Out-of-line `INDEX(col TYPE POSTING)` (QuestDB create-table page) reads as a plain index.
+  const posting = create("CREATE TABLE t (s SYMBOL, ts TIMESTAMP), INDEX(s TYPE POSTING) TIMESTAMP(ts)");
+  assert.deepEqual(stripPositions(posting.indexes), [{ column: "s" }]);
   assert.equal(create("CREATE TABLE x AS SELECT 1 a").asSelect?.kind, "query");
 });
 
