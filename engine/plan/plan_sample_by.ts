@@ -5,7 +5,7 @@
  * `engine/exec/sample_by.ts`.
  */
 import { SqlError } from "../base/errors.ts";
-import { type ColumnType, isTimestamp, T } from "../base/types.ts";
+import { type ColumnType, isTimestamp, sameType, T, typeName } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
 import { someExpr } from "../sql/expr_walk.ts";
@@ -245,7 +245,9 @@ function fillSpecs(
   // A lone PREV / NULL / LINEAR / NONE applies to every aggregate; a lone constant does not:
   // QuestDB wants one value per aggregate and points at the first value given
   // (SampleByFillTest#testFillInsufficientFillValues).
-  const broadcast = options.length === 1 && options[0].kind !== "value";
+  // PREV(col) does not broadcast either (SampleByFillTest#testFillPrevCrossColumnBroadcastRejection).
+  const broadcast = options.length === 1 && options[0].kind !== "value" &&
+    !(options[0].kind === "prev" && options[0].of);
   if (!broadcast && options.length < aggs.length) {
     throw new SqlError(
       `insufficient fill values for SAMPLE BY FILL: expected ${aggs.length} values but only ${options.length} provided`,
@@ -273,14 +275,22 @@ function fillSpecs(
           // spec/sql.md §10.3: the previous value of another aggregate of the same type.
           const index = aggOfName.get(o.of.toLowerCase());
           if (index === undefined) {
-            throw new SqlError(`FILL(PREV(${o.of})): no aggregate column named ${o.of}`, o.pos);
+            throw new SqlError(`FILL(PREV(${o.of})): no aggregate column named ${o.of}`, o.ofPos ?? o.pos);
           }
           if (index < 0) return keyFill(o, { index: -1 - index, type: keys[-1 - index].type }, a);
           const from = aggs[index].binding.returns, to = a.binding.returns;
+          // Errors point at the source column, as QuestDB's (SampleByFillTest#testFillPrevCrossColumn*).
           if (from.tag !== to.tag || from.tag === "SYMBOL") {
             throw new SqlError(
               `FILL(PREV(${o.of})) needs an aggregate of the same type [expected=${to.tag}, actual=${from.tag}]`,
-              o.pos,
+              o.ofPos ?? o.pos,
+            );
+          }
+          if (!sameType(from, to)) {
+            // Decimal precision/scale, geohash width, array dimensions must match too.
+            throw new SqlError(
+              `cannot fill target column of type ${typeName(to)} with source type ${typeName(from)}`,
+              o.ofPos ?? o.pos,
             );
           }
           return index === i ? { kind: "prev" } : { kind: "prevOf", index };
