@@ -183,7 +183,11 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
       const node = setFunctionNode([bindSetCall(call, pc)], [setName]);
       return { node, scope: aliasedColumn(scopeOf(node, alias ? [alias] : [setName]), alias) };
     }
-    const args = bound.map((b) => ({ value: (b as { value: Value }).value, type: b.type }));
+    const args = bound.map((b, i) => ({
+      value: (b as { value: Value }).value,
+      type: b.type,
+      pos: call.args[i].pos,
+    }));
     const series = seriesOf(args, call.pos);
     const node: PlanNode = {
       ...shape([{ name: "generate_series", type: series.type }]),

@@ -14,7 +14,7 @@ import { SqlError } from "../base/errors.ts";
 import { type ColumnType, isIntegral, T } from "../base/types.ts";
 import type * as A from "../sql/ast.ts";
 import { catalogTypeOid } from "../catalog/pg_catalog_define.ts";
-import { seriesOf } from "../exec/generate_series.ts";
+import { seriesType } from "../exec/generate_series.ts";
 import { bindExpr } from "./bind_expr.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { type PlanNode, type SetCall, shape } from "./plan_node.ts";
@@ -62,7 +62,10 @@ export function bindSetCall(call: A.FunctionCall, pc: PlanContext): SetCall {
     }
     case "generate_series": {
       // The type from the argument types alone (values are read at run time).
-      const type: ColumnType = seriesOf(args.map((a) => ({ type: a.type, value: 0 })), call.pos).type;
+      if (args.length < 2 || args.length > 3) {
+        throw new SqlError("generate_series expects 2 or 3 arguments", call.pos);
+      }
+      const type: ColumnType = seriesType(args.map((a) => a.type));
       return { name, args, type, vector: false };
     }
   }
