@@ -271,7 +271,6 @@ function rowKey(
   return key;
 }
 
-/** Splits sorted rows into runs that fall in one partition each. */
 /** outOfOrderTieRanks for a batch appended to the table's committed rows. */
 function tieRanks(state: TableState, ts: BigInt64Array): Uint8Array | null {
   let tableMax: bigint | null = null;
@@ -281,6 +280,7 @@ function tieRanks(state: TableState, ts: BigInt64Array): Uint8Array | null {
   return outOfOrderTieRanks(ts, tableMax, (t) => partitionRangeOf(unit, t / scale).hi);
 }
 
+/** Splits sorted rows into runs that fall in one partition each. */
 function groupByPartition(
   state: TableState,
   ts: BigInt64Array,
