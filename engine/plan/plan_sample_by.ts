@@ -257,7 +257,7 @@ function fillSpecs(
   if (options.length > 1 && options.length > aggs.length) {
     throw new SqlError("too many values in FILL", options[aggs.length].pos);
   }
-  return aggs.map((a, i) => {
+  const specs = aggs.map((a, i): FillSpec => {
     const o = options.length === 1 ? options[0] : options[i];
     switch (o.kind) {
       case "value": {
@@ -302,4 +302,12 @@ function fillSpecs(
         return { kind: o.kind };
     }
   });
+  // A column may take another column's previous value only when that column fills itself
+  // (SampleByFillTest#testFillPrevRejectMutualChain, #testFillPrevRejectThreeHopChain).
+  specs.forEach((spec, i) => {
+    if (spec.kind === "prevOf" && specs[spec.index].kind === "prevOf") {
+      throw new SqlError("FILL(PREV) chains are not supported", options[i].pos);
+    }
+  });
+  return specs;
 }

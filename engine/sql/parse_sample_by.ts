@@ -78,6 +78,11 @@ function parseFill(p: ParseState): FillOption[] {
       p.next();
       const prevOpen = p.acceptOp("(");
       if (prevOpen) {
+        // PREV takes one column name: PREV(), PREV(a, b), PREV(abs(a)), PREV($1) are refused at
+        // PREV as QuestDB does (SampleByFillTest#testFillPrevReject*).
+        if (!p.atName() || !p.isOp(")", 1)) {
+          throw syntaxError("PREV argument must be a single column name", t.pos);
+        }
         const of = p.name("column name");
         p.closeParen(prevOpen);
         options.push({ kind: "prev", pos: t.pos, of: of.name, ofPos: of.pos });
