@@ -199,7 +199,10 @@ function charDigit(c: string, from: ColumnType, to: ColumnType): number {
   return d;
 }
 
-/** Number → CHAR: a single digit 0-9 becomes that digit, anything else its code point (§3.2). */
+/**
+ * Number → CHAR is the code point, as QuestDB's `(char) value` (CastIntToCharFunctionFactory;
+ * InTest#testInChar_const: `(x-1)::char` of x = 1 is the zero char, which is NULL).
+ */
 function toChar(v: Value, from: ColumnType, to: ColumnType, options: CastOptions): Value {
   if (typeof v === "boolean") return v ? "T" : "F"; // CastTest#testBooleanToChar
   if (typeof v === "string") {
@@ -209,7 +212,6 @@ function toChar(v: Value, from: ColumnType, to: ColumnType, options: CastOptions
     return null;
   }
   const n = typeof v === "bigint" ? Number(BigInt.asIntN(32, v)) : Math.trunc(v as number);
-  if (n >= 0 && n <= 9) return String(n);
   const code = n & 0xffff;
   return code === 0 ? null : String.fromCharCode(code);
 }

@@ -1,8 +1,9 @@
 /**
  * Random value generators of spec/sql.md §16.2 for numbers, times and identifiers: rnd_boolean,
  * rnd_byte, rnd_short, rnd_int, rnd_long, rnd_double, rnd_float, rnd_char, rnd_date,
- * rnd_timestamp(_ns), rnd_uuid4, rnd_ipv4, rnd_bin, rnd_long256, rnd_geohash. The text
- * generators (rnd_str, rnd_varchar, rnd_symbol) are in random_text.ts.
+ * rnd_timestamp(_ns), rnd_uuid4, rnd_ipv4, rnd_bin, rnd_geohash. The text generators (rnd_str,
+ * rnd_varchar, rnd_symbol) are in random_text.ts; arrays, decimals, LONG256, intervals and the
+ * weighted symbols in random_shapes.ts.
  *
  * Each evaluation draws from `ctx.random`, so every binding is non-deterministic and never
  * folded into a constant. Range arguments must be constants, read once at bind. A `nullRate`
@@ -16,6 +17,7 @@ import { isText, noMatch, scalar, toBigInt } from "./_util.ts";
 import type { BoundArg, EvalContext, RandomSource, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 import { constInts, drawNull } from "./_random_args.ts";
 import { randomBigIntInRange } from "./random_source.ts";
+import { RANDOM_SHAPE_FUNCTIONS } from "./random_shapes.ts";
 import { RANDOM_TEXT_FUNCTIONS } from "./random_text.ts";
 import { parseTimestamp } from "./timestamp_parse.ts";
 
@@ -179,7 +181,7 @@ export const RANDOM_FUNCTIONS: ScalarFunction[] = [
   noArgs("rnd_uuid4", T.UUID, randomUuid),
   scalar("rnd_ipv4", bindIPv4),
   scalar("rnd_bin", bindBin),
-  noArgs("rnd_long256", T.LONG256, (r) => BigInt("0x" + hex(r, 64))),
   scalar("rnd_geohash", bindGeohash),
   ...RANDOM_TEXT_FUNCTIONS,
+  ...RANDOM_SHAPE_FUNCTIONS,
 ];

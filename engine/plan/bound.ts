@@ -9,7 +9,11 @@ import type { ScalarBinding } from "../functions/registry_types.ts";
 import type { PlanNode } from "./plan_node.ts";
 
 export type BoundExpr =
-  | { kind: "const"; type: ColumnType; value: Value }
+  /**
+   * `runtime`: folded from now() and friends, QuestDB's "runtime constants": text from them that
+   * does not parse as a timestamp is NULL, not a compile error (TimestampQueryTest).
+   */
+  | { kind: "const"; type: ColumnType; value: Value; runtime?: boolean }
   | { kind: "column"; type: ColumnType; index: number }
   | { kind: "call"; type: ColumnType; name: string; binding: ScalarBinding; args: BoundExpr[] }
   | { kind: "cast"; type: ColumnType; from: ColumnType; arg: BoundExpr; pos: number }
@@ -39,8 +43,17 @@ export type BoundExpr =
   }
   | { kind: "exists"; type: ColumnType; plan: PlanNode; outer?: BoundExpr[] };
 
-export function isConst(e: BoundExpr): e is { kind: "const"; type: ColumnType; value: Value } {
+export function isConst(
+  e: BoundExpr,
+): e is { kind: "const"; type: ColumnType; value: Value; runtime?: boolean } {
   return e.kind === "const";
+}
+
+/** A constant folded from a runtime constant such as now() (see `runtime` above). */
+export function isRuntimeConst(
+  e: BoundExpr,
+): e is { kind: "const"; type: ColumnType; value: Value; runtime: true } {
+  return e.kind === "const" && e.runtime === true;
 }
 
 /** Calls `visit` on `e` and every sub-expression (not into subquery plans). */

@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { T } from "../../../engine/base/types.ts";
 import { RANDOM_FUNCTIONS } from "../../../engine/functions/random.ts";
 import { createRandom, randomBigIntInRange } from "../../../engine/functions/random_source.ts";
-import type { ScalarBinding } from "../../../engine/functions/registry_types.ts";
+import type { BoundArg, ScalarBinding } from "../../../engine/functions/registry_types.ts";
+import { SqlError } from "../../../engine/base/errors.ts";
+import type { DoubleArray, Interval } from "../../../engine/base/values.ts";
 import { bind, bindError, c, col, find, lit, testContext } from "./_helpers.ts";
 
 const fn = (name: string) => find(RANDOM_FUNCTIONS, name);
@@ -95,4 +97,58 @@ Deno.test("rnd_uuid4, rnd_ipv4, rnd_bin, rnd_long256 and rnd_geohash", () => {
     draws(bind(fn("rnd_long256"), [])).every((v) => (v as bigint) >= 0n && (v as bigint) < 1n << 256n),
   );
   assert.ok(draws(bind(fn("rnd_geohash"), [lit(10)])).every((v) => (v as bigint) < 1024n));
+});
+
+Deno.test("rnd_double_array: random and fixed shapes, NaN rate, QuestDB's argument errors", () => {
+  const random = draws(bind(fn("rnd_double_array"), [lit(2), lit(0), lit(3)])) as DoubleArray[];
+  assert.ok(random.every((a) => a.dims === 2 && a.shape.every((n) => n >= 1 && n <= 3)));
+  assert.ok(random.every((a) => a.data.every((x) => x >= 0 && x < 1)));
+  const fixed = bind(fn("rnd_double_array"), [lit(2), lit(1), lit(0), lit(2), lit(5)]);
+  assert.equal(fixed.returns.tag, "ARRAY");
+  const all = draws(fixed, 5) as DoubleArray[];
+  assert.ok(
+    all.every((a) => a.shape.join() === "2,5" && a.data.every(Number.isNaN)),
+    "nanRate 1: every element NaN",
+  );
+  assert.equal(bind(fn("rnd_double_array"), [lit(0)]).eval([], testContext()), null);
+  const err = (args: BoundArg[]) => assert.throws(() => fn("rnd_double_array").bind(args), SqlError);
+  err([lit(2), lit(-1)]);
+  err([lit(2), lit(1), lit(0)]);
+  err([lit(2), lit(1), lit(0), lit(2)]);
+  err([lit(2), lit(1), lit(0), lit(2), lit(3), lit(4)]);
+});
+
+Deno.test("rnd_decimal, rnd_long256(n), rnd_interval", () => {
+  const d = bind(fn("rnd_decimal"), [lit(8), lit(2), lit(0)]);
+  assert.deepEqual([d.returns.tag, d.returns.precision, d.returns.scale], ["DECIMAL", 8, 2]);
+  assert.ok(draws(d).every((v) => (v as bigint) >= 0n && (v as bigint) < 100_000_000n));
+  assert.ok(draws(bind(fn("rnd_decimal"), [lit(8), lit(2), lit(1)])).every((v) => v === null));
+  assert.match(bindError(fn("rnd_decimal"), [lit(8), lit(9), lit(0)]), /invalid precision and scale: 8, 9/);
+  assert.throws(() => fn("rnd_decimal").bind([lit(8), lit(2), lit(-1)]), /invalid NULL rate/);
+  assert.equal(new Set(draws(bind(fn("rnd_long256"), [lit(3)]), 300)).size, 3);
+  const iv = draws(bind(fn("rnd_interval"), [])) as Interval[];
+  assert.ok(iv.every((x) => x.lo >= 0n && x.lo < 1_999_999_000_000_000n && x.hi >= x.lo));
+});
+
+Deno.test("rnd_symbol_weighted and rnd_symbol_zipf", () => {
+  const w = draws(
+    bind(fn("rnd_symbol_weighted"), [lit("a"), lit(1), lit("b"), lit(0), lit("c"), lit(3)]),
+    400,
+  );
+  assert.ok(w.every((v) => v === "a" || v === "c"), "a weight of 0 is never drawn");
+  assert.ok(w.filter((v) => v === "c").length > w.filter((v) => v === "a").length);
+  assert.match(
+    bindError(fn("rnd_symbol_weighted"), [lit("a"), lit(1), lit("b")]),
+    /even number of arguments/,
+  );
+  assert.throws(() => fn("rnd_symbol_weighted").bind([lit("a"), lit(-1)]), /weight must be non-negative/);
+  const z = bind(fn("rnd_symbol_zipf"), [lit("x"), lit("y"), lit(2.0)]);
+  assert.equal(z.returns.tag, "SYMBOL");
+  const zs = draws(z, 400);
+  assert.ok(zs.filter((v) => v === "x").length > zs.filter((v) => v === "y").length);
+  assert.ok(
+    draws(bind(fn("rnd_symbol_zipf"), [lit(3), lit(1.5)])).every((v) => /^sym[0-2]$/.test(v as string)),
+  );
+  assert.throws(() => fn("rnd_symbol_zipf").bind([lit(0), lit(1.5)]), /symbol count must be positive/);
+  assert.throws(() => fn("rnd_symbol_zipf").bind([lit("x"), lit(0.0)]), /alpha must be positive/);
 });
