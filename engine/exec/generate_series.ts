@@ -11,6 +11,7 @@ import { parseTimestamp } from "../functions/timestamp_parse.ts";
 import { timeUnitOf } from "../functions/cast.ts";
 import { addMonths, NANOS_PER_TICK, type TimeUnit } from "../functions/datetime_calendar.ts";
 import { FIXED_NANOS } from "../functions/datetime_units.ts";
+import { hasNanoFraction } from "../functions/datetime_args.ts";
 
 export interface Series {
   type: ColumnType;
@@ -97,7 +98,12 @@ export function seriesOf(args: SeriesArg[], pos: number): Series {
   const [a, b] = args;
   const step = args[2];
   const stepPos = step?.pos ?? pos;
-  const type = seriesType(args.map((x) => x.type));
+  // A bound written with nanoseconds makes a TIMESTAMP_NS series (timestamp-generator.md:
+  // `generate_series('2025-01-01', '2025-02-01T00:00:00.000000000Z', '1s')`).
+  const nanoText = [a, b].some((x) => typeof x.value === "string" && hasNanoFraction(x.value));
+  const type = nanoText && seriesType(args.map((x) => x.type)).tag === "TIMESTAMP"
+    ? T.TIMESTAMP_NS
+    : seriesType(args.map((x) => x.type));
   const unit = timeUnitOf(type);
   if (unit) {
     const period = step && typeof step.value === "string"

@@ -55,7 +55,8 @@ export function timeArgOfUnit(unit: TimeUnit): TimeArg {
   return unit === "ns" ? TS_NS : TS_US;
 }
 
-function hasNanoFraction(text: string): boolean {
+/** Whether date text has more than six fraction digits (QuestDB reads it as TIMESTAMP_NS). */
+export function hasNanoFraction(text: string): boolean {
   const m = /\.(\d+)/.exec(text);
   return m !== null && m[1].length > 6;
 }

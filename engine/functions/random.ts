@@ -35,6 +35,15 @@ function bindIntegral(name: string, type: ColumnType, lo: bigint, hi: bigint, nu
     if (!(ints.length === 0 || ints.length === 2 || (nullable && ints.length === 3))) {
       return noMatch(name, args);
     }
+    // Without arguments the draw is QuestDB's (Rnd.nextInt / nextLong / nextShort): the low bits
+    // of one nextLong, so seeded long_sequence rows agree with QuestDB.
+    if (ints.length === 0 && type.tag !== "BYTE") {
+      const bits = type.tag === "LONG" ? 64 : type.tag === "INT" ? 32 : 16;
+      return random(type, ({ random: r }) => {
+        const v = BigInt.asIntN(bits, r.nextLong());
+        return bits === 64 ? (v === -(1n << 63n) ? null : v) : bits === 32 ? int32(Number(v)) : Number(v);
+      });
+    }
     const [min, max, rate] = ints.length === 0 ? [lo, hi, 0n] : [ints[0], ints[1], ints[2] ?? 0n];
     if (min > max) return `invalid range [min=${min}, max=${max}]`;
     const nullRate = Number(rate);
@@ -57,8 +66,8 @@ function bindFraction(name: string, type: ColumnType) {
     const float = type.tag === "FLOAT";
     return random(type, ({ random: r }) => {
       if (drawNull(r, rate)) return null;
-      const x = r.nextDouble();
-      return float ? Math.fround(x) : x;
+      // QuestDB's Rnd.nextFloat: 24 of the upper 48 bits of one nextLong.
+      return float ? Number(BigInt.asUintN(48, r.nextLong()) >> 24n) * 2 ** -24 : r.nextDouble();
     });
   };
 }
@@ -166,7 +175,7 @@ const noArgs = (name: string, returns: ColumnType, f: (r: RandomSource) => Value
 
 /** Every rnd_* function, including the text generators of random_text.ts. */
 export const RANDOM_FUNCTIONS: ScalarFunction[] = [
-  noArgs("rnd_boolean", T.BOOLEAN, (r) => r.nextInt(2) === 1),
+  noArgs("rnd_boolean", T.BOOLEAN, (r) => r.nextLong() < 0n), // Rnd.nextBoolean: the top bit
   scalar("rnd_byte", bindIntegral("rnd_byte", T.BYTE, -128n, 127n, false)),
   scalar("rnd_short", bindIntegral("rnd_short", T.SHORT, -32768n, 32767n, false)),
   scalar("rnd_int", bindIntegral("rnd_int", T.INT, -2147483648n, 2147483647n, true)),

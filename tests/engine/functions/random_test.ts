@@ -152,3 +152,13 @@ Deno.test("rnd_symbol_weighted and rnd_symbol_zipf", () => {
   assert.throws(() => fn("rnd_symbol_zipf").bind([lit(0), lit(1.5)]), /symbol count must be positive/);
   assert.throws(() => fn("rnd_symbol_zipf").bind([lit("x"), lit(0.0)]), /alpha must be positive/);
 });
+
+Deno.test("createRandom is QuestDB's Rnd: seeded draws agree with QuestDB", () => {
+  // row-generator.md: SELECT rnd_double() FROM long_sequence(2, 128349234, 4327897).
+  const r = createRandom(128349234n, 4327897n);
+  assert.equal(r.nextDouble(), 0.8251337821991485);
+  assert.equal(r.nextDouble(), 0.2714941145110299);
+  // Java's arithmetic shifts: a state with the sign bit set stays on QuestDB's sequence.
+  const n = createRandom(-1n, -2n);
+  assert.deepEqual([n.nextLong(), n.nextLong()], [8388543n, 16777217n]);
+});
