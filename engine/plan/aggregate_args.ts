@@ -14,9 +14,19 @@ import { isAggregateCall } from "./bind_expr.ts";
 /**
  * Aggregates that take a NULL input as a value: QuestDB lowers FILTER to a CASE that nulls
  * non-matching rows, which would change their answer, so it refuses FILTER on them
- * (GroupByFunctionTest#testFilterRejectedForNullPreservingAggregates).
+ * (GroupByFunctionTest#testFilterRejectedForNullPreservingAggregates; isOrdered and twap from the
+ * docs' query/sql/filter.md list).
  */
-const FILTER_REFUSED = new Set(["first", "last", "array_agg", "bool_and", "bool_or", "mode"]);
+const FILTER_REFUSED = new Set([
+  "first",
+  "last",
+  "array_agg",
+  "bool_and",
+  "bool_or",
+  "mode",
+  "isordered",
+  "twap",
+]);
 
 export function checkAggregateArgs(call: A.FunctionCall, fn: AggregateFunction): void {
   const sig = fn.signature;
@@ -33,11 +43,19 @@ export function checkAggregateArgs(call: A.FunctionCall, fn: AggregateFunction):
       call.pos,
     );
   }
-  if (call.filter && FILTER_REFUSED.has(call.name.toLowerCase())) {
-    throw new SqlError(`FILTER is not supported for '${call.name.toLowerCase()}'`, call.pos);
-  }
+  checkFilterRefused(call);
   for (const a of call.args) {
     const nested = someExpr(a, (x) => (x.kind === "call" && isAggregateCall(x) ? true : undefined));
     if (nested) throw new SqlError("Aggregate function cannot be passed as an argument", a.pos);
+  }
+}
+
+/** FILTER on an aggregate that takes NULL as a value (docs query/sql/filter.md's text). */
+export function checkFilterRefused(call: A.FunctionCall): void {
+  if (call.filter && FILTER_REFUSED.has(call.name.toLowerCase())) {
+    throw new SqlError(
+      `FILTER is not supported for '${call.name.toLowerCase()}', filter rows in a subquery instead`,
+      call.pos,
+    );
   }
 }

@@ -13,6 +13,7 @@ import { exprKey } from "../sql/printer.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { BoundArg } from "../functions/registry_types.ts";
 import { checkAggregateArgs } from "./aggregate_args.ts";
+import { checkFilterArgTypes, checkFilterCondition } from "./aggregate_filter.ts";
 import { localToUtcTicks, parseOffsetSeconds, resolveTimeZone } from "../functions/timezone.ts";
 import { parseTimestamp } from "../functions/timestamp_parse.ts";
 import { type AggregateBinder, type BindContext, bindExpr, castTo } from "./bind_expr.ts";
@@ -83,6 +84,8 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
       const finalArgs = binding.argTypes
         ? args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, call.pos))
         : args;
+      checkFilterArgTypes(call, args.map((a) => a.type));
+      if (call.filter) checkFilterCondition(call.filter);
       const filter = call.filter ? bindExpr(call.filter, bindContext(scope, pc, "FILTER")) : undefined;
       aggs.push({ name: call.name.toLowerCase(), binding, args: finalArgs, filter });
       aggTexts.push(text);

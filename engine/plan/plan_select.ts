@@ -10,6 +10,7 @@ import { someExpr } from "../sql/expr_walk.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { BoundArg } from "../functions/registry_types.ts";
 import { checkAggregateArgs } from "./aggregate_args.ts";
+import { checkFilterArgTypes, checkFilterCondition } from "./aggregate_filter.ts";
 import {
   type AggregateBinder,
   type BindContext,
@@ -111,9 +112,26 @@ function expandItems(core: A.SelectCore, scope: Scope, pc: PlanContext): Item[] 
   }
   for (const item of core.items) {
     if (item.expr.kind === "star") starItems(item.expr.qualifier, item.expr.pos);
-    else out.push({ ast: item, name: aliased.get(item) ?? takeItemName(item, pc.legacyNames, names) });
+    else if (!repeatsDistinctColumn(core, item)) {
+      out.push({ ast: item, name: aliased.get(item) ?? takeItemName(item, pc.legacyNames, names) });
+    }
   }
   return out;
+}
+
+/**
+ * SELECT DISTINCT lists a column named again without an alias once, as QuestDB's distinct
+ * rewrite skips a column it already projects (`SELECT * FROM (SELECT DISTINCT event, event
+ * FROM x)` is one column: DistinctTest#testDuplicateColumnInWhereClauseSubQuery); aliased
+ * repeats (`event e1, event e2`) stay two columns, and plain SELECT keeps both.
+ */
+function repeatsDistinctColumn(core: A.SelectCore, item: A.SelectItem): boolean {
+  const e = item.expr;
+  if (!core.distinct || core.distinctOn || item.alias !== undefined || e.kind !== "column") return false;
+  const same = (o: A.SelectItem) =>
+    o.alias === undefined && o.expr.kind === "column" && sameName(o.expr.name, e.name) &&
+    (o.expr.qualifier ?? "").toLowerCase() === (e.qualifier ?? "").toLowerCase();
+  return core.items!.slice(0, core.items!.indexOf(item)).some(same);
 }
 
 export function planSelect(
@@ -390,6 +408,8 @@ function planAggregation(
       const finalArgs = binding.argTypes
         ? args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, call.pos))
         : args;
+      checkFilterArgTypes(call, args.map((a) => a.type));
+      if (call.filter) checkFilterCondition(call.filter);
       const filter = call.filter ? bindExpr(call.filter, bindContext(scope, pc, "FILTER")) : undefined;
       aggs.push({ name: call.name.toLowerCase(), binding, args: finalArgs, filter });
       aggTexts.push(text);

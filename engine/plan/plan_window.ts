@@ -4,6 +4,13 @@
  * call, and replaced in the item by a reference to that column; the ordinary projection
  * then runs on top (so `price - avg(price) OVER w` works).
  */
+import {
+  checkFilterArgTypes,
+  checkFilterCondition,
+  checkWindowSpecFilter,
+  lowerWindowFilter,
+} from "./aggregate_filter.ts";
+import { checkFilterRefused } from "./aggregate_args.ts";
 import { SqlError } from "../base/errors.ts";
 import { type ColumnType, isNumeric, T } from "../base/types.ts";
 import type * as A from "../sql/ast.ts";
@@ -215,6 +222,18 @@ function bindWindowCall(
   const name = call.name.toLowerCase();
   const ctx = bindContext(scope, pc, "window function");
   const spec = resolveSpec(call.over!, core);
+  checkWindowSpecFilter(spec);
+  if (call.filter) {
+    // FILTER goes with aggregates only (docs query/sql/filter.md: not row_number, lag, ...);
+    // a window aggregate takes it as QuestDB lowers it, a CASE around the value arguments.
+    if (RANK_LIKE.has(name) || VALUE_FNS.has(name)) {
+      throw new SqlError("FILTER is supported only for aggregate functions", call.pos);
+    }
+    checkFilterRefused(call);
+    checkFilterCondition(call.filter);
+    checkFilterArgTypes(call, call.args.map((a) => bindExpr(a, ctx).type));
+    call = lowerWindowFilter(call);
+  }
   // QuestDB has no DISTINCT window functions (count(DISTINCT x) OVER () answered 3 for two
   // distinct values here before); refuse it rather than answer without the DISTINCT.
   if (call.distinct) throw new SqlError("DISTINCT is not supported in window functions", call.pos);
