@@ -16,6 +16,7 @@ import { ENCODING_FUNCTIONS } from "./encoding.ts";
 import { FINANCE_FUNCTIONS } from "./finance.ts";
 import { JSON_FUNCTIONS } from "./json_extract.ts";
 import { GEOHASH_MAKE_FUNCTIONS } from "./geohash_make.ts";
+import { SPATIAL_FUNCTIONS } from "./spatial.ts";
 import { MISC_FUNCTIONS } from "./misc.ts";
 import { NUMERIC_FUNCTIONS } from "./numeric.ts";
 import { OPERATOR_FUNCTIONS } from "./operators.ts";
@@ -84,6 +85,7 @@ function registerBuiltins(): void {
     FINANCE_FUNCTIONS,
     JSON_FUNCTIONS,
     GEOHASH_MAKE_FUNCTIONS,
+    SPATIAL_FUNCTIONS,
   ];
   for (const family of families) {
     for (const fn of family) {

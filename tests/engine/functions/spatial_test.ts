@@ -1,0 +1,31 @@
+import assert from "node:assert/strict";
+import { SqlError } from "../../../engine/base/errors.ts";
+import { SPATIAL_FUNCTIONS } from "../../../engine/functions/spatial.ts";
+import { call, find, lit } from "./_helpers.ts";
+
+const fn = (name: string) => find(SPATIAL_FUNCTIONS, name);
+const run = (name: string, ...xs: (number | null)[]) => call(fn(name), xs.map((x) => lit(x)));
+
+Deno.test("within_box includes its edges; NULL gives NULL (spatial.md)", () => {
+  assert.equal(run("within_box", 12.5, 8.3, 10, 5, 20, 15), true);
+  assert.equal(run("within_box", 10, 15, 10, 5, 20, 15), true);
+  assert.equal(run("within_box", 45.3, 30.2, 10, 5, 20, 15), false);
+  assert.equal(run("within_box", null, 1, 0, 0, 2, 2), null);
+});
+
+Deno.test("within_radius is Euclidean, boundary included, a negative radius an error", () => {
+  assert.equal(run("within_radius", 18.7, 12.8, 15, 10, 10), true);
+  assert.equal(run("within_radius", 3, 4, 0, 0, 5), true);
+  assert.equal(run("within_radius", 3, 4.01, 0, 0, 5), false);
+  assert.throws(() => run("within_radius", 1, 1, 0, 0, -1), SqlError);
+});
+
+Deno.test("geo_distance_meters and geo_within_radius_latlon", () => {
+  assert.equal(run("geo_distance_meters", 51.5074, -0.1278, 51.5074, -0.1278), 0);
+  // One degree of latitude is R·π/180 metres.
+  assert.ok(Math.abs((run("geo_distance_meters", 0, 0, 1, 0) as number) - 111194.93) < 0.01);
+  assert.equal(run("geo_within_radius_latlon", 51.5095, -0.1245, 51.5074, -0.1278, 500), true);
+  assert.equal(run("geo_within_radius_latlon", 51.528, -0.102, 51.5074, -0.1278, 500), false);
+  assert.throws(() => run("geo_distance_meters", 91, 0, 0, 0), SqlError);
+  assert.equal(run("geo_distance_meters", null, 0, 0, 0), null);
+});
