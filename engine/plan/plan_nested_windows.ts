@@ -33,12 +33,38 @@ function hasNestedWindow(e: A.Expr): boolean {
 }
 
 /**
+ * An aggregate over a window call must be a whole select item: QuestDB refuses it inside an
+ * expression (`max(avg(x) OVER ()) + 1`, a CASE branch) at the aggregate, with its text
+ * (WindowFunctionTest#testAggregateOverWindowInExpressionFails).
+ */
+function checkWindowAggregatesAtRoot(core: A.SelectCore): void {
+  for (const item of core.items ?? []) {
+    const e = item.expr;
+    if (e.kind === "star" || (e.kind === "call" && !isWindowCall(e) && isAggregateCall(e))) continue;
+    let at: A.Expr | undefined;
+    someExpr(e, (x) => {
+      if (x.kind !== "call" || isWindowCall(x) || !isAggregateCall(x)) return undefined;
+      if (!hasNestedWindow(x)) return false;
+      at = x;
+      return true;
+    });
+    if (at) {
+      throw new SqlError(
+        "Aggregate over window function cannot be combined with other terms. Use a sub-query.",
+        at.pos,
+      );
+    }
+  }
+}
+
+/**
  * True for a SELECT with a window call inside an aggregate in its items, HAVING or ORDER BY.
  * SAMPLE BY keeps its own refusal (plan_sample_by.ts: QuestDB's "window function cannot be an
  * aggregate argument").
  */
 export function needsNestedWindows(core: A.SelectCore, orderBy: A.OrderItem[]): boolean {
   if (core.sampleBy) return false;
+  checkWindowAggregatesAtRoot(core);
   const exprs = [
     ...(core.items ?? []).map((i) => i.expr).filter((e) => e.kind !== "star"),
     ...(core.having ? [core.having] : []),
