@@ -14,6 +14,7 @@ import { lookupAggregate } from "../functions/registry.ts";
 import type { AggregateBinding } from "../functions/registry_types.ts";
 import type { WindowCall } from "../plan/plan_node.ts";
 import { type ExecContext, pace, PACE_ROWS, paceDue } from "./exec_context.ts";
+import { emaPartition } from "./window_ema.ts";
 import { firstAbove as firstAboveOf, firstAtLeast as firstAtLeastOf } from "./window_frames.ts";
 
 export interface PartitionInput {
@@ -65,6 +66,8 @@ export async function computePartition(w: WindowCall, rows: number[], p: Partiti
     case "lag":
     case "lead":
       return await offsets(w, rows, p, t);
+    case "ema":
+      return await emaPartition(w, rows, p, t);
   }
   const frames = await frameBounds(w, rows, p.order, t);
   if (w.name === "first_value" || w.name === "last_value" || w.name === "nth_value") {

@@ -12,12 +12,13 @@ import {
 } from "./aggregate_filter.ts";
 import { checkFilterRefused } from "./aggregate_args.ts";
 import { SqlError } from "../base/errors.ts";
-import { type ColumnType, isNumeric, T } from "../base/types.ts";
+import { type ColumnType, isNumeric, isTimestamp, T } from "../base/types.ts";
+import type { Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
 import { mapChildExprs, someExpr } from "../sql/expr_walk.ts";
 import { WHOLE_PARTITION_WINDOW_FUNCTIONS } from "../functions/aggregate_quantile.ts";
 import { lookupAggregate } from "../functions/registry.ts";
-import { bindExpr, castTo } from "./bind_expr.ts";
+import { bindExpr, castTo, constant } from "./bind_expr.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { type PlanNode, shape, type WindowCall } from "./plan_node.ts";
@@ -25,6 +26,7 @@ import { bindContext, substituteAliases } from "./plan_select.ts";
 import { Scope } from "./scope.ts";
 import { reversed } from "./order_by_timestamp.ts";
 import { checkLagLeadArgs } from "./window_lag_lead.ts";
+import { EMA_UNITS } from "../exec/window_ema.ts";
 
 const RANK_LIKE = new Set(["row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile"]);
 const VALUE_FNS = new Set(["lag", "lead", "first_value", "last_value", "nth_value"]);
@@ -238,8 +240,11 @@ function bindWindowCall(
   // distinct values here before); refuse it rather than answer without the DISTINCT.
   if (call.distinct) throw new SqlError("DISTINCT is not supported in window functions", call.pos);
   let args = call.args.map((a) => bindExpr(a, ctx));
+  // avg(value, kind, param [, volume]): the EMA / VWEMA, computed as `ema` (window_ema.ts).
+  const ema = name === "avg" && args.length >= 3;
+  if (ema) args = emaArgs(call, args);
   let aggregate: ColumnType | undefined;
-  if (!RANK_LIKE.has(name) && !VALUE_FNS.has(name)) {
+  if (!ema && !RANK_LIKE.has(name) && !VALUE_FNS.has(name)) {
     const fn = lookupAggregate(name);
     if (!fn) throw new SqlError(`unknown window function: ${call.name}`, call.pos);
     const bound = args.map((a) => ({
@@ -253,7 +258,7 @@ function bindWindowCall(
     if (binding.argTypes) args = args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, call.pos));
     aggregate = binding.returns;
   }
-  const type = resultType(name, args, call, aggregate);
+  const type = ema ? T.DOUBLE : resultType(name, args, call, aggregate);
   if (name === "lag" || name === "lead") checkLagLeadArgs(call, args, type);
   if ((name === "lag" || name === "lead") && args.length > 2) {
     args[2] = castTo(args[2], type, call.args[2].pos);
@@ -320,8 +325,14 @@ function bindWindowCall(
     end = { kind: "preceding", offset: unit === "rows" ? 1 : 1n };
     excludeCurrent = false;
   }
+  if (ema) {
+    const k = (args[1] as { value: Value }).value as string;
+    if (k in EMA_UNITS && (orderBy.length === 0 || !isTimestamp(orderBy[0].expr.type))) {
+      throw new SqlError("time-weighted average needs ORDER BY a timestamp", call.pos);
+    }
+  }
   return {
-    name,
+    name: ema ? "ema" : name,
     args,
     partitionBy: spec.partitionBy.map((p) => bindExpr(p, { ...ctx, clause: "PARTITION BY" })),
     orderBy,
@@ -329,4 +340,37 @@ function bindWindowCall(
     ignoreNulls: call.nulls === "ignore",
     type,
   };
+}
+
+/**
+ * `avg(value, kind, param [, volume]) OVER (...)`: the exponential moving average and its
+ * volume-weighted form (window-functions/reference.md). `kind` is 'alpha' (0 < α ≤ 1),
+ * 'period' (N > 0, α = 2 / (N + 1)) or a time unit (τ = param units, α = 1 − exp(−Δt / τ)
+ * between consecutive rows of the ORDER BY timestamp). Returns the arguments as the `ema` call
+ * takes them: value, kind (lower case), param as a DOUBLE constant, volume.
+ */
+function emaArgs(call: A.FunctionCall, args: BoundExpr[]): BoundExpr[] {
+  if (args.length > 4) throw new SqlError("avg() over a window takes at most 4 arguments", call.pos);
+  const [value, kind, param, volume] = args;
+  const numeric = (e: BoundExpr) => isNumeric(e.type) || e.type.tag === "NULL";
+  if (!numeric(value)) throw new SqlError("avg() over a window expects a numeric argument", call.args[0].pos);
+  if (volume && !numeric(volume)) throw new SqlError("volume must be numeric", call.args[3].pos);
+  if (!isConst(kind) || typeof kind.value !== "string") {
+    throw new SqlError("smoothing kind must be a constant string", call.args[1].pos);
+  }
+  const k = kind.value.toLowerCase();
+  if (k !== "alpha" && k !== "period" && !(k in EMA_UNITS)) {
+    throw new SqlError(
+      "invalid smoothing kind, expected 'alpha', 'period', 'second', 'minute', 'hour', 'day' or 'week'",
+      call.args[1].pos,
+    );
+  }
+  const p = isConst(param) && param.value !== null ? Number(param.value) : NaN;
+  if (!Number.isFinite(p)) {
+    throw new SqlError("smoothing parameter must be a constant number", call.args[2].pos);
+  }
+  if (k === "alpha" && !(p > 0 && p <= 1)) throw new SqlError("alpha must be in (0, 1]", call.args[2].pos);
+  if (k !== "alpha" && !(p > 0)) throw new SqlError(`${k} must be positive`, call.args[2].pos);
+  const out: BoundExpr[] = [value, constant(T.STRING, k), constant(T.DOUBLE, p)];
+  return volume ? [...out, volume] : out;
 }
