@@ -70,7 +70,7 @@ export function planSource(src: A.Source, pc: PlanContext): Planned {
       return planTable(src, pc);
     case "subquerySource": {
       // A `FROM @v` outside a DECLARE (inside one, the parser put the variable's query in).
-      if (src.variable) throw new SqlError(`variable is not declared [name=${src.variable}]`, src.pos);
+      if (src.variable) throw new SqlError(`tried to use undeclared variable \`${src.variable}\``, src.pos);
       if (src.pivot || src.unpivot) {
         const node = planPivotSource(src, pc);
         return { node, scope: scopeOf(node, src.alias ? [src.alias] : []) };

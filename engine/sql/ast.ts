@@ -168,6 +168,8 @@ export interface TypeSpec {
   scale?: number;
   /** `DOUBLE[][]` = 2. */
   arrayDims?: number;
+  /** `x :: @t`: a DECLARE variable naming the type, replaced when the variables are. */
+  variable?: string;
 }
 
 export interface CastExpr {

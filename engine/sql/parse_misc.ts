@@ -36,18 +36,46 @@ export function parseExplain(p: ParseState, parseBody: (p: ParseState) => Statem
 /** `DECLARE @v := expr [, @w := expr] statement`. */
 export function parseDeclare(p: ParseState, parseBody: (p: ParseState) => Statement): DeclareStmt {
   const kw = p.next();
-  const vars: DeclareStmt["vars"] = [];
-  do {
-    const v = p.peek();
-    if (v.kind !== "variable") throw p.expected("variable (@name)");
-    p.next();
-    p.expectOp(":=");
-    vars.push({ name: v.text, pos: v.pos, value: parseExpr(p) });
-  } while (p.acceptOp(","));
+  const vars = parseDeclareVars(p);
   p.enter(kw);
   const statement = parseBody(p);
   p.leave();
   return { kind: "declare", pos: kw.pos, vars, statement };
+}
+
+/**
+ * The `@v := expr` list after DECLARE, with QuestDB's texts (DeclareTest): OVERRIDABLE before a
+ * variable is read and ignored (it lets a bind value replace the default); a comma may end the
+ * list; one DECLARE per query.
+ */
+export function parseDeclareVars(p: ParseState): DeclareStmt["vars"] {
+  const vars: DeclareStmt["vars"] = [];
+  for (;;) {
+    const overridable = p.acceptWord("overridable");
+    const v = p.peek();
+    if (v.kind !== "variable") {
+      if (overridable) throw syntaxError("variable name expected after OVERRIDABLE", v.pos);
+      throw p.expected("variable (@name)");
+    }
+    p.next();
+    if (!p.isOp(":=")) throw syntaxError("expected variable assignment operator `:=`", p.peek().pos);
+    p.next();
+    const value = parseExpr(p);
+    // `@v := ('a', 'b')` parses as a row: DECLARE holds single values (testDeclareVariableWithBracketedExpression).
+    if (value.kind === "call" && value.name === "row" && p.sql[value.pos] === "(") {
+      throw syntaxError("value list is not allowed here", value.pos);
+    }
+    vars.push({ name: v.text, pos: v.pos, value });
+    if (!p.acceptOp(",")) return vars;
+    if (p.isWord("declare")) {
+      throw syntaxError(
+        "unexpected token [DECLARE] - Multiple DECLARE statements are not allowed. " +
+          "Use single DECLARE block: DECLARE @a := 1, @b := 1, @c := 1",
+        p.peek().pos,
+      );
+    }
+    if (p.peek().kind !== "variable" && !p.isWord("overridable")) return vars;
+  }
 }
 
 /**

@@ -68,7 +68,8 @@ const EXPANDARRAY_FIELDS = new Set(["x", "n"]);
 /** `( expr )` or `( SELECT ... )`. */
 function parseParenthesised(p: ParseState): Expr {
   const open = p.next();
-  if (p.isWord("select") || p.isWord("with")) {
+  // `(DECLARE @v := .. SELECT ..)` too: a DECLARE variable may hold such a query (DeclareTest).
+  if (p.isWord("select") || p.isWord("with") || (p.isWord("declare") && p.peek(1).kind === "variable")) {
     const query = parseQuery(p);
     p.closeParen(open);
     return { kind: "subquery", pos: open.pos, query };

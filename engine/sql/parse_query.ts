@@ -11,6 +11,8 @@ import { parseSelectClauses } from "./parse_clauses.ts";
 import { parseExpr, parseExprList, parseOrderItems } from "./parse_expr.ts";
 import { continuesAsSource, parseFromClause, parseSourceTail } from "./parse_from.ts";
 import { parseShow } from "./parse_show.ts";
+import { parseDeclareVars } from "./parse_misc.ts";
+import { substituteNested } from "./declare_vars.ts";
 import { seriesItemAsSource } from "./pg_select_series.ts";
 import type { ParseState } from "./parse_state.ts";
 
@@ -22,6 +24,16 @@ export interface WithPrefix {
 
 /** A whole query; `ctes` are given when the caller already read a WITH (WITH ... INSERT). */
 export function parseQuery(p: ParseState, ctes?: WithPrefix): Query {
+  // A subquery, CTE body or CREATE TABLE AS (...) may open with its own DECLARE (QuestDB's
+  // parseDml0); its variables go in here and shadow an enclosing DECLARE's.
+  if (!ctes && p.isWord("declare") && (p.peek(1).kind === "variable" || p.isWord("overridable", 1))) {
+    const kw = p.next();
+    p.enter(kw);
+    const vars = parseDeclareVars(p);
+    const query = substituteNested(vars, parseQuery(p));
+    p.leave();
+    return query;
+  }
   const start = p.peek();
   p.enter(start);
   const query: Query = {

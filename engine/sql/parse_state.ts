@@ -107,6 +107,13 @@ export class ParseState {
 
   unexpected(t: Token = this.peek()): SqlError {
     if (t.kind === "eof") return syntaxError("unexpected end of input", t.pos);
+    // `delcare @v := ...`: a variable assignment no DECLARE opened (DeclareTest
+    // #testDeclareGivesMoreUsefulErrorWhenMispellingDeclare reports it at the `:=`).
+    const i = this.tokens.indexOf(t);
+    const next = i >= 0 ? this.tokens[i + 1] : undefined;
+    if (t.kind === "variable" && next?.kind === "op" && next.text === ":=") {
+      return syntaxError("perhaps `DECLARE` was misspelled?", next.pos);
+    }
     return syntaxError(`unexpected token [${t.text}]`, t.pos);
   }
 

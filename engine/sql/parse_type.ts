@@ -20,6 +20,11 @@ export function canonicalTypeName(word: string): string {
 /** Parses a type starting at the current token. */
 export function parseType(p: ParseState): TypeSpec {
   const first = p.peek();
+  if (first.kind === "variable") {
+    // A DECLARE variable naming the type, put in when the variables are (sql/declare_vars.ts).
+    p.next();
+    return { pos: first.pos, name: first.text, text: first.text, variable: first.text };
+  }
   if (first.kind !== "word" && first.kind !== "quoted") throw p.expected("type name");
   p.next();
   const spec: TypeSpec = { pos: first.pos, name: canonicalTypeName(first.value), text: "" };

@@ -23,16 +23,16 @@ Deno.test("misc declare substitutes its variables into the statement when parsed
   assert.match(text, /"value":5/);
   assert.match(text, /"2024-01"/);
   assert.equal(parseError("DECLARE x := 1 SELECT 1").message, "variable (@name) expected");
-  assert.equal(parseError("DECLARE @x := 1 SELECT @y").message, "variable is not declared [name=@y]");
+  assert.equal(parseError("DECLARE @x := 1 SELECT @y").message, "tried to use undeclared variable `@y`");
   assert.equal(parseError("DECLARE @x := 1 SELECT @y").position, 23);
   assert.equal(
-    parseError("DECLARE @x := 1, @X := 2 SELECT 1").message,
-    "variable is already declared [name=@X]",
+    parseError("DECLARE @x := 1, @X := @x + 1 SELECT 1").message,
+    "variable cannot reference itself `@x`",
   );
   // A later variable sees the earlier ones; an earlier one cannot see a later one.
   assert.equal(
     parseError("DECLARE @a := @b, @b := 1 SELECT @a").message,
-    "variable is not declared [name=@b]",
+    "tried to use undeclared variable `@b`",
   );
 });
 
