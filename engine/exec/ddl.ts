@@ -88,6 +88,7 @@ export function tableDefinition(
     for (const k of s.dedupKeys) {
       const c = columns.find((x) => x.name.toLowerCase() === k.name.toLowerCase());
       if (!c) throw new SqlError(`deduplicate key column not found [column=${k.name}]`, k.pos);
+      refuseArrayDedupKey(c.name, c.type, k.pos);
       dedupKeys.push(c.name);
     }
     if (!dedupKeys.some((k) => k.toLowerCase() === columns[timestampIndex].name.toLowerCase())) {
@@ -465,7 +466,11 @@ export async function alterTable(
     }
     case "dedupEnable": {
       if (!t.meta.wal) throw new SqlError("deduplication is possible only on WAL tables", a.pos);
-      const keys = a.keys.map((k) => t.meta.columns[columnIndex(t, k.name, k.pos)].name);
+      const keys = a.keys.map((k) => {
+        const c = t.meta.columns[columnIndex(t, k.name, k.pos)];
+        refuseArrayDedupKey(c.name, c.type, k.pos);
+        return c.name;
+      });
       const ts = t.meta.columns[t.meta.timestampIndex]?.name;
       if (!keys.some((k) => k.toLowerCase() === ts?.toLowerCase())) {
         throw new SqlError("deduplicate key list must include dedicated timestamp column", a.pos);
@@ -590,4 +595,14 @@ async function suspendOrResume(
   await t.alterMeta((m) => {
     m.suspended = suspended;
   });
+}
+
+/** QuestDB keeps arrays out of dedup keys (ArrayTest#testDudupArrayAsKey). */
+function refuseArrayDedupKey(name: string, type: ColumnType, pos: number): void {
+  if (type.tag === "ARRAY") {
+    throw new SqlError(
+      `dedup key columns cannot include ARRAY [column=${name}, type=${typeName(type)}]`,
+      pos,
+    );
+  }
 }

@@ -41,7 +41,13 @@ export function bindArrayArith(op: string, args: BoundArg[]): ScalarBinding | st
   if (!f) return `operator ${op} is not supported for arrays`;
   const scalarOk = (t: ColumnType) => isNumeric(t) || isNullType(t);
   if (a.tag === "ARRAY" && b.tag === "ARRAY") {
-    if (a.dims !== b.dims) return `arrays of different dimensions [left=${a.dims}, right=${b.dims}]`;
+    // QuestDB's texts, at the left operand (ArrayTest#testBasicArithmeticInvalid).
+    if (a.dims !== b.dims) {
+      throw new SqlError(
+        `arrays have different number of dimensions [nDimsLeft=${a.dims}, nDimsRight=${b.dims}]`,
+        args[0].pos,
+      );
+    }
     return {
       returns: a,
       eval: ([x, y]) => {
@@ -49,7 +55,10 @@ export function bindArrayArith(op: string, args: BoundArg[]): ScalarBinding | st
         const l = x as DoubleArray, r = y as DoubleArray;
         if (!sameShape(l, r)) {
           throw new SqlError(
-            `array shapes do not match [left=${l.shape.join("x")}, right=${r.shape.join("x")}]`,
+            `arrays have different shapes [leftShape=[${l.shape.join(",")}], rightShape=[${
+              r.shape.join(",")
+            }]]`,
+            args[0].pos,
           );
         }
         const out = new Float64Array(l.data.length);
@@ -156,6 +165,8 @@ export function constructArray(types: ColumnType[], pos: number): ScalarBinding 
 export interface Selector {
   range: boolean;
   hasHi: boolean;
+  /** Where the selector starts in the SQL text (its errors point there). */
+  pos?: number;
 }
 
 /**
@@ -165,7 +176,7 @@ export interface Selector {
 export function accessArray(t: ColumnType, selectors: Selector[], pos: number): ScalarBinding {
   const dims = t.dims ?? 1;
   if (selectors.length > dims) {
-    throw new SqlError(`too many array selectors [dims=${dims}, selectors=${selectors.length}]`, pos);
+    throw new SqlError(`too many array access arguments [nArgs=${selectors.length}, nDims=${dims}]`, pos);
   }
   const kept = dims - selectors.filter((s) => !s.range).length;
   const returns = kept === 0 ? T.DOUBLE : arrayType(kept);
@@ -189,7 +200,9 @@ export function accessArray(t: ColumnType, selectors: Selector[], pos: number): 
         const hiV = s.range && s.hasHi ? toDouble(args[k++]) : undefined;
         if (lo === null || hiV === null) return null;
         const i = Math.trunc(lo);
-        if (i < 1) throw new SqlError(`array index must be positive [index=${i}]`, pos);
+        if (i < 1) {
+          throw new SqlError(`array index must be positive [dim=${d + 1}, index=${i}]`, s.pos ?? pos);
+        }
         if (!s.range) {
           if (i > n) {
             // Out of bounds: a NULL element, or an empty sub-array.

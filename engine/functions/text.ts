@@ -6,7 +6,8 @@
  * Arguments accept STRING, VARCHAR, SYMBOL and CHAR; the result is VARCHAR for VARCHAR input
  * and STRING otherwise (§15.2). Positions are 1-based. NULL in gives NULL out unless noted.
  */
-import { type ColumnType, T } from "../base/types.ts";
+import { SqlError } from "../base/errors.ts";
+import { type ColumnType, T, typeName } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import { aliases, isIntArg, isTextArg, noMatch, scalar, textOf, textResult, toIntArg } from "./_util.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
@@ -39,6 +40,9 @@ function textAndInt(name: string, f: (s: string, n: number) => string | null) {
  */
 export function bindConcat(args: BoundArg[]): ScalarBinding | string {
   if (args.length === 0) return "no arguments provided"; // ConcatFunctionFactoryTest#testNoArgs
+  // QuestDB concatenates no arrays (ArrayTest#testConcatFailsGracefully), at the array.
+  const array = args.find((a) => a.type.tag === "ARRAY");
+  if (array) throw new SqlError(`unsupported type: ${typeName(array.type)}`, array.pos);
   const types = args.map((a) => a.type);
   return {
     returns: T.STRING,

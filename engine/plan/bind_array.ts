@@ -3,7 +3,8 @@
  * §22.2, §22.3) into ordinary call nodes, folded when constant.
  */
 import { SqlError } from "../base/errors.ts";
-import { type ColumnType, T } from "../base/types.ts";
+import { type ColumnType, T, typeName } from "../base/types.ts";
+import { DoubleArray } from "../base/double_array.ts";
 import type { Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
 import { accessArray, constructArray, type Selector } from "../functions/array_ops.ts";
@@ -49,6 +50,28 @@ export function bindArrayLiteral(e: A.ArrayLiteral, ctx: BindContext, bind: Bind
   return callNode("array", constructArray(args.map((a) => a.type), e.pos), args, ctx, e.pos);
 }
 
+const ARRAY_INDEX_TYPES = new Set(["BYTE", "SHORT", "INT", "NULL"]);
+
+/** QuestDB's ColumnType id of a type, as its errors print it (the tag where it has none here). */
+const QUESTDB_TYPE_IDS: Record<string, number> = {
+  BOOLEAN: 1,
+  BYTE: 2,
+  SHORT: 3,
+  CHAR: 4,
+  INT: 5,
+  LONG: 6,
+  DATE: 7,
+  TIMESTAMP: 8,
+  FLOAT: 9,
+  DOUBLE: 10,
+  STRING: 11,
+  SYMBOL: 12,
+};
+
+function questdbTypeId(t: ColumnType): number | string {
+  return QUESTDB_TYPE_IDS[t.tag] ?? t.tag;
+}
+
 /** `arr[i, lo:hi, …]` (also `arr[i][j]`, which the parser reads as one list of selectors). */
 export function bindArrayIndex(e: A.IndexExpr, ctx: BindContext, bind: Bind): BoundExpr {
   const arr = bind(e.expr, ctx);
@@ -58,18 +81,26 @@ export function bindArrayIndex(e: A.IndexExpr, ctx: BindContext, bind: Bind): Bo
   if (arr.type.tag !== "ARRAY") {
     throw new SqlError(`array expected, found ${arr.type.tag}`, e.expr.pos);
   }
+  const dims = arr.type.dims ?? 1;
+  if (e.indexes.length > dims) {
+    throw new SqlError(
+      `too many array access arguments [nArgs=${e.indexes.length}, nDims=${dims}]`,
+      e.indexes[dims].pos,
+    );
+  }
   const args: BoundExpr[] = [arr];
   const selectors: Selector[] = [];
   e.indexes.forEach((x, k) => {
     const range = e.ranges?.[k];
     for (const part of range?.hi ? [x, range.hi] : [x]) {
       const b = bind(part, ctx);
-      if (!["BYTE", "SHORT", "INT", "LONG", "NULL"].includes(b.type.tag)) {
-        throw new SqlError(`array index must be an integer, found ${b.type.tag}`, part.pos);
+      // QuestDB indexes with BYTE, SHORT or INT (a LONG index fails: ArrayTest#testAccessInvalid).
+      if (!ARRAY_INDEX_TYPES.has(b.type.tag)) {
+        throw new SqlError(`invalid type for array access [type=${questdbTypeId(b.type)}]`, part.pos);
       }
       args.push(b);
     }
-    selectors.push({ range: range !== undefined, hasHi: range?.hi !== undefined });
+    selectors.push({ range: range !== undefined, hasHi: range?.hi !== undefined, pos: x.pos });
   });
   return callNode("[]", accessArray(arr.type, selectors, e.pos), args, ctx, e.pos);
 }
@@ -105,4 +136,44 @@ function textElement(arr: BoundExpr, index: BoundExpr, ctx: BindContext, e: A.In
     return callNode("vector_element", VECTOR_ELEMENT, [arr, index], ctx, e.pos);
   }
   return callNode("text_array_element", TEXT_ELEMENT, [arr, index], ctx, e.pos);
+}
+
+/** Whether an array literal holds no element at any depth (`ARRAY[]`, `ARRAY[[], []]`). */
+export function emptyArrayLiteral(e: A.Expr): boolean {
+  return e.kind === "array" && e.elements.every(emptyArrayLiteral);
+}
+
+/**
+ * `arr::DOUBLE[]...` of another dimension count (QuestDB's ArrayTest
+ * #testExplicitCastDimensionalityChange): the array gains leading dimensions of length 1
+ * (`ARRAY[1.0, 2.0]::double[][]` is [[1.0,2.0]]); fewer dimensions fail, as QuestDB says,
+ * towards flattening. Undefined unless both sides are arrays of different dimensions.
+ */
+export function castArrayDims(
+  arg: BoundExpr,
+  to: ColumnType,
+  pos: number,
+  ctx: BindContext,
+): BoundExpr | undefined {
+  if (to.tag !== "ARRAY" || arg.type.tag !== "ARRAY") return undefined;
+  const want = to.dims ?? 1, from = arg.type.dims ?? 1;
+  if (want === from) return undefined;
+  if (want < from) {
+    throw new SqlError(
+      `cannot cast array to lower dimension [from=${typeName(arg.type)} (${from}D), to=${
+        typeName(to)
+      } (${want}D)]. Use array flattening operation (e.g. 'arr[:]' or 'flatten_array(arr)') instead`,
+      pos,
+    );
+  }
+  const ones = new Array<number>(want - from).fill(1);
+  const binding: ScalarBinding = {
+    returns: to,
+    eval: ([a]) => {
+      if (a === null) return null;
+      const x = a as DoubleArray;
+      return new DoubleArray([...ones, ...x.shape], x.data);
+    },
+  };
+  return callNode("array_dims", binding, [arg], ctx, pos);
 }

@@ -126,7 +126,9 @@ export function tokenize(sql: string): Token[] {
     } else if (c === "?") {
       push("param", i, i + 1);
       i++;
-    } else if (c === ":" && sql[i + 1] !== ":" && isIdentStart(sql[i + 1] ?? "")) {
+    } else if (
+      c === ":" && sql[i + 1] !== ":" && isIdentStart(sql[i + 1] ?? "") && !endsOperand(sql[i - 1] ?? "")
+    ) {
       let end = i + 2;
       while (end < n && isIdentPart(sql[end])) end++;
       push("param", i, end);
@@ -227,4 +229,12 @@ function readGeohash(sql: string, start: number): number {
     while (i < n && isDigit(sql[i])) i++;
   }
   return i;
+}
+
+/**
+ * Whether `c`, right before a `:`, ends an operand: then `i:j` is an array slice (QuestDB's
+ * ArrayTest#testAccessWithNonConstants, `arr[i:j]`), not `i` and the bind variable `:j`.
+ */
+function endsOperand(c: string): boolean {
+  return c === ")" || c === "]" || (c !== "" && isIdentPart(c));
 }

@@ -40,7 +40,8 @@ export function parseType(p: ParseState): TypeSpec {
     p.next();
     p.next();
   }
-  if (spec.name === "GEOHASH") readGeohashPrecision(p, spec);
+  // `GEOHASH[]` has no precision: the binder refuses it as an array element type.
+  if (spec.name === "GEOHASH" && !(p.isOp("[") && p.isOp("]", 1))) readGeohashPrecision(p, spec);
   else if (spec.name === "DECIMAL") readDecimalPrecision(p, spec);
   else if ((spec.name === "VARCHAR" || spec.name === "STRING") && p.isOp("(")) skipLength(p);
   let dims = 0;
