@@ -17,6 +17,7 @@ import { FINANCE_FUNCTIONS } from "./finance.ts";
 import { JSON_FUNCTIONS } from "./json_extract.ts";
 import { GEOHASH_MAKE_FUNCTIONS } from "./geohash_make.ts";
 import { SPATIAL_FUNCTIONS } from "./spatial.ts";
+import { VISUALIZATION_AGGREGATES, VISUALIZATION_FUNCTIONS } from "./visualization.ts";
 import { MISC_FUNCTIONS } from "./misc.ts";
 import { NUMERIC_FUNCTIONS } from "./numeric.ts";
 import { OPERATOR_FUNCTIONS } from "./operators.ts";
@@ -86,6 +87,7 @@ function registerBuiltins(): void {
     JSON_FUNCTIONS,
     GEOHASH_MAKE_FUNCTIONS,
     SPATIAL_FUNCTIONS,
+    VISUALIZATION_FUNCTIONS,
   ];
   for (const family of families) {
     for (const fn of family) {
@@ -93,7 +95,7 @@ function registerBuiltins(): void {
       registerScalar(fn);
     }
   }
-  for (const fn of AGGREGATE_FUNCTIONS) {
+  for (const fn of [...AGGREGATE_FUNCTIONS, ...VISUALIZATION_AGGREGATES]) {
     assert(!aggregates.has(fn.name), `duplicate aggregate function ${fn.name}`);
     registerAggregate(fn);
   }
