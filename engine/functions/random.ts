@@ -112,9 +112,14 @@ function hex(r: RandomSource, digits: number): string {
   return s.slice(0, digits);
 }
 
-/** A version-4 UUID: random bits with the version nibble 4 and the RFC 4122 variant. */
+/**
+ * A version-4 UUID: random bits with the version nibble 4 and the RFC 4122 variant. The first
+ * draw is the low half and the second the high half, as QuestDB's rnd_uuid4
+ * (UuidTest#testRndUuid: the seeded first value is 0010cde8-12ce-40ee-8010-a928bb8b9650).
+ */
 function randomUuid(r: RandomSource): string {
-  const h = hex(r, 32).split("");
+  const lo = hex(r, 16);
+  const h = (hex(r, 16) + lo).split("");
   h[12] = "4";
   h[16] = "89ab"[parseInt(h[16], 16) & 3];
   const s = h.join("");
