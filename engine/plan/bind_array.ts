@@ -3,7 +3,7 @@
  * §22.2, §22.3) into ordinary call nodes, folded when constant.
  */
 import { SqlError } from "../base/errors.ts";
-import { type ColumnType, T, typeName } from "../base/types.ts";
+import { type ColumnType, isNumeric, T, typeName } from "../base/types.ts";
 import { DoubleArray } from "../base/double_array.ts";
 import type { Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
@@ -12,7 +12,8 @@ import type { ScalarBinding } from "../functions/registry_types.ts";
 import { textArrayElement } from "../functions/pg_text_arrays.ts";
 import { arrayElement } from "../functions/pg_functions.ts";
 import { catalogTypeOid } from "../catalog/pg_catalog_define.ts";
-import { toBigInt } from "../functions/_util.ts";
+import { toBigInt, toDouble } from "../functions/_util.ts";
+import { parseArrayText } from "../functions/array_text.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
 import type { BindContext } from "./bind_expr.ts";
 
@@ -176,4 +177,57 @@ export function castArrayDims(
     },
   };
   return callNode("array_dims", binding, [arg], ctx, pos);
+}
+
+/**
+ * An explicit cast to DOUBLE[]... of a number or of text (QuestDB's ArrayTest
+ * #testExplicitCastFromScalarToArray, #testExplicitCastFromStrToArray): a number is a
+ * one-element array of the type's dimensions, NULL stays NULL; text that is no array of that
+ * depth, holds a NULL element or nests empty arrays deeper than the type gives NULL rather than
+ * an error. Undefined for other arguments.
+ */
+export function explicitArrayCast(
+  arg: BoundExpr,
+  to: ColumnType,
+  pos: number,
+  ctx: BindContext,
+): BoundExpr | undefined {
+  if (to.tag !== "ARRAY") return undefined;
+  const dims = to.dims ?? 1;
+  if (isNumeric(arg.type)) {
+    const ones = new Array<number>(dims).fill(1);
+    const binding: ScalarBinding = {
+      returns: to,
+      eval: ([v]) => {
+        const x = toDouble(v);
+        return x === null || Number.isNaN(x) ? null : new DoubleArray(ones, Float64Array.of(x));
+      },
+    };
+    return callNode("cast", binding, [arg], ctx, pos);
+  }
+  if (!TEXT_TYPES.has(arg.type.tag)) return undefined;
+  const binding: ScalarBinding = {
+    returns: to,
+    eval: ([v]) => {
+      if (v === null) return null;
+      const text = String(v);
+      if (textDepth(text) > dims) return null;
+      const a = parseArrayText(text, dims);
+      if (!a || a.data.some(Number.isNaN)) return null;
+      return a;
+    },
+  };
+  return callNode("cast", binding, [arg], ctx, pos);
+}
+
+const TEXT_TYPES = new Set(["STRING", "VARCHAR", "SYMBOL", "CHAR"]);
+
+/** How deep the text's leading brackets nest (`{{},{}}` is 2), whitespace between them skipped. */
+function textDepth(text: string): number {
+  let depth = 0;
+  for (const c of text) {
+    if (c === "{" || c === "[") depth++;
+    else if (!/\s/.test(c)) break;
+  }
+  return depth;
 }

@@ -34,7 +34,13 @@ import type { PlanNode } from "./plan_node.ts";
 import type { Scope } from "./scope.ts";
 import { type OuterRefs, resolveOuter } from "./outer_refs.ts";
 import { DoubleArray } from "../base/double_array.ts";
-import { bindArrayIndex, bindArrayLiteral, castArrayDims, emptyArrayLiteral } from "./bind_array.ts";
+import {
+  bindArrayIndex,
+  bindArrayLiteral,
+  castArrayDims,
+  emptyArrayLiteral,
+  explicitArrayCast,
+} from "./bind_array.ts";
 import { arrayArgumentHint } from "../functions/arrays.ts";
 import { parseDecimalText } from "../functions/decimal_math.ts";
 import { bindRegCast, castFromReg, regKindOf } from "./reg_types.ts";
@@ -318,7 +324,7 @@ function bindCast(e: A.CastExpr, ctx: BindContext): BoundExpr {
   // `ARRAY[]::DOUBLE[]`: the cast gives the empty literal its type.
   if (to.tag === "ARRAY" && emptyArrayLiteral(e.expr)) return constant(to, DoubleArray.empty(to.dims ?? 1));
   const arg = inferParam(bindExpr(e.expr, ctx), to, ctx);
-  const dims = castArrayDims(arg, to, e.pos, ctx);
+  const dims = castArrayDims(arg, to, e.pos, ctx) ?? explicitArrayCast(arg, to, e.pos, ctx);
   if (dims) return dims;
   if (to.tag === "IPV4" || to.tag === "UUID") checkIPv4Constant(arg, to, e.expr.pos);
   // A UUID is cast from text only (UuidTest#testLongExplicitCastAsUuid: `cast(l as uuid)`).
