@@ -89,6 +89,11 @@ function expandInto(text: string, ctx: TickContext, inherited: Inherited, out: D
     return;
   }
   for (const s of expandBrackets(main, ctx.maxSpans)) {
+    // A time-list item with its own zone (`T[09:30@America/New_York,08:00@Europe/London]`).
+    if (s.includes("@")) {
+      expandInto(s, ctx, scope, out);
+      continue;
+    }
     for (const span of isoSpans(s, scope, ctx)) emit(span, scope, ctx, out);
   }
 }

@@ -173,6 +173,14 @@ Deno.test("§8.5 time zones convert local time to UTC, DST-aware", () => {
     iv("[2024-01-01T10:00@+02:00, 2024-01-01T10:00]@+01:00;1h"),
     "2024-01-01T08:00:00.000000Z..2024-01-01T09:59:59.999999Z",
   );
+  // A time list whose items carry their own zone (QuestDB docs operators/tick.md, per-element
+  // timezones): 09:30 New York, 08:00 London, 09:00 Tokyo.
+  assert.equal(
+    iv("2024-01-15T[09:30@America/New_York,08:00@Europe/London,09:00@Asia/Tokyo];1h"),
+    "2024-01-15T00:00:00.000000Z..2024-01-15T00:59:59.999999Z | " +
+      "2024-01-15T08:00:00.000000Z..2024-01-15T08:59:59.999999Z | " +
+      "2024-01-15T14:30:00.000000Z..2024-01-15T15:29:59.999999Z",
+  );
 });
 
 Deno.test("§8.5 ISO weeks and day filters", () => {
