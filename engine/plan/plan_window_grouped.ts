@@ -22,6 +22,7 @@ const HIDDEN = "\u0000grouped";
 
 /** True for a SELECT that groups rows and has a window function in its select list. */
 export function needsGroupedWindows(core: A.SelectCore): boolean {
+  refuseAggregatePartitions(core);
   // A window call inside an aggregate's arguments is an error the grouping planner reports.
   const windowOverGroups = (e: A.Expr) =>
     someExpr(
@@ -173,6 +174,22 @@ function checkNestedWindows(core: A.SelectCore): void {
     if (w) {
       throw new SqlError("Window function is not allowed in context of aggregation. Use sub-query.", w.pos);
     }
+  }
+}
+
+/**
+ * A window's PARTITION BY may not hold an aggregate, grouped query or not: QuestDB refuses it at
+ * the window function (WindowFunctionTest#testAggregateFunctionInPartitionByFails).
+ */
+function refuseAggregatePartitions(core: A.SelectCore): void {
+  for (const item of core.items ?? []) {
+    if (item.expr.kind === "star") continue;
+    someExpr(item.expr, (x) => {
+      if (x.kind === "call" && x.over && x.over.partitionBy.some(containsAggregate)) {
+        throw new SqlError("aggregate functions in partition by are not supported", x.pos);
+      }
+      return undefined;
+    });
   }
 }
 
