@@ -160,7 +160,7 @@ function bindDimLength(args: BoundArg[]): ScalarBinding | string {
       const k = toDouble(d);
       if (a === null || k === null) return null;
       if (k < 1 || k > dims) {
-        throw new SqlError(`array dimension out of range [dim=${k}, dims=${dims}]`, args[1].pos);
+        throw new SqlError(`array dimension out of bounds [dim=${k}, nDims=${dims}]`, args[1].pos);
       }
       return (a as DoubleArray).shape[k - 1];
     },
@@ -168,7 +168,10 @@ function bindDimLength(args: BoundArg[]): ScalarBinding | string {
 }
 
 function bindMatmul(args: BoundArg[]): ScalarBinding | string {
-  if (args.length !== 2 || !isArray(args[0], 2) || !isArray(args[1], 2)) return noMatch("matmul", args);
+  if (args.length !== 2 || !isArray(args[0]) || !isArray(args[1])) return noMatch("matmul", args);
+  // QuestDB's texts, at the argument (ArrayTest#testMatrixMultiplyInvalid).
+  if (args[0].type.dims !== 2) throw new SqlError("left array is not two-dimensional", args[0].pos);
+  if (args[1].type.dims !== 2) throw new SqlError("right array is not two-dimensional", args[1].pos);
   return {
     returns: arrayType(2),
     eval: ([x, y]) => {
@@ -176,9 +179,7 @@ function bindMatmul(args: BoundArg[]): ScalarBinding | string {
       const a = x as DoubleArray, b = y as DoubleArray;
       const [n, m] = a.shape, [m2, p] = b.shape;
       if (m !== m2) {
-        throw new SqlError(
-          `left array row length doesn't match right array column length [left=${m}, right=${m2}]`,
-        );
+        throw new SqlError("left array row length doesn't match right array column length", args[0].pos);
       }
       const out = new Float64Array(n * p);
       for (let i = 0; i < n; i++) {

@@ -3,7 +3,7 @@
  * §22.2, §22.3) into ordinary call nodes, folded when constant.
  */
 import { SqlError } from "../base/errors.ts";
-import { type ColumnType, isNumeric, T, typeName } from "../base/types.ts";
+import { arrayType, type ColumnType, isNumeric, T, typeName } from "../base/types.ts";
 import { DoubleArray } from "../base/double_array.ts";
 import type { Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
@@ -42,7 +42,11 @@ function callNode(
 
 /** `ARRAY[e1, e2, …]`; nested bare `[...]` elements are arrays themselves. */
 export function bindArrayLiteral(e: A.ArrayLiteral, ctx: BindContext, bind: Bind, cast: Cast): BoundExpr {
-  if (e.elements.length === 0) throw new SqlError("empty array needs a type: ARRAY[]::DOUBLE[]", e.pos);
+  // No element at any depth: the empty array of the literal's nesting (QuestDB's ArrayTest
+  // #testInsertEmpty2d: `ARRAY[[],[]]` into a DOUBLE[][] column).
+  if (emptyArrayLiteral(e)) {
+    return { kind: "const", type: arrayType(literalDepth(e)), value: DoubleArray.empty(literalDepth(e)) };
+  }
   const args = e.elements.map((x) => {
     const b = x.kind === "array" ? bindArrayLiteral(x, ctx, bind, cast) : bind(x, ctx);
     // Decimals and integers enter as doubles: arrays hold DOUBLE only (§22.2).
@@ -137,6 +141,12 @@ function textElement(arr: BoundExpr, index: BoundExpr, ctx: BindContext, e: A.In
     return callNode("vector_element", VECTOR_ELEMENT, [arr, index], ctx, e.pos);
   }
   return callNode("text_array_element", TEXT_ELEMENT, [arr, index], ctx, e.pos);
+}
+
+/** How deep an array literal nests (`ARRAY[[]]` is 2). */
+function literalDepth(e: A.ArrayLiteral): number {
+  const inner = e.elements.find((x) => x.kind === "array");
+  return 1 + (inner && inner.kind === "array" ? literalDepth(inner) : 0);
 }
 
 /** Whether an array literal holds no element at any depth (`ARRAY[]`, `ARRAY[[], []]`). */

@@ -542,6 +542,13 @@ function planOrderBy(
       return { index: width + extra.length - 1, desc: o.desc, onInput: true };
     }
   });
+  // Arrays do not order (QuestDB's ArrayTest#testOrderByArrayColFailsGracefully).
+  keys.forEach((k, i) => {
+    const t = k.index < width ? node.columns[k.index].type : extra[k.index - width].type;
+    if (t.tag === "ARRAY") {
+      throw new SqlError(`${typeName(t)} is not a supported type in ORDER BY clause`, orderBy[i].expr.pos);
+    }
+  });
   // Ascending by a timestamp column makes it the result's designated timestamp, as in QuestDB
   // (asof-join.md: `ORDER BY ingestion_time ASC` in a subquery sets the timestamp it joins on).
   const first = keys[0];

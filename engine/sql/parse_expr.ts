@@ -95,9 +95,21 @@ function parsePostfix(p: ParseState, expr: Expr): Expr {
         p.next();
       }
     } else if (p.isOp("[")) {
-      const indexes: Expr[] = [];
-      const ranges: ({ hi?: Expr } | undefined)[] = [];
-      while (p.acceptOp("[")) {
+      let indexes: Expr[] = [];
+      let ranges: ({ hi?: Expr } | undefined)[] = [];
+      const close = () => {
+        expr = ranges.length > 0
+          ? { kind: "index", pos: t.pos, expr, indexes, ranges: Array.from(ranges) }
+          : { kind: "index", pos: t.pos, expr, indexes };
+        indexes = [];
+        ranges = [];
+      };
+      while (p.isOp("[")) {
+        // `arr[2:4][2]` selects from the slice (row 2 of rows 2-3, QuestDB's ArrayTest
+        // #testOpComposition), so a bracket after one with a range applies to its result;
+        // `arr[2][1]` is `arr[2, 1]`.
+        if (ranges.length > 0) close();
+        p.next();
         if (p.isOp("]")) throw p.expected("array index");
         do {
           indexes.push(parseExpr(p));
@@ -108,9 +120,7 @@ function parsePostfix(p: ParseState, expr: Expr): Expr {
         } while (p.acceptOp(","));
         if (!p.acceptOp("]")) throw p.atEnd() ? p.unexpected() : p.expected("']'");
       }
-      expr = ranges.length > 0
-        ? { kind: "index", pos: t.pos, expr, indexes, ranges: Array.from(ranges) }
-        : { kind: "index", pos: t.pos, expr, indexes };
+      close();
     } else {
       return expr;
     }
