@@ -327,7 +327,17 @@ function parseJoin(p: ParseState): Join {
   if (p.isWord("tolerance")) {
     p.next();
     const tok = p.next();
+    // AsOfJoinTest#testAsOfJoinToleranceNegative: a negative amount is refused after its
+    // literal, a zero one (with or without a unit) at it.
+    const negated = tok.kind === "op" && tok.text === "-" && splitAmountUnit(p.peek());
+    if (negated) {
+      const lit = p.peek();
+      throw syntaxError("ASOF JOIN TOLERANCE must be positive", lit.pos + lit.text.length);
+    }
     const split = splitAmountUnit(tok);
+    if (split?.amount === 0 || (tok.kind === "number" && /^0+$/.test(tok.text))) {
+      throw syntaxError("zero is not a valid tolerance value", tok.pos);
+    }
     if (!split) throw syntaxError("tolerance expected, e.g. 15m", tok.pos);
     join.tolerance = { amount: split.amount, unit: split.unit, pos: tok.pos };
   }
