@@ -6,7 +6,10 @@
  * (`json_extract(d, '$.price')::double`).
  */
 import { SqlError } from "../base/errors.ts";
-import { T } from "../base/types.ts";
+import { type ColumnType, T, type TypeTag } from "../base/types.ts";
+import type { Value } from "../base/values.ts";
+import { castValue } from "./cast.ts";
+import { parseTimestamp } from "./timestamp_parse.ts";
 import { isTextArg, noMatch, scalar } from "./_util.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 
@@ -114,19 +117,129 @@ class Scanner {
   }
 }
 
-export function jsonExtract(doc: string, steps: Step[]): string | null {
+/** Whether the whole document is one JSON value (json.md: a malformed document gives NULL). */
+function wellFormed(doc: string): boolean {
   const sc = new Scanner(doc);
   try {
-    for (const step of steps) if (!sc.enter(step)) return null;
+    sc.skip();
     sc.ws();
-    if (sc.s[sc.i] === '"') return sc.string();
+    return sc.i === doc.length;
+  } catch {
+    return false;
+  }
+}
+
+/** The JSON value a path names: its kind and text (a string unescaped, else the raw token). */
+interface JsonToken {
+  kind: "null" | "boolean" | "string" | "number" | "composite";
+  text: string;
+}
+
+/** The token at `steps`; undefined when it is missing or the document does not parse. */
+function jsonToken(doc: string, steps: Step[]): JsonToken | undefined {
+  if (!wellFormed(doc)) return undefined;
+  const sc = new Scanner(doc);
+  try {
+    for (const step of steps) if (!sc.enter(step)) return undefined;
+    sc.ws();
+    if (sc.s[sc.i] === '"') return { kind: "string", text: sc.string() };
     const start = sc.i;
     sc.skip();
-    const token = doc.slice(start, sc.i);
-    return token === "null" ? null : token;
+    const text = doc.slice(start, sc.i);
+    const c = text[0];
+    const kind = text === "null"
+      ? "null"
+      : text === "true" || text === "false"
+      ? "boolean"
+      : c === "{" || c === "["
+      ? "composite"
+      : "number";
+    return { kind, text };
   } catch {
-    return null;
+    return undefined;
   }
+}
+
+export function jsonExtract(doc: string, steps: Step[]): string | null {
+  const t = jsonToken(doc, steps);
+  return t === undefined || t.kind === "null" ? null : t.text;
+}
+
+const INTEGER_RANGE: Partial<Record<TypeTag, [number, number]>> = {
+  SHORT: [-32768, 32767],
+  INT: [-2147483647, 2147483647],
+};
+
+/**
+ * `json_extract(doc, path)::type` for the types of json.md's conversion table: numbers (also in
+ * JSON strings) truncate to integers, out of range is NULL (0 for SHORT); a JSON boolean is
+ * 0/1; only JSON `true` is BOOLEAN true; DATE and TIMESTAMP read ISO text, or a number as
+ * milliseconds / microseconds; anything that does not convert is NULL (false, 0).
+ */
+export function jsonExtractAs(doc: string, steps: Step[], to: ColumnType): Value {
+  const t = jsonToken(doc, steps);
+  const empty: Value = to.tag === "BOOLEAN" ? false : to.tag === "SHORT" ? 0 : null;
+  if (t === undefined || t.kind === "null" || t.kind === "composite") return empty;
+  if (to.tag === "BOOLEAN") return t.kind === "boolean" && t.text === "true";
+  const num = t.kind === "boolean"
+    ? (t.text === "true" ? 1 : 0)
+    : t.text.trim() === ""
+    ? NaN
+    : Number(t.text);
+  switch (to.tag) {
+    case "SHORT":
+    case "INT":
+    case "LONG": {
+      if (!Number.isFinite(num)) return empty;
+      if (to.tag === "LONG") {
+        const big = BigInt(Math.trunc(num));
+        return big > 9223372036854775807n || big <= -9223372036854775808n ? null : big;
+      }
+      const [lo, hi] = INTEGER_RANGE[to.tag]!;
+      const i = Math.trunc(num);
+      return i < lo || i > hi ? empty : i;
+    }
+    case "FLOAT":
+    case "DOUBLE": {
+      const x = to.tag === "FLOAT" ? Math.fround(num) : num;
+      return Number.isFinite(x) ? x : null;
+    }
+    case "DATE":
+    case "TIMESTAMP":
+      if (t.kind === "boolean") return null;
+      if (t.kind === "number") return Number.isFinite(num) ? BigInt(Math.trunc(num)) : null;
+      return parseTimestamp(t.text, to.tag === "DATE" ? "ms" : "us") ?? null;
+    default:
+      return castValue(t.text, T.VARCHAR, to, { constant: false });
+  }
+}
+
+/** The types json_extract converts itself (json.md); others go through VARCHAR. */
+export const JSON_TYPED = new Set<TypeTag>([
+  "BOOLEAN",
+  "SHORT",
+  "INT",
+  "LONG",
+  "FLOAT",
+  "DOUBLE",
+  "DATE",
+  "TIMESTAMP",
+]);
+
+/** `json_extract(doc, path)::to` bound as one call (see jsonExtractAs). */
+export function bindJsonExtractAs(args: BoundArg[], to: ColumnType): ScalarBinding | string {
+  const plain = bindJsonExtract(args);
+  if (typeof plain === "string") return plain;
+  const p = args[1];
+  const fixed = p.constant && typeof p.value === "string" ? parseJsonPath(p.value) : undefined;
+  return {
+    returns: to,
+    eval: ([d, path]) => {
+      const steps = d === null || path === null ? undefined : fixed ?? parseJsonPath(path as string);
+      if (!steps) return to.tag === "BOOLEAN" ? false : to.tag === "SHORT" ? 0 : null;
+      return jsonExtractAs(d as string, steps, to);
+    },
+  };
 }
 
 function bindJsonExtract(args: BoundArg[]): ScalarBinding | string {

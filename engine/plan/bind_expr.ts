@@ -27,6 +27,7 @@ import { castValue, commonType, parseText } from "../functions/cast.ts";
 import { lookupScalar } from "../functions/registry.ts";
 import type { BoundArg, EvalContext, ScalarBinding } from "../functions/registry_types.ts";
 import { parseIntervalString } from "../functions/interval_string.ts";
+import { bindJsonExtractAs, JSON_TYPED } from "../functions/json_extract.ts";
 import { parseTimestamp } from "../functions/timestamp_parse.ts";
 import { parseIPv4 } from "../functions/_ipv4.ts";
 import { type BoundExpr, isConst, isRuntimeConst, valueKey } from "./bound.ts";
@@ -321,6 +322,8 @@ function bindCast(e: A.CastExpr, ctx: BindContext): BoundExpr {
   if (reg) return bindRegCast(bindExpr(e.expr, ctx), reg, e.expr.pos, ctx.evalContext);
   if (isTextArrayCast(e.type)) return textArrayCast(bindExpr(e.expr, ctx), e.type, e.pos);
   const to = typeFromSpec(e.type);
+  const json = jsonExtractCast(e, to, ctx);
+  if (json) return json;
   // `ARRAY[]::DOUBLE[]`: the cast gives the empty literal its type.
   if (to.tag === "ARRAY" && emptyArrayLiteral(e.expr)) return constant(to, DoubleArray.empty(to.dims ?? 1));
   const arg = inferParam(bindExpr(e.expr, ctx), to, ctx);
@@ -332,6 +335,35 @@ function bindCast(e: A.CastExpr, ctx: BindContext): BoundExpr {
     throw new SqlError(`unsupported cast [from=${typeName(arg.type)}, to=UUID]`, e.pos);
   }
   return castTo(arg, to, e.pos);
+}
+
+/**
+ * `json_extract(doc, path)::type` converts the JSON value itself (json.md's table: only JSON
+ * `true` is true, numbers truncate, out of range is NULL or 0) instead of casting its text;
+ * `::float` is DOUBLE there, json.md's PostgreSQL quirk (`cast(... as float)` stays FLOAT).
+ */
+function jsonExtractCast(e: A.CastExpr, to: ColumnType, ctx: BindContext): BoundExpr | undefined {
+  const call = e.expr;
+  if (
+    call.kind !== "call" || call.name.toLowerCase() !== "json_extract" || call.over || call.args.length !== 2
+  ) {
+    return undefined;
+  }
+  const target = to.tag === "FLOAT" && e.syntax === "colon" ? T.DOUBLE : to;
+  if (!JSON_TYPED.has(target.tag)) return undefined;
+  const args = call.args.map((a) => bindExpr(a, ctx));
+  const bound: BoundArg[] = args.map((a, i) => ({
+    type: a.type,
+    constant: isConst(a),
+    value: isConst(a) ? a.value : undefined,
+    pos: call.args[i].pos,
+  }));
+  const binding = bindJsonExtractAs(bound, target);
+  if (typeof binding === "string") throw new SqlError(binding, call.pos);
+  if (args.every(isConst)) {
+    return constant(target, binding.eval(args.map((a) => (a as { value: Value }).value), ctx.evalContext));
+  }
+  return { kind: "call", type: target, name: "json_extract", binding, args };
 }
 
 /**
