@@ -167,6 +167,30 @@ export interface Selector {
   hasHi: boolean;
   /** Where the selector starts in the SQL text (its errors point there). */
   pos?: number;
+  /** A range's `:` (its bounds' errors point there). */
+  colon?: number;
+  /** Whether its bounds are constants (QuestDB's message then omits the dimension's length). */
+  constant?: boolean;
+}
+
+/**
+ * QuestDB refuses slice bounds below 1 at the `:` (ArrayTest#testSliceInvalid): constant
+ * bounds name the one at fault, computed ones the dimension's length and both bounds.
+ */
+function checkSliceBounds(
+  s: Selector,
+  d: number,
+  n: number,
+  lo: number,
+  hi: number | undefined,
+  pos: number,
+): void {
+  if (lo >= 1 && (hi === undefined || hi >= 1)) return;
+  const at = s.colon ?? s.pos ?? pos;
+  const detail = s.constant
+    ? (lo < 1 ? `lowerBound=${lo}` : `upperBound=${hi}`)
+    : `dimLen=${n}, lowerBound=${lo}, upperBound=${hi}`;
+  throw new SqlError(`array slice bounds must be positive [dim=${d + 1}, ${detail}]`, at);
 }
 
 /**
@@ -200,6 +224,7 @@ export function accessArray(t: ColumnType, selectors: Selector[], pos: number): 
         const hiV = s.range && s.hasHi ? toDouble(args[k++]) : undefined;
         if (lo === null || hiV === null) return null;
         const i = Math.trunc(lo);
+        if (s.range) checkSliceBounds(s, d, n, i, hiV === undefined ? undefined : Math.trunc(hiV), pos);
         if (i < 1) {
           throw new SqlError(`array index must be positive [dim=${d + 1}, index=${i}]`, s.pos ?? pos);
         }

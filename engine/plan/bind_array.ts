@@ -47,6 +47,7 @@ export function bindArrayLiteral(e: A.ArrayLiteral, ctx: BindContext, bind: Bind
   if (emptyArrayLiteral(e)) {
     return { kind: "const", type: arrayType(literalDepth(e)), value: DoubleArray.empty(literalDepth(e)) };
   }
+  checkLiteralShape(e);
   const args = e.elements.map((x) => {
     const b = x.kind === "array" ? bindArrayLiteral(x, ctx, bind, cast) : bind(x, ctx);
     // Decimals and integers enter as doubles: arrays hold DOUBLE only (§22.2).
@@ -97,6 +98,7 @@ export function bindArrayIndex(e: A.IndexExpr, ctx: BindContext, bind: Bind): Bo
   const selectors: Selector[] = [];
   e.indexes.forEach((x, k) => {
     const range = e.ranges?.[k];
+    let constant = true;
     for (const part of range?.hi ? [x, range.hi] : [x]) {
       const b = bind(part, ctx);
       // QuestDB indexes with BYTE, SHORT or INT (a LONG index fails: ArrayTest#testAccessInvalid).
@@ -104,8 +106,15 @@ export function bindArrayIndex(e: A.IndexExpr, ctx: BindContext, bind: Bind): Bo
         throw new SqlError(`invalid type for array access [type=${questdbTypeId(b.type)}]`, part.pos);
       }
       args.push(b);
+      constant &&= isConst(b);
     }
-    selectors.push({ range: range !== undefined, hasHi: range?.hi !== undefined, pos: x.pos });
+    selectors.push({
+      range: range !== undefined,
+      hasHi: range?.hi !== undefined,
+      pos: x.pos,
+      colon: range?.pos,
+      constant,
+    });
   });
   return callNode("[]", accessArray(arr.type, selectors, e.pos), args, ctx, e.pos);
 }
@@ -141,6 +150,33 @@ function textElement(arr: BoundExpr, index: BoundExpr, ctx: BindContext, e: A.In
     return callNode("vector_element", VECTOR_ELEMENT, [arr, index], ctx, e.pos);
   }
   return callNode("text_array_element", TEXT_ELEMENT, [arr, index], ctx, e.pos);
+}
+
+/**
+ * The nesting of an array literal's own brackets, as QuestDB checks it before any value
+ * (ArrayTest#testSelectLiteralInvalid), at the first element that differs from the first one:
+ * bracketed and bare elements mixed, sub-arrays of other depths, or of other lengths.
+ */
+function checkLiteralShape(e: A.ArrayLiteral): void {
+  const [first, ...rest] = e.elements;
+  if (!first) return;
+  const nested = first.kind === "array";
+  for (const x of rest) {
+    if ((x.kind === "array") !== nested) throw new SqlError("mixed array and non-array elements", x.pos);
+  }
+  if (!nested) return;
+  const shapeOf = (x: A.ArrayLiteral): number[] => {
+    const inner = x.elements[0];
+    return [x.elements.length, ...(inner?.kind === "array" ? shapeOf(inner) : [])];
+  };
+  const want = shapeOf(first as A.ArrayLiteral);
+  for (const x of rest) {
+    const got = shapeOf(x as A.ArrayLiteral);
+    if (got.length !== want.length) {
+      throw new SqlError("sub-arrays don't match in number of dimensions", x.pos);
+    }
+    if (got[0] !== want[0]) throw new SqlError("element counts in sub-arrays don't match", x.pos);
+  }
 }
 
 /** How deep an array literal nests (`ARRAY[[]]` is 2). */

@@ -251,7 +251,8 @@ export interface IndexExpr {
   /** One selector per dimension: an index, or the `lo` of a range `lo:hi` (spec/sql.md §22.3). */
   indexes: Expr[];
   /** Per selector: present when it is a range; `hi` absent for an open end (`arr[2:]`). */
-  ranges?: ({ hi?: Expr } | undefined)[];
+  /** Per selector: a range's upper bound and where its `:` is. */
+  ranges?: ({ hi?: Expr; pos?: number } | undefined)[];
 }
 
 // ---------------------------------------------------------------- windows

@@ -78,7 +78,7 @@ export function mapChildExprs(e: Expr, f: (x: Expr) => Expr): Expr {
         ...e,
         expr: f(e.expr),
         indexes: e.indexes.map(f),
-        ...(e.ranges ? { ranges: e.ranges.map((r) => (r?.hi ? { hi: f(r.hi) } : r)) } : {}),
+        ...(e.ranges ? { ranges: e.ranges.map((r) => (r?.hi ? { ...r, hi: f(r.hi) } : r)) } : {}),
       };
     default:
       return e;

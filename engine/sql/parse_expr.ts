@@ -96,7 +96,7 @@ function parsePostfix(p: ParseState, expr: Expr): Expr {
       }
     } else if (p.isOp("[")) {
       let indexes: Expr[] = [];
-      let ranges: ({ hi?: Expr } | undefined)[] = [];
+      let ranges: ({ hi?: Expr; pos?: number } | undefined)[] = [];
       const close = () => {
         expr = ranges.length > 0
           ? { kind: "index", pos: t.pos, expr, indexes, ranges: Array.from(ranges) }
@@ -114,8 +114,11 @@ function parsePostfix(p: ParseState, expr: Expr): Expr {
         do {
           indexes.push(parseExpr(p));
           // `lo:hi` or `lo:` is a range selector (spec/sql.md §22.3).
-          if (p.acceptOp(":")) {
-            ranges[indexes.length - 1] = p.isOp(",") || p.isOp("]") ? {} : { hi: parseExpr(p) };
+          if (p.isOp(":")) {
+            const colon = p.next().pos;
+            ranges[indexes.length - 1] = p.isOp(",") || p.isOp("]")
+              ? { pos: colon }
+              : { hi: parseExpr(p), pos: colon };
           }
         } while (p.acceptOp(","));
         if (!p.acceptOp("]")) throw p.atEnd() ? p.unexpected() : p.expected("']'");
