@@ -28,18 +28,29 @@ import { Scope } from "./scope.ts";
 export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, pc: PlanContext): PlanNode {
   const sb = core.sampleBy!;
   if (core.groupBy) {
-    throw new SqlError("SAMPLE BY and GROUP BY cannot be used together", core.groupBy[0]?.pos ?? sb.pos);
+    throw new SqlError(
+      "SELECT query must not contain both GROUP BY and SAMPLE BY",
+      core.groupBy[0]?.pos ?? sb.pos,
+    );
+  }
+  // QuestDB's order and texts (SampleByTest#testValidationAndRemainingShapesRecover): FROM/TO
+  // needs a declared timestamp (a subquery's own does not count without TIMESTAMP(col)), then
+  // no `*`, then an aggregate in the select list (both at the stride), then the timestamp.
+  if ((sb.from || sb.to) && (scope.timestampIndex < 0 || undeclaredSubquery(core))) {
+    throw new SqlError("Sample by requires a designated TIMESTAMP", sb.stridePos);
+  }
+  if (!core.items) throw new SqlError("SAMPLE BY needs a select list with aggregates", sb.pos);
+  const star = core.items.find((it) => it.expr.kind === "star");
+  if (star) throw new SqlError("wildcard column select is not allowed in sample-by queries", star.expr.pos);
+  if (!core.items.some((it) => containsAggregate(it.expr))) {
+    throw new SqlError("at least one aggregation function must be present in 'select' clause", sb.stridePos);
   }
   if (scope.timestampIndex < 0) {
     throw new SqlError("base query does not provide designated TIMESTAMP column", sb.pos);
   }
-  if (!core.items) throw new SqlError("SAMPLE BY needs a select list with aggregates", sb.pos);
   const tsIndex = scope.timestampIndex;
   const names = new NameAllocator(pc.legacyNames);
-  const items = core.items.map((it) => {
-    if (it.expr.kind === "star") throw new SqlError("'*' is not allowed with SAMPLE BY", it.expr.pos);
-    return { ast: it, name: takeItemName(it, pc.legacyNames, names) };
-  });
+  const items = core.items.map((it) => ({ ast: it, name: takeItemName(it, pc.legacyNames, names) }));
   const inputCtx = bindContext(scope, pc);
   const isTs = (e: A.Expr) => e.kind === "column" && scope.find(e.name, e.qualifier, e.pos) === tsIndex;
   const keyAsts = items.map((i) => i.ast.expr).filter((e) => !containsAggregate(e) && !isTs(e));
@@ -313,4 +324,11 @@ function fillSpecs(
     }
   });
   return specs;
+}
+
+/** A lone subquery source without `TIMESTAMP(col)`: QuestDB's FROM/TO fill does not see its timestamp. */
+function undeclaredSubquery(core: A.SelectCore): boolean {
+  const first = core.from?.first;
+  return !!first && core.from!.joins.length === 0 && first.kind === "subquerySource" && !first.timestamp &&
+    !first.pivot && !first.unpivot;
 }

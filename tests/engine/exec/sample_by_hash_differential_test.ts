@@ -62,7 +62,9 @@ function shapeOf(r: Rng): string {
     " ALIGN TO CALENDAR WITH OFFSET '00:15'",
     ...(range ? [] : [" ALIGN TO FIRST OBSERVATION"]),
   ]);
-  return `SELECT ts, ${keys}${aggs.join(", ")} FROM ${input} SAMPLE BY ${stride}${range}${fill}${align}`;
+  // FROM/TO needs the subquery's timestamp declared (QuestDB: "Sample by requires a designated TIMESTAMP").
+  const source = range ? `${input} TIMESTAMP(ts)` : input;
+  return `SELECT ts, ${keys}${aggs.join(", ")} FROM ${source} SAMPLE BY ${stride}${range}${fill}${align}`;
 }
 
 const key = resultKey;
