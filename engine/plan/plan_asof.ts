@@ -102,6 +102,11 @@ export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanC
       );
     }
   }
+  // questdb#6637 (AsOfJoinTest#testJoinOnTimestampAndSomethingElseNotAllowed): the designated
+  // timestamps are what the join matches on; as a key they are refused at the join.
+  if (kind !== "splice" && (leftKeys.includes(leftTs) || rightKeys.includes(rightTs))) {
+    throw new SqlError("ASOF/LT JOIN cannot use designated timestamp as a join key", j.pos);
+  }
   if (kind === "splice" && j.tolerance) {
     throw new SqlError("TOLERANCE is not supported with SPLICE JOIN", j.tolerance.pos);
   }
