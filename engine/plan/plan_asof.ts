@@ -154,7 +154,7 @@ export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanC
  * joined ASOF): QuestDB still joins on the table's timestamp (asof-join.md, "Default
  * behavior"), so the projection carries it as an extra last column, dropped after the join.
  */
-function withHiddenTimestamp(node: PlanNode): PlanNode {
+export function withHiddenTimestamp(node: PlanNode): PlanNode {
   if (node.timestampIndex >= 0 || node.kind !== "project" || node.input.timestampIndex < 0) return node;
   const at = node.input.timestampIndex;
   const ts = node.input.columns[at];

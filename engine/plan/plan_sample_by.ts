@@ -9,6 +9,7 @@ import { type ColumnType, isTimestamp, sameType, T, typeName } from "../base/typ
 import type { Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
 import { someExpr } from "../sql/expr_walk.ts";
+import { withHiddenTimestamp } from "./plan_asof.ts";
 import { exprKey } from "../sql/printer.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { BoundArg } from "../functions/registry_types.ts";
@@ -46,14 +47,39 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
     throw new SqlError("at least one aggregation function must be present in 'select' clause", sb.stridePos);
   }
   if (scope.timestampIndex < 0) {
-    throw new SqlError("base query does not provide designated TIMESTAMP column", sb.pos);
+    // A subquery that leaves out its timestamp still samples by it (SampleByPlanningTest
+    // #testBaseWithoutProjectedTimestampSamplesByItsSourceTimestamp), carried as a hidden column.
+    const hidden = withHiddenTimestamp(input);
+    if (hidden === input) {
+      throw new SqlError("base query does not provide designated TIMESTAMP column", sb.pos);
+    }
+    input = hidden;
+    const type = hidden.columns[hidden.timestampIndex].type;
+    scope = new Scope([...scope.columns, { name: "\u0000ts", type, qualifiers: [] }], hidden.timestampIndex);
   }
   const tsIndex = scope.timestampIndex;
   const names = new NameAllocator(pc.legacyNames);
   const items = core.items.map((it) => ({ ast: it, name: takeItemName(it, pc.legacyNames, names) }));
   const inputCtx = bindContext(scope, pc);
   const isTs = (e: A.Expr) => e.kind === "column" && scope.find(e.name, e.qualifier, e.pos) === tsIndex;
-  const keyAsts = items.map((i) => i.ast.expr).filter((e) => !containsAggregate(e) && !isTs(e));
+  // An expression of the timestamp alone (`dateadd('m', 5, ts)`, `hour(ts)`) is computed over the
+  // bucket, not grouped on (QuestDB SampleByPlanningTest#testKeysAliasesAndTimestampComputationsUseBuckets).
+  const overBucket = (e: A.Expr) => {
+    let ts = false, other = false;
+    someExpr(e, (x) => {
+      if (x.kind === "column") {
+        if (isTs(x)) ts = true;
+        else other = true;
+        return false;
+      }
+      if (x.kind === "subquery" || x.kind === "exists" || (x.kind === "call" && x.over)) other = true;
+      return undefined;
+    });
+    return ts && !other;
+  };
+  const keyAsts = items.map((i) => i.ast.expr).filter((e) =>
+    !containsAggregate(e) && !isTs(e) && !overBucket(e)
+  );
   const keys = keyAsts.map((k) => bindExpr(k, inputCtx));
   const keyTexts = keyAsts.map((k) => exprKey(k));
   const aggs: AggregateCall[] = [];
