@@ -251,6 +251,15 @@ function binary(op: ArithOp): ScalarFunction {
     // Arrays (§22.4) and DECIMAL (§23.3) have their own element-wise / exact forms.
     const special = bindArrayArith(op, args) ?? bindDecimalArith(op, args);
     if (special !== undefined) return special;
+    if (op === "%") {
+      // A timestamp modulo an integer is its ticks' LONG modulo, as QuestDB's implicit
+      // TIMESTAMP -> LONG (AsOfJoinTest#testLtJoinOnSymbolWithSyntheticMasterSymbol: ts % 3).
+      const ticks = (t: ColumnType) => t.tag === "TIMESTAMP" || t.tag === "TIMESTAMP_NS";
+      const [a, b] = [args[0].type, args[1].type];
+      if ((ticks(a) && isIntOrNull(b)) || (isIntOrNull(a) && ticks(b))) {
+        return numericBinding(op, widenKinds("long", numKindOf(ticks(a) ? b : a)));
+      }
+    }
     return op === "+" || op === "-" ? bindAdditive(op, args) : bindNumeric(op, args);
   });
 }
