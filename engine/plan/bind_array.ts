@@ -25,10 +25,10 @@ function callNode(
   name: string,
   binding: ScalarBinding,
   args: BoundExpr[],
-  ctx: BindContext,
+  ctx: BindContext | undefined,
   pos: number,
 ): BoundExpr {
-  if (args.every(isConst)) {
+  if (ctx && args.every(isConst)) {
     try {
       const v = binding.eval(args.map((a) => (a as { value: Value }).value), ctx.evalContext);
       return { kind: "const", type: binding.returns, value: v };
@@ -200,7 +200,7 @@ export function castArrayDims(
   arg: BoundExpr,
   to: ColumnType,
   pos: number,
-  ctx: BindContext,
+  ctx?: BindContext,
 ): BoundExpr | undefined {
   if (to.tag !== "ARRAY" || arg.type.tag !== "ARRAY") return undefined;
   const want = to.dims ?? 1, from = arg.type.dims ?? 1;
@@ -236,7 +236,7 @@ export function explicitArrayCast(
   arg: BoundExpr,
   to: ColumnType,
   pos: number,
-  ctx: BindContext,
+  ctx?: BindContext,
 ): BoundExpr | undefined {
   if (to.tag !== "ARRAY") return undefined;
   const dims = to.dims ?? 1;

@@ -34,6 +34,8 @@ export function baseName(item: A.SelectItem, legacy: boolean): string {
     // EXISTS is a function in QuestDB (ExistsFunctionFactoryTest names it `exists`).
     if (e.kind === "exists") return "exists";
     if (e.kind === "binary" && e.op === "||") return "concat";
+    // The array constructor is QuestDB's `ARRAY` function (ArrayTest#testSelectLiteral).
+    if (e.kind === "array") return "ARRAY";
     return "column";
   }
   return exprToText(e).slice(0, COLUMN_ALIAS_LENGTH_MAX).trimEnd();

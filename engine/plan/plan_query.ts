@@ -1,10 +1,11 @@
 /** Plans a full query: WITH, the body (select blocks and set operations), ORDER BY, LIMIT. */
 import { SqlError } from "../base/errors.ts";
 import { NESTING_DEPTH_MAX } from "../base/limits.ts";
-import { type ColumnType, sameType, T } from "../base/types.ts";
+import { type ColumnType, isNumeric, sameType, T } from "../base/types.ts";
 import type * as A from "../sql/ast.ts";
 import { commonType } from "../functions/cast.ts";
 import { castTo } from "./bind_expr.ts";
+import { castArrayDims, explicitArrayCast } from "./bind_array.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
 import type { CteEntry, PlanContext } from "./plan_context.ts";
 import { type PlanNode, shape } from "./plan_node.ts";
@@ -66,10 +67,13 @@ function planBody(b: A.QueryBody, pc: PlanContext): PlanNode {
 }
 
 function castColumns(node: PlanNode, types: ColumnType[]): PlanNode {
-  if (node.columns.every((c, i) => sameType(c.type, types[i]))) return node;
-  const exprs: BoundExpr[] = node.columns.map((c, i) =>
-    castTo({ kind: "column", type: c.type, index: i }, types[i], -1)
-  );
+  if (node.columns.every((c, i) => sameType(c.type, types[i]) && c.type.dims === types[i].dims)) return node;
+  const exprs: BoundExpr[] = node.columns.map((c, i) => {
+    const column: BoundExpr = { kind: "column", type: c.type, index: i };
+    // A number or an array of fewer dimensions under an array column (QuestDB's ArrayTest#testUnionAll).
+    return castArrayDims(column, types[i], -1) ?? explicitArrayCast(column, types[i], -1) ??
+      castTo(column, types[i], -1);
+  });
   return {
     ...shape(node.columns.map((c, i) => ({ name: c.name, type: types[i] }))),
     kind: "project",
@@ -100,6 +104,12 @@ function setOpType(a: ColumnType, b: ColumnType): ColumnType {
   const wide = ["SHORT", "INT", "LONG"];
   if (a.tag === "CHAR" && wide.includes(b.tag)) return b;
   if (b.tag === "CHAR" && wide.includes(a.tag)) return a;
+  // Arrays: the one of more dimensions, also against a number (a one-element array) or NULL.
+  if (a.tag === "ARRAY" || b.tag === "ARRAY") {
+    const other = a.tag === "ARRAY" ? b : a;
+    if (other.tag === "ARRAY") return (a.dims ?? 1) >= (b.dims ?? 1) ? a : b;
+    if (isNumeric(other) || other.tag === "NULL") return a.tag === "ARRAY" ? a : b;
+  }
   return commonType(a, b);
 }
 
