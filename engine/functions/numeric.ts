@@ -23,6 +23,7 @@ import { castValue } from "./cast.ts";
 import { asDecimal, decimalCommonType } from "./decimal_types.ts";
 import { bindDecimalAbsSign, bindDecimalRounding, type DecimalRoundMode } from "./decimal_rounding.ts";
 import { roundDecimal, type RoundMode, roundTo } from "./numeric_round.ts";
+import { bindArrayRound } from "./array_round.ts";
 import { bindNumeric } from "./operators_arith.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 
@@ -253,7 +254,11 @@ export const NUMERIC_FUNCTIONS: ScalarFunction[] = [
   scalar("sign", (args) => bindDecimalAbsSign("sign", args) ?? bindSign(args)),
   ...aliases(["ceil", "ceiling"], decimalFirst("ceil", "ceil", doubleFn("ceil", 1, Math.ceil))),
   scalar("floor", decimalFirst("floor", "floor", doubleFn("floor", 1, Math.floor))),
-  scalar("round", decimalFirst("round", "halfUp", bindRound("round", "halfUp", true))),
+  scalar(
+    "round",
+    (args) =>
+      bindArrayRound(args) ?? decimalFirst("round", "halfUp", bindRound("round", "halfUp", true))(args),
+  ),
   scalar(
     "round_half_even",
     decimalFirst("round_half_even", "halfEven", bindRound("round_half_even", "halfEven", true)),
