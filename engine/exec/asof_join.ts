@@ -113,34 +113,89 @@ async function* runAsof(n: AsofNode, ctx: ExecContext, run: Runner): AsyncGenera
   }
 }
 
-/** SPLICE: every row of either side, paired with the prevailing row of the other side. */
+/** Per join key, the last two rows read from each side (QuestDB's splice join map value). */
+interface SpliceEntry {
+  masterPrev?: Value[];
+  masterNext?: Value[];
+  slavePrev?: Value[];
+  slaveNext?: Value[];
+}
+
+/**
+ * SPLICE: rows of either side paired with the other side's prevailing row, following QuestDB's
+ * SpliceJoinLightRecordCursor step for step (its results are what conformance pins): each side
+ * keeps one row read ahead, already recorded in the key map; the side with the smaller timestamp
+ * leads and is paired with the other side's previous row for its key (the other side's newest row
+ * when that side is exhausted). On equal timestamps with the same key the two current rows pair;
+ * with different keys the left row leads and the right row is passed over (QuestDB's dual record
+ * is overwritten before it is returned). Both sides then advance.
+ */
 async function* runSplice(n: AsofNode, ctx: ExecContext, run: Runner): AsyncGenerator<Batch> {
   const left = new Cursor(run(n.left, ctx), n.leftTs);
   const right = new Cursor(run(n.right, ctx), n.rightTs);
   const leftWidth = n.left.columns.length, rightWidth = n.right.columns.length;
-  const lastLeft = new Map<unknown, Value[]>();
-  const lastRight = new Map<unknown, Value[]>();
+  const entries = new Map<unknown, SpliceEntry>();
   const buffer = new RowBuffer(n.columns.map((c) => c.type));
   const nulls = (w: number) => new Array<Value>(w).fill(null);
+  const entryOf = (k: unknown): SpliceEntry => {
+    let e = entries.get(k);
+    if (!e) {
+      // Each key's entry is held to the end: distinct keys are charged.
+      charge(ctx, rowBytes(1, leftWidth + rightWidth));
+      entries.set(k, e = {});
+    }
+    return e;
+  };
+  const END = 0x7fffffffffffffffn;
+  let fetchMaster = true, fetchSlave = true, hasMaster = false, hasSlave = false;
+  let masterTs = END, slaveTs = END;
+  let masterRow: Value[] = [], slaveRow: Value[] = [];
+  let masterEntry: SpliceEntry = {}, slaveEntry: SpliceEntry = {};
+  const masterLeads = () => {
+    const s = hasSlave ? masterEntry.slavePrev : masterEntry.slaveNext;
+    buffer.push([...masterRow, ...(s ?? nulls(rightWidth))]);
+  };
+  const slaveLeads = () => {
+    const m = hasMaster ? slaveEntry.masterPrev : slaveEntry.masterNext;
+    buffer.push([...(m ?? nulls(leftWidth)), ...slaveRow]);
+  };
   for (;;) {
     checkCancelled(ctx);
-    const hasLeft = await left.ready(), hasRight = await right.ready();
-    if (!hasLeft && !hasRight) break;
-    if (hasLeft && (!hasRight || left.ts <= right.ts)) {
-      const row = rowOf(left.batch!, left.row);
-      const k = keyOf(left.batch!, left.row, n.leftKeys);
-      // The last row per key of each side is held to the end: distinct keys are charged.
-      if (!lastLeft.has(k)) charge(ctx, rowBytes(1, leftWidth));
-      lastLeft.set(k, row);
-      buffer.push([...row, ...(lastRight.get(k) ?? nulls(rightWidth))]);
-      left.row++;
+    if (fetchMaster) {
+      hasMaster = await left.ready();
+      if (hasMaster) {
+        masterRow = rowOf(left.batch!, left.row);
+        masterEntry = entryOf(keyOf(left.batch!, left.row, n.leftKeys));
+        masterEntry.masterPrev = masterEntry.masterNext;
+        masterEntry.masterNext = masterRow;
+        masterTs = left.ts;
+        left.row++;
+      } else masterTs = END;
+    }
+    if (fetchSlave) {
+      hasSlave = await right.ready();
+      if (hasSlave) {
+        slaveRow = rowOf(right.batch!, right.row);
+        slaveEntry = entryOf(keyOf(right.batch!, right.row, n.rightKeys));
+        slaveEntry.slavePrev = slaveEntry.slaveNext;
+        slaveEntry.slaveNext = slaveRow;
+        slaveTs = right.ts;
+        right.row++;
+      } else slaveTs = END;
+    }
+    if (masterTs < slaveTs) {
+      masterLeads();
+      fetchMaster = true;
+      fetchSlave = false;
+    } else if (masterTs > slaveTs) {
+      slaveLeads();
+      fetchMaster = false;
+      fetchSlave = true;
     } else {
-      const row = rowOf(right.batch!, right.row);
-      const k = keyOf(right.batch!, right.row, n.rightKeys);
-      if (!lastRight.has(k)) charge(ctx, rowBytes(1, rightWidth));
-      lastRight.set(k, row);
-      buffer.push([...(lastLeft.get(k) ?? nulls(leftWidth)), ...row]);
-      right.row++;
+      if (!hasMaster && !hasSlave) break;
+      if (masterEntry === slaveEntry) buffer.push([...masterRow, ...slaveRow]);
+      else masterLeads();
+      fetchMaster = fetchSlave = true;
     }
     if (buffer.full) yield buffer.take();
   }
