@@ -193,11 +193,22 @@ function bindBits(name: string, op: BitOp) {
   };
 }
 
+/** QuestDB has mode(L) and mode(D): narrower integers widen to LONG, FLOAT to DOUBLE. */
+const MODE_WIDENED: Partial<Record<string, ColumnType>> = {
+  BYTE: T.LONG,
+  SHORT: T.LONG,
+  INT: T.LONG,
+  FLOAT: T.DOUBLE,
+};
+
 /** mode(x): the most frequent non-NULL value; ties go to the first seen, for BOOLEAN to true. */
 function bindMode(args: BoundArg[]): AggregateBinding | string {
   if (args.length !== 1 || args[0].type.tag === "BINARY") return noMatch("mode", args);
-  const returns: ColumnType = args[0].type.tag === "NULL" ? T.DOUBLE : args[0].type;
+  const returns: ColumnType = args[0].type.tag === "NULL"
+    ? T.DOUBLE
+    : MODE_WIDENED[args[0].type.tag] ?? args[0].type;
   const isBool = returns.tag === "BOOLEAN";
+  const toLong = returns.tag === "LONG" && args[0].type.tag !== "LONG";
   return {
     returns,
     create: () => {
@@ -217,7 +228,8 @@ function bindMode(args: BoundArg[]): AggregateBinding | string {
               (isBool && e.count === best.count && e.value === true);
             if (better) best = e;
           }
-          return best ? best.value : nullValueOf(returns);
+          if (!best) return nullValueOf(returns);
+          return toLong && typeof best.value === "number" ? BigInt(best.value) : best.value;
         },
       };
     },

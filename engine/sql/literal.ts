@@ -17,7 +17,7 @@ function invalid(t: Token) {
 }
 
 /**
- * A numeric literal: INT when an unsuffixed integer fits in 32 bits, else LONG; `L` long,
+ * A numeric literal: INT when an unsuffixed integer fits in 32 bits, else LONG, else DOUBLE; `L` long,
  * `f` float, `d` double, `m` decimal, `0x` long256. Any other suffix is an invalid constant.
  */
 export function numberLiteral(t: Token): Literal {
@@ -45,7 +45,9 @@ export function numberLiteral(t: Token): Literal {
       const v = BigInt(body);
       if (v <= INT_MAX && v >= INT_MIN) return lit("int", Number(v));
       if (v <= LONG_MAX) return lit("long", v);
-      throw invalid(t);
+      // Beyond LONG it is a DOUBLE, as QuestDB's constant parsing falls back to
+      // (ModeLongGroupByFunctionFactoryTest#testModeWithLargeValues: 9223372036854775808).
+      return lit("double", Number(body));
     }
     case "L":
     case "l": {

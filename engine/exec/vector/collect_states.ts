@@ -635,7 +635,10 @@ export class CollectAgg {
       case "mode": {
         const best = this.#best ??= this.#bestPairs();
         const p = g < best.length ? best[g] : -1;
-        return p < 0 ? this.#empty : this.#ids!.values[this.#pairValue[p]];
+        if (p < 0) return this.#empty;
+        const v = this.#ids!.values[this.#pairValue[p]];
+        // mode(L): a BYTE, SHORT or INT argument answers as LONG.
+        return this.returns.tag === "LONG" && typeof v === "number" ? BigInt(v) : v;
       }
       default: {
         return this.#hist ? this.#hist.result(g, this.percentile.p) : null;
