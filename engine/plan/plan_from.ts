@@ -44,6 +44,10 @@ export function planFrom(from: A.FromClause | undefined, pc: PlanContext): Plann
   if (!from) {
     return { node: { ...shape([]), kind: "values", rows: [[]] }, scope: new Scope([]) };
   }
+  // A WINDOW JOIN is rewritten by planSelect (window_join.ts); anywhere else it is refused.
+  if (from.windowJoins?.length) {
+    throw new SqlError("WINDOW JOIN is not supported here", from.windowJoins[0].pos);
+  }
   let left = planSource(from.first, pc);
   const firstWidth = left.node.columns.length;
   for (const j of from.joins) {

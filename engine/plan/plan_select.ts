@@ -26,6 +26,7 @@ import { pushIntoJoin } from "./join_pushdown.ts";
 import { pushKeyFiltersIntoFill } from "./fill_key_pushdown.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { planFrom } from "./plan_from.ts";
+import { rewriteWindowJoins } from "./window_join.ts";
 import { commaJoinsAsEquiJoins } from "./comma_joins.ts";
 import { selectListSetFunctions } from "./plan_select_srf.ts";
 import { type AggregateCall, type LimitSpec, type OutputColumn, type PlanNode, shape } from "./plan_node.ts";
@@ -140,7 +141,10 @@ export function planSelect(
   limit: A.Limit | undefined,
   pc: PlanContext,
 ): PlanNode {
-  core = pushKeyFiltersIntoFill(selectListSetFunctions(commaJoinsAsEquiJoins(core)), pc);
+  core = pushKeyFiltersIntoFill(
+    selectListSetFunctions(commaJoinsAsEquiJoins(rewriteWindowJoins(core, pc))),
+    pc,
+  );
   if (needsNestedWindows(core, orderBy)) return planNestedWindows(core, orderBy, limit, pc);
   if (needsGroupedWindows(core)) return planGroupedWindows(core, orderBy, limit, pc);
   if (core.having) return planHaving(core, orderBy, limit, pc);

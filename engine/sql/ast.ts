@@ -369,6 +369,28 @@ export interface SelectCore {
 export interface FromClause {
   first: Source;
   joins: Join[];
+  /** QuestDB's WINDOW JOINs after the first source (plan/window_join.ts rewrites them). */
+  windowJoins?: WindowJoin[];
+}
+
+/** One bound of `RANGE BETWEEN <n> <unit> PRECEDING|FOLLOWING AND ...` of a WINDOW JOIN. */
+export interface WindowJoinBound {
+  amount: number;
+  /** dateadd unit letter: n u T s m h d. */
+  unit: string;
+  preceding: boolean;
+  pos: number;
+}
+
+/** `WINDOW JOIN right [ON cond] RANGE BETWEEN lo AND hi [INCLUDE | EXCLUDE PREVAILING]`. */
+export interface WindowJoin {
+  pos: number;
+  source: Source;
+  on?: Expr;
+  lo: WindowJoinBound;
+  hi: WindowJoinBound;
+  /** INCLUDE PREVAILING (the default): also the last right row at or before the window start. */
+  prevailing: boolean;
 }
 
 export type Source = TableSource | SubquerySource | FunctionSource | ShowSource;

@@ -5,7 +5,18 @@
  */
 import { syntaxError } from "../base/errors.ts";
 import { parseTypeName } from "../base/types.ts";
-import type { ColumnRef, FromClause, Join, JoinKind, Query, Source, SubquerySource } from "./ast.ts";
+import type {
+  ColumnRef,
+  Expr,
+  FromClause,
+  Join,
+  JoinKind,
+  Query,
+  Source,
+  SubquerySource,
+  WindowJoin,
+  WindowJoinBound,
+} from "./ast.ts";
 import { JOIN_STARTS, SOURCE_ALIAS_STOP } from "./keywords.ts";
 import { splitAmountUnit } from "./literal.ts";
 import { parseExpr } from "./parse_expr.ts";
@@ -36,7 +47,15 @@ export function parseFromClause(p: ParseState, first?: Source): FromClause {
         implicit: true,
         lateral: true,
       });
+    } else if (p.isWord("window") && p.isWord("join", 1)) {
+      (from.windowJoins ??= []).push(parseWindowJoin(p));
     } else if (p.wordAt() !== undefined && JOIN_STARTS.has(p.wordAt()!)) {
+      if (from.windowJoins) {
+        throw syntaxError(
+          "WINDOW JOIN can be combined with another WINDOW JOIN, but not with other JOIN types",
+          t.pos,
+        );
+      }
       from.joins.push(parseJoin(p));
     } else {
       checkDuplicateAliases(from);
@@ -365,4 +384,62 @@ function readNameList(p: ParseState): NamePos[] | undefined {
   do names.push(p.name("column name")); while (p.acceptOp(","));
   p.closeParen(open);
   return names;
+}
+
+/** WINDOW JOIN time units (QuestDB docs query/sql/window-join.md) as dateadd letters. */
+const WINDOW_JOIN_UNITS: Record<string, string> = {
+  nanosecond: "n",
+  microsecond: "u",
+  millisecond: "T",
+  second: "s",
+  minute: "m",
+  hour: "h",
+  day: "d",
+};
+
+/** `WINDOW JOIN right [ON cond] RANGE BETWEEN lo AND hi [INCLUDE | EXCLUDE PREVAILING]`. */
+function parseWindowJoin(p: ParseState): WindowJoin {
+  const kw = p.next();
+  p.next();
+  const source = parseSource(p);
+  // `WINDOW JOIN prices RANGE BETWEEN ...`: RANGE is no alias.
+  const rangeAsAlias = "alias" in source && source.alias?.toLowerCase() === "range" && p.isWord("between");
+  if (rangeAsAlias) delete (source as { alias?: string }).alias;
+  let on: Expr | undefined;
+  if (!rangeAsAlias && p.acceptWord("on")) on = parseExpr(p);
+  if (!rangeAsAlias) p.expectWord("range");
+  p.expectWord("between");
+  const lo = windowJoinBound(p);
+  p.expectWord("and");
+  const hi = windowJoinBound(p);
+  let prevailing = true;
+  if (p.acceptWord("include")) p.expectWord("prevailing");
+  else if (p.acceptWord("exclude")) {
+    p.expectWord("prevailing");
+    prevailing = false;
+  }
+  const signed = (b: WindowJoinBound) => (b.preceding ? -b.amount : b.amount) * UNIT_ORDER[b.unit];
+  if (signed(hi) < signed(lo)) {
+    throw syntaxError("WINDOW join hi value cannot be less than lo value", hi.pos);
+  }
+  return { pos: kw.pos, source, on, lo, hi, prevailing };
+}
+
+const UNIT_ORDER: Record<string, number> = { n: 1, u: 1e3, T: 1e6, s: 1e9, m: 6e10, h: 3.6e12, d: 8.64e13 };
+
+function windowJoinBound(p: ParseState): WindowJoinBound {
+  const t = p.peek();
+  if (p.isWord("unbounded")) {
+    throw syntaxError("unbounded boundaries are not supported in WINDOW JOIN", t.pos);
+  }
+  const amount = p.integer("window bound").value;
+  const word = (p.wordAt() ?? "").replace(/s$/, "");
+  const unit = WINDOW_JOIN_UNITS[word];
+  if (!unit) throw p.expected("time unit");
+  p.next();
+  let preceding: boolean;
+  if (p.acceptWord("preceding")) preceding = true;
+  else if (p.acceptWord("following")) preceding = false;
+  else throw p.expected("'preceding' or 'following'");
+  return { amount, unit, preceding, pos: t.pos };
 }
