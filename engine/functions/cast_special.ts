@@ -115,13 +115,17 @@ export function castSpecial(v: Value, from: ColumnType, to: ColumnType, strict: 
     case "BOOLEAN":
       return d !== 0n;
     case "LONG":
-      return rescale(d, scale, 0, true);
     case "INT":
     case "SHORT":
     case "BYTE": {
+      // Truncated toward zero; a value out of the type's range fails as QuestDB's
+      // CastDecimalTo*FunctionFactory does (CastDecimalToShortFunctionFactoryTest
+      // #testRuntimeCastOverflowScaled: `inconvertible value: 32768.5 [DECIMAL(6,1) -> SHORT]`).
       const i = rescale(d, scale, 0, true);
-      const bits = to.tag === "INT" ? 32 : to.tag === "SHORT" ? 16 : 8;
-      const n = Number(BigInt.asIntN(bits, i));
+      const bits = to.tag === "LONG" ? 64 : to.tag === "INT" ? 32 : to.tag === "SHORT" ? 16 : 8;
+      if (BigInt.asIntN(bits, i) !== i) throw inconvertible(formatDecimal(d, scale), from, to, pos);
+      if (to.tag === "LONG") return i === -(2n ** 63n) ? null : i;
+      const n = Number(i);
       return to.tag === "INT" && n === -2147483648 ? null : n;
     }
     default:
