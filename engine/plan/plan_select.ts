@@ -6,7 +6,7 @@ import { SqlError } from "../base/errors.ts";
 import { isTimestamp, T, typeName } from "../base/types.ts";
 import type * as A from "../sql/ast.ts";
 import { exprKey } from "../sql/printer.ts";
-import { someExpr } from "../sql/expr_walk.ts";
+import { mapChildExprs, someExpr } from "../sql/expr_walk.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { BoundArg } from "../functions/registry_types.ts";
 import { checkAggregateArgs } from "./aggregate_args.ts";
@@ -355,6 +355,10 @@ export function substituteAliases(e: A.Expr, aliases: Map<string, A.Expr>, scope
       return { ...e, expr: sub(e.expr), pattern: sub(e.pattern), escape: e.escape && sub(e.escape) };
     case "isNull":
       return { ...e, expr: sub(e.expr) };
+    // `select array[1.0, 2.0] arr, arr[1]`: an alias subscripted or inside an array literal.
+    case "index":
+    case "array":
+      return mapChildExprs(e, sub);
     default:
       return e;
   }
