@@ -5,9 +5,9 @@
 import { SqlError, syntaxError } from "../base/errors.ts";
 import { INSERT_VALUES_ROWS_MAX } from "../base/limits.ts";
 import type { DeleteStmt, Expr, InsertStmt, Query, UpdateStmt } from "./ast.ts";
-import { SOURCE_ALIAS_STOP } from "./keywords.ts";
+import { JOIN_STARTS, SOURCE_ALIAS_STOP } from "./keywords.ts";
 import { parseExpr } from "./parse_expr.ts";
-import { parseFromClause } from "./parse_from.ts";
+import { parseFromClause, parseSource } from "./parse_from.ts";
 import { parseQuery, parseSelectItems, type WithPrefix } from "./parse_query.ts";
 import type { ParseState } from "./parse_state.ts";
 
@@ -116,13 +116,33 @@ export function parseUpdate(p: ParseState, prefix?: WithPrefix): UpdateStmt {
   if (stmt.alias === undefined) delete stmt.alias;
   p.expectWord("set");
   stmt.set = parseAssignments(p);
+  for (const a of stmt.set) refuseSubquery(a.expr);
   // QuestDB's wording for anything else after SET (a JOIN, LATEST ON, ...).
   if (!p.atEnd() && !p.isOp(";") && !p.isWord("from") && !p.isWord("where")) {
     throw p.expected("FROM, WHERE or EOF");
   }
-  if (p.acceptWord("from")) stmt.from = parseFromClause(p);
+  if (p.acceptWord("from")) {
+    const first = parseSource(p);
+    // QuestDB takes one FROM source (or a comma list); a JOIN keyword is refused where it stands.
+    const word = p.wordAt();
+    if (word !== undefined && JOIN_STARTS.has(word)) {
+      throw syntaxError("JOIN is not supported on UPDATE statement", p.peek().pos);
+    }
+    stmt.from = parseFromClause(p, first);
+  }
   if (p.acceptWord("where")) stmt.where = parseExpr(p);
   return stmt;
+}
+
+/** A subquery in a SET value: QuestDB refuses it at the query's first word. */
+function refuseSubquery(e: unknown): void {
+  if (e === null || typeof e !== "object") return;
+  if (Array.isArray(e)) return e.forEach(refuseSubquery);
+  const node = e as { kind?: string; pos?: number; query?: { pos?: number } };
+  if (node.kind === "subquery" || node.kind === "exists") {
+    throw syntaxError("query is not allowed here", node.query?.pos ?? node.pos ?? 0);
+  }
+  for (const v of Object.values(node)) refuseSubquery(v);
 }
 
 /** `DELETE FROM t [alias] [WHERE ...]`. */

@@ -24,7 +24,7 @@ const PROBES = [
   `WITH c AS (SELECT secretval FROM ${HIDDEN}) SELECT * FROM c`,
   `INSERT INTO pub SELECT secretval FROM ${HIDDEN}`,
   `INSERT INTO pub VALUES ((SELECT secretval FROM ${HIDDEN}))`,
-  `UPDATE pub SET x = (SELECT secretval FROM ${HIDDEN})`,
+  `UPDATE pub SET x = 1 WHERE x = (SELECT secretval::int FROM ${HIDDEN})`,
 ];
 
 function pgAnswer(client: pg.Client, sql: string, values?: unknown[]): Promise<string> {

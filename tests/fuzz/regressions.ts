@@ -13,7 +13,8 @@ const SQL: [string, string][] = [
     "UPDATE ran its IN subquery unprepared",
   ],
   [
-    "UPDATE fw SET v = (SELECT max(k) FROM fn) WHERE v > (SELECT min(k) FROM fn)",
+    // (QuestDB refuses a subquery in SET, `query is not allowed here`: only the WHERE one is kept.)
+    "UPDATE fw SET v = 7 WHERE v > (SELECT min(k) FROM fn)",
     "UPDATE ran its scalar subqueries unprepared",
   ],
   ["SELECT cast(u AS long256) FROM ft", "CAST(uuid AS long256) threw a RangeError"],

@@ -80,7 +80,7 @@ export const CORPUS: string[] = [
   "INSERT INTO t (a, b) VALUES (1, 2) ON CONFLICT (a) DO NOTHING",
   "INSERT INTO t VALUES (1, 2) ON CONFLICT (a) DO UPDATE SET b = b + 1, c = 'x' RETURNING a, b AS bb",
   "UPDATE trades SET price = price * 2 WHERE sym = 'B'",
-  "UPDATE t u SET a = 1, b = u.c FROM v JOIN w ON v.id = w.id WHERE u.id = v.id",
+  "UPDATE t u SET a = 1, b = u.c FROM v, w WHERE u.id = v.id AND v.id = w.id",
   "WITH up AS (SELECT 1 a) UPDATE t SET x = 2",
   "DELETE FROM t WHERE a = 1",
   "DELETE FROM t x",

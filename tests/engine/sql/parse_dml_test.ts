@@ -52,8 +52,21 @@ Deno.test("dml insert ON CONFLICT and RETURNING", () => {
 });
 
 Deno.test("dml update with alias, FROM with joins and WHERE", () => {
+  // QuestDB (UpdateTest#testUpdateWithJoinUnsupported) refuses a JOIN keyword in UPDATE's FROM where
+  // it stands, and a query in a SET value (#testUpdateWithSubSelectUnsupported) at its first word.
+  assert.deepEqual(
+    [
+      parseError("UPDATE t SET a = 1 FROM v CROSS JOIN w ON v.x = w.x").message,
+      parseError("UPDATE t SET a = 1 FROM v CROSS JOIN w ON v.x = w.x").position,
+    ],
+    ["JOIN is not supported on UPDATE statement", 26],
+  );
+  assert.deepEqual(
+    [parseError("UPDATE t SET a = (select 1)").message, parseError("UPDATE t SET a = (select 1)").position],
+    ["query is not allowed here", 18],
+  );
   const s = as(
-    parseStatement("UPDATE t u SET a = 1, u.b = v.c FROM v JOIN w ON v.id = w.id WHERE u.id = v.id"),
+    parseStatement("UPDATE t u SET a = 1, u.b = v.c FROM v, w WHERE u.id = v.id AND v.id = w.id"),
     "update",
   );
   assert.equal(s.alias, "u");
