@@ -169,28 +169,25 @@ export interface Selector {
   pos?: number;
   /** A range's `:` (its bounds' errors point there). */
   colon?: number;
-  /** Whether its bounds are constants (QuestDB's message then omits the dimension's length). */
-  constant?: boolean;
+}
+
+/** A 1-based index or bound where a negative one counts back from the end (-1: the last, n). */
+function fromEnd(i: number, n: number): number {
+  return i < 0 ? n + 1 + i : i;
 }
 
 /**
- * QuestDB refuses slice bounds below 1 at the `:` (ArrayTest#testSliceInvalid): constant
- * bounds name the one at fault, computed ones the dimension's length and both bounds.
+ * QuestDB refuses a zero slice bound at the `:` (ArrayAccessTest
+ * #testCompileDiagnosticsAndDiscardedNativeChildrenRecover: `array slice bounds must be non-zero
+ * [dim=1, lowerBound=0, upperBound=2]`).
  */
-function checkSliceBounds(
-  s: Selector,
-  d: number,
-  n: number,
-  lo: number,
-  hi: number | undefined,
-  pos: number,
-): void {
-  if (lo >= 1 && (hi === undefined || hi >= 1)) return;
-  const at = s.colon ?? s.pos ?? pos;
-  const detail = s.constant
-    ? (lo < 1 ? `lowerBound=${lo}` : `upperBound=${hi}`)
-    : `dimLen=${n}, lowerBound=${lo}, upperBound=${hi}`;
-  throw new SqlError(`array slice bounds must be positive [dim=${d + 1}, ${detail}]`, at);
+function checkSliceBounds(s: Selector, d: number, lo: number, hi: number | undefined, pos: number): void {
+  if (lo !== 0 && hi !== 0) return;
+  const bounds = hi === undefined ? `lowerBound=${lo}` : `lowerBound=${lo}, upperBound=${hi}`;
+  throw new SqlError(
+    `array slice bounds must be non-zero [dim=${d + 1}, ${bounds}]`,
+    s.colon ?? s.pos ?? pos,
+  );
 }
 
 /**
@@ -200,7 +197,7 @@ function checkSliceBounds(
 export function accessArray(t: ColumnType, selectors: Selector[], pos: number): ScalarBinding {
   const dims = t.dims ?? 1;
   if (selectors.length > dims) {
-    throw new SqlError(`too many array access arguments [nArgs=${selectors.length}, nDims=${dims}]`, pos);
+    throw new SqlError(`too many array access arguments [nDims=${dims}, nArgs=${selectors.length}]`, pos);
   }
   const kept = dims - selectors.filter((s) => !s.range).length;
   const returns = kept === 0 ? T.DOUBLE : arrayType(kept);
@@ -224,22 +221,24 @@ export function accessArray(t: ColumnType, selectors: Selector[], pos: number): 
         const hiV = s.range && s.hasHi ? toDouble(args[k++]) : undefined;
         if (lo === null || hiV === null) return null;
         const i = Math.trunc(lo);
-        if (s.range) checkSliceBounds(s, d, n, i, hiV === undefined ? undefined : Math.trunc(hiV), pos);
-        if (i < 1) {
-          throw new SqlError(`array index must be positive [dim=${d + 1}, index=${i}]`, s.pos ?? pos);
-        }
-        if (!s.range) {
-          if (i > n) {
-            // Out of bounds: a NULL element, or an empty sub-array.
-            if (kept === 0) return null;
-            return DoubleArray.empty(kept);
-          }
-          los.push(i - 1), his.push(i), keep.push(false);
-        } else {
-          const hi = hiV === undefined ? n + 1 : Math.trunc(hiV);
-          const from = Math.min(i - 1, n), to = Math.max(from, Math.min(hi - 1, n));
+        if (s.range) {
+          const hiRaw = hiV === undefined ? undefined : Math.trunc(hiV);
+          checkSliceBounds(s, d, i, hiRaw, pos);
+          // Negative bounds count from the end (-1 is the last element; hi stays exclusive).
+          const from = Math.min(Math.max(fromEnd(i, n) - 1, 0), n);
+          const hi = hiRaw === undefined ? n + 1 : fromEnd(hiRaw, n);
+          const to = Math.max(from, Math.min(hi - 1, n));
           los.push(from), his.push(to), keep.push(true);
+          continue;
         }
+        if (i === 0) throw new SqlError(`array index must be non-zero [dim=${d + 1}, index=0]`, s.pos ?? pos);
+        const at = fromEnd(i, n);
+        if (at < 1 || at > n) {
+          // Out of bounds: a NULL element, or an empty sub-array.
+          if (kept === 0) return null;
+          return DoubleArray.empty(kept);
+        }
+        los.push(at - 1), his.push(at), keep.push(false);
       }
       const shape: number[] = [];
       for (let d = 0; d < dims; d++) if (keep[d]) shape.push(his[d] - los[d]);
