@@ -7,16 +7,13 @@
 import assert from "node:assert/strict";
 import pg from "pg";
 import { startServer } from "./server_process.ts";
+import { pgOptions } from "./clients/pg_tools.ts";
 
 Deno.test("pg.net.connection.limit refuses the extra connection with 'too many connections'", async () => {
   const server = await startServer({ pg: true, env: { QDB_PG_NET_CONNECTION_LIMIT: "2" } });
   const client = () =>
     new pg.Client({
-      host: "127.0.0.1",
-      port: server.pgPort,
-      user: "admin",
-      password: "quest",
-      database: "qdb",
+      ...pgOptions(server.pgPort),
     });
   const a = client(), b = client();
   try {
@@ -43,11 +40,7 @@ Deno.test("pg.recv.buffer.size refuses an oversized message and other clients ca
   const server = await startServer({ pg: true, env: { QDB_PG_RECV_BUFFER_SIZE: "65536" } });
   const client = () =>
     new pg.Client({
-      host: "127.0.0.1",
-      port: server.pgPort,
-      user: "admin",
-      password: "quest",
-      database: "qdb",
+      ...pgOptions(server.pgPort),
     });
   const big = client(), other = client();
   try {

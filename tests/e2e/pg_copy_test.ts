@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import pg from "pg";
 import { startServer } from "./server_process.ts";
-import { DEBIAN_PYTHON, requireCommand, requireFile, run } from "./clients/pg_tools.ts";
+import { DEBIAN_PYTHON, pgOptions, requireCommand, requireFile, run } from "./clients/pg_tools.ts";
 import { concat, cstr, login, message, query, readUntilReady } from "./clients/pg_raw.ts";
 
 const PY_CLIENT = new URL("./clients/pg_copy_client.py", import.meta.url).pathname;
@@ -92,11 +92,7 @@ Deno.test({
         },
       );
     const client = new pg.Client({
-      host: "127.0.0.1",
-      port: server.pgPort,
-      user: "admin",
-      password: "quest",
-      database: "qdb",
+      ...pgOptions(server.pgPort),
     });
     try {
       // --- psql \copy: CSV with a header in, CSV and text out.

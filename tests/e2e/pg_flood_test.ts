@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import pg from "pg";
 import { startServer } from "./server_process.ts";
 import { assertFileLimit, flood } from "./flood_clients.ts";
+import { pgOptions } from "./clients/pg_tools.ts";
 
 const SOCKETS = 1500;
 const HALF_START = new Uint8Array([0, 0]); // the first two bytes of an int32 length
@@ -95,11 +96,7 @@ Deno.test({
       env: { QDB_PG_NET_HANDSHAKE_TIMEOUT: "700", QDB_PG_NET_CONNECTION_LIMIT: "1" },
     });
     const client = new pg.Client({
-      host: "127.0.0.1",
-      port: server.pgPort,
-      user: "admin",
-      password: "quest",
-      database: "qdb",
+      ...pgOptions(server.pgPort),
     });
     const stalled = await flood(server.pgPort, 3, HALF_START);
     try {

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import pg from "pg";
 import { startServer } from "./server_process.ts";
+import { pgOptions } from "./clients/pg_tools.ts";
 
 Deno.test({
   name: "node pg: one extended-protocol query with several statements runs them all",
@@ -13,11 +14,7 @@ Deno.test({
   async fn() {
     const server = await startServer({ pg: true });
     const c = new pg.Client({
-      host: "127.0.0.1",
-      port: server.pgPort,
-      user: "admin",
-      password: "quest",
-      database: "qdb",
+      ...pgOptions(server.pgPort),
     });
     try {
       await c.connect();

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import pg from "pg";
 import postgres from "postgres";
 import { startServer } from "./server_process.ts";
+import { pgOptions } from "./clients/pg_tools.ts";
 
 /**
  * A query that streams rows for minutes: cancellation must stop it within one batch. One row
@@ -22,11 +23,7 @@ Deno.test({
   async fn() {
     const server = await startServer({ pg: true });
     const client = new pg.Client({
-      host: "127.0.0.1",
-      port: server.pgPort,
-      user: "admin",
-      password: "quest",
-      database: "qdb",
+      ...pgOptions(server.pgPort),
     });
     try {
       await client.connect();
@@ -189,11 +186,7 @@ Deno.test({
   async fn() {
     const server = await startServer({ pg: true });
     const sql = postgres({
-      host: "127.0.0.1",
-      port: server.pgPort,
-      user: "admin",
-      password: "quest",
-      database: "qdb",
+      ...pgOptions(server.pgPort),
       max: 4,
     });
     try {

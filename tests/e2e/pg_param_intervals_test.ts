@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import pg from "pg";
 import { startServer } from "./server_process.ts";
+import { pgOptions } from "./clients/pg_tools.ts";
 
 /** Every type as the text the server sent. */
 const rawText = { getTypeParser: () => (v: string) => v };
@@ -19,11 +20,7 @@ Deno.test({
   async fn() {
     const server = await startServer({ pg: true });
     const client = new pg.Client({
-      host: "127.0.0.1",
-      port: server.pgPort,
-      user: "admin",
-      password: "quest",
-      database: "qdb",
+      ...pgOptions(server.pgPort),
       types: rawText,
     });
     try {

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import pg from "pg";
 import { startServer } from "./server_process.ts";
-import { DEBIAN_PYTHON, expectClientOk, requireFile } from "./clients/pg_tools.ts";
+import { DEBIAN_PYTHON, expectClientOk, pgOptions, requireFile } from "./clients/pg_tools.ts";
 
 const CLIENT = new URL("./clients/pg_param_units_client.py", import.meta.url).pathname;
 const options = { sanitizeResources: false, sanitizeOps: false };
@@ -32,11 +32,7 @@ Deno.test({
   async fn() {
     const server = await startServer({ pg: true });
     const c = new pg.Client({
-      host: "127.0.0.1",
-      port: server.pgPort,
-      user: "admin",
-      password: "quest",
-      database: "qdb",
+      ...pgOptions(server.pgPort),
     });
     try {
       await c.connect();

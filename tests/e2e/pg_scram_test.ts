@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import pg from "pg";
 import { startServer } from "./server_process.ts";
-import { DEBIAN_PYTHON, requireFile, run } from "./clients/pg_tools.ts";
+import { DEBIAN_PYTHON, pgOptions, requireFile, run } from "./clients/pg_tools.ts";
 import { makeTestCert } from "./clients/test_certs.ts";
 
 const PY_CLIENT = new URL("./clients/pg_tls_client.py", import.meta.url).pathname;
@@ -126,11 +126,7 @@ Deno.test({
       env: { QDB_ACL_ENABLED: "true", QDB_PG_AUTH_METHOD: "scram" },
     });
     const admin = new pg.Client({
-      host: "127.0.0.1",
-      port: server.pgPort,
-      user: "admin",
-      password: "quest",
-      database: "qdb",
+      ...pgOptions(server.pgPort),
     });
     try {
       await admin.connect();

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import pg from "pg";
 import { startServer } from "./server_process.ts";
-import { DEBIAN_PYTHON, requireFile, run } from "./clients/pg_tools.ts";
+import { DEBIAN_PYTHON, pgOptions, requireFile, run } from "./clients/pg_tools.ts";
 
 const PY_CLIENT = new URL("./clients/pg_timezone_client.py", import.meta.url).pathname;
 /** Rows as the text the server sent (no driver parsing). */
@@ -22,18 +22,10 @@ Deno.test({
     await requireFile(DEBIAN_PYTHON, "Debian python3");
     const server = await startServer({ pg: true });
     const client = new pg.Client({
-      host: "127.0.0.1",
-      port: server.pgPort,
-      user: "admin",
-      password: "quest",
-      database: "qdb",
+      ...pgOptions(server.pgPort),
     });
     const other = new pg.Client({
-      host: "127.0.0.1",
-      port: server.pgPort,
-      user: "admin",
-      password: "quest",
-      database: "qdb",
+      ...pgOptions(server.pgPort),
     });
     try {
       await client.connect();

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import pg from "pg";
 import { type ServerProcess, startServer } from "./server_process.ts";
-import { DEBIAN_PYTHON, JDBC_JAR, requireCommand, requireFile, run } from "./clients/pg_tools.ts";
+import { DEBIAN_PYTHON, JDBC_JAR, pgOptions, requireCommand, requireFile, run } from "./clients/pg_tools.ts";
 
 const PY_CLIENT = new URL("./clients/pg_transactions_client.py", import.meta.url).pathname;
 const JAVA_CLIENT = new URL("./clients/PgJdbcTransactions.java", import.meta.url).pathname;
@@ -117,11 +117,7 @@ Deno.test({
     await withServer(async (server) => {
       const connect = async () => {
         const c = new pg.Client({
-          host: "127.0.0.1",
-          port: server.pgPort,
-          user: "admin",
-          password: "quest",
-          database: "qdb",
+          ...pgOptions(server.pgPort),
         });
         await c.connect();
         return c;

@@ -12,7 +12,14 @@
 import assert from "node:assert/strict";
 import pg from "pg";
 import { startServer } from "./server_process.ts";
-import { DEBIAN_PYTHON, expectClientOk, JDBC_JAR, requireCommand, requireFile } from "./clients/pg_tools.ts";
+import {
+  DEBIAN_PYTHON,
+  expectClientOk,
+  JDBC_JAR,
+  pgOptions,
+  requireCommand,
+  requireFile,
+} from "./clients/pg_tools.ts";
 
 const PY_CLIENT = new URL("./clients/pg_types_roundtrip_client.py", import.meta.url).pathname;
 const JAVA_CLIENT = new URL("./clients/PgTypesRoundtrip.java", import.meta.url).pathname;
@@ -57,11 +64,7 @@ Deno.test({
   async fn() {
     const server = await startServer({ pg: true });
     const c = new pg.Client({
-      host: "127.0.0.1",
-      port: server.pgPort,
-      user: "admin",
-      password: "quest",
-      database: "qdb",
+      ...pgOptions(server.pgPort),
     });
     try {
       await c.connect();

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import pg from "pg";
 import postgres from "postgres";
 import { startServer } from "./server_process.ts";
+import { pgOptions } from "./clients/pg_tools.ts";
 
 Deno.test({
   name: "pg and REST: INSERT ... RETURNING, ON CONFLICT and DELETE",
@@ -15,11 +16,7 @@ Deno.test({
   async fn() {
     const server = await startServer({ pg: true });
     const client = new pg.Client({
-      host: "127.0.0.1",
-      port: server.pgPort,
-      user: "admin",
-      password: "quest",
-      database: "qdb",
+      ...pgOptions(server.pgPort),
     });
     try {
       await client.connect();
@@ -57,11 +54,7 @@ Deno.test({
 
       // postgres.js describes the statement first (Describe S): that must not insert either.
       const sql = postgres({
-        host: "127.0.0.1",
-        port: server.pgPort,
-        user: "admin",
-        password: "quest",
-        database: "qdb",
+        ...pgOptions(server.pgPort),
         max: 1,
       });
       try {

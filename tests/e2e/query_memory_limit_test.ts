@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import pg from "pg";
 import { startServer } from "./server_process.ts";
+import { pgOptions } from "./clients/pg_tools.ts";
 
 const ROWS = 200_000;
 const LIMIT = 2 * 1024 * 1024;
@@ -19,11 +20,7 @@ Deno.test({
   async fn() {
     const server = await startServer({ pg: true, env: { QDB_QUERY_MEMORY_LIMIT: String(LIMIT) } });
     const client = new pg.Client({
-      host: "127.0.0.1",
-      port: server.pgPort,
-      user: "admin",
-      password: "quest",
-      database: "qdb",
+      ...pgOptions(server.pgPort),
     });
     try {
       const create = await server.exec(

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { startServer } from "./server_process.ts";
+import { pgOptions } from "./clients/pg_tools.ts";
 
 /** 200K rows joined on 100 keys: 400M pairs, runs for minutes unless stopped. */
 const ENDLESS = "SELECT count(), sum(a.x + b.x) FROM big a JOIN big b ON a.k = b.k";
@@ -19,11 +20,7 @@ Deno.test({
   async fn() {
     const server = await startServer({ pg: true });
     const sql = postgres({
-      host: "127.0.0.1",
-      port: server.pgPort,
-      user: "admin",
-      password: "quest",
-      database: "qdb",
+      ...pgOptions(server.pgPort),
       max: 2,
     });
     const http = async (q: string) => {
