@@ -22,7 +22,7 @@ import {
 import { castValue } from "./cast.ts";
 import { asDecimal, decimalCommonType } from "./decimal_types.ts";
 import { bindDecimalAbsSign, bindDecimalRounding, type DecimalRoundMode } from "./decimal_rounding.ts";
-import { roundDecimal, type RoundMode, roundTo } from "./numeric_round.ts";
+import { questRound, roundDecimal, type RoundMode, roundTo } from "./numeric_round.ts";
 import { bindArrayRound } from "./array_round.ts";
 import { bindNumeric } from "./operators_arith.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
@@ -44,6 +44,19 @@ export function doubleFn(name: string, arity: number, f: (...xs: number[]) => nu
         return dbl(f(...xs));
       },
     };
+  };
+}
+
+/**
+ * ceil/ceiling/floor: a FLOAT argument gives a FLOAT (QuestDB's CeilFloatFunctionFactory and
+ * FloorFloatFunctionFactory: `ceil(13.1f)` prints as the float 14.0000); other numbers a DOUBLE.
+ */
+function floatKeeping(name: string, f: (x: number) => number) {
+  const asDouble = doubleFn(name, 1, f);
+  return (args: BoundArg[]): ScalarBinding | string => {
+    const b = asDouble(args);
+    if (typeof b === "string" || args[0].type.tag !== "FLOAT") return b;
+    return { ...b, returns: T.FLOAT };
   };
 }
 
@@ -95,6 +108,21 @@ function bindRound(name: string, mode: RoundMode, scaleOptional: boolean) {
     const okArity = args.length === 2 || (scaleOptional && args.length === 1);
     if (!okArity || !isNumArg(args[0].type) || (args.length === 2 && !isIntArg(args[1].type))) {
       return noMatch(name, args);
+    }
+    if (mode === "up" || mode === "down") {
+      // round_up / round_down: QuestDB's own arithmetic, artifacts included.
+      return {
+        returns: T.DOUBLE,
+        numeric: args.length === 2
+          ? (x: number, scale: number) => questRound(x, scale, mode)
+          : (x: number) => questRound(x, 0, mode),
+        eval: ([v, s]) => {
+          const x = toDouble(v);
+          const scale = args.length === 2 ? toIntArg(s) : 0;
+          if (x === null || scale === null) return null;
+          return dbl(questRound(x, scale, mode));
+        },
+      };
     }
     return {
       returns: T.DOUBLE,
@@ -252,8 +280,8 @@ function decimalFirst(
 export const NUMERIC_FUNCTIONS: ScalarFunction[] = [
   scalar("abs", (args) => bindDecimalAbsSign("abs", args) ?? bindAbs(args)),
   scalar("sign", (args) => bindDecimalAbsSign("sign", args) ?? bindSign(args)),
-  ...aliases(["ceil", "ceiling"], decimalFirst("ceil", "ceil", doubleFn("ceil", 1, Math.ceil))),
-  scalar("floor", decimalFirst("floor", "floor", doubleFn("floor", 1, Math.floor))),
+  ...aliases(["ceil", "ceiling"], decimalFirst("ceil", "ceil", floatKeeping("ceil", Math.ceil))),
+  scalar("floor", decimalFirst("floor", "floor", floatKeeping("floor", Math.floor))),
   scalar(
     "round",
     (args) =>

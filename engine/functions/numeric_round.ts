@@ -90,3 +90,44 @@ function roundsAway(mode: RoundMode, rest: string, kept: bigint): boolean {
       return /[1-9]/.test(rest.slice(1)) || (kept & 1n) === 1n;
   }
 }
+
+/** QuestDB's Numbers.TOLERANCE: nudges the scaled value before truncating. */
+const QDB_TOLERANCE = 1e-15;
+/** Powers of ten as QuestDB's pow10dNeg table holds them (double literals 1E-k). */
+const POW10_NEG = Array.from({ length: 19 }, (_, k) => Number(`1e-${k}`));
+const LONG_MAX = 9223372036854775807;
+
+/** Java's `(long) d` for d >= 0 (NaN is 0, past Long.MAX_VALUE saturates). */
+function javaLong(d: number): number {
+  if (d !== d) return 0;
+  return d >= LONG_MAX ? LONG_MAX : Math.trunc(d);
+}
+
+/** QuestDB's roundUp00 / roundDown00 on a magnitude: scaled, truncated, scaled back. */
+function up00(v: number, scale: number): number {
+  return scale >= 0
+    ? javaLong(v * POW10[scale] + 1 - QDB_TOLERANCE) * POW10_NEG[scale]
+    : javaLong(v * POW10_NEG[-scale] + 1 - QDB_TOLERANCE) * POW10[-scale];
+}
+
+function down00(v: number, scale: number): number {
+  return scale >= 0
+    ? javaLong((v + QDB_TOLERANCE) * POW10[scale]) * POW10_NEG[scale]
+    : javaLong((v + QDB_TOLERANCE) * POW10_NEG[-scale]) * POW10[-scale];
+}
+
+/**
+ * round_up / round_down as QuestDB's Numbers computes them (RoundUp/RoundDownDoubleFunction
+ * FactoryConstTest): the magnitude scaled by 10^scale, truncated to a long (round_up adds
+ * 1 - 1e-15 first, so an exactly scaled -14.778 at scale 7 still goes up to -14.7780001), then
+ * multiplied by the double 1E-scale, which keeps QuestDB's binary artifacts (round_up(100.01, 1)
+ * is 100.10000000000001). Scales past QuestDB's tables (|scale| >= 18) are NaN; the sign of x is
+ * kept, so a negative rounded to zero is -0.0. round_half_even keeps roundTo: QuestDB's version
+ * reads only two digits past the scale, so round_half_even(-5.002768547, -1) would be 0 where
+ * the documentation's table shows -10.
+ */
+export function questRound(x: number, scale: number, mode: "up" | "down"): number {
+  if (x !== x || !(scale < 18 && scale > -18)) return NaN;
+  const r = mode === "up" ? up00(Math.abs(x), scale) : down00(Math.abs(x), scale);
+  return x < 0 || Object.is(x, -0) ? -r : r;
+}

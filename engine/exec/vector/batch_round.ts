@@ -29,8 +29,11 @@ export function roundCode(
   tmp: (code: string) => string,
   konst: (v: unknown) => string,
 ): string | undefined {
-  // Scales past ±16 are NULL (numeric.ts outOfScale): left to the binding's numeric form.
-  if (!Number.isInteger(scale) || scale < -16 || scale > 16) return undefined;
+  // Scales past ±16 are NULL (numeric.ts outOfScale): left to the binding's numeric form, as
+  // are round_up / round_down, which use QuestDB's arithmetic (numeric_round.ts questRound).
+  if (mode === "up" || mode === "down" || !Number.isInteger(scale) || scale < -16 || scale > 16) {
+    return undefined;
+  }
   const p = Number(`1e${Math.abs(scale)}`);
   const y = tmp(scale >= 0 ? `Math.abs(${x}) * ${p}` : `Math.abs(${x}) / ${p}`);
   const f = tmp(`Math.floor(${y})`);
