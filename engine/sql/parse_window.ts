@@ -43,6 +43,9 @@ export function parseCallTail(p: ParseState, call: FunctionCall): void {
   if ((p.isWord("ignore") || p.isWord("respect")) && p.isWord("nulls", 1)) {
     call.nulls = p.next().text.toLowerCase() as "ignore" | "respect";
     p.next();
+    // QuestDB (WindowFunctionTest#testWindowOnlyFunctionFailsInNonWindowContext): IGNORE/RESPECT
+    // NULLS must be followed by OVER, `'over' expected` at the next token.
+    if (!p.isWord("over")) throw p.expected("'over'");
   }
   const over = p.peek();
   if (p.isWord("over") && (p.isOp("(", 1) || p.atName(1))) {

@@ -24,6 +24,7 @@ import type { ColumnType } from "../../base/types.ts";
 import type { Batch, SymbolDict } from "../../base/values.ts";
 import { parseTimestamp } from "../../functions/timestamp_parse.ts";
 import { FIXED_NANOS, parseStride, truncUnit } from "../../functions/datetime_units.ts";
+import { monthsBetween } from "../../functions/datetime_calendar.ts";
 import { type BoundExpr, walkBound } from "../../plan/bound.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
 import type { InlineField } from "./batch_time.ts";
@@ -580,10 +581,16 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
     // Fixed units: whole units of |a - b| µs (addUnits' nanosecond units scale up first).
     const letter = constText(e.args[0]);
     const [ta, tb] = [e.args[1].type.tag, e.args[2].type.tag];
-    if (
-      letter === undefined || letter === "M" || letter === "y" || ta !== "TIMESTAMP" || tb !== "TIMESTAMP"
-    ) {
-      unsupported();
+    if (letter === undefined || ta !== "TIMESTAMP" || tb !== "TIMESTAMP") unsupported();
+    if (letter === "M" || letter === "y") {
+      // Calendar units: whole months between the two civil dates (the row path's unitsBetween).
+      const a = node(g, e.args[1]), b = node(g, e.args[2]);
+      const f = g.konst(letter === "M" ? monthsApart : yearsApart);
+      return {
+        v: g.tmp(`${a.v} !== ${a.v} || ${b.v} !== ${b.v} ? NaN : ${f}(${a.v}, ${b.v})`),
+        repr: "num",
+        kind: "long",
+      };
     }
     const nanos = FIXED_NANOS[letter];
     if (nanos === undefined) unsupported();
@@ -1447,3 +1454,13 @@ export function compileFusedLoop(
 }
 
 const fusedLoops = new Map<string, FusedLoopFn>();
+
+/** Whole months between two microsecond timestamps held as doubles (datediff('M')). */
+function monthsApart(a: number, b: number): number {
+  return monthsBetween(BigInt(a), BigInt(b), "us");
+}
+
+/** Whole years between two microsecond timestamps held as doubles (datediff('y')). */
+function yearsApart(a: number, b: number): number {
+  return Math.trunc(monthsBetween(BigInt(a), BigInt(b), "us") / 12);
+}

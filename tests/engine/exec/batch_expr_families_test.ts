@@ -291,11 +291,16 @@ Deno.test("numeric coalesce, nullif, greatest and least agree with the row path"
     )
   ));
 
-Deno.test("datediff with fixed units agrees with the row path", () =>
+Deno.test("datediff with fixed and calendar units agrees with the row path", () =>
   withTable((engine) =>
     agree(
       engine,
-      ["n", "u", "T", "s", "m", "h", "d", "w"].map((u) => `datediff('${u}', t2, ts)`),
-      ["datediff('d', t2, ts) > 365", "datediff('h', ts, t2) = 0"],
+      ["n", "u", "T", "s", "m", "h", "d", "w", "M", "y"].map((u) => `datediff('${u}', t2, ts)`),
+      [
+        "datediff('d', t2, ts) > 365",
+        "datediff('h', ts, t2) = 0",
+        "datediff('M', t2, ts) > 12",
+        "datediff('y', ts, t2) = 0",
+      ],
     )
   ));
