@@ -98,20 +98,105 @@ function parseFrame(p: ParseState): WindowFrame {
     end: { kind: "currentRow" },
   };
   if (p.acceptWord("between")) {
-    frame.start = parseBound(p);
-    p.expectWord("and");
-    frame.end = parseBound(p);
+    frame.start = parseBound(p, frame.unit, true);
+    if (!p.isWord("and")) throw syntaxError("'and' expected", p.peek().pos);
+    p.next();
+    frame.end = parseBound(p, frame.unit, false);
+    // QuestDB's SqlParser#parseWindowFrameClause: an end PRECEDING needs a PRECEDING start.
+    if (frame.end.kind === "preceding" || frame.end.kind === "unboundedPreceding") {
+      if (frame.start.kind === "currentRow") {
+        throw syntaxError(
+          "frame starting from CURRENT ROW must end with CURRENT ROW or FOLLOWING",
+          frame.end.pos!,
+        );
+      }
+      if (frame.start.kind === "following") {
+        throw syntaxError("frame starting from FOLLOWING must end with FOLLOWING", frame.end.pos!);
+      }
+    }
+    checkConstantOrder(frame.start, frame.end);
   } else {
-    frame.start = parseBound(p);
+    frame.start = parseBound(p, frame.unit, true);
+    if (frame.start.kind === "following") {
+      throw syntaxError(
+        "single-bound frame specification requires PRECEDING, use BETWEEN for FOLLOWING",
+        frame.start.pos!,
+      );
+    }
   }
   return frame;
 }
 
-function parseBound(p: ParseState): FrameBound {
-  const second = p.peek(1).pos;
-  if (p.acceptWords("unbounded", "preceding")) return { kind: "unboundedPreceding", pos: second };
-  if (p.acceptWords("unbounded", "following")) return { kind: "unboundedFollowing", pos: second };
-  if (p.acceptWords("current", "row")) return { kind: "currentRow", pos: second };
+/** Nanoseconds per RANGE offset unit, to compare two constant bounds. */
+const UNIT_NANOS: Record<string, bigint> = {
+  nanosecond: 1n,
+  microsecond: 1_000n,
+  millisecond: 1_000_000n,
+  second: 1_000_000_000n,
+  minute: 60_000_000_000n,
+  hour: 3_600_000_000_000n,
+  day: 86_400_000_000_000n,
+  week: 604_800_000_000_000n,
+};
+
+/** A bound's constant signed offset (PRECEDING negative), or undefined when not constant. */
+function constantOffset(b: FrameBound): bigint | undefined {
+  if (b.kind === "currentRow") return 0n;
+  if (b.kind !== "preceding" && b.kind !== "following") return undefined;
+  const o = b.offset;
+  if (o?.kind !== "literal" || (typeof o.value !== "number" && typeof o.value !== "bigint")) return undefined;
+  if (typeof o.value === "number" && !Number.isInteger(o.value)) return undefined;
+  const n = BigInt(o.value) * (b.timeUnit ? UNIT_NANOS[b.timeUnit] ?? 1n : 1n);
+  return b.kind === "preceding" ? -n : n;
+}
+
+/**
+ * QuestDB refuses constant bounds whose start lies after the end at the start's value
+ * (SqlParserTest#testACExprFollowingExprFollowingClauseInvalid: `between 22 following and
+ * 3 following`, `between 10 preceding and 20 preceding`).
+ */
+function checkConstantOrder(start: FrameBound, end: FrameBound): void {
+  if (start.kind === "currentRow" || end.kind === "currentRow") return;
+  const lo = constantOffset(start);
+  const hi = constantOffset(end);
+  if (lo === undefined || hi === undefined || start.timeUnit !== end.timeUnit) return;
+  if (lo > hi) throw syntaxError("start of window must be lower than end of window", start.offset!.pos);
+}
+
+/**
+ * One frame bound, with QuestDB's SqlParser#parseWindowFrameBound errors: PRECEDING or
+ * FOLLOWING without a value, UNBOUNDED FOLLOWING as the start or UNBOUNDED PRECEDING as the
+ * end, CURRENT without ROW, and a time unit outside a RANGE frame.
+ */
+function parseBound(p: ParseState, unit: WindowFrame["unit"], lower: boolean): FrameBound {
+  const first = p.peek();
+  const w = p.wordAt();
+  if (w === "preceding" || w === "following") {
+    throw syntaxError(`frame bound value expected before '${first.text}'`, first.pos);
+  }
+  if (w === "unbounded") {
+    p.next();
+    const k = p.peek();
+    if (p.acceptWord("preceding")) {
+      if (!lower) {
+        throw syntaxError("frame end cannot be UNBOUNDED PRECEDING, use UNBOUNDED FOLLOWING", k.pos);
+      }
+      return { kind: "unboundedPreceding", pos: k.pos };
+    }
+    if (p.acceptWord("following")) {
+      if (lower) {
+        throw syntaxError("frame start cannot be UNBOUNDED FOLLOWING, use UNBOUNDED PRECEDING", k.pos);
+      }
+      return { kind: "unboundedFollowing", pos: k.pos };
+    }
+    throw syntaxError("'preceding' or 'following' expected after 'unbounded'", k.pos);
+  }
+  if (w === "current") {
+    p.next();
+    const k = p.peek();
+    if (!p.acceptWord("row")) throw syntaxError("'row' expected after 'current'", k.pos);
+    return { kind: "currentRow", pos: k.pos };
+  }
   let offset: Expr = parseExpr(p, PREC.bitOr);
   const bound: FrameBound = { kind: "preceding", offset };
   // PostgreSQL's `INTERVAL '5' MINUTE PRECEDING` / `interval '5 minutes' PRECEDING`: QuestDB's
@@ -123,10 +208,13 @@ function parseBound(p: ParseState): FrameBound {
     offset = { kind: "literal", pos: offset.pos, type: "long", value: micros, text: String(micros) };
     return finishBound(p, { kind: "preceding", offset, timeUnit: "microsecond" });
   }
-  const unit = p.wordAt();
-  if (unit !== undefined) {
-    const singular = unit.endsWith("s") ? unit.slice(0, -1) : unit;
+  const word = p.wordAt();
+  if (word !== undefined) {
+    const singular = word.endsWith("s") ? word.slice(0, -1) : word;
     if (TIME_UNITS.has(singular)) {
+      if (unit !== "range") {
+        throw syntaxError("time units are only valid with RANGE frames, not ROWS or GROUPS", p.peek().pos);
+      }
       p.next();
       bound.timeUnit = singular;
     }
