@@ -3,7 +3,7 @@
  * `<n><unit>` tokens such as `15m` for SAMPLE BY, TOLERANCE and TTL.
  */
 import { syntaxError } from "../base/errors.ts";
-import type { Literal } from "./ast.ts";
+import type { Expr, Literal } from "./ast.ts";
 import type { Token } from "./lexer.ts";
 
 const INT_MAX = 2147483647n;
@@ -116,4 +116,17 @@ export function splitAmountUnit(t: Token): { amount: number; unit: string } | un
   const m = /^(\d[\d_]*)([A-Za-z]+)$/.exec(t.text);
   if (!m) return undefined;
   return { amount: Number(m[1].replaceAll("_", "")), unit: m[2] };
+}
+
+/**
+ * A plain number literal cast to DECIMAL keeps the digits as written: QuestDB's
+ * `cast(123456789012345678.123456789012345678 as DECIMAL(36,18))` is exact
+ * (CaseFunctionFactoryTest#testDecimal128), where reading it as a DOUBLE first would round it.
+ */
+export function decimalCastOperand(expr: Expr, typeName: string): Expr {
+  if (typeName !== "DECIMAL" || expr.kind !== "literal") return expr;
+  if (expr.type !== "double" && expr.type !== "int" && expr.type !== "long") return expr;
+  const text = expr.text.replaceAll("_", "");
+  if (!/^\d+(\.\d*)?$|^\.\d+$/.test(text)) return expr;
+  return { ...expr, type: "decimal", value: text };
 }

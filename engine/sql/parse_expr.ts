@@ -10,6 +10,7 @@ import { syntaxError } from "../base/errors.ts";
 import type { BinaryOp, Expr, InExpr, LikeExpr, OrderItem, Query } from "./ast.ts";
 import type { ParseState } from "./parse_state.ts";
 import { BINARY_PREC, PREC } from "./precedence.ts";
+import { decimalCastOperand } from "./literal.ts";
 import { parsePrimary } from "./parse_primary.ts";
 import { parseQuery } from "./parse_query.ts";
 import { parseType } from "./parse_type.ts";
@@ -85,7 +86,7 @@ function parsePostfix(p: ParseState, expr: Expr): Expr {
       }
       const type = parseType(p);
       expr = regnamespaceCast(expr, type.text, t.pos) ?? pgCatalogCast(expr, type, t.pos) ??
-        { kind: "cast", pos: t.pos, expr, type, syntax: "colon" };
+        { kind: "cast", pos: t.pos, expr: decimalCastOperand(expr, type.name), type, syntax: "colon" };
     } else if (p.isWord("collate") && (p.peek(1).kind === "word" || p.peek(1).kind === "quoted")) {
       // One collation here: `COLLATE [pg_catalog.]"default"` changes nothing (pg_spellings.ts).
       p.next();

@@ -3,12 +3,13 @@
  * ARRAY[...], typed prefix literals (`TIMESTAMP '...'`), parenthesised expressions and scalar
  * subqueries (spec/sql.md §1.3, §3.1, §7.11).
  */
+import { syntaxError } from "../base/errors.ts";
 import { bareFunction } from "./pg_spellings.ts";
 import type { ArrayLiteral, CaseExpr, Expr, FunctionCall, Literal, Param } from "./ast.ts";
 import { PREFIX_LITERAL_TYPES, RESERVED } from "./keywords.ts";
 import { INTERVAL_FIELDS } from "./pg_interval.ts";
 import type { Token } from "./lexer.ts";
-import { geohashLiteral, numberLiteral, stringLiteral } from "./literal.ts";
+import { decimalCastOperand, geohashLiteral, numberLiteral, stringLiteral } from "./literal.ts";
 import { parseExpr, parseExprList } from "./parse_expr.ts";
 import { parseQuery } from "./parse_query.ts";
 import type { ParseState } from "./parse_state.ts";
@@ -274,6 +275,9 @@ function trimFrom(p: ParseState, call: FunctionCall): boolean {
 function parseCase(p: ParseState): CaseExpr {
   const kw = p.next();
   const node: CaseExpr = { kind: "case", pos: kw.pos, whens: [] };
+  // `select case from t`: the CASE has nothing before the clause (CaseFunctionFactoryTest
+  // #testCaseErrors reports it at the CASE).
+  if (p.isWord("from") || p.atEnd()) throw syntaxError("unbalanced 'case'", kw.pos);
   if (!p.isWord("when") && !p.isWord("else") && !p.isWord("end")) node.operand = parseExpr(p);
   while (p.acceptWord("when")) {
     const when = parseExpr(p);
@@ -289,7 +293,7 @@ function parseCase(p: ParseState): CaseExpr {
 function parseCast(p: ParseState): Expr {
   const kw = p.next();
   const open = p.next();
-  const expr = parseExpr(p);
+  let expr = parseExpr(p);
   p.expectWord("as");
   // `CAST(x AS pg_catalog.regclass)`: the type's schema (the only one there is) is dropped.
   if (p.isWord("pg_catalog") && p.isOp(".", 1)) {
@@ -298,6 +302,7 @@ function parseCast(p: ParseState): Expr {
   }
   const type = parseType(p);
   p.closeParen(open);
+  expr = decimalCastOperand(expr, type.name);
   // PostgreSQL's catalog types (`CAST(x AS OID)`, Metabase's field sync) as `x::oid` reads them.
   const pg = regnamespaceCast(expr, type.text, kw.pos) ?? pgCatalogCast(expr, type, kw.pos);
   if (pg) return pg.kind === "cast" && pg.expr === expr ? { ...pg, syntax: "cast" } : pg;
