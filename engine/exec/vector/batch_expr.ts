@@ -23,7 +23,7 @@
 import type { ColumnType } from "../../base/types.ts";
 import type { Batch, SymbolDict } from "../../base/values.ts";
 import { parseTimestamp } from "../../functions/timestamp_parse.ts";
-import { FIXED_NANOS, parseStride, truncUnit } from "../../functions/datetime_units.ts";
+import { FIXED_NANOS, floorStrideFrom, parseStride, truncUnit } from "../../functions/datetime_units.ts";
 import { monthsBetween } from "../../functions/datetime_calendar.ts";
 import { type BoundExpr, walkBound } from "../../plan/bound.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
@@ -706,6 +706,20 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
       return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : fl${j}`), repr: "num", kind: "long" };
     }
     return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : ${g.konst(f)}(${a.v})`), repr: "num", kind: "long" };
+  }
+  if (
+    name === "timestamp_floor" && e.args.length === 3 && e.type.tag === "TIMESTAMP" &&
+    e.args[1].type.tag === "TIMESTAMP" && e.args[0].kind === "const" && typeof e.args[0].value === "string" &&
+    e.args[2].kind === "const" && typeof e.args[2].value === "bigint" && e.args[2].type.tag === "TIMESTAMP"
+  ) {
+    // A constant origin (datetime_units.ts floorStrideFrom): buckets counted from it, a value
+    // before it floors to the origin itself.
+    const stride = parseStride(e.args[0].value);
+    if (!stride) unsupported();
+    const origin = e.args[2].value;
+    const f = g.konst((t: number) => Number(floorStrideFrom(BigInt(t), stride!, origin, "us")));
+    const a = node(g, e.args[1]);
+    return { v: g.tmp(`${a.v} !== ${a.v} ? NaN : ${f}(${a.v})`), repr: "num", kind: "long" };
   }
   if (
     (name === "to_timezone" || name === "to_utc") && e.args.length === 2 && e.type.tag === "TIMESTAMP" &&

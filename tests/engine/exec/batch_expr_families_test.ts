@@ -205,6 +205,8 @@ Deno.test("date_trunc and timestamp_floor (bucket bounds kept in the loop) agree
         ...["second", "minute", "hour", "day", "week", "month", "quarter", "year", "millisecond"]
           .map((u) => `date_trunc('${u}', t2)`),
         ...["1s", "15m", "2h", "1d", "3d", "1w", "1M", "1y", "7T"].map((s) => `timestamp_floor('${s}', t2)`),
+        // A constant origin: buckets from it, earlier values floor to it.
+        ...["15m", "1d", "1M", "2y"].map((s) => `timestamp_floor('${s}', t2, '2000-02-29T00:07:00')`),
         "date_trunc('hour', ts)",
         "hour(date_trunc('day', t2) + 3600000000)",
       ],
