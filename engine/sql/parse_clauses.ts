@@ -21,7 +21,11 @@ export function parseSelectClauses(p: ParseState, core: SelectCore): void {
     core.where = parseExpr(p);
   }
   if (p.isWord("latest") && !core.latestOn) core.latestOn = parseLatest(p);
-  if (p.isWord("sample") && p.isWord("by", 1)) core.sampleBy = parseSampleBy(p);
+  if (p.isWord("sample")) {
+    // SqlParserTest#testSampleByMissing: `sample on 3h` is "'by' expected" at the word after.
+    if (!p.isWord("by", 1)) throw p.expected("'by'", p.peek(1));
+    core.sampleBy = parseSampleBy(p);
+  }
   if (p.acceptWords("group", "by")) core.groupBy = parseExprList(p);
   if (p.acceptWord("having")) core.having = parseExpr(p);
   if (p.isWord("window") && p.isWord("join", 1)) {

@@ -38,7 +38,9 @@ export function parseSampleBy(p: ParseState): SampleBy {
       range = true;
       if (p.acceptWord("from")) sample.from = parseExpr(p);
       if (p.acceptWord("to")) sample.to = parseExpr(p);
-    } else if (!fill && p.isWord("fill") && p.isOp("(", 1)) {
+    } else if (!fill && p.isWord("fill")) {
+      // QuestDB's SqlParser: FILL must open a parenthesis ("'(' expected" at what follows).
+      if (!p.isOp("(", 1)) throw p.expected("'('", p.peek(1));
       fill = true;
       sample.fill = parseFill(p);
     } else if (!align && p.isWord("align")) {
@@ -61,6 +63,7 @@ function parseFill(p: ParseState): FillOption[] {
   p.next();
   const open = p.next();
   const options: FillOption[] = [];
+  if (p.isOp(")")) throw p.expected("'none', 'prev', 'mid', 'null' or number");
   do {
     const t = p.peek();
     const word = p.wordAt();
@@ -101,8 +104,11 @@ function parseFill(p: ParseState): FillOption[] {
 function parseAlign(p: ParseState): SampleBy["align"] {
   p.next();
   p.expectWord("to");
-  if (p.acceptWords("first", "observation")) return { kind: "firstObservation" };
-  p.expectWord("calendar");
+  if (p.acceptWord("first")) {
+    p.expectWord("observation");
+    return { kind: "firstObservation" };
+  }
+  if (!p.acceptWord("calendar")) throw p.expected("'calendar' or 'first observation'");
   const align: SampleBy["align"] = { kind: "calendar" };
   if (p.acceptWords("time", "zone")) align.timeZone = parseExpr(p);
   if (p.acceptWords("with", "offset")) align.offset = parseExpr(p);
