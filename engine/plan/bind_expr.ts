@@ -442,6 +442,9 @@ export function castTo(arg: BoundExpr, to: ColumnType, pos: number): BoundExpr {
   return { kind: "cast", type: to, from: arg.type, arg, pos };
 }
 
+/** Number types a text CASE refuses (bindCase). */
+const NUMBER_TAGS = new Set(["BYTE", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE", "DECIMAL"]);
+
 function bindCase(e: A.CaseExpr, ctx: BindContext): BoundExpr {
   const operand = e.operand ? bindExpr(e.operand, ctx) : undefined;
   const whens = operand ? switchWhens(e, operand, ctx) : e.whens.map((w) => {
@@ -456,6 +459,18 @@ function bindCase(e: A.CaseExpr, ctx: BindContext): BoundExpr {
   let type: ColumnType = otherwise0.type;
   for (const w of whens) type = commonType(type, w.then.type);
   if (type.tag === "NULL") type = T.STRING;
+  if (type.tag === "STRING" || type.tag === "VARCHAR") {
+    // QuestDB's CASE casts no number to text: `CASE WHEN .. THEN varchar_col ELSE 3 END` fails at
+    // the number (CaseFunctionFactoryTest#testIntToVarcharCast, #testIntToStringCastOnBranch).
+    const branches = [...whens.map((w) => ({ t: w.then.type, pos: w.pos }))];
+    if (e.else) branches.push({ t: otherwise0.type, pos: e.else.pos });
+    const text = branches.some((b) => b.t.tag === "STRING" || b.t.tag === "VARCHAR");
+    const num = text ? branches.find((b) => NUMBER_TAGS.has(b.t.tag)) : undefined;
+    if (num) {
+      const from = typeName(num.t), to = typeName(type);
+      throw new SqlError(`inconvertible types: ${from} -> ${to} [from=${from}, to=${to}]`, num.pos);
+    }
+  }
   const otherwise = castTo(otherwise0, type, e.else?.pos ?? e.pos);
   return {
     kind: "case",

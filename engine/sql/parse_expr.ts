@@ -61,7 +61,12 @@ export function parseOrderItems(p: ParseState): OrderItem[] {
 
 function parsePrefix(p: ParseState): Expr {
   const t = p.peek();
-  if (t.kind === "op" && (t.text === "-" || t.text === "+" || t.text === "~")) {
+  // QuestDB has no unary plus: `else +125` is a '+' missing its left operand
+  // (CaseFunctionFactoryTest#testIntOrElseMalformedBinaryOperator).
+  if (t.kind === "op" && t.text === "+") {
+    throw syntaxError("too few arguments for '+' [found=1,expected=2]", t.pos);
+  }
+  if (t.kind === "op" && (t.text === "-" || t.text === "~")) {
     p.next();
     return { kind: "unary", pos: t.pos, op: t.text, operand: parseExpr(p, PREC.unary) };
   }
