@@ -465,7 +465,9 @@ function bindCase(e: A.CaseExpr, ctx: BindContext): BoundExpr {
     const branches = [...whens.map((w) => ({ t: w.then.type, pos: w.pos }))];
     if (e.else) branches.push({ t: otherwise0.type, pos: e.else.pos });
     const text = branches.some((b) => b.t.tag === "STRING" || b.t.tag === "VARCHAR");
-    const num = text ? branches.find((b) => NUMBER_TAGS.has(b.t.tag)) : undefined;
+    // An IPv4 branch makes the text ones IPv4, unparsable text NULL (#testIPv4ToVarcharCast).
+    if (text && branches.some((b) => b.t.tag === "IPV4")) type = T.IPV4;
+    const num = text && type.tag !== "IPV4" ? branches.find((b) => NUMBER_TAGS.has(b.t.tag)) : undefined;
     if (num) {
       const from = typeName(num.t), to = typeName(type);
       throw new SqlError(`inconvertible types: ${from} -> ${to} [from=${from}, to=${to}]`, num.pos);

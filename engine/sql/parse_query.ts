@@ -176,6 +176,13 @@ function readAlias(p: ParseState, item: SelectItem): void {
     p.next();
     item.alias = a.value;
     item.aliasPos = a.pos;
+  } else if (t.kind === "word" && t.text.toLowerCase() === "case") {
+    // `select x case end ...`: QuestDB reads the CASE as x's alias and refuses the keyword there
+    // (CaseFunctionFactoryTest#testNoArgs).
+    throw syntaxError(
+      `table and column names that are SQL keywords have to be enclosed in double quotes, such as "${t.text}"`,
+      t.pos,
+    );
   } else if (t.kind === "quoted" || (t.kind === "word" && !SELECT_ALIAS_STOP.has(t.text.toLowerCase()))) {
     p.next();
     item.alias = t.value;
