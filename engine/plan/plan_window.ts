@@ -325,6 +325,16 @@ function bindWindowCall(
     end = { kind: "preceding", offset: unit === "rows" ? 1 : 1n };
     excludeCurrent = false;
   }
+  // QuestDB serves first_value IGNORE NULLS without PARTITION BY over UNBOUNDED PRECEDING ..
+  // CURRENT ROW (ROWS or RANGE, the default frame with ORDER BY too) with its whole-result-set
+  // function: every row reads the first non-null value of the whole result set, also the rows
+  // ordered before it (WindowFunctionTest#testFrameFunctionsOverRowsFrame, ORDER BY i, j).
+  if (
+    name === "first_value" && call.nulls === "ignore" && spec.partitionBy.length === 0 &&
+    start.kind === "unboundedPreceding" && end.kind === "currentRow" && !excludeCurrent
+  ) {
+    end = { kind: "unboundedFollowing" };
+  }
   if (ema) {
     const k = (args[1] as { value: Value }).value as string;
     if (k in EMA_UNITS && (orderBy.length === 0 || !isTimestamp(orderBy[0].expr.type))) {
