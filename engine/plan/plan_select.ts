@@ -27,6 +27,7 @@ import { pushKeyFiltersIntoFill } from "./fill_key_pushdown.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { planFrom } from "./plan_from.ts";
 import { rewriteWindowJoins } from "./window_join.ts";
+import { planGroupingSets } from "./grouping_sets.ts";
 import { commaJoinsAsEquiJoins } from "./comma_joins.ts";
 import { selectListSetFunctions } from "./plan_select_srf.ts";
 import { type AggregateCall, type LimitSpec, type OutputColumn, type PlanNode, shape } from "./plan_node.ts";
@@ -141,6 +142,7 @@ export function planSelect(
   limit: A.Limit | undefined,
   pc: PlanContext,
 ): PlanNode {
+  if (core.groupingSets) return planGroupingSets(core, orderBy, limit, pc);
   core = pushKeyFiltersIntoFill(
     selectListSetFunctions(commaJoinsAsEquiJoins(rewriteWindowJoins(core, pc))),
     pc,

@@ -361,6 +361,11 @@ export interface SelectCore {
   latestOn?: LatestOn;
   sampleBy?: SampleBy;
   groupBy?: Expr[];
+  /**
+   * `GROUP BY [keys,] ROLLUP(..) | CUBE(..) | GROUPING SETS (..)`: every key set, plain keys
+   * included (plan/grouping_sets.ts plans one GROUP BY per set); `groupBy` then holds all keys.
+   */
+  groupingSets?: Expr[][];
   /** HAVING (issue 10; QuestDB rejects it). */
   having?: Expr;
   windows: NamedWindow[];

@@ -4,7 +4,7 @@
  * one is left for the caller, which reports it as an unexpected token.
  */
 import { syntaxError } from "../base/errors.ts";
-import type { LatestOn, SelectCore } from "./ast.ts";
+import type { Expr, LatestOn, SelectCore } from "./ast.ts";
 import { parseExpr, parseExprList } from "./parse_expr.ts";
 import { parseSampleBy } from "./parse_sample_by.ts";
 import type { ParseState } from "./parse_state.ts";
@@ -26,7 +26,7 @@ export function parseSelectClauses(p: ParseState, core: SelectCore): void {
     if (!p.isWord("by", 1)) throw p.expected("'by'", p.peek(1));
     core.sampleBy = parseSampleBy(p);
   }
-  if (p.acceptWords("group", "by")) core.groupBy = parseExprList(p);
+  if (p.acceptWords("group", "by")) parseGroupBy(p, core);
   if (p.acceptWord("having")) core.having = parseExpr(p);
   if (p.isWord("window") && p.isWord("join", 1)) {
     // QuestDB's WINDOW JOIN (aggregates over the right rows in a time range around each left
@@ -67,4 +67,71 @@ function partitionKeys(p: ParseState) {
   const keys = parseExprList(p);
   for (const k of keys) if (k.kind !== "column") throw syntaxError("column name expected", k.pos);
   return keys;
+}
+
+/**
+ * GROUP BY keys, with QuestDB's grouping sets (query/sql/grouping-sets.md): plain keys plus one
+ * `ROLLUP(a, b)` (sets (a,b), (a), ()), `CUBE(a, b)` (every subset) or `GROUPING SETS ((a, b),
+ * (a), ())`; the plain keys belong to every set.
+ */
+function parseGroupBy(p: ParseState, core: SelectCore): void {
+  const plain: Expr[] = [];
+  let sets: Expr[][] | undefined;
+  do {
+    const t = p.peek();
+    const w = p.wordAt();
+    if (w === "grouping" && p.isWord("sets", 1)) {
+      if (sets) throw syntaxError("only one ROLLUP, CUBE or GROUPING SETS is supported", t.pos);
+      p.next();
+      p.next();
+      const open = p.expectOp("(");
+      sets = [];
+      do {
+        if (p.isOp("(")) {
+          const inner = p.next();
+          sets.push(p.isOp(")") ? [] : parseExprList(p));
+          p.closeParen(inner);
+        } else sets.push([parseExpr(p)]);
+      } while (p.acceptOp(","));
+      p.closeParen(open);
+    } else if ((w === "rollup" || w === "cube") && p.isOp("(", 1)) {
+      if (sets) throw syntaxError("only one ROLLUP, CUBE or GROUPING SETS is supported", t.pos);
+      p.next();
+      const open = p.next();
+      const cols = parseExprList(p);
+      p.closeParen(open);
+      for (const c of cols) {
+        if (c.kind !== "column") {
+          throw syntaxError("only column references are allowed in " + w.toUpperCase(), c.pos);
+        }
+      }
+      sets = [];
+      if (w === "rollup") {
+        for (let n = cols.length; n >= 0; n--) sets.push(cols.slice(0, n));
+      } else {
+        if (cols.length > 15) throw syntaxError("CUBE supports at most 15 columns", t.pos);
+        const n = cols.length;
+        for (let mask = 0; mask < 1 << n; mask++) {
+          sets.push(cols.filter((_, i) => (mask & (1 << (n - 1 - i))) === 0));
+        }
+      }
+    } else {
+      plain.push(parseExpr(p));
+    }
+  } while (p.acceptOp(","));
+  if (!sets) {
+    core.groupBy = plain;
+    return;
+  }
+  core.groupingSets = sets.map((s) => [...plain, ...s]);
+  const all: Expr[] = [...plain];
+  for (const s of sets) {
+    for (const e of s) if (!all.some((x) => sameKey(x, e))) all.push(e);
+  }
+  core.groupBy = all;
+}
+
+/** Whether two GROUP BY keys name the same column. */
+export function sameKey(a: Expr, b: Expr): boolean {
+  return a.kind === "column" && b.kind === "column" && a.name.toLowerCase() === b.name.toLowerCase();
 }

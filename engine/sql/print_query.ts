@@ -58,7 +58,11 @@ function selectToText(s: SelectCore): string {
     parts.push(l.ts ? `LATEST ON ${x(l.ts)} PARTITION BY ${keys}` : `LATEST BY ${keys}`);
   }
   if (s.sampleBy) parts.push(sampleByToText(s.sampleBy));
-  if (s.groupBy) parts.push(`GROUP BY ${s.groupBy.map(x).join(", ")}`);
+  if (s.groupingSets) {
+    parts.push(
+      `GROUP BY GROUPING SETS (${s.groupingSets.map((g) => `(${g.map(x).join(", ")})`).join(", ")})`,
+    );
+  } else if (s.groupBy) parts.push(`GROUP BY ${s.groupBy.map(x).join(", ")}`);
   if (s.having) parts.push(`HAVING ${x(s.having)}`);
   if (s.windows.length > 0) {
     parts.push(
