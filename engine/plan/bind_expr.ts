@@ -465,9 +465,11 @@ function bindCase(e: A.CaseExpr, ctx: BindContext): BoundExpr {
     const branches = [...whens.map((w) => ({ t: w.then.type, pos: w.pos }))];
     if (e.else) branches.push({ t: otherwise0.type, pos: e.else.pos });
     const text = branches.some((b) => b.t.tag === "STRING" || b.t.tag === "VARCHAR");
-    // An IPv4 branch makes the text ones IPv4, unparsable text NULL (#testIPv4ToVarcharCast).
-    if (text && branches.some((b) => b.t.tag === "IPV4")) type = T.IPV4;
-    const num = text && type.tag !== "IPV4" ? branches.find((b) => NUMBER_TAGS.has(b.t.tag)) : undefined;
+    // An IPv4 or UUID branch makes the text ones IPv4 / UUID, unparsable text NULL
+    // (#testIPv4ToVarcharCast, #testUuidToVarcharCast).
+    const special = text ? branches.find((b) => b.t.tag === "IPV4" || b.t.tag === "UUID") : undefined;
+    if (special) type = special.t;
+    const num = text && !special ? branches.find((b) => NUMBER_TAGS.has(b.t.tag)) : undefined;
     if (num) {
       const from = typeName(num.t), to = typeName(type);
       throw new SqlError(`inconvertible types: ${from} -> ${to} [from=${from}, to=${to}]`, num.pos);

@@ -30,7 +30,7 @@ export function baseName(item: A.SelectItem, legacy: boolean): string {
     // A typed literal (`ipv4 '1.1.1.1'`) is a cast too (IPv4Test#testStrIPv4Cast names it `cast`).
     if (e.kind === "cast") return "cast";
     // The simple form is QuestDB's `switch` function (ConditionalExpressionTest names it so).
-    if (e.kind === "case") return e.operand ? "switch" : "case";
+    if (e.kind === "case") return e.operand || switchLike(e) ? "switch" : "case";
     // EXISTS is a function in QuestDB (ExistsFunctionFactoryTest names it `exists`).
     if (e.kind === "exists") return "exists";
     if (e.kind === "binary" && e.op === "||") return "concat";
@@ -39,6 +39,30 @@ export function baseName(item: A.SelectItem, legacy: boolean): string {
     return "column";
   }
   return exprToText(e).slice(0, COLUMN_ALIAS_LENGTH_MAX).trimEnd();
+}
+
+/**
+ * A searched CASE whose every WHEN compares one column to a constant: QuestDB's parser turns it
+ * into its `switch` (CaseBranchesTest; CaseFunctionFactoryTest#testVarcharCast names
+ * `case when x = 97 then a else '' end` `switch`).
+ */
+function switchLike(e: A.CaseExpr): boolean {
+  let column: string | undefined;
+  for (const w of e.whens) {
+    const c = w.when;
+    if (c.kind !== "binary" || c.op !== "=") return false;
+    const [col, k] = c.left.kind === "column" ? [c.left, c.right] : [c.right, c.left];
+    if (col.kind !== "column" || !isConstant(k)) return false;
+    if (column !== undefined && column !== col.name.toLowerCase()) return false;
+    column = col.name.toLowerCase();
+  }
+  return column !== undefined;
+}
+
+function isConstant(e: A.Expr): boolean {
+  if (e.kind === "literal") return true;
+  if (e.kind === "unary" && e.op === "-") return isConstant(e.operand);
+  return e.kind === "cast" && isConstant(e.expr);
 }
 
 /**
