@@ -23,7 +23,15 @@ export function planGroupingSets(
   pc: PlanContext,
 ): PlanNode {
   const sets = core.groupingSets!;
-  const keys = core.groupBy ?? [];
+  const keys: A.Expr[] = [...(core.groupBy ?? [])];
+  for (const set of sets) for (const e of set) if (!keys.some((k) => sameColumn(k, e))) keys.push(e);
+  // grouping-sets.md: FILL(PREV) and FILL(LINEAR) are not supported with grouping sets.
+  for (const f of core.sampleBy?.fill ?? []) {
+    if (f.kind === "prev" || f.kind === "linear") {
+      throw new SqlError(`FILL(${f.kind.toUpperCase()}) is not supported with grouping sets`, f.pos);
+    }
+  }
+  if (core.latestOn) throw new SqlError("grouping sets are not supported with LATEST ON", core.pos);
   const scope = planFrom(core.from, pc).scope;
   let body: A.QueryBody | undefined;
   for (const set of sets) {
@@ -32,7 +40,8 @@ export function planGroupingSets(
     const branch: A.SelectCore = {
       ...core,
       groupingSets: undefined,
-      groupBy: set.length ? set : undefined,
+      groupBy: core.sampleBy || !set.length ? undefined : set,
+      sampleBy: core.sampleBy ? { ...core.sampleBy, groupingSets: undefined } : undefined,
       items: core.items?.map((i) => {
         const expr = map(i.expr);
         if (expr === i.expr || i.alias) return { ...i, expr };

@@ -483,6 +483,8 @@ export interface SampleBy {
   to?: Expr;
   fill: FillOption[];
   align: { kind: "calendar"; timeZone?: Expr; offset?: Expr } | { kind: "firstObservation" };
+  /** `SAMPLE BY 1h ROLLUP(symbol)`: key sets (grouping-sets.md); planned per set. */
+  groupingSets?: Expr[][];
 }
 
 // ---------------------------------------------------------------- statements

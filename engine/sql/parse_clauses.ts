@@ -25,6 +25,7 @@ export function parseSelectClauses(p: ParseState, core: SelectCore): void {
     // SqlParserTest#testSampleByMissing: `sample on 3h` is "'by' expected" at the word after.
     if (!p.isWord("by", 1)) throw p.expected("'by'", p.peek(1));
     core.sampleBy = parseSampleBy(p);
+    if (core.sampleBy.groupingSets) core.groupingSets = core.sampleBy.groupingSets;
   }
   if (p.acceptWords("group", "by")) parseGroupBy(p, core);
   if (p.acceptWord("having")) core.having = parseExpr(p);
@@ -79,42 +80,10 @@ function parseGroupBy(p: ParseState, core: SelectCore): void {
   let sets: Expr[][] | undefined;
   do {
     const t = p.peek();
-    const w = p.wordAt();
-    if (w === "grouping" && p.isWord("sets", 1)) {
+    const found = parseGroupingSets(p);
+    if (found) {
       if (sets) throw syntaxError("only one ROLLUP, CUBE or GROUPING SETS is supported", t.pos);
-      p.next();
-      p.next();
-      const open = p.expectOp("(");
-      sets = [];
-      do {
-        if (p.isOp("(")) {
-          const inner = p.next();
-          sets.push(p.isOp(")") ? [] : parseExprList(p));
-          p.closeParen(inner);
-        } else sets.push([parseExpr(p)]);
-      } while (p.acceptOp(","));
-      p.closeParen(open);
-    } else if ((w === "rollup" || w === "cube") && p.isOp("(", 1)) {
-      if (sets) throw syntaxError("only one ROLLUP, CUBE or GROUPING SETS is supported", t.pos);
-      p.next();
-      const open = p.next();
-      const cols = parseExprList(p);
-      p.closeParen(open);
-      for (const c of cols) {
-        if (c.kind !== "column") {
-          throw syntaxError("only column references are allowed in " + w.toUpperCase(), c.pos);
-        }
-      }
-      sets = [];
-      if (w === "rollup") {
-        for (let n = cols.length; n >= 0; n--) sets.push(cols.slice(0, n));
-      } else {
-        if (cols.length > 15) throw syntaxError("CUBE supports at most 15 columns", t.pos);
-        const n = cols.length;
-        for (let mask = 0; mask < 1 << n; mask++) {
-          sets.push(cols.filter((_, i) => (mask & (1 << (n - 1 - i))) === 0));
-        }
-      }
+      sets = found;
     } else {
       plain.push(parseExpr(p));
     }
@@ -129,6 +98,52 @@ function parseGroupBy(p: ParseState, core: SelectCore): void {
     for (const e of s) if (!all.some((x) => sameKey(x, e))) all.push(e);
   }
   core.groupBy = all;
+}
+
+/**
+ * `ROLLUP(a, b)` (sets (a,b), (a), ()), `CUBE(a, b)` (every subset) or `GROUPING SETS ((a, b),
+ * (a), ())` at the cursor, as key sets; undefined when none is there. Also after SAMPLE BY's
+ * stride (`SAMPLE BY 1h ROLLUP(symbol)`).
+ */
+export function parseGroupingSets(p: ParseState): Expr[][] | undefined {
+  const t = p.peek();
+  const w = p.wordAt();
+  if (w === "grouping" && p.isWord("sets", 1)) {
+    p.next();
+    p.next();
+    const open = p.expectOp("(");
+    const sets: Expr[][] = [];
+    do {
+      if (p.isOp("(")) {
+        const inner = p.next();
+        sets.push(p.isOp(")") ? [] : parseExprList(p));
+        p.closeParen(inner);
+      } else sets.push([parseExpr(p)]);
+    } while (p.acceptOp(","));
+    p.closeParen(open);
+    return sets;
+  }
+  if ((w !== "rollup" && w !== "cube") || !p.isOp("(", 1)) return undefined;
+  p.next();
+  const open = p.next();
+  const cols = parseExprList(p);
+  p.closeParen(open);
+  for (const c of cols) {
+    if (c.kind !== "column") {
+      throw syntaxError("only column references are allowed in " + w.toUpperCase(), c.pos);
+    }
+  }
+  const sets: Expr[][] = [];
+  if (w === "rollup") {
+    for (let n = cols.length; n >= 0; n--) sets.push(cols.slice(0, n));
+  } else {
+    if (cols.length > 15) throw syntaxError("CUBE supports at most 15 columns", t.pos);
+    const n = cols.length;
+    for (let mask = 0; mask < 1 << n; mask++) {
+      sets.push(cols.filter((_, i) => (mask & (1 << (n - 1 - i))) === 0));
+    }
+  }
+  return sets;
 }
 
 /** Whether two GROUP BY keys name the same column. */

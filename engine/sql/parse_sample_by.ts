@@ -7,6 +7,7 @@ import type { FillOption, SampleBy } from "./ast.ts";
 import { splitAmountUnit } from "./literal.ts";
 import { parseExpr } from "./parse_expr.ts";
 import type { ParseState } from "./parse_state.ts";
+import { parseGroupingSets } from "./parse_clauses.ts";
 
 /** Units of SAMPLE BY (Appendix A): n U T s m h d w M y, case matters. */
 const SAMPLE_UNITS = new Set(["n", "U", "T", "s", "m", "h", "d", "w", "M", "y"]);
@@ -32,6 +33,7 @@ export function parseSampleBy(p: ParseState): SampleBy {
     fill: [],
     align: { kind: "calendar" },
   };
+  sample.groupingSets = parseGroupingSets(p);
   let range = false, fill = false, align = false;
   for (;;) {
     if (!range && (p.isWord("from") || p.isWord("to"))) {

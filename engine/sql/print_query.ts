@@ -2,7 +2,17 @@
  * Prints queries back to SQL that parses to the same tree: WITH, set operations, SELECT
  * blocks (with or without SELECT), sources, joins and every clause.
  */
-import type { FillOption, FromClause, Limit, Query, QueryBody, SampleBy, SelectCore, Source } from "./ast.ts";
+import type {
+  Expr,
+  FillOption,
+  FromClause,
+  Limit,
+  Query,
+  QueryBody,
+  SampleBy,
+  SelectCore,
+  Source,
+} from "./ast.ts";
 import { SOURCE_ALIAS_STOP } from "./keywords.ts";
 import { exprToSql as x, identToText, orderItemsToText, windowToText } from "./printer.ts";
 import { showToText } from "./print_statement.ts";
@@ -139,8 +149,13 @@ export function tableNameToText(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
+function groupingSetsText(sets: Expr[][]): string {
+  return `GROUPING SETS (${sets.map((g) => `(${g.map(x).join(", ")})`).join(", ")})`;
+}
+
 function sampleByToText(s: SampleBy): string {
   let text = `SAMPLE BY ${s.stride}${s.unit}`;
+  if (s.groupingSets) text += ` ${groupingSetsText(s.groupingSets)}`;
   if (s.from) text += ` FROM ${x(s.from)}`;
   if (s.to) text += ` TO ${x(s.to)}`;
   if (s.fill.length > 0) text += ` FILL(${s.fill.map(fillToText).join(", ")})`;
