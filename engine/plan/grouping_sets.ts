@@ -8,6 +8,7 @@ import type * as A from "../sql/ast.ts";
 import { SqlError } from "../base/errors.ts";
 import { isAggregateName } from "../functions/registry.ts";
 import type { PlanContext } from "./plan_context.ts";
+import { baseName } from "./column_names.ts";
 import { planFrom } from "./plan_from.ts";
 import type { PlanNode } from "./plan_node.ts";
 import { planQuery } from "./plan_query.ts";
@@ -45,11 +46,7 @@ export function planGroupingSets(
       items: core.items?.map((i) => {
         const expr = map(i.expr);
         if (expr === i.expr || i.alias) return { ...i, expr };
-        const alias = i.expr.kind === "column"
-          ? i.expr.name
-          : i.expr.kind === "call"
-          ? i.expr.name
-          : undefined;
+        const alias = baseName(i, pc.legacyNames);
         return { ...i, expr, alias };
       }),
       having: core.having ? map(core.having) : undefined,
