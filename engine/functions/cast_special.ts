@@ -79,10 +79,16 @@ export function castSpecial(v: Value, from: ColumnType, to: ColumnType, strict: 
     else if (typeof v === "bigint") unscaled = v * pow10(scale);
     else if (typeof v === "boolean") unscaled = (v ? 1n : 0n) * pow10(scale);
     else if (typeof v === "number") {
+      // A DOUBLE/FLOAT keeps the digits that fit the scale, the rest dropped: QuestDB's explicit
+      // cast is lossy by truncation (CastDoubleToDecimalFunctionFactoryTest#testLossy: 123.456
+      // is 123.45), and one too wide for the precision fails even per row (#testRuntimeCastOverflow).
       unscaled = Number.isInteger(v) && isIntegral(from)
         ? BigInt(v) * pow10(scale)
-        : decimalFromNumber(v, scale);
+        : decimalFromNumber(v, scale, true);
       if (unscaled === undefined) return null; // NaN/Inf are NULL doubles already
+      if (!isIntegral(from) && !fitsPrecision(unscaled, precision)) {
+        throw inconvertible(javaDouble(v), from, to, pos);
+      }
     } else if (typeof v === "string") {
       const p = parseDecimalText(v);
       if (p === undefined) {
@@ -142,3 +148,11 @@ export function commonSpecial(a: ColumnType, b: ColumnType): ColumnType | undefi
 }
 
 export { DoubleArray };
+
+/** Java's Double.toString shape for the error text (1000.0, -1.0E30). */
+function javaDouble(x: number): string {
+  const a = Math.abs(x);
+  if (a >= 1e-3 && a < 1e7) return Number.isInteger(x) ? x.toFixed(1) : String(x);
+  const [m, e] = x.toExponential().split("e");
+  return `${m.includes(".") ? m : m + ".0"}E${Number(e)}`;
+}

@@ -81,10 +81,10 @@ export function formatDecimal(v: bigint, scale: number): string {
 }
 
 /** A double rounded to `scale` digits from its shortest decimal text; undefined for NaN/±Inf. */
-export function decimalFromNumber(x: number, scale: number): bigint | undefined {
+export function decimalFromNumber(x: number, scale: number, truncate = false): bigint | undefined {
   if (!Number.isFinite(x)) return undefined;
   const p = parseDecimalText(String(x));
-  return p === undefined ? undefined : rescale(p.unscaled, p.scale, scale);
+  return p === undefined ? undefined : rescale(p.unscaled, p.scale, scale, truncate);
 }
 
 /** The nearest double of a decimal value. */

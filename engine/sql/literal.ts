@@ -125,8 +125,9 @@ export function splitAmountUnit(t: Token): { amount: number; unit: string } | un
  */
 export function decimalCastOperand(expr: Expr, typeName: string): Expr {
   if (typeName !== "DECIMAL" || expr.kind !== "literal") return expr;
-  if (expr.type !== "double" && expr.type !== "int" && expr.type !== "long") return expr;
+  // Integers are exact already (and keep QuestDB's INT -> DECIMAL error text).
+  if (expr.type !== "double") return expr;
   const text = expr.text.replaceAll("_", "");
-  if (!/^\d+(\.\d*)?$|^\.\d+$/.test(text)) return expr;
+  if (!/^\d+\.\d*$|^\.\d+$/.test(text)) return expr;
   return { ...expr, type: "decimal", value: text };
 }
