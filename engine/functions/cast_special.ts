@@ -84,10 +84,10 @@ export function castSpecial(v: Value, from: ColumnType, to: ColumnType, strict: 
       // is 123.45), and one too wide for the precision fails even per row (#testRuntimeCastOverflow).
       unscaled = Number.isInteger(v) && isIntegral(from)
         ? BigInt(v) * pow10(scale)
-        : decimalFromNumber(v, scale, true);
+        : decimalFromNumber(from.tag === "FLOAT" ? floatDigits(v) : v, scale, true);
       if (unscaled === undefined) return null; // NaN/Inf are NULL doubles already
       if (!isIntegral(from) && !fitsPrecision(unscaled, precision)) {
-        throw inconvertible(javaDouble(v), from, to, pos);
+        throw inconvertible(javaDouble(from.tag === "FLOAT" ? floatDigits(v) : v), from, to, pos);
       }
     } else if (typeof v === "string") {
       const p = parseDecimalText(v);
@@ -155,4 +155,18 @@ function javaDouble(x: number): string {
   if (a >= 1e-3 && a < 1e7) return Number.isInteger(x) ? x.toFixed(1) : String(x);
   const [m, e] = x.toExponential().split("e");
   return `${m.includes(".") ? m : m + ".0"}E${Number(e)}`;
+}
+
+/**
+ * The double nearest the shortest decimal that reads back as the FLOAT `x` (Java's
+ * Float.toString digits): 123.45f is 123.45 to a DECIMAL, not 123.44999694824219
+ * (CastFloatToDecimalFunctionFactoryTest#testRuntimeCast).
+ */
+function floatDigits(x: number): number {
+  if (!Number.isFinite(x)) return x;
+  for (let p = 1; p <= 9; p++) {
+    const y = Number(x.toPrecision(p));
+    if (Math.fround(y) === x) return y;
+  }
+  return x;
 }

@@ -126,8 +126,9 @@ export function splitAmountUnit(t: Token): { amount: number; unit: string } | un
 export function decimalCastOperand(expr: Expr, typeName: string): Expr {
   if (typeName !== "DECIMAL" || expr.kind !== "literal") return expr;
   // Integers are exact already (and keep QuestDB's INT -> DECIMAL error text).
-  if (expr.type !== "double") return expr;
-  const text = expr.text.replaceAll("_", "");
+  if (expr.type !== "double" && expr.type !== "float") return expr;
+  // `1000.0f` reads as its digits too (CastFloatToDecimalFunctionFactoryTest).
+  const text = expr.text.replaceAll("_", "").replace(/[fF]$/, "");
   if (!/^\d+\.\d*$|^\.\d+$/.test(text)) return expr;
   return { ...expr, type: "decimal", value: text };
 }
