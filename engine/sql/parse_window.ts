@@ -68,6 +68,10 @@ export function parseWindowSpec(p: ParseState): WindowSpec {
   if (p.acceptWords("partition", "by")) spec.partitionBy = parseExprList(p);
   if (p.acceptWords("order", "by")) spec.orderBy = parseOrderItems(p);
   const frameWord = p.wordAt();
+  if (frameWord === "groups" && spec.orderBy.length === 0) {
+    // QuestDB 9 (SqlParserTest#testACGroupsWithMissingOrderBy), at the GROUPS keyword.
+    throw syntaxError("GROUPS mode requires an ORDER BY clause", p.peek().pos);
+  }
   if (frameWord === "rows" || frameWord === "range" || frameWord === "groups" || frameWord === "cumulative") {
     spec.frame = parseFrame(p);
   }
