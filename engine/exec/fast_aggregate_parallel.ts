@@ -6,7 +6,7 @@
  * The executor then asks the workers only for chosen nodes. A UNION ALL read branch by branch
  * (union_aggregate.ts) chooses per branch.
  */
-import type { PlanNode } from "../plan/plan_node.ts";
+import { forEachPlanNode, type PlanNode } from "../plan/plan_node.ts";
 import type { Storage, TableSnapshot } from "../storage/api.ts";
 import type { HeapScan } from "./fast_aggregate.ts";
 import { fastShape, heapScanOf, type Shape, usesPartitionStats } from "./fast_aggregate.ts";
@@ -37,20 +37,14 @@ export function markParallelKernels(plan: PlanNode, pool: KernelPool | undefined
       snap.release();
     }
   };
-  const visit = (n: PlanNode) => {
+  forEachPlanNode(plan, (n) => {
     if (n.kind === "aggregate" && aggregateOp(n) === "wasm") {
       const single = fastShape(n);
       const shapes = single ? [single] : unionShapes(n) ?? [];
       const picked = new Set(shapes.flatMap((s, i) => fits(s) ? [i] : []));
       if (picked.size) chosen.set(n, { workers: pool.workers, shapes: picked });
     }
-    if ("input" in n) visit(n.input);
-    if ("left" in n) {
-      visit(n.left);
-      visit(n.right);
-    }
-  };
-  visit(plan);
+  });
 }
 
 /** Workers the plan chose for this aggregate (0: its scans run on this heap). */

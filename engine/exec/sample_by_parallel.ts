@@ -37,7 +37,7 @@ import {
   writeValue,
 } from "../base/values.ts";
 import { type MeasureKind, wasmMemory } from "../../engine-wasm/mod.ts";
-import type { PlanNode, SampleBySpec } from "../plan/plan_node.ts";
+import { forEachPlanNode, type PlanNode, type SampleBySpec } from "../plan/plan_node.ts";
 import type { Storage, TableSnapshot } from "../storage/api.ts";
 import {
   charge,
@@ -199,7 +199,7 @@ export function markParallelSampleBy(
   if (!pool?.workers || !pool.sampleByPartials) return;
   const keyedMin = Math.min(SAMPLE_BY_ROWS_MIN, pool.hashRowsMin ?? SAMPLE_BY_ROWS_MIN);
   const unkeyedMin = Math.min(SAMPLE_BY_UNKEYED_ROWS_MIN, pool.valuesMin ?? SAMPLE_BY_UNKEYED_ROWS_MIN);
-  const visit = (n: PlanNode) => {
+  forEachPlanNode(plan, (n) => {
     const keyed = n.kind === "sampleBy" && keyedShapeOf(n) !== undefined;
     if (n.kind === "sampleBy" && (keyed || (n.spec.keys.length === 0 && unkeyedShapeOf(n)))) {
       const snap = storage.table((n.input as Extract<PlanNode, { kind: "scan" }>).table)?.snapshot();
@@ -207,13 +207,7 @@ export function markParallelSampleBy(
       snap?.release();
       if (rows >= (keyed ? keyedMin : unkeyedMin)) chosen.set(n, pool.workers!);
     }
-    if ("input" in n) visit(n.input);
-    if ("left" in n) {
-      visit(n.left);
-      visit(n.right);
-    }
-  };
-  visit(plan);
+  });
 }
 
 /**

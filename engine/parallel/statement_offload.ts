@@ -22,7 +22,7 @@
 import { asSqlError, type ErrorKind, SqlError } from "../base/errors.ts";
 import type { ColumnType } from "../base/types.ts";
 import type { Batch, Value } from "../base/values.ts";
-import type { PlanNode } from "../plan/plan_node.ts";
+import { forEachPlanNode, type PlanNode } from "../plan/plan_node.ts";
 import { isConst } from "../plan/bound.ts";
 import { explainPlan } from "../plan/explain.ts";
 import { checkCancelled, type ExecContext, releaseAll } from "../exec/exec_context.ts";
@@ -393,7 +393,7 @@ function scannedRows(snap: TableSnapshot, scan: ScanNode): number {
  */
 function symbolShare(plan: PlanNode, scan: ScanNode, snap: TableSnapshot): number {
   let share = 1;
-  const visit = (n: PlanNode) => {
+  forEachPlanNode(plan, (n) => {
     if (n.kind === "filter" && n.input === scan) {
       const p = predicateOf(n.predicate, scan.columns);
       for (const leaf of p?.kind === "and" ? p.all : p ? [p] : []) {
@@ -402,13 +402,7 @@ function symbolShare(plan: PlanNode, scan: ScanNode, snap: TableSnapshot): numbe
         share = Math.min(share, leaf.values.length / Math.max(1, keys));
       }
     }
-    if ("input" in n) visit(n.input);
-    if ("left" in n) {
-      visit(n.left);
-      visit(n.right);
-    }
-  };
-  visit(plan);
+  });
   return share;
 }
 
@@ -460,7 +454,7 @@ const LATEST_KEYS_LIGHT = 4096;
  */
 function fewKeyLatest(plan: PlanNode, snapOf: (table: string) => TableSnapshot | undefined): Set<PlanNode> {
   const light = new Set<PlanNode>();
-  const visit = (n: PlanNode) => {
+  forEachPlanNode(plan, (n) => {
     if (n.kind === "latestBy") {
       let input = n.input;
       while (input.kind === "filter") input = input.input;
@@ -477,12 +471,6 @@ function fewKeyLatest(plan: PlanNode, snapOf: (table: string) => TableSnapshot |
       }
       if (combos <= LATEST_KEYS_LIGHT) light.add(n);
     }
-    if ("input" in n) visit(n.input);
-    if ("left" in n) {
-      visit(n.left);
-      visit(n.right);
-    }
-  };
-  visit(plan);
+  });
   return light;
 }

@@ -203,3 +203,20 @@ export interface SampleBySpec {
 export function shape(columns: OutputColumn[], timestampIndex = -1): Base {
   return { columns, timestampIndex };
 }
+
+/**
+ * Calls `fn` on every node of `plan`, each before its inputs (a join's left before its right),
+ * with the node it is an input of: the walk the planner's marking passes share.
+ */
+export function forEachPlanNode(
+  plan: PlanNode,
+  fn: (n: PlanNode, parent?: PlanNode) => void,
+  parent?: PlanNode,
+): void {
+  fn(plan, parent);
+  if ("input" in plan) forEachPlanNode(plan.input, fn, plan);
+  if ("left" in plan) {
+    forEachPlanNode(plan.left, fn, plan);
+    forEachPlanNode(plan.right, fn, plan);
+  }
+}

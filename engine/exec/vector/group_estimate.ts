@@ -19,7 +19,7 @@
 import { keyText } from "../../base/key_text.ts";
 import type { Batch, Vector } from "../../base/values.ts";
 import type { BoundExpr } from "../../plan/bound.ts";
-import type { PlanNode } from "../../plan/plan_node.ts";
+import { forEachPlanNode, type PlanNode } from "../../plan/plan_node.ts";
 import type { Storage, TableSnapshot } from "../../storage/api.ts";
 import { gather } from "../batch_util.ts";
 import { batchSelect } from "./batch_eval.ts";
@@ -83,15 +83,9 @@ export async function estimateGroups(
   shapeOf: (n: PlanNode) => EstimateShape | undefined,
 ): Promise<void> {
   const nodes: PlanNode[] = [];
-  const visit = (n: PlanNode) => {
+  forEachPlanNode(plan, (n) => {
     if (n.kind === "aggregate" || n.kind === "distinct") nodes.push(n);
-    if ("input" in n) visit(n.input);
-    if ("left" in n) {
-      visit(n.left);
-      visit(n.right);
-    }
-  };
-  visit(plan);
+  });
   for (const n of nodes) {
     const shape = shapeOf(n);
     if (!shape) continue;

@@ -43,7 +43,7 @@ import {
 } from "../../base/values.ts";
 import type { BoundExpr } from "../../plan/bound.ts";
 import { conjuncts } from "../../plan/intervals_from_where.ts";
-import type { PlanNode } from "../../plan/plan_node.ts";
+import { forEachPlanNode, type PlanNode } from "../../plan/plan_node.ts";
 import type { Storage, TableSnapshot } from "../../storage/api.ts";
 import { gather, gatherData, rowsToBatches } from "../batch_util.ts";
 import { charge, checkCancelled, type ExecContext, pace, paceDue, snapshotOf } from "../exec_context.ts";
@@ -507,7 +507,7 @@ function denseOf(shape: Shape, snap: TableSnapshot): DenseKey[] | undefined {
  */
 export function markParallelHash(plan: PlanNode, pool: ParallelHash | undefined, storage: Storage): void {
   if (!pool || pool.workers === 0) return;
-  const visit = (n: PlanNode, parent?: PlanNode) => {
+  forEachPlanNode(plan, (n, parent) => {
     if (n.kind === "aggregate" || (n.kind === "distinct" && parent?.kind !== "limit")) {
       const shape = shapeFor(n);
       if (shape) {
@@ -544,13 +544,7 @@ export function markParallelHash(plan: PlanNode, pool: ParallelHash | undefined,
     }
     // UNION/INTERSECT/EXCEPT of two large scans: hash partitions on the workers (setop_parallel.ts).
     if (n.kind === "setop" && markParallelSetOp(n, storage, pool.hashRowsMin)) chosen.set(n, pool.workers);
-    if ("input" in n) visit(n.input, n);
-    if ("left" in n) {
-      visit(n.left, n);
-      visit(n.right, n);
-    }
-  };
-  visit(plan);
+  });
 }
 
 /**

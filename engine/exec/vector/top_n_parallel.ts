@@ -37,7 +37,7 @@ import { type ColumnType, T } from "../../base/types.ts";
 import type { Batch, Interval, SymbolDict, Value, Vector } from "../../base/values.ts";
 import { BATCH_ROWS_MAX } from "../../base/limits.ts";
 import { type BoundExpr, walkBound } from "../../plan/bound.ts";
-import type { PlanNode } from "../../plan/plan_node.ts";
+import { forEachPlanNode, type PlanNode } from "../../plan/plan_node.ts";
 import type { Storage, TableSnapshot } from "../../storage/api.ts";
 import { batchToRows, gather, rowsToBatches } from "../batch_util.ts";
 import { compilePredicate } from "../compile_expr.ts";
@@ -271,7 +271,7 @@ export function markParallelTopN(
 ): void {
   if (!pool?.workers || !pool.topNPartials) return;
   const min = pool.hashRowsMin ?? Infinity;
-  const visit = (n: PlanNode) => {
+  forEachPlanNode(plan, (n) => {
     const top = n.kind === "limit" ? topNOf(n) : undefined;
     if (top && top.keep > 0 && top.keep <= KEEP_MAX) {
       const shape = shapeOf(top.sort);
@@ -282,13 +282,7 @@ export function markParallelTopN(
         if (rows >= min) chosen.set(top.sort, pool.workers!);
       }
     }
-    if ("input" in n) visit(n.input);
-    if ("left" in n) {
-      visit(n.left);
-      visit(n.right);
-    }
-  };
-  visit(plan);
+  });
 }
 
 /** Workers the plan chose for this top-N sort (0: it runs on the main thread). */
