@@ -80,6 +80,17 @@ export function toDouble(v: Value): number | null {
 }
 
 /** A number or bigint scalar as a bigint (doubles truncate toward zero); NULL stays null. */
+/** The arguments as doubles, or null when one is NULL (numeric functions: NULL in, NULL out). */
+export function doublesOf(vals: Value[]): number[] | null {
+  const xs: number[] = [];
+  for (const v of vals) {
+    const x = toDouble(v);
+    if (x === null) return null;
+    xs.push(x);
+  }
+  return xs;
+}
+
 export function toBigInt(v: Value): bigint | null {
   if (v === null) return null;
   if (typeof v === "bigint") return v;

@@ -10,6 +10,7 @@ import { type ColumnType, isIntegral, isNumeric, numericRank, T, typeName } from
 import { dbl, int32, type Value } from "../base/values.ts";
 import {
   aliases,
+  doublesOf,
   isIntArg,
   isNumArg,
   isText,
@@ -35,13 +36,8 @@ export function doubleFn(name: string, arity: number, f: (...xs: number[]) => nu
       returns: T.DOUBLE,
       numeric: f,
       eval: (vals) => {
-        const xs: number[] = [];
-        for (const v of vals) {
-          const x = toDouble(v);
-          if (x === null) return null;
-          xs.push(x);
-        }
-        return dbl(f(...xs));
+        const xs = doublesOf(vals);
+        return xs && dbl(f(...xs));
       },
     };
   };

@@ -12,7 +12,7 @@
  */
 import { SqlError } from "../base/errors.ts";
 import { T } from "../base/types.ts";
-import { isNumArg, noMatch, scalar, toDouble } from "./_util.ts";
+import { doublesOf, isNumArg, noMatch, scalar } from "./_util.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 
 /** Mean Earth radius in metres. */
@@ -31,13 +31,8 @@ function spatial(
     return {
       returns,
       eval: (vals) => {
-        const xs: number[] = [];
-        for (const v of vals) {
-          const x = toDouble(v);
-          if (x === null) return null;
-          xs.push(x);
-        }
-        return f(xs);
+        const xs = doublesOf(vals);
+        return xs && f(xs);
       },
     };
   });

@@ -23,8 +23,13 @@
 import type { ColumnType } from "../../base/types.ts";
 import type { Batch, SymbolDict } from "../../base/values.ts";
 import { parseTimestamp } from "../../functions/timestamp_parse.ts";
-import { FIXED_NANOS, floorStrideFrom, parseStride, truncUnit } from "../../functions/datetime_units.ts";
-import { monthsBetween } from "../../functions/datetime_calendar.ts";
+import {
+  FIXED_NANOS,
+  floorStrideFrom,
+  parseStride,
+  truncUnit,
+  unitsBetween,
+} from "../../functions/datetime_units.ts";
 import { type BoundExpr, walkBound } from "../../plan/bound.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
 import type { InlineField } from "./batch_time.ts";
@@ -585,7 +590,7 @@ function call(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
     if (letter === "M" || letter === "y") {
       // Calendar units: whole months between the two civil dates (the row path's unitsBetween).
       const a = node(g, e.args[1]), b = node(g, e.args[2]);
-      const f = g.konst(letter === "M" ? monthsApart : yearsApart);
+      const f = g.konst((x: number, y: number) => Number(unitsBetween(BigInt(x), BigInt(y), letter, "us")));
       return {
         v: g.tmp(`${a.v} !== ${a.v} || ${b.v} !== ${b.v} ? NaN : ${f}(${a.v}, ${b.v})`),
         repr: "num",
@@ -1468,13 +1473,3 @@ export function compileFusedLoop(
 }
 
 const fusedLoops = new Map<string, FusedLoopFn>();
-
-/** Whole months between two microsecond timestamps held as doubles (datediff('M')). */
-function monthsApart(a: number, b: number): number {
-  return monthsBetween(BigInt(a), BigInt(b), "us");
-}
-
-/** Whole years between two microsecond timestamps held as doubles (datediff('y')). */
-function yearsApart(a: number, b: number): number {
-  return Math.trunc(monthsBetween(BigInt(a), BigInt(b), "us") / 12);
-}
