@@ -14,6 +14,7 @@ import {
   isIntArg,
   isTextArg,
   noMatch,
+  type TimeArg,
   timeArg,
 } from "./datetime_args.ts";
 import type { TimeUnit } from "./datetime_calendar.ts";
@@ -30,7 +31,7 @@ import {
   unitsBetween,
 } from "./datetime_units.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
-import { localToUtcTicks, requireTimeZone, utcToLocalTicks } from "./timezone.ts";
+import { localToUtcTicks, requireTimeZone, utcToLocalTicks, type ZoneRules } from "./timezone.ts";
 
 function invalidUnit(text: string, pos: number): SqlError {
   return new SqlError(`invalid unit '${text}'`, pos);
@@ -50,25 +51,65 @@ function bindDateAdd(args: BoundArg[]): ScalarBinding | string {
   }
   const ta = timeArg(args[2]);
   if (!ta || (args.length === 4 && !isTextArg(args[3]))) return noMatch("dateadd", args);
+  if (args.length === 4) return bindDateAddTz(args, ta);
   constLetter(args[0]);
-  const tzText = args.length === 4 ? constText(args[3]) : undefined;
-  const zone = typeof tzText === "string" ? requireTimeZone(tzText, args[3].pos) : undefined;
   const unit = ta.unit;
   return {
     returns: ta.type,
-    argTypes: args.length === 4
-      ? [args[0].type, args[1].type, ta.type, args[3].type]
-      : [args[0].type, args[1].type, ta.type],
-    eval: ([u, n, t, tz]) => {
+    argTypes: [args[0].type, args[1].type, ta.type],
+    eval: ([u, n, t]) => {
       const count = intOf(n);
       if (u === null || count === null || t === null || !isUnitLetter(u as string)) return null;
-      if (args.length === 3) return addUnits(t as bigint, u as string, count, unit);
-      if (tz === null) return null;
-      const rules = zone ?? requireTimeZone(tz as string);
+      return addUnits(t as bigint, u as string, count, unit);
+    },
+  };
+}
+
+/**
+ * dateadd with a time zone refuses what the three-argument form turns into NULL, as QuestDB's
+ * TimestampAddWithTimezoneFunctionFactory does: a NULL stride ("`null` is not a valid stride", at
+ * bind time when constant, else per row even for a NULL timestamp), a NULL or unknown zone and an
+ * unknown period. Constant zone and period are checked at bind time, the zone first.
+ */
+function bindDateAddTz(args: BoundArg[], ta: TimeArg): ScalarBinding {
+  const [period, stride, , tzArg] = args;
+  const { type, unit } = ta;
+  const constPeriod = period.constant ? ((period.value ?? null) as string | null) : undefined;
+  const constTz = tzArg.constant ? ((tzArg.value ?? null) as string | null) : undefined;
+  const bound = constPeriod !== undefined && constTz !== undefined;
+  let zone: ZoneRules | undefined;
+  if (bound) {
+    zone = requireTimeZone(constTz ?? "", tzArg.pos);
+    if (constPeriod === null || !isUnitLetter(constPeriod)) {
+      throw new SqlError(`invalid time period [unit=${constPeriod ?? ""}]`, period.pos);
+    }
+    if (stride.constant && intOf(stride.value ?? null) === null) throw nullStride(stride.pos);
+  }
+  return {
+    returns: type,
+    argTypes: [period.type, stride.type, type, tzArg.type],
+    eval: ([u, n, t, tz]) => {
+      const count = intOf(n);
+      if (bound) {
+        if (count === null) throw nullStride(stride.pos);
+        if (t === null) return null;
+      } else {
+        if (t === null) return null;
+        if (count === null) throw nullStride(stride.pos);
+        if (tz === null) throw new SqlError("NULL timezone", tzArg.pos);
+      }
+      const rules = zone ?? requireTimeZone(tz as string, tzArg.pos);
+      if (u === null || !isUnitLetter(u as string)) {
+        throw new SqlError(`invalid period [period=${u ?? ""}]`, period.pos);
+      }
       const local = addUnits(utcToLocalTicks(rules, t as bigint, unit), u as string, count, unit);
       return localToUtcTicks(rules, local, unit);
     },
   };
+}
+
+function nullStride(pos: number): SqlError {
+  return new SqlError("`null` is not a valid stride", pos);
 }
 
 /** datediff(unit, a, b) (§14.2): absolute whole units, both values in the finer unit. */

@@ -5,6 +5,7 @@
  */
 import { type ColumnType, isNumeric, T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
+import { SqlError } from "../base/errors.ts";
 import { constText, fn, isTextArg, memo, noMatch, timeArg, timeArgKeepingDate } from "./datetime_args.ts";
 import type { TimeUnit } from "./datetime_calendar.ts";
 import {
@@ -90,7 +91,7 @@ function bindToStr(args: BoundArg[]): ScalarBinding | string {
 
 /**
  * to_timezone(ts, tz) and to_utc(ts, tz) (§14.4). A constant zone must be valid (error at bind);
- * a per-row zone that is unknown leaves the value unchanged, as QuestDB's variable-zone
+ * a per-row zone that is unknown or NULL leaves the value unchanged, as QuestDB's variable-zone
  * functions do.
  */
 function zoneShift(name: string, toLocal: boolean): ScalarFunction {
@@ -99,6 +100,8 @@ function zoneShift(name: string, toLocal: boolean): ScalarFunction {
     const ta = timeArg(args[0]);
     if (!ta) return noMatch(name, args);
     const tz = constText(args[1]);
+    // A NULL constant zone is refused (ToUTCTimestampFunctionFactoryTest#testNullConstantTimeZone).
+    if (tz === null) throw new SqlError("timezone must not be null", args[1].pos);
     const zone = typeof tz === "string" ? requireTimeZone(tz, args[1].pos) : undefined;
     const shift = (rules: ZoneRules, t: bigint) =>
       toLocal ? utcToLocalTicks(rules, t, ta.unit) : localToUtcTicks(rules, t, ta.unit);
@@ -106,7 +109,8 @@ function zoneShift(name: string, toLocal: boolean): ScalarFunction {
       returns: ta.type,
       argTypes: [ta.type, args[1].type],
       eval: ([t, z]) => {
-        if (t === null || z === null) return null;
+        if (t === null) return null;
+        if (z === null) return t;
         const rules = zone ?? resolveTimeZone(z as string);
         return rules ? shift(rules, t as bigint) : t;
       },

@@ -165,7 +165,8 @@ export function localOffsetSeconds(rules: ZoneRules, localSeconds: number): numb
 function resolveUncached(tz: string): ZoneRules | undefined {
   const name = tz.trim();
   if (name === "") return undefined;
-  const offset = parseOffsetSeconds(name);
+  // QuestDB's offset parser also takes an unsigned two-digit hour ('08:00', '0800').
+  const offset = parseOffsetSeconds(/^\d\d/.test(name) ? "+" + name : name);
   if (offset !== undefined) return offset === 0 ? FIXED_UTC : fixedZone(name, offset);
   const intl = intlZone(name);
   if (intl) return intl;
