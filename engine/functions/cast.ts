@@ -347,12 +347,13 @@ export function parseLong256Text(s: string): bigint | undefined {
 
 /**
  * Base-32 geohash text → the top `bits` bits; undefined when too short or not geohash text.
- * As QuestDB's GeoHashes.fromStringTruncatingNl, only the first 12 characters (60 bits) are read
- * (GeoHashQueryTest#testGeoHashReadAllCharLengths stores '1234567890quest' in a geohash(12c) as
- * '1234567890qu').
+ * As QuestDB's GeoHashes.fromStringTruncatingNl, only the characters the precision needs are
+ * read (GeoHashQueryTest#testGeoHashReadAllCharLengths stores '1234567890quest' in a
+ * geohash(12c) as '1234567890qu'; UnionAllCastTest#testStrGeoShort casts 'xkl921', whose 'l' is
+ * no geohash character, to 'xk').
  */
 export function parseGeohashText(text: string, bits: number): bigint | undefined {
-  const s = text.slice(0, 12);
+  const s = text.slice(0, Math.ceil(bits / 5));
   if (s.length * 5 < bits) return undefined;
   let v = 0n;
   for (const c of s) {

@@ -98,12 +98,17 @@ function branchType(node: PlanNode, i: number): ColumnType {
 /**
  * The union type of two branch columns: commonType, except that CHAR against SHORT, INT or
  * LONG takes the number (the CHAR's digit converted, as QuestDB 9's UnionAllCastTest
- * #testShortChar, #testIntChar, #testLongChar; against BYTE it stays text, #testCharByte).
+ * #testShortChar, #testIntChar, #testLongChar; against BYTE it stays text, #testCharByte), and
+ * STRING or VARCHAR against a GEOHASH takes the geohash.
  */
 function setOpType(a: ColumnType, b: ColumnType): ColumnType {
   const wide = ["SHORT", "INT", "LONG"];
   if (a.tag === "CHAR" && wide.includes(b.tag)) return b;
   if (b.tag === "CHAR" && wide.includes(a.tag)) return a;
+  // Text against a geohash takes the geohash, the text cut to its precision (#testStrGeoShort).
+  const text = ["STRING", "VARCHAR"];
+  if (a.tag === "GEOHASH" && text.includes(b.tag)) return a;
+  if (b.tag === "GEOHASH" && text.includes(a.tag)) return b;
   // Arrays: the one of more dimensions, also against a number (a one-element array) or NULL.
   if (a.tag === "ARRAY" || b.tag === "ARRAY") {
     const other = a.tag === "ARRAY" ? b : a;
