@@ -67,7 +67,15 @@ export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanC
   const leftTs = leftIn.timestampIndex;
   const rightTs = rightIn.timestampIndex;
   if (leftTs < 0) throw new SqlError("left side of time series join has no timestamp", j.pos);
-  if (rightTs < 0) throw new SqlError("right side of time series join has no timestamp", j.source.pos);
+  if (rightTs < 0) throw new SqlError("right side of time series join has no timestamp", j.pos);
+  // A side sorted by its timestamp descending cannot be merged (JoinTest
+  // #testLtJoinLeftTimestampDescOrder, #testLtJoinRightTimestampDescOrder: both at the join).
+  if (descendingTs(leftIn)) {
+    throw new SqlError("left side of time series join doesn't have ASC timestamp order", j.pos);
+  }
+  if (descendingTs(rightIn)) {
+    throw new SqlError("right side of time series join doesn't have ASC timestamp order", j.pos);
+  }
   const leftWidth = left.node.columns.length;
   const leftHidden = leftIn !== left.node, rightHidden = rightIn !== right.node;
   const scope = Scope.concat(left.scope, right.scope, leftHidden ? -1 : leftTs);
@@ -154,6 +162,15 @@ export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanC
  * joined ASOF): QuestDB still joins on the table's timestamp (asof-join.md, "Default
  * behavior"), so the projection carries it as an extra last column, dropped after the join.
  */
+/** Is the node's output ordered by its designated timestamp descending (ORDER BY ts DESC)? */
+function descendingTs(node: PlanNode): boolean {
+  let n = node;
+  while (n.kind === "project" || n.kind === "filter" || n.kind === "limit") n = n.input;
+  if (n.kind === "scan") return n.reverse && n.timestampIndex >= 0;
+  return n.kind === "sort" && n.timestampIndex >= 0 && n.keys[0]?.index === n.timestampIndex &&
+    n.keys[0].desc;
+}
+
 export function withHiddenTimestamp(node: PlanNode): PlanNode {
   if (node.timestampIndex >= 0 || node.kind !== "project" || node.input.timestampIndex < 0) return node;
   const at = node.input.timestampIndex;
