@@ -112,6 +112,34 @@ function nullStride(pos: number): SqlError {
   return new SqlError("`null` is not a valid stride", pos);
 }
 
+/**
+ * date_trunc(unit, ts, tz): truncates on the local wall-clock time of a constant zone and returns
+ * the UTC instant of the local boundary, as QuestDB's DateTruncWithTimezoneFunctionFactory. The
+ * unit must be a constant; a per-row zone is refused ("const expected").
+ */
+function bindDateTruncTz(args: BoundArg[]): ScalarBinding | string {
+  const [unitArg, tsArg, tzArg] = args;
+  const ta = timeArg(tsArg);
+  if (!isTextArg(unitArg) || !unitArg.constant || !ta || !isTextArg(tzArg)) {
+    return noMatch("date_trunc", args);
+  }
+  const text = constText(unitArg);
+  if (text === null || text === undefined) throw invalidUnit("null", unitArg.pos);
+  const word = truncUnit(text);
+  if (word === undefined) throw invalidUnit(text, unitArg.pos);
+  if (!tzArg.constant) throw new SqlError("const expected", tzArg.pos);
+  const rules = requireTimeZone(constText(tzArg) ?? "", tzArg.pos);
+  return {
+    returns: ta.type,
+    argTypes: [unitArg.type, ta.type, tzArg.type],
+    eval: ([, t]) => {
+      if (t === null) return null;
+      const local = truncate(utcToLocalTicks(rules, t as bigint, ta.unit), word, ta.unit);
+      return localToUtcTicks(rules, local, ta.unit);
+    },
+  };
+}
+
 /** datediff(unit, a, b) (§14.2): absolute whole units, both values in the finer unit. */
 function bindDateDiff(args: BoundArg[]): ScalarBinding | string {
   if (args.length !== 3 || !isTextArg(args[0])) return noMatch("datediff", args);
@@ -133,6 +161,7 @@ function bindDateDiff(args: BoundArg[]): ScalarBinding | string {
 
 /** date_trunc(unit, ts) (§14.2). */
 function bindDateTrunc(args: BoundArg[]): ScalarBinding | string {
+  if (args.length === 3) return bindDateTruncTz(args);
   if (args.length !== 2 || !isTextArg(args[0])) return noMatch("date_trunc", args);
   const ta = timeArg(args[1]);
   if (!ta) return noMatch("date_trunc", args);

@@ -52,7 +52,9 @@ const ABBREVIATIONS: Record<string, string> = {
   PST: "America/Los_Angeles",
   SST: "Pacific/Guadalcanal",
   VST: "Asia/Ho_Chi_Minh",
-  EST: "-05:00",
+  // QuestDB matches EST among its locale's zone names, which gives New York's rules: July is
+  // -04:00 (TimestampAtTimeZoneTest#testBareColumnOperand), not Java's fixed SHORT_IDS -05:00.
+  EST: "America/New_York",
   MST: "-07:00",
   HST: "-10:00",
   CEST: "CET",
@@ -168,10 +170,10 @@ function resolveUncached(tz: string): ZoneRules | undefined {
   // QuestDB's offset parser also takes an unsigned two-digit hour ('08:00', '0800').
   const offset = parseOffsetSeconds(/^\d\d/.test(name) ? "+" + name : name);
   if (offset !== undefined) return offset === 0 ? FIXED_UTC : fixedZone(name, offset);
-  const intl = intlZone(name);
-  if (intl) return intl;
+  // Abbreviations first: ICU also knows EST, MST and HST, as fixed offsets.
   const alias = ABBREVIATIONS[name.toUpperCase()];
-  return alias === undefined ? undefined : resolveUncached(alias);
+  if (alias !== undefined) return resolveUncached(alias);
+  return intlZone(name);
 }
 
 function fixedZone(id: string, offsetSeconds: number): ZoneRules {

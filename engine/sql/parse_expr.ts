@@ -202,6 +202,10 @@ function parseInfix(p: ParseState, left: Expr, minPrec: number): Expr | undefine
   }
   const word = p.wordAt();
   if (word === undefined) return undefined;
+  if (word === "at" && p.wordAt(1) === "time" && p.wordAt(2) !== "zone") {
+    // QuestDB's hint for a half-written AT TIME ZONE (TimestampAtTimeZoneTest#testFail2).
+    throw syntaxError("did you mean 'at time zone <tz>'?", p.peek(2).pos);
+  }
   if (word === "at" && p.wordAt(1) === "time" && p.wordAt(2) === "zone") {
     // PostgreSQL's AT TIME ZONE binds tighter than `*` and looser than unary minus (pg_at_time_zone.ts).
     if (PREC.unary < minPrec) return undefined;

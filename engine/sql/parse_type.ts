@@ -31,7 +31,7 @@ export function parseType(p: ParseState): TypeSpec {
   const lower = first.value.toLowerCase();
   if (lower === "double" && p.isWord("precision")) p.next();
   // PostgreSQL's spelled-out `timestamp with time zone` / `timestamp without time zone` (BI
-  // tools' casts): both are TIMESTAMP here; the text keeps which one it was for AT TIME ZONE.
+  // tools' casts): both are TIMESTAMP here.
   if (
     lower === "timestamp" && (p.isWord("with") || p.isWord("without")) && p.wordAt(1) === "time" &&
     p.wordAt(2) === "zone"
