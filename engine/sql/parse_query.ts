@@ -44,8 +44,14 @@ export function parseQuery(p: ParseState, ctes?: WithPrefix): Query {
     orderBy: [],
   };
   query.body = parseSetChain(p, query.body, { n: 0 });
+  const clause = p.isWord("order") || p.isWord("limit") ? p.peek() : undefined;
   if (p.acceptWords("order", "by")) query.orderBy = parseOrderItems(p);
   if (p.isWord("limit")) query.limit = parseLimit(p);
+  // ORDER BY or LIMIT ends a set operation: a branch other than the last cannot hold one
+  // unparenthesised (UnionTest#testSetOperationsRejectsOrderByAndLimitInAllButLastDirectQuery).
+  if (clause && p.wordAt() !== undefined && SET_OPERATORS.has(p.wordAt()!)) {
+    throw syntaxError(`unexpected token '${clause.text.toLowerCase()}'`, clause.pos);
+  }
   p.leave();
   return query;
 }
