@@ -321,6 +321,20 @@ export function parseText(s: string, to: ColumnType): Value | undefined {
   }
 }
 
+/**
+ * Text stored into a column: as parseText, except that a whole number is ticks for the time
+ * types before any ISO reading, as QuestDB's implicitCastStrAsTimestamp (SqlUtilTest
+ * #testParseStrTimestamp: '200' is 1970-01-01T00:00:00.000200Z; InsertCastTest
+ * #testCastStrToDateLit: '45' into a DATE is 45 ms). Comparisons keep '2021' a year.
+ */
+export function parseStoredText(s: string, to: ColumnType): Value | undefined {
+  if (TIME_UNITS[to.tag]) {
+    const n = parseIntegerText(s);
+    if (n !== undefined && n <= LONG_MAX && n > LONG_NULL) return n;
+  }
+  return parseText(s, to);
+}
+
 /** `[+-]digits` with an optional `L` suffix, as a bigint; undefined otherwise. */
 export function parseIntegerText(s: string): bigint | undefined {
   return /^[+-]?\d+[lL]?$/.test(s) ? BigInt(s.replace(/[lL]$/, "")) : undefined;
@@ -394,7 +408,8 @@ export function assignable(from: ColumnType, to: ColumnType, constantValue?: Val
     case "DATE":
     case "TIMESTAMP":
     case "TIMESTAMP_NS":
-      return isIntegral(from) || timeUnitOf(from) !== undefined || textSource;
+      // A CHAR digit stores as that many ticks (InsertCastTest#testCastCharToDateLit).
+      return isIntegral(from) || timeUnitOf(from) !== undefined || textSource || from.tag === "CHAR";
     case "STRING":
     case "VARCHAR":
     case "SYMBOL":
@@ -410,7 +425,8 @@ export function assignable(from: ColumnType, to: ColumnType, constantValue?: Val
     case "LONG256":
       return textSource;
     case "GEOHASH":
-      return textSource || (from.tag === "GEOHASH" && from.geoBits >= to.geoBits);
+      // A CHAR is a one-character geohash (InsertCastTest#testCastCharToGeoByteLit).
+      return textSource || from.tag === "CHAR" || (from.tag === "GEOHASH" && from.geoBits >= to.geoBits);
     default:
       return false;
   }
@@ -431,14 +447,25 @@ function fitsInteger(v: Value, to: ColumnType): boolean {
  * (`inconvertible value: 300 [INT -> BYTE]`), text that does not parse
  * (``inconvertible value: `abc` [STRING -> INT]``).
  */
-export function convertForAssign(v: Value, from: ColumnType, to: ColumnType, pos: number): Value {
+export function convertForAssign(
+  v: Value,
+  from: ColumnType,
+  to: ColumnType,
+  pos: number,
+  designated = false,
+): Value {
   if (!assignable(from, to, v)) {
     if (isIntegral(from) && isIntegral(to)) throw inconvertibleValue(v, from, to, pos);
     throw new SqlError(`inconvertible types: ${typeName(from)} -> ${typeName(to)}`, pos);
   }
   if (v === null) return nullValueOf(to);
-  if (isTextOrChar(from) && !isTextOrChar(to) && !(from.tag === "CHAR" && isNumeric(to))) {
-    const parsed = parseText(v as string, to);
+  if (from.tag === "CHAR" && (isNumeric(to) || TIME_UNITS[to.tag])) {
+    return castText(v as string, from, to, {});
+  }
+  if (isTextOrChar(from) && !isTextOrChar(to)) {
+    // The designated timestamp of VALUES keeps the literal reading ('2000' is a year,
+    // InsertCastTest#testCastVarcharToDesignatedTimestamp); other columns store text as ticks first.
+    const parsed = designated ? parseText(v as string, to) : parseStoredText(v as string, to);
     if (parsed === undefined) throw inconvertibleValue(v, from, to, pos);
     return parsed;
   }
