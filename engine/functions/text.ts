@@ -163,13 +163,24 @@ function bindStrpos(name: string) {
   };
 }
 
+/** QuestDB's cairo.sql.string.function.buffer.max.size: the longest text replace() may build. */
+const REPLACE_LENGTH_MAX = 1_048_576;
+
 function bindReplace(args: BoundArg[]): ScalarBinding | string {
   if (args.length !== 3 || !args.every((a) => isTextArg(a.type))) return noMatch("replace", args);
   return {
     returns: textResult(args[0].type),
     eval: ([s, from, to]) => {
       if (s === null || from === null || to === null) return null;
-      return (from as string) === "" ? s : (s as string).replaceAll(from as string, to as string);
+      if ((from as string) === "") return s;
+      const out = (s as string).replaceAll(from as string, to as string);
+      if (out.length > REPLACE_LENGTH_MAX) {
+        // ReplaceStrFunctionFactoryTest#testWhenChainedCallsExceedsMaxLengthExceptionIsThrown
+        throw new SqlError(
+          `breached memory limit set for replace(SSS) [maxLength=${REPLACE_LENGTH_MAX}, requiredLength=${out.length}]`,
+        );
+      }
+      return out;
     },
   };
 }
