@@ -99,7 +99,8 @@ function branchType(node: PlanNode, i: number): ColumnType {
  * The union type of two branch columns: commonType, except that CHAR against SHORT, INT or
  * LONG takes the number (the CHAR's digit converted, as QuestDB 9's UnionAllCastTest
  * #testShortChar, #testIntChar, #testLongChar; against BYTE it stays text, #testCharByte), and
- * STRING or VARCHAR against a GEOHASH takes the geohash.
+ * STRING or VARCHAR against a GEOHASH takes the geohash, VARCHAR against SYMBOL is VARCHAR and
+ * LONG against FLOAT is FLOAT.
  */
 function setOpType(a: ColumnType, b: ColumnType): ColumnType {
   const wide = ["SHORT", "INT", "LONG"];
@@ -109,6 +110,14 @@ function setOpType(a: ColumnType, b: ColumnType): ColumnType {
   const text = ["STRING", "VARCHAR"];
   if (a.tag === "GEOHASH" && text.includes(b.tag)) return a;
   if (b.tag === "GEOHASH" && text.includes(a.tag)) return b;
+  // LONG widens to FLOAT in a union (ColumnType.isToSameOrWider), not to DOUBLE
+  // (UnionAllCastTest#testFloatLong prints the long branch as floats: 4.6895921E15).
+  if ((a.tag === "LONG" && b.tag === "FLOAT") || (a.tag === "FLOAT" && b.tag === "LONG")) return T.FLOAT;
+  // VARCHAR outranks every other type but STRING (ColumnType.commonWideningType): against a
+  // SYMBOL the union is VARCHAR (UnionTest#testUnionVarcharAndSymbol).
+  if ((a.tag === "VARCHAR" && b.tag === "SYMBOL") || (a.tag === "SYMBOL" && b.tag === "VARCHAR")) {
+    return T.VARCHAR;
+  }
   // Arrays: the one of more dimensions, also against a number (a one-element array) or NULL.
   if (a.tag === "ARRAY" || b.tag === "ARRAY") {
     const other = a.tag === "ARRAY" ? b : a;
