@@ -11,6 +11,22 @@ export function drawNull(r: RandomSource, rate: number): boolean {
   return rate > 0 && r.nextInt(rate) === 0;
 }
 
+/**
+ * Whether this draw is NULL under a numeric generator's `nanRate` (rnd_int, rnd_long,
+ * rnd_double, rnd_float, rnd_date, rnd_timestamp and rnd_double_array with a rate argument):
+ * QuestDB's `rnd.nextInt() % (nanRate + 1) == 1` (RndIntCCFunctionFactory), which draws even
+ * when the rate is 0, so seeded rows match QuestDB's.
+ */
+export function drawNaN(r: RandomSource, rate: number): boolean {
+  return Number(BigInt.asIntN(32, r.nextLong())) % (rate + 1) === 1;
+}
+
+/** QuestDB's `lo + rnd.nextPositiveLong() % range` (RndLongCCFunctionFactory, rnd_timestamp). */
+export function drawLongIn(r: RandomSource, lo: bigint, hi: bigint): bigint {
+  const v = r.nextLong();
+  return lo + (v < 0n ? -v : v) % (hi - lo + 1n);
+}
+
 /** Reads constant integer arguments; a string when one is missing or not constant. */
 export function constInts(name: string, args: BoundArg[]): bigint[] | string {
   const out: bigint[] = [];

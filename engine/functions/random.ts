@@ -15,7 +15,7 @@ import { int32, type Value } from "../base/values.ts";
 import { maskOf, parseSubnet } from "./_ipv4.ts";
 import { isText, noMatch, scalar, toBigInt } from "./_util.ts";
 import type { BoundArg, EvalContext, RandomSource, ScalarBinding, ScalarFunction } from "./registry_types.ts";
-import { constInts, drawNull } from "./_random_args.ts";
+import { constInts, drawLongIn, drawNaN } from "./_random_args.ts";
 import { randomBigIntInRange } from "./random_source.ts";
 import { RANDOM_SHAPE_FUNCTIONS } from "./random_shapes.ts";
 import { RANDOM_TEXT_FUNCTIONS } from "./random_text.ts";
@@ -48,9 +48,17 @@ function bindIntegral(name: string, type: ColumnType, lo: bigint, hi: bigint, nu
     if (min > max) return `invalid range [min=${min}, max=${max}]`;
     const nullRate = Number(rate);
     const asBigInt = type.tag === "LONG";
+    // With a rate argument QuestDB draws the NULL check first, even at rate 0.
+    const rated = nullable && ints.length === 3;
+    // rnd_short / rnd_byte(lo, hi): QuestDB's `lo + |nextShort() % range|` (RndShortCCFunctionFactory,
+    // RndByteCCFunctionFactory).
+    if (type.tag === "SHORT" || type.tag === "BYTE") {
+      const [low, range] = [Number(min), Number(max - min + 1n)];
+      return random(type, ({ random: r }) => low + Math.abs(Number(BigInt.asIntN(16, r.nextLong())) % range));
+    }
     return random(type, ({ random: r }) => {
-      if (nullable && drawNull(r, nullRate)) return null;
-      const v = randomBigIntInRange(r, { lo: min, hi: max });
+      if (rated && drawNaN(r, nullRate)) return null;
+      const v = asBigInt ? drawLongIn(r, min, max) : randomBigIntInRange(r, { lo: min, hi: max });
       return asBigInt ? (v === -(1n << 63n) ? null : v) : type.tag === "INT" ? int32(Number(v)) : Number(v);
     });
   };
@@ -63,9 +71,10 @@ function bindFraction(name: string, type: ColumnType) {
     if (typeof ints === "string") return ints;
     if (ints.length > 1) return noMatch(name, args);
     const rate = Number(ints[0] ?? 0n);
+    const rated = ints.length === 1;
     const float = type.tag === "FLOAT";
     return random(type, ({ random: r }) => {
-      if (drawNull(r, rate)) return null;
+      if (rated && drawNaN(r, rate)) return null;
       // QuestDB's Rnd.nextFloat: 24 of the upper 48 bits of one nextLong.
       return float ? Number(BigInt.asUintN(48, r.nextLong()) >> 24n) * 2 ** -24 : r.nextDouble();
     });
@@ -102,7 +111,8 @@ function bindTime(name: string, type: ColumnType, unit: "ms" | "us" | "ns", defa
       return noMatch(name, args);
     }
     if (lo > hi) return `invalid range [start=${lo}, end=${hi}]`;
-    return random(type, ({ random: r }) => (drawNull(r, rate) ? null : randomBigIntInRange(r, { lo, hi })));
+    const rated = args.length === 3;
+    return random(type, ({ random: r }) => (rated && drawNaN(r, rate) ? null : drawLongIn(r, lo, hi)));
   };
 }
 
@@ -140,10 +150,19 @@ function bindIPv4(args: BoundArg[]): ScalarBinding | string {
   } else if (args.length !== 0) {
     return noMatch("rnd_ipv4", args);
   }
-  const hostMask = ~maskOf(bits) >>> 0;
+  // QuestDB's RndIPv4FunctionFactory draws `nextInt()`; RndIPv4CCFunctionFactory draws the NULL
+  // check `nextInt() % (nullRate + 1) == 1` first, then `lo + nextPositiveInt() % range` in int
+  // arithmetic. Address 0 is IPv4's NULL.
+  if (args.length === 0) {
+    return random(T.IPV4, ({ random: r }) => Number(BigInt.asUintN(32, r.nextLong())) || null);
+  }
+  const lo = (net & maskOf(bits)) >>> 0;
+  const range = 2 ** (32 - bits);
   return random(T.IPV4, ({ random: r }) => {
-    if (drawNull(r, rate)) return null;
-    const v = (net | (r.nextInt(2 ** 32) & hostMask)) >>> 0;
+    if (drawNaN(r, rate)) return null;
+    const n = Number(BigInt.asIntN(32, r.nextLong()));
+    const positive = n > 0 ? n : n === -2147483648 ? 2147483647 : -n;
+    const v = (lo + (range > 2147483647 ? positive : positive % range)) >>> 0;
     return v === 0 ? null : v;
   });
 }
@@ -155,10 +174,13 @@ function bindBin(args: BoundArg[]): ScalarBinding | string {
   if (ints.length !== 0 && ints.length !== 3) return noMatch("rnd_bin", args);
   const [lo, hi, rate] = ints.length === 0 ? [32, 32, 0] : ints.map(Number);
   if (lo < 0 || lo > hi) return `invalid range [min=${lo}, max=${hi}]`;
+  // QuestDB's RndBinCCCFunctionFactory: NULL when `nextPositiveInt() % (nullRate + 1) == 1`, the
+  // length `lo + nextPositiveLong() % range` (no draw when lo == hi), each byte `(byte) nextLong()`.
+  const rated = ints.length === 3;
   return random(T.BINARY, ({ random: r }) => {
-    if (drawNull(r, rate)) return null;
-    const out = new Uint8Array(lo + r.nextInt(hi - lo + 1));
-    for (let i = 0; i < out.length; i++) out[i] = r.nextInt(256);
+    if (rated && r.nextInt(rate + 1) === 1) return null;
+    const out = new Uint8Array(lo === hi ? lo : Number(drawLongIn(r, BigInt(lo), BigInt(hi))));
+    for (let i = 0; i < out.length; i++) out[i] = Number(BigInt.asUintN(8, r.nextLong()));
     return out;
   });
 }

@@ -19,7 +19,7 @@ import { arrayType, decimalType, isIntegral, isNumeric, T } from "../base/types.
 import { DoubleArray, type Value } from "../base/values.ts";
 import { ARRAY_ELEMENTS_MAX } from "./array_ops.ts";
 import { isText, noMatch, scalar, toBigInt, toDouble } from "./_util.ts";
-import { drawNull } from "./_random_args.ts";
+import { drawNaN, drawNull } from "./_random_args.ts";
 import { randomBigIntInRange } from "./random_source.ts";
 import type { BoundArg, RandomSource, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 
@@ -74,7 +74,7 @@ function bindDoubleArray(args: BoundArg[]): ScalarBinding | string {
   return random(arrayType(dims), (r) => {
     const shape = fixed ?? Array.from({ length: dims }, () => 1 + r.nextInt(maxLen));
     const data = new Float64Array(shape.reduce((a, b) => a * b, 1));
-    for (let i = 0; i < data.length; i++) data[i] = drawNull(r, nanRate) ? NaN : r.nextDouble();
+    for (let i = 0; i < data.length; i++) data[i] = drawNaN(r, nanRate) ? NaN : r.nextDouble();
     return new DoubleArray(shape, data);
   });
 }

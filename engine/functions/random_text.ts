@@ -10,20 +10,32 @@
 import { type ColumnType, T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import { isText, noMatch, scalar } from "./_util.ts";
-import { constInts, drawNull } from "./_random_args.ts";
+import { constInts, drawNaN, drawNull } from "./_random_args.ts";
 import type { BoundArg, RandomSource, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 
 /** Characters rnd_varchar mixes into its output besides A–Z, to exercise multi-byte UTF-8. */
 const NON_ASCII = "ÄÖÜßéñçøåжлфдяΩλπ漢字日本語";
 
-/** A random string of uppercase letters (and, for VARCHAR, some non-ASCII characters). */
-function randomText(r: RandomSource, minLen: number, maxLen: number, unicode: boolean): string {
-  const len = minLen + r.nextInt(maxLen - minLen + 1);
+/**
+ * A random string of uppercase letters (and, for VARCHAR, some non-ASCII characters). STRING and
+ * SYMBOL text is QuestDB's `Rnd.nextChars`: 'B' to 'Z' (`nextPositiveInt() % 25 + 'B'`), its
+ * length `lo + nextPositiveInt() % range` drawn first unless `fixedLen` (RndStringMemory's pool of
+ * equal lengths draws none).
+ */
+function randomText(
+  r: RandomSource,
+  minLen: number,
+  maxLen: number,
+  unicode: boolean,
+  fixedLen = false,
+): string {
+  const len = fixedLen && minLen === maxLen ? minLen : minLen + r.nextInt(maxLen - minLen + 1);
   let s = "";
   for (let i = 0; i < len; i++) {
-    s += unicode && r.nextInt(4) === 0
-      ? NON_ASCII[r.nextInt(NON_ASCII.length)]
-      : String.fromCharCode(65 + r.nextInt(26));
+    if (!unicode) s += String.fromCharCode(66 + r.nextInt(25));
+    else {s += r.nextInt(4) === 0
+        ? NON_ASCII[r.nextInt(NON_ASCII.length)]
+        : String.fromCharCode(65 + r.nextInt(26));}
   }
   return s;
 }
@@ -55,8 +67,12 @@ function bindRandomText(name: string, returns: ColumnType, unicode: boolean, per
       return {
         returns,
         deterministic: false,
+        // rnd_str(lo, hi, nullRate) draws its NULL check as QuestDB's numeric generators
+        // (RndStrFunction: `nextInt() % (nullRate + 1) == 1`), even at rate 0.
         eval: (_a, { random: r }) =>
-          drawNull(r, Number(rate)) ? null : randomText(r, Number(minLen), Number(maxLen), unicode),
+          (unicode ? drawNull(r, Number(rate)) : drawNaN(r, Number(rate)))
+            ? null
+            : randomText(r, Number(minLen), Number(maxLen), unicode, !unicode && ints.length === 3),
       };
     }
     if (ints.length === 4) {
@@ -64,15 +80,23 @@ function bindRandomText(name: string, returns: ColumnType, unicode: boolean, per
       const bad = lengths(name, minLen, maxLen) ?? (count < 1n ? `invalid count in ${name}()` : undefined);
       if (bad) return bad;
       let pool: string[] | undefined;
+      const drawPool = (r: RandomSource) =>
+        Array.from(
+          { length: Number(count) },
+          () => randomText(r, Number(minLen), Number(maxLen), unicode, true),
+        );
       return {
         returns,
         deterministic: false,
+        init: ({ random: r }) => void (pool = drawPool(r)),
         eval: (_a, { random: r }): Value => {
-          pool ??= Array.from(
-            { length: Number(count) },
-            () => randomText(r, Number(minLen), Number(maxLen), unicode),
-          );
-          return drawNull(r, Number(rate)) ? null : pool[r.nextInt(pool.length)];
+          pool ??= drawPool(r);
+          // rnd_symbol's NULL draw is `nextPositiveInt() % (nullRate + 1) == 1`
+          // (RndSymbolFunctionFactory); rnd_str's `nullRate > 0 && nextPositiveInt() % nullRate == 0`.
+          const isNull = returns.tag === "SYMBOL"
+            ? r.nextInt(Number(rate) + 1) === 1
+            : drawNull(r, Number(rate));
+          return isNull ? null : pool[r.nextInt(pool.length)];
         },
       };
     }

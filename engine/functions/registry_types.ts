@@ -67,6 +67,12 @@ export interface ScalarBinding {
    */
   deterministic?: boolean;
   /**
+   * Called once per execution before the first row, projection columns left to right, as
+   * QuestDB's `Function.init`: rnd_symbol(count, lo, hi, nullRate) draws its pool here, so the
+   * draws that follow are the rows' draws QuestDB's seeds give.
+   */
+  init?(ctx: EvalContext): void;
+  /**
    * The function on numbers when its value is exactly this for non-NULL numeric arguments read
    * as doubles (NULL for any NULL argument, non-finite results NULL): the batch expression loops
    * call it per row without boxing (exec/vector/batch_expr.ts). Returns DOUBLE.
