@@ -17,7 +17,7 @@ import {
   type TimeArg,
   timeArg,
 } from "./datetime_args.ts";
-import type { TimeUnit } from "./datetime_calendar.ts";
+import { TICKS_PER_SECOND, type TimeUnit } from "./datetime_calendar.ts";
 import {
   addUnits,
   ceilUnit,
@@ -31,7 +31,13 @@ import {
   unitsBetween,
 } from "./datetime_units.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
-import { localToUtcTicks, requireTimeZone, utcToLocalTicks, type ZoneRules } from "./timezone.ts";
+import {
+  localToUtcTicks,
+  parseOffsetSeconds,
+  requireTimeZone,
+  utcToLocalTicks,
+  type ZoneRules,
+} from "./timezone.ts";
 
 function invalidUnit(text: string, pos: number): SqlError {
   return new SqlError(`invalid unit '${text}'`, pos);
@@ -192,6 +198,7 @@ function strideOf(arg: BoundArg): (v: Value) => Stride | undefined {
 
 /** timestamp_floor(stride, ts [, origin]) (§14.2). */
 function bindTimestampFloor(args: BoundArg[]): ScalarBinding | string {
+  if (args.length === 5) return bindTimestampFloorFromOffset(args);
   if (args.length < 2 || args.length > 3 || !isTextArg(args[0])) return noMatch("timestamp_floor", args);
   const ta = timeArg(args[1]);
   if (!ta || (args.length === 3 && !timeArg(args[2]))) return noMatch("timestamp_floor", args);
@@ -209,6 +216,64 @@ function bindTimestampFloor(args: BoundArg[]): ScalarBinding | string {
       return origin === null ? null : floorStrideFrom(t as bigint, st, origin as bigint, unit);
     },
   };
+}
+
+/**
+ * timestamp_floor(stride, ts, from, offset, tz), QuestDB's TimestampFloorFromOffsetFunctionFactory
+ * (what SAMPLE BY FROM/OFFSET/TIME ZONE becomes): floors the local time of `ts` in `tz` on a grid
+ * starting at `from` (NULL: the epoch) plus `offset` ('hh:mm'), and returns that local time. A
+ * floored value inside a DST gap moves to the bucket before it, unless the grid is day-aligned
+ * with a unit the gaps cannot split.
+ */
+function bindTimestampFloorFromOffset(args: BoundArg[]): ScalarBinding | string {
+  const [strideArg, tsArg, fromArg, offsetArg, tzArg] = args;
+  const ta = timeArg(tsArg);
+  if (!isTextArg(strideArg) || !strideArg.constant || !ta || !timeArg(fromArg)) {
+    return noMatch("timestamp_floor", args);
+  }
+  if (!isTextArg(offsetArg) || !isTextArg(tzArg)) return noMatch("timestamp_floor", args);
+  const text = constText(strideArg);
+  if (text === null || text === undefined) throw invalidUnit("null", strideArg.pos);
+  const stride = parseStride(text);
+  if (!stride) throw invalidUnit(text, strideArg.pos);
+  if (!"MywdhmsTU".includes(stride.letter)) throw new SqlError("unexpected unit", strideArg.pos);
+  const unit: TimeUnit = ta.unit;
+  const offsetOf = (o: string | null, pos: number): bigint => {
+    if (o === null) return 0n;
+    const seconds = parseOffsetSeconds(/^\d\d/.test(o) ? "+" + o : o);
+    if (seconds === undefined) throw new SqlError(`invalid offset: ${o}`, pos);
+    return BigInt(seconds) * TICKS_PER_SECOND[unit];
+  };
+  const constOffset = offsetArg.constant ? offsetOf(constText(offsetArg) ?? null, offsetArg.pos) : undefined;
+  const zoneOf = (z: string | null): ZoneRules | undefined =>
+    z === null ? undefined : requireTimeZone(z, tzArg.pos);
+  const constZone = tzArg.constant ? zoneOf(constText(tzArg) ?? null) : undefined;
+  return {
+    returns: ta.type,
+    argTypes: [strideArg.type, ta.type, ta.type, offsetArg.type, tzArg.type],
+    eval: ([, t, from, o, z]) => {
+      if (t === null) return null;
+      const origin = ((from as bigint | null) ?? 0n) +
+        (constOffset ?? offsetOf(o as string | null, offsetArg.pos));
+      const rules = tzArg.constant ? constZone : zoneOf(z as string | null);
+      if (!rules) return floorStrideFrom(t as bigint, stride, origin, unit);
+      const floored = floorStrideFrom(utcToLocalTicks(rules, t as bigint, unit), stride, origin, unit);
+      if (rules.fixedOffsetSeconds !== undefined || dayAligned(stride, origin, unit)) return floored;
+      // A local time the clocks skipped reads back later than itself: step back by the gap.
+      const gap = utcToLocalTicks(rules, localToUtcTicks(rules, floored, unit), unit) - floored;
+      return gap === 0n ? floored : floorStrideFrom(floored - gap, stride, origin, unit);
+    },
+  };
+}
+
+/** QuestDB's canSkipDstGapCorrection: a day-aligned grid of a unit DST gaps (15 minutes and up) cannot split. */
+function dayAligned(stride: Stride, origin: bigint, unit: TimeUnit): boolean {
+  if (origin % (86_400n * TICKS_PER_SECOND[unit]) !== 0n) return false;
+  const gapUnits: Record<string, number> = { m: 15, s: 900, T: 900_000, U: 900_000_000 };
+  const gap = gapUnits[stride.letter];
+  return gap === undefined
+    ? "Mywdh".includes(stride.letter)
+    : gap % stride.count === 0 || stride.count % gap === 0;
 }
 
 /** timestamp_ceil(unit, ts) (§14.2): single units only. */

@@ -47,6 +47,8 @@ function parser(name: string, returns: ColumnType, unit: TimeUnit): ScalarFuncti
     if (args.length === 1) {
       return { returns, eval: ([s]) => (s === null ? null : parseTimestamp(s as string, unit) ?? null) };
     }
+    // ToTimestampVCFunctionFactoryTest#testNullPattern, ToDateVCFunctionFactoryTest#testNullPattern
+    if (constText(args[1]) === null) throw new SqlError("pattern is required", args[1].pos);
     const pattern = patternOf(args[1]);
     return {
       returns,
