@@ -3,7 +3,7 @@
  * left row's outer values, handed to that run as `ctx.outerValues` (as correlated subqueries
  * are, correlated.ts), its rows kept for later left rows with the same values. Output keeps
  * left order and, per left row, the right rows in their order; LEFT keeps a left row without
- * right rows once, its right columns NULL.
+ * right rows once, its right columns NULL (or the plan's `unmatched` values: 0 for counts).
  */
 import type { Batch, Value } from "../base/values.ts";
 import { nullValueOf } from "../base/values.ts";
@@ -24,7 +24,7 @@ export async function* runLateral(n: LateralNode, ctx: ExecContext, run: Runner)
   const args = n.outer.map((o) => compileExpr(o, ctx));
   const cond = n.condition ? compilePredicate(n.condition, ctx) : undefined;
   const types = n.columns.map((c) => c.type);
-  const rightNulls = n.right.columns.map((c) => nullValueOf(c.type));
+  const rightNulls = n.unmatched ?? n.right.columns.map((c) => nullValueOf(c.type));
   const results = new Map<string, Value[][]>();
   const out = new RowBuffer(types);
   for await (const b of run(n.left, ctx)) {

@@ -7,6 +7,7 @@
  */
 import { SqlError } from "../base/errors.ts";
 import { T } from "../base/types.ts";
+import { nullValueOf, type Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
 import { bindExpr } from "./bind_expr.ts";
 import { type BoundExpr, walkBound } from "./bound.ts";
@@ -42,9 +43,42 @@ export function planLateral(j: A.Join, left: Planned, pc: PlanContext): Planned 
     right: type === "left" ? right.node : groupedAggregates(right.node),
     outer: outer.refs,
     condition,
+    unmatched: type === "left" ? unmatchedRow(right.node) : undefined,
   };
   return { node, scope: new Scope(scope.columns, node.timestampIndex) };
 }
+
+/**
+ * LEFT: the right columns of a left row the subquery gives no rows for. NULL, except that a
+ * count is 0 as over no rows, also under GROUP BY keys (QuestDB decorrelates LATERAL into a
+ * grouped LEFT JOIN and coalesces its counts: LateralJoinTest#testLeftLateralCountMixedPrefixColumns,
+ * `SELECT symbol, count() c ... ` gives NULL and 0).
+ */
+function unmatchedRow(right: PlanNode): Value[] {
+  return right.columns.map((c, i) => (isCountColumn(right, i) ? 0n : nullValueOf(c.type)));
+}
+
+/** Is output column `i` of `n` a count aggregate, followed through projections of it? */
+function isCountColumn(n: PlanNode, i: number): boolean {
+  switch (n.kind) {
+    case "project": {
+      const e = n.exprs[i];
+      return e.kind === "column" && isCountColumn(n.input, e.index);
+    }
+    case "filter":
+    case "sort":
+    case "limit":
+      return isCountColumn(n.input, i);
+    case "aggregate": {
+      const agg = n.aggs[i - n.keys.length];
+      return agg !== undefined && COUNTS.has(agg.name) && n.columns[i].type.tag === "LONG";
+    }
+    default:
+      return false;
+  }
+}
+
+const COUNTS = new Set(["count", "count_distinct"]);
 
 /** `ON (a, b)`: equality of the same-named columns of both sides. */
 function usingCondition(using: A.Join["using"] & object, left: Planned, right: Planned, pc: PlanContext) {

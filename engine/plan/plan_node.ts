@@ -118,6 +118,8 @@ export type PlanNode =
     outer: BoundExpr[];
     /** The ON condition over left ++ right columns. */
     condition?: BoundExpr;
+    /** LEFT: the right columns of a left row without right rows (NULL, 0 for counts). */
+    unmatched?: Value[];
   })
   | (Base & {
     kind: "asof";

@@ -99,6 +99,16 @@ Deno.test("LATERAL: aggregates follow QuestDB (INNER drops empty, LEFT count() i
       ),
       [[null, 1n, 7], [1, 3n, 60], [2, 2n, 90], [3, 0n, null]],
     );
+    // Under GROUP BY keys no row comes back, yet the count is 0 and the key NULL
+    // (LateralJoinTest#testLeftLateralCountMixedPrefixColumns).
+    assert.deepEqual(
+      await rows(
+        engine,
+        "SELECT o.id, x.oid, x.c FROM o LEFT JOIN LATERAL (SELECT oid, count() c FROM t WHERE oid = o.id) x " +
+          "ORDER BY o.id",
+      ),
+      [[null, null, 1n], [1, 1, 3n], [2, 2, 2n], [3, null, 0n]],
+    );
     // Uncorrelated: every outer row with the one aggregate row.
     assert.deepEqual(
       await rows(engine, "SELECT o.id, x.c FROM o JOIN LATERAL (SELECT count() c FROM t) x ORDER BY o.id"),
