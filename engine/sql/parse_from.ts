@@ -432,6 +432,12 @@ function windowJoinBound(p: ParseState): WindowJoinBound {
   if (p.isWord("unbounded")) {
     throw syntaxError("unbounded boundaries are not supported in WINDOW JOIN", t.pos);
   }
+  // CURRENT ROW is a zero offset (LateralJoinTest#testT102WindowJoinInsideLateral).
+  if (p.isWord("current") && p.isWord("row", 1)) {
+    p.next();
+    p.next();
+    return { amount: 0, unit: "n", preceding: false, pos: t.pos };
+  }
   const amount = p.integer("window bound").value;
   const word = (p.wordAt() ?? "").replace(/s$/, "");
   const unit = WINDOW_JOIN_UNITS[word];
