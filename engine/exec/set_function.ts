@@ -4,7 +4,8 @@
  * produced and zipped, NULL past the end of the shorter ones.
  */
 import { BATCH_ROWS_MAX } from "../base/limits.ts";
-import type { Batch, Value } from "../base/values.ts";
+import { type Batch, DoubleArray, type Value } from "../base/values.ts";
+import { jsonExtractAs } from "../functions/json_extract.ts";
 import { parseTextArray } from "../functions/pg_text_arrays.ts";
 import { arrayElements } from "../functions/pg_functions.ts";
 import type { PlanNode, SetCall } from "../plan/plan_node.ts";
@@ -21,6 +22,17 @@ function elements(text: string, vector: boolean): { items: (string | null)[]; lo
   return { items: parseTextArray(text), lower: 1 };
 }
 
+/** The elements of a JSON array text; anything else (NULL, empty, invalid JSON, not an array) has none. */
+function jsonElements(text: Value): unknown[] {
+  if (typeof text !== "string" || text.trim() === "") return [];
+  try {
+    const v = JSON.parse(text);
+    return Array.isArray(v) ? v : [];
+  } catch {
+    return [];
+  }
+}
+
 function callValues(call: SetCall, args: Value[]): Value[] {
   switch (call.name) {
     case "unnest": {
@@ -34,6 +46,29 @@ function callValues(call: SetCall, args: Value[]): Value[] {
       const { items, lower } = elements(String(args[0]), vector);
       return items.map((_, i) => lower + i);
     }
+    case "unnest_array": {
+      const a = args[0];
+      if (!(a instanceof DoubleArray) || a.shape.length === 0) return [];
+      const n = a.shape[0];
+      if (a.shape.length === 1) return Array.from(a.data.subarray(0, n), (x) => Number.isNaN(x) ? null : x);
+      const inner = a.shape.slice(1);
+      const stride = inner.reduce((x, y) => x * y, 1);
+      return Array.from(
+        { length: n },
+        (_, i) => new DoubleArray(inner, a.data.slice(i * stride, (i + 1) * stride)),
+      );
+    }
+    case "unnest_json":
+      return jsonElements(args[0]).map((e) => {
+        const field = e !== null && typeof e === "object" && !Array.isArray(e)
+          ? (e as Record<string, unknown>)[call.path!]
+          : call.vector
+          ? e
+          : undefined;
+        return jsonExtractAs(JSON.stringify(field ?? null), [], call.type);
+      });
+    case "ordinality":
+      return [];
     case "generate_series": {
       if (args.some((a) => a === null)) return [];
       const series = seriesOf(args.map((value, i) => ({ value, type: call.args[i].type })), -1);
@@ -50,6 +85,10 @@ export async function* runSetFunction(
 ): AsyncGenerator<Batch> {
   const lists = n.calls.map((c) => callValues(c, c.args.map((a) => compileExpr(a, ctx)(ONE_ROW, 0))));
   const count = Math.max(0, ...lists.map((l) => l.length));
+  // WITH ORDINALITY: the position of each row, from 1.
+  n.calls.forEach((c, i) => {
+    if (c.name === "ordinality") lists[i] = Array.from({ length: count }, (_, r) => BigInt(r + 1));
+  });
   for (let at = 0; at < count; at += BATCH_ROWS_MAX) {
     await pace(ctx);
     const rows: Value[][] = [];

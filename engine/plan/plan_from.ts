@@ -21,7 +21,13 @@ import { T } from "../base/types.ts";
 import { seriesOf } from "../exec/generate_series.ts";
 import { openParquet, resolveInRoot } from "../parquet/reader.ts";
 import type { ParquetScan } from "./parquet_pushdown.ts";
-import { bindSetCall, setFunctionName, setFunctionNode, ZIPPED_SET_FUNCTIONS } from "./plan_set_function.ts";
+import {
+  bindQuestDbUnnest,
+  bindSetCall,
+  setFunctionName,
+  setFunctionNode,
+  ZIPPED_SET_FUNCTIONS,
+} from "./plan_set_function.ts";
 
 export interface Planned {
   node: PlanNode;
@@ -51,7 +57,8 @@ export function planFrom(from: A.FromClause | undefined, pc: PlanContext): Plann
   let left = planSource(from.first, pc);
   const firstWidth = left.node.columns.length;
   for (const j of from.joins) {
-    if (j.lateral) {
+    // QuestDB's `FROM t, UNNEST(t.arr)` reads the row to its left, as LATERAL does.
+    if (j.lateral || isUnnestSource(j.source)) {
       left = { ...planLateral(j, left, pc), firstWidth };
       continue;
     }
@@ -59,6 +66,10 @@ export function planFrom(from: A.FromClause | undefined, pc: PlanContext): Plann
     left = { ...planJoin(j, left, right, pc), firstWidth };
   }
   return left;
+}
+
+function isUnnestSource(src: A.Source): boolean {
+  return src.kind === "functionSource" && src.call.name.toLowerCase() === "unnest";
 }
 
 function scopeOf(node: PlanNode, qualifiers: string[]): Scope {
@@ -91,6 +102,8 @@ export function planSource(src: A.Source, pc: PlanContext): Planned {
       return { node, scope: scopeOf(node, src.alias ? [src.alias] : []) };
     }
     case "functionSource": {
+      const unnest = src.call.name.toLowerCase() === "unnest" ? bindQuestDbUnnest(src, pc) : undefined;
+      if (unnest) return { node: unnest, scope: scopeOf(unnest, src.alias ? [src.alias] : ["unnest"]) };
       const planned = planFunctionSource(src.call, src.alias, pc);
       return src.columnAliases ? renameColumns(planned, src.columnAliases, src.pos) : planned;
     }

@@ -21,11 +21,13 @@ interface Base {
 
 /** One set-returning call of a `setFunction` node (plan_set_function.ts); arguments read when it runs. */
 export interface SetCall {
-  name: "unnest" | "generate_subscripts" | "generate_series";
+  name: "unnest" | "generate_subscripts" | "generate_series" | "unnest_array" | "unnest_json" | "ordinality";
   args: BoundExpr[];
   type: ColumnType;
-  /** unnest of a catalog vector (INT elements), not of a text array. */
+  /** unnest of a catalog vector (INT elements), not of a text array; unnest_json: a scalar element is read too. */
   vector: boolean;
+  /** unnest_json: the field read from each element. */
+  path?: string;
 }
 
 export interface AggregateCall {

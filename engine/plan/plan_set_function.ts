@@ -11,11 +11,11 @@
  * elements are INT, a text array's STRING.
  */
 import { SqlError } from "../base/errors.ts";
-import { type ColumnType, isIntegral, T } from "../base/types.ts";
+import { arrayType, type ColumnType, isIntegral, T } from "../base/types.ts";
 import type * as A from "../sql/ast.ts";
 import { catalogTypeOid } from "../catalog/pg_catalog_define.ts";
 import { seriesType } from "../exec/generate_series.ts";
-import { bindExpr } from "./bind_expr.ts";
+import { bindExpr, typeFromSpec } from "./bind_expr.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { type PlanNode, type SetCall, shape } from "./plan_node.ts";
 import { bindContext } from "./plan_select.ts";
@@ -68,10 +68,77 @@ export function bindSetCall(call: A.FunctionCall, pc: PlanContext): SetCall {
       const type: ColumnType = seriesType(args.map((a) => a.type));
       return { name, args, type, vector: false };
     }
+    default:
+      throw new SqlError(`unknown set-returning function ${name}`, call.pos);
   }
 }
 
 /** A `setFunction` node for the calls (one, or the zipped calls of a select list). */
 export function setFunctionNode(calls: SetCall[], names: string[]): PlanNode {
   return { ...shape(calls.map((c, i) => ({ name: names[i], type: c.type }))), kind: "setFunction", calls };
+}
+
+/**
+ * QuestDB's UNNEST (UnnestTest, docs query/sql/unnest.md): `UNNEST(arr, ...)` over DOUBLE arrays
+ * gives one row per element of the first dimension (DOUBLE, or an array of one dimension less),
+ * columns `value` (one source) or `value1`, `value2`, ... zipped with NULL past a shorter array;
+ * `text COLUMNS(name TYPE, ...)` reads a JSON array's elements, a column per field (the element
+ * itself when it is a scalar and one field is declared), converted as json_extract()::TYPE does;
+ * `WITH ORDINALITY` adds a LONG `ordinality` column counting from 1. Column aliases rename the
+ * columns in order. Undefined when the call is PostgreSQL's unnest of a text array instead.
+ */
+export function bindQuestDbUnnest(src: A.FunctionSource, pc: PlanContext): PlanNode | undefined {
+  const call = src.call;
+  const ctx = bindContext(new Scope([]), pc, "unnest");
+  const args = call.args.map((a) => bindExpr(a, ctx));
+  const json = src.unnestColumns ?? [];
+  // PostgreSQL's unnest takes only array text; anything else is QuestDB's (and its errors).
+  if (!src.ordinality && !json.some((c) => c) && args.every((a) => TEXT_TAGS.has(a.type.tag))) {
+    return undefined;
+  }
+  if (args.length === 0) throw new SqlError("UNNEST expects at least one argument", call.pos);
+  const calls: SetCall[] = [];
+  const names: string[] = [];
+  args.forEach((arg, i) => {
+    const fields = json[i];
+    if (fields) {
+      if (!TEXT_TAGS.has(arg.type.tag)) {
+        throw new SqlError("COLUMNS(...) requires a VARCHAR JSON array in UNNEST", call.args[i].pos);
+      }
+      for (const f of fields) {
+        // One declared field reads a scalar element itself (`vector` marks it so).
+        calls.push({
+          name: "unnest_json",
+          args: [arg],
+          type: typeFromSpec(f.type),
+          vector: fields.length === 1,
+          path: f.name,
+        });
+        names.push(f.name);
+      }
+      return;
+    }
+    if (arg.type.tag !== "ARRAY") throw new SqlError("array type expected in UNNEST", call.args[i].pos);
+    const dims = arg.type.dims ?? 1;
+    calls.push({
+      name: "unnest_array",
+      args: [arg],
+      type: dims > 1 ? arrayType(dims - 1) : T.DOUBLE,
+      vector: false,
+    });
+    names.push(args.length === 1 ? "value" : `value${i + 1}`);
+  });
+  if (src.ordinality) {
+    calls.push({ name: "ordinality", args: [], type: T.LONG, vector: false });
+    names.push("ordinality");
+  }
+  const aliases = src.columnAliases ?? [];
+  if (aliases.length > names.length) {
+    throw new SqlError(
+      "too many column aliases for UNNEST",
+      src.columnAliasPositions?.[names.length] ?? src.pos,
+    );
+  }
+  aliases.forEach((a, i) => names[i] = a);
+  return setFunctionNode(calls, names);
 }

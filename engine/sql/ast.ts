@@ -429,6 +429,19 @@ export interface FunctionSource {
   alias?: string;
   /** PostgreSQL's `f(...) AS s(a, b)`: names of the function's columns, in order. */
   columnAliases?: string[];
+  /** Where each of `columnAliases` was written. */
+  columnAliasPositions?: number[];
+  /** QuestDB's `UNNEST(...) WITH ORDINALITY`: a 1-based position column last. */
+  ordinality?: boolean;
+  /** QuestDB's JSON `UNNEST(text COLUMNS(name TYPE, ...))`: the typed fields, one list per argument. */
+  unnestColumns?: (UnnestColumn[] | undefined)[];
+}
+
+/** One field of a JSON UNNEST's `COLUMNS(...)` clause. */
+export interface UnnestColumn {
+  name: string;
+  type: TypeSpec;
+  pos: number;
 }
 
 /** `(SHOW ...)` used as a source, and SHOW statements themselves. */

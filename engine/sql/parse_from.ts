@@ -9,11 +9,14 @@ import type {
   ColumnRef,
   Expr,
   FromClause,
+  FunctionCall,
+  FunctionSource,
   Join,
   JoinKind,
   Query,
   Source,
   SubquerySource,
+  UnnestColumn,
   WindowJoin,
   WindowJoinBound,
 } from "./ast.ts";
@@ -24,6 +27,7 @@ import { atPivot, parsePivotTail } from "./parse_pivot.ts";
 import { parseCall } from "./parse_primary.ts";
 import { parseQuery } from "./parse_query.ts";
 import { parseShow } from "./parse_show.ts";
+import { parseType } from "./parse_type.ts";
 import type { NamePos, ParseState } from "./parse_state.ts";
 
 /** A first source (read here unless given) and the joins after it. */
@@ -159,12 +163,52 @@ export function parseSource(p: ParseState): Source {
   if (t.kind === "word" && isCallAhead(p)) {
     const parts = [p.next().text];
     while (p.acceptOp(".")) parts.push(p.next().text);
+    if (parts.length === 1 && parts[0].toLowerCase() === "unnest") return parseUnnest(p, t.pos, parts[0]);
     const call = parseCall(p, { name: parts.join("."), pos: t.pos });
     return parseSourceTail(p, { kind: "functionSource", pos: t.pos, call });
   }
   if (t.kind !== "string" && !p.atName()) throw p.expected("table name");
   const name = p.tableName();
   return parseSourceTail(p, { kind: "table", pos: name.pos, name: name.name });
+}
+
+/**
+ * QuestDB's `UNNEST(expr [COLUMNS(name TYPE, ...)], ...) [WITH ORDINALITY] [[AS] alias [(names)]]`,
+ * the cursor on `(`: an argument followed by `COLUMNS(...)` is a JSON array text whose typed
+ * fields become the columns (UnnestTest, docs query/sql/unnest.md).
+ */
+function parseUnnest(p: ParseState, pos: number, name: string): Source {
+  const open = p.expectOp("(");
+  const call: FunctionCall = { kind: "call", pos, name, args: [], distinct: false, star: false };
+  const columns: (UnnestColumn[] | undefined)[] = [];
+  if (!p.isOp(")")) {
+    do {
+      call.args.push(parseExpr(p));
+      if (p.isWord("columns") && p.isOp("(", 1)) {
+        p.next();
+        const inner = p.expectOp("(");
+        const list: UnnestColumn[] = [];
+        do {
+          const at = p.peek();
+          const colName = p.anyName("column name").name;
+          list.push({ name: colName, type: parseType(p), pos: at.pos });
+        } while (p.acceptOp(","));
+        p.closeParen(inner);
+        columns.push(list);
+      } else {
+        columns.push(undefined);
+      }
+    } while (p.acceptOp(","));
+  }
+  p.closeParen(open);
+  const source: FunctionSource = { kind: "functionSource", pos, call };
+  if (columns.some((c) => c)) source.unnestColumns = columns;
+  if (p.isWord("with") && p.isWord("ordinality", 1)) {
+    p.next();
+    p.next();
+    source.ordinality = true;
+  }
+  return parseSourceTail(p, source);
 }
 
 /** `word(.word)* (` ahead: a table function rather than a table name. */
@@ -256,6 +300,7 @@ function readSourceAlias(p: ParseState, source: Source): boolean {
     const names = readNameList(p);
     if (!names) throw p.expected("column name");
     source.columnAliases = names.map((n) => n.name);
+    source.columnAliasPositions = names.map((n) => n.pos);
   }
   return true;
 }
