@@ -534,7 +534,7 @@ function planOrderBy(
     if (e.kind === "column") {
       const i = scope.find(e.name, e.qualifier, e.pos) ??
         (e.qualifier ? scope.find(e.name, undefined, e.pos) : undefined);
-      if (i !== undefined && (!e.qualifier || readsSourceColumn(node, i, e.name, source))) {
+      if (i !== undefined && (!e.qualifier || readsSourceColumn(node, i, e, source))) {
         return { index: i, desc: o.desc };
       }
     }
@@ -639,10 +639,25 @@ function planOrderBy(
  * means the source's column (SqlParserTest#testFailureOrderByGroupByColPrefixed:
  * `SELECT a, sum(b) b FROM tab ORDER BY tab.b` is `Invalid column: tab.b`).
  */
-function readsSourceColumn(node: PlanNode, i: number, name: string, source?: OrderSource): boolean {
+function readsSourceColumn(
+  node: PlanNode,
+  i: number,
+  ref: Extract<A.Expr, { kind: "column" }>,
+  source?: OrderSource,
+): boolean {
   if (!source || node.kind !== "project") return true;
   const x = node.exprs[i];
-  return x.kind === "column" && node.input.columns[x.index]?.name.toLowerCase() === name.toLowerCase();
+  if (x.kind !== "column") return false;
+  // `ORDER BY t2.ts` with `t1.ts` selected: the output column of that name is not the one the
+  // qualifier names (OrderByWithFilterTest#testOrderByNonPrefixedColumnNotOnSelectList4).
+  let named: number | undefined;
+  try {
+    named = source.scope.find(ref.name, ref.qualifier, ref.pos);
+  } catch {
+    named = undefined;
+  }
+  if (named !== undefined) return x.index === named;
+  return node.input.columns[x.index]?.name.toLowerCase() === ref.name.toLowerCase();
 }
 
 const LIMIT_TYPES = new Set(["BYTE", "SHORT", "INT", "LONG"]);

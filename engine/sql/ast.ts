@@ -595,7 +595,14 @@ export type AlterAction =
     from: { name: string; pos: number };
     to: { name: string; pos: number };
   }
-  | { kind: "alterColumnType"; pos: number; column: { name: string; pos: number }; def: ColumnDef }
+  | {
+    kind: "alterColumnType";
+    pos: number;
+    column: { name: string; pos: number };
+    def: ColumnDef;
+    /** The last token of the type and its options, where QuestDB reports type errors. */
+    lastPos?: number;
+  }
   | { kind: "addIndex"; pos: number; column: { name: string; pos: number }; capacity?: number }
   | { kind: "dropIndex"; pos: number; column: { name: string; pos: number } }
   | { kind: "symbolCache"; pos: number; column: { name: string; pos: number }; cache: boolean }
@@ -647,7 +654,7 @@ export type AlterAction =
    */
   | { kind: "unsupported"; pos: number; what: string }
   /** An action that failed to parse: raised once the table is known to exist (parse_alter.ts). */
-  | { kind: "invalid"; pos: number; error: SqlError };
+  | { kind: "invalid"; pos: number; error: SqlError; column?: { name: string; pos: number } };
 
 export interface AlterTableStmt {
   kind: "alterTable";
