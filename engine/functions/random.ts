@@ -209,7 +209,8 @@ export const RANDOM_FUNCTIONS: ScalarFunction[] = [
   scalar("rnd_long", bindIntegral("rnd_long", T.LONG, -(1n << 63n), (1n << 63n) - 1n, true)),
   scalar("rnd_double", bindFraction("rnd_double", T.DOUBLE)),
   scalar("rnd_float", bindFraction("rnd_float", T.FLOAT)),
-  noArgs("rnd_char", T.CHAR, (r) => String.fromCharCode(65 + r.nextInt(26))),
+  // QuestDB's Rnd.nextChar: 'B' to 'Z' (nextPositiveInt() % 25 + 'B').
+  noArgs("rnd_char", T.CHAR, (r) => String.fromCharCode(66 + r.nextInt(25))),
   // Defaults without arguments: 1970 up to 2100-ish, enough spread for test data.
   scalar("rnd_date", bindTime("rnd_date", T.DATE, "ms", 4_102_444_800_000n)),
   scalar("rnd_timestamp", bindTime("rnd_timestamp", T.TIMESTAMP, "us", 4_102_444_800_000_000n)),
