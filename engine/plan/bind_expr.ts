@@ -827,6 +827,8 @@ export const WINDOW_ONLY_FUNCTIONS: ReadonlySet<string> = new Set([
   "nth_value",
 ]);
 
+export const UNNEST_IN_EXPRESSION = "UNNEST cannot be used as an expression; use it in the FROM clause";
+
 /**
  * Resolves and binds a scalar function or operator by name; folds constant calls. `argPositions`
  * are the arguments' offsets in the SQL text (the call's own offset where not given), so that a
@@ -843,6 +845,8 @@ export function callByName(
   if (!fn && WINDOW_ONLY_FUNCTIONS.has(name.toLowerCase())) {
     throw new SqlError("window function called in non-window context, make sure to add OVER clause", pos);
   }
+  // QuestDB's UNNEST is a FROM-clause source only (docs query/sql/unnest.md).
+  if (!fn && name.toLowerCase() === "unnest") throw new SqlError(UNNEST_IN_EXPRESSION, pos);
   if (!fn) {
     throw new SqlError(`unknown function name: ${name}(${args.map((a) => typeName(a.type)).join(",")})`, pos);
   }

@@ -15,7 +15,7 @@ import { arrayType, type ColumnType, isIntegral, T } from "../base/types.ts";
 import type * as A from "../sql/ast.ts";
 import { catalogTypeOid } from "../catalog/pg_catalog_define.ts";
 import { seriesType } from "../exec/generate_series.ts";
-import { bindExpr, typeFromSpec } from "./bind_expr.ts";
+import { bindExpr, typeFromSpec, UNNEST_IN_EXPRESSION } from "./bind_expr.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { type PlanNode, type SetCall, shape } from "./plan_node.ts";
 import { bindContext } from "./plan_select.ts";
@@ -49,6 +49,8 @@ export function bindSetCall(call: A.FunctionCall, pc: PlanContext): SetCall {
   };
   switch (name) {
     case "unnest": {
+      // A DOUBLE array in a select list: QuestDB's UNNEST belongs in FROM.
+      if (args.some((a) => a.type.tag === "ARRAY")) throw new SqlError(UNNEST_IN_EXPRESSION, call.pos);
       if (args.length !== 1) throw new SqlError("unnest expects one array", call.pos);
       textArg(0);
       const vector = catalogTypeOid(args[0].type) !== undefined;
