@@ -223,9 +223,11 @@ export async function insertSelect(
   plan.columns.slice(0, targets.length).forEach((c, j) => {
     const to = t.meta.columns[targets[j]].type;
     // INSERT ... SELECT does not render IPv4 as text, though UPDATE does (IPv4Test
-    // #testImplicitCastIPv4ToStr against #testUpdateTableIPv4ToString).
-    const ipv4AsText = c.type.tag === "IPV4" &&
-      (to.tag === "STRING" || to.tag === "VARCHAR" || to.tag === "SYMBOL");
+    // #testImplicitCastIPv4ToStr against #testUpdateTableIPv4ToString), nor read a SYMBOL as
+    // an address, though it reads STRING (#testImplicitCastSymbolToIPv4, #testImplicitCastStrToIpv4).
+    const ipv4AsText = (c.type.tag === "IPV4" &&
+      (to.tag === "STRING" || to.tag === "VARCHAR" || to.tag === "SYMBOL")) ||
+      (c.type.tag === "SYMBOL" && to.tag === "IPV4");
     // A bare NULL select item is typed STRING in the plan, yet fits every column
     // (InsertNullTest#testInsertNull: `insert into x select null` into a BINARY column), and so
     // does a NULL cast to any type (UnionTest#testNullConversionsFromDate: `null::date` into INT).

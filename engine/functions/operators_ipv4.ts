@@ -42,6 +42,11 @@ function containment(op: "<<" | "<<=" | ">>" | ">>="): ScalarFunction {
     if (l === undefined || r === undefined) return noMatchOp(op, args);
     if (typeof l === "string") return l;
     if (typeof r === "string") return r;
+    // A bare NULL subnet holds exactly the NULL addresses, strict or not (IPv4Test#testCaseIPv45:
+    // `ip << null` is true for the NULL rows).
+    if (isNullType(args[mirrored ? 0 : 1].type)) {
+      return { returns: T.BOOLEAN, eval: (vs) => vs[mirrored ? 1 : 0] === null };
+    }
     return {
       returns: T.BOOLEAN,
       eval: ([a, b]) => {

@@ -20,6 +20,8 @@ export interface BoundArg {
   value?: Value;
   /** Offset of the argument in the SQL text, for errors. */
   pos: number;
+  /** True for a bind variable: constant for the run, though not at bind time. */
+  param?: boolean;
 }
 
 /** Per-query context functions may read: the query clock, the random source, settings. */

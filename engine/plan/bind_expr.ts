@@ -30,7 +30,7 @@ import { parseIntervalString } from "../functions/interval_string.ts";
 import { bindJsonExtractAs, JSON_TYPED } from "../functions/json_extract.ts";
 import { parseTimestamp } from "../functions/timestamp_parse.ts";
 import { parseIPv4 } from "../functions/_ipv4.ts";
-import { type BoundExpr, isConst, isRuntimeConst, valueKey } from "./bound.ts";
+import { type BoundExpr, isConst, isRuntimeConst, valueKey, walkBound } from "./bound.ts";
 import type { PlanNode } from "./plan_node.ts";
 import type { Scope } from "./scope.ts";
 import { type OuterRefs, resolveOuter } from "./outer_refs.ts";
@@ -464,7 +464,30 @@ export function castTo(arg: BoundExpr, to: ColumnType, pos: number): BoundExpr {
     return runtimeConstant(to, castValue(arg.value, arg.type, to, { constant: false, pos }));
   }
   if (isConst(arg)) return constant(to, castValue(arg.value, arg.type, to, { constant: true, pos }));
-  return { kind: "cast", type: to, from: arg.type, arg, pos };
+  const cast: BoundExpr = { kind: "cast", type: to, from: arg.type, arg, pos };
+  return rereadsArgument(arg, to)
+    ? {
+      kind: "case",
+      type: to,
+      whens: [{ cond: { kind: "isNull", type: T.BOOLEAN, arg, not: false }, then: constant(to, null) }],
+      otherwise: cast,
+    }
+    : cast;
+}
+
+/**
+ * QuestDB's INT to IPv4 cast reads its argument twice per row, once for the NULL check and once
+ * for the value (CastIntToIPv4FunctionFactory), so a drawing argument (rnd_*) takes two draws:
+ * `rnd_int()::ipv4` shows every other rnd_int (IPv4Test#testExplicitCastIntToIPv4; text casts
+ * read once, #testExplicitCastStrToIPv4). Only a non-deterministic argument can tell.
+ */
+function rereadsArgument(arg: BoundExpr, to: ColumnType): boolean {
+  if (to.tag !== "IPV4" || arg.type.tag !== "INT") return false;
+  let draws = false;
+  walkBound(arg, (x) => {
+    if (x.kind === "call" && x.binding.deterministic === false) draws = true;
+  });
+  return draws;
 }
 
 /** Number types a text CASE refuses (bindCase). */
@@ -862,6 +885,7 @@ export function callByName(
     constant: isConst(a),
     value: isConst(a) ? a.value : undefined,
     pos: argPositions?.[i] ?? pos,
+    param: a.kind === "param" || undefined,
   }));
   let binding: ScalarBinding | string;
   try {

@@ -23,6 +23,8 @@ export function baseName(item: A.SelectItem, legacy: boolean): string {
     if (e.kind === "call") {
       // The function name as written: QuestDB's SqlParser aliases a call by its token text
       // (IPv4Test: `select isOrdered(ip)` is named `isOrdered`).
+      // QuestDB's parser rewrites count(DISTINCT x) to count_distinct(x) (IPv4Test#testIPv4CountDistinct).
+      if (e.distinct && e.name.toLowerCase() === "count") return "count_distinct";
       return e.nulls === "ignore" ? `${e.name}_ignore_nulls` : e.name.replace(/^pg_catalog\./i, "");
     }
     // QuestDB's sqllogictest files (run in this mode) select `x::int` from a subquery as `x`.
