@@ -80,6 +80,8 @@ function bindToStr(args: BoundArg[]): ScalarBinding | string {
   if (args.length !== 2 || !isTextArg(args[1])) return noMatch("to_str", args);
   const ta = timeArgKeepingDate(args[0]);
   if (!ta) return noMatch("to_str", args);
+  // ToCharTimestampVCFunctionFactoryTest#testNullFormat
+  if (constText(args[1]) === null) throw new SqlError("format must not be null", args[1].pos);
   const pattern = patternOf(args[1]);
   return {
     returns: T.STRING,

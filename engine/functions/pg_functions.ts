@@ -17,6 +17,7 @@ import { NAMESPACES, relationName } from "../catalog/pg_catalog.ts";
 import { functionResult } from "../catalog/pg_catalog_proc.ts";
 import { formatType, typeName, typeOidByName } from "../catalog/pg_catalog_types.ts";
 import { toBigInt } from "./_util.ts";
+import { quoteIdent } from "./text_format.ts";
 import { registerScalar } from "./registry.ts";
 import type { BoundArg, ScalarBinding } from "./registry_types.ts";
 import { parseTextArray } from "./pg_text_arrays.ts";
@@ -64,10 +65,6 @@ function constant(name: string, min: number, max: number, returns: ColumnType, v
   );
 }
 
-function needsQuotes(s: string): boolean {
-  return !/^[a-z_][a-z0-9_$]*$/.test(s);
-}
-
 function registerAll(): void {
   define("format_type", (args) => {
     if (args.length !== 2) return "format_type expects (type oid, typmod)";
@@ -97,8 +94,7 @@ function registerAll(): void {
       returns: T.STRING,
       eval: ([v]) => {
         if (v === null) return null;
-        const s = String(v);
-        return needsQuotes(s) ? '"' + s.replaceAll('"', '""') + '"' : s;
+        return quoteIdent(String(v));
       },
     };
   });

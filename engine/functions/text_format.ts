@@ -72,9 +72,13 @@ function bindSplitPart(args: BoundArg[]): ScalarBinding | string {
   };
 }
 
-/** `quote_ident(s)`: double-quotes `s` (doubling inner quotes) unless it is a plain identifier. */
+/**
+ * `quote_ident(s)`: double-quotes `s` (doubling inner quotes) when it holds a character other than
+ * a letter, a digit, `_` or `$`, as QuestDB's QuoteIdentFunctionFactory: case and a leading digit
+ * need no quotes, and '' stays '' (QuoteIdentFunctionFactoryTest).
+ */
 export function quoteIdent(s: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? s : `"${s.replaceAll('"', '""')}"`;
+  return /^[\p{L}\p{Nd}_$]*$/u.test(s) ? s : `"${s.replaceAll('"', '""')}"`;
 }
 
 /**
