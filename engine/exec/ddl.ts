@@ -16,7 +16,7 @@ import { checkColumnName, checkTableName } from "./names.ts";
 import { batchesToRows } from "./rows_to_write.ts";
 
 export function storedColumn(def: A.ColumnDef, type?: ColumnType): Omit<StoredColumn, "id"> {
-  const t = type ?? typeFromSpec(def.type);
+  const t = type ?? columnTypeFromSpec(def.type);
   checkColumnName(def.name, def.pos);
   if (def.indexed && t.tag !== "SYMBOL") {
     throw new SqlError("indexes are supported only for SYMBOL columns", def.pos);
@@ -29,7 +29,23 @@ export function storedColumn(def: A.ColumnDef, type?: ColumnType): Omit<StoredCo
     indexed: def.indexed ?? false,
     indexCapacity: def.indexCapacity ?? (def.indexed ? 256 : 0),
     ...(def.notNull ? { notNull: true } : {}),
+    ...(def.parquet && def.parquet.toLowerCase() !== "default" ? { parquet: def.parquet } : {}),
   };
+}
+
+/**
+ * A column's type: an unknown name is QuestDB's DDL message, `unsupported column type: x`
+ * (SqlParser.toColumnType; AlterTableChangeColumnTypeTest#testNewTypeInvalid).
+ */
+function columnTypeFromSpec(spec: A.TypeSpec): ColumnType {
+  try {
+    return typeFromSpec(spec);
+  } catch (e) {
+    if (e instanceof SqlError && e.message.startsWith("unsupported type: ")) {
+      throw new SqlError(`unsupported column type: ${spec.text}`, spec.pos);
+    }
+    throw e;
+  }
 }
 
 function checkUnique(cols: { name: string }[], positions: number[]): void {
@@ -258,6 +274,28 @@ export function requireTable(storage: Storage, name: string, pos: number): Table
   return t;
 }
 
+/** The column of an ALTER COLUMN form, with QuestDB's message when it is missing. */
+function alterColumnIndex(t: Table, column: { name: string; pos: number }): number {
+  const i = t.meta.columns.findIndex((c) => c.name.toLowerCase() === column.name.toLowerCase());
+  if (i < 0) {
+    throw new SqlError(`column '${column.name}' does not exist in table '${t.meta.name}'`, column.pos);
+  }
+  return i;
+}
+
+/**
+ * Whether ALTER COLUMN TYPE converts `from` into `to`. QuestDB refuses arrays and BINARY on
+ * either side (AlterTableChangeColumnTypeTest#testConversionsFromArray, #testChangeStringToBinary)
+ * and, from a BOOLEAN, the types that do not hold a number or text (CHAR, LONG256, GEOHASH,
+ * UUID, IPv4, DECIMAL).
+ */
+function changesColumnType(from: ColumnType, to: ColumnType): boolean {
+  const opaque = (c: ColumnType) => c.tag === "ARRAY" || c.tag === "BINARY";
+  if (opaque(from) || opaque(to)) return false;
+  const structured = ["CHAR", "LONG256", "GEOHASH", "UUID", "IPV4", "DECIMAL"];
+  return !(from.tag === "BOOLEAN" && structured.includes(to.tag));
+}
+
 export function columnIndex(t: Table, name: string, pos: number): number {
   const i = t.meta.columns.findIndex((c) => c.name.toLowerCase() === name.toLowerCase());
   if (i < 0) throw new SqlError(`Invalid column: ${name}`, pos);
@@ -391,14 +429,21 @@ export async function alterTable(
       return;
     }
     case "alterColumnType": {
-      const i = columnIndex(t, a.column.name, a.column.pos);
+      const i = alterColumnIndex(t, a.column);
       if (i === t.meta.timestampIndex) {
         throw new SqlError("cannot change type of designated timestamp column", a.column.pos);
       }
       const from = t.meta.columns[i].type;
       const def = storedColumn({ ...a.def, name: t.meta.columns[i].name });
+      const at = a.lastPos ?? a.def.type.pos;
       if (def.type.tag === from.tag && def.type.geoBits === from.geoBits) {
-        throw new SqlError(`column '${a.column.name}' type is already '${from.tag}'`, a.def.type.pos);
+        throw new SqlError(`column '${a.column.name}' type is already '${from.tag}'`, at);
+      }
+      if (!changesColumnType(from, def.type)) {
+        throw new SqlError(
+          `incompatible column type change [existing=${typeName(from)}, new=${typeName(def.type)}]`,
+          at,
+        );
       }
       await t.convertColumn(
         t.meta.columns[i].name,
@@ -423,6 +468,16 @@ export async function alterTable(
           c.indexed = false;
           c.indexCapacity = 0;
         } else c.symbolCache = a.cache;
+      });
+      return;
+    }
+    case "columnParquet": {
+      // Per-column Parquet options (spec/sql.md §26.5): kept in the column's metadata and shown
+      // by SHOW CREATE TABLE; `default` alone resets them. No query result depends on them.
+      const i = columnIndex(t, a.column.name, a.column.pos);
+      await t.alterMeta((m) => {
+        if (a.options.toLowerCase() === "default") delete m.columns[i].parquet;
+        else m.columns[i].parquet = a.options;
       });
       return;
     }
@@ -526,7 +581,7 @@ export async function alterTable(
       // there is nothing to squash, and table_partitions() shows one row per partition.
       return;
     case "symbolCapacity": {
-      const i = columnIndex(t, a.column.name, a.column.pos);
+      const i = alterColumnIndex(t, a.column);
       if (t.meta.columns[i].type.tag !== "SYMBOL") {
         throw new SqlError(`column is not a symbol [column=${t.meta.columns[i].name}]`, a.column.pos);
       }
@@ -535,13 +590,16 @@ export async function alterTable(
         throw new SqlError(`max symbol capacity is ${SYMBOL_CAPACITY_MAX}`, a.capacity.pos);
       }
       await t.alterMeta((m) => {
-        m.columns[i].symbolCapacity = a.capacity.value;
+        // QuestDB rounds the capacity up to a power of two (AlterTableChangeColumnTypeTest
+        // #testChangeSymbolCapacity: 1000 shows as 1024).
+        m.columns[i].symbolCapacity = 2 ** Math.ceil(Math.log2(a.capacity.value));
       });
       return;
     }
     case "unsupported":
       throw new SqlError(`${a.what} is not supported`, a.pos);
     case "invalid":
+      if (a.column) alterColumnIndex(t, a.column);
       throw a.error;
   }
 }

@@ -160,7 +160,12 @@ function castBigInt(v: bigint, to: ColumnType): Value {
   }
 }
 
-/** Java semantics: (int)d and (long)d truncate and saturate; (short)/(byte) narrow the int. */
+/**
+ * Java semantics: (int)d and (long)d truncate, except that a value outside the INT or LONG range
+ * is NULL (QuestDB's CastDoubleToIntFunctionFactory; AlterTableChangeColumnTypeTest
+ * #testIntOverflowConversions: `cast(-7.1788016931764132E18 as int)` is null); (short)/(byte)
+ * narrow the saturated int.
+ */
 function castNumber(x: number, to: ColumnType): Value {
   if (!Number.isFinite(x)) return to.tag === "BYTE" || to.tag === "SHORT" ? 0 : null;
   switch (to.tag) {
@@ -173,17 +178,19 @@ function castNumber(x: number, to: ColumnType): Value {
     case "LONG": {
       if (Number.isInteger(x) && Math.abs(x) <= Number.MAX_SAFE_INTEGER) return BigInt(x);
       const t = Math.trunc(x);
-      if (t >= 9223372036854775807) return LONG_MAX;
-      if (t <= -9223372036854775808) return null; // saturates to LONG_MIN, the NULL sentinel
+      if (t > 9223372036854775807) return null;
+      if (t === 9223372036854775807) return LONG_MAX; // 2^63 itself: Java's (long) saturates
+      if (t <= -9223372036854775808) return null; // LONG_MIN is the NULL sentinel
       return BigInt(t);
     }
+    case "INT":
+      return x >= -2147483648 && x <= 2147483647 ? int32(Math.trunc(x) | 0) : null;
     default: {
       const i = Math.trunc(x) > 2147483647
         ? 2147483647
         : Math.trunc(x) < -2147483648
         ? -2147483648
         : Math.trunc(x) | 0;
-      if (to.tag === "INT") return int32(i);
       return to.tag === "SHORT" ? (i << 16) >> 16 : (i << 24) >> 24;
     }
   }

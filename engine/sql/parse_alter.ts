@@ -9,6 +9,7 @@ import type { Token } from "./lexer.ts";
 import {
   parseColumnDef,
   parseNameList,
+  parquetOptions,
   parseParams,
   parseTtl,
   partitionFormat,
@@ -33,13 +34,26 @@ export function parseAlterTable(p: ParseState): AlterTableStmt {
  */
 function parseActionOrDefer(p: ParseState): AlterAction {
   const pos = p.peek().pos;
+  // ALTER COLUMN names its column before its action: QuestDB reports a missing column first
+  // (AlterTableChangeColumnTypeTest#testColumnDoesNotExist: `alter column non_existing` at 27).
+  const name = p.isWord("alter") && p.isWord("column", 1) ? p.peek(2) : undefined;
+  const column = name && (name.kind === "word" || name.kind === "quoted")
+    ? { name: name.value, pos: name.pos }
+    : undefined;
   try {
     return parseAction(p);
   } catch (e) {
     if (!(e instanceof SqlError)) throw e;
     p.restText();
-    return { kind: "invalid", pos, error: e };
+    return { kind: "invalid", pos, error: e, ...(column ? { column } : {}) };
   }
+}
+
+/** QuestDB's error for a word after a complete ALTER COLUMN form. */
+function trailingToken(p: ParseState, what: string): SqlError | undefined {
+  if (p.atEnd()) return undefined;
+  const t = p.peek();
+  return syntaxError(`unexpected token [${t.text}] while trying to change ${what}`, t.pos);
 }
 
 function parseAction(p: ParseState): AlterAction {
@@ -153,9 +167,15 @@ function parseAlterColumn(p: ParseState, start: Token): AlterAction {
   const pos = start.pos;
   const column = p.anyName("column name");
   if (p.acceptWord("type")) {
+    // AlterTableChangeColumnTypeTest#testNewTypeMissing.
+    if (p.atEnd()) throw syntaxError("column type expected", p.peek().pos);
     const def: ColumnDef = { name: column.name, pos: column.pos, type: parseType(p) };
     readColumnOptions(p, def);
-    return { kind: "alterColumnType", pos, column, def };
+    const trailing = trailingToken(p, "column type");
+    if (trailing) throw trailing;
+    // QuestDB reports type errors at the last token read (SqlCompilerImpl: lastTokenPosition).
+    const lastPos = p.tokens[p.index - 1].pos;
+    return { kind: "alterColumnType", pos, column, def, lastPos };
   }
   if (p.acceptWords("add", "index")) {
     const action: AlterAction = { kind: "addIndex", pos, column };
@@ -174,11 +194,19 @@ function parseAlterColumn(p: ParseState, start: Token): AlterAction {
   if (p.acceptWord("cache")) return { kind: "symbolCache", pos, column, cache: true };
   if (p.acceptWord("nocache")) return { kind: "symbolCache", pos, column, cache: false };
   if (p.acceptWords("symbol", "capacity")) {
-    return { kind: "symbolCapacity", pos, column, capacity: p.integer("symbol capacity") };
+    const capacity = p.integer("symbol capacity");
+    const trailing = trailingToken(p, "symbol capacity");
+    if (trailing) throw trailing;
+    return { kind: "symbolCapacity", pos, column, capacity };
   }
   // SET NOT NULL / SET NULL: the constraint's metadata flip (spec/sql.md §5.3).
   if (p.acceptWords("set", "not", "null")) return { kind: "columnNotNull", pos, column, notNull: true };
   if (p.acceptWords("set", "null")) return { kind: "columnNotNull", pos, column, notNull: false };
+  if (p.isWord("set") && p.isWord("parquet", 1) && p.isOp("(", 2)) {
+    p.next();
+    p.next();
+    return { kind: "columnParquet", pos, column, options: parquetOptions(p) };
+  }
   throw p.expected("'type', 'add index', 'drop index', 'cache', 'nocache', 'symbol capacity' or 'set'");
 }
 

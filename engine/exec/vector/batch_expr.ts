@@ -1297,7 +1297,7 @@ function inSet(g: Gen, e: Extract<BoundExpr, { kind: "inSet" }>): Node {
   return { v: g.tmp(code), repr: "bool" };
 }
 
-/** Numeric casts with castValue's rules: truncation and saturation, INT_MIN/LONG_MIN as NULL. */
+/** Numeric casts with castValue's rules: truncation, out of INT/LONG range and INT_MIN/LONG_MIN as NULL. */
 function cast(g: Gen, e: Extract<BoundExpr, { kind: "cast" }>): Node {
   const a = node(g, e.arg);
   const from = e.from.tag, to = e.type.tag;
@@ -1326,7 +1326,7 @@ function cast(g: Gen, e: Extract<BoundExpr, { kind: "cast" }>): Node {
       }
       const t = g.tmp(`Math.trunc(${x})`);
       return {
-        v: g.tmp(`${t} !== ${t} || ${t} <= -2147483648 ? NaN : ${t} > 2147483647 ? 2147483647 : ${t}`),
+        v: g.tmp(`${t} !== ${t} || ${t} <= -2147483648 || ${x} > 2147483647 ? NaN : ${t}`),
         repr: "num",
         kind: "int",
       };
