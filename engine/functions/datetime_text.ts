@@ -4,9 +4,18 @@
  * compiled once at bind time; per-row ones go through a small cache.
  */
 import { type ColumnType, isNumeric, T } from "../base/types.ts";
-import type { Value } from "../base/values.ts";
+import type { Interval, Value } from "../base/values.ts";
 import { SqlError } from "../base/errors.ts";
-import { constText, fn, isTextArg, memo, noMatch, timeArg, timeArgKeepingDate } from "./datetime_args.ts";
+import {
+  constText,
+  fn,
+  isTextArg,
+  memo,
+  noMatch,
+  timeArg,
+  timeArgKeepingDate,
+  timeArgOfUnit,
+} from "./datetime_args.ts";
 import type { TimeUnit } from "./datetime_calendar.ts";
 import {
   type CompiledPattern,
@@ -101,7 +110,9 @@ function bindToStr(args: BoundArg[]): ScalarBinding | string {
 function zoneShift(name: string, toLocal: boolean): ScalarFunction {
   return fn(name, (args): ScalarBinding | string => {
     if (args.length !== 2 || !isTextArg(args[1])) return noMatch(name, args);
-    const ta = timeArg(args[0]);
+    // to_timezone also shifts both bounds of an INTERVAL (ToTimezoneIntervalFunctionFactory).
+    const interval = toLocal && args[0].type.tag === "INTERVAL";
+    const ta = interval ? timeArgOfUnit("us") : timeArg(args[0]);
     if (!ta) return noMatch(name, args);
     const tz = constText(args[1]);
     // A NULL constant zone is refused (ToUTCTimestampFunctionFactoryTest#testNullConstantTimeZone).
@@ -109,14 +120,19 @@ function zoneShift(name: string, toLocal: boolean): ScalarFunction {
     const zone = typeof tz === "string" ? requireTimeZone(tz, args[1].pos) : undefined;
     const shift = (rules: ZoneRules, t: bigint) =>
       toLocal ? utcToLocalTicks(rules, t, ta.unit) : localToUtcTicks(rules, t, ta.unit);
+    const shiftValue = (rules: ZoneRules, v: Value): Value => {
+      if (!interval) return shift(rules, v as bigint);
+      const { lo, hi } = v as Interval;
+      return { lo: shift(rules, lo), hi: shift(rules, hi) };
+    };
     return {
-      returns: ta.type,
-      argTypes: [ta.type, args[1].type],
+      returns: interval ? args[0].type : ta.type,
+      argTypes: [interval ? args[0].type : ta.type, args[1].type],
       eval: ([t, z]) => {
         if (t === null) return null;
         if (z === null) return t;
         const rules = zone ?? resolveTimeZone(z as string);
-        return rules ? shift(rules, t as bigint) : t;
+        return rules ? shiftValue(rules, t) : t;
       },
     };
   });
