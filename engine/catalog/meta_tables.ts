@@ -229,6 +229,7 @@ export function createTableText(m: TableMeta): string {
       if (col.indexed) t += ` INDEX CAPACITY ${col.indexCapacity}`;
     }
     if (col.notNull) t += " NOT NULL";
+    if (col.parquet) t += ` PARQUET(${col.parquet})`;
     return `\t${col.name} ${t}`;
   });
   let s = `CREATE TABLE '${m.name}' ( \n${cols.join(",\n")}\n)`;

@@ -61,6 +61,7 @@ function alterPermission(a: A.AlterAction): [string, string[]] | undefined {
     // The catalogue has no permission of its own for the constraint: it changes the column's
     // definition, as a type change does.
     case "columnNotNull":
+    case "columnParquet":
       return ["ALTER COLUMN TYPE", [a.column.name]];
     case "dropPartition":
       return ["DROP PARTITION", []];

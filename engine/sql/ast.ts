@@ -532,6 +532,8 @@ export interface ColumnDef {
   indexCapacity?: number;
   /** `NOT NULL` after the type: writes of NULL into the column are rejected. */
   notNull?: boolean;
+  /** `PARQUET(...)`: the per-column Parquet options as written between the parentheses. */
+  parquet?: string;
 }
 
 export type PartitionUnit = "NONE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | "YEAR";
@@ -607,6 +609,8 @@ export type AlterAction =
   | { kind: "dropIndex"; pos: number; column: { name: string; pos: number } }
   | { kind: "symbolCache"; pos: number; column: { name: string; pos: number }; cache: boolean }
   | { kind: "columnNotNull"; pos: number; column: { name: string; pos: number }; notNull: boolean }
+  /** `SET PARQUET(encoding [, codec[(level)]] [, BLOOM_FILTER])`: `options` as written between the parentheses. */
+  | { kind: "columnParquet"; pos: number; column: { name: string; pos: number }; options: string }
   | { kind: "dropPartition"; pos: number; list?: { name: string; pos: number }[]; where?: Expr }
   /**
    * `CONVERT PARTITION TO {PARQUET | NATIVE | REMOTE} {LIST 'p', ... | WHERE expr}` (issue #21);

@@ -76,7 +76,10 @@ export function readColumnOptions(p: ParseState, def: ColumnDef): void {
     else if (p.acceptWord("cache")) def.symbolCache = true;
     else if (p.acceptWord("nocache")) def.symbolCache = false;
     else if (p.acceptWord("index")) readColumnIndex(p, def);
-    else if (p.isWord("parquet") && p.isOp("(", 1)) skipParenthesised(p);
+    else if (p.isWord("parquet") && p.isOp("(", 1)) {
+      p.next();
+      def.parquet = parquetOptions(p);
+    }
     // QuestDB has no computed columns (its grammar knows no GENERATED): say so plainly rather
     // than "')' expected" at the GENERATED keyword.
     else if (p.isWord("generated")) throw syntaxError("generated columns are not supported", p.peek().pos);
@@ -124,6 +127,23 @@ function symbolCapacity(p: ParseState): number {
 }
 
 /** Skips `word ( ... )` with balanced parentheses: options stored nowhere yet. */
+/**
+ * A column's `PARQUET(encoding [, codec[(level)]] [, BLOOM_FILTER])`, the cursor on `(`: the text
+ * between the parentheses, as SHOW CREATE TABLE prints it back (`rle_dictionary, zstd(3)`).
+ */
+export function parquetOptions(p: ParseState): string {
+  const open = p.next();
+  let depth = 1;
+  let text = "";
+  for (;;) {
+    if (p.atEnd()) throw syntaxError("missing closing ')'", open.pos);
+    const t = p.next();
+    if (t.kind === "op" && t.text === "(") depth++;
+    if (t.kind === "op" && t.text === ")" && --depth === 0) return text;
+    text += t.kind === "op" && t.text === "," ? ", " : t.text;
+  }
+}
+
 function skipParenthesised(p: ParseState): void {
   p.next();
   const open = p.next();

@@ -166,6 +166,8 @@ function alterActionToText(a: AlterAction): string {
       return `ALTER COLUMN ${identToText(a.column.name)} ${a.cache ? "CACHE" : "NOCACHE"}`;
     case "columnNotNull":
       return `ALTER COLUMN ${identToText(a.column.name)} SET ${a.notNull ? "NOT NULL" : "NULL"}`;
+    case "columnParquet":
+      return `ALTER COLUMN ${identToText(a.column.name)} SET PARQUET(${a.options})`;
     case "dropPartition":
       return a.where
         ? `DROP PARTITION WHERE ${x(a.where)}`

@@ -28,6 +28,11 @@ export interface StoredColumn {
    * (QuestDB's AlterTableAddColumnTest#testAddColumnWithQuotedColumnName).
    */
   nullsStored?: boolean;
+  /**
+   * Per-column Parquet options as written (`rle_dictionary, zstd(3)`; spec/sql.md §26.5), shown
+   * by SHOW CREATE TABLE. Absent = the defaults (`PARQUET(default)` resets).
+   */
+  parquet?: string;
 }
 
 export interface TableMeta {
