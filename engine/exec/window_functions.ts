@@ -10,6 +10,7 @@
  * other clients for hundreds of milliseconds (issue #17) and cancel and timeouts stop it.
  */
 import type { Value } from "../base/values.ts";
+import { windowPercentile } from "../functions/aggregate_quantile.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { AggregateBinding } from "../functions/registry_types.ts";
 import type { WindowCall } from "../plan/plan_node.ts";
@@ -322,7 +323,7 @@ async function slidingExtreme(
 const bindings = new WeakMap<WindowCall, AggregateBinding | undefined>();
 function bindingFor(w: WindowCall): AggregateBinding | undefined {
   if (bindings.has(w)) return bindings.get(w);
-  const b = lookupAggregate(w.name)?.bind(
+  const b = (windowPercentile(w.name) ?? lookupAggregate(w.name))?.bind(
     w.args.map((a) => ({
       type: a.type,
       constant: a.kind === "const",

@@ -6,7 +6,8 @@
  * QuestDB's sqllogictest files fix the formulas: quantile_disc(0.75) over six values is the
  * fourth smallest, quantile_cont(0.25) over 2500, 2600, ... is 2650.
  */
-import { type ColumnType, isNumeric, T } from "../base/types.ts";
+import { DoubleArray } from "../base/double_array.ts";
+import { arrayType, type ColumnType, isNumeric, T } from "../base/types.ts";
 import { nullValueOf } from "../base/values.ts";
 import { aggregate, noMatch } from "./_util.ts";
 import type { AggregateBinding, AggregateFunction, BoundArg } from "./registry_types.ts";
@@ -29,15 +30,38 @@ function percentileOf(name: string, a: BoundArg): number | string {
   return percentileFraction(p);
 }
 
-function bindQuantile(name: string, continuous: boolean) {
+/**
+ * The quantile aggregates, and with `window` percentile_cont / percentile_disc as window
+ * functions over a whole partition (PercentileWindowFunctionTest): there percentile_disc takes
+ * the value at index ceil(p * n) - 1 of the sorted non-NULL values (0.75 over 1..10 is 8), and
+ * an ARRAY of percentiles answers a DOUBLE[] of them.
+ */
+function bindQuantile(name: string, continuous: boolean, window = false) {
   return (args: BoundArg[]): AggregateBinding | string => {
     if (args.length !== 2) return noMatch(name, args);
     const x = args[0].type;
     if (!(isNumeric(x) || x.tag === "NULL")) return noMatch(name, args);
-    const p = percentileOf(name, args[1]);
-    if (typeof p === "string") return p;
-    const returns: ColumnType = continuous || x.tag === "NULL" ? T.DOUBLE : x;
+    const many = window && args[1].type.tag === "ARRAY";
+    let ps: number[];
+    if (many) {
+      if (!args[1].constant || !(args[1].value instanceof DoubleArray)) {
+        return `percentile must be a constant numeric value [function=${name}]`;
+      }
+      ps = [...args[1].value.data].map(percentileFraction);
+    } else {
+      const p = percentileOf(name, args[1]);
+      if (typeof p === "string") return p;
+      ps = [p];
+    }
+    const returns: ColumnType = many ? arrayType(1) : continuous || x.tag === "NULL" ? T.DOUBLE : x;
     const big = x.tag === "LONG";
+    const at = (sorted: (number | bigint)[], p: number): number | bigint => {
+      const n = sorted.length;
+      if (!continuous) return sorted[window ? Math.max(0, Math.ceil(n * p) - 1) : Math.floor(p * (n - 1))];
+      const pos = p * (n - 1), lo = Math.floor(pos), hi = Math.min(lo + 1, n - 1);
+      const a = Number(sorted[lo]);
+      return a + (pos - lo) * (Number(sorted[hi]) - a);
+    };
     return {
       returns,
       create: () => {
@@ -48,19 +72,20 @@ function bindQuantile(name: string, continuous: boolean) {
             values.push(big ? BigInt(v as bigint) : Number(v));
           },
           result: () => {
-            if (values.length === 0) return nullValueOf(returns);
+            if (values.length === 0) return many ? null : nullValueOf(returns);
             values.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-            const pos = p * (values.length - 1);
-            const lo = Math.floor(pos);
-            if (!continuous) return values[lo];
-            const a = Number(values[lo]);
-            const hi = Math.min(lo + 1, values.length - 1);
-            return a + (pos - lo) * (Number(values[hi]) - a);
+            return many ? DoubleArray.of1(ps.map((p) => Number(at(values, p)))) : at(values, ps[0]);
           },
         };
       },
     };
   };
+}
+
+/** The window form of percentile_cont / percentile_disc, or undefined for another name. */
+export function windowPercentile(name: string): AggregateFunction | undefined {
+  if (name !== "percentile_cont" && name !== "percentile_disc") return undefined;
+  return aggregate(name, bindQuantile(name, name === "percentile_cont", true), ["DOUBLE", "DOUBLE"]);
 }
 
 /** Names usable as window functions only over a whole partition (no ORDER BY, no frame). */

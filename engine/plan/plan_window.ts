@@ -16,7 +16,7 @@ import { type ColumnType, isNumeric, isTimestamp, T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
 import { mapChildExprs, someExpr } from "../sql/expr_walk.ts";
-import { WHOLE_PARTITION_WINDOW_FUNCTIONS } from "../functions/aggregate_quantile.ts";
+import { WHOLE_PARTITION_WINDOW_FUNCTIONS, windowPercentile } from "../functions/aggregate_quantile.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import { bindExpr, castTo, constant } from "./bind_expr.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
@@ -239,13 +239,24 @@ function bindWindowCall(
   // QuestDB has no DISTINCT window functions (count(DISTINCT x) OVER () answered 3 for two
   // distinct values here before); refuse it rather than answer without the DISTINCT.
   if (call.distinct) throw new SqlError("DISTINCT is not supported in window functions", call.pos);
+  // Only the value functions take IGNORE / RESPECT NULLS (QuestDB's supportNullsDesc(),
+  // PercentRankFunctionTest#testPercentRankIgnoreNullsNotSupported).
+  if (call.nulls && !VALUE_FNS.has(name)) {
+    throw new SqlError(
+      "RESPECT/IGNORE NULLS is not supported for current window function",
+      call.nullsPos ?? call.pos,
+    );
+  }
+  if (name === "percent_rank" && !isDefaultFrame(spec.frame)) {
+    throw new SqlError("percent_rank() does not support framing; remove ROWS/RANGE clause", call.pos);
+  }
   let args = call.args.map((a) => bindExpr(a, ctx));
   // avg(value, kind, param [, volume]): the EMA / VWEMA, computed as `ema` (window_ema.ts).
   const ema = name === "avg" && args.length >= 3;
-  if (ema) args = emaArgs(call, args);
+  if (ema) args = emaArgs(call, args, spec);
   let aggregate: ColumnType | undefined;
   if (!ema && !RANK_LIKE.has(name) && !VALUE_FNS.has(name)) {
-    const fn = lookupAggregate(name);
+    const fn = windowPercentile(name) ?? lookupAggregate(name);
     if (!fn) throw new SqlError(`unknown window function: ${call.name}`, call.pos);
     const bound = args.map((a) => ({
       type: a.type,
@@ -357,30 +368,63 @@ function bindWindowCall(
  * volume-weighted form (window-functions/reference.md). `kind` is 'alpha' (0 < α ≤ 1),
  * 'period' (N > 0, α = 2 / (N + 1)) or a time unit (τ = param units, α = 1 − exp(−Δt / τ)
  * between consecutive rows of the ORDER BY timestamp). Returns the arguments as the `ema` call
- * takes them: value, kind (lower case), param as a DOUBLE constant, volume.
+ * takes them: value, kind (lower case, a time unit singular), param as a DOUBLE constant,
+ * volume. The checks and their texts are QuestDB's (EmaWindowFunctionTest,
+ * VwemaWindowFunctionTest): the window needs an ORDER BY and takes no frame clause.
  */
-function emaArgs(call: A.FunctionCall, args: BoundExpr[]): BoundExpr[] {
+function emaArgs(call: A.FunctionCall, args: BoundExpr[], spec: A.WindowSpec): BoundExpr[] {
   if (args.length > 4) throw new SqlError("avg() over a window takes at most 4 arguments", call.pos);
   const [value, kind, param, volume] = args;
   const numeric = (e: BoundExpr) => isNumeric(e.type) || e.type.tag === "NULL";
   if (!numeric(value)) throw new SqlError("avg() over a window expects a numeric argument", call.args[0].pos);
   if (volume && !numeric(volume)) throw new SqlError("volume must be numeric", call.args[3].pos);
-  if (!isConst(kind) || typeof kind.value !== "string") {
-    throw new SqlError("smoothing kind must be a constant string", call.args[1].pos);
+  if (spec.orderBy.length === 0) throw new SqlError("avg() requires ORDER BY", call.pos);
+  if (!isDefaultFrame(spec.frame)) {
+    throw new SqlError("avg() does not support framing; remove ROWS/RANGE clause", call.pos);
   }
-  const k = kind.value.toLowerCase();
-  if (k !== "alpha" && k !== "period" && !(k in EMA_UNITS)) {
+  if (!isConst(kind)) throw new SqlError("kind parameter must be a constant", call.args[1].pos);
+  if (kind.value === null) throw new SqlError("kind parameter cannot be null", call.args[1].pos);
+  const k = emaKind(String(kind.value));
+  if (k === undefined) {
     throw new SqlError(
-      "invalid smoothing kind, expected 'alpha', 'period', 'second', 'minute', 'hour', 'day' or 'week'",
+      "invalid kind parameter: expected 'alpha', 'period', or a time unit (second, minute, hour, day, week)",
       call.args[1].pos,
     );
   }
-  const p = isConst(param) && param.value !== null ? Number(param.value) : NaN;
-  if (!Number.isFinite(p)) {
-    throw new SqlError("smoothing parameter must be a constant number", call.args[2].pos);
+  if (!isConst(param)) throw new SqlError("parameter value must be a constant", call.args[2].pos);
+  const p = param.value === null ? NaN : Number(param.value);
+  if (!Number.isFinite(p) || !(p > 0)) {
+    throw new SqlError("parameter value must be a positive number", call.args[2].pos);
   }
-  if (k === "alpha" && !(p > 0 && p <= 1)) throw new SqlError("alpha must be in (0, 1]", call.args[2].pos);
-  if (k !== "alpha" && !(p > 0)) throw new SqlError(`${k} must be positive`, call.args[2].pos);
+  if (k === "alpha" && p > 1) {
+    throw new SqlError("alpha must be between 0 (exclusive) and 1 (inclusive)", call.args[2].pos);
+  }
+  // QuestDB takes τ as the parameter cast to a whole number of units.
+  if (k in EMA_UNITS && Math.trunc(p) < 1) {
+    throw new SqlError(
+      "time constant must be at least 1 unit in native timestamp precision",
+      call.args[1].pos,
+    );
+  }
   const out: BoundExpr[] = [value, constant(T.STRING, k), constant(T.DOUBLE, p)];
   return volume ? [...out, volume] : out;
+}
+
+/**
+ * QuestDB's WindowContext.isDefaultFrame: no frame clause, or RANGE from UNBOUNDED PRECEDING to
+ * CURRENT ROW or UNBOUNDED FOLLOWING without exclusion. The functions that take no frame refuse
+ * any other (ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW too).
+ */
+function isDefaultFrame(f: A.WindowFrame | undefined): boolean {
+  return !f || (f.unit === "range" && f.start.kind === "unboundedPreceding" &&
+    (f.end.kind === "currentRow" || f.end.kind === "unboundedFollowing") &&
+    (!f.exclude || f.exclude === "noOthers"));
+}
+
+/** The smoothing kind a spelling names ('alpha', 'period' or a unit of EMA_UNITS), any case. */
+function emaKind(text: string): string | undefined {
+  const k = text.toLowerCase();
+  if (k === "alpha" || k === "period" || k in EMA_UNITS) return k;
+  const singular = k.endsWith("s") ? k.slice(0, -1) : k;
+  return singular in EMA_UNITS ? singular : undefined;
 }

@@ -17,6 +17,14 @@ export function checkLagLeadArgs(call: A.FunctionCall, args: BoundExpr[], type: 
       throw new SqlError("offset must be a positive integer", call.args[1].pos);
     }
   }
+  // A SYMBOL lag/lead keeps its argument's dictionary, which has no key for a default value:
+  // QuestDB takes only NULL there (LagLeadSymbolTest#testRejectsNonNullSymbolDefault).
+  if (args.length > 2 && type.tag === "SYMBOL" && !(isConst(args[2]) && args[2].value === null)) {
+    throw new SqlError(
+      `non-null default value is not supported for symbol ${call.name.toLowerCase()}`,
+      call.args[2].pos,
+    );
+  }
   if (args.length > 2 && isStringLike(args[2].type) && !isStringLike(type)) {
     throw new SqlError(
       `default value must be can cast to ${typeName(type).toLowerCase()}`,

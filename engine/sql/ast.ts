@@ -100,6 +100,8 @@ export interface FunctionCall {
   star: boolean;
   /** `IGNORE NULLS` / `RESPECT NULLS` before OVER. */
   nulls?: "ignore" | "respect";
+  /** Where IGNORE / RESPECT is written: QuestDB refuses it there for most functions. */
+  nullsPos?: number;
   /** Aggregate `FILTER (WHERE ...)`. */
   filter?: Expr;
   /** Window function: an inline spec or a reference to a named window. */

@@ -41,6 +41,7 @@ export function parseCallTail(p: ParseState, call: FunctionCall): void {
     p.closeParen(open);
   }
   if ((p.isWord("ignore") || p.isWord("respect")) && p.isWord("nulls", 1)) {
+    call.nullsPos = p.peek().pos;
     call.nulls = p.next().text.toLowerCase() as "ignore" | "respect";
     p.next();
     // QuestDB (WindowFunctionTest#testWindowOnlyFunctionFailsInNonWindowContext): IGNORE/RESPECT
