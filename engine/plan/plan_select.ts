@@ -503,7 +503,7 @@ export function finishQuery(
 ): PlanNode {
   if (distinctOn) return planDistinctOn(node, scope, distinctOn, orderBy, limit, pc, source);
   if (distinct) node = { ...shape(node.columns, -1), kind: "distinct", input: node };
-  if (orderBy.length) node = planOrderBy(node, scope, orderBy, pc, distinct ? undefined : source);
+  if (orderBy.length) node = planOrderBy(node, scope, orderBy, pc, source);
   if (limit) {
     node = {
       ...shape(node.columns, node.timestampIndex),
@@ -544,6 +544,19 @@ function planOrderBy(
       extra.push(bound);
       return { index: width + extra.length - 1, desc: o.desc, onOutput: true };
     } catch (err) {
+      if (source && node.kind === "distinct" && node.input.kind === "project") {
+        // After DISTINCT only selected values order: `ORDER BY tab.created` with `tab.created AS
+        // ref0` selected sorts by ref0 (GroupByTest#testSelectDistinctOnAliasedColumnWithOrderBy).
+        let pre = source.prebound?.get(e);
+        try {
+          pre ??= bindExpr(e, bindContext(source.scope, pc, "ORDER BY"));
+        } catch {
+          throw err;
+        }
+        const at = pre instanceof SqlError ? -1 : selectedAs(node.input.exprs, pre);
+        if (at < 0) throw err;
+        return { index: at, desc: o.desc };
+      }
       if (!source || node.kind !== "project") throw err;
       const pre = source.prebound?.get(e);
       if (pre instanceof SqlError) throw pre;
@@ -639,6 +652,22 @@ function planOrderBy(
  * means the source's column (SqlParserTest#testFailureOrderByGroupByColPrefixed:
  * `SELECT a, sum(b) b FROM tab ORDER BY tab.b` is `Invalid column: tab.b`).
  */
+/** The index of the selected expression that is `e`, or -1. */
+function selectedAs(exprs: BoundExpr[], e: BoundExpr): number {
+  const key = (x: BoundExpr) => {
+    try {
+      return JSON.stringify(
+        x,
+        (k, v) => (k === "binding" || k === "pos" ? undefined : typeof v === "bigint" ? `${v}n` : v),
+      );
+    } catch {
+      return undefined;
+    }
+  };
+  const want = key(e);
+  return want === undefined ? -1 : exprs.findIndex((x) => key(x) === want);
+}
+
 function readsSourceColumn(
   node: PlanNode,
   i: number,
