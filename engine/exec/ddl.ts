@@ -70,7 +70,12 @@ export function tableDefinition(
   for (const ix of s.indexes) {
     const c = columns.find((x) => x.name.toLowerCase() === ix.column.toLowerCase());
     if (!c) throw new SqlError(`Invalid column: ${ix.column}`, ix.pos);
-    if (c.type.tag !== "SYMBOL") throw new SqlError("indexes are supported only for SYMBOL columns", ix.pos);
+    if (c.type.tag !== "SYMBOL") {
+      // CREATE TABLE AS names the column and points at the statement (CreateTableTest
+      // #testCreateTableAsSelectIndexUnsupportedColumnType).
+      if (s.asSelect) throw new SqlError(`indexes are supported only for SYMBOL columns: ${c.name}`, s.pos);
+      throw new SqlError("indexes are supported only for SYMBOL columns", ix.pos);
+    }
     c.indexed = true;
     c.indexCapacity = ix.capacity ?? 256;
   }
@@ -217,6 +222,7 @@ export async function createTable(
     if (!c) throw new SqlError(`Invalid column: ${cast.column}`, cast.pos);
     c.type = typeFromSpec(cast.type);
   }
+  checkNoNullColumn(s, columns);
   const def = tableDefinition(s, columns, columns.map(() => s.asSelect!.pos), opts.walDefault);
   // Run the query before creating the table, so a failing query leaves nothing behind.
   const batches: Batch[] = [];
@@ -230,6 +236,23 @@ export async function createTable(
     await storage.dropTable(def.name);
     throw err;
   }
+}
+
+/**
+ * A bare NULL (or NaN) select item has no type to store: QuestDB refuses it unless a CAST
+ * clause gives one (CreateTableTest#testCreateNullColumn, #testCreateNaNColumn).
+ */
+function checkNoNullColumn(s: A.CreateTableStmt, columns: { name: string }[]): void {
+  const body = s.asSelect!.body;
+  const items = body.kind === "select" ? body.items : undefined;
+  if (!items || items.some((it) => it.expr.kind === "star")) return;
+  items.forEach((it, j) => {
+    const name = columns[j]?.name.toLowerCase();
+    const cast = s.casts.some((c) => c.column.toLowerCase() === name);
+    if (it.expr.kind === "literal" && it.expr.type === "null" && !cast) {
+      throw new SqlError("cannot create NULL-type column, please use type cast, e.g. x::type", s.pos);
+    }
+  });
 }
 
 export async function dropTable(s: A.DropTableStmt, storage: Storage): Promise<void> {

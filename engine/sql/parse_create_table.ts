@@ -62,6 +62,10 @@ export function parseCreateTable(p: ParseState): CreateTableStmt {
 export function parseColumnDef(p: ParseState): ColumnDef {
   const name = p.anyName("column name");
   const def: ColumnDef = { name: name.name, pos: name.pos, type: parseType(p) };
+  // CreateTableTest#testCreateTableArrayWithMismatchedBrackets: `arr double]`, `arr double[]]`.
+  if (p.isOp("]")) {
+    throw syntaxError(`${name.name} has an unmatched \`]\` - were you trying to define an array?`, name.pos);
+  }
   readColumnOptions(p, def);
   return def;
 }

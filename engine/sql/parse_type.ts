@@ -50,6 +50,19 @@ export function parseType(p: ParseState): TypeSpec {
     p.next();
     dims++;
   }
+  // `double[)`: QuestDB names the array type it expected and the text it found, at the `[`
+  // (CreateTableTest#testCreateTableArrayWithMismatchedBrackets).
+  if (p.isOp("[")) {
+    const open = p.next();
+    const found = p.textFrom(first);
+    p.next();
+    throw syntaxError(
+      `syntax error at column type definition, expected array type: '${spec.name}${
+        "[]".repeat(dims + 1)
+      }...', but found: '${found}${p.tokens[p.index - 1].text}'`,
+      open.pos,
+    );
+  }
   if (dims > 0) spec.arrayDims = dims;
   spec.text = p.textFrom(first);
   return spec;
