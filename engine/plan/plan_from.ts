@@ -11,6 +11,7 @@ import { type BoundExpr, isConst } from "./bound.ts";
 import { andAll, conjuncts } from "./intervals_from_where.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { type PlanNode, shape } from "./plan_node.ts";
+import { horizonLeft } from "./plan_horizon.ts";
 import { planLateral } from "./plan_lateral.ts";
 import { planPivotSource } from "./plan_pivot.ts";
 import { planQuery } from "./plan_query.ts";
@@ -60,6 +61,12 @@ export function planFrom(from: A.FromClause | undefined, pc: PlanContext): Plann
     // QuestDB's `FROM t, UNNEST(t.arr)` reads the row to its left, as LATERAL does.
     if (j.lateral || isUnnestSource(j.source)) {
       left = { ...planLateral(j, left, pc), firstWidth };
+      continue;
+    }
+    if (j.horizon) {
+      const repeated = horizonLeft(j, left, pc);
+      const right = planSource(j.source, pc);
+      left = { ...planJoin({ ...j, horizon: undefined }, repeated, right, pc), firstWidth };
       continue;
     }
     const right = planSource(j.source, pc);

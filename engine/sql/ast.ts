@@ -472,6 +472,25 @@ export interface Join {
   lateral?: boolean;
   /** `NATURAL [INNER|LEFT|RIGHT|FULL] JOIN`: equality on every column name both sides have. */
   natural?: boolean;
+  /** `HORIZON JOIN right [ON ...] RANGE ... | LIST (...) AS alias` (kind "asof"). */
+  horizon?: HorizonSpec;
+}
+
+/**
+ * HORIZON JOIN offsets (QuestDB docs query/sql/horizon-join.md): `LIST (0, 1s, ...)` or
+ * `RANGE FROM a TO b STEP c`, each an amount with a SAMPLE BY unit letter (`0` alone has none).
+ */
+export interface HorizonSpec {
+  pos: number;
+  alias: string;
+  list?: HorizonOffset[];
+  range?: { from: HorizonOffset; to: HorizonOffset; step: HorizonOffset };
+}
+
+export interface HorizonOffset {
+  amount: number;
+  unit: string;
+  pos: number;
 }
 
 export interface LatestOn {

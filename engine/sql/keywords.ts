@@ -67,6 +67,7 @@ export const SOURCE_ALIAS_STOP = new Set([
   "natural",
   "outer",
   "lateral",
+  "horizon",
   "tolerance",
   "pivot",
   "unpivot",
@@ -92,6 +93,7 @@ export const JOIN_STARTS = new Set([
   "lt",
   "splice",
   "natural",
+  "horizon",
 ]);
 
 /** Words naming a type that may prefix a string literal: `TIMESTAMP '2024-01-01'`. */

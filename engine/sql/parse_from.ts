@@ -11,6 +11,8 @@ import type {
   FromClause,
   FunctionCall,
   FunctionSource,
+  HorizonOffset,
+  HorizonSpec,
   Join,
   JoinKind,
   Query,
@@ -337,6 +339,7 @@ const JOIN_WORDS: Record<string, JoinKind> = {
   asof: "asof",
   lt: "lt",
   splice: "splice",
+  horizon: "asof",
 };
 
 function parseJoin(p: ParseState): Join {
@@ -358,6 +361,13 @@ function parseJoin(p: ParseState): Join {
   const join: Join = lateral
     ? { kind, pos: t.pos, source: parseLateralSource(p), lateral: true }
     : { kind, pos: t.pos, source: parseSource(p) };
+  const horizon = word === "horizon";
+  // `HORIZON JOIN quotes RANGE FROM ...` / `LIST (...)`: the keyword is no alias.
+  const alias = join.source.alias?.toLowerCase();
+  if (horizon && ((alias === "range" && p.isWord("from")) || (alias === "list" && p.isOp("(")))) {
+    p.index--;
+    delete join.source.alias;
+  }
   if (kind === "cross" && !lateral && p.isWord("on")) {
     // SqlParserTest#testCrossJoin: the error points at ON.
     throw syntaxError("Cross joins cannot have join clauses", p.peek().pos);
@@ -382,12 +392,13 @@ function parseJoin(p: ParseState): Join {
     p.next();
     join.using = readNameList(p);
     if (!join.using) throw p.expected("column name");
-  } else if (!lateral && ["inner", "left", "right", "full"].includes(kind)) {
+  } else if (!lateral && !horizon && ["inner", "left", "right", "full"].includes(kind)) {
     // SqlParserTest#testInvalidInnerJoin1: at the token where ON should be, or at the last one
     // when the text ends there.
     const at = p.atEnd() ? p.tokens[p.index - 1] : p.peek();
     throw syntaxError("'on' expected", at.pos);
   }
+  if (horizon) join.horizon = parseHorizon(p, t.pos);
   if (p.isWord("tolerance")) {
     p.next();
     const tok = p.next();
@@ -406,6 +417,41 @@ function parseJoin(p: ParseState): Join {
     join.tolerance = { amount: split.amount, unit: split.unit, pos: tok.pos };
   }
   return join;
+}
+
+/** `RANGE FROM a TO b STEP c AS alias` or `LIST (a, ...) AS alias` after HORIZON JOIN's source. */
+function parseHorizon(p: ParseState, pos: number): HorizonSpec {
+  let spec: Omit<HorizonSpec, "alias">;
+  if (p.acceptWord("range")) {
+    p.expectWord("from");
+    const from = horizonOffset(p);
+    p.expectWord("to");
+    const to = horizonOffset(p);
+    p.expectWord("step");
+    const step = horizonOffset(p);
+    spec = { pos, range: { from, to, step } };
+  } else if (p.acceptWord("list")) {
+    const open = p.expectOp("(");
+    const list = [horizonOffset(p)];
+    while (p.acceptOp(",")) list.push(horizonOffset(p));
+    p.closeParen(open);
+    spec = { pos, list };
+  } else {
+    throw p.expected("'range' or 'list'");
+  }
+  p.acceptWord("as");
+  return { ...spec, alias: p.anyName("horizon alias").name };
+}
+
+/** `[-]amount unit`, or a bare `0`. */
+function horizonOffset(p: ParseState): HorizonOffset {
+  const t = p.peek();
+  const negative = p.acceptOp("-") !== undefined;
+  const tok = p.next();
+  const split = splitAmountUnit(tok);
+  if (split) return { amount: negative ? -split.amount : split.amount, unit: split.unit, pos: t.pos };
+  if (tok.kind === "number" && /^0+$/.test(tok.text)) return { amount: 0, unit: "s", pos: t.pos };
+  throw syntaxError("interval literal expected, e.g. 5s", tok.pos);
 }
 
 /** The source after LATERAL: a parenthesised query only (QuestDB's error text otherwise). */
