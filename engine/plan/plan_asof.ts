@@ -76,6 +76,15 @@ export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanC
   if (descendingTs(rightIn)) {
     throw new SqlError("right side of time series join doesn't have ASC timestamp order", j.pos);
   }
+  // SPLICE JOIN rereads both sides: an aggregated side cannot be (JoinTest
+  // #testSpliceJoinFailsBecauseSubqueryDoesntSupportRandomAccess, a SAMPLE BY subquery).
+  if (kind === "splice") {
+    for (const [side, node] of [["left", leftIn], ["right", rightIn]] as const) {
+      if (aggregated(node)) {
+        throw new SqlError(`${side} side of splice join doesn't support random access`, j.pos);
+      }
+    }
+  }
   const leftWidth = left.node.columns.length;
   const leftHidden = leftIn !== left.node, rightHidden = rightIn !== right.node;
   const scope = Scope.concat(left.scope, right.scope, leftHidden ? -1 : leftTs);
@@ -162,6 +171,13 @@ export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanC
  * joined ASOF): QuestDB still joins on the table's timestamp (asof-join.md, "Default
  * behavior"), so the projection carries it as an extra last column, dropped after the join.
  */
+/** Is the node's output an aggregate's, seen through projections and filters? */
+function aggregated(node: PlanNode): boolean {
+  let n = node;
+  while (n.kind === "project" || n.kind === "filter") n = n.input;
+  return n.kind === "aggregate" || n.kind === "sampleBy";
+}
+
 /** Is the node's output ordered by its designated timestamp descending (ORDER BY ts DESC)? */
 function descendingTs(node: PlanNode): boolean {
   let n = node;
