@@ -225,13 +225,13 @@ function bindTimestampFloor(args: BoundArg[]): ScalarBinding | string {
  * floored value inside a DST gap moves to the bucket before it, unless the grid is day-aligned
  * with a unit the gaps cannot split.
  */
-function bindTimestampFloorFromOffset(args: BoundArg[]): ScalarBinding | string {
+function bindTimestampFloorFromOffset(args: BoundArg[], utc = false): ScalarBinding | string {
+  const name = utc ? "timestamp_floor_utc" : "timestamp_floor";
+  if (args.length !== 5) return noMatch(name, args);
   const [strideArg, tsArg, fromArg, offsetArg, tzArg] = args;
   const ta = timeArg(tsArg);
-  if (!isTextArg(strideArg) || !strideArg.constant || !ta || !timeArg(fromArg)) {
-    return noMatch("timestamp_floor", args);
-  }
-  if (!isTextArg(offsetArg) || !isTextArg(tzArg)) return noMatch("timestamp_floor", args);
+  if (!isTextArg(strideArg) || !strideArg.constant || !ta || !timeArg(fromArg)) return noMatch(name, args);
+  if (!isTextArg(offsetArg) || !isTextArg(tzArg)) return noMatch(name, args);
   const text = constText(strideArg);
   if (text === null || text === undefined) throw invalidUnit("null", strideArg.pos);
   const stride = parseStride(text);
@@ -257,13 +257,28 @@ function bindTimestampFloorFromOffset(args: BoundArg[]): ScalarBinding | string 
         (constOffset ?? offsetOf(o as string | null, offsetArg.pos));
       const rules = tzArg.constant ? constZone : zoneOf(z as string | null);
       if (!rules) return floorStrideFrom(t as bigint, stride, origin, unit);
-      const floored = floorStrideFrom(utcToLocalTicks(rules, t as bigint, unit), stride, origin, unit);
-      if (rules.fixedOffsetSeconds !== undefined || dayAligned(stride, origin, unit)) return floored;
-      // A local time the clocks skipped reads back later than itself: step back by the gap.
-      const gap = utcToLocalTicks(rules, localToUtcTicks(rules, floored, unit), unit) - floored;
-      return gap === 0n ? floored : floorStrideFrom(floored - gap, stride, origin, unit);
+      const local = utcToLocalTicks(rules, t as bigint, unit);
+      let floored = floorStrideFrom(local, stride, origin, unit);
+      if (rules.fixedOffsetSeconds === undefined && !dayAligned(stride, origin, unit)) {
+        // A local time the clocks skipped reads back later than itself: step back by the gap.
+        const gap = utcToLocalTicks(rules, localToUtcTicks(rules, floored, unit), unit) - floored;
+        if (gap !== 0n) floored = floorStrideFrom(floored - gap, stride, origin, unit);
+      }
+      return utc ? bucketToUtc(rules, floored, local - (t as bigint), unit) : floored;
     },
   };
+}
+
+/**
+ * The UTC instant of a local bucket start, as QuestDB's TimestampFloorFromOffsetUtcFunctionFactory
+ * answers its tests: the bucket keeps the offset of the value floored, so both passes of a repeated
+ * hour stay distinct buckets; only when that lands before a spring-forward (the offset then was
+ * smaller) does the zone's offset at the local bucket start decide.
+ */
+function bucketToUtc(rules: ZoneRules, floored: bigint, offset: bigint, unit: TimeUnit): bigint {
+  const same = floored - offset;
+  const offsetThen = utcToLocalTicks(rules, same, unit) - same;
+  return offsetThen < offset ? localToUtcTicks(rules, floored, unit) : same;
 }
 
 /** QuestDB's canSkipDstGapCorrection: a day-aligned grid of a unit DST gaps (15 minutes and up) cannot split. */
@@ -300,5 +315,6 @@ export const ARITH_FUNCTIONS: ScalarFunction[] = [
   fn("datediff", bindDateDiff),
   fn("date_trunc", bindDateTrunc),
   fn("timestamp_floor", bindTimestampFloor),
+  fn("timestamp_floor_utc", (args) => bindTimestampFloorFromOffset(args, true)),
   fn("timestamp_ceil", bindTimestampCeil),
 ];
