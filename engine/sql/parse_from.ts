@@ -22,7 +22,7 @@ import type {
   WindowJoin,
   WindowJoinBound,
 } from "./ast.ts";
-import { JOIN_STARTS, SOURCE_ALIAS_STOP } from "./keywords.ts";
+import { JOIN_STARTS, RESERVED, SOURCE_ALIAS_STOP } from "./keywords.ts";
 import { splitAmountUnit } from "./literal.ts";
 import { parseExpr } from "./parse_expr.ts";
 import { atPivot, parsePivotTail } from "./parse_pivot.ts";
@@ -298,13 +298,40 @@ function readSourceAlias(p: ParseState, source: Source): boolean {
   if (source.alias === "") throw syntaxError("non-empty table alias expected", at.pos);
   aliasPositions.set(source, at.pos);
   // `generate_series(1, n) AS s(r)` (pgjdbc's getTypeInfo): the function's columns renamed.
-  if (source.kind === "functionSource" && p.isOp("(")) {
+  if (source.kind === "functionSource" && p.isOp("(") && source.call.name.toLowerCase() === "unnest") {
+    const names = readUnnestAliases(p);
+    source.columnAliases = names.map((n) => n.name);
+    source.columnAliasPositions = names.map((n) => n.pos);
+  } else if (source.kind === "functionSource" && p.isOp("(")) {
     const names = readNameList(p);
     if (!names) throw p.expected("column name");
     source.columnAliases = names.map((n) => n.name);
     source.columnAliasPositions = names.map((n) => n.pos);
   }
   return true;
+}
+
+/**
+ * UNNEST's column aliases `u(a, "b", 'a.b')`: quoted in any style, a reserved word only in
+ * double quotes (UnnestTest#testColumnAliasKeywordRejected, #testDottedColumnAliasNonStandardQuotes).
+ */
+function readUnnestAliases(p: ParseState): NamePos[] {
+  const open = p.next();
+  const names: NamePos[] = [];
+  do {
+    const t = p.peek();
+    if (t.kind === "word" && RESERVED.has(t.text.toLowerCase())) {
+      throw syntaxError(
+        `table and column names that are SQL keywords have to be enclosed in double quotes, such as "${t.text}"`,
+        t.pos,
+      );
+    }
+    if (t.kind !== "word" && t.kind !== "quoted" && t.kind !== "string") throw p.expected("column name");
+    p.next();
+    names.push({ name: t.value, pos: t.pos });
+  } while (p.acceptOp(","));
+  p.closeParen(open);
+  return names;
 }
 
 function isSourceAlias(p: ParseState, ahead = 0): boolean {
