@@ -115,10 +115,29 @@ function expandItems(core: A.SelectCore, scope: Scope, pc: PlanContext): Item[] 
   for (const item of core.items) {
     if (item.expr.kind === "star") starItems(item.expr.qualifier, item.expr.pos);
     else if (!repeatsDistinctColumn(core, item)) {
-      out.push({ ast: item, name: aliased.get(item) ?? takeItemName(item, pc.legacyNames, names) });
+      const name = aliased.get(item) ?? takeItemName(item, pc.legacyNames, names);
+      out.push({ ast: bareCount(item, scope) ?? item, name });
     }
   }
   return out;
+}
+
+/**
+ * A bare `count` that names no column is count() (AggregateTest#testHourFilteredUnion:
+ * `select hour(ts), count from ...`), as in QuestDB.
+ */
+function bareCount(item: A.SelectItem, scope: Scope): A.SelectItem | undefined {
+  const e = item.expr;
+  if (e.kind !== "column" || e.qualifier !== undefined || e.name.toLowerCase() !== "count") return undefined;
+  try {
+    if (scope.find(e.name, undefined, e.pos) !== undefined) return undefined;
+  } catch {
+    return undefined;
+  }
+  return {
+    ...item,
+    expr: { kind: "call", pos: e.pos, name: "count", args: [], distinct: false, star: false },
+  };
 }
 
 /**
