@@ -284,6 +284,7 @@ function bindWindowCall(
     throw new SqlError(`${name} window function only supports whole partition frames`, call.pos);
   }
   if (frameAst) checkFrameBounds(frameAst);
+  if (frameAst && !RANK_LIKE.has(name)) checkExclusion(frameAst);
   const unit = frameAst?.unit === "range" ? "range" : "rows";
   // QuestDB has no GROUPS frames and says so at the function (WindowFunctionTest
   // #testFrameFunctionsDontSupportGroupFrames).
@@ -408,6 +409,29 @@ function emaArgs(call: A.FunctionCall, args: BoundExpr[], spec: A.WindowSpec): B
   }
   const out: BoundExpr[] = [value, constant(T.STRING, k), constant(T.DOUBLE, p)];
   return volume ? [...out, volume] : out;
+}
+
+/**
+ * The exclusion modes QuestDB's window functions take (WindowFunctionTest
+ * #testFrameFunctionRejectsExclusionModesOtherThanDefault,
+ * #testFrameFunctionOverRowsRejectsCurrentRowFrameExcludingCurrentRow): EXCLUDE CURRENT ROW moves
+ * a CURRENT ROW end one row (tick) back, so a frame starting at the current row is left empty.
+ */
+function checkExclusion(f: A.WindowFrame): void {
+  const pos = f.excludePos ?? f.pos;
+  if (f.exclude === "group" || f.exclude === "ties") {
+    throw new SqlError("only EXCLUDE NO OTHERS and EXCLUDE CURRENT ROW exclusion modes are supported", pos);
+  }
+  if (f.exclude !== "currentRow") return;
+  if (f.end.kind === "unboundedFollowing") {
+    throw new SqlError("EXCLUDE CURRENT ROW not supported with UNBOUNDED FOLLOWING frame boundary", pos);
+  }
+  const startsAtCurrent = f.start.kind === "currentRow" ||
+    (f.start.kind === "preceding" && f.start.offset?.kind === "literal" &&
+      Number(f.start.offset.value) === 0);
+  if (f.end.kind === "currentRow" && startsAtCurrent) {
+    throw new SqlError("end of window is higher than start of window due to exclusion mode", pos);
+  }
 }
 
 /**

@@ -275,6 +275,8 @@ export interface WindowFrame {
   start: FrameBound;
   end: FrameBound;
   exclude?: "currentRow" | "noOthers" | "group" | "ties";
+  /** Where the exclusion kind after EXCLUDE is written: QuestDB's frame errors point there. */
+  excludePos?: number;
 }
 
 export interface FrameBound {

@@ -84,6 +84,7 @@ export function parseWindowSpec(p: ParseState): WindowSpec {
       start: { kind: "unboundedPreceding" },
       end: { kind: spec.orderBy.length > 0 ? "currentRow" : "unboundedFollowing" },
     };
+    spec.frame.excludePos = p.peek(1).pos;
     spec.frame.exclude = parseExclude(p);
   }
   p.closeParen(open);
