@@ -11,7 +11,7 @@
  * elements are INT, a text array's STRING.
  */
 import { SqlError } from "../base/errors.ts";
-import { arrayType, type ColumnType, isIntegral, T } from "../base/types.ts";
+import { arrayType, type ColumnType, isIntegral, T, typeName } from "../base/types.ts";
 import type * as A from "../sql/ast.ts";
 import { catalogTypeOid } from "../catalog/pg_catalog_define.ts";
 import { seriesType } from "../exec/generate_series.ts";
@@ -105,7 +105,7 @@ export function bindQuestDbUnnest(src: A.FunctionSource, pc: PlanContext): PlanN
     const fields = json[i];
     if (fields) {
       if (!TEXT_TAGS.has(arg.type.tag)) {
-        throw new SqlError("COLUMNS(...) requires a VARCHAR JSON array in UNNEST", call.args[i].pos);
+        throw new SqlError(`VARCHAR expected for JSON UNNEST, got ${typeName(arg.type)}`, call.args[i].pos);
       }
       for (const f of fields) {
         // One declared field reads a scalar element itself (`vector` marks it so).
@@ -120,7 +120,9 @@ export function bindQuestDbUnnest(src: A.FunctionSource, pc: PlanContext): PlanN
       }
       return;
     }
-    if (arg.type.tag !== "ARRAY") throw new SqlError("array type expected in UNNEST", call.args[i].pos);
+    if (arg.type.tag !== "ARRAY") {
+      throw new SqlError(`array type expected in UNNEST, got ${typeName(arg.type)}`, call.args[i].pos);
+    }
     const dims = arg.type.dims ?? 1;
     calls.push({
       name: "unnest_array",
