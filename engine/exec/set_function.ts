@@ -3,6 +3,7 @@
  * LATERAL or correlated run has its outer values in the context), then each call's rows are
  * produced and zipped, NULL past the end of the shorter ones.
  */
+import { SqlError } from "../base/errors.ts";
 import { BATCH_ROWS_MAX } from "../base/limits.ts";
 import { type Batch, DoubleArray, type Value } from "../base/values.ts";
 import { jsonExtractAs } from "../functions/json_extract.ts";
@@ -20,6 +21,20 @@ const ONE_ROW: Batch = { rowCount: 1, columns: [] };
 function elements(text: string, vector: boolean): { items: (string | null)[]; lower: number } {
   if (vector) return arrayElements(text);
   return { items: parseTextArray(text), lower: 1 };
+}
+
+/** QuestDB's `cairo.json.unnest.max.value.size` default: the largest VARCHAR/TIMESTAMP field text. */
+const JSON_UNNEST_MAX_VALUE_SIZE = 4096;
+const utf8 = new TextEncoder();
+
+/** A text field longer than the limit fails the query rather than being cut (JsonUnnestTest#testLargeVarcharOverflowThrowsError). */
+function checkJsonValueSize(text: string, column: string): void {
+  if (text.length * 3 <= JSON_UNNEST_MAX_VALUE_SIZE) return;
+  if (utf8.encode(text).length <= JSON_UNNEST_MAX_VALUE_SIZE) return;
+  throw new SqlError(
+    `JSON UNNEST: value exceeds maximum size of ${JSON_UNNEST_MAX_VALUE_SIZE} bytes for column '${column}'`,
+    0,
+  );
 }
 
 /** The elements of a JSON array text; anything else (NULL, empty, invalid JSON, not an array) has none. */
@@ -65,6 +80,9 @@ function callValues(call: SetCall, args: Value[]): Value[] {
           : call.vector
           ? e
           : undefined;
+        if (typeof field === "string" && (call.type.tag === "VARCHAR" || call.type.tag === "TIMESTAMP")) {
+          checkJsonValueSize(field, call.path!);
+        }
         return jsonExtractAs(JSON.stringify(field ?? null), [], call.type);
       });
     case "ordinality":
