@@ -119,6 +119,14 @@ export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanC
       );
     }
   }
+  // Geohash keys of different precisions never match (JoinTest
+  // #testJoinOnGeohashNonExactPrecisionNotAllowed: geohash(4c) against geohash(1c)).
+  leftKeys.forEach((l, k) => {
+    const [a, b] = [left.node.columns[l].type, right.node.columns[rightKeys[k]].type];
+    if (a.tag === "GEOHASH" && b.tag === "GEOHASH" && a.geoBits !== b.geoBits) {
+      throw new SqlError("join column type mismatch", j.on?.pos ?? j.using?.[k]?.pos ?? j.pos);
+    }
+  });
   // questdb#6637 (AsOfJoinTest#testJoinOnTimestampAndSomethingElseNotAllowed): the designated
   // timestamps are what the join matches on; as a key they are refused at the join.
   if (kind !== "splice" && (leftKeys.includes(leftTs) || rightKeys.includes(rightTs))) {
