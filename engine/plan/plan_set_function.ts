@@ -80,6 +80,9 @@ export function setFunctionNode(calls: SetCall[], names: string[]): PlanNode {
   return { ...shape(calls.map((c, i) => ({ name: names[i], type: c.type }))), kind: "setFunction", calls };
 }
 
+/** The COLUMNS(...) types JSON UNNEST reads (docs query/sql/unnest.md#supported-column-types). */
+const JSON_UNNEST_TYPES = new Set(["BOOLEAN", "SHORT", "INT", "LONG", "DOUBLE", "VARCHAR", "TIMESTAMP"]);
+
 /**
  * QuestDB's UNNEST (UnnestTest, docs query/sql/unnest.md): `UNNEST(arr, ...)` over DOUBLE arrays
  * gives one row per element of the first dimension (DOUBLE, or an array of one dimension less),
@@ -108,11 +111,15 @@ export function bindQuestDbUnnest(src: A.FunctionSource, pc: PlanContext): PlanN
         throw new SqlError(`VARCHAR expected for JSON UNNEST, got ${typeName(arg.type)}`, call.args[i].pos);
       }
       for (const f of fields) {
+        const type = typeFromSpec(f.type);
+        if (!JSON_UNNEST_TYPES.has(type.tag)) {
+          throw new SqlError(`unsupported type for JSON UNNEST: ${typeName(type)}`, f.type.pos);
+        }
         // One declared field reads a scalar element itself (`vector` marks it so).
         calls.push({
           name: "unnest_json",
           args: [arg],
-          type: typeFromSpec(f.type),
+          type,
           vector: fields.length === 1,
           path: f.name,
         });

@@ -192,6 +192,7 @@ function parseUnnest(p: ParseState, pos: number, name: string): Source {
         const list: UnnestColumn[] = [];
         do {
           const at = p.peek();
+          if (at.kind === "word" && RESERVED.has(at.text.toLowerCase())) throw keywordName(at);
           const colName = p.anyName("column name").name;
           list.push({ name: colName, type: parseType(p), pos: at.pos });
         } while (p.acceptOp(","));
@@ -320,18 +321,20 @@ function readUnnestAliases(p: ParseState): NamePos[] {
   const names: NamePos[] = [];
   do {
     const t = p.peek();
-    if (t.kind === "word" && RESERVED.has(t.text.toLowerCase())) {
-      throw syntaxError(
-        `table and column names that are SQL keywords have to be enclosed in double quotes, such as "${t.text}"`,
-        t.pos,
-      );
-    }
+    if (t.kind === "word" && RESERVED.has(t.text.toLowerCase())) throw keywordName(t);
     if (t.kind !== "word" && t.kind !== "quoted" && t.kind !== "string") throw p.expected("column name");
     p.next();
     names.push({ name: t.value, pos: t.pos });
   } while (p.acceptOp(","));
   p.closeParen(open);
   return names;
+}
+
+function keywordName(t: { text: string; pos: number }) {
+  return syntaxError(
+    `table and column names that are SQL keywords have to be enclosed in double quotes, such as "${t.text}"`,
+    t.pos,
+  );
 }
 
 function isSourceAlias(p: ParseState, ahead = 0): boolean {
