@@ -37,11 +37,21 @@ function checkJsonValueSize(text: string, column: string): void {
   );
 }
 
+/** A JSON number as written. */
+class JsonNumber {
+  constructor(readonly text: string) {}
+}
+
 /** The elements of a JSON array text; anything else (NULL, empty, invalid JSON, not an array) has none. */
 function jsonElements(text: Value): unknown[] {
   if (typeof text !== "string" || text.trim() === "") return [];
   try {
-    const v = JSON.parse(text);
+    // Numbers keep their text: a double cannot hold every LONG (9223372036854775807).
+    const v = JSON.parse(
+      text,
+      (_key, value, context?: { source?: string }) =>
+        typeof value === "number" && context?.source !== undefined ? new JsonNumber(context.source) : value,
+    );
     return Array.isArray(v) ? v : [];
   } catch {
     return [];
@@ -75,7 +85,7 @@ function callValues(call: SetCall, args: Value[]): Value[] {
     }
     case "unnest_json":
       return jsonElements(args[0]).map((e) => {
-        const field = e !== null && typeof e === "object" && !Array.isArray(e)
+        const field = e !== null && typeof e === "object" && !Array.isArray(e) && !(e instanceof JsonNumber)
           ? (e as Record<string, unknown>)[call.path!]
           : call.vector
           ? e
@@ -83,7 +93,8 @@ function callValues(call: SetCall, args: Value[]): Value[] {
         if (typeof field === "string" && (call.type.tag === "VARCHAR" || call.type.tag === "TIMESTAMP")) {
           checkJsonValueSize(field, call.path!);
         }
-        return jsonExtractAs(JSON.stringify(field ?? null), [], call.type);
+        const doc = field instanceof JsonNumber ? field.text : JSON.stringify(field ?? null);
+        return jsonExtractAs(doc, [], call.type);
       });
     case "ordinality":
       return [];

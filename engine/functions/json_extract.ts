@@ -191,6 +191,11 @@ export function jsonExtractAs(doc: string, steps: Step[], to: ColumnType): Value
     case "INT":
     case "LONG": {
       if (!Number.isFinite(num)) return empty;
+      // An integer literal converts exactly: a double cannot hold every LONG (9223372036854775807).
+      if (to.tag === "LONG" && t.kind === "number" && /^-?\d+$/.test(t.text)) {
+        const big = BigInt(t.text);
+        return big > 9223372036854775807n || big <= -9223372036854775808n ? null : big;
+      }
       if (to.tag === "LONG") {
         const big = BigInt(Math.trunc(num));
         return big > 9223372036854775807n || big <= -9223372036854775808n ? null : big;
