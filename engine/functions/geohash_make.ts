@@ -1,7 +1,7 @@
 /**
  * `make_geohash(lon, lat, bits)` (QuestDB GeoHashFromCoordinatesFunctionFactory): the geohash of
  * a point with a constant precision of 1..60 bits, longitude and latitude bits interleaved from
- * the longitude's; NULL for a NULL coordinate or one outside [-180, 180] / [-90, 90].
+ * the longitude's; NULL for a NULL coordinate or a per-row one outside [-180, 180] / [-90, 90].
  */
 import { SqlError } from "../base/errors.ts";
 import { geohashType } from "../base/types.ts";
@@ -36,6 +36,17 @@ function bindMakeGeohash(args: BoundArg[]): ScalarBinding | string {
   const bits = toIntArg(args[2].value ?? null);
   if (bits === null || bits < 1 || bits > 60) {
     throw new SqlError("precision must be in [1..60] range", args[0].pos);
+  }
+  // Constant coordinates out of range fail at bind time, at the coordinate; per-row ones are
+  // NULL (GeoHashFromCoordinatesFunctionFactory).
+  if (args[0].constant && args[1].constant) {
+    const [lon, lat] = [toDouble(args[0].value ?? null), toDouble(args[1].value ?? null)];
+    if (lon !== null && (lon < -180 || lon > 180)) {
+      throw new SqlError("longitude must be in [-180.0..180.0] range", args[0].pos);
+    }
+    if (lat !== null && (lat < -90 || lat > 90)) {
+      throw new SqlError("latitude must be in [-90.0..90.0] range", args[1].pos);
+    }
   }
   return {
     returns: geohashType(bits),

@@ -19,7 +19,7 @@ import { arrayType, decimalType, isIntegral, isNumeric, T } from "../base/types.
 import { DoubleArray, type Value } from "../base/values.ts";
 import { ARRAY_ELEMENTS_MAX } from "./array_ops.ts";
 import { isText, noMatch, scalar, toBigInt, toDouble } from "./_util.ts";
-import { drawNaN, drawNull } from "./_random_args.ts";
+import { drawLongIn, drawNaN, drawNull } from "./_random_args.ts";
 import { randomBigIntInRange } from "./random_source.ts";
 import type { BoundArg, RandomSource, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 
@@ -94,10 +94,10 @@ function bindDecimal(args: BoundArg[]): ScalarBinding | string {
   );
 }
 
-/** 256 random bits, unsigned. */
+/** 256 random bits, unsigned; the first draw is the low 64 bits, as QuestDB's long0. */
 function long256(r: RandomSource): bigint {
   let v = 0n;
-  for (let i = 0; i < 4; i++) v = (v << 64n) | BigInt.asUintN(64, r.nextLong());
+  for (let i = 0n; i < 4n; i++) v |= BigInt.asUintN(64, r.nextLong()) << (64n * i);
   return v;
 }
 
@@ -116,8 +116,9 @@ function bindLong256(args: BoundArg[]): ScalarBinding | string {
 function bindInterval(args: BoundArg[]): ScalarBinding | string {
   if (args.length !== 0) return noMatch("rnd_interval", args);
   return random(T.INTERVAL, (r) => {
-    const lo = randomBigIntInRange(r, { lo: 0n, hi: INTERVAL_LO_BOUNDARY - 1n });
-    return { lo, hi: lo + randomBigIntInRange(r, { lo: 0n, hi: INTERVAL_MAX_RANGE - 1n }) };
+    // Rnd.nextLong(bound): nextPositiveLong() % bound (CastTest#testIntervalToStr).
+    const lo = drawLongIn(r, 0n, INTERVAL_LO_BOUNDARY - 1n);
+    return { lo, hi: lo + drawLongIn(r, 0n, INTERVAL_MAX_RANGE - 1n) };
   });
 }
 

@@ -334,6 +334,34 @@ function bindCast(e: A.CastExpr, ctx: BindContext): BoundExpr {
   if (to.tag === "UUID" && !["UUID", "NULL", "STRING", "VARCHAR", "SYMBOL"].includes(arg.type.tag)) {
     throw new SqlError(`unsupported cast [from=${typeName(arg.type)}, to=UUID]`, e.pos);
   }
+  // Constant text that is no geohash fails at the text (CastGeoHashFunctionFactoryTest
+  // #testCastInvalidCharToGeoHash: `cast('a' as geohash(1c))`).
+  if (to.tag === "GEOHASH" && isConst(arg) && typeof arg.value === "string" && arg.value !== "") {
+    if (
+      ["STRING", "VARCHAR", "CHAR", "SYMBOL"].includes(arg.type.tag) && parseText(arg.value, to) === undefined
+    ) {
+      throw new SqlError("invalid GEOHASH", e.expr.pos);
+    }
+  }
+  // A geohash cast may only drop bits (GeoHashQueryTest#testGeoHashUpcast); QuestDB names the
+  // precisions in bits here.
+  if (to.tag === "GEOHASH" && arg.type.tag === "GEOHASH" && arg.type.geoBits < to.geoBits) {
+    throw new SqlError(
+      `CAST cannot narrow values from GEOHASH(${arg.type.geoBits}b) to GEOHASH(${to.geoBits}b)`,
+      e.pos,
+    );
+  }
+  // QuestDB folds a constant DATE cast to STRING or VARCHAR, and a constant TIMESTAMP(_NS) cast
+  // to VARCHAR, to the tick count, not ISO text (CastTest#testDateToStrConst: `cast(cast(334l as
+  // date) as string)` is '334'; #testTimestampToVarcharConst; #testTimestampToStrConst is ISO).
+  if (isConst(arg) && !isRuntimeConst(arg) && arg.value !== null && foldsToTicks(arg.type, to)) {
+    return constant(to, String(arg.value));
+  }
+  // QuestDB's Cast{Date,Timestamp}ToSymbolFunctionFactory write the tick count, constant or not
+  // (CastTest#testDateToSymbol: a date of 67 ms is the symbol '67', #testTimestampNsToSymbol).
+  if (["DATE", "TIMESTAMP", "TIMESTAMP_NS"].includes(arg.type.tag) && to.tag === "SYMBOL") {
+    return castTo(castTo(arg, T.LONG, e.pos), to, e.pos);
+  }
   if (to.tag === "DECIMAL") {
     checkDecimalLiteral(e.expr, to);
     // A value too wide for the DECIMAL fails at the operand (CastDoubleToDecimalFunctionFactoryTest).
@@ -488,6 +516,12 @@ function rereadsArgument(arg: BoundExpr, to: ColumnType): boolean {
     if (x.kind === "call" && x.binding.deterministic === false) draws = true;
   });
   return draws;
+}
+
+/** The constant time casts QuestDB's factories fold to a number (bindCast). */
+function foldsToTicks(from: ColumnType, to: ColumnType): boolean {
+  if (from.tag === "DATE") return to.tag === "STRING" || to.tag === "VARCHAR";
+  return (from.tag === "TIMESTAMP" || from.tag === "TIMESTAMP_NS") && to.tag === "VARCHAR";
 }
 
 /** Number types a text CASE refuses (bindCase). */

@@ -70,10 +70,25 @@ export function parseType(p: ParseState): TypeSpec {
 
 /** `GEOHASH(8c)` is 8 chars of 5 bits; `GEOHASH(40b)` is 40 bits (1..60). */
 function readGeohashPrecision(p: ParseState, spec: TypeSpec): void {
+  // QuestDB's messages (GeoHashQueryTest#testAlterTableAddGeoHashBitsColumnInvalidSyntax*):
+  // `geohash` and `geohash()` miss the precision, `geohash(1)` is too short to hold a unit,
+  // `geohash(11)` has a bad unit, all at the token that is missing or wrong.
+  if (!p.isOp("(") || p.isOp(")", 1)) {
+    if (p.isOp("(")) p.next();
+    throw syntaxError("missing GEOHASH precision", p.peek().pos);
+  }
   const open = p.expectOp("(");
   const t = p.next();
-  const m = t.kind === "number" ? /^(\d+)([cCbB])$/.exec(t.text) : null;
-  if (!m) throw syntaxError("invalid GEOHASH size, must be number followed by 'C' or 'B' character", t.pos);
+  const m = /^(\d+)([cCbB])$/.exec(t.text);
+  if (!m) {
+    const units = t.text.length >= 2 && /^\d+$/.test(t.text.slice(0, -1));
+    throw syntaxError(
+      units
+        ? "invalid GEOHASH size units, must be 'c', 'C' for chars, or 'b', 'B' for bits"
+        : "invalid GEOHASH size, must be number followed by 'C' or 'B' character",
+      t.pos,
+    );
+  }
   const n = Number(m[1]);
   const bits = m[2].toLowerCase() === "c" ? n * 5 : n;
   if (bits < 1 || bits > 60) {
@@ -83,6 +98,10 @@ function readGeohashPrecision(p: ParseState, spec: TypeSpec): void {
   // QuestDB reports a missing `)` at the end of the precision (GeoHashQueryTest
   // #testAlterTableAddGeoHashBitsColumnInvalidSyntax5: `geohash(11c` fails at 36).
   if (p.atEnd()) throw syntaxError("invalid GEOHASH type literal, expected ')'", t.pos + t.text.length);
+  if (!p.isOp(")")) {
+    const found = p.peek();
+    throw syntaxError(`invalid GEOHASH type literal, expected ')' found='${found.text}'`, found.pos);
+  }
   p.closeParen(open);
 }
 
