@@ -145,9 +145,12 @@ export function fillRange(
   keyCount: number,
   ctx: ExecContext,
 ): bigint[] | undefined {
-  const first = bucketer.first ?? firstData;
+  // FILL(LINEAR) interpolates between data buckets only: FROM/TO add no buckets before the first
+  // or after the last (QuestDB SampleByTest#testSampleByFromToFillLinearMultiBucket).
+  const linear = spec.fill.some((f) => f.kind === "linear");
+  const first = linear ? firstData : bucketer.first ?? firstData;
   if (first === undefined) return undefined;
-  const last = spec.to !== undefined ? boundTicks(spec, spec.to) - 1n : lastData;
+  const last = spec.to !== undefined && !linear ? boundTicks(spec, spec.to) - 1n : lastData;
   const out: bigint[] = [];
   if (last === undefined) return out;
   // FILL over FROM/TO emits every step of the range, and the range is held as bucket starts

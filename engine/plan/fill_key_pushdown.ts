@@ -7,7 +7,7 @@
  * #testFillNullPushdownEliminatesFilteredKeyFills).
  *
  * Only the plain shape is rewritten: `SELECT ... FROM (SELECT ... FROM table ... SAMPLE BY ...
- * FILL(...)) [alias] WHERE ...` with no joins on either level and no ORDER BY/LIMIT inside; a
+ * FILL(...)) [alias] WHERE ...`, aligned to the calendar, with no joins on either level and no ORDER BY/LIMIT inside; a
  * conjunct moves when every column it reads is a select item of the subquery that is a bare
  * column of that table other than its designated timestamp (the bucket timestamp differs from
  * the row timestamp).
@@ -24,6 +24,9 @@ export function pushKeyFiltersIntoFill(core: A.SelectCore, pc: PlanContext): A.S
   if (q.with.length > 0 || q.orderBy.length > 0 || q.limit || inner.kind !== "select") return core;
   const fill = inner.sampleBy?.fill ?? [];
   if (!inner.items || fill.length === 0 || fill.every((f) => f.kind === "none")) return core;
+  // ALIGN TO FIRST OBSERVATION keeps the filter above the sampling: the first observation is
+  // the first row of all keys (SampleByTest#testSampleByDoesntAllowNonTimestampPredicatePushdown).
+  if (inner.sampleBy!.align.kind === "firstObservation") return core;
   const table = inner.from?.first;
   if (!table || inner.from!.joins.length > 0 || table.kind !== "table") return core;
   if (pc.ctes.has(table.name.toLowerCase())) return core;

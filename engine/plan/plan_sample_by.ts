@@ -277,6 +277,9 @@ function sampleSpec(
     throw new SqlError("FROM-TO intervals are not supported for keyed SAMPLE BY queries", 0);
   }
   const from = sb.from ? timestampConstant(sb.from, pc) : undefined;
+  // FILL(LINEAR) anchors its buckets at FROM and ignores WITH OFFSET there
+  // (SampleByTest#testSampleByFromToFillLinearWithOffset).
+  if (from !== undefined && sb.fill.some((f) => f.kind === "linear")) offsetMicros = 0n;
   const to = localBoundToUtc(sb.to ? timestampConstant(sb.to, pc) : undefined, timeZone);
   if (sb.align.kind === "firstObservation" && (sb.from || sb.to)) {
     throw new SqlError(
