@@ -61,6 +61,10 @@ function parseRows(p: ParseState, stmt: InsertStmt): Expr[][] {
     const row: Expr[] = [];
     do {
       if (p.isOp(")") || p.isOp(",")) throw new SqlError("Expression expected", p.peek().pos);
+      // A bare query as a value (InsertTest#testInsertValuesAsLambda); `((SELECT ...))` is a value.
+      if (p.isWord("select") || p.isWord("with")) {
+        throw new SqlError("query is not allowed here", p.peek().pos);
+      }
       row.push(parseExpr(p));
     } while (p.acceptOp(","));
     // SqlParserTest#testInsertMissingClosingBracket: a row cut short by the end of the text is

@@ -146,6 +146,18 @@ function parseName(p: ParseState): Expr {
       }
       break;
   }
+  // `timestamp with time zone '...'` (InsertTest#testInsertTimestampWithTimeZone): a TIMESTAMP
+  // literal; without the string QuestDB names what it expected at the next token.
+  if (word === "timestamp" && p.isWord("with", 1) && p.isWord("time", 2) && p.isWord("zone", 3)) {
+    for (let k = 0; k < 4; k++) p.next();
+    const lit = p.peek();
+    if (lit.kind !== "string") {
+      throw syntaxError("String literal expected after 'timestamp with time zone'", lit.pos);
+    }
+    p.next();
+    const type = { pos: t.pos, name: canonicalTypeName(t.text), text: t.text };
+    return { kind: "cast", pos: t.pos, expr: stringLiteral(lit), type, syntax: "prefix" };
+  }
   if (word !== undefined && PREFIX_LITERAL_TYPES.has(word) && next.kind === "string") {
     p.next();
     p.next();
