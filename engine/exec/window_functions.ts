@@ -16,6 +16,7 @@ import type { AggregateBinding } from "../functions/registry_types.ts";
 import type { WindowCall } from "../plan/plan_node.ts";
 import { type ExecContext, pace, PACE_ROWS, paceDue } from "./exec_context.ts";
 import { emaPartition } from "./window_ema.ts";
+import { bucketSelectPartition } from "./window_bucket_select.ts";
 import { firstAbove as firstAboveOf, firstAtLeast as firstAtLeastOf } from "./window_frames.ts";
 
 export interface PartitionInput {
@@ -69,6 +70,9 @@ export async function computePartition(w: WindowCall, rows: number[], p: Partiti
       return await offsets(w, rows, p, t);
     case "ema":
       return await emaPartition(w, rows, p, t);
+    case "minmax":
+    case "m4":
+      return bucketSelectPartition(w, rows, p);
   }
   const frames = await frameBounds(w, rows, p.order, t);
   if (w.name === "first_value" || w.name === "last_value" || w.name === "nth_value") {

@@ -254,8 +254,11 @@ function bindWindowCall(
   // avg(value, kind, param [, volume]): the EMA / VWEMA, computed as `ema` (window_ema.ts).
   const ema = name === "avg" && args.length >= 3;
   if (ema) args = emaArgs(call, args, spec);
+  // minmax / m4(ts, value, target): which rows a per-time-bucket downsampling keeps.
+  const bucketSelect = name === "minmax" || name === "m4";
+  if (bucketSelect) checkMinMaxArgs(call, args, spec);
   let aggregate: ColumnType | undefined;
-  if (!ema && !RANK_LIKE.has(name) && !VALUE_FNS.has(name)) {
+  if (!ema && !bucketSelect && !RANK_LIKE.has(name) && !VALUE_FNS.has(name)) {
     const fn = windowPercentile(name) ?? lookupAggregate(name);
     if (!fn) throw new SqlError(`unknown window function: ${call.name}`, call.pos);
     const bound = args.map((a) => ({
@@ -269,7 +272,7 @@ function bindWindowCall(
     if (binding.argTypes) args = args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, call.pos));
     aggregate = binding.returns;
   }
-  const type = ema ? T.DOUBLE : resultType(name, args, call, aggregate);
+  const type = ema ? T.DOUBLE : bucketSelect ? T.BOOLEAN : resultType(name, args, call, aggregate);
   if (name === "lag" || name === "lead") checkLagLeadArgs(call, args, type);
   if ((name === "lag" || name === "lead") && args.length > 2) {
     args[2] = castTo(args[2], type, call.args[2].pos);
@@ -431,6 +434,30 @@ function checkExclusion(f: A.WindowFrame): void {
       Number(f.start.offset.value) === 0);
   if (f.end.kind === "currentRow" && startsAtCurrent) {
     throw new SqlError("end of window is higher than start of window due to exclusion mode", pos);
+  }
+}
+
+/**
+ * `minmax | m4(ts, value, target) OVER (ORDER BY ...)`: the arguments QuestDB's downsampling
+ * window functions take (MinMaxWindowFunctionTest, M4WindowFunctionTest): a numeric value (CHAR
+ * is named, other types do not match), a constant target of at least 2, an ORDER BY, no frame.
+ */
+function checkMinMaxArgs(call: A.FunctionCall, args: BoundExpr[], spec: A.WindowSpec): void {
+  const name = call.name.toLowerCase();
+  if (args.length !== 3) throw new SqlError(`${name}() expects (timestamp, value, target)`, call.pos);
+  const v = args[1].type.tag;
+  if (v === "CHAR") throw new SqlError("numeric column expected, got: CHAR", call.args[1].pos);
+  const numeric = v === "DOUBLE" || v === "FLOAT" || v === "INT" || v === "LONG" || v === "SHORT" ||
+    v === "BYTE" || v === "NULL";
+  if (!numeric || !isTimestamp(args[0].type)) throw new SqlError("argument type mismatch", call.args[2].pos);
+  const target = args[2];
+  if (!isConst(target)) throw new SqlError("target must be a constant", call.args[2].pos);
+  if (target.value === null || !(Number(target.value) >= 2)) {
+    throw new SqlError("target points must be at least 2", call.args[2].pos);
+  }
+  if (spec.orderBy.length === 0) throw new SqlError(`${name}() requires ORDER BY`, call.pos);
+  if (!isDefaultFrame(spec.frame)) {
+    throw new SqlError(`${name}() does not support framing; remove ROWS/RANGE clause`, call.pos);
   }
 }
 
