@@ -213,7 +213,8 @@ function bindTimestampFloor(args: BoundArg[]): ScalarBinding | string {
       const st = stride(s);
       if (!st || t === null) return null;
       if (args.length === 2) return floorStride(t as bigint, st, unit);
-      return origin === null ? null : floorStrideFrom(t as bigint, st, origin as bigint, unit);
+      // A NULL origin is the epoch (TimestampFloorFromFunctionFactoryTest#testNullFrom).
+      return floorStrideFrom(t as bigint, st, (origin as bigint | null) ?? 0n, unit);
     },
   };
 }

@@ -119,7 +119,10 @@ export function floorStrideFrom(t: bigint, stride: Stride, origin: bigint, unit:
   const strideNanos = BigInt(count) * FIXED_NANOS[letter];
   const perTick = BigInt(NANOS_PER_TICK[unit]);
   if (strideNanos % perTick === 0n) return t - floorMod(t - origin, strideNanos / perTick);
-  return t - floorDiv(floorMod((t - origin) * perTick, strideNanos), perTick);
+  // A stride finer than a tick floors in nanoseconds, then to the tick at or before it, as
+  // floorFixed does (TimestampFloorFromFunctionFactoryTest#testNanosecondsFloorWithStride).
+  const nanos = (t - origin) * perTick;
+  return origin + floorDiv(nanos - floorMod(nanos, strideNanos), perTick);
 }
 
 /** The smallest unit boundary at or after `t` (§14.2 timestamp_ceil: aligned values stay). */
