@@ -76,7 +76,14 @@ function parseAction(p: ParseState): AlterAction {
     }
     return { kind: "addColumn", pos, columns, ifNotExists };
   }
-  if (p.acceptWords("drop", "column")) return { kind: "dropColumn", pos, names: names(p) };
+  if (p.acceptWords("drop", "column")) {
+    const list = names(p);
+    // Anything after the names, even past a `;`, wants another comma
+    // (AlterTableDropColumnTest#testBadSyntax, #testInvalidSeparator).
+    const after = p.isOp(";") ? p.peek(1) : p.peek();
+    if (after.kind !== "eof") throw syntaxError("',' expected", after.pos);
+    return { kind: "dropColumn", pos, names: list };
+  }
   if (p.acceptWords("drop", "partition")) {
     if (p.acceptWord("where")) return { kind: "dropPartition", pos, where: parseExpr(p) };
     p.expectWord("list");

@@ -101,7 +101,8 @@ export function parseStatementBody(p: ParseState): Statement {
     }
     case "alter":
       if (p.isWord("table", 1)) return parseAlterTable(p);
-      throw p.expected("'table'", p.peek(1));
+      // AlterTableDropColumnTest#testExpectTableKeyword: QuestDB's words for its ALTER forms.
+      throw p.expected("'table' or 'materialized' or 'view'", p.peek(1));
     case "drop":
       if (p.isWord("table", 1) || p.isWord("all", 1)) return parseDropTable(p);
       // QuestDB DropStatementTest#testDropTableMissingFrom.
