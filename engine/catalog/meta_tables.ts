@@ -233,10 +233,16 @@ export function createTableText(m: TableMeta): string {
     return `\t${col.name} ${t}`;
   });
   let s = `CREATE TABLE '${m.name}' ( \n${cols.join(",\n")}\n)`;
-  if (m.timestampIndex >= 0) s += ` timestamp(${m.columns[m.timestampIndex].name})`;
-  s += ` PARTITION BY ${m.partitionBy}`;
-  if (m.partitionBy !== "NONE") s += m.wal ? " WAL" : " BYPASS WAL";
-  if (m.ttl) s += `\nTTL ${m.ttl.amount} ${m.ttl.unit}${m.ttl.amount === 1 ? "" : "S"}`;
+  // QuestDB names the partitioning only with a designated timestamp: `timestamp(ts) PARTITION BY
+  // NONE BYPASS WAL`, and nothing for a table without one (CreateTableTest
+  // #testCreateTableWithArrayColumn: `)` then `WITH ...`).
+  // TTL sits between the partitioning and WAL (ShowCreateTableTest#testTtlOneDay:
+  // `PARTITION BY HOUR TTL 1 DAY BYPASS WAL`).
+  if (m.timestampIndex >= 0) {
+    s += ` timestamp(${m.columns[m.timestampIndex].name}) PARTITION BY ${m.partitionBy}`;
+    if (m.ttl) s += ` TTL ${m.ttl.amount} ${m.ttl.unit}${m.ttl.amount === 1 ? "" : "S"}`;
+    s += m.wal ? " WAL" : " BYPASS WAL";
+  }
   if (m.parquetFormat) s += `\nFORMAT PARQUET`;
   s += `\nWITH maxUncommittedRows=${m.maxUncommittedRows}, o3MaxLag=${m.o3MaxLagMicros}us`;
   if (m.dedupKeys.length) s += `\nDEDUP UPSERT KEYS(${m.dedupKeys.join(",")})`;
