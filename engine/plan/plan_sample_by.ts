@@ -24,6 +24,7 @@ import {
   callByName,
   castTo,
   constant,
+  isAggregateCall,
 } from "./bind_expr.ts";
 import { type BoundExpr, isConst, isRuntimeConst } from "./bound.ts";
 import { NameAllocator, takeItemName } from "./column_names.ts";
@@ -84,9 +85,43 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
     });
     return ts && !other;
   };
-  const keyAsts = items.map((i) => i.ast.expr).filter((e) =>
+  // An expression of the timestamp and other plain columns (`ts1 - ts2`) is computed over the
+  // bucket too: its other columns become keys of their own, hidden unless selected
+  // (QuestDB SampleByTest#testSampleByRewriteTimestampExpression).
+  const overBucketWithColumns = (e: A.Expr) => {
+    let ts = false, other = false;
+    const columns: A.Expr[] = [];
+    someExpr(e, (x) => {
+      if (x.kind === "column") {
+        if (isTs(x)) ts = true;
+        else columns.push(x);
+        return false;
+      }
+      if (x.kind === "subquery" || x.kind === "exists" || (x.kind === "call" && x.over)) other = true;
+      return undefined;
+    });
+    return ts && !other && columns.length > 0 ? columns : undefined;
+  };
+  const candidates = items.map((i) => i.ast.expr).filter((e) =>
     !containsAggregate(e) && !isTs(e) && !overBucket(e)
   );
+  const keyAsts = candidates.filter((e) => !overBucketWithColumns(e));
+  const addHiddenKey = (c: A.Expr) => {
+    if (!keyAsts.some((k) => exprKey(k) === exprKey(c))) keyAsts.push(c);
+  };
+  for (const e of candidates) (overBucketWithColumns(e) ?? []).forEach(addHiddenKey);
+  // Likewise a plain column beside an aggregate (`datediff('h', ts2, ts) / count()`) is a key
+  // (SampleByTest#testSampleByRewriteTimestampMixedWithAggregates: keys [ts, ts2]).
+  for (const { ast } of items) {
+    if (!containsAggregate(ast.expr)) continue;
+    someExpr(ast.expr, (x) => {
+      if (x.kind === "call" && (x.over || isAggregateCall(x))) return false;
+      if (x.kind === "subquery" || x.kind === "exists") return false;
+      if (x.kind !== "column") return undefined;
+      if (!isTs(x) && !x.variable) addHiddenKey(x);
+      return false;
+    });
+  }
   const keys = keyAsts.map((k) => bindExpr(k, inputCtx));
   const keyTexts = keyAsts.map((k) => exprKey(k));
   const aggs: AggregateCall[] = [];
