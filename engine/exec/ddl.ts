@@ -223,7 +223,13 @@ export async function createTable(
     c.type = typeFromSpec(cast.type);
   }
   checkNoNullColumn(s, columns);
-  const def = tableDefinition(s, columns, columns.map(() => s.asSelect!.pos), opts.walDefault);
+  const timestamp = s.timestamp ?? inheritedTimestamp(plan, columns, s.asSelect.pos);
+  const def = tableDefinition(
+    { ...s, timestamp },
+    columns,
+    columns.map(() => s.asSelect!.pos),
+    opts.walDefault,
+  );
   // Run the query before creating the table, so a failing query leaves nothing behind.
   const batches: Batch[] = [];
   for await (const b of opts.runQuery(plan)) batches.push(b);
@@ -236,6 +242,21 @@ export async function createTable(
     await storage.dropTable(def.name);
     throw err;
   }
+}
+
+/**
+ * Without TIMESTAMP(...), CREATE TABLE AS keeps the query's designated timestamp when the query
+ * returns it in ascending order (QuestDB's CreateTableOperationImpl.validateAndUpdateMetadataFromSelect:
+ * `select * from t` of a table with one, or `(...) timestamp(ts)`; `order by ts desc` does not),
+ * unless a CAST clause made it another type.
+ */
+function inheritedTimestamp(
+  plan: PlanNode,
+  columns: { name: string; type: ColumnType }[],
+  pos: number,
+): { name: string; pos: number } | undefined {
+  const c = plan.timestampIndex >= 0 ? columns[plan.timestampIndex] : undefined;
+  return c && isTimestamp(c.type) ? { name: c.name, pos } : undefined;
 }
 
 /**
