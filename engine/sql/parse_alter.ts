@@ -7,9 +7,9 @@ import type { AlterAction, AlterTableStmt, ColumnDef, StoragePolicyStage } from 
 import { SqlError, syntaxError } from "../base/errors.ts";
 import type { Token } from "./lexer.ts";
 import {
+  parquetOptions,
   parseColumnDef,
   parseNameList,
-  parquetOptions,
   parseParams,
   parseTtl,
   partitionFormat,

@@ -80,15 +80,18 @@ export function readColumnOptions(p: ParseState, def: ColumnDef): void {
     else if (p.acceptWord("cache")) def.symbolCache = true;
     else if (p.acceptWord("nocache")) def.symbolCache = false;
     else if (p.acceptWord("index")) readColumnIndex(p, def);
-    else if (p.isWord("parquet") && p.isOp("(", 1)) {
-      p.next();
-      def.parquet = parquetOptions(p);
-    }
+    else if (p.isWord("parquet") && p.isOp("(", 1)) def.parquet = columnParquet(p);
     // QuestDB has no computed columns (its grammar knows no GENERATED): say so plainly rather
     // than "')' expected" at the GENERATED keyword.
     else if (p.isWord("generated")) throw syntaxError("generated columns are not supported", p.peek().pos);
     else return;
   }
+}
+
+/** A column's `PARQUET(...)` encoding options, from the PARQUET word. */
+function columnParquet(p: ParseState): ColumnDef["parquet"] {
+  p.next();
+  return parquetOptions(p);
 }
 
 function readColumnIndex(p: ParseState, def: ColumnDef): void {
