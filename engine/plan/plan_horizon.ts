@@ -17,18 +17,7 @@ import { type PlanNode, shape } from "./plan_node.ts";
 import { bindContext } from "./plan_select.ts";
 import { remap } from "./prune_columns.ts";
 import { Scope } from "./scope.ts";
-
-/** Nanoseconds per SAMPLE BY unit letter. */
-const UNIT_NANOS: Record<string, bigint> = {
-  n: 1n,
-  U: 1_000n,
-  T: 1_000_000n,
-  s: 1_000_000_000n,
-  m: 60_000_000_000n,
-  h: 3_600_000_000_000n,
-  d: 86_400_000_000_000n,
-  w: 604_800_000_000_000n,
-};
+import { FIXED_NANOS } from "../functions/datetime_units.ts";
 
 /** The left side repeated per offset, sorted and timestamped by `left_ts + offset`. */
 export function horizonLeft(j: A.Join, left: Planned, pc: PlanContext): Planned {
@@ -88,7 +77,7 @@ function horizonTimestamp(tsType: ColumnType, ts: number, width: number, pc: Pla
 /** The offsets in the left timestamp's unit (`perUnit` nanoseconds), checked as QuestDB does. */
 function offsetsOf(h: A.HorizonSpec, perUnit: bigint): bigint[] {
   const scaled = (o: A.HorizonOffset): bigint => {
-    const nanos = UNIT_NANOS[o.unit];
+    const nanos = FIXED_NANOS[o.unit];
     if (nanos === undefined) throw new SqlError(`unsupported interval unit [unit=${o.unit}]`, o.pos);
     return (BigInt(o.amount) * nanos) / perUnit;
   };
