@@ -34,8 +34,10 @@ function bindMakeGeohash(args: BoundArg[]): ScalarBinding | string {
   }
   if (!args[2].constant) return "make_geohash precision must be a constant";
   const bits = toIntArg(args[2].value ?? null);
+  // At the precision argument, as the current GeoHashFromCoordinatesFunctionFactory (older ones
+  // pointed at the first argument).
   if (bits === null || bits < 1 || bits > 60) {
-    throw new SqlError("precision must be in [1..60] range", args[0].pos);
+    throw new SqlError("precision must be in [1..60] range", args[2].pos);
   }
   // Constant coordinates out of range fail at bind time, at the coordinate; per-row ones are
   // NULL (GeoHashFromCoordinatesFunctionFactory).
