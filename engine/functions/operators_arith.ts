@@ -207,7 +207,9 @@ function isIntOrDigit(t: ColumnType): boolean {
 function bindAdditive(op: "+" | "-", args: BoundArg[]): ScalarBinding | string {
   const [a, b] = [args[0].type, args[1].type];
   if (isTime(a) && isIntOrNull(b)) return timeShift(op, a, true);
-  if (op === "+" && isIntOrNull(a) && isTime(b)) return timeShift(op, b, false);
+  // integer + TIMESTAMP is a LONG of ticks: QuestDB has only +(NL) for time shifts, so the
+  // operands meet in +(LL) (TimestampAtTimeZoneTest#testPlusBindsLooserThanAtTimeZone).
+  if (op === "+" && isIntOrNull(a) && isTime(b)) return { ...timeShift(op, b, false), returns: T.LONG };
   if (op === "-" && isTime(a) && isTime(b)) return timeDiff(a, b);
   if (a.tag === "IPV4" && isIntOrDigit(b)) return ipv4Shift(op, true);
   if (op === "+" && isIntOrDigit(a) && b.tag === "IPV4") return ipv4Shift(op, false);

@@ -867,8 +867,9 @@ function arith(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
     const shift = (op === "+" || op === "-") && rt === ta && TIME.has(ta) &&
       (kb === "int" || kb === "long") &&
       !TIME.has(tb);
-    const shiftRight = op === "+" && rt === tb && TIME.has(tb) && (ka === "int" || ka === "long") &&
-      !TIME.has(ta);
+    // integer + TIMESTAMP: the same sum, typed LONG (operators_arith.ts).
+    const shiftRight = op === "+" && (rt === tb || rt === "LONG") && TIME.has(tb) &&
+      (ka === "int" || ka === "long") && !TIME.has(ta);
     const diff = op === "-" && ta === tb && rt === "LONG";
     if (!shift && !shiftRight && !diff) unsupported();
     kind = "long";
