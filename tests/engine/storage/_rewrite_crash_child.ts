@@ -1,7 +1,7 @@
 /**
  * The child process of rewrite_crash_test.ts: opens the root given as argument and rewrites
- * table t's one large partition in slices, forever, until the parent SIGKILLs it: an UPDATE
- * of every row, an out-of-order INSERT merged into the partition, a DELETE of that row. It
+ * table t's one large partition in slices, forever, until the parent SIGKILLs it: a DELETE of
+ * the merged row, an UPDATE of every row, an out-of-order INSERT merged into the partition. It
  * prints `ready` once open and `committed` after each statement.
  */
 import { adminSession, Engine } from "../../../engine/mod.ts";
@@ -11,10 +11,12 @@ if (import.meta.main) {
   console.log("ready");
   for (;;) {
     for (
+      // The DELETE first: a child killed between its INSERT and DELETE leaves one merged row,
+      // which the next child removes before it inserts again, so there is never more than one.
       const sql of [
+        "DELETE FROM t WHERE x < 0",
         "UPDATE t SET n = n + 1",
         "INSERT INTO t VALUES ('2024-01-01T00:00:00.000001', -1, 'o3', 0)",
-        "DELETE FROM t WHERE x < 0",
       ]
     ) {
       const out = await engine.execute(sql, adminSession());
