@@ -33,7 +33,7 @@ import {
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 import {
   localToUtcTicks,
-  parseOffsetSeconds,
+  parseHourOffsetSeconds,
   requireTimeZone,
   utcToLocalTicks,
   type ZoneRules,
@@ -241,7 +241,7 @@ function bindTimestampFloorFromOffset(args: BoundArg[], utc = false): ScalarBind
   const unit: TimeUnit = ta.unit;
   const offsetOf = (o: string | null, pos: number): bigint => {
     if (o === null) return 0n;
-    const seconds = parseOffsetSeconds(/^\d\d/.test(o) ? "+" + o : o);
+    const seconds = parseHourOffsetSeconds(o);
     if (seconds === undefined) throw new SqlError(`invalid offset: ${o}`, pos);
     return BigInt(seconds) * TICKS_PER_SECOND[unit];
   };

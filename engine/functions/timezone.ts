@@ -96,6 +96,11 @@ export function parseOffsetSeconds(text: string): number | undefined {
   return m[1] === "-" ? -seconds : seconds;
 }
 
+/** parseOffsetSeconds that also takes QuestDB's unsigned two-digit hour ('08:00', '0800': east). */
+export function parseHourOffsetSeconds(text: string): number | undefined {
+  return parseOffsetSeconds(/^\d\d/.test(text) ? "+" + text : text);
+}
+
 /** Resolves a zone name, abbreviation or offset; undefined when unknown. Results are cached. */
 export function resolveTimeZone(tz: string): ZoneRules | undefined {
   const cached = ZONE_CACHE.get(tz);
@@ -168,7 +173,7 @@ function resolveUncached(tz: string): ZoneRules | undefined {
   const name = tz.trim();
   if (name === "") return undefined;
   // QuestDB's offset parser also takes an unsigned two-digit hour ('08:00', '0800').
-  const offset = parseOffsetSeconds(/^\d\d/.test(name) ? "+" + name : name);
+  const offset = parseHourOffsetSeconds(name);
   if (offset !== undefined) return offset === 0 ? FIXED_UTC : fixedZone(name, offset);
   // Abbreviations first: ICU also knows EST, MST and HST, as fixed offsets.
   const alias = ABBREVIATIONS[name.toUpperCase()];
