@@ -38,7 +38,7 @@ const BENCH_DIR = new URL(".", import.meta.url).pathname.replace(/\/$/, "");
 const REPO_DIR = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const KIT_DIR = `${BENCH_DIR}/kit`;
 const DATA_DIR = `${BENCH_DIR}/data`;
-/** V8 heap of the bench process, as `deno task start` gives the server (deno.json). */
+/** V8 heap of the bench process, as `deno task start` gives the server (deno.json), with its --always-sparkplug. */
 const HEAP_MIB = 8192;
 
 interface Options {
@@ -374,7 +374,7 @@ async function withServerHeap(): Promise<boolean> {
   if (v8.getHeapStatistics().heap_size_limit >= HEAP_MIB * 1024 * 1024) return false;
   const script = new URL(import.meta.url).pathname;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `--v8-flags=--max-old-space-size=${HEAP_MIB}`, script, ...Deno.args],
+    args: ["run", "-A", `--v8-flags=--max-old-space-size=${HEAP_MIB},--always-sparkplug`, script, ...Deno.args],
     stdin: "inherit",
     stdout: "inherit",
     stderr: "inherit",

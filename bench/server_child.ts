@@ -23,8 +23,8 @@ export async function startServer(
   options: { repoDir: string; cacheBytes: number; workers?: number; env?: Record<string, string> },
 ): Promise<ServerChild> {
   const child = new Deno.Command(Deno.execPath(), {
-    // The heap flag is the one `deno task start` uses, so the child runs as users run it.
-    args: ["run", "-A", "--v8-flags=--max-old-space-size=8192", "main.ts", "--root", root],
+    // The V8 flags are the ones `deno task start` uses, so the child runs as users run it.
+    args: ["run", "-A", "--v8-flags=--max-old-space-size=8192,--always-sparkplug", "main.ts", "--root", root],
     cwd: options.repoDir,
     env: {
       QDB_HTTP_BIND_TO: "127.0.0.1:0",
