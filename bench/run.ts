@@ -374,7 +374,13 @@ async function withServerHeap(): Promise<boolean> {
   if (v8.getHeapStatistics().heap_size_limit >= HEAP_MIB * 1024 * 1024) return false;
   const script = new URL(import.meta.url).pathname;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `--v8-flags=--max-old-space-size=${HEAP_MIB},--always-sparkplug`, script, ...Deno.args],
+    args: [
+      "run",
+      "-A",
+      `--v8-flags=--max-old-space-size=${HEAP_MIB},--always-sparkplug`,
+      script,
+      ...Deno.args,
+    ],
     stdin: "inherit",
     stdout: "inherit",
     stderr: "inherit",
