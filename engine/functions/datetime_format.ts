@@ -98,6 +98,14 @@ export function compilePattern(fmt: string): CompiledPattern {
     literal = "";
   };
   for (let i = 0; i < fmt.length;) {
+    if (fmt[i] === "'") {
+      // quoted text is literal: `yyyy'y'ddMM` (TimestampFormatCompilerTest#testQuote)
+      const end = fmt.indexOf("'", i + 1);
+      const close = end < 0 ? fmt.length : end;
+      literal += close === i + 1 ? "'" : fmt.slice(i + 1, close);
+      i = close + 1;
+      continue;
+    }
     const sym = SYMBOLS.find((s) => fmt.startsWith(s, i));
     if (sym === undefined) {
       literal += fmt[i++];
@@ -175,15 +183,15 @@ function formatField(
   const microsOfMilli = Math.floor(nanos / 1000) % 1000;
   switch (op) {
     case "G":
-      return p.year <= 0 ? "BC" : "AD";
+      return p.year < 0 ? "BC" : "AD";
     case "y":
-      return String(p.year);
+      return yearText(p.year, 1);
     case "yy":
-      return pad(((p.year % 100) + 100) % 100, 2);
+      return yearText(p.year % 100, 2);
     case "yyy":
-      return pad(((p.year % 1000) + 1000) % 1000, 3);
+      return yearText(p.year % 1000, 3);
     case "yyyy":
-      return formatYear(p.year);
+      return yearText(p.year, 4);
     case "YYYY":
       return formatYear(isoWeekOf(p.days)[0]);
     case "M":
@@ -203,7 +211,8 @@ function formatField(
     case "EE":
       return DAY_NAMES[dayOfWeek(p.days) - 1];
     case "u":
-      return String(dayOfWeek(p.days));
+      // Sunday first, 1-7 (TimestampFormatCompilerTest#testFormatWeekdayDigit)
+      return String((dayOfWeek(p.days) % 7) + 1);
     case "D":
       return String(dayOfYear(p.year, p.month, p.day));
     case "w":
@@ -257,6 +266,16 @@ function formatField(
     default:
       return zoneName; // z, zz, zzz, Z, x, xx, xxx
   }
+}
+
+/**
+ * A year field as QuestDB's appendYear* helpers print it: year 0 prints as 1, and the zero padding
+ * counts the digits of the absolute value, ahead of any sign (TimestampFormatCompilerTest#testFormatZeroYear).
+ */
+function yearText(year: number, width: number): string {
+  const digits = String(Math.abs(year));
+  const text = String(year !== 0 ? year : 1);
+  return "0".repeat(Math.max(0, width - digits.length)) + text;
 }
 
 function pad(n: number, width: number): string {

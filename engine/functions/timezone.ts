@@ -33,7 +33,8 @@ const ABBREVIATIONS: Record<string, string> = {
   ART: "Africa/Cairo",
   AST: "America/Anchorage",
   BET: "America/Sao_Paulo",
-  BST: "Asia/Dhaka",
+  // QuestDB's en-GB zone names read BST as British Summer Time (TimestampFormatCompilerTest#testTimeZone3)
+  BST: "Europe/London",
   CAT: "Africa/Harare",
   CNT: "America/St_Johns",
   CST: "America/Chicago",

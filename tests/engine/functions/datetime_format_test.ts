@@ -86,7 +86,7 @@ Deno.test("invalid fields and trailing or missing text give undefined", () => {
 });
 
 Deno.test("day of year, ISO week, era and other numeric fields format", () => {
-  assert.equal(format("2024-03-05T07:08:09Z", "D u ww w G yyy yy"), "65 2 10 10 AD 024 24");
+  assert.equal(format("2024-03-05T07:08:09Z", "D u ww w G yyy yy"), "65 3 10 10 AD 024 24"); // u: Sunday = 1
   assert.equal(format("2021-01-03T00:00:00Z", "YYYY-ww"), "2020-53");
   assert.equal(format("2024-03-05T07:08:09.001002Z", "S U SSS UUU U+"), "1 2 001 002 001002");
   assert.equal(parse("2020-W53", "YYYY-Www"), "2020-12-28T00:00:00.000000Z"); // `-W` is literal
