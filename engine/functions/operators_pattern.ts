@@ -85,7 +85,26 @@ export function withEscape(pattern: string, esc: string, pos: number): string {
 /** `x LIKE p [ESCAPE 'c']`: the escape must be a constant single character. */
 function bindLike(op: string, caseInsensitive: boolean) {
   return (args: BoundArg[]): ScalarBinding | string => {
-    if (args.length !== 3) return bindMatch(op, args, (p) => likeMatcher(p, caseInsensitive), false);
+    if (args.length !== 3) {
+      const pattern = args[1];
+      if (
+        args.length === 2 && pattern.constant && typeof pattern.value === "string" && isTextArg(args[0].type)
+      ) {
+        const p = pattern.value;
+        const trailing = p.length - p.replace(/\\+$/, "").length;
+        if (trailing % 2 === 1) {
+          // QuestDB points at the escape's offset inside the pattern, not in the statement
+          // (LikeFunctionFactoryTest#testLikeEscapeAtEndRegConstFunc)
+          throw new SqlError(
+            `found [tok='${p}', len=${p.length}] LIKE pattern must not end with escape character`,
+            p.length - 1,
+          );
+        }
+        // a pattern of only `%` matches every row, NULL too (LikeFunctionFactoryTest#testSimplePatternLikeString)
+        if (p.length > 0 && /^%+$/.test(p)) return { returns: T.BOOLEAN, eval: () => true };
+      }
+      return bindMatch(op, args, (p) => likeMatcher(p, caseInsensitive), false);
+    }
     const esc = args[2];
     if (!isTextArg(esc.type)) return noMatchOp(op, args);
     if (!esc.constant) throw new SqlError("ESCAPE expression must be a constant", esc.pos);

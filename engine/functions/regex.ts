@@ -27,8 +27,28 @@ export function compileRegex(pattern: string, pos: number): Regex {
   } catch (e) {
     if (!(e instanceof RE2JSException)) throw e;
     const detail = e.message.replace(/^error parsing regexp: /, "");
-    throw new SqlError(`invalid regex: ${detail} [pattern=${pattern}]`, pos);
+    throw new SqlError(
+      `invalid regex: ${detail} [pattern=${pattern}]`,
+      pos + javaErrorIndex(pattern, detail) + 1,
+    );
   }
+}
+
+/**
+ * Where Java's Pattern reports the error RE2 found, as an index into the pattern: QuestDB points
+ * at the pattern literal's offset + index + 1 (RegexUtils.createMatcher), e.g. `XJ**` fails at
+ * the dangling second `*` (MatchStrFunctionFactoryTest#testRegexSyntaxError).
+ */
+function javaErrorIndex(pattern: string, detail: string): number {
+  const quoted = /`([^`]*)`/.exec(detail)?.[1];
+  const at = quoted ? Math.max(0, pattern.indexOf(quoted)) : 0;
+  if (detail.startsWith("missing closing )")) return pattern.length; // Unclosed group
+  if (detail.startsWith("missing closing ]")) return pattern.length - 1; // Unclosed character class
+  if (detail.startsWith("unexpected )")) return Math.max(0, at - 1); // Unmatched closing ')'
+  if (detail.includes("repetition operator") || detail.startsWith("invalid character class range")) {
+    return at + Math.max(0, (quoted?.length ?? 1) - 1); // Dangling meta character, Illegal character range
+  }
+  return at;
 }
 
 /** Java's replacement syntax (`$1`, `${name}`, `\$`) applied to every match, as String.replaceAll. */

@@ -3,6 +3,7 @@
  * quoting and regular-expression replacement. Result types follow text.ts: VARCHAR for VARCHAR
  * input, STRING otherwise; NULL in gives NULL out.
  */
+import { SqlError } from "../base/errors.ts";
 import { isIntArg, isTextArg, noMatch, scalar, textResult, toIntArg } from "./_util.ts";
 import { compileRegex, type Regex, replaceAllJava } from "./regex.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
@@ -90,6 +91,15 @@ function bindRegexpReplace(args: BoundArg[]): ScalarBinding | string {
   const patternPos = args[1].pos, replacementPos = args[2].pos;
   let fixed: Regex | undefined;
   if (args[1].constant && args[1].value !== null) fixed = compileRegex(args[1].value as string, patternPos);
+  if (fixed && args[0].type.tag === "VARCHAR" && args[2].constant) {
+    // QuestDB's VARCHAR twin reads an anchored `^...$` pattern with a `$N` replacement as one
+    // group and checks it exists up front (RegexpReplaceVarcharFunctionFactoryTest#testNonExistingGroupIndex)
+    const p = args[1].value as string, r = args[2].value as string | null;
+    if (r !== null && p.length > 2 && p.startsWith("^") && p.endsWith("$") && /^\$\d+$/.test(r)) {
+      const group = Number(r.slice(1));
+      if (group > fixed.groupCount()) throw new SqlError(`no group ${group}`, replacementPos);
+    }
+  }
   let lastPattern: string | undefined, last: Regex | undefined;
   return {
     returns: textResult(args[0].type),
@@ -102,10 +112,20 @@ function bindRegexpReplace(args: BoundArg[]): ScalarBinding | string {
         }
         re = last;
       }
-      return replaceAllJava(re, s as string, r as string, replacementPos);
+      const out = replaceAllJava(re, s as string, r as string, replacementPos);
+      if (out.length > REGEXP_REPLACE_LENGTH_MAX) {
+        // RegexpReplaceStrFunctionFactoryTest#testWhenChainedCallsExceedsMaxLengthExceptionIsThrown
+        throw new SqlError(
+          `breached memory limit set for regexp_replace(SSS) [maxLength=${REGEXP_REPLACE_LENGTH_MAX}]`,
+        );
+      }
+      return out;
     },
   };
 }
+
+/** QuestDB's cairo.sql.string.function.buffer.max.size: the longest text regexp_replace() may build. */
+const REGEXP_REPLACE_LENGTH_MAX = 1_048_576;
 
 /** `trim`, `ltrim`, `rtrim`, `lpad`, `rpad`, `split_part`, `quote_ident`, `regexp_replace`. */
 export const TEXT_FORMAT_FUNCTIONS: ScalarFunction[] = [

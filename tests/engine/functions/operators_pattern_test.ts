@@ -27,11 +27,19 @@ Deno.test("LIKE treats backslash as escape and regex characters literally", () =
   assert.equal(run(like, "abc", "a.c"), false);
   assert.equal(run(like, "(x)", "(%)"), true);
   assert.equal(run(like, "5$", "5$"), true);
-  assert.equal(run(like, "a\\", "a\\"), true, "a trailing lone backslash is literal");
+  // a constant pattern may not end with a lone escape; QuestDB points inside the pattern
+  // (LikeFunctionFactoryTest#testLikeEscapeAtEndRegConstFunc)
+  assert.throws(
+    () => run(like, "a\\", "a\\"),
+    (e: unknown) =>
+      e instanceof SqlError && /must not end with escape character/.test(e.message) && e.position === 1,
+  );
+  assert.equal(run(like, "a\\", "a\\\\"), true);
 });
 
 Deno.test("LIKE with a NULL side is false and works on columns and per-row patterns", () => {
-  assert.equal(run(like, null, "%"), false);
+  assert.equal(run(like, null, "%"), true, "a pattern of only % matches NULL too (LikeFunctionFactoryTest)");
+  assert.equal(run(like, null, "%a"), false);
   assert.equal(run(like, "a", null), false);
   assert.equal(call(like, [col(T.SYMBOL), lit("A%")], ["AB", null]), true);
   assert.equal(call(like, [col(T.VARCHAR), col(T.STRING)], ["xy", "x_"]), true);
@@ -49,11 +57,16 @@ Deno.test("~ finds the pattern anywhere; !~ negates (§7.4)", () => {
   assert.equal(call(match, [col(T.STRING), col(T.STRING)], ["abc", "b+"]), true);
 });
 
-Deno.test("an invalid constant regex is a bind error at the pattern's position", () => {
+Deno.test("an invalid constant regex is a bind error at Java's error index in the pattern", () => {
+  // pattern offset + index + 1 (RegexUtils.createMatcher): Java reports an unclosed group at the end
   assert.throws(
     () => match.bind([col(T.STRING), { ...lit("("), pos: 17 }]),
     (e: unknown) =>
-      e instanceof SqlError && /^invalid regex: missing closing \)/.test(e.message) && e.position === 17,
+      e instanceof SqlError && /^invalid regex: missing closing \)/.test(e.message) && e.position === 19,
+  );
+  assert.throws(
+    () => match.bind([col(T.STRING), { ...lit("XJ**"), pos: 29 }]),
+    (e: unknown) => e instanceof SqlError && e.position === 33,
   );
   assert.match(bindError(like, [col(T.INT), lit("%")]), /no matching operator/);
   assert.equal(call(match, [c(T.CHAR, "a"), lit("a")]), true);
