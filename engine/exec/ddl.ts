@@ -221,6 +221,8 @@ export async function createTable(
     const c = columns.find((x) => x.name.toLowerCase() === cast.column.toLowerCase());
     if (!c) throw new SqlError(`Invalid column: ${cast.column}`, cast.pos);
     c.type = typeFromSpec(cast.type);
+    if (cast.symbolCapacity !== undefined) c.symbolCapacity = cast.symbolCapacity;
+    if (cast.symbolCache !== undefined) c.symbolCache = cast.symbolCache;
   }
   checkNoNullColumn(s, columns);
   const timestamp = s.timestamp ?? inheritedTimestamp(plan, columns, s.asSelect.pos);

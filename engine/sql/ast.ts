@@ -572,7 +572,7 @@ export interface CreateTableStmt {
   asSelect?: Query;
   like?: { name: string; pos: number };
   /** CTAS `, CAST(col AS type)` clauses. */
-  casts: { column: string; pos: number; type: TypeSpec }[];
+  casts: { column: string; pos: number; type: TypeSpec; symbolCapacity?: number; symbolCache?: boolean }[];
   /** `, INDEX(col CAPACITY n)` clauses. */
   indexes: { column: string; pos: number; capacity?: number }[];
   timestamp?: { name: string; pos: number };

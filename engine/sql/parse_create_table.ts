@@ -24,8 +24,8 @@ export function parseCreateTable(p: ParseState): CreateTableStmt {
     if (p.acceptWord("o3maxlag")) p.next();
   }
   p.expectWord("table");
-  const ifNotExists = p.acceptWords("if", "not", "exists");
-  const name = p.tableName();
+  const ifNotExists = readIfNotExists(p);
+  const name = createTableName(p);
   const stmt: CreateTableStmt = {
     kind: "createTable",
     pos: kw.pos,
@@ -39,9 +39,15 @@ export function parseCreateTable(p: ParseState): CreateTableStmt {
   };
   if (p.isOp("(")) {
     const open = p.next();
-    if (p.acceptWord("like")) stmt.like = p.tableName();
-    else do stmt.columns.push(parseColumnDef(p)); while (p.acceptOp(","));
+    if (p.acceptWord("like")) stmt.like = createTableName(p);
+    else do stmt.columns.push(parseColumnDef(p, true)); while (p.acceptOp(","));
     p.closeParen(open);
+    // `(LIKE t)` takes no CAST or INDEX list: QuestDB stops at the comma
+    // (SqlParserTest#testCreateLikeTableInvalidSyntax).
+    if (stmt.like) {
+      parseTableClauses(p, stmt);
+      return stmt;
+    }
   } else if (p.acceptWord("as")) {
     const open = p.acceptOp("(");
     stmt.asSelect = parseQuery(p);
@@ -58,17 +64,52 @@ export function parseCreateTable(p: ParseState): CreateTableStmt {
   return stmt;
 }
 
+/**
+ * `IF NOT EXISTS` after CREATE TABLE: once IF is read the other two words must follow, as
+ * QuestDB's SqlParser (SqlParserTest#testCreateTableIf*): 'not' or 'exists' expected at the end
+ * of the text, 'if not exists' expected at any other word.
+ */
+function readIfNotExists(p: ParseState): boolean {
+  if (!p.isWord("if")) return false;
+  p.next();
+  for (const word of ["not", "exists"]) {
+    if (p.atEnd()) throw p.expected(`'${word}'`);
+    if (!p.acceptWord(word)) throw p.expected("'if not exists'");
+  }
+  return true;
+}
+
+/**
+ * The name CREATE TABLE makes or copies (LIKE): one identifier, no dotted parts; QuestDB
+ * reports the dot (SqlParserTest#testCreateNameWithDot, #testCreateLikeTableNameWithDot).
+ * `public.t` stays `t`, the schema GUI tools and ORMs qualify names with.
+ */
+function createTableName(p: ParseState): NamePos {
+  const t = p.peek();
+  if (t.kind === "word" && p.isOp(".", 1) && t.text.toLowerCase() !== "public") {
+    throw p.unexpected(p.peek(1));
+  }
+  return p.tableName();
+}
+
 /** `name type [CAPACITY n] [CACHE | NOCACHE] [INDEX [CAPACITY n]] [[NOT] NULL]`. */
-export function parseColumnDef(p: ParseState): ColumnDef {
+export function parseColumnDef(p: ParseState, inCreateTable = false): ColumnDef {
   const name = p.anyName("column name");
   const def: ColumnDef = { name: name.name, pos: name.pos, type: parseType(p) };
   // CreateTableTest#testCreateTableArrayWithMismatchedBrackets: `arr double]`, `arr double[]]`.
   if (p.isOp("]")) {
     throw syntaxError(`${name.name} has an unmatched \`]\` - were you trying to define an array?`, name.pos);
   }
+  // CREATE TABLE reads the symbol options after SYMBOL only: `b BYTE INDEX` stops at INDEX
+  // (SqlParserTest#testCreateTableIndexUnsupportedColumnType).
+  if (inCreateTable && def.type.name !== "SYMBOL" && SYMBOL_OPTIONS.has(p.wordAt() ?? "")) {
+    throw p.expected("',' or ')'");
+  }
   readColumnOptions(p, def);
   return def;
 }
+
+const SYMBOL_OPTIONS = new Set(["capacity", "cache", "nocache", "index"]);
 
 /** The symbol, index and nullability options after a column type. */
 export function readColumnOptions(p: ParseState, def: ColumnDef): void {
@@ -105,9 +146,34 @@ function readColumnIndex(p: ParseState, def: ColumnDef): void {
   if (p.acceptWord("capacity")) {
     // `index capacity a0`: QuestDB AlterTableAddColumnTest#testAddSymbolInvalidIndexCapacity.
     const t = p.peek();
-    if (!p.atEnd() && t.kind !== "number") throw syntaxError("numeric capacity expected", t.pos);
-    def.indexCapacity = p.integer("index capacity").value;
+    if (!p.atEnd() && t.kind !== "number" && !p.isOp("-")) {
+      throw syntaxError("numeric capacity expected", t.pos);
+    }
+    def.indexCapacity = indexCapacity(p);
   }
+}
+
+const INDEX_CAPACITY_MIN = 4;
+const INDEX_CAPACITY_MAX = 8388608;
+
+/**
+ * The number after an index's CAPACITY, checked as QuestDB's TableUtils.validateIndexValueBlockSize
+ * (4 up to 2^23; SqlParserTest#testCreateTableInPlaceIndexCapacity*): a range error points at
+ * the number or its minus sign, a missing number after the sign is a 'bad integer' there.
+ */
+function indexCapacity(p: ParseState): number {
+  const start = p.peek();
+  const neg = p.acceptOp("-");
+  const t = p.peek();
+  if (neg && (t.kind !== "number" || !/^\d[\d_]*$/.test(t.text))) throw syntaxError("bad integer", t.pos);
+  const value = (neg ? -1 : 1) * p.integer("index capacity").value;
+  if (value < INDEX_CAPACITY_MIN) {
+    throw syntaxError(`min index block capacity is ${INDEX_CAPACITY_MIN}`, start.pos);
+  }
+  if (value > INDEX_CAPACITY_MAX) {
+    throw syntaxError(`max index block capacity is ${INDEX_CAPACITY_MAX}`, start.pos);
+  }
+  return value;
 }
 
 const SYMBOL_CAPACITY_MAX = 1073741824;
@@ -167,8 +233,21 @@ function readCastClause(p: ParseState, stmt: CreateTableStmt): void {
   p.next();
   const open = p.expectOp("(");
   const column = p.anyName("column name");
+  // SqlParserTest#testCreateTableDuplicateCast: the second cast of a column, at its name.
+  if (stmt.casts.some((c) => c.column.toLowerCase() === column.name.toLowerCase())) {
+    throw syntaxError("duplicate cast", column.pos);
+  }
   p.expectWord("as");
-  stmt.casts.push({ column: column.name, pos: column.pos, type: parseType(p) });
+  const def: ColumnDef = { name: column.name, pos: column.pos, type: parseType(p) };
+  // `cast(c as symbol capacity 16 nocache)`: the symbol options a column definition takes.
+  readColumnOptions(p, def);
+  stmt.casts.push({
+    column: column.name,
+    pos: column.pos,
+    type: def.type,
+    ...(def.symbolCapacity !== undefined ? { symbolCapacity: def.symbolCapacity } : {}),
+    ...(def.symbolCache !== undefined ? { symbolCache: def.symbolCache } : {}),
+  });
   p.closeParen(open);
 }
 
@@ -182,7 +261,7 @@ function readIndexClause(p: ParseState, stmt: CreateTableStmt): void {
     p.anyName("index type");
     if (p.isWord("delta") || p.isWord("ef")) p.next();
   }
-  if (p.acceptWord("capacity")) index.capacity = p.integer("index capacity").value;
+  if (p.acceptWord("capacity")) index.capacity = indexCapacity(p);
   stmt.indexes.push(index);
   p.closeParen(open);
 }
@@ -220,8 +299,14 @@ function parseTableClauses(p: ParseState, stmt: CreateTableStmt): void {
     } else if (p.acceptWord("with")) {
       once("with", t);
       stmt.withParams = parseParams(p);
-    } else if (p.acceptWords("in", "volume")) {
+    } else if (p.isWord("in") && !p.isOp("(", 1)) {
       once("volume", t);
+      p.next();
+      // SqlParserTest#testCreateTableInVolumeSyntaxError: "expected 'volume'" just past the word
+      // read in its place.
+      if (!p.acceptWord("volume")) {
+        throw syntaxError("expected 'volume'", p.atEnd() ? p.peek().pos : p.peek().end);
+      }
       stmt.volume = p.tableName("volume name").name;
     } else if (p.acceptWords("owned", "by")) {
       once("owner", t);

@@ -273,7 +273,11 @@ function parseRangeOperator(p: ParseState, left: Expr, keyword: string, not: boo
   const kw = p.next();
   if (keyword === "between") {
     const lo = parseExpr(p, PREC.in + 1);
-    p.expectWord("and");
+    // QuestDB's ExpressionParser reads BETWEEN as a three-argument operator: the expression
+    // ending before AND leaves it an argument short, reported at BETWEEN
+    // (SqlParserTest#testBetweenUnfinished).
+    if (!p.isWord("and")) throw syntaxError("too few arguments for 'between' [found=2,expected=3]", kw.pos);
+    p.next();
     const hi = parseExpr(p, PREC.in + 1);
     return { kind: "between", pos: kw.pos, expr: left, lo, hi, not };
   }

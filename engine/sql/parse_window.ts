@@ -88,7 +88,32 @@ export function parseWindowSpec(p: ParseState): WindowSpec {
     spec.frame.exclude = parseExclude(p);
   }
   p.closeParen(open);
+  if (spec.frame) checkFrameOffsets(spec);
   return spec;
+}
+
+/**
+ * The checks QuestDB's SqlParser makes once the window clause is read: a negative offset is
+ * refused at its sign (SqlParserTest#testACRequiredNonNegativePrecedingAndFollowingValues), and
+ * a RANGE offset needs exactly one ORDER BY column, reported at the first offset bound's
+ * PRECEDING or FOLLOWING (#testACRangeRequiredOrderByOnNonDefaultFrameBoundaries).
+ */
+function checkFrameOffsets(spec: WindowSpec): void {
+  const frame = spec.frame!;
+  for (const b of [frame.start, frame.end]) {
+    const o = b.offset;
+    const negative = (o?.kind === "unary" && o.op === "-") ||
+      (o?.kind === "literal" && (typeof o.value === "number" || typeof o.value === "bigint") && o.value < 0);
+    if (negative) throw syntaxError("non-negative integer expression expected", o!.pos);
+  }
+  if (frame.unit !== "range" || spec.baseName !== undefined || spec.orderBy.length === 1) return;
+  const bound = [frame.start, frame.end].find((b) => b.offset !== undefined);
+  if (bound) {
+    throw syntaxError(
+      "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column",
+      bound.pos ?? frame.pos,
+    );
+  }
 }
 
 function parseFrame(p: ParseState): WindowFrame {
@@ -238,9 +263,17 @@ function finishBound(p: ParseState, bound: FrameBound): FrameBound {
 
 function parseExclude(p: ParseState): WindowFrame["exclude"] {
   p.expectWord("exclude");
-  if (p.acceptWords("current", "row")) return "currentRow";
-  if (p.acceptWords("no", "others")) return "noOthers";
+  // QuestDB's SqlParser: after CURRENT or NO the second word is expected where it is missing
+  // (SqlParserTest#testACExprPrecedingUnboundedFollowingExcludeCurrentRowInvalid, ...NoOthersInvalid).
+  if (p.acceptWord("current")) {
+    if (!p.acceptWord("row")) throw p.expected("'row'");
+    return "currentRow";
+  }
+  if (p.acceptWord("no")) {
+    if (!p.acceptWord("others")) throw p.expected("'others'");
+    return "noOthers";
+  }
   if (p.acceptWord("group")) return "group";
   if (p.acceptWord("ties")) return "ties";
-  throw p.expected("'current row' or 'no others'");
+  throw p.expected("'current', 'group', 'ties' or 'no other'");
 }
