@@ -76,6 +76,8 @@ export function predColumns(preds: readonly Pred[]): number[] {
   return [...new Set(predLeaves(preds).map((l) => l.col))];
 }
 
+const TIME_TAGS = new Set(["DATE", "TIMESTAMP", "TIMESTAMP_NS"]);
+
 /** The constant of a comparison in the column's domain, or undefined when not representable. */
 function constFor(
   kind: NumericKind,
@@ -84,6 +86,9 @@ function constFor(
 ): number | bigint | null | undefined {
   const v = c.value;
   if (v === null) return null;
+  // A time constant of another unit (a TIMESTAMP_NS against a TIMESTAMP column) is compared in
+  // the finer unit by the generic path (compare_domain.ts), not as raw ticks.
+  if (c.type.tag !== t.tag && TIME_TAGS.has(c.type.tag) && TIME_TAGS.has(t.tag)) return undefined;
   if (kind === "i64") {
     // Constants outside the 64-bit range stay on the generic path, which compares them exactly.
     if (typeof v === "bigint") return BigInt.asIntN(64, v) === v ? v : undefined;

@@ -22,6 +22,8 @@ export interface BoundArg {
   pos: number;
   /** True for a bind variable: constant for the run, though not at bind time. */
   param?: boolean;
+  /** True for a scalar subquery `(SELECT ...)`: one value for the run, read when it starts. */
+  subquery?: boolean;
 }
 
 /** Per-query context functions may read: the query clock, the random source, settings. */

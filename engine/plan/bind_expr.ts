@@ -185,6 +185,9 @@ export function bindExpr(e: A.Expr, ctx: BindContext): BoundExpr {
     case "call":
       return bindCall(e, sub);
     case "subquery": {
+      // `(SELECT NULL)` is a NULL of no type, which meets any comparison as the NULL literal
+      // does (EqCursorFunctionFactoryTest#testNullLeftColumnFollowsNullEqualsNull).
+      if (isBareNullSelect(e.query)) return constant(T.NULL, null);
       const { plan, outer } = planSub(e.query, ctx);
       if (plan.columns.length !== 1) throw new SqlError("select must provide exactly one column", e.pos);
       return { kind: "subquery", type: plan.columns[0].type, plan, pos: e.pos, ...outer };
@@ -198,6 +201,14 @@ export function bindExpr(e: A.Expr, ctx: BindContext): BoundExpr {
     case "index":
       return bindArrayIndex(e, sub, bindExpr);
   }
+}
+
+/** `SELECT NULL` alone: no source, filter, grouping, ordering or limit. */
+function isBareNullSelect(q: A.Query): boolean {
+  const b = q.body;
+  if (q.with.length || q.orderBy.length || q.limit || b.kind !== "select") return false;
+  const item = b.items?.length === 1 ? b.items[0].expr : undefined;
+  return !b.from && !b.where && !b.groupBy && !b.having && item?.kind === "literal" && item.type === "null";
 }
 
 /** Plans a subquery, correlated when the context allows; `outer` is spread into the node. */
@@ -774,6 +785,19 @@ function bindBetween(e: A.BetweenExpr, ctx: BindContext): BoundExpr {
   let lo = inferParam(bindExpr(e.lo, ctx), x.type, ctx);
   let hi = inferParam(bindExpr(e.hi, ctx), x.type, ctx);
   let [loPos, hiPos] = [e.lo.pos, e.hi.pos];
+  const scalarSub = (b: BoundExpr) => b.kind === "subquery" && !b.outer;
+  if ((scalarSub(lo) || scalarSub(hi)) && !isTimestamp(x.type) && x.type.tag !== "NULL") {
+    // QuestDB's BETWEEN takes scalar-subquery bounds for timestamps only
+    // (BetweenTimestampCursorFunctionFactoryTest#testLeftOperandNotTimestampFails).
+    throw new SqlError(`left operand must be a TIMESTAMP, found: ${typeName(x.type)}`, e.expr.pos);
+  }
+  if (x.type.tag === "TIMESTAMP") {
+    // Nanosecond subquery bounds of a microsecond value floor to microseconds first
+    // (BetweenTimestampCursorFunctionFactoryTest#testUsColumnWithNanoCursorBounds).
+    const floorNs = (b: BoundExpr, pos: number) =>
+      scalarSub(b) && b.type.tag === "TIMESTAMP_NS" ? castTo(b, x.type, pos) : b;
+    [lo, hi] = [floorNs(lo, loPos), floorNs(hi, hiPos)];
+  }
   if (isTimestamp(x.type)) {
     lo = timestampBound(lo, x.type, e.lo.pos);
     hi = timestampBound(hi, x.type, e.hi.pos);
@@ -920,6 +944,7 @@ export function callByName(
     value: isConst(a) ? a.value : undefined,
     pos: argPositions?.[i] ?? pos,
     param: a.kind === "param" || undefined,
+    subquery: (a.kind === "subquery" && !a.outer) || undefined,
   }));
   let binding: ScalarBinding | string;
   try {

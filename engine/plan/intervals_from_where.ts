@@ -62,6 +62,8 @@ function intervalOf(e: BoundExpr, tsIndex: number): Interval[] | undefined {
   if (!isConst(c)) return undefined;
   let v: bigint;
   if (typeof c.value === "bigint" && (c.type.tag === "TIMESTAMP" || c.type.tag === "TIMESTAMP_NS")) {
+    // A constant of the other unit compares in nanoseconds (compare_domain.ts): left to the filter.
+    if (c.type.tag !== tsType) return undefined;
     v = c.value;
   } else if (typeof c.value === "string" && (c.type.tag === "STRING" || c.type.tag === "VARCHAR")) {
     // A timestamp compared with text compares with the instant the text names (§8.4: a point).

@@ -71,9 +71,12 @@ function parseParenthesised(p: ParseState): Expr {
   const open = p.next();
   // `(DECLARE @v := .. SELECT ..)` too: a DECLARE variable may hold such a query (DeclareTest).
   if (p.isWord("select") || p.isWord("with") || (p.isWord("declare") && p.peek(1).kind === "variable")) {
+    // QuestDB places a subquery at its first keyword, one past the parenthesis
+    // (EqCursorFunctionFactoryTest#testMultiRowCursorFails, #testErrorMultipleColumns).
+    const pos = p.peek().pos;
     const query = parseQuery(p);
     p.closeParen(open);
-    return { kind: "subquery", pos: open.pos, query };
+    return { kind: "subquery", pos, query };
   }
   const e = parseExpr(p);
   if (p.isOp(",")) {
