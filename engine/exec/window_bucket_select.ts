@@ -10,10 +10,14 @@
  * last one open-ended, bounds truncated to whole ticks), and each non-empty bucket keeps its
  * first minimum and first maximum (m4: also its first and last row); the kept rows are capped
  * at `target`.
+ *
+ * `lttb(ts, value, target [, gap])` keeps the Largest-Triangle-Three-Buckets selection instead
+ * (QuestDB's LttbAlgorithm, LttbWindowFunctionTest): see `lttbSelect`.
  */
 import type { Value } from "../base/values.ts";
 import type { WindowCall } from "../plan/plan_node.ts";
 import type { PartitionInput } from "./window_functions.ts";
+import { SqlError } from "../base/errors.ts";
 
 export function bucketSelectPartition(w: WindowCall, rows: number[], p: PartitionInput): void {
   const [tss, vals] = p.args;
@@ -29,7 +33,12 @@ export function bucketSelectPartition(w: WindowCall, rows: number[], p: Partitio
     vs.push(d);
     at.push(r);
   }
-  const kept = at.length <= target ? ts.map((_, i) => i) : select(w.name === "m4", ts, vs, target);
+  let kept: number[];
+  if (w.name === "lttb") {
+    const gapArg = w.args[3] as { value: Value } | undefined;
+    const gap = gapArg ? gapThreshold(String(gapArg.value), 0, w.args[0].type.tag === "TIMESTAMP_NS") : 0n;
+    kept = at.length <= target ? ts.map((_, i) => i) : lttbSelect(tss, at, vs, target, gap);
+  } else kept = at.length <= target ? ts.map((_, i) => i) : select(w.name === "m4", ts, vs, target);
   for (const i of kept) p.out[at[i]] = true;
 }
 
@@ -59,4 +68,145 @@ function select(m4: boolean, ts: number[], vs: number[], target: number): number
     for (const k of [...new Set(picks)].sort((a, b) => a - b)) out.push(k);
   }
   return out.slice(0, target);
+}
+
+/**
+ * A gap threshold ('30s', '5m', '1h', '1d': digits then one unit) in the timestamp column's
+ * ticks, with QuestDB's LttbFunctionFactory.parseGapThresholdMicros errors; `pos` is the quoted
+ * literal's position (a bad unit points at the unit character inside the quotes).
+ */
+export function gapThreshold(text: string, pos: number, nanos: boolean): bigint {
+  let k = 0;
+  while (k < text.length && text[k] >= "0" && text[k] <= "9") k++;
+  if (k === 0 || k !== text.length - 1) {
+    throw new SqlError(
+      `invalid gap threshold '${text}'; expected a number followed by a unit, such as '30s', '5m', '1h' or '1d'`,
+      pos,
+    );
+  }
+  const n = BigInt(text.slice(0, k));
+  if (n === 0n) throw new SqlError("gap threshold must be greater than zero", pos);
+  const unit = GAP_UNITS[text[k]];
+  if (unit === undefined) {
+    throw new SqlError(`unsupported interval unit: ${text[k]}. Supported: s, m, h, d`, pos + 1 + k);
+  }
+  const micros = n * unit;
+  if (micros > MAX_LONG) throw new SqlError("gap threshold overflow", pos);
+  const ticks = nanos ? micros * 1000n : micros;
+  return ticks > MAX_LONG ? MAX_LONG : ticks;
+}
+
+const MAX_LONG = (1n << 63n) - 1n;
+const GAP_UNITS: Record<string, bigint> = {
+  s: 1_000_000n,
+  m: 60_000_000n,
+  h: 3_600_000_000n,
+  d: 86_400_000_000n,
+};
+
+/**
+ * LTTB over the usable rows (`at` into the partition's columns, `vs` their values): with a gap
+ * threshold the rows split where consecutive timestamps are more than `gap` apart, each segment
+ * gets at least min(2, size) points plus its share of the rest (trimmed from the last segment
+ * back when rounding overshoots), so many segments may exceed `target`.
+ */
+function lttbSelect(tss: Value[], at: number[], vs: number[], target: number, gap: bigint): number[] {
+  const ts = at.map((r) => BigInt(tss[r] as bigint | number));
+  const n = ts.length;
+  if (gap === 0n) return lttbRange(ts, vs, 0, n, target);
+  const segs: [number, number][] = [];
+  let start = 0;
+  for (let i = 1; i <= n; i++) {
+    if (i === n || ts[i] - ts[i - 1] > gap) {
+      segs.push([start, i - start]);
+      start = i;
+    }
+  }
+  const floorTotal = segs.reduce((s, [, size]) => s + Math.min(2, size), 0);
+  const targets: number[] = [];
+  if (floorTotal >= target) {
+    for (const [, size] of segs) targets.push(Math.min(2, size));
+  } else {
+    const budget = target - floorTotal;
+    let total = 0;
+    for (const [, size] of segs) {
+      const t = Math.min(Math.min(2, size) + Math.floor(size * budget / n), size);
+      targets.push(t);
+      total += t;
+    }
+    for (let s = segs.length - 1; total > target && s >= 0; s--) {
+      const floor = Math.min(2, segs[s][1]);
+      if (targets[s] > floor) {
+        const trim = Math.min(targets[s] - floor, total - target);
+        targets[s] -= trim;
+        total -= trim;
+      }
+    }
+  }
+  const out: number[] = [];
+  segs.forEach(([st, size], s) => {
+    if (size <= targets[s]) { for (let j = st; j < st + size; j++) out.push(j); }
+    else out.push(...lttbRange(ts, vs, st, st + size, targets[s]));
+  });
+  return out;
+}
+
+/**
+ * LTTB on rows [start, end) to `m` points; a large range first keeps only the first and last
+ * rows and each of 2 * (m - 2) equal row-count bins' minimum and maximum (MinMaxLTTB).
+ */
+function lttbRange(ts: bigint[], vs: number[], start: number, end: number, m: number): number[] {
+  if (m > 2 && end - start - 2 > 8 * (m - 2)) {
+    const inner = end - start - 2, bins = 2 * (m - 2);
+    const cand = [start];
+    for (let b = 0; b < bins; b++) {
+      const lo = start + 1 + Math.floor(b * inner / bins),
+        hi = start + 1 + Math.floor((b + 1) * inner / bins);
+      let minAt = lo, maxAt = lo;
+      for (let j = lo + 1; j < hi; j++) {
+        if (vs[j] < vs[minAt]) minAt = j;
+        if (vs[j] > vs[maxAt]) maxAt = j;
+      }
+      cand.push(Math.min(minAt, maxAt));
+      if (maxAt !== minAt) cand.push(Math.max(minAt, maxAt));
+    }
+    cand.push(end - 1);
+    return lttbCore(cand.map((i) => ts[i]), cand.map((i) => vs[i]), m).map((i) => cand[i]);
+  }
+  return lttbCore(ts.slice(start, end), vs.slice(start, end), m).map((i) => start + i);
+}
+
+/** Plain LTTB: first, one point per interior bucket (largest triangle with the last pick and the next bucket's mean), last. */
+function lttbCore(ts: bigint[], vs: number[], m: number): number[] {
+  const n = ts.length;
+  if (n < 2) return ts.map((_, i) => i);
+  const out = [0];
+  const size = (n - 2) / (m - 2);
+  let prev = 0;
+  for (let b = 0; b < m - 2; b++) {
+    const lo = Math.trunc(b * size) + 1;
+    const hi = Math.min(Math.trunc((b + 1) * size) + 1, n - 1);
+    const nextLo = hi;
+    let nextHi = Math.trunc((b + 2) * size) + 1;
+    if (nextHi > n - 1 || b === m - 3) nextHi = n;
+    const ax = ts[prev], ay = vs[prev];
+    let avgDx = 0, avgY = 0;
+    for (let j = nextLo; j < nextHi; j++) {
+      avgDx += Number(ts[j] - ax);
+      avgY += vs[j];
+    }
+    if (nextHi > nextLo) {
+      avgDx /= nextHi - nextLo;
+      avgY /= nextHi - nextLo;
+    }
+    let maxArea = -1, pick = lo;
+    for (let j = lo; j < hi; j++) {
+      const area = Math.abs(Number(ts[j] - ax) * (avgY - ay) - avgDx * (vs[j] - ay));
+      if (area > maxArea) [maxArea, pick] = [area, j];
+    }
+    out.push(pick);
+    prev = pick;
+  }
+  out.push(n - 1);
+  return out;
 }

@@ -72,6 +72,7 @@ export async function computePartition(w: WindowCall, rows: number[], p: Partiti
       return await emaPartition(w, rows, p, t);
     case "minmax":
     case "m4":
+    case "lttb":
       return bucketSelectPartition(w, rows, p);
   }
   const frames = await frameBounds(w, rows, p.order, t);

@@ -27,6 +27,8 @@ import { Scope } from "./scope.ts";
 import { reversed } from "./order_by_timestamp.ts";
 import { checkLagLeadArgs } from "./window_lag_lead.ts";
 import { EMA_UNITS } from "../exec/window_ema.ts";
+import { gapThreshold } from "../exec/window_bucket_select.ts";
+import { noMatch } from "../functions/_util.ts";
 
 const RANK_LIKE = new Set(["row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile"]);
 const VALUE_FNS = new Set(["lag", "lead", "first_value", "last_value", "nth_value"]);
@@ -254,9 +256,10 @@ function bindWindowCall(
   // avg(value, kind, param [, volume]): the EMA / VWEMA, computed as `ema` (window_ema.ts).
   const ema = name === "avg" && args.length >= 3;
   if (ema) args = emaArgs(call, args, spec);
-  // minmax / m4(ts, value, target): which rows a per-time-bucket downsampling keeps.
-  const bucketSelect = name === "minmax" || name === "m4";
-  if (bucketSelect) checkMinMaxArgs(call, args, spec);
+  // minmax / m4 / lttb(ts, value, target): which rows a downsampling keeps.
+  const bucketSelect = name === "minmax" || name === "m4" || name === "lttb";
+  if (name === "lttb") checkLttbArgs(call, args, spec);
+  else if (bucketSelect) checkMinMaxArgs(call, args, spec);
   let aggregate: ColumnType | undefined;
   if (!ema && !bucketSelect && !RANK_LIKE.has(name) && !VALUE_FNS.has(name)) {
     const fn = windowPercentile(name) ?? lookupAggregate(name);
@@ -458,6 +461,52 @@ function checkMinMaxArgs(call: A.FunctionCall, args: BoundExpr[], spec: A.Window
   if (spec.orderBy.length === 0) throw new SqlError(`${name}() requires ORDER BY`, call.pos);
   if (!isDefaultFrame(spec.frame)) {
     throw new SqlError(`${name}() does not support framing; remove ROWS/RANGE clause`, call.pos);
+  }
+}
+
+/**
+ * `lttb(ts, value, target [, gap])`, QuestDB's LttbFunctionFactory (LttbWindowFunctionTest): two
+ * signatures, so a value of a type that does not convert to DOUBLE fails overload resolution at
+ * the call; then ORDER BY (ascending), no frame, no PARTITION BY, a numeric value (CHAR converts
+ * but is named), a constant target of at least 2 and a gap threshold string ('1h').
+ */
+function checkLttbArgs(call: A.FunctionCall, args: BoundExpr[], spec: A.WindowSpec): void {
+  const tag = (i: number) => args[i].type.tag;
+  const converts = (t: string) =>
+    t === "DOUBLE" || t === "FLOAT" || t === "INT" || t === "LONG" || t === "SHORT" || t === "BYTE" ||
+    t === "CHAR" || t === "NULL";
+  const gapOk = args.length === 3 ||
+    (args.length === 4 && isConst(args[3]) &&
+      (tag(3) === "STRING" || tag(3) === "VARCHAR" || tag(3) === "NULL"));
+  if (
+    (args.length !== 3 && args.length !== 4) || !isTimestamp(args[0].type) || !converts(tag(1)) || !gapOk ||
+    !(isNumeric(args[2].type) || tag(2) === "NULL")
+  ) {
+    throw new SqlError(
+      noMatch("lttb", args.map((a) => ({ type: a.type, constant: false, pos: call.pos }))),
+      call.pos,
+    );
+  }
+  if (spec.orderBy.length === 0) throw new SqlError("lttb() requires ORDER BY", call.pos);
+  if (spec.orderBy[0].desc) throw new SqlError("lttb() requires ascending ORDER BY", call.pos);
+  if (!isDefaultFrame(spec.frame)) {
+    throw new SqlError("lttb() does not support framing; remove ROWS/RANGE clause", call.pos);
+  }
+  if (spec.partitionBy.length > 0) throw new SqlError("lttb() does not support PARTITION BY", call.pos);
+  if (tag(1) === "CHAR" || tag(1) === "NULL") {
+    throw new SqlError(`numeric column expected, got: ${tag(1)}`, call.args[1].pos);
+  }
+  const target = args[2];
+  if (!isConst(target)) throw new SqlError("target must be a constant or bind variable", call.args[2].pos);
+  if (target.value === null || !(Number(target.value) >= 2)) {
+    throw new SqlError("target points must be at least 2", call.args[2].pos);
+  }
+  if (args.length === 4) {
+    const gap = (args[3] as { value: Value }).value;
+    if (gap === null) {
+      throw new SqlError("gap threshold must be a string constant such as '1h'", call.args[3].pos);
+    }
+    gapThreshold(String(gap), call.args[3].pos, tag(0) === "TIMESTAMP_NS");
   }
 }
 
