@@ -26,9 +26,9 @@ export interface ComparePlan {
   left: Conv;
   right: Conv;
   /**
-   * True when NULL is a sentinel value of the domain (numbers, times, booleans): then
-   * `<=`/`>=` hold for two NULLs (§4.2). Text-like domains answer false to every ordering
-   * comparison with a NULL operand, as QuestDB's string comparisons do.
+   * True when NULL is a sentinel value of the domain (numbers, times, booleans, text): then
+   * `<=`/`>=` hold for two NULLs (§4.2). UUID, IPv4 and LONG256 met by text answer false to
+   * every ordering comparison with a NULL operand.
    */
   sentinelNull: boolean;
 }
@@ -193,10 +193,9 @@ export function planComparison(op: string, args: BoundArg[]): ComparePlan | stri
   let pa: Parse | undefined, pb: Parse | undefined;
   let target: ColumnType = a;
   let sentinelNull = true;
-  if (isNullType(a) || isNullType(b) || (isNumber(a) && isNumber(b))) {
-    sentinelNull = !isText(isNullType(a) ? b : a);
-  } else if (isText(a) && isText(b)) {
-    sentinelNull = false;
+  if (isNullType(a) || isNullType(b) || (isNumber(a) && isNumber(b)) || (isText(a) && isText(b))) {
+    // Text too: `s <= null` holds for a NULL s (LtNullComparisonTest
+    // #testNullComparisonAgainstNullValueHonoursEqualityConvention).
   } else if (isTime(a) && isTime(b)) {
     const ns = a.tag === "TIMESTAMP_NS" || b.tag === "TIMESTAMP_NS";
     pa = scaled(a, ns);
