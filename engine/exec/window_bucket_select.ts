@@ -12,7 +12,9 @@
  * at `target`.
  *
  * `lttb(ts, value, target [, gap])` keeps the Largest-Triangle-Three-Buckets selection instead
- * (QuestDB's LttbAlgorithm, LttbWindowFunctionTest): see `lttbSelect`.
+ * (QuestDB's LttbAlgorithm, LttbWindowFunctionTest): see `lttbSelect`. `uniform(target)` keeps
+ * evenly spaced rows whatever their values (UniformWindowFunctionTest), `cadence(stride [, seed])`
+ * every stride-th row (CadenceWindowFunctionTest).
  */
 import type { Value } from "../base/values.ts";
 import type { WindowCall } from "../plan/plan_node.ts";
@@ -20,6 +22,11 @@ import type { PartitionInput } from "./window_functions.ts";
 import { SqlError } from "../base/errors.ts";
 
 export function bucketSelectPartition(w: WindowCall, rows: number[], p: PartitionInput): void {
+  const constArg = (i: number) => (w.args[i] as { value?: Value } | undefined)?.value ?? null;
+  if (w.name === "uniform") return uniformSelect(Number(constArg(0)), rows, p.out);
+  if (w.name === "cadence") {
+    return cadenceSelect(BigInt(constArg(0) as bigint), w.args.length > 1, constArg(1), rows, p.out);
+  }
   const [tss, vals] = p.args;
   const target = Number((w.args[2] as { value: Value }).value);
   const ts: number[] = [], vs: number[] = [], at: number[] = [];
@@ -209,4 +216,43 @@ function lttbCore(ts: bigint[], vs: number[], m: number): number[] {
   }
   out.push(n - 1);
   return out;
+}
+
+/**
+ * `target` rows evenly spaced over the partition, first and last included: row
+ * (i * (n - 1) + (target - 1) / 2) / (target - 1) for i in 0 .. target - 1 (half up); all rows
+ * when there are at most `target`.
+ */
+function uniformSelect(target: number, rows: number[], out: Value[]): void {
+  const n = rows.length;
+  for (const r of rows) out[r] = n <= target;
+  if (n <= target) return;
+  const divisor = BigInt(target - 1), range = BigInt(n - 1), half = divisor / 2n;
+  for (let i = 0n; i < BigInt(target); i++) out[rows[Number((i * range + half) / divisor)]] = true;
+}
+
+/**
+ * QuestDB's CadenceFunctionFactory: the first row, then rows stride + offset, 2 * stride + offset,
+ * ... and the last row (pinned); every row for stride 1, only the first when stride exceeds the
+ * row count. The offset is 0 without a seed, random for a NULL seed, else the seed's splitmix64
+ * finalizer mod stride.
+ */
+function cadenceSelect(stride: bigint, seeded: boolean, seed: Value, rows: number[], out: Value[]): void {
+  const n = BigInt(rows.length);
+  for (const r of rows) out[r] = stride === 1n;
+  if (stride === 1n || n === 0n) return;
+  out[rows[0]] = true;
+  if (stride > n) return;
+  let offset = 0n;
+  if (seeded && seed === null) offset = BigInt(Math.floor(Math.random() * Number(stride)));
+  else if (seeded) {
+    const mask = (1n << 64n) - 1n;
+    let h = BigInt.asUintN(64, BigInt(seed as bigint));
+    h = ((h ^ (h >> 30n)) * 0xbf58476d1ce4e5b9n) & mask;
+    h = ((h ^ (h >> 27n)) * 0x94d049bb133111ebn) & mask;
+    h = BigInt.asIntN(64, h ^ (h >> 31n));
+    offset = ((h % stride) + stride) % stride;
+  }
+  for (let pos = stride + offset; pos < n; pos += stride) out[rows[Number(pos)]] = true;
+  out[rows[rows.length - 1]] = true;
 }

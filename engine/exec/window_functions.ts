@@ -73,6 +73,8 @@ export async function computePartition(w: WindowCall, rows: number[], p: Partiti
     case "minmax":
     case "m4":
     case "lttb":
+    case "uniform":
+    case "cadence":
       return bucketSelectPartition(w, rows, p);
   }
   const frames = await frameBounds(w, rows, p.order, t);

@@ -257,8 +257,10 @@ function bindWindowCall(
   const ema = name === "avg" && args.length >= 3;
   if (ema) args = emaArgs(call, args, spec);
   // minmax / m4 / lttb(ts, value, target): which rows a downsampling keeps.
-  const bucketSelect = name === "minmax" || name === "m4" || name === "lttb";
+  const bucketSelect = name === "minmax" || name === "m4" || name === "lttb" || name === "uniform" ||
+    name === "cadence";
   if (name === "lttb") checkLttbArgs(call, args, spec);
+  else if (name === "uniform" || name === "cadence") checkPositionalArgs(call, args, spec);
   else if (bucketSelect) checkMinMaxArgs(call, args, spec);
   let aggregate: ColumnType | undefined;
   if (!ema && !bucketSelect && !RANK_LIKE.has(name) && !VALUE_FNS.has(name)) {
@@ -496,11 +498,7 @@ function checkLttbArgs(call: A.FunctionCall, args: BoundExpr[], spec: A.WindowSp
   if (tag(1) === "CHAR" || tag(1) === "NULL") {
     throw new SqlError(`numeric column expected, got: ${tag(1)}`, call.args[1].pos);
   }
-  const target = args[2];
-  if (!isConst(target)) throw new SqlError("target must be a constant or bind variable", call.args[2].pos);
-  if (target.value === null || !(Number(target.value) >= 2)) {
-    throw new SqlError("target points must be at least 2", call.args[2].pos);
-  }
+  checkTarget(args[2], call.args[2].pos);
   if (args.length === 4) {
     const gap = (args[3] as { value: Value }).value;
     if (gap === null) {
@@ -508,6 +506,53 @@ function checkLttbArgs(call: A.FunctionCall, args: BoundExpr[], spec: A.WindowSp
     }
     gapThreshold(String(gap), call.args[3].pos, tag(0) === "TIMESTAMP_NS");
   }
+}
+
+/**
+ * `uniform(target)` and `cadence(stride [, seed])` OVER (ORDER BY ...), QuestDB's
+ * UniformFunctionFactory and CadenceFunctionFactory (UniformWindowFunctionTest,
+ * CadenceWindowFunctionTest): rows picked by position; an ORDER BY, no frame, no PARTITION BY.
+ */
+function checkPositionalArgs(call: A.FunctionCall, args: BoundExpr[], spec: A.WindowSpec): void {
+  const name = call.name.toLowerCase();
+  const integral = (t: ColumnType) =>
+    t.tag === "INT" || t.tag === "LONG" || t.tag === "SHORT" || t.tag === "BYTE" || t.tag === "NULL";
+  const arity = name === "cadence" ? args.length === 1 || args.length === 2 : args.length === 1;
+  if (!arity || !args.every((a) => integral(a.type))) {
+    throw new SqlError(
+      noMatch(name, args.map((a) => ({ type: a.type, constant: false, pos: call.pos }))),
+      call.pos,
+    );
+  }
+  if (spec.orderBy.length === 0) throw new SqlError(`${name}() requires ORDER BY`, call.pos);
+  if (name === "uniform" && spec.orderBy[0].desc) {
+    throw new SqlError("uniform() requires ascending ORDER BY", call.pos);
+  }
+  if (!isDefaultFrame(spec.frame)) {
+    throw new SqlError(`${name}() does not support framing; remove ROWS/RANGE clause`, call.pos);
+  }
+  if (spec.partitionBy.length > 0) throw new SqlError(`${name}() does not support PARTITION BY`, call.pos);
+  if (name === "uniform") return checkTarget(args[0], call.args[0].pos);
+  const stride = args[0];
+  if (!isConst(stride)) throw new SqlError("stride must be a constant or bind variable", call.args[0].pos);
+  if (stride.value === null || !(Number(stride.value) >= 1)) {
+    throw new SqlError("stride must be a positive constant", call.args[0].pos);
+  }
+  if (args.length === 2 && !isConst(args[1])) {
+    throw new SqlError("seed must be a constant, bind variable, or NULL", call.args[1].pos);
+  }
+}
+
+/**
+ * A downsampling target point count, QuestDB's BucketSelectWindowFunction
+ * .coerceAndValidateConstantTarget: a constant, set, from 2 to the INT maximum.
+ */
+function checkTarget(target: BoundExpr, pos: number): void {
+  if (!isConst(target)) throw new SqlError("target must be a constant or bind variable", pos);
+  if (target.value === null) throw new SqlError("target point count must be set", pos);
+  const n = Number(target.value);
+  if (!(n >= 2)) throw new SqlError("target points must be at least 2", pos);
+  if (n > 2147483647) throw new SqlError("target points exceeds maximum of 2147483647", pos);
 }
 
 /**
