@@ -135,7 +135,13 @@ export function tableDefinition(
   for (const p of s.withParams) {
     const v = p.value.kind === "literal" ? p.value.value : undefined;
     if (p.name.toLowerCase() === "maxuncommittedrows") maxUncommittedRows = Number(v);
-    if (p.name.toLowerCase() === "o3maxlag") o3MaxLagMicros = parseDurationMicros(String(v ?? ""));
+    else if (p.name.toLowerCase() === "o3maxlag") o3MaxLagMicros = parseDurationMicros(String(v ?? ""));
+    else {
+      // QuestDB's SqlParser knows these two only, and reports another past its value
+      // (SqlParserTest#testCreateTableWithInvalidParameter1).
+      const end = p.value.kind === "literal" ? p.value.pos + p.value.text.length : p.value.pos;
+      throw new SqlError(`unrecognized ${p.name} after WITH`, end);
+    }
   }
   return {
     name: s.name,

@@ -55,10 +55,17 @@ export function parseCreateTable(p: ParseState): CreateTableStmt {
   } else {
     throw p.expected("'(' or 'as'");
   }
-  while (p.isOp(",") && (p.isWord("cast", 1) || p.isWord("index", 1))) {
-    p.next();
-    if (p.isWord("cast")) readCastClause(p, stmt);
-    else readIndexClause(p, stmt);
+  // After the column list or the query only `, CAST(...)` and `, INDEX(...)` may follow a comma:
+  // another word is an unexpected token there (SqlParserTest#testCreateTableUnexpectedToken2),
+  // and CAST needs a query to cast (#testCreateTableMisplacedCastDef).
+  while (p.acceptOp(",")) {
+    if (p.isWord("cast")) {
+      if (!stmt.asSelect) {
+        throw syntaxError("cast is only supported in 'create table as ...' context", p.peek().pos);
+      }
+      readCastClause(p, stmt);
+    } else if (p.isWord("index")) readIndexClause(p, stmt);
+    else throw p.unexpected();
   }
   parseTableClauses(p, stmt);
   return stmt;
@@ -95,7 +102,7 @@ function createTableName(p: ParseState): NamePos {
 /** `name type [CAPACITY n] [CACHE | NOCACHE] [INDEX [CAPACITY n]] [[NOT] NULL]`. */
 export function parseColumnDef(p: ParseState, inCreateTable = false): ColumnDef {
   const name = p.anyName("column name");
-  const def: ColumnDef = { name: name.name, pos: name.pos, type: parseType(p) };
+  const def: ColumnDef = { name: name.name, pos: name.pos, type: parseType(p, inCreateTable) };
   // CreateTableTest#testCreateTableArrayWithMismatchedBrackets: `arr double]`, `arr double[]]`.
   if (p.isOp("]")) {
     throw syntaxError(`${name.name} has an unmatched \`]\` - were you trying to define an array?`, name.pos);
@@ -239,8 +246,9 @@ function readCastClause(p: ParseState, stmt: CreateTableStmt): void {
   }
   p.expectWord("as");
   const def: ColumnDef = { name: column.name, pos: column.pos, type: parseType(p) };
-  // `cast(c as symbol capacity 16 nocache)`: the symbol options a column definition takes.
-  readColumnOptions(p, def);
+  // `cast(c as symbol capacity 16 nocache)`: the symbol options, after SYMBOL only
+  // (SqlParserTest#testCreateTableMisplacedCastCapacity: `')' expected` at CAPACITY).
+  if (def.type.name === "SYMBOL") readColumnOptions(p, def);
   stmt.casts.push({
     column: column.name,
     pos: column.pos,
@@ -367,12 +375,17 @@ export function parseNameList(p: ParseState): NamePos[] {
 /** `name = value [, ...]` for WITH and SET PARAM. */
 export function parseParams(p: ParseState): { name: string; value: Expr; pos: number }[] {
   const params: { name: string; value: Expr; pos: number }[] = [];
-  do {
+  for (;;) {
     const name = p.anyName("parameter name");
-    p.expectOp("=");
+    const eq = p.expectOp("=");
+    // `o3MaxLag=` at the end: the '=' lacks its value (SqlParserTest#testCreateTableWithPartialParameter1).
+    if (p.atEnd()) throw syntaxError("too few arguments for '=' [found=1,expected=2]", eq.pos);
     params.push({ name: name.name, value: parseParamValue(p), pos: name.pos });
-  } while (p.acceptOp(","));
-  return params;
+    const comma = p.peek();
+    if (!p.acceptOp(",")) return params;
+    // A trailing comma is refused at the comma (SqlParserTest#testCreateTableWithPartialParameter3).
+    if (p.atEnd()) throw p.unexpected(comma);
+  }
 }
 
 /** A parameter value; durations such as `600s` stay text for the binder to read. */

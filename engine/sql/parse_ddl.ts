@@ -19,7 +19,15 @@ export function parseDropTable(p: ParseState): DropTableStmt {
   if (p.peek().kind === "word" && p.isOp(".", 1) && p.peek().text.toLowerCase() !== "public") {
     throw p.unexpected(p.peek(1));
   }
-  return { kind: "dropTable", pos: kw.pos, names: tableNames(p), ifExists, all: false };
+  // One table: `DROP TABLE a, b` stops at the comma (SqlParserTest#testDropTablesTableIsSingular).
+  const name = p.tableName();
+  return {
+    kind: "dropTable",
+    pos: kw.pos,
+    names: [{ name: name.name, pos: name.pos }],
+    ifExists,
+    all: false,
+  };
 }
 
 /** `TRUNCATE TABLE [IF EXISTS] t [, ...] [KEEP SYMBOL MAPS]`. */

@@ -18,9 +18,25 @@ export function parseSampleBy(p: ParseState): SampleBy {
   p.next();
   const strideTok = p.peek();
   // The count may be left out (`SAMPLE BY h` = `SAMPLE BY 1h`), as QuestDB's SAMPLE BY page says.
-  const split = strideTok.kind === "word" && SAMPLE_UNITS.has(strideTok.text)
+  let split = strideTok.kind === "word" && SAMPLE_UNITS.has(strideTok.text)
     ? { amount: 1, unit: strideTok.text }
     : splitAmountUnit(strideTok);
+  if (
+    !split &&
+    (strideTok.kind === "word" || (strideTok.kind === "number" && /^\d[\d_]*$/.test(strideTok.text)))
+  ) {
+    // QuestDB's SqlParser#expectSample: a stride that is not `<n><unit>` must be followed by a
+    // unit letter (`SAMPLE BY 3 h`); the end of the text is "time interval unit expected",
+    // anything else is refused where the unit should be (SqlParserTest#testInvalidGroupBy1:
+    // `sample by x,` at the comma).
+    p.next();
+    const unit = p.peek();
+    if (p.atEnd()) throw p.expected("time interval unit");
+    if (unit.kind !== "word" || !SAMPLE_UNITS.has(unit.text) || strideTok.kind !== "number") {
+      throw syntaxError("one letter sample by period unit expected", unit.pos);
+    }
+    split = { amount: Number(strideTok.text.replaceAll("_", "")), unit: unit.text };
+  }
   if (!split || !SAMPLE_UNITS.has(split.unit) || split.amount <= 0) {
     throw syntaxError("invalid sample by stride, e.g. 15m [units=n,U,T,s,m,h,d,w,M,y]", strideTok.pos);
   }

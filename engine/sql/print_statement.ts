@@ -108,7 +108,11 @@ function createTableToText(s: CreateTableStmt): string {
   if (s.like) text += ` (LIKE ${tn(s.like.name)})`;
   else if (s.asSelect) text += ` AS (${queryToText(s.asSelect)})`;
   else text += ` (${s.columns.map(columnDefToText).join(", ")})`;
-  for (const c of s.casts) text += `, CAST(${identToText(c.column)} AS ${c.type.text})`;
+  for (const c of s.casts) {
+    const capacity = c.symbolCapacity !== undefined ? ` CAPACITY ${c.symbolCapacity}` : "";
+    const cache = c.symbolCache === undefined ? "" : c.symbolCache ? " CACHE" : " NOCACHE";
+    text += `, CAST(${identToText(c.column)} AS ${c.type.text}${capacity}${cache})`;
+  }
   for (const i of s.indexes) {
     text += `, INDEX(${identToText(i.column)}${i.capacity !== undefined ? ` CAPACITY ${i.capacity}` : ""})`;
   }

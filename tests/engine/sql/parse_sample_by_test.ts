@@ -19,7 +19,13 @@ Deno.test("sample by reads stride and case-sensitive unit", () => {
 Deno.test("sample by rejects unknown units and missing strides", () => {
   assert.equal(parseError("SELECT ts FROM t SAMPLE BY 15x").position, 27);
   assert.equal(parseError("SELECT ts FROM t SAMPLE BY 1H").position, 27);
-  assert.equal(parseError("SELECT ts FROM t SAMPLE BY x").position, 27);
+  // A stride without its unit letter: QuestDB's expectSample reads on for the unit
+  // (SqlParserTest#testInvalidGroupBy1, #testEmptySampleBy).
+  assert.deepEqual(
+    [parseError("SELECT ts FROM t SAMPLE BY x").message, parseError("SELECT ts FROM t SAMPLE BY x").position],
+    ["time interval unit expected", 28],
+  );
+  assert.equal(parseError("SELECT ts FROM t SAMPLE BY x, y").position, 28);
   assert.equal(parseError("SELECT ts FROM t SAMPLE BY 0h").position, 27);
 });
 
