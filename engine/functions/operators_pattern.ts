@@ -100,8 +100,10 @@ function bindLike(op: string, caseInsensitive: boolean) {
             p.length - 1,
           );
         }
-        // a pattern of only `%` matches every row, NULL too (LikeFunctionFactoryTest#testSimplePatternLikeString)
-        if (p.length > 0 && /^%+$/.test(p)) return { returns: T.BOOLEAN, eval: () => true };
+        // on STRING a pattern of only `%` matches every row, NULL too (LikeFunctionFactoryTest /
+        // ILikeFunctionFactoryTest#testSimplePatternLikeString); VARCHAR and SYMBOL keep NULL out
+        // (LikeVarcharFunctionFactoryTest, LikeSymbolFunctionFactoryTest#testSimplePatternLike)
+        if (args[0].type.tag === "STRING" && /^%+$/.test(p)) return { returns: T.BOOLEAN, eval: () => true };
       }
       return bindMatch(op, args, (p) => likeMatcher(p, caseInsensitive), false);
     }
