@@ -40,6 +40,7 @@ import type { OuterRefs } from "./outer_refs.ts";
 import { planDistinctOn } from "./plan_distinct_on.ts";
 import { groupByKeyAsts, implicitKeyAsts } from "./group_by_keys.ts";
 import { checkLimitSigns } from "../exec/limit.ts";
+import { planSubsample } from "./plan_subsample.ts";
 import { Scope } from "./scope.ts";
 
 export function bindContext(scope: Scope, pc: PlanContext, clause?: string): BindContext {
@@ -161,6 +162,7 @@ export function planSelect(
   limit: A.Limit | undefined,
   pc: PlanContext,
 ): PlanNode {
+  if (core.subsample) return planSubsample(core, orderBy, limit, pc);
   if (core.groupingSets) return planGroupingSets(core, orderBy, limit, pc);
   core = pushKeyFiltersIntoFill(
     selectListSetFunctions(commaJoinsAsEquiJoins(rewriteWindowJoins(core, pc))),

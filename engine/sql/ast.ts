@@ -373,6 +373,16 @@ export interface SelectCore {
   /** HAVING (issue 10; QuestDB rejects it). */
   having?: Expr;
   windows: NamedWindow[];
+  /** `SUBSAMPLE method(args)` after the other clauses (plan/plan_subsample.ts). */
+  subsample?: Subsample;
+}
+
+/** `SUBSAMPLE lttb(value, target [, gap]) | m4 | minmax (value, target) | uniform(target) | cadence(stride [, seed])`. */
+export interface Subsample {
+  pos: number;
+  method: string;
+  methodPos: number;
+  args: Expr[];
 }
 
 export interface FromClause {

@@ -76,6 +76,7 @@ export const SOURCE_ALIAS_STOP = new Set([
   "fill",
   "align",
   "values",
+  "subsample",
 ]);
 
 /** Set operators that chain query operands (spec/sql.md §7.10). */

@@ -1,6 +1,6 @@
 /**
  * The clauses of a SELECT block after its sources (spec/sql.md §7.1): WHERE, LATEST ON / BY
- * (§9), SAMPLE BY (§10), GROUP BY, HAVING and WINDOW (§12). Each may appear once; a second
+ * (§9), SAMPLE BY (§10), GROUP BY, HAVING, WINDOW (§12) and SUBSAMPLE. Each may appear once; a second
  * one is left for the caller, which reports it as an unexpected token.
  */
 import { syntaxError } from "../base/errors.ts";
@@ -40,6 +40,14 @@ export function parseSelectClauses(p: ParseState, core: SelectCore): void {
       p.expectWord("as");
       core.windows.push({ name: name.name, pos: name.pos, spec: parseWindowSpec(p) });
     } while (p.acceptOp(","));
+  }
+  if (p.isWord("subsample")) {
+    const kw = p.next();
+    const method = p.name("subsample method");
+    const open = p.expectOp("(");
+    const args = p.isOp(")") ? [] : parseExprList(p);
+    p.closeParen(open);
+    core.subsample = { pos: kw.pos, method: method.name, methodPos: method.pos, args };
   }
 }
 
