@@ -4,6 +4,7 @@
  * node, which V8 runs well; hot filters and aggregates take the WASM kernels instead.
  */
 import { SqlError } from "../base/errors.ts";
+import { isStringLike } from "../base/types.ts";
 import type { Batch, Value } from "../base/values.ts";
 import { readValue } from "../base/values.ts";
 import { castValue } from "../functions/cast.ts";
@@ -141,7 +142,11 @@ function compileNode(e: BoundExpr, ctx: ExecContext): Evaluator {
       const a = compileNode(e.arg, ctx);
       const set = ctx.subqueries.get(e.plan) as Set<unknown>;
       const not = e.not;
-      return (b, i) => set.has(normKey(a(b, i))) !== not;
+      const hasNull = set.has(null) && isStringLike(e.arg.type);
+      return (b, i) => {
+        const v = a(b, i);
+        return (v === null ? hasNull : set.has(normKey(v))) !== not;
+      };
     }
     case "exists": {
       if (e.outer) return correlatedEvaluator(e, ctx, compileExpr);

@@ -9,6 +9,7 @@
  */
 import type { Batch, SymbolDict, Value, Vector } from "../base/values.ts";
 import type { BoundExpr } from "../plan/bound.ts";
+import { isStringLike } from "../base/types.ts";
 import { kernels, wasmMemory } from "../../engine-wasm/mod.ts";
 import { conjuncts } from "../plan/intervals_from_where.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
@@ -88,8 +89,8 @@ export function filterOp(n: FilterNode): string | undefined {
 /**
  * A conjunct with its uncorrelated subqueries' prepared values in place, for the kernels:
  * `price > (SELECT avg(price) ...)` becomes a comparison with a constant and `symbol IN
- * (SELECT ...)` an IN list (the prepared set holds no NULL, so hasNull is false, as the row
- * path's membership test answers for a NULL row). Anything else is left as it is.
+ * (SELECT ...)` an IN list (a NULL row of the subquery matches a NULL text value only, as the
+ * row path's membership test answers). Anything else is left as it is.
  */
 function withSubqueryValues(c: BoundExpr, ctx: ExecContext): BoundExpr {
   const prepared = (x: BoundExpr) =>
@@ -97,7 +98,11 @@ function withSubqueryValues(c: BoundExpr, ctx: ExecContext): BoundExpr {
   if (c.kind === "inSubquery" && prepared(c)) {
     const keys = ctx.subqueries.get(c.plan);
     if (!(keys instanceof Set)) return c;
-    return { kind: "inSet", type: c.type, arg: c.arg, keys, hasNull: false, not: c.not };
+    if (!keys.has(null)) return { kind: "inSet", type: c.type, arg: c.arg, keys, hasNull: false, not: c.not };
+    const hasNull = isStringLike(c.arg.type);
+    const rest = new Set(keys);
+    rest.delete(null);
+    return { kind: "inSet", type: c.type, arg: c.arg, keys: rest, hasNull, not: c.not };
   }
   if (c.kind !== "call" || !c.args.some(prepared)) return c;
   const args = c.args.map((a): BoundExpr =>

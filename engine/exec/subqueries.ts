@@ -106,8 +106,10 @@ export async function prepareExprSubqueries(
       for await (const b of run(p.plan, ctx)) {
         const before = set.size;
         for (let i = 0; i < b.rowCount; i++) {
+          // A NULL row is kept as the key null: a text value's IN matches it
+          // (InSymbolCursorFunctionFactory adds null to its set); other types skip it.
           const v = readValue(b.columns[0], i);
-          if (v !== null) set.add(normKey(v));
+          set.add(v === null ? null : normKey(v));
         }
         // The IN list's distinct values are held for the whole statement.
         charge(ctx, rowBytes(set.size - before, 1));

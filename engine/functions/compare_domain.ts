@@ -204,7 +204,11 @@ export function planComparison(op: string, args: BoundArg[]): ComparePlan | stri
     // A timestamp against a number compares raw ticks: `ts > 0` is after the epoch.
   } else if (isText(a) !== isText(b)) {
     const [textType, other] = isText(a) ? [a, b] : [b, a];
-    if (textType.tag === "SYMBOL" && isNumber(other)) return noMatchOp(op, args); // §2.1
+    // §2.1 refuses a SYMBOL against a number; QuestDB takes INT and LONG (their text parsed,
+    // unparseable rows NULL) but not DOUBLE (SqlCodeGeneratorTest#testFunctionArgsImplicitCast).
+    if (textType.tag === "SYMBOL" && isNumber(other) && other.tag !== "INT" && other.tag !== "LONG") {
+      return noMatchOp(op, args);
+    }
     const ns = other.tag === "TIMESTAMP_NS";
     const parse = textParser(textType, other, ns);
     if (!parse) return noMatchOp(op, args);

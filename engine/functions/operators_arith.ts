@@ -8,7 +8,8 @@
 import { type ColumnType, isIntegral, T } from "../base/types.ts";
 import { dbl, int32, int64, type Value } from "../base/values.ts";
 import { parseIPv4 } from "./_ipv4.ts";
-import { isNullType, noMatchOp, scalar, toBigInt, toDouble } from "./_util.ts";
+import { inconvertible, isNullType, noMatchOp, scalar, toBigInt, toDouble } from "./_util.ts";
+import { SqlError } from "../base/errors.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 import { bindArrayArith, negArray } from "./array_ops.ts";
 import { bindDecimalArith, negDecimal } from "./decimal_ops.ts";
@@ -262,8 +263,60 @@ function binary(op: ArithOp): ScalarFunction {
         return numericBinding(op, widenKinds("long", numKindOf(ticks(a) ? b : a)));
       }
     }
+    const text = bindTextOperand(op, args);
+    if (text !== undefined) return text;
     return op === "+" || op === "-" ? bindAdditive(op, args) : bindNumeric(op, args);
   });
+}
+
+const INTEGER_TEXT = /^[+-]?\d+$/;
+const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** A text operand's value in `kind`, or undefined when it does not convert. */
+function textNumber(v: string, from: ColumnType, kind: NumKind): number | bigint | undefined {
+  if (from.tag === "CHAR") return v.length === 1 && v >= "0" && v <= "9" ? v.charCodeAt(0) - 48 : undefined;
+  const s = v.trim();
+  if (kind === "int" || kind === "long") {
+    if (!INTEGER_TEXT.test(s)) return undefined;
+    const n = BigInt(s);
+    if (kind === "long") return n >= -(2n ** 63n) && n < 2n ** 63n ? n : undefined;
+    return n >= -(2n ** 31n) && n < 2n ** 31n ? Number(n) : undefined;
+  }
+  return DECIMAL_TEXT.test(s) ? Number(s) : undefined;
+}
+
+/**
+ * A STRING, VARCHAR or CHAR operand meeting a number converts to that number's type, as
+ * QuestDB's implicit casts do: `'256' - 1` is 255, `'2' - 1` digit-parses the CHAR, `'100' *
+ * price` is a DOUBLE (SqlCodeGeneratorTest#testFunctionArgsImplicitCast,
+ * #testImplicitCastStrToDouble). Constant text that does not convert fails at 0 (`inconvertible
+ * value: m [CHAR -> INT]`); row text that does not convert reads as NULL, as comparisons do.
+ */
+function bindTextOperand(op: ArithOp, args: BoundArg[]): ScalarBinding | string | undefined {
+  const isText = (t: ColumnType) => t.tag === "STRING" || t.tag === "VARCHAR" || t.tag === "CHAR";
+  const [a, b] = [args[0].type, args[1].type];
+  if (isText(a) === isText(b)) return undefined;
+  const ti = isText(a) ? 0 : 1;
+  const kind = numKindOf(args[1 - ti].type);
+  if (!kind) return undefined;
+  const from = args[ti].type;
+  const target = { int: T.INT, long: T.LONG, float: T.FLOAT, double: T.DOUBLE }[kind];
+  const base = numericBinding(op, kind);
+  const arg = args[ti];
+  if (arg.constant) {
+    const v = arg.value ?? null;
+    const c = v === null ? null : textNumber(String(v), from, kind);
+    if (c === undefined) throw new SqlError(inconvertible(String(v), from, target), 0);
+    return {
+      returns: base.returns,
+      eval: (xs, ctx) => base.eval(ti === 0 ? [c, xs[1]] : [xs[0], c], ctx),
+    };
+  }
+  const conv = (x: Value) => (x === null ? null : textNumber(String(x), from, kind) ?? null);
+  return {
+    returns: base.returns,
+    eval: (xs, ctx) => base.eval(ti === 0 ? [conv(xs[0]), xs[1]] : [xs[0], conv(xs[1])], ctx),
+  };
 }
 
 /** Unary minus keeps the operand's type; BYTE and SHORT wrap in their width. */

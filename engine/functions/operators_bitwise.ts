@@ -3,6 +3,7 @@
  * integers, plus the IPv4 forms `ipv4 & ipv4`, `ipv4 | ipv4` and `~ipv4` (§15.4). The binary `~` is the
  * regex operator; operators.ts routes `~` by argument count.
  */
+import { SqlError } from "../base/errors.ts";
 import { type ColumnType, T } from "../base/types.ts";
 import { int32, int64, type Value } from "../base/values.ts";
 import { parseIPv4 } from "./_ipv4.ts";
@@ -109,6 +110,25 @@ export function bindBitNot(args: BoundArg[]): ScalarBinding | string {
       };
     case "NULL":
       return { returns: T.INT, eval: () => null };
+    case "CHAR": {
+      // A CHAR is digit-parsed to an INT, as QuestDB's implicit CHAR -> INT cast: `~'m'` fails
+      // `inconvertible value: m [CHAR -> INT]` at 0 (SqlCodeGeneratorTest#testFunctionArgsImplicitCast).
+      const digit = (v: Value) => {
+        const c = String(v);
+        return c.length === 1 && c >= "0" && c <= "9" ? c.charCodeAt(0) - 48 : undefined;
+      };
+      const arg = args[0];
+      if (arg.constant && arg.value !== null && arg.value !== undefined && digit(arg.value) === undefined) {
+        throw new SqlError(inconvertible(String(arg.value), t, T.INT), 0);
+      }
+      return {
+        returns: T.INT,
+        eval: ([a]) => {
+          const d = a === null ? undefined : digit(a);
+          return d === undefined ? null : ~d;
+        },
+      };
+    }
     default: {
       // `~ '1.1.1.1'`: text is read as an IPv4 address (QuestDB's BitwiseNotIPv4StrFunctionFactory).
       const ip = isText(t) ? ipv4Operand(args[0]) : "";

@@ -22,12 +22,27 @@ export function planLatestOn(
 ): { node: PlanNode; scope: Scope } {
   const lo = core.latestOn!;
   let tsIndex = scope.timestampIndex;
+  const first = core.from?.first;
+  const derived = first?.kind === "subquerySource" ||
+    (first?.kind === "table" && pc.ctes.has(first.name.toLowerCase()));
   if (lo.ts) {
     tsIndex = scope.resolve(lo.ts.name, lo.ts.qualifier, lo.ts.pos);
     if (!isTimestamp(scope.columns[tsIndex].type)) throw new SqlError("timestamp column expected", lo.ts.pos);
+    // LATEST ON over a table names its designated timestamp (SqlCodeGeneratorTest
+    // #testLatestByFailsOnNonDesignatedTimestamp).
+    if (
+      first?.kind === "table" && !derived && core.from?.joins.length === 0 && tsIndex !== scope.timestampIndex
+    ) {
+      throw new SqlError("latest by over a table requires designated TIMESTAMP", lo.ts.pos);
+    }
   }
   // LATEST BY over rows without a designated timestamp keeps each key's last row in input
   // order (tsIndex -1), as QuestDB does (IPv4Test#testLatestByIPv4 on a table without one).
+  // Over a subquery or a CTE QuestDB requires one (SqlCodeGenerator.generateLatestBy,
+  // SqlCodeGeneratorTest#testFailsForLatestByOnSubQueryWithNoTimestampSpecified).
+  if (tsIndex < 0 && derived && core.from?.joins.length === 0) {
+    throw new SqlError("latest by query does not provide dedicated TIMESTAMP column", core.pos);
+  }
   const ctx = bindContext(scope, pc, "LATEST ON");
   const keys = lo.partitionBy.map((k) => bindExpr(k, ctx));
   let input = node;

@@ -401,8 +401,14 @@ function planAggregation(
   const keyAsts: A.Expr[] = core.groupBy
     ? groupByKeyAsts(core.groupBy, items, scope)
     : implicitKeyAsts(items.map((i) => i.ast.expr), scope);
-  const keys = keyAsts.map((k) => bindExpr(k, inputCtx));
-  const keyTexts = keyAsts.map((k) => exprKey(k));
+  let keys = keyAsts.map((k) => bindExpr(k, inputCtx));
+  let keyTexts = keyAsts.map((k) => exprKey(k));
+  if (!core.groupBy && keys.some(isConst)) {
+    // A constant item is no grouping key: `SELECT 'a', min(x) FROM t` aggregates the whole
+    // input, one row even when it is empty (SqlCodeGeneratorTest#testGroupByConstantMatchingColumnName).
+    keyTexts = keyTexts.filter((_, i) => !isConst(keys[i]));
+    keys = keys.filter((k) => !isConst(k));
+  }
   const aggs: AggregateCall[] = [];
   const aggTexts: string[] = [];
   const keyRef = (i: number): BoundExpr => ({ kind: "column", type: keys[i].type, index: i });

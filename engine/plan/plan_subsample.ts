@@ -45,6 +45,18 @@ export function planSubsample(
       throw new SqlError(`numeric column expected, got: ${c.type.tag}`, value.pos);
     }
   }
+  const gap = method === "lttb" ? ss.args[2] : undefined;
+  if (gap?.kind === "literal" && typeof gap.value === "string") {
+    // The clause reports a bad unit one character before the window function form does (at
+    // the unit's offset from the literal's start, quote included): SubsampleTest#testLttbGapInvalidUnit.
+    const digits = gap.value.match(/^[0-9]*/)![0].length;
+    if (digits > 0 && digits === gap.value.length - 1 && !"smhd".includes(gap.value[digits])) {
+      throw new SqlError(
+        `unsupported interval unit: ${gap.value[digits]}. Supported: s, m, h, d`,
+        gap.pos + digits,
+      );
+    }
+  }
   const call: A.FunctionCall = {
     kind: "call",
     pos: ss.methodPos,
