@@ -87,6 +87,10 @@ function bindLike(op: string, caseInsensitive: boolean) {
   return (args: BoundArg[]): ScalarBinding | string => {
     if (args.length !== 3) {
       const pattern = args[1];
+      if (args.length === 2 && pattern.perRow && isTextArg(args[0].type) && isTextArg(pattern.type)) {
+        // LikeFunctionFactoryTest#testNonConstantExpression: `name like rnd_str(...)`
+        throw new SqlError("use constant or bind variable", pattern.pos);
+      }
       if (
         args.length === 2 && pattern.constant && typeof pattern.value === "string" && isTextArg(args[0].type)
       ) {

@@ -24,6 +24,8 @@ export interface BoundArg {
   param?: boolean;
   /** True for a scalar subquery `(SELECT ...)`: one value for the run, read when it starts. */
   subquery?: boolean;
+  /** True when the argument may differ from row to row: it reads a column or a random function. */
+  perRow?: boolean;
 }
 
 /** Per-query context functions may read: the query clock, the random source, settings. */

@@ -98,6 +98,34 @@ const COMPARISONS: Record<string, string> = {
  */
 const RUNTIME_CONSTANTS = new Set(["now", "now_ns", "today", "tomorrow", "yesterday"]);
 
+/**
+ * Whether a bound expression may change from row to row (a column, a random function, an outer
+ * reference); QuestDB's "neither constant nor runtime constant". Unknown shapes answer false.
+ */
+function variesPerRow(e: BoundExpr): boolean {
+  switch (e.kind) {
+    case "column":
+      return true;
+    case "param":
+      return e.outer !== undefined;
+    case "subquery":
+      return e.outer !== undefined;
+    case "call":
+      return e.binding.deterministic === false || e.args.some(variesPerRow);
+    case "cast":
+    case "not":
+    case "isNull":
+      return variesPerRow(e.arg);
+    case "and":
+    case "or":
+      return e.args.some(variesPerRow);
+    case "case":
+      return e.whens.some((w) => variesPerRow(w.cond) || variesPerRow(w.then)) || variesPerRow(e.otherwise);
+    default:
+      return false;
+  }
+}
+
 export function constant(type: ColumnType, value: Value): BoundExpr {
   return { kind: "const", type, value };
 }
@@ -945,6 +973,7 @@ export function callByName(
     pos: argPositions?.[i] ?? pos,
     param: a.kind === "param" || undefined,
     subquery: (a.kind === "subquery" && !a.outer) || undefined,
+    perRow: variesPerRow(a) || undefined,
   }));
   let binding: ScalarBinding | string;
   try {

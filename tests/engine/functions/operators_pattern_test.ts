@@ -141,3 +141,12 @@ Deno.test("a per-row regex that is invalid fails the row's evaluation with the p
     (e: unknown) => e instanceof SqlError && /backreference/.test(e.message) && e.position === 4,
   );
 });
+
+Deno.test("LIKE refuses a pattern that changes per row, at the pattern (LikeFunctionFactoryTest)", () => {
+  assert.throws(
+    () => like.bind([col(T.STRING), { ...col(T.STRING), pos: 32, perRow: true }]),
+    (e: unknown) =>
+      e instanceof SqlError && e.message === "use constant or bind variable" && e.position === 32,
+  );
+  assert.equal(call(like, [col(T.VARCHAR), { ...col(T.STRING), param: true }], ["xy", "x_"]), true);
+});
