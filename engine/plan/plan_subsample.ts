@@ -30,6 +30,17 @@ export function planSubsample(
   if (!VALUE_METHODS.has(method) && !POSITION_METHODS.has(method)) {
     throw new SqlError("unknown subsample method", ss.methodPos);
   }
+  const extra = ss.args[method === "lttb" ? 3 : method === "cadence" ? 2 : VALUE_METHODS.has(method) ? 2 : 1];
+  if (extra) {
+    const most = method === "lttb"
+      ? "at most 3 arguments"
+      : method === "cadence"
+      ? "at most 2 arguments"
+      : VALUE_METHODS.has(method)
+      ? "exactly 2 arguments"
+      : "exactly 1 argument";
+    throw new SqlError(`${method}() accepts ${most}`, extra.pos);
+  }
   const inner: A.SelectCore = { ...core, subsample: undefined };
   const probe = planSelect(inner, [], undefined, pc);
   if (probe.timestampIndex < 0) {
