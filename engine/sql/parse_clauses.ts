@@ -43,8 +43,10 @@ export function parseSelectClauses(p: ParseState, core: SelectCore): void {
   }
   if (p.isWord("subsample")) {
     const kw = p.next();
-    const method = p.name("subsample method");
-    const open = p.expectOp("(");
+    const method = p.anyName("subsample method");
+    // SubsampleTest#testSubsampleWithoutMethodErrors: `SUBSAMPLE ORDER BY ts` fails at BY.
+    if (!p.isOp("(")) throw syntaxError("'(' expected after subsample method name", p.peek().pos);
+    const open = p.next();
     const args = p.isOp(")") ? [] : parseExprList(p);
     p.closeParen(open);
     core.subsample = { pos: kw.pos, method: method.name, methodPos: method.pos, args };
