@@ -43,12 +43,12 @@ export function planSubsample(
   }
   const inner: A.SelectCore = { ...core, subsample: undefined };
   const probe = planSelect(inner, [], undefined, pc);
-  if (probe.timestampIndex < 0) {
-    throw new SqlError("SUBSAMPLE requires a designated timestamp column", ss.pos);
-  }
+  const descending = probe.timestampIndex < 0;
+  const tsIndex = descending ? descendingTimestamp(probe) : probe.timestampIndex;
+  if (tsIndex < 0) throw new SqlError("SUBSAMPLE requires a designated timestamp column", ss.pos);
   const pos = ss.pos;
   const col = (name: string): A.ColumnRef => ({ kind: "column", pos, name });
-  const ts = col(probe.columns[probe.timestampIndex].name);
+  const ts = col(probe.columns[tsIndex].name);
   const value = ss.args[0];
   if (VALUE_METHODS.has(method) && value?.kind === "column" && !value.qualifier) {
     const c = probe.columns.find((c) => c.name.toLowerCase() === value.name.toLowerCase());
@@ -98,5 +98,34 @@ export function planSubsample(
     where: col(KEEP),
     windows: [],
   };
-  return planSelect(outer, orderBy, limit, pc);
+  // The kept rows come out in ascending time when the input ran backwards
+  // (SubsampleTest#testFallbackSortNegativeTimestamp).
+  const order = orderBy.length || !descending ? orderBy : [{ expr: ts, desc: false }];
+  return planSelect(outer, order, limit, pc);
+}
+
+/**
+ * The column of a plan ordered by its designated timestamp descending (`ORDER BY ts DESC`, a
+ * backward scan), which keeps that timestamp for SUBSAMPLE
+ * (SubsampleTest#testFallbackSortDescendingInput).
+ */
+function descendingTimestamp(n: PlanNode): number {
+  switch (n.kind) {
+    case "scan":
+      return n.reverse ? n.timestampIndex : -1;
+    case "sort": {
+      const k = n.keys[0];
+      const ts = n.input.timestampIndex >= 0 ? n.input.timestampIndex : descendingTimestamp(n.input);
+      return k?.desc && k.index === ts ? ts : -1;
+    }
+    case "filter":
+    case "limit":
+      return descendingTimestamp(n.input);
+    case "project": {
+      const i = descendingTimestamp(n.input);
+      return i < 0 ? -1 : n.exprs.findIndex((e) => e.kind === "column" && e.index === i);
+    }
+    default:
+      return -1;
+  }
 }
