@@ -85,7 +85,7 @@ async function collectRows(n: SampleByNode, input: AsyncIterable<Batch>, ctx: Ex
       if (t === LONG_NULL) continue;
       if (!bucketer) {
         bucketer = bucketerOf(spec, t);
-        if (bucketer.first !== undefined) lo = bucketer.first;
+        if (bucketer.first !== undefined) lo = bucketer.rowsFrom ?? bucketer.first;
         if (spec.to !== undefined) hi = boundTicks(spec, spec.to) - 1n;
       }
       if (t < lo || t > hi) continue;
@@ -162,6 +162,18 @@ export function fillRange(
   }
   charge(ctx, (out.length & 4095) * perBucket);
   return out;
+}
+
+/**
+ * The two data positions a linear fill draws its line through, as indexes into `positions` (a
+ * key's data positions, ascending) for a gap whose next data index is `at`: the data on either
+ * side, else (before the first or after the last data) the nearest two, as QuestDB's keyed
+ * FILL(LINEAR) extrapolates (SampleByTest#testSampleCountFillLinear); none with one data point.
+ */
+export function linearNeighbours(count: number, at: number): [number, number] | undefined {
+  if (at > 0 && at < count) return [at - 1, at];
+  if (count < 2) return undefined;
+  return at === 0 ? [0, 1] : [count - 2, count - 1];
 }
 
 export function interpolate(t: ColumnType, a: Value, b: Value, num: number, den: number): Value {
@@ -277,21 +289,33 @@ async function* emit(n: SampleByNode, s: Sampled, ctx: ExecContext): AsyncGenera
   });
   const aggTypes = spec.aggs.map((a) => a.binding.returns);
   const filled: Value[] = spec.aggs.map(() => null);
+  const dataFirst = fill.some((f) => f.kind === "linear");
   for (let pos = 0; pos < range.length; pos++) {
     // Every bucket of the range, filled or not: a fine step over a long range is many rows.
     if ((pos & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);
     const b = range[pos];
     const m = s.buckets.get(b);
+    // FILL(LINEAR) writes a bucket's own rows first, in the order their keys first appear in it,
+    // then the keys it lacks (QuestDB's interpolating cursor: SampleByTest#testSampleCountFillLinear);
+    // the other fills write every key in the order keys first appear overall
+    // (SampleByTest#testSampleFillNullMonthAlignToCalendar).
+    if (m && dataFirst) {
+      for (const [h, g] of m) {
+        const st = states.get(h);
+        if (st) { for (let i = 0; i < filled.length; i++) st.prev[i] = g.values[i]; }
+        if (write(b, st?.keys ?? g.keys, g.values)) yield out.take();
+      }
+    }
     for (const [h, st] of states) {
-      const g = m?.get(h);
+      if (dataFirst && m?.has(h)) continue;
+      const g = dataFirst ? undefined : m?.get(h);
       while (st.at < st.data.length && st.data[st.at] < pos) st.at++;
       if (g) {
         for (let i = 0; i < filled.length; i++) st.prev[i] = g.values[i];
         if (write(b, st.keys, g.values)) yield out.take();
         continue;
       }
-      const before = st.at > 0 ? st.data[st.at - 1] : -1;
-      const after = st.at < st.data.length ? st.data[st.at] : -1;
+      const line = linearNeighbours(st.data.length, st.at);
       for (let i = 0; i < filled.length; i++) {
         const f = fill[i];
         switch (f.kind) {
@@ -308,8 +332,9 @@ async function* emit(n: SampleByNode, s: Sampled, ctx: ExecContext): AsyncGenera
             filled[i] = st.keys[f.index];
             break;
           case "linear": {
-            if (before < 0 || after < 0) filled[i] = null;
+            if (!line) filled[i] = null;
             else {
+              const before = st.data[line[0]], after = st.data[line[1]];
               const va = s.buckets.get(range[before])!.get(h)!.values[i];
               const vb = s.buckets.get(range[after])!.get(h)!.values[i];
               filled[i] = interpolate(aggTypes[i], va, vb, pos - before, after - before);

@@ -16,6 +16,8 @@ export interface Bucketer {
   next(start: bigint): bigint;
   /** The first bucket of a FROM range (undefined without FROM). */
   readonly first?: bigint;
+  /** The earliest row a FROM range keeps, when that is before `first` (a positive offset). */
+  readonly rowsFrom?: bigint;
   /**
    * Set when every bucket has the same length: floor(t) = origin + floorDiv(t - origin,
    * stride) * stride for every t, so a caller may floor in its own arithmetic (sample_by_hash.ts
@@ -101,6 +103,7 @@ export function bucketerOf(spec: SampleBySpec, firstTs: bigint): Bucketer {
     floor: (t) => us.floor(floorDiv(t, 1000n)) * 1000n,
     next: (s) => us.next(floorDiv(s, 1000n)) * 1000n,
     ...(us.first === undefined ? {} : { first: us.first * 1000n }),
+    ...(us.rowsFrom === undefined ? {} : { rowsFrom: us.rowsFrom * 1000n }),
     // floorDiv(floorDiv(t, 1000) - o, s) = floorDiv(t - 1000 o, 1000 s): the grid scales.
     ...(us.grid === undefined
       ? {}
@@ -154,5 +157,14 @@ function bucketerOfMicros(spec: SampleBySpec, firstTs: bigint): Bucketer {
   const first = rules && rules.fixedOffsetSeconds !== 0
     ? localToUtcTicks(rules, spec.from + off, "us")
     : spec.from + off;
+  // A row of [FROM, FROM + positive offset) lands in the first bucket, as QuestDB's floor with an
+  // offset returns the offset for anything below it (SampleByFillTest#testFillFromPositiveOffsetAtFromBoundary).
+  // The grid's arithmetic knows no clamp, so the clamped bucketer goes without it.
+  if (off > 0n) {
+    const rowsFrom = rules && rules.fixedOffsetSeconds !== 0
+      ? localToUtcTicks(rules, spec.from, "us")
+      : spec.from;
+    return { floor: (t) => (t < first ? first : b.floor(t)), next: b.next, first, rowsFrom };
+  }
   return { floor: b.floor, next: b.next, first, ...(b.grid ? { grid: b.grid } : {}) };
 }

@@ -296,7 +296,7 @@ export async function accumulatePieces(
       // A fresh view per range: scratch allocations may grow (and detach) the memory.
       const ts = mem.i64(tsRegion.ptr, rowCount);
       const bucketer = at.bucketer ??= bucketerOf(spec, ts[from]);
-      if (bucketer.first !== undefined) from = lowerBound(ts, bucketer.first, from, to);
+      if (bucketer.first !== undefined) from = lowerBound(ts, bucketer.rowsFrom ?? bucketer.first, from, to);
       if (spec.to !== undefined) to = lowerBound(ts, boundTicks(spec, spec.to), from, to);
       if (to <= from) continue;
       const { starts, ends } = segmentEnds(bucketer, ts, tsRegion.ptr, from, to, stride, scratch);

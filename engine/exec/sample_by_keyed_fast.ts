@@ -653,7 +653,9 @@ async function* streamKeyed(
       }
       for (let [from, to] of ranges) {
         const ts = mem.i64(tsRegion.ptr, rowCount);
-        if (bucketer.first !== undefined) from = lowerBound(ts, bucketer.first, from, to);
+        if (bucketer.first !== undefined) {
+          from = lowerBound(ts, bucketer.rowsFrom ?? bucketer.first, from, to);
+        }
         if (spec.to !== undefined) to = lowerBound(ts, boundTicks(spec, spec.to), from, to);
         // Slices of the range, each reduced without a turn in between and the event loop given
         // turns between them (issue #17): a whole partition held it for up to ~500 ms at 10M

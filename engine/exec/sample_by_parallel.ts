@@ -656,7 +656,9 @@ async function keyedMorsel(
       if (k === m.pieces.length - 1) lastFinal = edges.endsBucket;
       for (let [from, to] of ranges) {
         const ts = mem.i64(tsRegion.ptr, rowCount);
-        if (bucketer.first !== undefined) from = lowerBound(ts, bucketer.first, from, to);
+        if (bucketer.first !== undefined) {
+          from = lowerBound(ts, bucketer.rowsFrom ?? bucketer.first, from, to);
+        }
         if (spec.to !== undefined) to = lowerBound(ts, boundTicks(spec, spec.to), from, to);
         for (let a = from; a < to;) {
           const b = Math.min(to, a + job.sliceRows);

@@ -19,11 +19,16 @@ function sequence(name: string, returns: ColumnType): ScalarFunction {
   return fn(name, (args): ScalarBinding | string => {
     // The start converts to the result type: text parses, integers are ticks of the result.
     if (args.length !== 2 || !isIntArg(args[1]) || !timeArg(args[0])) return noMatch(name, args);
+    // A TIMESTAMP_NS start makes a nanosecond sequence (EqTimestampFunctionFactoryTest
+    // #testMixedMicrosAndNanos: `timestamp_sequence(0::timestamp_ns, 2000000000)` steps 2s).
+    // So does a text start written with more than six fractional digits
+    // (SampleByNanoTimestampTest#testSampleByRewriteMaintainTimestamp: '2021-03-25T23:30:00.00000000Z').
+    const type = args[0].type.tag === "TIMESTAMP_NS" || nanoText(args[0]) ? T.TIMESTAMP_NS : returns;
     let next: bigint | null | undefined;
     let owner: EvalContext | undefined;
     return {
-      returns,
-      argTypes: [returns, args[1].type],
+      returns: type,
+      argTypes: [type, args[1].type],
       deterministic: false,
       eval: ([start, step], ctx) => {
         if (owner !== ctx) {
@@ -37,6 +42,11 @@ function sequence(name: string, returns: ColumnType): ScalarFunction {
       },
     };
   });
+}
+
+/** A constant text timestamp with sub-microsecond digits (`...:00.1234567`). */
+function nanoText(arg: BoundArg): boolean {
+  return arg.constant && typeof arg.value === "string" && /T\d\d:\d\d:\d\d\.\d{7,}/.test(arg.value);
 }
 
 /** timestamp_shuffle(a, b) (§14.2, P2): a random instant in [a, b] (bounds in either order). */

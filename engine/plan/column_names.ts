@@ -4,6 +4,7 @@
  * false, and the de-duplication suffixes of each mode.
  */
 import { COLUMN_ALIAS_LENGTH_MAX } from "../base/limits.ts";
+import { SqlError } from "../base/errors.ts";
 import type * as A from "../sql/ast.ts";
 import { exprToText } from "../sql/printer.ts";
 import { regKindOf } from "./reg_types.ts";
@@ -99,6 +100,22 @@ export function takeItemName(item: A.SelectItem, legacy: boolean, names: NameAll
     return names.takeConst();
   }
   return names.take(baseName(item, legacy));
+}
+
+/**
+ * An explicit alias given twice is refused at the second one's AS (or the alias when AS is left
+ * out), as QuestDB's SqlParser (SampleByFillTest#testFillNullDuplicateAlias).
+ */
+export function checkDuplicateAliases(items: A.SelectItem[]): void {
+  const seen = new Set<string>();
+  for (const item of items) {
+    if (item.alias === undefined || item.expr.kind === "star") continue;
+    const key = item.alias.toLowerCase();
+    if (seen.has(key)) {
+      throw new SqlError(`Duplicate column [name=${item.alias}]`, item.aliasPos ?? item.expr.pos);
+    }
+    seen.add(key);
+  }
 }
 
 /** Assigns unique names (case-insensitive): default mode `x_2`, legacy and `*` expansion `x1`. */

@@ -27,7 +27,7 @@ import {
   isAggregateCall,
 } from "./bind_expr.ts";
 import { type BoundExpr, isConst, isRuntimeConst } from "./bound.ts";
-import { NameAllocator, takeItemName } from "./column_names.ts";
+import { checkDuplicateAliases, NameAllocator, takeItemName } from "./column_names.ts";
 import type { PlanContext } from "./plan_context.ts";
 import type { AggregateCall, FillSpec, OutputColumn, PlanNode, SampleBySpec } from "./plan_node.ts";
 import { shape } from "./plan_node.ts";
@@ -66,6 +66,7 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
     scope = new Scope([...scope.columns, { name: "\u0000ts", type, qualifiers: [] }], hidden.timestampIndex);
   }
   const tsIndex = scope.timestampIndex;
+  checkDuplicateAliases(core.items);
   const names = new NameAllocator(pc.legacyNames);
   const items = core.items.map((it) => ({ ast: it, name: takeItemName(it, pc.legacyNames, names) }));
   const inputCtx = bindContext(scope, pc);
@@ -127,6 +128,7 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
   const aggs: AggregateCall[] = [];
   const aggTexts: string[] = [];
   const aggPositions: number[] = [];
+  const aggItems: boolean[] = [];
   const binder: AggregateBinder = {
     matchKey(e) {
       if (isTs(e)) return { kind: "column", type: scope.columns[tsIndex].type, index: 0 };
@@ -141,7 +143,10 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
     },
     bindAggregate(call) {
       const text = exprKey(call);
-      const known = aggTexts.indexOf(text);
+      // A select item that is an aggregate already selected is a column of its own, with its own
+      // FILL value (SampleByFillTest#testFillPrevCrossColumnStringSource: `first(s) s1, first(s) tag`).
+      const item = items.some((i) => i.ast.expr === call);
+      const known = aggTexts.findIndex((t, i) => t === text && !(item && aggItems[i]));
       if (known >= 0) {
         return { kind: "column", type: aggs[known].binding.returns, index: 1 + keys.length + known };
       }
@@ -169,6 +174,7 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
       const filter = call.filter ? bindExpr(call.filter, bindContext(scope, pc, "FILTER")) : undefined;
       aggs.push({ name: call.name.toLowerCase(), binding, args: finalArgs, filter });
       aggTexts.push(text);
+      aggItems.push(item);
       aggPositions.push(call.pos);
       return { kind: "column", type: binding.returns, index: 1 + keys.length + aggs.length - 1 };
     },
@@ -411,7 +417,10 @@ function fillSpecs(
         if (!isConst(b)) throw new SqlError("constant expected in FILL", o.pos);
         const t = a.binding.returns;
         if (isTimestamp(t) && typeof b.value === "string") {
-          return { kind: "value", value: parseTimestamp(b.value, "us") ?? null };
+          const ts = parseTimestamp(b.value, "us");
+          // SampleByFillTest#testFillRejectInvalidQuotedTimestamp
+          if (ts === undefined) throw new SqlError(`invalid fill value: '${b.value}'`, o.value.pos);
+          return { kind: "value", value: ts };
         }
         const c = castTo(b, t, o.value.pos);
         return { kind: "value", value: isConst(c) ? c.value : null };

@@ -20,7 +20,7 @@ import {
   isAggregateCall,
 } from "./bind_expr.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
-import { NameAllocator, takeItemName } from "./column_names.ts";
+import { checkDuplicateAliases, NameAllocator, takeItemName } from "./column_names.ts";
 import { intervalsFromWhere } from "./intervals_from_where.ts";
 import { pushIntoJoin } from "./join_pushdown.ts";
 import { pushKeyFiltersIntoFill } from "./fill_key_pushdown.ts";
@@ -104,12 +104,10 @@ function expandItems(core: A.SelectCore, scope: Scope, pc: PlanContext): Item[] 
   const aliased = new Map<A.SelectItem, string>();
   const explicit = new Set<string>();
   const hasStar = core.items.some((i) => i.expr.kind === "star");
+  checkDuplicateAliases(core.items);
   for (const item of core.items) {
     if (item.alias === undefined || item.expr.kind === "star") continue;
     const key = item.alias.toLowerCase();
-    if (explicit.has(key)) {
-      throw new SqlError(`Duplicate column [name=${item.alias}]`, item.aliasPos ?? item.expr.pos);
-    }
     explicit.add(key);
     if (!hasStar) aliased.set(item, takeItemName(item, pc.legacyNames, names));
   }

@@ -346,6 +346,7 @@ export interface SetOperation {
 export interface SelectItem {
   expr: Expr;
   alias?: string;
+  /** Where the alias starts: its AS keyword when written, else the alias itself. */
   aliasPos?: number;
 }
 

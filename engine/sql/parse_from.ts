@@ -169,7 +169,13 @@ export function parseSource(p: ParseState): Source {
     const call = parseCall(p, { name: parts.join("."), pos: t.pos });
     return parseSourceTail(p, { kind: "functionSource", pos: t.pos, call });
   }
-  if (t.kind !== "string" && !p.atName()) throw p.expected("table name");
+  if (t.kind !== "string" && !p.atName()) {
+    // QuestDB's "table name or sub-query expected": a `)` closing the query early is passed
+    // over, the error points just past it (SqlParserTest#testMissingTableInSubQuery).
+    if (t.kind === "op" && t.text === ")") throw syntaxError("table name or sub-query expected", t.end);
+    if (p.atEnd()) throw p.expected("table name or sub-query");
+    throw p.expected("table name");
+  }
   const name = p.tableName();
   return parseSourceTail(p, { kind: "table", pos: name.pos, name: name.name });
 }

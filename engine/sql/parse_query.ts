@@ -181,7 +181,9 @@ function readAlias(p: ParseState, item: SelectItem): void {
     if (a.kind !== "word" && a.kind !== "quoted" && a.kind !== "string") throw p.expected("alias");
     p.next();
     item.alias = a.value;
-    item.aliasPos = a.pos;
+    // QuestDB places a duplicate alias at its AS (SqlParserTest#testCreateAsSelectDuplicateColumnNonAscii).
+    item.aliasPos = t.pos;
+    if (item.alias === "") throw syntaxError("non-empty identifier expected", a.pos);
   } else if (t.kind === "word" && t.text.toLowerCase() === "case") {
     // `select x case end ...`: QuestDB reads the CASE as x's alias and refuses the keyword there
     // (CaseFunctionFactoryTest#testNoArgs).

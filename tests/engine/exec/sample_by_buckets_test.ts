@@ -51,7 +51,7 @@ Deno.test("a bucketer's grid floors as its floor does, and is absent where bucke
     { stride: 7, unit: "s", offsetMicros: 1_234_567n },
     { stride: 3, unit: "d" },
     { unit: "w" },
-    { stride: 15, unit: "m", from: us("2024-03-01T00:07:00Z"), offsetMicros: 60_000_000n },
+    { stride: 15, unit: "m", from: us("2024-03-01T00:07:00Z"), offsetMicros: -60_000_000n },
     { stride: 2, unit: "h", timeZone: "Europe/Berlin" },
     { stride: 90, unit: "s", timeZone: "+05:30" },
     { stride: 5, unit: "m", nanos: true },
@@ -75,4 +75,9 @@ Deno.test("a bucketer's grid floors as its floor does, and is absent where bucke
   assert.equal(bucketerOf(spec({ unit: "y" }), t0).grid, undefined);
   assert.equal(bucketerOf(spec({ unit: "d", timeZone: "Europe/Berlin" }), t0).grid, undefined);
   assert.equal(bucketerOf(spec({ unit: "m", alignFirstObservation: true }), t0).grid, undefined);
+  // FROM with a positive offset: rows of [FROM, FROM + offset) join the first bucket.
+  const clamped = bucketerOf(spec({ stride: 15, unit: "m", from: t0, offsetMicros: 60_000_000n }), t0);
+  assert.equal(clamped.grid, undefined);
+  assert.equal(clamped.floor(t0), t0 + 60_000_000n);
+  assert.equal(clamped.rowsFrom, t0);
 });

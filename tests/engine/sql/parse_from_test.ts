@@ -111,7 +111,7 @@ Deno.test("from join words are not taken as aliases", () => {
 });
 
 Deno.test("from errors", () => {
-  assert.equal(parseError("SELECT * FROM t JOIN").message, "table name expected");
+  assert.equal(parseError("SELECT * FROM t JOIN").message, "table name or sub-query expected");
   assert.equal(parseError("SELECT * FROM t LEFT q").message, "'join' expected");
   assert.equal(parseError("SELECT * FROM t ASOF JOIN q TOLERANCE x").message, "tolerance expected, e.g. 15m");
   assert.equal(parseError("SELECT * FROM (SELECT 1").message, "missing closing ')'");
