@@ -518,6 +518,13 @@ function checkPositionalArgs(call: A.FunctionCall, args: BoundExpr[], spec: A.Wi
   const integral = (t: ColumnType) =>
     t.tag === "INT" || t.tag === "LONG" || t.tag === "SHORT" || t.tag === "BYTE" || t.tag === "NULL";
   const arity = name === "cadence" ? args.length === 1 || args.length === 2 : args.length === 1;
+  // CadenceFunctionFactory names a stride or seed of another type (SubsampleTest#testCadenceSeedFloat).
+  if (arity && name === "cadence" && isNumeric(args[0].type) && !integral(args[0].type)) {
+    throw new SqlError("integer expected for stride", call.args[0].pos);
+  }
+  if (arity && name === "cadence" && args.length === 2 && !integral(args[1].type)) {
+    throw new SqlError("integer or NULL expected for seed", call.args[1].pos);
+  }
   if (!arity || !args.every((a) => integral(a.type))) {
     throw new SqlError(
       noMatch(name, args.map((a) => ({ type: a.type, constant: false, pos: call.pos }))),
