@@ -14,7 +14,8 @@
  * `lttb(ts, value, target [, gap])` keeps the Largest-Triangle-Three-Buckets selection instead
  * (QuestDB's LttbAlgorithm, LttbWindowFunctionTest): see `lttbSelect`. `uniform(target)` keeps
  * evenly spaced rows whatever their values (UniformWindowFunctionTest), `cadence(stride [, seed])`
- * every stride-th row (CadenceWindowFunctionTest).
+ * every stride-th row (CadenceWindowFunctionTest), `sdt(ts, value, compdev)` the rows Swinging Door
+ * Trending archives (SdtWindowFunctionTest).
  */
 import type { Value } from "../base/values.ts";
 import type { WindowCall } from "../plan/plan_node.ts";
@@ -24,6 +25,7 @@ import { SqlError } from "../base/errors.ts";
 export function bucketSelectPartition(w: WindowCall, rows: number[], p: PartitionInput): void {
   const constArg = (i: number) => (w.args[i] as { value?: Value } | undefined)?.value ?? null;
   if (w.name === "uniform") return uniformSelect(Number(constArg(0)), rows, p.out);
+  if (w.name === "sdt") return sdtSelect(Number(constArg(2)), w.ignoreNulls, rows, p);
   if (w.name === "cadence") {
     return cadenceSelect(BigInt(constArg(0) as bigint), w.args.length > 1, constArg(1), rows, p.out);
   }
@@ -255,4 +257,79 @@ function cadenceSelect(stride: bigint, seeded: boolean, seed: Value, rows: numbe
   }
   for (let pos = stride + offset; pos < n; pos += stride) out[rows[Number(pos)]] = true;
   out[rows[rows.length - 1]] = true;
+}
+
+/**
+ * QuestDB's SwingingDoor over one partition in ORDER BY order: the first row of a series is kept
+ * and anchors a corridor of slopes within +-compdev of the rows after it; when the corridor
+ * closes, the last row inside it is kept and becomes the anchor. The row still pending at the
+ * end is kept. A NULL value or timestamp is kept and restarts the series (IGNORE NULLS: dropped,
+ * no effect); a timestamp not after the last seen one restarts the series at that row.
+ */
+function sdtSelect(compdev: number, ignoreNulls: boolean, rows: number[], p: PartitionInput): void {
+  const [tss, vals] = p.args;
+  let hasAnchor = false, hasInterval = false, hasPending = false;
+  let anchorRow = -1, anchorTs = 0n, anchorValue = 0, slopeHi = Infinity, slopeLo = -Infinity;
+  let pendingRow = -1, pendingTs = 0n, pendingValue = 0;
+  const pending = (r: number, ts: bigint, v: number) => {
+    [hasPending, pendingRow, pendingTs, pendingValue] = [true, r, ts, v];
+  };
+  const anchor = (r: number, ts: bigint, v: number) => {
+    [hasAnchor, anchorRow, anchorTs, anchorValue] = [true, r, ts, v];
+    [hasInterval, slopeHi, slopeLo] = [false, Infinity, -Infinity];
+    pending(r, ts, v);
+    p.out[r] = true;
+  };
+  for (const r of rows) {
+    const raw = vals[r];
+    const value = raw === null ? NaN : Number(raw);
+    if (Number.isNaN(value) || tss[r] === null) {
+      p.out[r] = !ignoreNulls;
+      if (!ignoreNulls) {
+        [hasAnchor, hasInterval, hasPending, slopeHi, slopeLo] = [false, false, false, Infinity, -Infinity];
+      }
+      continue;
+    }
+    const ts = BigInt(tss[r] as bigint | number);
+    if (!hasAnchor) {
+      anchor(r, ts, value);
+      continue;
+    }
+    const dt = BigInt.asIntN(64, ts - anchorTs);
+    if (ts <= pendingTs || ts <= anchorTs || dt <= 0n) {
+      anchor(r, ts, value);
+      continue;
+    }
+    const sU = (value + compdev - anchorValue) / Number(dt);
+    const sL = (value - compdev - anchorValue) / Number(dt);
+    if (!Number.isFinite(sU) || !Number.isFinite(sL) || (compdev > 0 && sU === sL)) {
+      anchor(r, ts, value);
+      continue;
+    }
+    const nHi = sU < slopeHi ? sU : slopeHi;
+    const nLo = sL > slopeLo ? sL : slopeLo;
+    if (hasInterval && nLo > nHi) {
+      // The doors crossed: the pending row is archived and anchors the next corridor.
+      const dt2 = ts - pendingTs;
+      [anchorRow, anchorTs, anchorValue] = [pendingRow, pendingTs, pendingValue];
+      if (dt2 <= 0n) {
+        anchor(r, ts, value);
+        continue;
+      }
+      slopeHi = (value + compdev - anchorValue) / Number(dt2);
+      slopeLo = (value - compdev - anchorValue) / Number(dt2);
+      if (!Number.isFinite(slopeHi) || !Number.isFinite(slopeLo) || (compdev > 0 && slopeHi === slopeLo)) {
+        anchor(r, ts, value);
+        continue;
+      }
+      hasInterval = true;
+      pending(r, ts, value);
+      p.out[r] = true;
+      continue;
+    }
+    if (hasPending && pendingRow !== anchorRow) p.out[pendingRow] = false;
+    [slopeHi, slopeLo, hasInterval] = [nHi, nLo, true];
+    pending(r, ts, value);
+    p.out[r] = true;
+  }
 }

@@ -75,6 +75,7 @@ export async function computePartition(w: WindowCall, rows: number[], p: Partiti
     case "lttb":
     case "uniform":
     case "cadence":
+    case "sdt":
       return bucketSelectPartition(w, rows, p);
   }
   const frames = await frameBounds(w, rows, p.order, t);

@@ -2,7 +2,7 @@
  * `SELECT ... SUBSAMPLE method(args)` (QuestDB's SUBSAMPLE clause, SubsampleTest, docs
  * query/sql/subsample.md): the rows of the query without the clause that the window function of
  * the same name flags to keep, in the query's own order, before its ORDER BY and LIMIT. The value
- * methods lttb / m4 / minmax take the designated timestamp as their first argument.
+ * methods lttb / m4 / minmax / sdt take the designated timestamp as their first argument.
  *
  *   SELECT <columns> FROM (SELECT *, method(ts, args) OVER (ORDER BY ts) keep FROM (query))
  *   WHERE keep ORDER BY ... LIMIT ...
@@ -14,7 +14,7 @@ import type { PlanContext } from "./plan_context.ts";
 import type { PlanNode } from "./plan_node.ts";
 import { planSelect } from "./plan_select.ts";
 
-const VALUE_METHODS = new Set(["lttb", "m4", "minmax"]);
+const VALUE_METHODS = new Set(["lttb", "m4", "minmax", "sdt"]);
 const POSITION_METHODS = new Set(["uniform", "cadence"]);
 const KEEP = "__subsample_keep";
 
@@ -26,7 +26,6 @@ export function planSubsample(
 ): PlanNode {
   const ss = core.subsample!;
   const method = ss.method.toLowerCase();
-  if (method === "sdt") throw new SqlError("SUBSAMPLE sdt is not supported", ss.methodPos);
   if (!VALUE_METHODS.has(method) && !POSITION_METHODS.has(method)) {
     throw new SqlError("unknown subsample method", ss.methodPos);
   }

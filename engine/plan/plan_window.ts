@@ -243,7 +243,7 @@ function bindWindowCall(
   if (call.distinct) throw new SqlError("DISTINCT is not supported in window functions", call.pos);
   // Only the value functions take IGNORE / RESPECT NULLS (QuestDB's supportNullsDesc(),
   // PercentRankFunctionTest#testPercentRankIgnoreNullsNotSupported).
-  if (call.nulls && !VALUE_FNS.has(name)) {
+  if (call.nulls && !VALUE_FNS.has(name) && name !== "sdt") {
     throw new SqlError(
       "RESPECT/IGNORE NULLS is not supported for current window function",
       call.nullsPos ?? call.pos,
@@ -258,8 +258,9 @@ function bindWindowCall(
   if (ema) args = emaArgs(call, args, spec);
   // minmax / m4 / lttb(ts, value, target): which rows a downsampling keeps.
   const bucketSelect = name === "minmax" || name === "m4" || name === "lttb" || name === "uniform" ||
-    name === "cadence";
+    name === "cadence" || name === "sdt";
   if (name === "lttb") checkLttbArgs(call, args, spec);
+  else if (name === "sdt") checkSdtArgs(call, args, spec);
   else if (name === "uniform" || name === "cadence") checkPositionalArgs(call, args, spec);
   else if (bucketSelect) checkMinMaxArgs(call, args, spec);
   let aggregate: ColumnType | undefined;
@@ -547,6 +548,33 @@ function checkPositionalArgs(call: A.FunctionCall, args: BoundExpr[], spec: A.Wi
   }
   if (args.length === 2 && !isConst(args[1])) {
     throw new SqlError("seed must be a constant, bind variable, or NULL", call.args[1].pos);
+  }
+}
+
+/**
+ * `sdt(ts, value, compdev) [IGNORE NULLS] OVER ([PARTITION BY ...] ORDER BY ...)`, QuestDB's
+ * SdtFunctionFactory (SdtWindowFunctionTest): an ORDER BY, no frame, a constant compression
+ * deviation that is finite and not negative.
+ */
+function checkSdtArgs(call: A.FunctionCall, args: BoundExpr[], spec: A.WindowSpec): void {
+  const numeric = (t: ColumnType) => isNumeric(t) || t.tag === "NULL";
+  if (args.length !== 3 || !isTimestamp(args[0].type) || !numeric(args[1].type) || !numeric(args[2].type)) {
+    throw new SqlError(
+      noMatch("sdt", args.map((a) => ({ type: a.type, constant: false, pos: call.pos }))),
+      call.pos,
+    );
+  }
+  // The compdev slot takes constants only: FunctionParser names the argument it refuses.
+  if (!isConst(args[2])) {
+    throw new SqlError(`expected: DOUBLE constant, actual: ${args[2].type.tag}`, call.args[2].pos);
+  }
+  if (spec.orderBy.length === 0) throw new SqlError("sdt() requires ORDER BY", call.pos);
+  if (!isDefaultFrame(spec.frame)) {
+    throw new SqlError("sdt() does not support framing; remove ROWS/RANGE clause", call.pos);
+  }
+  const compdev = args[2].value === null ? NaN : Number(args[2].value);
+  if (!(compdev >= 0) || !Number.isFinite(compdev)) {
+    throw new SqlError("compdev must be a non-negative finite constant", call.args[2].pos);
   }
 }
 
