@@ -48,10 +48,22 @@ export function bindConcat(args: BoundArg[]): ScalarBinding | string {
     returns: T.STRING,
     eval: (vals) => {
       let out = "";
-      for (let i = 0; i < vals.length; i++) out += textOf(vals[i], types[i]) ?? "";
+      for (let i = 0; i < vals.length; i++) out += concatText(vals[i], types[i]);
       return out;
     },
   };
+}
+
+/**
+ * One concat argument as QuestDB's ConcatFunctionFactory adapters write it: a DATE as its
+ * epoch milliseconds, a BINARY as `[]`, a NULL DECIMAL as `null` (ConcatFunctionFactoryTest
+ * #testAllTypes, #testDecimals); other NULLs add nothing.
+ */
+function concatText(v: Value, t: ColumnType): string {
+  if (t.tag === "BINARY") return "[]";
+  if (v === null) return t.tag === "DECIMAL" ? "null" : "";
+  if (t.tag === "DATE") return String(v);
+  return textOf(v, t) ?? "";
 }
 
 /** Number of Unicode code points: VARCHAR lengths count characters, not UTF-16 units (§2.1). */
