@@ -48,7 +48,11 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
   if ((sb.from || sb.to) && (scope.timestampIndex < 0 || undeclaredSubquery(core))) {
     throw new SqlError("Sample by requires a designated TIMESTAMP", sb.stridePos);
   }
-  if (!core.items) throw new SqlError("SAMPLE BY needs a select list with aggregates", sb.pos);
+  // A query without a select list (`(t1 sample by 1m)`) has no aggregate: QuestDB's text, at the
+  // stride (SqlParserTest#testSampleBySansSelect, #testSampleByIncorrectPlacement).
+  if (!core.items) {
+    throw new SqlError("at least one aggregation function must be present in 'select' clause", sb.stridePos);
+  }
   const star = core.items.find((it) => it.expr.kind === "star");
   if (star) throw new SqlError("wildcard column select is not allowed in sample-by queries", star.expr.pos);
   if (!core.items.some((it) => containsAggregate(it.expr))) {
@@ -59,7 +63,15 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
     // #testBaseWithoutProjectedTimestampSamplesByItsSourceTimestamp), carried as a hidden column.
     const hidden = withHiddenTimestamp(input);
     if (hidden === input) {
-      throw new SqlError("base query does not provide designated TIMESTAMP column", sb.pos);
+      // QuestDB's optimiser reports it at the query (its model position), joins in their own
+      // words (SqlParserTest#testSampleByUndefinedTimestamp, ...WithJoin).
+      const joined = (core.from?.joins.length ?? 0) > 0;
+      throw new SqlError(
+        joined
+          ? "TIMESTAMP column is required but not provided"
+          : "base query does not provide designated TIMESTAMP column",
+        core.pos,
+      );
     }
     input = hidden;
     const type = hidden.columns[hidden.timestampIndex].type;

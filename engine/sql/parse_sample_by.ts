@@ -114,6 +114,9 @@ function parseFill(p: ParseState): FillOption[] {
       options.push({ kind: "value", pos: t.pos, value: parseExpr(p) });
     }
   } while (p.acceptOp(","));
+  // An unclosed FILL list is "')' expected" at the end, QuestDB's expectTok
+  // (SqlParserTest#testSampleByFillMissingCloseBrace).
+  if (p.atEnd()) throw p.expected("')'");
   p.closeParen(open);
   return options;
 }
