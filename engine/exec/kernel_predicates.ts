@@ -95,7 +95,11 @@ function constFor(
     if (typeof v === "number" && Number.isInteger(v) && Math.abs(v) < 2 ** 63) return BigInt(v);
     if (typeof v === "string" && (t.tag === "TIMESTAMP" || t.tag === "DATE")) {
       const p = parseTimestamp(v, t.tag === "DATE" ? "ms" : "us");
-      return p;
+      // Text finer than the column's unit compares in nanoseconds on the generic path.
+      const nanos = parseTimestamp(v, "ns");
+      return nanos !== undefined && p !== undefined && nanos !== p * (t.tag === "DATE" ? 1_000_000n : 1_000n)
+        ? undefined
+        : p;
     }
     return undefined;
   }
@@ -166,6 +170,8 @@ function leafOf(e: BoundExpr, columns: OutputColumn[]): LeafPred | undefined {
   if (!kind) return undefined;
   const value = constFor(kind, t, b);
   if (value === undefined) return undefined;
+  // DOUBLE/FLOAT equality has QuestDB's tolerance (operators_compare.ts): the batch loop's job.
+  if ((kind === "f64" || kind === "f32") && (op === "=" || op === "!=") && value !== null) return undefined;
   return { kind: "cmp", col: a.index, type: kind, op: OPS[op], value };
 }
 

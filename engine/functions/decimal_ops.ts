@@ -92,7 +92,9 @@ export function bindDecimalArith(op: string, args: BoundArg[]): ScalarBinding | 
         eval: ([x, y]) => {
           if (x === null || y === null) return null;
           const l = unscaledAt(x, ta, s), d = unscaledAt(y, tb, s);
-          if (d === 0n) return null;
+          // QuestDB fails rather than answering NULL (DivDecimalFunctionFactoryTest
+          // #testDivDecimal64DivideByZero, RemDecimalFunctionFactoryTest#testRemDecimal64DivideByZero).
+          if (d === 0n) throw new SqlError(`'${op}' operation failed: Division by zero`);
           // (l / 10^s) / (d / 10^s) at scale s = l * 10^s / d, truncated toward zero (§23.3).
           return op === "/" ? (l * pow10(s)) / d : l % d;
         },

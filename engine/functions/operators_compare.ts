@@ -20,6 +20,9 @@ import { compareValues } from "./value_compare.ts";
 
 type CmpOp = "=" | "!=" | "<" | "<=" | ">" | ">=";
 
+/** QuestDB's Numbers.DOUBLE_TOLERANCE: DOUBLE/FLOAT values this close are equal. */
+export const DOUBLE_TOLERANCE = 1e-10;
+
 /** The result for operands that are both non-NULL, from their comparison `c`. */
 const TEST: Record<CmpOp, (c: number) => boolean> = {
   "=": (c) => c === 0,
@@ -75,6 +78,20 @@ function bindComparison(op: CmpOp, args: BoundArg[]): ScalarBinding | string {
   if (typeof plan === "string") return plan;
   const { left, right, sentinelNull } = plan;
   const test = TEST[op];
+  const floating = (t: BoundArg) => t.type.tag === "DOUBLE" || t.type.tag === "FLOAT";
+  if ((op === "=" || op === "!=") && (floating(args[0]) || floating(args[1]))) {
+    // QuestDB's double equality allows DOUBLE_TOLERANCE (Numbers.equals: |a - b| <= 1e-10), so
+    // `sin(x) / cos(x) = tan(x)` holds (TrigonometryTest#testSimple).
+    const eq = op === "=";
+    return {
+      returns: T.BOOLEAN,
+      eval: ([a, b]) => {
+        const x = left(a), y = right(b);
+        if (x === null || y === null) return (x === null && y === null) === eq;
+        return (Math.abs(Number(x) - Number(y)) <= DOUBLE_TOLERANCE) === eq;
+      },
+    };
+  }
   const bothNull = nullResult(op, true, sentinelNull), oneNull = nullResult(op, false, sentinelNull);
   return {
     returns: T.BOOLEAN,

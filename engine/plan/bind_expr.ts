@@ -14,6 +14,7 @@ import {
   DECIMAL_PRECISION_MAX,
   decimalType,
   geohashType,
+  isStringLike,
   isTimestamp,
   numericRank,
   parseTypeName,
@@ -332,13 +333,27 @@ function bindBinary(e: A.BinaryExpr, ctx: BindContext): BoundExpr {
   if (e.op === "within" && e.list) {
     return callByName("within", [left, ...e.list.map((x) => bindExpr(x, ctx))], e.pos, ctx);
   }
-  const [l, r] = INFERRING_OPS.has(e.op)
+  let [l, r] = INFERRING_OPS.has(e.op)
     ? [inferParam(left, right.type, ctx), inferParam(right, left.type, ctx)]
     : [left, right];
+  if (COMPARISON_OPS.has(e.op)) [l, r] = [firstRowAgainstTime(l, r), firstRowAgainstTime(r, l)];
   return callByName(e.op === "<>" ? "!=" : e.op, [l, r], e.pos, ctx, [e.left.pos, e.right.pos]);
 }
 
 /** Operators whose placeholder operand takes the other operand's type while preparing. */
+const COMPARISON_OPS = new Set(["=", "!=", "<>", "<", "<=", ">", ">="]);
+
+/**
+ * A scalar subquery compared with a timestamp reads its first row and ignores the rest, as
+ * QuestDB's timestamp cursor comparisons do (LtTimestampCursorFunctionFactoryTest
+ * #testCompareTimestampWithVarcharFromTable: `ts < (select ts::varchar from x ... limit 2)`).
+ */
+function firstRowAgainstTime(e: BoundExpr, other: BoundExpr): BoundExpr {
+  return e.kind === "subquery" && !e.outer && isTimestamp(other.type) && other.kind !== "subquery"
+    ? { ...e, firstRow: true }
+    : e;
+}
+
 const INFERRING_OPS = new Set(["=", "!=", "<>", "<", "<=", ">", ">=", "+", "-", "*", "/", "%"]);
 
 /**
@@ -650,6 +665,15 @@ function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
       throw new SqlError(`cannot compare ${typeName(arg.type)} with type CURSOR`, e.list.pos);
     }
     const { plan, outer } = planSub(e.list, ctx);
+    const first = plan.columns[0]?.type;
+    if (arg.type.tag === "SYMBOL" && first && !isStringLike(first) && first.tag !== "NULL") {
+      // QuestDB's symbol IN (cursor) reads text only, and says so at IN before it counts columns
+      // (InSymbolCursorFunctionFactoryTest#testUnsupportedColumnType).
+      throw new SqlError(
+        `supported column types are VARCHAR, SYMBOL and STRING, found: ${typeName(first)}`,
+        e.pos,
+      );
+    }
     if (plan.columns.length !== 1) throw new SqlError("select must provide exactly one column", e.list.pos);
     return { kind: "inSubquery", type: T.BOOLEAN, arg, plan, not: e.not, ...outer };
   }

@@ -32,7 +32,15 @@ export type BoundExpr =
    * Subqueries. `outer`, when not empty, makes them correlated: the enclosing row's values
    * of these expressions are the subquery's outer slots (see engine/exec/correlated.ts).
    */
-  | { kind: "subquery"; type: ColumnType; plan: PlanNode; pos: number; outer?: BoundExpr[] }
+  | {
+    kind: "subquery";
+    type: ColumnType;
+    plan: PlanNode;
+    pos: number;
+    outer?: BoundExpr[];
+    /** Read the first row and ignore the rest (a timestamp compared with it), not an error. */
+    firstRow?: boolean;
+  }
   | {
     kind: "inSubquery";
     type: ColumnType;

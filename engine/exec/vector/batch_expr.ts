@@ -23,6 +23,7 @@
 import type { ColumnType } from "../../base/types.ts";
 import type { Batch, SymbolDict } from "../../base/values.ts";
 import { parseTimestamp } from "../../functions/timestamp_parse.ts";
+import { DOUBLE_TOLERANCE } from "../../functions/operators_compare.ts";
 import {
   FIXED_NANOS,
   floorStrideFrom,
@@ -956,7 +957,9 @@ function operand(g: Gen, e: BoundExpr, other: BoundExpr): Node {
     if (e.value === null) return { v: "NaN", repr: "num", kind: "long" };
     if (other.type.tag !== "TIMESTAMP") unsupported();
     const t = parseTimestamp(e.value as string, "us");
-    if (t === undefined) unsupported();
+    // Text finer than a microsecond compares in nanoseconds: the row path's job (compare_domain.ts).
+    const nanos = parseTimestamp(e.value as string, "ns");
+    if (t === undefined || (nanos !== undefined && nanos % 1000n !== 0n)) unsupported();
     return constant(g, other.type, t);
   }
   return node(g, e);
@@ -976,9 +979,12 @@ function compare(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
   if (TIME.has(ta) && TIME.has(tb) && ta !== tb) unsupported();
   const x = a.v, y = b.v;
   const bothNull = `(${x} !== ${x} && ${y} !== ${y})`;
+  // DOUBLE/FLOAT equality allows QuestDB's tolerance (operators_compare.ts).
+  const floating = FLOATING.has(ta) || FLOATING.has(tb);
+  const same = floating ? `Math.abs(${x} - ${y}) <= ${DOUBLE_TOLERANCE}` : `${x} === ${y}`;
   const code: Record<string, string> = {
-    "=": `${x} === ${y} || ${bothNull}`,
-    "!=": `!(${x} === ${y} || ${bothNull})`,
+    "=": `${same} || ${bothNull}`,
+    "!=": `!(${same} || ${bothNull})`,
     "<": `${x} < ${y}`,
     ">": `${x} > ${y}`,
     "<=": `${x} <= ${y} || ${bothNull}`,
@@ -988,6 +994,7 @@ function compare(g: Gen, e: Extract<BoundExpr, { kind: "call" }>): Node {
 }
 
 const TEXT = new Set(["STRING", "VARCHAR"]);
+const FLOATING = new Set(["DOUBLE", "FLOAT"]);
 const INTEGERS = new Set(["BYTE", "SHORT", "INT", "LONG"]);
 
 /**

@@ -71,8 +71,9 @@ Deno.test("a CHAR meeting a number is digit-parsed", () => {
   ]);
 });
 
-Deno.test("a SYMBOL cannot be compared with a number", () => {
-  assert.match(bindError(op("="), [col(T.SYMBOL), lit(1)]), /no matching operator/);
+Deno.test("a SYMBOL is compared with an INT or LONG but not a DOUBLE (SqlCodeGeneratorTest)", () => {
+  assert.match(bindError(op("="), [col(T.SYMBOL), lit(1.5)]), /no matching operator/);
+  assert.equal(call(op("="), [col(T.SYMBOL), lit(1)], ["1", 1]), true);
 });
 
 Deno.test("a timestamp meeting a string parses it as a point (§3.5)", () => {
@@ -132,3 +133,12 @@ function thrownAt(fn: ReturnType<typeof op>, args: Parameters<typeof bindError>[
   }
   throw new Error("expected a bind error");
 }
+
+Deno.test("DOUBLE equality allows QuestDB's 1e-10 tolerance (TrigonometryTest#testSimple)", () => {
+  const d = (v: number) => c(T.DOUBLE, v);
+  assert.equal(call(op("="), [d(0.1 + 0.2), d(0.3)]), true);
+  assert.equal(call(op("!="), [d(0.1 + 0.2), d(0.3)]), false);
+  assert.equal(call(op("="), [d(1), d(1.0001)]), false);
+  assert.equal(call(op("="), [col(T.LONG), d(3)], [3n, 3]), true);
+  assert.equal(call(op("="), [col(T.DOUBLE), col(T.DOUBLE)], [null, 1]), false);
+});
