@@ -145,6 +145,11 @@ export function parseSelectCore(p: ParseState): SelectCore {
     }
     core.items = parseSelectItems(p);
     if (p.acceptWord("from")) core.from = parseFromClause(p);
+    else {
+      // `select *` reads from nothing: "'from' expected" at the star (SqlParserTest#testSelectWildcardOnly).
+      const star = core.items.find((it) => it.expr.kind === "star" && !it.expr.qualifier);
+      if (star && p.atEnd()) throw syntaxError("'from' expected", star.expr.pos);
+    }
   } else {
     // A SELECT block without SELECT is its source and clauses, with or without a leading FROM:
     // QuestDB's pivot tests write both `test PIVOT (...)` and `FROM Cities PIVOT (...)`.
@@ -167,7 +172,15 @@ export function parseSelectItems(p: ParseState): SelectItem[] {
       continue;
     }
     const item: SelectItem = { expr: parseExpr(p) };
+    // `2*x over()`: OVER follows no function call (SqlParserTest#testSelectWindowOperator).
+    if (p.isWord("over") && item.expr.kind !== "call") {
+      throw syntaxError("Window function expected", item.expr.pos);
+    }
     readAlias(p, item);
+    // `t.* x`: QuestDB's SqlParserTest#testSelectWildcardAlias, at the alias.
+    if (item.expr.kind === "star" && item.alias !== undefined) {
+      throw syntaxError("wildcard cannot have alias", item.aliasPos ?? item.expr.pos);
+    }
     items.push(item);
     // QuestDB accepts a trailing comma before FROM (`SELECT a, b, FROM t`).
   } while (p.acceptOp(",") && !p.isWord("from"));
