@@ -590,10 +590,11 @@ function planOrderBy(
       return { index: width + extra.length - 1, desc: o.desc, onInput: true };
     }
   });
-  // Arrays do not order (QuestDB's ArrayTest#testOrderByArrayColFailsGracefully).
+  // Arrays and BINARY do not order (QuestDB's ArrayTest#testOrderByArrayColFailsGracefully,
+  // SqlCodeGeneratorTest#testOrderByUnsupportedType).
   keys.forEach((k, i) => {
     const t = k.index < width ? node.columns[k.index].type : extra[k.index - width].type;
-    if (t.tag === "ARRAY") {
+    if (t.tag === "ARRAY" || t.tag === "BINARY") {
       throw new SqlError(`${typeName(t)} is not a supported type in ORDER BY clause`, orderBy[i].expr.pos);
     }
   });
