@@ -84,7 +84,14 @@ Deno.test("unary minus keeps the type and wraps narrow integers", () => {
   assert.equal(returns(op("neg"), [col(T.SHORT)]), "SHORT");
 });
 
-Deno.test("arithmetic on text does not bind", () => {
-  assert.equal(typeof op("+").bind([lit("a"), lit(1)]), "string");
-  assert.match(op("*").bind([lit("a"), lit(1)]) as string, /no matching operator `\*`/);
+Deno.test("text operands convert to the other operand's number type", () => {
+  // SqlCodeGeneratorTest#testFunctionArgsImplicitCast / #testImplicitCastStrToDouble.
+  assert.equal(call(op("-"), [lit("256"), lit(1)]), 255);
+  assert.equal(returns(op("-"), [lit("256"), lit(1)]), "INT");
+  assert.equal(call(op("*"), [lit("100"), c(T.DOUBLE, 0.5)]), 50);
+  assert.equal(call(op("-"), [c(T.CHAR, "2"), lit(1)]), 1);
+  assert.equal(call(op("+"), [col(T.STRING), lit(1)], ["x"]), null);
+  assert.throws(() => op("+").bind([lit("a"), lit(1)]), /inconvertible value: `a` \[STRING -> INT\]/);
+  assert.throws(() => op("-").bind([c(T.CHAR, "m"), lit(1)]), /inconvertible value: m \[CHAR -> INT\]/);
+  assert.match(op("*").bind([lit("a"), lit("b")]) as string, /no matching operator `\*`/);
 });
