@@ -142,7 +142,8 @@ function compileNode(e: BoundExpr, ctx: ExecContext): Evaluator {
       const a = compileNode(e.arg, ctx);
       const set = ctx.subqueries.get(e.plan) as Set<unknown>;
       const not = e.not;
-      const hasNull = set.has(null) && isStringLike(e.arg.type);
+      // A bare NULL is in a set holding NULL too (InSymbolCursorFunctionFactoryTest#testNullInNullCursorInSelect).
+      const hasNull = set.has(null) && (isStringLike(e.arg.type) || e.arg.type.tag === "NULL");
       return (b, i) => {
         const v = a(b, i);
         return (v === null ? hasNull : set.has(normKey(v))) !== not;

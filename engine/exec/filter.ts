@@ -99,7 +99,7 @@ function withSubqueryValues(c: BoundExpr, ctx: ExecContext): BoundExpr {
     const keys = ctx.subqueries.get(c.plan);
     if (!(keys instanceof Set)) return c;
     if (!keys.has(null)) return { kind: "inSet", type: c.type, arg: c.arg, keys, hasNull: false, not: c.not };
-    const hasNull = isStringLike(c.arg.type);
+    const hasNull = isStringLike(c.arg.type) || c.arg.type.tag === "NULL";
     const rest = new Set(keys);
     rest.delete(null);
     return { kind: "inSet", type: c.type, arg: c.arg, keys: rest, hasNull, not: c.not };
