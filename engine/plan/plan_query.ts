@@ -131,7 +131,8 @@ function planSetOp(op: A.SetOperation, pc: PlanContext): PlanNode {
   const left = planBody(op.left, pc);
   const right = planBody(op.right, pc);
   if (left.columns.length !== right.columns.length) {
-    throw new SqlError("queries have different number of columns", op.pos);
+    // At the right branch, QuestDB's union model position (SqlParserTest#testUnionDifferentColumnCount).
+    throw new SqlError("queries have different number of columns", op.right.pos);
   }
   const types = left.columns.map((_, i) => {
     checkSetOpCast(branchType(left, i), branchType(right, i), [op.left.pos, op.right.pos]);

@@ -249,6 +249,10 @@ function bindWindowCall(
       call.nullsPos ?? call.pos,
     );
   }
+  // The ranking functions take no argument (SqlParserTest#testTooManyArgumentsInWindowFunction).
+  if (RANK_LIKE.has(name) && name !== "ntile" && call.args.length > 0) {
+    throw new SqlError(`too many arguments for '${name}' [found=${call.args.length},expected=0]`, call.pos);
+  }
   if (name === "percent_rank" && !isDefaultFrame(spec.frame)) {
     throw new SqlError("percent_rank() does not support framing; remove ROWS/RANGE clause", call.pos);
   }

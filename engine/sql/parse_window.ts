@@ -65,6 +65,9 @@ export function parseWindowSpec(p: ParseState): WindowSpec {
   const open = p.expectOp("(");
   const spec: WindowSpec = { pos: open.pos, partitionBy: [], orderBy: [] };
   const w = p.wordAt();
+  // `OVER (by b ...)`: BY without PARTITION or ORDER is no window name
+  // (SqlParserTest#testUnexpectedTokenInWindowFunction).
+  if (w === "by") throw p.expected("'partition' or 'order'");
   if (p.atName() && !(w !== undefined && SPEC_WORDS.has(w))) spec.baseName = p.name("window name").name;
   if (p.acceptWords("partition", "by")) spec.partitionBy = parseExprList(p);
   if (p.acceptWords("order", "by")) spec.orderBy = parseOrderItems(p);
@@ -87,6 +90,9 @@ export function parseWindowSpec(p: ParseState): WindowSpec {
     spec.frame.excludePos = p.peek(1).pos;
     spec.frame.exclude = parseExclude(p);
   }
+  // The text ending after an ORDER BY item: QuestDB wants its direction next
+  // (SqlParserTest#testUnderTerminatedOver2).
+  if (p.atEnd() && spec.orderBy.length > 0 && !spec.frame) throw p.expected("'asc' or 'desc'");
   p.closeParen(open);
   if (spec.frame) checkFrameOffsets(spec);
   return spec;
