@@ -54,10 +54,18 @@ export function textBatchArgs(e: BoundExpr, has: (a: BoundExpr) => boolean): Bou
   return vars;
 }
 
-/** The text of each row of `v` (null for NULL), into `out`. */
-function texts(v: Vector, t: ColumnType, n: number, out: (string | null)[]): void {
+/**
+ * The text of each row of `v` (null for NULL), into `out`. `concat` writes a DATE as its epoch
+ * milliseconds, as the row path's concat does (text.ts concatText); a cast writes it as text.
+ */
+function texts(v: Vector, t: ColumnType, n: number, out: (string | null)[], concat: boolean): void {
   const d = v.data;
-  if (t.tag === "DOUBLE" && d instanceof Float64Array) {
+  if (concat && t.tag === "DATE") {
+    for (let i = 0; i < n; i++) {
+      const x = readValue(v, i);
+      out[i] = x === null ? null : String(x);
+    }
+  } else if (t.tag === "DOUBLE" && d instanceof Float64Array) {
     for (let i = 0; i < n; i++) {
       const x = d[i];
       out[i] = x - x === 0 ? formatDouble(x) : null;
@@ -105,7 +113,7 @@ export function textBatchVector(
     return (b) => {
       const n = b.rowCount;
       const data = new Array<string | null>(n);
-      texts(readers[0](b), t, n, data);
+      texts(readers[0](b), t, n, data, false);
       return { type: e.type, data: data as Value[] };
     };
   }
@@ -114,7 +122,8 @@ export function textBatchVector(
   const parts = call.args.map((a) => {
     if (a.kind !== "const") return { at: args.indexOf(a) };
     const v = a.value as Value;
-    return { text: v === null ? "" : typeof v === "string" ? v : formatValue(v, a.type) ?? "" };
+    if (v === null || typeof v === "string") return { text: v ?? "" };
+    return { text: a.type.tag === "DATE" ? String(v) : formatValue(v, a.type) ?? "" };
   });
   let bufs: (string | null)[][] = [];
   return (b) => {
@@ -124,7 +133,7 @@ export function textBatchVector(
       const v = readers[k](b);
       // SYMBOL codes without their dictionary (a worker's batch): the caller goes by row.
       if (v.type.tag === "SYMBOL" && !v.dict) return undefined;
-      texts(v, args[k].type, n, bufs[k]);
+      texts(v, args[k].type, n, bufs[k], true);
     }
     const data = new Array<Value>(n);
     for (let i = 0; i < n; i++) {

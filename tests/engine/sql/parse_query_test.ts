@@ -60,7 +60,8 @@ Deno.test("query select items take AS aliases, bare aliases and t.*", () => {
   const core = select("SELECT a AS x, b y, c \"Z\", d AS 'w', t.*, * FROM t");
   const items = core.items!;
   assert.deepEqual(items.map((i) => i.alias), ["x", "y", "Z", "w", undefined, undefined]);
-  assert.deepEqual(items.map((i) => i.aliasPos), [12, 17, 22, 32, undefined, undefined]);
+  // An alias written after AS is placed at AS (QuestDB reports a duplicate alias there).
+  assert.deepEqual(items.map((i) => i.aliasPos), [9, 17, 22, 29, undefined, undefined]);
   assert.deepEqual(stripPositions(items[4].expr), { kind: "star", qualifier: "t" });
   assert.deepEqual(stripPositions(items[5].expr), { kind: "star" });
 });
