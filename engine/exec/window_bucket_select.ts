@@ -21,6 +21,7 @@ import type { Value } from "../base/values.ts";
 import type { WindowCall } from "../plan/plan_node.ts";
 import type { PartitionInput } from "./window_functions.ts";
 import { SqlError } from "../base/errors.ts";
+import { FIXED_NANOS } from "../functions/datetime_units.ts";
 
 export function bucketSelectPartition(w: WindowCall, rows: number[], p: PartitionInput): void {
   const constArg = (i: number) => (w.args[i] as { value?: Value } | undefined)?.value ?? null;
@@ -85,8 +86,7 @@ function select(m4: boolean, ts: number[], vs: number[], target: number): number
  * literal's position (a bad unit points at the unit character inside the quotes).
  */
 export function gapThreshold(text: string, pos: number, nanos: boolean): bigint {
-  let k = 0;
-  while (k < text.length && text[k] >= "0" && text[k] <= "9") k++;
+  const k = leadingDigits(text);
   if (k === 0 || k !== text.length - 1) {
     throw new SqlError(
       `invalid gap threshold '${text}'; expected a number followed by a unit, such as '30s', '5m', '1h' or '1d'`,
@@ -95,23 +95,33 @@ export function gapThreshold(text: string, pos: number, nanos: boolean): bigint 
   }
   const n = BigInt(text.slice(0, k));
   if (n === 0n) throw new SqlError("gap threshold must be greater than zero", pos);
-  const unit = GAP_UNITS[text[k]];
-  if (unit === undefined) {
-    throw new SqlError(`unsupported interval unit: ${text[k]}. Supported: s, m, h, d`, pos + 1 + k);
-  }
-  const micros = n * unit;
+  const badUnit = gapUnitError(text, (unitAt) => pos + 1 + unitAt);
+  if (badUnit) throw badUnit;
+  const micros = n * (FIXED_NANOS[text[k]] / 1000n);
   if (micros > MAX_LONG) throw new SqlError("gap threshold overflow", pos);
   const ticks = nanos ? micros * 1000n : micros;
   return ticks > MAX_LONG ? MAX_LONG : ticks;
 }
 
+/**
+ * QuestDB's error for a gap threshold of digits and one letter that is not a gap unit (s, m, h,
+ * d), placed by `at` from the letter's offset in the text; undefined for any other text. The
+ * SUBSAMPLE clause and the window function place it differently (plan_subsample.ts).
+ */
+export function gapUnitError(text: string, at: (unitAt: number) => number): SqlError | undefined {
+  const k = leadingDigits(text);
+  if (k === 0 || k !== text.length - 1 || "smhd".includes(text[k])) return undefined;
+  return new SqlError(`unsupported interval unit: ${text[k]}. Supported: s, m, h, d`, at(k));
+}
+
+/** How many digits `text` starts with. */
+function leadingDigits(text: string): number {
+  let k = 0;
+  while (k < text.length && text[k] >= "0" && text[k] <= "9") k++;
+  return k;
+}
+
 const MAX_LONG = (1n << 63n) - 1n;
-const GAP_UNITS: Record<string, bigint> = {
-  s: 1_000_000n,
-  m: 60_000_000n,
-  h: 3_600_000_000n,
-  d: 86_400_000_000n,
-};
 
 /**
  * LTTB over the usable rows (`at` into the partition's columns, `vs` their values): with a gap

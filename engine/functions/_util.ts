@@ -14,6 +14,15 @@ import type {
   ScalarFunction,
 } from "./registry_types.ts";
 
+/** Text of a whole number, and of a decimal or scientific number, as text meeting a number parses. */
+export const INTEGER_TEXT = /^[+-]?\d+$/;
+export const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** A CHAR meeting a number is its digit ('7' is 7, §4.4); null for any other character. */
+export function charDigit(c: string): number | null {
+  return c.length === 1 && c >= "0" && c <= "9" ? c.charCodeAt(0) - 48 : null;
+}
+
 /** Builds a scalar function entry; overloads are resolved inside `bind`. */
 export function scalar(name: string, bind: (args: BoundArg[]) => ScalarBinding | string): ScalarFunction {
   return { name, bind };

@@ -12,7 +12,16 @@ import { type ColumnType, isIntegral, typeName } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import { SqlError } from "../base/errors.ts";
 import { parseIPv4 } from "./_ipv4.ts";
-import { inconvertible, isNullType, isNumber, isText, noMatchOp } from "./_util.ts";
+import {
+  charDigit,
+  DECIMAL_TEXT,
+  inconvertible,
+  INTEGER_TEXT,
+  isNullType,
+  isNumber,
+  isText,
+  noMatchOp,
+} from "./_util.ts";
 import type { BoundArg } from "./registry_types.ts";
 import { parseTimestamp } from "./timestamp_parse.ts";
 
@@ -46,8 +55,6 @@ function timeScale(t: ColumnType, ns: boolean): bigint {
   return 1n;
 }
 
-const INTEGER_TEXT = /^[+-]?\d+$/;
-const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HEX_TEXT = /^0x[0-9a-f]{1,64}$/i;
 
@@ -68,9 +75,7 @@ function textParser(from: ColumnType, target: ColumnType, ns: boolean): Parse | 
   if (isNumber(target)) {
     if (from.tag === "CHAR") {
       // §4.4: a CHAR meeting a number is digit-parsed ('7' = 7; 'a' > 2 is an error).
-      return (
-        v,
-      ) => ((v as string) >= "0" && (v as string) <= "9" ? (v as string).charCodeAt(0) - 48 : undefined);
+      return (v) => charDigit(v as string) ?? undefined;
     }
     if (isIntegral(target)) return (v) => (INTEGER_TEXT.test(v as string) ? BigInt(v as string) : undefined);
     return (v) => (DECIMAL_TEXT.test((v as string).trim()) ? Number(v) : undefined);

@@ -8,7 +8,17 @@
 import { type ColumnType, isIntegral, T } from "../base/types.ts";
 import { dbl, int32, int64, type Value } from "../base/values.ts";
 import { parseIPv4 } from "./_ipv4.ts";
-import { inconvertible, isNullType, noMatchOp, scalar, toBigInt, toDouble } from "./_util.ts";
+import {
+  charDigit,
+  DECIMAL_TEXT,
+  inconvertible,
+  INTEGER_TEXT,
+  isNullType,
+  noMatchOp,
+  scalar,
+  toBigInt,
+  toDouble,
+} from "./_util.ts";
 import { SqlError } from "../base/errors.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 import { bindArrayArith, negArray } from "./array_ops.ts";
@@ -197,10 +207,6 @@ function ipv4Shift(op: "+" | "-", ipFirst: boolean): ScalarBinding {
   };
 }
 
-function charDigit(c: string): number | null {
-  return c.length === 1 && c >= "0" && c <= "9" ? c.charCodeAt(0) - 48 : null;
-}
-
 function isIntOrDigit(t: ColumnType): boolean {
   return isIntOrNull(t) || t.tag === "CHAR";
 }
@@ -269,12 +275,9 @@ function binary(op: ArithOp): ScalarFunction {
   });
 }
 
-const INTEGER_TEXT = /^[+-]?\d+$/;
-const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
 /** A text operand's value in `kind`, or undefined when it does not convert. */
 function textNumber(v: string, from: ColumnType, kind: NumKind): number | bigint | undefined {
-  if (from.tag === "CHAR") return v.length === 1 && v >= "0" && v <= "9" ? v.charCodeAt(0) - 48 : undefined;
+  if (from.tag === "CHAR") return charDigit(v) ?? undefined;
   const s = v.trim();
   if (kind === "int" || kind === "long") {
     if (!INTEGER_TEXT.test(s)) return undefined;

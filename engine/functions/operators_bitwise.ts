@@ -7,7 +7,7 @@ import { SqlError } from "../base/errors.ts";
 import { type ColumnType, T } from "../base/types.ts";
 import { int32, int64, type Value } from "../base/values.ts";
 import { parseIPv4 } from "./_ipv4.ts";
-import { inconvertible, isNullType, isText, noMatchOp, scalar, toBigInt } from "./_util.ts";
+import { charDigit, inconvertible, isNullType, isText, noMatchOp, scalar, toBigInt } from "./_util.ts";
 import { numKindOf, widenKinds } from "./operators_arith.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 
@@ -113,19 +113,17 @@ export function bindBitNot(args: BoundArg[]): ScalarBinding | string {
     case "CHAR": {
       // A CHAR is digit-parsed to an INT, as QuestDB's implicit CHAR -> INT cast: `~'m'` fails
       // `inconvertible value: m [CHAR -> INT]` at 0 (SqlCodeGeneratorTest#testFunctionArgsImplicitCast).
-      const digit = (v: Value) => {
-        const c = String(v);
-        return c.length === 1 && c >= "0" && c <= "9" ? c.charCodeAt(0) - 48 : undefined;
-      };
       const arg = args[0];
-      if (arg.constant && arg.value !== null && arg.value !== undefined && digit(arg.value) === undefined) {
+      if (
+        arg.constant && arg.value !== null && arg.value !== undefined && charDigit(String(arg.value)) === null
+      ) {
         throw new SqlError(inconvertible(String(arg.value), t, T.INT), 0);
       }
       return {
         returns: T.INT,
         eval: ([a]) => {
-          const d = a === null ? undefined : digit(a);
-          return d === undefined ? null : ~d;
+          const d = a === null ? null : charDigit(String(a));
+          return d === null ? null : ~d;
         },
       };
     }

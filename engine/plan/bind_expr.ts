@@ -340,8 +340,8 @@ function bindBinary(e: A.BinaryExpr, ctx: BindContext): BoundExpr {
   return callByName(e.op === "<>" ? "!=" : e.op, [l, r], e.pos, ctx, [e.left.pos, e.right.pos]);
 }
 
-/** Operators whose placeholder operand takes the other operand's type while preparing. */
-const COMPARISON_OPS = new Set(["=", "!=", "<>", "<", "<=", ">", ">="]);
+/** The comparison operators (the keys of COMPARISONS, their negations). */
+const COMPARISON_OPS = new Set(Object.keys(COMPARISONS));
 
 /**
  * A scalar subquery compared with a timestamp reads its first row and ignores the rest, as
@@ -354,6 +354,7 @@ function firstRowAgainstTime(e: BoundExpr, other: BoundExpr): BoundExpr {
     : e;
 }
 
+/** Operators whose placeholder operand takes the other operand's type while preparing. */
 const INFERRING_OPS = new Set(["=", "!=", "<>", "<", "<=", ">", ">=", "+", "-", "*", "/", "%"]);
 
 /**

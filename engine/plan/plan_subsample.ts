@@ -13,6 +13,7 @@ import type * as A from "../sql/ast.ts";
 import type { PlanContext } from "./plan_context.ts";
 import type { PlanNode } from "./plan_node.ts";
 import { planSelect } from "./plan_select.ts";
+import { gapUnitError } from "../exec/window_bucket_select.ts";
 
 const VALUE_METHODS = new Set(["lttb", "m4", "minmax", "sdt"]);
 const POSITION_METHODS = new Set(["uniform", "cadence"]);
@@ -59,13 +60,8 @@ export function planSubsample(
   if (gap?.kind === "literal" && typeof gap.value === "string") {
     // The clause reports a bad unit one character before the window function form does (at
     // the unit's offset from the literal's start, quote included): SubsampleTest#testLttbGapInvalidUnit.
-    const digits = gap.value.match(/^[0-9]*/)![0].length;
-    if (digits > 0 && digits === gap.value.length - 1 && !"smhd".includes(gap.value[digits])) {
-      throw new SqlError(
-        `unsupported interval unit: ${gap.value[digits]}. Supported: s, m, h, d`,
-        gap.pos + digits,
-      );
-    }
+    const badUnit = gapUnitError(gap.value, (unitAt) => gap.pos + unitAt);
+    if (badUnit) throw badUnit;
   }
   const call: A.FunctionCall = {
     kind: "call",

@@ -392,10 +392,7 @@ function emaArgs(call: A.FunctionCall, args: BoundExpr[], spec: A.WindowSpec): B
   const numeric = (e: BoundExpr) => isNumeric(e.type) || e.type.tag === "NULL";
   if (!numeric(value)) throw new SqlError("avg() over a window expects a numeric argument", call.args[0].pos);
   if (volume && !numeric(volume)) throw new SqlError("volume must be numeric", call.args[3].pos);
-  if (spec.orderBy.length === 0) throw new SqlError("avg() requires ORDER BY", call.pos);
-  if (!isDefaultFrame(spec.frame)) {
-    throw new SqlError("avg() does not support framing; remove ROWS/RANGE clause", call.pos);
-  }
+  checkOrderedWindow("avg", spec, call.pos);
   if (!isConst(kind)) throw new SqlError("kind parameter must be a constant", call.args[1].pos);
   if (kind.value === null) throw new SqlError("kind parameter cannot be null", call.args[1].pos);
   const k = emaKind(String(kind.value));
@@ -465,10 +462,7 @@ function checkMinMaxArgs(call: A.FunctionCall, args: BoundExpr[], spec: A.Window
   if (target.value === null || !(Number(target.value) >= 2)) {
     throw new SqlError("target points must be at least 2", call.args[2].pos);
   }
-  if (spec.orderBy.length === 0) throw new SqlError(`${name}() requires ORDER BY`, call.pos);
-  if (!isDefaultFrame(spec.frame)) {
-    throw new SqlError(`${name}() does not support framing; remove ROWS/RANGE clause`, call.pos);
-  }
+  checkOrderedWindow(name, spec, call.pos);
 }
 
 /**
@@ -494,12 +488,7 @@ function checkLttbArgs(call: A.FunctionCall, args: BoundExpr[], spec: A.WindowSp
       call.pos,
     );
   }
-  if (spec.orderBy.length === 0) throw new SqlError("lttb() requires ORDER BY", call.pos);
-  if (spec.orderBy[0].desc) throw new SqlError("lttb() requires ascending ORDER BY", call.pos);
-  if (!isDefaultFrame(spec.frame)) {
-    throw new SqlError("lttb() does not support framing; remove ROWS/RANGE clause", call.pos);
-  }
-  if (spec.partitionBy.length > 0) throw new SqlError("lttb() does not support PARTITION BY", call.pos);
+  checkOrderedWindow("lttb", spec, call.pos, { ascending: true, unpartitioned: true });
   if (tag(1) === "CHAR" || tag(1) === "NULL") {
     throw new SqlError(`numeric column expected, got: ${tag(1)}`, call.args[1].pos);
   }
@@ -536,14 +525,7 @@ function checkPositionalArgs(call: A.FunctionCall, args: BoundExpr[], spec: A.Wi
       call.pos,
     );
   }
-  if (spec.orderBy.length === 0) throw new SqlError(`${name}() requires ORDER BY`, call.pos);
-  if (name === "uniform" && spec.orderBy[0].desc) {
-    throw new SqlError("uniform() requires ascending ORDER BY", call.pos);
-  }
-  if (!isDefaultFrame(spec.frame)) {
-    throw new SqlError(`${name}() does not support framing; remove ROWS/RANGE clause`, call.pos);
-  }
-  if (spec.partitionBy.length > 0) throw new SqlError(`${name}() does not support PARTITION BY`, call.pos);
+  checkOrderedWindow(name, spec, call.pos, { ascending: name === "uniform", unpartitioned: true });
   if (name === "uniform") return checkTarget(args[0], call.args[0].pos);
   const stride = args[0];
   if (!isConst(stride)) throw new SqlError("stride must be a constant or bind variable", call.args[0].pos);
@@ -572,13 +554,30 @@ function checkSdtArgs(call: A.FunctionCall, args: BoundExpr[], spec: A.WindowSpe
   if (!isConst(args[2])) {
     throw new SqlError(`expected: DOUBLE constant, actual: ${args[2].type.tag}`, call.args[2].pos);
   }
-  if (spec.orderBy.length === 0) throw new SqlError("sdt() requires ORDER BY", call.pos);
-  if (!isDefaultFrame(spec.frame)) {
-    throw new SqlError("sdt() does not support framing; remove ROWS/RANGE clause", call.pos);
-  }
+  checkOrderedWindow("sdt", spec, call.pos);
   const compdev = args[2].value === null ? NaN : Number(args[2].value);
   if (!(compdev >= 0) || !Number.isFinite(compdev)) {
     throw new SqlError("compdev must be a non-negative finite constant", call.args[2].pos);
+  }
+}
+
+/**
+ * The window the EMA and the downsampling functions take, checked in QuestDB's order: an ORDER BY
+ * (ascending when `ascending`), the default frame, and no PARTITION BY when `unpartitioned`.
+ */
+function checkOrderedWindow(
+  name: string,
+  spec: A.WindowSpec,
+  pos: number,
+  o: { ascending?: boolean; unpartitioned?: boolean } = {},
+): void {
+  if (spec.orderBy.length === 0) throw new SqlError(`${name}() requires ORDER BY`, pos);
+  if (o.ascending && spec.orderBy[0].desc) throw new SqlError(`${name}() requires ascending ORDER BY`, pos);
+  if (!isDefaultFrame(spec.frame)) {
+    throw new SqlError(`${name}() does not support framing; remove ROWS/RANGE clause`, pos);
+  }
+  if (o.unpartitioned && spec.partitionBy.length > 0) {
+    throw new SqlError(`${name}() does not support PARTITION BY`, pos);
   }
 }
 
