@@ -59,7 +59,7 @@ export function bindConcat(args: BoundArg[]): ScalarBinding | string {
  * epoch milliseconds, a BINARY as `[]`, a NULL DECIMAL as `null` (ConcatFunctionFactoryTest
  * #testAllTypes, #testDecimals); other NULLs add nothing.
  */
-function concatText(v: Value, t: ColumnType): string {
+export function concatText(v: Value, t: ColumnType): string {
   if (t.tag === "BINARY") return "[]";
   if (v === null) return t.tag === "DECIMAL" ? "null" : "";
   if (t.tag === "DATE") return String(v);

@@ -11,6 +11,7 @@ import type { ColumnType } from "../../base/types.ts";
 import { type Batch, INT_NULL, readValue, type Value, type Vector } from "../../base/values.ts";
 import { formatDouble } from "../../functions/double_format.ts";
 import { formatValue } from "../../functions/format_value.ts";
+import { concatText } from "../../functions/text.ts";
 import type { BoundExpr } from "../../plan/bound.ts";
 
 /** Types whose vector this module formats (cast.ts castValue: formatValue of the scalar). */
@@ -118,13 +119,11 @@ export function textBatchVector(
     };
   }
   const call = e as Extract<BoundExpr, { kind: "call" }>;
-  // Constants as their text, once; variables by their position among the arguments.
-  const parts = call.args.map((a) => {
-    if (a.kind !== "const") return { at: args.indexOf(a) };
-    const v = a.value as Value;
-    if (v === null || typeof v === "string") return { text: v ?? "" };
-    return { text: a.type.tag === "DATE" ? String(v) : formatValue(v, a.type) ?? "" };
-  });
+  // Constants as the row path's concat writes them, once; variables by their position among
+  // the arguments.
+  const parts = call.args.map((a) =>
+    a.kind === "const" ? { text: concatText(a.value as Value, a.type) } : { at: args.indexOf(a) }
+  );
   let bufs: (string | null)[][] = [];
   return (b) => {
     const n = b.rowCount;

@@ -83,6 +83,8 @@ const EXPRS = [
   "str || vc",
   "concat(ts, s)",
   "concat(f, h, b, bo, dt)",
+  // Constants as the row path's concat writes them: a DATE as epoch ms, a NULL DECIMAL as `null`.
+  "concat(i, cast('2024-02-29' AS DATE), cast(NULL AS DECIMAL(5, 2)))",
   "concat(i * 2, '/', l % 7)",
 ];
 
