@@ -287,7 +287,24 @@ function bindUnary(e: A.UnaryExpr, ctx: BindContext): BoundExpr {
     if (o.kind === "binary" && COMPARISONS[o.op]) {
       return bindExpr({ ...o, op: COMPARISONS[o.op] as A.BinaryOp }, ctx);
     }
-    return negate(bindExpr(o, ctx));
+    // In WHERE QuestDB pushes NOT through AND/OR (De Morgan) down to the comparisons, so a NULL
+    // operand fails both NOT (v <= 0 OR v > 1) and its parts
+    // (BooleanNotNormalizationTest#testComparisonComplementsAndDeMorganPreserveNulls).
+    if (ctx.clause === "WHERE" && o.kind === "binary" && (o.op === "and" || o.op === "or")) {
+      const not = (x: A.Expr): A.Expr => ({ kind: "unary", pos: x.pos, op: "not", operand: x });
+      return bindExpr(
+        { ...o, op: o.op === "and" ? "or" : "and", left: not(o.left), right: not(o.right) },
+        ctx,
+      );
+    }
+    const arg = bindExpr(o, ctx);
+    if (arg.type.tag !== "BOOLEAN" && arg.type.tag !== "NULL" && arg.kind !== "param") {
+      throw new SqlError(
+        `argument type mismatch for function \`not\` at #1 expected: BOOLEAN, actual: ${typeName(arg.type)}`,
+        o.pos,
+      );
+    }
+    return negate(arg);
   }
   const arg = bindExpr(e.operand, ctx);
   if (e.op === "+") return arg;

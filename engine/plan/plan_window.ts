@@ -22,7 +22,7 @@ import { bindExpr, castTo, constant } from "./bind_expr.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { type PlanNode, shape, type WindowCall } from "./plan_node.ts";
-import { bindContext, substituteAliases } from "./plan_select.ts";
+import { bindContext, containsAggregate, substituteAliases } from "./plan_select.ts";
 import { Scope } from "./scope.ts";
 import { reversed } from "./order_by_timestamp.ts";
 import { checkLagLeadArgs } from "./window_lag_lead.ts";
@@ -310,7 +310,15 @@ function bindWindowCall(
   ) {
     throw new SqlError("RANGE with an offset needs exactly one ORDER BY expression", frameAst.pos);
   }
-  const orderBy = spec.orderBy.map((o) => ({ expr: bindExpr(o.expr, ctx), desc: o.desc }));
+  const orderBy = spec.orderBy.map((o) => {
+    // QuestDB looks a window ORDER BY expression that holds an aggregate up as a column and
+    // names its root token (CountAggregateTest#testAggregateOutsideAggregateContext:
+    // `OVER (ORDER BY count() + 1)` fails 'Invalid column: +' at the operator).
+    if (containsAggregate(o.expr)) {
+      throw new SqlError(`Invalid column: ${rootToken(o.expr)}`, o.expr.pos);
+    }
+    return { expr: bindExpr(o.expr, ctx), desc: o.desc };
+  });
   if (
     frameAst && unit === "range" && (frameAst.start.offset || frameAst.end.offset) && orderBy.length === 1
   ) {
@@ -610,4 +618,11 @@ function emaKind(text: string): string | undefined {
   if (k === "alpha" || k === "period" || k in EMA_UNITS) return k;
   const singular = k.endsWith("s") ? k.slice(0, -1) : k;
   return singular in EMA_UNITS ? singular : undefined;
+}
+
+/** The token QuestDB's AST keeps at the root of `e`: a call's name or an operator. */
+function rootToken(e: A.Expr): string {
+  if (e.kind === "call") return e.name;
+  if (e.kind === "binary" || e.kind === "unary") return e.op;
+  return "";
 }
