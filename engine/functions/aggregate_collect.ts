@@ -282,7 +282,8 @@ function bindArrayAgg(args: BoundArg[]): AggregateBinding | string {
  * NULL and empty arrays skipped, NULL elements kept (ArrayAggDoubleArrayGroupByFunctionFactoryTest).
  */
 function bindArrayAggArrays(arg: BoundArg): AggregateBinding | string {
-  if (arg.type.dims !== 1) return "array is not one-dimensional";
+  // At the argument (ArrayOperationsTest: `array_agg(m)` fails at `m`).
+  if (arg.type.dims !== 1) throw new SqlError("array is not one-dimensional", arg.pos);
   return {
     returns: arrayType(1),
     create: (): Accumulator => {

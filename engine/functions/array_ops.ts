@@ -93,6 +93,14 @@ export function bindArrayEquality(op: string, args: BoundArg[]): ScalarBinding |
     return `cannot compare an array with a non-array value`;
   }
   const eq = op === "=";
+  // Arrays of different dimension counts are never equal, NULL or not, and neither is anything
+  // with a NULL constant; two NULL values are (ArrayOperationsTest
+  // #testSearchAndEqualityPreserveNullsShapesAndSlices: a NULL `a` has a=a true, a=NULL::DOUBLE[]
+  // and a=m false).
+  const nullConst = args.some((x) => x.constant && (x.value ?? null) === null);
+  if (nullConst || (a.tag === "ARRAY" && b.tag === "ARRAY" && (a.dims ?? 1) !== (b.dims ?? 1))) {
+    return { returns: T.BOOLEAN, eval: () => !eq };
+  }
   return {
     returns: T.BOOLEAN,
     eval: ([x, y]) => {

@@ -107,22 +107,37 @@ function transpose(a: DoubleArray): DoubleArray {
   return new DoubleArray(shape, out);
 }
 
+/** QuestDB's search functions take 1-D arrays only and say so at the array argument. */
+function checkOneDim(a: BoundArg): void {
+  if (a.type.tag === "ARRAY" && (a.type.dims ?? 1) !== 1) {
+    throw new SqlError("array is not one-dimensional", a.pos);
+  }
+}
+
+/** Numbers.DOUBLE_TOLERANCE: QuestDB's search functions match elements within it. */
+const DOUBLE_TOLERANCE = 1e-10;
+
 function bindPosition(args: BoundArg[]): ScalarBinding | string {
+  if (args.length === 2 && isNum(args[1])) checkOneDim(args[0]);
   if (args.length !== 2 || !isArray(args[0], 1) || !isNum(args[1])) return noMatch("array_position", args);
+  // A constant NULL searched for and not found gives QuestDB's INT NULL + 1, -2147483647
+  // (DoubleArrayPositionFunctionFactory's ArrayPositionConstNullFunc; ArrayOperationsTest).
+  const constNull = args[1].constant && (args[1].value ?? null) === null;
   return {
     returns: T.INT,
     eval: ([a, x]) => {
       if (a === null) return null;
       const data = (a as DoubleArray).data, v = toDouble(x);
       for (let i = 0; i < data.length; i++) {
-        if (v === null ? Number.isNaN(data[i]) : data[i] === v) return i + 1;
+        if (v === null ? Number.isNaN(data[i]) : Math.abs(data[i] - v) <= DOUBLE_TOLERANCE) return i + 1;
       }
-      return null;
+      return constNull ? -2147483647 : null;
     },
   };
 }
 
 function bindInsertionPoint(args: BoundArg[]): ScalarBinding | string {
+  if (args.length >= 2 && args.length <= 3 && isNum(args[1])) checkOneDim(args[0]);
   if (
     args.length < 2 || args.length > 3 || !isArray(args[0], 1) || !isNum(args[1]) ||
     (args.length === 3 && args[2].type.tag !== "BOOLEAN")
@@ -134,6 +149,8 @@ function bindInsertionPoint(args: BoundArg[]): ScalarBinding | string {
       const v = toDouble(x);
       if (v === null) return null;
       const data = (a as DoubleArray).data, n = data.length;
+      // QuestDB's binary search answers "found at 0" for an empty array (ArrayOperationsTest).
+      if (n === 0) return ahead === true ? 1 : 2;
       const desc = n > 1 && data[0] > data[n - 1];
       const before = (e: number) => {
         // true when `v` goes after element `e`
@@ -258,7 +275,9 @@ export function arrayArgumentHint(name: string, index: number): ColumnType | und
 }
 
 export const ARRAY_FUNCTIONS: ScalarFunction[] = [
-  reduce("array_sum", (_xs, all) => sum(Array.from(all, (x) => (Number.isFinite(x) ? x : 0)))),
+  // NULL when no element is finite, an empty array too (QuestDB's ArrayScalarTest
+  // #testReducersPreserveNullEmptyAndStridedValues: array_sum(ARRAY[]::DOUBLE[]) is null).
+  reduce("array_sum", (xs) => (xs.length === 0 ? null : sum(xs))),
   reduce("array_avg", (xs) => (xs.length === 0 ? null : sum(xs) / xs.length)),
   reduce("array_min", (xs) => (xs.length === 0 ? null : Math.min(...xs))),
   reduce("array_max", (xs) => (xs.length === 0 ? null : Math.max(...xs))),
@@ -274,15 +293,16 @@ export const ARRAY_FUNCTIONS: ScalarFunction[] = [
     const v = variance(xs, false);
     return v === null ? null : Math.sqrt(v);
   }),
+  // An INT, 0 for a NULL array (QuestDB's DoubleArrayCountFunctionFactory; ArrayScalarTest).
   scalar("array_count", (args) => {
     if (args.length !== 1 || !isArray(args[0])) return noMatch("array_count", args);
     return {
-      returns: T.LONG,
+      returns: T.INT,
       eval: ([a]) => {
-        if (a === null) return null;
+        if (a === null) return 0;
         let n = 0;
         for (const x of (a as DoubleArray).data) if (Number.isFinite(x)) n++;
-        return BigInt(n);
+        return n;
       },
     };
   }),
@@ -291,7 +311,8 @@ export const ARRAY_FUNCTIONS: ScalarFunction[] = [
     return {
       returns: arrayType(1),
       eval: ([a]) => {
-        if (a === null) return null;
+        // An empty array has no running sum: NULL (ArrayOperationsTest).
+        if (a === null || (a as DoubleArray).data.length === 0) return null;
         const data = (a as DoubleArray).data;
         const out = new Float64Array(data.length);
         let s = 0;
@@ -309,13 +330,41 @@ export const ARRAY_FUNCTIONS: ScalarFunction[] = [
   scalar("dot_product", bindDotProduct),
   scalar("shift", bindShift),
   mapArray("array_reverse", (a) => perRow(a, (row) => row.reverse())),
-  mapArray("array_sort", (a, [desc, nullsFirst]) => {
+  sortFlagsConstant(mapArray("array_sort", (a, [desc, nullsFirst]) => {
     const d = desc === true;
     return perRow(
       a,
       (row) => sortRow(row, d, nullsFirst === undefined || nullsFirst === null ? d : nullsFirst === true),
     );
-  }, 2),
+  }, 2)),
 ];
 
 const ARRAY_FIRST = new Set(ARRAY_FUNCTIONS.map((f) => f.name));
+
+/**
+ * array_sort's order flags are constants (bind variables included): a per-row flag matches no
+ * overload (QuestDB's ArrayScalarTest: `array_sort(a, id > 0)` fails at the function name).
+ */
+function sortFlagsConstant(f: ScalarFunction): ScalarFunction {
+  return scalar(f.name, (args) => {
+    if (args.slice(1).some((a) => !a.constant && !a.param)) return noMatch(f.name, args);
+    return f.bind(args);
+  });
+}
+
+/** Array functions QuestDB declares more than once (by argument count): a mismatch names no argument. */
+const OVERLOADED = new Set(["array_sort", "shift", "insertion_point", "dot_product", "round"]);
+
+/**
+ * The error for an untyped `ARRAY[]` (no element, no cast) passed as argument `index` of an array
+ * function, undefined when `name` takes no array. QuestDB types the bare literal as an array of
+ * no element type, which matches no `DOUBLE[]` parameter (ArrayScalarTest
+ * #testValidationAndNativeConstantFailureCleanup: `array_sum(ARRAY[])` fails at its `[`).
+ */
+export function untypedEmptyArrayArg(name: string, index: number, types: string[]): string | undefined {
+  if (!ARRAY_FIRST.has(name) && name !== "round") return undefined;
+  if (OVERLOADED.has(name)) {
+    return `there is no matching function \`${name}\` with the argument types: (${types.join(", ")})`;
+  }
+  return `argument type mismatch for function \`${name}\` at #${index + 1} expected: DOUBLE, actual: ARRAY`;
+}

@@ -43,7 +43,7 @@ import {
   emptyArrayLiteral,
   explicitArrayCast,
 } from "./bind_array.ts";
-import { arrayArgumentHint } from "../functions/arrays.ts";
+import { arrayArgumentHint, untypedEmptyArrayArg } from "../functions/arrays.ts";
 import { parseDecimalText } from "../functions/decimal_math.ts";
 import { bindRegCast, castFromReg, regKindOf } from "./reg_types.ts";
 import { bindSystemColumn } from "./system_columns.ts";
@@ -674,8 +674,18 @@ function inIntervals(arg: BoundExpr, intervals: Interval[], not: boolean): Bound
   return { kind: "inIntervals", type: T.BOOLEAN, arg, intervals, not };
 }
 
+const PIVOT_IN_REFUSED = new Set(["BOOLEAN", "DECIMAL", "GEOHASH", "LONG128"]);
+
 function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
   const arg = bindExpr(e.expr, ctx);
+  // PIVOT filters its FOR column with QuestDB's `in` function, which has no form for these types
+  // (PivotTest#testPivotSubqueryWithBooleanType, ...Decimal*Type, ...GeoHashType).
+  if (e.pivot && PIVOT_IN_REFUSED.has(arg.type.tag)) {
+    throw new SqlError(
+      `there is no matching operator \`IN\` with the argument type: ${typeName(arg.type)}`,
+      e.pos,
+    );
+  }
   if (!Array.isArray(e.list)) {
     // TimestampQueryTest#testTimestampStringComparisonBetweenInvalidValue: a timestamp is not
     // tested against a subquery's rows.
@@ -945,6 +955,16 @@ function bindCall(e: A.FunctionCall, ctx: BindContext): BoundExpr {
   if (e.filter) throw new SqlError("FILTER is supported only for aggregate functions", e.pos);
   if (e.star) throw new SqlError(`'*' is not allowed in ${name}()`, e.pos);
   const args = e.args.map((a) => bindExpr(a, ctx));
+  const untyped = e.args.findIndex((a) => a.kind === "array" && emptyArrayLiteral(a));
+  if (untyped >= 0) {
+    const msg = untypedEmptyArrayArg(
+      name,
+      untyped,
+      args.map((a, i) => i === untyped ? "ARRAY" : typeName(a.type)),
+    );
+    const at = e.args[untyped] as A.ArrayLiteral;
+    if (msg) throw new SqlError(msg, msg.startsWith("argument") ? at.bracket ?? at.pos : e.pos);
+  }
   return callByName(name, args, e.pos, ctx, e.args.map((a) => a.pos));
 }
 

@@ -25,7 +25,9 @@ export function baseName(item: A.SelectItem, legacy: boolean): string {
       // The function name as written: QuestDB's SqlParser aliases a call by its token text
       // (IPv4Test: `select isOrdered(ip)` is named `isOrdered`).
       // QuestDB's parser rewrites count(DISTINCT x) to count_distinct(x) (IPv4Test#testIPv4CountDistinct).
+      // and string_agg(DISTINCT x, ...) to string_distinct_agg (StringDistinctAggGroupByFunctionFactoryTest).
       if (e.distinct && e.name.toLowerCase() === "count") return "count_distinct";
+      if (e.distinct && e.name.toLowerCase() === "string_agg") return "string_distinct_agg";
       return e.nulls === "ignore" ? `${e.name}_ignore_nulls` : e.name.replace(/^pg_catalog\./i, "");
     }
     // QuestDB's sqllogictest files (run in this mode) select `x::int` from a subquery as `x`.
@@ -39,6 +41,8 @@ export function baseName(item: A.SelectItem, legacy: boolean): string {
     if (e.kind === "binary" && e.op === "||") return "concat";
     // The array constructor is QuestDB's `ARRAY` function (ArrayTest#testSelectLiteral).
     if (e.kind === "array") return "ARRAY";
+    // Array access and slicing is QuestDB's `[]` function (ArrayAccessTest names `a[1]`, `a[2:]` `[]`).
+    if (e.kind === "index") return "[]";
     return "column";
   }
   return exprToText(e).slice(0, COLUMN_ALIAS_LENGTH_MAX).trimEnd();

@@ -170,11 +170,11 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
         }
         return bindExpr(a, inputCtx);
       });
-      const bound: BoundArg[] = args.map((a) => ({
+      const bound: BoundArg[] = args.map((a, i) => ({
         type: a.type,
         constant: isConst(a),
         value: isConst(a) ? a.value : undefined,
-        pos: call.pos,
+        pos: call.args[i]?.pos ?? call.pos,
       }));
       const binding = fn.bind(bound, { distinct: call.distinct, star: call.star });
       if (typeof binding === "string") throw new SqlError(binding, call.pos);

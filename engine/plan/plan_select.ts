@@ -432,11 +432,11 @@ function planAggregation(
       const fn = lookupAggregate(call.name.toLowerCase())!;
       checkAggregateArgs(call, fn);
       const args = call.args.map((a) => bindExpr(a, inputCtx));
-      const bound: BoundArg[] = args.map((a) => ({
+      const bound: BoundArg[] = args.map((a, i) => ({
         type: a.type,
         constant: isConst(a),
         value: isConst(a) ? a.value : undefined,
-        pos: call.pos,
+        pos: call.args[i]?.pos ?? call.pos,
       }));
       const binding = fn.bind(bound, { distinct: call.distinct, star: call.star });
       if (typeof binding === "string") throw new SqlError(binding, call.pos);

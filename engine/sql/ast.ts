@@ -199,6 +199,8 @@ export interface InExpr {
   /** A value list, or a subquery. `ts IN '2024-01'` arrives as a one-element list. */
   list: Expr[] | Query;
   not: boolean;
+  /** Written by PIVOT's rewrite (plan_pivot.ts): QuestDB's `in` function, no BOOLEAN/DECIMAL/GEOHASH/LONG128 form. */
+  pivot?: boolean;
 }
 
 export interface BetweenExpr {
@@ -244,6 +246,8 @@ export interface ArrayLiteral {
   kind: "array";
   pos: number;
   elements: Expr[];
+  /** Where its `[` is: QuestDB places errors about the literal's type there. */
+  bracket?: number;
 }
 
 export interface IndexExpr {
@@ -594,6 +598,8 @@ export interface CreateTableStmt {
   /** true = WAL, false = BYPASS WAL, undefined = default. */
   wal?: boolean;
   dedupKeys?: { name: string; pos: number }[];
+  /** The token after DEDUP, where a non-WAL table is reported. */
+  dedupPos?: number;
   withParams: { name: string; value: Expr; pos: number }[];
   volume?: string;
   ownedBy?: string;

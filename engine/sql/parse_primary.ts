@@ -208,6 +208,8 @@ function parseNameOrCall(p: ParseState): Expr {
       return { kind: "star", pos: first.pos, qualifier: parts.join(".") };
     }
     if (after.kind !== "word" && after.kind !== "quoted") break;
+    // `a.from` names a column only quoted (KeywordAsTableNameTest#testSelectColumn).
+    if (!p.isOp("(", 2)) p.refuseKeyword(after);
     p.next();
     parts.push(p.next().value);
   }
@@ -237,6 +239,9 @@ export function parseCall(p: ParseState, head: { name: string; pos: number }): F
     const distinct = p.acceptWord("distinct");
     if (distinct) call.distinct = true;
     else p.acceptWord("all");
+    // `string_agg(distinct, ',')`: an unquoted column named distinct (StringAggGroupByFunctionFactoryTest
+    // #testDistinctColumnNameNotQuoted fails at the keyword).
+    if (distinct && (p.isOp(",") || p.isOp(")") || p.isOp("::"))) p.refuseKeyword(distinct);
     if (distinct && p.isOp("*") && name.toLowerCase() === "count") {
       throw syntaxError("count(distinct *) is not supported", distinct.pos);
     }
@@ -345,7 +350,7 @@ function parseExists(p: ParseState): Expr {
 function parseArray(p: ParseState, pos: number): ArrayLiteral {
   const open = p.expectOp("[");
   p.enter(open);
-  const node: ArrayLiteral = { kind: "array", pos, elements: [] };
+  const node: ArrayLiteral = { kind: "array", pos, elements: [], bracket: open.pos };
   if (!p.isOp("]")) {
     do {
       node.elements.push(p.isOp("[") ? parseArray(p, p.peek().pos) : parseExpr(p));
