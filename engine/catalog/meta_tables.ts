@@ -171,7 +171,8 @@ function columnRows(m: TableMeta, storage: Storage): Value[][] {
         typeName(col.type),
         // No symbol index is built yet (symbol_index.ts): a declared INDEX is not reported.
         hasBuiltIndex(col),
-        hasBuiltIndex(col) ? col.indexCapacity : 0,
+        // QuestDB's metadata block size, kept whether or not the column is indexed.
+        col.indexCapacity,
         sym ? col.symbolCache : false,
         sym ? col.symbolCapacity : 0,
         sym ? snap.symbols(i).size : 0,

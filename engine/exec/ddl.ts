@@ -15,7 +15,13 @@ import type { Storage, StoredColumn, Table, TableDefinition } from "../storage/a
 import { checkColumnName, checkTableName } from "./names.ts";
 import { batchesToRows } from "./rows_to_write.ts";
 
-export function storedColumn(def: A.ColumnDef, type?: ColumnType): Omit<StoredColumn, "id"> {
+/**
+ * The stored form of a column definition. `added` marks ALTER TABLE ADD COLUMN: QuestDB records
+ * its default index value block size (256) for every added column, and for a SYMBOL column of
+ * CREATE TABLE, indexed or not; other created columns have 0 (table_columns().indexBlockCapacity
+ * in CreateTableDedupTest, KeywordAsTableNameTest#testAlterTable).
+ */
+export function storedColumn(def: A.ColumnDef, type?: ColumnType, added = false): Omit<StoredColumn, "id"> {
   const t = type ?? columnTypeFromSpec(def.type);
   checkColumnName(def.name, def.pos);
   if (def.indexed && t.tag !== "SYMBOL") {
@@ -27,10 +33,19 @@ export function storedColumn(def: A.ColumnDef, type?: ColumnType): Omit<StoredCo
     symbolCapacity: def.symbolCapacity ?? 256,
     symbolCache: def.symbolCache ?? true,
     indexed: def.indexed ?? false,
-    indexCapacity: def.indexCapacity ?? (def.indexed ? 256 : 0),
+    indexCapacity: def.indexCapacity !== undefined
+      ? ceilPow2(def.indexCapacity)
+      : def.indexed || added || t.tag === "SYMBOL"
+      ? 256
+      : 0,
     ...(def.notNull ? { notNull: true } : {}),
     ...(def.parquet && def.parquet.toLowerCase() !== "default" ? { parquet: def.parquet } : {}),
   };
+}
+
+/** QuestDB stores an index value block size rounded up to a power of two (Numbers.ceilPow2). */
+function ceilPow2(n: number): number {
+  return 2 ** Math.ceil(Math.log2(n));
 }
 
 /**
@@ -77,7 +92,7 @@ export function tableDefinition(
       throw new SqlError("indexes are supported only for SYMBOL columns", ix.pos);
     }
     c.indexed = true;
-    c.indexCapacity = ix.capacity ?? 256;
+    c.indexCapacity = ceilPow2(ix.capacity ?? 256);
   }
   let timestampIndex = -1;
   if (s.timestamp) {
@@ -104,11 +119,12 @@ export function tableDefinition(
   const dedupKeys: string[] = [];
   if (s.dedupKeys) {
     if (!wal) {
-      throw new SqlError("deduplication is possible only on WAL tables", s.dedupKeys[0]?.pos ?? s.pos);
+      throw new SqlError("deduplication is possible only on WAL tables", s.dedupPos ?? s.pos);
     }
     for (const k of s.dedupKeys) {
       const c = columns.find((x) => x.name.toLowerCase() === k.name.toLowerCase());
       if (!c) throw new SqlError(`deduplicate key column not found [column=${k.name}]`, k.pos);
+      if (dedupKeys.includes(c.name)) throw new SqlError(`duplicate dedup column [column=${k.name}]`, k.pos);
       refuseArrayDedupKey(c.name, c.type, k.pos);
       dedupKeys.push(c.name);
     }
@@ -435,7 +451,7 @@ export async function alterTable(
   switch (a.kind) {
     case "addColumn": {
       const existing = new Set(t.meta.columns.map((c) => c.name.toLowerCase()));
-      const defs = a.columns.map((c) => storedColumn(c));
+      const defs = a.columns.map((c) => storedColumn(c, undefined, true));
       defs.forEach((d, i) => {
         if (existing.has(d.name.toLowerCase()) && !a.ifNotExists) {
           throw new SqlError(`Duplicate column [name=${d.name}]`, a.columns[i].pos);
@@ -507,18 +523,24 @@ export async function alterTable(
     case "addIndex":
     case "dropIndex":
     case "symbolCache": {
-      const i = columnIndex(t, a.column.name, a.column.pos);
-      if (t.meta.columns[i].type.tag !== "SYMBOL") {
-        throw new SqlError("indexes are supported only for SYMBOL columns", a.column.pos);
+      const i = alterColumnIndex(t, a.column);
+      const c = t.meta.columns[i];
+      if (c.type.tag !== "SYMBOL") {
+        // QuestDB SqlCompilerImpl.alterTableColumnAddIndex / DropIndex / CacheFlag.
+        const what = a.kind === "symbolCache" ? "cache is" : "indexes are";
+        throw new SqlError(
+          `${what} only supported for symbol type [column=${a.column.name}, type=${typeName(c.type)}]`,
+          a.column.pos,
+        );
       }
       await t.alterMeta((m) => {
         const c = m.columns[i];
         if (a.kind === "addIndex") {
           c.indexed = true;
-          c.indexCapacity = a.capacity ?? 256;
+          c.indexCapacity = ceilPow2(a.capacity ?? 256);
         } else if (a.kind === "dropIndex") {
+          // The block size stays in QuestDB's metadata (CreateTableDedupTest#testAddIndexOnDeduplicatedColumn).
           c.indexed = false;
-          c.indexCapacity = 0;
         } else c.symbolCache = a.cache;
       });
       return;
@@ -526,7 +548,7 @@ export async function alterTable(
     case "columnParquet": {
       // Per-column Parquet options (spec/sql.md §26.5): kept in the column's metadata and shown
       // by SHOW CREATE TABLE; `default` alone resets them. No query result depends on them.
-      const i = columnIndex(t, a.column.name, a.column.pos);
+      const i = alterColumnIndex(t, a.column);
       await t.alterMeta((m) => {
         if (a.options.toLowerCase() === "default") delete m.columns[i].parquet;
         else m.columns[i].parquet = a.options;
@@ -536,7 +558,7 @@ export async function alterTable(
     case "columnNotNull": {
       // Metadata only (spec/sql.md §5.3): SET NOT NULL does not scan the rows already stored;
       // later writes are checked. SET NULL drops the constraint.
-      const i = columnIndex(t, a.column.name, a.column.pos);
+      const i = alterColumnIndex(t, a.column);
       await t.alterMeta((m) => {
         const c = m.columns[i];
         if (a.notNull) {
@@ -572,15 +594,22 @@ export async function alterTable(
       return;
     }
     case "dedupEnable": {
-      if (!t.meta.wal) throw new SqlError("deduplication is possible only on WAL tables", a.pos);
+      if (!t.meta.wal) throw new SqlError("deduplication is only supported for WAL tables", s.table.pos);
+      // QuestDB SqlCompilerImpl.alterTableDedupEnable (CreateTableDedupTest): an unknown key and
+      // a list without the designated timestamp are reported at the key, at the list's first token.
       const keys = a.keys.map((k) => {
-        const c = t.meta.columns[columnIndex(t, k.name, k.pos)];
+        const i = t.meta.columns.findIndex((c) => c.name.toLowerCase() === k.name.toLowerCase());
+        if (i < 0) throw new SqlError(`deduplicate key column not found [column=${k.name}]`, k.pos);
+        const c = t.meta.columns[i];
         refuseArrayDedupKey(c.name, c.type, k.pos);
         return c.name;
       });
       const ts = t.meta.columns[t.meta.timestampIndex]?.name;
       if (!keys.some((k) => k.toLowerCase() === ts?.toLowerCase())) {
-        throw new SqlError("deduplicate key list must include dedicated timestamp column", a.pos);
+        throw new SqlError(
+          "deduplicate key list must include dedicated timestamp column",
+          a.keys[0]?.pos ?? a.pos,
+        );
       }
       await t.alterMeta((m) => {
         m.dedupKeys = keys;

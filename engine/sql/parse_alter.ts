@@ -9,7 +9,7 @@ import type { Token } from "./lexer.ts";
 import {
   parquetOptions,
   parseColumnDef,
-  parseNameList,
+  parseDedupKeys,
   parseParams,
   parseTtl,
   partitionFormat,
@@ -118,11 +118,12 @@ function parseAction(p: ParseState): AlterAction {
     return { kind: "renameColumn", pos, from, to: p.anyName("new column name") };
   }
   if (p.acceptWords("alter", "column")) return parseAlterColumn(p, t);
-  if (p.acceptWords("dedup", "disable")) return { kind: "dedupDisable", pos };
-  if (p.acceptWords("dedup", "enable")) {
-    p.expectWord("upsert");
-    p.expectWord("keys");
-    return { kind: "dedupEnable", pos, keys: parseNameList(p) };
+  // DEDUP or DEDUPLICATE, then DISABLE or [ENABLE] UPSERT KEYS (QuestDB SqlCompilerImpl.alterTable).
+  if (p.acceptWord("dedup") || p.acceptWord("deduplicate")) {
+    if (p.atEnd()) throw p.expected("'dedup columns'");
+    if (p.acceptWord("disable")) return { kind: "dedupDisable", pos };
+    p.acceptWord("enable");
+    return { kind: "dedupEnable", pos, keys: parseDedupKeys(p, "deduplicate key ") };
   }
   if (p.acceptWords("set", "param")) return { kind: "setParam", pos, params: parseParams(p) };
   if (p.acceptWords("set", "ttl")) return { kind: "setTtl", pos, ...parseTtl(p) };

@@ -101,6 +101,7 @@ function createTableName(p: ParseState): NamePos {
 
 /** `name type [CAPACITY n] [CACHE | NOCACHE] [INDEX [CAPACITY n]] [[NOT] NULL]`. */
 export function parseColumnDef(p: ParseState, inCreateTable = false): ColumnDef {
+  if (inCreateTable) p.refuseKeyword();
   const name = p.anyName("column name");
   const def: ColumnDef = { name: name.name, pos: name.pos, type: parseType(p, inCreateTable) };
   // CreateTableTest#testCreateTableArrayWithMismatchedBrackets: `arr double]`, `arr double[]]`.
@@ -301,9 +302,11 @@ function parseTableClauses(p: ParseState, stmt: CreateTableStmt): void {
     } else if (p.acceptWord("wal") || p.acceptWords("bypass", "wal")) {
       once("wal", t);
       stmt.wal = t.text.toLowerCase() === "wal";
-    } else if (p.acceptWords("dedup", "upsert", "keys")) {
+    } else if (p.acceptWord("dedup") || p.acceptWord("deduplicate")) {
       once("dedup", t);
-      stmt.dedupKeys = parseNameList(p);
+      // QuestDB reports a non-WAL table at the token after the word (CreateTableDedupTest).
+      stmt.dedupPos = p.peek().pos;
+      stmt.dedupKeys = parseDedupKeys(p, "");
     } else if (p.acceptWord("with")) {
       once("with", t);
       stmt.withParams = parseParams(p);
@@ -363,13 +366,30 @@ export function parseTtl(p: ParseState): { amount: number; unit: string } {
   return { amount, unit: word };
 }
 
-/** `(name, ...)`. */
-export function parseNameList(p: ParseState): NamePos[] {
-  const open = p.expectOp("(");
-  const names: NamePos[] = [];
-  do names.push(p.anyName("column name")); while (p.acceptOp(","));
-  p.closeParen(open);
-  return names;
+/**
+ * `UPSERT KEYS (a, b ...)` after DEDUP / DEDUPLICATE, as QuestDB reads it (SqlParser for CREATE
+ * TABLE, SqlCompilerImpl.alterTableDedupEnable for ALTER; CreateTableDedupTest): a missing word
+ * is an error at the token in its place, the list's absence just past that token, commas between
+ * keys are optional, a key that is not a name is "literal expected" and an unclosed list
+ * "')' expected" at the end. `what` prefixes the missing-list message ("deduplicate key " for ALTER).
+ */
+export function parseDedupKeys(p: ParseState, what: string): NamePos[] {
+  if (!p.acceptWord("upsert")) throw syntaxError("expected 'upsert'", p.peek().pos);
+  if (!p.acceptWord("keys")) throw syntaxError("expected 'keys'", p.peek().pos);
+  if (!p.acceptOp("(")) {
+    const t = p.peek();
+    throw syntaxError(`${what}column list expected`, t.kind === "eof" ? t.pos : t.end);
+  }
+  const keys: NamePos[] = [];
+  while (!p.acceptOp(")")) {
+    const t = p.peek();
+    if (t.kind === "eof") throw syntaxError("')' expected", t.pos);
+    if (t.kind !== "word" && t.kind !== "quoted") throw syntaxError("literal expected", t.pos);
+    p.next();
+    keys.push({ name: t.value, pos: t.pos });
+    p.acceptOp(",");
+  }
+  return keys;
 }
 
 /** `name = value [, ...]` for WITH and SET PARAM. */

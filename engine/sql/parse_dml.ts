@@ -30,8 +30,12 @@ export function parseInsert(p: ParseState, prefix?: WithPrefix): InsertStmt {
   const stmt: InsertStmt = { kind: "insert", pos: pos ?? kw.pos, with: ctes, table: p.tableName() };
   if (p.isOp("(") && !p.isWord("select", 1) && !p.isWord("with", 1)) {
     const open = p.next();
+    p.refuseKeyword();
     stmt.columns = [p.anyName("column name")];
-    while (p.acceptOp(",")) stmt.columns.push(p.anyName("column name"));
+    while (p.acceptOp(",")) {
+      p.refuseKeyword();
+      stmt.columns.push(p.anyName("column name"));
+    }
     p.closeParen(open);
   }
   if (p.acceptWord("values")) stmt.values = parseRows(p, stmt);
@@ -116,7 +120,7 @@ export function parseUpdate(p: ParseState, prefix?: WithPrefix): UpdateStmt {
   const pos = prefix?.pos;
   const table = p.tableName();
   const stmt: UpdateStmt = { kind: "update", pos: pos ?? kw.pos, with: ctes, table, set: [] };
-  stmt.alias = readAlias(p);
+  stmt.alias = readAlias(p, true);
   if (stmt.alias === undefined) delete stmt.alias;
   p.expectWord("set");
   stmt.set = parseAssignments(p);
@@ -160,9 +164,15 @@ export function parseDelete(p: ParseState): DeleteStmt {
   return stmt;
 }
 
-function readAlias(p: ParseState): string | undefined {
-  if (p.acceptWord("as")) return p.anyName("alias").name;
+function readAlias(p: ParseState, update = false): string | undefined {
+  if (p.acceptWord("as")) {
+    if (update) p.refuseKeyword();
+    return p.anyName("alias").name;
+  }
   const t = p.peek();
+  // UPDATE: any word but SET here is the alias, and a keyword must be quoted
+  // (KeywordAsTableNameTest#testUpdate). DELETE (ours) keeps its WHERE.
+  if (update && t.kind === "word" && t.text.toLowerCase() !== "set") p.refuseKeyword(t);
   if (t.kind === "quoted" || (t.kind === "word" && !SOURCE_ALIAS_STOP.has(t.text.toLowerCase()))) {
     p.next();
     return t.value;

@@ -15,6 +15,7 @@ import { parseDeclareVars } from "./parse_misc.ts";
 import { substituteNested } from "./declare_vars.ts";
 import { seriesItemAsSource } from "./pg_select_series.ts";
 import type { ParseState } from "./parse_state.ts";
+import { atPivot } from "./parse_pivot.ts";
 
 /** A WITH already read by the caller, and where the statement (the WITH) starts. */
 export interface WithPrefix {
@@ -155,6 +156,18 @@ export function parseSelectCore(p: ParseState): SelectCore {
     // QuestDB's pivot tests write both `test PIVOT (...)` and `FROM Cities PIVOT (...)`.
     p.acceptWord("from");
     core.from = parseFromClause(p);
+    parseSelectClauses(p, core);
+    // `t WHERE cond PIVOT (...)`: the filtered source is what is pivoted (PivotTest#testPivotWithWhere).
+    if (core.where && atPivot(p)) {
+      const filtered: Query = { kind: "query", pos: core.pos, with: [], body: core, orderBy: [] };
+      const source = parseSourceTail(p, { kind: "subquerySource", pos: core.pos, query: filtered });
+      const outer: SelectCore = { kind: "select", pos: core.pos, distinct: false, windows: [] };
+      outer.from = { first: source, joins: [] };
+      parseSelectClauses(p, outer);
+      return outer;
+    }
+    seriesItemAsSource(core);
+    return core;
   }
   parseSelectClauses(p, core);
   seriesItemAsSource(core);
@@ -192,6 +205,7 @@ function readAlias(p: ParseState, item: SelectItem): void {
   if (p.acceptWord("as")) {
     const a = p.peek();
     if (a.kind !== "word" && a.kind !== "quoted" && a.kind !== "string") throw p.expected("alias");
+    p.refuseKeyword(a);
     p.next();
     item.alias = a.value;
     // QuestDB places a duplicate alias at its AS (SqlParserTest#testCreateAsSelectDuplicateColumnNonAscii).
@@ -214,7 +228,7 @@ function readAlias(p: ParseState, item: SelectItem): void {
 }
 
 /** LIMIT forms of spec/sql.md §7.8: `n`, `-n`, `a, b`, `a,`, `, b`, and `n OFFSET m`. */
-function parseLimit(p: ParseState): Limit {
+export function parseLimit(p: ParseState): Limit {
   const kw = p.next();
   const limit: Limit = { pos: kw.pos, comma: false };
   if (p.acceptOp(",")) {

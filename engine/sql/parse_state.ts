@@ -5,7 +5,7 @@
  */
 import { SqlError, syntaxError } from "../base/errors.ts";
 import { NESTING_DEPTH_MAX } from "../base/limits.ts";
-import { RESERVED } from "./keywords.ts";
+import { QUOTE_REQUIRED, RESERVED } from "./keywords.ts";
 import type { Token } from "./lexer.ts";
 
 /** A name read from the text with where it was. */
@@ -144,6 +144,19 @@ export class ParseState {
     return t.kind === "quoted" || (t.kind === "word" && !RESERVED.has(t.text.toLowerCase()));
   }
 
+  /**
+   * Refuses an unquoted QuestDB keyword where a table name, a new column's name or an AS alias
+   * stands (QUOTE_REQUIRED; KeywordAsTableNameTest): `alter table table ...` fails at `table`.
+   */
+  refuseKeyword(t: Token = this.peek()): void {
+    if (t.kind === "word" && QUOTE_REQUIRED.has(t.text.toLowerCase())) {
+      throw syntaxError(
+        `table and column names that are SQL keywords have to be enclosed in double quotes, such as "${t.text}"`,
+        t.pos,
+      );
+    }
+  }
+
   /** Reads a column-like name (unquoted non-reserved word or quoted identifier). */
   name(what: string): NamePos {
     if (!this.atName()) throw this.expected(what);
@@ -169,6 +182,7 @@ export class ParseState {
       this.next();
       return { name: t.value, pos: t.pos };
     }
+    this.refuseKeyword();
     let name = this.name(what).name;
     while (this.isOp(".") && (this.peek(1).kind === "word" || this.peek(1).kind === "quoted")) {
       this.next();

@@ -14,7 +14,7 @@ import type {
   Source,
 } from "./ast.ts";
 import { SOURCE_ALIAS_STOP } from "./keywords.ts";
-import { exprToSql as x, identToText, orderItemsToText, windowToText } from "./printer.ts";
+import { exprToSql as x, identToText, nameToText, orderItemsToText, windowToText } from "./printer.ts";
 import { showToText } from "./print_statement.ts";
 import { pivotToText } from "./print_pivot.ts";
 
@@ -55,7 +55,7 @@ function selectToText(s: SelectCore): string {
     else if (s.distinct) head += " DISTINCT";
     const items = s.items.map((
       i,
-    ) => (i.alias === undefined ? x(i.expr) : `${x(i.expr)} AS ${identToText(i.alias)}`));
+    ) => (i.alias === undefined ? x(i.expr) : `${x(i.expr)} AS ${nameToText(i.alias)}`));
     parts.push(`${head} ${items.join(", ")}`);
     if (s.from) parts.push(`FROM ${fromToText(s.from)}`);
   } else if (s.from) {
@@ -138,14 +138,14 @@ function sourceToText(s: Source): string {
 
 /** ` t`, or ` AS left` when the alias would read as a keyword after a source. */
 export function aliasToText(alias: string): string {
-  const text = identToText(alias);
+  const text = nameToText(alias);
   return text === alias && SOURCE_ALIAS_STOP.has(alias.toLowerCase()) ? ` AS ${text}` : ` ${text}`;
 }
 
 /** A table name: dotted parts bare when each part can be, else the whole name quoted. */
 export function tableNameToText(name: string): string {
   const parts = name.split(".");
-  if (parts.every((p) => identToText(p) === p)) return name;
+  if (parts.every((p) => nameToText(p) === p)) return name;
   return `"${name.replaceAll('"', '""')}"`;
 }
 
@@ -179,7 +179,7 @@ function fillToText(f: FillOption): string {
   }
 }
 
-function limitToText(l: Limit): string {
+export function limitToText(l: Limit): string {
   let text = "LIMIT ";
   if (l.comma) text += `${l.lo ? x(l.lo) : ""}, ${l.hi ? x(l.hi) : ""}`.trim();
   else text += l.lo ? x(l.lo) : "";

@@ -3,7 +3,7 @@
  * handy in logs). Formatting is plain: one line, upper-case clause keywords.
  */
 import type { AlterAction, ColumnDef, CreateTableStmt, Cte, ShowStmt, Statement } from "./ast.ts";
-import { exprToSql as x, identToText, quoteString } from "./printer.ts";
+import { exprToSql as x, nameToText, quoteString } from "./printer.ts";
 import { aliasToText, fromToText, queryToText, tableNameToText as tn } from "./print_query.ts";
 
 /** SQL text of a statement that parses back to the same tree (positions aside). */
@@ -24,20 +24,20 @@ export function statementToText(s: Statement): string {
       return `ALTER TABLE ${tn(s.table.name)} ${alterActionToText(s.action)}`;
     case "insert": {
       let text = `${withToText(s.with)}INSERT INTO ${tn(s.table.name)}`;
-      if (s.columns) text += ` (${s.columns.map((c) => identToText(c.name)).join(", ")})`;
+      if (s.columns) text += ` (${s.columns.map((c) => nameToText(c.name)).join(", ")})`;
       if (s.values) text += ` VALUES ${s.values.map((r) => `(${r.map(x).join(", ")})`).join(", ")}`;
       if (s.query) text += ` ${queryToText(s.query)}`;
       if (s.onConflict) {
         const c = s.onConflict;
         text += " ON CONFLICT";
-        if (c.target.length > 0) text += ` (${c.target.map((t) => identToText(t.name)).join(", ")})`;
+        if (c.target.length > 0) text += ` (${c.target.map((t) => nameToText(t.name)).join(", ")})`;
         text += c.action === "nothing" ? " DO NOTHING" : ` DO UPDATE SET ${assignments(c.set)}`;
       }
       if (s.returning) {
         text += ` RETURNING ${
           s.returning.map((
             i,
-          ) => (i.alias === undefined ? x(i.expr) : `${x(i.expr)} AS ${identToText(i.alias)}`)).join(", ")
+          ) => (i.alias === undefined ? x(i.expr) : `${x(i.expr)} AS ${nameToText(i.alias)}`)).join(", ")
         }`;
       }
       return text;
@@ -66,17 +66,14 @@ export function statementToText(s: Statement): string {
       return noopToText(s);
     case "copy": {
       let text = `COPY ${s.query ? `(${queryToText(s.query)})` : tn(s.table!.name)}`;
-      if (s.columns) text += ` (${s.columns.map((c) => identToText(c.name)).join(", ")})`;
+      if (s.columns) text += ` (${s.columns.map((c) => nameToText(c.name)).join(", ")})`;
       text += ` ${s.direction.toUpperCase()} ${
         typeof s.target === "string" ? s.target.toUpperCase() : quoteString(s.target.file)
       }`;
       if (s.options.length > 0) {
         const opts = s.options.map((
           o,
-        ) => (o.value === undefined
-          ? identToText(o.name)
-          : `${identToText(o.name)} ${quoteString(o.value)}`)
-        );
+        ) => (o.value === undefined ? nameToText(o.name) : `${nameToText(o.name)} ${quoteString(o.value)}`));
         text += ` WITH (${opts.join(", ")})`;
       }
       return text;
@@ -96,11 +93,11 @@ export function statementToText(s: Statement): string {
 
 function withToText(ctes: Cte[]): string {
   if (ctes.length === 0) return "";
-  return `WITH ${ctes.map((c) => `${identToText(c.name)} AS (${queryToText(c.query)})`).join(", ")} `;
+  return `WITH ${ctes.map((c) => `${nameToText(c.name)} AS (${queryToText(c.query)})`).join(", ")} `;
 }
 
 function assignments(set: { column: string; expr: Parameters<typeof x>[0] }[]): string {
-  return set.map((a) => `${identToText(a.column)} = ${x(a.expr)}`).join(", ");
+  return set.map((a) => `${nameToText(a.column)} = ${x(a.expr)}`).join(", ");
 }
 
 function createTableToText(s: CreateTableStmt): string {
@@ -111,17 +108,17 @@ function createTableToText(s: CreateTableStmt): string {
   for (const c of s.casts) {
     const capacity = c.symbolCapacity !== undefined ? ` CAPACITY ${c.symbolCapacity}` : "";
     const cache = c.symbolCache === undefined ? "" : c.symbolCache ? " CACHE" : " NOCACHE";
-    text += `, CAST(${identToText(c.column)} AS ${c.type.text}${capacity}${cache})`;
+    text += `, CAST(${nameToText(c.column)} AS ${c.type.text}${capacity}${cache})`;
   }
   for (const i of s.indexes) {
-    text += `, INDEX(${identToText(i.column)}${i.capacity !== undefined ? ` CAPACITY ${i.capacity}` : ""})`;
+    text += `, INDEX(${nameToText(i.column)}${i.capacity !== undefined ? ` CAPACITY ${i.capacity}` : ""})`;
   }
-  if (s.timestamp) text += ` TIMESTAMP(${identToText(s.timestamp.name)})`;
+  if (s.timestamp) text += ` TIMESTAMP(${nameToText(s.timestamp.name)})`;
   if (s.partitionBy) text += ` PARTITION BY ${s.partitionBy.unit}`;
   if (s.ttl) text += ` TTL ${s.ttl.amount} ${s.ttl.unit}`;
   if (s.format) text += ` FORMAT ${s.format.value.toUpperCase()}`;
   if (s.wal !== undefined) text += s.wal ? " WAL" : " BYPASS WAL";
-  if (s.dedupKeys) text += ` DEDUP UPSERT KEYS(${s.dedupKeys.map((k) => identToText(k.name)).join(", ")})`;
+  if (s.dedupKeys) text += ` DEDUP UPSERT KEYS(${s.dedupKeys.map((k) => nameToText(k.name)).join(", ")})`;
   if (s.withParams.length > 0) text += ` WITH ${params(s.withParams)}`;
   if (s.volume !== undefined) text += ` IN VOLUME ${tn(s.volume)}`;
   if (s.ownedBy !== undefined) text += ` OWNED BY ${tn(s.ownedBy)}`;
@@ -129,11 +126,11 @@ function createTableToText(s: CreateTableStmt): string {
 }
 
 function params(list: { name: string; value: Parameters<typeof x>[0] }[]): string {
-  return list.map((p) => `${identToText(p.name)} = ${x(p.value)}`).join(", ");
+  return list.map((p) => `${nameToText(p.name)} = ${x(p.value)}`).join(", ");
 }
 
 function columnDefToText(c: ColumnDef): string {
-  return `${identToText(c.name)} ${c.type.text}${columnOptions(c)}`;
+  return `${nameToText(c.name)} ${c.type.text}${columnOptions(c)}`;
 }
 
 function columnOptions(c: ColumnDef): string {
@@ -147,7 +144,7 @@ function columnOptions(c: ColumnDef): string {
 }
 
 function alterActionToText(a: AlterAction): string {
-  const names = (list: { name: string }[]) => list.map((n) => identToText(n.name)).join(", ");
+  const names = (list: { name: string }[]) => list.map((n) => nameToText(n.name)).join(", ");
   const partitions = (list: { name: string }[]) => list.map((n) => quoteString(n.name)).join(", ");
   switch (a.kind) {
     case "addColumn":
@@ -157,21 +154,21 @@ function alterActionToText(a: AlterAction): string {
     case "dropColumn":
       return `DROP COLUMN ${names(a.names)}`;
     case "renameColumn":
-      return `RENAME COLUMN ${identToText(a.from.name)} TO ${identToText(a.to.name)}`;
+      return `RENAME COLUMN ${nameToText(a.from.name)} TO ${nameToText(a.to.name)}`;
     case "alterColumnType":
-      return `ALTER COLUMN ${identToText(a.column.name)} TYPE ${a.def.type.text}${columnOptions(a.def)}`;
+      return `ALTER COLUMN ${nameToText(a.column.name)} TYPE ${a.def.type.text}${columnOptions(a.def)}`;
     case "addIndex":
-      return `ALTER COLUMN ${identToText(a.column.name)} ADD INDEX${
+      return `ALTER COLUMN ${nameToText(a.column.name)} ADD INDEX${
         a.capacity !== undefined ? ` CAPACITY ${a.capacity}` : ""
       }`;
     case "dropIndex":
-      return `ALTER COLUMN ${identToText(a.column.name)} DROP INDEX`;
+      return `ALTER COLUMN ${nameToText(a.column.name)} DROP INDEX`;
     case "symbolCache":
-      return `ALTER COLUMN ${identToText(a.column.name)} ${a.cache ? "CACHE" : "NOCACHE"}`;
+      return `ALTER COLUMN ${nameToText(a.column.name)} ${a.cache ? "CACHE" : "NOCACHE"}`;
     case "columnNotNull":
-      return `ALTER COLUMN ${identToText(a.column.name)} SET ${a.notNull ? "NOT NULL" : "NULL"}`;
+      return `ALTER COLUMN ${nameToText(a.column.name)} SET ${a.notNull ? "NOT NULL" : "NULL"}`;
     case "columnParquet":
-      return `ALTER COLUMN ${identToText(a.column.name)} SET PARQUET(${a.options})`;
+      return `ALTER COLUMN ${nameToText(a.column.name)} SET PARQUET(${a.options})`;
     case "dropPartition":
       return a.where
         ? `DROP PARTITION WHERE ${x(a.where)}`
@@ -211,7 +208,7 @@ function alterActionToText(a: AlterAction): string {
     case "squashPartitions":
       return "SQUASH PARTITIONS";
     case "symbolCapacity":
-      return `ALTER COLUMN ${identToText(a.column.name)} SYMBOL CAPACITY ${a.capacity.value}`;
+      return `ALTER COLUMN ${nameToText(a.column.name)} SYMBOL CAPACITY ${a.capacity.value}`;
     case "unsupported":
       return a.what;
     case "invalid":
@@ -251,7 +248,7 @@ export function showToText(s: ShowStmt): string {
 function noopToText(s: Statement & { kind: "noop" }): string {
   switch (s.what) {
     case "set": {
-      const name = /^[a-z_][a-z0-9_.]*$/.test(s.name ?? "") ? s.name! : identToText(s.name ?? "");
+      const name = /^[a-z_][a-z0-9_.]*$/.test(s.name ?? "") ? s.name! : nameToText(s.name ?? "");
       return s.value === undefined ? `SET ${name}` : `SET ${name} = ${quoteString(s.value)}`;
     }
     case "discard":
@@ -260,9 +257,9 @@ function noopToText(s: Statement & { kind: "noop" }): string {
     case "close":
     case "savepoint":
     case "release":
-      return `${s.what.toUpperCase()} ${identToText(s.name ?? "")}`;
+      return `${s.what.toUpperCase()} ${nameToText(s.name ?? "")}`;
     case "rollbackTo":
-      return `ROLLBACK TO SAVEPOINT ${identToText(s.name ?? "")}`;
+      return `ROLLBACK TO SAVEPOINT ${nameToText(s.name ?? "")}`;
     default:
       return s.what.toUpperCase();
   }

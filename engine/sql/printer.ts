@@ -6,7 +6,7 @@
  * tree records (CAST vs `::`, `||`) so that printing and parsing again gives the same tree.
  */
 import type { Expr, FrameBound, FunctionCall, WindowSpec } from "./ast.ts";
-import { RESERVED } from "./keywords.ts";
+import { QUOTE_REQUIRED, RESERVED } from "./keywords.ts";
 import { BINARY_PREC, exprPrec, PREC } from "./precedence.ts";
 import { queryToText } from "./print_query.ts";
 
@@ -51,6 +51,14 @@ export function exprToSql(e: Expr): string {
 }
 
 /** A name as it must be written to read back: bare when it can be, else "double quoted". */
+/**
+ * A table name, a defined column's name or an alias: also quoted when it is one of QuestDB's
+ * keywords, which the parser refuses bare there (keywords.ts QUOTE_REQUIRED).
+ */
+export function nameToText(name: string): string {
+  return QUOTE_REQUIRED.has(name.toLowerCase()) ? `"${name.replaceAll('"', '""')}"` : identToText(name);
+}
+
 export function identToText(name: string): string {
   const plain = /^[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*$/.test(name) && !/\s/.test(name);
   if (plain && !QUOTE_WORDS.has(name.toLowerCase())) return name;

@@ -261,8 +261,8 @@ export const CORPUS: string[] = [
   "ASSUME SERVICE ACCOUNT svc",
   "EXIT SERVICE ACCOUNT svc",
   // names that only read back when quoted or after AS
-  'SELECT 1 AS from, "select"."where" FROM "select" AS left JOIN "a.b" AS lt ON ("order")',
-  'UPDATE t AS set SET "group" = 1',
+  'SELECT 1 AS "from", "select"."where" FROM "select" AS left JOIN "a.b" AS lt ON ("order")',
+  'UPDATE t AS "set" SET "group" = 1',
   "DELETE FROM t AS where",
   'WITH "union" AS (SELECT 1) SELECT * FROM "union" WINDOW "from" AS (ORDER BY x)',
 ];
