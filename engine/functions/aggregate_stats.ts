@@ -216,7 +216,11 @@ function haversineKm(lat1: number, lon1: number, lat2: number, lon2: number): nu
   return EARTH_RADIUS_KM * 2 * Math.atan2(Math.sqrt(a), Math.sqrt(1 - a));
 }
 
-/** haversine_dist_deg(lat, lon, ts): total distance along the points in scan order; NULL for < 2 points. */
+/**
+ * haversine_dist_deg(lat, lon, ts): total distance along the points in scan order; 0.0 with fewer
+ * than two points, all-NULL input included (HaversineDistDegreeGroupByFunctionFactoryTest#testAllNull:
+ * QuestDB's function starts every group at distance 0).
+ */
 function haversineDist(): Accumulator {
   let prevLat = 0, prevLon = 0, points = 0, total = 0;
   return {
@@ -228,7 +232,7 @@ function haversineDist(): Accumulator {
       prevLon = lon;
       points++;
     },
-    result: () => (points < 2 ? null : finite(total)),
+    result: () => finite(total),
   };
 }
 

@@ -275,7 +275,7 @@ export class DoubleAgg {
         return finite(span === 0 ? this.#e[g] / n : this.#d[g] / span);
       }
       case "haversine_dist_deg":
-        return n < 2 ? null : finite(this.#c[g]);
+        return finite(this.#c[g]);
       default: {
         const m2 = b, m3 = this.#c[g], m4 = this.#d[g];
         if (n === 0 || m2 === 0) return null;
