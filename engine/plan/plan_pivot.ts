@@ -7,13 +7,13 @@
  *       SELECT g, f, agg a FROM src WHERE f IN (v1, v2) GROUP BY g, f) GROUP BY g
  *
  * The inner GROUP BY computes every aggregate once per (group, pivot value); the outer one
- * spreads those rows into columns. UNPIVOT is a UNION ALL of one SELECT per listed column.
+ * spreads those rows into columns. UNPIVOT crosses its input with a counter over the listed columns.
  * IN (SELECT ...) lists have been replaced by their values before planning (pivot_lists.ts).
  */
 import { SqlError } from "../base/errors.ts";
 import type * as A from "../sql/ast.ts";
 import type { PivotClause, UnpivotClause } from "../sql/ast_pivot.ts";
-import { someExpr } from "../sql/expr_walk.ts";
+import { mapChildExprs, someExpr } from "../sql/expr_walk.ts";
 import { exprToText } from "../sql/printer.ts";
 import { isAggregateCall } from "./bind_expr.ts";
 import type { PlanContext } from "./plan_context.ts";
@@ -31,6 +31,7 @@ export function planPivotSource(src: A.SubquerySource, pc: PlanContext): PlanNod
 
 const F = "__pivot_for_";
 const A_ = "__pivot_agg_";
+const K = "__unpivot_k";
 
 function col(name: string, pos: number): A.ColumnRef {
   return { kind: "column", pos, name };
@@ -74,6 +75,15 @@ function valueName(v: { expr: A.Expr; alias?: string }): string {
   return exprToText(e);
 }
 
+/** An aggregate as QuestDB's pivot names it: its text, `count(*)` read as `count()` (PivotTest#testPivotWithCount). */
+function aggregateText(e: A.Expr): string {
+  const noStar = (x: A.Expr): A.Expr => {
+    const y = mapChildExprs(x, noStar);
+    return y.kind === "call" && y.star ? { ...y, star: false, args: [] } : y;
+  };
+  return exprToText(noStar(e));
+}
+
 function isCount(e: A.Expr): boolean {
   return e.kind === "call" && e.over === undefined && e.name.toLowerCase() === "count";
 }
@@ -98,7 +108,7 @@ function pivotQuery(inner: A.Query, pv: PivotClause): A.Query {
     if (f.query) throw new SqlError("PIVOT IN (SELECT ...) is known only when the query runs", f.query.pos);
   }
   for (const g of pv.groupBy) {
-    if (g.kind === "literal") throw new SqlError("positional GROUP BY is not supported in PIVOT", g.pos);
+    if (g.kind === "literal") throw new SqlError("cannot use positional group by inside `PIVOT`", g.pos);
   }
   // Every combination of the FOR values, in order: the first FOR varies slowest.
   let combos: { values: A.Expr[]; name: string }[] = [{ values: [], name: "" }];
@@ -146,6 +156,7 @@ function pivotQuery(inner: A.Query, pv: PivotClause): A.Query {
       expr: f.expr,
       list: (f.values ?? []).map((v) => v.expr),
       not: false,
+      pivot: true,
     };
     where = where ? and(where, cond) : cond;
   }
@@ -172,7 +183,7 @@ function pivotQuery(inner: A.Query, pv: PivotClause): A.Query {
       let name = a.alias !== undefined
         ? `${c.name}_${a.alias}`
         : multi
-        ? `${c.name}_${exprToText(a.expr)}`
+        ? `${c.name}_${aggregateText(a.expr)}`
         : c.name;
       if (used.has(name.toLowerCase())) {
         let k = 2;
@@ -186,12 +197,15 @@ function pivotQuery(inner: A.Query, pv: PivotClause): A.Query {
       items.push({ expr: isCount(a.expr) ? call("coalesce", [picked, zero], pos) : picked, alias: name });
     });
   }
-  return selectQuery({
+  const pivoted = selectQuery({
     pos,
     items,
     from: source(grouped, pos),
     groupBy: groupNames.length ? groupNames.map((n) => col(n, pos)) : undefined,
   });
+  if (pv.orderBy) pivoted.orderBy = pv.orderBy;
+  if (pv.limit) pivoted.limit = pv.limit;
+  return pivoted;
 }
 
 function unpivotQuery(inner: A.Query, up: UnpivotClause, pc: PlanContext): A.Query {
@@ -205,23 +219,55 @@ function unpivotQuery(inner: A.Query, up: UnpivotClause, pc: PlanContext): A.Que
     listed.add(i);
   }
   const kept = names.filter((_, i) => !listed.has(i));
-  let body: A.QueryBody | undefined;
-  for (const c of up.columns) {
-    const items: A.SelectItem[] = kept.map((n) => ({ expr: col(n, pos), alias: n }));
-    const label: A.Literal = {
-      kind: "literal",
-      pos: c.pos,
-      type: "string",
-      value: c.alias ?? c.name,
-      text: `'${c.alias ?? c.name}'`,
-    };
-    items.push({ expr: label, alias: up.nameColumn });
-    items.push({ expr: col(c.name, c.pos), alias: up.valueColumn });
-    const where: A.Expr | undefined = up.includeNulls
-      ? undefined
-      : { kind: "isNull", pos: c.pos, expr: col(c.name, c.pos), not: true };
-    const branch = selectQuery({ pos, items, from: source(inner, pos), where }).body;
-    body = body ? { kind: "setop", pos, op: "union", all: true, left: body, right: branch } : branch;
-  }
-  return { kind: "query", pos, with: [], body: body!, orderBy: [] };
+  // Each input row spreads into one row per listed column, in list order (QuestDB's Unpivot
+  // cursor; UnpivotTest#testBasicUnpivot): the input crossed with a counter 0..n-1, the counter
+  // picking the column's name and value.
+  const int = (n: number): A.Literal => ({ kind: "literal", pos, type: "int", value: n, text: String(n) });
+  const counter = selectQuery({
+    pos,
+    items: [{ expr: { kind: "binary", pos, op: "-", left: col("x", pos), right: int(1) }, alias: K }],
+    from: {
+      first: { kind: "functionSource", pos, call: call("long_sequence", [int(up.columns.length)], pos) },
+      joins: [],
+    },
+  });
+  const pick = (value: (c: UnpivotClause["columns"][number]) => A.Expr): A.CaseExpr => ({
+    kind: "case",
+    pos,
+    whens: up.columns.map((c, i) => ({
+      when: { kind: "binary", pos, op: "=", left: col(K, pos), right: int(i) },
+      then: value(c),
+    })),
+  });
+  const items: A.SelectItem[] = kept.map((n) => ({ expr: col(n, pos), alias: n }));
+  items.push({
+    // The column's own name, not as the list writes it (UnpivotTest#testBasicUnpivot: `jan` is `Jan`).
+    expr: pick((c) => {
+      const label = c.alias ?? names.find((n) => n.toLowerCase() === c.name.toLowerCase())!;
+      return {
+        kind: "literal",
+        pos: c.pos,
+        type: "string",
+        value: label,
+        text: `'${label.replaceAll("'", "''")}'`,
+      };
+    }),
+    alias: up.nameColumn,
+  });
+  items.push({ expr: pick((c) => col(c.name, c.pos)), alias: up.valueColumn });
+  const spread = selectQuery({
+    pos,
+    items,
+    from: {
+      first: { kind: "subquerySource", pos, query: inner },
+      joins: [{ kind: "cross", pos, source: { kind: "subquerySource", pos, query: counter } }],
+    },
+  });
+  if (up.includeNulls) return spread;
+  return selectQuery({
+    pos,
+    items: [...kept, up.nameColumn, up.valueColumn].map((n) => ({ expr: col(n, pos), alias: n })),
+    from: source(spread, pos),
+    where: { kind: "isNull", pos, expr: col(up.valueColumn, pos), not: true },
+  });
 }

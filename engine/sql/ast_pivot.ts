@@ -3,14 +3,17 @@
  * they hang on the SubquerySource that carries the source they reshape, so every walker that
  * visits subqueries still reaches the source; plan_pivot.ts rewrites them into plain queries.
  */
-import type { Expr, Query } from "./ast.ts";
+import type { Expr, Limit, OrderItem, Query } from "./ast.ts";
 
-/** `PIVOT (aggregates FOR expr IN (...) [expr IN (...)]... [GROUP BY ...])`. */
+/** `PIVOT (aggregates FOR expr IN (...) [expr IN (...)]... [GROUP BY ...] [ORDER BY ...] [LIMIT ...])`. */
 export interface PivotClause {
   pos: number;
   aggregates: PivotAggregate[];
   fors: PivotFor[];
   groupBy: Expr[];
+  /** ORDER BY and LIMIT written inside the parentheses apply to the pivoted rows (UnpivotTest). */
+  orderBy?: OrderItem[];
+  limit?: Limit;
 }
 
 export interface PivotAggregate {

@@ -7,8 +7,8 @@ import { SqlError } from "../base/errors.ts";
 import type { Query, Source, SubquerySource } from "./ast.ts";
 import type { PivotAggregate, PivotClause, PivotFor, PivotValue, UnpivotClause } from "./ast_pivot.ts";
 import { PREC } from "./precedence.ts";
-import { parseExpr, parseExprList } from "./parse_expr.ts";
-import { parseQuery } from "./parse_query.ts";
+import { parseExpr, parseExprList, parseOrderItems } from "./parse_expr.ts";
+import { parseLimit, parseQuery } from "./parse_query.ts";
 import type { ParseState } from "./parse_state.ts";
 
 /** Whether PIVOT/UNPIVOT with its parenthesis (or NULLS option) starts here. */
@@ -54,11 +54,14 @@ function parsePivot(p: ParseState, pos: number): PivotClause {
   do {
     fors.push(parseFor(p));
     p.acceptWord("for");
-  } while (!p.isOp(")") && !p.isWord("group") && !p.atEnd());
+  } while (!p.isOp(")") && !p.isWord("group") && !p.isWord("order") && !p.isWord("limit") && !p.atEnd());
   let groupBy: PivotClause["groupBy"] = [];
   if (p.acceptWords("group", "by")) groupBy = parseExprList(p);
+  const clause: PivotClause = { pos, aggregates, fors, groupBy };
+  if (p.acceptWords("order", "by")) clause.orderBy = parseOrderItems(p);
+  if (p.isWord("limit")) clause.limit = parseLimit(p);
   p.closeParen(open);
-  return { pos, aggregates, fors, groupBy };
+  return clause;
 }
 
 function parseFor(p: ParseState): PivotFor {
@@ -122,7 +125,12 @@ function parseUnpivot(p: ParseState, pos: number): UnpivotClause {
   const listOpen = p.expectOp("(");
   const columns: UnpivotClause["columns"] = [];
   do {
-    const c = p.anyName("column name");
+    // A pivoted column is named by a number or text too: `UNPIVOT (v FOR year IN (2000, 2010))`,
+    // `... FOR symbol IN ('BTC-USD')` (UnpivotTest#testPivotUnpivotRoundTripCities, ...Trades).
+    const t = p.peek();
+    const c = t.kind === "number" || t.kind === "string"
+      ? (p.next(), { name: t.kind === "number" ? t.text : t.value, pos: t.pos })
+      : p.anyName("column name");
     const alias = readAlias(p, []);
     columns.push(alias === undefined ? c : { ...c, alias });
   } while (p.acceptOp(","));

@@ -1,7 +1,7 @@
 /** SQL text of a PIVOT / UNPIVOT source (ast_pivot.ts), parsing back to the same tree. */
 import type { Source, SubquerySource } from "./ast.ts";
-import { queryToText } from "./print_query.ts";
-import { exprToSql as x, identToText, quoteString } from "./printer.ts";
+import { limitToText, queryToText } from "./print_query.ts";
+import { exprToSql as x, identToText, orderItemsToText, quoteString } from "./printer.ts";
 
 /** `source PIVOT (...)`: the source is the one the parser wrapped in `SELECT * FROM source`. */
 export function pivotToText(s: SubquerySource, sourceToText: (s: Source) => string): string {
@@ -23,7 +23,9 @@ export function pivotToText(s: SubquerySource, sourceToText: (s: Source) => stri
       return `${x(f.expr)} IN (${list})`;
     }).join(" ");
     const group = pv.groupBy.length ? ` GROUP BY ${pv.groupBy.map(x).join(", ")}` : "";
-    return `${inner} PIVOT (${aggs} FOR ${fors}${group})`;
+    const order = pv.orderBy ? ` ORDER BY ${orderItemsToText(pv.orderBy)}` : "";
+    const limit = pv.limit ? ` ${limitToText(pv.limit)}` : "";
+    return `${inner} PIVOT (${aggs} FOR ${fors}${group}${order}${limit})`;
   }
   const up = s.unpivot!;
   const cols = up.columns.map((c) => identToText(c.name) + alias(c.alias)).join(", ");
