@@ -239,6 +239,11 @@ function bindMode(args: BoundArg[]): AggregateBinding | string {
 /** approx_count_distinct(x [, precision]): an exact count, which §13.2 accepts. */
 function bindApproxCountDistinct(args: BoundArg[]): AggregateBinding | string {
   if (args.length < 1 || args.length > 2) return noMatch("approx_count_distinct", args);
+  // ApproxCountDistinctLongGroupByFunctionFactoryTest#testPrecisionOutOfRange.
+  const precision = args[1]?.constant ? Number(args[1].value) : undefined;
+  if (precision !== undefined && !(precision >= 4 && precision <= 18)) {
+    return "precision must be between 4 and 18";
+  }
   return {
     returns: T.LONG,
     create: (): Accumulator => {
