@@ -1,7 +1,7 @@
 /**
  * Session, server and assorted scalar functions: current_user / session_user,
  * current_database, current_schema, version, build (spec/sql.md §17.4); md5 / sha1 / sha256,
- * typeOf, pg_typeof, to_uuid, netmask (§15.4); flush_query_cache and reload_config;
+ * typeOf, pg_typeof, to_uuid, to_long256, netmask (§15.4); flush_query_cache and reload_config;
  * cancel_query.
  */
 import { createHash } from "node:crypto";
@@ -103,6 +103,27 @@ function bindToUuid(args: BoundArg[]): ScalarBinding | string {
   };
 }
 
+/**
+ * to_long256(l0, l1, l2, l3): the four longs as one LONG256, l0 the lowest. All four NULL give
+ * NULL; a NULL part alone stays LONG_MIN's bits, a value distinct from a zero part
+ * (CountDistinctLong256GroupByFunctionFactoryTest#testMappingZeroToNulls).
+ */
+function bindToLong256(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 4 || !args.every((a) => isIntArg(a.type))) return noMatch("to_long256", args);
+  return {
+    returns: T.LONG256,
+    argTypes: [T.LONG, T.LONG, T.LONG, T.LONG],
+    eval: (parts) => {
+      const longs = parts.map(toBigInt);
+      if (longs.every((l) => l === null)) return null;
+      return longs.reduce<bigint>(
+        (v, l, i) => v | (BigInt.asUintN(64, l ?? -(1n << 63n)) << (64n * BigInt(i))),
+        0n,
+      );
+    },
+  };
+}
+
 /** netmask('a.b.c.d/n'): the subnet's mask as an IPv4 (`/8` → 255.0.0.0); NULL when malformed. */
 function bindNetmask(args: BoundArg[]): ScalarBinding | string {
   if (args.length !== 1 || !(isText(args[0].type) || args[0].type.tag === "NULL")) {
@@ -172,5 +193,6 @@ export const MISC_FUNCTIONS: ScalarFunction[] = [
   typeNameOf("typeof", typeName),
   typeNameOf("pg_typeof", (t) => PG_TYPE_NAMES[t.tag] ?? typeName(t).toLowerCase()),
   scalar("to_uuid", bindToUuid),
+  scalar("to_long256", bindToLong256),
   scalar("netmask", bindNetmask),
 ];
