@@ -485,15 +485,20 @@ export async function alterTable(
       for (const n of a.names) await t.dropColumn(n.name);
       return;
     case "renameColumn": {
-      columnIndex(t, a.from.name, a.from.pos);
-      checkColumnName(a.to.name, a.to.pos);
-      if (
-        t.meta.columns.some((c) => c.name.toLowerCase() === a.to.name.toLowerCase()) &&
-        a.to.name.toLowerCase() !== a.from.name.toLowerCase()
-      ) {
-        throw new SqlError(`Duplicate column [name=${a.to.name}]`, a.to.pos);
+      // QuestDB SqlCompilerImpl.alterTableRenameColumn checks every pair against the table as it
+      // is before renaming any: the old name must exist, the new one differ from it exactly and
+      // name no column, in any case (a case-only rename is " column already exists").
+      for (const { from, to } of a.pairs) {
+        columnIndex(t, from.name, from.pos);
+        if (to.name === from.name) {
+          throw new SqlError("new column name is identical to existing name", to.pos);
+        }
+        if (t.meta.columns.some((c) => c.name.toLowerCase() === to.name.toLowerCase())) {
+          throw new SqlError(" column already exists", to.pos);
+        }
+        checkColumnName(to.name, to.pos);
       }
-      await t.renameColumn(a.from.name, a.to.name);
+      for (const { from, to } of a.pairs) await t.renameColumn(from.name, to.name);
       return;
     }
     case "alterColumnType": {
@@ -681,6 +686,7 @@ export async function alterTable(
       throw new SqlError(`${a.what} is not supported`, a.pos);
     case "invalid":
       if (a.column) alterColumnIndex(t, a.column);
+      if (a.renamed) columnIndex(t, a.renamed.name, a.renamed.pos);
       throw a.error;
   }
 }

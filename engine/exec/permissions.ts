@@ -49,7 +49,7 @@ function alterPermission(a: A.AlterAction): [string, string[]] | undefined {
     case "dropColumn":
       return ["DROP COLUMN", a.names.map((n) => n.name)];
     case "renameColumn":
-      return ["RENAME COLUMN", [a.from.name]];
+      return ["RENAME COLUMN", a.pairs.map((r) => r.from.name)];
     case "alterColumnType":
       return ["ALTER COLUMN TYPE", [a.column.name]];
     case "addIndex":

@@ -634,8 +634,8 @@ export type AlterAction =
   | {
     kind: "renameColumn";
     pos: number;
-    from: { name: string; pos: number };
-    to: { name: string; pos: number };
+    /** `RENAME COLUMN a TO b, c TO d`: QuestDB renames a comma list in one statement. */
+    pairs: { from: { name: string; pos: number }; to: { name: string; pos: number } }[];
   }
   | {
     kind: "alterColumnType";
@@ -698,7 +698,14 @@ export type AlterAction =
    */
   | { kind: "unsupported"; pos: number; what: string }
   /** An action that failed to parse: raised once the table is known to exist (parse_alter.ts). */
-  | { kind: "invalid"; pos: number; error: SqlError; column?: { name: string; pos: number } };
+  | {
+    kind: "invalid";
+    pos: number;
+    error: SqlError;
+    column?: { name: string; pos: number };
+    /** RENAME COLUMN's first name, checked before the syntax error as QuestDB does. */
+    renamed?: { name: string; pos: number };
+  };
 
 export interface AlterTableStmt {
   kind: "alterTable";

@@ -40,12 +40,17 @@ function parseActionOrDefer(p: ParseState): AlterAction {
   const column = name && (name.kind === "word" || name.kind === "quoted")
     ? { name: name.value, pos: name.pos }
     : undefined;
+  // RENAME COLUMN too: `rename column y yy` is "Invalid column: y" (AlterTableRenameColumnTest#testInvalidColumn).
+  const old = p.isWord("rename") && p.isWord("column", 1) ? p.peek(2) : undefined;
+  const renamed = old && (old.kind === "word" || old.kind === "quoted")
+    ? { name: old.value, pos: old.pos }
+    : undefined;
   try {
     return parseAction(p);
   } catch (e) {
     if (!(e instanceof SqlError)) throw e;
     p.restText();
-    return { kind: "invalid", pos, error: e, ...(column ? { column } : {}) };
+    return { kind: "invalid", pos, error: e, ...(column ? { column } : {}), ...(renamed ? { renamed } : {}) };
   }
 }
 
@@ -109,13 +114,19 @@ function parseAction(p: ParseState): AlterAction {
     return { kind, pos, list: partitionNames(p) };
   }
   if (p.acceptWords("rename", "column")) {
-    const from = p.anyName("column name");
-    p.expectWord("to");
-    // `to //`, `to -`: QuestDB AlterTableRenameColumnTest#testRenameColumnWithBadName2..7.
-    if (!p.atEnd() && !p.atName()) {
-      throw syntaxError("new column name contains invalid characters", p.peek().pos);
-    }
-    return { kind: "renameColumn", pos, from, to: p.anyName("new column name") };
+    const pairs = [];
+    do {
+      const from = p.anyName("column name");
+      p.expectWord("to");
+      // `to //`, `to -`: QuestDB AlterTableRenameColumnTest#testRenameColumnWithBadName2..7.
+      if (!p.atEnd() && !p.atName()) {
+        throw syntaxError("new column name contains invalid characters", p.peek().pos);
+      }
+      pairs.push({ from, to: p.anyName("new column name") });
+    } while (p.acceptOp(","));
+    // `to z/ssd`, `to a.`: QuestDB wants the next pair's comma (#testRenameColumnWithBadName, 4).
+    if (!p.atEnd()) throw p.expected("','");
+    return { kind: "renameColumn", pos, pairs };
   }
   if (p.acceptWords("alter", "column")) return parseAlterColumn(p, t);
   // DEDUP or DEDUPLICATE, then DISABLE or [ENABLE] UPSERT KEYS (QuestDB SqlCompilerImpl.alterTable).

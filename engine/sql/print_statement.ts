@@ -154,7 +154,9 @@ function alterActionToText(a: AlterAction): string {
     case "dropColumn":
       return `DROP COLUMN ${names(a.names)}`;
     case "renameColumn":
-      return `RENAME COLUMN ${nameToText(a.from.name)} TO ${nameToText(a.to.name)}`;
+      return `RENAME COLUMN ${
+        a.pairs.map((r) => `${nameToText(r.from.name)} TO ${nameToText(r.to.name)}`).join(", ")
+      }`;
     case "alterColumnType":
       return `ALTER COLUMN ${nameToText(a.column.name)} TYPE ${a.def.type.text}${columnOptions(a.def)}`;
     case "addIndex":

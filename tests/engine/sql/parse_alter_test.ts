@@ -41,8 +41,12 @@ Deno.test("alter table add, drop and rename columns", () => {
   assert.deepEqual(bare("DROP COLUMN a, b"), { kind: "dropColumn", names: [{ name: "a" }, { name: "b" }] });
   assert.deepEqual(bare("RENAME COLUMN a TO b"), {
     kind: "renameColumn",
-    from: { name: "a" },
-    to: { name: "b" },
+    pairs: [{ from: { name: "a" }, to: { name: "b" } }],
+  });
+  // QuestDB renames a comma list in one statement.
+  assert.deepEqual(bare("RENAME COLUMN a TO b, c TO d"), {
+    kind: "renameColumn",
+    pairs: [{ from: { name: "a" }, to: { name: "b" } }, { from: { name: "c" }, to: { name: "d" } }],
   });
 });
 
