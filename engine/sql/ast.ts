@@ -248,6 +248,8 @@ export interface ArrayLiteral {
   elements: Expr[];
   /** Where its `[` is: QuestDB places errors about the literal's type there. */
   bracket?: number;
+  /** Written `ARRAY[...]`, not a bare nested `[...]`: the name keeps the word (printer.ts). */
+  keyword?: true;
 }
 
 export interface IndexExpr {

@@ -138,7 +138,7 @@ function parseName(p: ParseState): Expr {
       if (nextIs("[")) {
         p.next();
         // QuestDB places an array constructor at its `[` (ArrayTest#testConcatFailsGracefully).
-        return parseArray(p, p.peek().pos);
+        return { ...parseArray(p, p.peek().pos), keyword: true };
       }
       if (nextIs("(") && (p.wordAt(2) === "select" || p.wordAt(2) === "with")) {
         p.next();

@@ -170,8 +170,13 @@ function concatArgs(e: Expr): Expr[] {
   return [...concatArgs(e.left), ...concatArgs(e.right)];
 }
 
+/**
+ * An element written `ARRAY[...]` keeps its keyword, a bare `[...]` does not: QuestDB names
+ * `array[array[1]]` `ARRAY[ARRAY[1]]` (ColumnAliasExpressionTest#testSelectArray).
+ */
 function arrayBody(e: Expr & { kind: "array" }, sql: boolean): string {
-  return `[${e.elements.map((x) => (x.kind === "array" ? arrayBody(x, sql) : print(x, sql))).join(", ")}]`;
+  const element = (x: Expr) => (x.kind === "array" && !x.keyword ? arrayBody(x, sql) : print(x, sql));
+  return `[${e.elements.map(element).join(", ")}]`;
 }
 
 function callText(e: FunctionCall, sql: boolean): string {

@@ -60,6 +60,8 @@ Deno.test("printer writes calls, literals and names as written", () => {
 Deno.test("printer writes arrays and indexing", () => {
   assert.equal(name("ARRAY[1, 2, 3]"), "ARRAY[1, 2, 3]");
   assert.equal(name("ARRAY[[1,2],[3,4]]"), "ARRAY[[1, 2], [3, 4]]");
+  // A nested ARRAY keeps its word (QuestDB ColumnAliasExpressionTest#testSelectArray).
+  assert.equal(name("array[array[1]]"), "ARRAY[ARRAY[1]]");
   assert.equal(name("arr[10][2]"), "arr[10][2]");
   // `arr[1, 2]` is the same node as `arr[1][2]`, so it gets the same name.
   assert.equal(name("arr[10, 2]"), "arr[10][2]");
