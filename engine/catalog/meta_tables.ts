@@ -30,6 +30,35 @@ const TABLES: Col[] = [
   c("table_row_count", T.LONG),
   c("table_min_timestamp", T.TIMESTAMP),
   c("table_max_timestamp", T.TIMESTAMP),
+  // QuestDB's write, WAL and replication metrics (TablesFunctionFactory); see tableRow.
+  c("table_last_write_timestamp", T.TIMESTAMP),
+  c("table_txn", T.LONG),
+  c("table_memory_pressure_level", T.INT),
+  c("table_write_amp_count", T.LONG),
+  c("table_write_amp_p50", T.DOUBLE),
+  c("table_write_amp_p90", T.DOUBLE),
+  c("table_write_amp_p99", T.DOUBLE),
+  c("table_write_amp_max", T.DOUBLE),
+  c("table_merge_rate_count", T.LONG),
+  c("table_merge_rate_p50", T.LONG),
+  c("table_merge_rate_p90", T.LONG),
+  c("table_merge_rate_p99", T.LONG),
+  c("table_merge_rate_max", T.LONG),
+  c("wal_pending_row_count", T.LONG),
+  c("wal_dedup_row_count_since_start", T.LONG),
+  c("wal_txn", T.LONG),
+  c("wal_max_timestamp", T.TIMESTAMP),
+  c("wal_tx_count", T.LONG),
+  c("wal_tx_size_p50", T.LONG),
+  c("wal_tx_size_p90", T.LONG),
+  c("wal_tx_size_p99", T.LONG),
+  c("wal_tx_size_max", T.LONG),
+  c("replica_batch_count", T.LONG),
+  c("replica_batch_size_p50", T.LONG),
+  c("replica_batch_size_p90", T.LONG),
+  c("replica_batch_size_p99", T.LONG),
+  c("replica_batch_size_max", T.LONG),
+  c("replica_more_pending", T.BOOLEAN),
 ];
 
 const TABLE_COLUMNS: Col[] = [
@@ -116,6 +145,13 @@ function tableRow(m: TableMeta, storage: Storage): Value[] {
   try {
     const parts = snap.partitions.filter((p) => p.rowCount > 0);
     const ts = m.timestampIndex >= 0;
+    // The columns are TIMESTAMP (micros) whatever the designated column's precision: a
+    // TIMESTAMP_NS table's bounds are converted (TablesFunctionFactoryTest#testTimestampColumnsWithTimestampNs).
+    const nanos = ts && m.columns[m.timestampIndex].type.tag === "TIMESTAMP_NS";
+    const micros = (v: bigint) => (nanos ? v / 1000n : v);
+    const minTs = ts && parts.length ? micros(parts[0].minTs) : null;
+    const maxTs = ts && parts.length ? micros(parts[parts.length - 1].maxTs) : null;
+    const txn = BigInt(storage.table(m.name)!.txn);
     return [
       m.id,
       m.name,
@@ -132,8 +168,40 @@ function tableRow(m: TableMeta, storage: Storage): Value[] {
       m.suspended ?? false,
       "T",
       BigInt(snap.rowCount),
-      ts && parts.length ? parts[0].minTs : null,
-      ts && parts.length ? parts[parts.length - 1].maxTs : null,
+      minTs,
+      maxTs,
+      // A commit is applied as it is made (see walRow): no WAL lags, nothing is pending, no
+      // memory pressure (0; QuestDB's NULL for a non-WAL table), the WAL transaction is the
+      // table's, and the WAL's newest row is the table's. Write times and the amplification,
+      // merge, WAL size and replication histograms are not kept: no write time (NULL), zero counts.
+      null,
+      txn,
+      m.wal ? 0 : null,
+      0n,
+      0,
+      0,
+      0,
+      0,
+      0n,
+      0n,
+      0n,
+      0n,
+      0n,
+      0n,
+      0n,
+      m.wal ? txn : null,
+      m.wal ? maxTs : null,
+      0n,
+      0n,
+      0n,
+      0n,
+      0n,
+      0n,
+      0n,
+      0n,
+      0n,
+      0n,
+      false,
     ];
   } finally {
     snap.release();
