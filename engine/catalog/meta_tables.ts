@@ -147,8 +147,7 @@ function tableRow(m: TableMeta, storage: Storage): Value[] {
     const ts = m.timestampIndex >= 0;
     // The columns are TIMESTAMP (micros) whatever the designated column's precision: a
     // TIMESTAMP_NS table's bounds are converted (TablesFunctionFactoryTest#testTimestampColumnsWithTimestampNs).
-    const nanos = ts && m.columns[m.timestampIndex].type.tag === "TIMESTAMP_NS";
-    const micros = (v: bigint) => (nanos ? v / 1000n : v);
+    const micros = toMicros(m);
     const minTs = ts && parts.length ? micros(parts[0].minTs) : null;
     const maxTs = ts && parts.length ? micros(parts[parts.length - 1].maxTs) : null;
     const txn = BigInt(storage.table(m.name)!.txn);
@@ -255,20 +254,27 @@ function columnRows(m: TableMeta, storage: Storage): Value[][] {
   }
 }
 
+/** A designated timestamp value as the TIMESTAMP (micros) meta columns show it. */
+function toMicros(m: TableMeta): (v: bigint) => bigint {
+  const nanos = m.timestampIndex >= 0 && m.columns[m.timestampIndex].type.tag === "TIMESTAMP_NS";
+  return (v) => (nanos ? v / 1000n : v);
+}
+
 /** table_partitions('t') and SHOW PARTITIONS FROM t: diskSize sums each partition's files. */
 async function partitionRows(t: Table): Promise<Value[][]> {
   const snap = t.snapshot();
   try {
     const rows: Value[][] = [];
     const hasTs = t.meta.timestampIndex >= 0;
+    const micros = toMicros(t.meta);
     for (const [i, p] of snap.partitions.entries()) {
       const bytes = BigInt(await snap.partitionByteSize(i));
       rows.push([
         i,
         t.meta.partitionBy,
         p.name,
-        hasTs ? p.minTs : null,
-        hasTs ? p.maxTs : null,
+        hasTs ? micros(p.minTs) : null,
+        hasTs ? micros(p.maxTs) : null,
         BigInt(p.rowCount),
         bytes,
         sizePretty(bytes),

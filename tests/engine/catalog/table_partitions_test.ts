@@ -45,3 +45,31 @@ Deno.test("table_partitions reports each partition's bytes on disk and their rea
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a TIMESTAMP_NS table's partition and table bounds are shown in microseconds", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_partitions_ns_" });
+  const engine = await Engine.open({ root, cacheBytes: 16 * 1024 * 1024 });
+  try {
+    await engine.execute(
+      "CREATE TABLE n (ts TIMESTAMP_NS, v INT) TIMESTAMP(ts) PARTITION BY DAY",
+      adminSession(),
+    );
+    await engine.execute("INSERT INTO n VALUES ('2024-01-01T00:00:00.123456789Z', 1)", adminSession());
+    // 2024-01-01T00:00:00.123456Z in micros (QuestDB TablesFunctionFactoryTest#testTimestampColumnsWithTimestampNs).
+    const micros = 1704067200123456n;
+    assert.deepEqual(await rows(engine, "SELECT minTimestamp, maxTimestamp FROM table_partitions('n')"), [[
+      micros,
+      micros,
+    ]]);
+    assert.deepEqual(
+      await rows(
+        engine,
+        "SELECT table_min_timestamp, table_max_timestamp FROM tables() WHERE table_name = 'n'",
+      ),
+      [[micros, micros]],
+    );
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
