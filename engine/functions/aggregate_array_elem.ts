@@ -12,6 +12,18 @@ import type { AggregateFunction } from "./registry_types.ts";
 /** Names whose one-argument calls are these aggregates and whose longer calls are scalars. */
 export const ARRAY_ELEM_NAMES: ReadonlySet<string> = new Set(Object.keys(ELEMENT_WISE));
 
+/**
+ * Every aggregate name that also has a scalar form of two or more arguments: array_elem_* and
+ * QuestDB's flat asum/aavg/amin/amax (DoubleArrayAsumFunctionFactory beside the group-by asum).
+ */
+export const SCALAR_OVERLOADED_AGGREGATES: ReadonlySet<string> = new Set([
+  ...ARRAY_ELEM_NAMES,
+  "asum",
+  "aavg",
+  "amin",
+  "amax",
+]);
+
 export const ARRAY_ELEM_AGGREGATES: AggregateFunction[] = Object.entries(ELEMENT_WISE).map(([name, f]) =>
   aggregate(name, (args) => {
     if (args.length !== 1 || args[0].type.tag !== "ARRAY") return noMatch(name, args);

@@ -97,13 +97,11 @@ function elementWise(
     for (const a of args) {
       if (isNullType(a.type)) continue;
       if (a.type.tag !== "ARRAY") return noMatch(name, args);
+      // At the function name (AbstractDoubleArrayElemFunctionTest#testNDimsMismatch1dPlus2d).
       if (a.type.dims !== dims.dims) {
-        throw new SqlError(
-          `arrays must have the same number of dimensions [expected=${typeName(dims)}, actual=${
-            typeName(a.type)
-          }]`,
-          a.pos,
-        );
+        return `arrays must have the same number of dimensions [expected=${typeName(dims)}, actual=${
+          typeName(a.type)
+        }]`;
       }
     }
     return {
@@ -177,7 +175,32 @@ export const ELEMENT_WISE: Record<
   array_elem_avg: { combine: kahan, result: (acc) => acc.s / acc.n },
 };
 
+/**
+ * `asum/aavg/amin/amax(a, b, ...)`: QuestDB's flat element-wise forms (DoubleArrayAsumFunctionFactory
+ * and its test): every argument a DOUBLE[] read in row-major order, a 1-D result as long as the
+ * longest, NULL elements skipped, a position only NULLs reach NULL; no non-empty array, NULL.
+ */
+function flatElementWise(name: string, of: keyof typeof ELEMENT_WISE) {
+  const { combine, result } = ELEMENT_WISE[of];
+  return scalar(name, (args) => {
+    if (args.length < 2) return `${name} requires at least 2 arguments`;
+    for (const a of args) if (a.type.tag !== "ARRAY") throw new SqlError("expected DOUBLE[] argument", a.pos);
+    return {
+      returns: arrayType(1),
+      eval: (vals) => {
+        const flat = vals.filter((v): v is DoubleArray => v instanceof DoubleArray && v.data.length > 0)
+          .map((v) => new DoubleArray([v.data.length], v.data));
+        return elementWiseOf(flat, combine, result);
+      },
+    };
+  });
+}
+
 export const ARRAY_BUILD_FUNCTIONS: ScalarFunction[] = [
   scalar("array_build", bindArrayBuild),
   ...Object.entries(ELEMENT_WISE).map(([name, f]) => elementWise(name, f.combine, f.result)),
+  flatElementWise("asum", "array_elem_sum"),
+  flatElementWise("aavg", "array_elem_avg"),
+  flatElementWise("amin", "array_elem_min"),
+  flatElementWise("amax", "array_elem_max"),
 ];

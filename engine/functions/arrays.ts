@@ -285,8 +285,10 @@ export const ARRAY_FUNCTIONS: ScalarFunction[] = [
     const v = variance(xs, true);
     return v === null ? null : Math.sqrt(v);
   }),
+  // One finite element has deviation 0 here, unlike array_stddev_samp's NULL
+  // (DoubleArrayStdDevFunctionFactoryTest#testSingleElement).
   reduce("array_stddev", (xs) => {
-    const v = variance(xs, true);
+    const v = xs.length === 1 ? 0 : variance(xs, true);
     return v === null ? null : Math.sqrt(v);
   }),
   reduce("array_stddev_pop", (xs) => {

@@ -4,8 +4,9 @@
  * folded. Aggregates are handled through `AggregateBinder` (the caller decides where they
  * may appear).
  */
-import { ARRAY_ELEM_NAMES } from "../functions/aggregate_array_elem.ts";
+import { SCALAR_OVERLOADED_AGGREGATES } from "../functions/aggregate_array_elem.ts";
 import { SqlError } from "../base/errors.ts";
+import { someExpr } from "../sql/expr_walk.ts";
 import { NESTING_DEPTH_MAX } from "../base/limits.ts";
 import {
   ARRAY_DIMS_MAX,
@@ -953,6 +954,15 @@ function bindCall(e: A.FunctionCall, ctx: BindContext): BoundExpr {
     return ctx.aggregates.bindAggregate(e);
   }
   if (e.filter) throw new SqlError("FILTER is supported only for aggregate functions", e.pos);
+  // array_elem_sum(a, b) is no aggregate, yet QuestDB checks its arguments as one's
+  // (ArrayElementTest: `array_elem_sum(array_agg(x), ARRAY[1.0])` fails at array_agg).
+  if (SCALAR_OVERLOADED_AGGREGATES.has(name)) {
+    for (const a of e.args) {
+      if (someExpr(a, (x) => (x.kind === "call" && isAggregateCall(x) ? true : undefined))) {
+        throw new SqlError("Aggregate function cannot be passed as an argument", a.pos);
+      }
+    }
+  }
   if (e.star) throw new SqlError(`'*' is not allowed in ${name}()`, e.pos);
   const args = e.args.map((a) => bindExpr(a, ctx));
   const untyped = e.args.findIndex((a) => a.kind === "array" && emptyArrayLiteral(a));
@@ -979,7 +989,7 @@ export function isAggregateCall(e: A.FunctionCall): boolean {
   if (e.over) return false;
   const name = e.name.toLowerCase();
   // array_elem_sum(a) aggregates a group's arrays; array_elem_sum(a, b) combines two arrays.
-  if (ARRAY_ELEM_NAMES.has(name) && e.args.length > 1) return false;
+  if (SCALAR_OVERLOADED_AGGREGATES.has(name) && e.args.length > 1) return false;
   return aggregateNames ? aggregateNames(name) : false;
 }
 

@@ -10,6 +10,7 @@ import type * as A from "../sql/ast.ts";
 import { someExpr } from "../sql/expr_walk.ts";
 import { exprKey } from "../sql/printer.ts";
 import { isAggregateCall, WINDOW_ONLY_FUNCTIONS } from "./bind_expr.ts";
+import { SCALAR_OVERLOADED_AGGREGATES } from "../functions/aggregate_array_elem.ts";
 import type { Scope } from "./scope.ts";
 
 /** The first window call in `e` (with OVER, or a function that exists only with OVER). */
@@ -45,8 +46,25 @@ function firstAggregateCall(e: A.Expr): A.FunctionCall | undefined {
 function checkKey(e: A.Expr, pos?: number): void {
   const w = firstWindowCall(e);
   if (w) throw new SqlError("window functions are not allowed in GROUP BY", pos ?? w.pos);
-  const a = firstAggregateCall(e);
+  const a = firstAggregateCall(e) ?? firstArrayElemCall(e);
   if (a) throw new SqlError("aggregate functions are not allowed in GROUP BY", pos ?? a.pos);
+}
+
+/**
+ * The first array_elem_sum/avg/min/max call of any arity: QuestDB classifies GROUP BY keys by
+ * function name (ArrayElementTest: `GROUP BY array_elem_sum(a, b)` is refused).
+ */
+function firstArrayElemCall(e: A.Expr): A.FunctionCall | undefined {
+  let found: A.FunctionCall | undefined;
+  someExpr(e, (x) => {
+    if (x.kind !== "call" || x.over) return x.kind === "call" ? false : undefined;
+    if (SCALAR_OVERLOADED_AGGREGATES.has(x.name.toLowerCase())) {
+      found = x;
+      return true;
+    }
+    return undefined;
+  });
+  return found;
 }
 
 /**

@@ -31,7 +31,7 @@ import { checkDuplicateAliases, NameAllocator, takeItemName } from "./column_nam
 import type { PlanContext } from "./plan_context.ts";
 import type { AggregateCall, FillSpec, OutputColumn, PlanNode, SampleBySpec } from "./plan_node.ts";
 import { shape } from "./plan_node.ts";
-import { bindContext, containsAggregate } from "./plan_select.ts";
+import { bindContext, containsAggregate, groupsSelect } from "./plan_select.ts";
 import { Scope } from "./scope.ts";
 
 export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, pc: PlanContext): PlanNode {
@@ -55,7 +55,7 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
   }
   const star = core.items.find((it) => it.expr.kind === "star");
   if (star) throw new SqlError("wildcard column select is not allowed in sample-by queries", star.expr.pos);
-  if (!core.items.some((it) => containsAggregate(it.expr))) {
+  if (!core.items.some((it) => groupsSelect(it.expr))) {
     throw new SqlError("at least one aggregation function must be present in 'select' clause", sb.stridePos);
   }
   if (scope.timestampIndex < 0) {

@@ -10,6 +10,7 @@ import { mapChildExprs, someExpr } from "../sql/expr_walk.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { BoundArg } from "../functions/registry_types.ts";
 import { checkAggregateArgs } from "./aggregate_args.ts";
+import { SCALAR_OVERLOADED_AGGREGATES } from "../functions/aggregate_array_elem.ts";
 import { checkFilterArgTypes, checkFilterCondition } from "./aggregate_filter.ts";
 import {
   type AggregateBinder,
@@ -65,6 +66,20 @@ export function containsAggregate(e: A.Expr): boolean {
     e,
     (x) => (x.kind !== "call" ? undefined : x.over ? false : isAggregateCall(x) ? true : undefined),
   );
+}
+
+/**
+ * Whether a select item makes its query a grouping one: an aggregate, or a call by the name of
+ * one in another overload. QuestDB classifies by name, so `array_elem_sum(a, b)` (element-wise
+ * over two arrays, no aggregate) still groups, as an implicit key (ArrayElementTest
+ * #testScalarOverloadsBecomeImplicitKeysOnlyOutsideAggregates: one row per distinct result).
+ */
+export function groupsSelect(e: A.Expr): boolean {
+  return containsAggregate(e) || someExpr(e, (x) => {
+    if (x.kind !== "call") return undefined;
+    if (x.over) return false;
+    return SCALAR_OVERLOADED_AGGREGATES.has(x.name.toLowerCase()) ? true : undefined;
+  });
 }
 
 interface Item {
@@ -202,7 +217,7 @@ export function planSelect(
     scope = r.scope ?? scope;
   }
   const items = expandItems(core, scope, pc);
-  const aggregated = core.groupBy !== undefined || items.some((i) => containsAggregate(i.ast.expr));
+  const aggregated = core.groupBy !== undefined || items.some((i) => groupsSelect(i.ast.expr));
   const windowed = !aggregated && windowPlanner
     ? windowPlanner(core, items.map((i) => i.ast.expr), node, scope, pc)
     : undefined;
@@ -404,8 +419,11 @@ function planAggregation(
   if (!core.groupBy && keys.some(isConst)) {
     // A constant item is no grouping key: `SELECT 'a', min(x) FROM t` aggregates the whole
     // input, one row even when it is empty (SqlCodeGeneratorTest#testGroupByConstantMatchingColumnName).
-    keyTexts = keyTexts.filter((_, i) => !isConst(keys[i]));
-    keys = keys.filter((k) => !isConst(k));
+    // A constant call by an aggregate's name stays one: no row over empty input (ArrayElementTest
+    // #testConstantScalarKeysKeepEmptyInputSemantics: `array_elem_sum(ARRAY[1.0], ARRAY[2.0])`).
+    const dropped = keys.map((k, i) => isConst(k) && !groupsSelect(keyAsts[i]));
+    keyTexts = keyTexts.filter((_, i) => !dropped[i]);
+    keys = keys.filter((_, i) => !dropped[i]);
   }
   const aggs: AggregateCall[] = [];
   const aggTexts: string[] = [];

@@ -29,6 +29,14 @@ export function parseType(p: ParseState, inCreateTable = false): TypeSpec {
   p.next();
   const spec: TypeSpec = { pos: first.pos, name: canonicalTypeName(first.value), text: "" };
   const lower = first.value.toLowerCase();
+  // `array`, `array[]`, `array[double]`: QuestDB names its element-typed form, at the word
+  // (ArraySyntaxBrutalTest#testCreateTableInvalidSyntax).
+  if (lower === "array" && first.kind === "word") {
+    throw syntaxError(
+      "the system supports type-safe arrays, e.g. `type[]`. Supported types are: DOUBLE",
+      first.pos,
+    );
+  }
   if (lower === "double" && p.isWord("precision")) p.next();
   // PostgreSQL's spelled-out `timestamp with time zone` / `timestamp without time zone` (BI
   // tools' casts): both are TIMESTAMP here.
@@ -46,7 +54,19 @@ export function parseType(p: ParseState, inCreateTable = false): TypeSpec {
   } else if (spec.name === "DECIMAL") readDecimalPrecision(p, spec);
   else if ((spec.name === "VARCHAR" || spec.name === "STRING") && p.isOp("(")) skipLength(p);
   let dims = 0;
-  while (p.isOp("[") && p.isOp("]", 1)) {
+  for (;;) {
+    if (!p.isOp("[")) break;
+    // `double []`, `double[] []`: brackets must touch the type (ArraySyntaxBrutalTest), at the `[`.
+    const prev = p.tokens[p.index - 1], open = p.peek();
+    if (open.pos !== prev.end) {
+      throw syntaxError("array type requires no whitespace between type and brackets", open.pos);
+    }
+    // `double[1]`: no sizes, at the number (ArraySyntaxBrutalTest#testCreateTableInvalidSyntax).
+    const inner = p.tokens[p.index + 1];
+    if (inner?.kind === "number") {
+      throw syntaxError("arrays do not have a fixed size, remove the number", inner.pos);
+    }
+    if (!p.isOp("]", 1)) break;
     p.next();
     p.next();
     dims++;
