@@ -108,7 +108,19 @@ function decimalSum(): Accumulator {
   };
 }
 
-/** avg of DECIMAL: exact sum over count, truncated at the argument's scale (§23.3). */
+/**
+ * avg of DECIMAL: the exact sum over the count at the argument's scale, rounded half to even as
+ * QuestDB's AvgDecimal*GroupByFunction (DecimalGroupByTest#testDecimal16Avg: 3711.5 gives 3712,
+ * 3710.5 gives 3710); §23.3 said truncated.
+ */
+export function decimalAvgOf(sum: bigint, count: bigint): bigint {
+  const q = sum / count;
+  const twice = 2n * (sum - q * count);
+  const r = twice < 0n ? -twice : twice;
+  if (r < count || (r === count && q % 2n === 0n)) return q;
+  return sum < 0n ? q - 1n : q + 1n;
+}
+
 function decimalAvg(): Accumulator {
   let sum = 0n, n = 0n;
   return {
@@ -117,7 +129,7 @@ function decimalAvg(): Accumulator {
       sum += v as bigint;
       n++;
     },
-    result: () => (n === 0n ? null : sum / n),
+    result: () => (n === 0n ? null : decimalAvgOf(sum, n)),
   };
 }
 

@@ -10,6 +10,7 @@
  */
 import type { ColumnType } from "../../base/types.ts";
 import { readValue, type Value, type Vector } from "../../base/values.ts";
+import { decimalAvgOf } from "../../functions/aggregate_basic.ts";
 
 const FLUSH_ROWS = 1 << 21;
 
@@ -77,7 +78,7 @@ export class BigSumAgg {
     const n = this.#counts[g];
     if (!(n > 0)) return null;
     const sum = this.#sums[g] + BigInt(this.#small[g]);
-    if (this.fn === "decimal_avg") return sum / BigInt(n);
+    if (this.fn === "decimal_avg") return decimalAvgOf(sum, BigInt(n));
     return this.fn === "long256_sum" ? BigInt.asUintN(256, sum) : sum;
   }
 }
