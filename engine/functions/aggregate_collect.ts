@@ -19,14 +19,18 @@ function constDelimiter(a: BoundArg | undefined): string | undefined {
   return (a.value ?? "") as string;
 }
 
-/** string_agg(x, delim) / string_distinct_agg(x, delim): VARCHAR, NULLs skipped, no values → NULL. */
+/**
+ * string_agg(x, delim) / string_distinct_agg(x, delim): NULLs skipped, no values → NULL. VARCHAR
+ * over a VARCHAR, else STRING, as QuestDB's two forms (string_agg(Sa) is a StrFunction,
+ * string_agg(Øa) a VarcharFunction).
+ */
 function bindStringAgg(name: string, distinct: boolean) {
   return (args: BoundArg[]): AggregateBinding | string => {
     const delim = constDelimiter(args[1]);
     if (args.length !== 2 || delim === undefined) return noMatch(name, args);
     const type = args[0].type;
     return {
-      returns: T.VARCHAR,
+      returns: type.tag === "VARCHAR" ? T.VARCHAR : T.STRING,
       create: () => {
         const parts: string[] = [];
         const seen = distinct ? new Set<string>() : undefined;
