@@ -24,7 +24,9 @@ export function drawNaN(r: RandomSource, rate: number): boolean {
 /** QuestDB's `lo + rnd.nextPositiveLong() % range` (RndLongCCFunctionFactory, rnd_timestamp). */
 export function drawLongIn(r: RandomSource, lo: bigint, hi: bigint): bigint {
   const v = r.nextLong();
-  return lo + (v < 0n ? -v : v) % (hi - lo + 1n);
+  // nextPositiveLong: Long.MIN_VALUE becomes MAX_VALUE.
+  const positive = v >= 0n ? v : v === -(1n << 63n) ? (1n << 63n) - 1n : -v;
+  return lo + positive % (hi - lo + 1n);
 }
 
 /** Reads constant integer arguments; a string when one is missing or not constant. */

@@ -210,7 +210,8 @@ const noArgs = (name: string, returns: ColumnType, f: (r: RandomSource) => Value
 /** Every rnd_* function, including the text generators of random_text.ts. */
 export const RANDOM_FUNCTIONS: ScalarFunction[] = [
   noArgs("rnd_boolean", T.BOOLEAN, (r) => r.nextLong() < 0n), // Rnd.nextBoolean: the top bit
-  scalar("rnd_byte", bindIntegral("rnd_byte", T.BYTE, -128n, 127n, false)),
+  // rnd_byte() is 20 to 127, as RndByteFunctionFactory draws it.
+  scalar("rnd_byte", bindIntegral("rnd_byte", T.BYTE, 20n, 127n, false)),
   scalar("rnd_short", bindIntegral("rnd_short", T.SHORT, -32768n, 32767n, false)),
   scalar("rnd_int", bindIntegral("rnd_int", T.INT, -2147483648n, 2147483647n, true)),
   scalar("rnd_long", bindIntegral("rnd_long", T.LONG, -(1n << 63n), (1n << 63n) - 1n, true)),
@@ -218,8 +219,9 @@ export const RANDOM_FUNCTIONS: ScalarFunction[] = [
   scalar("rnd_float", bindFraction("rnd_float", T.FLOAT)),
   // QuestDB's Rnd.nextChar: 'B' to 'Z' (nextPositiveInt() % 25 + 'B').
   noArgs("rnd_char", T.CHAR, (r) => String.fromCharCode(66 + r.nextInt(25))),
-  // Defaults without arguments: 1970 up to 2100-ish, enough spread for test data.
-  scalar("rnd_date", bindTime("rnd_date", T.DATE, "ms", 4_102_444_800_000n)),
+  // rnd_date() is QuestDB's first 10,000,000 ms of 1970 (RndDateFunctionFactory); QuestDB has no
+  // rnd_timestamp() without arguments: ours spans 1970 up to 2100.
+  scalar("rnd_date", bindTime("rnd_date", T.DATE, "ms", 9_999_999n)),
   scalar("rnd_timestamp", bindTime("rnd_timestamp", T.TIMESTAMP, "us", 4_102_444_800_000_000n)),
   scalar("rnd_timestamp_ns", bindTime("rnd_timestamp_ns", T.TIMESTAMP_NS, "ns", 4_102_444_800_000_000_000n)),
   noArgs("rnd_uuid4", T.UUID, randomUuid),

@@ -80,8 +80,9 @@ class QuestRnd implements RandomSource {
     // QuestDB's nextPositiveInt() % bound; wider bounds (time ranges, IPv4) scale a double.
     if (bound > INT_MAX) return Math.floor(this.nextDouble() * bound);
     this.step();
+    // nextPositiveInt: Integer.MIN_VALUE becomes MAX_VALUE.
     const n = this.rl | 0;
-    return Math.abs(n > 0 ? n : -n) % bound;
+    return (n > 0 ? n : n === -2147483648 ? 2147483647 : -n) % bound;
   }
 }
 

@@ -7,20 +7,19 @@
  * - `(count, minLen, maxLen, nullRate)`: pick from a pool of `count` random strings, drawn
  *   on the first evaluation (rnd_symbol has only this and the list form).
  */
+import { SqlError } from "../base/errors.ts";
 import { type ColumnType, T } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import { isText, noMatch, scalar } from "./_util.ts";
 import { constInts, drawNaN, drawNull } from "./_random_args.ts";
 import type { BoundArg, RandomSource, ScalarBinding, ScalarFunction } from "./registry_types.ts";
-
-/** Characters rnd_varchar mixes into its output besides A–Z, to exercise multi-byte UTF-8. */
-const NON_ASCII = "ÄÖÜßéñçøåжлфдяΩλπ漢字日本語";
+import { randomUtf8, randomVarchar } from "./random_utf8.ts";
 
 /**
- * A random string of uppercase letters (and, for VARCHAR, some non-ASCII characters). STRING and
- * SYMBOL text is QuestDB's `Rnd.nextChars`: 'B' to 'Z' (`nextPositiveInt() % 25 + 'B'`), its
- * length `lo + nextPositiveInt() % range` drawn first unless `fixedLen` (RndStringMemory's pool of
- * equal lengths draws none).
+ * A random string: STRING and SYMBOL text is QuestDB's `Rnd.nextChars`, 'B' to 'Z'
+ * (`nextPositiveInt() % 25 + 'B'`), its length `lo + nextPositiveInt() % range` drawn first
+ * unless `fixedLen` (RndStringMemory's pool of equal lengths draws none); VARCHAR text is
+ * RndVarcharFunction's (random_utf8.ts).
  */
 function randomText(
   r: RandomSource,
@@ -29,15 +28,29 @@ function randomText(
   unicode: boolean,
   fixedLen = false,
 ): string {
+  if (unicode) return randomVarchar(r, minLen, maxLen);
   const len = fixedLen && minLen === maxLen ? minLen : minLen + r.nextInt(maxLen - minLen + 1);
   let s = "";
-  for (let i = 0; i < len; i++) {
-    if (!unicode) s += String.fromCharCode(66 + r.nextInt(25));
-    else {s += r.nextInt(4) === 0
-        ? NON_ASCII[r.nextInt(NON_ASCII.length)]
-        : String.fromCharCode(65 + r.nextInt(26));}
-  }
+  for (let i = 0; i < len; i++) s += String.fromCharCode(66 + r.nextInt(25));
   return s;
+}
+
+/**
+ * rnd_varchar() and rnd_varchar(lo, hi, nullRate) as RndVarcharFunctionFactory: the NULL draw
+ * `nextInt() % (nullRate + 1) == 1` first, even at rate 0; `lo == hi` gives `lo` UTF-8
+ * characters with no length or ASCII draw (RndFixedVarcharFunction); otherwise `0 < lo < hi`.
+ */
+function bindRandomVarchar(args: BoundArg[], ints: bigint[]): ScalarBinding | string {
+  const [lo, hi, rate] = ints.length ? ints.map(Number) : [3, 10, 0];
+  if (rate < 0) throw new SqlError("null rate must be positive", args[2].pos);
+  const fixed = lo === hi;
+  if (!fixed && !(lo < hi && lo > 0)) return "invalid range";
+  return {
+    returns: T.VARCHAR,
+    deterministic: false,
+    eval: (_a, { random: r }) =>
+      drawNaN(r, rate) ? null : fixed ? randomUtf8(r, lo) : randomVarchar(r, lo, hi),
+  };
 }
 
 function pickFromList(list: (string | null)[], returns: ColumnType): ScalarBinding {
@@ -58,8 +71,9 @@ function bindRandomText(name: string, returns: ColumnType, unicode: boolean, per
     }
     const ints = constInts(name, args);
     if (typeof ints === "string") return ints;
+    if (unicode && perRow && (ints.length === 3 || ints.length === 0)) return bindRandomVarchar(args, ints);
     if (perRow && (ints.length === 3 || ints.length === 0)) {
-      // No arguments: 3 to 10 letters, never NULL, as QuestDB's rnd_str() / rnd_varchar()
+      // No arguments: 3 to 10 letters, never NULL, as QuestDB's rnd_str()
       // (RndStringListFunctionFactory with no list).
       const [minLen, maxLen, rate] = ints.length ? ints : [3n, 10n, 0n];
       const bad = lengths(name, minLen, maxLen);
@@ -70,9 +84,9 @@ function bindRandomText(name: string, returns: ColumnType, unicode: boolean, per
         // rnd_str(lo, hi, nullRate) draws its NULL check as QuestDB's numeric generators
         // (RndStrFunction: `nextInt() % (nullRate + 1) == 1`), even at rate 0.
         eval: (_a, { random: r }) =>
-          (unicode ? drawNull(r, Number(rate)) : drawNaN(r, Number(rate)))
+          drawNaN(r, Number(rate))
             ? null
-            : randomText(r, Number(minLen), Number(maxLen), unicode, !unicode && ints.length === 3),
+            : randomText(r, Number(minLen), Number(maxLen), false, ints.length === 3),
       };
     }
     if (ints.length === 4) {

@@ -52,7 +52,11 @@ Deno.test("rnd_int and rnd_long stay in their inclusive range and honour nullRat
 });
 
 Deno.test("rnd_byte, rnd_short, rnd_boolean, rnd_char, rnd_double and rnd_float", () => {
-  assert.ok(draws(bind(fn("rnd_byte"), [])).every((v) => (v as number) >= -128 && (v as number) <= 127));
+  // rnd_byte() is QuestDB's 20..127 (RndByteFunctionFactory).
+  const bytes = draws(bind(fn("rnd_byte"), []), 2000) as number[];
+  assert.ok(bytes.every((v) => v >= 20 && v <= 127));
+  assert.equal(Math.min(...bytes), 20);
+  assert.equal(Math.max(...bytes), 127);
   assert.ok(draws(bind(fn("rnd_short"), [lit(5), lit(6)])).every((v) => v === 5 || v === 6));
   assert.equal(new Set(draws(bind(fn("rnd_boolean"), []))).size, 2);
   assert.ok(draws(bind(fn("rnd_char"), [])).every((v) => /^[A-Z]$/.test(v as string)));
@@ -86,6 +90,28 @@ Deno.test("rnd_date and rnd_timestamp draw inside the bounds", () => {
   assert.ok(ts.every((v) => (v as bigint) >= lo && (v as bigint) <= hi));
   const dates = draws(bind(fn("rnd_date"), [lit("2024-01-01"), lit("2024-01-02"), lit(0)]));
   assert.ok(dates.every((v) => (v as bigint) >= 1_704_067_200_000n && (v as bigint) <= 1_704_153_600_000n));
+  // rnd_date() is QuestDB's first 10,000,000 ms of 1970, never NULL (RndDateFunctionFactory).
+  assert.ok(draws(bind(fn("rnd_date"), [])).every((v) => (v as bigint) >= 0n && (v as bigint) < 10_000_000n));
+});
+
+Deno.test("rnd_varchar draws valid UTF-8 of 1 to 4 bytes a character, in its length bounds", () => {
+  const texts = draws(bind(fn("rnd_varchar"), [lit(1), lit(6), lit(0)]), 3000) as string[];
+  const bytes = new Set<number>();
+  for (const t of texts) {
+    const chars = [...t];
+    assert.ok(chars.length >= 1 && chars.length <= 6, t);
+    // A lone surrogate or invalid byte would have decoded as U+FFFD.
+    assert.ok(!t.includes("\uFFFD"), t);
+    for (const ch of chars) bytes.add(new TextEncoder().encode(ch).length);
+  }
+  assert.deepEqual([...bytes].sort(), [1, 2, 3, 4]);
+  // lo == hi: exactly that many characters; NULLs at rate 1 in 2 (nextInt() % 2 == 1: a quarter).
+  const fixed = draws(bind(fn("rnd_varchar"), [lit(3), lit(3), lit(1)]), 2000);
+  assert.ok(fixed.every((v) => v === null || [...(v as string)].length === 3));
+  const nulls = fixed.filter((v) => v === null).length;
+  assert.ok(nulls > 300 && nulls < 700, String(nulls));
+  assert.equal(bindError(fn("rnd_varchar"), [lit(5), lit(3), lit(0)]), "invalid range");
+  assert.throws(() => bind(fn("rnd_varchar"), [lit(1), lit(3), lit(-1)]), /null rate must be positive/);
 });
 
 Deno.test("rnd_uuid4, rnd_ipv4, rnd_bin, rnd_long256 and rnd_geohash", () => {
