@@ -600,6 +600,11 @@ function foldsToTicks(from: ColumnType, to: ColumnType): boolean {
 /** Number types a text CASE refuses (bindCase). */
 const NUMBER_TAGS = new Set(["BYTE", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE", "DECIMAL"]);
 
+/** True when bind variable `$index` has neither a declared nor an inferable type. */
+function untypedParam(index: number, ctx: BindContext): boolean {
+  return ctx.paramTypes?.[index - 1] === undefined && ctx.inferParams === undefined;
+}
+
 function bindCase(e: A.CaseExpr, ctx: BindContext): BoundExpr {
   const operand = e.operand ? bindExpr(e.operand, ctx) : undefined;
   const whens = operand ? switchWhens(e, operand, ctx) : e.whens.map((w) => {
@@ -611,6 +616,13 @@ function bindCase(e: A.CaseExpr, ctx: BindContext): BoundExpr {
     return { cond, then: bindExpr(w.then, ctx), pos: w.then.pos };
   });
   const otherwise0 = e.else ? bindExpr(e.else, ctx) : constant(T.NULL, null);
+  // A bind variable of no known type cannot give a branch its type
+  // (ConditionalExpressionTest#testConditionalValidationAndOwnershipGatesRecover).
+  for (const v of [...whens.map((w) => w.then), otherwise0]) {
+    if (v.kind === "param" && untypedParam(v.index, ctx)) {
+      throw new SqlError("CASE values cannot be bind variables", v.pos);
+    }
+  }
   let type: ColumnType = otherwise0.type;
   for (const w of whens) type = commonType(type, w.then.type);
   if (type.tag === "NULL") type = T.STRING;
