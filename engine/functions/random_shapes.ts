@@ -19,8 +19,7 @@ import { arrayType, decimalType, isIntegral, isNumeric, T } from "../base/types.
 import { DoubleArray, type Value } from "../base/values.ts";
 import { ARRAY_ELEMENTS_MAX } from "./array_ops.ts";
 import { isText, noMatch, scalar, toBigInt, toDouble } from "./_util.ts";
-import { drawLongIn, drawNaN, drawNull } from "./_random_args.ts";
-import { randomBigIntInRange } from "./random_source.ts";
+import { drawLongIn, drawNaN } from "./_random_args.ts";
 import type { BoundArg, RandomSource, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 
 /** Default longest dimension of rnd_double_array (QuestDB's MAX_DIM_LEN). */
@@ -87,11 +86,39 @@ function bindDecimal(args: BoundArg[]): ScalarBinding | string {
   if (!(scale >= 0 && precision > 0 && precision >= scale && precision <= DECIMAL_PRECISION_MAX)) {
     return `invalid precision and scale: ${precision}, ${scale}`;
   }
-  const hi = 10n ** BigInt(precision) - 1n;
   return random(
     decimalType(precision, scale),
-    (r) => (drawNull(r, nullRate) ? null : randomBigIntInRange(r, { lo: 0n, hi })),
+    (r) => (drawNaN(r, nullRate) ? null : drawDecimal(r, precision)),
   );
+}
+
+/** Numbers.getMaxValue: the largest number of `digits` digits, Long.MAX_VALUE from 19 on. */
+function maxOfDigits(digits: number): bigint {
+  return digits >= 19 ? (1n << 63n) - 1n : 10n ** BigInt(digits) - 1n;
+}
+
+/**
+ * An unscaled rnd_decimal value as RndDecimalFunctionFactory draws it for the storage its
+ * precision takes (QuestDB's DECIMAL8/16/32/64/128/256 at 2/4/9/18/38/76 digits), so seeded rows
+ * match: up to 18 digits one `nextPositive % (10^p - 1)`; wider, the high word bounded that way
+ * and the lower 64-bit words raw draws.
+ */
+function drawDecimal(r: RandomSource, precision: number): bigint {
+  const below = (range: bigint) => drawLongIn(r, 0n, range - 1n);
+  if (precision <= 9) return BigInt(r.nextInt(Number(maxOfDigits(precision))));
+  if (precision <= 18) return below(maxOfDigits(precision));
+  const word = () => BigInt.asUintN(64, r.nextLong());
+  if (precision <= 38) {
+    const high = below(maxOfDigits(Math.max(precision - 20, 1)));
+    return (high << 64n) | word();
+  }
+  // Up to 58 digits QuestDB's top word has range 0 (its `% 0` would throw): the draw is taken, 0 kept.
+  const topDigits = Math.max(precision - 58, 0);
+  let top = 0n;
+  if (topDigits > 0) top = below(maxOfDigits(topDigits));
+  else r.nextLong();
+  const second = below(maxOfDigits(Math.max(precision - 39, 1)));
+  return (top << 192n) | (second << 128n) | (word() << 64n) | word();
 }
 
 /** 256 random bits, unsigned; the first draw is the low 64 bits, as QuestDB's long0. */
