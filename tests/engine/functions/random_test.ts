@@ -150,12 +150,16 @@ Deno.test("rnd_decimal, rnd_long256(n), rnd_interval", () => {
   assert.deepEqual([d.returns.tag, d.returns.precision, d.returns.scale], ["DECIMAL", 8, 2]);
   assert.ok(draws(d).every((v) => (v as bigint) >= 0n && (v as bigint) < 100_000_000n));
   // nullRate 1: `nextInt() % 2 == 1`, about a quarter NULL (RndDecimalFunctionFactory).
-  const nulls = draws(bind(fn("rnd_decimal"), [lit(8), lit(2), lit(1)]), 2000).filter((v) => v === null).length;
+  const nulls =
+    draws(bind(fn("rnd_decimal"), [lit(8), lit(2), lit(1)]), 2000).filter((v) => v === null).length;
   assert.ok(nulls > 300 && nulls < 700, String(nulls));
   // Each storage width draws its own way; all stay inside the precision here.
   for (const p of [2, 4, 9, 18, 38, 60, 76]) {
     const max = 10n ** BigInt(p);
-    assert.ok(draws(bind(fn("rnd_decimal"), [lit(p), lit(0), lit(0)])).every((v) => (v as bigint) < max), String(p));
+    assert.ok(
+      draws(bind(fn("rnd_decimal"), [lit(p), lit(0), lit(0)])).every((v) => (v as bigint) < max),
+      String(p),
+    );
   }
   assert.match(bindError(fn("rnd_decimal"), [lit(8), lit(9), lit(0)]), /invalid precision and scale: 8, 9/);
   assert.throws(() => fn("rnd_decimal").bind([lit(8), lit(2), lit(-1)]), /invalid NULL rate/);
