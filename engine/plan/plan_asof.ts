@@ -6,13 +6,14 @@
 import { SqlError } from "../base/errors.ts";
 import type * as A from "../sql/ast.ts";
 import { type ColumnType, T } from "../base/types.ts";
-import { bindExpr, castTo } from "./bind_expr.ts";
+import { castTo } from "./bind_expr.ts";
 import type { BoundExpr } from "./bound.ts";
 import { conjuncts } from "./intervals_from_where.ts";
 import type { PlanContext } from "./plan_context.ts";
 import type { Planned } from "./plan_from.ts";
 import { type PlanNode, shape } from "./plan_node.ts";
-import { bindContext } from "./plan_select.ts";
+import { astConjuncts, bindJoinOn } from "./bind_join_on.ts";
+import { exprToText } from "../sql/printer.ts";
 import { Scope } from "./scope.ts";
 
 const TOLERANCE_MICROS: Record<string, bigint> = {
@@ -96,26 +97,37 @@ export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanC
       rightKeys.push(right.scope.resolve(u.name, undefined, u.pos));
     }
   } else if (j.on) {
-    const pred = bindExpr(j.on, bindContext(scope, pc, "JOIN"));
-    for (const c of conjuncts(pred)) {
+    const pred = bindJoinOn(j.on, scope, pc, leftWidth);
+    const parts = conjuncts(pred), astParts = astConjuncts(j.on);
+    const unsupported: A.Expr[] = [];
+    parts.forEach((c, i) => {
       if (c.kind === "call" && c.name === "=" && c.args.length === 2) {
         const [a, b] = c.args.map(textCastsUnwrapped);
         if (a.kind === "column" && b.kind === "column") {
           if (a.index < leftWidth && b.index >= leftWidth) {
             leftKeys.push(a.index);
             rightKeys.push(b.index - leftWidth);
-            continue;
+            return;
           }
           if (b.index < leftWidth && a.index >= leftWidth) {
             leftKeys.push(b.index);
             rightKeys.push(a.index - leftWidth);
-            continue;
+            return;
           }
         }
       }
+      unsupported.push(parts.length === astParts.length ? astParts[i] : j.on!);
+    });
+    // QuestDB keeps the equalities of a left and a right column as keys and refuses what is left
+    // at its first conjunct, printing it (AsOfJoinTest#testAsofJoinWithComplexConditionFails1:
+    // "unsupported ASOF join expression [expr='l1 = l2 + 5']" at the `=`; StaticJoinErrorTest
+    // #testSpliceJoinExpression).
+    if (unsupported.length > 0) {
       throw new SqlError(
-        `${kind.toUpperCase()} JOIN supports only equality of left and right columns`,
-        j.on.pos,
+        `unsupported ${kind.toUpperCase()} join expression [expr='${
+          unsupported.map(exprToText).join(" and ")
+        }']`,
+        unsupported[0].pos,
       );
     }
   }
@@ -139,8 +151,19 @@ export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanC
   // so the microsecond side's timestamp joins as nanoseconds and is cast back above the join.
   const lNs = isNs(leftIn, leftTs), rNs = isNs(rightIn, rightTs);
   const ns = lNs || rNs;
-  const joinLeft = lNs === ns ? leftIn : withColumnCast(leftIn, leftTs, T.TIMESTAMP_NS);
-  const joinRight = rNs === ns ? rightIn : withColumnCast(rightIn, rightTs, T.TIMESTAMP_NS);
+  let joinLeft = lNs === ns ? leftIn : withColumnCast(leftIn, leftTs, T.TIMESTAMP_NS);
+  let joinRight = rNs === ns ? rightIn : withColumnCast(rightIn, rightTs, T.TIMESTAMP_NS);
+  // A TIMESTAMP key against a TIMESTAMP_NS key matches the same instant
+  // (FullFatJoinConvertedKeyTest#testAsOfJoinReadsTimestampKeyComparedWithNanos): the
+  // microsecond key joins as nanoseconds too and is cast back above the join.
+  const leftKeyCasts = new Set<number>(), rightKeyCasts = new Set<number>();
+  leftKeys.forEach((l, k) => {
+    const [a, b] = [leftIn.columns[l].type.tag, rightIn.columns[rightKeys[k]].type.tag];
+    if (a === "TIMESTAMP" && b === "TIMESTAMP_NS") leftKeyCasts.add(l);
+    if (a === "TIMESTAMP_NS" && b === "TIMESTAMP") rightKeyCasts.add(rightKeys[k]);
+  });
+  for (const i of leftKeyCasts) joinLeft = withColumnCast(joinLeft, i, T.TIMESTAMP_NS);
+  for (const i of rightKeyCasts) joinRight = withColumnCast(joinRight, i, T.TIMESTAMP_NS);
   const tsIndex = kind === "splice" || leftHidden ? -1 : leftTs;
   let node: PlanNode = {
     ...shape([...joinLeft.columns, ...joinRight.columns], tsIndex),
@@ -155,10 +178,10 @@ export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanC
     toleranceTicks: j.tolerance ? toleranceOf(j.tolerance, ns) : undefined,
   };
   const joinedLeftWidth = leftIn.columns.length;
-  if (joinLeft !== leftIn) node = withColumnCast(node, leftTs, leftIn.columns[leftTs].type);
-  if (joinRight !== rightIn) {
-    node = withColumnCast(node, joinedLeftWidth + rightTs, rightIn.columns[rightTs].type);
-  }
+  if (lNs !== ns) node = withColumnCast(node, leftTs, leftIn.columns[leftTs].type);
+  if (rNs !== ns) node = withColumnCast(node, joinedLeftWidth + rightTs, rightIn.columns[rightTs].type);
+  for (const i of leftKeyCasts) node = withColumnCast(node, i, T.TIMESTAMP);
+  for (const i of rightKeyCasts) node = withColumnCast(node, joinedLeftWidth + i, T.TIMESTAMP);
   if (leftHidden || rightHidden) {
     // Drop the carried timestamps: the result has the columns the two sides select.
     const keep = node.columns.map((_, i) => i).filter((i) =>

@@ -3,7 +3,7 @@
  * designated timestamp, table functions, SHOW, and joins left to right (spec/sql.md §11).
  */
 import { SqlError } from "../base/errors.ts";
-import { isIntegral, isTimestamp, typeName } from "../base/types.ts";
+import { type ColumnType, isIntegral, isTimestamp, typeName } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
 import { bindExpr } from "./bind_expr.ts";
@@ -16,6 +16,7 @@ import { planLateral } from "./plan_lateral.ts";
 import { planPivotSource } from "./plan_pivot.ts";
 import { planQuery } from "./plan_query.ts";
 import { bindContext } from "./plan_select.ts";
+import { bindJoinOn } from "./bind_join_on.ts";
 import { planShow } from "./plan_show.ts";
 import { Scope } from "./scope.ts";
 import { T } from "../base/types.ts";
@@ -308,34 +309,9 @@ function naturalPairs(left: Scope, right: Scope, leftWidth: number): [number, nu
   return pairs;
 }
 
-/**
- * Binds a JOIN's ON clause. QuestDB reports an equality of two columns whose types cannot be
- * compared as 'join column type mismatch' at the left column (IPv4Test#testFullJoinIPv4Fails),
- * not as a missing `=` operator.
- */
-function bindJoinOn(on: A.Expr, scope: Scope, pc: PlanContext): BoundExpr {
-  try {
-    return bindExpr(on, bindContext(scope, pc, "JOIN"));
-  } catch (e) {
-    if (!(e instanceof SqlError)) throw e;
-    for (const c of astConjuncts(on)) {
-      if (c.kind !== "binary" || c.op !== "=" || c.left.kind !== "column" || c.right.kind !== "column") {
-        continue;
-      }
-      try {
-        bindExpr(c, bindContext(scope, pc, "JOIN"));
-      } catch (inner) {
-        if (inner instanceof SqlError && inner.position === c.pos) {
-          throw new SqlError("join column type mismatch", c.left.pos);
-        }
-      }
-    }
-    throw e;
-  }
-}
-
-function astConjuncts(e: A.Expr): A.Expr[] {
-  return e.kind === "binary" && e.op === "and" ? [...astConjuncts(e.left), ...astConjuncts(e.right)] : [e];
+function mixedTimestampUnits(a: ColumnType, b: ColumnType): boolean {
+  return (a.tag === "TIMESTAMP" && b.tag === "TIMESTAMP_NS") ||
+    (a.tag === "TIMESTAMP_NS" && b.tag === "TIMESTAMP");
 }
 
 function planJoin(j: A.Join, left: Planned, right: Planned, pc: PlanContext): Planned {
@@ -356,12 +332,13 @@ function planJoin(j: A.Join, left: Planned, right: Planned, pc: PlanContext): Pl
       equi.push([l, leftWidth + r]);
     }
   } else if (j.on) {
-    const pred = bindJoinOn(j.on, scope, pc);
+    const pred = bindJoinOn(j.on, scope, pc, leftWidth);
     const rest: BoundExpr[] = [];
     for (const c of conjuncts(pred)) {
       if (c.kind === "call" && c.name === "=" && c.args.length === 2) {
         const [a, b] = c.args;
-        if (a.kind === "column" && b.kind === "column") {
+        // TIMESTAMP against TIMESTAMP_NS compares instants, not raw ticks: it stays a condition.
+        if (a.kind === "column" && b.kind === "column" && !mixedTimestampUnits(a.type, b.type)) {
           if (a.index < leftWidth && b.index >= leftWidth) {
             equi.push([a.index, b.index]);
             continue;

@@ -18,6 +18,7 @@ import { isAggregateCall } from "./bind_expr.ts";
 import { NameAllocator, takeItemName } from "./column_names.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { planSource } from "./plan_from.ts";
+import type { PlanNode } from "./plan_node.ts";
 
 export function rewriteWindowJoins(core: A.SelectCore, pc: PlanContext): A.SelectCore {
   const from = core.from;
@@ -27,8 +28,12 @@ export function rewriteWindowJoins(core: A.SelectCore, pc: PlanContext): A.Selec
   const leftName = sourceName(left);
   const leftTs = timestampName(left, pc, "left", joins[0].pos);
   const rights = joins.map((j) => {
-    if (j.source.kind !== "table") {
-      throw new SqlError("WINDOW JOIN right side must be a table, not a subquery", j.source.pos);
+    if (
+      j.source.kind !== "table" &&
+      !(j.source.kind === "subquerySource" && timeFramed(planSource(j.source, pc).node))
+    ) {
+      // At the WINDOW keyword (WindowJoinTest#testWindowJoinFailsWhenSlaveDoesNotSupportTimeFrames).
+      throw new SqlError("right side of window join must be a table, not sub-query", j.pos);
     }
     return {
       join: j,
@@ -43,6 +48,13 @@ export function rewriteWindowJoins(core: A.SelectCore, pc: PlanContext): A.Selec
     let changed = false;
     const expr = replaceAggregates(item.expr, (call) => {
       changed = true;
+      // One aggregate reads one right table (WindowJoinTest#testWindowJoinChain: sum(p1.price + p.price)).
+      if (rights.filter((r) => qualifies(call, r.name)).length > 1) {
+        throw new SqlError(
+          "WINDOW join aggregate function cannot reference columns from multiple models",
+          call.pos,
+        );
+      }
       const right = rights.find((r) => qualifies(call, r.name)) ?? rights[0];
       return subqueryFor(call, right, leftName, leftTs);
     });
@@ -80,7 +92,19 @@ function replaceAggregates(e: A.Expr, replace: (call: A.FunctionCall) => A.Expr)
   return mapChildExprs(e, (c) => replaceAggregates(c, replace));
 }
 
-type Right = { join: A.WindowJoin; table: A.TableSource; name: string; ts: string };
+/**
+ * A right side QuestDB reads by time frames: a table scan, at most narrowed by timestamp
+ * intervals and projected to plain columns (WindowJoinTest#testWindowJoinFilterTimestampFilter:
+ * `(prices WHERE ts IN '1970-01-01')`, `(SELECT price, price price0, sym, ts FROM prices WHERE
+ * ts IN ...)`); a row filter makes it a sub-query it refuses.
+ */
+function timeFramed(node: PlanNode): boolean {
+  let n = node;
+  while (n.kind === "project" && n.exprs.every((e) => e.kind === "column")) n = n.input;
+  return n.kind === "scan";
+}
+
+type Right = { join: A.WindowJoin; table: A.TableSource | A.SubquerySource; name: string; ts: string };
 
 function subqueryFor(call: A.FunctionCall, right: Right, leftName: string, leftTs: string): A.Expr {
   const pos = call.pos;
@@ -130,7 +154,7 @@ function subqueryFor(call: A.FunctionCall, right: Right, leftName: string, leftT
   return { kind: "subquery", pos, query: query(call, right.table, where) };
 }
 
-function query(item: A.Expr, table: A.TableSource, where: A.Expr): A.Query {
+function query(item: A.Expr, table: A.TableSource | A.SubquerySource, where: A.Expr): A.Query {
   const pos = item.pos;
   return {
     kind: "query",

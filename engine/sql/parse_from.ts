@@ -556,8 +556,9 @@ const UNIT_ORDER: Record<string, number> = { n: 1, u: 1e3, T: 1e6, s: 1e9, m: 6e
 
 function windowJoinBound(p: ParseState): WindowJoinBound {
   const t = p.peek();
+  // At the PRECEDING/FOLLOWING word after UNBOUNDED (WindowJoinTest#testWindowJoinFailsWhenUnboundedIsUsed).
   if (p.isWord("unbounded")) {
-    throw syntaxError("unbounded boundaries are not supported in WINDOW JOIN", t.pos);
+    throw syntaxError("unbounded preceding/following is not supported in WINDOW joins", p.peek(1).pos);
   }
   // CURRENT ROW is a zero offset (LateralJoinTest#testT102WindowJoinInsideLateral).
   if (p.isWord("current") && p.isWord("row", 1)) {
