@@ -48,13 +48,27 @@ export function bindArrayLiteral(e: A.ArrayLiteral, ctx: BindContext, bind: Bind
     return { kind: "const", type: arrayType(literalDepth(e)), value: DoubleArray.empty(literalDepth(e)) };
   }
   checkLiteralShape(e);
+  // Sub-arrays bind last to first, as QuestDB builds them: an element error names the last
+  // sub-array's (ArrayCreateFunctionFactoryTest#testNestedDecimalElements fails at `3.5m`).
+  const nested = new Map<A.Expr, BoundExpr>();
+  for (let i = e.elements.length - 1; i >= 0; i--) {
+    const x = e.elements[i];
+    if (x.kind === "array") nested.set(x, bindArrayLiteral(x, ctx, bind, cast));
+  }
   const args = e.elements.map((x) => {
-    const b = x.kind === "array" ? bindArrayLiteral(x, ctx, bind, cast) : bind(x, ctx);
-    // Decimals and integers enter as doubles: arrays hold DOUBLE only (§22.2).
+    const b = nested.get(x) ?? bind(x, ctx);
+    // DECIMAL and types with no DOUBLE value are refused at the element (QuestDB's
+    // ArrayCreateFunctionFactoryTest: `ARRAY[1.5, 2.5m]` fails at `2.5m`; BOOLEAN enters as 1/0).
+    if (UNSUPPORTED_ELEMENTS.has(b.type.tag)) {
+      throw new SqlError(`unsupported array element type [type=${typeName(b.type)}]`, x.pos);
+    }
+    // Integers enter as doubles: arrays hold DOUBLE only (§22.2).
     return b.type.tag === "ARRAY" || b.type.tag === "NULL" ? b : cast(b, T.DOUBLE, x.pos);
   });
   return callNode("array", constructArray(args.map((a) => a.type), e.pos), args, ctx, e.pos);
 }
+
+const UNSUPPORTED_ELEMENTS = new Set(["DECIMAL", "UUID", "LONG256", "LONG128", "BINARY", "INTERVAL"]);
 
 /** Index types: integers, and text or a CHAR holding one (QuestDB 9: `arr1['2']`). */
 const ARRAY_INDEX_TYPES = new Set(["BYTE", "SHORT", "INT", "LONG", "NULL", "CHAR", "STRING", "VARCHAR"]);

@@ -416,6 +416,16 @@ function planAggregation(
     : implicitKeyAsts(items.map((i) => i.ast.expr), scope);
   let keys = keyAsts.map((k) => bindExpr(k, inputCtx));
   let keyTexts = keyAsts.map((k) => exprKey(k));
+  // A call that groups by its name only (`array_elem_sum(a, b)`) is a key QuestDB infers; an
+  // explicit GROUP BY must list it (ArrayElementTest#testGroupingAndOrderDiagnosticsAndCompilerRecovery).
+  if (core.groupBy) {
+    for (const i of items) {
+      const e = i.ast.expr;
+      if (!containsAggregate(e) && groupsSelect(e) && !keyTexts.includes(exprKey(e))) {
+        throw new SqlError("not enough columns in group by", core.pos);
+      }
+    }
+  }
   if (!core.groupBy && keys.some(isConst)) {
     // A constant item is no grouping key: `SELECT 'a', min(x) FROM t` aggregates the whole
     // input, one row even when it is empty (SqlCodeGeneratorTest#testGroupByConstantMatchingColumnName).
