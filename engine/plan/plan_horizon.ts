@@ -85,7 +85,7 @@ function offsetsOf(h: A.HorizonSpec, perUnit: bigint): bigint[] {
     const list = h.list.map(scaled);
     for (let i = 1; i < list.length; i++) {
       if (list[i] <= list[i - 1]) {
-        throw new SqlError("horizon offsets must be monotonically increasing", h.list[i].pos);
+        throw new SqlError("LIST offsets must be monotonically increasing", h.list[i].pos);
       }
     }
     return list;
@@ -93,7 +93,7 @@ function offsetsOf(h: A.HorizonSpec, perUnit: bigint): bigint[] {
   const { from, to, step } = h.range!;
   const [lo, hi, by] = [scaled(from), scaled(to), scaled(step)];
   if (by <= 0n) throw new SqlError("horizon STEP must be positive", step.pos);
-  if (lo > hi) throw new SqlError("horizon FROM must not be greater than TO", from.pos);
+  if (lo > hi) throw new SqlError("FROM must be less than or equal to TO", from.pos);
   const out: bigint[] = [];
   for (let o = lo; o <= hi; o += by) out.push(o);
   return out;

@@ -58,6 +58,18 @@ export function rewriteWindowJoins(core: A.SelectCore, pc: PlanContext): A.Selec
       const right = rights.find((r) => qualifies(call, r.name)) ?? rights[0];
       return subqueryFor(call, right, leftName, leftTs);
     });
+    // A right column outside an aggregate has no single row to come from (WindowJoinTest
+    // #testWindowJoinFailsOnMasterColumnAggregate: `p.price` in the select list).
+    someExpr(expr, (e) => {
+      if (e.kind === "subquery") return false;
+      if (e.kind === "column" && rights.some((r) => e.qualifier?.toLowerCase() === r.name.toLowerCase())) {
+        throw new SqlError(
+          `WINDOW join cannot reference right table non-aggregate column: ${e.qualifier}.${e.name}`,
+          e.pos,
+        );
+      }
+      return undefined;
+    });
     if (!changed) return item;
     return { ...item, expr, alias: item.alias ?? takeItemName(item, pc.legacyNames, names) };
   });
