@@ -35,7 +35,8 @@ export async function answersAt(root: string): Promise<{ text: string; formats: 
 }
 
 /**
- * Kills the child of `round` `rounds` times, each after a random `workMs` below `workMsMax`,
+ * Kills the child of `round` `rounds` times, each after a random `workMs` below `workMsMax`
+ * (and up to four longer rounds while no commit was seen),
  * checking after each kill that table t answers as before it started, with as many partitions
  * (the same formats too unless `formatsMayChange`) and one folder per partition. Returns the
  * commits the child reported.
@@ -46,8 +47,14 @@ export async function killRounds(
 ): Promise<number> {
   const before = await answersAt(root);
   let commits = 0;
-  for (let round = 0; round < options.rounds; round++) {
-    commits += await runAndKill({ ...options, workMs: 50 + Math.floor(Math.random() * options.workMsMax) });
+  // A loaded machine can make every random window too short for a commit: then up to four more
+  // rounds, each twice as long as the last, so kills also land between commits.
+  const extra = (n: number) => commits === 0 && n < options.rounds + 4;
+  for (let round = 0; round < options.rounds || extra(round); round++) {
+    const workMs = round < options.rounds
+      ? 50 + Math.floor(Math.random() * options.workMsMax)
+      : options.workMsMax * 2 ** (round - options.rounds + 1);
+    commits += await runAndKill({ ...options, workMs });
     const after = await answersAt(root);
     assert.equal(after.text, before.text, `round ${round}: answers changed after the kill`);
     assert.equal(after.formats.length, before.formats.length);

@@ -465,18 +465,26 @@ Deno.test({
         const replies: HeapReply[] = [];
         const channel = (await engine.parallel.channel((r) => replies.push(r)))!;
         const settle = () => new Promise((r) => setTimeout(r, 400));
+        // Waits for the worker's reply (a loaded machine may take seconds), then `settle`s so an
+        // extra batch it should not have sent would show.
+        const replied = async (cond: () => boolean) => {
+          for (const end = Date.now() + 20_000; !cond() && Date.now() < end;) {
+            await new Promise((r) => setTimeout(r, 20));
+          }
+          await settle();
+        };
         // 200K rows come in several batches; the worker sends one per credit.
         const sql = "SELECT x, ts FROM big";
         engine.statements.rowsMin = Infinity;
         const explain = (await run(engine, `EXPLAIN ${sql}`)).map((row) => String(row[0]));
         channel.post({ kind: "stmt", id: channel.id, forget: [], spec: spec(sql, explain, 1) });
-        await settle();
+        await replied(() => replies.length >= 1);
         assert.deepEqual(replies.map((r) => r.kind), ["stmtBatch"]);
         channel.post({ kind: "stmtPull", id: channel.id, credit: 1 });
-        await settle();
+        await replied(() => replies.length >= 2);
         assert.deepEqual(replies.map((r) => r.kind), ["stmtBatch", "stmtBatch"]);
         channel.post({ kind: "stmtPull", id: channel.id, credit: 100 });
-        await settle();
+        await replied(() => replies.at(-1)!.kind === "stmtEnd");
         assert.equal(replies.at(-1)!.kind, "stmtEnd");
         const rows = replies.reduce((n, r) => n + (r.kind === "stmtBatch" ? r.batch.rowCount : 0), 0);
         assert.equal(rows, 200_000);
@@ -488,7 +496,7 @@ Deno.test({
           const got: HeapReply[] = [];
           const ch = (await engine.parallel.channel((r) => got.push(r)))!;
           ch.post({ kind: "stmt", id: ch.id, forget: [], spec: spec(text, [...lines], 3) });
-          await settle();
+          await replied(() => got.length >= 1);
           assert.deepEqual(got.map((r) => r.kind), ["stmtDeclined"], text);
           ch.close();
         }
