@@ -70,6 +70,19 @@ function parser(name: string, returns: ColumnType, unit: TimeUnit): ScalarFuncti
 }
 
 /**
+ * to_pg_date(text): a DATE from PostgreSQL's `y-MM-dd` date text, NULL when it does not parse
+ * (QuestDB's ToPgDateFunctionFactory; VarcharFunctionsTest#testToPgDate).
+ */
+function bindToPgDate(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 1 || !isTextArg(args[0])) return noMatch("to_pg_date", args);
+  const pattern = compilePattern("y-MM-dd");
+  return {
+    returns: T.DATE,
+    eval: ([s]) => (s === null ? null : parseWithPattern(pattern, s as string, { unit: "ms" }) ?? null),
+  };
+}
+
+/**
  * PostgreSQL's to_timestamp(epoch seconds), which Grafana's and Superset's epoch queries send
  * (`to_timestamp(1704067200)`): fractional seconds kept to the microsecond, NULL for NULL
  * (and for NaN, QuestDB's double NULL). QuestDB has only the text forms, so no meaning changes.
@@ -143,6 +156,7 @@ export const PARSE_FORMAT_FUNCTIONS: ScalarFunction[] = [
   parser("to_timestamp", T.TIMESTAMP, "us"),
   parser("to_timestamp_ns", T.TIMESTAMP_NS, "ns"),
   parser("to_date", T.DATE, "ms"),
+  fn("to_pg_date", bindToPgDate),
   fn("to_str", bindToStr),
   zoneShift("to_timezone", true),
   zoneShift("to_utc", false),

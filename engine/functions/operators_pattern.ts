@@ -49,9 +49,15 @@ function bindMatch(
 ): ScalarBinding | string {
   if (args.length !== 2 || !isTextArg(args[0].type) || !isTextArg(args[1].type)) return noMatchOp(op, args);
   const m = matcher(args[1], compile);
+  // a NULL pattern matches nothing, negated or not: `name !~ null` selects no rows
+  // (NotMatchVarcharFunctionFactoryTest#testNullRegex)
+  const nullPattern = args[1].constant && (args[1].value ?? null) === null;
   return {
     returns: T.BOOLEAN,
-    eval: ([v, p]) => (v !== null && m(v as string, p)) !== negated,
+    eval: ([v, p]) => {
+      if (negated && (nullPattern || p === null)) return false;
+      return (v !== null && m(v as string, p)) !== negated;
+    },
   };
 }
 

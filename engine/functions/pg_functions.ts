@@ -91,7 +91,8 @@ function registerAll(): void {
   define("quote_ident", (args) => {
     if (args.length !== 1) return "quote_ident expects one argument";
     return {
-      returns: T.STRING,
+      // QuoteIdentVarcharFunctionFactory: VARCHAR in, VARCHAR out
+      returns: args[0].type.tag === "VARCHAR" ? T.VARCHAR : T.STRING,
       eval: ([v]) => {
         if (v === null) return null;
         return quoteIdent(String(v));

@@ -20,15 +20,27 @@ function unaryText(name: string, returns: (t: ColumnType) => ColumnType, f: (s: 
   };
 }
 
-/** Binds `name(text, int)` with a string result. */
-function textAndInt(name: string, f: (s: string, n: number) => string | null) {
+/** Characters of a string: UTF-16 units, or code points (an array) for VARCHAR text with surrogates. */
+type Chars = string | string[];
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * Binds `name(text, int)` with a string result. `f` sees VARCHAR input as code points, as QuestDB's
+ * VARCHAR twins count UTF-8 characters (LeftVarcharFunctionFactoryTest#testVar); STRING counts
+ * UTF-16 units.
+ */
+function textAndInt(name: string, f: (s: Chars, n: number) => Chars | null) {
   return (args: BoundArg[]): ScalarBinding | string => {
     if (args.length !== 2 || !isTextArg(args[0].type) || !isIntArg(args[1].type)) return noMatch(name, args);
+    const varchar = args[0].type.tag === "VARCHAR";
     return {
       returns: textResult(args[0].type),
       eval: ([s, n]) => {
         const k = toIntArg(n);
-        return s === null || k === null ? null : f(s as string, k);
+        if (s === null || k === null) return null;
+        const chars = varchar && SURROGATE.test(s as string) ? Array.from(s as string) : s as string;
+        const out = f(chars, k);
+        return out === null || typeof out === "string" ? out : out.join("");
       },
     };
   };
@@ -123,12 +135,12 @@ function bindLengthBytes(args: BoundArg[]): ScalarBinding | string {
 }
 
 /** `left(s, n)`: first n characters; a negative n drops the last |n| (PostgreSQL rule). */
-function left(s: string, n: number): string {
+function left(s: Chars, n: number): Chars {
   return n >= 0 ? s.slice(0, n) : s.slice(0, Math.max(0, s.length + n));
 }
 
 /** `right(s, n)`: last n characters; a negative n drops the first |n|. */
-function right(s: string, n: number): string {
+function right(s: Chars, n: number): Chars {
   return n >= 0 ? s.slice(Math.max(0, s.length - n)) : s.slice(Math.min(s.length, -n));
 }
 
@@ -168,9 +180,15 @@ function bindSubstring(args: BoundArg[]): ScalarBinding | string {
 function bindStrpos(name: string) {
   return (args: BoundArg[]): ScalarBinding | string => {
     if (args.length !== 2 || !isTextArg(args[0].type) || !isTextArg(args[1].type)) return noMatch(name, args);
+    // QuestDB's VARCHAR strpos counts characters (UTF-8 lead bytes), STRING counts UTF-16 units
+    const varchar = args[0].type.tag === "VARCHAR";
     return {
       returns: T.INT,
-      eval: ([s, sub]) => (s === null || sub === null ? null : (s as string).indexOf(sub as string) + 1),
+      eval: ([s, sub]) => {
+        if (s === null || sub === null) return null;
+        const i = (s as string).indexOf(sub as string);
+        return i <= 0 || !varchar ? i + 1 : codePointCount((s as string).slice(0, i)) + 1;
+      },
     };
   };
 }
@@ -178,8 +196,23 @@ function bindStrpos(name: string) {
 /** QuestDB's cairo.sql.string.function.buffer.max.size: the longest text replace() may build. */
 const REPLACE_LENGTH_MAX = 1_048_576;
 
+/** The result length at the first appended piece (kept text or replacement) that exceeds the limit. */
+function replaceBreachLength(s: string, from: string, toLength: number): number {
+  let len = 0, pos = 0;
+  for (let i = s.indexOf(from); i >= 0; i = s.indexOf(from, pos)) {
+    if (len + (i - pos) > REPLACE_LENGTH_MAX) return len + (i - pos);
+    len += i - pos;
+    if (len + toLength > REPLACE_LENGTH_MAX) return len + toLength;
+    len += toLength;
+    pos = i + from.length;
+  }
+  return len + s.length - pos;
+}
+
 function bindReplace(args: BoundArg[]): ScalarBinding | string {
   if (args.length !== 3 || !args.every((a) => isTextArg(a.type))) return noMatch("replace", args);
+  // QuestDB's signatures: replace(SSS), and replace(ØØØ) for its VARCHAR twin
+  const signature = args[0].type.tag === "VARCHAR" ? "ØØØ" : "SSS";
   return {
     returns: textResult(args[0].type),
     eval: ([s, from, to]) => {
@@ -187,9 +220,11 @@ function bindReplace(args: BoundArg[]): ScalarBinding | string {
       if ((from as string) === "") return s;
       const out = (s as string).replaceAll(from as string, to as string);
       if (out.length > REPLACE_LENGTH_MAX) {
-        // ReplaceStrFunctionFactoryTest#testWhenChainedCallsExceedsMaxLengthExceptionIsThrown
+        // ReplaceStrFunctionFactoryTest#testWhenChainedCallsExceedsMaxLengthExceptionIsThrown: QuestDB
+        // builds the result piece by piece and reports the length of the first piece that breaches
+        const required = replaceBreachLength(s as string, from as string, (to as string).length);
         throw new SqlError(
-          `breached memory limit set for replace(SSS) [maxLength=${REPLACE_LENGTH_MAX}, requiredLength=${out.length}]`,
+          `breached memory limit set for replace(${signature}) [maxLength=${REPLACE_LENGTH_MAX}, requiredLength=${required}]`,
         );
       }
       return out;

@@ -61,8 +61,12 @@ function bindSplitPart(args: BoundArg[]): ScalarBinding | string {
   if (args.length !== 3 || !isTextArg(args[0].type) || !isTextArg(args[1].type) || !isIntArg(args[2].type)) {
     return noMatch("split_part", args);
   }
+  // QuestDB's SplitPartFunctionFactory reports both index errors at the index argument
   if (args[2].constant && args[2].value !== null && toIntArg(args[2].value!) === 0) {
-    return "field position must not be zero";
+    throw new SqlError("field position must not be zero", args[2].pos);
+  }
+  if (args[2].perRow) {
+    throw new SqlError("index must be either a constant expression or a placeholder", args[2].pos);
   }
   return {
     returns: textResult(args[0].type),

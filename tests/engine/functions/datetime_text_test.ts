@@ -87,3 +87,10 @@ Deno.test("to_str formats DATE and TIMESTAMP_NS in their own units", () => {
   // Quoted text is literal, as QuestDB's format compiler (TimestampFormatCompilerTest).
   assert.equal(sql("to_str", ts("2024-01-01"), lit("'at' yyyy")), "at 2024");
 });
+
+Deno.test("to_pg_date parses y-MM-dd text into a DATE, NULL otherwise", () => {
+  // VarcharFunctionsTest#testToPgDate
+  assert.equal(sql("to_pg_date", lit("1999-07-05")), 931132800000n);
+  assert.equal(sql("to_pg_date", lit("5 Jul 1999")), null);
+  assert.equal(returns(fn("to_pg_date"), [col(T.VARCHAR)]), "DATE");
+});

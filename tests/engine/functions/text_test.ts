@@ -60,6 +60,18 @@ Deno.test("left and right accept negative counts", () => {
   assert.equal(run(fn("left"), null, 1), null);
 });
 
+Deno.test("left and right count code points for VARCHAR, UTF-16 units for STRING", () => {
+  // LeftVarcharFunctionFactoryTest#testVar / RightVarcharFunctionFactoryTest#testVar
+  const s = "0\u{1B3A4}~2";
+  assert.equal(call(fn("left"), [c(T.VARCHAR, s), lit(2)]), "0\u{1B3A4}");
+  assert.equal(call(fn("right"), [c(T.VARCHAR, s), lit(3)]), "\u{1B3A4}~2");
+  assert.equal(call(fn("left"), [c(T.VARCHAR, s), lit(-1)]), "0\u{1B3A4}~");
+  assert.equal(call(fn("left"), [c(T.STRING, s), lit(2)]), "0\uD82C");
+  // Utf8s.strpos counts UTF-8 characters for VARCHAR
+  assert.equal(call(fn("strpos"), [c(T.VARCHAR, s), c(T.VARCHAR, "~")]), 3);
+  assert.equal(call(fn("strpos"), [c(T.STRING, s), c(T.STRING, "~")]), 4);
+});
+
 Deno.test("strpos, replace, starts_with, reverse and initcap", () => {
   assert.equal(run(fn("position"), "Anna Mason", "Thompson"), 0);
   assert.equal(run(fn("strpos"), null, "a"), null);
