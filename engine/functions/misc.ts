@@ -52,6 +52,25 @@ function digest(name: string, algorithm: string): ScalarFunction {
   });
 }
 
+/**
+ * `to_char(binary)`: QuestDB's hex dump (ToCharBinFunctionFactory): 16 bytes a line, each line the
+ * 8-digit hex offset then the bytes as two-digit lowercase hex, lines joined by a newline.
+ */
+function hexDump(b: Uint8Array): string {
+  const lines: string[] = [];
+  for (let off = 0; off < b.length; off += 16) {
+    let line = off.toString(16).padStart(8, "0");
+    for (const byte of b.subarray(off, off + 16)) line += " " + byte.toString(16).padStart(2, "0");
+    lines.push(line);
+  }
+  return lines.join("\n");
+}
+
+function bindToCharBin(args: BoundArg[]): ScalarBinding | string {
+  if (args.length !== 1 || args[0].type.tag !== "BINARY") return noMatch("to_char", args);
+  return { returns: T.STRING, eval: ([v]) => (v === null ? null : hexDump(v as Uint8Array)) };
+}
+
 /** PostgreSQL names of our types, for pg_typeof(). */
 const PG_TYPE_NAMES: Partial<Record<string, string>> = {
   BOOLEAN: "boolean",
@@ -190,6 +209,7 @@ export const MISC_FUNCTIONS: ScalarFunction[] = [
   digest("md5", "md5"),
   digest("sha1", "sha1"),
   digest("sha256", "sha256"),
+  scalar("to_char", bindToCharBin),
   typeNameOf("typeof", typeName),
   typeNameOf("pg_typeof", (t) => PG_TYPE_NAMES[t.tag] ?? typeName(t).toLowerCase()),
   scalar("to_uuid", bindToUuid),

@@ -147,11 +147,12 @@ function right(s: Chars, n: number): Chars {
 /**
  * `substring(s, start, len)` per QuestDB's documented rules: characters from 1-based `start`;
  * with a negative start only positions ≥ 1 are kept, so the result ends at `start + len - 1`;
- * `start + len` below zero gives NULL; a negative length is an error (NULL per row).
+ * `start + len` below zero gives NULL; a negative length is an error.
  */
 function substring(s: string, start: number, len: number | undefined): string | null {
   if (len === undefined) return s.slice(Math.max(0, start - 1));
-  if (len < 0) return null;
+  // SubStringFunctionFactory: a negative length fails the query, constant or not
+  if (len < 0) throw new SqlError("negative substring length is not allowed");
   const end = start + len; // exclusive, 1-based
   if (end < 0) return null;
   return s.slice(Math.max(0, start - 1), Math.max(0, end - 1));
@@ -163,7 +164,7 @@ function bindSubstring(args: BoundArg[]): ScalarBinding | string {
     return noMatch("substring", args);
   }
   if (args.length === 3 && args[2].constant && args[2].value !== null && toIntArg(args[2].value!)! < 0) {
-    return "non-negative len expected";
+    return "negative substring length is not allowed";
   }
   return {
     returns: textResult(args[0].type),

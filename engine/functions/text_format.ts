@@ -29,6 +29,9 @@ function pad(s: string, len: number, fill: string, atStart: boolean): string | n
   return atStart ? padding + s : s + padding;
 }
 
+/** QuestDB's cairo.sql.string.function.buffer.max.size: the longest text lpad/rpad may build. */
+const PAD_LENGTH_MAX = 1_048_576;
+
 function bindPad(name: string, atStart: boolean) {
   return (args: BoundArg[]): ScalarBinding | string => {
     if (args.length < 2 || args.length > 3) return noMatch(name, args);
@@ -37,12 +40,22 @@ function bindPad(name: string, atStart: boolean) {
     ) {
       return noMatch(name, args);
     }
+    // QuestDB's signatures in its buffer-limit error: lpad(SI), lpad(SIS), lpad(ØI), lpad(ØIØ)
+    const text = args[0].type.tag === "VARCHAR" ? "Ø" : "S";
+    const signature = `${name}(${text}I${args.length === 3 ? text : ""})`;
     return {
       returns: textResult(args[0].type),
       eval: ([s, n, f]) => {
         const len = toIntArg(n);
         const fill = args.length === 3 ? f : " ";
         if (s === null || len === null || fill === null) return null;
+        if (len > PAD_LENGTH_MAX) {
+          // LPadRPadFunctionsTest#testCheckMaxBuffer (reported at position 0)
+          throw new SqlError(
+            `breached memory limit set for ${signature} [maxLength=${PAD_LENGTH_MAX}, requiredLength=${len}]`,
+            0,
+          );
+        }
         return pad(s as string, len, fill as string, atStart);
       },
     };

@@ -47,3 +47,15 @@ Deno.test("to_uuid joins two longs and netmask gives a subnet mask", () => {
   assert.equal(run(fn("netmask"), "68.11.9.2/23"), 0xfffffe00);
   assert.equal(run(fn("netmask"), "68.11.9.2"), null);
 });
+
+Deno.test("to_char(binary) is QuestDB's hex dump, 16 bytes a line", () => {
+  // ToCharBinVFunctionFactoryTest: "00000000 56 54 ..." lines; NULL stays NULL
+  const to = find(MISC_FUNCTIONS, "to_char");
+  const bytes = Uint8Array.from({ length: 18 }, (_, i) => 0x41 + i);
+  assert.equal(
+    call(to, [col(T.BINARY)], [bytes]),
+    "00000000 41 42 43 44 45 46 47 48 49 4a 4b 4c 4d 4e 4f 50\n00000010 51 52",
+  );
+  assert.equal(call(to, [col(T.BINARY)], [null]), null);
+  assert.equal(returns(to, [col(T.BINARY)]), "STRING");
+});

@@ -21,6 +21,11 @@ Deno.test("lpad and rpad pad or truncate to the length", () => {
   assert.equal(run(fn("lpad"), "hello", 2), "he");
   assert.equal(run(fn("rpad"), "hello", 0), "");
   assert.equal(run(fn("lpad"), "a", 3, null), null);
+  // LPadRPadFunctionsTest#testCheckMaxBuffer: past the 1 MiB string buffer the query fails
+  assert.throws(
+    () => call(fn("rpad"), [col(T.VARCHAR), col(T.INT)], ["w3r", 1048577]),
+    /breached memory limit set for rpad\(ØI\) \[maxLength=1048576, requiredLength=1048577\]/,
+  );
 });
 
 Deno.test("split_part returns the n-th field", () => {

@@ -50,7 +50,15 @@ Deno.test("substring follows the negative-start rules", () => {
   assert.equal(run(fn("substring"), "UK2022072619373", 1, 2), "UK");
   assert.equal(run(fn("substring"), "abc", 2, 10), "bc");
   assert.equal(run(fn("substring"), null, 1, 2), null);
-  assert.match(bindError(fn("substring"), [lit("abc"), lit(1), lit(-1)]), /non-negative/);
+  assert.match(
+    bindError(fn("substring"), [lit("abc"), lit(1), lit(-1)]),
+    /negative substring length is not allowed/,
+  );
+  // SubStringFunctionFactoryTest#testZeroOrInvalidLength: a per-row negative length fails too
+  assert.throws(
+    () => call(fn("substring"), [col(T.STRING), col(T.INT), col(T.INT)], ["foo", 3, -1]),
+    /negative substring/,
+  );
 });
 
 Deno.test("left and right accept negative counts", () => {
