@@ -257,7 +257,7 @@ export interface BinopArgs extends Rows {
 
 /**
  * The rows of a DOUBLE column that can still enter a top-N whose worst kept row ranks `t`:
- * rank >= t when `desc`, rank <= t otherwise, a NULL (NaN, ±Infinity) ranking -Infinity.
+ * rank >= t when `desc`, rank <= t otherwise, a NULL (NaN, ±Infinity) ranking +Infinity (last ascending, as QuestDB sorts NaN).
  * `out` gets the row indexes (Int32, room for rowCount entries).
  */
 export interface TopNArgs {

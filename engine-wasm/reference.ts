@@ -628,7 +628,7 @@ class ReferenceKernels implements Kernels {
     let c = 0;
     for (let i = 0; i < rowCount; i++) {
       const x = this.#f64[args.data / 8 + i];
-      const r = Number.isFinite(x) ? x : -Infinity;
+      const r = Number.isFinite(x) ? x : Infinity;
       if (args.desc ? r >= args.threshold : r <= args.threshold) this.#i32[args.out / 4 + c++] = i;
     }
     return c;

@@ -10,7 +10,8 @@
 //
 // `topn_f64` lists the rows of a DOUBLE column that could enter a top-N under its current
 // threshold `t`: rows ranked at least `t` (descending) or at most `t` (ascending), where a
-// NULL ranks as -Infinity (NULLs sort first ascending, spec/sql.md). Two rows per v128, four
+// NULL ranks as +Infinity (a NULL double sorts last ascending, first descending, as QuestDB
+// sorts NaN). Two rows per v128, four
 // vectors per step tested at once: most steps select nothing once the threshold is tight.
 // (A first version computed each lane's rank with a bitselect and tested it with one
 // direction-dependent compare per vector; it ran at a third of the stats kernel's speed.)
@@ -166,10 +167,10 @@ export function binop_i64(
   return i;
 }
 
-/** A row's rank: the value, or -Infinity for NULL (NaN, ±Infinity). */
+/** A row's rank: the value, or +Infinity for NULL (NaN, ±Infinity). */
 // @ts-ignore: decorator
 @inline function rank1(x: f64): f64 {
-  return x - x == 0 ? x : -Infinity;
+  return x - x == 0 ? x : Infinity;
 }
 
 /** Scalar test of rows [from, to), appending candidates to `out` from entry `c`. */
@@ -193,26 +194,31 @@ export function binop_i64(
  */
 export function topn_f64(data: usize, count: i32, t: f64, desc: i32, out: usize): i32 {
   const d = desc != 0;
-  // Descending under a NULL threshold: every row ranks at least -Infinity.
-  if (d && t == -Infinity) return tail(data, 0, count, t, d, out, 0);
+  // Ascending under a NULL threshold: every row ranks at most +Infinity.
+  if (!d && t == Infinity) return tail(data, 0, count, t, d, out, 0);
   const tv = f64x2.splat(t);
   const inf = f64x2.splat(Infinity);
+  const ninf = f64x2.splat(-Infinity);
   let c = 0;
   let i = 0;
   if (d) {
     for (; i + 8 <= count; i += 8) {
       const p = data + (<usize>i << 3);
       const x0 = v128.load(p), x1 = v128.load(p, 16), x2 = v128.load(p, 32), x3 = v128.load(p, 48);
-      // Candidates are t <= x < Infinity: any lane at least t sends the eight rows to the
-      // exact scalar test (a rare +Infinity, a NULL, is dropped there).
-      const m0 = f64x2.ge(x0, tv), m1 = f64x2.ge(x1, tv), m2 = f64x2.ge(x2, tv), m3 = f64x2.ge(x3, tv);
+      // Candidates are x >= t and every NULL (NaN, ±Infinity rank +Infinity): any such lane
+      // sends the eight rows to the exact scalar test. A NaN fails x >= t and x == x.
+      const m0 = v128.or(f64x2.ge(x0, tv), v128.or(f64x2.ne(x0, x0), f64x2.eq(x0, ninf)));
+      const m1 = v128.or(f64x2.ge(x1, tv), v128.or(f64x2.ne(x1, x1), f64x2.eq(x1, ninf)));
+      const m2 = v128.or(f64x2.ge(x2, tv), v128.or(f64x2.ne(x2, x2), f64x2.eq(x2, ninf)));
+      const m3 = v128.or(f64x2.ge(x3, tv), v128.or(f64x2.ne(x3, x3), f64x2.eq(x3, ninf)));
       if (v128.any_true(v128.or(v128.or(m0, m1), v128.or(m2, m3)))) c = tail(data, i, i + 8, t, d, out, c);
     }
   } else {
     for (; i + 8 <= count; i += 8) {
       const p = data + (<usize>i << 3);
       const x0 = v128.load(p), x1 = v128.load(p, 16), x2 = v128.load(p, 32), x3 = v128.load(p, 48);
-      // Rejected: t < x < Infinity (x finite and above t); NULLs and x <= t are candidates.
+      // Rejected: t < x < Infinity (x finite and above t); x <= t and NULLs go to the scalar
+      // test, which keeps a NULL only under a NULL (+Infinity) threshold.
       const r0 = v128.and(f64x2.gt(x0, tv), f64x2.lt(x0, inf));
       const r1 = v128.and(f64x2.gt(x1, tv), f64x2.lt(x1, inf));
       const r2 = v128.and(f64x2.gt(x2, tv), f64x2.lt(x2, inf));

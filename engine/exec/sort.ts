@@ -1,4 +1,7 @@
-/** Sort: materialises its input and orders it by key columns (NULLs first ascending, §4.5). Stable. */
+/**
+ * Sort: materialises its input and orders it by key columns (NULLs first ascending, §4.5; a
+ * DOUBLE/FLOAT NULL last, as value_compare.ts says). Stable.
+ */
 import type { Batch, Value } from "../base/values.ts";
 import { compareValues } from "../functions/operators.ts";
 import type { PlanNode } from "../plan/plan_node.ts";

@@ -4,7 +4,7 @@
  *
  * Unlike the SQL comparison operators (operators_compare.ts), these treat NULL as an ordinary
  * value: it equals itself and sorts first ascending, as the sentinel minimum does in QuestDB
- * (spec/sql.md §4.1, §4.5).
+ * (spec/sql.md §4.1, §4.5), except a DOUBLE/FLOAT NULL under ORDER BY (see compareValues).
  */
 import type { ColumnType } from "../base/types.ts";
 import { DoubleArray, type Interval, type Value } from "../base/values.ts";
@@ -14,13 +14,16 @@ import { DoubleArray, type Interval, type Value } from "../base/values.ts";
  *
  * NULL sorts before everything (§4.5); strings compare by UTF-16 code unit, which is what JS
  * `<` does (§4.4); numbers numerically, mixed number/bigint included; booleans false < true;
- * binary bytewise; intervals by low then high bound. `type` is accepted for symmetry with
- * `valuesEqual` and for types whose order is not that of their scalar form (none today).
+ * binary bytewise; intervals by low then high bound. Given `type` (ORDER BY passes its key's),
+ * a DOUBLE or FLOAT NULL sorts after everything instead: QuestDB's sort orders a NULL double
+ * (NaN) above every number, last ascending and first descending (SortKeyEncoder), where §4.5
+ * had left it unconfirmed.
  */
-export function compareValues(a: Value, b: Value, _type?: ColumnType): number {
+export function compareValues(a: Value, b: Value, type?: ColumnType): number {
   if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
+  const nullLast = type !== undefined && (type.tag === "DOUBLE" || type.tag === "FLOAT");
+  if (a === null) return nullLast ? 1 : -1;
+  if (b === null) return nullLast ? -1 : 1;
   if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b);
   if (a instanceof DoubleArray && b instanceof DoubleArray) return compareArrays(a, b);
   if (typeof a === "object" && typeof b === "object") {

@@ -86,7 +86,7 @@ Deno.test("binop: refuses an unknown operator and an output overlapping a column
   });
 });
 
-Deno.test("topNCandidates: rows ranked past the threshold, NULLs ranked -Infinity, both directions", () => {
+Deno.test("topNCandidates: rows ranked past the threshold, NULLs ranked +Infinity, both directions", () => {
   const rng = new Random(61);
   for (const n of LENGTHS) {
     withArena((arena) => {
@@ -98,7 +98,7 @@ Deno.test("topNCandidates: rows ranked past the threshold, NULLs ranked -Infinit
       for (const threshold of thresholds) {
         for (const desc of [true, false]) {
           const want = values.flatMap((x, i) => {
-            const r = Number.isFinite(x) ? x : -Infinity;
+            const r = Number.isFinite(x) ? x : Infinity;
             return (desc ? r >= threshold : r <= threshold) ? [i] : [];
           });
           for (const k of [wasm, ref]) {

@@ -9,8 +9,9 @@
  * being ordered) the permutation is sorted by comparing the same codes, index last.
  *
  * Codes follow `compareValues` (functions/value_compare.ts): NULL is 0, below every value, so
- * NULLs come first ascending and last descending (DESC complements every code). DOUBLE/FLOAT
- * NaN and ±Infinity read as NULL, -0.0 ties with 0.0; strings order by UTF-16 code units (the
+ * NULLs come first ascending and last descending (DESC complements every code), except DOUBLE and
+ * FLOAT, whose NULL (NaN, ±Infinity) is all ones, above every value: last ascending, first
+ * descending, as QuestDB sorts them. -0.0 ties with 0.0; strings order by UTF-16 code units (the
  * dictionary of a SYMBOL key is ranked once, over the keys that occur).
  *
  * Key types it takes are listed in `RADIX_KEY_TYPES`; vector/physical.ts picks this sort at
@@ -385,7 +386,7 @@ function topWord(parts: Vector[], total: number, desc: boolean, word: number): U
         for (let i = 0; i < len; i++) {
           const y = x[i];
           if (y - y !== 0) {
-            out[at + i] = 0;
+            out[at + i] = 0xffffffff;
             continue;
           }
           f[0] = y === 0 ? 0 : y;
@@ -505,8 +506,13 @@ async function encode(v: Vector, n: number, ctx: ExecContext): Promise<KeyWords>
       const u = new Uint32Array(f.buffer);
       for (let i = 0; i < n; i++) {
         const y = x[i];
-        // Non-finite values are NULL (readValue); 0 stays below every finite code.
-        if (y - y !== 0) continue;
+        // Non-finite values are NULL (readValue): all ones, above every finite code (a finite
+        // value's high word is at most 0xffefffff).
+        if (y - y !== 0) {
+          hi[i] = 0xffffffff;
+          lo[i] = 0xffffffff;
+          continue;
+        }
         f[0] = y === 0 ? 0 : y;
         const h = u[1];
         if (h & 0x80000000) {

@@ -9,6 +9,7 @@
  * `topNCandidates` WASM kernel (issue #16: eight rows per SIMD step, ~4x the JavaScript loop),
  * in place when the batch's column is a view of the WASM column cache.
  */
+import type { ColumnType } from "../../base/types.ts";
 import { type Batch, INT_NULL, readValue, type Value, type Vector } from "../../base/values.ts";
 import { compareValues } from "../../functions/value_compare.ts";
 import type { PlanNode } from "../../plan/plan_node.ts";
@@ -26,16 +27,20 @@ type SortNode = Extract<PlanNode, { kind: "sort" }>;
  */
 const CHUNK = 16_384;
 
-/** Ascending rank of row i as a double (NULL lowest, as NULLs sort first ascending), if numeric. */
+/**
+ * A DOUBLE/FLOAT value's ascending rank: the value, or +Infinity for NULL (NaN, ±Infinity), as
+ * QuestDB sorts a NULL double last ascending and first descending (its SortKeyEncoder orders
+ * the NaN bits above every number). Integer and time NULLs rank -Infinity (first ascending).
+ */
+export function rankF64(x: number): number {
+  return x - x === 0 ? x : Infinity;
+}
+
+/** Ascending rank of row i as a double (NULL as it sorts: see rankF64), if numeric. */
 export function rankReader(v: Vector): ((i: number) => number) | undefined {
   const d = v.data;
   const tag = v.type.tag;
-  if (d instanceof Float64Array || d instanceof Float32Array) {
-    return (i) => {
-      const x = d[i];
-      return x - x === 0 ? x : -Infinity;
-    };
-  }
+  if (d instanceof Float64Array || d instanceof Float32Array) return (i) => rankF64(d[i]);
   if (d instanceof BigInt64Array) {
     // From the two 32-bit words: reading a BigInt64Array element allocates a bigint (~20 ns a
     // row). hi * 2^32 is exact and the sum is rounded once, to the double Number(d[i]) gives.
@@ -53,13 +58,14 @@ export function rankReader(v: Vector): ((i: number) => number) | undefined {
 }
 
 /**
- * The rank of a first-key value as the threshold loop compares it (NULL lowest), or undefined
- * for a value of a type compared by value (text, booleans...).
+ * The rank of a first-key value of `type` as the threshold loop compares it (NULL as rankReader
+ * ranks it), or undefined for a value of a type compared by value (text, booleans...).
  */
-export function rankOfValue(v: Value): number | undefined {
-  if (v === null) return -Infinity;
+export function rankOfValue(v: Value, type: ColumnType): number | undefined {
+  const floating = type.tag === "DOUBLE" || type.tag === "FLOAT";
+  if (v === null) return floating ? Infinity : -Infinity;
   if (typeof v === "bigint") return Number(v);
-  if (typeof v === "number") return Number.isFinite(v) ? v : -Infinity;
+  if (typeof v === "number") return floating ? rankF64(v) : v;
   return undefined;
 }
 
@@ -128,17 +134,13 @@ export async function* runTopN(
     candidates = [];
     if (kept.length === keep) {
       thresholdValue = kept[keep - 1][first.index];
-      thresholdRank = thresholdValue === null
-        ? -Infinity
-        : typeof thresholdValue === "bigint"
-        ? Number(thresholdValue)
-        : thresholdValue as number;
+      thresholdRank = rankOfValue(thresholdValue, first.type) ?? 0;
       limit = floor === undefined
         ? thresholdRank
         : sign > 0
         ? Math.min(thresholdRank, floor)
         : Math.max(thresholdRank, floor);
-      if (state && rankOfValue(thresholdValue) !== undefined) state.limit = limit;
+      if (state && rankOfValue(thresholdValue, first.type) !== undefined) state.limit = limit;
     }
   };
   if (state) state.limit = floor;
@@ -236,7 +238,7 @@ export async function* runTopN(
 
 /**
  * The `topNCandidates` kernel's test in JavaScript, for when WASM memory has no room for its
- * scratch: rows of d[from, to) ranked at least (desc) or at most `t`, NULL ranking -Infinity;
+ * scratch: rows of d[from, to) ranked at least (desc) or at most `t`, NULL ranking +Infinity;
  * entries are relative to `from`.
  */
 function candidatesF64(
@@ -249,8 +251,7 @@ function candidatesF64(
 ): number {
   let c = 0;
   for (let i = from; i < to; i++) {
-    const x = d[i];
-    const r = x - x === 0 ? x : -Infinity;
+    const r = rankF64(d[i]);
     if (desc ? r >= t : r <= t) sel[c++] = i - from;
   }
   return c;

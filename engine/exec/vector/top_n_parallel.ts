@@ -64,7 +64,7 @@ import {
 import { vectorOf } from "./hash_aggregate.ts";
 import { topNOf } from "./physical.ts";
 import { type Morsel, morselsOf } from "./hash_parallel.ts";
-import { rankOfValue, rankReader, runTopN, type TopNState } from "./top_n.ts";
+import { rankF64, rankOfValue, rankReader, runTopN, type TopNState } from "./top_n.ts";
 import { partitionRanges } from "../scan.ts";
 import { morselsForWorkers } from "../../parallel/morsel_owner.ts";
 import { readValue } from "../../base/values.ts";
@@ -377,7 +377,9 @@ export async function topNPartialOf(job: TopNJob, snap: TableSnapshot, m: Morsel
     rows.push(...batchToRows(b));
   }
   const first = keys[0];
-  const reached = rows.length === job.keep ? rankOfValue(rows[job.keep - 1][first.index]) : undefined;
+  const reached = rows.length === job.keep
+    ? rankOfValue(rows[job.keep - 1][first.index], types[first.index])
+    : undefined;
   if (reached !== undefined) {
     if (floors.size >= FLOORS_MAX) floors.clear();
     floors.set(job.statement, tighter(floor, reached, first.desc)!);
@@ -425,12 +427,11 @@ async function measure(
   return { bounds, blocks };
 }
 
-/** [min, max] rank of d[from, to) in one tight loop (the common case): NaN (NULL) ranks -Infinity. */
+/** [min, max] rank of d[from, to) in one tight loop (the common case): NULL ranks +Infinity (rankF64). */
 function rangeF64(d: Float64Array, from: number, to: number): [number, number] {
   let min = Infinity, max = -Infinity;
   for (let i = from; i < to; i++) {
-    const x = d[i];
-    const r = x - x === 0 ? x : -Infinity;
+    const r = rankF64(d[i]);
     if (r < min) min = r;
     if (r > max) max = r;
   }
@@ -590,8 +591,7 @@ async function* prefilter(
         const tested = count;
         let n = 0;
         for (let j = 0; j < count; j++) {
-          const x = keys[sel[j]];
-          const r = x - x === 0 ? x : -Infinity;
+          const r = rankF64(keys[sel[j]]);
           if (desc ? r >= t! : r <= t!) sel[n++] = sel[j];
         }
         count = n;
@@ -606,8 +606,7 @@ async function* prefilter(
           sel = new Int32Array(Math.min(b.rowCount, 1024));
           count = 0;
           for (let i = 0; i < b.rowCount; i++) {
-            const x = keys[i];
-            const r = x - x === 0 ? x : -Infinity;
+            const r = rankF64(keys[i]);
             if (desc ? r >= t : r <= t) {
               if (count === sel.length) sel = grow(sel);
               sel[count++] = i;
@@ -765,6 +764,7 @@ function scheduleOf(job: TopNJob, snap: TableSnapshot, morsels: Morsel[]): TopNS
   const col = job.columnIndexes[job.pruneCol];
   const desc = job.keys[0].desc;
   const first = (job.computed ?? job.columns.map((_, i) => i)).indexOf(job.keys[0].index);
+  const firstType = job.columns[job.keys[0].index].type;
   const tag = (piece: { lo: number; hi: number }) => `topn:${piece.lo}:${piece.hi}`;
   const blockRows = topNTuning.blockRows;
   const blockTag = (piece: { lo: number; hi: number }) => `topn-blocks:${blockRows}:${piece.lo}:${piece.hi}`;
@@ -808,7 +808,7 @@ function scheduleOf(job: TopNJob, snap: TableSnapshot, morsels: Morsel[]): TopNS
         snap.factMemo?.(morsels[i].pieces[k].p, col)?.set(blockTag(morsels[i].pieces[k]), b);
       });
       if (partial.rows.length === job.keep) {
-        floor = tighter(floor, rankOfValue(partial.rows[job.keep - 1][first]), desc);
+        floor = tighter(floor, rankOfValue(partial.rows[job.keep - 1][first], firstType), desc);
       }
     },
   };

@@ -17,9 +17,11 @@ const SHAPES: [string, RegExp, boolean][] = [
   [
     "SELECT ts, s, d, k FROM t ORDER BY d DESC, ts DESC LIMIT 20",
     /Top N \[parallel 2\] keys: d desc,ts desc keep: 20 pruned by morsel and block max late: s,k/,
-    true,
+    false,
   ],
-  ["SELECT ts, s, d FROM t ORDER BY d LIMIT 25", /pruned by morsel and block min late: ts,s/, false],
+  // A DOUBLE NULL ranks last ascending and first descending (QuestDB's order for NaN): every
+  // morsel holds NULL d values, so d prunes ascending and not descending.
+  ["SELECT ts, s, d FROM t ORDER BY d LIMIT 25", /pruned by morsel and block min late: ts,s/, true],
   ["SELECT s, i, ts FROM t ORDER BY i DESC LIMIT 30", /pruned by morsel and block max late: s,ts/, true],
   [
     "SELECT ts, s, i, k FROM t ORDER BY i, ts DESC LIMIT 15",
@@ -32,12 +34,12 @@ const SHAPES: [string, RegExp, boolean][] = [
   [
     "SELECT ts, s, d FROM t WHERE side = 'sell' ORDER BY d DESC, ts LIMIT 12",
     /pruned by morsel and block max late: s/,
-    true,
+    false,
   ],
   [
     "SELECT ts, k, d FROM t WHERE d < 500 ORDER BY d DESC LIMIT 9",
     /pruned by morsel and block max late: ts,k/,
-    true,
+    false,
   ],
   [
     "SELECT ts, s, d FROM t WHERE ts IN '2024-03-03' ORDER BY d DESC LIMIT 7",
@@ -47,15 +49,15 @@ const SHAPES: [string, RegExp, boolean][] = [
   // A computed first key: no bounds; a computed output column is not late.
   ["SELECT ts, s, d * 2 x FROM t ORDER BY x DESC LIMIT 8", /keep: 8 late: ts,s$/m, false],
   [
-    "SELECT ts, d, f + 1 g FROM t ORDER BY d DESC LIMIT 6",
-    /keep: 6 pruned by morsel and block max late: ts$/m,
+    "SELECT ts, d, f + 1 g FROM t ORDER BY d LIMIT 6",
+    /keep: 6 pruned by morsel and block min late: ts$/m,
     true,
   ],
   // A plain column a filter or a computed output reads anyway is not late.
   ["SELECT ts, s, d, d * 2 x FROM t ORDER BY x DESC LIMIT 8", /keep: 8 late: ts,s$/m, false],
   [
-    "SELECT ts, s, i FROM t WHERE i > 3 ORDER BY d DESC LIMIT 5",
-    /keep: 5 pruned by morsel and block max late: ts,s$/m,
+    "SELECT ts, s, i FROM t WHERE i > 3 ORDER BY d LIMIT 5",
+    /keep: 5 pruned by morsel and block min late: ts,s$/m,
     true,
   ],
 ];
@@ -90,21 +92,22 @@ Deno.test("parallel top-N: morsels pruned by their bounds and late columns give 
       if (prunes) assert.ok(topNCounters.prunedMorsels > pruned, `${sql}: no morsel pruned`);
       if (/late:/.test(plan.source)) assert.ok(topNCounters.lateRows > late, `${sql}: no late rows`);
     }
-    // Appends into the last partition and a new one move the bounds: new keys, same answers.
-    const sql = SHAPES[0][0];
+    // Appends into the last partition and a new one move the bounds: new keys, same answers
+    // (ascending: a DOUBLE NULL ranks last there, so the lowest values lead).
+    const sql = "SELECT ts, s, d, k FROM t ORDER BY d, ts DESC LIMIT 20";
     await bothWays(engine, sql);
-    await run(engine, "INSERT INTO t (ts, s, d, k) VALUES ('2024-03-08T23:00:00', 'b', 1e9, 'new')");
-    await run(engine, "INSERT INTO t (ts, s, d, k) VALUES ('2024-03-09T01:00:00', 'c', 1e9, 'newer')");
+    await run(engine, "INSERT INTO t (ts, s, d, k) VALUES ('2024-03-08T23:00:00', 'b', -1e9, 'new')");
+    await run(engine, "INSERT INTO t (ts, s, d, k) VALUES ('2024-03-09T01:00:00', 'c', -1e9, 'newer')");
     const after = await bothWays(engine, sql);
     assert.deepEqual(after.got, after.want, `${sql} after appends`);
     assert.deepEqual(after.got.slice(0, 2).map((r) => r[3]), ["newer", "new"]);
     // An UPDATE rewrites the partition (a new version): its old bounds are not used.
-    await run(engine, "UPDATE t SET d = 2e9 WHERE ts = '2024-03-01T00:00:36'");
+    await run(engine, "UPDATE t SET d = -2e9 WHERE ts = '2024-03-01T00:00:36'");
     const updated = await bothWays(engine, sql);
     assert.deepEqual(updated.got, updated.want, `${sql} after UPDATE`);
-    assert.equal(updated.got[0][2], 2e9);
-    // Only NULL first keys kept ascending: every non-NULL morsel is pruned, answers unchanged.
-    const nulls = "SELECT ts, s, d FROM t ORDER BY d LIMIT 5";
+    assert.equal(updated.got[0][2], -2e9);
+    // Only NULL first keys kept (DOUBLE NULLs first descending): answers unchanged.
+    const nulls = "SELECT ts, s, d FROM t ORDER BY d DESC LIMIT 5";
     await bothWays(engine, nulls);
     const n = await bothWays(engine, nulls);
     assert.deepEqual(n.got, n.want);
@@ -161,17 +164,17 @@ Deno.test("parallel top-N: blocks of a morsel pruned by their bounds give the re
         "CASE WHEN x % 19 = 0 THEN NULL ELSE (x % 433)::INT END i, rnd_double() k, (x % 541)::DOUBLE e " +
         "FROM long_sequence(19_000)) TIMESTAMP(ts) PARTITION BY DAY",
     );
-    // [query, whether its second run skips blocks]: ascending, NULLs rank first, and every
-    // block holding one ranks -Infinity (none is skipped while the kept rows are NULLs).
+    // [query, whether its second run skips blocks]: a DOUBLE NULL ranks first descending, and
+    // every block of d holds one (none is skipped descending); INT NULLs rank first ascending.
     const queries: [string, boolean][] = [
-      ["SELECT ts, s, d, k FROM u ORDER BY d DESC, ts DESC LIMIT 20", true],
-      ["SELECT ts, s, d, k FROM u ORDER BY d DESC, ts LIMIT 45", true],
-      ["SELECT ts, s, d FROM u ORDER BY d, ts DESC LIMIT 20", false],
+      ["SELECT ts, s, d, k FROM u ORDER BY d DESC, ts DESC LIMIT 20", false],
+      ["SELECT ts, s, d, k FROM u ORDER BY d, ts LIMIT 45", true],
+      ["SELECT ts, s, d FROM u ORDER BY d, ts DESC LIMIT 20", true],
       ["SELECT ts, s, e FROM u ORDER BY e, ts DESC LIMIT 20", true],
       ["SELECT ts, s, i, k FROM u ORDER BY i DESC, k LIMIT 30", true],
       ["SELECT ts, s, e, i FROM u ORDER BY e DESC, i LIMIT 50", true],
-      ["SELECT ts, s, d FROM u WHERE side = 'buy' ORDER BY d DESC, ts LIMIT 25", true],
-      ["SELECT ts, s, d FROM u WHERE ts IN '2024-03-02' ORDER BY d DESC, ts DESC LIMIT 10", true],
+      ["SELECT ts, s, d FROM u WHERE side = 'buy' ORDER BY d, ts LIMIT 25", true],
+      ["SELECT ts, s, d FROM u WHERE ts IN '2024-03-02' ORDER BY d, ts DESC LIMIT 10", true],
       // Nothing passes: empty answers.
       ["SELECT ts, s, d FROM u WHERE d > 1e12 ORDER BY d DESC LIMIT 10", false],
     ];
