@@ -66,7 +66,7 @@ const AGGS = [
   "first_not_null(nts)",
   "approx_count_distinct(l)",
   "approx_count_distinct(s)",
-  "approx_count_distinct(d, 3)",
+  "approx_count_distinct(d, 4)",
   "max(str) FILTER (WHERE i > 40)",
   "string_agg(s, '|') FILTER (WHERE i < 20)",
   "approx_count_distinct(i) FILTER (WHERE b)",
