@@ -6,6 +6,17 @@ import { isIntegral } from "../base/types.ts";
 import { noMatch, toBigInt } from "./_util.ts";
 import type { BoundArg, RandomSource } from "./registry_types.ts";
 
+/** QuestDB's `Rnd.nextInt()`: the low 32 bits of a draw, signed. */
+export function nextInt32(r: RandomSource): number {
+  return Number(BigInt.asIntN(32, r.nextLong()));
+}
+
+/** QuestDB's `Rnd.nextPositiveInt()`: |nextInt()|, Integer.MIN_VALUE becoming MAX_VALUE. */
+export function nextPositiveInt(r: RandomSource): number {
+  const n = nextInt32(r);
+  return n > 0 ? n : n === -2147483648 ? 2147483647 : -n;
+}
+
 /** Whether this draw is NULL under `rate` (§16.2). */
 export function drawNull(r: RandomSource, rate: number): boolean {
   return rate > 0 && r.nextInt(rate) === 0;
@@ -18,7 +29,7 @@ export function drawNull(r: RandomSource, rate: number): boolean {
  * when the rate is 0, so seeded rows match QuestDB's.
  */
 export function drawNaN(r: RandomSource, rate: number): boolean {
-  return Number(BigInt.asIntN(32, r.nextLong())) % (rate + 1) === 1;
+  return nextInt32(r) % (rate + 1) === 1;
 }
 
 /** QuestDB's `lo + rnd.nextPositiveLong() % range` (RndLongCCFunctionFactory, rnd_timestamp). */

@@ -16,7 +16,7 @@ import { maskOf, parseSubnet } from "./_ipv4.ts";
 import { makeGeohash } from "./geohash_make.ts";
 import { isText, noMatch, scalar, toBigInt } from "./_util.ts";
 import type { BoundArg, EvalContext, RandomSource, ScalarBinding, ScalarFunction } from "./registry_types.ts";
-import { constInts, drawLongIn, drawNaN } from "./_random_args.ts";
+import { constInts, drawLongIn, drawNaN, nextPositiveInt } from "./_random_args.ts";
 import { randomBigIntInRange } from "./random_source.ts";
 import { RANDOM_SHAPE_FUNCTIONS } from "./random_shapes.ts";
 import { RANDOM_TEXT_FUNCTIONS } from "./random_text.ts";
@@ -161,8 +161,7 @@ function bindIPv4(args: BoundArg[]): ScalarBinding | string {
   const range = 2 ** (32 - bits);
   return random(T.IPV4, ({ random: r }) => {
     if (drawNaN(r, rate)) return null;
-    const n = Number(BigInt.asIntN(32, r.nextLong()));
-    const positive = n > 0 ? n : n === -2147483648 ? 2147483647 : -n;
+    const positive = nextPositiveInt(r);
     const v = (lo + (range > 2147483647 ? positive : positive % range)) >>> 0;
     return v === 0 ? null : v;
   });

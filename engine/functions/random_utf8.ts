@@ -5,20 +5,9 @@
  * where they would not be valid UTF-8 (C0/C1 leads, surrogates, code points past U+10FFFF).
  */
 import type { RandomSource } from "./registry_types.ts";
+import { nextInt32, nextPositiveInt } from "./_random_args.ts";
 
-const INT_MIN = -2147483648;
 const decoder = new TextDecoder();
-
-/** `Rnd.nextInt()`: the low 32 bits of a draw, signed. */
-export function nextInt32(r: RandomSource): number {
-  return Number(BigInt.asIntN(32, r.nextLong()));
-}
-
-/** `Rnd.nextPositiveInt()`: |nextInt()|, Integer.MIN_VALUE becoming MAX_VALUE. */
-function nextPositiveInt(r: RandomSource): number {
-  const n = nextInt32(r);
-  return n > 0 ? n : n === INT_MIN ? 2147483647 : -n;
-}
 
 /** A printable ASCII byte, 32..126. */
 function asciiByte(r: RandomSource): number {

@@ -47,14 +47,11 @@ export async function killRounds(
 ): Promise<number> {
   const before = await answersAt(root);
   let commits = 0;
-  // A loaded machine can make every random window too short for a commit: then up to four more
-  // rounds, each twice as long as the last, so kills also land between commits.
-  const extra = (n: number) => commits === 0 && n < options.rounds + 4;
-  for (let round = 0; round < options.rounds || extra(round); round++) {
-    const workMs = round < options.rounds
-      ? 50 + Math.floor(Math.random() * options.workMsMax)
-      : options.workMsMax * 2 ** (round - options.rounds + 1);
-    commits += await runAndKill({ ...options, workMs });
+  for (let round = 0; killAgain(round, options.rounds, commits); round++) {
+    commits += await runAndKill({
+      ...options,
+      workMs: workWindowMs(round, options.rounds, 50, options.workMsMax),
+    });
     const after = await answersAt(root);
     assert.equal(after.text, before.text, `round ${round}: answers changed after the kill`);
     assert.equal(after.formats.length, before.formats.length);
@@ -67,6 +64,23 @@ export async function killRounds(
     );
   }
   return commits;
+}
+
+/**
+ * Whether round `round` runs: the first `rounds`, then, while no commit was seen, up to four
+ * more. A loaded machine can make every random window too short for a commit.
+ */
+export function killAgain(round: number, rounds: number, commits: number): boolean {
+  return round < rounds || (commits === 0 && round < rounds + 4);
+}
+
+/**
+ * How long round `round` lets the child work: `minMs` plus a random part below `maxMs` for the
+ * first `rounds`, then (the extra rounds of killAgain) twice `maxMs`, four times, ... so kills
+ * also land between commits.
+ */
+export function workWindowMs(round: number, rounds: number, minMs: number, maxMs: number): number {
+  return round < rounds ? minMs + Math.floor(Math.random() * maxMs) : maxMs * 2 ** (round - rounds + 1);
 }
 
 /** The partition folders of table t in `root` (recovery leaves one per partition). */

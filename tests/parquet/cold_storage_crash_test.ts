@@ -11,7 +11,14 @@ import S3rver from "s3rver";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { adminSession, Engine, type Value } from "../../engine/mod.ts";
 import { rows } from "./_rows.ts";
-import { CRASH_QUERIES as QUERIES, CRASH_TABLE, partitionFolders, runAndKill } from "./_kill_loop.ts";
+import {
+  CRASH_QUERIES as QUERIES,
+  CRASH_TABLE,
+  killAgain,
+  partitionFolders,
+  runAndKill,
+  workWindowMs,
+} from "./_kill_loop.ts";
 import { storageOf } from "../../engine/engine.ts";
 import { ColdStorageTask } from "../../engine/cold_storage.ts";
 
@@ -63,15 +70,13 @@ Deno.test({
       let commits = 0, remoteSeen = 0;
       const rounds = 5;
       let round = 0;
-      // A loaded machine can make every random window too short for a move to commit: then up to
-      // four more rounds, each twice as long as the last (as _kill_loop.ts's killRounds).
-      for (; round < rounds || (commits === 0 && round < rounds + 4); round++) {
+      for (; killAgain(round, rounds, commits); round++) {
         commits += await runAndKill({
           script: "./_cold_crash_child.ts",
           args: [root, endpoint],
           commitWord: "moved",
           label: "mover",
-          workMs: round < rounds ? 100 + Math.floor(Math.random() * 1200) : 1200 * 2 ** (round - rounds + 1),
+          workMs: workWindowMs(round, rounds, 100, 1200),
         });
         engine = await open();
         try {
