@@ -21,9 +21,9 @@ import { DoubleArray, type Interval, type Value } from "../base/values.ts";
  */
 export function compareValues(a: Value, b: Value, type?: ColumnType): number {
   if (a === b) return 0;
-  const nullLast = type !== undefined && (type.tag === "DOUBLE" || type.tag === "FLOAT");
-  if (a === null) return nullLast ? 1 : -1;
-  if (b === null) return nullLast ? -1 : 1;
+  // Only a NULL operand looks at the type: the sort's comparator runs this per pair.
+  if (a === null) return nullLast(type) ? 1 : -1;
+  if (b === null) return nullLast(type) ? -1 : 1;
   if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b);
   if (a instanceof DoubleArray && b instanceof DoubleArray) return compareArrays(a, b);
   if (typeof a === "object" && typeof b === "object") {
@@ -33,6 +33,11 @@ export function compareValues(a: Value, b: Value, type?: ColumnType): number {
   // Primitive values: number, bigint, string and boolean all order correctly with < and >,
   // including number against bigint.
   return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+}
+
+/** Whether a NULL of `type` sorts after every value (DOUBLE/FLOAT keys of ORDER BY). */
+function nullLast(type: ColumnType | undefined): boolean {
+  return type !== undefined && (type.tag === "DOUBLE" || type.tag === "FLOAT");
 }
 
 /** Arrays order by dimension count, then shape, then elements (NULL elements first, as NaN sentinels). */
