@@ -108,7 +108,24 @@ Deno.test("create table errors", () => {
   assert.equal(parseError("CREATE TABLE t (a INT").message, "missing closing ')'");
   assert.equal(parseError("CREATE TABLE t (a INT) PARTITION BY SECOND").position, 36);
   assert.equal(parseError("CREATE TABLE t (a INT) WAL WAL").position, 27);
-  assert.equal(parseError("CREATE VIEW v AS (SELECT 1)").message, "'table' expected");
+  // Views and materialized views are refused by name at the word naming the kind.
+  for (
+    const [sql, message, position] of [
+      ["CREATE VIEW v AS (SELECT 1)", "views are not supported", 7],
+      ["CREATE OR REPLACE VIEW v AS (SELECT 1)", "views are not supported", 18],
+      ["CREATE MATERIALIZED VIEW v AS (SELECT 1)", "materialized views are not supported", 7],
+      ["DROP VIEW v", "views are not supported", 5],
+      ["DROP MATERIALIZED VIEW IF EXISTS v", "materialized views are not supported", 5],
+      ["ALTER MATERIALIZED VIEW v SET TTL 2 DAYS", "materialized views are not supported", 6],
+      ["REFRESH MATERIALIZED VIEW v FULL", "materialized views are not supported", 8],
+    ] as const
+  ) assert.deepEqual([parseError(sql).message, parseError(sql).position], [message, position], sql);
+  // A kind QuestDB does not have keeps its parser's words.
+  assert.equal(parseError("CREATE MATERIALIZED x").message, "'table' expected");
+  assert.equal(
+    parseError("DROP MATERIALIZED x").message,
+    "'table' or 'view' or 'materialized view' or 'all' expected",
+  );
   // No computed columns in QuestDB: a clear refusal at GENERATED (QuestDB's pivot_generated.test uses one).
   const generated = parseError("CREATE TABLE p (d INT, c INT GENERATED ALWAYS AS (d * 5))");
   assert.deepEqual([generated.message, generated.position], ["generated columns are not supported", 29]);
