@@ -581,8 +581,12 @@ function planOrderBy(
     const e = o.expr;
     if (e.kind === "literal" && e.type === "int") {
       const k = (e.value as number) - 1;
-      if (k < 0 || k >= width) throw new SqlError("ORDER BY position is out of range", e.pos);
-      return { index: k, desc: o.desc };
+      if (k >= 0 && k < width) return { index: k, desc: o.desc };
+      // Out of range, a position still names a column called so (`SELECT 1 AS "5" ... ORDER BY 5`,
+      // QuestDB's OrderByExpressionTest#testOrderByNumericColumnThatDoesExist).
+      const named = node.columns.findIndex((c) => c.name === String(e.value));
+      if (named >= 0) return { index: named, desc: o.desc };
+      throw new SqlError(`order column position is out of range [max=${width}]`, e.pos);
     }
     if (e.kind === "column") {
       const i = scope.find(e.name, e.qualifier, e.pos) ??
@@ -618,11 +622,11 @@ function planOrderBy(
       return { index: width + extra.length - 1, desc: o.desc, onInput: true };
     }
   });
-  // Arrays and BINARY do not order (QuestDB's ArrayTest#testOrderByArrayColFailsGracefully,
-  // SqlCodeGeneratorTest#testOrderByUnsupportedType).
+  // Arrays, BINARY and INTERVAL do not order (QuestDB's ArrayTest#testOrderByArrayColFailsGracefully,
+  // SqlCodeGeneratorTest#testOrderByUnsupportedType, OrderByExpressionTest#testOrderByIntervalFails).
   keys.forEach((k, i) => {
     const t = k.index < width ? node.columns[k.index].type : extra[k.index - width].type;
-    if (t.tag === "ARRAY" || t.tag === "BINARY") {
+    if (t.tag === "ARRAY" || t.tag === "BINARY" || t.tag === "INTERVAL") {
       throw new SqlError(`${typeName(t)} is not a supported type in ORDER BY clause`, orderBy[i].expr.pos);
     }
   });
