@@ -26,7 +26,7 @@ import {
   constant,
   isAggregateCall,
 } from "./bind_expr.ts";
-import { type BoundExpr, isConst, isRuntimeConst } from "./bound.ts";
+import { type BoundExpr, isConst } from "./bound.ts";
 import { checkDuplicateAliases, NameAllocator, takeItemName } from "./column_names.ts";
 import type { PlanContext } from "./plan_context.ts";
 import type { AggregateCall, FillSpec, OutputColumn, PlanNode, SampleBySpec } from "./plan_node.ts";
@@ -267,9 +267,17 @@ function constantOf(e: A.Expr, pc: PlanContext, what: string): Value {
   return b.value;
 }
 
-/** True when `e` folds to a constant only at run time (now(), systimestamp()). */
-function isRuntimeBound(e: A.Expr, pc: PlanContext): boolean {
-  return isRuntimeConst(bindExpr(e, bindContext(new Scope([]), pc, "SAMPLE BY FROM/TO")));
+/**
+ * True when a keyed query may take `e` as a FROM/TO bound: a literal as written (a negative number
+ * or a cast of a literal included). QuestDB fills keyed FROM/TO ranges only for such constants;
+ * function calls (dateadd, now()), arithmetic and bind variables take its older path, which refuses
+ * keys (sample-by.md "Keyed FROM-TO requires FROM/TO to be constants"; SampleByTest#testKeyedFromTo
+ * with now(), SqlCodeGeneratorTest's keyed `from dateadd('h', 0, ...)`).
+ */
+function isKeyedBound(e: A.Expr): boolean {
+  if (e.kind === "literal") return true;
+  if (e.kind === "unary" && (e.op === "-" || e.op === "+")) return e.operand.kind === "literal";
+  return e.kind === "cast" && e.expr.kind === "literal";
 }
 
 function timestampConstant(e: A.Expr, pc: PlanContext): bigint | undefined {
@@ -323,10 +331,7 @@ function sampleSpec(
       offsetMicros = BigInt(secs) * 1_000_000n;
     }
   }
-  if (keys.length > 0 && [sb.from, sb.to].some((e) => e && isRuntimeBound(e, pc))) {
-    // QuestDB fills keyed FROM/TO ranges only when the bounds are known when the query compiles;
-    // bounds computed per execution (now()) take its older path, which refuses keys
-    // (SampleByTest#testKeyedFromTo, at the query start).
+  if (keys.length > 0 && [sb.from, sb.to].some((e) => e && !isKeyedBound(e))) {
     throw new SqlError("FROM-TO intervals are not supported for keyed SAMPLE BY queries", 0);
   }
   const from = sb.from ? timestampConstant(sb.from, pc) : undefined;
