@@ -31,9 +31,15 @@ import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.t
 /** Binds `name(x, …)` of numeric arguments to a DOUBLE computed by `f`. */
 export function doubleFn(name: string, arity: number, f: (...xs: number[]) => number) {
   return (args: BoundArg[]): ScalarBinding | string => {
-    if (args.length !== arity || !args.every((a) => isNumArg(a.type))) return noMatch(name, args);
+    if (args.length !== arity || !args.every((a) => isNumArg(a.type) || isImplicitDouble(a.type))) {
+      return noMatch(name, args);
+    }
+    // Text is read as DOUBLE, as QuestDB's overload matrix takes STRING/VARCHAR/CHAR for DOUBLE:
+    // `atan('-Infinity')` (docs query/functions/trigonometric.md#atan), `sqrt('4')`.
+    const argTypes = args.some((a) => isImplicitDouble(a.type)) ? args.map(() => T.DOUBLE) : undefined;
     return {
       returns: T.DOUBLE,
+      ...(argTypes ? { argTypes } : {}),
       numeric: f,
       eval: (vals) => {
         const xs = doublesOf(vals);
@@ -41,6 +47,11 @@ export function doubleFn(name: string, arity: number, f: (...xs: number[]) => nu
       },
     };
   };
+}
+
+/** Text types QuestDB converts where a DOUBLE is wanted (ColumnType's overload matrix). */
+function isImplicitDouble(t: ColumnType): boolean {
+  return t.tag === "STRING" || t.tag === "VARCHAR" || t.tag === "CHAR";
 }
 
 /**
@@ -87,6 +98,9 @@ function bindSign(args: BoundArg[]): ScalarBinding | string {
     };
   }
   if (t.tag === "NULL") return { returns: T.DOUBLE, eval: () => null };
+  // FLOAT keeps Math.signum's signed zero, sign(-0.0f) is -0.0; DOUBLE's is 0.0
+  // (SignFunctionFactoryTest#testSignFloat, #testSignDouble).
+  if (t.tag === "FLOAT") return { returns: t, eval: ([a]) => (a === null ? null : Math.sign(a as number)) };
   return { returns: t, eval: ([a]) => (a === null ? null : Math.sign(a as number) + 0) };
 }
 

@@ -179,6 +179,15 @@ export function bindExpr(e: A.Expr, ctx: BindContext): BoundExpr {
       if (e.index !== undefined && ctx.scope.columns[e.index]?.name === e.name) {
         return { kind: "column", type: ctx.scope.columns[e.index].type, index: e.index };
       }
+      // A bare name that is no column but a function with a no-argument form is that call:
+      // `x * 180.0/PI` is `x * 180.0/pi()` (FunctionFactoryCache.isValidNoArgFunction,
+      // TrigonometryTest#testSimpleFromTable), `select now` is `select now()`.
+      if (!e.qualifier && ctx.scope.find(e.name, undefined, e.pos) === undefined && hasNoArgForm(e.name)) {
+        return bindCall(
+          { kind: "call", pos: e.pos, name: e.name, args: [], distinct: false, star: false },
+          sub,
+        );
+      }
       const index = ctx.scope.resolve(e.name, e.qualifier, e.pos);
       return { kind: "column", type: ctx.scope.columns[index].type, index };
     }
@@ -230,6 +239,17 @@ export function bindExpr(e: A.Expr, ctx: BindContext): BoundExpr {
       return bindArrayLiteral(e, sub, bindExpr, castTo);
     case "index":
       return bindArrayIndex(e, sub, bindExpr);
+  }
+}
+
+/** True when the scalar function `name` accepts no arguments (pi, now, rnd_int...). */
+function hasNoArgForm(name: string): boolean {
+  const fn = lookupScalar(name);
+  if (!fn || !/^[a-z_][a-z0-9_]*$/i.test(name)) return false;
+  try {
+    return typeof fn.bind([]) !== "string";
+  } catch {
+    return false;
   }
 }
 

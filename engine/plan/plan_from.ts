@@ -122,6 +122,9 @@ export function planSource(src: A.Source, pc: PlanContext): Planned {
   }
 }
 
+/** Catalogue functions whose table argument is required: table_columns('t'), table_partitions('t'). */
+const ARGUMENT_SOURCES = new Set(["table_columns", "table_partitions"]);
+
 function planTable(src: A.TableSource, pc: PlanContext): Planned {
   const lower = src.name.toLowerCase();
   const cte = pc.ctes.get(lower);
@@ -134,7 +137,9 @@ function planTable(src: A.TableSource, pc: PlanContext): Planned {
   // position tells it exists (docs/access_control.md, issue #24).
   const table = pc.catalog.table(src.name);
   if (!table) {
-    const metaColumns = pc.meta.columnsOf(lower);
+    // A catalogue function that needs an argument is no source without one: `FROM table_columns`
+    // is a missing table (TableFunctionSourceTest#testUnresolvedTableNamesKeepDiagnostics...).
+    const metaColumns = ARGUMENT_SOURCES.has(lower) ? undefined : pc.meta.columnsOf(lower);
     if (metaColumns) {
       const node: PlanNode = { ...shape(metaColumns), kind: "generator", name: lower, args: [] };
       const scope = scopeOf(node, [src.alias ?? src.name.replace(/^.*\./, "")]);
@@ -177,6 +182,8 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
     const args = call.args.map((a) => bindExpr(a, ctx));
     // QuestDB takes integer counts (and seeds) only; a DOUBLE would count fractional rows.
     args.forEach((a, i) => {
+      // A subquery is no constant count (TableFunctionSourceTest#testSubquerySourceArgumentsReportConstantExpected).
+      if (a.kind === "subquery") throw new SqlError("constant expected", call.args[i].pos);
       if (!isIntegral(a.type) && a.type.tag !== "NULL" && a.kind !== "param") {
         throw new SqlError(`argument type ${typeName(a.type)} is not supported`, call.args[i].pos);
       }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { T } from "../../../engine/base/types.ts";
 import { NUMERIC_FUNCTIONS, sizePretty } from "../../../engine/functions/numeric.ts";
-import { c, call, col, find, lit, returns, run } from "./_helpers.ts";
+import { bind, bindError, c, call, col, find, lit, returns, run } from "./_helpers.ts";
 
 const fn = (name: string) => find(NUMERIC_FUNCTIONS, name);
 const dbl = (x: number) => c(T.DOUBLE, x);
@@ -110,6 +110,18 @@ Deno.test("sign keeps the argument type", () => {
   assert.equal(returns(fn("sign"), [col(T.LONG)]), "LONG");
   assert.equal(call(fn("sign"), [dbl(-0.5)]), -1);
   assert.equal(call(fn("abs"), [col(T.LONG)], [-3n]), 3n);
+  // Math.signum's signed zero survives for FLOAT only (SignFunctionFactoryTest#testSignFloat).
+  assert.ok(Object.is(call(fn("sign"), [c(T.FLOAT, -0)]), -0));
+  assert.ok(Object.is(call(fn("sign"), [dbl(-0)]), 0));
+});
+
+Deno.test("double functions take text arguments as DOUBLE (QuestDB's STRING/VARCHAR/CHAR overloads)", () => {
+  for (const t of [T.STRING, T.VARCHAR, T.CHAR]) {
+    assert.deepEqual(bind(fn("sqrt"), [col(t)]).argTypes, [T.DOUBLE]);
+    assert.deepEqual(bind(fn("atan2"), [col(t), col(T.INT)]).argTypes, [T.DOUBLE, T.DOUBLE]);
+  }
+  assert.equal(bind(fn("sqrt"), [col(T.INT)]).argTypes, undefined);
+  assert.match(bindError(fn("sqrt"), [col(T.BOOLEAN)]), /no matching function `sqrt`/);
 });
 
 Deno.test("transcendental functions match the QuestDB documentation", () => {
