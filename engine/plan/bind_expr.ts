@@ -374,7 +374,18 @@ function bindBinary(e: A.BinaryExpr, ctx: BindContext): BoundExpr {
   let [l, r] = INFERRING_OPS.has(e.op)
     ? [inferParam(left, right.type, ctx), inferParam(right, left.type, ctx)]
     : [left, right];
-  if (COMPARISON_OPS.has(e.op)) [l, r] = [firstRowAgainstTime(l, r), firstRowAgainstTime(r, l)];
+  if (COMPARISON_OPS.has(e.op)) {
+    // Two scalar subqueries do not compare: QuestDB has no CURSOR op CURSOR operator
+    // (DoubleCursorFunctionFactoryTest#testCursorVsCursorFailsCleanly), error at the operator.
+    if (l.kind === "subquery" && r.kind === "subquery" && !l.outer && !r.outer) {
+      const op = e.op === "<>" ? "!=" : e.op;
+      throw new SqlError(
+        `there is no matching operator \`${op}\` with the argument types: CURSOR ${op} CURSOR`,
+        e.pos,
+      );
+    }
+    [l, r] = [firstRowAgainstTime(l, r), firstRowAgainstTime(r, l)];
+  }
   return callByName(e.op === "<>" ? "!=" : e.op, [l, r], e.pos, ctx, [e.left.pos, e.right.pos]);
 }
 
