@@ -91,8 +91,13 @@ function bindRandomText(name: string, returns: ColumnType, unicode: boolean, per
     }
     if (ints.length === 4) {
       const [count, minLen, maxLen, rate] = ints;
-      const bad = lengths(name, minLen, maxLen) ?? (count < 1n ? `invalid count in ${name}()` : undefined);
-      if (bad) return bad;
+      // RndStrRndListFunctionFactory / RndSymbolFunctionFactory: the count at its argument, then
+      // `lo > hi || lo < 1` at the call, then the null rate at its argument.
+      if (count < 1n) {
+        throw new SqlError(`invalid ${returns.tag === "SYMBOL" ? "symbol" : "string"} count`, args[0].pos);
+      }
+      if (minLen > maxLen || minLen < 1n) return "invalid range";
+      if (rate < 0n) throw new SqlError("null rate must be positive", args[3].pos);
       let pool: string[] | undefined;
       const drawPool = (r: RandomSource) =>
         Array.from(
