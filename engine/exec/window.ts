@@ -138,7 +138,7 @@ async function computeWindow(
   }
   const cmp = (a: number, b: number) => {
     for (let k = 0; k < order.length; k++) {
-      const c = compareValues(order[k][a], order[k][b]);
+      const c = compareValues(order[k][a], order[k][b], w.orderBy[k].expr.type);
       if (c !== 0) return w.orderBy[k].desc ? -c : c;
     }
     return 0;

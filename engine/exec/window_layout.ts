@@ -2,8 +2,9 @@
  * The partitions and row order of a window specification over columnar input (issue #16),
  * shared by every call with the same PARTITION BY and ORDER BY: dense partition ids per row
  * (KeyIds; several keys combine into one id), the first ORDER BY key as an ascending Float64
- * key (NULL, and every non-finite DOUBLE, as -Infinity: first, as compareValues orders them;
- * DESC negated), and the sequence in which to visit rows.
+ * key (NULL as -Infinity: first, as compareValues orders them; a DOUBLE/FLOAT NULL, every
+ * non-finite value, as +Infinity: last, as QuestDB's RecordComparator orders NaN; DESC negated),
+ * and the sequence in which to visit rows.
  *
  * When each partition already comes in ORDER BY order (a scan in designated-timestamp order)
  * the sequence is the input order itself and nothing is sorted: the window kernels keep one
@@ -445,7 +446,7 @@ async function orderKey(
     } else if (d instanceof Float64Array || d instanceof Float32Array) {
       for (let i = 0; i < n; i++) {
         const v = d[i];
-        key[at + i] = v - v === 0 ? v : -Infinity;
+        key[at + i] = v - v === 0 ? v : Infinity;
       }
     } else if (d instanceof Int32Array) {
       for (let i = 0; i < n; i++) key[at + i] = d[i] === -2147483648 ? -Infinity : d[i];

@@ -17,7 +17,8 @@ import { DoubleArray, type Interval, type Value } from "../base/values.ts";
  * binary bytewise; intervals by low then high bound. Given `type` (ORDER BY passes its key's),
  * a DOUBLE or FLOAT NULL sorts after everything instead: QuestDB's sort orders a NULL double
  * (NaN) above every number, last ascending and first descending (SortKeyEncoder), where §4.5
- * had left it unconfirmed.
+ * had left it unconfirmed; a window's ORDER BY too (RecordComparator's Numbers.compare puts a
+ * NULL double after every number).
  */
 export function compareValues(a: Value, b: Value, type?: ColumnType): number {
   if (a === b) return 0;

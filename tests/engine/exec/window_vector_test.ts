@@ -108,3 +108,41 @@ Deno.test("vectorized window aggregates equal the row path's, bit for bit", asyn
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a window ORDER BY on a DOUBLE puts NULL last ascending and first descending, on both paths", async () => {
+  // QuestDB's RecordComparator compares doubles with Numbers.compare, which puts NaN (NULL)
+  // after every number; DESC negates it. Infinities read as NULL here (see above).
+  const root = await Deno.makeTempDir({ prefix: "qdb_window_null_order_" });
+  const engine = await Engine.open({ root, parallelWorkers: 0 });
+  try {
+    const run = (sql: string) => engine.execute(sql, adminSession());
+    await run(
+      "CREATE TABLE w AS (SELECT x, CASE WHEN x % 3 = 0 THEN NULL ELSE x * 1.5 END d, " +
+        "x::TIMESTAMP ts FROM long_sequence(7)) TIMESTAMP(ts)",
+    );
+    const sql = "SELECT x, row_number() OVER (ORDER BY d) up, row_number() OVER (ORDER BY d DESC) down, " +
+      "rank() OVER (ORDER BY d) r FROM w";
+    // x: 1..7, d NULL at x = 3 and 6: ascending 1, 2, 4, 5, 7, then 3 and 6 (ties in input order).
+    const expected = [
+      [1, 1, 7, 1],
+      [2, 2, 6, 2],
+      [3, 6, 1, 6],
+      [4, 3, 5, 3],
+      [5, 4, 4, 4],
+      [6, 7, 2, 6],
+      [7, 5, 3, 5],
+    ];
+    for (const reference of [false, true]) {
+      setReferenceExecution(reference);
+      try {
+        const got = (await rows(engine, sql)).map((r) => r.map(Number));
+        assert.deepEqual(got, expected, `reference execution ${reference}`);
+      } finally {
+        setReferenceExecution(false);
+      }
+    }
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
