@@ -17,7 +17,7 @@ import {
 import { BATCH_ROWS_MAX } from "../base/limits.ts";
 import type { ColumnType } from "../base/types.ts";
 import type { Accumulator } from "../functions/registry_types.ts";
-import type { PlanNode } from "../plan/plan_node.ts";
+import type { PlanNode, SampleBySpec } from "../plan/plan_node.ts";
 
 import { compileExpr, compilePredicate } from "./compile_expr.ts";
 import {
@@ -176,6 +176,18 @@ export function linearNeighbours(count: number, at: number): [number, number] | 
   return at === 0 ? [0, 1] : [count - 2, count - 1];
 }
 
+/** Each aggregate's value before any data: NULL, or zero for numbers (SampleBySpec.prevStartsAtZero). */
+export function startingPrev(spec: SampleBySpec): Value[] {
+  return spec.aggs.map((a) => {
+    if (!spec.prevStartsAtZero) return null;
+    const tag = a.binding.returns.tag;
+    if (tag === "LONG") return 0n;
+    return tag === "DOUBLE" || tag === "FLOAT" || tag === "INT" || tag === "SHORT" || tag === "BYTE"
+      ? 0
+      : null;
+  });
+}
+
 export function interpolate(t: ColumnType, a: Value, b: Value, num: number, den: number): Value {
   if (a === null || b === null) return null;
   if (typeof a === "bigint" && typeof b === "bigint") {
@@ -287,7 +299,7 @@ async function* emit(n: SampleByNode, s: Sampled, ctx: ExecContext): AsyncGenera
   }
   const keyList = keyCount === 0 ? new Map<unknown, Value[]>([[keyHash([]), []]]) : s.keys;
   const states = new Map<unknown, KeyState>();
-  for (const [h, k] of keyList) states.set(h, { keys: k, prev: spec.aggs.map(() => null), data: [], at: 0 });
+  for (const [h, k] of keyList) states.set(h, { keys: k, prev: startingPrev(spec), data: [], at: 0 });
   range.forEach((b, pos) => {
     const m = s.buckets.get(b);
     if (m) { for (const h of m.keys()) states.get(h)?.data.push(pos); }

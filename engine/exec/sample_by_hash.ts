@@ -21,6 +21,7 @@ import {
   linearNeighbours,
   type SampleByNode,
   type Sampled,
+  startingPrev,
 } from "./sample_by.ts";
 import { runHashAggregate } from "./vector/hash_aggregate.ts";
 
@@ -380,7 +381,7 @@ async function* emitKeyless(
     ctx,
   ) ?? [];
   const out = new ColumnWriter(n.columns.map((c) => c.type));
-  const prev: Value[] = spec.aggs.map(() => null), filled: Value[] = spec.aggs.map(() => null);
+  const prev: Value[] = startingPrev(spec), filled: Value[] = spec.aggs.map(() => null);
   let bi = 0, row = 0;
   for (let pos = 0; pos < range.length; pos++) {
     if ((pos & PACE_MASK) === PACE_MASK && paceDue(ctx)) await pace(ctx);

@@ -201,6 +201,12 @@ export interface SampleBySpec {
    * and the offset stay in microseconds (sample_by_buckets.ts converts at the edge).
    */
   nanos?: boolean;
+  /**
+   * FILL(PREV) buckets before the first data row read zero, not NULL: a non-keyed query whose FROM
+   * is not a literal runs on QuestDB's older cursor, whose previous values start at zero
+   * (SampleByTest#testFillPrevConsistency: `FROM timestamp_floor(...)`, `fill(0, prev)`).
+   */
+  prevStartsAtZero?: boolean;
 }
 
 /** The output shape helper used by the planner. */

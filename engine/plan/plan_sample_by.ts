@@ -352,6 +352,7 @@ function sampleSpec(
     keys,
     aggs,
     fill: fillSpecs(sb.fill, { aggs, keys }, pc, aggOfName),
+    prevStartsAtZero: keys.length === 0 && sb.from !== undefined && !isKeyedBound(sb.from),
     alignFirstObservation: sb.align.kind === "firstObservation",
     timeZone,
     offsetMicros,
