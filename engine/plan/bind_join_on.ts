@@ -1,6 +1,7 @@
 /** Binding of a JOIN's ON clause, shared by the hash/nested-loop joins and the time-series joins. */
 import { SqlError } from "../base/errors.ts";
 import type * as A from "../sql/ast.ts";
+import { type ColumnType, sameType } from "../base/types.ts";
 import { bindExpr } from "./bind_expr.ts";
 import type { BoundExpr } from "./bound.ts";
 import type { PlanContext } from "./plan_context.ts";
@@ -33,6 +34,56 @@ export function bindJoinOn(on: A.Expr, scope: Scope, pc: PlanContext, leftWidth:
       }
     }
     throw e;
+  }
+}
+
+/**
+ * QuestDB's join-key type rule (JoinBinder.isJoinKeyTypeCompatible, SqlCodeGenerator
+ * processJoinContext): the two columns of a key have the same type, or are both of the
+ * SYMBOL/STRING/VARCHAR family, or are both timestamps. Anything else (INT against LONG, DATE
+ * against TIMESTAMP, GEOHASH of other precision) is 'join column type mismatch' at the column of
+ * the joined (right) side (IPv4Test#testFullJoinIPv4Fails; JoinTest#testTypeMismatch: `ON (c)` of a
+ * LONG and an INT, at the name).
+ */
+export function joinKeyTypesCompatible(a: ColumnType, b: ColumnType): boolean {
+  if (sameType(a, b) || a.tag === "NULL" || b.tag === "NULL") return true;
+  const text = (t: ColumnType) => t.tag === "SYMBOL" || t.tag === "STRING" || t.tag === "VARCHAR";
+  const ts = (t: ColumnType) => t.tag === "TIMESTAMP" || t.tag === "TIMESTAMP_NS";
+  return (text(a) && text(b)) || (ts(a) && ts(b));
+}
+
+/**
+ * Refuses the keys of a join whose types QuestDB cannot key on: each `left.col = right.col` conjunct
+ * of ON (plain columns, one of each side) and each `ON (col)` name.
+ */
+export function checkJoinKeyTypes(
+  j: A.Join,
+  scope: Scope,
+  leftWidth: number,
+  using?: [number, number][],
+): void {
+  const mismatch = (l: number, r: number) =>
+    !joinKeyTypesCompatible(scope.columns[l].type, scope.columns[r].type);
+  if (using) {
+    using.forEach(([l, r], k) => {
+      if (mismatch(l, r)) throw new SqlError("join column type mismatch", j.using?.[k]?.pos ?? j.pos);
+    });
+    return;
+  }
+  if (!j.on) return;
+  for (const c of astConjuncts(j.on)) {
+    if (c.kind !== "binary" || c.op !== "=" || c.left.kind !== "column" || c.right.kind !== "column") {
+      continue;
+    }
+    const a = scope.find(c.left.name, c.left.qualifier, c.left.pos);
+    const b = scope.find(c.right.name, c.right.qualifier, c.right.pos);
+    if (a === undefined || b === undefined) continue;
+    if (a < leftWidth && b >= leftWidth && mismatch(a, b)) {
+      throw new SqlError("join column type mismatch", c.right.pos);
+    }
+    if (b < leftWidth && a >= leftWidth && mismatch(b, a)) {
+      throw new SqlError("join column type mismatch", c.left.pos);
+    }
   }
 }
 

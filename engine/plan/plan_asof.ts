@@ -12,7 +12,7 @@ import { conjuncts } from "./intervals_from_where.ts";
 import type { PlanContext } from "./plan_context.ts";
 import type { Planned } from "./plan_from.ts";
 import { type PlanNode, shape } from "./plan_node.ts";
-import { astConjuncts, bindJoinOn } from "./bind_join_on.ts";
+import { astConjuncts, bindJoinOn, checkJoinKeyTypes } from "./bind_join_on.ts";
 import { exprToText } from "../sql/printer.ts";
 import { Scope } from "./scope.ts";
 
@@ -96,8 +96,10 @@ export function planAsofJoin(j: A.Join, left: Planned, right: Planned, pc: PlanC
       leftKeys.push(left.scope.resolveUsing(u.name, left.firstWidth ?? leftWidth, u.pos));
       rightKeys.push(right.scope.resolve(u.name, undefined, u.pos));
     }
+    checkJoinKeyTypes(j, scope, leftWidth, leftKeys.map((l, k) => [l, leftWidth + rightKeys[k]]));
   } else if (j.on) {
     const pred = bindJoinOn(j.on, scope, pc, leftWidth);
+    checkJoinKeyTypes(j, scope, leftWidth);
     const parts = conjuncts(pred), astParts = astConjuncts(j.on);
     const unsupported: A.Expr[] = [];
     parts.forEach((c, i) => {

@@ -16,7 +16,7 @@ import { planLateral } from "./plan_lateral.ts";
 import { planPivotSource } from "./plan_pivot.ts";
 import { planQuery } from "./plan_query.ts";
 import { bindContext } from "./plan_select.ts";
-import { bindJoinOn } from "./bind_join_on.ts";
+import { bindJoinOn, checkJoinKeyTypes } from "./bind_join_on.ts";
 import { planShow } from "./plan_show.ts";
 import { Scope } from "./scope.ts";
 import { T } from "../base/types.ts";
@@ -338,8 +338,10 @@ function planJoin(j: A.Join, left: Planned, right: Planned, pc: PlanContext): Pl
       const r = right.scope.resolve(u.name, undefined, u.pos);
       equi.push([l, leftWidth + r]);
     }
+    checkJoinKeyTypes(j, scope, leftWidth, equi);
   } else if (j.on) {
     const pred = bindJoinOn(j.on, scope, pc, leftWidth);
+    checkJoinKeyTypes(j, scope, leftWidth);
     const rest: BoundExpr[] = [];
     for (const c of conjuncts(pred)) {
       if (c.kind === "call" && c.name === "=" && c.args.length === 2) {

@@ -53,9 +53,10 @@ const QUERIES: [string, boolean][] = [
   ["SELECT count(*) FROM t JOIN r ON t.i = r.k WHERE r.s = 'no such'", true],
   // The ON condition's rest on an INNER join: one more filter of the joined rows.
   ["SELECT count(*), sum(r.v) FROM t JOIN r ON t.i = r.k AND t.d > r.v", true],
-  // STRING probe key against a SYMBOL build key; INT against LONG.
+  // STRING probe key against a SYMBOL build key; INT against LONG through a cast, on the row join
+  // (QuestDB refuses a key of two types: 'join column type mismatch').
   ["SELECT count(*), sum(t.d) FROM t JOIN r ON t.str = r.s", true],
-  ["SELECT count(*), sum(r.v) FROM t JOIN r ON t.i = r.l", true],
+  ["SELECT count(*), sum(r.v) FROM t JOIN r ON t.i::LONG = r.l", false],
   // DOUBLE keys (NaN is NULL).
   ["SELECT count(*) FROM t LEFT JOIN r ON t.d = r.v", true],
   // An empty build side.
