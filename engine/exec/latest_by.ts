@@ -42,6 +42,7 @@ type Runner = (n: PlanNode, ctx: ExecContext) => AsyncGenerator<Batch>;
 function backwardSource(n: LatestNode): { scan: ScanNode; filter?: BoundExpr } | undefined {
   const inner = n.input.kind === "filter" ? n.input.input : n.input;
   if (n.tsIndex < 0) return undefined; // no timestamp: the last row per key in input order
+  if (n.keyOrder !== undefined) return undefined; // keys in input order: the forward read
   if (inner.kind !== "scan" || inner.reverse || inner.timestampIndex !== n.tsIndex) return undefined;
   // Correlated subqueries in the filter run ahead of each batch, which only runPlan does.
   if (n.input.kind === "filter" && correlatedOf(n.input).length) return undefined;
@@ -198,7 +199,8 @@ export async function* runLatestBy(n: LatestNode, ctx: ExecContext, run: Runner)
   const entries = [...latest.values()];
   // The backward read met rows newest first; put equal timestamps back in storage order.
   if (backward) entries.reverse();
-  const rows = (await sortPaced(
+  // keyOrder: the map holds the keys in the order they first appeared.
+  const rows = n.keyOrder !== undefined ? entries.map((r) => r.row) : (await sortPaced(
     entries,
     (a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : (a.seq ?? 0) - (b.seq ?? 0)),
     ctx,

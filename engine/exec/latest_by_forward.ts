@@ -215,10 +215,11 @@ export async function* latestForward(
     if (added) charge(ctx, rowBytes(added, n.columns.length));
     seq += rows;
   }
-  // Groups with a row, by (timestamp, input position).
+  // Groups with a row, by (timestamp, input position); with keyOrder by group id, the order the
+  // keys first appeared in.
   const live: number[] = [];
   for (let g = 0; g < groups; g++) if (slot[g] >= 0) live.push(g);
-  const order = await sortPaced(live, (a, b) => {
+  const order = n.keyOrder !== undefined ? live : await sortPaced(live, (a, b) => {
     if (bestHi[a] !== bestHi[b]) return bestHi[a] < bestHi[b] ? -1 : 1;
     const la = bestLo[a] >>> 0, lb = bestLo[b] >>> 0;
     return la !== lb ? (la < lb ? -1 : 1) : seqOf[a] - seqOf[b];

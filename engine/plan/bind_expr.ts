@@ -15,6 +15,7 @@ import {
   DECIMAL_PRECISION_MAX,
   decimalType,
   geohashType,
+  isIntegral,
   isStringLike,
   isTimestamp,
   numericRank,
@@ -32,6 +33,7 @@ import { parseIntervalString } from "../functions/interval_string.ts";
 import { bindJsonExtractAs, JSON_TYPED } from "../functions/json_extract.ts";
 import { parseTimestamp } from "../functions/timestamp_parse.ts";
 import { parseIPv4 } from "../functions/_ipv4.ts";
+import { formatValue } from "../functions/format_value.ts";
 import { type BoundExpr, isConst, isRuntimeConst, valueKey, walkBound } from "./bound.ts";
 import type { PlanNode } from "./plan_node.ts";
 import type { Scope } from "./scope.ts";
@@ -82,6 +84,11 @@ export interface BindContext {
    */
   inferParams?: (ColumnType | undefined)[];
   depth?: number;
+  /**
+   * The one LATEST ON PARTITION BY column of a table query, lower case, while its WHERE is bound:
+   * `key IN (subquery)` is then QuestDB's latest-by key subquery (see bindIn).
+   */
+  latestKey?: string;
 }
 
 const COMPARISONS: Record<string, string> = {
@@ -347,13 +354,18 @@ export function negate(x: BoundExpr): BoundExpr {
 
 function bindBinary(e: A.BinaryExpr, ctx: BindContext): BoundExpr {
   const left = bindExpr(e.left, ctx);
+  const logical = e.op === "and" || e.op === "or";
+  const checkBoolean = (side: BoundExpr, ast: A.Expr) => {
+    if (side.type.tag !== "BOOLEAN" && side.type.tag !== "NULL") {
+      throw new SqlError(`boolean expression expected`, ast.pos);
+    }
+  };
+  // A non-boolean left conjunct fails before the right one is bound, in QuestDB's binder order
+  // (BindTimePredicateErrorTest#testTypeMismatchOrder: `v - 1 AND v = true` fails at `-`).
+  if (logical) checkBoolean(left, e.left);
   const right = bindExpr(e.right, ctx);
   if (e.op === "and" || e.op === "or") {
-    for (const [side, ast] of [[left, e.left], [right, e.right]] as const) {
-      if (side.type.tag !== "BOOLEAN" && side.type.tag !== "NULL") {
-        throw new SqlError(`boolean expression expected`, ast.pos);
-      }
-    }
+    checkBoolean(right, e.right);
     if (isConst(left) && isConst(right)) {
       const v = e.op === "and"
         ? left.value === true && right.value === true
@@ -576,6 +588,70 @@ export function typeFromSpec(spec: A.TypeSpec): ColumnType {
  * constant shows it (AddIntFunctionFactoryTest: `2147483647 + 3` is 2147483650,
  * MulIntFunctionFactoryTest: `1720468802 * 1000000` is 1720468802000000). Columns still wrap.
  */
+const LONG_READERS = new Set(["=", "!=", "<>", "<", "<=", ">", ">=", "+", "-", "*", "/", "%"]);
+const WIDE_INT_OPS = new Set(["+", "-", "*"]);
+const INT_WIDTH = new Set(["BYTE", "SHORT", "INT"]);
+
+/**
+ * An INT `+ - *` read by a LONG operation computes at LONG width: QuestDB's AddInt/SubInt/MulInt
+ * implement getLong as `(long) l op r`, and a comparison or arithmetic with a LONG operand reads
+ * its INT operand through getLong, so `(a * b) > l` does not wrap where `a * b` alone would
+ * (CompiledFilterTest#testIntColumnArithmeticWidenedToLongInLongContext). Only the outermost
+ * operation widens; its own operands are still read as INT.
+ */
+function intArithmeticReadAsLong(
+  name: string,
+  args: BoundExpr[],
+  pos: number,
+  ctx: BindContext,
+): BoundExpr[] {
+  if (args.length !== 2 || !LONG_READERS.has(name) || !args.some((a) => a.type.tag === "LONG")) return args;
+  return args.map((a) => intArithmeticAsLong(a, pos, ctx));
+}
+
+/** `a` computed at LONG width when it is an INT `+ - *` of integers; else `a` itself. */
+function intArithmeticAsLong(a: BoundExpr, pos: number, ctx: BindContext): BoundExpr {
+  return a.kind === "call" && a.type.tag === "INT" && WIDE_INT_OPS.has(a.name) && a.args.length === 2 &&
+      a.args.every((x) => INT_WIDTH.has(x.type.tag))
+    ? callByName(a.name, a.args.map((x) => castTo(x, T.LONG, pos)), pos, ctx)
+    : a;
+}
+
+/**
+ * Text on one side of `=`/`!=`: against a GEOHASH it is read as a geohash of that side's
+ * precision, as QuestDB's EqGeoHashStrFunctionFactory and EqStrGeoHashFunctionFactory do
+ * (EqGeoHashStrFunctionFactoryTest: `geohash1 = 'sp052w92p1'` on a GEOHASH(10c) column);
+ * against a LONG256 it must be a constant.
+ */
+function equalityTextOperand(
+  name: string,
+  args: BoundExpr[],
+  argPositions: number[] | undefined,
+  pos: number,
+) {
+  if (args.length !== 2 || !["=", "!=", "<>"].includes(name)) return args;
+  const text = (a: BoundExpr) => a.type.tag === "STRING" || a.type.tag === "VARCHAR";
+  const l = args.findIndex((a) => a.type.tag === "LONG256");
+  if (l >= 0 && isConst(args[l]) && args[l].value !== null && numericRank(args[1 - l].type) > 0) {
+    // A hex literal against a number is no number (BindTimePredicateErrorTest#testConjunctOrder:
+    // `v = 0x123` on an INT is 'invalid constant: 0x123' at the literal).
+    throw new SqlError(
+      `invalid constant: ${String(formatValue(args[l].value, T.LONG256)).replace(/^0x0+(?=.)/, "0x")}`,
+      argPositions?.[l] ?? pos,
+    );
+  }
+  if (l >= 0 && text(args[1 - l]) && !isConst(args[1 - l]) && args[1 - l].kind !== "param") {
+    // QuestDB's `=(Hs)` takes only a constant text (EqLong256StrFunctionFactoryTest#testStrColumnInEqFilter).
+    throw new SqlError("STRING constant expected", argPositions?.[1 - l] ?? pos);
+  }
+  const g = args.findIndex((a) => a.type.tag === "GEOHASH");
+  const t = 1 - g;
+  if (g < 0 || !text(args[t])) return args;
+  const out = [...args];
+  out[t] = castTo(args[t], args[g].type, argPositions?.[t] ?? pos);
+  return out;
+}
+
 function widenedIntConstant(name: string, returns: ColumnType, args: BoundExpr[]): BoundExpr | undefined {
   if (returns.tag !== "INT" || args.length !== 2 || !["+", "-", "*"].includes(name)) return undefined;
   const [a, b] = args.map((x) => (x.kind === "const" && x.type.tag === "INT" ? x.value : undefined));
@@ -718,6 +794,13 @@ function inIntervals(arg: BoundExpr, intervals: Interval[], not: boolean): Bound
   return { kind: "inIntervals", type: T.BOOLEAN, arg, intervals, not };
 }
 
+/** The first select item of a query's leftmost SELECT block, when written. */
+function firstSelectItem(q: A.Query): A.SelectItem | undefined {
+  let body: A.QueryBody = q.body;
+  while (body.kind !== "select") body = body.kind === "query" ? body.body : body.left;
+  return body.items?.[0];
+}
+
 const PIVOT_IN_REFUSED = new Set(["BOOLEAN", "DECIMAL", "GEOHASH", "LONG128"]);
 
 function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
@@ -739,6 +822,16 @@ function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
     const { plan, outer } = planSub(e.list, ctx);
     const first = plan.columns[0]?.type;
     if (arg.type.tag === "SYMBOL" && first && !isStringLike(first) && first.tag !== "NULL") {
+      // On the LATEST ON key QuestDB reads the subquery as the key list and refuses a column that
+      // is not text at that column (SqlCodeGenerator.validateSubQueryColumnAndGetGetter,
+      // SqlCodeGeneratorTest#testLatestBySubQueryIndexedIntColumn).
+      const item = firstSelectItem(e.list);
+      if (item && e.expr.kind === "column" && e.expr.name.toLowerCase() === ctx.latestKey) {
+        throw new SqlError(
+          `unsupported column type: ${plan.columns[0].name}: ${typeName(first)}`,
+          item.expr.pos,
+        );
+      }
       // QuestDB's symbol IN (cursor) reads text only, and says so at IN before it counts columns
       // (InSymbolCursorFunctionFactoryTest#testUnsupportedColumnType).
       throw new SqlError(
@@ -751,6 +844,7 @@ function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
   }
   const items = e.list.map((x) => inferParam(bindExpr(x, ctx), arg.type, ctx));
   checkTextInList(arg.type, items, e.list);
+  if (!e.pivot) checkIntegralInList(arg.type, items, e.list);
   if (isTimestamp(arg.type) && items.length === 1) {
     const only = items[0];
     const text = only.type.tag === "STRING" || only.type.tag === "VARCHAR" || only.type.tag === "SYMBOL";
@@ -774,20 +868,47 @@ function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
   }
   if (items.every(isConst)) {
     const keys = new Set<unknown>();
+    // An INT `+ - *` key is read at LONG width against LONG-width items (LONG, TIMESTAMP, text
+    // beyond INT) and at INT width against the others, as QuestDB's InLongFunctionFactory does.
+    const wideArg = intArithmeticAsLong(arg, e.pos, ctx);
+    const wideKeys = new Set<unknown>();
     let hasNull = false;
     items.forEach((item, i) => {
       const v = pointValueFor(arg.type, item as { type: ColumnType; value: Value }, (e.list as A.Expr[])[i]);
+      const intWide = INT_WIDTH.has(item.type.tag) ||
+        (isStringLike(item.type) && Math.abs(Number(v)) <= 2147483647);
       if (v === null) hasNull = true;
-      else keys.add(normKey(v));
+      else (wideArg === arg || intWide ? keys : wideKeys).add(normKey(v));
     });
-    return { kind: "inSet", type: T.BOOLEAN, arg, keys, hasNull, not: e.not };
+    const set: BoundExpr = { kind: "inSet", type: T.BOOLEAN, arg, keys, hasNull, not: false };
+    if (wideKeys.size === 0) return { ...set, not: e.not } as BoundExpr;
+    const wide: BoundExpr = {
+      kind: "inSet",
+      type: T.BOOLEAN,
+      arg: wideArg,
+      keys: wideKeys,
+      hasNull: false,
+      not: false,
+    };
+    const either: BoundExpr = { kind: "or", type: T.BOOLEAN, args: [set, wide] };
+    return e.not ? negate(either) : either;
   }
   let acc: BoundExpr | undefined;
   for (const item of items) {
     // A text column in a number's IN list is parsed as that number (InTest#testInDouble_nonConst:
     // `d IN (fixed_string, fixed_symbol, fixed_varchar)`).
     const text = item.type.tag === "STRING" || item.type.tag === "VARCHAR" || item.type.tag === "SYMBOL";
-    const parsed = text && numericRank(arg.type) > 0 ? castTo(item, arg.type, e.pos) : item;
+    // An integer's list reads text as a LONG (QuestDB's InLongFunctionFactory), so '5000000000'
+    // next to an INT key matches nothing rather than failing (InLongFunctionFactoryTest
+    // #testNarrowKeyMixedWidthVarList).
+    const parsed = !text || numericRank(arg.type) === 0
+      ? item
+      : isIntegral(arg.type) && isConst(item)
+      ? constant(
+        T.LONG,
+        item.value === null ? null : longInListText(String(item.value), e.list[items.indexOf(item)].pos),
+      )
+      : castTo(item, isIntegral(arg.type) ? T.LONG : arg.type, e.pos);
     const eq = callByName("=", [arg, parsed], e.pos, ctx);
     acc = acc ? { kind: "or", type: T.BOOLEAN, args: [acc, eq] } : eq;
   }
@@ -810,6 +931,40 @@ function checkTextInList(t: ColumnType, items: BoundExpr[], asts: A.Expr[]): voi
       asts[i].pos,
     );
   });
+}
+
+const INTEGRAL_IN_ITEMS = new Set([
+  "NULL",
+  "TIMESTAMP",
+  "LONG",
+  "INT",
+  "SHORT",
+  "BYTE",
+  "STRING",
+  "SYMBOL",
+  "VARCHAR",
+]);
+
+/**
+ * An integer tested against an IN list is QuestDB's `in(LV)`: items are integers, timestamps,
+ * text or NULL; anything else is `cannot compare LONG with type X` at the item (InLongFunctionFactory).
+ */
+function checkIntegralInList(t: ColumnType, items: BoundExpr[], asts: A.Expr[]): void {
+  if (!isIntegral(t)) return;
+  items.forEach((item, i) => {
+    if (item.kind === "param" || INTEGRAL_IN_ITEMS.has(item.type.tag)) return;
+    throw new SqlError(`cannot compare LONG with type ${typeName(item.type)}`, asts[i].pos);
+  });
+}
+
+/** Text in an integer's IN list, read as a LONG (InLongFunctionFactory.tryParseLong). */
+function longInListText(text: string, pos: number): bigint {
+  if (!/^-?\d+$/.test(text)) throw new SqlError(`invalid LONG value [${text}]`, pos);
+  const v = BigInt(text);
+  if (v > 9223372036854775807n || v <= -9223372036854775808n) {
+    throw new SqlError(`invalid LONG value [${text}]`, pos);
+  }
+  return v;
 }
 
 /** The intervals of `text`, or undefined when it is no interval text. */
@@ -862,9 +1017,16 @@ function pointValueFor(target: ColumnType, item: { type: ColumnType; value: Valu
     item.type.tag === "SYMBOL";
   const targetTextual = target.tag === "STRING" || target.tag === "VARCHAR" || target.tag === "SYMBOL" ||
     target.tag === "CHAR";
+  // A CHAR's list holds chars ('' too); other constants are QuestDB's InCharFunctionFactory error.
+  if (
+    target.tag === "CHAR" && item.type.tag !== "CHAR" && !(textual && [...String(item.value)].length <= 1)
+  ) {
+    throw new SqlError("CHAR constant expected", ast.pos);
+  }
   // '' against a CHAR is the zero char, CHAR's NULL (InTest#testInChar_const: `ch in ('')`).
   if (textual && target.tag === "CHAR" && item.value === "") return null;
   if (textual && targetTextual) return item.value;
+  if (textual && isIntegral(target)) return longInListText(String(item.value), ast.pos);
   if (typeof item.value === "number" || typeof item.value === "bigint") {
     if (
       typeof item.value === "number" &&
@@ -1074,6 +1236,7 @@ export function callByName(
   if (!fn) {
     throw new SqlError(`unknown function name: ${name}(${args.map((a) => typeName(a.type)).join(",")})`, pos);
   }
+  args = equalityTextOperand(name, intArithmeticReadAsLong(name, args, pos, ctx), argPositions, pos);
   if (ctx.inferParams) {
     // A placeholder where an array function wants its array is typed DOUBLE[] (§22.5).
     args = args.map((a, i) => {

@@ -93,6 +93,46 @@ export function planLatestOn(
       input = rest ? { ...node, predicate: rest } : node.input;
     }
   }
-  const out: PlanNode = { ...shape(node.columns, tsIndex), kind: "latestBy", input, keys, tsIndex, post };
-  return { node: out, scope: new Scope(scope.columns, tsIndex) };
+  // Over a subquery or CTE whose rows QuestDB can revisit it keeps a row id per key and emits
+  // them in the order the keys first appear, with no designated timestamp (LatestByPlanningTest
+  // #testDerivedLatestTimestampDesignationIsObservedByParents: the rows of `id,s` 5 A, 6 B, 3
+  // NULL; an ASOF JOIN or SAMPLE BY over it then lacks a TIMESTAMP, reported at this query by
+  // timestampLostByLatest's callers). Other inputs (SAMPLE BY
+  // ALIGN TO FIRST OBSERVATION, joins, set operations) come out by the timestamp, keeping it.
+  const keyOrder = derived && core.from?.joins.length === 0 && tsIndex >= 0 && revisitable(node);
+  const outTs = keyOrder ? -1 : tsIndex;
+  const out: PlanNode = {
+    ...shape(node.columns, outTs),
+    kind: "latestBy",
+    input,
+    keys,
+    tsIndex,
+    post,
+    ...(keyOrder ? { keyOrder: core.pos } : {}),
+  };
+  return { node: out, scope: new Scope(scope.columns, outTs) };
+}
+
+/**
+ * Whether QuestDB's factory for this input supports random access (recordCursorSupportsRandomAccess):
+ * table scans, filters, projections, limits, sorts and GROUP BY do; SAMPLE BY that QuestDB does not
+ * rewrite into a GROUP BY (ALIGN TO FIRST OBSERVATION, FILL), joins and set operations do not.
+ */
+function revisitable(n: PlanNode): boolean {
+  switch (n.kind) {
+    case "sampleBy":
+      return !n.spec.alignFirstObservation && n.spec.fill.every((f) => f.kind === "none");
+    case "join":
+    case "asof":
+    case "lateral":
+    case "setop":
+      return false;
+    case "filter":
+    case "project":
+    case "limit":
+    case "window":
+      return revisitable(n.input);
+    default:
+      return true;
+  }
 }

@@ -150,6 +150,13 @@ export type PlanNode =
     /** Applied to the latest rows (QuestDB evaluates `within` after LATEST ON). */
     post?: BoundExpr;
     /**
+     * Set for QuestDB's "LatestBy light" (a subquery or CTE input with random access, see
+     * plan_latest_on.ts): the rows come out in the order their keys first appear in the input,
+     * and the result has no designated timestamp. The value is the LATEST ON query's position,
+     * where QuestDB reports that timestamp missing to a parent needing it.
+     */
+    keyOrder?: number;
+    /**
      * Columns nothing above reads (nor `post`): the hashed operators leave them unread in the
      * rows they emit (zeros), as they only key and order by the others. Set by column pruning.
      */
@@ -207,6 +214,16 @@ export interface SampleBySpec {
    * (SampleByTest#testFillPrevConsistency: `FROM timestamp_floor(...)`, `fill(0, prev)`).
    */
   prevStartsAtZero?: boolean;
+}
+
+/**
+ * The position of a LATEST ON query whose rows come in key order without a designated timestamp
+ * (`keyOrder`), seen through projections, filters and limits; undefined for any other node.
+ */
+export function timestampLostByLatest(node: PlanNode): number | undefined {
+  let n = node;
+  while (n.kind === "project" || n.kind === "filter" || n.kind === "limit") n = n.input;
+  return n.kind === "latestBy" ? n.keyOrder : undefined;
 }
 
 /** The output shape helper used by the planner. */

@@ -30,7 +30,7 @@ import { type BoundExpr, isConst } from "./bound.ts";
 import { checkDuplicateAliases, NameAllocator, takeItemName } from "./column_names.ts";
 import type { PlanContext } from "./plan_context.ts";
 import type { AggregateCall, FillSpec, OutputColumn, PlanNode, SampleBySpec } from "./plan_node.ts";
-import { shape } from "./plan_node.ts";
+import { shape, timestampLostByLatest } from "./plan_node.ts";
 import { bindContext, containsAggregate, groupsSelect } from "./plan_select.ts";
 import { Scope } from "./scope.ts";
 
@@ -62,6 +62,11 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
     // A subquery that leaves out its timestamp still samples by it (SampleByPlanningTest
     // #testBaseWithoutProjectedTimestampSamplesByItsSourceTimestamp), carried as a hidden column.
     const hidden = withHiddenTimestamp(input);
+    // A LATEST ON subquery emitting its keys in order has a timestamp column but no designated
+    // one: QuestDB's code generator reports it at that query (LatestByPlanningTest
+    // #testDerivedLatestTimestampDesignationIsObservedByParents).
+    const lost = hidden === input ? timestampLostByLatest(input) : undefined;
+    if (lost !== undefined) throw new SqlError("TIMESTAMP column is required but not provided", lost);
     if (hidden === input) {
       // QuestDB's optimiser reports it at the query (its model position), joins in their own
       // words (SqlParserTest#testSampleByUndefinedTimestamp, ...WithJoin).

@@ -87,6 +87,34 @@ interface Item {
   name: string;
 }
 
+/**
+ * In a grouping query (GROUP BY, SAMPLE BY or aggregates) ORDER BY may name a source column
+ * that the select list projects under an alias: `SELECT timestamp AS Time, avg(v) ... SAMPLE BY
+ * 1s ORDER BY timestamp DESC` orders by `Time`, as in QuestDB (CompiledFilterTest
+ * #testFilteringOnSingleQuote). Only a bare name that no output column carries and exactly one
+ * aliased item selects is rewritten; ungrouped queries order by source columns directly.
+ */
+function orderByAliasedKeys(core: A.SelectCore, orderBy: A.OrderItem[]): A.OrderItem[] {
+  const items = core.items;
+  if (!items || !orderBy.some((o) => o.expr.kind === "column")) return orderBy;
+  if (core.groupBy === undefined && !core.sampleBy && !items.some((i) => groupsSelect(i.expr))) {
+    return orderBy;
+  }
+  const outName = (i: A.SelectItem) => i.alias ?? (i.expr.kind === "column" ? i.expr.name : undefined);
+  return orderBy.map((o) => {
+    const e = o.expr;
+    if (e.kind !== "column" || items.some((i) => outName(i) !== undefined && sameName(outName(i)!, e.name))) {
+      return o;
+    }
+    const picks = items.filter((i) =>
+      i.alias !== undefined && i.expr.kind === "column" && sameName(i.expr.name, e.name) &&
+      (e.qualifier === undefined || sameName(i.expr.qualifier ?? e.qualifier, e.qualifier))
+    );
+    if (picks.length !== 1) return o;
+    return { ...o, expr: { ...e, name: picks[0].alias!, qualifier: undefined } };
+  });
+}
+
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** Expands `*` and `t.*` and names every item. */
@@ -181,12 +209,17 @@ export function planSelect(
     selectListSetFunctions(commaJoinsAsEquiJoins(rewriteWindowJoins(core, pc))),
     pc,
   );
+  orderBy = orderByAliasedKeys(core, orderBy);
   if (needsNestedWindows(core, orderBy)) return planNestedWindows(core, orderBy, limit, pc);
   if (needsGroupedWindows(core)) return planGroupedWindows(core, orderBy, limit, pc);
   if (core.having) return planHaving(core, orderBy, limit, pc);
   let { node, scope } = planFrom(core.from, pc);
   if (core.where) {
-    const pred = bindExpr(core.where, bindContext(scope, pc, "WHERE"));
+    const key = core.latestOn?.partitionBy.length === 1 ? core.latestOn.partitionBy[0] : undefined;
+    const latestKey = key?.kind === "column" && core.from?.first.kind === "table"
+      ? key.name.toLowerCase()
+      : undefined;
+    const pred = bindExpr(core.where, { ...bindContext(scope, pc, "WHERE"), latestKey });
     if (pred.type.tag !== "BOOLEAN" && !(isConst(pred) && pred.value === null)) {
       throw new SqlError("boolean expression expected", core.where.pos);
     }

@@ -13,14 +13,14 @@ import { parseWindowSpec } from "./parse_window.ts";
 /** Reads the clauses after the sources into `core`, in the order of spec/sql.md §7.1. */
 export function parseSelectClauses(p: ParseState, core: SelectCore): void {
   // Legacy `LATEST BY` came before WHERE in older QuestDB releases; both orders are read.
-  if (p.isWord("latest")) core.latestOn = parseLatest(p);
+  if (p.isWord("latest")) core.latestOn = parseLatest(p, core);
   const where = p.peek();
   if (p.acceptWord("where")) {
     // SqlParserTest#testEmptyWhere: a WHERE with nothing after it is reported at the keyword.
     if (p.atEnd() || p.isOp(";")) throw syntaxError("empty where clause", where.pos);
     core.where = parseExpr(p);
   }
-  if (p.isWord("latest") && !core.latestOn) core.latestOn = parseLatest(p);
+  if (p.isWord("latest") && !core.latestOn) core.latestOn = parseLatest(p, core);
   if (p.isWord("sample")) {
     // SqlParserTest#testSampleByMissing: `sample on 3h` is "'by' expected" at the word after.
     if (!p.isWord("by", 1)) throw p.expected("'by'", p.peek(1));
@@ -58,9 +58,15 @@ export function parseSelectClauses(p: ParseState, core: SelectCore): void {
  * (SqlParserTest#testLatestBySyntax8: `PARTITION BY x+1` fails at `+`), and a WHERE may not
  * follow the new form (#testLatestBySyntax9); the legacy form keeps its trailing WHERE.
  */
-function parseLatest(p: ParseState): LatestOn {
+function parseLatest(p: ParseState, core: SelectCore): LatestOn {
   const kw = p.next();
-  if (p.acceptWord("by")) return { pos: kw.pos, partitionBy: partitionKeys(p) };
+  if (p.isWord("by")) {
+    // The legacy form reads a table only: over a subquery QuestDB wants ON at BY
+    // (LatestByPlanningTest#testDerivedLatestDiagnosticsAndRecovery).
+    if (core.from?.first.kind === "subquerySource") throw p.expected("'on'", p.peek());
+    p.next();
+    return { pos: kw.pos, partitionBy: partitionKeys(p) };
+  }
   // SqlParserTest#testLatestBySyntax: `LATEST` alone is reported at LATEST.
   if (!p.isWord("on")) throw syntaxError("'by' expected", p.atEnd() ? kw.pos : p.peek().pos);
   p.next();
