@@ -328,13 +328,22 @@ export async function update(
     t.meta.timestampIndex,
   );
   const seen = new Set<number>();
-  const sets = s.set.map((a) => {
+  const targets = s.set.map((a) => {
     const i = columnIndex(t, a.column, a.pos);
     if (i === t.meta.timestampIndex) {
       throw new SqlError("Designated timestamp column cannot be updated", a.pos);
     }
     if (seen.has(i)) throw new SqlError(`Duplicate column [name=${a.column}] in SET clause`, a.pos);
     seen.add(i);
+    return i;
+  });
+  // WHERE binds before the SET values, so its error comes first (BindTimePredicateErrorTest
+  // #testUpdateErrors: `SET v = abs(v, 1) WHERE v = true` fails at the WHERE's `=`).
+  const where: BoundExpr | undefined = s.where
+    ? bindExpr(s.where, { ...bind(scope), clause: "WHERE" })
+    : undefined;
+  const sets = s.set.map((a, k) => {
+    const i = targets[k];
     const e = bindExpr(a.expr, bind(scope));
     // A number is no SYMBOL in UPDATE either (UpdateTest#testUpdateColumnsTypeMismatch:
     // `SET s = sm` with a LONG sm fails at sm).
@@ -349,9 +358,6 @@ export async function update(
     }
     return { index: i, expr: e, pos: a.expr.pos };
   });
-  const where: BoundExpr | undefined = s.where
-    ? bindExpr(s.where, { ...bind(scope), clause: "WHERE" })
-    : undefined;
   await prepareExprSubqueries([...(where ? [where] : []), ...sets.map((x) => x.expr)], ctx, runPlan);
   const pred = where ? compilePredicate(where, ctx) : undefined;
   const evals = sets.map((x) => compileExpr(x.expr, ctx));

@@ -176,15 +176,15 @@ export function splitTopLevel(s: string, sep: string): string[] {
  * groups as a Cartesian product. A bracket holding `:` is a time list whose items are copied
  * as written. Numbers are zero-padded to the field's width (two digits after the year).
  */
-export function expandBrackets(s: string, max: number, groups = 0): string[] {
+export function expandBrackets(s: string, max: number, groups = 0, lead = ""): string[] {
   const open = s.indexOf("[");
   if (open < 0) return [s];
   if (groups >= MAX_BRACKET_GROUPS) throw tickError(`Too many bracket groups (max ${MAX_BRACKET_GROUPS})`);
   const close = matchingBracket(s, open);
   const prefix = s.slice(0, open);
-  const tails = expandBrackets(s.slice(close + 1), max, groups + 1);
+  const tails = expandBrackets(s.slice(close + 1), max, groups + 1, lead + s.slice(0, close + 1));
   const out: string[] = [];
-  for (const value of bracketValues(s.slice(open + 1, close), padWidth(prefix))) {
+  for (const value of bracketValues(s.slice(open + 1, close), padWidth(lead + prefix))) {
     for (const tail of tails) {
       out.push(prefix + value + tail);
       if (out.length > max) throw tickError("too many intervals");
@@ -195,6 +195,8 @@ export function expandBrackets(s: string, max: number, groups = 0): string[] {
 
 function padWidth(prefix: string): number {
   if (prefix.includes(".")) return 0;
+  // The ISO weekday after `W01-` is one digit (`2024-W[01..04]-[1,5]`, tick.md "Week bracket expansion").
+  if (/W(\d{2}|\[[^\]]*\])-$/.test(prefix)) return 1;
   if (prefix.includes("T") || prefix.includes(" ") || prefix.includes("-")) return 2;
   return 0;
 }

@@ -122,12 +122,16 @@ function registerAll(): void {
     return {
       returns: T.BOOLEAN,
       // A catalog vector (text, `'1 2'`) or a DOUBLE[] (`x = ANY(ARRAY[1.0, 2.0])`).
-      eval: ([v, a]) =>
-        v === null || a === null
-          ? null
-          : a instanceof DoubleArray
-          ? a.data.some((e) => e === Number(v))
-          : anyEqual(v, String(a)),
+      eval: ([v, a]) => (v === null || a === null ? null : inArray(v, a)),
+    };
+  });
+  define("pg_all_not_equal", (args) => {
+    if (args.length !== 2) return "pg_all_not_equal expects (value, array)";
+    return {
+      returns: T.BOOLEAN,
+      // NULL differs from nothing: `NULL <> ALL ('{a}'::text[])` is false (AllNotEqStrFunctionFactoryTest
+      // #testNull, #testNullConstant); an empty array holds nothing equal, so any value passes.
+      eval: ([v, a]) => v !== null && a !== null && !inArray(v, a),
     };
   });
   define("pg_array_element", (args) => {
@@ -319,6 +323,11 @@ function trimChars(s: string, chars: string): string {
 }
 
 /** `v = ANY(array)` over a catalog vector (engine/sql/pg_spellings.ts): numbers compare by value. */
+/** Whether `array` (a catalog vector's text or a DOUBLE[]) holds `v`. */
+function inArray(v: Value, array: Value): boolean {
+  return array instanceof DoubleArray ? array.data.some((e) => e === Number(v)) : anyEqual(v, String(array));
+}
+
 function anyEqual(v: Value, array: string): boolean {
   const { items } = arrayElements(array);
   if (typeof v === "number" || typeof v === "bigint") {

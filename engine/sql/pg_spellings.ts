@@ -54,14 +54,23 @@ export function bareFunction(name: string, pos: number): FunctionCall | undefine
   return { kind: "call", pos, name: fn, args: [], distinct: false, star: false };
 }
 
-/** `left = ANY (array)` as pg_any_equal(left, array); undefined for anything else. */
+/**
+ * `left = ANY (array)` as pg_any_equal(left, array), `left <> ALL (array)` as
+ * pg_all_not_equal(left, array) (QuestDB's AllNotEqStrFunctionFactory); undefined otherwise.
+ */
 export function anyEquals(op: string, left: Expr, right: Expr, pos: number): Expr | undefined {
-  if (op !== "=" || right.kind !== "call" || right.name.toLowerCase() !== "any") return undefined;
-  if (right.args.length !== 1 || right.args[0].kind === "subquery") return undefined;
+  if (right.kind !== "call" || right.args.length !== 1 || right.args[0].kind === "subquery") return undefined;
+  const fn = right.name.toLowerCase();
+  const name = op === "=" && fn === "any"
+    ? "pg_any_equal"
+    : (op === "<>" || op === "!=") && fn === "all"
+    ? "pg_all_not_equal"
+    : undefined;
+  if (name === undefined) return undefined;
   return {
     kind: "call",
     pos,
-    name: "pg_any_equal",
+    name,
     args: [left, right.args[0]],
     distinct: false,
     star: false,

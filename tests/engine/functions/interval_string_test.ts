@@ -187,6 +187,9 @@ Deno.test("§8.5 ISO weeks and day filters", () => {
   assert.deepEqual(selected("2024-W01"), [1, 2, 3, 4, 5]);
   assert.equal(iv("2024-W01-3"), "2024-01-03T00:00:00.000000Z..2024-01-03T23:59:59.999999Z");
   assert.equal(err("2024-W54"), "Invalid date");
+  // The weekday field after `W01-` is one digit, also under bracket expansion (tick.md).
+  assert.equal(iv("2024-W01-[1..5]"), "2024-01-01T00:00:00.000000Z..2024-01-05T23:59:59.999999Z");
+  assert.equal(iv("2024-W[01,02]-[1,5]").split(" | ").length, 4);
   assert.deepEqual(selected("[2024-01]#Tue"), [5]);
   assert.equal(iv("[2024-01]#Tue").split(" | ").length, 5);
   assert.equal(iv("2024-01-[01..07]#workday"), "2024-01-01T00:00:00.000000Z..2024-01-05T23:59:59.999999Z");

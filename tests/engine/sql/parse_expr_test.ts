@@ -186,8 +186,10 @@ Deno.test("expression nesting below the limit parses", () => {
 });
 
 Deno.test("expression all(...) is a call although ALL is reserved", () => {
-  const e = expr("a <> all(b)") as BinaryExpr;
+  const e = expr("a = all(b)") as BinaryExpr;
   assert.equal(e.right.kind, "call");
+  // `a <> ALL (array)` is QuestDB's AllNotEqStrFunctionFactory, read as pg_all_not_equal(a, array).
+  assert.equal((expr("a <> all(b)") as { name?: string }).name, "pg_all_not_equal");
   assert.equal(parseError("select all from t").message, "unexpected token [from]");
 });
 
