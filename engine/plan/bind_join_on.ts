@@ -15,8 +15,9 @@ import type { Scope } from "./scope.ts";
  * StaticJoinErrorTest#testJoinKeyTypeMismatch `t.price = p.sym`), not as a missing `=` operator.
  */
 export function bindJoinOn(on: A.Expr, scope: Scope, pc: PlanContext, leftWidth: number): BoundExpr {
+  let bound: BoundExpr;
   try {
-    return bindExpr(on, bindContext(scope, pc, "JOIN"));
+    bound = bindExpr(on, bindContext(scope, pc, "JOIN"));
   } catch (e) {
     if (!(e instanceof SqlError)) throw e;
     for (const c of astConjuncts(on)) {
@@ -35,6 +36,12 @@ export function bindJoinOn(on: A.Expr, scope: Scope, pc: PlanContext, leftWidth:
     }
     throw e;
   }
+  // ON is a condition: `ON a.v - b.v` fails at its operator, before the WHERE is bound
+  // (BindTimePredicateErrorTest#testTypeMismatchOrder).
+  if (bound.type.tag !== "BOOLEAN" && bound.type.tag !== "NULL") {
+    throw new SqlError("boolean expression expected", on.pos);
+  }
+  return bound;
 }
 
 /**
