@@ -316,6 +316,16 @@ function naturalPairs(left: Scope, right: Scope, leftWidth: number): [number, nu
   return pairs;
 }
 
+/** Whether a plan reads a catalog relation (pg_catalog, information_schema, tables() ...). */
+function readsCatalog(node: PlanNode, pc: PlanContext): boolean {
+  if (node.kind === "generator") return pc.meta.columnsOf(node.name) !== undefined;
+  const children = node as unknown as Record<string, unknown>;
+  return ["input", "left", "right"].some((k) => {
+    const child = children[k] as PlanNode | undefined;
+    return child !== undefined && typeof child === "object" && "kind" in child && readsCatalog(child, pc);
+  });
+}
+
 function mixedTimestampUnits(a: ColumnType, b: ColumnType): boolean {
   return (a.tag === "TIMESTAMP" && b.tag === "TIMESTAMP_NS") ||
     (a.tag === "TIMESTAMP_NS" && b.tag === "TIMESTAMP");
@@ -329,6 +339,10 @@ function planJoin(j: A.Join, left: Planned, right: Planned, pc: PlanContext): Pl
   const leftWidth = left.node.columns.length;
   const scope = Scope.concat(left.scope, right.scope, left.scope.timestampIndex);
   const equi: [number, number][] = [];
+  // Drivers' own catalog queries run as sent: the PostgreSQL catalog relations approximate
+  // PostgreSQL's column types (attnum int2 against objsubid int4, SQLAlchemy's column query), so
+  // QuestDB's join-key type rule applies to joins of user data only.
+  const catalogJoin = readsCatalog(left.node, pc) || readsCatalog(right.node, pc);
   let condition: BoundExpr | undefined;
   if (j.natural) {
     equi.push(...naturalPairs(left.scope, right.scope, leftWidth));
@@ -338,10 +352,10 @@ function planJoin(j: A.Join, left: Planned, right: Planned, pc: PlanContext): Pl
       const r = right.scope.resolve(u.name, undefined, u.pos);
       equi.push([l, leftWidth + r]);
     }
-    checkJoinKeyTypes(j, scope, leftWidth, equi);
+    if (!catalogJoin) checkJoinKeyTypes(j, scope, leftWidth, equi);
   } else if (j.on) {
     const pred = bindJoinOn(j.on, scope, pc, leftWidth);
-    checkJoinKeyTypes(j, scope, leftWidth);
+    if (!catalogJoin) checkJoinKeyTypes(j, scope, leftWidth);
     const rest: BoundExpr[] = [];
     for (const c of conjuncts(pred)) {
       if (c.kind === "call" && c.name === "=" && c.args.length === 2) {
