@@ -10,7 +10,7 @@ import { bindExpr } from "./bind_expr.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
 import { andAll, conjuncts } from "./intervals_from_where.ts";
 import type { PlanContext } from "./plan_context.ts";
-import { type PlanNode, shape } from "./plan_node.ts";
+import { forEachPlanNode, type PlanNode, shape } from "./plan_node.ts";
 import { horizonLeft } from "./plan_horizon.ts";
 import { planLateral } from "./plan_lateral.ts";
 import { planPivotSource } from "./plan_pivot.ts";
@@ -318,12 +318,11 @@ function naturalPairs(left: Scope, right: Scope, leftWidth: number): [number, nu
 
 /** Whether a plan reads a catalog relation (pg_catalog, information_schema, tables() ...). */
 function readsCatalog(node: PlanNode, pc: PlanContext): boolean {
-  if (node.kind === "generator") return pc.meta.columnsOf(node.name) !== undefined;
-  const children = node as unknown as Record<string, unknown>;
-  return ["input", "left", "right"].some((k) => {
-    const child = children[k] as PlanNode | undefined;
-    return child !== undefined && typeof child === "object" && "kind" in child && readsCatalog(child, pc);
+  let reads = false;
+  forEachPlanNode(node, (n) => {
+    if (n.kind === "generator" && pc.meta.columnsOf(n.name) !== undefined) reads = true;
   });
+  return reads;
 }
 
 function mixedTimestampUnits(a: ColumnType, b: ColumnType): boolean {

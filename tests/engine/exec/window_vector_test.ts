@@ -12,6 +12,7 @@ import { vectorWindowStats } from "../../../engine/exec/window_vector.ts";
 import { streamWindowStats } from "../../../engine/exec/window_stream.ts";
 import { frameWindowStats } from "../../../engine/exec/window_frames.ts";
 import { rows } from "../_result_rows.ts";
+import { withTempEngine } from "../_temp_engine.ts";
 
 const FRAMES = [
   "ROWS BETWEEN 9 PRECEDING AND CURRENT ROW",
@@ -112,13 +113,11 @@ Deno.test("vectorized window aggregates equal the row path's, bit for bit", asyn
 Deno.test("a window ORDER BY on a DOUBLE puts NULL last ascending and first descending, on both paths", async () => {
   // QuestDB's RecordComparator compares doubles with Numbers.compare, which puts NaN (NULL)
   // after every number; DESC negates it. Infinities read as NULL here (see above).
-  const root = await Deno.makeTempDir({ prefix: "qdb_window_null_order_" });
-  const engine = await Engine.open({ root, parallelWorkers: 0 });
-  try {
-    const run = (sql: string) => engine.execute(sql, adminSession());
-    await run(
+  await withTempEngine({ prefix: "qdb_window_null_order_", parallelWorkers: 0 }, async (engine) => {
+    await engine.execute(
       "CREATE TABLE w AS (SELECT x, CASE WHEN x % 3 = 0 THEN NULL ELSE x * 1.5 END d, " +
         "x::TIMESTAMP ts FROM long_sequence(7)) TIMESTAMP(ts)",
+      adminSession(),
     );
     const sql = "SELECT x, row_number() OVER (ORDER BY d) up, row_number() OVER (ORDER BY d DESC) down, " +
       "rank() OVER (ORDER BY d) r FROM w";
@@ -141,8 +140,5 @@ Deno.test("a window ORDER BY on a DOUBLE puts NULL last ascending and first desc
         setReferenceExecution(false);
       }
     }
-  } finally {
-    await engine.close();
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
