@@ -1,7 +1,7 @@
 /** Plans a full query: WITH, the body (select blocks and set operations), ORDER BY, LIMIT. */
 import { SqlError } from "../base/errors.ts";
 import { NESTING_DEPTH_MAX } from "../base/limits.ts";
-import { type ColumnType, isNumeric, sameType, T } from "../base/types.ts";
+import { type ColumnType, isNumeric, isTimestamp, sameType, T } from "../base/types.ts";
 import type * as A from "../sql/ast.ts";
 import { commonType } from "../functions/cast.ts";
 import { castTo } from "./bind_expr.ts";
@@ -118,6 +118,11 @@ function setOpType(a: ColumnType, b: ColumnType): ColumnType {
   if ((a.tag === "VARCHAR" && b.tag === "SYMBOL") || (a.tag === "SYMBOL" && b.tag === "VARCHAR")) {
     return T.VARCHAR;
   }
+  // SYMBOL against a TIMESTAMP (either unit) is the timestamp, its text read as one; against
+  // DATE and every other type it is STRING (SqlCodeGenerator.UNION_CAST_MATRIX[SYMBOL][TIMESTAMP],
+  // pinned by SqlCodeGeneratorTest#testUnionCastMatrix).
+  if (a.tag === "SYMBOL" && isTimestamp(b)) return b;
+  if (b.tag === "SYMBOL" && isTimestamp(a)) return a;
   // Arrays: the one of more dimensions, also against a number (a one-element array) or NULL.
   if (a.tag === "ARRAY" || b.tag === "ARRAY") {
     const other = a.tag === "ARRAY" ? b : a;
