@@ -33,9 +33,16 @@ export function bucketSelectPartition(w: WindowCall, rows: number[], p: Partitio
   const [tss, vals] = p.args;
   const target = Number((w.args[2] as { value: Value }).value);
   const ts: number[] = [], vs: number[] = [], at: number[] = [];
+  let prev: Value = null;
   for (const r of rows) {
     p.out[r] = false;
     const t = tss[r], v = vals[r];
+    // The bucketing reads its rows in ascending time: a window ORDER BY other than the
+    // timestamp argument must deliver them so (WindowDownsampleOrderDirectionTest).
+    if (t !== null && prev !== null && t < prev) {
+      throw new SqlError(`${w.name}() requires timestamps in ascending order`, w.pos ?? 0);
+    }
+    if (t !== null) prev = t;
     if (t === null || v === null) continue;
     const d = Number(v);
     if (Number.isNaN(d)) continue;

@@ -10,6 +10,7 @@
  * other clients for hundreds of milliseconds (issue #17) and cancel and timeouts stop it.
  */
 import type { Value } from "../base/values.ts";
+import { SqlError } from "../base/errors.ts";
 import { windowPercentile } from "../functions/aggregate_quantile.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { AggregateBinding } from "../functions/registry_types.ts";
@@ -260,8 +261,11 @@ async function aggregateOverFrames(
     (w.name === "min" || w.name === "max") && !f.excludeCurrent && !f.fromStart &&
     w.args[0]?.type.tag === "DOUBLE" && await slidingExtreme(w.name === "max", rows, f, p, t)
   ) return;
-  const realBinding = bindingFor(w);
-  if (!realBinding) throw new Error(`window aggregate ${w.name} cannot be bound`);
+  const bound = bindingFor(w);
+  if (!bound) throw new Error(`window aggregate ${w.name} cannot be bound`);
+  const realBinding = exact && (w.name === "sum" || w.name === "avg")
+    ? decimalOverflowChecked(w, bound)
+    : bound;
   if (f.fromStart && !f.excludeCurrent) {
     // Cumulative: frames only grow, so rows are added once.
     const acc = realBinding.create();
@@ -325,6 +329,37 @@ async function slidingExtreme(
     p.out[rows[k]] = hi < lo || tail === head ? null : xs[rows[deque[head]]];
   }
   return true;
+}
+
+/** The largest magnitude a DECIMAL accumulator holds: 76 digits. */
+const DECIMAL_ACC_LIMIT = 10n ** 76n;
+
+/**
+ * A DECIMAL sum or average whose running sum leaves 76 digits fails, as QuestDB's Decimal256
+ * accumulator does: 'sum aggregation failed' / 'avg aggregation failed' at the argument
+ * (WindowDecimalFunctionTest#testSumDecimal256OverflowAtAdd, #testAvgDecimal256OverflowAtAdd).
+ */
+function decimalOverflowChecked(w: WindowCall, b: AggregateBinding): AggregateBinding {
+  return {
+    ...b,
+    create: () => {
+      const acc = b.create();
+      let sum = 0n;
+      return {
+        result: () => acc.result(),
+        add: (args: Value[]) => {
+          const v = args[0];
+          if (typeof v === "bigint") {
+            sum += v;
+            if (sum >= DECIMAL_ACC_LIMIT || sum <= -DECIMAL_ACC_LIMIT) {
+              throw new SqlError(`${w.name} aggregation failed: decimal overflow`, w.argPos ?? w.pos ?? 0);
+            }
+          }
+          acc.add(args);
+        },
+      };
+    },
+  };
 }
 
 /** The binding the planner chose is not kept on the plan; rebind with the argument types. */

@@ -221,8 +221,12 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
       pos: call.args[i].pos,
     }));
     const series = seriesOf(args, call.pos);
+    // An ascending timestamp series is a designated timestamp source: RANGE frames and the
+    // like run over it (WindowRangeFrameOverflowTest reads RANGE windows off one).
+    const ascendingTime = (series.type.tag === "TIMESTAMP" || series.type.tag === "TIMESTAMP_NS") &&
+      typeof series.step === "bigint" && series.step > 0n;
     const node: PlanNode = {
-      ...shape([{ name: "generate_series", type: series.type }]),
+      ...shape([{ name: "generate_series", type: series.type }], ascendingTime ? 0 : -1),
       kind: "generator",
       name: setName,
       args: [series as unknown as Value],

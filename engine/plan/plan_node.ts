@@ -179,6 +179,10 @@ export interface WindowCall {
   };
   ignoreNulls: boolean;
   type: ColumnType;
+  /** Where the call is written: the runtime errors of a window function point there. */
+  pos?: number;
+  /** Where its first argument is written (a DECIMAL sum's overflow points there). */
+  argPos?: number;
 }
 
 export type FillSpec =

@@ -127,6 +127,28 @@ function frameOffset(b: A.FrameBound, unit: "rows" | "range", pc: PlanContext): 
   return b.timeUnit ? n * (UNIT_MICROS[b.timeUnit] ?? 1n) : n;
 }
 
+/** Time units QuestDB narrows to an INT before it scales them to the timestamp's ticks. */
+const INT_NARROWED_UNITS = new Set(["minute", "hour", "day", "week"]);
+
+/**
+ * A RANGE width in a time unit must fit the designated timestamp's ticks (a LONG), and for the
+ * units QuestDB narrows to INT first, an INT: otherwise 'RANGE frame start|end is out of range
+ * for the designated timestamp [width=N unit, max=M unit]' at the offset
+ * (WindowRangeFrameOverflowTest).
+ */
+function checkRangeWidth(b: A.FrameBound, n: bigint, nanos: boolean, which: "start" | "end"): void {
+  const unit = b.timeUnit!;
+  const perUnit = (UNIT_MICROS[unit] ?? 1n) * (nanos ? 1000n : 1n);
+  let max = 9223372036854775807n / perUnit;
+  if (INT_NARROWED_UNITS.has(unit) && max > 2147483647n) max = 2147483647n;
+  if (n > max) {
+    throw new SqlError(
+      `RANGE frame ${which} is out of range for the designated timestamp [width=${n} ${unit}, max=${max} ${unit}]`,
+      b.offset!.pos,
+    );
+  }
+}
+
 function resultType(
   name: string,
   args: BoundExpr[],
@@ -143,6 +165,9 @@ function resultType(
     // Over DECIMAL the result is the aggregate's own DECIMAL, exact (QuestDB's
     // WindowDecimalFunctionTest: sum/avg of a DECIMAL(2,1) print as 0.2, 0.6).
     if (args.length === 1 && args[0].type.tag === "DECIMAL" && aggregate) return aggregate;
+    // avg(d, scale) rescales as the aggregate does: DECIMAL(p - s + scale, scale)
+    // (WindowDecimalFunctionTest#testAvgRescaleAllSubTypes...).
+    if (name === "avg" && args.length === 2 && args[0].type.tag === "DECIMAL" && aggregate) return aggregate;
     if (args.length !== 1 || !(isNumeric(args[0].type) || args[0].type.tag === "NULL")) {
       throw new SqlError(`${name}() over a window expects a numeric argument`, call.pos);
     }
@@ -338,15 +363,17 @@ function bindWindowCall(
   }
   // A time unit counts in the designated timestamp's ticks: nanoseconds for TIMESTAMP_NS.
   const nanos = orderBy.length === 1 && orderBy[0].expr.type.tag === "TIMESTAMP_NS";
-  const ticks = (b: A.FrameBound) => {
+  const ticks = (b: A.FrameBound, which: "start" | "end") => {
     const o = frameOffset(b, unit, pc);
-    return nanos && b.timeUnit && typeof o === "bigint" ? o * 1000n : o;
+    if (!b.timeUnit || typeof o !== "bigint") return o;
+    checkRangeWidth(b, o / (UNIT_MICROS[b.timeUnit] ?? 1n), nanos, which);
+    return nanos ? o * 1000n : o;
   };
   const start = frameAst
-    ? { kind: frameAst.start.kind, offset: ticks(frameAst.start) }
+    ? { kind: frameAst.start.kind, offset: ticks(frameAst.start, "start") }
     : { kind: "unboundedPreceding" };
   let end = frameAst
-    ? { kind: frameAst.end.kind, offset: ticks(frameAst.end) }
+    ? { kind: frameAst.end.kind, offset: ticks(frameAst.end, "end") }
     : { kind: hasOrder ? "currentRow" : "unboundedFollowing" };
   let excludeCurrent = frameAst?.exclude === "currentRow";
   // QuestDB implements EXCLUDE CURRENT ROW by moving a CURRENT ROW end back one unit of the
@@ -382,6 +409,8 @@ function bindWindowCall(
     frame: { unit, start, end, excludeCurrent },
     ignoreNulls: call.nulls === "ignore",
     type,
+    pos: call.pos,
+    argPos: call.args[0]?.pos,
   };
 }
 
@@ -470,7 +499,7 @@ function checkMinMaxArgs(call: A.FunctionCall, args: BoundExpr[], spec: A.Window
   if (target.value === null || !(Number(target.value) >= 2)) {
     throw new SqlError("target points must be at least 2", call.args[2].pos);
   }
-  checkOrderedWindow(name, spec, call.pos);
+  checkOrderedWindow(name, spec, call.pos, { ascending: true });
 }
 
 /**
@@ -562,7 +591,7 @@ function checkSdtArgs(call: A.FunctionCall, args: BoundExpr[], spec: A.WindowSpe
   if (!isConst(args[2])) {
     throw new SqlError(`expected: DOUBLE constant, actual: ${args[2].type.tag}`, call.args[2].pos);
   }
-  checkOrderedWindow("sdt", spec, call.pos);
+  checkOrderedWindow("sdt", spec, call.pos, { ascending: true });
   const compdev = args[2].value === null ? NaN : Number(args[2].value);
   if (!(compdev >= 0) || !Number.isFinite(compdev)) {
     throw new SqlError("compdev must be a non-negative finite constant", call.args[2].pos);
