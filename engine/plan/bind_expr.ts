@@ -803,7 +803,11 @@ function firstSelectItem(q: A.Query): A.SelectItem | undefined {
   return body.items?.[0];
 }
 
-/** The IN function family (QuestDB's in(LV), in(DV), in(Øv)) of a key that has no cursor form. */
+/**
+ * The IN function family (QuestDB's in(LV), in(DV)) a numeric key resolves to: its list takes
+ * any argument, so a subquery reaches it and is refused. Text keys convert to SYMBOL
+ * (ColumnType's overload priorities) and resolve to the symbol key's cursor form instead.
+ */
 const IN_CURSOR_REFUSED: Record<string, string> = {
   BYTE: "LONG",
   SHORT: "LONG",
@@ -811,7 +815,6 @@ const IN_CURSOR_REFUSED: Record<string, string> = {
   LONG: "LONG",
   FLOAT: "DOUBLE",
   DOUBLE: "DOUBLE",
-  VARCHAR: "VARCHAR",
 };
 
 const PIVOT_IN_REFUSED = new Set(["BOOLEAN", "DECIMAL", "GEOHASH", "LONG128"]);
@@ -833,17 +836,20 @@ function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
       throw new SqlError(`cannot compare ${typeName(arg.type)} with type CURSOR`, e.list.pos);
     }
     const { plan, outer } = planSub(e.list, ctx);
-    // QuestDB tests a subquery's rows only against a symbol: the numeric and varchar IN
-    // functions take constant lists, so the cursor argument is refused at the subquery
-    // (BindTimePredicateErrorTest#testSubqueryErrors: INT `v IN (SELECT v FROM x)` is 'cannot
-    // compare LONG with type CURSOR'; InDoubleFunctionFactory, InVarcharFunctionFactory).
+    // QuestDB has no numeric IN (cursor): the number's IN function refuses the subquery at the
+    // subquery (BindTimePredicateErrorTest#testSubqueryErrors: INT `v IN (SELECT v FROM x)` is
+    // 'cannot compare LONG with type CURSOR'; InDoubleFunctionFactory likewise for DOUBLE).
     // Drivers' catalog queries keep their IN (SELECT oid ...) as in PostgreSQL.
     const family = IN_CURSOR_REFUSED[arg.type.tag];
     if (family && !e.pivot && !ctx.readsCatalog?.(plan)) {
       throw new SqlError(`cannot compare ${family} with type CURSOR`, e.list.pos);
     }
     const first = plan.columns[0]?.type;
-    if (arg.type.tag === "SYMBOL" && first && !isStringLike(first) && first.tag !== "NULL") {
+    // A STRING or VARCHAR key converts to SYMBOL and takes the same cursor form (ColumnType's
+    // overload priorities list SYMBOL for both; their own IN functions take constants only).
+    const textKey = ["SYMBOL", "STRING", "VARCHAR"].includes(arg.type.tag) &&
+      (arg.type.tag === "SYMBOL" || !ctx.readsCatalog?.(plan));
+    if (textKey && first && !isStringLike(first) && first.tag !== "NULL") {
       // On the LATEST ON key QuestDB reads the subquery as the key list and refuses a column that
       // is not text at that column (SqlCodeGenerator.validateSubQueryColumnAndGetGetter,
       // SqlCodeGeneratorTest#testLatestBySubQueryIndexedIntColumn).
