@@ -568,9 +568,11 @@ function windowJoinBound(p: ParseState): WindowJoinBound {
   }
   const amount = p.integer("window bound").value;
   const word = (p.wordAt() ?? "").replace(/s$/, "");
-  const unit = WINDOW_JOIN_UNITS[word];
+  // A zero bound needs no unit: `AND 0 FOLLOWING` (LagLeadSymbolTableTest#testWindowJoinMasterGeneratedNull).
+  const bare = amount === 0 && (word === "preceding" || word === "following");
+  const unit = bare ? "n" : WINDOW_JOIN_UNITS[word];
   if (!unit) throw p.expected("time unit");
-  p.next();
+  if (!bare) p.next();
   let preceding: boolean;
   if (p.acceptWord("preceding")) preceding = true;
   else if (p.acceptWord("following")) preceding = false;
