@@ -804,9 +804,9 @@ function firstSelectItem(q: A.Query): A.SelectItem | undefined {
 }
 
 /**
- * The IN function family (QuestDB's in(LV), in(DV)) a numeric key resolves to: its list takes
- * any argument, so a subquery reaches it and is refused. Text keys convert to SYMBOL
- * (ColumnType's overload priorities) and resolve to the symbol key's cursor form instead.
+ * The IN function family (QuestDB's in(LV), in(DV), in(NV)) a numeric or DATE key resolves to:
+ * its list takes any argument, so a subquery reaches it and is refused. Text keys convert to
+ * SYMBOL (ColumnType's overload priorities) and resolve to the symbol key's cursor form instead.
  */
 const IN_CURSOR_REFUSED: Record<string, string> = {
   BYTE: "LONG",
@@ -815,6 +815,8 @@ const IN_CURSOR_REFUSED: Record<string, string> = {
   LONG: "LONG",
   FLOAT: "DOUBLE",
   DOUBLE: "DOUBLE",
+  // DATE widens to TIMESTAMP first (ColumnType's overload priorities), QuestDB's in(NV).
+  DATE: "TIMESTAMP",
 };
 
 const PIVOT_IN_REFUSED = new Set(["BOOLEAN", "DECIMAL", "GEOHASH", "LONG128"]);
