@@ -9,6 +9,8 @@ import { type ColumnType, isTimestamp, sameType, T, typeName } from "../base/typ
 import type { Batch, Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
 import { castValue } from "../functions/cast.ts";
+import { parseTimestampDetailed } from "../functions/timestamp_parse.ts";
+import { partitionNameOf, partitionRange } from "../storage/partition_name.ts";
 import { typeFromSpec } from "../plan/bind_expr.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import type { Storage, StoredColumn, Table, TableDefinition } from "../storage/api.ts";
@@ -396,7 +398,7 @@ async function storagePolicy(t: Table, a: Extract<A.AlterAction, { kind: "storag
 
 /**
  * CONVERT PARTITION TO PARQUET | NATIVE (docs/alter_table.md): LIST names must all exist;
- * WHERE picks the partitions all of whose rows match, as DROP PARTITION WHERE does. The
+ * WHERE picks the partitions whose timestamp matches, as DROP PARTITION WHERE does. The
  * active (newest) partition is left native, as QuestDB does: it takes the appends.
  */
 async function convertPartitions(
@@ -538,6 +540,10 @@ export async function alterTable(
           a.column.pos,
         );
       }
+      // QuestDB AddIndexTest#testAddIndexToIndexedColumn: reported at the table name.
+      if (a.kind === "addIndex" && c.indexed) {
+        throw new SqlError(`column is already indexed [column=${a.column.name}]`, s.table.pos);
+      }
       await t.alterMeta((m) => {
         const c = m.columns[i];
         if (a.kind === "addIndex") {
@@ -583,15 +589,18 @@ export async function alterTable(
         const snap = t.snapshot();
         const names = new Set(snap.partitions.map((p) => p.name));
         snap.release();
+        const drop: string[] = [];
         for (const n of a.list) {
-          if (!names.has(n.name)) {
+          const name = names.has(n.name) ? n.name : listedPartitionName(t.meta.partitionBy, n);
+          if (!names.has(name)) {
             throw new SqlError(
               `could not remove partition [table=${t.meta.name}, partition=${n.name}]`,
               n.pos,
             );
           }
+          drop.push(name);
         }
-        await t.dropPartitions(a.list.map((n) => n.name));
+        await t.dropPartitions(drop);
       } else if (a.where) {
         const names = await opts.dropPartitionsWhere(t, a.where);
         if (names.length) await t.dropPartitions(names);
@@ -750,4 +759,40 @@ function refuseArrayDedupKey(name: string, type: ColumnType, pos: number): void 
       pos,
     );
   }
+}
+
+const PARTITION_FORMATS: Record<A.PartitionUnit, string> = {
+  NONE: "default",
+  HOUR: "yyyy-MM-ddTHH",
+  DAY: "yyyy-MM-dd",
+  WEEK: "YYYY-Www",
+  MONTH: "yyyy-MM",
+  YEAR: "yyyy",
+};
+const PRECISION_RANK: Record<string, number> = {
+  year: 0,
+  month: 1,
+  day: 2,
+  hour: 3,
+  minute: 4,
+  second: 5,
+  fraction: 6,
+};
+const UNIT_RANK: Record<A.PartitionUnit, number> = { NONE: 0, YEAR: 0, MONTH: 1, WEEK: 2, DAY: 2, HOUR: 3 };
+
+/**
+ * The partition a DROP PARTITION LIST name that is not a partition's exact name stands for
+ * (QuestDB AlterTableDropPartitionTest#testDropPartitionListWithOneItem1,
+ * #testDropPartitionListWithMixedWeekDayFormats): a timestamp text at least as precise as the
+ * partition unit names the partition holding it (`'2018-01-05T23'` of a DAY table is 2018-01-05,
+ * `'2023-12-05T23:47:21.038145Z'` of a WEEK table is 2023-W49). A coarser or malformed text is
+ * "'yyyy-MM-dd' expected, found [ts=2017-01]" (#testDropMalformedPartition1, #testDropPartitionNameMissing2).
+ */
+function listedPartitionName(unit: A.PartitionUnit, n: { name: string; pos: number }): string {
+  const parsed = unit === "NONE" ? undefined : parseTimestampDetailed(n.name, "us");
+  if (!parsed || PRECISION_RANK[parsed.precision] < UNIT_RANK[unit]) {
+    if (partitionRange(unit, n.name)) return n.name;
+    throw new SqlError(`'${PARTITION_FORMATS[unit]}' expected, found [ts=${n.name}]`, n.pos);
+  }
+  return partitionNameOf(unit, parsed.value);
 }

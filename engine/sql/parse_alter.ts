@@ -49,7 +49,9 @@ function parseActionOrDefer(p: ParseState): AlterAction {
     return parseAction(p);
   } catch (e) {
     if (!(e instanceof SqlError)) throw e;
-    p.restText();
+    // The statement fails: what follows, even past a `;`, is not read
+    // (AlterTableRenameColumnTest#testRenameWithSemicolonHalfWay: `rename column l; to b` is "'to' expected").
+    while (p.peek().kind !== "eof") p.next();
     return { kind: "invalid", pos, error: e, ...(column ? { column } : {}), ...(renamed ? { renamed } : {}) };
   }
 }
@@ -89,8 +91,31 @@ function parseAction(p: ParseState): AlterAction {
     if (after.kind !== "eof") throw syntaxError("',' expected", after.pos);
     return { kind: "dropColumn", pos, names: list };
   }
-  if (p.acceptWords("drop", "partition")) {
-    if (p.acceptWord("where")) return { kind: "dropPartition", pos, where: parseExpr(p) };
+  // `FORCE DROP PARTITION LIST ...` repairs a table whose partition directory is gone; here it
+  // drops like DROP PARTITION LIST (QuestDB AlterTableDropPartitionTest#testForceDropPartitionExpect*).
+  if (p.acceptWord("force")) {
+    if (!p.acceptWord("drop")) throw p.expected("'drop'");
+    if (!p.acceptWord("partition")) throw p.expected("'partition'");
+    if (!p.acceptWord("list")) throw p.expected("'list'");
+    return { kind: "dropPartition", pos, list: partitionNames(p) };
+  }
+  if (p.isWord("drop") && p.isWord("partition", 1)) {
+    p.next();
+    // "table is not partitioned" is reported at PARTITION (AlterTableDropPartitionTest
+    // #testDropPartitionsUsingWhereClauseForTableWithoutDesignatedTimestamp).
+    const pos = p.next().pos;
+    const where = p.acceptWord("where");
+    if (where) {
+      // AlterTableDropPartitionTest#testDropPartitionWhereExpressionMissing: `where ` alone is
+      // reported just past WHERE.
+      if (p.atEnd()) throw syntaxError("boolean expression expected", where.end);
+      const expr = parseExpr(p);
+      // The condition ends at an unbalanced `)`; QuestDB reads no further
+      // (AlterTableDropPartitionTest#testSimpleWhere: `where timestamp < to_timestamp('2020', 'yyyy')) `).
+      if (p.isOp(")")) p.restText();
+      return { kind: "dropPartition", pos, where: expr };
+    }
+    if (!p.isWord("list")) throw p.expected("'list' or 'where'");
     p.expectWord("list");
     return { kind: "dropPartition", pos, list: partitionNames(p) };
   }
@@ -124,8 +149,9 @@ function parseAction(p: ParseState): AlterAction {
       }
       pairs.push({ from, to: p.anyName("new column name") });
     } while (p.acceptOp(","));
-    // `to z/ssd`, `to a.`: QuestDB wants the next pair's comma (#testRenameColumnWithBadName, 4).
-    if (!p.atEnd()) throw p.expected("','");
+    // `to z/ssd`, `to a.`: QuestDB wants the next pair's comma (#testRenameColumnWithBadName, 4),
+    // also at a `;` with more text after it (#testRenameWithSemicolonHalfWay2).
+    if (!p.atEnd() || (p.isOp(";") && p.peek(1).kind !== "eof")) throw p.expected("','");
     return { kind: "renameColumn", pos, pairs };
   }
   if (p.acceptWords("alter", "column")) return parseAlterColumn(p, t);
@@ -162,6 +188,8 @@ function parseAction(p: ParseState): AlterAction {
   if (p.isWord("alter")) throw p.expected("'column'", p.peek(1));
   if (p.isWord("drop")) throw p.expected("'column' or 'partition'", p.peek(1));
   if (p.isWord("rename")) throw p.expected("'column'", p.peek(1));
+  // AddIndexTest#testAlterTableAttachPartitionSyntaxError1: `attach bucket`.
+  if (p.isWord("attach") || p.isWord("detach")) throw p.expected("'partition'", p.peek(1));
   const word = p.wordAt() ?? "";
   // QuestDB SqlCompilerImpl.ALTER_TABLE_EXPECTED_TOKEN_DESCR (AlterTableRenameColumnTest#testExpectActionKeyword).
   if (!UNSUPPORTED_WORDS.has(word)) throw p.expected(ALTER_ACTIONS);

@@ -154,6 +154,6 @@ Deno.test("alter table errors", () => {
     alterError("ALTER TABLE t RENAME COLUMN a TO -").message,
     "new column name contains invalid characters",
   );
-  assert.equal(alterError("ALTER TABLE t DROP PARTITION '2024'").message, "'list' expected");
+  assert.equal(alterError("ALTER TABLE t DROP PARTITION '2024'").message, "'list' or 'where' expected");
   assert.equal(alterError("ALTER TABLE t RENAME COLUMN a b").position, 30);
 });
