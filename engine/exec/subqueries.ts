@@ -77,13 +77,13 @@ export async function prepareExprSubqueries(
   ctx: ExecContext,
   run: Runner,
 ): Promise<void> {
-  const pending: { kind: string; plan: PlanNode; pos: number; firstRow?: boolean }[] = [];
+  const pending: { kind: string; plan: PlanNode; pos: number }[] = [];
   for (const e of exprs) {
     walkBound(e, (x) => {
       // Correlated ones run per outer row (correlated_prefetch.ts).
       if ((x.kind === "subquery" || x.kind === "inSubquery" || x.kind === "exists") && x.outer) return;
       if (x.kind === "subquery") {
-        pending.push({ kind: "scalar", plan: x.plan, pos: x.pos, firstRow: x.firstRow });
+        pending.push({ kind: "scalar", plan: x.plan, pos: x.pos });
       } else if (x.kind === "inSubquery") pending.push({ kind: "in", plan: x.plan, pos: -1 });
       else if (x.kind === "exists") pending.push({ kind: "exists", plan: x.plan, pos: -1 });
     });
@@ -98,7 +98,7 @@ export async function prepareExprSubqueries(
         if (b.rowCount > 0 && seen === 0) value = readValue(b.columns[0], 0);
         seen += b.rowCount;
       }
-      if (seen > 1 && !p.firstRow) {
+      if (seen > 1) {
         throw new SqlError("more than one row returned by a subquery used as an expression", p.pos);
       }
       ctx.subqueries.set(p.plan, value);

@@ -385,7 +385,7 @@ function bindBinary(e: A.BinaryExpr, ctx: BindContext): BoundExpr {
   if (e.op === "within" && e.list) {
     return callByName("within", [left, ...e.list.map((x) => bindExpr(x, ctx))], e.pos, ctx);
   }
-  let [l, r] = INFERRING_OPS.has(e.op)
+  const [l, r] = INFERRING_OPS.has(e.op)
     ? [inferParam(left, right.type, ctx), inferParam(right, left.type, ctx)]
     : [left, right];
   if (COMPARISON_OPS.has(e.op)) {
@@ -398,24 +398,12 @@ function bindBinary(e: A.BinaryExpr, ctx: BindContext): BoundExpr {
         e.pos,
       );
     }
-    [l, r] = [firstRowAgainstTime(l, r), firstRowAgainstTime(r, l)];
   }
   return callByName(e.op === "<>" ? "!=" : e.op, [l, r], e.pos, ctx, [e.left.pos, e.right.pos]);
 }
 
 /** The comparison operators (the keys of COMPARISONS, their negations). */
 const COMPARISON_OPS = new Set(Object.keys(COMPARISONS));
-
-/**
- * A scalar subquery compared with a timestamp reads its first row and ignores the rest, as
- * QuestDB's timestamp cursor comparisons do (LtTimestampCursorFunctionFactoryTest
- * #testCompareTimestampWithVarcharFromTable: `ts < (select ts::varchar from x ... limit 2)`).
- */
-function firstRowAgainstTime(e: BoundExpr, other: BoundExpr): BoundExpr {
-  return e.kind === "subquery" && !e.outer && isTimestamp(other.type) && other.kind !== "subquery"
-    ? { ...e, firstRow: true }
-    : e;
-}
 
 /** Operators whose placeholder operand takes the other operand's type while preparing. */
 const INFERRING_OPS = new Set(["=", "!=", "<>", "<", "<=", ">", ">=", "+", "-", "*", "/", "%"]);

@@ -38,8 +38,6 @@ export type BoundExpr =
     plan: PlanNode;
     pos: number;
     outer?: BoundExpr[];
-    /** Read the first row and ignore the rest (a timestamp compared with it), not an error. */
-    firstRow?: boolean;
   }
   | {
     kind: "inSubquery";
