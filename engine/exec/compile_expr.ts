@@ -73,8 +73,8 @@ function compileNode(e: BoundExpr, ctx: ExecContext): Evaluator {
     }
     case "cast": {
       const arg = compileNode(e.arg, ctx);
-      const from = e.from, to = e.type;
-      return (b, i) => castValue(arg(b, i), from, to, { constant: false, pos: e.pos });
+      const from = e.from, to = e.type, options = { constant: false, pos: e.pos, implicit: e.implicit };
+      return (b, i) => castValue(arg(b, i), from, to, options);
     }
     case "case": {
       const whens = e.whens.map((w) => ({ cond: compileNode(w.cond, ctx), then: compileNode(w.then, ctx) }));

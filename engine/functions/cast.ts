@@ -35,6 +35,11 @@ export interface CastOptions {
   constant?: boolean;
   /** Offset of the value in the SQL text, for that error. */
   pos?: number;
+  /**
+   * A function argument's cast: text that does not read as the number (the empty text too) is
+   * an error per row, at position 0, as QuestDB's SqlUtil.implicitCastStrAsDouble/Int/Long.
+   */
+  implicit?: boolean;
 }
 
 const TEXT_TAGS = new Set<TypeTag>(["STRING", "VARCHAR", "SYMBOL"]);
@@ -263,9 +268,10 @@ function castText(s: string, from: ColumnType, to: ColumnType, options: CastOpti
     const n = BigInt(s);
     if (n <= LONG_MAX && n > LONG_NULL) return n;
   }
-  const parsed = parseText(s, to);
+  const parsed = options.implicit && s === "" ? undefined : parseText(s, to);
   if (parsed !== undefined) return parsed;
   if (options.constant) throw inconvertibleValue(s, from, to, options.pos);
+  if (options.implicit) throw inconvertibleValue(s, from, to, 0);
   return nullValueOf(to);
 }
 
@@ -350,9 +356,16 @@ export function parseIntegerText(s: string): bigint | undefined {
   return /^[+-]?\d+[lL]?$/.test(s) ? BigInt(s.replace(/[lL]$/, "")) : undefined;
 }
 
-/** Decimal or exponent notation (optional `d`/`f` suffix); NaN/Infinity read as NaN. */
+/**
+ * Decimal or exponent notation (optional `d`/`f` suffix); NaN/Infinity read as NaN. A number
+ * beyond the DOUBLE range does not parse (SqlUtilTest#testParseStrDouble: '1e450' is
+ * 'inconvertible value: `1e450` [STRING -> DOUBLE]').
+ */
 export function parseDoubleText(s: string): number | undefined {
-  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[dDfF]?$/.test(s)) return Number(s.replace(/[dDfF]$/, ""));
+  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[dDfF]?$/.test(s)) {
+    const x = Number(s.replace(/[dDfF]$/, ""));
+    return Number.isFinite(x) ? x : undefined;
+  }
   if (/^[+-]?(NaN|Infinity)$/.test(s)) return NaN;
   return undefined;
 }

@@ -90,20 +90,18 @@ export function castSpecial(v: Value, from: ColumnType, to: ColumnType, strict: 
         throw inconvertible(javaDouble(from.tag === "FLOAT" ? floatDigits(v) : v), from, to, pos);
       }
     } else if (typeof v === "string") {
+      // Text that is no DECIMAL of the precision fails per row too, at the operand
+      // (CastStrToDecimalFunctionFactoryTest#testRuntimeCastOverflowScaled).
       const p = parseDecimalText(v);
-      if (p === undefined) {
-        if (strict) throw inconvertible(v, from, to, pos);
-        return null;
-      }
+      if (p === undefined) throw inconvertible(v, from, to, pos);
       unscaled = rescale(p.unscaled, p.scale, scale);
     }
     if (unscaled === undefined) throw unsupported(from, to, pos);
+    // A value too wide for the precision fails per row too (CastLongToDecimalFunctionFactoryTest
+    // #testRuntimeCastOverflowUnscaled: `inconvertible value: 128 [LONG -> DECIMAL(2,0)]`).
     if (!fitsPrecision(unscaled, precision)) {
-      if (strict) {
-        const text = from.tag === "DECIMAL" ? formatDecimal(v as bigint, from.scale ?? 0) : String(v);
-        throw inconvertible(text, from, to, pos);
-      }
-      return null;
+      const text = from.tag === "DECIMAL" ? formatDecimal(v as bigint, from.scale ?? 0) : String(v);
+      throw inconvertible(text, from, to, pos);
     }
     return unscaled;
   }

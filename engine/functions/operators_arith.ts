@@ -293,7 +293,8 @@ function textNumber(v: string, from: ColumnType, kind: NumKind): number | bigint
  * QuestDB's implicit casts do: `'256' - 1` is 255, `'2' - 1` digit-parses the CHAR, `'100' *
  * price` is a DOUBLE (SqlCodeGeneratorTest#testFunctionArgsImplicitCast,
  * #testImplicitCastStrToDouble). Constant text that does not convert fails at 0 (`inconvertible
- * value: m [CHAR -> INT]`); row text that does not convert reads as NULL, as comparisons do.
+ * value: m [CHAR -> INT]`); row text that does not convert fails too, at 0, as QuestDB's
+ * StrFunction.getDouble/getInt (SqlUtil.implicitCastStrAsDouble) does per row.
  */
 function bindTextOperand(op: ArithOp, args: BoundArg[]): ScalarBinding | string | undefined {
   const isText = (t: ColumnType) => t.tag === "STRING" || t.tag === "VARCHAR" || t.tag === "CHAR";
@@ -315,7 +316,12 @@ function bindTextOperand(op: ArithOp, args: BoundArg[]): ScalarBinding | string 
       eval: (xs, ctx) => base.eval(ti === 0 ? [c, xs[1]] : [xs[0], c], ctx),
     };
   }
-  const conv = (x: Value) => (x === null ? null : textNumber(String(x), from, kind) ?? null);
+  const conv = (x: Value) => {
+    if (x === null) return null;
+    const n = textNumber(String(x), from, kind);
+    if (n === undefined) throw new SqlError(inconvertible(String(x), from, target), 0);
+    return n;
+  };
   return {
     returns: base.returns,
     eval: (xs, ctx) => base.eval(ti === 0 ? [conv(xs[0]), xs[1]] : [xs[0], conv(xs[1])], ctx),

@@ -654,7 +654,8 @@ function widenedIntConstant(name: string, returns: ColumnType, args: BoundExpr[]
   return exact > 2147483647n || exact < -2147483647n ? constant(T.LONG, exact) : undefined;
 }
 
-export function castTo(arg: BoundExpr, to: ColumnType, pos: number): BoundExpr {
+/** `implicit`: a function argument's cast, whose unreadable text fails per row (bound.ts). */
+export function castTo(arg: BoundExpr, to: ColumnType, pos: number, implicit = false): BoundExpr {
   const fromReg = castFromReg(arg, to, pos);
   if (fromReg) return fromReg;
   if (sameType(arg.type, to)) return arg;
@@ -663,6 +664,9 @@ export function castTo(arg: BoundExpr, to: ColumnType, pos: number): BoundExpr {
   }
   if (isConst(arg)) return constant(to, castValue(arg.value, arg.type, to, { constant: true, pos }));
   const cast: BoundExpr = { kind: "cast", type: to, from: arg.type, arg, pos };
+  if (implicit && numericRank(to) > 0 && ["STRING", "VARCHAR", "SYMBOL"].includes(arg.type.tag)) {
+    cast.implicit = true;
+  }
   return rereadsArgument(arg, to)
     ? {
       kind: "case",
@@ -1280,7 +1284,7 @@ export function callByName(
   }
   if (typeof binding === "string") throw new SqlError(binding, pos);
   const finalArgs = binding.argTypes
-    ? args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, pos))
+    ? args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, pos, true))
     : args;
   const call: BoundExpr = { kind: "call", type: binding.returns, name, binding, args: finalArgs };
   if (binding.deterministic !== false && finalArgs.every(isConst)) {

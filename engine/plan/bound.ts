@@ -16,7 +16,12 @@ export type BoundExpr =
   | { kind: "const"; type: ColumnType; value: Value; runtime?: boolean }
   | { kind: "column"; type: ColumnType; index: number }
   | { kind: "call"; type: ColumnType; name: string; binding: ScalarBinding; args: BoundExpr[] }
-  | { kind: "cast"; type: ColumnType; from: ColumnType; arg: BoundExpr; pos: number }
+  /**
+   * `implicit`: a function argument's cast (not CAST/::). Per row, text that does not read as the
+   * number is an error there, as QuestDB's StrFunction.getDouble/getInt/getLong
+   * (SqlUtil.implicitCastStrAsDouble: 'inconvertible value: `abc` [STRING -> DOUBLE]').
+   */
+  | { kind: "cast"; type: ColumnType; from: ColumnType; arg: BoundExpr; pos: number; implicit?: true }
   | { kind: "case"; type: ColumnType; whens: { cond: BoundExpr; then: BoundExpr }[]; otherwise: BoundExpr }
   | { kind: "and" | "or"; type: ColumnType; args: BoundExpr[] }
   | { kind: "not"; type: ColumnType; arg: BoundExpr }

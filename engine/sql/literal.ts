@@ -129,6 +129,8 @@ export function decimalCastOperand(expr: Expr, typeName: string): Expr {
   if (expr.type !== "double" && expr.type !== "float") return expr;
   // `1000.0f` reads as its digits too (CastFloatToDecimalFunctionFactoryTest).
   const text = expr.text.replaceAll("_", "").replace(/[fF]$/, "");
-  if (!/^\d+\.\d*$|^\.\d+$/.test(text)) return expr;
+  // An integer too wide for a LONG is a DOUBLE literal, but a DECIMAL cast keeps its digits
+  // (CastDecimalToDecimalFunctionFactoryTest#testWidenDecimal256: 40 nines as DECIMAL(40)).
+  if (!/^\d+\.\d*$|^\.\d+$|^\d+$/.test(text)) return expr;
   return { ...expr, type: "decimal", value: text };
 }

@@ -70,7 +70,8 @@ function batchVectorOf(
 ): ((b: Batch) => Vector) | undefined {
   if (referenceExecution() || e.kind === "column") return undefined;
   if (
-    e.kind === "cast" && e.arg.kind === "column" && e.arg.type.tag === "SYMBOL" && e.from.tag === "SYMBOL"
+    e.kind === "cast" && e.arg.kind === "column" && e.arg.type.tag === "SYMBOL" && e.from.tag === "SYMBOL" &&
+    !e.implicit
   ) {
     // Once per dictionary code (symbol_cast.ts); batches it declines are cast row by row.
     const cast = symbolCaster(e.arg.index, e.from, e.type, e.pos);

@@ -25,7 +25,7 @@ export type ShippedExpr =
   | { kind: "const"; type: ColumnType; value: Value }
   | { kind: "column"; type: ColumnType; index: number }
   | { kind: "call"; type: ColumnType; name: string; args: ShippedExpr[] }
-  | { kind: "cast"; type: ColumnType; from: ColumnType; arg: ShippedExpr; pos: number }
+  | { kind: "cast"; type: ColumnType; from: ColumnType; arg: ShippedExpr; pos: number; implicit?: true }
   | {
     kind: "case";
     type: ColumnType;

@@ -90,7 +90,12 @@ Deno.test("text operands convert to the other operand's number type", () => {
   assert.equal(returns(op("-"), [lit("256"), lit(1)]), "INT");
   assert.equal(call(op("*"), [lit("100"), c(T.DOUBLE, 0.5)]), 50);
   assert.equal(call(op("-"), [c(T.CHAR, "2"), lit(1)]), 1);
-  assert.equal(call(op("+"), [col(T.STRING), lit(1)], ["x"]), null);
+  // Row text that does not convert fails too (SqlUtil.implicitCastStrAsInt); NULL stays NULL.
+  assert.throws(
+    () => call(op("+"), [col(T.STRING), lit(1)], ["x"]),
+    /inconvertible value: `x` \[STRING -> INT\]/,
+  );
+  assert.equal(call(op("+"), [col(T.STRING), lit(1)], [null]), null);
   assert.throws(() => op("+").bind([lit("a"), lit(1)]), /inconvertible value: `a` \[STRING -> INT\]/);
   assert.throws(() => op("-").bind([c(T.CHAR, "m"), lit(1)]), /inconvertible value: m \[CHAR -> INT\]/);
   assert.match(op("*").bind([lit("a"), lit("b")]) as string, /no matching operator `\*`/);
