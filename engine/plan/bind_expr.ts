@@ -89,8 +89,6 @@ export interface BindContext {
    * `key IN (subquery)` is then QuestDB's latest-by key subquery (see bindIn).
    */
   latestKey?: string;
-  /** Whether a planned subquery reads a catalog relation (pg_catalog, information_schema ...). */
-  readsCatalog?(plan: PlanNode): boolean;
 }
 
 const COMPARISONS: Record<string, string> = {
@@ -338,7 +336,11 @@ function bindUnary(e: A.UnaryExpr, ctx: BindContext): BoundExpr {
   }
   const arg = bindExpr(e.operand, ctx);
   if (e.op === "+") return arg;
-  if (e.op === "-" && isConst(arg) && arg.value !== null) {
+  // A BYTE/SHORT constant negates in its width through `neg` (-(32768::short) is -32768:
+  // CastShortToDecimalFunctionFactoryTest#testCastToDecimal64 casts it to DECIMAL as -32768).
+  if (
+    e.op === "-" && isConst(arg) && arg.value !== null && arg.type.tag !== "BYTE" && arg.type.tag !== "SHORT"
+  ) {
     if (typeof arg.value === "number") return constant(arg.type, -arg.value);
     if (typeof arg.value === "bigint") return constant(arg.type, -arg.value);
   }
@@ -795,22 +797,6 @@ function firstSelectItem(q: A.Query): A.SelectItem | undefined {
   return body.items?.[0];
 }
 
-/**
- * The IN function family (QuestDB's in(LV), in(DV), in(NV)) a numeric or DATE key resolves to:
- * its list takes any argument, so a subquery reaches it and is refused. Text keys convert to
- * SYMBOL (ColumnType's overload priorities) and resolve to the symbol key's cursor form instead.
- */
-const IN_CURSOR_REFUSED: Record<string, string> = {
-  BYTE: "LONG",
-  SHORT: "LONG",
-  INT: "LONG",
-  LONG: "LONG",
-  FLOAT: "DOUBLE",
-  DOUBLE: "DOUBLE",
-  // DATE widens to TIMESTAMP first (ColumnType's overload priorities), QuestDB's in(NV).
-  DATE: "TIMESTAMP",
-};
-
 const PIVOT_IN_REFUSED = new Set(["BOOLEAN", "DECIMAL", "GEOHASH", "LONG128"]);
 
 function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
@@ -830,20 +816,8 @@ function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
       throw new SqlError(`cannot compare ${typeName(arg.type)} with type CURSOR`, e.list.pos);
     }
     const { plan, outer } = planSub(e.list, ctx);
-    // QuestDB has no numeric IN (cursor): the number's IN function refuses the subquery at the
-    // subquery (BindTimePredicateErrorTest#testSubqueryErrors: INT `v IN (SELECT v FROM x)` is
-    // 'cannot compare LONG with type CURSOR'; InDoubleFunctionFactory likewise for DOUBLE).
-    // Drivers' catalog queries keep their IN (SELECT oid ...) as in PostgreSQL.
-    const family = IN_CURSOR_REFUSED[arg.type.tag];
-    if (family && !e.pivot && !ctx.readsCatalog?.(plan)) {
-      throw new SqlError(`cannot compare ${family} with type CURSOR`, e.list.pos);
-    }
     const first = plan.columns[0]?.type;
-    // A STRING or VARCHAR key converts to SYMBOL and takes the same cursor form (ColumnType's
-    // overload priorities list SYMBOL for both; their own IN functions take constants only).
-    const textKey = ["SYMBOL", "STRING", "VARCHAR"].includes(arg.type.tag) &&
-      (arg.type.tag === "SYMBOL" || !ctx.readsCatalog?.(plan));
-    if (textKey && first && !isStringLike(first) && first.tag !== "NULL") {
+    if (arg.type.tag === "SYMBOL" && first && !isStringLike(first) && first.tag !== "NULL") {
       // On the LATEST ON key QuestDB reads the subquery as the key list and refuses a column that
       // is not text at that column (SqlCodeGenerator.validateSubQueryColumnAndGetGetter,
       // SqlCodeGeneratorTest#testLatestBySubQueryIndexedIntColumn).
