@@ -26,7 +26,7 @@ import { intervalsFromWhere } from "./intervals_from_where.ts";
 import { pushIntoJoin } from "./join_pushdown.ts";
 import { pushKeyFiltersIntoFill } from "./fill_key_pushdown.ts";
 import type { PlanContext } from "./plan_context.ts";
-import { planFrom, readsCatalog } from "./plan_from.ts";
+import { planFrom } from "./plan_from.ts";
 import { rewriteWindowJoins } from "./window_join.ts";
 import { planGroupingSets } from "./grouping_sets.ts";
 import { commaJoinsAsEquiJoins } from "./comma_joins.ts";
@@ -57,7 +57,6 @@ export function bindContext(scope: Scope, pc: PlanContext, clause?: string): Bin
     clause,
     paramTypes: pc.paramTypes,
     inferParams: pc.inferParams,
-    readsCatalog: (plan) => readsCatalog(plan, pc),
   };
 }
 

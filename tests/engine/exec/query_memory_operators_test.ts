@@ -50,7 +50,7 @@ const CASES: Case[] = [
   ["UNION", "SELECT count() FROM (SELECT x FROM t UNION SELECT x + 100000 FROM t)", [300_000n]],
   ["EXCEPT", "SELECT count() FROM (SELECT x FROM t EXCEPT SELECT x + 100000 FROM t)", [100_000n]],
   ["INTERSECT", "SELECT count() FROM (SELECT x FROM t INTERSECT SELECT x + 100000 FROM t)", [100_000n]],
-  ["IN (subquery)", "SELECT count() FROM t WHERE x::string IN (SELECT (x * 2)::string FROM t)", [100_000n]],
+  ["IN (subquery)", "SELECT count() FROM t WHERE x IN (SELECT x * 2 FROM t)", [100_000n]],
   [
     "read_parquet under a GROUP BY",
     "SELECT count() FROM (SELECT x, count() FROM read_parquet('t.parquet') GROUP BY x)",
