@@ -636,6 +636,25 @@ export async function alterTable(
       });
       return;
     case "setParam":
+      // QuestDB AlterTableO3MaxLagTest#setUnknownParameter, #setMaxUncommittedRowsNegativeValue:
+      // both are reported at the parameter's name; the invalid value shows its first token.
+      for (const p of a.params) {
+        const name = p.name.toLowerCase();
+        if (name !== "maxuncommittedrows" && name !== "o3maxlag") {
+          throw new SqlError(`unknown parameter '${p.name}'`, p.pos);
+        }
+        const v = p.value;
+        if (name === "maxuncommittedrows" && !(v.kind === "literal" && v.type === "int")) {
+          const token = v.kind === "unary"
+            ? v.op
+            : v.kind === "literal"
+            ? v.text
+            : v.kind === "column"
+            ? v.name
+            : "";
+          throw new SqlError(`invalid value [value=${token},parameter=${p.name}]`, p.pos);
+        }
+      }
       await t.alterMeta((m) => {
         for (const p of a.params) {
           const v = p.value.kind === "literal" ? p.value.value : undefined;

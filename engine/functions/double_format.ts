@@ -3,7 +3,8 @@
  * and CAST(... AS STRING) print (spec/sql.md §18.3).
  *
  * Digits are the shortest that read back to the same value (JavaScript's own shortest digits for
- * doubles, a search over float32 for floats); the layout is Java's: plain notation with at least
+ * doubles, a search over float32 for floats; a whole float keeps its integer digits, see
+ * wholeFloatDigits); the layout is Java's: plain notation with at least
  * one fraction digit for 10^-3 <= |x| < 10^7, otherwise `d.dddE±n`.
  */
 
@@ -34,8 +35,30 @@ export function formatFloat(x: number): string {
   const f = Math.fround(x);
   if (!Number.isFinite(f)) return Number.isNaN(f) ? "NaN" : f > 0 ? "Infinity" : "-Infinity";
   if (f === 0) return Object.is(f, -0) ? "-0.0" : "0.0";
-  const [digits, exp] = shortestFloatDigits(Math.abs(f));
+  const [digits, exp] = wholeFloatDigits(Math.abs(f)) ?? shortestFloatDigits(Math.abs(f));
   return (f < 0 ? "-" : "") + layout(digits, exp);
+}
+
+/**
+ * A whole float below 2^63 takes the JDK's (up to 18, which QuestDB runs) "easy" path of
+ * Float.toString: the integer's own digits, rounded half up past the digits its ulp makes
+ * insignificant, not the shortest round-trip digits (CastDecimalToFloatFunctionFactoryTest:
+ * 1234567890123456m as float prints 1.23456795E15, 123456789.123456789m prints 1.23456792E8).
+ */
+function wholeFloatDigits(a: number): [string, number] | undefined {
+  if (!Number.isInteger(a) || a >= 2 ** 63) return undefined;
+  const binExp = Math.floor(Math.log2(a));
+  const p2 = binExp - 25; // FloatingDecimal: binExp - nSignificantBits(24) - 1
+  // FloatingDecimal's insignificantDigitsForPow2: the decimal digits below a 2^p2 spacing.
+  const insignificant = p2 > 1 ? Math.floor(p2 * Math.log10(2)) : 0;
+  let v = BigInt(a);
+  if (insignificant > 0) {
+    const pow = 10n ** BigInt(insignificant);
+    const residue = v % pow;
+    v = v / pow + (residue >= pow / 2n ? 1n : 0n);
+  }
+  const text = String(v);
+  return [text.replace(/0+$/, "") || "0", text.length - 1 + insignificant];
 }
 
 /** Significant digits (no dot) and decimal exponent of the first digit: 0.015 → ["15", -2]. */

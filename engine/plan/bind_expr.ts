@@ -336,7 +336,11 @@ function bindUnary(e: A.UnaryExpr, ctx: BindContext): BoundExpr {
   }
   const arg = bindExpr(e.operand, ctx);
   if (e.op === "+") return arg;
-  if (e.op === "-" && isConst(arg) && arg.value !== null) {
+  // A BYTE/SHORT constant negates in its width through `neg` (-(32768::short) is -32768:
+  // CastShortToDecimalFunctionFactoryTest#testCastToDecimal64 casts it to DECIMAL as -32768).
+  if (
+    e.op === "-" && isConst(arg) && arg.value !== null && arg.type.tag !== "BYTE" && arg.type.tag !== "SHORT"
+  ) {
     if (typeof arg.value === "number") return constant(arg.type, -arg.value);
     if (typeof arg.value === "bigint") return constant(arg.type, -arg.value);
   }

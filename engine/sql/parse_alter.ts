@@ -188,6 +188,10 @@ function parseAction(p: ParseState): AlterAction {
   if (p.isWord("alter")) throw p.expected("'column'", p.peek(1));
   if (p.isWord("drop")) throw p.expected("'column' or 'partition'", p.peek(1));
   if (p.isWord("rename")) throw p.expected("'column'", p.peek(1));
+  // AlterTableO3MaxLagTest#setO3MaxLagWrongSetSyntax: `set o3MaxLag = ...` wants PARAM.
+  if (p.isWord("set") && !["param", "ttl", "type", "storage", "format"].includes(p.wordAt(1) ?? "")) {
+    throw p.expected("'param', 'ttl' or 'type'", p.peek(1));
+  }
   // AddIndexTest#testAlterTableAttachPartitionSyntaxError1: `attach bucket`.
   if (p.isWord("attach") || p.isWord("detach")) throw p.expected("'partition'", p.peek(1));
   const word = p.wordAt() ?? "";

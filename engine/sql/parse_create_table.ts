@@ -121,21 +121,35 @@ const SYMBOL_OPTIONS = new Set(["capacity", "cache", "nocache", "index"]);
 
 /** The symbol, index and nullability options after a column type. */
 export function readColumnOptions(p: ParseState, def: ColumnDef): void {
+  // QuestDB TableUtils.validateSymbolCapacityCached (AlterTableAddColumnTest
+  // #testAddSymbolExpectCapacityTooHigh2): a cached symbol holds at most 2^25 values, reported at
+  // CACHE when written, else at the capacity.
+  let cachePos = -1;
   for (;;) {
     if (p.acceptWords("not", "null")) def.notNull = true;
     // A bare NULL is the default nullability, accepted as PostgreSQL does.
     else if (p.acceptWord("null")) def.notNull = false;
-    else if (p.acceptWord("capacity")) def.symbolCapacity = symbolCapacity(p);
-    else if (p.acceptWord("cache")) def.symbolCache = true;
-    else if (p.acceptWord("nocache")) def.symbolCache = false;
+    else if (p.isWord("capacity")) {
+      p.next();
+      if (cachePos < 0) cachePos = p.peek().pos;
+      def.symbolCapacity = symbolCapacity(p);
+    } else if (p.isWord("cache")) {
+      cachePos = p.next().pos;
+      def.symbolCache = true;
+    } else if (p.acceptWord("nocache")) def.symbolCache = false;
     else if (p.acceptWord("index")) readColumnIndex(p, def);
     else if (p.isWord("parquet") && p.isOp("(", 1)) def.parquet = columnParquet(p);
     // QuestDB has no computed columns (its grammar knows no GENERATED): say so plainly rather
     // than "')' expected" at the GENERATED keyword.
     else if (p.isWord("generated")) throw syntaxError("generated columns are not supported", p.peek().pos);
-    else return;
+    else break;
+  }
+  if (def.symbolCache !== false && (def.symbolCapacity ?? 0) > SYMBOL_CAPACITY_CACHED_MAX) {
+    throw syntaxError(`max cached symbol capacity is ${SYMBOL_CAPACITY_CACHED_MAX}`, cachePos);
   }
 }
+
+const SYMBOL_CAPACITY_CACHED_MAX = 33554432;
 
 /** A column's `PARQUET(...)` encoding options, from the PARQUET word. */
 function columnParquet(p: ParseState): ColumnDef["parquet"] {

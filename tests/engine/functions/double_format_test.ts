@@ -54,6 +54,16 @@ Deno.test("formatFloat prints the shortest digits that round-trip through float3
   }
 });
 
+Deno.test("formatFloat prints a whole float below 2^63 as JDK 17's Float.toString: its digits past the ulp rounded off", () => {
+  // CastDecimalToFloatFunctionFactoryTest: not the shortest 1.234568E15 / 1.2345679E8.
+  assert.equal(formatFloat(1234567890123456), "1.23456795E15");
+  assert.equal(formatFloat(123456789.123456789), "1.23456792E8");
+  assert.equal(formatFloat(123456789012.345678), "1.23456791E11");
+  assert.equal(formatFloat(2 ** 30), "1.07374182E9");
+  assert.equal(formatFloat(-999999999), "-1.0E9");
+  assert.equal(formatFloat(99), "99.0");
+});
+
 Deno.test("formatDouble's plain range equals the shortest digits laid out as Java does (random values)", () => {
   // The specification, spelled out independently: shortest digits from toExponential, plain
   // notation with at least one fraction digit.

@@ -135,7 +135,9 @@ Deno.test("alter table forms this server lacks parse as unsupported, named by th
   assert.deepEqual(bare("SET FORMAT PARQUET"), { kind: "setFormat", format: "parquet" });
   assert.deepEqual(bare("set format Native"), { kind: "setFormat", format: "native" });
   assert.equal(alterError("ALTER TABLE t SET FORMAT csv").message, "'native' or 'parquet' expected");
-  assert.deepEqual(bare("SET FROB 1"), { kind: "unsupported", what: "SET FROB" });
+  // QuestDB AlterTableO3MaxLagTest#setO3MaxLagWrongSetSyntax: SET takes PARAM, TTL or TYPE.
+  assert.equal(alterError("ALTER TABLE t SET FROB 1").message, "'param', 'ttl' or 'type' expected");
+  assert.equal(alterError("ALTER TABLE t SET FROB 1").position, 18);
   assert.deepEqual(bare("REFRESH"), { kind: "unsupported", what: "REFRESH" });
   assert.equal(alterError("ALTER TABLE t RESUME WAL FROM 5").message, "'transaction' or 'txn' expected");
   assert.equal(alterError("ALTER TABLE t SUSPEND WAL WITH 1, 'x'").message, "unexpected token [WITH]");
