@@ -97,13 +97,26 @@ function decimalSumType(t: ColumnType): ColumnType {
   return decimalType(DECIMAL_PRECISION_MAX, t.scale ?? 0);
 }
 
-function decimalSum(): Accumulator {
+/** The largest magnitude a DECIMAL sum holds: 76 digits. */
+export const DECIMAL_SUM_LIMIT = 10n ** BigInt(DECIMAL_PRECISION_MAX);
+export const DECIMAL_SUM_OVERFLOW =
+  "sum aggregation failed: Overflow in addition: result exceeds maximum precision";
+
+/**
+ * The exact sum of bigints. `checked`: a running sum leaving 76 digits fails, as the sum of
+ * DECIMAL does in QuestDB's Decimal256 accumulator (SumDecimalGroupByFunctionFactoryTest#testSumOverflow;
+ * the planner places the error at the call).
+ */
+function decimalSum(checked = false): Accumulator {
   let sum = 0n, any = false;
   return {
     add: ([v]) => {
       if (v === null) return;
       sum += v as bigint;
       any = true;
+      if (checked && (sum >= DECIMAL_SUM_LIMIT || sum <= -DECIMAL_SUM_LIMIT)) {
+        throw new SqlError(DECIMAL_SUM_OVERFLOW);
+      }
     },
     result: () => (any ? sum : null),
   };
@@ -176,7 +189,7 @@ function bindSum(args: BoundArg[]): AggregateBinding | string {
   if (isIntegral(t)) return { returns: T.LONG, create: integerSum };
   if (t.tag === "FLOAT") return { returns: T.FLOAT, create: () => doubleSum(true) };
   if (t.tag === "DOUBLE" || t.tag === "NULL") return { returns: T.DOUBLE, create: () => doubleSum(false) };
-  if (t.tag === "DECIMAL") return { returns: decimalSumType(t), create: decimalSum };
+  if (t.tag === "DECIMAL") return { returns: decimalSumType(t), create: () => decimalSum(true) };
   if (t.tag === "LONG256") return { returns: T.LONG256, create: long256Sum };
   return noMatch("sum", args);
 }
@@ -248,7 +261,10 @@ const ORDERED = new Set([
 function bindExtreme(name: string, sign: 1 | -1) {
   return (args: BoundArg[]): AggregateBinding | string => {
     if (args.length !== 1 || !ORDERED.has(args[0].type.tag)) return noMatch(name, args);
-    const returns = resultType(args[0].type);
+    // QuestDB's max(T) is its max(DOUBLE) over the boolean, and min(T) reaches min(DOUBLE):
+    // a BOOLEAN's extreme is the DOUBLE 1.0 / 0.0 (AvgBooleanGroupByFunctionFactoryTest#testAll).
+    const bool = args[0].type.tag === "BOOLEAN";
+    const returns = bool ? T.DOUBLE : resultType(args[0].type);
     const empty = nullValueOf(returns);
     return {
       returns,
@@ -256,6 +272,7 @@ function bindExtreme(name: string, sign: 1 | -1) {
         let best: Value = null;
         return {
           add: ([v]) => {
+            if (bool && v !== null) v = v ? 1 : 0;
             if (v !== null && (best === null || sign * compareValues(v, best) > 0)) best = v;
           },
           result: () => best ?? empty,

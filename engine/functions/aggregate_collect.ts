@@ -66,7 +66,10 @@ function bindPercentile(name: string, median: boolean) {
     }
     let p = 0.5;
     if (pArg) {
-      if (!pArg.constant || !isNumeric(pArg.type)) return `percentile must be a constant [function=${name}]`;
+      // At the argument (ApproxPercentileDoubleGroupByFunctionFactoryTest#testInvalidPercentile3: 37).
+      if (!pArg.constant || !isNumeric(pArg.type)) {
+        throw new SqlError(`percentile must be a constant [function=${name}]`, pArg.pos);
+      }
       p = Number(pArg.value);
       if (!(p >= 0 && p <= 1)) return `percentile must be between 0.0 and 1.0 [value=${pArg.value}]`;
     }
@@ -75,7 +78,8 @@ function bindPercentile(name: string, median: boolean) {
     if (args.length === maxArgs && precArg) {
       if (!precArg.constant || !isIntegral(precArg.type)) return "precision must be a constant integer";
       digits = Number(precArg.value);
-      if (!(digits >= 0 && digits <= 5)) return "precision must be between 0 and 5";
+      // At the precision argument (ApproxMedianDoubleGroupByFunctionFactoryTest#testInvalidPrecision1: 32).
+      if (!(digits >= 0 && digits <= 5)) throw new SqlError("precision must be between 0 and 5", precArg.pos);
     }
     const integers = isIntegral(args[0].type);
     return {

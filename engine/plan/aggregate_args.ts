@@ -6,7 +6,7 @@
  * The function name is shown as written.
  */
 import { SqlError } from "../base/errors.ts";
-import type { AggregateFunction } from "../functions/registry_types.ts";
+import type { AggregateBinding, AggregateFunction } from "../functions/registry_types.ts";
 import type * as A from "../sql/ast.ts";
 import { someExpr } from "../sql/expr_walk.ts";
 import { isAggregateCall } from "./bind_expr.ts";
@@ -58,4 +58,36 @@ export function checkFilterRefused(call: A.FunctionCall): void {
       call.pos,
     );
   }
+}
+
+/**
+ * An aggregate's running state fails at the call: an error its accumulator raises without a
+ * position (a DECIMAL sum leaving 76 digits) is placed at the function name, as QuestDB's
+ * group-by functions report theirs (SumDecimalGroupByFunctionFactoryTest#testSumOverflow: 7).
+ */
+export function atCall(binding: AggregateBinding, pos: number): AggregateBinding {
+  const placed = (err: unknown) =>
+    err instanceof SqlError && err.position < 0 ? new SqlError(err.message, pos, err.kind) : err;
+  return {
+    ...binding,
+    create: () => {
+      const acc = binding.create();
+      return {
+        add: (args) => {
+          try {
+            acc.add(args);
+          } catch (err) {
+            throw placed(err);
+          }
+        },
+        result: () => {
+          try {
+            return acc.result();
+          } catch (err) {
+            throw placed(err);
+          }
+        },
+      };
+    },
+  };
 }

@@ -36,6 +36,8 @@ export interface AggregateCall {
   args: BoundExpr[];
   /** Aggregate FILTER (WHERE ...) over the input row. */
   filter?: BoundExpr;
+  /** Offset of the call in the SQL text, for errors its running state raises. */
+  pos?: number;
 }
 
 /**

@@ -13,7 +13,7 @@ import { withHiddenTimestamp } from "./plan_asof.ts";
 import { exprKey } from "../sql/printer.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { BoundArg } from "../functions/registry_types.ts";
-import { checkAggregateArgs } from "./aggregate_args.ts";
+import { atCall, checkAggregateArgs } from "./aggregate_args.ts";
 import { checkFilterArgTypes, checkFilterCondition } from "./aggregate_filter.ts";
 import { localToUtcTicks, parseOffsetSeconds, resolveTimeZone } from "../functions/timezone.ts";
 import { parseTimestamp } from "../functions/timestamp_parse.ts";
@@ -181,15 +181,16 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
         value: isConst(a) ? a.value : undefined,
         pos: call.args[i]?.pos ?? call.pos,
       }));
-      const binding = fn.bind(bound, { distinct: call.distinct, star: call.star });
-      if (typeof binding === "string") throw new SqlError(binding, call.pos);
+      const bound1 = fn.bind(bound, { distinct: call.distinct, star: call.star });
+      if (typeof bound1 === "string") throw new SqlError(bound1, call.pos);
+      const binding = atCall(bound1, call.pos);
       const finalArgs = binding.argTypes
         ? args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, call.pos))
         : args;
       checkFilterArgTypes(call, args.map((a) => a.type));
       if (call.filter) checkFilterCondition(call.filter);
       const filter = call.filter ? bindExpr(call.filter, bindContext(scope, pc, "FILTER")) : undefined;
-      aggs.push({ name: call.name.toLowerCase(), binding, args: finalArgs, filter });
+      aggs.push({ name: call.name.toLowerCase(), binding, args: finalArgs, filter, pos: call.pos });
       aggTexts.push(text);
       aggItems.push(item);
       aggPositions.push(call.pos);

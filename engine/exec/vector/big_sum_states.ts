@@ -10,7 +10,8 @@
  */
 import type { ColumnType } from "../../base/types.ts";
 import { readValue, type Value, type Vector } from "../../base/values.ts";
-import { decimalAvgOf } from "../../functions/aggregate_basic.ts";
+import { DECIMAL_SUM_LIMIT, DECIMAL_SUM_OVERFLOW, decimalAvgOf } from "../../functions/aggregate_basic.ts";
+import { SqlError } from "../../base/errors.ts";
 
 const FLUSH_ROWS = 1 << 21;
 
@@ -32,7 +33,8 @@ export class BigSumAgg {
   /** A group's sum and count slots, and a bigint of about 64 bits. */
   static readonly GROUP_BYTES = 40;
 
-  constructor(readonly fn: BigSumFn) {}
+  /** `pos`: the call's offset, where a DECIMAL sum leaving 76 digits fails. */
+  constructor(readonly fn: BigSumFn, readonly pos = -1) {}
 
   reserve(groups: number): void {
     if (this.#counts.length >= groups) return;
@@ -79,6 +81,9 @@ export class BigSumAgg {
     if (!(n > 0)) return null;
     const sum = this.#sums[g] + BigInt(this.#small[g]);
     if (this.fn === "decimal_avg") return decimalAvgOf(sum, BigInt(n));
+    if (this.fn === "decimal_sum" && (sum >= DECIMAL_SUM_LIMIT || sum <= -DECIMAL_SUM_LIMIT)) {
+      throw new SqlError(DECIMAL_SUM_OVERFLOW, this.pos);
+    }
     return this.fn === "long256_sum" ? BigInt.asUintN(256, sum) : sum;
   }
 }

@@ -173,7 +173,13 @@ export async function* runHashAggregate(
       case "stat":
         return { call, filter, filterMask, stat: new StatAgg(kind.fn), statArgs: vectors() };
       case "bigSum":
-        return { call, filter, filterMask, bigSum: new BigSumAgg(kind.fn), arg: vectorOf(call.args[0], ctx) };
+        return {
+          call,
+          filter,
+          filterMask,
+          bigSum: new BigSumAgg(kind.fn, call.pos),
+          arg: vectorOf(call.args[0], ctx),
+        };
       case "array":
         return {
           call,
