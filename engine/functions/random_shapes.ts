@@ -133,11 +133,17 @@ function bindLong256(args: BoundArg[]): ScalarBinding | string {
   if (args.length === 0) return random(T.LONG256, long256);
   const n = args.length === 1 ? constInt(args[0]) : undefined;
   if (n === undefined || n < 1) return noMatch("rnd_long256", args);
+  // The pool is drawn in init, before any row's draws, as QuestDB's RndLong256NFunctionFactory
+  // (CountLong256GroupByFunctionFactoryTest#testGroupKeyed: its rows interleave with rnd_symbol).
   let pool: bigint[] | undefined;
-  return random(T.LONG256, (r) => {
-    pool ??= Array.from({ length: n }, () => long256(r));
-    return pool[r.nextInt(n)];
-  });
+  const drawPool = (r: RandomSource) => Array.from({ length: n }, () => long256(r));
+  return {
+    ...random(T.LONG256, (r) => {
+      pool ??= drawPool(r);
+      return pool[r.nextInt(n)];
+    }),
+    init: ({ random: r }) => void (pool = drawPool(r)),
+  };
 }
 
 function bindInterval(args: BoundArg[]): ScalarBinding | string {
