@@ -243,12 +243,14 @@ export function runPred(p: Pred, rows: PredRows, out: number, r: PredRunner): nu
  */
 function unionOf(n: number, branches: ((out: number) => number)[], out: number, r: PredRunner): number {
   // The union so far in `acc`, a branch's rows in `part`, their merge (the selUnion kernel)
-  // in `next`.
+  // in `next`. A merge holds at most `n` rows, but the kernel's bounds check asks room for both
+  // inputs (`s = 'b' OR s IS NULL OR s != 'a'`: 47 + 72 of 100 rows), and the three blocks trade
+  // places: each gets room for 2n.
   let acc = -1, part = -1, next = -1;
   try {
-    acc = r.alloc(n * 4);
-    part = r.alloc(n * 4);
-    next = r.alloc(n * 4);
+    acc = r.alloc(n * 8);
+    part = r.alloc(n * 8);
+    next = r.alloc(n * 8);
     let a = 0;
     for (const branch of branches) {
       if (a === n) break;

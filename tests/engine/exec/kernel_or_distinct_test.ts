@@ -19,6 +19,9 @@ const OR_FILTERS = [
   "(i BETWEEN 10 AND 400) OR (d > 50 AND l < 0)",
   "s IN ('k1', 'k2') OR d IS NULL",
   "s = NULL OR i = NULL",
+  // Branches selecting mostly the same rows: their merges add up to more rows than the batch.
+  "s = 'k1' OR s IS NULL OR s != 'k2'",
+  "i > -900 OR d > -90 OR l > -45",
   "d >= NULL OR i > 0",
   "NOT (d < 0.1 OR i > 900)",
   "NOT (i BETWEEN 10 AND 400)",
