@@ -200,14 +200,9 @@ export function runPred(p: Pred, rows: PredRows, out: number, r: PredRunner): nu
   if (p.kind === "cmp" || p.kind === "sym") return r.leaf(p, rows, out);
   const n = rows.sel === undefined ? rows.rowCount : rows.selCount!;
   if (p.kind === "and") {
-    const all = withRanges(p.all);
-    const seen = passCounts(p, all.length);
     let count = n, cur = rows;
-    for (const i of conjunctOrder(seen, all.length)) {
-      const before = count;
-      count = runPred(all[i], cur, out, r);
-      seen[2 * i] += before;
-      seen[2 * i + 1] += count;
+    for (const q of withRanges(p.all)) {
+      count = runPred(q, cur, out, r);
       if (count === 0) break;
       cur = { rowCount: rows.rowCount, sel: out, selCount: count };
     }
@@ -290,37 +285,6 @@ function withRanges(all: Pred[]): Pred[] {
     }
   }
   return out ? out.filter((q) => q.kind !== "and" || q.all.length > 0) : all;
-}
-
-/**
- * Rows each conjunct of an AND was given and passed so far, `[in0, out0, in1, out1, ...]`, per
- * AND (the statement's, or a worker's for its morsel). Issue #16: the first conjunct reads
- * every row and each next one only the rows still selected, so running the most selective
- * first (`qty BETWEEN 269 AND 469 AND symbol IN (3 of 100 symbols)`: 20% then 3%) makes the
- * later passes short. The order is learned from the batches already filtered: it adapts to the
- * data where a plan-time estimate would need column statistics the tables do not keep.
- */
-const passed = new WeakMap<Pred, Float64Array>();
-
-function passCounts(and: Pred, conjuncts: number): Float64Array {
-  let seen = passed.get(and);
-  if (seen === undefined || seen.length !== 2 * conjuncts) {
-    seen = new Float64Array(2 * conjuncts);
-    passed.set(and, seen);
-  }
-  return seen;
-}
-
-/**
- * The conjuncts by the share of rows they passed so far, fewest first; the ones not run yet
- * (every one on the first batch, the ones after a conjunct that left no row) keep their
- * written order after them. A stable order: equal shares keep the written order too.
- */
-function conjunctOrder(seen: Float64Array, conjuncts: number): number[] {
-  const order = Array.from({ length: conjuncts }, (_, i) => i);
-  if (conjuncts < 2) return order;
-  const share = (i: number) => seen[2 * i] > 0 ? seen[2 * i + 1] / seen[2 * i] : 2;
-  return order.sort((a, b) => share(a) - share(b) || a - b);
 }
 
 /** Most keys a symbol condition compares one by one (SIMD) instead of through its key table. */

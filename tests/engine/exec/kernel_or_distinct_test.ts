@@ -171,13 +171,13 @@ for (const workers of [0, 2]) {
 }
 
 /**
- * An AND runs its conjuncts most selective first, in the order the batches already filtered
- * showed (kernel_predicates.ts conjunctOrder). Here the selective conjunct changes from
- * partition to partition (day 1: few `a`, day 2: few `b`, day 3: few `c`), so every day runs
- * in the order the days before it taught, and each answer must still equal the reference.
+ * ANDs of kernel conditions (refinements of one selection vector, range pairs merged into one
+ * scan) over partitions whose selective conjunct changes from day to day (day 1: few `a`, day 2:
+ * few `b`, day 3: few `c`), plain, grouped and ordered, with NULLs: each answer must equal the
+ * reference.
  */
 for (const workers of [0, 2]) {
-  Deno.test(`AND conjuncts in learned order equal the reference (${workers} workers)`, async () => {
+  Deno.test(`AND conjuncts with changing selectivity equal the reference (${workers} workers)`, async () => {
     const options = {
       prefix: "qdb_and_order_",
       cacheBytes: 32 * 1024 * 1024,
