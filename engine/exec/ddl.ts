@@ -194,6 +194,31 @@ export function parseDurationMicros(text: string): bigint | undefined {
   return n * unit[(m[2] ?? "us").toLowerCase()];
 }
 
+/**
+ * QuestDB's SqlUtil.expectMicros for `ALTER TABLE SET PARAM o3MaxLag = v`: digits then a one- or
+ * two-letter lowercase unit (us, ms, s, m, h, d, ns). Errors are placed from the parameter name's
+ * position, as QuestDB does (AlterTableO3MaxLagTest#setO3MaxLagWrongTimeQualifier: `111days` at
+ * name + 3, #setO3MaxLagWrongTimeQualifier2: `111ml` at name + 5).
+ */
+function expectMicros(tok: string, pos: number): bigint {
+  const k = tok.search(/[^0-9]/);
+  if (k < 0) throw new SqlError(`expected interval qualifier in ${tok}`, pos + tok.length);
+  if (tok.length - k > 2) throw new SqlError(`expected 1/2 letter interval qualifier in ${tok}`, pos + k);
+  const units: Record<string, bigint> = {
+    s: 1_000_000n,
+    m: 60_000_000n,
+    ms: 1000n,
+    h: 3_600_000_000n,
+    d: 86_400_000_000n,
+    us: 1n,
+  };
+  const unit = tok.slice(k);
+  if (k > 0 && k <= 18 && unit in units) return BigInt(tok.slice(0, k)) * units[unit];
+  // `ns` rounds down to whole microseconds (QuestDB's fromNanos on the micros driver).
+  if (k > 0 && k <= 18 && unit === "ns") return BigInt(tok.slice(0, k)) / 1000n;
+  throw new SqlError(`invalid interval qualifier ${tok}`, pos + tok.length);
+}
+
 export async function createTable(
   s: A.CreateTableStmt,
   storage: Storage,
@@ -644,24 +669,23 @@ export async function alterTable(
           throw new SqlError(`unknown parameter '${p.name}'`, p.pos);
         }
         const v = p.value;
+        const token = v.kind === "unary"
+          ? v.op
+          : v.kind === "literal"
+          ? v.text
+          : v.kind === "column"
+          ? v.name
+          : "";
         if (name === "maxuncommittedrows" && !(v.kind === "literal" && v.type === "int")) {
-          const token = v.kind === "unary"
-            ? v.op
-            : v.kind === "literal"
-            ? v.text
-            : v.kind === "column"
-            ? v.name
-            : "";
           throw new SqlError(`invalid value [value=${token},parameter=${p.name}]`, p.pos);
         }
+        if (name === "o3maxlag") expectMicros(token, p.pos);
       }
       await t.alterMeta((m) => {
         for (const p of a.params) {
           const v = p.value.kind === "literal" ? p.value.value : undefined;
           if (p.name.toLowerCase() === "maxuncommittedrows") m.maxUncommittedRows = Number(v);
-          if (p.name.toLowerCase() === "o3maxlag") {
-            m.o3MaxLagMicros = parseDurationMicros(String(v)) ?? m.o3MaxLagMicros;
-          }
+          if (p.name.toLowerCase() === "o3maxlag") m.o3MaxLagMicros = expectMicros(String(v), p.pos);
         }
       });
       return;

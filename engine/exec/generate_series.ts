@@ -130,6 +130,7 @@ export function seriesOf(args: SeriesArg[], pos: number): Series {
 
 export function* runSeries(s: Series): Generator<Batch> {
   if (s.step === 0 || s.step === 0n) throw new SqlError("step cannot be zero", -1);
+  if (typeof s.start === "number") return yield* runDoubleSeries(s.start, s.end as number, s.step as number);
   // deno-lint-ignore no-explicit-any
   const lo: any = s.start < s.end ? s.start : s.end, hi: any = s.start < s.end ? s.end : s.start;
   const up = s.step > 0;
@@ -153,5 +154,38 @@ export function* runSeries(s: Series): Generator<Batch> {
       cur = at ? at(k) : cur + s.step;
     }
     yield { rowCount: filled, columns: [{ type: s.type, data: data.subarray(0, filled) }] };
+  }
+}
+
+/**
+ * A DOUBLE series adds the step with Kahan (compensated) summation, as QuestDB's
+ * GenerateSeriesDoubleRecordCursorFactory does: `generate_series(1.0, 2.0, 0.1)` reaches 2.0
+ * exactly (11 values, not 1.9000000000000008 and 10), and past 2^53, where one addition of a
+ * small step is lost to rounding, the carried remainder still moves the series on. It stops at a
+ * NaN or infinite value, as QuestDB stops at a NULL double.
+ */
+function* runDoubleSeries(start: number, end: number, step: number): Generator<Batch> {
+  // The bounds swap so that the step walks from one towards the other.
+  if ((start <= end && step < 0) || (start >= end && step > 0)) [start, end] = [end, start];
+  let cur = start, carry = 0;
+  const add = (x: number) => {
+    const y = x - carry, t = cur + y;
+    carry = t - cur - y;
+    cur = t;
+  };
+  add(-step);
+  let done = false;
+  while (!done) {
+    const data = new Float64Array(BATCH_ROWS_MAX);
+    let filled = 0;
+    while (filled < BATCH_ROWS_MAX) {
+      add(step);
+      if (!Number.isFinite(cur) || (step >= 0 ? cur > end : cur < end)) {
+        done = true;
+        break;
+      }
+      data[filled++] = cur;
+    }
+    if (filled > 0) yield { rowCount: filled, columns: [{ type: T.DOUBLE, data: data.subarray(0, filled) }] };
   }
 }

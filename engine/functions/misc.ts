@@ -210,7 +210,9 @@ export const MISC_FUNCTIONS: ScalarFunction[] = [
   digest("sha1", "sha1"),
   digest("sha256", "sha256"),
   scalar("to_char", bindToCharBin),
-  typeNameOf("typeof", typeName),
+  // An untyped NULL is its own type here, though a result column of it reports STRING
+  // (TypeOfFunctionFactoryTest#testOfNull: typeOf(null) and typeOf of a `null value` column are NULL).
+  typeNameOf("typeof", (t) => t.tag === "NULL" ? "NULL" : typeName(t)),
   typeNameOf("pg_typeof", (t) => PG_TYPE_NAMES[t.tag] ?? typeName(t).toLowerCase()),
   scalar("to_uuid", bindToUuid),
   scalar("to_long256", bindToLong256),

@@ -11,6 +11,7 @@ import { type PickFn, pickFnOf } from "./pick_states.ts";
 import { type StatFn, statFnOf } from "./stat_states.ts";
 import { type DoubleFn, doubleFnOf } from "./double_states.ts";
 import { type CollectFn, collectFnOf } from "./collect_states.ts";
+import { sketchBytes } from "../../functions/hyperloglog.ts";
 import { type BigSumFn, bigSumFnOf } from "./big_sum_states.ts";
 import { type ArrayFn, arrayFnOf } from "./array_states.ts";
 import { percentileFraction } from "../../functions/aggregate_quantile.ts";
@@ -55,10 +56,19 @@ function kindOf(call: AggregateCall, distinct: boolean): AggKind {
   const args = call.args;
   const native = nativeFnOf(call.name, args.length === 1 ? args[0].type : undefined, distinct);
   if (native && args.length <= 1) return { kind: "native", fn: native };
-  // approx_count_distinct counts exactly (aggregate_collect.ts), as count_distinct does; the
-  // precision argument is a constant.
   if (call.name === "approx_count_distinct" && !distinct && (args.length === 1 || args[1].kind === "const")) {
-    return { kind: "native", fn: "countDistinct" };
+    // Integer, IPv4 and time arguments: QuestDB's HyperLogLog++ estimate over each group's
+    // distinct values (hyperloglog.ts), the precision in `digits`, 4-byte hashing in `integers`.
+    // Other types count exactly, as count_distinct does.
+    const bytes = sketchBytes(args[0].type.tag);
+    if (!bytes) return { kind: "native", fn: "countDistinct" };
+    const digits = args[0].type.tag === "IPV4" || args.length === 1 ? 14 : constNumber(args[1]);
+    if (digits === undefined) return { kind: "row" };
+    return {
+      kind: "collect",
+      fn: "approx_count_distinct",
+      percentile: { p: 0, digits, integers: bytes === 4 },
+    };
   }
   const pick = args.length === 1 ? pickFnOf(call.name, args[0].type, distinct) : undefined;
   if (pick) return { kind: "pick", fn: pick };

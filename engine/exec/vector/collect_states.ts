@@ -36,6 +36,7 @@ import {
 import { HistogramStates } from "./histogram_states.ts";
 import { IntPairHash } from "./int_hash.ts";
 import { KeyIds } from "./key_ids.ts";
+import { approxCountDistinct } from "../../functions/hyperloglog.ts";
 import { toDoubles } from "./stat_states.ts";
 import { READ_BACK_TAGS } from "./pick_states.ts";
 import { textOf } from "../../functions/_util.ts";
@@ -46,6 +47,7 @@ export type CollectFn =
   | "arg_min"
   | "arg_max"
   | "mode"
+  | "approx_count_distinct"
   | "approx_percentile"
   | "approx_median"
   | "min"
@@ -159,6 +161,7 @@ export class CollectAgg {
   #vids = new Int32Array(0);
   #pairIds = new Int32Array(0);
   #best?: Int32Array;
+  #distinct?: Value[][];
   /**
    * quantile_*: each group's non-NULL values in input order, as doubles; as bigints (the
    * accumulator's form for LONG) once a LONG past 2^53 comes (the doubles before were exact).
@@ -187,7 +190,7 @@ export class CollectAgg {
     readonly delimiter = ",",
   ) {
     this.#empty = nullValueOf(returns);
-    if (fn === "mode") {
+    if (fn === "mode" || fn === "approx_count_distinct") {
       this.#ids = new KeyIds();
       this.#pairs = new IntPairHash();
     }
@@ -243,6 +246,7 @@ export class CollectAgg {
       case "arg_max":
         return this.#arg(gids, rows, args[0], args[1], mask, this.fn === "arg_max");
       case "mode":
+      case "approx_count_distinct":
         return this.#mode(gids, rows, args[0], mask);
       case "min":
       case "max":
@@ -589,6 +593,14 @@ export class CollectAgg {
     hist.add(gids, rows, toDoubles(arg, rows, this.#x), mask);
   }
 
+  /** approx_count_distinct: each group's distinct values, from its pairs. */
+  #distinctValues(): Value[][] {
+    const lists: Value[][] = [];
+    const group = this.#pairGroup, value = this.#pairValue, values = this.#ids!.values;
+    for (let p = 0; p < this.#pairs!.size; p++) (lists[group[p]] ??= []).push(values[value[p]]);
+    return lists;
+  }
+
   /** mode: each group's best pair, chosen over all pairs once after the last batch. */
   #bestPairs(): Int32Array {
     const best = new Int32Array(this.#seen.length).fill(-1);
@@ -631,6 +643,13 @@ export class CollectAgg {
       case "string_distinct_agg": {
         const parts = this.#parts[g];
         return parts ? parts.join(this.delimiter) : null;
+      }
+      case "approx_count_distinct": {
+        // Each group's distinct values are its (group, value) pairs; the estimate is computed
+        // once per group, after the last batch.
+        const lists = this.#distinct ??= this.#distinctValues();
+        const p = this.percentile;
+        return approxCountDistinct(lists[g] ?? [], p.integers ? 4 : 8, p.digits);
       }
       case "mode": {
         const best = this.#best ??= this.#bestPairs();
