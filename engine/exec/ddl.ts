@@ -16,6 +16,7 @@ import type { PlanNode } from "../plan/plan_node.ts";
 import type { Storage, StoredColumn, Table, TableDefinition } from "../storage/api.ts";
 import { checkColumnName, checkTableName } from "./names.ts";
 import { batchesToRows } from "./rows_to_write.ts";
+import { expectMicros } from "../sql/interval_qualifier.ts";
 
 /**
  * The stored form of a column definition. `added` marks ALTER TABLE ADD COLUMN: QuestDB records
@@ -192,31 +193,6 @@ export function parseDurationMicros(text: string): bigint | undefined {
     d: 86_400_000_000n,
   };
   return n * unit[(m[2] ?? "us").toLowerCase()];
-}
-
-/**
- * QuestDB's SqlUtil.expectMicros for `ALTER TABLE SET PARAM o3MaxLag = v`: digits then a one- or
- * two-letter lowercase unit (us, ms, s, m, h, d, ns). Errors are placed from the parameter name's
- * position, as QuestDB does (AlterTableO3MaxLagTest#setO3MaxLagWrongTimeQualifier: `111days` at
- * name + 3, #setO3MaxLagWrongTimeQualifier2: `111ml` at name + 5).
- */
-function expectMicros(tok: string, pos: number): bigint {
-  const k = tok.search(/[^0-9]/);
-  if (k < 0) throw new SqlError(`expected interval qualifier in ${tok}`, pos + tok.length);
-  if (tok.length - k > 2) throw new SqlError(`expected 1/2 letter interval qualifier in ${tok}`, pos + k);
-  const units: Record<string, bigint> = {
-    s: 1_000_000n,
-    m: 60_000_000n,
-    ms: 1000n,
-    h: 3_600_000_000n,
-    d: 86_400_000_000n,
-    us: 1n,
-  };
-  const unit = tok.slice(k);
-  if (k > 0 && k <= 18 && unit in units) return BigInt(tok.slice(0, k)) * units[unit];
-  // `ns` rounds down to whole microseconds (QuestDB's fromNanos on the micros driver).
-  if (k > 0 && k <= 18 && unit === "ns") return BigInt(tok.slice(0, k)) / 1000n;
-  throw new SqlError(`invalid interval qualifier ${tok}`, pos + tok.length);
 }
 
 export async function createTable(

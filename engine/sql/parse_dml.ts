@@ -10,6 +10,7 @@ import { parseExpr } from "./parse_expr.ts";
 import { parseFromClause, parseSource } from "./parse_from.ts";
 import { parseQuery, parseSelectItems, type WithPrefix } from "./parse_query.ts";
 import type { ParseState } from "./parse_state.ts";
+import { expectMicros } from "./interval_qualifier.ts";
 
 type Assignment = { column: string; pos: number; expr: Expr };
 
@@ -24,7 +25,12 @@ export function parseInsert(p: ParseState, prefix?: WithPrefix): InsertStmt {
       throw syntaxError("batch size must be positive", p.peek(1).pos);
     }
     p.integer("batch size");
-    if (p.acceptWord("o3maxlag")) p.next();
+    if (p.acceptWord("o3maxlag")) {
+      // The lag is read as QuestDB's SqlUtil.expectMicros, errors placed from its first token
+      // (SqlParserTest#testInsertAsSelectNegativeLag: `-4s` fails at the 4); quotes are dropped.
+      const lag = p.next();
+      expectMicros(lag.value, lag.pos);
+    }
   }
   p.expectWord("into");
   const stmt: InsertStmt = { kind: "insert", pos: pos ?? kw.pos, with: ctes, table: p.tableName() };
