@@ -6,7 +6,8 @@
  * The function name is shown as written.
  */
 import { SqlError } from "../base/errors.ts";
-import type { AggregateBinding, AggregateFunction } from "../functions/registry_types.ts";
+import type { Accumulator, AggregateBinding, AggregateFunction } from "../functions/registry_types.ts";
+import type { Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
 import { someExpr } from "../sql/expr_walk.ts";
 import { isAggregateCall } from "./bind_expr.ts";
@@ -66,28 +67,30 @@ export function checkFilterRefused(call: A.FunctionCall): void {
  * group-by functions report theirs (SumDecimalGroupByFunctionFactoryTest#testSumOverflow: 7).
  */
 export function atCall(binding: AggregateBinding, pos: number): AggregateBinding {
-  const placed = (err: unknown) =>
-    err instanceof SqlError && err.position < 0 ? new SqlError(err.message, pos, err.kind) : err;
-  return {
-    ...binding,
-    create: () => {
-      const acc = binding.create();
-      return {
-        add: (args) => {
-          try {
-            acc.add(args);
-          } catch (err) {
-            throw placed(err);
-          }
-        },
-        result: () => {
-          try {
-            return acc.result();
-          } catch (err) {
-            throw placed(err);
-          }
-        },
-      };
-    },
-  };
+  return { ...binding, create: () => new PlacedAccumulator(binding.create(), pos) };
+}
+
+/** One object per group (not closures): keyed row paths create one per group and aggregate. */
+class PlacedAccumulator implements Accumulator {
+  constructor(private readonly acc: Accumulator, private readonly pos: number) {}
+
+  add(args: Value[]): void {
+    try {
+      this.acc.add(args);
+    } catch (err) {
+      throw this.placed(err);
+    }
+  }
+
+  result(): Value {
+    try {
+      return this.acc.result();
+    } catch (err) {
+      throw this.placed(err);
+    }
+  }
+
+  private placed(err: unknown): unknown {
+    return err instanceof SqlError && err.position < 0 ? new SqlError(err.message, this.pos, err.kind) : err;
+  }
 }
