@@ -30,9 +30,8 @@ export function baseName(item: A.SelectItem, legacy: boolean): string {
       if (e.distinct && e.name.toLowerCase() === "string_agg") return "string_distinct_agg";
       return e.nulls === "ignore" ? `${e.name}_ignore_nulls` : e.name.replace(/^pg_catalog\./i, "");
     }
-    // QuestDB's sqllogictest files (run in this mode) select `x::int` from a subquery as `x`.
-    if (e.kind === "cast" && e.syntax === "colon" && e.expr.kind === "column") return e.expr.name;
-    // A typed literal (`ipv4 '1.1.1.1'`) is a cast too (IPv4Test#testStrIPv4Cast names it `cast`).
+    // `x::int` is QuestDB's cast function whatever its operand (CastTest#testCharToBoolean names
+    // `a::boolean` `cast`), and so is a typed literal (`ipv4 '1.1.1.1'`, IPv4Test#testStrIPv4Cast).
     if (e.kind === "cast") return "cast";
     // The simple form is QuestDB's `switch` function (ConditionalExpressionTest names it so).
     if (e.kind === "case") return e.operand || switchLike(e) ? "switch" : "case";
@@ -45,7 +44,81 @@ export function baseName(item: A.SelectItem, legacy: boolean): string {
     if (e.kind === "index") return "[]";
     return "column";
   }
-  return exprToText(e).slice(0, COLUMN_ALIAS_LENGTH_MAX).trimEnd();
+  return exprToText(asQuestDbParsed(e)).slice(0, COLUMN_ALIAS_LENGTH_MAX).trimEnd();
+}
+
+/**
+ * PostgreSQL type names a `::` cast names by QuestDB's type (SqlParser.rewritePgCast; the
+ * `cast(x as float)` form keeps its text): an array suffix follows the element type.
+ */
+const PG_CAST_TYPES: Record<string, string> = {
+  float: "DOUBLE",
+  float8: "DOUBLE",
+  "double precision": "DOUBLE",
+  float4: "FLOAT",
+  int4: "INT",
+  int8: "LONG",
+  int2: "SHORT",
+};
+
+/**
+ * The expression as QuestDB's parser has rewritten it before it takes the default name from its
+ * text (SqlParser.expr runs rewriteKnownStatements first): `count(*)` is `count()`, and `x::float8`
+ * is `x::DOUBLE`.
+ */
+function asQuestDbParsed(e: A.Expr): A.Expr {
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== "object") return v;
+    const node = v as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(node)) out[k] = walk(node[k]);
+    if (out.kind === "call" && out.star === true && String(out.name).toLowerCase() === "count") {
+      out.star = false;
+      out.args = [];
+    }
+    if (out.kind === "cast" && out.syntax === "colon") {
+      const type = out.type as A.TypeSpec;
+      const m = /^(.*?)((?:\s*\[\s*\])*)$/.exec(type.text.toLowerCase().replace(/\s+/g, " ").trim());
+      const mapped = m && PG_CAST_TYPES[m[1]];
+      if (mapped) out.type = { ...type, text: mapped + "[]".repeat((m[2].match(/\[/g) ?? []).length) };
+    }
+    if (out.kind === "case") return switchOf(out as unknown as A.CaseExpr) ?? out;
+    return out;
+  };
+  const text = exprToText(e);
+  return /\(\*\)|::|\bcase\b/i.test(text) ? walk(e) as A.Expr : e;
+}
+
+/**
+ * QuestDB's `switch` call for a simple CASE, and for a searched CASE whose WHENs compare one
+ * column to constants (SqlParser.rewriteCase), printed as `switch(x, k1, v1, ..., else)`; a
+ * searched CASE without ELSE gets a `null` one.
+ */
+function switchOf(e: A.CaseExpr): A.FunctionCall | undefined {
+  const call = (args: A.Expr[]): A.FunctionCall => ({
+    kind: "call",
+    pos: e.pos,
+    name: "switch",
+    args,
+    distinct: false,
+    star: false,
+  });
+  if (e.operand) {
+    return call([e.operand, ...e.whens.flatMap((w) => [w.when, w.then]), ...(e.else ? [e.else] : [])]);
+  }
+  if (!switchLike(e)) return undefined;
+  let column: A.Expr | undefined;
+  const args: A.Expr[] = [];
+  for (const w of e.whens) {
+    const c = w.when as A.BinaryExpr;
+    const [col, k] = c.left.kind === "column" ? [c.left, c.right] : [c.right, c.left];
+    column ??= col;
+    args.push(k, w.then);
+  }
+  const otherwise: A.Expr = e.else ??
+    { kind: "literal", pos: e.pos, type: "null", value: null, text: "null" };
+  return call([column!, ...args, otherwise]);
 }
 
 /**

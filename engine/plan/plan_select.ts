@@ -630,7 +630,10 @@ function planOrderBy(
       }
     }
     try {
-      const bound = bindExpr(e, bindContext(scope, pc, "ORDER BY"));
+      // In a correlated subquery a name its own FROM has (`ORDER BY ts` with `ts::varchar`
+      // selected) is that column, bound on the source below, never the enclosing row's.
+      const ctx = { ...bindContext(scope, pc, "ORDER BY"), shadows: source?.scope };
+      const bound = bindExpr(e, ctx);
       if (bound.kind === "column") return { index: bound.index, desc: o.desc };
       extra.push(bound);
       return { index: width + extra.length - 1, desc: o.desc, onOutput: true };
