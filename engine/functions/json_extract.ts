@@ -10,6 +10,7 @@ import { type ColumnType, T, type TypeTag } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import { castValue } from "./cast.ts";
 import { parseTimestamp } from "./timestamp_parse.ts";
+import { JSON_TYPED } from "./json_typed.ts";
 import { isTextArg, noMatch, scalar } from "./_util.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 
@@ -219,17 +220,7 @@ export function jsonExtractAs(doc: string, steps: Step[], to: ColumnType): Value
   }
 }
 
-/** The types json_extract converts itself (json.md); others go through VARCHAR. */
-export const JSON_TYPED = new Set<TypeTag>([
-  "BOOLEAN",
-  "SHORT",
-  "INT",
-  "LONG",
-  "FLOAT",
-  "DOUBLE",
-  "DATE",
-  "TIMESTAMP",
-]);
+export { JSON_TYPED };
 
 /** `json_extract(doc, path)::to` bound as one call (see jsonExtractAs). */
 export function bindJsonExtractAs(args: BoundArg[], to: ColumnType): ScalarBinding | string {
@@ -247,11 +238,44 @@ export function bindJsonExtractAs(args: BoundArg[], to: ColumnType): ScalarBindi
   };
 }
 
+/**
+ * QuestDB's column type ids of JSON_TYPED (ColumnType.java), for the hidden three-argument form
+ * `json_extract(doc, path, type)` that its parser writes for `json_extract(doc, path)::type`
+ * (JsonExtractTypedFunctionFactory); other ids are refused.
+ */
+const TYPE_IDS: Record<number, ColumnType> = {
+  1: T.BOOLEAN,
+  3: T.SHORT,
+  5: T.INT,
+  6: T.LONG,
+  7: T.DATE,
+  8: T.TIMESTAMP,
+  9: T.FLOAT,
+  10: T.DOUBLE,
+  25: T.IPV4,
+};
+
+/** QuestDB reads the path once: a column is refused at the path (JsonExtract*FunctionFactory). */
+function checkPath(p: BoundArg): void {
+  if (p.perRow) throw new SqlError("constant or bind variable expected", p.pos);
+}
+
 function bindJsonExtract(args: BoundArg[]): ScalarBinding | string {
+  if (
+    args.length === 3 && isTextArg(args[0].type) && isTextArg(args[1].type) &&
+    ["BYTE", "SHORT", "INT", "LONG"].includes(args[2].type.tag)
+  ) {
+    checkPath(args[1]);
+    const to = args[2].constant ? TYPE_IDS[Number(args[2].value)] : undefined;
+    // A string is reported at the call, as QuestDB reports this one.
+    if (!to) return "please use json_extract(json,path)::type semantic";
+    return bindJsonExtractAs(args.slice(0, 2), to);
+  }
   if (args.length !== 2 || !isTextArg(args[0].type) || !isTextArg(args[1].type)) {
     return noMatch("json_extract", args);
   }
   const p = args[1];
+  checkPath(p);
   const fixed = p.constant && typeof p.value === "string" ? parseJsonPath(p.value) : undefined;
   if (p.constant && typeof p.value === "string" && !fixed) throw new SqlError("invalid JSON path", p.pos);
   return {
