@@ -4,10 +4,12 @@
  * views, which are empty because tables here have no primary, unique or foreign keys.
  * User tables are in schema `public` of catalog `qdb`.
  */
+import { type ColumnType, typeName } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
 import type { Storage, TableMeta } from "../storage/api.ts";
 import { type Col, cols, defineRelation, type Rows } from "./pg_catalog_define.ts";
 import { pgProcRows } from "./pg_catalog_proc.ts";
+import { registerMetaTable } from "./meta_tables.ts";
 import { columnPgType, formatType, pgTypeByOid } from "./pg_catalog_types.ts";
 
 export const CATALOG_NAME = "qdb";
@@ -90,6 +92,41 @@ function columnRows(storage: Storage): Value[][] {
   );
 }
 
+/**
+ * QuestDB's own `information_schema.tables()` and `information_schema.columns()`: called as
+ * functions they answer in QuestDB's shape (BOOLEAN is_insertable_into / is_typed; eight column
+ * columns, 0-based ordinal_position, is_nullable `yes`), while the relations without parentheses
+ * keep the standard's, which PostgreSQL tools read (InformationSchemaTablesFunctionFactoryTest,
+ * InformationSchemaColumnsFunctionFactoryTest).
+ */
+function registerQuestDbForms(): void {
+  const tables = cols(`table_catalog table_schema table_name table_type self_referencing_column_name
+    reference_generation user_defined_type_catalog user_defined_type_schema user_defined_type_name
+    is_insertable_into:BOOLEAN is_typed:BOOLEAN commit_action`);
+  registerMetaTable(
+    "information_schema.tables()",
+    tables,
+    (storage) =>
+      storage.tables().map((
+        m,
+      ) => [CATALOG_NAME, "public", m.name, "BASE TABLE", null, null, null, null, null, true, false, null]),
+  );
+  const columns = cols(
+    "table_catalog table_schema table_name column_name ordinal_position:INT column_default is_nullable data_type",
+  );
+  const columnRowsAs = (dataType: (t: ColumnType) => string) => (storage: Storage) =>
+    storage.tables().flatMap((m) =>
+      m.columns.map((c, i) => [CATALOG_NAME, "public", m.name, c.name, i, null, "yes", dataType(c.type)])
+    );
+  registerMetaTable(
+    "information_schema.columns()",
+    columns,
+    columnRowsAs((t) => formatType(columnPgType(t)[0], -1)),
+  );
+  // The same rows with QuestDB's type names (InformationSchemaQuestDBColumnsFunctionFactoryTest).
+  registerMetaTable("information_schema.questdb_columns", columns, columnRowsAs(typeName));
+}
+
 const ROUTINES = cols(`specific_catalog specific_schema specific_name routine_catalog routine_schema
   routine_name routine_type module_catalog module_schema module_name udt_catalog udt_schema udt_name
   data_type type_udt_catalog type_udt_schema type_udt_name routine_body routine_definition external_name
@@ -142,6 +179,7 @@ export function registerInformationSchema(): void {
       ) => [CATALOG_NAME, "public", m.name, "BASE TABLE", null, null, null, null, null, "YES", "NO", null]),
   );
   info("columns", COLUMNS, columnRows);
+  registerQuestDbForms();
   info(
     "schemata",
     cols(`catalog_name schema_name schema_owner default_character_set_catalog

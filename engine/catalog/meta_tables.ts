@@ -100,7 +100,7 @@ const WAL_TABLES: Col[] = [
   c("name", T.STRING),
   c("suspended", T.BOOLEAN),
   c("writerTxn", T.LONG),
-  c("writerLagTxnCount", T.LONG),
+  c("bufferedTxnSize", T.LONG),
   c("sequencerTxn", T.LONG),
   c("errorTag", T.STRING),
   c("errorMessage", T.STRING),
@@ -114,6 +114,8 @@ const DEFINITIONS: Record<string, Col[]> = {
   "show tables": [c("table_name", T.STRING)],
   "table_columns": TABLE_COLUMNS,
   "table_partitions": PARTITIONS,
+  // table_partitions() of every table, each row led by its table's name (AllTablesPartitionsFunctionFactoryTest).
+  "all_tables_partitions": [c("tableName", T.STRING), ...PARTITIONS],
   "show create table": [c("ddl", T.STRING)],
   "show parameters": [
     c("property_path", T.STRING),
@@ -352,6 +354,13 @@ export function metaRows(
       const t = storage.table(String(args[0]));
       return t ? partitionRows(t) : [];
     }
+    case "all_tables_partitions":
+      return Promise.all(
+        tables.map(async (m) => {
+          const t = storage.table(m.name);
+          return t ? (await partitionRows(t)).map((r) => [m.name, ...r]) : [];
+        }),
+      ).then((rows) => rows.flat());
     case "show parameters":
       return settings();
     default: {

@@ -29,6 +29,7 @@ import {
 import { PG_PROC_COLUMNS, pgProcRows, procOid } from "./pg_catalog_proc.ts";
 import { hasBuiltIndex } from "./symbol_index.ts";
 import { registerZoneRelations } from "./pg_catalog_zones.ts";
+import { registerKeywordFunctions } from "./keywords.ts";
 import {
   columnPgType,
   NAMESPACE_PG_CATALOG,
@@ -421,10 +422,13 @@ function registerEmptyRelations(pg: (name: string, columns: Col[], rows: Rows) =
     cols("classid:INT objid:INT objsubid:INT refclassid:INT refobjid:INT refobjsubid:INT deptype:CHAR"),
     empty,
   );
+  // QuestDB lists itself (PgExtensionFunctionFactoryTest).
   pg(
     "pg_extension",
-    cols("oid:INT extname extowner:INT extnamespace:INT extrelocatable:BOOLEAN extversion"),
-    empty,
+    cols(
+      "oid:INT extname extowner:INT extnamespace:INT extrelocatable:BOOLEAN extversion extconfig extcondition",
+    ),
+    () => [[1, "questdb", 1, 1, false, "[DEVELOPMENT]", null, null]],
   );
   pg("pg_enum", cols("oid:INT enumtypid:INT enumsortorder:FLOAT enumlabel"), empty);
   pg("pg_range", cols("rngtypid:INT rngsubtype:INT rngcollation:INT"), empty);
@@ -489,7 +493,9 @@ function registerEmptyRelations(pg: (name: string, columns: Col[], rows: Rows) =
   // transactionid: DataGrip reads the oldest open transaction from it (none here).
   pg(
     "pg_locks",
-    cols("locktype database:INT relation:INT transactionid:INT pid:INT mode granted:BOOLEAN"),
+    // PostgreSQL's columns in its order, as QuestDB's (PgLocksFunctionFactoryTest).
+    cols(`locktype database:INT relation:INT page:INT tuple:SHORT virtualxid transactionid:INT classid:INT
+      objid:INT objsubid:SHORT virtualtransaction pid:INT mode granted:BOOLEAN fastpath:BOOLEAN waitstart:TIMESTAMP`),
     empty,
   );
   pg("pg_prepared_xacts", cols("transaction:INT gid prepared:TIMESTAMP owner database"), empty);
@@ -499,6 +505,7 @@ function registerEmptyRelations(pg: (name: string, columns: Col[], rows: Rows) =
     empty,
   );
   registerZoneRelations();
+  registerKeywordFunctions();
 }
 
 registerAll();

@@ -67,8 +67,9 @@ export function indexDefinitionByOid(oid: number, column = 0): string | null {
   return column === 1 ? ix.column : "";
 }
 
+// PostgreSQL 15's columns, indnullsnotdistinct included, as QuestDB's (PgIndexFunctionFactoryTest).
 export const PG_INDEX_COLUMNS =
-  `indexrelid:INT indrelid:INT indnatts:SHORT indnkeyatts:SHORT indisunique:BOOLEAN
+  `indexrelid:INT indrelid:INT indnatts:SHORT indnkeyatts:SHORT indisunique:BOOLEAN indnullsnotdistinct:BOOLEAN
   indisprimary:BOOLEAN indisexclusion:BOOLEAN indimmediate:BOOLEAN indisclustered:BOOLEAN
   indisvalid:BOOLEAN indcheckxmin:BOOLEAN indisready:BOOLEAN indislive:BOOLEAN indisreplident:BOOLEAN
   indkey:INT2VECTOR indcollation:OIDVECTOR indclass:OIDVECTOR indoption:INT2VECTOR indexprs indpred`;
@@ -79,6 +80,7 @@ export function pgIndexRows(storage: Storage): Value[][] {
     ix.tableOid,
     1,
     1,
+    false,
     false,
     false,
     false,

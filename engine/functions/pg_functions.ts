@@ -27,7 +27,9 @@ import "./pg_format.ts";
 const SETTINGS: Record<string, string> = {
   search_path: '"$user", public',
   server_version: "12.3 (questdb)",
-  server_version_num: "120003",
+  // QuestDB's Constants.PG_COMPATIBLE_VERSION_NUM (CurrentSettingFunctionFactoryTest); the
+  // wire layer's ParameterStatus and SHOW keep PostgreSQL's 120003 (spec/protocols.md).
+  server_version_num: "123000",
   client_encoding: "UTF8",
   server_encoding: "UTF8",
   datestyle: "ISO, MDY",
@@ -206,11 +208,9 @@ function registerAll(): void {
   constant("pg_total_relation_size", 1, 1, T.LONG, 0n);
   define("current_schemas", (args) => {
     if (args.length !== 1) return "current_schemas expects (include_implicit boolean)";
-    // Arrays print as `{a,b}`; the implicit schema is pg_catalog, the search path is public.
-    return {
-      returns: T.STRING,
-      eval: ([implicit]) => (implicit === true ? "{pg_catalog,public}" : "{public}"),
-    };
+    // Arrays print as `{a,b}`. QuestDB answers `{public}` whatever the argument
+    // (CurrentSchemasFunctionFactoryTest: `current_schemas(true)[1] = 'public'`).
+    return { returns: T.STRING, eval: () => "{public}" };
   });
   define("pg_get_function_result", (args) => {
     if (args.length !== 1) return "pg_get_function_result expects (function oid)";

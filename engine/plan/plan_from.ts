@@ -175,9 +175,8 @@ function constArgs(call: A.FunctionCall, pc: PlanContext): Value[] {
 function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc: PlanContext): Planned {
   const name = call.name.toLowerCase();
   if (name === "long_sequence") {
-    if (call.args.length !== 1 && call.args.length !== 3) {
-      throw new SqlError("long_sequence expects 1 or 3 arguments", call.pos);
-    }
+    // QuestDB's LongSequenceFunctionFactory reports its errors at the function.
+    if (call.args.length !== 1 && call.args.length !== 3) throw new SqlError("invalid arguments", call.pos);
     const ctx = bindContext(new Scope([]), pc, "long_sequence");
     const args = call.args.map((a) => bindExpr(a, ctx));
     // QuestDB takes integer counts (and seeds) only; a DOUBLE would count fractional rows.
@@ -185,7 +184,12 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
       // A subquery is no constant count (TableFunctionSourceTest#testSubquerySourceArgumentsReportConstantExpected).
       if (a.kind === "subquery") throw new SqlError("constant expected", call.args[i].pos);
       if (!isIntegral(a.type) && a.type.tag !== "NULL" && a.kind !== "param") {
-        throw new SqlError(`argument type ${typeName(a.type)} is not supported`, call.args[i].pos);
+        // A lone count that is a number is 'not supported'; seeds that are no integers do not
+        // match the seeded form at all (LongSequenceTest#testBadArgumentTypeFailsGracefully).
+        throw new SqlError(
+          args.length === 1 ? `argument type ${typeName(a.type)} is not supported` : "invalid arguments",
+          call.pos,
+        );
       }
     });
     const node: PlanNode = {
@@ -234,7 +238,10 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
     return { node, scope: aliasedColumn(scopeOf(node, alias ? [alias] : [setName]), alias) };
   }
   if (name === "read_parquet" || name === "parquet_scan") return planReadParquet(call, alias, pc);
-  const columns = pc.meta.columnsOf(name);
+  // A catalogue function may answer its call in a shape of its own, registered as `name()`
+  // (information_schema.columns(): QuestDB's, the relation: PostgreSQL's).
+  const generator = pc.meta.columnsOf(`${name}()`) ? `${name}()` : name;
+  const columns = pc.meta.columnsOf(generator);
   if (!columns) return planScalarSource(call, alias, pc);
   const args = constArgs(call, pc);
   if ((name === "table_columns" || name === "table_partitions") && args.length > 0) {
@@ -243,7 +250,7 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
       throw new SqlError(`table does not exist [table=${t}]`, call.args[0].pos);
     }
   }
-  const node: PlanNode = { ...shape(columns), kind: "generator", name, args };
+  const node: PlanNode = { ...shape(columns), kind: "generator", name: generator, args };
   return { node, scope: scopeOf(node, alias ? [alias] : [name]) };
 }
 
