@@ -214,6 +214,9 @@ function isIntOrDigit(t: ColumnType): boolean {
 function bindAdditive(op: "+" | "-", args: BoundArg[]): ScalarBinding | string {
   const [a, b] = [args[0].type, args[1].type];
   if (isTime(a) && isIntOrNull(b)) return timeShift(op, a, true);
+  // A CHAR operand is read as a LONG, its digit ('1' is 1, a letter 'inconvertible value'):
+  // SubTimestampFunctionFactoryTest (`ts - '1'`, `now() - '1'` in a WHERE).
+  if (isTime(a) && b.tag === "CHAR") return { ...timeShift(op, a, true), argTypes: [a, T.LONG] };
   // integer + TIMESTAMP is a LONG of ticks: QuestDB has only +(NL) for time shifts, so the
   // operands meet in +(LL) (TimestampAtTimeZoneTest#testPlusBindsLooserThanAtTimeZone).
   if (op === "+" && isIntOrNull(a) && isTime(b)) return { ...timeShift(op, b, false), returns: T.LONG };

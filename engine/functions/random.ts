@@ -173,7 +173,11 @@ function bindBin(args: BoundArg[]): ScalarBinding | string {
   if (typeof ints === "string") return ints;
   if (ints.length !== 0 && ints.length !== 3) return noMatch("rnd_bin", args);
   const [lo, hi, rate] = ints.length === 0 ? [32, 32, 0] : ints.map(Number);
-  if (lo < 0 || lo > hi) return `invalid range [min=${lo}, max=${hi}]`;
+  // QuestDB's RndBinCCCFunctionFactory checks in this order, each at its argument
+  // (RndBinCCCFunctionFactoryTest#testNegativeNullRate, #testInvalidRange, #testBadMinimum).
+  if (rate < 0) throw new SqlError("invalid null rate", args[2].pos);
+  if (lo > hi) return `invalid range [min=${lo}, max=${hi}]`;
+  if (ints.length === 3 && lo < 1) throw new SqlError("minimum has to be grater than 0", args[0].pos);
   // QuestDB's RndBinCCCFunctionFactory: NULL when `nextPositiveInt() % (nullRate + 1) == 1`, the
   // length `lo + nextPositiveLong() % range` (no draw when lo == hi), each byte `(byte) nextLong()`.
   const rated = ints.length === 3;

@@ -10,6 +10,7 @@ import { assert } from "../base/assert.ts";
 import { AGGREGATE_FUNCTIONS } from "./aggregates.ts";
 import { ARRAY_FUNCTIONS } from "./arrays.ts";
 import { ARRAY_BUILD_FUNCTIONS } from "./array_build.ts";
+import { CIDR_FUNCTIONS } from "./cidr.ts";
 import { CONDITIONAL_FUNCTIONS } from "./conditional.ts";
 import { DATETIME_FUNCTIONS } from "./datetime.ts";
 import { ENCODING_FUNCTIONS } from "./encoding.ts";
@@ -88,6 +89,7 @@ function registerBuiltins(): void {
     GEOHASH_MAKE_FUNCTIONS,
     SPATIAL_FUNCTIONS,
     VISUALIZATION_FUNCTIONS,
+    CIDR_FUNCTIONS,
   ];
   for (const family of families) {
     for (const fn of family) {

@@ -9,6 +9,11 @@
  *
  * A NULL argument gives NULL. Coordinates out of range and a negative radius are errors, as the
  * page says; their text is ours (QuestDB's messages are not documented).
+ *
+ * The `geo_within_*` filters follow QuestDB's tests instead (GeoWithinBoxFunctionFactoryTest,
+ * GeoWithinRadiusFunctionFactoryTest, GeoWithinRadiusLatLonFunctionFactoryTest): a NULL (NaN)
+ * argument or a negative radius is false, never NULL; the lat/lon form refuses a latitude
+ * outside [-90, 90] or a longitude outside [-180, 180] at that argument.
  */
 import { SqlError } from "../base/errors.ts";
 import { T } from "../base/types.ts";
@@ -74,8 +79,37 @@ export const SPATIAL_FUNCTIONS: ScalarFunction[] = [
     T.DOUBLE,
     ([lat1, lon1, lat2, lon2]) => geoDistanceMeters(lat1, lon1, lat2, lon2),
   ),
-  spatial("geo_within_radius_latlon", 5, T.BOOLEAN, ([lat, lon, clat, clon, r]) => {
-    checkRadius(r);
-    return geoDistanceMeters(lat, lon, clat, clon) <= r;
+  geoWithin(
+    "geo_within_box",
+    6,
+    ([x, y, minX, minY, maxX, maxY]) => x >= minX && x <= maxX && y >= minY && y <= maxY,
+  ),
+  geoWithin("geo_within_radius", 5, ([x, y, cx, cy, r]) => {
+    const dx = x - cx, dy = y - cy;
+    return r >= 0 && dx * dx + dy * dy <= r * r;
+  }),
+  geoWithin("geo_within_radius_latlon", 5, ([lat, lon, clat, clon, r], pos) => {
+    for (const [i, v] of [lat, lon, clat, clon].entries()) {
+      const [limit, what] = i % 2 === 0 ? [90, "latitude"] : [180, "longitude"];
+      if (v < -limit || v > limit) {
+        throw new SqlError(`${what} must be between -${limit} and ${limit}`, pos[i]);
+      }
+    }
+    return r >= 0 && geoDistanceMeters(lat, lon, clat, clon) <= r;
   }),
 ];
+
+/** A BOOLEAN filter of `arity` numeric arguments, false when one is NULL; `pos` are their offsets. */
+function geoWithin(name: string, arity: number, f: (xs: number[], pos: number[]) => boolean): ScalarFunction {
+  return scalar(name, (args: BoundArg[]): ScalarBinding | string => {
+    if (args.length !== arity || !args.every((a) => isNumArg(a.type))) return noMatch(name, args);
+    const pos = args.map((a) => a.pos);
+    return {
+      returns: T.BOOLEAN,
+      eval: (vals) => {
+        const xs = doublesOf(vals);
+        return xs !== null && f(xs, pos);
+      },
+    };
+  });
+}

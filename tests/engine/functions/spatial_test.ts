@@ -29,3 +29,16 @@ Deno.test("geo_distance_meters and geo_within_radius_latlon", () => {
   assert.throws(() => run("geo_distance_meters", 91, 0, 0, 0), SqlError);
   assert.equal(run("geo_distance_meters", null, 0, 0, 0), null);
 });
+
+Deno.test("geo_within_* (QuestDB's tests): NULL or a negative radius is false, a bad latitude an error", () => {
+  assert.equal(run("geo_within_box", 0, 10, 0, 0, 10, 10), true);
+  assert.equal(run("geo_within_box", null, 5, 0, 0, 10, 10), false);
+  assert.equal(run("geo_within_radius", 3, 4, 0, 0, 5), true);
+  assert.equal(run("geo_within_radius", 0, 0, 0, 0, -5), false);
+  assert.equal(run("geo_within_radius_latlon", 40, -73, 40, -73, -100), false);
+  assert.equal(run("geo_within_radius_latlon", 40, null, 40, -73, 1000), false);
+  assert.throws(
+    () => run("geo_within_radius_latlon", 40, -73, 91, -73, 1000),
+    /latitude must be between -90 and 90/,
+  );
+});
