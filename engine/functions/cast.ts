@@ -496,7 +496,8 @@ export function convertForAssign(
     if (parsed === undefined) throw inconvertibleValue(v, from, to, pos);
     return parsed;
   }
-  if (to.tag === "CHAR" && typeof v === "string" && v.length !== 1) {
+  // Empty text is the NULL char, longer text fails (SqlUtil.implicitCastStrAsChar).
+  if (to.tag === "CHAR" && typeof v === "string" && v.length > 1) {
     throw inconvertibleValue(v, from, to, pos);
   }
   return castValue(v, from, to, { constant: true, pos });

@@ -14,6 +14,7 @@ import {
   parseTtl,
   partitionFormat,
   readColumnOptions,
+  readIndexType,
 } from "./parse_create_table.ts";
 import { parseExpr } from "./parse_expr.ts";
 import type { NamePos, ParseState } from "./parse_state.ts";
@@ -230,6 +231,8 @@ function parseAlterColumn(p: ParseState, start: Token): AlterAction {
   }
   if (p.acceptWords("add", "index")) {
     const action: AlterAction = { kind: "addIndex", pos, column };
+    // ADD INDEX TYPE POSTING [INCLUDE (...)]: QuestDB's symbol.md / posting-index.md.
+    readIndexType(p);
     // QuestDB AlterTableAlterColumnTest#testAlterExpectCapacity*.
     if (p.atEnd()) return action;
     if (!p.acceptWord("capacity")) throw p.expected("'capacity'");

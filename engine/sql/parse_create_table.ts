@@ -165,12 +165,7 @@ function columnParquet(p: ParseState): ColumnDef["parquet"] {
 
 function readColumnIndex(p: ParseState, def: ColumnDef): void {
   def.indexed = true;
-  // INDEX TYPE POSTING [DELTA|EF] [INCLUDE(...)] is read as a plain index (§5.1, P2).
-  if (p.acceptWord("type")) {
-    p.anyName("index type");
-    if (p.isWord("delta") || p.isWord("ef")) p.next();
-    if (p.isWord("include") && p.isOp("(", 1)) skipParenthesised(p);
-  }
+  readIndexType(p);
   if (p.acceptWord("capacity")) {
     // `index capacity a0`: QuestDB AlterTableAddColumnTest#testAddSymbolInvalidIndexCapacity.
     const t = p.peek();
@@ -178,6 +173,18 @@ function readColumnIndex(p: ParseState, def: ColumnDef): void {
       throw syntaxError("numeric capacity expected", t.pos);
     }
     def.indexCapacity = indexCapacity(p);
+  }
+}
+
+/**
+ * An index's optional `TYPE POSTING [DELTA|EF] [INCLUDE(...)]` (also after ALTER COLUMN ... ADD
+ * INDEX, QuestDB's posting-index page), read as a plain index (§5.1, P2).
+ */
+export function readIndexType(p: ParseState): void {
+  if (p.acceptWord("type")) {
+    p.anyName("index type");
+    if (p.isWord("delta") || p.isWord("ef")) p.next();
+    if (p.isWord("include") && p.isOp("(", 1)) skipParenthesised(p);
   }
 }
 

@@ -234,6 +234,7 @@ Deno.test("convertForAssign raises the §20 messages", () => {
     () => convertForAssign("ab", T.STRING, T.CHAR, 3),
     /inconvertible value: `ab` \[STRING -> CHAR\]/,
   );
+  assert.equal(convertForAssign("", T.STRING, T.CHAR, 0), null);
   assert.equal(convertForAssign("True", T.STRING, T.BOOLEAN, 0), true);
   assert.equal(convertForAssign("2021-01-03", T.VARCHAR, T.TIMESTAMP, 0), 1609632000000000n);
   assert.equal(convertForAssign(null, T.NULL, T.SHORT, 0), 0);

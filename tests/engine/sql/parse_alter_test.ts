@@ -84,6 +84,15 @@ Deno.test("alter table column type, index and cache", () => {
     column: { name: "s" },
     capacity: 256,
   });
+  // ADD INDEX TYPE POSTING [INCLUDE (...)] (QuestDB's symbol.md) reads as a plain index.
+  assert.deepEqual(bare("ALTER COLUMN s ADD INDEX TYPE POSTING"), {
+    kind: "addIndex",
+    column: { name: "s" },
+  });
+  assert.deepEqual(bare("ALTER COLUMN s ADD INDEX TYPE POSTING INCLUDE (a, b)"), {
+    kind: "addIndex",
+    column: { name: "s" },
+  });
   assert.deepEqual(bare("ALTER COLUMN s DROP INDEX"), { kind: "dropIndex", column: { name: "s" } });
   assert.deepEqual(bare("ALTER COLUMN s CACHE"), { kind: "symbolCache", column: { name: "s" }, cache: true });
   assert.deepEqual(bare("ALTER COLUMN s NOCACHE"), {
