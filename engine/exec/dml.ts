@@ -261,7 +261,9 @@ export async function insertSelect(
         `inconvertible types: ${typeName(c.type)} -> ${typeName(to)} [from=${c.name}, to=${
           t.meta.columns[targets[j]].name
         }]`,
-        selectItemPos(s.query!, j),
+        // At the target in a column list, else at the SELECT item (SqlCompilerImplTest
+        // #testInsertAsSelectInconvertibleList1 against #testInsertAsSelectInconvertible1).
+        s.columns?.[j]?.pos ?? selectItemPos(s.query!, j),
       );
     }
   });

@@ -9,8 +9,7 @@ const COLUMN_FORBIDDEN = /[?,'"\\/:)(+*%~.\-\u0000-\u000f\u007f\ufeff]/;
 
 export function checkTableName(name: string, pos: number): void {
   const bad = name.length === 0 || name.length > NAME_LENGTH_MAX || name.trim() !== name ||
-    TABLE_FORBIDDEN.test(name) || name.startsWith(".") || name.endsWith(".") ||
-    (name.match(/\./g)?.length ?? 0) > 1 || name.includes("..");
+    TABLE_FORBIDDEN.test(name) || name.startsWith(".") || name.endsWith(".") || name.includes("..");
   if (bad) throw new SqlError(`invalid table name [name=${name}]`, pos);
 }
 

@@ -124,11 +124,15 @@ function bucketerOfMicros(spec: SampleBySpec, firstTs: bigint): Bucketer {
     return { floor: (t) => (t < firstTs ? firstTs : g.floor(t)), next: g.next };
   }
   const off = spec.offsetMicros;
-  const g = gridOf(spec, spec.from);
+  // Without FROM, weeks start on Mondays; an offset makes the grid the epoch's (a Thursday) plus
+  // the offset, as QuestDB's floor with a non-zero origin (SampleByFillNullValueTest#
+  // testFillNullDstBerlinFallBackWeekStrideWithOffset).
+  const origin = spec.from ?? (spec.unit === "w" && off !== 0n ? 0n : undefined);
+  const g = gridOf(spec, origin);
   const rules = spec.timeZone ? resolveTimeZone(spec.timeZone) : undefined;
   let b: Bucketer;
   if (!rules || (rules.fixedOffsetSeconds === 0)) {
-    const grid = fixedGrid(spec, spec.from, off);
+    const grid = fixedGrid(spec, origin, off);
     b = {
       floor: (t) => g.floor(t - off) + off,
       next: (s) => g.next(s - off) + off,
@@ -137,7 +141,7 @@ function bucketerOfMicros(spec: SampleBySpec, firstTs: bigint): Bucketer {
   } else if (fixedStrideMicros(spec) !== undefined && fixedStrideMicros(spec)! < DAY) {
     // Sub-day strides use the zone's standard offset so buckets stay evenly spaced in UTC.
     const shift = standardOffset(rules, firstTs) - off;
-    const grid = fixedGrid(spec, spec.from, -shift);
+    const grid = fixedGrid(spec, origin, -shift);
     b = {
       floor: (t) => g.floor(t + shift) - shift,
       next: (s) => g.next(s + shift) - shift,

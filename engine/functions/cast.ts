@@ -344,6 +344,9 @@ export function parseText(s: string, to: ColumnType): Value | undefined {
  * #testCastStrToDateLit: '45' into a DATE is 45 ms). Comparisons keep '2021' a year.
  */
 export function parseStoredText(s: string, to: ColumnType): Value | undefined {
+  // Stored into a LONG256 column the `0x` is optional (QuestDB's SqlUtil.implicitCastStrAsLong256;
+  // SqlCompilerImplTest#testInsertLong256 inserts '6bbf…3c'), unlike CAST (parseLong256Text).
+  if (to.tag === "LONG256" && /^([0-9a-fA-F]{2}){1,32}$/.test(s)) return BigInt("0x" + s);
   if (TIME_UNITS[to.tag]) {
     const n = parseIntegerText(s);
     if (n !== undefined && n <= LONG_MAX && n > LONG_NULL) return n;
@@ -452,8 +455,10 @@ export function assignable(from: ColumnType, to: ColumnType, constantValue?: Val
     case "LONG256":
       return textSource;
     case "GEOHASH":
-      // A CHAR is a one-character geohash (InsertCastTest#testCastCharToGeoByteLit).
-      return textSource || from.tag === "CHAR" || (from.tag === "GEOHASH" && from.geoBits >= to.geoBits);
+      // A CHAR is a one-character geohash (InsertCastTest#testCastCharToGeoByteLit): its 5 bits
+      // narrow but do not widen (SqlCompilerImplTest#testCreateAsSelectCharToGeoWiderByte: CHAR -> GEOHASH(6b)).
+      return textSource || (from.tag === "CHAR" && to.geoBits <= 5) ||
+        (from.tag === "GEOHASH" && from.geoBits >= to.geoBits);
     default:
       return false;
   }

@@ -884,6 +884,9 @@ function bindCall(e: A.FunctionCall, ctx: BindContext): BoundExpr {
   }
   if (isAggregateCall(e)) {
     if (!ctx.aggregates) {
+      // QuestDB resolves the column arguments first (SqlCompilerImplTest
+      // #testFailOnEmptyColumnName: `WHERE SUM("", "")` fails at the empty name).
+      for (const a of e.args) if (a.kind === "column") bindExpr(a, ctx);
       throw new SqlError(`aggregate functions are not allowed in ${ctx.clause ?? "this context"}`, e.pos);
     }
     return ctx.aggregates.bindAggregate(e);

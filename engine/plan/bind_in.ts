@@ -92,7 +92,8 @@ export function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
     const only = items[0];
     const text = only.type.tag === "STRING" || only.type.tag === "VARCHAR" || only.type.tag === "SYMBOL";
     if (isConst(only) && text) {
-      if (only.value === null) return constant(T.BOOLEAN, false);
+      // NULL text is the NULL timestamp (SqlCompilerImplTest#testSelectTimestampInNullString).
+      if (only.value === null) return { kind: "isNull", type: T.BOOLEAN, arg, not: e.not };
       // Text from now() that is no interval matches nothing (TimestampQueryTest
       // #testTimestampStringComparisonInString: `nts in (now() || 'invalid')`).
       if (isRuntimeConst(only)) {

@@ -50,7 +50,14 @@ export function setTimeJoinPlanner(p: TimeJoinPlanner): void {
 
 export function planFrom(from: A.FromClause | undefined, pc: PlanContext): Planned {
   if (!from) {
-    return { node: { ...shape([]), kind: "values", rows: [[]] }, scope: new Scope([]) };
+    // QuestDB reads a SELECT without FROM from long_sequence(1): its column x (1) can be named
+    // (JoinPrefixedTablesTest#testSimple inserts `select x, rnd_int(), ...`).
+    const x = { name: "x", type: T.LONG };
+    const one: BoundExpr = { kind: "const", type: T.LONG, value: 1n };
+    return {
+      node: { ...shape([x]), kind: "values", rows: [[one]] },
+      scope: new Scope([{ ...x, qualifiers: [] }]),
+    };
   }
   // A WINDOW JOIN is rewritten by planSelect (window_join.ts); anywhere else it is refused.
   if (from.windowJoins?.length) {

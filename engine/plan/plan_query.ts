@@ -132,6 +132,15 @@ function setOpType(a: ColumnType, b: ColumnType): ColumnType {
   return commonType(a, b);
 }
 
+/**
+ * Where QuestDB reports a refused cast of a set operation's left side: at the last branch it
+ * chains, as `(a UNION b) UNION c` is the chain a, b, c whose b meets c
+ * (SqlCompilerImplTest#testSelectInListWithBadCastClosesFactories: at the second SELECT).
+ */
+function lastBranchPos(body: A.SetOperation["left"]): number {
+  return body.kind === "setop" ? lastBranchPos(body.right) : body.pos;
+}
+
 function planSetOp(op: A.SetOperation, pc: PlanContext): PlanNode {
   const left = planBody(op.left, pc);
   const right = planBody(op.right, pc);
@@ -140,7 +149,7 @@ function planSetOp(op: A.SetOperation, pc: PlanContext): PlanNode {
     throw new SqlError("queries have different number of columns", op.right.pos);
   }
   const types = left.columns.map((_, i) => {
-    checkSetOpCast(branchType(left, i), branchType(right, i), [op.left.pos, op.right.pos]);
+    checkSetOpCast(branchType(left, i), branchType(right, i), [lastBranchPos(op.left), op.right.pos]);
     const t = setOpType(branchType(left, i), branchType(right, i));
     return t.tag === "NULL" ? T.STRING : t;
   });

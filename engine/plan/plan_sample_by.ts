@@ -300,11 +300,19 @@ function timestampConstant(e: A.Expr, pc: PlanContext): bigint | undefined {
 }
 
 /**
- * With ALIGN TO CALENDAR TIME ZONE, TO is a local time: the range ends at its UTC instant, as
- * FROM starts at its own (sample_by_buckets.ts). QuestDB's SampleByFillTest
+ * With ALIGN TO CALENDAR TIME ZONE and a sub-day stride, TO is a local time: the range ends at its
+ * UTC instant, as FROM starts at its own (sample_by_buckets.ts). QuestDB's SampleByFillTest
  * #testFillSubDayTimezoneFromDense: TO '2024-06-01T03:00' in Europe/London ends before 02:00Z.
+ * QuestDB converts TO only for sub-day units (its rewriteSampleBy's isSubDay guard): a day or
+ * longer stride ends at TO as UTC (SampleByFillNullValueTest#testFillNullFixedOffsetDayStrideEmptyBaseFrom:
+ * 1d FROM '2024-01-01' TO '2024-01-04' in '+02:00' keeps the bucket starting 2024-01-03T22:00Z).
  */
-function localBoundToUtc(t: bigint | undefined, timeZone: string | undefined): bigint | undefined {
+function localBoundToUtc(
+  t: bigint | undefined,
+  timeZone: string | undefined,
+  unit: string,
+): bigint | undefined {
+  if (!"hmsTUn".includes(unit)) return t;
   const rules = t !== undefined && timeZone ? resolveTimeZone(timeZone) : undefined;
   return rules && rules.fixedOffsetSeconds !== 0 ? localToUtcTicks(rules, t!, "us") : t;
 }
@@ -344,7 +352,7 @@ function sampleSpec(
   // FILL(LINEAR) anchors its buckets at FROM and ignores WITH OFFSET there
   // (SampleByTest#testSampleByFromToFillLinearWithOffset).
   if (from !== undefined && sb.fill.some((f) => f.kind === "linear")) offsetMicros = 0n;
-  const to = localBoundToUtc(sb.to ? timestampConstant(sb.to, pc) : undefined, timeZone);
+  const to = localBoundToUtc(sb.to ? timestampConstant(sb.to, pc) : undefined, timeZone, sb.unit);
   if (sb.align.kind === "firstObservation" && (sb.from || sb.to)) {
     throw new SqlError(
       "FROM-TO intervals are not supported with ALIGN TO FIRST OBSERVATION",

@@ -2,6 +2,7 @@
 import { SqlError } from "../base/errors.ts";
 import { T } from "../base/types.ts";
 import type * as A from "../sql/ast.ts";
+import { SHOW_EXPECTED } from "../sql/parse_show.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { type PlanNode, shape } from "./plan_node.ts";
 
@@ -49,6 +50,6 @@ export function planShow(s: A.ShowStmt, pc: PlanContext): PlanNode {
     case "parameters":
       return generator("show parameters");
     default:
-      throw new SqlError(`SHOW ${s.text ?? s.what} is not supported`, s.pos);
+      throw new SqlError(SHOW_EXPECTED, s.errorPos ?? s.pos);
   }
 }

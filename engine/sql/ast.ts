@@ -786,6 +786,8 @@ export interface ShowStmt {
   target?: { name: string; pos: number };
   /** For `other`: the words after SHOW as written (`SHOW transaction_read_only`). */
   text?: string;
+  /** For `other`: where QuestDB reports an unknown SHOW, just past its first word. */
+  errorPos?: number;
 }
 
 export interface ExplainStmt {

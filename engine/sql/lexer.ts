@@ -218,18 +218,20 @@ function readNumber(sql: string, start: number): number {
   return i;
 }
 
-/** Reads `#chars`, `#chars/bits` or `##bits`; validation happens when the literal is built. */
+/**
+ * Reads `#chars` or `##bits` up to the next space or separator, as QuestDB's lexer does (`#sp@in`
+ * is one token, an invalid constant); validation happens when the literal is built, and a
+ * `/bits` suffix is parsed as its own tokens (parse_primary.ts).
+ */
 function readGeohash(sql: string, start: number): number {
   const n = sql.length;
   let i = start + 1;
   if (sql[i] === "#") i++;
-  while (i < n && (isAsciiLetter(sql[i]) || isDigit(sql[i]))) i++;
-  if (sql[i] === "/" && isDigit(sql[i + 1] ?? "")) {
-    i++;
-    while (i < n && isDigit(sql[i])) i++;
-  }
+  while (i < n && !GEOHASH_END.test(sql[i])) i++;
   return i;
 }
+
+const GEOHASH_END = /[\s()[\]{},;'"+\-*/%<>=!~|&^:]/;
 
 /**
  * Whether `c`, right before a `:`, ends an operand: then `i:j` is an array slice (QuestDB's

@@ -81,30 +81,41 @@ export function stringLiteral(t: Token): Literal {
   };
 }
 
-/** `#u33d8` (5 bits per char), `#u33d/18` (chars cut to 18 bits), `##0101` (bits). */
-export function geohashLiteral(t: Token): Literal {
-  const text = t.text;
+/**
+ * `#u33d8` (5 bits per char), `#u33d/18` (chars cut to 18 bits, `bitsText` the digits after
+ * the `/`), `##0101` (bits). QuestDB's errors, at the literal (SqlCompilerImplTest
+ * #testCreateAsSelectGeoHashCharsLiteralWithWrongBits): a bit count of 0 or over 60 is an
+ * `invalid bits size`; more than two digits of it, a bad character, more than 12 characters or
+ * fewer bits than asked are an `invalid constant`.
+ */
+export function geohashLiteral(t: Token, bitsText?: string): Literal {
+  const text = bitsText === undefined ? t.text : `${t.text}/${bitsText}`;
+  const invalid = () => syntaxError(`invalid constant: ${text}`, t.pos);
   let bits: number;
   let value = 0n;
   if (text.startsWith("##")) {
     const digits = text.slice(2);
-    if (!/^[01]+$/.test(digits) || digits.length > GEOHASH_BITS_MAX) {
-      throw syntaxError("invalid geohash", t.pos);
-    }
+    if (!/^[01]+$/.test(digits) || digits.length > GEOHASH_BITS_MAX) throw invalid();
     bits = digits.length;
     value = BigInt("0b" + digits);
   } else {
-    const m = /^#([0-9a-zA-Z]+)(?:\/(\d+))?$/.exec(text);
-    if (!m) throw syntaxError("invalid geohash", t.pos);
-    const chars = m[1].toLowerCase();
+    const chars = t.text.slice(1).toLowerCase();
+    if (bitsText !== undefined) {
+      bits = Number(bitsText);
+      if (bits < 1 || bits > GEOHASH_BITS_MAX) {
+        throw syntaxError(`invalid bits size for GEOHASH constant: ${text}`, t.pos);
+      }
+      if (bitsText.length > 2) throw invalid();
+    }
+    if (chars.length === 0) throw invalid();
     for (const c of chars) {
       const v = GEOHASH_ALPHABET.indexOf(c);
-      if (v < 0) throw syntaxError("invalid geohash", t.pos);
+      if (v < 0) throw invalid();
       value = (value << 5n) | BigInt(v);
     }
     const charBits = chars.length * 5;
-    bits = m[2] === undefined ? charBits : Number(m[2]);
-    if (bits < 1 || bits > charBits || bits > GEOHASH_BITS_MAX) throw syntaxError("invalid geohash", t.pos);
+    bits = bitsText === undefined ? charBits : Number(bitsText);
+    if (bits > charBits || charBits > GEOHASH_BITS_MAX) throw invalid();
     value >>= BigInt(charBits - bits);
   }
   return { kind: "literal", pos: t.pos, type: "geohash", value: { bits, value }, text };

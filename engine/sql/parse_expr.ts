@@ -47,6 +47,11 @@ export function parseExprList(p: ParseState): Expr[] {
 export function parseOrderItems(p: ParseState): OrderItem[] {
   const items: OrderItem[] = [];
   do {
+    // An empty name or text orders by nothing (SqlCompilerImplTest#testOrderByEmptyIdentifier).
+    const t = p.peek();
+    if ((t.kind === "string" && t.text === "''") || (t.kind === "quoted" && t.text === '""')) {
+      throw syntaxError("non-empty literal or expression expected", t.pos);
+    }
     const item: OrderItem = { expr: parseExpr(p), desc: false };
     if (p.acceptWord("desc")) item.desc = true;
     else p.acceptWord("asc");
@@ -281,6 +286,10 @@ function parseRangeOperator(p: ParseState, left: Expr, keyword: string, not: boo
     const hi = parseExpr(p, PREC.in + 1);
     return { kind: "between", pos: kw.pos, expr: left, lo, hi, not };
   }
+  // An IN with nothing to test against is an operator short of its argument, reported at IN
+  // (SqlCompilerImplTest#testFailOnEmptyInClause: `x IN ()`, `x IN )`).
+  const empty = p.isOp(")") || p.atEnd() || (p.isOp("(") && p.isOp(")", 1));
+  if (keyword === "in" && empty) throw syntaxError("too few arguments for 'in' [found=1,expected=2]", kw.pos);
   const list = parseInList(p);
   if (keyword === "in") return { kind: "in", pos: kw.pos, expr: left, list, not } satisfies InExpr;
   if (!Array.isArray(list)) throw p.unexpected(kw);

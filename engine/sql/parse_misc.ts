@@ -155,6 +155,7 @@ export function parseNoop(p: ParseState): NoopStmt {
       if (p.acceptWords("time", "zone")) return noop(word, "timezone");
       return noop(word, nameWord(p).toLowerCase());
     case "deallocate":
+      if (p.atEnd()) throw syntaxError("statement name expected", p.peek().pos);
       if (p.isWord("prepare") && !p.atEnd() && p.peek(1).kind !== "eof" && !p.isOp(";", 1)) p.next();
       return noop("deallocate", nameWord(p));
     default:
@@ -167,6 +168,37 @@ function nameWord(p: ParseState): string {
   if (t.kind !== "word" && t.kind !== "quoted") throw p.expected("name");
   p.next();
   return t.value;
+}
+
+/**
+ * QuestDB's `REINDEX TABLE t [COLUMN c] [PARTITION 'p'] LOCK EXCLUSIVE`: checked as QuestDB's
+ * parser checks it (SqlCompilerImplTest#testReindexSyntaxError, errors just past the last word
+ * read), then nothing to do, as no index is built here (docs/storage.md).
+ */
+export function parseReindex(p: ParseState): NoopStmt {
+  const kw = p.next();
+  const past = () => {
+    const t = p.peek();
+    return t.kind === "eof" || p.isOp(";") ? t.pos : t.pos + t.text.length;
+  };
+  if (!p.acceptWord("table")) throw syntaxError("TABLE expected", p.peek().pos);
+  const name = p.peek();
+  if (name.kind !== "word" && name.kind !== "quoted") throw syntaxError("table name expected", name.pos);
+  p.next();
+  if (p.acceptWord("column")) {
+    const col = p.peek();
+    if (col.kind !== "word" && col.kind !== "quoted") throw syntaxError("column name expected", past());
+    p.next();
+  }
+  if (p.acceptWord("partition")) {
+    if (p.peek().kind !== "string") throw syntaxError("partition name expected", past());
+    p.next();
+  }
+  if (!p.acceptWord("lock") || !p.acceptWord("exclusive")) {
+    throw syntaxError("LOCK EXCLUSIVE expected", past());
+  }
+  if (!p.atEnd()) throw syntaxError("EOF expected", past());
+  return { kind: "noop", pos: kw.pos, what: "other" };
 }
 
 /** `COPY t [(cols)] FROM STDIN | 'file' [WITH] [options]`, `COPY (query) | t TO STDOUT [...]`. */

@@ -30,9 +30,19 @@ export function parsePrimary(p: ParseState): Expr {
     case "string":
       p.next();
       return stringLiteral(t);
-    case "geohash":
+    case "geohash": {
       p.next();
-      return geohashLiteral(t);
+      // `#chars / bits`, spaces allowed: the bit count must be digits (QuestDB's ExpressionParser).
+      if (t.text.startsWith("##") || !p.isOp("/")) return geohashLiteral(t);
+      const slash = p.next();
+      const bits = p.peek();
+      if (bits.kind !== "number" || !/^\d+$/.test(bits.text)) {
+        const at = bits.kind === "eof" ? slash.pos : bits.pos;
+        throw syntaxError("missing bits size for GEOHASH constant", at);
+      }
+      p.next();
+      return geohashLiteral(t, bits.text);
+    }
     case "param":
       p.next();
       return param(p, t);

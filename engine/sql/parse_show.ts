@@ -5,6 +5,7 @@
  */
 import type { ShowStmt, ShowWhat } from "./ast.ts";
 import type { ParseState } from "./parse_state.ts";
+import { syntaxError } from "../base/errors.ts";
 
 /** Single-word settings, by their lower-case name. */
 const SETTINGS: Record<string, ShowWhat> = {
@@ -19,6 +20,12 @@ const SETTINGS: Record<string, ShowWhat> = {
   datestyle: "dateStyle",
   users: "users",
 };
+
+/** QuestDB's error for a SHOW of nothing it knows (SqlParser). */
+export const SHOW_EXPECTED = "expected 'TABLES', 'COLUMNS FROM <tab>', 'PARTITIONS FROM <tab>', " +
+  "'TRANSACTION ISOLATION LEVEL', 'transaction_isolation', 'max_identifier_length', " +
+  "'standard_conforming_strings', 'parameters', 'server_version', 'server_version_num', " +
+  "'search_path', 'datestyle', or 'time zone'";
 
 /** The cursor on SHOW. */
 export function parseShow(p: ParseState): ShowStmt {
@@ -43,14 +50,17 @@ export function parseShow(p: ParseState): ShowStmt {
   if (p.acceptWord("user")) return show("user", optionalTarget());
   if (p.acceptWord("group")) return show("group", p.tableName("name"));
   const first = p.peek();
-  if (atShowEnd(p)) throw p.expected("what to show");
+  if (atShowEnd(p)) throw syntaxError(SHOW_EXPECTED, first.pos);
+  // QuestDB's parser takes COLUMNS and PARTITIONS as a SHOW of a table: FROM must follow.
+  if (word === "columns" || word === "partitions") throw syntaxError("expected 'from'", p.peek(1).pos);
   let depth = 0;
   while (!p.atEnd() && !(depth === 0 && p.isOp(")"))) {
     if (p.isOp("(")) depth++;
     else if (p.isOp(")")) depth--;
     p.next();
   }
-  return { kind: "show", pos: kw.pos, what: "other", text: p.textFrom(first) };
+  const errorPos = first.pos + first.text.length;
+  return { kind: "show", pos: kw.pos, what: "other", text: p.textFrom(first), errorPos };
 }
 
 /** End of a SHOW: end of statement, or the `)` closing `(SHOW ...)`. */

@@ -18,6 +18,7 @@ import {
   parseDeclare,
   parseExplain,
   parseNoop,
+  parseReindex,
   parseSet,
 } from "./parse_misc.ts";
 import { parseQuery, parseWith } from "./parse_query.ts";
@@ -155,6 +156,9 @@ export function parseStatementBody(p: ParseState): Statement {
     case "backup":
       if (p.peek(1).kind === "word") return parseBackup(p);
       break;
+    case "reindex":
+      if (p.peek(1).kind === "word") return parseReindex(p);
+      break;
   }
   if (word !== undefined && NOOP_STARTS.has(word) && isNoopStart(p, word)) return parseNoop(p);
   if (word !== undefined && isSqlPrepare(p, word)) {
@@ -212,7 +216,9 @@ function isNoopStart(p: ParseState, word: string): boolean {
     case "release":
       return (nameAt(1) && endsAt(2)) || (p.isWord("savepoint", 1) && nameAt(2) && endsAt(3));
     case "deallocate":
-      return (nameAt(1) && endsAt(2)) || (p.isWord("prepare", 1) && nameAt(2) && endsAt(3));
+      // A DEALLOCATE of nothing is QuestDB's `statement name expected` (SqlCompilerImplTest
+      // #testDeallocateMissingStatementName), not a table named deallocate.
+      return endsAt(1) || (nameAt(1) && endsAt(2)) || (p.isWord("prepare", 1) && nameAt(2) && endsAt(3));
     default:
       return endsAt(1) ||
         ["transaction", "work", "isolation", "read", "and", "to"].includes(p.wordAt(1) ?? "");

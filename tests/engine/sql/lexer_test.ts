@@ -67,10 +67,14 @@ Deno.test("lexer unescapes strings and treats E'...' as a plain string", () => {
 });
 
 Deno.test("lexer reads geohash literals", () => {
-  assert.deepEqual(kinds("#u33d8 #u33d/18 ##0101"), [
+  // The `/bits` suffix is its own tokens, read by the parser (QuestDB's ExpressionParser).
+  assert.deepEqual(kinds("#u33d8 #u33d/18 ##0101 #sp@in"), [
     "geohash:#u33d8",
-    "geohash:#u33d/18",
+    "geohash:#u33d",
+    "op:/",
+    "number:18",
     "geohash:##0101",
+    "geohash:#sp@in",
     "eof:",
   ]);
 });

@@ -69,6 +69,14 @@ Deno.test("literal errors point at the bad constant", () => {
   assert.equal(e.position, 10);
   assert.equal(e.message, "invalid constant: 12abc");
   assert.equal(parseError("select 1.5L").message, "invalid constant: 1.5L");
-  assert.equal(parseError("select #aio").message, "invalid geohash");
+  assert.equal(parseError("select #aio").message, "invalid constant: #aio");
   assert.equal(parseError("select #u3/11").position, 7);
+  // SqlCompilerImplTest#testCreateAsSelectGeoHashCharsLiteralWithWrongBits.
+  assert.equal(parseError("select #sp052w92p1p8/ R").position, 22);
+  assert.equal(parseError("select #sp052w92p1p8/").position, 20);
+  assert.equal(
+    parseError("select #sp052w92p1p8/ 61").message,
+    "invalid bits size for GEOHASH constant: #sp052w92p1p8/61",
+  );
+  assert.equal(parseError("select #sp052w92p1p8/045").message, "invalid constant: #sp052w92p1p8/045");
 });

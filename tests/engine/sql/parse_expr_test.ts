@@ -161,7 +161,12 @@ Deno.test("expression errors point at the offending token", () => {
   ]);
   assert.equal(parseError("select x is not 5").message, "IS NOT must be followed by NULL");
   assert.equal(parseError("select x is").message, "IS must be followed by [NOT] NULL");
-  assert.equal(parseError("select x in ()").position, 13);
+  // At IN, an argument short (SqlCompilerImplTest#testFailOnEmptyInClause).
+  assert.equal(parseError("select x in ()").position, 9);
+  assert.equal(parseError("select x in )").message, "too few arguments for 'in' [found=1,expected=2]");
+  // SqlCompilerImplTest#testOrderByEmptyIdentifier.
+  assert.equal(parseError("select 1 from long_sequence(1) order by ''").position, 40);
+  assert.equal(parseError('select 1 from long_sequence(1) order by ""').position, 40);
   assert.equal(parseError("select from t").message, "unexpected token [from]");
 });
 

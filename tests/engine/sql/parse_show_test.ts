@@ -77,6 +77,10 @@ Deno.test("show as a source in parentheses", () => {
 });
 
 Deno.test("show errors", () => {
-  assert.equal(parseError("SHOW").message, "what to show expected");
+  // QuestDB's ShowTablesTest#testSqlSyntax1 and #testSqlSyntax2.
+  assert.match(parseError("SHOW").message, /^expected 'TABLES', 'COLUMNS FROM <tab>'/);
+  assert.equal(parseError("SHOW").position, 4);
+  assert.equal(parseError("show columns balances").message, "expected 'from'");
+  assert.equal(parseError("show columns balances").position, 13);
   assert.equal(parseError("SHOW COLUMNS FROM").message, "table name expected");
 });
