@@ -76,6 +76,10 @@ export function parseWindowSpec(p: ParseState): WindowSpec {
     // QuestDB 9 (SqlParserTest#testACGroupsWithMissingOrderBy), at the GROUPS keyword.
     throw syntaxError("GROUPS mode requires an ORDER BY clause", p.peek().pos);
   }
+  if (frameWord === "cumulative" && spec.orderBy.length === 0 && spec.baseName === undefined) {
+    // QuestDB's SqlParser, at the CUMULATIVE keyword (ExpressionParserTest#testWindowFunctionCumulativeWithoutOrderBy).
+    throw syntaxError("CUMULATIVE requires an ORDER BY clause", p.peek().pos);
+  }
   if (frameWord === "rows" || frameWord === "range" || frameWord === "groups" || frameWord === "cumulative") {
     spec.frame = parseFrame(p);
   }

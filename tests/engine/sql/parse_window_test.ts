@@ -37,6 +37,20 @@ Deno.test("window CUMULATIVE is rows from unbounded preceding to current row", (
   });
 });
 
+Deno.test("window CUMULATIVE without ORDER BY is refused at the keyword", () => {
+  // ExpressionParserTest#testWindowFunctionCumulativeWithoutOrderBy(NoPartition)
+  for (
+    const [sql, pos] of [["select sum(x) over (partition by y cumulative) from t", 35], [
+      "select sum(x) over (cumulative) from t",
+      20,
+    ]] as const
+  ) {
+    const e = parseError(sql);
+    assert.equal(e.message, "CUMULATIVE requires an ORDER BY clause");
+    assert.equal(e.position, pos);
+  }
+});
+
 Deno.test("window bounds and EXCLUDE", () => {
   const f = over(
     "sum(x) OVER (ORDER BY ts GROUPS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING EXCLUDE NO OTHERS)",
