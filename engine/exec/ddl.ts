@@ -139,13 +139,8 @@ export function tableDefinition(
     }
   }
   if (s.ttl) {
-    const unit = s.ttl.unit.toUpperCase().replace(/S$/, "");
-    const partitionHours: Record<string, number> = { HOUR: 1, DAY: 24, WEEK: 168, MONTH: 720, YEAR: 8760 };
-    const ttlHours = (partitionHours[unit] ?? 0) * s.ttl.amount;
     if (partitionBy === "NONE") throw new SqlError("TTL is possible only on partitioned tables", s.ttl.pos);
-    if (ttlHours % partitionHours[partitionBy] !== 0 && !(partitionBy === "MONTH" && unit === "YEAR")) {
-      throw new SqlError(`TTL value must be an integer multiple of partition size`, s.ttl.pos);
-    }
+    validateTtlGranularity(partitionBy, s.ttl.amount, s.ttl.unit, s.ttl.pos);
   }
   const parquetFormat = s.format?.value === "parquet";
   if (parquetFormat && !wal) throw new SqlError(PARQUET_FORMAT_TABLES, s.format!.pos);
@@ -666,6 +661,8 @@ export async function alterTable(
       });
       return;
     case "setTtl":
+      // A zero TTL (removing it) is accepted on any table (TtlTest#testAlterTableNotPartitioned).
+      if (a.amount !== 0) validateTtlGranularity(t.meta.partitionBy, a.amount, a.unit, a.valuePos);
       await t.alterMeta((m) => {
         m.ttl = { amount: a.amount, unit: a.unit.toUpperCase().replace(/S$/, "") };
       });
@@ -771,6 +768,25 @@ async function suspendOrResume(
 }
 
 /** QuestDB keeps arrays out of dedup keys (ArrayTest#testDudupArrayAsKey). */
+/**
+ * QuestDB's PartitionBy.validateTtlGranularity: HOUR/DAY/WEEK TTLs count hours, MONTH/YEAR
+ * months; a DAY (WEEK) partition needs whole days (weeks) or any months, a MONTH partition months,
+ * a YEAR partition whole years of months (TtlTest#testGranularityInvalid*: MONTH rejects 30 DAY and
+ * 4 WEEK, YEAR rejects 365 DAY and 13 MONTH, WEEK accepts 7 DAY). Errors point at the TTL value.
+ */
+function validateTtlGranularity(partitionBy: string, amount: number, unit: string, pos: number): void {
+  if (partitionBy === "NONE") throw new SqlError("cannot set TTL on a non-partitioned table", pos);
+  const u = unit.toUpperCase().replace(/S$/, "");
+  const months = u === "MONTH" ? amount : u === "YEAR" ? amount * 12 : undefined;
+  const hours = u === "HOUR" ? amount : u === "DAY" ? amount * 24 : u === "WEEK" ? amount * 168 : undefined;
+  const ok = partitionBy === "HOUR" ||
+    (partitionBy === "DAY" && (months !== undefined || hours! % 24 === 0)) ||
+    (partitionBy === "WEEK" && (months !== undefined || hours! % 168 === 0)) ||
+    (partitionBy === "MONTH" && months !== undefined) ||
+    (partitionBy === "YEAR" && months !== undefined && months % 12 === 0);
+  if (!ok) throw new SqlError("TTL value must be an integer multiple of partition size", pos);
+}
+
 function refuseArrayDedupKey(name: string, type: ColumnType, pos: number): void {
   if (type.tag === "ARRAY") {
     throw new SqlError(

@@ -669,7 +669,7 @@ export type AlterAction =
   | { kind: "dedupEnable"; pos: number; keys: { name: string; pos: number }[] }
   | { kind: "dedupDisable"; pos: number }
   | { kind: "setParam"; pos: number; params: { name: string; value: Expr; pos: number }[] }
-  | { kind: "setTtl"; pos: number; amount: number; unit: string }
+  | { kind: "setTtl"; pos: number; amount: number; unit: string; valuePos: number }
   /**
    * QuestDB Enterprise's storage policy: `SET STORAGE POLICY(TO PARQUET ttl, DROP NATIVE ttl,
    * DROP LOCAL ttl)` (only the named settings change), `ENABLE | DISABLE | DROP STORAGE POLICY`.

@@ -164,7 +164,7 @@ function parseAction(p: ParseState): AlterAction {
     return { kind: "dedupEnable", pos, keys: parseDedupKeys(p, "deduplicate key ") };
   }
   if (p.acceptWords("set", "param")) return { kind: "setParam", pos, params: parseParams(p) };
-  if (p.acceptWords("set", "ttl")) return { kind: "setTtl", pos, ...parseTtl(p) };
+  if (p.acceptWords("set", "ttl")) return { kind: "setTtl", pos, valuePos: p.peek().pos, ...parseTtl(p) };
   if (p.acceptWords("set", "storage", "policy")) return parseStoragePolicy(p, pos);
   for (const op of ["enable", "disable", "drop"] as const) {
     if (p.acceptWords(op, "storage", "policy")) return { kind: "storagePolicy", pos, op };

@@ -322,7 +322,9 @@ function parseTableClauses(p: ParseState, stmt: CreateTableStmt): void {
       stmt.partitionBy = parsePartitionUnit(p);
     } else if (p.acceptWord("ttl")) {
       once("ttl", t);
-      stmt.ttl = { ...parseTtl(p), pos: t.pos };
+      // QuestDB reports TTL errors at the value (SqlParser: ttlValuePos).
+      const valuePos = p.peek().pos;
+      stmt.ttl = { ...parseTtl(p), pos: valuePos };
     } else if (p.acceptWord("format")) {
       once("format", t);
       stmt.format = { value: partitionFormat(p), pos: t.pos };
