@@ -369,7 +369,9 @@ function planProjection(items: Item[], input: PlanNode, scope: Scope, pc: PlanCo
     const e = bindExpr(ast, ctx);
     exprs.push(e);
     columns.push({ name: item.name, type: e.type.tag === "NULL" ? T.STRING : e.type });
-    if (item.ast.alias) aliases.set(item.ast.alias.toLowerCase(), item.ast.expr);
+    // The substituted expression, so that an alias of an alias resolves too
+    // (`array_cum_sum(v) cum, insertion_point(cum, 30.0) lvl, asks[1, lvl] price`, docs guides/order-book.md).
+    if (item.ast.alias) aliases.set(item.ast.alias.toLowerCase(), ast);
   }
   let tsIndex = exprs.findIndex((e) =>
     e.kind === "column" && e.index === scope.timestampIndex && scope.timestampIndex >= 0
