@@ -4,8 +4,11 @@
  * - `within_box(x, y, min_x, min_y, max_x, max_y)`: the point is in the box, edges included;
  * - `within_radius(x, y, cx, cy, r)`: Euclidean distance to the centre at most `r`;
  * - `geo_distance_meters(lat1, lon1, lat2, lon2)`: metres between two points by the
- *   equirectangular projection (longitude scaled by the cosine of the mean latitude);
- * - `geo_within_radius_latlon(lat, lon, clat, clon, r)`: that distance at most `r` metres.
+ *   equirectangular projection at 111,320 m a degree, longitude scaled by the cosine of the mean
+ *   latitude, or of `lat1` when `lat1` and `lon1` are both constants (QuestDB's
+ *   GeoDistanceMetersFunctionFactory precomputes it so; GeoDistanceMetersFunctionFactoryTest);
+ * - `geo_within_radius_latlon(lat, lon, clat, clon, r)`: the same distance, longitude scaled by the
+ *   cosine of the centre's latitude (GeoWithinRadiusLatLonFunctionFactory), at most `r` metres.
  *
  * A NULL argument gives NULL. Coordinates out of range and a negative radius are errors, as the
  * page says; their text is ours (QuestDB's messages are not documented).
@@ -20,8 +23,8 @@ import { T } from "../base/types.ts";
 import { doublesOf, isNumArg, noMatch, scalar } from "./_util.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 
-/** Mean Earth radius in metres. */
-const EARTH_RADIUS_M = 6_371_000;
+/** QuestDB's metres per degree of latitude (and of longitude at the equator). */
+const METERS_PER_DEG = 111_320;
 const RAD = Math.PI / 180;
 
 /** A DOUBLE or BOOLEAN function of `arity` numeric arguments; NULL in, NULL out. */
@@ -43,22 +46,41 @@ function spatial(
   });
 }
 
-function checkLatLon(lat: number, lon: number): void {
-  if (!(lat >= -90 && lat <= 90)) throw new SqlError(`latitude must be between -90 and 90 [lat=${lat}]`);
-  if (!(lon >= -180 && lon <= 180)) throw new SqlError(`longitude must be between -180 and 180 [lon=${lon}]`);
+/** A double as Java prints it in QuestDB's messages: `91.0`, `-181.5`. */
+function javaDouble(v: number): string {
+  return Number.isInteger(v) ? v.toFixed(1) : String(v);
+}
+
+function checkLatLon(lat: number, lon: number, latPos?: number, lonPos?: number): void {
+  if (!(lat >= -90 && lat <= 90)) {
+    throw new SqlError(`latitude must be between -90 and 90 [value=${javaDouble(lat)}]`, latPos);
+  }
+  if (!(lon >= -180 && lon <= 180)) {
+    throw new SqlError(`longitude must be between -180 and 180 [value=${javaDouble(lon)}]`, lonPos);
+  }
 }
 
 function checkRadius(r: number): void {
   if (!(r >= 0)) throw new SqlError(`radius must be non-negative [radius=${r}]`);
 }
 
-/** Equirectangular distance in metres. */
-export function geoDistanceMeters(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  checkLatLon(lat1, lon1);
-  checkLatLon(lat2, lon2);
-  const x = (lon2 - lon1) * RAD * Math.cos(((lat1 + lat2) / 2) * RAD);
-  const y = (lat2 - lat1) * RAD;
-  return Math.sqrt(x * x + y * y) * EARTH_RADIUS_M;
+/**
+ * Equirectangular distance in metres; the longitude difference is scaled by the cosine of
+ * `cosLatDeg` (the mean latitude unless given).
+ */
+export function geoDistanceMeters(
+  lat1: number,
+  lon1: number,
+  lat2: number,
+  lon2: number,
+  cosLatDeg = (lat1 + lat2) * 0.5,
+  pos: number[] = [],
+): number {
+  checkLatLon(lat1, lon1, pos[0], pos[1]);
+  checkLatLon(lat2, lon2, pos[2], pos[3]);
+  const dx = (lon2 - lon1) * METERS_PER_DEG * Math.cos(cosLatDeg * RAD);
+  const dy = (lat2 - lat1) * METERS_PER_DEG;
+  return Math.sqrt(dx * dx + dy * dy);
 }
 
 export const SPATIAL_FUNCTIONS: ScalarFunction[] = [
@@ -73,12 +95,23 @@ export const SPATIAL_FUNCTIONS: ScalarFunction[] = [
     const dx = x - cx, dy = y - cy;
     return dx * dx + dy * dy <= r * r;
   }),
-  spatial(
-    "geo_distance_meters",
-    4,
-    T.DOUBLE,
-    ([lat1, lon1, lat2, lon2]) => geoDistanceMeters(lat1, lon1, lat2, lon2),
-  ),
+  scalar("geo_distance_meters", (args: BoundArg[]): ScalarBinding | string => {
+    if (args.length !== 4 || !args.every((a) => isNumArg(a.type))) {
+      return noMatch("geo_distance_meters", args);
+    }
+    const pos = args.map((a) => a.pos);
+    // A constant first point scales longitude by its own latitude, as QuestDB's precomputed form does.
+    const constFirst = args[0].constant && args[1].constant;
+    return {
+      returns: T.DOUBLE,
+      eval: (vals) => {
+        const xs = doublesOf(vals);
+        if (!xs) return xs;
+        const [lat1, lon1, lat2, lon2] = xs;
+        return geoDistanceMeters(lat1, lon1, lat2, lon2, constFirst ? lat1 : (lat1 + lat2) * 0.5, pos);
+      },
+    };
+  }),
   geoWithin(
     "geo_within_box",
     6,
@@ -95,7 +128,7 @@ export const SPATIAL_FUNCTIONS: ScalarFunction[] = [
         throw new SqlError(`${what} must be between -${limit} and ${limit}`, pos[i]);
       }
     }
-    return r >= 0 && geoDistanceMeters(lat, lon, clat, clon) <= r;
+    return r >= 0 && geoDistanceMeters(lat, lon, clat, clon, clat) <= r;
   }),
 ];
 
