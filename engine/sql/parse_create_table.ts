@@ -375,25 +375,76 @@ export function parsePartitionUnit(p: ParseState): { unit: PartitionUnit; pos: n
   return { unit: unit as PartitionUnit, pos: t.pos };
 }
 
-/** `n HOUR[S] | DAY[S] | WEEK[S] | MONTH[S] | YEAR[S]` or the shorthand `3H`, `2M`. */
+/**
+ * `n HOUR[S] | DAY[S] | WEEK[S] | MONTH[S] | YEAR[S]` or the shorthand `3H`, `2M`, read as QuestDB's
+ * SqlParser.parseTtlHoursOrMonths with its messages and positions (TtlTest#test{Alter,Create}SyntaxInvalid,
+ * #testSyntaxOutOfRange): the value must fit an INT, and in hours (months) once converted.
+ */
 export function parseTtl(p: ParseState): { amount: number; unit: string } {
   const t = p.peek();
-  const split = splitAmountUnit(t);
-  if (split) {
-    const unit = TTL_LETTERS[split.unit.toLowerCase()];
-    if (!unit) throw syntaxError("invalid TTL unit [expected=HOUR,DAY,WEEK,MONTH,YEAR]", t.pos);
-    p.next();
-    return { amount: split.amount, unit };
-  }
-  const amount = p.integer("TTL value").value;
-  const u = p.peek();
-  const word = (p.wordAt() ?? "").toUpperCase().replace(/S$/, "");
-  if (!["HOUR", "DAY", "WEEK", "MONTH", "YEAR"].includes(word)) {
-    throw syntaxError("invalid TTL unit [expected=HOUR,DAY,WEEK,MONTH,YEAR]", u.pos);
+  if (p.atEnd()) {
+    throw syntaxError("missing argument, should be <number> <unit> or <number_with_unit>", t.pos);
   }
   p.next();
-  return { amount, unit: word };
+  const tok = t.text;
+  let unit: string | undefined;
+  let digits = tok;
+  const last = tok[tok.length - 1];
+  if (tok.length > 1 && /\p{L}/u.test(last)) {
+    unit = TTL_LETTERS[last.toLowerCase()];
+    digits = tok.slice(0, -1);
+    if (!unit) {
+      if (!/^\d[\d_]*$/.test(digits)) {
+        throw syntaxError("invalid argument, should be <number> <unit> or <number_with_unit>", t.pos);
+      }
+      throw syntaxError(
+        `invalid time unit, expecting 'H', 'D', 'W', 'M' or 'Y', but was '${last}'`,
+        t.pos + tok.length - 1,
+      );
+    }
+  }
+  if (!/^\d[\d_]*$/.test(digits)) {
+    throw syntaxError(`invalid syntax, should be <number> <unit> but was ${tok}`, t.pos);
+  }
+  const value = Number(digits.replaceAll("_", ""));
+  if (value > INT_MAX) throw syntaxError(`value out of range: ${value}. Max value: ${INT_MAX}`, t.pos);
+  if (!unit) {
+    const u = p.peek();
+    if (u.kind === "eof") {
+      throw syntaxError(
+        "missing unit, 'HOUR(S)', 'DAY(S)', 'WEEK(S)', 'MONTH(S)' or 'YEAR(S)' expected",
+        u.pos,
+      );
+    }
+    const word = u.text.toLowerCase();
+    unit = TTL_LETTERS[word] ??
+      (TTL_WORDS.has(word.replace(/s$/, "")) ? word.replace(/s$/, "").toUpperCase() : undefined);
+    if (!unit) {
+      throw syntaxError(
+        `invalid unit, expected 'HOUR(S)', 'DAY(S)', 'WEEK(S)', 'MONTH(S)' or 'YEAR(S)', but was '${u.text}'`,
+        u.pos,
+      );
+    }
+    p.next();
+  }
+  // CommonUtils.toHoursOrMonths: DAY, WEEK and YEAR must still fit an INT of hours (months).
+  const per: Record<string, [number, string]> = {
+    DAY: [24, "days"],
+    WEEK: [168, "weeks"],
+    YEAR: [12, "years"],
+  };
+  const limit = per[unit];
+  if (limit && value > Math.floor(INT_MAX / limit[0])) {
+    throw syntaxError(
+      `value out of range: ${value} ${limit[1]}. Max value: ${Math.floor(INT_MAX / limit[0])} ${limit[1]}`,
+      t.pos,
+    );
+  }
+  return { amount: value, unit };
 }
+
+const INT_MAX = 2147483647;
+const TTL_WORDS = new Set(["hour", "day", "week", "month", "year"]);
 
 /**
  * `UPSERT KEYS (a, b ...)` after DEDUP / DEDUPLICATE, as QuestDB reads it (SqlParser for CREATE
