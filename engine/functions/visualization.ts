@@ -9,11 +9,26 @@
  * - `sparkline(value [, min, max, width])`: aggregate, one of `▁▂▃▄▅▆▇█` per non-NULL value in
  *   input order, scaled between min and max (each NULL bound is the values' own extreme); more
  *   values than `width` are averaged in `width` equal buckets. No values → NULL; all equal → `█`.
+ * - `depth_chart(bids[], asks[] [, width])` and `depth_chart_labels(...)`: as QuestDB's
+ *   DepthChartFunctionFactory, the cumulative volumes of each side (bids right to left, a `╎`,
+ *   asks left to right) as `▁`…`█` of their log1p between the smallest and largest of both sides.
+ *   A width (at least 3) splits into width / 2 ask and the rest less one bid characters: a longer
+ *   side is averaged in equal buckets, a shorter one padded with zero depth at its far end. NULL
+ *   or empty arrays → NULL; a negative or non-finite volume (or running total) is an error at its
+ *   array. The labels form appends ` bb:<best bid> ba:<best ask> tb:<bid total> ta:<ask total>`.
+ * - `ohlc_bar(open, high, low, close, min, max [, width = 40])` and `ohlc_bar_labels(...)`: as
+ *   QuestDB's OhlcBarFunctionFactory, each price at round((price − min) / (max − min) · (width − 1))
+ *   (the middle when min = max), `⠀` outside low..high, `─` wick, the open..close body `█` when
+ *   close >= open else `░`, a single `│` when open = close. NULL when a price is NULL; low > high,
+ *   a NULL bound and min > max are errors (the page names no text or position: these are ours,
+ *   at the offending argument). The labels form appends ` O:<open> H:<high> L:<low> C:<close>`.
  */
 import { SqlError } from "../base/errors.ts";
 import { T } from "../base/types.ts";
+import type { DoubleArray } from "../base/double_array.ts";
+import { formatDouble } from "./double_format.ts";
 import type { Value } from "../base/values.ts";
-import { aggregate, isIntArg, isNumArg, noMatch, scalar, toDouble } from "./_util.ts";
+import { aggregate, isIntArg, isNullType, isNumArg, noMatch, scalar, toDouble } from "./_util.ts";
 import type {
   AggregateBinding,
   AggregateFunction,
@@ -135,5 +150,184 @@ function bindSparkline(args: BoundArg[]): AggregateBinding | string {
   };
 }
 
-export const VISUALIZATION_FUNCTIONS: ScalarFunction[] = [scalar("bar", bindBar)];
+/**
+ * One side's cumulative volumes in `chars` slots: one a level (zero-padded past the last) when
+ * the side fits, else the mean of the running totals in each of `chars` equal buckets.
+ */
+function cumulativeDepth(
+  name: string,
+  vols: Float64Array,
+  chars: number,
+  pos: number,
+): { out: number[]; total: number } {
+  const bad = () => new SqlError(`${name}() volume must be finite and non-negative`, pos);
+  const cum = new Array<number>(vols.length);
+  let sum = 0;
+  for (let i = 0; i < vols.length; i++) {
+    const v = vols[i];
+    if (!Number.isFinite(v) || v < 0) throw bad();
+    sum += v;
+    if (!Number.isFinite(sum)) throw bad();
+    cum[i] = sum;
+  }
+  if (chars >= vols.length) {
+    return { out: [...cum, ...new Array<number>(chars - vols.length).fill(0)], total: sum };
+  }
+  const out = new Array<number>(chars);
+  for (let j = 0; j < chars; j++) {
+    const from = Math.trunc(j * vols.length / chars), to = Math.trunc((j + 1) * vols.length / chars);
+    let s = 0;
+    for (let i = from; i < to; i++) s += cum[i];
+    out[j] = s / (to - from);
+  }
+  return { out, total: sum };
+}
+
+function depthChar(v: number, min: number, range: number): string {
+  if (range === 0) return min > 0 ? SPARK_CHARS[7] : SPARK_CHARS[0];
+  const clamped = Math.max(min, Math.min(min + range, v));
+  return SPARK_CHARS[Math.min(Math.trunc((clamped - min) / range * 7), 7)];
+}
+
+function bindDepthChart(name: string, labels: boolean) {
+  return (args: BoundArg[]): ScalarBinding | string => {
+    if (args.length !== 2 && args.length !== 3) return noMatch(name, args);
+    for (const a of args.slice(0, 2)) {
+      if (a.type.tag !== "ARRAY" && !isNullType(a.type)) return noMatch(name, args);
+      if (a.type.tag === "ARRAY" && a.type.dims !== 1) {
+        throw new SqlError("not a one-dimensional array", a.pos);
+      }
+    }
+    if (args.length === 3 && !isIntArg(args[2].type)) return noMatch(name, args);
+    const [bidPos, askPos] = [args[0].pos, args[1].pos];
+    const widthPos = args.length === 3 ? args[2].pos : bidPos;
+    return {
+      returns: T.VARCHAR,
+      eval: ([b, a, w]) => {
+        if (b === null || a === null) return null;
+        const bids = (b as DoubleArray).data, asks = (a as DoubleArray).data;
+        if (bids.length === 0 || asks.length === 0) return null;
+        let bidChars = bids.length, askChars = asks.length;
+        if (args.length === 3) {
+          const width = w === null ? 0 : Number(w);
+          if (width < 3) throw new SqlError("width must be at least 3", widthPos);
+          if (width > MAX_CHARS) {
+            throw new SqlError(
+              `breached memory limit set for ${name} [maxWidth=${MAX_CHARS}, requestedWidth=${width}]`,
+              widthPos,
+            );
+          }
+          askChars = Math.trunc(width / 2);
+          bidChars = width - 1 - askChars;
+        } else if (bidChars + 1 + askChars > MAX_CHARS) {
+          throw new SqlError(
+            `breached memory limit set for ${name} [maxWidth=${MAX_CHARS}, actualWidth=${
+              bidChars + 1 + askChars
+            }]`,
+            bidPos,
+          );
+        }
+        const bid = cumulativeDepth(name, bids, bidChars, bidPos);
+        const ask = cumulativeDepth(name, asks, askChars, askPos);
+        const logs = [bid.out.map(Math.log1p), ask.out.map(Math.log1p)];
+        let min = Infinity, max = -Infinity;
+        for (const v of [...logs[0], ...logs[1]]) {
+          if (v < min) min = v;
+          if (v > max) max = v;
+        }
+        const range = max - min;
+        let s = "";
+        for (let i = bidChars - 1; i >= 0; i--) s += depthChar(logs[0][i], min, range);
+        s += "╎";
+        for (const v of logs[1]) s += depthChar(v, min, range);
+        if (labels) {
+          s += ` bb:${formatDouble(bids[0])} ba:${formatDouble(asks[0])} tb:${formatDouble(bid.total)} ta:${
+            formatDouble(ask.total)
+          }`;
+        }
+        return s;
+      },
+    };
+  };
+}
+
+function ohlcPosition(v: number, min: number, range: number, width: number): number {
+  if (range === 0) return Math.trunc(width / 2);
+  return Math.max(0, Math.min(width - 1, Math.floor((v - min) / range * (width - 1) + 0.5)));
+}
+
+function bindOhlcBar(name: string, labels: boolean) {
+  return (args: BoundArg[]): ScalarBinding | string => {
+    if (args.length !== 6 && args.length !== 7) return noMatch(name, args);
+    if (!args.slice(0, 6).every((a) => isNumArg(a.type)) || (args.length === 7 && !isIntArg(args[6].type))) {
+      return noMatch(name, args);
+    }
+    const minPos = args[4].pos, widthPos = args.length === 7 ? args[6].pos : 0;
+    // Labels take up to 120 bytes of QuestDB's string buffer.
+    const maxWidth = labels ? Math.max(1, Math.trunc((MAX_CHARS * 3 - 120) / 3)) : MAX_CHARS;
+    return {
+      returns: T.VARCHAR,
+      eval: (vals) => {
+        const [open, high, low, close, min, max] = vals.slice(0, 6).map((x) => toDouble(x) ?? NaN);
+        if ([open, high, low, close].some(Number.isNaN)) return null;
+        // The page's validation order (visualization.md): NULL prices, low > high, NULL bounds, min > max.
+        if (low > high) {
+          throw new SqlError(
+            `${name}() low must not exceed high [low=${formatDouble(low)}, high=${formatDouble(high)}]`,
+            args[2].pos,
+          );
+        }
+        if (Number.isNaN(min) || Number.isNaN(max)) {
+          throw new SqlError(
+            `${name}() min and max must not be null`,
+            Number.isNaN(min) ? minPos : args[5].pos,
+          );
+        }
+        if (min > max) {
+          throw new SqlError(
+            `${name}() min must not exceed max [min=${formatDouble(min)}, max=${formatDouble(max)}]`,
+            minPos,
+          );
+        }
+        let width = 40;
+        if (args.length === 7) {
+          width = vals[6] === null ? 0 : Number(vals[6]);
+          if (width < 1) throw new SqlError("width must be a positive integer", widthPos);
+        }
+        if (width > maxWidth) {
+          throw new SqlError(
+            `breached memory limit set for ${name} [maxWidth=${maxWidth}, requestedWidth=${width}]`,
+            widthPos,
+          );
+        }
+        const range = max - min;
+        const [lowPos, highPos, openPos, closePos] = [low, high, open, close].map((v) =>
+          ohlcPosition(v, min, range, width)
+        );
+        const [from, to] = [Math.min(openPos, closePos), Math.max(openPos, closePos)];
+        let s = "";
+        for (let i = 0; i < width; i++) {
+          if (i < lowPos || i > highPos) s += "\u2800";
+          else if (open === close && i === from) s += "│";
+          else if (i >= from && i <= to) s += close >= open ? "█" : "░";
+          else s += "─";
+        }
+        if (labels) {
+          s += ` O:${formatDouble(open)} H:${formatDouble(high)} L:${formatDouble(low)} C:${
+            formatDouble(close)
+          }`;
+        }
+        return s;
+      },
+    };
+  };
+}
+
+export const VISUALIZATION_FUNCTIONS: ScalarFunction[] = [
+  scalar("ohlc_bar", bindOhlcBar("ohlc_bar", false)),
+  scalar("ohlc_bar_labels", bindOhlcBar("ohlc_bar_labels", true)),
+  scalar("bar", bindBar),
+  scalar("depth_chart", bindDepthChart("depth_chart", false)),
+  scalar("depth_chart_labels", bindDepthChart("depth_chart_labels", true)),
+];
 export const VISUALIZATION_AGGREGATES: AggregateFunction[] = [aggregate("sparkline", bindSparkline)];
