@@ -31,8 +31,9 @@ import { checkDuplicateAliases, NameAllocator, takeItemName } from "./column_nam
 import type { PlanContext } from "./plan_context.ts";
 import type { AggregateCall, FillSpec, OutputColumn, PlanNode, SampleBySpec } from "./plan_node.ts";
 import { shape, timestampLostByLatest } from "./plan_node.ts";
-import { bindContext, containsAggregate, groupsSelect } from "./plan_select.ts";
+import { bareCount, bindContext, containsAggregate, groupsSelect } from "./plan_select.ts";
 import { Scope } from "./scope.ts";
+import { checkIndexedFirstLast } from "./sample_by_first_last.ts";
 
 export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, pc: PlanContext): PlanNode {
   const sb = core.sampleBy!;
@@ -41,6 +42,11 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
       "SELECT query must not contain both GROUP BY and SAMPLE BY",
       core.groupBy[0]?.pos ?? sb.pos,
     );
+  }
+  // A bare `count` naming no column is count() here too (SampleByConfigTest: `SELECT ts, count
+  // from sensors SAMPLE BY 1d`).
+  if (core.items?.some((it) => it.expr.kind === "column")) {
+    core = { ...core, items: core.items.map((it) => bareCount(it, scope) ?? it) };
   }
   // QuestDB's order and texts (SampleByTest#testValidationAndRemainingShapesRecover): FROM/TO
   // needs a declared timestamp (a subquery's own does not count without TIMESTAMP(col)), then
@@ -202,7 +208,7 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
     try {
       return bindExpr(i.ast.expr, postCtx);
     } catch (err) {
-      if (err instanceof SqlError && err.message.startsWith("Invalid column")) {
+      if (err instanceof SqlError && err.message.startsWith("Invalid column") && scope.namesColumnOf(err)) {
         throw new SqlError("column must appear in GROUP BY clause or aggregate function", err.position);
       }
       throw err;
@@ -219,6 +225,7 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
     }
   });
   checkLinearFill(sb.fill, aggs, aggPositions);
+  checkIndexedFirstLast(core, pc);
   const spec = sampleSpec(sb, tsIndex, keys, aggs, pc, aggOfName);
   if (scope.columns[tsIndex].type.tag === "TIMESTAMP_NS") spec.nanos = true;
   const sampleColumns: OutputColumn[] = [

@@ -168,7 +168,7 @@ function expandItems(core: A.SelectCore, scope: Scope, pc: PlanContext): Item[] 
  * A bare `count` that names no column is count() (AggregateTest#testHourFilteredUnion:
  * `select hour(ts), count from ...`), as in QuestDB.
  */
-function bareCount(item: A.SelectItem, scope: Scope): A.SelectItem | undefined {
+export function bareCount(item: A.SelectItem, scope: Scope): A.SelectItem | undefined {
   const e = item.expr;
   if (e.kind !== "column" || e.qualifier !== undefined || e.name.toLowerCase() !== "count") return undefined;
   try {
@@ -526,7 +526,7 @@ function planAggregation(
     try {
       return bindExpr(i.ast.expr, postCtx);
     } catch (err) {
-      if (err instanceof SqlError && err.message.startsWith("Invalid column")) {
+      if (err instanceof SqlError && err.message.startsWith("Invalid column") && scope.namesColumnOf(err)) {
         const pos = err.position;
         throw new SqlError(`column must appear in GROUP BY clause or aggregate function`, pos);
       }

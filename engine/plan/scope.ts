@@ -63,6 +63,25 @@ export class Scope {
     throw new SqlError(`Invalid column: ${q ? q + "." : ""}${name}`, pos);
   }
 
+  /**
+   * Whether the column an `Invalid column: [q.]name` error names exists here: over grouped rows
+   * such a column is one that is neither a key nor aggregated ('column must appear in GROUP BY
+   * clause or aggregate function'), while one the input lacks stays 'Invalid column'
+   * (SampleByNanoTimestampTest#testBadFunction: `sum(c)` without a column c).
+   */
+  namesColumnOf(err: SqlError): boolean {
+    const m = /^Invalid column: (.*)$/.exec(err.message);
+    if (!m) return false;
+    const text = m[1];
+    const dot = text.indexOf(".");
+    try {
+      if (this.find(text, undefined, err.position) !== undefined) return true;
+      return dot > 0 && this.find(text.slice(dot + 1), text.slice(0, dot), err.position) !== undefined;
+    } catch {
+      return true; // ambiguous: it exists
+    }
+  }
+
   /** True when some column carries this qualifier. */
   hasQualifier(qualifier: string): boolean {
     const q = qualifier.toLowerCase();
