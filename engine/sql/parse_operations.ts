@@ -15,12 +15,20 @@ export function parseCancelQuery(p: ParseState): CancelQueryStmt {
   return { kind: "cancelQuery", pos: kw.pos, id: negative ? -value : value, idPos };
 }
 
+/**
+ * `CHECKPOINT CREATE | RELEASE`, and the legacy `SNAPSHOT PREPARE | COMPLETE` spelling of the
+ * same two actions. Both words are QuestDB keyword statements (SqlCompilerImpl
+ * #compileCheckpoint / #compileLegacyCheckpoint): anything else after them is
+ * `'create' or 'release' expected` (`'prepare' or 'complete'`) at that token or at the end.
+ */
 export function parseCheckpoint(p: ParseState): CheckpointStmt {
   const kw = p.next();
-  const action = p.wordAt();
-  if (action !== "create" && action !== "release") throw p.expected("'create' or 'release'");
+  const legacy = kw.text.toLowerCase() === "snapshot";
+  const [open, close] = legacy ? ["prepare", "complete"] : ["create", "release"];
+  const word = p.wordAt();
+  if (word !== open && word !== close) throw p.expected(`'${open}' or '${close}'`);
   p.next();
-  return { kind: "checkpoint", pos: kw.pos, action };
+  return { kind: "checkpoint", pos: kw.pos, action: word === open ? "create" : "release" };
 }
 
 /** `BACKUP TABLE t [, t2 ...]` or `BACKUP DATABASE` (the OSS form of §5.5). */

@@ -151,8 +151,8 @@ export function parseStatementBody(p: ParseState): Statement {
       if (p.isWord("query", 1)) return parseCancelQuery(p);
       break;
     case "checkpoint":
-      if (p.isWord("create", 1) || p.isWord("release", 1)) return parseCheckpoint(p);
-      break;
+    case "snapshot":
+      return parseCheckpoint(p);
     case "backup":
       if (p.peek(1).kind === "word") return parseBackup(p);
       break;

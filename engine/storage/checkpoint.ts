@@ -70,7 +70,8 @@ export class CheckpointGate {
 
   /** CHECKPOINT CREATE: one freeze until release(). */
   async create(): Promise<void> {
-    if (this.#checkpoint) throw new SqlError("checkpoint already in progress", 0);
+    // QuestDB DatabaseCheckpointAgent.checkpointCreate's text for a second CREATE.
+    if (this.#checkpoint) throw new SqlError("Waiting for CHECKPOINT RELEASE to be called", 0);
     this.#checkpoint = true;
     await this.freeze();
   }
