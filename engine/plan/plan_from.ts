@@ -12,6 +12,7 @@ import { andAll, conjuncts } from "./intervals_from_where.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { forEachPlanNode, type PlanNode, shape } from "./plan_node.ts";
 import { horizonLeft } from "./plan_horizon.ts";
+import { checkHorizonJoins } from "./horizon_checks.ts";
 import { planLateral } from "./plan_lateral.ts";
 import { planPivotSource } from "./plan_pivot.ts";
 import { planQuery } from "./plan_query.ts";
@@ -63,6 +64,7 @@ export function planFrom(from: A.FromClause | undefined, pc: PlanContext): Plann
   if (from.windowJoins?.length) {
     throw new SqlError("WINDOW JOIN is not supported here", from.windowJoins[0].pos);
   }
+  checkHorizonJoins(from);
   let left = planSource(from.first, pc);
   const firstWidth = left.node.columns.length;
   for (const j of from.joins) {

@@ -40,6 +40,7 @@ import { needsNestedWindows, planNestedWindows } from "./plan_nested_windows.ts"
 import type { OuterRefs } from "./outer_refs.ts";
 import { planDistinctOn } from "./plan_distinct_on.ts";
 import { groupByKeyAsts, implicitKeyAsts } from "./group_by_keys.ts";
+import { checkHorizonGroupBy, checkHorizonWhere } from "./horizon_checks.ts";
 import { checkLimitSigns } from "../exec/limit.ts";
 import { planSubsample } from "./plan_subsample.ts";
 import { Scope } from "./scope.ts";
@@ -213,8 +214,11 @@ export function planSelect(
   if (needsNestedWindows(core, orderBy)) return planNestedWindows(core, orderBy, limit, pc);
   if (needsGroupedWindows(core)) return planGroupedWindows(core, orderBy, limit, pc);
   if (core.having) return planHaving(core, orderBy, limit, pc);
-  let { node, scope } = planFrom(core.from, pc);
+  const planned = planFrom(core.from, pc);
+  let { node, scope } = planned;
+  const horizon = core.from?.joins.some((j) => j.horizon) ?? false;
   if (core.where) {
+    if (horizon) checkHorizonWhere(core.where, scope, planned.firstWidth ?? scope.columns.length);
     const key = core.latestOn?.partitionBy.length === 1 ? core.latestOn.partitionBy[0] : undefined;
     const latestKey = key?.kind === "column" && core.from?.first.kind === "table"
       ? key.name.toLowerCase()
@@ -250,6 +254,9 @@ export function planSelect(
     scope = r.scope ?? scope;
   }
   const items = expandItems(core, scope, pc);
+  if (horizon && core.groupBy) {
+    checkHorizonGroupBy(core.groupBy, items.map((i) => i.ast), containsAggregate, scope);
+  }
   const aggregated = core.groupBy !== undefined || items.some((i) => groupsSelect(i.ast.expr));
   const windowed = !aggregated && windowPlanner
     ? windowPlanner(core, items.map((i) => i.ast.expr), node, scope, pc)

@@ -468,6 +468,8 @@ function parseHorizon(p: ParseState, pos: number): HorizonSpec {
     spec = { pos, range: { from, to, step } };
   } else if (p.acceptWord("list")) {
     const open = p.expectOp("(");
+    // HorizonJoinTest#testHorizonJoinEmptyList: at the `)`.
+    if (p.isOp(")")) throw syntaxError("at least one offset expression expected", p.peek().pos);
     const list = [horizonOffset(p)];
     while (p.acceptOp(",")) list.push(horizonOffset(p));
     p.closeParen(open);
