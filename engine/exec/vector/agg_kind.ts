@@ -24,7 +24,7 @@ export type AggKind =
   | {
     kind: "collect";
     fn: CollectFn;
-    percentile?: { p: number; digits: number; integers: boolean };
+    percentile?: { p: number; digits: number; integers: boolean; nearestRank?: boolean };
     delimiter?: string;
   }
   | { kind: "bigSum"; fn: BigSumFn }
@@ -98,7 +98,13 @@ function kindOf(call: AggregateCall, distinct: boolean): AggKind {
     return {
       kind: "collect",
       fn: collect,
-      percentile: { p: percentileFraction(p), digits: 0, integers: false },
+      // percentile_disc picks index ceil(p * n) - 1, quantile_disc floor(p * (n - 1)) (aggregate_quantile.ts).
+      percentile: {
+        p: percentileFraction(p),
+        digits: 0,
+        integers: false,
+        nearestRank: call.name.toLowerCase() === "percentile_disc",
+      },
     };
   }
   if (collect === "string_agg" || collect === "string_distinct_agg") {

@@ -186,7 +186,11 @@ export class CollectAgg {
      * approx_*: the percentile in [0, 1], the significant digits, whether x is an integer type;
      * string_agg: the delimiter.
      */
-    readonly percentile = { p: 0.5, digits: 1, integers: false },
+    readonly percentile: { p: number; digits: number; integers: boolean; nearestRank?: boolean } = {
+      p: 0.5,
+      digits: 1,
+      integers: false,
+    },
     readonly delimiter = ",",
   ) {
     this.#empty = nullValueOf(returns);
@@ -551,7 +555,7 @@ export class CollectAgg {
       big.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       const pos = this.percentile.p * (big.length - 1);
       const lo = Math.floor(pos);
-      if (this.fn === "quantile_disc") return big[lo];
+      if (this.fn === "quantile_disc") return big[this.#discIndex(big.length, lo)];
       const a = Number(big[lo]);
       return a + (pos - lo) * (Number(big[Math.min(lo + 1, big.length - 1)]) - a);
     }
@@ -566,11 +570,19 @@ export class CollectAgg {
     return this.#pick(sorted);
   }
 
+  /** percentile_disc's index ceil(p * n) - 1, or quantile_disc's floor(p * (n - 1)) given as `lo`. */
+  #discIndex(n: number, lo: number): number {
+    return this.percentile.nearestRank ? Math.max(0, Math.ceil(n * this.percentile.p) - 1) : lo;
+  }
+
   #pick(values: ArrayLike<number>): Value {
     const p = this.percentile.p;
     const pos = p * (values.length - 1);
     const lo = Math.floor(pos);
-    if (this.fn === "quantile_disc") return this.returns.tag === "LONG" ? BigInt(values[lo]) : values[lo];
+    if (this.fn === "quantile_disc") {
+      const v = values[this.#discIndex(values.length, lo)];
+      return this.returns.tag === "LONG" ? BigInt(v) : v;
+    }
     const a = values[lo];
     const hi = Math.min(lo + 1, values.length - 1);
     return a + (pos - lo) * (values[hi] - a);
