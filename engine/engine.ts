@@ -464,6 +464,9 @@ export class Engine {
   /** BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, ROLLBACK TO on the session's transaction. */
   async #transactionStatement(stmt: A.NoopStmt, session: Session): Promise<Outcome> {
     if (stmt.what === "cursor") throw new SqlError(CURSOR_MESSAGE, stmt.pos);
+    if (stmt.table && !this.#storage.table(stmt.table.name)) {
+      throw new SqlError(`table does not exist [table=${stmt.table.name}]`, stmt.table.pos);
+    }
     const tx = session.transaction;
     if (!tx) return { kind: "ddl" };
     const name = stmt.name ?? "";

@@ -852,6 +852,8 @@ export interface NoopStmt {
   /** SET name = value (pgwire reads `SET TIME ZONE` etc.); the savepoint of SAVEPOINT/RELEASE/ROLLBACK TO. */
   name?: string;
   value?: string;
+  /** VACUUM TABLE t / REINDEX TABLE t: the table, which must exist (QuestDB's tableExistsOrFail). */
+  table?: { name: string; pos: number };
 }
 
 export interface CopyStmt {

@@ -185,6 +185,7 @@ export function parseReindex(p: ParseState): NoopStmt {
   const name = p.peek();
   if (name.kind !== "word" && name.kind !== "quoted") throw syntaxError("table name expected", name.pos);
   p.next();
+  const table = { name: name.value, pos: name.pos };
   if (p.acceptWord("column")) {
     const col = p.peek();
     if (col.kind !== "word" && col.kind !== "quoted") throw syntaxError("column name expected", past());
@@ -198,7 +199,27 @@ export function parseReindex(p: ParseState): NoopStmt {
     throw syntaxError("LOCK EXCLUSIVE expected", past());
   }
   if (!p.atEnd()) throw syntaxError("EOF expected", past());
-  return { kind: "noop", pos: kw.pos, what: "other" };
+  return { kind: "noop", pos: kw.pos, what: "other", table };
+}
+
+/**
+ * QuestDB's `VACUUM TABLE t` (and the older `VACUUM PARTITIONS t`): the name is checked as a
+ * table name (a keyword must be quoted: KeywordAsTableNameTest#testVacuum) and must exist; there
+ * are no stale column or partition versions to remove here, so nothing else is done.
+ */
+export function parseVacuum(p: ParseState): NoopStmt {
+  const kw = p.next();
+  if (!p.acceptWord("table") && !p.acceptWord("partitions")) {
+    throw p.atEnd()
+      ? syntaxError("'table' expected", p.peek().pos)
+      : syntaxError("'partitions' expected", p.peek().pos);
+  }
+  const name = p.peek();
+  if (name.kind !== "word" && name.kind !== "quoted") throw syntaxError("table name expected", name.pos);
+  p.refuseKeyword(name);
+  p.next();
+  if (!p.atEnd()) throw syntaxError("end of line or ';' expected", p.peek().pos);
+  return { kind: "noop", pos: kw.pos, what: "other", table: { name: name.value, pos: name.pos } };
 }
 
 /** `COPY t [(cols)] FROM STDIN | 'file' [WITH] [options]`, `COPY (query) | t TO STDOUT [...]`. */

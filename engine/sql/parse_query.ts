@@ -106,6 +106,11 @@ export function parseWith(p: ParseState): Cte[] {
  * of a SELECT block without SELECT.
  */
 function parseOperand(p: ParseState): QueryBody {
+  if (p.isWord("show")) {
+    // `SHOW CREATE TABLE t1 UNION SHOW CREATE TABLE t2` (ShowCreateTableTest#testShowCreateTableUnion).
+    const start = p.peek();
+    return finishCore(p, start, { kind: "showSource", pos: start.pos, show: parseShow(p) });
+  }
   if (!p.isOp("(")) return parseSelectCore(p);
   const open = p.next();
   if (p.isWord("show")) {

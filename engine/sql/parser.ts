@@ -20,8 +20,10 @@ import {
   parseNoop,
   parseReindex,
   parseSet,
+  parseVacuum,
 } from "./parse_misc.ts";
 import { parseQuery, parseWith } from "./parse_query.ts";
+import { SET_OPERATORS } from "./keywords.ts";
 import { parseBackup, parseCancelQuery, parseCheckpoint } from "./parse_operations.ts";
 import { parseShow } from "./parse_show.ts";
 import { ParseState } from "./parse_state.ts";
@@ -133,8 +135,14 @@ export function parseStatementBody(p: ParseState): Statement {
       return parseUpdate(p);
     case "delete":
       return parseDelete(p);
-    case "show":
-      return parseShow(p);
+    case "show": {
+      // A SHOW that a set operator follows is the first operand of a query.
+      const at = p.index;
+      const show = parseShow(p);
+      if (p.wordAt() === undefined || !SET_OPERATORS.has(p.wordAt()!)) return show;
+      p.index = at;
+      return parseQuery(p);
+    }
     case "explain":
       return parseExplain(p, parseStatementBody);
     case "declare":
@@ -158,6 +166,9 @@ export function parseStatementBody(p: ParseState): Statement {
       break;
     case "reindex":
       if (p.peek(1).kind === "word") return parseReindex(p);
+      break;
+    case "vacuum":
+      if (p.peek(1).kind === "word") return parseVacuum(p);
       break;
   }
   if (word !== undefined && NOOP_STARTS.has(word) && isNoopStart(p, word)) return parseNoop(p);

@@ -84,3 +84,13 @@ Deno.test("show errors", () => {
   assert.equal(parseError("show columns balances").position, 13);
   assert.equal(parseError("SHOW COLUMNS FROM").message, "table name expected");
 });
+
+Deno.test("a SHOW followed by a set operator is the first operand of a query", () => {
+  // ShowCreateTableTest#testShowCreateTableUnion.
+  const q = parseStatement("show create table t1 union show create table t2 union all select 'x'");
+  assert.equal(q.kind, "query");
+  const body = (q as { body: { kind: string; op: string; left: { kind: string } } }).body;
+  assert.equal(body.kind, "setop");
+  assert.equal(body.left.kind, "setop");
+  assert.equal(parseStatement("SHOW CREATE TABLE t1").kind, "show");
+});
