@@ -95,6 +95,16 @@ const PARTITIONS: Col[] = [
   c("isRemote", T.BOOLEAN),
 ];
 
+/** table_storage(): one row per table (TableStorageRecordCursorFactory's columns). */
+const TABLE_STORAGE: Col[] = [
+  c("tableName", T.STRING),
+  c("walEnabled", T.BOOLEAN),
+  c("partitionBy", T.STRING),
+  c("partitionCount", T.LONG),
+  c("rowCount", T.LONG),
+  c("diskSize", T.LONG),
+];
+
 /** wal_tables(): one row per WAL table (QuestDB's columns). */
 const WAL_TABLES: Col[] = [
   c("name", T.STRING),
@@ -114,6 +124,7 @@ const DEFINITIONS: Record<string, Col[]> = {
   "show tables": [c("table_name", T.STRING)],
   "table_columns": TABLE_COLUMNS,
   "table_partitions": PARTITIONS,
+  "table_storage": TABLE_STORAGE,
   // table_partitions() of every table, each row led by its table's name (AllTablesPartitionsFunctionFactoryTest).
   "all_tables_partitions": [c("tableName", T.STRING), ...PARTITIONS],
   "show create table": [c("ddl", T.STRING)],
@@ -297,6 +308,25 @@ async function partitionRows(t: Table): Promise<Value[][]> {
   }
 }
 
+/** table_storage(): each table's partitioning, partition and row counts, and partition bytes. */
+async function storageRow(t: Table): Promise<Value[]> {
+  const snap = t.snapshot();
+  try {
+    let bytes = 0;
+    for (let i = 0; i < snap.partitions.length; i++) bytes += await snap.partitionByteSize(i);
+    return [
+      t.meta.name,
+      t.meta.wal,
+      t.meta.partitionBy,
+      BigInt(snap.partitions.length),
+      BigInt(snap.rowCount),
+      BigInt(bytes),
+    ];
+  } finally {
+    snap.release();
+  }
+}
+
 /** SHOW CREATE TABLE text (spec/sql.md §17.3). */
 export function createTableText(m: TableMeta): string {
   const cols = m.columns.map((col) => {
@@ -354,6 +384,10 @@ export function metaRows(
       const t = storage.table(String(args[0]));
       return t ? partitionRows(t) : [];
     }
+    case "table_storage":
+      return Promise.all(
+        tables.map((m) => storage.table(m.name)).filter((t) => t !== undefined).map(storageRow),
+      );
     case "all_tables_partitions":
       return Promise.all(
         tables.map(async (m) => {

@@ -206,6 +206,28 @@ export const MISC_FUNCTIONS: ScalarFunction[] = [
       }
       : noMatch("flush_query_cache", args)),
   fixed("reload_config", T.BOOLEAN, true, false),
+  // hydrate_table_metadata('t1', 't2' ... | '*'): QuestDB re-reads the named tables' metadata
+  // (meta.md); ours is always current, so it checks the names and answers true as QuestDB does
+  // when at least one names a table (HydrateTableMetadataFunctionFactoryTest).
+  scalar("hydrate_table_metadata", (args) => {
+    if (args.length === 0) return "no arguments provided";
+    if (!args.every((a) => isTextArg(a.type))) return noMatch("hydrate_table_metadata", args);
+    const names = args.map((a) => (a.constant && typeof a.value === "string" ? a.value : null));
+    if (names.length > 1 && names.includes("*")) return "cannot use wildcard alongside other table names";
+    // Folded at bind time for constant names, so that no valid name is an error at the call
+    // (QuestDB checks while compiling); a re-read changes nothing to fold away here.
+    return {
+      returns: T.BOOLEAN,
+      eval: (vals, ctx) => {
+        const given = vals.filter((v): v is string => typeof v === "string");
+        if (given.length === 1 && given[0] === "*") return true;
+        if (ctx.tableExists && !given.some((n) => ctx.tableExists!(n))) {
+          throw new SqlError("no valid table names provided");
+        }
+        return true;
+      },
+    };
+  }),
   digest("md5", "md5"),
   digest("sha1", "sha1"),
   digest("sha256", "sha256"),

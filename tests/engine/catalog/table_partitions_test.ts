@@ -73,3 +73,35 @@ Deno.test("a TIMESTAMP_NS table's partition and table bounds are shown in micros
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("table_storage(): per table its WAL flag, partitioning, partition and row counts, and the partitions' bytes", async () => {
+  const root = await Deno.makeTempDir({ prefix: "qdb_table_storage_" });
+  const engine = await Engine.open({ root, cacheBytes: 16 * 1024 * 1024 });
+  try {
+    await engine.execute(
+      "CREATE TABLE d (ts TIMESTAMP, v LONG) TIMESTAMP(ts) PARTITION BY DAY WAL",
+      adminSession(),
+    );
+    await engine.execute(
+      "INSERT INTO d SELECT timestamp_sequence('2024-01-01', 3600000000), x FROM long_sequence(30)",
+      adminSession(),
+    );
+    await engine.execute("CREATE TABLE n (v DOUBLE)", adminSession());
+    const storage = await rows(
+      engine,
+      "SELECT tableName, walEnabled, partitionBy, partitionCount, rowCount, diskSize FROM table_storage() ORDER BY tableName",
+    );
+    assert.deepEqual(storage.map((r) => r.slice(0, 5)), [["d", true, "DAY", 2n, 30n], [
+      "n",
+      false,
+      "NONE",
+      0n,
+      0n,
+    ]]);
+    const parts = await rows(engine, "SELECT sum(diskSize) FROM table_partitions('d')");
+    assert.equal(storage[0][5], parts[0][0]);
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
