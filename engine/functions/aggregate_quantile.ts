@@ -8,7 +8,7 @@
  * fourth smallest, quantile_cont(0.25) over 2500, 2600, ... is 2650.
  */
 import { DoubleArray } from "../base/double_array.ts";
-import { arrayType, type ColumnType, isNumeric, T } from "../base/types.ts";
+import { arrayType, type ColumnType, isIntegral, isNumeric, T } from "../base/types.ts";
 import { nullValueOf } from "../base/values.ts";
 import { SqlError } from "../base/errors.ts";
 import { aggregate, noMatch } from "./_util.ts";
@@ -58,20 +58,45 @@ function bindQuantile(name: string, continuous: boolean, window = false) {
     if (args.length !== 2) return noMatch(name, args);
     const x = args[0].type;
     if (!(isNumeric(x) || x.tag === "NULL")) return noMatch(name, args);
-    const many = window && args[1].type.tag === "ARRAY";
+    const many = args[1].type.tag === "ARRAY";
     let ps: number[];
     if (many) {
       if (!args[1].constant || !(args[1].value instanceof DoubleArray)) {
         return `percentile must be a constant numeric value [function=${name}]`;
       }
-      ps = [...args[1].value.data].map(percentileFraction);
+      ps = [...args[1].value.data];
+      if (window) ps = ps.map(percentileFraction);
+      else {
+        // The aggregate over an array of percentiles (MultiPercentileDiscDoubleGroupByFunction):
+        // each in [0, 1], else 'invalid percentile' at the array's `[`.
+        const bad = ps.find((p) => !(p >= 0 && p <= 1));
+        if (bad !== undefined) {
+          throw new SqlError(
+            `invalid percentile [expected=range(0.0, 1.0), actual=${javaDouble(bad)}]`,
+            args[1].pos,
+          );
+        }
+      }
     } else {
       const p = percentileOf(name, args[1]);
       if (typeof p === "string") return p;
       ps = [p];
     }
-    const returns: ColumnType = many ? arrayType(1) : continuous || x.tag === "NULL" ? T.DOUBLE : x;
-    const big = x.tag === "LONG";
+    // The percentile_disc aggregate is QuestDB's percentile_disc(LD) over an integer argument:
+    // LONG, its values sorted as unsigned 64-bit numbers, so a negative one sorts above every
+    // positive one (PercentileDiscLongGroupByFunctionFactoryTest#testNegativeValues: over 1 and -1
+    // the median is 1), and percentile_disc(DD), DOUBLE, over any other.
+    const discLong = !window && name === "percentile_disc" && isIntegral(x);
+    const returns: ColumnType = many
+      ? arrayType(1)
+      : continuous || x.tag === "NULL"
+      ? T.DOUBLE
+      : discLong
+      ? T.LONG
+      : !window && name === "percentile_disc"
+      ? T.DOUBLE
+      : x;
+    const big = x.tag === "LONG" || discLong;
     // percentile_disc takes the value at index ceil(p * n) - 1, as a window function and as an
     // aggregate (PercentileDiscDoubleGroupByFunction: 0.95 over 50 values is the 48th smallest,
     // PercentileDiscDoubleGroupByFunctionFactoryTest#testWithKnownData); quantile_disc keeps
@@ -98,13 +123,20 @@ function bindQuantile(name: string, continuous: boolean, window = false) {
           },
           result: () => {
             if (values.length === 0) return many ? null : nullValueOf(returns);
-            values.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+            values.sort(discLong ? unsignedOrder : (a, b) => (a < b ? -1 : a > b ? 1 : 0));
             return many ? DoubleArray.of1(ps.map((p) => Number(at(values, p)))) : at(values, ps[0]);
           },
         };
       },
     };
   };
+}
+
+/** Ascending as unsigned 64-bit numbers: the negative ones after the others. */
+function unsignedOrder(a: number | bigint, b: number | bigint): number {
+  const na = a < 0, nb = b < 0;
+  if (na !== nb) return na ? 1 : -1;
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The window form of percentile_cont / percentile_disc, or undefined for another name. */

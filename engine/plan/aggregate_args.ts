@@ -13,6 +13,17 @@ import { someExpr } from "../sql/expr_walk.ts";
 import { isAggregateCall } from "./bind_expr.ts";
 
 /**
+ * Where an aggregate's argument is reported: an `ARRAY[...]` literal at its `[`, as QuestDB's
+ * parser places that node (MultiPercentileDiscDoubleGroupByFunctionFactoryTest
+ * #testInvalidPercentileInArray1: `ARRAY[0.98, 1.1]` fails at 39, its bracket).
+ */
+export function argPosition(call: A.FunctionCall, i: number): number {
+  const a = call.args[i];
+  if (!a) return call.pos;
+  return a.kind === "array" && a.bracket !== undefined ? a.bracket : a.pos;
+}
+
+/**
  * Aggregates that take a NULL input as a value: QuestDB lowers FILTER to a CASE that nulls
  * non-matching rows, which would change their answer, so it refuses FILTER on them
  * (GroupByFunctionTest#testFilterRejectedForNullPreservingAggregates; isOrdered and twap from the

@@ -13,7 +13,7 @@ import { withHiddenTimestamp } from "./plan_asof.ts";
 import { exprKey } from "../sql/printer.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { BoundArg } from "../functions/registry_types.ts";
-import { atCall, checkAggregateArgs } from "./aggregate_args.ts";
+import { argPosition, atCall, checkAggregateArgs } from "./aggregate_args.ts";
 import { checkFilterArgTypes, checkFilterCondition } from "./aggregate_filter.ts";
 import { localToUtcTicks, parseOffsetSeconds, resolveTimeZone } from "../functions/timezone.ts";
 import { parseTimestamp } from "../functions/timestamp_parse.ts";
@@ -185,7 +185,7 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
         type: a.type,
         constant: isConst(a),
         value: isConst(a) ? a.value : undefined,
-        pos: call.args[i]?.pos ?? call.pos,
+        pos: argPosition(call, i),
       }));
       const bound1 = fn.bind(bound, { distinct: call.distinct, star: call.star });
       if (typeof bound1 === "string") throw new SqlError(bound1, call.pos);

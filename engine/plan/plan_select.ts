@@ -9,7 +9,7 @@ import { exprKey } from "../sql/printer.ts";
 import { mapChildExprs, someExpr } from "../sql/expr_walk.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { BoundArg } from "../functions/registry_types.ts";
-import { atCall, checkAggregateArgs } from "./aggregate_args.ts";
+import { argPosition, atCall, checkAggregateArgs } from "./aggregate_args.ts";
 import { SCALAR_OVERLOADED_AGGREGATES } from "../functions/aggregate_array_elem.ts";
 import { checkFilterArgTypes, checkFilterCondition } from "./aggregate_filter.ts";
 import {
@@ -506,7 +506,7 @@ function planAggregation(
         type: a.type,
         constant: isConst(a),
         value: isConst(a) ? a.value : undefined,
-        pos: call.args[i]?.pos ?? call.pos,
+        pos: argPosition(call, i),
       }));
       const bound1 = fn.bind(bound, { distinct: call.distinct, star: call.star });
       if (typeof bound1 === "string") throw new SqlError(bound1, call.pos);

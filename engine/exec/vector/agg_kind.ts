@@ -93,7 +93,8 @@ function kindOf(call: AggregateCall, distinct: boolean): AggKind {
     return { kind: "collect", fn: collect, percentile: { p, digits, integers: isIntegral(args[0].type) } };
   }
   if (collect === "quantile_cont" || collect === "quantile_disc") {
-    const p = constNumber(args[1]);
+    // An ARRAY of percentiles (a DOUBLE[] result) runs row at a time (aggregate_quantile.ts).
+    const p = args[1].type.tag === "ARRAY" ? undefined : constNumber(args[1]);
     if (p === undefined) return { kind: "row" };
     return {
       kind: "collect",

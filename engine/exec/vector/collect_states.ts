@@ -553,6 +553,10 @@ export class CollectAgg {
       const big = this.#bigLists[g];
       if (!big) return this.#empty;
       big.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      if (this.#unsigned()) {
+        const k = big.findIndex((v) => v >= 0n);
+        if (k > 0) big.push(...big.splice(0, k));
+      }
       const pos = this.percentile.p * (big.length - 1);
       const lo = Math.floor(pos);
       if (this.fn === "quantile_disc") return big[this.#discIndex(big.length, lo)];
@@ -567,7 +571,15 @@ export class CollectAgg {
     const sorted = zeros
       ? values.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
       : Float64Array.from(values).sort();
-    return this.#pick(sorted);
+    return this.#pick(this.#unsigned() ? unsignedOrder(sorted) : sorted);
+  }
+
+  /**
+   * percentile_disc of integers (a LONG result) orders them as unsigned 64-bit numbers, the
+   * negative ones last (aggregate_quantile.ts).
+   */
+  #unsigned(): boolean {
+    return this.fn === "quantile_disc" && this.percentile.nearestRank === true && this.returns.tag === "LONG";
   }
 
   /** percentile_disc's index ceil(p * n) - 1, or quantile_disc's floor(p * (n - 1)) given as `lo`. */
@@ -676,4 +688,11 @@ export class CollectAgg {
       }
     }
   }
+}
+
+/** Ascending values reordered as unsigned 64-bit numbers: the negative ones after the others. */
+function unsignedOrder(sorted: ArrayLike<number>): number[] {
+  const all = Array.from(sorted);
+  const firstNonNegative = all.findIndex((v) => v >= 0);
+  return firstNonNegative <= 0 ? all : [...all.slice(firstNonNegative), ...all.slice(0, firstNonNegative)];
 }
