@@ -8,6 +8,7 @@ import type { Value } from "../base/values.ts";
 import type { Storage, Table, TableMeta } from "../storage/api.ts";
 import { sizePretty } from "../functions/numeric.ts";
 import { hasBuiltIndex } from "./symbol_index.ts";
+import { checkpointGate } from "../storage/checkpoint.ts";
 
 type Col = { name: string; type: ColumnType };
 const c = (name: string, type: ColumnType): Col => ({ name, type });
@@ -119,6 +120,8 @@ const WAL_TABLES: Col[] = [
 
 const DEFINITIONS: Record<string, Col[]> = {
   "wal_tables": WAL_TABLES,
+  // CheckpointTest#testCheckpointStatus: whether CHECKPOINT CREATE is in force, and since when.
+  "checkpoint_status": [c("in_progress", T.BOOLEAN), c("started_at", T.TIMESTAMP)],
   "tables": TABLES,
   "all_tables": [c("table_name", T.STRING)],
   "show tables": [c("table_name", T.STRING)],
@@ -369,6 +372,10 @@ export function metaRows(
       return tables.map((m) => tableRow(m, storage));
     case "wal_tables":
       return tables.filter((m) => m.wal).map((m) => walRow(m, storage));
+    case "checkpoint_status": {
+      const gate = checkpointGate(storage.root);
+      return [[gate.checkpointOpen, gate.startedAt]];
+    }
     case "all_tables":
     case "show tables":
       return tables.map((m) => [m.name]);

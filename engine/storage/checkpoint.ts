@@ -41,6 +41,9 @@ export class CheckpointGate {
     return this.#checkpoint;
   }
 
+  /** When the open checkpoint was created (epoch microseconds), null without one: checkpoint_status(). */
+  startedAt: bigint | null = null;
+
   /** Called before a write touches a file: waits while the files are frozen. */
   async enter(): Promise<void> {
     while (this.#holds > 0) await this.#released;
@@ -73,6 +76,7 @@ export class CheckpointGate {
     // QuestDB DatabaseCheckpointAgent.checkpointCreate's text for a second CREATE.
     if (this.#checkpoint) throw new SqlError("Waiting for CHECKPOINT RELEASE to be called", 0);
     this.#checkpoint = true;
+    this.startedAt = BigInt(Date.now()) * 1000n;
     await this.freeze();
   }
 
@@ -80,6 +84,7 @@ export class CheckpointGate {
   release(): void {
     if (!this.#checkpoint) return;
     this.#checkpoint = false;
+    this.startedAt = null;
     this.thaw();
   }
 }
