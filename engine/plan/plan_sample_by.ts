@@ -439,6 +439,12 @@ function fillSpecs(
   // PREV(col) does not broadcast either (SampleByFillTest#testFillPrevCrossColumnBroadcastRejection).
   const broadcast = options.length === 1 && options[0].kind !== "value" &&
     !(options[0].kind === "prev" && options[0].of);
+  // A lone PREV(col) names one source: QuestDB does not spread it over several aggregates
+  // (SampleByFillPrevTest#testFillPrevCrossColumnBroadcastRejection, at the PREV).
+  const only = options[0];
+  if (options.length === 1 && aggs.length > 1 && only.kind === "prev" && only.of) {
+    throw new SqlError(`FILL(PREV(${only.of})) cannot be broadcast across aggregates`, only.pos);
+  }
   if (!broadcast && options.length < aggs.length) {
     throw new SqlError(
       `insufficient fill values for SAMPLE BY FILL: expected ${aggs.length} values but only ${options.length} provided`,
@@ -474,16 +480,18 @@ function fillSpecs(
           if (index < 0) return keyFill(o, { index: -1 - index, type: keys[-1 - index].type }, a);
           const from = aggs[index].binding.returns, to = a.binding.returns;
           // Errors point at the source column, as QuestDB's (SampleByFillTest#testFillPrevCrossColumn*).
-          if (from.tag !== to.tag || from.tag === "SYMBOL") {
+          if (from.tag === "SYMBOL") {
             throw new SqlError(
               `FILL(PREV(${o.of})) needs an aggregate of the same type [expected=${to.tag}, actual=${from.tag}]`,
               o.ofPos ?? o.pos,
             );
           }
           if (!sameType(from, to)) {
-            // Decimal precision/scale, geohash width, array dimensions must match too.
+            // The type, and decimal precision/scale, geohash width, array dimensions, timestamp
+            // unit, must match (SampleByFillPrevTest#testFillPrevCrossColumnTimestampUnitMismatch:
+            // 'source type TIMESTAMP cannot fill target column of type TIMESTAMP_NS').
             throw new SqlError(
-              `cannot fill target column of type ${typeName(to)} with source type ${typeName(from)}`,
+              `source type ${typeName(from)} cannot fill target column of type ${typeName(to)}`,
               o.ofPos ?? o.pos,
             );
           }
