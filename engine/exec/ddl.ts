@@ -116,7 +116,8 @@ export function tableDefinition(
     );
   }
   if (s.wal === true && partitionBy === "NONE") {
-    throw new SqlError("WAL Write Mode can only be used on partitioned tables", s.pos);
+    // At the WAL keyword (AlterTableWalEnabledTest#testWalEnabledNonPartitionedTable).
+    throw new SqlError("WAL Write Mode can only be used on partitioned tables", s.walPos ?? s.pos);
   }
   const wal = partitionBy !== "NONE" && (s.wal ?? walDefault);
   const dedupKeys: string[] = [];
@@ -668,8 +669,12 @@ export async function alterTable(
       });
       return;
     case "setType":
+      // MergeAppendLagGuardTest#testWalTableIsAlwaysPartitioned: at the table name.
+      if (a.wal && t.meta.partitionBy === "NONE") {
+        throw new SqlError("Cannot convert non-partitioned table", s.table.pos);
+      }
       await t.alterMeta((m) => {
-        m.wal = a.wal && m.partitionBy !== "NONE";
+        m.wal = a.wal;
       });
       return;
     case "setFormat":

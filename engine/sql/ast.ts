@@ -599,6 +599,8 @@ export interface CreateTableStmt {
   format?: { value: "native" | "parquet"; pos: number };
   /** true = WAL, false = BYPASS WAL, undefined = default. */
   wal?: boolean;
+  /** Offset of the WAL keyword, where a non-partitioned table's WAL is refused. */
+  walPos?: number;
   dedupKeys?: { name: string; pos: number }[];
   /** The token after DEDUP, where a non-WAL table is reported. */
   dedupPos?: number;

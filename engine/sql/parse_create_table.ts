@@ -331,6 +331,7 @@ function parseTableClauses(p: ParseState, stmt: CreateTableStmt): void {
     } else if (p.acceptWord("wal") || p.acceptWords("bypass", "wal")) {
       once("wal", t);
       stmt.wal = t.text.toLowerCase() === "wal";
+      if (stmt.wal) stmt.walPos = t.pos;
     } else if (p.acceptWord("dedup") || p.acceptWord("deduplicate")) {
       once("dedup", t);
       // QuestDB reports a non-WAL table at the token after the word (CreateTableDedupTest).
