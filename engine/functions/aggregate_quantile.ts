@@ -11,6 +11,7 @@ import { DoubleArray } from "../base/double_array.ts";
 import { arrayType, type ColumnType, isIntegral, isNumeric, T } from "../base/types.ts";
 import { nullValueOf } from "../base/values.ts";
 import { SqlError } from "../base/errors.ts";
+import { formatDouble } from "./double_format.ts";
 import { aggregate, noMatch } from "./_util.ts";
 import type { AggregateBinding, AggregateFunction, BoundArg } from "./registry_types.ts";
 
@@ -33,14 +34,9 @@ function percentileOf(name: string, a: BoundArg): number | string {
   }
   const p = Number(a.value);
   if (!(p >= -1 && p <= 1)) {
-    throw new SqlError(`invalid percentile [expected=range(0.0, 1.0), actual=${javaDouble(p)}]`, a.pos);
+    throw new SqlError(`invalid percentile [expected=range(0.0, 1.0), actual=${formatDouble(p)}]`, a.pos);
   }
   return percentileFraction(p);
-}
-
-/** A double as Java prints it: `1.0`, `-1.1`. */
-function javaDouble(p: number): string {
-  return Number.isInteger(p) ? p.toFixed(1) : String(p);
 }
 
 /**
@@ -72,7 +68,7 @@ function bindQuantile(name: string, continuous: boolean, window = false) {
         const bad = ps.find((p) => !(p >= 0 && p <= 1));
         if (bad !== undefined) {
           throw new SqlError(
-            `invalid percentile [expected=range(0.0, 1.0), actual=${javaDouble(bad)}]`,
+            `invalid percentile [expected=range(0.0, 1.0), actual=${formatDouble(bad)}]`,
             args[1].pos,
           );
         }
@@ -105,9 +101,7 @@ function bindQuantile(name: string, continuous: boolean, window = false) {
     const nearestRank = window || name === "percentile_disc";
     const at = (sorted: (number | bigint)[], p: number): number | bigint => {
       const n = sorted.length;
-      if (!continuous) {
-        return sorted[nearestRank ? Math.max(0, Math.ceil(n * p) - 1) : Math.floor(p * (n - 1))];
-      }
+      if (!continuous) return sorted[discIndex(n, p, nearestRank)];
       const pos = p * (n - 1), lo = Math.floor(pos), hi = Math.min(lo + 1, n - 1);
       const a = Number(sorted[lo]);
       return a + (pos - lo) * (Number(sorted[hi]) - a);
@@ -123,8 +117,9 @@ function bindQuantile(name: string, continuous: boolean, window = false) {
           },
           result: () => {
             if (values.length === 0) return many ? null : nullValueOf(returns);
-            values.sort(discLong ? unsignedOrder : (a, b) => (a < b ? -1 : a > b ? 1 : 0));
-            return many ? DoubleArray.of1(ps.map((p) => Number(at(values, p)))) : at(values, ps[0]);
+            values.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+            const sorted = discLong ? negativesLast(values) : values;
+            return many ? DoubleArray.of1(ps.map((p) => Number(at(sorted, p)))) : at(sorted, ps[0]);
           },
         };
       },
@@ -132,11 +127,22 @@ function bindQuantile(name: string, continuous: boolean, window = false) {
   };
 }
 
-/** Ascending as unsigned 64-bit numbers: the negative ones after the others. */
-function unsignedOrder(a: number | bigint, b: number | bigint): number {
-  const na = a < 0, nb = b < 0;
-  if (na !== nb) return na ? 1 : -1;
-  return a < b ? -1 : a > b ? 1 : 0;
+/**
+ * The index of a discrete percentile `p` among `n` sorted values: percentile_disc's nearest rank
+ * ceil(p * n) - 1, or quantile_disc's floor(p * (n - 1)). Also the batch path's (collect_states.ts).
+ */
+export function discIndex(n: number, p: number, nearestRank: boolean): number {
+  return nearestRank ? Math.max(0, Math.ceil(n * p) - 1) : Math.floor(p * (n - 1));
+}
+
+/**
+ * Ascending values reordered as unsigned 64-bit numbers, the negative ones after the others:
+ * percentile_disc's order over integers. Also the batch path's (collect_states.ts).
+ */
+export function negativesLast<T extends number | bigint>(sorted: ArrayLike<T>): T[] {
+  const all = Array.from(sorted);
+  const k = all.findIndex((v) => v >= 0);
+  return k <= 0 ? all : [...all.slice(k), ...all.slice(0, k)];
 }
 
 /** The window form of percentile_cont / percentile_disc, or undefined for another name. */

@@ -5,6 +5,7 @@
 import { SqlError } from "../base/errors.ts";
 import { type ColumnType, isIntegral, isNumeric, typeName } from "../base/types.ts";
 import { DoubleArray, type Value } from "../base/values.ts";
+import { formatDouble } from "./double_format.ts";
 import { formatArrayJson, parseArrayText } from "./array_text.ts";
 import {
   decimalFromNumber,
@@ -87,7 +88,7 @@ export function castSpecial(v: Value, from: ColumnType, to: ColumnType, strict: 
         : decimalFromNumber(from.tag === "FLOAT" ? floatDigits(v) : v, scale, true);
       if (unscaled === undefined) return null; // NaN/Inf are NULL doubles already
       if (!isIntegral(from) && !fitsPrecision(unscaled, precision)) {
-        throw inconvertible(javaDouble(from.tag === "FLOAT" ? floatDigits(v) : v), from, to, pos);
+        throw inconvertible(formatDouble(from.tag === "FLOAT" ? floatDigits(v) : v), from, to, pos);
       }
     } else if (typeof v === "string") {
       // Text that is no DECIMAL of the precision fails per row too, at the operand
@@ -146,14 +147,6 @@ export function commonSpecial(a: ColumnType, b: ColumnType): ColumnType | undefi
 }
 
 export { DoubleArray };
-
-/** Java's Double.toString shape for the error text (1000.0, -1.0E30). */
-function javaDouble(x: number): string {
-  const a = Math.abs(x);
-  if (a >= 1e-3 && a < 1e7) return Number.isInteger(x) ? x.toFixed(1) : String(x);
-  const [m, e] = x.toExponential().split("e");
-  return `${m.includes(".") ? m : m + ".0"}E${Number(e)}`;
-}
 
 /**
  * The double nearest the shortest decimal that reads back as the FLOAT `x` (Java's

@@ -19,6 +19,7 @@
  * outside [-90, 90] or a longitude outside [-180, 180] at that argument.
  */
 import { SqlError } from "../base/errors.ts";
+import { formatDouble } from "./double_format.ts";
 import { T } from "../base/types.ts";
 import { doublesOf, isNumArg, noMatch, scalar } from "./_util.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
@@ -46,17 +47,12 @@ function spatial(
   });
 }
 
-/** A double as Java prints it in QuestDB's messages: `91.0`, `-181.5`. */
-function javaDouble(v: number): string {
-  return Number.isInteger(v) ? v.toFixed(1) : String(v);
-}
-
 function checkLatLon(lat: number, lon: number, latPos?: number, lonPos?: number): void {
   if (!(lat >= -90 && lat <= 90)) {
-    throw new SqlError(`latitude must be between -90 and 90 [value=${javaDouble(lat)}]`, latPos);
+    throw new SqlError(`latitude must be between -90 and 90 [value=${formatDouble(lat)}]`, latPos);
   }
   if (!(lon >= -180 && lon <= 180)) {
-    throw new SqlError(`longitude must be between -180 and 180 [value=${javaDouble(lon)}]`, lonPos);
+    throw new SqlError(`longitude must be between -180 and 180 [value=${formatDouble(lon)}]`, lonPos);
   }
 }
 

@@ -40,6 +40,7 @@ import { approxCountDistinct } from "../../functions/hyperloglog.ts";
 import { toDoubles } from "./stat_states.ts";
 import { READ_BACK_TAGS } from "./pick_states.ts";
 import { textOf } from "../../functions/_util.ts";
+import { discIndex, negativesLast } from "../../functions/aggregate_quantile.ts";
 
 export type CollectFn =
   | "bool_and"
@@ -553,15 +554,12 @@ export class CollectAgg {
       const big = this.#bigLists[g];
       if (!big) return this.#empty;
       big.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      if (this.#unsigned()) {
-        const k = big.findIndex((v) => v >= 0n);
-        if (k > 0) big.push(...big.splice(0, k));
-      }
-      const pos = this.percentile.p * (big.length - 1);
+      const sorted = this.#unsigned() ? negativesLast(big) : big;
+      if (this.fn === "quantile_disc") return sorted[this.#discIndex(sorted.length)];
+      const pos = this.percentile.p * (sorted.length - 1);
       const lo = Math.floor(pos);
-      if (this.fn === "quantile_disc") return big[this.#discIndex(big.length, lo)];
-      const a = Number(big[lo]);
-      return a + (pos - lo) * (Number(big[Math.min(lo + 1, big.length - 1)]) - a);
+      const a = Number(sorted[lo]);
+      return a + (pos - lo) * (Number(sorted[Math.min(lo + 1, sorted.length - 1)]) - a);
     }
     const values = this.#lists[g];
     if (!values) return this.#empty;
@@ -571,7 +569,7 @@ export class CollectAgg {
     const sorted = zeros
       ? values.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
       : Float64Array.from(values).sort();
-    return this.#pick(this.#unsigned() ? unsignedOrder(sorted) : sorted);
+    return this.#pick(this.#unsigned() ? negativesLast(sorted) : sorted);
   }
 
   /**
@@ -582,9 +580,9 @@ export class CollectAgg {
     return this.fn === "quantile_disc" && this.percentile.nearestRank === true && this.returns.tag === "LONG";
   }
 
-  /** percentile_disc's index ceil(p * n) - 1, or quantile_disc's floor(p * (n - 1)) given as `lo`. */
-  #discIndex(n: number, lo: number): number {
-    return this.percentile.nearestRank ? Math.max(0, Math.ceil(n * this.percentile.p) - 1) : lo;
+  /** The discrete percentile's index among `n` sorted values (aggregate_quantile.ts discIndex). */
+  #discIndex(n: number): number {
+    return discIndex(n, this.percentile.p, this.percentile.nearestRank === true);
   }
 
   #pick(values: ArrayLike<number>): Value {
@@ -592,7 +590,7 @@ export class CollectAgg {
     const pos = p * (values.length - 1);
     const lo = Math.floor(pos);
     if (this.fn === "quantile_disc") {
-      const v = values[this.#discIndex(values.length, lo)];
+      const v = values[this.#discIndex(values.length)];
       return this.returns.tag === "LONG" ? BigInt(v) : v;
     }
     const a = values[lo];
@@ -688,11 +686,4 @@ export class CollectAgg {
       }
     }
   }
-}
-
-/** Ascending values reordered as unsigned 64-bit numbers: the negative ones after the others. */
-function unsignedOrder(sorted: ArrayLike<number>): number[] {
-  const all = Array.from(sorted);
-  const firstNonNegative = all.findIndex((v) => v >= 0);
-  return firstNonNegative <= 0 ? all : [...all.slice(firstNonNegative), ...all.slice(0, firstNonNegative)];
 }
