@@ -183,10 +183,9 @@ function cumulativeDepth(
   return { out, total: sum };
 }
 
+/** sparkChar, except that a flat chart of zero depth is all lowest blocks. */
 function depthChar(v: number, min: number, range: number): string {
-  if (range === 0) return min > 0 ? SPARK_CHARS[7] : SPARK_CHARS[0];
-  const clamped = Math.max(min, Math.min(min + range, v));
-  return SPARK_CHARS[Math.min(Math.trunc((clamped - min) / range * 7), 7)];
+  return range === 0 && !(min > 0) ? SPARK_CHARS[0] : sparkChar(v, min, range);
 }
 
 function bindDepthChart(name: string, labels: boolean) {
