@@ -8,6 +8,7 @@
  * and joins after it (LEFT, ASOF, ...) see each left row alone, so filtering earlier is the
  * same. Unqualified or ambiguous columns, LATERAL sources and other shapes stay as written.
  */
+import { astConjuncts } from "./bind_join_on.ts";
 import type * as A from "../sql/ast.ts";
 
 /** The names a source is referred to by: its alias, else its (last dotted) name. */
@@ -18,10 +19,6 @@ function namesOf(s: A.Source): string[] {
     return [name, name.slice(name.lastIndexOf(".") + 1)];
   }
   return [];
-}
-
-function conjuncts(e: A.Expr): A.Expr[] {
-  return e.kind === "binary" && e.op === "and" ? [...conjuncts(e.left), ...conjuncts(e.right)] : [e];
 }
 
 function andAll(list: A.Expr[]): A.Expr | undefined {
@@ -74,7 +71,7 @@ function connectedOrder(core: A.SelectCore, where: A.Expr[]): A.FromClause {
 export function commaJoinsAsEquiJoins(core: A.SelectCore): A.SelectCore {
   if (!core.from || !core.where) return core;
   if (!core.from.joins.some((j) => j.implicit && j.kind === "cross" && !j.lateral)) return core;
-  let rest = conjuncts(core.where);
+  let rest = astConjuncts(core.where);
   const from = connectedOrder(core, rest);
   const seen = new Set(namesOf(from.first));
   let moved = false;

@@ -17,6 +17,7 @@ import type * as A from "../sql/ast.ts";
 import { someExpr } from "../sql/expr_walk.ts";
 import { exprKey } from "../sql/printer.ts";
 import type { Scope } from "./scope.ts";
+import { astConjuncts } from "./bind_join_on.ts";
 
 /** The FROM clause's joins: horizon ones alone, and each over a table. */
 export function checkHorizonJoins(from: A.FromClause): void {
@@ -37,15 +38,7 @@ export function checkHorizonJoins(from: A.FromClause): void {
  * QuestDB reports the AND-ed condition that reads another column, at its operator.
  */
 export function checkHorizonWhere(where: A.Expr, scope: Scope, masterWidth: number): void {
-  const conjuncts: A.Expr[] = [];
-  const split = (e: A.Expr): void => {
-    if (e.kind === "binary" && e.op.toLowerCase() === "and") {
-      split(e.left);
-      split(e.right);
-    } else conjuncts.push(e);
-  };
-  split(where);
-  for (const c of conjuncts) {
+  for (const c of astConjuncts(where)) {
     const foreign = someExpr(c, (x) => {
       if (x.kind === "subquery" || x.kind === "exists") return false;
       if (x.kind !== "column") return undefined;
