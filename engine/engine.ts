@@ -29,6 +29,7 @@ import { bindContext } from "./plan/plan_select.ts";
 import { planShow } from "./plan/plan_show.ts";
 import { inferParams } from "./plan/infer_params.ts";
 import { explainPlan } from "./plan/explain.ts";
+import { explainTarget } from "./plan/explain_statement.ts";
 import type { Storage, TableMeta } from "./storage/api.ts";
 import { CACHE_BYTES_DEFAULT, openStorage } from "./storage/mod.ts";
 import type { ColumnCache } from "./storage/column_cache.ts";
@@ -605,13 +606,18 @@ export class Engine {
           if (this.#access && ACL_SHOWS.has(stmt.what)) return await this.#acl(stmt, session, xc);
           return await this.#rows(planShow(stmt, pc), xc);
         case "explain": {
-          const inner = stmt.statement;
-          if (inner.kind !== "query") throw new SqlError("EXPLAIN supports queries only", stmt.pos);
-          const pruned = bindParamIntervals(pruneColumns(checked(planQuery(inner, pc))), xc);
-          const onWorker = this.#statements.choose(pruned, this.#statementSource("", session, pc), xc);
-          const lines = explainPlan(await this.#chooseParallel(pruned));
-          onWorker?.discard();
-          if (onWorker?.worthIt(pruned)) lines.unshift("Worker");
+          // INSERT, UPDATE and CREATE TABLE show their query's plan under a line naming them.
+          const target = explainTarget(stmt.statement, pc);
+          if (!target) throw new SqlError("EXPLAIN supports queries only", stmt.pos);
+          let lines: string[] = [];
+          if (target.query) {
+            const pruned = bindParamIntervals(pruneColumns(checked(planQuery(target.query, pc))), xc);
+            const onWorker = this.#statements.choose(pruned, this.#statementSource("", session, pc), xc);
+            lines = explainPlan(await this.#chooseParallel(pruned));
+            onWorker?.discard();
+            if (onWorker?.worthIt(pruned)) lines.unshift("Worker");
+          }
+          if (target.header) lines = [target.header, ...lines.map((l) => "    " + l)];
           const plan: PlanNode = {
             kind: "rows",
             columns: [{ name: "QUERY PLAN", type: T.STRING }],

@@ -142,14 +142,22 @@ const DEFINITIONS: Record<string, Col[]> = {
 };
 
 /** Extra generators registered by other layers (pg_catalog for the wire protocol, ...). */
-const extra = new Map<string, { columns: Col[]; rows: (storage: Storage, args: Value[]) => Value[][] }>();
+const extra = new Map<
+  string,
+  { columns: Col[]; rows: (storage: Storage, args: Value[]) => Value[][] | Promise<Value[][]> }
+>();
 
 export function registerMetaTable(
   name: string,
   columns: Col[],
-  rows: (storage: Storage, args: Value[]) => Value[][],
+  rows: (storage: Storage, args: Value[]) => Value[][] | Promise<Value[][]>,
 ): void {
   extra.set(name.toLowerCase(), { columns, rows });
+}
+
+/** Names of the registered generators (pg_catalog relations, keywords(), ...), lower case. */
+export function metaTableNames(): string[] {
+  return [...Object.keys(DEFINITIONS), ...extra.keys()];
 }
 
 export function metaColumns(name: string): Col[] | undefined {

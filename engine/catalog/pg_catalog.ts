@@ -30,6 +30,8 @@ import { PG_PROC_COLUMNS, pgProcRows, procOid } from "./pg_catalog_proc.ts";
 import { hasBuiltIndex } from "./symbol_index.ts";
 import { registerZoneRelations } from "./pg_catalog_zones.ts";
 import { registerKeywordFunctions } from "./keywords.ts";
+import { registerTouch } from "./touch.ts";
+import { registerServerMeta } from "./server_meta.ts";
 import {
   columnPgType,
   NAMESPACE_PG_CATALOG,
@@ -506,6 +508,8 @@ function registerEmptyRelations(pg: (name: string, columns: Col[], rows: Rows) =
   );
   registerZoneRelations();
   registerKeywordFunctions();
+  registerTouch();
+  registerServerMeta();
 }
 
 registerAll();

@@ -299,24 +299,116 @@ function bindOhlcBar(name: string, labels: boolean) {
             widthPos,
           );
         }
-        const range = max - min;
-        const [lowPos, highPos, openPos, closePos] = [low, high, open, close].map((v) =>
-          ohlcPosition(v, min, range, width)
+        return renderOhlc([open, high, low, close], min, max, width, labels, open === close);
+      },
+    };
+  };
+}
+
+/**
+ * The candle of [open, high, low, close] between min and max in `width` characters, each price
+ * at its ohlcPosition: `⠀` outside low..high, `─` wick, the open..close body `█` (close >= open)
+ * or `░`, `│` at the body's start for a doji; the labels form appends the four prices.
+ */
+function renderOhlc(
+  prices: number[],
+  min: number,
+  max: number,
+  width: number,
+  labels: boolean,
+  doji: boolean,
+): string {
+  const [open, high, low, close] = prices;
+  const range = max - min;
+  const [lowPos, highPos, openPos, closePos] = [low, high, open, close].map((v) =>
+    ohlcPosition(v, min, range, width)
+  );
+  const [from, to] = [Math.min(openPos, closePos), Math.max(openPos, closePos)];
+  let s = "";
+  for (let i = 0; i < width; i++) {
+    if (i < lowPos || i > highPos) s += "\u2800";
+    else if (doji && i === from) s += "│";
+    else if (i >= from && i <= to) s += close >= open ? "█" : "░";
+    else s += "─";
+  }
+  if (labels) {
+    s += ` O:${formatDouble(open)} H:${formatDouble(high)} L:${formatDouble(low)} C:${formatDouble(close)}`;
+  }
+  return s;
+}
+
+/** Calls of ohlc_bar with more arguments than this are the scalar form (open, high, low, close, ...). */
+export const OHLC_AGGREGATE_ARITY_MAX = 4;
+
+/**
+ * `ohlc_bar(price, min, max [, width])` and `ohlc_bar_labels(...)` as aggregates, QuestDB's
+ * OhlcBarGroupByFunction: open and close are the group's first and last non-NULL prices in row
+ * order, low and high their extremes. The bounds are read on every row (a column or a lateral
+ * join's may vary): a NULL bound or min > max is an error at the bound, and the candle is drawn
+ * between the smallest min and the largest max seen. A doji is an open and close on the same
+ * character. No price → NULL.
+ */
+function bindOhlcBarAggregate(name: string, labels: boolean) {
+  return (args: BoundArg[]): AggregateBinding | string => {
+    if (args.length !== 3 && args.length !== 4) return noMatch(name, args);
+    if (!args.slice(0, 3).every((a) => isNumArg(a.type)) || (args.length === 4 && !isIntArg(args[3].type))) {
+      return noMatch(name, args);
+    }
+    const [, minArg, maxArg, widthArg] = args;
+    let width = 40;
+    if (widthArg) {
+      const w = constNum(widthArg);
+      if (w === undefined) return `${name}() width must be a constant`;
+      if (!(w >= 1)) throw new SqlError("width must be a positive integer", widthArg.pos);
+      width = Math.trunc(w);
+    }
+    const maxWidth = labels ? Math.max(1, Math.trunc((MAX_CHARS * 3 - 120) / 3)) : MAX_CHARS;
+    if (width > maxWidth) {
+      throw new SqlError(
+        `breached memory limit set for ${name} [maxWidth=${maxWidth}, requestedWidth=${width}]`,
+        widthArg.pos,
+      );
+    }
+    const checkBounds = (min: number, max: number) => {
+      if (Number.isNaN(min) || Number.isNaN(max)) {
+        throw new SqlError(
+          `${name}() bounds must not be NULL [min=${formatDouble(min)}, max=${formatDouble(max)}]`,
+          Number.isNaN(min) ? minArg.pos : maxArg.pos,
         );
-        const [from, to] = [Math.min(openPos, closePos), Math.max(openPos, closePos)];
-        let s = "";
-        for (let i = 0; i < width; i++) {
-          if (i < lowPos || i > highPos) s += "\u2800";
-          else if (open === close && i === from) s += "│";
-          else if (i >= from && i <= to) s += close >= open ? "█" : "░";
-          else s += "─";
-        }
-        if (labels) {
-          s += ` O:${formatDouble(open)} H:${formatDouble(high)} L:${formatDouble(low)} C:${
-            formatDouble(close)
-          }`;
-        }
-        return s;
+      }
+      if (min > max) {
+        throw new SqlError(
+          `${name}() min must not exceed max [min=${formatDouble(min)}, max=${formatDouble(max)}]`,
+          minArg.pos,
+        );
+      }
+    };
+    return {
+      returns: T.VARCHAR,
+      create: () => {
+        let open = NaN, close = NaN, low = NaN, high = NaN;
+        let scaleMin = NaN, scaleMax = NaN;
+        return {
+          add: ([v, lo, hi]: Value[]) => {
+            const min = toDouble(lo) ?? NaN, max = toDouble(hi) ?? NaN;
+            checkBounds(min, max);
+            if (Number.isNaN(scaleMin) || min < scaleMin) scaleMin = min;
+            if (Number.isNaN(scaleMax) || max > scaleMax) scaleMax = max;
+            const x = toDouble(v);
+            if (x === null || Number.isNaN(x)) return;
+            if (Number.isNaN(open)) [open, low, high] = [x, x, x];
+            close = x;
+            if (x < low) low = x;
+            if (x > high) high = x;
+          },
+          result: () => {
+            if (Number.isNaN(open)) return null;
+            const range = scaleMax - scaleMin;
+            const doji =
+              ohlcPosition(open, scaleMin, range, width) === ohlcPosition(close, scaleMin, range, width);
+            return renderOhlc([open, high, low, close], scaleMin, scaleMax, width, labels, doji);
+          },
+        };
       },
     };
   };
@@ -329,4 +421,8 @@ export const VISUALIZATION_FUNCTIONS: ScalarFunction[] = [
   scalar("depth_chart", bindDepthChart("depth_chart", false)),
   scalar("depth_chart_labels", bindDepthChart("depth_chart_labels", true)),
 ];
-export const VISUALIZATION_AGGREGATES: AggregateFunction[] = [aggregate("sparkline", bindSparkline)];
+export const VISUALIZATION_AGGREGATES: AggregateFunction[] = [
+  aggregate("sparkline", bindSparkline),
+  aggregate("ohlc_bar", bindOhlcBarAggregate("ohlc_bar", false)),
+  aggregate("ohlc_bar_labels", bindOhlcBarAggregate("ohlc_bar_labels", true)),
+];

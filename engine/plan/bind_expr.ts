@@ -50,6 +50,10 @@ import { bindSystemColumn } from "./system_columns.ts";
 import { isTextArrayCast, textArrayCast } from "./pg_text_arrays.ts";
 import { bindIn } from "./bind_in.ts";
 
+import { bindTouch } from "./bind_touch.ts";
+import { OHLC_AGGREGATE_ARITY_MAX } from "../functions/visualization.ts";
+
+const OHLC_BAR_NAMES = new Set(["ohlc_bar", "ohlc_bar_labels"]);
 /** Handles aggregate calls met while binding (GROUP BY / SAMPLE BY select items). */
 export interface AggregateBinder {
   /** Returns the expression standing for the aggregate's result. */
@@ -103,7 +107,7 @@ const COMPARISONS: Record<string, string> = {
  * Functions QuestDB evaluates once per execution rather than at compile time ("runtime
  * constants"); folded here too, but marked so text derived from them is not a compile error.
  */
-const RUNTIME_CONSTANTS = new Set(["now", "now_ns", "today", "tomorrow", "yesterday"]);
+export const RUNTIME_CONSTANTS = new Set(["now", "now_ns", "today", "tomorrow", "yesterday"]);
 
 /**
  * Whether a bound expression may change from row to row (a column, a random function, an outer
@@ -975,6 +979,9 @@ export function callByName(
     args = args.map((a, i) => {
       const hint = arrayArgumentHint(name, i);
       return hint ? inferParam(a, hint, ctx) : a;
+  if (name === "touch" && e.args.length === 1 && e.args[0].kind === "subquery") {
+    return bindTouch(e.args[0], ctx);
+  }
     });
   }
   const bound: BoundArg[] = args.map((a, i) => ({
@@ -1001,6 +1008,8 @@ export function callByName(
   if (binding.deterministic !== false && finalArgs.every(isConst)) {
     const widened = widenedIntConstant(name, binding.returns, finalArgs);
     if (widened) return widened;
+  // ohlc_bar(price, min, max [, width]) aggregates; ohlc_bar(open, high, low, close, ...) does not.
+  if (OHLC_BAR_NAMES.has(name) && e.args.length > OHLC_AGGREGATE_ARITY_MAX) return false;
     try {
       const value = binding.eval(finalArgs.map((a) => (a as { value: Value }).value), ctx.evalContext);
       const runtime = RUNTIME_CONSTANTS.has(name.toLowerCase()) || finalArgs.some(isRuntimeConst);

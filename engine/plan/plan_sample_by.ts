@@ -218,7 +218,9 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
   // are negative: -1 - key index.
   const aggOfName = new Map<string, number>();
   exprs.forEach((e, k) => {
-    if (e.kind === "column" && e.index > keys.length) {
+    // The designated timestamp: no PREV source (FillTest#testInvalidFillDiagnosticsAndCompilerRecovery).
+    if (e.kind === "column" && e.index === 0) aggOfName.set(items[k].name.toLowerCase(), NaN);
+    else if (e.kind === "column" && e.index > keys.length) {
       aggOfName.set(items[k].name.toLowerCase(), e.index - 1 - keys.length);
     } else if (e.kind === "column" && e.index >= 1 && !aggOfName.has(items[k].name.toLowerCase())) {
       aggOfName.set(items[k].name.toLowerCase(), -e.index);
@@ -394,7 +396,10 @@ function keyFill(
 ): FillSpec {
   const to = agg.binding.returns;
   if (key.type.tag === "SYMBOL" || to.tag === "SYMBOL") {
-    throw new SqlError(`FILL(PREV(${o.of})) is not supported on SYMBOL columns`, o.ofPos ?? o.pos);
+    throw new SqlError(
+      `FILL(PREV(${o.of})) is not supported on SYMBOL columns; use bare FILL(PREV) instead`,
+      o.ofPos ?? o.pos,
+    );
   }
   if (key.type.tag !== to.tag) {
     throw new SqlError(
@@ -435,6 +440,11 @@ function fillSpecs(
   if (options.length === 0 || options.every((o) => o.kind === "none")) return [];
   // A lone PREV / NULL / LINEAR / NONE applies to every aggregate; a lone constant does not:
   // QuestDB wants one value per aggregate and points at the first value given
+  // QuestDB's FillTest#testInvalidFillDiagnosticsAndCompilerRecovery: NONE stands alone, at the NONE.
+  const none = options.find((o) => o.kind === "none");
+  if (none) throw new SqlError("FILL(NONE) cannot be combined with other fill values", none.pos);
+  // A value is placed at its expression (`40+2` at its operator), as QuestDB's fill errors are.
+  const at = (o: A.FillOption) => (o.kind === "value" ? o.value.pos : o.pos);
   // (SampleByFillTest#testFillInsufficientFillValues).
   // PREV(col) does not broadcast either (SampleByFillTest#testFillPrevCrossColumnBroadcastRejection).
   const broadcast = options.length === 1 && options[0].kind !== "value" &&
@@ -443,12 +453,17 @@ function fillSpecs(
   // (SampleByFillPrevTest#testFillPrevCrossColumnBroadcastRejection, at the PREV).
   const only = options[0];
   if (options.length === 1 && aggs.length > 1 && only.kind === "prev" && only.of) {
-    throw new SqlError(`FILL(PREV(${only.of})) cannot be broadcast across aggregates`, only.pos);
+    throw new SqlError(
+      `FILL(PREV(${only.of})) cannot be broadcast across aggregates; specify one fill value per aggregate`,
+      only.pos,
+    );
   }
   if (!broadcast && options.length < aggs.length) {
     throw new SqlError(
       `insufficient fill values for SAMPLE BY FILL: expected ${aggs.length} values but only ${options.length} provided`,
-      options[0].pos,
+    // FillTest#testInvalidFillDiagnosticsAndCompilerRecovery says "not enough fill values" where
+    // SampleByFillTest#testFillInsufficientFillValues says this; both place it at the first value.
+      at(options[0]),
     );
   }
   if (options.length > 1 && options.length > aggs.length) {
@@ -463,6 +478,14 @@ function fillSpecs(
         const t = a.binding.returns;
         if (isTimestamp(t) && typeof b.value === "string") {
           const ts = parseTimestamp(b.value, "us");
+        if (isTimestamp(t) && b.value !== null && typeof b.value !== "string") {
+          throw new SqlError(
+            `Invalid fill value: '${
+              String(b.value)
+            }'. Timestamp fill value must be in quotes. Example: '2019-01-01T00:00:00.000Z'`,
+            o.value.pos,
+          );
+        }
           // SampleByFillTest#testFillRejectInvalidQuotedTimestamp
           if (ts === undefined) throw new SqlError(`invalid fill value: '${b.value}'`, o.value.pos);
           return { kind: "value", value: ts };
@@ -475,7 +498,10 @@ function fillSpecs(
           // spec/sql.md §10.3: the previous value of another aggregate of the same type.
           const index = aggOfName.get(o.of.toLowerCase());
           if (index === undefined) {
-            throw new SqlError(`FILL(PREV(${o.of})): no aggregate column named ${o.of}`, o.ofPos ?? o.pos);
+            throw new SqlError(`PREV(col): column not found in output: ${o.of}`, o.ofPos ?? o.pos);
+          }
+          if (Number.isNaN(index)) {
+            throw new SqlError("PREV cannot reference the designated timestamp column", o.ofPos ?? o.pos);
           }
           if (index < 0) return keyFill(o, { index: -1 - index, type: keys[-1 - index].type }, a);
           const from = aggs[index].binding.returns, to = a.binding.returns;
@@ -491,7 +517,9 @@ function fillSpecs(
             // unit, must match (SampleByFillPrevTest#testFillPrevCrossColumnTimestampUnitMismatch:
             // 'source type TIMESTAMP cannot fill target column of type TIMESTAMP_NS').
             throw new SqlError(
-              `source type ${typeName(from)} cannot fill target column of type ${typeName(to)}`,
+              `FILL(PREV(${o.of})): source type ${typeName(from)} cannot fill target column of type ${
+                typeName(to)
+              }`,
               o.ofPos ?? o.pos,
             );
           }
@@ -499,7 +527,7 @@ function fillSpecs(
         }
         return { kind: "prev" };
       case "none":
-        throw new SqlError("FILL(NONE) cannot be mixed with other fill options", o.pos);
+        throw new SqlError("FILL(NONE) cannot be combined with other fill values", o.pos);
       default:
         return { kind: o.kind };
     }
@@ -508,7 +536,16 @@ function fillSpecs(
   // (SampleByFillTest#testFillPrevRejectMutualChain, #testFillPrevRejectThreeHopChain).
   specs.forEach((spec, i) => {
     if (spec.kind === "prevOf" && specs[spec.index].kind === "prevOf") {
-      throw new SqlError("FILL(PREV) chains are not supported", options[i].pos);
+      throw new SqlError(
+        "FILL(PREV) chains are not supported: source column is itself a cross-column PREV",
+        options[i].pos,
+      );
+    }
+    if (spec.kind === "prevOf" && specs[spec.index].kind === "value") {
+      throw new SqlError(
+        "FILL(PREV) cannot reference a column that is itself filled with a constant",
+        options[i].pos,
+      );
     }
   });
   return specs;

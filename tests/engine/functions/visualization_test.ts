@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
-import { renderSparkline, VISUALIZATION_FUNCTIONS } from "../../../engine/functions/visualization.ts";
+import {
+  renderSparkline,
+  VISUALIZATION_AGGREGATES,
+  VISUALIZATION_FUNCTIONS,
+} from "../../../engine/functions/visualization.ts";
 import { c, call, find, lit } from "./_helpers.ts";
-import { arrayType } from "../../../engine/base/types.ts";
+import { arrayType, T } from "../../../engine/base/types.ts";
 import { DoubleArray } from "../../../engine/base/double_array.ts";
 import type { BoundArg } from "../../../engine/functions/registry_types.ts";
 
@@ -55,4 +59,24 @@ Deno.test("ohlc_bar: rounded positions, bull/bear body, doji, padding; NULL pric
   assert.throws(() => ohlc("ohlc_bar", 1, 2, 0, 1, 5, 1, 10), /min must not exceed max \[min=5.0, max=1.0\]/);
   assert.throws(() => ohlc("ohlc_bar", 1, 0, 2, 1, 0, 4, 10), /low must not exceed high/);
   assert.throws(() => ohlc("ohlc_bar", 1, 2, 0, 1, null, 4, 10), /must not be null/);
+});
+
+Deno.test("ohlc_bar aggregate: open/close in row order, widest bounds, NULL prices skipped (OhlcBarGroupByFunction)", () => {
+  const agg = VISUALIZATION_AGGREGATES.find((f) => f.name === "ohlc_bar")!;
+  const num = (pos: number): BoundArg => ({ type: T.DOUBLE, constant: false, pos });
+  const width: BoundArg = { type: T.INT, constant: true, value: 10, pos: 9 };
+  const b = agg.bind([num(0), num(1), num(2), width], { distinct: false, star: false });
+  assert.ok(typeof b !== "string");
+  const run = (rows: [number | null, number, number][]) => {
+    const acc = b.create();
+    for (const r of rows) acc.add(r);
+    return acc.result();
+  };
+  // O=20, H=100, L=0, C=80 between 0 and 100: the docs' bullish candle.
+  assert.equal(run([[20, 0, 100], [100, 0, 100], [null, 0, 100], [0, 0, 100], [80, 0, 100]]), "──██████──");
+  // The bounds widen over the rows: 0..50 then 50..100 draw between 0 and 100; no wick past 20..80.
+  assert.equal(run([[20, 0, 50], [80, 50, 100]]), "⠀⠀██████⠀⠀");
+  assert.equal(run([[null, 0, 100]]), null);
+  assert.throws(() => run([[1, NaN, 100]]), /ohlc_bar\(\) bounds must not be NULL \[min=NaN, max=100.0\]/);
+  assert.throws(() => run([[1, 5, 1]]), /ohlc_bar\(\) min must not exceed max/);
 });

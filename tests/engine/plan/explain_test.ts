@@ -105,3 +105,21 @@ Deno.test("explain names the SAMPLE BY operator and a filter run by the WASM ker
     /VirtualRecord columns: p,h \[batch loops\]/,
   );
 });
+
+Deno.test("explain of INSERT, UPDATE and CREATE TABLE: a line naming the statement over its query's plan", async () => {
+  assert.equal(await explain("INSERT INTO t (ts, qty) VALUES (0, 1)"), "Insert into table: t");
+  assert.equal(await explain("CREATE TABLE nt (l LONG)"), "Create table: nt");
+  const lines = (await explain("CREATE TABLE nt AS (SELECT qty FROM t)")).split("\n");
+  assert.equal(lines[0], "Create table: nt");
+  assert.ok(lines.slice(1).every((l) => l.startsWith("    ")) && lines.length > 1);
+  assert.match(
+    await explain("INSERT INTO t (ts, qty) SELECT ts, qty FROM t"),
+    /^Insert into table: t\n {4}\S/,
+  );
+  assert.match(await explain("UPDATE t SET qty = 1 WHERE price > 2"), /^Update table: t\n[^]*Filter/);
+  // Nothing was written or created.
+  const out = await engine.execute("SELECT count() FROM t", adminSession());
+  assert.equal(out.kind, "rows");
+  await assert.rejects(() => engine.execute("SELECT * FROM nt", adminSession()), /table does not exist/);
+  await assert.rejects(() => explain("INSERT INTO nope VALUES (1)"), /table does not exist \[table=nope\]/);
+});
