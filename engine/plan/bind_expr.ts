@@ -49,11 +49,11 @@ import { bindRegCast, castFromReg, regKindOf } from "./reg_types.ts";
 import { bindSystemColumn } from "./system_columns.ts";
 import { isTextArrayCast, textArrayCast } from "./pg_text_arrays.ts";
 import { bindIn } from "./bind_in.ts";
-
 import { bindTouch } from "./bind_touch.ts";
 import { OHLC_AGGREGATE_ARITY_MAX } from "../functions/visualization.ts";
 
 const OHLC_BAR_NAMES = new Set(["ohlc_bar", "ohlc_bar_labels"]);
+
 /** Handles aggregate calls met while binding (GROUP BY / SAMPLE BY select items). */
 export interface AggregateBinder {
   /** Returns the expression standing for the aggregate's result. */
@@ -906,6 +906,9 @@ function bindCall(e: A.FunctionCall, ctx: BindContext): BoundExpr {
     }
   }
   if (e.star) throw new SqlError(`'*' is not allowed in ${name}()`, e.pos);
+  if (name === "touch" && e.args.length === 1 && e.args[0].kind === "subquery") {
+    return bindTouch(e.args[0], ctx);
+  }
   const args = e.args.map((a) => bindExpr(a, ctx));
   const untyped = e.args.findIndex((a) => a.kind === "array" && emptyArrayLiteral(a));
   if (untyped >= 0) {
@@ -932,6 +935,8 @@ export function isAggregateCall(e: A.FunctionCall): boolean {
   const name = e.name.toLowerCase();
   // array_elem_sum(a) aggregates a group's arrays; array_elem_sum(a, b) combines two arrays.
   if (SCALAR_OVERLOADED_AGGREGATES.has(name) && e.args.length > 1) return false;
+  // ohlc_bar(price, min, max [, width]) aggregates; ohlc_bar(open, high, low, close, ...) does not.
+  if (OHLC_BAR_NAMES.has(name) && e.args.length > OHLC_AGGREGATE_ARITY_MAX) return false;
   return aggregateNames ? aggregateNames(name) : false;
 }
 
@@ -979,9 +984,6 @@ export function callByName(
     args = args.map((a, i) => {
       const hint = arrayArgumentHint(name, i);
       return hint ? inferParam(a, hint, ctx) : a;
-  if (name === "touch" && e.args.length === 1 && e.args[0].kind === "subquery") {
-    return bindTouch(e.args[0], ctx);
-  }
     });
   }
   const bound: BoundArg[] = args.map((a, i) => ({
@@ -1008,8 +1010,6 @@ export function callByName(
   if (binding.deterministic !== false && finalArgs.every(isConst)) {
     const widened = widenedIntConstant(name, binding.returns, finalArgs);
     if (widened) return widened;
-  // ohlc_bar(price, min, max [, width]) aggregates; ohlc_bar(open, high, low, close, ...) does not.
-  if (OHLC_BAR_NAMES.has(name) && e.args.length > OHLC_AGGREGATE_ARITY_MAX) return false;
     try {
       const value = binding.eval(finalArgs.map((a) => (a as { value: Value }).value), ctx.evalContext);
       const runtime = RUNTIME_CONSTANTS.has(name.toLowerCase()) || finalArgs.some(isRuntimeConst);

@@ -438,13 +438,13 @@ function fillSpecs(
 ): FillSpec[] {
   const { aggs, keys } = columns;
   if (options.length === 0 || options.every((o) => o.kind === "none")) return [];
-  // A lone PREV / NULL / LINEAR / NONE applies to every aggregate; a lone constant does not:
-  // QuestDB wants one value per aggregate and points at the first value given
   // QuestDB's FillTest#testInvalidFillDiagnosticsAndCompilerRecovery: NONE stands alone, at the NONE.
   const none = options.find((o) => o.kind === "none");
   if (none) throw new SqlError("FILL(NONE) cannot be combined with other fill values", none.pos);
   // A value is placed at its expression (`40+2` at its operator), as QuestDB's fill errors are.
   const at = (o: A.FillOption) => (o.kind === "value" ? o.value.pos : o.pos);
+  // A lone PREV / NULL / LINEAR / NONE applies to every aggregate; a lone constant does not:
+  // QuestDB wants one value per aggregate and points at the first value given
   // (SampleByFillTest#testFillInsufficientFillValues).
   // PREV(col) does not broadcast either (SampleByFillTest#testFillPrevCrossColumnBroadcastRejection).
   const broadcast = options.length === 1 && options[0].kind !== "value" &&
@@ -459,10 +459,10 @@ function fillSpecs(
     );
   }
   if (!broadcast && options.length < aggs.length) {
-    throw new SqlError(
-      `insufficient fill values for SAMPLE BY FILL: expected ${aggs.length} values but only ${options.length} provided`,
     // FillTest#testInvalidFillDiagnosticsAndCompilerRecovery says "not enough fill values" where
     // SampleByFillTest#testFillInsufficientFillValues says this; both place it at the first value.
+    throw new SqlError(
+      `insufficient fill values for SAMPLE BY FILL: expected ${aggs.length} values but only ${options.length} provided`,
       at(options[0]),
     );
   }
@@ -476,8 +476,6 @@ function fillSpecs(
         const b = bindExpr(o.value, bindContext(new Scope([]), pc, "FILL"));
         if (!isConst(b)) throw new SqlError("constant expected in FILL", o.pos);
         const t = a.binding.returns;
-        if (isTimestamp(t) && typeof b.value === "string") {
-          const ts = parseTimestamp(b.value, "us");
         if (isTimestamp(t) && b.value !== null && typeof b.value !== "string") {
           throw new SqlError(
             `Invalid fill value: '${
@@ -486,6 +484,8 @@ function fillSpecs(
             o.value.pos,
           );
         }
+        if (isTimestamp(t) && typeof b.value === "string") {
+          const ts = parseTimestamp(b.value, "us");
           // SampleByFillTest#testFillRejectInvalidQuotedTimestamp
           if (ts === undefined) throw new SqlError(`invalid fill value: '${b.value}'`, o.value.pos);
           return { kind: "value", value: ts };

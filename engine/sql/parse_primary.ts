@@ -276,14 +276,14 @@ export function parseCall(p: ParseState, head: { name: string; pos: number }): F
         },
         parseExpr(p),
       ];
-    } else {
-      call.args = parseExprList(p);
-      // `count(distinct (a, b))`: QuestDB counts one column only and says so at the list's `)`
     } else if (!call.distinct && !RESERVED.has(lower) && (p.isWord("select") || p.isWord("with"))) {
       // `touch(SELECT ...)`: a query as the argument, its parentheses the call's own; placed at
       // its first keyword as a parenthesised subquery is (TouchTableFunctionTest).
       const pos = p.peek().pos;
       call.args = [{ kind: "subquery", pos, query: parseQuery(p) }];
+    } else {
+      call.args = parseExprList(p);
+      // `count(distinct (a, b))`: QuestDB counts one column only and says so at the list's `)`
       // (CountDistinct*GroupByFunctionFactoryTest), before looking at what the list holds.
       if (call.distinct && lower === "count" && call.args.length === 1 && isRowList(call.args[0], field)) {
         throw syntaxError("count distinct aggregation supports a single column only", p.peek(-1).pos);
