@@ -541,12 +541,9 @@ function fillSpecs(
         options[i].pos,
       );
     }
-    if (spec.kind === "prevOf" && specs[spec.index].kind === "value") {
-      throw new SqlError(
-        "FILL(PREV) cannot reference a column that is itself filled with a constant",
-        options[i].pos,
-      );
-    }
+    // FillTest#testInvalidFillDiagnosticsAndCompilerRecovery refuses `FILL(PREV(b), 0)` ("FILL(PREV)
+    // cannot reference a column that is itself filled with a constant"), SampleByFillTest
+    // #testFillPrevAcceptPrevToConstant accepts it: kept accepted.
   });
   return specs;
 }
