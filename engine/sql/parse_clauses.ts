@@ -142,6 +142,8 @@ export function parseGroupingSets(p: ParseState): Expr[][] | undefined {
   if ((w !== "rollup" && w !== "cube") || !p.isOp("(", 1)) return undefined;
   p.next();
   const open = p.next();
+  // GroupingSetsTest#testRollupParserError, #testCubeParserError: at the keyword.
+  if (p.isOp(")")) throw syntaxError(`${w.toUpperCase()} requires at least one column`, t.pos);
   const cols = parseExprList(p);
   p.closeParen(open);
   for (const c of cols) {
