@@ -197,6 +197,12 @@ export function bindExpr(e: A.Expr, ctx: BindContext): BoundExpr {
           sub,
         );
       }
+      if (e.qualifier !== undefined && unknownQualifier(ctx, e.qualifier)) {
+        // A qualifier naming no table or alias in reach is its own error, without the name
+        // (QuestDB's FunctionBinder.resolveColumn; NoOpGroupByTest#testNoopGroupByInvalidColumnName1,
+        // AggregateTest#testRewriteAggregateOnJoin3: `sum(tabc.x*1)` over taba JOIN tabb).
+        throw new SqlError("Invalid table name or alias", e.pos);
+      }
       const index = ctx.scope.resolve(e.name, e.qualifier, e.pos);
       return { kind: "column", type: ctx.scope.columns[index].type, index };
     }
@@ -1020,4 +1026,16 @@ export function callByName(
     }
   }
   return call;
+}
+
+/**
+ * Whether `q` names none of the tables and aliases the expression can read: its own scope's,
+ * the grouped input's (shadows) and the enclosing queries'. A scope of unqualified columns
+ * (a query's output, which ORDER BY reads) cannot tell, so the name stays 'Invalid column'.
+ */
+function unknownQualifier(ctx: BindContext, q: string): boolean {
+  const scopes: Scope[] = [ctx.scope];
+  if (ctx.shadows) scopes.push(ctx.shadows);
+  for (let o = ctx.outer; o; o = o.parent) scopes.push(o.scope);
+  return scopes[0].hasQualifiers() && !scopes.some((s) => s.hasQualifier(q));
 }

@@ -99,17 +99,28 @@ export function groupByKeyAsts(
   scope: Scope,
 ): A.Expr[] {
   return groupBy.map((g) => {
+    // A bind variable is no key (NoOpGroupByTest#testNoopGroupByBindVariable: `GROUP BY x.id,
+    // :var` fails 'literal expected' at `:var`).
+    if (g.kind === "param") throw new SqlError("literal expected", g.pos);
     if (g.kind === "literal" && g.type === "int") {
       const item = items[(g.value as number) - 1];
-      if (!item) throw new SqlError("GROUP BY position out of range", g.pos);
+      if (!item) throw new SqlError(`GROUP BY position ${g.value} is not in select list`, g.pos);
       checkKey(item.ast.expr, g.pos);
       return item.ast.expr;
     }
+    // A bare name that a select item is aliased to is that item, before any input column of
+    // the name (QuestDB's SqlBinder.resolveGroupBy; NoOpGroupByTest
+    // #testNoopGroupByWithCrossJoinAndFilterOnSymbolColumn: `checkpoint.minutestamp AS ts ...
+    // FROM x AS T, (...) checkpoint GROUP BY ts` groups by minutestamp, not T.ts).
+    const aliased = g.kind === "column" && !g.qualifier
+      ? items.find((i) => i.ast.alias?.toLowerCase() === g.name.toLowerCase())
+      : undefined;
+    if (aliased) {
+      checkKey(aliased.ast.expr, g.pos);
+      return aliased.ast.expr;
+    }
     if (g.kind === "column" && !g.qualifier && scope.find(g.name, undefined, g.pos) === undefined) {
-      const item = items.find((i) => i.ast.alias?.toLowerCase() === g.name.toLowerCase());
-      if (!item) throw new SqlError(`Invalid column: ${g.name}`, g.pos);
-      checkKey(item.ast.expr, g.pos);
-      return item.ast.expr;
+      throw new SqlError(`Invalid column: ${g.name}`, g.pos);
     }
     checkKey(g);
     return g;

@@ -203,7 +203,9 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
       return { kind: "column", type: binding.returns, index: 1 + keys.length + aggs.length - 1 };
     },
   };
-  const postCtx: BindContext = { ...bindContext(new Scope([]), pc), aggregates: binder };
+  const postScope = new Scope([]);
+  postScope.qualifiersOf = scope;
+  const postCtx: BindContext = { ...bindContext(postScope, pc), aggregates: binder };
   const exprs = items.map((i) => {
     try {
       return bindExpr(i.ast.expr, postCtx);

@@ -89,6 +89,53 @@ interface Item {
 }
 
 /**
+ * The column QuestDB names when a grouped select item uses a column that is no key: it checks
+ * both operands of a node before it descends into either, the right one first, then the left
+ * subtree, then the right (SqlBinder.collectAggregateChildSubstitutions; NoOpGroupByTest
+ * #testNoopGroupByJoinBadArithmetic: `x.ref - y.ref` over keys x.id and y.ref - x.ref fails at
+ * y.ref). Undefined when the item holds a node of another shape: the binding error stands.
+ */
+function ungroupedColumn(
+  e: A.Expr,
+  isKey: (e: A.Expr) => boolean,
+  exists: (c: A.ColumnRef) => boolean,
+): A.ColumnRef | undefined {
+  let unknown = false;
+  // true: substituted (a key, an aggregate, a column not of this input); false: look inside.
+  const check = (n: A.Expr): boolean | A.ColumnRef => {
+    if (isKey(n) || (n.kind === "call" && !n.over && isAggregateCall(n))) return true;
+    if (n.kind === "column") return exists(n) ? n : true;
+    return false;
+  };
+  const operands = (n: A.Expr): A.Expr[] => {
+    if (n.kind === "binary") return [n.left, n.right];
+    if (n.kind === "unary") return [n.operand];
+    if (n.kind === "call" && !n.over && n.args.length <= 2) return n.args;
+    if (n.kind !== "literal" && n.kind !== "param") unknown = true;
+    return [];
+  };
+  const descend = (n: A.Expr): A.ColumnRef | undefined => {
+    const ops = operands(n);
+    const lhs = ops.length === 2 ? ops[0] : undefined;
+    const rhs = ops.length === 2 ? ops[1] : ops[0];
+    const r = rhs === undefined ? true : check(rhs);
+    if (typeof r === "object") return r;
+    if (lhs !== undefined) {
+      const l = check(lhs);
+      if (typeof l === "object") return l;
+      if (!l) {
+        const found = descend(lhs);
+        if (found || unknown) return found;
+      }
+    }
+    return r ? undefined : descend(rhs!);
+  };
+  const top = check(e);
+  const found = typeof top === "object" ? top : top ? undefined : descend(e);
+  return unknown ? undefined : found;
+}
+
+/**
  * In a grouping query (GROUP BY, SAMPLE BY or aggregates) ORDER BY may name a source column
  * that the select list projects under an alias: `SELECT timestamp AS Time, avg(v) ... SAMPLE BY
  * 1s ORDER BY timestamp DESC` orders by `Time`, as in QuestDB (CompiledFilterTest
@@ -528,13 +575,21 @@ function planAggregation(
     const c = k.kind === "column" ? scope.columns[k.index] : undefined;
     return { name: c ? c.name : `\u0000k${i}`, type: k.type, qualifiers: c ? c.qualifiers : [] };
   }));
+  groupedScope.qualifiersOf = scope;
   const postCtx: BindContext = { ...bindContext(groupedScope, pc), aggregates: binder, shadows: scope };
   const exprs = items.map((i) => {
     try {
       return bindExpr(i.ast.expr, postCtx);
     } catch (err) {
       if (err instanceof SqlError && err.message.startsWith("Invalid column") && scope.namesColumnOf(err)) {
-        const pos = err.position;
+        const named = ungroupedColumn(i.ast.expr, (x) => binder.matchKey(x) !== undefined, (c) => {
+          try {
+            return scope.find(c.name, c.qualifier, c.pos) !== undefined;
+          } catch {
+            return true;
+          }
+        });
+        const pos = named?.pos ?? err.position;
         throw new SqlError(`column must appear in GROUP BY clause or aggregate function`, pos);
       }
       throw err;

@@ -20,6 +20,11 @@ export class Scope {
   readonly columns: ScopeColumn[];
   /** Designated timestamp column index, or -1. */
   readonly timestampIndex: number;
+  /**
+   * The scope whose table names and aliases qualify here too: the grouped rows of GROUP BY keep
+   * only the keys, yet `a.col` of `FROM t a` still names a known table (plan_select.ts).
+   */
+  qualifiersOf?: Scope;
 
   constructor(columns: ScopeColumn[], timestampIndex = -1) {
     this.columns = columns;
@@ -82,10 +87,16 @@ export class Scope {
     }
   }
 
+  /** Whether any column carries a qualifier, here or in `qualifiersOf`. */
+  hasQualifiers(): boolean {
+    return this.columns.some((c) => c.qualifiers.length > 0) || this.qualifiersOf?.hasQualifiers() === true;
+  }
+
   /** True when some column carries this qualifier. */
   hasQualifier(qualifier: string): boolean {
     const q = qualifier.toLowerCase();
-    return this.columns.some((c) => c.qualifiers.some((x) => x.toLowerCase() === q));
+    return this.columns.some((c) => c.qualifiers.some((x) => x.toLowerCase() === q)) ||
+      this.qualifiersOf?.hasQualifier(qualifier) === true;
   }
 
   /** The columns of both scopes side by side (joins). */
