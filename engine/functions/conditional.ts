@@ -27,6 +27,57 @@ export function caseResultType(types: ColumnType[]): ColumnType {
   return acc ?? T.STRING;
 }
 
+/** Numeric CASE branch types in widening order (CaseCommon's escalation map). */
+const CASE_NUMBER_RANK: Record<string, number> = { BYTE: 1, SHORT: 2, INT: 3, LONG: 4, FLOAT: 5, DOUBLE: 6 };
+const CASE_TEXT = new Set(["CHAR", "STRING", "VARCHAR", "SYMBOL"]);
+/** Types whose CASE pairings QuestDB's escalation map lists; others keep `commonType`. */
+const CASE_MAPPED = new Set([
+  ...Object.keys(CASE_NUMBER_RANK),
+  ...CASE_TEXT,
+  "BOOLEAN",
+  "DATE",
+  "TIMESTAMP",
+  "LONG256",
+  "UUID",
+  "IPV4",
+  "BINARY",
+]);
+
+/**
+ * The type accumulated CASE branches `acc` take on meeting a branch of type `next`, by QuestDB's
+ * CaseCommon escalation map: numbers widen among themselves (LONG and FLOAT give FLOAT), text
+ * kinds meet as VARCHAR if one is VARCHAR, else STRING (CHAR alone stays CHAR), STRING and
+ * VARCHAR turn into UUID / IPv4 beside one, and every other type meets only itself. A pair the
+ * map lacks is `inconvertible types: <next> -> <acc>` at the branch (SwitchFunctionFactoryTest
+ * #testCastValueToLong256, #testCastValueToUuid1). Pairs involving a type the map predates
+ * (DECIMAL, nanosecond timestamps, geohashes, arrays) and DATE beside TIMESTAMP keep cast.ts
+ * `commonType`. Returns the accumulated type, or an error text.
+ */
+export function caseBranchType(acc: ColumnType, next: ColumnType): ColumnType | string {
+  // Beside NULL a CHAR or SYMBOL branch gives STRING, as cast.ts commonType.
+  const nullMet = (t: ColumnType) => (t.tag === "CHAR" || t.tag === "SYMBOL" ? T.STRING : t);
+  if (acc.tag === "NULL") return nullMet(next);
+  if (next.tag === "NULL") return nullMet(acc);
+  const time = (t: ColumnType) => t.tag === "DATE" || t.tag === "TIMESTAMP";
+  if (!CASE_MAPPED.has(acc.tag) || !CASE_MAPPED.has(next.tag) || (time(acc) && time(next))) {
+    return commonType(acc, next);
+  }
+  if (acc.tag === next.tag) return acc.tag === "SYMBOL" ? T.STRING : acc;
+  const ra = CASE_NUMBER_RANK[acc.tag], rn = CASE_NUMBER_RANK[next.tag];
+  if (ra !== undefined && rn !== undefined) return ra >= rn ? acc : next;
+  if (CASE_TEXT.has(acc.tag) && CASE_TEXT.has(next.tag)) {
+    return acc.tag === "VARCHAR" || next.tag === "VARCHAR" ? T.VARCHAR : T.STRING;
+  }
+  const plain = (t: ColumnType) => t.tag === "STRING" || t.tag === "VARCHAR";
+  for (const special of ["UUID", "IPV4"]) {
+    if ((acc.tag === special && plain(next)) || (next.tag === special && plain(acc))) {
+      return acc.tag === special ? acc : next;
+    }
+  }
+  const from = typeName(next), to = typeName(acc);
+  return `inconvertible types: ${from} -> ${to} [from=${from}, to=${to}]`;
+}
+
 /**
  * QuestDB's coalesce of an IPv4 or UUID value with text constants stays IPv4 / UUID, refusing
  * a constant that does not parse at the constant (CoalesceFunctionFactoryTest

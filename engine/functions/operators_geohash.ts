@@ -3,11 +3,16 @@
  * constant prefixes, i.e. its leading bits equal the prefix's bits. A prefix longer than `g`
  * never matches; a NULL geohash never matches.
  */
+import { SqlError } from "../base/errors.ts";
 import { T } from "../base/types.ts";
 import { noMatch, scalar } from "./_util.ts";
 import type { BoundArg, ScalarBinding, ScalarFunction } from "./registry_types.ts";
 
 function bindWithin(args: BoundArg[]): ScalarBinding | string {
+  // A NULL prefix has no geohash type to compare with, reported at the first one, whatever
+  // the left operand (WithinGeohashFunctionFactoryTest#testNullRhs, #testNullAllArgs).
+  const nullArg = args.slice(1).find((a) => a.type.tag === "NULL");
+  if (nullArg) throw new SqlError("cannot compare GEOHASH with type NULL", nullArg.pos);
   if (args.length < 2 || args[0].type.tag !== "GEOHASH") return noMatch("within", args);
   const bits = args[0].type.geoBits;
   const prefixes: { shift: bigint; value: bigint }[] = [];

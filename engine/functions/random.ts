@@ -129,12 +129,35 @@ function hex(r: RandomSource, digits: number): string {
  * (UuidTest#testRndUuid: the seeded first value is 0010cde8-12ce-40ee-8010-a928bb8b9650).
  */
 function randomUuid(r: RandomSource): string {
-  const lo = hex(r, 16);
+  return uuidOf(hex(r, 16), r);
+}
+
+/** The UUID text of low half `lo` (16 hex digits) and a high half drawn next. */
+function uuidOf(lo: string, r: RandomSource): string {
   const h = (hex(r, 16) + lo).split("");
   h[12] = "4";
   h[16] = "89ab"[parseInt(h[16], 16) & 3];
   const s = h.join("");
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+}
+
+/**
+ * rnd_uuid4() or rnd_uuid4(nullRate): with a rate n the low half is drawn first and a NULL when
+ * it is positive with remainder 1 modulo n + 1, the high half then not drawn, as QuestDB's
+ * RndUuidCCFunctionFactory (InUUIDTest: `rnd_uuid4(1)` is NULL in about a quarter of rows).
+ */
+function bindUuid(args: BoundArg[]): ScalarBinding | string {
+  if (args.length === 0) return random(T.UUID, ({ random: r }) => randomUuid(r));
+  const n = args.length === 1 && args[0].constant && isIntegral(args[0].type)
+    ? toBigInt(args[0].value ?? null)
+    : null;
+  if (n === null) return noMatch("rnd_uuid4", args);
+  const rate = n + 1n;
+  return random(T.UUID, ({ random: r }) => {
+    const lo = r.nextLong();
+    if (rate !== 0n && lo % rate === 1n) return null;
+    return uuidOf(BigInt.asUintN(64, lo).toString(16).padStart(16, "0"), r);
+  });
 }
 
 /** rnd_ipv4() or rnd_ipv4(subnet, nullRate): an address, inside the subnet when given. */
@@ -227,7 +250,7 @@ export const RANDOM_FUNCTIONS: ScalarFunction[] = [
   scalar("rnd_date", bindTime("rnd_date", T.DATE, "ms", 9_999_999n)),
   scalar("rnd_timestamp", bindTime("rnd_timestamp", T.TIMESTAMP, "us", 4_102_444_800_000_000n)),
   scalar("rnd_timestamp_ns", bindTime("rnd_timestamp_ns", T.TIMESTAMP_NS, "ns", 4_102_444_800_000_000_000n)),
-  noArgs("rnd_uuid4", T.UUID, randomUuid),
+  scalar("rnd_uuid4", bindUuid),
   scalar("rnd_ipv4", bindIPv4),
   scalar("rnd_bin", bindBin),
   scalar("rnd_geohash", bindGeohash),

@@ -24,7 +24,8 @@ import {
 } from "../base/types.ts";
 import type { Interval, Value } from "../base/values.ts";
 import type * as A from "../sql/ast.ts";
-import { castValue, commonType, parseText } from "../functions/cast.ts";
+import { castValue, parseText } from "../functions/cast.ts";
+import { caseBranchType } from "../functions/conditional.ts";
 import { lookupScalar } from "../functions/registry.ts";
 import type { BoundArg, EvalContext, ScalarBinding } from "../functions/registry_types.ts";
 import { bindJsonExtractAs, JSON_TYPED } from "../functions/json_extract.ts";
@@ -393,7 +394,8 @@ function bindBinary(e: A.BinaryExpr, ctx: BindContext): BoundExpr {
     return inIntervals(left, [right.value as Interval], e.op !== "=");
   }
   if (e.op === "within" && e.list) {
-    return callByName("within", [left, ...e.list.map((x) => bindExpr(x, ctx))], e.pos, ctx);
+    const positions = [e.left.pos, ...e.list.map((x) => x.pos)];
+    return callByName("within", [left, ...e.list.map((x) => bindExpr(x, ctx))], e.pos, ctx, positions);
   }
   const [l, r] = INFERRING_OPS.has(e.op)
     ? [inferParam(left, right.type, ctx), inferParam(right, left.type, ctx)]
@@ -734,8 +736,17 @@ function bindCase(e: A.CaseExpr, ctx: BindContext): BoundExpr {
       throw new SqlError("CASE values cannot be bind variables", v.pos);
     }
   }
-  let type: ColumnType = otherwise0.type;
-  for (const w of whens) type = commonType(type, w.then.type);
+  // Branch types meet in order (QuestDB's CaseCommon): a searched CASE's THEN values, then
+  // ELSE; a `CASE x WHEN` switch starts from its ELSE (SwitchFunctionFactory).
+  // A missing ELSE is a NULL branch.
+  const valued = whens.map((w) => ({ t: w.then.type, pos: w.pos }));
+  valued[operand ? "unshift" : "push"]({ t: otherwise0.type, pos: e.else?.pos ?? e.pos });
+  let type: ColumnType = valued[0].t;
+  for (const v of valued.slice(1)) {
+    const met = caseBranchType(type, v.t);
+    if (typeof met === "string") throw new SqlError(met, v.pos);
+    type = met;
+  }
   if (type.tag === "NULL") type = T.STRING;
   if (type.tag === "STRING" || type.tag === "VARCHAR") {
     // QuestDB's CASE casts no number to text: `CASE WHEN .. THEN varchar_col ELSE 3 END` fails at
@@ -774,24 +785,74 @@ function switchWhens(
   ctx: BindContext,
 ): { cond: BoundExpr; then: BoundExpr; pos: number }[] {
   const seen = new Set<unknown>();
-  const values = e.whens.map((w) => bindExpr(w.when, ctx));
+  if (!SWITCH_KEY_TAGS.has(operand.type.tag) && operand.type.tag !== "NULL") {
+    const pos = e.operand?.pos ?? e.pos;
+    throw new SqlError(
+      `type ${typeName(operand.type)} is not supported in 'switch' type of 'case' statement`,
+      pos,
+    );
+  }
+  // A BOOLEAN switch has two keys at most (SwitchFunctionFactoryTest
+  // #testBooleanDuplicateWayTooManyBranches).
+  if (operand.type.tag === "BOOLEAN" && e.whens.length > 2) {
+    throw new SqlError("too many branches", e.whens[2].when.pos);
+  }
+  const values = e.whens.map((w) => {
+    const v = bindExpr(w.when, ctx);
+    // SwitchFunctionFactoryTest#testLongVariableKeyError
+    if (!isConst(v) && !isRuntimeConst(v)) throw new SqlError("constant expected", w.when.pos);
+    return v;
+  });
   const lastNull = values.findLastIndex((v) => isConst(v) && v.value === null);
   const out = [];
+  const floating = operand.type.tag === "DOUBLE" || operand.type.tag === "FLOAT";
   for (let i = 0; i < values.length; i++) {
     const v = values[i], w = e.whens[i];
+    let key: number | Value = null;
     if (isConst(v) && v.value !== null) {
-      const key = `${v.type.tag}:${String(valueKey(v.value))}`;
-      if (seen.has(key)) throw new SqlError("duplicate branch", w.when.pos);
-      seen.add(key);
+      // Keys are compared as the operand's type: `when '701'` repeats `when 701` of a LONG
+      // switch (#testDuplicateBranchStringToLongCast); 0.0 and -0.0 are two keys (#testFloatOrElse).
+      key = v.value;
+      let keyType = v.type;
+      if (v.type.tag !== operand.type.tag) {
+        try {
+          key = castValue(v.value, v.type, operand.type);
+          keyType = operand.type;
+        } catch { /* compared by `=` below, which reports it */ }
+      }
+      const raw = valueKey(key);
+      const seenKey = `${keyType.tag}:${Object.is(raw, -0) ? "-0" : String(raw)}`;
+      if (seen.has(seenKey)) throw new SqlError("duplicate branch", w.when.pos);
+      seen.add(seenKey);
     }
     if (isConst(v) && v.value === null && i !== lastNull) continue;
+    const zero = floating && key === 0 ? key : undefined;
     out.push({
-      cond: callByName("=", [operand, v], w.when.pos, ctx),
+      cond: zero === undefined
+        ? callByName("=", [operand, v], w.when.pos, ctx)
+        : signedZeroKey(operand, zero),
       then: bindExpr(w.then, ctx),
       pos: w.then.pos,
     });
   }
   return out;
+}
+
+/** Operand types QuestDB's SwitchFunctionFactory keys on. */
+const SWITCH_KEY_TAGS = new Set(
+  "BOOLEAN BYTE SHORT CHAR INT IPV4 LONG FLOAT DOUBLE DATE TIMESTAMP TIMESTAMP_NS STRING SYMBOL VARCHAR"
+    .split(" "),
+);
+
+/** A float switch key 0.0 or -0.0, which matches only the zero of its own sign (bit equality). */
+function signedZeroKey(operand: BoundExpr, zero: number): BoundExpr {
+  return {
+    kind: "call",
+    type: T.BOOLEAN,
+    name: "=",
+    binding: { returns: T.BOOLEAN, eval: (vals) => Object.is(vals[0], zero) },
+    args: [operand],
+  };
 }
 
 export function inIntervals(arg: BoundExpr, intervals: Interval[], not: boolean): BoundExpr {

@@ -88,6 +88,8 @@ export function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
   const items = e.list.map((x) => inferParam(bindExpr(x, ctx), arg.type, ctx));
   checkTextInList(arg.type, items, e.list);
   if (!e.pivot) checkIntegralInList(arg.type, items, e.list);
+  if (!e.pivot) checkComparableInList(arg.type, items, e.list);
+  if (!e.pivot) checkIPv4InList(arg.type, items, e.list);
   if (isTimestamp(arg.type) && items.length === 1) {
     const only = items[0];
     const text = only.type.tag === "STRING" || only.type.tag === "VARCHAR" || only.type.tag === "SYMBOL";
@@ -167,6 +169,10 @@ export function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
 function checkTextInList(t: ColumnType, items: BoundExpr[], asts: A.Expr[]): void {
   if (t.tag !== "STRING" && t.tag !== "VARCHAR" && t.tag !== "SYMBOL") return;
   items.forEach((item, i) => {
+    // A STRING or VARCHAR list holds constants: a column is refused before its type
+    // (InStrTest#testColumn, InVarcharTest#testColumn).
+    const fixed = isConst(item) || isRuntimeConst(item) || item.kind === "param";
+    if (t.tag !== "SYMBOL" && !fixed) throw new SqlError("constant expected", asts[i].pos);
     if (numericRank(item.type) === 0) return;
     throw new SqlError(
       t.tag === "SYMBOL"
@@ -174,6 +180,43 @@ function checkTextInList(t: ColumnType, items: BoundExpr[], asts: A.Expr[]): voi
         : `cannot compare ${typeName(t)} with type ${typeName(item.type)}`,
       asts[i].pos,
     );
+  });
+}
+
+/** IN-list item types a timestamp or a DOUBLE / FLOAT key cannot be compared with. */
+const NOT_COMPARABLE_IN_ITEMS = new Set(["BOOLEAN", "UUID", "IPV4", "LONG256", "GEOHASH", "BINARY", "ARRAY"]);
+
+/**
+ * A timestamp or floating-point key tested against an IN list takes numbers, timestamps, text
+ * and NULL; a BOOLEAN, a geohash and the like are `cannot compare TIMESTAMP with type BOOLEAN`
+ * at the item (InTimestampTimestampTest#testListOfTimestampsUnsupportedType,
+ * InDoubleTest#testUnsupportedConstType).
+ */
+function checkComparableInList(t: ColumnType, items: BoundExpr[], asts: A.Expr[]): void {
+  const floating = t.tag === "DOUBLE" || t.tag === "FLOAT";
+  if (!isTimestamp(t) && !floating) return;
+  items.forEach((item, i) => {
+    const tag = item.type.tag;
+    if (!NOT_COMPARABLE_IN_ITEMS.has(tag) && !(tag === "CHAR" && !floating)) return;
+    throw new SqlError(`cannot compare ${typeName(t)} with type ${typeName(item.type)}`, asts[i].pos);
+  });
+}
+
+const IPV4_IN_ITEMS = new Set(["NULL", "IPV4", "STRING", "VARCHAR", "SYMBOL"]);
+
+/**
+ * An IPv4 tested against an IN list takes constant addresses, text and NULL: a column is
+ * `constant expected`, a number `cannot compare IPv4 with type INT`, at the item (InIPv4Test
+ * #testColumnInList, #testBadType).
+ */
+function checkIPv4InList(t: ColumnType, items: BoundExpr[], asts: A.Expr[]): void {
+  if (t.tag !== "IPV4") return;
+  items.forEach((item, i) => {
+    if (item.kind === "param") return;
+    if (!IPV4_IN_ITEMS.has(item.type.tag)) {
+      throw new SqlError(`cannot compare IPv4 with type ${typeName(item.type)}`, asts[i].pos);
+    }
+    if (!isConst(item) && !isRuntimeConst(item)) throw new SqlError("constant expected", asts[i].pos);
   });
 }
 

@@ -429,6 +429,13 @@ function checkLinearFill(options: A.FillOption[], aggs: AggregateCall[], positio
     if (NOT_INTERPOLABLE.has(a.binding.returns.tag) && linearAt(i)) {
       throw new SqlError(`support for LINEAR fill is not yet implemented [function=${a.name}]`, positions[i]);
     }
+    // Nor does array_agg take a constant (ArrayAggDoubleGroupByFunctionFactoryTest
+    // #testSampleByFillValueRejected: FILL(42), at the aggregate); first(array) still converts
+    // the value and fails there (ArrayOperationsTest, `first(a)` with FILL(1)).
+    const o = options.length === 1 ? options[0] : options[i];
+    if (a.name === "array_agg" && o?.kind === "value") {
+      throw new SqlError(`support for VALUE fill is not yet implemented [function=${a.name}]`, positions[i]);
+    }
   });
 }
 

@@ -289,7 +289,10 @@ function parseRangeOperator(p: ParseState, left: Expr, keyword: string, not: boo
   // An IN with nothing to test against is an operator short of its argument, reported at IN
   // (SqlCompilerImplTest#testFailOnEmptyInClause: `x IN ()`, `x IN )`).
   const empty = p.isOp(")") || p.atEnd() || (p.isOp("(") && p.isOp(")", 1));
-  if (keyword === "in" && empty) throw syntaxError("too few arguments for 'in' [found=1,expected=2]", kw.pos);
+  if (empty) {
+    // WithinGeohashFunctionFactoryTest#testNoArgs: `g WITHIN ()` likewise, at WITHIN.
+    throw syntaxError(`too few arguments for '${keyword}' [found=1,expected=2]`, kw.pos);
+  }
   const list = parseInList(p);
   if (keyword === "in") return { kind: "in", pos: kw.pos, expr: left, list, not } satisfies InExpr;
   if (!Array.isArray(list)) throw p.unexpected(kw);
