@@ -218,6 +218,33 @@ function nanosOf(v: Value, from: ColumnType, to: ColumnType): Value {
   return x;
 }
 
+/**
+ * QuestDB's insert-as-select checks of the table's designated timestamp, both at the table name:
+ * a SELECT with its own designated timestamp must have it at the table's position, else the
+ * column copied into it must be a timestamp, text or NULL (InsertTest
+ * #testInsertWithWrongDesignatedColumn, #testInsertWithoutDesignatedTimestampAndTypeDoesNotMatch).
+ */
+function checkSelectTimestamp(s: A.InsertStmt, tsIndex: number, targets: number[], plan: PlanNode): void {
+  if (tsIndex < 0) return;
+  if (!s.columns && plan.timestampIndex >= 0) {
+    if (plan.timestampIndex !== tsIndex) {
+      throw new SqlError(
+        `designated timestamp of existing table (${tsIndex}) does not match designated timestamp in select query (${plan.timestampIndex})`,
+        s.table.pos,
+      );
+    }
+    return;
+  }
+  const j = targets.indexOf(tsIndex);
+  const c = plan.columns[j];
+  if (!c || isNullItem(selectItemExpr(s.query!, j))) return;
+  const tag = c.type.tag;
+  const fits = ["TIMESTAMP", "TIMESTAMP_NS", "STRING", "VARCHAR", "NULL"];
+  if (!fits.includes(tag)) {
+    throw new SqlError(`expected timestamp column but type is ${typeName(c.type)}`, s.table.pos);
+  }
+}
+
 export async function insertSelect(
   s: A.InsertStmt,
   storage: Storage,
@@ -244,6 +271,7 @@ export async function insertSelect(
     }
     throw new SqlError("not enough columns selected", s.query!.pos);
   }
+  checkSelectTimestamp(s, t.meta.timestampIndex, targets, plan);
   plan.columns.slice(0, targets.length).forEach((c, j) => {
     const to = t.meta.columns[targets[j]].type;
     // INSERT ... SELECT does not render IPv4 as text, though UPDATE does (IPv4Test

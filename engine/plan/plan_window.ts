@@ -229,8 +229,17 @@ function windowAliasesSubstituted(
  */
 function scansBackward(input: PlanNode, pc: PlanContext): boolean {
   if (!reversed(input)) return false;
+  // The designated timestamp must be the table's own all the way down: a `(tab) timestamp(col)`
+  // clause declares another column, which QuestDB orders ascending only (WindowFunctionTest
+  // #testFrameFunctionOverRangeIsOnlySupportedOverDesignatedTimestamp: `order by otherTs desc
+  // range ...` from `tab timestamp(otherTs)` fails).
   let n = input;
-  while (n.kind === "filter" || n.kind === "project") n = n.input;
+  while (n.kind === "filter" || n.kind === "project") {
+    const ts = n.kind === "project" ? n.exprs[n.timestampIndex] : undefined;
+    if (n.kind === "project" && !(ts?.kind === "column" && ts.index === n.input.timestampIndex)) return false;
+    if (n.kind === "filter" && n.timestampIndex !== n.input.timestampIndex) return false;
+    n = n.input;
+  }
   if (n.kind !== "scan") return false;
   const meta = pc.catalog.table(n.table)?.meta;
   return meta !== undefined && meta.timestampIndex >= 0 &&

@@ -34,7 +34,7 @@ Deno.test("INSERT narrows LONG and DOUBLE into integer columns when the value fi
     await rows(engine, "INSERT INTO n VALUES (5.0885, 7.9, -3.7, 10)");
     await rows(
       engine,
-      "INSERT INTO n SELECT NULL::long, NULL::double, NULL::double, 11 FROM long_sequence(1)",
+      "INSERT INTO n SELECT NULL::long, NULL::double, NULL::double, 11::timestamp FROM long_sequence(1)",
     );
     assert.deepEqual(await rows(engine, "SELECT i, s, l FROM n"), [
       [1, 2, 3n],
@@ -44,13 +44,20 @@ Deno.test("INSERT narrows LONG and DOUBLE into integer columns when the value fi
     ]);
     await fails(
       engine,
-      "INSERT INTO n SELECT 5000000000, 1, 1, 12 FROM long_sequence(1)",
+      "INSERT INTO n SELECT 5000000000, 1, 1, 12::timestamp FROM long_sequence(1)",
       "inconvertible value: 5000000000 [LONG -> INT]",
     );
     await fails(
       engine,
-      "INSERT INTO n SELECT 1, 1e10, 1, 12 FROM long_sequence(1)",
+      "INSERT INTO n SELECT 1, 1e10, 1, 12::timestamp FROM long_sequence(1)",
       "inconvertible value: 1.0E10 [DOUBLE -> SHORT]",
+    );
+    // The designated timestamp takes a TIMESTAMP, text or NULL only (InsertTest
+    // #testInsertWithoutDesignatedTimestampAndTypeDoesNotMatch).
+    await fails(
+      engine,
+      "INSERT INTO n SELECT 1, 1, 1, 12 FROM long_sequence(1)",
+      "expected timestamp column but type is INT",
     );
     // UPDATE keeps §3.4's rule.
     await fails(engine, "UPDATE n SET i = l", "inconvertible types: LONG -> INT [from=l, to=i]");
