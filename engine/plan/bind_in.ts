@@ -314,6 +314,12 @@ function pointValueFor(target: ColumnType, item: { type: ColumnType; value: Valu
   if (textual && target.tag === "CHAR" && item.value === "") return null;
   if (textual && targetTextual) return item.value;
   if (textual && isIntegral(target)) return longInListText(String(item.value), ast.pos);
+  if (textual && target.tag === "IPV4") {
+    // InIPv4Test#testInvalidIPv4StringConstant: text that is no address fails at the item.
+    const v = parseText(String(item.value), target);
+    if (v === undefined) throw new SqlError(`invalid IPv4 format: ${item.value}`, ast.pos);
+    return v;
+  }
   if (typeof item.value === "number" || typeof item.value === "bigint") {
     if (
       typeof item.value === "number" &&
