@@ -238,7 +238,11 @@ export function bindExpr(e: A.Expr, ctx: BindContext): BoundExpr {
     case "isNull":
       return bindIsNull(bindExpr(e.expr, sub), e.not);
     case "call":
-      return bindCall(e, sub);
+      try {
+        return bindCall(e, sub);
+      } catch (err) {
+        throw unresolvedColumnFirst(e, ctx, err);
+      }
     case "subquery": {
       // `(SELECT NULL)` is a NULL of no type, which meets any comparison as the NULL literal
       // does (EqCursorFunctionFactoryTest#testNullLeftColumnFollowsNullEqualsNull).
@@ -1099,4 +1103,27 @@ function unknownQualifier(ctx: BindContext, q: string): boolean {
   if (ctx.shadows) scopes.push(ctx.shadows);
   for (let o = ctx.outer; o; o = o.parent) scopes.push(o.scope);
   return scopes[0].hasQualifiers() && !scopes.some((s) => s.hasQualifier(q));
+}
+
+const RESOLUTION_ERROR = /^(Invalid column|Invalid table name or alias|Ambiguous column)/;
+
+/**
+ * The error of a call that failed to bind: QuestDB resolves every column of the expression
+ * before it looks any function up, so a column that does not resolve is reported first
+ * (BindTimeProjectionErrorTest#testErrorsFollowBinderOrder: `foo(abs(true), nocol)` and
+ * `abs(true, nocol)` fail at nocol). Over grouped rows the binder's error stands.
+ */
+function unresolvedColumnFirst(e: A.FunctionCall, ctx: BindContext, err: unknown): unknown {
+  if (!(err instanceof SqlError) || RESOLUTION_ERROR.test(err.message) || ctx.aggregates) return err;
+  let first: SqlError | undefined;
+  someExpr(e, (x) => {
+    if (x.kind !== "column") return undefined;
+    try {
+      bindExpr(x, ctx);
+    } catch (inner) {
+      if (inner instanceof SqlError && RESOLUTION_ERROR.test(inner.message)) first = inner;
+    }
+    return first !== undefined;
+  });
+  return first ?? err;
 }

@@ -22,7 +22,7 @@ import { bindExpr, castTo, constant } from "./bind_expr.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { type PlanNode, shape, type WindowCall } from "./plan_node.ts";
-import { bindContext, containsAggregate, substituteAliases } from "./plan_select.ts";
+import { bindContext, substituteAliases } from "./plan_select.ts";
 import { Scope } from "./scope.ts";
 import { reversed } from "./order_by_timestamp.ts";
 import { checkLagLeadArgs } from "./window_lag_lead.ts";
@@ -345,10 +345,12 @@ function bindWindowCall(
     throw new SqlError("RANGE with an offset needs exactly one ORDER BY expression", frameAst.pos);
   }
   const orderBy = spec.orderBy.map((o) => {
-    // QuestDB looks a window ORDER BY expression that holds an aggregate up as a column and
+    // QuestDB orders a window by columns only: it looks any other expression up as a column and
     // names its root token (CountAggregateTest#testAggregateOutsideAggregateContext:
-    // `OVER (ORDER BY count() + 1)` fails 'Invalid column: +' at the operator).
-    if (containsAggregate(o.expr)) {
+    // `OVER (ORDER BY count() + 1)` fails 'Invalid column: +' at the operator;
+    // BindTimeProjectionErrorTest#testWindowOrdersByColumnsOnly: `abs(v)` is 'Invalid column: abs',
+    // `v::string` 'Invalid column: cast', `1` 'Invalid column: 1').
+    if (o.expr.kind !== "column") {
       throw new SqlError(`Invalid column: ${rootToken(o.expr)}`, o.expr.pos);
     }
     return { expr: bindExpr(o.expr, ctx), desc: o.desc };
@@ -662,5 +664,7 @@ function emaKind(text: string): string | undefined {
 function rootToken(e: A.Expr): string {
   if (e.kind === "call") return e.name;
   if (e.kind === "binary" || e.kind === "unary") return e.op;
+  if (e.kind === "cast") return "cast";
+  if (e.kind === "literal") return e.type === "string" ? `'${e.value}'` : String(e.value);
   return "";
 }
