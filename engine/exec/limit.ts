@@ -83,12 +83,38 @@ export function evalLimit(spec: LimitSpec, ctx: ExecContext): Window {
   return limitWindow(lo, hi, spec.comma, spec.offset === null ? undefined : ev(spec.offset));
 }
 
+/** QuestDB's default `cairo.sql.max.negative.limit`: rows a filtered scan buffers for `LIMIT -n`. */
+const MAX_NEGATIVE_LIMIT = 10_000;
+
+/** A filter straight over a table scan (pure projections above it allowed): QuestDB's async filter. */
+function isFilteredScan(node: PlanNode): boolean {
+  let at = node;
+  while (at.kind === "project") at = at.input;
+  return at.kind === "filter" && at.input.kind === "scan";
+}
+
+/**
+ * `LIMIT -n` alone over a filtered table scan: QuestDB's filter keeps the last n matching rows in a
+ * buffer of at most `cairo.sql.max.negative.limit` rows and refuses a larger n at the bound
+ * (LimitTest#testInvalidNegativeLimit); other inputs count from the end without that buffer.
+ */
+function checkNegativeLimitBuffer(n: LimitNode, w: Window): void {
+  const spec = n.limit;
+  if (spec.comma || spec.offset !== null || w.kind !== "tail" || w.last <= MAX_NEGATIVE_LIMIT) return;
+  if (!isFilteredScan(n.input)) return;
+  throw new SqlError(
+    `absolute LIMIT value is too large, maximum allowed value: ${MAX_NEGATIVE_LIMIT}`,
+    spec.loPos ?? 0,
+  );
+}
+
 export async function* runLimit(
   n: LimitNode,
   input: AsyncIterable<Batch>,
   ctx: ExecContext,
 ): AsyncGenerator<Batch> {
   const w = evalLimit(n.limit, ctx);
+  checkNegativeLimitBuffer(n, w);
   if (w.kind === "all") {
     yield* input;
     return;

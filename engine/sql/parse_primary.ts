@@ -161,7 +161,10 @@ function parseName(p: ParseState): Expr {
   }
   // `timestamp with time zone '...'` (InsertTest#testInsertTimestampWithTimeZone): a TIMESTAMP
   // literal; without the string QuestDB names what it expected at the next token.
-  if (word === "timestamp" && p.isWord("with", 1) && p.isWord("time", 2) && p.isWord("zone", 3)) {
+  if (
+    (word === "timestamp" || word === "timestamp_ns") && p.isWord("with", 1) && p.isWord("time", 2) &&
+    p.isWord("zone", 3)
+  ) {
     for (let k = 0; k < 4; k++) p.next();
     const lit = p.peek();
     if (lit.kind !== "string") {

@@ -39,9 +39,11 @@ export function parseType(p: ParseState, inCreateTable = false): TypeSpec {
   }
   if (lower === "double" && p.isWord("precision")) p.next();
   // PostgreSQL's spelled-out `timestamp with time zone` / `timestamp without time zone` (BI
-  // tools' casts): both are TIMESTAMP here.
+  // tools' casts): both are TIMESTAMP here; `timestamp_ns with time zone` is TIMESTAMP_NS
+  // (QuestDB's ExpressionParser takes WITH TIME ZONE after either keyword).
+  const withZone = p.isWord("with") || (lower === "timestamp" && p.isWord("without"));
   if (
-    lower === "timestamp" && (p.isWord("with") || p.isWord("without")) && p.wordAt(1) === "time" &&
+    (lower === "timestamp" || lower === "timestamp_ns") && withZone && p.wordAt(1) === "time" &&
     p.wordAt(2) === "zone"
   ) {
     p.next();
