@@ -3,6 +3,7 @@
  * types with the assignment rules of §3.4 before anything is written; each statement is one
  * atomic commit, or inside a transaction block rows kept for COMMIT (transaction.ts).
  */
+import { pushedColumnConjuncts } from "../plan/pushed_column_conjuncts.ts";
 import { SqlError } from "../base/errors.ts";
 import { INSERT_VALUES_ROWS_MAX } from "../base/limits.ts";
 import {
@@ -369,8 +370,11 @@ export async function update(
   });
   // WHERE binds before the SET values, so its error comes first (BindTimePredicateErrorTest
   // #testUpdateErrors: `SET v = abs(v, 1) WHERE v = true` fails at the WHERE's `=`).
+  const target: A.TableSource = { kind: "table", pos: s.table.pos, name: t.meta.name, alias: s.alias };
+  const zeroPos = s.where &&
+    pushedColumnConjuncts(s.where, { from: { first: target, joins: [] }, ctes: new Map() });
   const where: BoundExpr | undefined = s.where
-    ? bindExpr(s.where, { ...bind(scope), clause: "WHERE" })
+    ? bindExpr(s.where, { ...bind(scope), clause: "WHERE", zeroPos })
     : undefined;
   const sets = s.set.map((a, k) => {
     const i = targets[k];

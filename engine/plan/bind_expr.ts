@@ -92,6 +92,10 @@ export interface BindContext {
    * `key IN (subquery)` is then QuestDB's latest-by key subquery (see bindIn).
    */
   latestKey?: string;
+  /** Conjuncts that fail at position 0 when not boolean (pushed_column_conjuncts.ts). */
+  zeroPos?: ReadonlySet<A.Expr>;
+  /** The query reads a catalog relation: a driver's `key IN (subquery)` keeps any key (bind_in.ts). */
+  catalogRead?: boolean;
 }
 
 const COMPARISONS: Record<string, string> = {
@@ -374,7 +378,7 @@ function bindBinary(e: A.BinaryExpr, ctx: BindContext): BoundExpr {
   const logical = e.op === "and" || e.op === "or";
   const checkBoolean = (side: BoundExpr, ast: A.Expr) => {
     if (side.type.tag !== "BOOLEAN" && side.type.tag !== "NULL") {
-      throw new SqlError(`boolean expression expected`, ast.pos);
+      throw new SqlError(`boolean expression expected`, ctx.zeroPos?.has(ast) ? 0 : ast.pos);
     }
   };
   // A non-boolean left conjunct fails before the right one is bound, in QuestDB's binder order

@@ -14,10 +14,16 @@ import type { Scope } from "./scope.ts";
  * side of `=` it stands (IPv4Test#testFullJoinIPv4Fails `b.ip2 = a.count`,
  * StaticJoinErrorTest#testJoinKeyTypeMismatch `t.price = p.sym`), not as a missing `=` operator.
  */
-export function bindJoinOn(on: A.Expr, scope: Scope, pc: PlanContext, leftWidth: number): BoundExpr {
+export function bindJoinOn(
+  on: A.Expr,
+  scope: Scope,
+  pc: PlanContext,
+  leftWidth: number,
+  zeroPos?: ReadonlySet<A.Expr>,
+): BoundExpr {
   let bound: BoundExpr;
   try {
-    bound = bindExpr(on, bindContext(scope, pc, "JOIN"));
+    bound = bindExpr(on, { ...bindContext(scope, pc, "JOIN"), zeroPos });
   } catch (e) {
     if (!(e instanceof SqlError)) throw e;
     for (const c of astConjuncts(on)) {
@@ -39,7 +45,7 @@ export function bindJoinOn(on: A.Expr, scope: Scope, pc: PlanContext, leftWidth:
   // ON is a condition: `ON a.v - b.v` fails at its operator, before the WHERE is bound
   // (BindTimePredicateErrorTest#testTypeMismatchOrder).
   if (bound.type.tag !== "BOOLEAN" && bound.type.tag !== "NULL") {
-    throw new SqlError("boolean expression expected", on.pos);
+    throw new SqlError("boolean expression expected", zeroPos?.has(on) ? 0 : on.pos);
   }
   return bound;
 }

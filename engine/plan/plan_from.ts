@@ -2,6 +2,7 @@
  * Plans a FROM clause: tables (or CTEs of that name), subqueries with an optional dynamic
  * designated timestamp, table functions, SHOW, and joins left to right (spec/sql.md §11).
  */
+import { pushedColumnConjuncts } from "./pushed_column_conjuncts.ts";
 import { SqlError } from "../base/errors.ts";
 import { type ColumnType, isIntegral, isTimestamp, typeName } from "../base/types.ts";
 import type { Value } from "../base/values.ts";
@@ -80,7 +81,7 @@ export function planFrom(from: A.FromClause | undefined, pc: PlanContext): Plann
       continue;
     }
     const right = planSource(j.source, pc);
-    left = { ...planJoin(j, left, right, pc), firstWidth };
+    left = { ...planJoin(j, left, right, pc, from), firstWidth };
   }
   return left;
 }
@@ -337,7 +338,7 @@ function naturalPairs(left: Scope, right: Scope, leftWidth: number): [number, nu
 }
 
 /** Whether a plan reads a catalog relation (pg_catalog, information_schema, tables() ...). */
-function readsCatalog(node: PlanNode, pc: PlanContext): boolean {
+export function readsCatalog(node: PlanNode, pc: PlanContext): boolean {
   let reads = false;
   forEachPlanNode(node, (n) => {
     if (n.kind === "generator" && pc.meta.columnsOf(n.name) !== undefined) reads = true;
@@ -350,7 +351,7 @@ function mixedTimestampUnits(a: ColumnType, b: ColumnType): boolean {
     (a.tag === "TIMESTAMP_NS" && b.tag === "TIMESTAMP");
 }
 
-function planJoin(j: A.Join, left: Planned, right: Planned, pc: PlanContext): Planned {
+function planJoin(j: A.Join, left: Planned, right: Planned, pc: PlanContext, from?: A.FromClause): Planned {
   if (j.kind === "asof" || j.kind === "lt" || j.kind === "splice") {
     if (!timeJoinPlanner) throw new SqlError(`${j.kind.toUpperCase()} JOIN is not supported yet`, j.pos);
     return timeJoinPlanner(j, left, right, pc);
@@ -373,7 +374,8 @@ function planJoin(j: A.Join, left: Planned, right: Planned, pc: PlanContext): Pl
     }
     if (!catalogJoin) checkJoinKeyTypes(j, scope, leftWidth, equi);
   } else if (j.on) {
-    const pred = bindJoinOn(j.on, scope, pc, leftWidth);
+    const zeroPos = from && pushedColumnConjuncts(j.on, { from, ctes: pc.ctes, on: j });
+    const pred = bindJoinOn(j.on, scope, pc, leftWidth, zeroPos);
     if (!catalogJoin) checkJoinKeyTypes(j, scope, leftWidth);
     const rest: BoundExpr[] = [];
     for (const c of conjuncts(pred)) {

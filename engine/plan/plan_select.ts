@@ -23,10 +23,11 @@ import {
 import { type BoundExpr, isConst } from "./bound.ts";
 import { checkDuplicateAliases, NameAllocator, takeItemName } from "./column_names.ts";
 import { intervalsFromWhere } from "./intervals_from_where.ts";
+import { pushedColumnConjuncts } from "./pushed_column_conjuncts.ts";
 import { pushIntoJoin } from "./join_pushdown.ts";
 import { pushKeyFiltersIntoFill } from "./fill_key_pushdown.ts";
 import type { PlanContext } from "./plan_context.ts";
-import { planFrom } from "./plan_from.ts";
+import { planFrom, readsCatalog } from "./plan_from.ts";
 import { rewriteWindowJoins } from "./window_join.ts";
 import { planGroupingSets } from "./grouping_sets.ts";
 import { commaJoinsAsEquiJoins } from "./comma_joins.ts";
@@ -58,6 +59,7 @@ export function bindContext(scope: Scope, pc: PlanContext, clause?: string): Bin
     clause,
     paramTypes: pc.paramTypes,
     inferParams: pc.inferParams,
+    catalogRead: pc.catalogRead,
   };
 }
 
@@ -262,6 +264,7 @@ export function planSelect(
   if (needsGroupedWindows(core)) return planGroupedWindows(core, orderBy, limit, pc);
   if (core.having) return planHaving(core, orderBy, limit, pc);
   const planned = planFrom(core.from, pc);
+  if (readsCatalog(planned.node, pc)) pc = { ...pc, catalogRead: true };
   let { node, scope } = planned;
   const horizon = core.from?.joins.some((j) => j.horizon) ?? false;
   if (core.where) {
@@ -270,9 +273,10 @@ export function planSelect(
     const latestKey = key?.kind === "column" && core.from?.first.kind === "table"
       ? key.name.toLowerCase()
       : undefined;
-    const pred = bindExpr(core.where, { ...bindContext(scope, pc, "WHERE"), latestKey });
+    const zeroPos = pushedColumnConjuncts(core.where, { from: core.from, ctes: pc.ctes });
+    const pred = bindExpr(core.where, { ...bindContext(scope, pc, "WHERE"), latestKey, zeroPos });
     if (pred.type.tag !== "BOOLEAN" && !(isConst(pred) && pred.value === null)) {
-      throw new SqlError("boolean expression expected", core.where.pos);
+      throw new SqlError("boolean expression expected", zeroPos.has(core.where) ? 0 : core.where.pos);
     }
     node = applyWhere(node, pred);
   }
