@@ -15,7 +15,20 @@ Deno.test("within matches geohashes that start with a constant prefix", () => {
   assert.equal(call(within, [col(geohashType(2)), c(geohashType(4), 0n)], [0n, null]), false);
 });
 
-Deno.test("within needs a geohash and constant prefixes", () => {
+Deno.test("within needs a geohash left and geohash prefixes", () => {
   assert.match(bindError(within, [col(T.INT), c(g8, 1n)]), /no matching function/);
-  assert.match(bindError(within, [col(g8), col(g8)]), /constant/);
+  assert.throws(
+    () => within.bind([col(g8), { ...col(T.INT), pos: 7 }]),
+    /cannot compare GEOHASH with type INT/,
+  );
+});
+
+Deno.test("within compares each row with prefixes that are not constants", () => {
+  // WithinGeohashFunctionFactoryTest#testConstVarFilter: `#dr5reff6hu5e WITHIN (pickup_geohash)`.
+  const g4 = geohashType(4);
+  assert.equal(call(within, [col(g8), col(g4)], [0b10110000n, 0b1011n]), true);
+  assert.equal(call(within, [col(g8), col(g4)], [0b10110000n, 0b1010n]), false);
+  assert.equal(call(within, [col(g4), col(g8)], [0b1011n, 0b10110000n]), false);
+  assert.equal(call(within, [col(g8), col(g8)], [null, null]), true);
+  assert.equal(call(within, [col(g8), col(g8)], [0n, null]), false);
 });
