@@ -124,6 +124,12 @@ function parseGroupBy(p: ParseState, core: SelectCore): void {
 export function parseGroupingSets(p: ParseState): Expr[][] | undefined {
   const t = p.peek();
   const w = p.wordAt();
+  // `GROUPING x`: a name after GROUPING can only be a misspelt SETS (a column named grouping is
+  // followed by `,`, a clause or the end), reported at GROUPING
+  // (GroupingSetsTest#testGroupingSetsParserError).
+  if (w === "grouping" && !p.isWord("sets", 1) && p.atName(1)) {
+    throw syntaxError("expected SETS after GROUPING", t.pos);
+  }
   if (w === "grouping" && p.isWord("sets", 1)) {
     p.next();
     p.next();
