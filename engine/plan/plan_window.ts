@@ -18,7 +18,7 @@ import type * as A from "../sql/ast.ts";
 import { mapChildExprs, someExpr } from "../sql/expr_walk.ts";
 import { WHOLE_PARTITION_WINDOW_FUNCTIONS, windowPercentile } from "../functions/aggregate_quantile.ts";
 import { lookupAggregate } from "../functions/registry.ts";
-import { bindExpr, castTo, constant } from "./bind_expr.ts";
+import { type BindContext, bindExpr, castTo, constant } from "./bind_expr.ts";
 import { type BoundExpr, isConst } from "./bound.ts";
 import type { PlanContext } from "./plan_context.ts";
 import { type PlanNode, shape, type WindowCall } from "./plan_node.ts";
@@ -351,7 +351,8 @@ function bindWindowCall(
     // BindTimeProjectionErrorTest#testWindowOrdersByColumnsOnly: `abs(v)` is 'Invalid column: abs',
     // `v::string` 'Invalid column: cast', `1` 'Invalid column: 1').
     if (o.expr.kind !== "column") {
-      throw new SqlError(`Invalid column: ${rootToken(o.expr)}`, o.expr.pos);
+      throw unresolvedItemColumn(core, ctx) ??
+        new SqlError(`Invalid column: ${rootToken(o.expr)}`, o.expr.pos);
     }
     return { expr: bindExpr(o.expr, ctx), desc: o.desc };
   });
@@ -658,6 +659,28 @@ function emaKind(text: string): string | undefined {
   if (k === "alpha" || k === "period" || k in EMA_UNITS) return k;
   const singular = k.endsWith("s") ? k.slice(0, -1) : k;
   return singular in EMA_UNITS ? singular : undefined;
+}
+
+/**
+ * The first select-list column that does not resolve: QuestDB resolves the columns of every select
+ * item before it checks a window's ORDER BY (BindTimeProjectionErrorTest: `row_number() OVER
+ * (ORDER BY abs(v)), nocol` fails 'Invalid column: nocol' at nocol, not at abs).
+ */
+function unresolvedItemColumn(core: A.SelectCore, ctx: BindContext): SqlError | undefined {
+  let found: SqlError | undefined;
+  for (const item of core.items ?? []) {
+    someExpr(item.expr, (x) => {
+      if (x.kind !== "column") return undefined;
+      try {
+        bindExpr(x, ctx);
+      } catch (e) {
+        if (e instanceof SqlError && e.message.startsWith("Invalid column")) found = e;
+      }
+      return found !== undefined;
+    });
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** The token QuestDB's AST keeps at the root of `e`: a call's name or an operator. */
