@@ -352,7 +352,10 @@ function decimalOverflowChecked(w: WindowCall, b: AggregateBinding): AggregateBi
           if (typeof v === "bigint") {
             sum += v;
             if (sum >= DECIMAL_ACC_LIMIT || sum <= -DECIMAL_ACC_LIMIT) {
-              throw new SqlError(`${w.name} aggregation failed: decimal overflow`, w.argPos ?? w.pos ?? 0);
+              throw new SqlError(
+                `${w.name} aggregation failed: Overflow in addition: result exceeds maximum precision`,
+                w.argPos ?? w.pos ?? 0,
+              );
             }
           }
           acc.add(args);

@@ -22,8 +22,15 @@ function asNumber(v: Value, t: ColumnType): number {
   return t.tag === "DECIMAL" ? decimalToNumber(v as bigint, t.scale ?? 0) : Number(v);
 }
 
-function overflow(): SqlError {
-  return new SqlError("decimal overflow");
+/**
+ * QuestDB's Decimal arithmetic failure, named by operator: `-` adds the negation, so it reports
+ * an addition (AddDecimalFunctionFactoryTest#testAddDecimal128Overflow,
+ * SubDecimalFunctionFactoryTest#testSubDecimal128Overflow, MulDecimalFunctionFactoryTest
+ * #testMulDecimal128Overflow).
+ */
+function overflow(op: string): SqlError {
+  const what = op === "*" ? "multiplication" : "addition";
+  return new SqlError(`'${op}' operation failed: Overflow in ${what}: result exceeds maximum precision`);
 }
 
 /** `a op b` with a DECIMAL operand; undefined when neither side is DECIMAL. */
@@ -67,7 +74,7 @@ export function bindDecimalArith(op: string, args: BoundArg[]): ScalarBinding | 
         eval: ([x, y]) => {
           if (x === null || y === null) return null;
           const v = unscaledAt(x, ta, s) + sign * unscaledAt(y, tb, s);
-          if (!fitsPrecision(v, p)) throw overflow();
+          if (!fitsPrecision(v, p)) throw overflow(op);
           return v;
         },
       };
@@ -79,7 +86,7 @@ export function bindDecimalArith(op: string, args: BoundArg[]): ScalarBinding | 
         eval: ([x, y]) => {
           if (x === null || y === null) return null;
           const v = unscaledAt(x, ta, da.scale!) * unscaledAt(y, tb, db.scale!);
-          if (!fitsPrecision(v, p)) throw overflow();
+          if (!fitsPrecision(v, p)) throw overflow(op);
           return v;
         },
       };

@@ -28,7 +28,7 @@ export function compileRegex(pattern: string, pos: number): Regex {
     if (!(e instanceof RE2JSException)) throw e;
     const detail = e.message.replace(/^error parsing regexp: /, "");
     throw new SqlError(
-      `invalid regex: ${detail} [pattern=${pattern}]`,
+      javaDescription(detail) ?? `invalid regex: ${detail} [pattern=${pattern}]`,
       pos + javaErrorIndex(pattern, detail) + 1,
     );
   }
@@ -49,6 +49,25 @@ function javaErrorIndex(pattern: string, detail: string): number {
     return at + Math.max(0, (quoted?.length ?? 1) - 1); // Dangling meta character, Illegal character range
   }
   return at;
+}
+
+/**
+ * Java's PatternSyntaxException description for the error RE2 found, which QuestDB reports as the
+ * message (RegexpReplaceStrFunctionFactoryTest#testRegexSyntaxError: `XJ**` is "Dangling meta
+ * character '*'"); undefined for an error kind without a known counterpart.
+ */
+function javaDescription(detail: string): string | undefined {
+  const quoted = /`([^`]*)`/.exec(detail)?.[1] ?? "";
+  if (detail.includes("repetition operator")) return `Dangling meta character '${quoted.slice(-1) || "*"}'`;
+  if (detail.startsWith("missing closing )")) return "Unclosed group";
+  if (detail.startsWith("unexpected )")) return "Unmatched closing ')'";
+  if (detail.startsWith("missing closing ]")) return "Unclosed character class";
+  // `\p{javaLowerCase}` is a range RE2 lacks, not a syntax error: RE2's reason stays.
+  if (detail.startsWith("invalid character class range") && !/^\\[pP]/.test(quoted)) {
+    return "Illegal character range";
+  }
+  if (detail.startsWith("trailing backslash")) return "Unexpected internal error";
+  return undefined;
 }
 
 /** Java's replacement syntax (`$1`, `${name}`, `\$`) applied to every match, as String.replaceAll. */
