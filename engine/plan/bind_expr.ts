@@ -952,6 +952,10 @@ function bindCall(e: A.FunctionCall, ctx: BindContext): BoundExpr {
     throw new SqlError(
       named
         ? `window function is not allowed in ${ctx.clause} clause`
+        // Over grouped rows (a grouped query's ORDER BY), QuestDB's aggregation message
+        // (WindowFunctionTest#testNestedWindowFunctionInGroupByContextFails).
+        : ctx.aggregates
+        ? "Window function is not allowed in context of aggregation. Use sub-query."
         : "window functions are not supported here",
       e.pos,
     );

@@ -41,6 +41,24 @@ function checkWindowAggregatesAtRoot(core: A.SelectCore): void {
   for (const item of core.items ?? []) {
     const e = item.expr;
     if (e.kind === "star" || (e.kind === "call" && !isWindowCall(e) && isAggregateCall(e))) continue;
+    // A bare window call beside the aggregate fails first, at that call, as QuestDB's
+    // validateWindowAggregation finds it before the aggregate over a window
+    // (WindowFunctionTest#testNestedWindowFunctionInGroupByContextFails:
+    // `max(avg(x) OVER ()) - avg(x) OVER ()` at the second window).
+    let bare: A.Expr | undefined;
+    if (!isWindowCall(e) && hasNestedWindow(e)) {
+      someExpr(e, (x) => {
+        if (x.kind !== "call") return undefined;
+        if (isWindowCall(x)) return (bare = x, true);
+        return isAggregateCall(x) ? false : undefined;
+      });
+    }
+    if (bare) {
+      throw new SqlError(
+        "Window function is not allowed in context of aggregation. Use sub-query.",
+        bare.pos,
+      );
+    }
     let at: A.Expr | undefined;
     someExpr(e, (x) => {
       if (x.kind !== "call" || isWindowCall(x) || !isAggregateCall(x)) return undefined;

@@ -95,13 +95,16 @@ function containsWindow(e: A.Expr): boolean {
 }
 
 /** Resolves `OVER w` / `OVER (w ORDER BY ...)` against the WINDOW clause. */
-function resolveSpec(spec: A.WindowSpec, core: A.SelectCore, depth = 0): A.WindowSpec {
+function resolveSpec(spec: A.WindowSpec, core: A.SelectCore, visible = core.windows.length): A.WindowSpec {
   if (!spec.baseName) return spec;
-  const named = core.windows.find((w) => w.name.toLowerCase() === spec.baseName!.toLowerCase());
-  if (!named || depth > core.windows.length) {
-    throw new SqlError(`window '${spec.baseName}' is not defined`, spec.pos);
+  // A WINDOW definition sees only the definitions before it: a forward or circular reference
+  // fails at the base name (WindowFunctionTest#testWindowInheritanceForwardReferenceError).
+  const at = core.windows.findIndex((w) => w.name.toLowerCase() === spec.baseName!.toLowerCase());
+  if (at < 0 || at >= visible) {
+    throw new SqlError(`window '${spec.baseName}' is not defined`, spec.baseNamePos ?? spec.pos);
   }
-  const base = resolveSpec(named.spec, core, depth + 1);
+  const named = core.windows[at];
+  const base = resolveSpec(named.spec, core, at);
   if (spec.partitionBy.length > 0 && base.partitionBy.length > 0) {
     throw new SqlError("cannot override PARTITION BY clause of window", spec.pos);
   }

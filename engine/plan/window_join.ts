@@ -24,6 +24,17 @@ export function rewriteWindowJoins(core: A.SelectCore, pc: PlanContext): A.Selec
   const from = core.from;
   const joins = from?.windowJoins;
   if (!from || !joins?.length) return core;
+  // QuestDB refuses window functions, inline or named, beside a WINDOW JOIN, at the window call
+  // (WindowFunctionTest#testNamedWindowWithWindowJoinDisallowed).
+  for (const item of core.items ?? []) {
+    if (item.expr.kind === "star") continue;
+    someExpr(item.expr, (e) => {
+      if (e.kind === "call" && e.over) {
+        throw new SqlError("WINDOW functions are not allowed in WINDOW JOIN queries", e.pos);
+      }
+      return e.kind === "subquery" ? false : undefined;
+    });
+  }
   const left = from.first;
   const leftName = sourceName(left);
   const leftTs = timestampName(left, pc, "left", joins[0].pos);

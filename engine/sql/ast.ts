@@ -269,6 +269,8 @@ export interface WindowSpec {
   pos: number;
   /** `OVER w` or `OVER (w ORDER BY ...)`: the named window this one builds on. */
   baseName?: string;
+  /** Where `baseName` is written inside the parentheses. */
+  baseNamePos?: number;
   partitionBy: Expr[];
   orderBy: OrderItem[];
   frame?: WindowFrame;

@@ -68,9 +68,30 @@ export function parseWindowSpec(p: ParseState): WindowSpec {
   // `OVER (by b ...)`: BY without PARTITION or ORDER is no window name
   // (SqlParserTest#testUnexpectedTokenInWindowFunction).
   if (w === "by") throw p.expected("'partition' or 'order'");
-  if (p.atName() && !(w !== undefined && SPEC_WORDS.has(w))) spec.baseName = p.name("window name").name;
-  if (p.acceptWords("partition", "by")) spec.partitionBy = parseExprList(p);
-  if (p.acceptWords("order", "by")) spec.orderBy = parseOrderItems(p);
+  if (p.atName() && !(w !== undefined && SPEC_WORDS.has(w))) {
+    spec.baseNamePos = p.peek().pos;
+    spec.baseName = p.name("window name").name;
+  }
+  // QuestDB's ExpressionParser#parseWindowSpec: PARTITION or ORDER without BY fails at the next
+  // token, and the text ending inside the spec fails at its last token
+  // (WindowFunctionTest#testWindowSpecErrorOrderWithoutBy, ...PartitionByEndOfInput, ...OrderByEndOfInput).
+  if (p.isWord("partition")) {
+    const partition = p.next();
+    if (spec.baseName !== undefined) {
+      // SQL standard: a window naming a base window takes its PARTITION BY from it
+      // (WindowFunctionTest#testWindowInheritancePartitionByInChildError).
+      throw syntaxError("PARTITION BY not allowed in window referencing another window", partition.pos);
+    }
+    if (!p.acceptWord("by")) throw syntaxError("'by' expected after 'partition'", lastOrNext(p));
+    spec.partitionBy = parseExprList(p);
+    if (p.atEnd()) throw syntaxError("'order', ',' or ')' expected", p.peek(-1).pos);
+  }
+  if (p.isWord("order")) {
+    p.next();
+    if (!p.acceptWord("by")) throw syntaxError("'by' expected after 'order'", lastOrNext(p));
+    spec.orderBy = parseOrderItems(p);
+    if (p.atEnd()) throw syntaxError("')' expected to close window specification", p.peek(-1).pos);
+  }
   const frameWord = p.wordAt();
   if (frameWord === "groups" && spec.orderBy.length === 0) {
     // QuestDB 9 (SqlParserTest#testACGroupsWithMissingOrderBy), at the GROUPS keyword.
@@ -94,12 +115,15 @@ export function parseWindowSpec(p: ParseState): WindowSpec {
     spec.frame.excludePos = p.peek(1).pos;
     spec.frame.exclude = parseExclude(p);
   }
-  // The text ending after an ORDER BY item: QuestDB wants its direction next
-  // (SqlParserTest#testUnderTerminatedOver2).
-  if (p.atEnd() && spec.orderBy.length > 0 && !spec.frame) throw p.expected("'asc' or 'desc'");
+  if (p.atEnd()) throw syntaxError("')' expected to close window specification", p.peek(-1).pos);
   p.closeParen(open);
   if (spec.frame) checkFrameOffsets(spec);
   return spec;
+}
+
+/** The next token's position, or the last token's when the text ends (QuestDB's lastTokenPosition). */
+function lastOrNext(p: ParseState): number {
+  return p.atEnd() ? p.peek(-1).pos : p.peek().pos;
 }
 
 /**
@@ -276,11 +300,11 @@ function parseExclude(p: ParseState): WindowFrame["exclude"] {
   // QuestDB's SqlParser: after CURRENT or NO the second word is expected where it is missing
   // (SqlParserTest#testACExprPrecedingUnboundedFollowingExcludeCurrentRowInvalid, ...NoOthersInvalid).
   if (p.acceptWord("current")) {
-    if (!p.acceptWord("row")) throw p.expected("'row'");
+    if (!p.acceptWord("row")) throw syntaxError("'row' expected after 'current'", lastOrNext(p));
     return "currentRow";
   }
   if (p.acceptWord("no")) {
-    if (!p.acceptWord("others")) throw p.expected("'others'");
+    if (!p.acceptWord("others")) throw syntaxError("'others' expected after 'no'", lastOrNext(p));
     return "noOthers";
   }
   if (p.acceptWord("group")) return "group";
