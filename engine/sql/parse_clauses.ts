@@ -34,11 +34,24 @@ export function parseSelectClauses(p: ParseState, core: SelectCore): void {
     // row) is not implemented here: say so rather than "window name expected".
     throw syntaxError("WINDOW JOIN is not supported", p.peek().pos);
   }
-  if (p.acceptWord("window")) {
+  if (p.isWord("window")) {
+    // QuestDB's WINDOW clause (WindowFunctionTest#testNamedWindowMissingNameInWindowClause,
+    // ...NumberAsName, ...DuplicateNameError): a name must follow, a first name without AS is
+    // read as a WINDOW JOIN ("'join' expected" at WINDOW), and names are unique.
+    const kw = p.next();
+    let first = true;
     do {
+      const t = p.peek();
+      if (t.kind === "number") throw syntaxError("identifier should start with a letter or '_'", t.pos);
+      if (!p.atName()) throw syntaxError("window name expected after 'window'", t.pos);
       const name = p.name("window name");
+      if (first && !p.isWord("as")) throw syntaxError("'join' expected", kw.pos);
       p.expectWord("as");
+      if (core.windows.some((w) => w.name.toLowerCase() === name.name.toLowerCase())) {
+        throw syntaxError("duplicate window name", name.pos);
+      }
       core.windows.push({ name: name.name, pos: name.pos, spec: parseWindowSpec(p) });
+      first = false;
     } while (p.acceptOp(","));
   }
   if (p.isWord("subsample")) {

@@ -49,6 +49,18 @@ export function parseCallTail(p: ParseState, call: FunctionCall): void {
     if (!p.isWord("over")) throw p.expected("'over'");
   }
   const over = p.peek();
+  if (p.isWord("over") && !(p.isOp("(", 1) || p.atName(1))) {
+    // QuestDB's OVER without a specification or a usable name (WindowFunctionTest
+    // #testNamedWindowMissingNameInOverClause, ...KeywordAsName, ...NumberAsName).
+    const next = p.peek(1);
+    if (next.kind === "eof" || (next.kind === "op" && next.text === ";")) {
+      throw syntaxError("'(' or window name expected after OVER", over.pos);
+    }
+    if (next.kind === "number") throw syntaxError("identifier should start with a letter or '_'", next.pos);
+    if (next.kind === "word") {
+      throw syntaxError("SQL keywords have to be enclosed in double quotes", next.pos);
+    }
+  }
   if (p.isWord("over") && (p.isOp("(", 1) || p.atName(1))) {
     p.next();
     if (p.isOp("(")) {
