@@ -1,7 +1,7 @@
 /**
  * Text built from numbers, times and texts over a whole batch (issue #16): `concat(a, b, ...)`
  * (and `a || b`) whose arguments are constants, columns or expressions with a batch vector, and
- * `cast(x AS STRING | VARCHAR)` of numbers, booleans and times. The row path (text.ts bindConcat,
+ * `cast(x AS STRING | VARCHAR)` of numbers, booleans, times and the other text type. The row path (text.ts bindConcat,
  * cast.ts castValue) reads each row through closures and formats it with format_value.ts; here
  * each argument's vector is read in a loop with the same formatting (formatValue on readValue's
  * scalar), and SYMBOL texts come by dictionary code. Expressions of SYMBOL columns only are
@@ -42,7 +42,10 @@ export function textBatchArgs(e: BoundExpr, has: (a: BoundExpr) => boolean): Bou
     (FORMATTED.has(a.type.tag) || TEXTS.has(a.type.tag)) && (a.kind === "column" || has(a));
   if (e.kind === "cast") {
     const from = e.arg.type.tag;
-    return e.from.tag === from && FORMATTED.has(from) && readable(e.arg) ? [e.arg] : undefined;
+    if (e.from.tag !== from || !readable(e.arg)) return undefined;
+    // STRING <-> VARCHAR keeps the texts: a CASE whose branches meet as VARCHAR casts its STRING
+    // ones (conditional.ts caseBranchType), `concat(...)` among them.
+    return FORMATTED.has(from) || from === "STRING" || from === "VARCHAR" ? [e.arg] : undefined;
   }
   if (e.kind !== "call" || (e.name !== "concat" && e.name !== "||") || e.args.length === 0) return undefined;
   const vars = e.args.filter((a) => a.kind !== "const");
