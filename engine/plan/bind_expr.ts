@@ -403,7 +403,17 @@ function bindBinary(e: A.BinaryExpr, ctx: BindContext): BoundExpr {
   }
   if (e.op === "within" && e.list) {
     const positions = [e.left.pos, ...e.list.map((x) => x.pos)];
-    return callByName("within", [left, ...e.list.map((x) => bindExpr(x, ctx))], e.pos, ctx, positions);
+    const prefixes = e.list.map((x) => bindExpr(x, ctx));
+    // Under LATEST ON, QuestDB's WhereClauseParser reads WITHIN's prefixes itself: each must be a
+    // geohash literal or a constant function (SqlCodeGeneratorTest#testLatestByAllIndexedGeoHashFnNonConst).
+    if (ctx.latestKey !== undefined) {
+      e.list.forEach((x, i) => {
+        if (isConst(prefixes[i]) || prefixes[i].kind === "param") return;
+        const fn = x.kind === "call" || x.kind === "binary" || x.kind === "cast";
+        throw new SqlError(fn ? "GeoHash const function expected" : "GeoHash literal expected", x.pos);
+      });
+    }
+    return callByName("within", [left, ...prefixes], e.pos, ctx, positions);
   }
   const [l, r] = INFERRING_OPS.has(e.op)
     ? [inferParam(left, right.type, ctx), inferParam(right, left.type, ctx)]
