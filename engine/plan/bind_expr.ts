@@ -94,8 +94,6 @@ export interface BindContext {
   latestKey?: string;
   /** Conjuncts that fail at position 0 when not boolean (pushed_column_conjuncts.ts). */
   zeroPos?: ReadonlySet<A.Expr>;
-  /** The query reads a catalog relation: a driver's `key IN (subquery)` keeps any key (bind_in.ts). */
-  catalogRead?: boolean;
 }
 
 const COMPARISONS: Record<string, string> = {

@@ -44,25 +44,6 @@ function firstSelectItem(q: A.Query): A.SelectItem | undefined {
   return body.items?.[0];
 }
 
-/**
- * QuestDB tests a SYMBOL key against a subquery's rows (in(KC)) but no other key: the in()
- * functions of text and UUID keys take constants only ('constant expected' at the subquery,
- * InVarcharTest#testNonConstExpression), the numeric ones compare their key as LONG or DOUBLE
- * and refuse the cursor (BindTimePredicateErrorTest#testBindErrorsPrecedeIntervalErrors: an INT key,
- * 'cannot compare LONG with type CURSOR'). A correlated subquery is this server's extension
- * (spec/sql.md, correlated subqueries) and keeps every key, as does a driver's query filtering a
- * catalog relation (Grafana's column list tests quote_ident(table_schema) IN a search-path subquery).
- */
-function refuseCursorKey(key: ColumnType, pos: number): void {
-  if (key.tag === "STRING" || key.tag === "VARCHAR" || key.tag === "UUID") {
-    throw new SqlError("constant expected", pos);
-  }
-  if (isIntegral(key)) throw new SqlError("cannot compare LONG with type CURSOR", pos);
-  if (key.tag === "FLOAT" || key.tag === "DOUBLE") {
-    throw new SqlError("cannot compare DOUBLE with type CURSOR", pos);
-  }
-}
-
 const PIVOT_IN_REFUSED = new Set(["BOOLEAN", "DECIMAL", "GEOHASH", "LONG128"]);
 
 export function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
@@ -102,7 +83,6 @@ export function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
       );
     }
     if (plan.columns.length !== 1) throw new SqlError("select must provide exactly one column", e.list.pos);
-    if (!outer.outer && !e.pivot && !ctx.catalogRead) refuseCursorKey(arg.type, e.list.pos);
     return { kind: "inSubquery", type: T.BOOLEAN, arg, plan, not: e.not, ...outer };
   }
   const items = e.list.map((x) => inferParam(bindExpr(x, ctx), arg.type, ctx));

@@ -34,8 +34,6 @@ export interface PlanContext {
   copyRoot?: string;
   /** Inside a subquery: the enclosing query's columns, for correlated references. */
   outer?: OuterRefs;
-  /** The query reads a catalog relation: a driver's statement, bound as PostgreSQL would (bind_in.ts). */
-  catalogRead?: boolean;
 }
 
 export interface CteEntry {

@@ -338,7 +338,7 @@ function naturalPairs(left: Scope, right: Scope, leftWidth: number): [number, nu
 }
 
 /** Whether a plan reads a catalog relation (pg_catalog, information_schema, tables() ...). */
-export function readsCatalog(node: PlanNode, pc: PlanContext): boolean {
+function readsCatalog(node: PlanNode, pc: PlanContext): boolean {
   let reads = false;
   forEachPlanNode(node, (n) => {
     if (n.kind === "generator" && pc.meta.columnsOf(n.name) !== undefined) reads = true;

@@ -27,7 +27,7 @@ import { pushedColumnConjuncts } from "./pushed_column_conjuncts.ts";
 import { pushIntoJoin } from "./join_pushdown.ts";
 import { pushKeyFiltersIntoFill } from "./fill_key_pushdown.ts";
 import type { PlanContext } from "./plan_context.ts";
-import { planFrom, readsCatalog } from "./plan_from.ts";
+import { planFrom } from "./plan_from.ts";
 import { rewriteWindowJoins } from "./window_join.ts";
 import { planGroupingSets } from "./grouping_sets.ts";
 import { commaJoinsAsEquiJoins } from "./comma_joins.ts";
@@ -59,7 +59,6 @@ export function bindContext(scope: Scope, pc: PlanContext, clause?: string): Bin
     clause,
     paramTypes: pc.paramTypes,
     inferParams: pc.inferParams,
-    catalogRead: pc.catalogRead,
   };
 }
 
@@ -264,7 +263,6 @@ export function planSelect(
   if (needsGroupedWindows(core)) return planGroupedWindows(core, orderBy, limit, pc);
   if (core.having) return planHaving(core, orderBy, limit, pc);
   const planned = planFrom(core.from, pc);
-  if (readsCatalog(planned.node, pc)) pc = { ...pc, catalogRead: true };
   let { node, scope } = planned;
   const horizon = core.from?.joins.some((j) => j.horizon) ?? false;
   if (core.where) {
