@@ -157,15 +157,13 @@ function checkNestedWindows(core: A.SelectCore): void {
     return found;
   };
   for (const g of core.groupBy ?? []) {
-    const item = g.kind === "literal" && g.type === "int" ? core.items![(g.value as number) - 1] : undefined;
+    const item = itemAtPosition(core, g);
     if (item && item.expr.kind !== "star" && nested(item.expr)) {
       throw new SqlError("aggregate functions are not allowed in GROUP BY", g.pos);
     }
     // An alias naming such an item fails at the GROUP BY entry too (GroupByTest
     // #test2FailOnWindowFunctionNestedInFunctionAliasInGroupByClause2).
-    const named = g.kind === "column" && !g.qualifier
-      ? core.items!.find((i) => i.alias?.toLowerCase() === g.name.toLowerCase())
-      : undefined;
+    const named = itemNamedBy(core, g);
     if (named && named.expr.kind !== "star" && nested(named.expr)) {
       throw new SqlError("window functions are not allowed in GROUP BY", g.pos);
     }
@@ -195,11 +193,9 @@ function readsUngroupedColumn(core: A.SelectCore, call: A.FunctionCall): boolean
   const items = (core.items ?? []).filter((i) => i.expr.kind !== "star");
   const keys: A.Expr[] = core.groupBy
     ? core.groupBy.map((g) => {
-      if (g.kind === "literal" && g.type === "int") return core.items?.[(g.value as number) - 1]?.expr ?? g;
-      const named = g.kind === "column" && !g.qualifier
-        ? items.find((i) => i.alias?.toLowerCase() === g.name.toLowerCase())
-        : undefined;
-      return named ? named.expr : g;
+      if (g.kind === "literal" && g.type === "int") return itemAtPosition(core, g)?.expr ?? g;
+      const named = itemNamedBy(core, g);
+      return named && named.expr.kind !== "star" ? named.expr : g;
     })
     : items.map((i) => i.expr).filter((x) => !containsAggregate(x) && !containsWindow(x));
   const keyTexts = new Set(keys.map(exprKey));
@@ -244,11 +240,7 @@ function refuseBareWindowOnlyCalls(core: A.SelectCore): void {
         : undefined),
     );
   for (const g of core.groupBy ?? []) {
-    const item = g.kind === "literal" && g.type === "int"
-      ? core.items?.[(g.value as number) - 1]
-      : g.kind === "column" && !g.qualifier
-      ? core.items?.find((i) => i.alias?.toLowerCase() === g.name.toLowerCase())
-      : undefined;
+    const item = itemAtPosition(core, g) ?? itemNamedBy(core, g);
     if (windowOnly(g) || (item && item.expr.kind !== "star" && windowOnly(item.expr))) return;
   }
   for (const item of items) {
@@ -279,7 +271,6 @@ function refuseAggregatePartitions(core: A.SelectCore): void {
   }
 }
 
-/** Whether a window call's arguments, PARTITION BY or ORDER BY hold an aggregate. */
 /** True when the base windows a spec names (`OVER w`, `w AS (w0 ...)`) order or partition by an aggregate. */
 function namedReadsAggregate(core: A.SelectCore, spec: A.WindowSpec): boolean {
   const seen = new Set<string>();
@@ -295,8 +286,21 @@ function namedReadsAggregate(core: A.SelectCore, spec: A.WindowSpec): boolean {
   return false;
 }
 
+/** Whether a window call's arguments, PARTITION BY or ORDER BY hold an aggregate. */
 function readsAggregate(call: A.FunctionCall): boolean {
   const over = call.over!;
   return call.args.some(containsAggregate) || over.partitionBy.some(containsAggregate) ||
     over.orderBy.some((o) => containsAggregate(o.expr));
+}
+
+/** The select item a GROUP BY entry names by its 1-based position (`GROUP BY 2`), if any. */
+function itemAtPosition(core: A.SelectCore, g: A.Expr): A.SelectItem | undefined {
+  return g.kind === "literal" && g.type === "int" ? core.items?.[(g.value as number) - 1] : undefined;
+}
+
+/** The select item a bare GROUP BY name refers to by its alias, if any. */
+function itemNamedBy(core: A.SelectCore, g: A.Expr): A.SelectItem | undefined {
+  return g.kind === "column" && !g.qualifier
+    ? core.items?.find((i) => i.alias?.toLowerCase() === g.name.toLowerCase())
+    : undefined;
 }
