@@ -33,8 +33,15 @@ type Body = Record<string, unknown>;
 const DIR = new URL("../fixtures/conformance_extra/", import.meta.url);
 const REL_TOL = 1e-9;
 
+/**
+ * `CONFORMANCE_EXTRA_ONLY=window,text_fn_ba` runs only the files whose names contain one of the
+ * words (a quick check while working on one area); CI sets nothing and runs every file.
+ */
+const ONLY = (Deno.env.get("CONFORMANCE_EXTRA_ONLY") ?? "").split(",").map((w) => w.trim()).filter((w) => w);
+
 function loadCategories(): { name: string; cases: Case[] }[] {
-  const names = [...Deno.readDirSync(DIR)].filter((e) => e.name.endsWith(".jsonl")).map((e) => e.name).sort();
+  const names = [...Deno.readDirSync(DIR)].filter((e) => e.name.endsWith(".jsonl")).map((e) => e.name)
+    .filter((n) => ONLY.length === 0 || ONLY.some((w) => n.includes(w))).sort();
   return names.map((f) => ({
     name: f.replace(/\.jsonl$/, ""),
     cases: Deno.readTextFileSync(new URL(f, DIR)).split("\n").filter((l) => l.trim()).map((l) =>
