@@ -1,11 +1,15 @@
 /**
  * abs, sign and the rounding family (round, round_up, round_down, round_half_even, ceil/ceiling,
  * floor) over DECIMAL(p, s) (spec/sql.md §23), exact on the unscaled value as QuestDB's
- * *DecimalFunctionFactory classes compute them. With a constant rounding scale r the result is
- * DECIMAL(p - s + max(r, 0) + 1, max(r, 0)) (RoundDecimalFunctionFactoryTest: round(12.45 of
- * DECIMAL(4,2), 1) is 12.5 of DECIMAL(4,1); CeilDecimalFunctionFactoryTest: ceil(-999.999 of
- * DECIMAL(7,3), -1) is -990 of DECIMAL(5,0)); a scale that is not constant keeps the scale and
- * adds one digit. sign() is DECIMAL(1,0).
+ * *DecimalFunctionFactory classes compute them. A rounding can carry into one more integer digit,
+ * except toward zero (round_down), so every mode but that one adds a digit (`carry`). With a
+ * constant rounding scale r below s the result is DECIMAL(p - s + max(r, 0) + carry, max(r, 0))
+ * (RoundDecimalFunctionFactoryTest: round(12.45 of DECIMAL(4,2), 1) is 12.5 of DECIMAL(4,1);
+ * RoundDownDecimalFunctionFactoryTest: round_down(-999.999 of DECIMAL(7,3), -1) is -990 of
+ * DECIMAL(4,0)); a constant r ≥ s leaves the value and its type as they are
+ * (testRoundDecimal8ScaleZero: round(50 of DECIMAL(2,0), 0) stays DECIMAL(2,0)); a NULL constant
+ * scale is a NULL of DECIMAL(1,0); a scale that is not constant keeps the scale and adds `carry`
+ * digits. sign() is DECIMAL(1,0).
  */
 import { type ColumnType, decimalType } from "../base/types.ts";
 import { capPrecision, pow10 } from "./decimal_math.ts";
@@ -49,9 +53,11 @@ export function bindDecimalRounding(
   if (args.length > 2 || (args.length === 2 && !isIntArg(args[1].type))) return noMatch(name, args);
   const p = t.precision!, s = t.scale!;
   const constScale = args.length === 1 ? 0 : args[1].constant ? toIntArg(args[1].value ?? null) : undefined;
-  if (constScale === null) return { returns: decimalType(capPrecision(p - s + 1), 0), eval: () => null };
-  const outScale = constScale === undefined ? s : Math.min(Math.max(constScale, 0), s);
-  const returns: ColumnType = decimalType(capPrecision(p - s + outScale + 1), outScale);
+  if (constScale === null) return { returns: decimalType(1, 0), eval: () => null };
+  if (constScale !== undefined && constScale >= s) return { returns: t, eval: ([v]) => v };
+  const carry = mode === "down" ? 0 : 1;
+  const outScale = constScale === undefined ? s : Math.max(constScale, 0);
+  const returns: ColumnType = decimalType(capPrecision(Math.max(p - s + outScale + carry, 1)), outScale);
   return {
     returns,
     eval: ([v, scale]) => {
