@@ -73,15 +73,17 @@ export function bindRegexMatch(args: BoundArg[]): ScalarBinding | string {
 
 /**
  * A LIKE pattern written with a custom escape character, rewritten to the `\` escapes
- * likeMatcher reads: `esc x` becomes `\x`, a plain `\` becomes `\\` (LikeEscapeClauseTest).
+ * likeMatcher reads: `esc x` becomes `\x`, a plain `\` becomes `\\` (LikeEscapeClauseTest). A
+ * trailing escape is reported at its offset inside the pattern, as QuestDB does for a trailing
+ * `\` (LikeEscapeClauseTest#testTrailingEscapeCharIsAnError).
  */
-export function withEscape(pattern: string, esc: string, pos: number): string {
+export function withEscape(pattern: string, esc: string): string {
   if (esc === "\\") return pattern;
   let out = "";
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
     if (c === esc) {
-      if (i + 1 >= pattern.length) throw new SqlError("LIKE pattern must not end with escape character", pos);
+      if (i + 1 >= pattern.length) throw new SqlError("LIKE pattern must not end with escape character", i);
       out += "\\" + pattern[++i];
     } else out += c === "\\" ? "\\\\" : c;
   }
@@ -127,7 +129,7 @@ function bindLike(op: string, caseInsensitive: boolean) {
     const b = bindMatch(
       op,
       args.slice(0, 2),
-      (p, pos) => likeMatcher(withEscape(p, c, pos), caseInsensitive),
+      (p) => likeMatcher(withEscape(p, c), caseInsensitive),
       false,
     );
     if (typeof b === "string") return b;

@@ -1,17 +1,23 @@
 /** `LIKE … ESCAPE 'c'` (QuestDB LikeEscapeClauseTest): the pattern rewritten to `\` escapes. */
 import assert from "node:assert/strict";
 import { globToRegex, withEscape } from "../../../engine/functions/operators_pattern.ts";
+import { SqlError } from "../../../engine/base/errors.ts";
 import { likeMatcher } from "../../../engine/functions/like_match.ts";
 
 Deno.test("a custom escape character escapes % and _ and itself; a plain backslash is literal", () => {
-  const like = (v: string, p: string, esc: string) => likeMatcher(withEscape(p, esc, 0), false)(v);
+  const like = (v: string, p: string, esc: string) => likeMatcher(withEscape(p, esc), false)(v);
   assert.equal(like("a_b", "a!_b", "!"), true);
   assert.equal(like("axb", "a!_b", "!"), false);
   assert.equal(like("a%b", "a!%b", "!"), true);
   assert.equal(like("a!b", "a!!b", "!"), true);
   assert.equal(like("a\\b", "a\\b", "!"), true);
   assert.equal(like("a.b", "a..b", "."), true);
-  assert.throws(() => withEscape("abc!", "!", 3), /must not end with escape character/);
+  // reported at the escape's offset inside the pattern (LikeEscapeClauseTest#testTrailingEscapeCharIsAnError)
+  assert.throws(
+    () => withEscape("abc!", "!"),
+    (e: unknown) =>
+      e instanceof SqlError && /must not end with escape character/.test(e.message) && e.position === 3,
+  );
 });
 
 Deno.test("glob patterns become whole-value regular expressions (GlobStrFunctionFactoryTest)", () => {
