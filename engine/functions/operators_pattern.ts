@@ -90,6 +90,15 @@ export function withEscape(pattern: string, esc: string): string {
   return out;
 }
 
+/**
+ * A LIKE matcher for pattern `p`; an empty pattern matches nothing, the empty value included:
+ * QuestDB folds `LIKE ''` to constant false without reading the value, for STRING, VARCHAR and
+ * SYMBOL alike (TextPredicateOwnershipTest, SymbolPredicateOwnershipTest).
+ */
+function likeTest(p: string, caseInsensitive: boolean): Test {
+  return p === "" ? () => false : likeMatcher(p, caseInsensitive);
+}
+
 /** `x LIKE p [ESCAPE 'c']`: the escape must be a constant single character. */
 function bindLike(op: string, caseInsensitive: boolean) {
   return (args: BoundArg[]): ScalarBinding | string => {
@@ -117,7 +126,7 @@ function bindLike(op: string, caseInsensitive: boolean) {
         // (LikeVarcharFunctionFactoryTest, LikeSymbolFunctionFactoryTest#testSimplePatternLike)
         if (args[0].type.tag === "STRING" && /^%+$/.test(p)) return { returns: T.BOOLEAN, eval: () => true };
       }
-      return bindMatch(op, args, (p) => likeMatcher(p, caseInsensitive), false);
+      return bindMatch(op, args, (p) => likeTest(p, caseInsensitive), false);
     }
     const esc = args[2];
     if (!isTextArg(esc.type)) return noMatchOp(op, args);
@@ -129,7 +138,7 @@ function bindLike(op: string, caseInsensitive: boolean) {
     const b = bindMatch(
       op,
       args.slice(0, 2),
-      (p) => likeMatcher(withEscape(p, c), caseInsensitive),
+      (p) => likeTest(withEscape(p, c), caseInsensitive),
       false,
     );
     if (typeof b === "string") return b;

@@ -37,6 +37,12 @@ Deno.test("LIKE treats backslash as escape and regex characters literally", () =
   assert.equal(run(like, "a\\", "a\\\\"), true);
 });
 
+Deno.test("an empty LIKE pattern matches nothing, not even the empty value (TextPredicateOwnershipTest)", () => {
+  assert.equal(run(like, "", ""), false);
+  assert.equal(run(ilike, "", ""), false);
+  assert.equal(run(like, "abc", ""), false);
+});
+
 Deno.test("LIKE with a NULL side is false and works on columns and per-row patterns", () => {
   assert.equal(run(like, null, "%"), false);
   // on STRING only, a pattern of only % matches NULL too (LikeFunctionFactoryTest, LikeVarcharFunctionFactoryTest)
