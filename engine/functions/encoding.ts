@@ -30,6 +30,12 @@ export const ENCODING_FUNCTIONS: ScalarFunction[] = [
     if (args.length !== 2 || !(b.type.tag === "BINARY" || b.type.tag === "NULL")) {
       return noMatch("base64", args);
     }
+    // a constant length below 1 is refused at bind, at the length (Base64FunctionFactoryTest#testInvalidLength)
+    const maxLen = args[1];
+    const constLen = maxLen.constant ? toIntArg(maxLen.value ?? null) : null;
+    if (constLen !== null && constLen < 1) {
+      throw new SqlError("maxLength has to be greater than 0", maxLen.pos);
+    }
     return {
       returns: T.STRING,
       argTypes: [T.BINARY, T.INT],
