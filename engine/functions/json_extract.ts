@@ -175,7 +175,9 @@ const INTEGER_RANGE: Partial<Record<TypeTag, [number, number]>> = {
  * `json_extract(doc, path)::type` for the types of json.md's conversion table: numbers (also in
  * JSON strings) truncate to integers, out of range is NULL (0 for SHORT); a JSON boolean is
  * 0/1; only JSON `true` is BOOLEAN true; DATE and TIMESTAMP read ISO text, or a number as
- * milliseconds / microseconds; anything that does not convert is NULL (false, 0).
+ * milliseconds / microseconds (DATE also a number held in a JSON string); IPV4 reads dotted text,
+ * or an integer number as the address's 32-bit pattern; anything that does not convert is NULL
+ * (false, 0). Values as JsonExtractCastScenariosTest lists them.
  */
 export function jsonExtractAs(doc: string, steps: Step[], to: ColumnType): Value {
   const t = jsonToken(doc, steps);
@@ -192,15 +194,7 @@ export function jsonExtractAs(doc: string, steps: Step[], to: ColumnType): Value
     case "INT":
     case "LONG": {
       if (!Number.isFinite(num)) return empty;
-      // An integer literal converts exactly: a double cannot hold every LONG (9223372036854775807).
-      if (to.tag === "LONG" && t.kind === "number" && /^-?\d+$/.test(t.text)) {
-        const big = BigInt(t.text);
-        return big > 9223372036854775807n || big <= -9223372036854775808n ? null : big;
-      }
-      if (to.tag === "LONG") {
-        const big = BigInt(Math.trunc(num));
-        return big > 9223372036854775807n || big <= -9223372036854775808n ? null : big;
-      }
+      if (to.tag === "LONG") return jsonLong(t.text, num);
       const [lo, hi] = INTEGER_RANGE[to.tag]!;
       const i = Math.trunc(num);
       return i < lo || i > hi ? empty : i;
@@ -211,13 +205,34 @@ export function jsonExtractAs(doc: string, steps: Step[], to: ColumnType): Value
       return Number.isFinite(x) ? x : null;
     }
     case "DATE":
-    case "TIMESTAMP":
+    case "TIMESTAMP": {
       if (t.kind === "boolean") return null;
-      if (t.kind === "number") return Number.isFinite(num) ? BigInt(Math.trunc(num)) : null;
-      return parseTimestamp(t.text, to.tag === "DATE" ? "ms" : "us") ?? null;
+      if (t.kind === "number") return jsonLong(t.text, num);
+      const parsed = parseTimestamp(t.text, to.tag === "DATE" ? "ms" : "us");
+      if (parsed !== undefined) return parsed;
+      // a JSON string holding a number is milliseconds for DATE, but not microseconds for TIMESTAMP
+      return to.tag === "DATE" && Number.isFinite(num) ? jsonLong(t.text, num) : null;
+    }
+    case "IPV4":
+      if (t.kind === "number") {
+        // an integer in INT range is the address's bit pattern; 0 is the NULL address
+        if (!/^-?\d+$/.test(t.text) || num < -2147483648 || num > 2147483647 || num === 0) return null;
+        return num >>> 0;
+      }
+      return t.kind === "string" ? castValue(t.text, T.VARCHAR, to, { constant: false }) : null;
     default:
       return castValue(t.text, T.VARCHAR, to, { constant: false });
   }
+}
+
+/**
+ * A JSON number (or number text) as LONG: an integer literal converts exactly, as a double cannot
+ * hold every LONG (9223372036854775807); a fraction or exponent truncates; beyond the LONG range
+ * (or its NULL, -2^63) is NULL.
+ */
+function jsonLong(text: string, num: number): bigint | null {
+  const big = /^-?\d+$/.test(text) ? BigInt(text) : BigInt(Math.trunc(num));
+  return big > 9223372036854775807n || big <= -9223372036854775808n ? null : big;
 }
 
 export { JSON_TYPED };

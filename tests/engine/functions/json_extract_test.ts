@@ -33,6 +33,17 @@ Deno.test("json_extract(...)::type converts the JSON value as json.md's table sa
   assert.equal(at('{"a": [1]}', "$.a", T.INT), null);
   assert.equal(at('{"a": 1000}', "$.a", T.DATE), 1000n);
   assert.equal(at('{"a": "2023-07-12T10:00:00Z"}', "$.a", T.TIMESTAMP), 1689156000000000n);
+  // JsonExtractCastScenariosTest: exact LONG text, DATE from number text, IPV4 from an INT-range integer
+  assert.equal(at('{"a": "9223372036854775807"}', "$.a", T.LONG), 9223372036854775807n);
+  assert.equal(at('{"a": "1"}', "$.a", T.DATE), 1n);
+  assert.equal(at('{"a": "1"}', "$.a", T.TIMESTAMP), null);
+  assert.equal(at('{"a": 9223372036854775807}', "$.a", T.TIMESTAMP), 9223372036854775807n);
+  assert.equal(at('{"a": 1e308}', "$.a", T.TIMESTAMP), null);
+  assert.equal(at('{"a": -1}', "$.a", T.IPV4), 0xffffffff);
+  assert.equal(at('{"a": 0}', "$.a", T.IPV4), null);
+  assert.equal(at('{"a": 1.0}', "$.a", T.IPV4), null);
+  assert.equal(at('{"a": 2147483648}', "$.a", T.IPV4), null);
+  assert.equal(at('{"a": "1.2.3.4"}', "$.a", T.IPV4), 0x01020304);
   // A malformed document is NULL even where the path's value could be read.
   assert.equal(jsonExtract('{"name": "Lisa"', parseJsonPath("$.name")!), null);
 });
