@@ -397,7 +397,7 @@ function bindBinary(e: A.BinaryExpr, ctx: BindContext): BoundExpr {
     (e.op === "=" || e.op === "!=" || e.op === "<>") && isTimestamp(left.type) && right.kind === "const" &&
     right.type.tag === "INTERVAL"
   ) {
-    return inIntervals(left, [right.value as Interval], e.op !== "=");
+    return inIntervalValue(left, right.value as Interval | null, e.op !== "=");
   }
   if (e.op === "within" && e.list) {
     const positions = [e.left.pos, ...e.list.map((x) => x.pos)];
@@ -873,6 +873,17 @@ function signedZeroKey(operand: BoundExpr, zero: number): BoundExpr {
 
 export function inIntervals(arg: BoundExpr, intervals: Interval[], not: boolean): BoundExpr {
   return { kind: "inIntervals", type: T.BOOLEAN, arg, intervals, not };
+}
+
+/**
+ * `ts IN <INTERVAL value>`: an INTERVAL holds microseconds, so a nanosecond operand tests the
+ * interval widened to whole nanoseconds (IntervalFunctionTest#testNowNsInInterval:
+ * `now_ns() in today()` holds). A NULL interval matches nothing.
+ */
+export function inIntervalValue(arg: BoundExpr, iv: Interval | null, not: boolean): BoundExpr {
+  if (iv === null) return inIntervals(arg, [], not);
+  const ns = arg.type.tag === "TIMESTAMP_NS";
+  return inIntervals(arg, [ns ? { lo: iv.lo * 1000n, hi: iv.hi * 1000n + 999n } : iv], not);
 }
 
 /** Key used by IN sets: numbers and bigints with equal value meet; strings stay strings. */

@@ -30,6 +30,7 @@ import {
   constant,
   inferParam,
   inIntervals,
+  inIntervalValue,
   INT_WIDTH,
   intArithmeticAsLong,
   negate,
@@ -109,7 +110,7 @@ export function bindIn(e: A.InExpr, ctx: BindContext): BoundExpr {
     // `nts in ('2020-01-' || rnd_str('01', '01'))` is the whole day).
     if (text) return inRuntimeIntervals(arg, only, e.not, ctx);
     if (isConst(only) && only.type.tag === "INTERVAL") {
-      return inIntervals(arg, only.value === null ? [] : [only.value as Interval], e.not);
+      return inIntervalValue(arg, only.value as Interval | null, e.not);
     }
   }
   if (items.every(isConst)) {
