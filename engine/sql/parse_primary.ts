@@ -279,6 +279,9 @@ export function parseCall(p: ParseState, head: { name: string; pos: number }): F
         },
         parseExpr(p),
       ];
+    } else if (lower === "extract") {
+      refuseExpressionPart(p);
+      call.args = parseExprList(p);
     } else if (!call.distinct && !RESERVED.has(lower) && (p.isWord("select") || p.isWord("with"))) {
       // `touch(SELECT ...)`: a query as the argument, its parentheses the call's own; placed at
       // its first keyword as a parenthesised subquery is (TouchTableFunctionTest).
@@ -303,6 +306,23 @@ export function parseCall(p: ParseState, head: { name: string; pos: number }): F
   p.closeParen(open);
   parseCallTail(p, call);
   return call;
+}
+
+/**
+ * `extract(1+1 FROM ts)`: the part before FROM must be one word; QuestDB refuses an expression
+ * there at its last token (ExtractFunctionTest#testNonLiteralPart). The cursor after `extract(`.
+ */
+function refuseExpressionPart(p: ParseState): void {
+  let depth = 0;
+  for (let k = 0;; k++) {
+    const t = p.peek(k);
+    if (t.kind === "eof") return;
+    if (p.isOp("(", k)) depth++;
+    else if (p.isOp(")", k) && depth-- === 0) return;
+    else if (depth === 0 && k > 0 && p.isWord("from", k)) {
+      throw syntaxError("we expect timestamp part here", p.peek(k - 1).pos);
+    }
+  }
 }
 
 /**
