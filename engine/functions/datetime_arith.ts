@@ -237,7 +237,9 @@ function bindTimestampFloorFromOffset(args: BoundArg[], utc = false): ScalarBind
   if (text === null || text === undefined) throw invalidUnit("null", strideArg.pos);
   const stride = parseStride(text);
   if (!stride) throw invalidUnit(text, strideArg.pos);
-  if (!"MywdhmsTU".includes(stride.letter)) throw new SqlError("unexpected unit", strideArg.pos);
+  // Nanosecond strides are valid too, on either timestamp type: a microsecond value floors in
+  // nanoseconds and back (TimestampFloorFromOffsetFunctionFactoryTest#testNanoSecondsFloorWithStride).
+  if (!"MywdhmsTUn".includes(stride.letter)) throw new SqlError("unexpected unit", strideArg.pos);
   const unit: TimeUnit = ta.unit;
   const offsetOf = (o: string | null, pos: number): bigint => {
     if (o === null) return 0n;
@@ -285,7 +287,7 @@ function bucketToUtc(rules: ZoneRules, floored: bigint, offset: bigint, unit: Ti
 /** QuestDB's canSkipDstGapCorrection: a day-aligned grid of a unit DST gaps (15 minutes and up) cannot split. */
 function dayAligned(stride: Stride, origin: bigint, unit: TimeUnit): boolean {
   if (origin % (86_400n * TICKS_PER_SECOND[unit]) !== 0n) return false;
-  const gapUnits: Record<string, number> = { m: 15, s: 900, T: 900_000, U: 900_000_000 };
+  const gapUnits: Record<string, number> = { m: 15, s: 900, T: 900_000, U: 900_000_000, n: 900_000_000_000 };
   const gap = gapUnits[stride.letter];
   return gap === undefined
     ? "Mywdh".includes(stride.letter)
