@@ -1007,7 +1007,7 @@ function bindCall(e: A.FunctionCall, ctx: BindContext): BoundExpr {
   if (name === "touch" && e.args.length === 1 && e.args[0].kind === "subquery") {
     return bindTouch(e.args[0], ctx);
   }
-  const args = e.args.map((a) => bindExpr(a, ctx));
+  const args = e.args.map((a) => bindCallArg(a, ctx));
   const untyped = e.args.findIndex((a) => a.kind === "array" && emptyArrayLiteral(a));
   if (untyped >= 0) {
     const msg = untypedEmptyArrayArg(
@@ -1019,6 +1019,18 @@ function bindCall(e: A.FunctionCall, ctx: BindContext): BoundExpr {
     if (msg) throw new SqlError(msg, msg.startsWith("argument") ? at.bracket ?? at.pos : e.pos);
   }
   return callByName(name, args, e.pos, ctx, e.args.map((a) => a.pos));
+}
+
+/**
+ * A scalar function's argument. A subquery's untyped NULL column passes as the NULL literal, as
+ * QuestDB hands a NULL-typed column to a function: `to_utc(ts, zone) FROM (SELECT null zone)` is
+ * refused at bind time like `to_utc(ts, null)` (ToUTCTimestampFunctionFactoryTest#testVarNullTimezone).
+ */
+function bindCallArg(a: A.Expr, ctx: BindContext): BoundExpr {
+  const bound = bindExpr(a, ctx);
+  return bound.kind === "column" && ctx.scope.columns[bound.index]?.untypedNull
+    ? constant(T.NULL, null)
+    : bound;
 }
 
 let aggregateNames: ((n: string) => boolean) | undefined;

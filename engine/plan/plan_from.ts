@@ -92,7 +92,7 @@ function isUnnestSource(src: A.Source): boolean {
 
 function scopeOf(node: PlanNode, qualifiers: string[]): Scope {
   return new Scope(
-    node.columns.map((c) => ({ name: c.name, type: c.type, qualifiers })),
+    node.columns.map((c) => ({ name: c.name, type: c.type, qualifiers, untypedNull: c.untypedNull })),
     node.timestampIndex,
   );
 }

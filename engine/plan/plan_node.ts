@@ -11,6 +11,8 @@ import type { BoundExpr } from "./bound.ts";
 export interface OutputColumn {
   name: string;
   type: ColumnType;
+  /** A projected untyped NULL (`SELECT null x`): a function reading it gets the NULL literal (scope.ts). */
+  untypedNull?: boolean;
 }
 
 interface Base {

@@ -424,7 +424,11 @@ function planProjection(items: Item[], input: PlanNode, scope: Scope, pc: PlanCo
     const ast = aliases.size ? substituteAliases(item.ast.expr, aliases, scope) : item.ast.expr;
     const e = bindExpr(ast, ctx);
     exprs.push(e);
-    columns.push({ name: item.name, type: e.type.tag === "NULL" ? T.STRING : e.type });
+    columns.push(
+      e.type.tag === "NULL"
+        ? { name: item.name, type: T.STRING, untypedNull: true }
+        : { name: item.name, type: e.type },
+    );
     // The substituted expression, so that an alias of an alias resolves too
     // (`array_cum_sum(v) cum, insertion_point(cum, 30.0) lvl, asks[1, lvl] price`, docs guides/order-book.md).
     if (item.ast.alias) aliases.set(item.ast.alias.toLowerCase(), ast);

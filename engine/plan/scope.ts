@@ -14,6 +14,8 @@ export interface ScopeColumn {
   alsoNamed?: string;
   /** A column of a pg_catalog/information_schema relation, which also has `xmin` (system_columns.ts). */
   catalog?: boolean;
+  /** A subquery's untyped NULL column (`SELECT null x`), passed to functions as the NULL literal (bind_expr.ts bindCallArg). */
+  untypedNull?: boolean;
 }
 
 export class Scope {
