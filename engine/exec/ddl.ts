@@ -541,6 +541,10 @@ export async function alterTable(
       if (a.kind === "addIndex" && c.indexed) {
         throw new SqlError(`column is already indexed [column=${a.column.name}]`, s.table.pos);
       }
+      // QuestDB DropIndexTest#testDropIndexOfNonIndexedColumnShouldFail: reported at the column.
+      if (a.kind === "dropIndex" && !c.indexed) {
+        throw new SqlError(`column is not indexed [column=${a.column.name}]`, a.column.pos);
+      }
       await t.alterMeta((m) => {
         const c = m.columns[i];
         if (a.kind === "addIndex") {
@@ -600,7 +604,12 @@ export async function alterTable(
         await t.dropPartitions(drop);
       } else if (a.where) {
         const names = await opts.dropPartitionsWhere(t, a.where);
-        if (names.length) await t.dropPartitions(names);
+        // QuestDB AlterTableDropActivePartitionTest#testDropAllPartitionsButThereAreNoPartitions:
+        // a WHERE that selects nothing is an error at the predicate, not a silent no-op.
+        if (!names.length) {
+          throw new SqlError("no partitions matched WHERE clause", a.wherePos ?? a.where.pos);
+        }
+        await t.dropPartitions(names);
       }
       return;
     }

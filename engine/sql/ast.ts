@@ -657,7 +657,14 @@ export type AlterAction =
   | { kind: "columnNotNull"; pos: number; column: { name: string; pos: number }; notNull: boolean }
   /** `SET PARQUET(encoding [, codec[(level)]] [, BLOOM_FILTER])`: `options` as written between the parentheses. */
   | { kind: "columnParquet"; pos: number; column: { name: string; pos: number }; options: string }
-  | { kind: "dropPartition"; pos: number; list?: { name: string; pos: number }[]; where?: Expr }
+  | {
+    kind: "dropPartition";
+    pos: number;
+    list?: { name: string; pos: number }[];
+    where?: Expr;
+    /** Where the WHERE condition's text starts (QuestDB reports "no partitions matched" there). */
+    wherePos?: number;
+  }
   /**
    * `CONVERT PARTITION TO {PARQUET | NATIVE | REMOTE} {LIST 'p', ... | WHERE expr}` (issue #21);
    * REMOTE (ours, not QuestDB's) converts to Parquet and moves the file to the cold store.

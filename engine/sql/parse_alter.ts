@@ -110,11 +110,12 @@ function parseAction(p: ParseState): AlterAction {
       // AlterTableDropPartitionTest#testDropPartitionWhereExpressionMissing: `where ` alone is
       // reported just past WHERE.
       if (p.atEnd()) throw syntaxError("boolean expression expected", where.end);
+      const wherePos = p.peek().pos;
       const expr = parseExpr(p);
       // The condition ends at an unbalanced `)`; QuestDB reads no further
       // (AlterTableDropPartitionTest#testSimpleWhere: `where timestamp < to_timestamp('2020', 'yyyy')) `).
       if (p.isOp(")")) p.restText();
-      return { kind: "dropPartition", pos, where: expr };
+      return { kind: "dropPartition", pos, where: expr, wherePos };
     }
     if (!p.isWord("list")) throw p.expected("'list' or 'where'");
     p.expectWord("list");
@@ -245,6 +246,8 @@ function parseAlterColumn(p: ParseState, start: Token): AlterAction {
     return action;
   }
   if (p.acceptWords("drop", "index")) return { kind: "dropIndex", pos, column };
+  // `DROP` or `ADD` without INDEX: QuestDB DropIndexTest#testDropIndexSyntaxErrors1.
+  if (p.isWord("drop") || p.isWord("add")) throw p.expected("'index'", p.peek(1));
   if (p.acceptWord("cache")) return { kind: "symbolCache", pos, column, cache: true };
   if (p.acceptWord("nocache")) return { kind: "symbolCache", pos, column, cache: false };
   if (p.acceptWords("symbol", "capacity")) {

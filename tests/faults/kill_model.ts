@@ -113,14 +113,13 @@ export function nextOperation(r: Rng, m: Model): Operation {
         apply: (x) => void (x.extra = x.extra.filter((c) => c !== col)),
       };
     }
-    const col = `c${m.nextN}_${r.int(1000)}`;
-    return {
-      name: "add column",
-      request: { kind: "sql", sql: `ALTER TABLE f ADD COLUMN ${col} INT` },
-      apply: (x) => void x.extra.push(col),
-    };
+    return addColumn(r, m);
   }
-  // Drop the partitions of the oldest hours that still hold rows.
+  // Drop the partitions of the oldest hours that still hold rows. With no rows there may be no
+  // partition, and a WHERE that matches none is an error (QuestDB's), so add a column instead.
+  if (m.rows.size === 0) {
+    return addColumn(r, m);
+  }
   const oldest = Math.min(...[...m.rows.values()].map((x) => x.ts), m.maxTs);
   const boundary = Math.floor(oldest / HOUR) * HOUR + HOUR * (1 + r.int(2));
   return {
@@ -129,6 +128,15 @@ export function nextOperation(r: Rng, m: Model): Operation {
     apply: (x) => {
       for (const [n, row] of x.rows) if (row.ts < boundary) x.rows.delete(n);
     },
+  };
+}
+
+function addColumn(r: Rng, m: Model): Operation {
+  const col = `c${m.nextN}_${r.int(1000)}`;
+  return {
+    name: "add column",
+    request: { kind: "sql", sql: `ALTER TABLE f ADD COLUMN ${col} INT` },
+    apply: (x) => void x.extra.push(col),
   };
 }
 
