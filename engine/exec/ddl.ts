@@ -468,10 +468,12 @@ export async function alterTable(
         }
       });
       // A NOT NULL column may be added to a table with rows (spec/sql.md §5.3): they are not
-      // back-filled; only later writes are checked.
+      // back-filled; only later writes are checked. The rows it predates hold the NULL sentinel,
+      // which such a column prints as its raw value (spec/sql.md §5.1; AlterTableAddColumnTest
+      // #testAddColumnWithQuotedColumnName: -2147483648 for INT).
       for (const d of defs) {
         if (existing.has(d.name.toLowerCase())) continue;
-        await t.addColumn(d);
+        await t.addColumn(d.notNull ? { ...d, nullsStored: true } : d);
         existing.add(d.name.toLowerCase());
       }
       return;

@@ -1,10 +1,10 @@
 /**
  * Which result columns show a NOT NULL table column's values as they are stored (spec/sql.md
  * §2.1, §5.1): values of a NOT NULL column are never reported as NULL, so the NULL sentinel a
- * row stored before `ALTER COLUMN ... SET NOT NULL` prints as its number (-2147483648 for INT,
- * -9223372036854775808 for LONG). Rows older than a column added NOT NULL stored nothing and
- * read as NULL, as QuestDB's AlterTableAddColumnTest#testAddColumnWithQuotedColumnName shows
- * (`StoredColumn.nullsStored` tells the two apart). Only a column that reaches the result
+ * row stored before `ALTER COLUMN ... SET NOT NULL` or `ADD COLUMN ... NOT NULL` prints as its
+ * number (-2147483648 for INT, -9223372036854775808 for LONG; QuestDB's AlterTableAddColumnTest
+ * #testAddColumnWithQuotedColumnName). `StoredColumn.nullsStored` marks such a column; one
+ * declared NOT NULL at CREATE never stores the sentinel. Only a column that reaches the result
  * unchanged counts: through filters, projections of the bare column, sorts, limits, DISTINCT
  * and LATEST ON. A computed value (`a + 1`, an aggregate, a join's or a set operation's
  * column) keeps QuestDB's NULL rules. Decided for INT and LONG, the types the spec names; the

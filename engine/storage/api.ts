@@ -22,10 +22,10 @@ export interface StoredColumn {
   /** Declared NOT NULL: an append or update writing NULL into it is rejected. Absent = nullable. */
   notNull?: boolean;
   /**
-   * Made NOT NULL by `ALTER COLUMN ... SET NOT NULL`: rows written before may hold the NULL
-   * sentinel, which then reads as the number stored (spec/sql.md §5.1). A column declared NOT NULL
-   * (CREATE TABLE, ADD COLUMN) never stored one; rows older than an added column read as NULL
-   * (QuestDB's AlterTableAddColumnTest#testAddColumnWithQuotedColumnName).
+   * Made NOT NULL after rows existed (`ALTER COLUMN ... SET NOT NULL`, `ADD COLUMN ... NOT NULL`):
+   * those rows may hold the NULL sentinel, which then reads as the number stored (spec/sql.md
+   * §5.1; QuestDB's AlterTableAddColumnTest#testAddColumnWithQuotedColumnName). A column declared
+   * NOT NULL at CREATE TABLE never stored one.
    */
   nullsStored?: boolean;
   /**
