@@ -74,6 +74,9 @@ const TABLE_COLUMNS: Col[] = [
   c("upsertKey", T.BOOLEAN),
   c("indexType", T.STRING),
   c("indexInclude", T.STRING),
+  // QuestDB 9.x's NOT NULL flag (spec/sql.md §5.1; AlterTableAddColumnTest reads it); the
+  // designated timestamp is never NULL and reports true.
+  c("notNull", T.BOOLEAN),
 ];
 
 const PARTITIONS: Col[] = [
@@ -271,6 +274,7 @@ function columnRows(m: TableMeta, storage: Storage): Value[][] {
         dedup.has(col.name.toLowerCase()),
         hasBuiltIndex(col) ? "BITMAP" : "",
         "",
+        col.notNull === true || i === m.timestampIndex,
       ];
     });
   } finally {

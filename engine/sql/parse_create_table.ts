@@ -109,10 +109,16 @@ function createTableName(p: ParseState): NamePos {
 export function parseColumnDef(p: ParseState, inCreateTable = false): ColumnDef {
   if (inCreateTable) p.refuseKeyword();
   const name = p.anyName("column name");
+  const typePos = p.peek().pos;
   const def: ColumnDef = { name: name.name, pos: name.pos, type: parseType(p, inCreateTable) };
-  // CreateTableTest#testCreateTableArrayWithMismatchedBrackets: `arr double]`, `arr double[]]`.
+  // `arr double]`, `arr double[]]`: CREATE TABLE reports the column name
+  // (CreateTableTest#testCreateTableArrayWithMismatchedBrackets), ALTER TABLE ADD COLUMN the type
+  // (AlterTableAddColumnTest#testAlterTableAddArrayColumnWithMismatchedBrackets).
   if (p.isOp("]")) {
-    throw syntaxError(`${name.name} has an unmatched \`]\` - were you trying to define an array?`, name.pos);
+    throw syntaxError(
+      `${name.name} has an unmatched \`]\` - were you trying to define an array?`,
+      inCreateTable ? name.pos : typePos,
+    );
   }
   // CREATE TABLE reads the symbol options after SYMBOL only: `b BYTE INDEX` stops at INDEX
   // (SqlParserTest#testCreateTableIndexUnsupportedColumnType).
