@@ -17,6 +17,7 @@ import type { Storage, StoredColumn, Table, TableDefinition } from "../storage/a
 import { checkColumnName, checkTableName } from "./names.ts";
 import { batchesToRows } from "./rows_to_write.ts";
 import { expectMicros } from "../sql/interval_qualifier.ts";
+import { parquetEncodingError } from "../sql/parse_parquet_options.ts";
 
 /**
  * The stored form of a column definition. `added` marks ALTER TABLE ADD COLUMN: QuestDB records
@@ -563,6 +564,8 @@ export async function alterTable(
       // Per-column Parquet options (spec/sql.md §26.5): kept in the column's metadata and shown
       // by SHOW CREATE TABLE; `default` alone resets them. No query result depends on them.
       const i = alterColumnIndex(t, a.column);
+      const error = parquetEncodingError(a.encoding, typeName(t.meta.columns[i].type));
+      if (error) throw error;
       await t.alterMeta((m) => {
         if (a.options.toLowerCase() === "default") delete m.columns[i].parquet;
         else m.columns[i].parquet = a.options;

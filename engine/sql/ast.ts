@@ -656,7 +656,14 @@ export type AlterAction =
   | { kind: "symbolCache"; pos: number; column: { name: string; pos: number }; cache: boolean }
   | { kind: "columnNotNull"; pos: number; column: { name: string; pos: number }; notNull: boolean }
   /** `SET PARQUET(encoding [, codec[(level)]] [, BLOOM_FILTER])`: `options` as written between the parentheses. */
-  | { kind: "columnParquet"; pos: number; column: { name: string; pos: number }; options: string }
+  | {
+    kind: "columnParquet";
+    pos: number;
+    column: { name: string; pos: number };
+    options: string;
+    /** The encoding as written, checked against the column's type when the table is known. */
+    encoding?: { text: string; pos: number };
+  }
   | {
     kind: "dropPartition";
     pos: number;

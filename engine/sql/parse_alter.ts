@@ -7,7 +7,6 @@ import type { AlterAction, AlterTableStmt, ColumnDef, StoragePolicyStage } from 
 import { SqlError, syntaxError } from "../base/errors.ts";
 import type { Token } from "./lexer.ts";
 import {
-  parquetOptions,
   parseColumnDef,
   parseDedupKeys,
   parseParams,
@@ -17,6 +16,7 @@ import {
   readIndexType,
 } from "./parse_create_table.ts";
 import { parseExpr } from "./parse_expr.ts";
+import { parseParquetOptions } from "./parse_parquet_options.ts";
 import type { NamePos, ParseState } from "./parse_state.ts";
 import { parseType } from "./parse_type.ts";
 
@@ -259,10 +259,14 @@ function parseAlterColumn(p: ParseState, start: Token): AlterAction {
   // SET NOT NULL / SET NULL: the constraint's metadata flip (spec/sql.md §5.3).
   if (p.acceptWords("set", "not", "null")) return { kind: "columnNotNull", pos, column, notNull: true };
   if (p.acceptWords("set", "null")) return { kind: "columnNotNull", pos, column, notNull: false };
-  if (p.isWord("set") && p.isWord("parquet", 1) && p.isOp("(", 2)) {
+  // QuestDB AlterTableAlterColumnTest#testSetInvalidKeyword, #testSetParquetNotOpenParen.
+  if (p.isWord("set") && !p.isWord("parquet", 1)) throw p.expected("'parquet'", p.peek(1));
+  if (p.isWord("set")) {
+    if (!p.isOp("(", 2)) throw p.expected("'('", p.peek(2));
     p.next();
     p.next();
-    return { kind: "columnParquet", pos, column, options: parquetOptions(p) };
+    const options = parseParquetOptions(p);
+    return { kind: "columnParquet", pos, column, options: options.text, encoding: options.encoding };
   }
   throw p.expected("'type', 'add index', 'drop index', 'cache', 'nocache', 'symbol capacity' or 'set'");
 }

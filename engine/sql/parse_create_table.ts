@@ -10,6 +10,7 @@ import { splitAmountUnit } from "./literal.ts";
 import { parseExpr } from "./parse_expr.ts";
 import { parseQuery } from "./parse_query.ts";
 import type { NamePos, ParseState } from "./parse_state.ts";
+import { parquetEncodingError, parseParquetOptions } from "./parse_parquet_options.ts";
 import { parseType } from "./parse_type.ts";
 import { expectMicros } from "./interval_qualifier.ts";
 
@@ -150,7 +151,7 @@ export function readColumnOptions(p: ParseState, def: ColumnDef): void {
       def.symbolCache = true;
     } else if (p.acceptWord("nocache")) def.symbolCache = false;
     else if (p.acceptWord("index")) readColumnIndex(p, def);
-    else if (p.isWord("parquet") && p.isOp("(", 1)) def.parquet = columnParquet(p);
+    else if (p.isWord("parquet") && p.isOp("(", 1)) def.parquet = columnParquet(p, def);
     // QuestDB has no computed columns (its grammar knows no GENERATED): say so plainly rather
     // than "')' expected" at the GENERATED keyword.
     else if (p.isWord("generated")) throw syntaxError("generated columns are not supported", p.peek().pos);
@@ -163,10 +164,13 @@ export function readColumnOptions(p: ParseState, def: ColumnDef): void {
 
 const SYMBOL_CAPACITY_CACHED_MAX = 33554432;
 
-/** A column's `PARQUET(...)` encoding options, from the PARQUET word. */
-function columnParquet(p: ParseState): ColumnDef["parquet"] {
+/** A column's `PARQUET(...)` encoding options, from the PARQUET word, checked against its type. */
+function columnParquet(p: ParseState, def: ColumnDef): ColumnDef["parquet"] {
   p.next();
-  return parquetOptions(p);
+  const options = parseParquetOptions(p);
+  const error = parquetEncodingError(options.encoding, def.type.name + "[]".repeat(def.type.arrayDims ?? 0));
+  if (error) throw error;
+  return options.text;
 }
 
 function readColumnIndex(p: ParseState, def: ColumnDef): void {
@@ -241,23 +245,6 @@ function symbolCapacity(p: ParseState): number {
 }
 
 /** Skips `word ( ... )` with balanced parentheses: options stored nowhere yet. */
-/**
- * A column's `PARQUET(encoding [, codec[(level)]] [, BLOOM_FILTER])`, the cursor on `(`: the text
- * between the parentheses, as SHOW CREATE TABLE prints it back (`rle_dictionary, zstd(3)`).
- */
-export function parquetOptions(p: ParseState): string {
-  const open = p.next();
-  let depth = 1;
-  let text = "";
-  for (;;) {
-    if (p.atEnd()) throw syntaxError("missing closing ')'", open.pos);
-    const t = p.next();
-    if (t.kind === "op" && t.text === "(") depth++;
-    if (t.kind === "op" && t.text === ")" && --depth === 0) return text;
-    text += t.kind === "op" && t.text === "," ? ", " : t.text;
-  }
-}
-
 function skipParenthesised(p: ParseState): void {
   p.next();
   const open = p.next();
