@@ -325,6 +325,13 @@ function parseTableClauses(p: ParseState, stmt: CreateTableStmt): void {
       once("wal", t);
       stmt.wal = t.text.toLowerCase() === "wal";
       if (stmt.wal) stmt.walPos = t.pos;
+    } else if (p.isWord("bypass")) {
+      // BYPASS not followed by WAL: QuestDB AlterTableWalEnabledTest#testInvalidWalWord,
+      // #testWalEnabledMissingWalKeyword report the word in its place (or the end).
+      p.next();
+      const next = p.peek();
+      const found = p.atEnd() ? "BYPASS" : `BYPASS ${next.text}`;
+      throw syntaxError(`invalid syntax, should be BYPASS WAL but was ${found}`, next.pos);
     } else if (p.acceptWord("dedup") || p.acceptWord("deduplicate")) {
       once("dedup", t);
       // QuestDB reports a non-WAL table at the token after the word (CreateTableDedupTest).
