@@ -2,7 +2,8 @@
  * Rewrite: ORDER BY the designated timestamp needs no sort. Ascending, the data already comes
  * in that order; descending, the scan reads backwards from the newest rows, so that
  * `ORDER BY ts DESC LIMIT n` reads only the last n rows (ARCHITECTURE.md "Time-series
- * shortcuts"). Applies through projections and filters down to a table scan.
+ * shortcuts"). Applies through projections, filters and the left side of joins down to a table
+ * scan.
  */
 import type { PlanNode } from "./plan_node.ts";
 
@@ -26,6 +27,16 @@ export function reversed(n: PlanNode): PlanNode | undefined {
     case "window": {
       const input = reversed(n.input);
       return input && { ...n, input };
+    }
+    // INNER, LEFT and CROSS joins emit rows in left-input order (exec/join.ts, hash_join.ts),
+    // so reading the left side backwards reverses the output by the left timestamp, each left
+    // row still followed by its right rows in their order: QuestDB's cross join scans its left
+    // table backwards for `ORDER BY ts DESC LIMIT n` and stops after n rows
+    // (SqlOptimiserTest#testOrderingOfSortsInSingleTimestampCase).
+    case "join": {
+      if (n.type !== "inner" && n.type !== "left" && n.type !== "cross") return undefined;
+      const left = reversed(n.left);
+      return left && { ...n, left };
     }
     default:
       return undefined;
