@@ -16,6 +16,9 @@ const SAMPLE_UNITS = new Set(["n", "U", "T", "s", "m", "h", "d", "w", "M", "y"])
 export function parseSampleBy(p: ParseState): SampleBy {
   const kw = p.next();
   p.next();
+  // QuestDB reads the stride as an expression, so it may stand in parentheses: `SAMPLE BY (1m)`
+  // (SqlOptimiserTest#testSampleByFromToParallelDeduceTimestampColumn).
+  const open = p.acceptOp("(");
   const strideTok = p.peek();
   // The count may be left out (`SAMPLE BY h` = `SAMPLE BY 1h`), as QuestDB's SAMPLE BY page says.
   let split = strideTok.kind === "word" && SAMPLE_UNITS.has(strideTok.text)
@@ -41,6 +44,7 @@ export function parseSampleBy(p: ParseState): SampleBy {
     throw syntaxError("invalid sample by stride, e.g. 15m [units=n,U,T,s,m,h,d,w,M,y]", strideTok.pos);
   }
   p.next();
+  if (open) p.closeParen(open);
   const sample: SampleBy = {
     pos: kw.pos,
     stride: split.amount,
