@@ -35,6 +35,12 @@ export function rewriteWindowJoins(core: A.SelectCore, pc: PlanContext): A.Selec
       return e.kind === "subquery" ? false : undefined;
     });
   }
+  // Each left row is its own group already: QuestDB refuses SAMPLE BY at its stride and GROUP BY
+  // at its first key (SqlOptimiserTest#testWindowJoinNotSupportGroupBy).
+  if (core.sampleBy) throw new SqlError("SAMPLE BY cannot be used with WINDOW JOIN", core.sampleBy.stridePos);
+  if (core.groupBy?.length) {
+    throw new SqlError("GROUP BY cannot be used with WINDOW JOIN", core.groupBy[0].pos);
+  }
   const left = from.first;
   const leftName = sourceName(left);
   const leftTs = timestampName(left, pc, "left", joins[0].pos);
