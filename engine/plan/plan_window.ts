@@ -65,7 +65,8 @@ export function planWindows(
         return mapChildExprs(e, rewrite);
       }
       const call = aliases.size ? windowAliasesSubstituted(e, aliases, scope) : e;
-      calls.push(bindWindowCall(call, core, { scope, backward: scansBackward(input, pc) }, pc));
+      const newestFirst = (index: number) => readsTimestampNewestFirst(input, index, pc);
+      calls.push(bindWindowCall(call, core, { scope, backward: scansBackward(input, pc), newestFirst }, pc));
       return { kind: "column", pos: e.pos, name: `${prefix}${calls.length - 1}` };
     }
     return mapChildExprs(e, rewrite);
@@ -250,13 +251,36 @@ function scansBackward(input: PlanNode, pc: PlanContext): boolean {
 }
 
 /**
+ * Whether column `index` of `input` is a table's designated timestamp read newest first: a
+ * chain of projections and filters over a backward scan, as `(SELECT * FROM t ORDER BY ts DESC)`
+ * plans. Such an input is ordered by that column descending though it has no designated
+ * timestamp of its own.
+ */
+function readsTimestampNewestFirst(input: PlanNode, index: number, pc: PlanContext): boolean {
+  let n = input;
+  let i = index;
+  while (n.kind === "filter" || n.kind === "project") {
+    if (n.kind === "project") {
+      const e = n.exprs[i];
+      if (e?.kind !== "column") return false;
+      i = e.index;
+    }
+    n = n.input;
+  }
+  if (n.kind !== "scan" || !n.reverse) return false;
+  const meta = pc.catalog.table(n.table)?.meta;
+  return meta !== undefined && meta.timestampIndex >= 0 && n.columnIndexes[i] === meta.timestampIndex;
+}
+
+/**
  * `backward`: the input is a table scan that can read newest first, which QuestDB needs for an
- * offset RANGE frame ordered by the designated timestamp DESC.
+ * offset RANGE frame ordered by the designated timestamp DESC; `newestFirst` tells whether a
+ * column already comes newest first (a subquery ordered by the timestamp DESC).
  */
 function bindWindowCall(
   call: A.FunctionCall,
   core: A.SelectCore,
-  input: { scope: Scope; backward: boolean },
+  input: { scope: Scope; backward: boolean; newestFirst: (index: number) => boolean },
   pc: PlanContext,
 ): WindowCall {
   const scope = input.scope;
@@ -367,8 +391,11 @@ function bindWindowCall(
     // (WindowFunctionTest#testAverageOverRangeIsOnlySupportedOverDesignatedTimestamp and
     // #testAggregateFunctionsOverRangeFrameDescending... `order by ts desc range between 0 preceding`).
     const o = orderBy[0];
-    const onTimestamp = o.expr.kind === "column" && o.expr.index === scope.timestampIndex &&
-      (!o.desc || input.backward);
+    // A subquery ordered by the designated timestamp DESC counts too (SqlOptimiserTest
+    // #testWindowRangeFrameDependOnSubqueryOrderBy: `... from (select * from t order by ts desc)`).
+    const onTimestamp = o.expr.kind === "column" &&
+      ((o.expr.index === scope.timestampIndex && (!o.desc || input.backward)) ||
+        (o.desc && input.newestFirst(o.expr.index)));
     if (!onTimestamp) {
       throw new SqlError(
         "RANGE is supported only for queries ordered by designated timestamp",
