@@ -306,10 +306,12 @@ function registerAll(): void {
   );
   pg(
     "pg_roles",
-    cols(`oid:INT rolname rolsuper:BOOLEAN rolinherit:BOOLEAN rolcreaterole:BOOLEAN rolcreatedb:BOOLEAN
+    // PostgreSQL's column order, oid last, which QuestDB keeps (CatalogueQueryTest
+    // #testEmptyCataloguesPreserveAllColumnMetadata).
+    cols(`rolname rolsuper:BOOLEAN rolinherit:BOOLEAN rolcreaterole:BOOLEAN rolcreatedb:BOOLEAN
       rolcanlogin:BOOLEAN rolreplication:BOOLEAN rolconnlimit:INT rolpassword rolvaliduntil:TIMESTAMP
-      rolbypassrls:BOOLEAN rolconfig`),
-    () => [[10, "admin", true, true, true, true, true, false, -1, "********", null, true, null]],
+      rolbypassrls:BOOLEAN rolconfig oid:INT`),
+    () => [["admin", true, true, true, true, true, false, -1, "********", null, true, null, 10]],
   );
   pg(
     "pg_user",
@@ -410,7 +412,8 @@ function registerEmptyRelations(pg: (name: string, columns: Col[], rows: Rows) =
   pg("pg_description", cols("objoid:INT classoid:INT objsubid:INT description"), empty);
   pg("pg_shdescription", cols("objoid:INT classoid:INT description"), empty);
   pg("pg_attrdef", cols("oid:INT adrelid:INT adnum:SHORT adbin adsrc"), empty);
-  pg("pg_inherits", cols("inhrelid:INT inhparent:INT inhseqno:INT inhdetachpending:BOOLEAN"), empty);
+  // QuestDB's columns for these two (CatalogueQueryTest#testEmptyCataloguesPreserveAllColumnMetadata).
+  pg("pg_inherits", cols("inhrelid:INT inhparent:INT inhseqno:INT"), empty);
   pg(
     "pg_constraint",
     cols(`oid:INT conname connamespace:INT contype:CHAR condeferrable:BOOLEAN condeferred:BOOLEAN
@@ -433,7 +436,11 @@ function registerEmptyRelations(pg: (name: string, columns: Col[], rows: Rows) =
     () => [[1, "questdb", 1, 1, false, "[DEVELOPMENT]", null, null]],
   );
   pg("pg_enum", cols("oid:INT enumtypid:INT enumsortorder:FLOAT enumlabel"), empty);
-  pg("pg_range", cols("rngtypid:INT rngsubtype:INT rngcollation:INT"), empty);
+  pg(
+    "pg_range",
+    cols("rngtypid:INT rngsubtype:INT rngcollation:INT rngsubopc:INT rngcanonical:INT rngsubdiff:INT"),
+    empty,
+  );
   pg(
     "pg_sequence",
     cols(`seqrelid:INT seqtypid:INT seqstart:LONG seqincrement:LONG seqmax:LONG seqmin:LONG
