@@ -12,7 +12,7 @@ import { parseStatement, parseStatements } from "./sql/parser.ts";
 import { createRandom } from "./functions/random.ts";
 import { isAggregateName } from "./functions/registry.ts";
 import type { EvalContext } from "./functions/registry_types.ts";
-import { metaColumns, metaRows } from "./catalog/meta_tables.ts";
+import { metaArity, metaColumns, metaRows } from "./catalog/meta_tables.ts";
 import { setAggregateNamePredicate } from "./plan/bind_expr.ts";
 import type { PlanContext } from "./plan/plan_context.ts";
 import type { OutputColumn, PlanNode } from "./plan/plan_node.ts";
@@ -540,7 +540,7 @@ export class Engine {
       ctes: new Map(),
       legacyNames: this.#options.legacyColumnNames ?? false,
       paramTypes: session.params?.map((v, i) => session.paramTypes?.[i] ?? paramType(v)),
-      meta: { columnsOf: (n) => metaColumns(n) },
+      meta: { columnsOf: (n) => metaColumns(n), arityOf: (n) => metaArity(n) },
       catalog: visibleStorage(this.#storage, session),
       depth: 0,
       copyRoot: this.#options.copyRoot ?? `${this.#storage.root}/import`,

@@ -150,12 +150,28 @@ const extra = new Map<
   { columns: Col[]; rows: (storage: Storage, args: Value[]) => Value[][] | Promise<Value[][]> }
 >();
 
+/** Registered generators that read no arguments (the pg_catalog relations). */
+const noArgs = new Set<string>();
+
 export function registerMetaTable(
   name: string,
   columns: Col[],
   rows: (storage: Storage, args: Value[]) => Value[][] | Promise<Value[][]>,
+  opts: { noArgs?: boolean } = {},
 ): void {
   extra.set(name.toLowerCase(), { columns, rows });
+  if (opts.noArgs) noArgs.add(name.toLowerCase());
+}
+
+/**
+ * How many arguments a generator takes, where that is fixed: QuestDB refuses `pg_class(1)`,
+ * `table_storage(1)` and `table_partitions()` (CatalogueQueryTest
+ * #testFailedBindingClosesPreparationsAndRecovers). The SHOW forms are called by the engine.
+ */
+export function metaArity(name: string): number | undefined {
+  if (name === "table_columns" || name === "table_partitions") return 1;
+  if (name in DEFINITIONS && !name.startsWith("show ")) return 0;
+  return noArgs.has(name) ? 0 : undefined;
 }
 
 /** Names of the registered generators (pg_catalog relations, keywords(), ...), lower case. */

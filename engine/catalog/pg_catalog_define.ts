@@ -61,7 +61,7 @@ export function defineRelation(schema: string, name: string, columns: Col[], row
     lastStorage = storage;
     return rows(storage);
   };
-  if (schema === "pg_catalog") registerMetaTable(name, columns, read);
-  registerMetaTable(`${schema}.${name}`, columns, read);
+  if (schema === "pg_catalog") registerMetaTable(name, columns, read, { noArgs: true });
+  registerMetaTable(`${schema}.${name}`, columns, read, { noArgs: true });
   CATALOG_RELATIONS.push({ schema, name, columns });
 }

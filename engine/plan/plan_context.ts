@@ -10,6 +10,8 @@ import type { OuterRefs } from "./outer_refs.ts";
 export interface MetaCatalog {
   /** Output columns of a meta function, or undefined when `name` is not one. */
   columnsOf(name: string): OutputColumn[] | undefined;
+  /** How many arguments a meta function takes, or undefined when it does not say. */
+  arityOf?(name: string): number | undefined;
 }
 
 export interface PlanContext {

@@ -253,6 +253,7 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
   const generator = pc.meta.columnsOf(`${name}()`) ? `${name}()` : name;
   const columns = pc.meta.columnsOf(generator);
   if (!columns) return planScalarSource(call, alias, pc);
+  checkMetaArity(call, name, pc.meta.arityOf?.(generator));
   const args = constArgs(call, pc);
   if ((name === "table_columns" || name === "table_partitions") && args.length > 0) {
     const t = args[0];
@@ -262,6 +263,18 @@ function planFunctionSource(call: A.FunctionCall, alias: string | undefined, pc:
   }
   const node: PlanNode = { ...shape(columns), kind: "generator", name: generator, args };
   return { node, scope: scopeOf(node, alias ? [alias] : [name]) };
+}
+
+/** A catalogue function called with another number of arguments than it takes, at its name. */
+function checkMetaArity(call: A.FunctionCall, name: string, arity: number | undefined): void {
+  if (arity === undefined || call.args.length === arity) return;
+  if (call.args.length === 0) {
+    throw new SqlError(`function \`${name}\` requires arguments: ${name}(STRING constant)`, call.pos);
+  }
+  throw new SqlError(
+    `wrong number of arguments for function \`${name}\`; expected: ${arity}, provided: ${call.args.length}`,
+    call.pos,
+  );
 }
 
 /**
