@@ -501,8 +501,14 @@ function bindCast(e: A.CastExpr, ctx: BindContext): BoundExpr {
     // A value too wide for the DECIMAL fails at the operand (CastDoubleToDecimalFunctionFactoryTest).
     return castTo(arg, to, e.expr.pos);
   }
+  // A cast to a wider number or time reads an INT `+ - *` at LONG width, as QuestDB's casts read
+  // getLong/getDouble of AddInt/SubInt/MulInt (IntArithmeticOverflowFoldingTest
+  // #testWiderCastsWidenOnBothPaths: `(y + 3)::LONG` with y = 2147483647 is 2147483650).
+  if (WIDENING_CASTS.has(to.tag)) return castTo(intArithmeticAsLong(arg, e.pos, ctx), to, e.pos);
   return castTo(arg, to, e.pos);
 }
+
+const WIDENING_CASTS = new Set(["LONG", "DOUBLE", "FLOAT", "DATE", "TIMESTAMP"]);
 
 /**
  * A number literal cast to DECIMAL(p, s) must fit in p digits once scaled
