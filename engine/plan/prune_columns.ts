@@ -139,7 +139,9 @@ function prune(n: PlanNode, needed: Set<number>): Pruned {
         ...n,
         input: inner.node,
         columns: inner.node.columns,
-        timestampIndex: inner.node.timestampIndex,
+        // The sort's own designation, not its input's: ORDER BY a non-timestamp column (or the
+        // timestamp descending) drops the designated timestamp (QuestDB's generateOrderBy).
+        timestampIndex: n.timestampIndex >= 0 ? inner.map[n.timestampIndex] : -1,
         keys: n.keys.map((k) => ({ ...k, index: inner.map[k.index] })),
       };
       return { node, map: inner.map };

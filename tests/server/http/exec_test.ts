@@ -210,3 +210,17 @@ Deno.test("TIMESTAMP_NS: /exec JSON and /exp CSV print nine fraction digits (§2
     );
   });
 });
+
+Deno.test("exec: ORDER BY keeps the designated timestamp only when it leads ascending (spec §18.2)", async () => {
+  await withApp(async (get) => {
+    await get(q("CREATE TABLE o (ts TIMESTAMP, s SYMBOL, v DOUBLE) TIMESTAMP(ts)"));
+    await get(q("INSERT INTO o VALUES (1, 'b', 2), (2, 'a', 1), (3, 'b', 3)"));
+    const tsOf = async (sql: string) => (await (await get(q(sql))).json()).timestamp;
+    // QuestDB's generateOrderBy copies the metadata without the timestamp unless ts leads.
+    assert.equal(await tsOf("SELECT ts, s FROM o ORDER BY s"), -1);
+    assert.equal(await tsOf("SELECT ts, s, v FROM o ORDER BY v LIMIT 2"), -1);
+    assert.equal(await tsOf("SELECT ts, s FROM o ORDER BY ts DESC"), -1);
+    assert.equal(await tsOf("SELECT ts, s FROM o ORDER BY ts"), 0);
+    assert.equal(await tsOf("SELECT s, ts FROM o ORDER BY ts, s"), 1);
+  });
+});
