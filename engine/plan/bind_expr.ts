@@ -606,12 +606,6 @@ export function typeFromSpec(spec: A.TypeSpec): ColumnType {
 }
 
 /** Converts `arg` to type `to`: folded for constants (unparseable text is an error), a cast node otherwise. */
-/**
- * INT `+ - *` of two INT constants whose exact result leaves the INT range folds to a LONG
- * constant: QuestDB's Add/MulIntFunctionFactory keep the exact value for getLong and the folded
- * constant shows it (AddIntFunctionFactoryTest: `2147483647 + 3` is 2147483650,
- * MulIntFunctionFactoryTest: `1720468802 * 1000000` is 1720468802000000). Columns still wrap.
- */
 const LONG_READERS = new Set(["=", "!=", "<>", "<", "<=", ">", ">=", "+", "-", "*", "/", "%"]);
 const WIDE_INT_OPS = new Set(["+", "-", "*"]);
 export const INT_WIDTH = new Set(["BYTE", "SHORT", "INT"]);
@@ -676,16 +670,35 @@ function equalityTextOperand(
   return out;
 }
 
-function widenedIntConstant(name: string, returns: ColumnType, args: BoundExpr[]): BoundExpr | undefined {
-  if (returns.tag !== "INT" || args.length !== 2 || !["+", "-", "*"].includes(name)) return undefined;
+/**
+ * Whether an INT `+ - *` of two INT constants leaves the INT range. Such a call stays unfolded:
+ * read as INT it wraps like the same arithmetic over columns (`2147483647 + 1` is NULL, spec/sql.md
+ * §4.3), while a cast or a LONG reader can still compute it at LONG width (intArithmeticAsLong):
+ * QuestDB keeps both readings of an overflowing constant (IntArithmeticOverflowFoldingTest:
+ * `(2147483647 + 3)::LONG` is 2147483650, `to_utc(1720468802 * 1000000, tz)` reads the product).
+ */
+function overflowingIntConstants(name: string, returns: ColumnType, args: BoundExpr[]): boolean {
+  if (returns.tag !== "INT" || args.length !== 2 || !WIDE_INT_OPS.has(name)) return false;
   const [a, b] = args.map((x) => (x.kind === "const" && x.type.tag === "INT" ? x.value : undefined));
-  if (typeof a !== "number" || typeof b !== "number") return undefined;
+  if (typeof a !== "number" || typeof b !== "number") return false;
   const exact = name === "+"
     ? BigInt(a) + BigInt(b)
     : name === "-"
     ? BigInt(a) - BigInt(b)
     : BigInt(a) * BigInt(b);
-  return exact > 2147483647n || exact < -2147483647n ? constant(T.LONG, exact) : undefined;
+  return exact > 2147483647n || exact < -2147483647n;
+}
+
+/**
+ * Argument types that read an INT `+ - *` at LONG width, as QuestDB's functions read getLong /
+ * getTimestamp / getDate of AddInt/SubInt/MulInt; a DOUBLE argument reads the wrapped INT
+ * (IntArithmeticOverflowFoldingTest#testImplicitDoublePromotionWrapsLikeConstantAndColumn).
+ */
+const WIDE_READING_ARGS = new Set(["LONG", "DATE", "TIMESTAMP", "TIMESTAMP_NS"]);
+
+/** `a` as the argument of declared type `to`: an INT `+ - *` read at LONG width where `to` reads it so. */
+function widenedArg(a: BoundExpr, to: ColumnType, pos: number, ctx: BindContext): BoundExpr {
+  return a.type.tag === "INT" && WIDE_READING_ARGS.has(to.tag) ? intArithmeticAsLong(a, pos, ctx) : a;
 }
 
 /** `implicit`: a function argument's cast, whose unreadable text fails per row (bound.ts). */
@@ -1120,12 +1133,14 @@ export function callByName(
   }
   if (typeof binding === "string") throw new SqlError(binding, pos);
   const finalArgs = binding.argTypes
-    ? args.map((a, i) => castTo(a, binding.argTypes![i] ?? a.type, pos, true))
+    ? args.map((a, i) => {
+      const to = binding.argTypes![i] ?? a.type;
+      return castTo(widenedArg(a, to, pos, ctx), to, pos, true);
+    })
     : args;
   const call: BoundExpr = { kind: "call", type: binding.returns, name, binding, args: finalArgs };
   if (binding.deterministic !== false && finalArgs.every(isConst)) {
-    const widened = widenedIntConstant(name, binding.returns, finalArgs);
-    if (widened) return widened;
+    if (overflowingIntConstants(name, binding.returns, finalArgs)) return call;
     try {
       const value = binding.eval(finalArgs.map((a) => (a as { value: Value }).value), ctx.evalContext);
       const runtime = RUNTIME_CONSTANTS.has(name.toLowerCase()) || finalArgs.some(isRuntimeConst);
