@@ -50,12 +50,28 @@ function loadCategories(): { name: string; cases: Case[] }[] {
   }));
 }
 
-/** Tables a case's setup creates (dropped around it), as the shared runner finds them. */
-function tablesCreatedBy(setup: string[]): string[] {
+/**
+ * Tables a case creates (dropped around it): those the shared runner finds in the setup, and
+ * also `CREATE BATCH n / ATOMIC TABLE` and RENAME TABLE targets, in the setup or the query, so
+ * that no case leaves a table behind for a later case's tables() or SHOW TABLES to list.
+ */
+function tablesCreatedBy(statements: string[]): string[] {
   const names: string[] = [];
-  const re = /\bcreate\s+table\s+(?:if\s+not\s+exists\s+)?("[^"]+"|'[^']+'|[A-Za-z_][\w.$-]*)/gi;
-  for (const stmt of setup) {
-    for (const m of stmt.matchAll(re)) if (!names.includes(m[1])) names.push(m[1]);
+  const name = `("[^"]+"|'[^']+'|[A-Za-z_][\\w.$-]*)`;
+  const patterns = [
+    new RegExp(
+      `\\bcreate\\s+(?:batch\\s+\\d+\\s+|atomic\\s+)?table\\s+(?:if\\s+not\\s+exists\\s+)?${name}`,
+      "gi",
+    ),
+    new RegExp(`\\brename\\s+table\\s+${name}\\s+to\\s+${name}`, "gi"),
+  ];
+  for (const stmt of statements) {
+    for (const re of patterns) {
+      for (const m of stmt.matchAll(re)) {
+        const t = m[m.length - 1];
+        if (!names.includes(t)) names.push(t);
+      }
+    }
   }
   return names;
 }
@@ -131,7 +147,7 @@ const isError = (r: { status: number; body: Body }) =>
 
 /** Runs one case; the reason it fails, or null. */
 async function runCase(url: string, c: Case): Promise<string | null> {
-  const tables = tablesCreatedBy(c.setup);
+  const tables = tablesCreatedBy([...c.setup, c.query]);
   try {
     for (const t of tables) await exec(url, `DROP TABLE IF EXISTS ${t}`);
     for (const stmt of c.setup) {
