@@ -59,8 +59,11 @@ function regression(kind: RegrKind): () => Accumulator {
 }
 
 /**
- * Weighted standard deviation over (x, w) pairs with w > 0: Σw(x-m)² divided by V1 - V2/V1
- * (reliability weights) or V1 - 1 (frequency weights); NULL when that divisor is not positive.
+ * Weighted standard deviation over (x, w) pairs with finite x and finite, non-zero w: Σw(x-m)²
+ * divided by V1 - V2/V1 (reliability weights) or V1 - 1 (frequency weights); NULL when V1 is 0
+ * or that divisor is not positive. Negative weights count, as in QuestDB (spec §13.3: only
+ * NULL/zero weights are ignored), so weights that sum to zero give NULL
+ * (WeightedStdDevRelGroupByFunctionFactoryTest#testWeightedStddevRelZeroAndNegativeWeight).
  */
 function weightedStddev(frequency: boolean): () => Accumulator {
   return () => {
@@ -68,7 +71,7 @@ function weightedStddev(frequency: boolean): () => Accumulator {
     return {
       add: ([xv, wv]) => {
         const x = num(xv), w = num(wv);
-        if (x === null || w === null || w <= 0) return;
+        if (x === null || w === null || !Number.isFinite(x) || !Number.isFinite(w) || w === 0) return;
         // West's weighted incremental update.
         v1 += w;
         v2 += w * w;

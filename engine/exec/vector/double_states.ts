@@ -166,10 +166,11 @@ export class DoubleAgg {
     switch (this.fn) {
       case "weighted_stddev_rel":
       case "weighted_stddev_freq":
-        // West's update (aggregate_regression.ts): a: V1, b: V2, c: mean, d: S.
+        // West's update over finite values and non-zero (possibly negative) weights, as in
+        // aggregate_regression.ts: a: V1, b: V2, c: mean, d: S.
         for (let i = 0; i < rows; i++) {
           const v = x[i], w = y[i];
-          if (v !== v || w !== w || !(w > 0) || (mask && !mask[i])) continue;
+          if (!Number.isFinite(v) || !Number.isFinite(w) || w === 0 || (mask && !mask[i])) continue;
           const g = gids[i];
           a[g] += w;
           b[g] += w * w;
