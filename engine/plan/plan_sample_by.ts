@@ -14,6 +14,7 @@ import { exprKey } from "../sql/printer.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { BoundArg } from "../functions/registry_types.ts";
 import { argPosition, atCall, checkAggregateArgs } from "./aggregate_args.ts";
+import { checkTwapArgs } from "./twap_checks.ts";
 import { checkFilterArgTypes, checkFilterCondition } from "./aggregate_filter.ts";
 import { localToUtcTicks, parseOffsetSeconds, resolveTimeZone } from "../functions/timezone.ts";
 import { parseTimestamp } from "../functions/timestamp_parse.ts";
@@ -181,6 +182,7 @@ export function planSampleBy(core: A.SelectCore, input: PlanNode, scope: Scope, 
         }
         return bindExpr(a, inputCtx);
       });
+      checkTwapArgs(call, { args, scope, input });
       const bound: BoundArg[] = args.map((a, i) => ({
         type: a.type,
         constant: isConst(a),

@@ -10,6 +10,7 @@ import { mapChildExprs, someExpr } from "../sql/expr_walk.ts";
 import { lookupAggregate } from "../functions/registry.ts";
 import type { BoundArg } from "../functions/registry_types.ts";
 import { argPosition, atCall, checkAggregateArgs } from "./aggregate_args.ts";
+import { checkTwapArgs } from "./twap_checks.ts";
 import { SCALAR_OVERLOADED_AGGREGATES } from "../functions/aggregate_array_elem.ts";
 import { checkFilterArgTypes, checkFilterCondition } from "./aggregate_filter.ts";
 import {
@@ -555,6 +556,7 @@ function planAggregation(
       const fn = lookupAggregate(call.name.toLowerCase())!;
       checkAggregateArgs(call, fn);
       const args = call.args.map((a) => bindExpr(a, inputCtx));
+      checkTwapArgs(call, { args, scope, input });
       const bound: BoundArg[] = args.map((a, i) => ({
         type: a.type,
         constant: isConst(a),

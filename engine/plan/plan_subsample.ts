@@ -13,6 +13,7 @@ import type * as A from "../sql/ast.ts";
 import type { PlanContext } from "./plan_context.ts";
 import type { PlanNode } from "./plan_node.ts";
 import { planSelect } from "./plan_select.ts";
+import { descendingTimestamp } from "./descending_timestamp.ts";
 import { gapUnitError } from "../exec/window_bucket_select.ts";
 
 const VALUE_METHODS = new Set(["lttb", "m4", "minmax", "sdt"]);
@@ -97,30 +98,4 @@ export function planSubsample(
   // (SubsampleTest#testFallbackSortNegativeTimestamp).
   const order = orderBy.length || !descending ? orderBy : [{ expr: ts, desc: false }];
   return planSelect(outer, order, limit, pc);
-}
-
-/**
- * The column of a plan ordered by its designated timestamp descending (`ORDER BY ts DESC`, a
- * backward scan), which keeps that timestamp for SUBSAMPLE
- * (SubsampleTest#testFallbackSortDescendingInput).
- */
-function descendingTimestamp(n: PlanNode): number {
-  switch (n.kind) {
-    case "scan":
-      return n.reverse ? n.timestampIndex : -1;
-    case "sort": {
-      const k = n.keys[0];
-      const ts = n.input.timestampIndex >= 0 ? n.input.timestampIndex : descendingTimestamp(n.input);
-      return k?.desc && k.index === ts ? ts : -1;
-    }
-    case "filter":
-    case "limit":
-      return descendingTimestamp(n.input);
-    case "project": {
-      const i = descendingTimestamp(n.input);
-      return i < 0 ? -1 : n.exprs.findIndex((e) => e.kind === "column" && e.index === i);
-    }
-    default:
-      return -1;
-  }
 }
