@@ -501,6 +501,14 @@ function fillSpecs(
           if (ts === undefined) throw new SqlError(`invalid fill value: '${b.value}'`, o.value.pos);
           return { kind: "value", value: ts };
         }
+        if (t.tag === "ARRAY" && b.value !== null) {
+          // No constant converts to an array (FirstArrayGroupByFunctionFactoryTest
+          // #testSampleByFillValueRejectedWithArrayColumns).
+          throw new SqlError(
+            `fill value of type ${typeName(b.type)} cannot fill column of type ${typeName(t)}`,
+            o.value.pos,
+          );
+        }
         const c = castTo(b, t, o.value.pos);
         return { kind: "value", value: isConst(c) ? c.value : null };
       }
