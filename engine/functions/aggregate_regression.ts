@@ -61,17 +61,19 @@ function regression(kind: RegrKind): () => Accumulator {
 /**
  * Weighted standard deviation over (x, w) pairs with finite x and finite, non-zero w: Σw(x-m)²
  * divided by V1 - V2/V1 (reliability weights) or V1 - 1 (frequency weights); NULL when V1 is 0
- * or that divisor is not positive. Negative weights count, as in QuestDB (spec §13.3: only
- * NULL/zero weights are ignored), so weights that sum to zero give NULL
- * (WeightedStdDevRelGroupByFunctionFactoryTest#testWeightedStddevRelZeroAndNegativeWeight).
+ * or that divisor is not positive. A negative weight makes the whole group NULL, as in QuestDB,
+ * whatever order the rows come in (WeightedStdDevParallelGroupByTest: weights 10, -3, -6, 6 give
+ * NULL; WeightedStdDevRelGroupByFunctionFactoryTest#testWeightedStddevRelZeroAndNegativeWeight).
  */
 function weightedStddev(frequency: boolean): () => Accumulator {
   return () => {
-    let v1 = 0, v2 = 0, mean = 0, s = 0;
+    let v1 = 0, v2 = 0, mean = 0, s = 0, negative = false;
     return {
       add: ([xv, wv]) => {
         const x = num(xv), w = num(wv);
         if (x === null || w === null || !Number.isFinite(x) || !Number.isFinite(w) || w === 0) return;
+        if (w < 0) negative = true;
+        if (negative) return;
         // West's weighted incremental update.
         v1 += w;
         v2 += w * w;
@@ -81,7 +83,7 @@ function weightedStddev(frequency: boolean): () => Accumulator {
       },
       result: () => {
         const d = frequency ? v1 - 1 : v1 - v2 / v1;
-        return v1 === 0 || !(d > 0) ? null : finite(Math.sqrt(s / d));
+        return negative || v1 === 0 || !(d > 0) ? null : finite(Math.sqrt(s / d));
       },
     };
   };

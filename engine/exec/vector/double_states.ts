@@ -166,12 +166,14 @@ export class DoubleAgg {
     switch (this.fn) {
       case "weighted_stddev_rel":
       case "weighted_stddev_freq":
-        // West's update over finite values and non-zero (possibly negative) weights, as in
-        // aggregate_regression.ts: a: V1, b: V2, c: mean, d: S.
+        // West's update over finite values and non-zero weights, as in aggregate_regression.ts:
+        // a: V1, b: V2, c: mean, d: S, e: 1 once a negative weight made the group NULL.
         for (let i = 0; i < rows; i++) {
           const v = x[i], w = y[i];
           if (!Number.isFinite(v) || !Number.isFinite(w) || w === 0 || (mask && !mask[i])) continue;
           const g = gids[i];
+          if (w < 0) e[g] = 1;
+          if (e[g] !== 0) continue;
           a[g] += w;
           b[g] += w * w;
           const old = c[g];
@@ -263,7 +265,7 @@ export class DoubleAgg {
       case "weighted_stddev_rel":
       case "weighted_stddev_freq": {
         const div = this.fn === "weighted_stddev_freq" ? a - 1 : a - b / a;
-        return a === 0 || !(div > 0) ? null : finite(Math.sqrt(this.#d[g] / div));
+        return this.#e[g] !== 0 || a === 0 || !(div > 0) ? null : finite(Math.sqrt(this.#d[g] / div));
       }
       case "geomean":
         return n === 0 || b !== 0 ? null : finite(Math.exp(a / n));
