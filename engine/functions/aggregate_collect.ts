@@ -53,7 +53,8 @@ function bindStringAgg(name: string, distinct: boolean) {
  * approx_percentile(x, p [, precision]) / approx_median(x [, precision]): DOUBLE, answered as
  * QuestDB's HdrHistogram answers it (hdr_double_histogram.ts): DOUBLE/FLOAT through a
  * DoubleHistogram, integers through an integer Histogram, `precision` significant digits
- * (0..5, default 1).
+ * (0..5, default 1). A constant ARRAY of percentiles answers a DOUBLE[] of them from the one
+ * histogram (ApproxPercentileParallelTest: `approx_percentile(x, ARRAY[0.5, 0.6], 3)`).
  */
 function bindPercentile(name: string, median: boolean) {
   return (args: BoundArg[]): AggregateBinding | string => {
@@ -65,15 +66,9 @@ function bindPercentile(name: string, median: boolean) {
     ) {
       return noMatch(name, args);
     }
-    let p = 0.5;
-    if (pArg) {
-      // At the argument (ApproxPercentileDoubleGroupByFunctionFactoryTest#testInvalidPercentile3: 37).
-      if (!pArg.constant || !isNumeric(pArg.type)) {
-        throw new SqlError(`percentile must be a constant [function=${name}]`, pArg.pos);
-      }
-      p = Number(pArg.value);
-      if (!(p >= 0 && p <= 1)) return `percentile must be between 0.0 and 1.0 [value=${pArg.value}]`;
-    }
+    const ps = pArg ? percentilesOf(name, pArg) : [0.5];
+    if (typeof ps === "string") return ps;
+    const many = pArg?.type.tag === "ARRAY";
     let digits = 1;
     const precArg = args[maxArgs - 1];
     if (args.length === maxArgs && precArg) {
@@ -84,7 +79,7 @@ function bindPercentile(name: string, median: boolean) {
     }
     const integers = isIntegral(args[0].type);
     return {
-      returns: T.DOUBLE,
+      returns: many ? arrayType(1) : T.DOUBLE,
       create: () => {
         const h = new DoubleHistogram(digits, integers, name);
         return {
@@ -95,11 +90,28 @@ function bindPercentile(name: string, median: boolean) {
             if (x < 0) throw new SqlError(`${name}: negative values are not supported [value=${x}]`);
             h.record(x);
           },
-          result: () => h.valueAtPercentile(p * 100) ?? null,
+          result: () => {
+            const values = ps.map((p) => h.valueAtPercentile(p * 100) ?? null);
+            if (!many) return values[0];
+            return values.includes(null) ? null : DoubleArray.of1(values as number[]);
+          },
         };
       },
     };
   };
+}
+
+/** approx_percentile's constant percentile, or its constant ARRAY of them, each in [0, 1]. */
+function percentilesOf(name: string, pArg: BoundArg): number[] | string {
+  const many = pArg.type.tag === "ARRAY";
+  // At the argument (ApproxPercentileDoubleGroupByFunctionFactoryTest#testInvalidPercentile3: 37).
+  if (!pArg.constant || (many ? !(pArg.value instanceof DoubleArray) : !isNumeric(pArg.type))) {
+    throw new SqlError(`percentile must be a constant [function=${name}]`, pArg.pos);
+  }
+  const ps = many ? [...(pArg.value as DoubleArray).data] : [Number(pArg.value)];
+  const bad = ps.find((p) => !(p >= 0 && p <= 1));
+  if (bad === undefined) return ps;
+  return `percentile must be between 0.0 and 1.0 [value=${many ? bad : pArg.value}]`;
 }
 
 /** arg_min(value, key) / arg_max(value, key): value at the extreme non-NULL key; ties keep the first. */

@@ -86,7 +86,8 @@ function kindOf(call: AggregateCall, distinct: boolean): AggKind {
   if (collect === "approx_percentile" || collect === "approx_median") {
     // The binding checked the constants; the batch form reads them as it did.
     const median = collect === "approx_median";
-    const p = median ? 0.5 : constNumber(args[1]);
+    // An ARRAY of percentiles (a DOUBLE[] result) runs row at a time (aggregate_collect.ts).
+    const p = median ? 0.5 : args[1].type.tag === "ARRAY" ? undefined : constNumber(args[1]);
     const precisionAt = median ? 1 : 2;
     const digits = args.length > precisionAt ? constNumber(args[precisionAt]) : 1;
     if (p === undefined || digits === undefined) return { kind: "row" };
