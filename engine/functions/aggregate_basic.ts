@@ -103,6 +103,19 @@ export const DECIMAL_SUM_OVERFLOW =
   "sum aggregation failed: Overflow in addition: result exceeds maximum precision";
 
 /**
+ * avg of DECIMAL adds into QuestDB's Decimal256, a signed 256-bit accumulator: a running sum
+ * outside it fails, at the call (AvgDecimalGroupByFunctionFactoryTest#testAvgOverflow: ten
+ * DECIMAL(76, 0) values of 76 nines).
+ */
+export const DECIMAL_AVG_OVERFLOW =
+  "avg aggregation failed: Overflow in addition: result exceeds 256-bit capacity";
+
+/** Whether a DECIMAL avg's running sum has left Decimal256's range. */
+export function decimalAvgOverflows(sum: bigint): boolean {
+  return sum >= 1n << 255n || sum < -(1n << 255n);
+}
+
+/**
  * The exact sum of bigints. `checked`: a running sum leaving 76 digits fails, as the sum of
  * DECIMAL does in QuestDB's Decimal256 accumulator (SumDecimalGroupByFunctionFactoryTest#testSumOverflow;
  * the planner places the error at the call).
@@ -163,6 +176,7 @@ function decimalAvgRescaled(t: ColumnType, scaleArg: BoundArg): AggregateBinding
           if (args[0] === null) return;
           acc.add(args);
           n++;
+          if (decimalAvgOverflows(acc.result() as bigint)) throw new SqlError(DECIMAL_AVG_OVERFLOW);
         },
         result: () => (n === 0n ? null : decimalAvgOf((acc.result() as bigint) * up, n * down)),
       };
@@ -177,6 +191,7 @@ function decimalAvg(): Accumulator {
       if (v === null) return;
       sum += v as bigint;
       n++;
+      if (decimalAvgOverflows(sum)) throw new SqlError(DECIMAL_AVG_OVERFLOW);
     },
     result: () => (n === 0n ? null : decimalAvgOf(sum, n)),
   };

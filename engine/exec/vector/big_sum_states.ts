@@ -10,7 +10,13 @@
  */
 import type { ColumnType } from "../../base/types.ts";
 import { readValue, type Value, type Vector } from "../../base/values.ts";
-import { DECIMAL_SUM_LIMIT, DECIMAL_SUM_OVERFLOW, decimalAvgOf } from "../../functions/aggregate_basic.ts";
+import {
+  DECIMAL_AVG_OVERFLOW,
+  DECIMAL_SUM_LIMIT,
+  DECIMAL_SUM_OVERFLOW,
+  decimalAvgOf,
+  decimalAvgOverflows,
+} from "../../functions/aggregate_basic.ts";
 import { SqlError } from "../../base/errors.ts";
 
 const FLUSH_ROWS = 1 << 21;
@@ -33,7 +39,7 @@ export class BigSumAgg {
   /** A group's sum and count slots, and a bigint of about 64 bits. */
   static readonly GROUP_BYTES = 40;
 
-  /** `pos`: the call's offset, where a DECIMAL sum leaving 76 digits fails. */
+  /** `pos`: the call's offset, where a DECIMAL sum leaving 76 digits (an avg, 256 bits) fails. */
   constructor(readonly fn: BigSumFn, readonly pos = -1) {}
 
   reserve(groups: number): void {
@@ -80,7 +86,11 @@ export class BigSumAgg {
     const n = this.#counts[g];
     if (!(n > 0)) return null;
     const sum = this.#sums[g] + BigInt(this.#small[g]);
-    if (this.fn === "decimal_avg") return decimalAvgOf(sum, BigInt(n));
+    if (this.fn === "decimal_avg") {
+      // Checked on the group's whole sum, where the row accumulator checks each running sum.
+      if (decimalAvgOverflows(sum)) throw new SqlError(DECIMAL_AVG_OVERFLOW, this.pos);
+      return decimalAvgOf(sum, BigInt(n));
+    }
     if (this.fn === "decimal_sum" && (sum >= DECIMAL_SUM_LIMIT || sum <= -DECIMAL_SUM_LIMIT)) {
       throw new SqlError(DECIMAL_SUM_OVERFLOW, this.pos);
     }
