@@ -20,7 +20,7 @@ import { type ColumnType, isIntegral, isNumeric, typeName } from "../base/types.
 import { isText } from "../functions/_util.ts";
 import { exprToText } from "../sql/printer.ts";
 import type { BindContext } from "../plan/bind_expr.ts";
-import { bindExpr } from "../plan/bind_expr.ts";
+import { bindExpr, widenedArg } from "../plan/bind_expr.ts";
 import type { BoundExpr } from "../plan/bound.ts";
 import type { PlanNode } from "../plan/plan_node.ts";
 import { Scope } from "../plan/scope.ts";
@@ -119,7 +119,10 @@ export async function insertValues(
         s.valuesEndPos?.[r] ?? row[0]?.pos ?? s.pos,
       );
     }
-    return row.map((ast) => bindExpr(ast, bind(scope)));
+    return row.map((ast, j) => {
+      const bc = bind(scope);
+      return widenedArg(bindExpr(ast, bc), cols[targets[j]].type, ast.pos, bc);
+    });
   });
   // Subqueries in VALUES (`VALUES ((SELECT max(x) FROM t))`) are checked and run first, as the
   // main pipeline does for a query's, so they give their value instead of NULL.

@@ -696,8 +696,11 @@ function overflowingIntConstants(name: string, returns: ColumnType, args: BoundE
  */
 const WIDE_READING_ARGS = new Set(["LONG", "DATE", "TIMESTAMP", "TIMESTAMP_NS"]);
 
-/** `a` as the argument of declared type `to`: an INT `+ - *` read at LONG width where `to` reads it so. */
-function widenedArg(a: BoundExpr, to: ColumnType, pos: number, ctx: BindContext): BoundExpr {
+/**
+ * `a` as a value of type `to` (a function argument, an INSERT value): an INT `+ - *` read at LONG
+ * width where `to` reads it so (`INSERT INTO t (l) VALUES (3600 * 1000000)` stores 3600000000).
+ */
+export function widenedArg(a: BoundExpr, to: ColumnType, pos: number, ctx: BindContext): BoundExpr {
   return a.type.tag === "INT" && WIDE_READING_ARGS.has(to.tag) ? intArithmeticAsLong(a, pos, ctx) : a;
 }
 
@@ -1044,12 +1047,17 @@ function bindCall(e: A.FunctionCall, ctx: BindContext): BoundExpr {
  * A scalar function's argument. A subquery's untyped NULL column passes as the NULL literal, as
  * QuestDB hands a NULL-typed column to a function: `to_utc(ts, zone) FROM (SELECT null zone)` is
  * refused at bind time like `to_utc(ts, null)` (ToUTCTimestampFunctionFactoryTest#testVarNullTimezone).
+ * An overflowing INT `+ - *` of constants passes at LONG width, as QuestDB's functions read it
+ * through getLong: `timestamp_sequence(t0, 3600 * 1000000)` steps by an hour, not by the wrapped
+ * -694967296 (SampleByTest and countless scripts write it so).
  */
 function bindCallArg(a: A.Expr, ctx: BindContext): BoundExpr {
   const bound = bindExpr(a, ctx);
-  return bound.kind === "column" && ctx.scope.columns[bound.index]?.untypedNull
-    ? constant(T.NULL, null)
-    : bound;
+  if (bound.kind === "column" && ctx.scope.columns[bound.index]?.untypedNull) return constant(T.NULL, null);
+  if (bound.kind === "call" && overflowingIntConstants(bound.name, bound.type, bound.args)) {
+    return intArithmeticAsLong(bound, a.pos, ctx);
+  }
+  return bound;
 }
 
 let aggregateNames: ((n: string) => boolean) | undefined;
