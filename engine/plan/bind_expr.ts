@@ -608,6 +608,11 @@ export function typeFromSpec(spec: A.TypeSpec): ColumnType {
 /** Converts `arg` to type `to`: folded for constants (unparseable text is an error), a cast node otherwise. */
 const LONG_READERS = new Set(["=", "!=", "<>", "<", "<=", ">", ">=", "+", "-", "*", "/", "%"]);
 const WIDE_INT_OPS = new Set(["+", "-", "*"]);
+/**
+ * Operand types that make `+ - * / %` and comparisons read an INT operand at LONG width: LONG and
+ * the timestamps, which count in LONG units (`ts - 3600 * 1000000` is an hour earlier).
+ */
+const LONG_WIDE_TYPES = new Set(["LONG", "DATE", "TIMESTAMP", "TIMESTAMP_NS"]);
 export const INT_WIDTH = new Set(["BYTE", "SHORT", "INT"]);
 
 /**
@@ -623,7 +628,9 @@ function intArithmeticReadAsLong(
   pos: number,
   ctx: BindContext,
 ): BoundExpr[] {
-  if (args.length !== 2 || !LONG_READERS.has(name) || !args.some((a) => a.type.tag === "LONG")) return args;
+  if (args.length !== 2 || !LONG_READERS.has(name) || !args.some((a) => LONG_WIDE_TYPES.has(a.type.tag))) {
+    return args;
+  }
   return args.map((a) => intArithmeticAsLong(a, pos, ctx));
 }
 
