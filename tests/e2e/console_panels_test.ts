@@ -177,6 +177,11 @@ Deno.test({
       const tabs = await page.getByTestId("editor-tab").count();
       await panel.getByTestId("table-details-open-ddl").click();
       assert.equal(await page.getByTestId("editor-tab").count(), tabs + 1);
+      // The new tab's editor takes the DDL a render after the tab appears.
+      await page.getByTestId("editor-input").filter({ hasText: "CREATE TABLE 'trips'" }).waitFor({
+        timeout: 5_000,
+      })
+        .catch(() => {});
       assert.match(await page.getByTestId("editor-input").textContent() ?? "", /CREATE TABLE 'trips'/);
 
       // The panel follows new rows when reloaded.

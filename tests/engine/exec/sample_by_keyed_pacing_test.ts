@@ -60,9 +60,11 @@ Deno.test({
       const loaded = await heavy;
       assert.equal(keyedFastStats.partitions - before, 2, "the WASM path answered, partition by partition");
       const shown = latencies.map(Math.round).join(", ");
-      // With a turn only between partitions, at most about one probe gets in.
+      // With a turn only between partitions, at most about one probe gets in; a statement of
+      // ~130 ms (a quiet machine) leaves room for about five 20 ms probes, so three prove turns
+      // inside a partition.
       assert.ok(
-        latencies.length >= 4,
+        latencies.length >= 3,
         `only ${latencies.length} SELECT 1 answered during the ${Math.round(took)} ms statement`,
       );
       const sorted = [...latencies].sort((a, b) => a - b);
