@@ -605,12 +605,15 @@ export function typeFromSpec(spec: A.TypeSpec): ColumnType {
   return t;
 }
 
-/** Converts `arg` to type `to`: folded for constants (unparseable text is an error), a cast node otherwise. */
 const LONG_READERS = new Set(["=", "!=", "<>", "<", "<=", ">", ">=", "+", "-", "*", "/", "%"]);
 const WIDE_INT_OPS = new Set(["+", "-", "*"]);
 /**
- * Operand types that make `+ - * / %` and comparisons read an INT operand at LONG width: LONG and
- * the timestamps, which count in LONG units (`ts - 3600 * 1000000` is an hour earlier).
+ * Types that read an INT `+ - *` at LONG width, as QuestDB reads getLong / getTimestamp / getDate
+ * of AddInt/SubInt/MulInt: LONG and the timestamps, which count in LONG units. As an operand they
+ * make `+ - * / %` and comparisons read the other side wide (`ts - 3600 * 1000000` is an hour
+ * earlier); as a function argument or INSERT target they read the value wide (widenedArg). A
+ * DOUBLE reads the wrapped INT (IntArithmeticOverflowFoldingTest
+ * #testImplicitDoublePromotionWrapsLikeConstantAndColumn).
  */
 const LONG_WIDE_TYPES = new Set(["LONG", "DATE", "TIMESTAMP", "TIMESTAMP_NS"]);
 export const INT_WIDTH = new Set(["BYTE", "SHORT", "INT"]);
@@ -697,21 +700,17 @@ function overflowingIntConstants(name: string, returns: ColumnType, args: BoundE
 }
 
 /**
- * Argument types that read an INT `+ - *` at LONG width, as QuestDB's functions read getLong /
- * getTimestamp / getDate of AddInt/SubInt/MulInt; a DOUBLE argument reads the wrapped INT
- * (IntArithmeticOverflowFoldingTest#testImplicitDoublePromotionWrapsLikeConstantAndColumn).
- */
-const WIDE_READING_ARGS = new Set(["LONG", "DATE", "TIMESTAMP", "TIMESTAMP_NS"]);
-
-/**
  * `a` as a value of type `to` (a function argument, an INSERT value): an INT `+ - *` read at LONG
  * width where `to` reads it so (`INSERT INTO t (l) VALUES (3600 * 1000000)` stores 3600000000).
  */
 export function widenedArg(a: BoundExpr, to: ColumnType, pos: number, ctx: BindContext): BoundExpr {
-  return a.type.tag === "INT" && WIDE_READING_ARGS.has(to.tag) ? intArithmeticAsLong(a, pos, ctx) : a;
+  return a.type.tag === "INT" && LONG_WIDE_TYPES.has(to.tag) ? intArithmeticAsLong(a, pos, ctx) : a;
 }
 
-/** `implicit`: a function argument's cast, whose unreadable text fails per row (bound.ts). */
+/**
+ * Converts `arg` to type `to`: folded for constants (unparseable text is an error), a cast node
+ * otherwise. `implicit`: a function argument's cast, whose unreadable text fails per row (bound.ts).
+ */
 export function castTo(arg: BoundExpr, to: ColumnType, pos: number, implicit = false): BoundExpr {
   const fromReg = castFromReg(arg, to, pos);
   if (fromReg) return fromReg;
